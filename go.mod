@@ -1,0 +1,3 @@
+module github.com/gambitbot/gambit
+
+go 1.26
