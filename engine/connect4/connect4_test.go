@@ -5,6 +5,7 @@ import (
 	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -131,21 +132,9 @@ func checkAgainstRef(t *testing.T, p *Position, g *refGame) {
 	for _, m := range p.Moves(make([]engine.Move, 0, engine.MaxMoves)) {
 		got = append(got, int(m))
 	}
-	if want := g.moves(); !equalInts(got, want) {
+	if want := g.moves(); !slices.Equal(got, want) {
 		t.Fatalf("%v: moves %v, reference %v", p, got, want)
 	}
-}
-
-func equalInts(a, b []int) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for i := range a {
-		if a[i] != b[i] {
-			return false
-		}
-	}
-	return true
 }
 
 // occupancy identifies a position by its stones alone, the way two move
