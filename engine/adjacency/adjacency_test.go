@@ -142,6 +142,8 @@ func mustMove(t testing.TB, p *Position, text string) engine.Move {
 	return m
 }
 
+// perftSums runs the generic engine.Perft with a leaf callback that sums
+// the marks, and checks that Board.Perft's bulk counting agrees.
 func perftSums(t testing.TB, p *Position, depth int) (leaves, sumX, sumO uint64) {
 	t.Helper()
 	before := p.String()
@@ -152,6 +154,9 @@ func perftSums(t testing.TB, p *Position, depth int) (leaves, sumX, sumO uint64)
 	})
 	if p.String() != before {
 		t.Fatalf("perft changed the position from %q to %q", before, p)
+	}
+	if fast := p.Board.Perft(depth); fast != (PerftCounts{leaves, sumX, sumO}) {
+		t.Fatalf("%v: Board.Perft(%d) = %+v, engine.Perft gives %d, %d, %d", p, depth, fast, leaves, sumX, sumO)
 	}
 	return leaves, sumX, sumO
 }

@@ -1,0 +1,85 @@
+package games
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/gambitbot/gambit/engine"
+)
+
+func TestLookup(t *testing.T) {
+	for _, name := range []string{"adjacency", "Connect4", " tictactoe "} {
+		g, err := Lookup(name)
+		if err != nil || !strings.EqualFold(g.Name, strings.TrimSpace(name)) {
+			t.Errorf("Lookup(%q) = %v, %v", name, g.Name, err)
+		}
+	}
+	_, err := Lookup("chess")
+	if err == nil || !strings.Contains(err.Error(), "adjacency, connect4, tictactoe") {
+		t.Errorf("Lookup(chess) error %v, want the known names listed", err)
+	}
+	if len(All()) != 3 || len(Names()) != 3 {
+		t.Errorf("%d games, %d names; want 3", len(All()), len(Names()))
+	}
+}
+
+func TestStartAndPosition(t *testing.T) {
+	adj, _ := Lookup("adjacency")
+	for _, tc := range []struct {
+		opts Options
+		want string
+	}{
+		{Options{}, "......oo/......oo/......../......../......../......../xx....../xx...... x 56"},
+		{Options{Rounds: 5, First: engine.O}, "......oo/......oo/......../......../......../......../xx....../xx...... o 10"},
+	} {
+		for _, text := range []string{"", "start"} {
+			p, err := adj.Position(text, tc.opts)
+			if err != nil || p.String() != tc.want {
+				t.Errorf("Position(%q, %+v) = %v, %v; want %s", text, tc.opts, p, err, tc.want)
+			}
+		}
+	}
+	if _, err := adj.Start(Options{Rounds: 29}); err == nil {
+		t.Error("29 rounds accepted")
+	}
+	if _, err := adj.Position("......oo/......oo/......../......../......../......../xx....../xx...... x 56", Options{Rounds: 4}); err == nil {
+		t.Error("rounds accepted with a position text")
+	}
+	c4, _ := Lookup("connect4")
+	if p, err := c4.Position("4453", Options{}); err != nil || p.String() != "4453" {
+		t.Errorf("connect4 Position(4453) = %v, %v", p, err)
+	}
+	if _, err := c4.Start(Options{Rounds: 4}); err == nil || !strings.Contains(err.Error(), "no rounds") {
+		t.Errorf("connect4 with rounds: %v", err)
+	}
+	ttt, _ := Lookup("tictactoe")
+	if p, err := ttt.Position("start", Options{}); err != nil || p.String() != "......... x" {
+		t.Errorf("tictactoe start = %v, %v", p, err)
+	}
+	if _, err := ttt.Position("x........ x", Options{}); err == nil {
+		t.Error("unreachable tictactoe position accepted")
+	}
+}
+
+func TestPerft(t *testing.T) {
+	for _, g := range All() {
+		p, err := g.Start(Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for depth := range 4 {
+			got := Perft(p, depth)
+			if want := engine.Perft(p, depth, nil); got.Leaves != want {
+				t.Errorf("%s perft %d = %d, engine.Perft %d", g.Name, depth, got.Leaves, want)
+			}
+			if got.HasSums != (g.Name == "adjacency") {
+				t.Errorf("%s: HasSums %v", g.Name, got.HasSums)
+			}
+		}
+	}
+	adj, _ := Lookup("adjacency")
+	p, _ := adj.Start(Options{})
+	if c := Perft(p, 2); c != (PerftCounts{Leaves: 3080, HasSums: true, SumX: 15206, SumO: 15594}) {
+		t.Errorf("adjacency perft 2 = %+v", c)
+	}
+}
