@@ -1,0 +1,141 @@
+// Command gambit is Gambit's one binary: the Discord bot and the
+// command-line tools that make its engines and AI measurable.
+//
+// Run "gambit --help" for the list of subcommands and "gambit <command>
+// --help" for each one's options.
+package main
+
+import (
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+)
+
+// command is one subcommand of gambit.
+type command struct {
+	name    string
+	summary string
+	// run executes the command with its arguments (without its name). It
+	// returns a usageError for bad arguments.
+	run func(args []string, stdout, stderr io.Writer) error
+}
+
+// commands lists the subcommands in the order help shows them.
+var commands = []command{
+	{name: "perft", summary: "count the leaves of a game tree: the check of the move generators", run: runPerft},
+}
+
+// usageError marks an error in the command line, which exits with status
+// 2 and points to --help.
+type usageError struct{ err error }
+
+func (e usageError) Error() string { return e.err.Error() }
+func (e usageError) Unwrap() error { return e.err }
+
+func usagef(format string, args ...any) error { return usageError{fmt.Errorf(format, args...)} }
+
+func main() {
+	os.Exit(run(os.Args[1:], os.Stdout, os.Stderr))
+}
+
+// run runs gambit with the given arguments and returns the exit status:
+// 0 on success, 1 when the command fails, 2 for a bad command line.
+func run(args []string, stdout, stderr io.Writer) int {
+	if len(args) == 0 {
+		printUsage(stderr)
+		return 2
+	}
+	name := args[0]
+	switch name {
+	case "-h", "-help", "--help", "help":
+		if len(args) > 1 && name == "help" {
+			return run([]string{args[1], "--help"}, stdout, stderr)
+		}
+		printUsage(stdout)
+		return 0
+	}
+	for _, c := range commands {
+		if c.name != name {
+			continue
+		}
+		err := c.run(args[1:], stdout, stderr)
+		var ue usageError
+		switch {
+		case err == nil, errors.Is(err, flag.ErrHelp):
+			return 0
+		case errors.As(err, &ue):
+			fmt.Fprintf(stderr, "gambit %s: %v\nRun 'gambit %s --help' for usage.\n", name, err, name)
+			return 2
+		default:
+			fmt.Fprintf(stderr, "gambit %s: %v\n", name, err)
+			return 1
+		}
+	}
+	fmt.Fprintf(stderr, "gambit: unknown command %q\n\n", name)
+	printUsage(stderr)
+	return 2
+}
+
+func printUsage(w io.Writer) {
+	fmt.Fprint(w, `Gambit plays strategy board games — Adjacency, Connect Four and Tic-Tac-Toe —
+in Discord channels, between people or against AI strategies. This binary is
+the bot and the tools that measure its engines.
+
+Usage:
+  gambit <command> [options]
+
+Commands:
+`)
+	for _, c := range commands {
+		fmt.Fprintf(w, "  %-10s %s\n", c.name, c.summary)
+	}
+	fmt.Fprint(w, `
+Run 'gambit <command> --help' for a command's options.
+Games: adjacency, connect4, tictactoe. Position texts and move notation are
+described in README.md.
+`)
+}
+
+// flagSet is a command's flags with its usage text, printed by --help.
+type flagSet struct {
+	*flag.FlagSet
+	usage  string
+	stdout io.Writer
+}
+
+// newFlagSet returns an empty flag set for the named command.
+func newFlagSet(name, usage string, stdout io.Writer) *flagSet {
+	fs := flag.NewFlagSet("gambit "+name, flag.ContinueOnError)
+	fs.SetOutput(io.Discard) // errors are reported once, by run
+	fs.Usage = func() {}     // and the usage only on --help, by parse
+	return &flagSet{FlagSet: fs, usage: usage, stdout: stdout}
+}
+
+// parse parses args: --help prints the usage and the options and returns
+// flag.ErrHelp; a bad flag or a stray argument is a usage error.
+func (fs *flagSet) parse(args []string) error {
+	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			fmt.Fprintln(fs.stdout, strings.TrimSpace(fs.usage))
+			fmt.Fprintln(fs.stdout, "\nOptions:")
+			fs.SetOutput(fs.stdout)
+			fs.PrintDefaults()
+			return err
+		}
+		return usageError{err}
+	}
+	if fs.NArg() > 0 {
+		return usagef("unexpected argument %q", fs.Arg(0))
+	}
+	return nil
+}
+
+// set returns the names of the flags given on the command line.
+func (fs *flagSet) set() map[string]bool {
+	set := make(map[string]bool)
+	fs.Visit(func(f *flag.Flag) { set[f.Name] = true })
+	return set
+}
