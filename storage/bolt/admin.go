@@ -1,0 +1,170 @@
+package bolt
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+
+	"go.etcd.io/bbolt"
+
+	"github.com/gambitbot/gambit/storage"
+)
+
+// ctxWriter stops a long copy once its context is cancelled (a client that
+// went away, an operator's ^C).
+type ctxWriter struct {
+	ctx context.Context
+	w   io.Writer
+}
+
+func (c ctxWriter) Write(p []byte) (int, error) {
+	if err := c.ctx.Err(); err != nil {
+		return 0, err
+	}
+	return c.w.Write(p)
+}
+
+// WriteBackup writes a consistent copy of the whole database to w from one
+// read transaction (bbolt's Tx.WriteTo) and returns the bytes written.
+// Writers go on meanwhile; the copy shows the state when it started. It is
+// what GET /backup on the bot's operations endpoint serves.
+func (s *Store) WriteBackup(ctx context.Context, w io.Writer) (int64, error) {
+	var n int64
+	err := s.view(ctx, func(tx *bbolt.Tx) (err error) {
+		n, err = tx.WriteTo(ctxWriter{ctx, w})
+		return err
+	})
+	if err != nil {
+		return n, fmt.Errorf("storage: backup %s: %w", s.path, err)
+	}
+	return n, nil
+}
+
+// BackupFile writes a consistent copy of the database to path: it writes a
+// temporary file beside path, fsyncs it and renames it into place, so path
+// holds either its old content or a complete backup, never a partial one.
+func (s *Store) BackupFile(ctx context.Context, path string) (n int64, err error) {
+	wrap := func(err error) error { return fmt.Errorf("storage: backup %s to %s: %w", s.path, path, err) }
+	if same, _ := sameFile(path, s.path); same {
+		return 0, wrap(errors.New("the target is the database itself"))
+	}
+	dir := filepath.Dir(path)
+	f, err := os.CreateTemp(dir, filepath.Base(path)+".tmp-*")
+	if err != nil {
+		return 0, wrap(err)
+	}
+	defer func() {
+		if err != nil {
+			_ = f.Close()
+			_ = os.Remove(f.Name())
+		}
+	}()
+	if n, err = s.WriteBackup(ctx, f); err != nil {
+		return n, err
+	}
+	if err = f.Sync(); err != nil {
+		return n, wrap(err)
+	}
+	if err = f.Close(); err != nil {
+		return n, wrap(err)
+	}
+	if err = os.Rename(f.Name(), path); err != nil {
+		return n, wrap(err)
+	}
+	if err = syncDir(dir); err != nil {
+		return n, wrap(err)
+	}
+	return n, nil
+}
+
+func sameFile(a, b string) (bool, error) {
+	fa, err := os.Stat(a)
+	if err != nil {
+		return false, err
+	}
+	fb, err := os.Stat(b)
+	if err != nil {
+		return false, err
+	}
+	return os.SameFile(fa, fb), nil
+}
+
+// syncDir makes a rename in dir durable.
+func syncDir(dir string) error {
+	d, err := os.Open(dir)
+	if err != nil {
+		return err
+	}
+	return errors.Join(d.Sync(), d.Close())
+}
+
+// Stats summarises a database for `gambit db stats`.
+type Stats struct {
+	// Path is the database file.
+	Path string
+	// Schema is the stored schema version.
+	Schema uint64
+	// Size is the size of the data in bytes (the file may be larger).
+	Size int64
+	// Keys counts the keys of each bucket, by path: "games",
+	// "ratings/connect4", … A bucket holding sub-buckets counts them.
+	Keys map[string]int
+	// Games counts the games in each status; a corrupt record counts
+	// under Corrupt instead.
+	Games map[storage.Status]int
+	// Corrupt counts game records that failed to decode.
+	Corrupt int
+}
+
+// Stats counts the keys of every bucket and the games in each status.
+func (s *Store) Stats(ctx context.Context) (Stats, error) {
+	st := Stats{Path: s.path}
+	err := s.view(ctx, func(tx *bbolt.Tx) error {
+		st.Keys = map[string]int{}
+		st.Games = map[storage.Status]int{}
+		st.Corrupt = 0
+		st.Size = tx.Size()
+		var err error
+		if st.Schema, err = readSchema(tx); err != nil {
+			return err
+		}
+		if err := tx.ForEach(func(name []byte, b *bbolt.Bucket) error {
+			return countKeys(string(name), b, st.Keys)
+		}); err != nil {
+			return err
+		}
+		if b := tx.Bucket(bucketGames); b != nil {
+			return b.ForEach(func(k, v []byte) error {
+				if g, err := decodeGame(k, v); err != nil {
+					st.Corrupt++
+				} else {
+					st.Games[g.Status]++
+				}
+				return ctx.Err()
+			})
+		}
+		return nil
+	})
+	if err != nil {
+		return Stats{}, fmt.Errorf("storage: stats of %s: %w", s.path, err)
+	}
+	return st, nil
+}
+
+// countKeys records the key count of bucket b, named name, and of its
+// sub-buckets.
+func countKeys(name string, b *bbolt.Bucket, into map[string]int) error {
+	into[name] = 0
+	return b.ForEach(func(k, v []byte) error {
+		into[name]++
+		if v == nil {
+			if sub := b.Bucket(k); sub != nil {
+				return countKeys(name+"/"+string(k), sub, into)
+			}
+		}
+		return nil
+	})
+}

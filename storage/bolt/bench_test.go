@@ -1,0 +1,208 @@
+package bolt
+
+import (
+	"context"
+	"fmt"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"sync"
+	"sync/atomic"
+	"syscall"
+	"testing"
+	"time"
+
+	"go.etcd.io/bbolt"
+
+	"github.com/gambitbot/gambit/storage"
+)
+
+// Benchmarks measure durable commits, so they must run on a real disk: the
+// database goes to $GAMBIT_BENCH_DIR, or the system temporary directory,
+// and a tmpfs there (where fsync is free) is reported. Run them with
+//
+//	go test ./storage/bolt -run '^$' -bench . -benchtime 3s
+
+// benchStore opens a store in a fresh directory on disk.
+func benchStore(b *testing.B) *Store {
+	b.Helper()
+	parent := os.Getenv("GAMBIT_BENCH_DIR")
+	if parent == "" {
+		parent = os.TempDir()
+	}
+	var fs syscall.Statfs_t
+	if err := syscall.Statfs(parent, &fs); err == nil && fs.Type == 0x01021994 { // TMPFS_MAGIC
+		b.Logf("warning: %s is tmpfs, so fsync costs nothing; set GAMBIT_BENCH_DIR to a directory on disk", parent)
+	}
+	dir, err := os.MkdirTemp(parent, "gambit-bench-")
+	if err != nil {
+		b.Fatal(err)
+	}
+	s, err := Open(filepath.Join(dir, "bench.db"), nil)
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.Cleanup(func() {
+		s.Close()
+		os.RemoveAll(dir)
+	})
+	return s
+}
+
+// midGame returns an active user-vs-AI game 30 moves in, the size of a
+// typical record.
+func midGame(i int) *storage.Game {
+	g := userVsAI(storage.Kinds()[i%3], fmt.Sprintf("u%d", i))
+	for m := range 30 {
+		g.Moves = append(g.Moves, fmt.Sprintf("c%d", m%7))
+	}
+	g.Position = "......./......./...x.../..ox.../.xoo.../xoxo... o"
+	return g
+}
+
+// updates commits n durable updates to g, as a player and the AI taking
+// turns.
+func updates(b *testing.B, s *Store, g *storage.Game, n int) {
+	for i := range n {
+		g.Turn = i % 2
+		g.Position = fmt.Sprintf("position %d", i)
+		g.Deadline = s.now().Add(24 * time.Hour)
+		if err := s.UpdateGame(context.Background(), g); err != nil {
+			b.Error(err)
+			return
+		}
+	}
+}
+
+func BenchmarkUpdateSingleWriter(b *testing.B) {
+	s := benchStore(b)
+	g := mustCreate(b, s, midGame(0))
+	b.ResetTimer()
+	updates(b, s, g, b.N)
+	b.ReportMetric(float64(b.N)/b.Elapsed().Seconds(), "updates/s")
+}
+
+// BenchmarkUpdateConcurrent has several writers, each on its own game as
+// with concurrent Discord games; their commits share transactions through
+// DB.Batch.
+func BenchmarkUpdateConcurrent(b *testing.B) {
+	for _, writers := range []int{8, 32} {
+		b.Run(fmt.Sprintf("writers=%d", writers), func(b *testing.B) {
+			s := benchStore(b)
+			games := make([]*storage.Game, writers)
+			for i := range games {
+				games[i] = mustCreate(b, s, midGame(i))
+			}
+			var next atomic.Int64
+			var wg sync.WaitGroup
+			b.ResetTimer()
+			for _, g := range games {
+				wg.Go(func() {
+					for next.Add(1) <= int64(b.N) {
+						updates(b, s, g, 1)
+					}
+				})
+			}
+			wg.Wait()
+			b.ReportMetric(float64(b.N)/b.Elapsed().Seconds(), "updates/s")
+		})
+	}
+}
+
+// ladderStore returns a store whose Connect Four ladder holds n established
+// ratings, written directly in large transactions to keep setup short.
+func ladderStore(b *testing.B, n int) (*Store, storage.Ladder) {
+	s := benchStore(b)
+	l := storage.Global(storage.ConnectFour)
+	rng := rand.New(rand.NewPCG(1, 2))
+	const perTx = 10_000
+	for start := 0; start < n; start += perTx {
+		if err := s.db.Update(func(tx *bbolt.Tx) error {
+			for i := start; i < min(start+perTx, n); i++ {
+				r := storage.NewRating(storage.User(fmt.Sprintf("%d", 100_000_000+i)))
+				r.Rating = 1500 + 300*rng.NormFloat64()
+				r.Deviation = 50 + 50*rng.Float64()
+				if err := putRating(tx, l, storage.NewRating(r.Player), r); err != nil {
+					return err
+				}
+			}
+			return nil
+		}); err != nil {
+			b.Fatal(err)
+		}
+	}
+	return s, l
+}
+
+const ladderPlayers = 100_000
+
+func BenchmarkLeaderboardTop10(b *testing.B) {
+	s, l := ladderStore(b, ladderPlayers)
+	ctx := context.Background()
+	for b.Loop() {
+		if top, err := s.Leaderboard(ctx, l, 10); err != nil || len(top) != 10 {
+			b.Fatal(len(top), err)
+		}
+	}
+}
+
+// BenchmarkRank looks up random players among 100,000 with two neighbours
+// on each side; the cost grows with the rank (the mean rank is 50,000).
+func BenchmarkRank(b *testing.B) {
+	s, l := ladderStore(b, ladderPlayers)
+	ctx := context.Background()
+	rng := rand.New(rand.NewPCG(3, 4))
+	for b.Loop() {
+		p := storage.User(fmt.Sprintf("%d", 100_000_000+rng.IntN(ladderPlayers)))
+		if v, err := s.Rank(ctx, l, p, 2); err != nil || v.Player.Rank == 0 {
+			b.Fatal(v, err)
+		}
+	}
+}
+
+// BenchmarkSizePer10kFinishedGames plays 10,000 games of 30 moves between
+// 1,000 users and 5 AI strategies in 20 guilds through the store (created,
+// then finished with ratings) and reports the database's size.
+func BenchmarkSizePer10kFinishedGames(b *testing.B) {
+	const games = 10_000
+	for b.Loop() {
+		s := benchStore(b)
+		var next atomic.Int64
+		var wg sync.WaitGroup
+		for range 8 {
+			wg.Go(func() {
+				for i := int(next.Add(1)); i <= games; i = int(next.Add(1)) {
+					g := midGame(i)
+					g.Players[0].ID = storage.User(fmt.Sprintf("%d", 200_000_000+i%1000))
+					g.Players[1].ID = storage.AI(fmt.Sprintf("strategy-%d", i%5))
+					g.GuildID = fmt.Sprintf("guild-%d", i%20)
+					if err := s.CreateGame(context.Background(), g); err != nil {
+						b.Error(err)
+						return
+					}
+					g.Status = storage.StatusFinished
+					if _, err := s.FinishGame(context.Background(), g, storage.Result{Winner: i%3 - 1}); err != nil {
+						b.Error(err)
+						return
+					}
+				}
+			})
+		}
+		wg.Wait()
+		fi, err := os.Stat(s.Path())
+		if err != nil {
+			b.Fatal(err)
+		}
+		// The file grows in large steps; the pages in use are the
+		// transaction's size less the free pages.
+		var used int64
+		if err := s.db.View(func(tx *bbolt.Tx) error {
+			used = tx.Size() - int64(s.db.Stats().FreeAlloc)
+			return nil
+		}); err != nil {
+			b.Fatal(err)
+		}
+		b.ReportMetric(float64(fi.Size())/(1<<20), "file-MiB/10k-games")
+		b.ReportMetric(float64(used)/(1<<20), "used-MiB/10k-games")
+	}
+}

@@ -1,0 +1,52 @@
+// Package bolt is Gambit's storage.Store on a single bbolt file, plus the
+// functions behind `gambit db check|backup|stats|bench`.
+//
+// # Layout
+//
+// Records live in top-level buckets: "games" (game id → game), "ratings"
+// (one sub-bucket per ladder, player id → rating), "guilds" (guild id →
+// settings) and "meta" (the schema version). Secondary indexes hold empty
+// values and keep everything in ordered keys, so every list is a range scan:
+// "idx_open" and "idx_history" (player ‖ 0 ‖ game id), "idx_ai" (game id),
+// "idx_deadline" (big-endian deadline ‖ game id) and "rank" (one sub-bucket
+// per ladder, inverted order-preserving rating ‖ player id, established
+// ratings only, so a leaderboard is the first N keys). One function,
+// gameIndex, defines the index entries of a game; writes and Check both use
+// it. Game ids are the games bucket's sequence in zero-padded base 36: short
+// enough for Discord custom ids, unique, and sorted by creation.
+//
+// Records are a format byte followed by JSON (see codec.go). The schema
+// version in "meta" names the layout; Open upgrades older files through an
+// ordered list of migrations, one transaction each, and refuses newer ones.
+//
+// # Crashes
+//
+// Every logical change — creating or updating a game with all its index
+// entries, finishing a game together with both players' ratings, history
+// and rank keys, deleting a user, one migration step — is one bbolt
+// transaction, and bbolt commits a transaction by writing its new pages,
+// fsyncing them, then writing and fsyncing one of two alternating meta
+// pages. The store never disables those fsyncs (NoSync, NoGrowSync and
+// NoFreelistSync stay false). So a crash, power loss or SIGKILL at any
+// point leaves:
+//
+//   - before the meta page is on disk: the previous state, exactly; the
+//     half-written pages are unreachable and reused;
+//   - after it: the whole change; the method may not have returned, so the
+//     caller never showed it, and the next load sees the new version (a
+//     retry of the same update then fails with storage.ErrConflict rather
+//     than applying twice);
+//   - never a game without its index entries, a result without its rating
+//     change, or a rating counted twice.
+//
+// Concurrent writes may share one transaction through DB.Batch; each of
+// them still returns only after the shared commit is durable. A crash during
+// Store.BackupFile leaves at most a temporary file beside the target, which
+// is renamed into place only once complete and fsynced. A crash during a
+// schema migration leaves the previous schema version, and the step runs
+// again on the next Open.
+//
+// bbolt takes an exclusive file lock, so only one process can open the
+// database for writing; Open waits Options.LockTimeout and then fails with
+// ErrLocked, naming the file.
+package bolt

@@ -1,0 +1,297 @@
+package bolt
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"strconv"
+	"strings"
+	"time"
+
+	"go.etcd.io/bbolt"
+
+	"github.com/gambitbot/gambit/storage"
+)
+
+// idWidth is the width of game ids: the games bucket's sequence in base 36,
+// zero-padded so that ids sort in creation order (36^8 ≈ 2.8·10¹²).
+const idWidth = 8
+
+func formatID(seq uint64) storage.GameID {
+	s := strconv.FormatUint(seq, 36)
+	return storage.GameID(strings.Repeat("0", max(idWidth-len(s), 0)) + s)
+}
+
+// gamesFillPercent is how full bbolt packs the games bucket's pages.
+const gamesFillPercent = 0.9
+
+// indexEntry is one key in one index bucket.
+type indexEntry struct {
+	bucket []byte
+	key    []byte
+}
+
+// gameIndex returns the index entries that game g must have — the single
+// definition used by every write and by Check.
+func gameIndex(g *storage.Game) []indexEntry {
+	var out []indexEntry
+	players := func(bucket []byte) {
+		for _, p := range g.Players {
+			if p.ID != storage.Anonymous {
+				out = append(out, indexEntry{bucket, pairKey(string(p.ID), string(g.ID))})
+			}
+		}
+	}
+	switch {
+	case g.Status.Open():
+		players(bucketOpen)
+		if g.AwaitingAI() {
+			out = append(out, indexEntry{bucketAI, []byte(g.ID)})
+		}
+		if !g.Deadline.IsZero() {
+			out = append(out, indexEntry{bucketDeadline, deadlineKey(g.Deadline, g.ID)})
+		}
+	case g.Status.Ended():
+		players(bucketHistory)
+	}
+	return out
+}
+
+// getGame loads game id inside tx.
+func getGame(tx *bbolt.Tx, id storage.GameID) (*storage.Game, error) {
+	data := tx.Bucket(bucketGames).Get([]byte(id))
+	if data == nil {
+		return nil, storage.ErrNotFound
+	}
+	return decodeGame([]byte(id), data)
+}
+
+// putGame writes g, replacing old (nil for a new game) and moving the index
+// entries from old's to g's.
+func putGame(tx *bbolt.Tx, old, g *storage.Game) error {
+	if old != nil {
+		if err := deleteIndex(tx, old); err != nil {
+			return err
+		}
+	}
+	for _, e := range gameIndex(g) {
+		if err := tx.Bucket(e.bucket).Put(e.key, nil); err != nil {
+			return err
+		}
+	}
+	data, err := encode(g)
+	if err != nil {
+		return err
+	}
+	games := tx.Bucket(bucketGames)
+	// Ids grow with time and old games rarely change, so pages can be
+	// packed fuller than bbolt's default of half.
+	games.FillPercent = gamesFillPercent
+	return games.Put([]byte(g.ID), data)
+}
+
+// deleteIndex removes g's index entries.
+func deleteIndex(tx *bbolt.Tx, g *storage.Game) error {
+	for _, e := range gameIndex(g) {
+		if err := tx.Bucket(e.bucket).Delete(e.key); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// CreateGame implements storage.Store.
+func (s *Store) CreateGame(ctx context.Context, g *storage.Game) error {
+	if g.ID != "" || !g.Status.Open() || g.Seat(storage.Anonymous) >= 0 {
+		return fmt.Errorf("storage: create game: %w: a new game has no id, is pending or active and has no anonymous player (id %q, status %s)", storage.ErrInvalid, g.ID, g.Status)
+	}
+	if err := g.Validate(); err != nil {
+		return fmt.Errorf("storage: create game: %w", err)
+	}
+	var rec storage.Game
+	err := s.update(ctx, func(tx *bbolt.Tx) error {
+		seq, err := tx.Bucket(bucketGames).NextSequence()
+		if err != nil {
+			return err
+		}
+		rec = *g
+		rec.ID = formatID(seq)
+		rec.Version = 1
+		rec.CreatedAt = s.now()
+		rec.UpdatedAt = rec.CreatedAt
+		return putGame(tx, nil, &rec)
+	})
+	if err != nil {
+		return fmt.Errorf("storage: create game: %w", err)
+	}
+	*g = rec
+	return nil
+}
+
+// Game implements storage.Store.
+func (s *Store) Game(ctx context.Context, id storage.GameID) (*storage.Game, error) {
+	var g *storage.Game
+	err := s.view(ctx, func(tx *bbolt.Tx) (err error) {
+		g, err = getGame(tx, id)
+		return err
+	})
+	if err != nil {
+		return nil, fmt.Errorf("storage: load game %s: %w", id, err)
+	}
+	return g, nil
+}
+
+// UpdateGame implements storage.Store.
+func (s *Store) UpdateGame(ctx context.Context, g *storage.Game) error {
+	_, err := s.commitGame(ctx, g, nil)
+	return err
+}
+
+// FinishGame implements storage.Store.
+func (s *Store) FinishGame(ctx context.Context, g *storage.Game, res storage.Result) ([]storage.RatingChange, error) {
+	return s.commitGame(ctx, g, &res)
+}
+
+// commitGame is UpdateGame (res nil) and FinishGame: it checks the version
+// and the status change, writes the game and its indexes and, when
+// finishing, the ratings — all in one transaction.
+func (s *Store) commitGame(ctx context.Context, g *storage.Game, res *storage.Result) ([]storage.RatingChange, error) {
+	var (
+		rec     storage.Game
+		changes []storage.RatingChange
+	)
+	err := s.update(ctx, func(tx *bbolt.Tx) error {
+		old, err := getGame(tx, g.ID)
+		if err != nil {
+			return err
+		}
+		if old.Version != g.Version {
+			return fmt.Errorf("%w: caller has version %d, stored version is %d", storage.ErrConflict, g.Version, old.Version)
+		}
+		if !old.Status.Open() {
+			return fmt.Errorf("%w: it is %s", storage.ErrGameOver, old.Status)
+		}
+		if !old.Status.CanBecome(g.Status, res != nil) {
+			return fmt.Errorf("%w: status %s cannot become %s here", storage.ErrInvalid, old.Status, g.Status)
+		}
+		if g.Kind != old.Kind || g.Players != old.Players {
+			return fmt.Errorf("%w: kind and players cannot change", storage.ErrInvalid)
+		}
+		rec = *g
+		rec.Result = res
+		rec.Version = old.Version + 1
+		rec.CreatedAt = old.CreatedAt
+		rec.UpdatedAt = s.now()
+		if !rec.Status.Open() {
+			rec.Deadline = time.Time{}
+		}
+		if err := rec.Validate(); err != nil {
+			return err
+		}
+		changes = nil
+		if res != nil {
+			if changes, err = applyRatings(tx, &rec); err != nil {
+				return err
+			}
+		}
+		return putGame(tx, old, &rec)
+	})
+	if err != nil {
+		return nil, fmt.Errorf("storage: update game %s: %w", g.ID, err)
+	}
+	*g = rec
+	return changes, nil
+}
+
+// ActiveGames implements storage.Store.
+func (s *Store) ActiveGames(ctx context.Context, p storage.PlayerID) ([]*storage.Game, error) {
+	games, err := s.indexedGames(ctx, bucketOpen, pairPrefix(string(p)), false, 0)
+	if err != nil {
+		return nil, fmt.Errorf("storage: active games of %s: %w", p, err)
+	}
+	return games, nil
+}
+
+// AwaitingAI implements storage.Store.
+func (s *Store) AwaitingAI(ctx context.Context) ([]*storage.Game, error) {
+	games, err := s.indexedGames(ctx, bucketAI, nil, false, 0)
+	if err != nil {
+		return nil, fmt.Errorf("storage: games awaiting the AI: %w", err)
+	}
+	return games, nil
+}
+
+// History implements storage.Store.
+func (s *Store) History(ctx context.Context, p storage.PlayerID, limit int) ([]*storage.Game, error) {
+	games, err := s.indexedGames(ctx, bucketHistory, pairPrefix(string(p)), true, limit)
+	if err != nil {
+		return nil, fmt.Errorf("storage: history of %s: %w", p, err)
+	}
+	return games, nil
+}
+
+// DueGames implements storage.Store.
+func (s *Store) DueGames(ctx context.Context) ([]*storage.Game, error) {
+	// Every key of a deadline up to now sorts before this one.
+	end := deadlineKey(s.now(), "\xff")
+	var games []*storage.Game
+	err := s.view(ctx, func(tx *bbolt.Tx) error {
+		games = nil
+		c := tx.Bucket(bucketDeadline).Cursor()
+		for k, _ := c.First(); k != nil && bytes.Compare(k, end) <= 0; k, _ = c.Next() {
+			g, err := getGame(tx, storage.GameID(k[8:]))
+			if err != nil {
+				return fmt.Errorf("game %s in index %s: %w", k[8:], bucketDeadline, err)
+			}
+			games = append(games, g)
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, fmt.Errorf("storage: due games: %w", err)
+	}
+	return games, nil
+}
+
+// indexedGames loads the games named by an index (see indexIDs).
+func (s *Store) indexedGames(ctx context.Context, bucket, prefix []byte, reverse bool, limit int) ([]*storage.Game, error) {
+	var games []*storage.Game
+	err := s.view(ctx, func(tx *bbolt.Tx) error {
+		games = nil
+		for _, id := range indexIDs(tx, bucket, prefix, reverse, limit) {
+			g, err := getGame(tx, id)
+			if err != nil {
+				return fmt.Errorf("game %s in index %s: %w", id, bucket, err)
+			}
+			games = append(games, g)
+		}
+		return nil
+	})
+	return games, err
+}
+
+// indexIDs returns the game ids of the index keys with the given prefix,
+// the id being the rest of the key — in key order or, if reverse,
+// backwards — stopping after limit ids when limit > 0.
+func indexIDs(tx *bbolt.Tx, bucket, prefix []byte, reverse bool, limit int) []storage.GameID {
+	var ids []storage.GameID
+	c := tx.Bucket(bucket).Cursor()
+	var k []byte
+	step := c.Next
+	if reverse {
+		step = c.Prev
+		// Seek past the last key with the prefix (ids are ASCII), then
+		// step back.
+		if k, _ = c.Seek(append(bytes.Clone(prefix), 0xff)); k == nil {
+			k, _ = c.Last()
+		} else {
+			k, _ = c.Prev()
+		}
+	} else {
+		k, _ = c.Seek(prefix)
+	}
+	for ; k != nil && bytes.HasPrefix(k, prefix) && (limit <= 0 || len(ids) < limit); k, _ = step() {
+		ids = append(ids, storage.GameID(k[len(prefix):]))
+	}
+	return ids
+}

@@ -1,0 +1,47 @@
+package bolt
+
+import (
+	"context"
+	"fmt"
+
+	"go.etcd.io/bbolt"
+
+	"github.com/gambitbot/gambit/storage"
+)
+
+// GuildSettings implements storage.Store.
+func (s *Store) GuildSettings(ctx context.Context, guildID string) (storage.GuildSettings, error) {
+	var gs storage.GuildSettings
+	err := s.view(ctx, func(tx *bbolt.Tx) (err error) {
+		gs = storage.GuildSettings{}
+		if data := tx.Bucket(bucketGuilds).Get([]byte(guildID)); data != nil {
+			gs, err = decodeGuildSettings([]byte(guildID), data)
+		}
+		return err
+	})
+	if err != nil {
+		return storage.GuildSettings{}, fmt.Errorf("storage: settings of guild %s: %w", guildID, err)
+	}
+	return gs, nil
+}
+
+// PutGuildSettings implements storage.Store.
+func (s *Store) PutGuildSettings(ctx context.Context, guildID string, gs storage.GuildSettings) error {
+	err := gs.Validate()
+	if err == nil && guildID == "" {
+		err = fmt.Errorf("%w: empty guild id", storage.ErrInvalid)
+	}
+	if err == nil {
+		err = s.update(ctx, func(tx *bbolt.Tx) error {
+			data, err := encode(gs)
+			if err != nil {
+				return err
+			}
+			return tx.Bucket(bucketGuilds).Put([]byte(guildID), data)
+		})
+	}
+	if err != nil {
+		return fmt.Errorf("storage: save settings of guild %s: %w", guildID, err)
+	}
+	return nil
+}

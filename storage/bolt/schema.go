@@ -1,0 +1,89 @@
+package bolt
+
+import (
+	"errors"
+	"fmt"
+
+	"go.etcd.io/bbolt"
+)
+
+// ErrSchema reports a database whose schema this build cannot use: written
+// by a newer Gambit, not a Gambit database, or (read-only) not yet upgraded.
+var ErrSchema = errors.New("unsupported database schema")
+
+// A migration upgrades the database from schema version i to i+1, where i is
+// its index in the migration list. Each step runs in its own transaction
+// together with the bump of the stored schema version, so a crash during an
+// upgrade leaves the database at the previous version, and the next Open
+// runs the step again from the start.
+type migration struct {
+	name  string
+	apply func(tx *bbolt.Tx) error
+}
+
+// migrations is the upgrade path; the current schema version is its length.
+// Version 0 is an empty file. Append steps; never edit or reorder them.
+var migrations = []migration{
+	{name: "create buckets", apply: createBuckets},
+}
+
+// createBuckets is the step from version 0 (an empty file) to version 1.
+func createBuckets(tx *bbolt.Tx) error {
+	for _, b := range allBuckets {
+		if _, err := tx.CreateBucketIfNotExists(b); err != nil {
+			return fmt.Errorf("create bucket %s: %w", b, err)
+		}
+	}
+	return nil
+}
+
+// readSchema returns the stored schema version: 0 for an empty file, an
+// ErrSchema error for a non-empty file without Gambit's meta bucket.
+func readSchema(tx *bbolt.Tx) (uint64, error) {
+	meta := tx.Bucket(bucketMeta)
+	if meta == nil {
+		if k, _ := tx.Cursor().First(); k != nil {
+			return 0, fmt.Errorf("%w: not a Gambit database (bucket %q but no %q bucket)", ErrSchema, k, bucketMeta)
+		}
+		return 0, nil
+	}
+	data := meta.Get(keySchema)
+	if data == nil {
+		return 0, fmt.Errorf("%w: no schema version in bucket %q", ErrSchema, bucketMeta)
+	}
+	return decodeSchema(data)
+}
+
+// migrate brings the database to len(steps), one transaction per step.
+func migrate(db *bbolt.DB, path string, steps []migration) error {
+	var have uint64
+	if err := db.View(func(tx *bbolt.Tx) (err error) {
+		have, err = readSchema(tx)
+		return err
+	}); err != nil {
+		return fmt.Errorf("storage: open %s: %w", path, err)
+	}
+	want := uint64(len(steps))
+	switch {
+	case have > want:
+		return fmt.Errorf("storage: open %s: %w: schema version %d is newer than this build's %d; run a newer Gambit", path, ErrSchema, have, want)
+	case have < want && db.IsReadOnly():
+		return fmt.Errorf("storage: open %s: %w: schema version %d needs upgrading to %d; open it read-write (start the bot) first", path, ErrSchema, have, want)
+	}
+	for v := have; v < want; v++ {
+		step := steps[v]
+		if err := db.Update(func(tx *bbolt.Tx) error {
+			if err := step.apply(tx); err != nil {
+				return err
+			}
+			meta, err := tx.CreateBucketIfNotExists(bucketMeta)
+			if err != nil {
+				return err
+			}
+			return meta.Put(keySchema, encodeSchema(v+1))
+		}); err != nil {
+			return fmt.Errorf("storage: open %s: migrate schema %d→%d (%s): %w", path, v, v+1, step.name, err)
+		}
+	}
+	return nil
+}

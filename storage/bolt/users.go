@@ -1,0 +1,87 @@
+package bolt
+
+import (
+	"context"
+	"fmt"
+
+	"go.etcd.io/bbolt"
+
+	"github.com/gambitbot/gambit/storage"
+)
+
+// DeleteUser implements storage.Store. Everything happens in one
+// transaction; anonymising an ended game is a committed change to it, so its
+// version grows by one.
+func (s *Store) DeleteUser(ctx context.Context, userID string) (storage.DeleteReport, error) {
+	p := storage.User(userID)
+	if err := p.Validate(); err != nil {
+		return storage.DeleteReport{}, fmt.Errorf("storage: delete user %s: %w", userID, err)
+	}
+	var rep storage.DeleteReport
+	err := s.update(ctx, func(tx *bbolt.Tx) error {
+		rep = storage.DeleteReport{}
+		for _, id := range indexIDs(tx, bucketOpen, pairPrefix(string(p)), false, 0) {
+			g, err := getGame(tx, id)
+			if err != nil {
+				return fmt.Errorf("game %s: %w", id, err)
+			}
+			if err := deleteIndex(tx, g); err != nil {
+				return err
+			}
+			if err := tx.Bucket(bucketGames).Delete([]byte(id)); err != nil {
+				return err
+			}
+			rep.Removed = append(rep.Removed, g)
+		}
+		now := s.now()
+		for _, id := range indexIDs(tx, bucketHistory, pairPrefix(string(p)), false, 0) {
+			old, err := getGame(tx, id)
+			if err != nil {
+				return fmt.Errorf("game %s: %w", id, err)
+			}
+			rec := *old
+			rec.Players[old.Seat(p)] = storage.Player{ID: storage.Anonymous}
+			rec.Version++
+			rec.UpdatedAt = now
+			if err := putGame(tx, old, &rec); err != nil {
+				return err
+			}
+			rep.Anonymised++
+		}
+		ladders, err := ratedLadders(tx)
+		if err != nil {
+			return err
+		}
+		for _, l := range ladders {
+			r, ok, err := getRating(tx, l, p)
+			if err != nil {
+				return err
+			}
+			if ok {
+				if err := deleteRating(tx, l, r); err != nil {
+					return err
+				}
+				rep.Ratings++
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		return storage.DeleteReport{}, fmt.Errorf("storage: delete user %s: %w", userID, err)
+	}
+	return rep, nil
+}
+
+// ratedLadders lists the ladders that have a ratings bucket.
+func ratedLadders(tx *bbolt.Tx) ([]storage.Ladder, error) {
+	var ladders []storage.Ladder
+	err := tx.Bucket(bucketRatings).ForEachBucket(func(name []byte) error {
+		l, err := storage.ParseLadder(string(name))
+		if err != nil {
+			return &storage.RecordError{Bucket: string(bucketRatings), Key: string(name), Err: err}
+		}
+		ladders = append(ladders, l)
+		return nil
+	})
+	return ladders, err
+}

@@ -1,0 +1,162 @@
+// Package storage defines what Gambit persists — games with their players,
+// moves and Discord messages, challenges, ratings, history and per-guild
+// settings — and the Store interface the bot uses to keep them.
+//
+// The implementation lives in storage/bolt. Every Store method that changes
+// data is one transaction: it happens completely or not at all, and it is on
+// disk when the method returns.
+//
+// Games use optimistic concurrency. A game's Version is 1 when it is created
+// and grows by one with every committed change; UpdateGame and FinishGame
+// take the version the caller loaded and fail with ErrConflict when somebody
+// else committed first, so of two clicks racing on one board exactly one
+// wins. The loser reloads the game and answers from the new state.
+//
+// The JSON field names of the types below are the on-disk record format of
+// storage/bolt; renaming one needs a schema migration there.
+package storage
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"time"
+)
+
+// Errors returned by Store implementations, wrapped with context; test them
+// with errors.Is.
+var (
+	// ErrNotFound reports a game or rating that does not exist.
+	ErrNotFound = errors.New("not found")
+	// ErrConflict reports an update that carried a stale game version:
+	// another change was committed since the caller loaded the game.
+	ErrConflict = errors.New("version conflict")
+	// ErrGameOver reports an update to a game that has already ended
+	// (finished, forfeited, expired or declined).
+	ErrGameOver = errors.New("game is over")
+	// ErrInvalid reports a record the caller asked to write that breaks the
+	// rules of the data model (unknown kind, illegal status change, …).
+	ErrInvalid = errors.New("invalid")
+	// ErrCorrupt reports a stored record that cannot be decoded or is
+	// inconsistent; the error is a *RecordError naming the record.
+	ErrCorrupt = errors.New("corrupt record")
+)
+
+// RecordError reports a stored record that could not be decoded. It matches
+// ErrCorrupt with errors.Is and names the bucket and key of the record.
+type RecordError struct {
+	// Bucket is the bucket path of the record, such as "games".
+	Bucket string
+	// Key is the record's key.
+	Key string
+	// Err says what is wrong with it.
+	Err error
+}
+
+// Error implements error.
+func (e *RecordError) Error() string {
+	return fmt.Sprintf("corrupt record %s/%q: %v", e.Bucket, e.Key, e.Err)
+}
+
+// Unwrap lets errors.Is match both ErrCorrupt and the underlying cause.
+func (e *RecordError) Unwrap() []error { return []error{ErrCorrupt, e.Err} }
+
+// Store is the persistence the bot needs. All methods are safe for
+// concurrent use. Methods that change data commit durably before returning.
+type Store interface {
+	// CreateGame stores a new game in StatusPending (a challenge) or
+	// StatusActive. It assigns g.ID, sets g.Version to 1 and the timestamps.
+	CreateGame(ctx context.Context, g *Game) error
+	// Game loads a game; ErrNotFound if there is none with that id.
+	Game(ctx context.Context, id GameID) (*Game, error)
+	// UpdateGame commits g if g.Version is still the stored version and
+	// then increments g.Version. It fails with ErrConflict on a stale
+	// version and ErrGameOver once the game has ended. It cannot end a game
+	// as finished or forfeited (that is FinishGame's job) but it can expire
+	// or decline a challenge. Kind and players never change.
+	UpdateGame(ctx context.Context, g *Game) error
+	// FinishGame ends an active game with the given result, g.Status being
+	// StatusFinished or StatusForfeited. In the same transaction it writes
+	// the final state, both players' history and their ratings in the
+	// global ladder and, for a game in a guild, the guild's ladder. It
+	// returns the rating changes for display. Version rules as UpdateGame.
+	FinishGame(ctx context.Context, g *Game, res Result) ([]RatingChange, error)
+	// ActiveGames lists a player's pending and active games, oldest first.
+	ActiveGames(ctx context.Context, p PlayerID) ([]*Game, error)
+	// AwaitingAI lists the active games whose player to move is an AI
+	// strategy, oldest first: the searches to resume after a restart.
+	AwaitingAI(ctx context.Context) ([]*Game, error)
+	// DueGames lists the pending and active games whose Deadline has
+	// passed, earliest deadline first: challenges to expire and turns to
+	// forfeit.
+	DueGames(ctx context.Context) ([]*Game, error)
+	// History lists up to limit ended (finished or forfeited) games of a
+	// player, newest first.
+	History(ctx context.Context, p PlayerID, limit int) ([]*Game, error)
+	// Leaderboard returns the n best established ratings of a ladder,
+	// highest first. Provisional ratings are left out.
+	Leaderboard(ctx context.Context, l Ladder, n int) ([]Standing, error)
+	// Rank returns a player's rating in a ladder with up to around
+	// established neighbours above and below; ErrNotFound if the player has
+	// no rating there. A provisional rating has rank 0 and no neighbours.
+	Rank(ctx context.Context, l Ladder, p PlayerID, around int) (RankView, error)
+	// GuildSettings returns a guild's settings; the zero value (meaning
+	// "use the defaults") when none were saved.
+	GuildSettings(ctx context.Context, guildID string) (GuildSettings, error)
+	// PutGuildSettings saves a guild's settings.
+	PutGuildSettings(ctx context.Context, guildID string, s GuildSettings) error
+	// DeleteUser erases a Discord user's data: their pending and active
+	// games are removed (and returned so their messages can be updated),
+	// their ratings are removed from every ladder, and their ended games
+	// are kept with the user replaced by Anonymous.
+	DeleteUser(ctx context.Context, userID string) (DeleteReport, error)
+	// Close releases the database.
+	Close() error
+}
+
+// DeleteReport says what DeleteUser changed.
+type DeleteReport struct {
+	// Removed are the pending and active games that were deleted, as they
+	// were before deletion.
+	Removed []*Game
+	// Anonymised counts the ended games in which the user was anonymised.
+	Anonymised int
+	// Ratings counts the ladder ratings that were removed.
+	Ratings int
+}
+
+// GuildSettings are a guild's choices; zero fields mean "use the default".
+type GuildSettings struct {
+	// MoveTime is the default AI move time for new games.
+	MoveTime time.Duration `json:"move_time,omitempty"`
+	// TurnTimeout is how long a player may take before forfeiting.
+	TurnTimeout time.Duration `json:"turn_timeout,omitempty"`
+	// AllowedGames lists the kinds that may be played; empty allows all.
+	AllowedGames []Kind `json:"allowed_games,omitempty"`
+}
+
+// Allows reports whether the guild allows games of kind k.
+func (s GuildSettings) Allows(k Kind) bool {
+	if len(s.AllowedGames) == 0 {
+		return true
+	}
+	for _, a := range s.AllowedGames {
+		if a == k {
+			return true
+		}
+	}
+	return false
+}
+
+// Validate checks the settings before they are stored.
+func (s GuildSettings) Validate() error {
+	if s.MoveTime < 0 || s.TurnTimeout < 0 {
+		return fmt.Errorf("%w: negative duration in guild settings", ErrInvalid)
+	}
+	for _, k := range s.AllowedGames {
+		if !k.Valid() {
+			return fmt.Errorf("%w: unknown game kind %q in guild settings", ErrInvalid, k)
+		}
+	}
+	return nil
+}

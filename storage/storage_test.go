@@ -1,0 +1,152 @@
+package storage
+
+import (
+	"errors"
+	"testing"
+	"time"
+)
+
+func validGame() *Game {
+	return &Game{
+		ID: "00000001", Version: 1, Kind: TicTacToe, Status: StatusActive,
+		Players: [2]Player{{ID: User("1")}, {ID: AI("minimax")}},
+	}
+}
+
+func TestGameValidate(t *testing.T) {
+	if err := validGame().Validate(); err != nil {
+		t.Fatalf("valid game: %v", err)
+	}
+	for name, breakIt := range map[string]func(g *Game){
+		"unknown kind":      func(g *Game) { g.Kind = "chess" },
+		"unknown status":    func(g *Game) { g.Status = "paused" },
+		"same players":      func(g *Game) { g.Players[1] = g.Players[0] },
+		"bad player id":     func(g *Game) { g.Players[0].ID = "alice" },
+		"empty user id":     func(g *Game) { g.Players[0].ID = User("") },
+		"turn 2":            func(g *Game) { g.Turn = 2 },
+		"result while open": func(g *Game) { g.Result = &Result{Winner: 0} },
+		"finished, no result": func(g *Game) {
+			g.Status = StatusFinished
+		},
+		"winner 2": func(g *Game) {
+			g.Status, g.Result = StatusFinished, &Result{Winner: 2}
+		},
+		"deadline when over": func(g *Game) {
+			g.Status, g.Result, g.Deadline = StatusFinished, &Result{Winner: Draw}, time.Now()
+		},
+		"empty move":        func(g *Game) { g.Moves = []string{"a1", ""} },
+		"NUL in message id": func(g *Game) { g.MessageID = "1\x002" },
+		"negative rounds":   func(g *Game) { g.Settings.Rounds = -1 },
+	} {
+		g := validGame()
+		breakIt(g)
+		if err := g.Validate(); !errors.Is(err, ErrInvalid) {
+			t.Errorf("%s: Validate = %v, want ErrInvalid", name, err)
+		}
+	}
+}
+
+func TestStatusTransitions(t *testing.T) {
+	for _, tc := range []struct {
+		from, to  Status
+		finishing bool
+		want      bool
+	}{
+		{StatusPending, StatusActive, false, true},
+		{StatusPending, StatusExpired, false, true},
+		{StatusPending, StatusDeclined, false, true},
+		{StatusPending, StatusFinished, true, false},
+		{StatusActive, StatusActive, false, true},
+		{StatusActive, StatusPending, false, false},
+		{StatusActive, StatusExpired, false, false},
+		{StatusActive, StatusFinished, false, false},
+		{StatusActive, StatusFinished, true, true},
+		{StatusActive, StatusForfeited, true, true},
+		{StatusFinished, StatusFinished, false, false},
+		{StatusExpired, StatusActive, false, false},
+	} {
+		if got := tc.from.CanBecome(tc.to, tc.finishing); got != tc.want {
+			t.Errorf("%s→%s (finishing %v) = %v, want %v", tc.from, tc.to, tc.finishing, got, tc.want)
+		}
+	}
+}
+
+func TestPlayerIDs(t *testing.T) {
+	if id, ok := User("42").UserID(); !ok || id != "42" {
+		t.Fatalf("User(42).UserID() = %q, %v", id, ok)
+	}
+	if name, ok := AI("minimax").Strategy(); !ok || name != "minimax" || !AI("minimax").IsAI() || User("1").IsAI() {
+		t.Fatal("AI ids are not recognised")
+	}
+	if _, ok := Anonymous.UserID(); ok {
+		t.Fatal("the anonymous player has a user id")
+	}
+	g := validGame()
+	if g.Seat(AI("minimax")) != 1 || g.Seat(User("2")) != -1 {
+		t.Fatal("Seat finds the wrong player")
+	}
+	g.Turn = 1
+	if !g.AwaitingAI() {
+		t.Fatal("an active game with the AI to move is not awaiting the AI")
+	}
+}
+
+func TestResultScore(t *testing.T) {
+	win, draw := Result{Winner: 1}, Result{Winner: Draw}
+	if win.Score(1) != 1 || win.Score(0) != 0 || draw.Score(0) != 0.5 || draw.Score(1) != 0.5 {
+		t.Fatal("wrong scores")
+	}
+}
+
+func TestRatingApplyKeepsRecord(t *testing.T) {
+	at := time.Unix(100, 0)
+	a, b := NewRating(User("a")), NewRating(User("b"))
+	a = a.Apply(b, 1, at).Apply(b, 0.5, at).Apply(b, 0, at)
+	if a.Games != 3 || a.Wins != 1 || a.Draws != 1 || a.Losses != 1 || !a.UpdatedAt.Equal(at) || a.Validate() != nil {
+		t.Fatalf("record after win, draw, loss: %+v", a)
+	}
+	if !a.Provisional() {
+		t.Fatalf("three games settled a rating: RD %.1f", a.Deviation)
+	}
+}
+
+func TestLadderNames(t *testing.T) {
+	for _, l := range []Ladder{Global(Adjacency), {Kind: ConnectFour, Guild: "123"}} {
+		got, err := ParseLadder(l.String())
+		if err != nil || got != l {
+			t.Fatalf("ParseLadder(%q) = %+v, %v", l.String(), got, err)
+		}
+	}
+	for _, bad := range []string{"", "chess", "connect4/", "/123"} {
+		if _, err := ParseLadder(bad); !errors.Is(err, ErrInvalid) {
+			t.Errorf("ParseLadder(%q) = %v, want ErrInvalid", bad, err)
+		}
+	}
+}
+
+func FuzzParseLadder(f *testing.F) {
+	f.Add("connect4/123")
+	f.Fuzz(func(t *testing.T, s string) {
+		if l, err := ParseLadder(s); err == nil && l.String() != s {
+			t.Fatalf("ParseLadder(%q) = %+v, which prints as %q", s, l, l.String())
+		}
+	})
+}
+
+func TestGuildSettings(t *testing.T) {
+	s := GuildSettings{AllowedGames: []Kind{TicTacToe}}
+	if !s.Allows(TicTacToe) || s.Allows(Adjacency) || !(GuildSettings{}).Allows(Adjacency) {
+		t.Fatal("Allows is wrong")
+	}
+	if err := (GuildSettings{TurnTimeout: -time.Second}).Validate(); !errors.Is(err, ErrInvalid) {
+		t.Fatalf("negative timeout: %v", err)
+	}
+}
+
+func TestRecordError(t *testing.T) {
+	cause := errors.New("unexpected end of JSON input")
+	err := error(&RecordError{Bucket: "games", Key: "0000002a", Err: cause})
+	if !errors.Is(err, ErrCorrupt) || !errors.Is(err, cause) || err.Error() != `corrupt record games/"0000002a": unexpected end of JSON input` {
+		t.Fatalf("RecordError: %v", err)
+	}
+}
