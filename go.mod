@@ -2,9 +2,17 @@ module github.com/gambitbot/gambit
 
 go 1.26.0
 
-require go.etcd.io/bbolt v1.5.0
+require (
+	github.com/bwmarrin/discordgo v0.29.0
+	github.com/forPelevin/gomoji v1.2.0
+	github.com/gorilla/websocket v1.5.3
+	github.com/santhosh-tekuri/jsonschema/v6 v6.0.3
+	go.etcd.io/bbolt v1.5.0
+	golang.org/x/text v0.43.0
+)
 
 require (
-	golang.org/x/sync v0.24.0 // indirect
+	github.com/rivo/uniseg v0.4.3 // indirect
+	golang.org/x/crypto v0.58.0 // indirect
 	golang.org/x/sys v0.49.0 // indirect
 )

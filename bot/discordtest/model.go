@@ -1,0 +1,303 @@
+package discordtest
+
+import (
+	"encoding/json"
+	"fmt"
+	"time"
+
+	"github.com/bwmarrin/discordgo"
+)
+
+// User is a Discord user known to the server: the bot itself or a simulated
+// person created with [Server.AddUser].
+type User struct {
+	ID         string
+	Username   string
+	GlobalName string
+	Bot        bool
+}
+
+// Guild is a simulated guild (server).
+type Guild struct {
+	ID   string
+	Name string
+}
+
+// Channel is a guild text channel.
+type Channel struct {
+	ID      string
+	GuildID string
+	Name    string
+}
+
+// Message is the state of a message as Discord keeps it, and so as users
+// see it. Values returned by the server are snapshots: an edit produces a
+// new Message rather than changing one already handed out, so snapshots
+// may be kept and compared. Treat their slices as read-only.
+type Message struct {
+	ID        string
+	ChannelID string
+	GuildID   string
+	Author    User
+	Content   string
+	Embeds    []*discordgo.MessageEmbed
+	// Components is the message's component tree (action rows, buttons,
+	// select menus and the components of the IS_COMPONENTS_V2 layout).
+	Components  []Component
+	Attachments []Attachment
+	Flags       discordgo.MessageFlags
+	// InteractionID is the interaction whose response or follow-up created
+	// the message, if any.
+	InteractionID string
+	// VisibleTo is the ID of the only user who can see an ephemeral
+	// message, and empty for a message everyone in the channel sees.
+	VisibleTo string
+	Timestamp time.Time
+	// EditedTimestamp is the time of the last edit, zero if never edited.
+	EditedTimestamp time.Time
+	// Version counts the message's edits, starting at 0.
+	Version int
+	Deleted bool
+
+	webhookID string // the application ID for interaction messages
+	typ       discordgo.MessageType
+	rawEmbeds json.RawMessage
+	rawComps  json.RawMessage
+}
+
+// Ephemeral reports whether only one user can see the message.
+func (m Message) Ephemeral() bool { return m.Flags&discordgo.MessageFlagsEphemeral != 0 }
+
+// Loading reports whether the message is the "Bot is thinking..." message
+// of a deferred interaction response that has not been edited yet.
+func (m Message) Loading() bool { return m.Flags&discordgo.MessageFlagsLoading != 0 }
+
+// VisibleToUser reports whether the user with the given ID can see the
+// message.
+func (m Message) VisibleToUser(userID string) bool {
+	return !m.Deleted && (m.VisibleTo == "" || m.VisibleTo == userID)
+}
+
+// Component returns the component with the given custom ID, searching the
+// whole component tree.
+func (m Message) Component(customID string) (Component, bool) {
+	return findComponent(m.Components, customID)
+}
+
+func findComponent(comps []Component, customID string) (Component, bool) {
+	for _, c := range comps {
+		if c.CustomID == customID {
+			return c, true
+		}
+		children := c.Components
+		if c.Accessory != nil {
+			children = append(children[:len(children):len(children)], *c.Accessory)
+		}
+		if c.Component != nil {
+			children = append(children[:len(children):len(children)], *c.Component)
+		}
+		if found, ok := findComponent(children, customID); ok {
+			return found, true
+		}
+	}
+	return Component{}, false
+}
+
+// Component is a message or modal component, decoded from what the bot
+// sent. One struct covers every component type; fields that do not apply
+// to a type are zero.
+type Component struct {
+	Type        discordgo.ComponentType `json:"type"`
+	CustomID    string                  `json:"custom_id,omitempty"`
+	Style       int                     `json:"style,omitempty"`
+	Label       string                  `json:"label,omitempty"`
+	Emoji       *Emoji                  `json:"emoji,omitempty"`
+	URL         string                  `json:"url,omitempty"`
+	Disabled    bool                    `json:"disabled,omitempty"`
+	Placeholder string                  `json:"placeholder,omitempty"`
+	MinValues   *int                    `json:"min_values,omitempty"`
+	MaxValues   *int                    `json:"max_values,omitempty"`
+	Options     []SelectOption          `json:"options,omitempty"`
+	Required    *bool                   `json:"required,omitempty"`
+	// Content is the markdown of a text display component.
+	Content string `json:"content,omitempty"`
+	// Value is the prefilled or submitted value of a text input.
+	Value string `json:"value,omitempty"`
+	// Components holds the children of action rows, sections and
+	// containers.
+	Components []Component `json:"components,omitempty"`
+	// Accessory is a section's accessory.
+	Accessory *Component `json:"accessory,omitempty"`
+	// Component is a label's child.
+	Component *Component `json:"component,omitempty"`
+}
+
+// Emoji is an emoji on a component: a Unicode emoji (Name only) or a
+// custom emoji (ID and Name).
+type Emoji struct {
+	ID       string `json:"id,omitempty"`
+	Name     string `json:"name,omitempty"`
+	Animated bool   `json:"animated,omitempty"`
+}
+
+// SelectOption is an option of a string select menu.
+type SelectOption struct {
+	Label       string `json:"label"`
+	Value       string `json:"value"`
+	Description string `json:"description,omitempty"`
+	Emoji       *Emoji `json:"emoji,omitempty"`
+	Default     bool   `json:"default,omitempty"`
+}
+
+// Attachment is a file uploaded with a message.
+type Attachment struct {
+	ID          string
+	Filename    string
+	ContentType string
+	Data        []byte
+	// URL serves the file from the stand-in.
+	URL string
+}
+
+// Command is an application command registered by the bot.
+type Command struct {
+	ID            string                           `json:"id"`
+	ApplicationID string                           `json:"application_id"`
+	GuildID       string                           `json:"guild_id,omitempty"`
+	Type          discordgo.ApplicationCommandType `json:"type"`
+	Name          string                           `json:"name"`
+	Description   string                           `json:"description"`
+	Options       []CommandOption                  `json:"options"`
+}
+
+// CommandOption is an option of a registered application command.
+type CommandOption struct {
+	Type         discordgo.ApplicationCommandOptionType `json:"type"`
+	Name         string                                 `json:"name"`
+	Description  string                                 `json:"description"`
+	Required     bool                                   `json:"required"`
+	Autocomplete bool                                   `json:"autocomplete"`
+	Choices      []Choice                               `json:"choices"`
+	Options      []CommandOption                        `json:"options"`
+}
+
+// Choice is a choice of a command option, or one of the choices the bot
+// answered an autocomplete request with.
+type Choice struct {
+	Name  string `json:"name"`
+	Value any    `json:"value"`
+}
+
+// EventType tells what happened to a message.
+type EventType int
+
+// Kinds of message events.
+const (
+	MessageCreated EventType = iota + 1
+	MessageUpdated
+	MessageDeleted
+)
+
+// String returns the event type's name.
+func (t EventType) String() string {
+	switch t {
+	case MessageCreated:
+		return "MessageCreated"
+	case MessageUpdated:
+		return "MessageUpdated"
+	case MessageDeleted:
+		return "MessageDeleted"
+	}
+	return fmt.Sprintf("EventType(%d)", int(t))
+}
+
+// Event reports a change of a message, for [Server.Subscribe].
+type Event struct {
+	Type EventType
+	// Message is the message's state after the change.
+	Message Message
+}
+
+// messageBody holds the message fields of a create or edit request. The
+// fields stay raw so that an absent field (nil) can be told from null.
+type messageBody struct {
+	Content     json.RawMessage `json:"content"`
+	Embeds      json.RawMessage `json:"embeds"`
+	Components  json.RawMessage `json:"components"`
+	Flags       json.RawMessage `json:"flags"`
+	Attachments json.RawMessage `json:"attachments"`
+}
+
+// isNull reports whether a raw field was sent as null.
+func isNull(raw json.RawMessage) bool { return string(raw) == "null" }
+
+// editableFlags are the message flags a bot may set or change; the others
+// (ephemeral, loading, ...) are Discord's to set.
+const editableFlags = discordgo.MessageFlagsSuppressEmbeds | discordgo.MessageFlagsSuppressNotifications |
+	discordgo.MessageFlagsIsComponentsV2
+
+// apply sets the fields present in the body on m, with Discord's PATCH
+// semantics: absent fields are kept, null clears. Uploaded files are added
+// to the attachments the body keeps.
+func (b messageBody) apply(m *Message, files []Attachment) error {
+	if b.Content != nil {
+		m.Content = ""
+		if !isNull(b.Content) {
+			if err := json.Unmarshal(b.Content, &m.Content); err != nil {
+				return fmt.Errorf("discordtest: decode content: %w", err)
+			}
+		}
+	}
+	if b.Embeds != nil {
+		m.Embeds, m.rawEmbeds = nil, nil
+		if !isNull(b.Embeds) {
+			if err := json.Unmarshal(b.Embeds, &m.Embeds); err != nil {
+				return fmt.Errorf("discordtest: decode embeds: %w", err)
+			}
+			m.rawEmbeds = b.Embeds
+		}
+	}
+	if b.Components != nil {
+		m.Components, m.rawComps = nil, nil
+		if !isNull(b.Components) {
+			if err := json.Unmarshal(b.Components, &m.Components); err != nil {
+				return fmt.Errorf("discordtest: decode components: %w", err)
+			}
+			m.rawComps = b.Components
+		}
+	}
+	if b.Flags != nil && !isNull(b.Flags) {
+		var flags discordgo.MessageFlags
+		if err := json.Unmarshal(b.Flags, &flags); err != nil {
+			return fmt.Errorf("discordtest: decode flags: %w", err)
+		}
+		m.Flags = m.Flags&^editableFlags | flags&editableFlags
+	}
+	if b.Attachments != nil {
+		var keep []struct {
+			ID string `json:"id"`
+		}
+		if !isNull(b.Attachments) {
+			if err := json.Unmarshal(b.Attachments, &keep); err != nil {
+				return fmt.Errorf("discordtest: decode attachments: %w", err)
+			}
+		}
+		var kept []Attachment
+		for _, a := range m.Attachments {
+			for _, k := range keep {
+				if k.ID == a.ID {
+					kept = append(kept, a)
+				}
+			}
+		}
+		m.Attachments = kept
+	}
+	m.Attachments = append(m.Attachments[:len(m.Attachments):len(m.Attachments)], files...)
+	return nil
+}
+
+// empty reports whether a message has nothing to show, which Discord
+// refuses with 50006.
+func (m *Message) empty() bool {
+	return m.Content == "" && len(m.Embeds) == 0 && len(m.Components) == 0 && len(m.Attachments) == 0
+}

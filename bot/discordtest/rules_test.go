@@ -1,0 +1,91 @@
+package discordtest_test
+
+import (
+	"testing"
+	"time"
+
+	"github.com/bwmarrin/discordgo"
+
+	"github.com/gambitbot/gambit/bot/discordtest"
+)
+
+// TestDiscordErrors checks that the stand-in refuses what Discord refuses,
+// with Discord's status and JSON error code, as discordgo sees them.
+func TestDiscordErrors(t *testing.T) {
+	t.Parallel()
+	clock := discordtest.NewManualClock(time.Date(2025, 1, 1, 12, 0, 0, 0, time.UTC))
+	srv := newServer(t, discordtest.WithClock(clock))
+	b := openBot(t, srv)
+	registerCommands(t, b, srv)
+	alice, bob := srv.AddUser("alice"), srv.AddUser("bob")
+	content := "edited"
+
+	t.Run("answer after 3 s is 10062 Unknown interaction", func(t *testing.T) {
+		_, in := challenge(t, srv, b, alice.ID, bob.ID)
+		clock.Advance(3*time.Second + time.Millisecond)
+		err := b.InteractionRespond(in, &discordgo.InteractionResponse{Type: discordgo.InteractionResponseDeferredChannelMessageWithSource})
+		restError(t, err, 404, discordtest.CodeUnknownInteraction)
+	})
+	t.Run("answer just within 3 s is accepted", func(t *testing.T) {
+		_, in := challenge(t, srv, b, alice.ID, bob.ID)
+		clock.Advance(3 * time.Second)
+		reply(t, b, in, "just in time")
+	})
+	t.Run("second answer is 40060 already acknowledged", func(t *testing.T) {
+		_, in := challenge(t, srv, b, alice.ID, bob.ID)
+		reply(t, b, in, "first")
+		err := b.InteractionRespond(in, &discordgo.InteractionResponse{
+			Type: discordgo.InteractionResponseChannelMessageWithSource,
+			Data: &discordgo.InteractionResponseData{Content: "second"},
+		})
+		restError(t, err, 400, discordtest.CodeAlreadyAcknowledged)
+	})
+	t.Run("webhook token older than 15 min is 50027", func(t *testing.T) {
+		_, in := challenge(t, srv, b, alice.ID, bob.ID)
+		reply(t, b, in, "first")
+		clock.Advance(14 * time.Minute)
+		if _, err := b.InteractionResponseEdit(in, &discordgo.WebhookEdit{Content: &content}); err != nil {
+			t.Fatalf("edit within 15 min: %v", err)
+		}
+		clock.Advance(time.Minute + time.Second)
+		_, err := b.InteractionResponseEdit(in, &discordgo.WebhookEdit{Content: &content})
+		restError(t, err, 401, discordtest.CodeInvalidWebhookToken)
+		_, err = b.FollowupMessageCreate(in, true, &discordgo.WebhookParams{Content: "late"})
+		restError(t, err, 401, discordtest.CodeInvalidWebhookToken)
+	})
+	t.Run("unknown messages are 10008", func(t *testing.T) {
+		_, in := challenge(t, srv, b, alice.ID, bob.ID)
+		// @original does not exist before the interaction is answered.
+		_, err := b.InteractionResponseEdit(in, &discordgo.WebhookEdit{Content: &content})
+		restError(t, err, 404, discordtest.CodeUnknownMessage)
+		reply(t, b, in, "first")
+		_, err = b.FollowupMessageEdit(in, "1234", &discordgo.WebhookEdit{Content: &content})
+		restError(t, err, 404, discordtest.CodeUnknownMessage)
+		_, err = b.ChannelMessageEdit(srv.ChannelID(), "1234", content)
+		restError(t, err, 404, discordtest.CodeUnknownMessage)
+		err = b.ChannelMessageDelete(srv.ChannelID(), "1234")
+		restError(t, err, 404, discordtest.CodeUnknownMessage)
+		_, err = b.ChannelMessage(srv.ChannelID(), "1234")
+		restError(t, err, 404, discordtest.CodeUnknownMessage)
+	})
+	t.Run("unknown channel is 10003", func(t *testing.T) {
+		_, err := b.ChannelMessageSend("1234", "hello")
+		restError(t, err, 404, discordtest.CodeUnknownChannel)
+	})
+	t.Run("empty message is 50006", func(t *testing.T) {
+		_, in := challenge(t, srv, b, alice.ID, bob.ID)
+		err := b.InteractionRespond(in, &discordgo.InteractionResponse{
+			Type: discordgo.InteractionResponseChannelMessageWithSource,
+			Data: &discordgo.InteractionResponseData{},
+		})
+		restError(t, err, 400, discordtest.CodeEmptyMessage)
+	})
+	t.Run("wrong response type is refused", func(t *testing.T) {
+		_, in := challenge(t, srv, b, alice.ID, bob.ID)
+		err := b.InteractionRespond(in, &discordgo.InteractionResponse{
+			Type: discordgo.InteractionResponseUpdateMessage,
+			Data: &discordgo.InteractionResponseData{Content: "no message to update"},
+		})
+		restError(t, err, 400, discordtest.CodeInvalidFormBody)
+	})
+}

@@ -1,0 +1,473 @@
+package discordtest
+
+import (
+	"bytes"
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"mime"
+	"mime/multipart"
+	"net/http"
+	"net/http/httptest"
+	"net/url"
+	"regexp"
+	"strconv"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/gorilla/websocket"
+)
+
+// discordEpoch is the first millisecond of 2015, the epoch of Discord's
+// snowflake IDs.
+const discordEpoch = 1420070400000
+
+// maxBodyBytes bounds request bodies (Discord's own upload limit is 25 MiB).
+const maxBodyBytes = 25 << 20
+
+// apiPrefix matches the versioned API prefix discordgo (v9) and current
+// Discord clients (v10) use.
+var apiPrefix = regexp.MustCompile(`^/api/v(9|10)(/.*)$`)
+
+// Server is a running Discord stand-in. Create one with [New] and stop it
+// with [Server.Close]. All methods are safe for concurrent use.
+type Server struct {
+	token string
+	appID string
+	bot   User
+	clock Clock
+	log   *slog.Logger
+	spec  *spec
+
+	http     *httptest.Server
+	base     *url.URL
+	upgrader websocket.Upgrader
+	done     chan struct{}
+	close    sync.Once
+	subs     sync.WaitGroup
+
+	mu             sync.Mutex
+	changed        chan struct{} // closed and replaced on every change
+	idSeq          uint64
+	defaultGuild   string
+	defaultChannel string
+	users          map[string]User
+	guilds         map[string]*guild
+	channels       map[string]*Channel
+	messages       map[string]*Message
+	order          []string             // message IDs in creation order
+	commands       map[string][]Command // by guild ID, "" for global
+	interactions   map[string]*interactionState
+	byToken        map[string]*interactionState
+	attachments    map[string]Attachment
+	requests       []Request
+	violations     []Violation
+	faults         []*pendingFault
+	dispatchDelay  time.Duration
+	sessions       map[string]*gwSession
+	conns          map[*gwConn]bool
+	subscribers    map[*subscriber]bool
+}
+
+// guild is the server's record of a guild and its members.
+type guild struct {
+	Guild
+	created  time.Time
+	members  map[string]time.Time // user ID → joined at
+	channels []string
+}
+
+// ServerOption configures a [Server].
+type ServerOption func(*Server)
+
+// WithClock makes the server take the time from c instead of the system
+// clock; use a [ManualClock] to test Discord's deadlines without sleeping.
+func WithClock(c Clock) ServerOption { return func(s *Server) { s.clock = c } }
+
+// WithLogger makes the server log to l. By default it does not log.
+func WithLogger(l *slog.Logger) ServerOption { return func(s *Server) { s.log = l } }
+
+// WithToken sets the bot token the server accepts (without the "Bot "
+// prefix). By default a random token is made; see [Server.Token].
+func WithToken(token string) ServerOption { return func(s *Server) { s.token = token } }
+
+// New starts a stand-in on a random loopback port, with one guild, one text
+// channel in it and the bot user. It panics if the embedded OpenAPI
+// description cannot be loaded, which cannot happen with an intact build.
+func New(opts ...ServerOption) *Server {
+	sp, err := discordSpec()
+	if err != nil {
+		panic(err)
+	}
+	s := &Server{
+		token:        randomHex(24),
+		clock:        systemClock{},
+		log:          slog.New(slog.DiscardHandler),
+		spec:         sp,
+		done:         make(chan struct{}),
+		changed:      make(chan struct{}),
+		users:        map[string]User{},
+		guilds:       map[string]*guild{},
+		channels:     map[string]*Channel{},
+		messages:     map[string]*Message{},
+		commands:     map[string][]Command{},
+		interactions: map[string]*interactionState{},
+		byToken:      map[string]*interactionState{},
+		attachments:  map[string]Attachment{},
+		sessions:     map[string]*gwSession{},
+		conns:        map[*gwConn]bool{},
+		subscribers:  map[*subscriber]bool{},
+	}
+	for _, opt := range opts {
+		opt(s)
+	}
+	s.mu.Lock()
+	s.appID = s.newID()
+	s.bot = User{ID: s.appID, Username: "gambit-test-bot", Bot: true}
+	s.users[s.bot.ID] = s.bot
+	g := s.addGuild("Test Guild")
+	s.defaultGuild = g.ID
+	s.defaultChannel = s.addChannel(g.ID, "general").ID
+	s.mu.Unlock()
+
+	s.http = httptest.NewServer(http.HandlerFunc(s.serveHTTP))
+	s.base, _ = url.Parse(s.http.URL) // httptest URLs always parse
+	return s
+}
+
+// Close disconnects every gateway session, ends every subscription and
+// stops the server.
+func (s *Server) Close() {
+	s.close.Do(func() {
+		s.mu.Lock()
+		close(s.done)
+		for c := range s.conns {
+			c.closeWith(websocket.CloseGoingAway)
+		}
+		s.mu.Unlock()
+		s.http.Close()
+		s.subs.Wait()
+	})
+}
+
+// URL returns the server's base URL, such as http://127.0.0.1:41234.
+func (s *Server) URL() string { return s.base.String() }
+
+// Token returns the bot token the server accepts, without the "Bot "
+// prefix.
+func (s *Server) Token() string { return s.token }
+
+// ApplicationID returns the bot's application ID, which is also the bot
+// user's ID.
+func (s *Server) ApplicationID() string { return s.appID }
+
+// BotUser returns the bot's user.
+func (s *Server) BotUser() User { return s.bot }
+
+// Transport returns an HTTP transport that sends every request to the
+// stand-in, whatever host its URL names. Give it to discordgo as
+// session.Client = &http.Client{Transport: srv.Transport()}.
+func (s *Server) Transport() http.RoundTripper {
+	return RewriteTransport(s.base, s.http.Client().Transport)
+}
+
+// RewriteTransport returns a transport that replaces the scheme and host of
+// each request's URL with those of base and sends it with next. It lets a
+// discordgo session, whose endpoints name discord.com, talk to a stand-in
+// without changing discordgo's package variables.
+func RewriteTransport(base *url.URL, next http.RoundTripper) http.RoundTripper {
+	return rewriteTransport{base: base, next: next}
+}
+
+type rewriteTransport struct {
+	base *url.URL
+	next http.RoundTripper
+}
+
+func (t rewriteTransport) RoundTrip(req *http.Request) (*http.Response, error) {
+	out := req.Clone(req.Context())
+	out.URL.Scheme = t.base.Scheme
+	out.URL.Host = t.base.Host
+	out.Host = ""
+	return t.next.RoundTrip(out)
+}
+
+// Request is a recorded HTTP request the server answered.
+type Request struct {
+	Time   time.Time // by the server's clock
+	Method string
+	Path   string // as sent, e.g. /api/v9/channels/1/messages
+	// Route is the OpenAPI path template the path matched, e.g.
+	// /channels/{channel_id}/messages, or empty if it matched none.
+	Route string
+	Query url.Values
+	// Body is the JSON body; for a multipart request, its payload_json.
+	Body     []byte
+	Status   int
+	Response []byte
+}
+
+// Requests returns every request answered so far, oldest first.
+func (s *Server) Requests() []Request {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return append([]Request(nil), s.requests...)
+}
+
+// Violations returns every request body refused so far for breaking
+// Discord's schema or rules, oldest first.
+func (s *Server) Violations() []Violation {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return append([]Violation(nil), s.violations...)
+}
+
+// AssertNoViolations fails tb, listing them, if the bot has sent any body
+// Discord would refuse.
+func (s *Server) AssertNoViolations(tb testing.TB) {
+	tb.Helper()
+	for _, v := range s.Violations() {
+		tb.Errorf("discordtest: Discord would refuse this request: %s", v)
+	}
+}
+
+// call is a request as handed to a REST handler.
+type call struct {
+	method string
+	path   string
+	route  string // OpenAPI path template
+	params map[string]string
+	query  url.Values
+	body   []byte       // JSON body or multipart payload_json
+	files  []Attachment // files of a multipart body
+}
+
+// handler answers a REST route. A nil response with a nil error is
+// answered 204 No Content.
+type handler func(c *call) (any, error)
+
+// recorder captures the status and body of a response for [Request].
+type recorder struct {
+	http.ResponseWriter
+	status int
+	body   bytes.Buffer
+}
+
+func (r *recorder) WriteHeader(status int) {
+	r.status = status
+	r.ResponseWriter.WriteHeader(status)
+}
+
+func (r *recorder) Write(p []byte) (int, error) {
+	r.body.Write(p)
+	return r.ResponseWriter.Write(p)
+}
+
+func (s *Server) serveHTTP(w http.ResponseWriter, r *http.Request) {
+	if r.URL.Path == "/" && websocket.IsWebSocketUpgrade(r) {
+		s.serveGateway(w, r)
+		return
+	}
+	if strings.HasPrefix(r.URL.Path, "/attachments/") {
+		s.serveAttachment(w, r)
+		return
+	}
+	rec := &recorder{ResponseWriter: w, status: http.StatusOK}
+	req := Request{Time: s.clock.Now(), Method: r.Method, Path: r.URL.Path, Query: r.URL.Query()}
+	defer func() {
+		req.Status, req.Response = rec.status, rec.body.Bytes()
+		s.mu.Lock()
+		s.requests = append(s.requests, req)
+		s.broadcast()
+		s.mu.Unlock()
+	}()
+
+	raw, err := io.ReadAll(io.LimitReader(r.Body, maxBodyBytes))
+	if err != nil {
+		writeError(rec, httpError(http.StatusBadRequest))
+		return
+	}
+	m := apiPrefix.FindStringSubmatch(r.URL.Path)
+	if m == nil {
+		writeError(rec, httpError(http.StatusNotFound))
+		return
+	}
+	rt, params := s.spec.match(m[2])
+	if rt == nil {
+		writeError(rec, httpError(http.StatusNotFound))
+		return
+	}
+	req.Route = rt.template
+	op := rt.ops[r.Method]
+	if op == nil {
+		writeError(rec, httpError(http.StatusMethodNotAllowed))
+		return
+	}
+	c := &call{method: r.Method, path: r.URL.Path, route: rt.template, params: params, query: r.URL.Query()}
+	if c.body, c.files, err = s.decodeBody(r.Header.Get("Content-Type"), raw); err != nil {
+		writeError(rec, newAPIError(http.StatusBadRequest, CodeGeneral, err.Error()))
+		return
+	}
+	req.Body = c.body
+	if !s.applyFault(rec, r, rt.template) {
+		return
+	}
+
+	h, auth := s.route(r.Method, rt.template)
+	if h == nil {
+		s.log.Warn("discordtest: route not implemented by the stand-in", "method", r.Method, "route", rt.template)
+		writeError(rec, httpError(http.StatusNotFound))
+		return
+	}
+	if auth && r.Header.Get("Authorization") != "Bot "+s.token {
+		writeError(rec, httpError(http.StatusUnauthorized))
+		return
+	}
+	if vs := s.check(r.Method, r.URL.Path, rt.template, op, c.body); len(vs) > 0 {
+		writeError(rec, invalidFormBody(vs))
+		return
+	}
+	s.respond(rec, h, c)
+}
+
+// respond runs a handler and writes its answer.
+func (s *Server) respond(w http.ResponseWriter, h handler, c *call) {
+	v, err := h(c)
+	var apiErr *apiError
+	switch {
+	case errors.As(err, &apiErr):
+		writeError(w, apiErr)
+	case err != nil:
+		s.log.Error("discordtest: handler failed", "err", err)
+		writeError(w, httpError(http.StatusInternalServerError))
+	case v == nil:
+		w.WriteHeader(http.StatusNoContent)
+	default:
+		writeJSON(w, http.StatusOK, v)
+	}
+}
+
+// check validates a body against the spec and the component rules and
+// records what it finds.
+func (s *Server) check(method, path, route string, op *operation, body []byte) []Violation {
+	vs, err := s.spec.validate(op, body)
+	if err != nil {
+		// A schema that does not compile is a defect of the stand-in, not
+		// of the bot; report it without blaming the request.
+		s.log.Error("discordtest: cannot validate request body", "route", route, "err", err)
+	}
+	if len(body) > 0 {
+		vs = append(vs, checkRules(body)...)
+	}
+	for i := range vs {
+		vs[i].Method, vs[i].Path, vs[i].Route = method, path, route
+	}
+	if len(vs) > 0 {
+		s.mu.Lock()
+		s.violations = append(s.violations, vs...)
+		s.mu.Unlock()
+	}
+	return vs
+}
+
+// decodeBody returns the JSON payload of a request and its uploaded files.
+func (s *Server) decodeBody(contentType string, raw []byte) ([]byte, []Attachment, error) {
+	mediaType, params, err := mime.ParseMediaType(contentType)
+	if err != nil || mediaType != "multipart/form-data" {
+		return raw, nil, nil
+	}
+	mr := multipart.NewReader(bytes.NewReader(raw), params["boundary"])
+	var payload []byte
+	var files []Attachment
+	for {
+		part, err := mr.NextPart()
+		if errors.Is(err, io.EOF) {
+			return payload, files, nil
+		}
+		if err != nil {
+			return nil, nil, fmt.Errorf("discordtest: read multipart body: %w", err)
+		}
+		data, err := io.ReadAll(part)
+		if err != nil {
+			return nil, nil, fmt.Errorf("discordtest: read multipart part %q: %w", part.FormName(), err)
+		}
+		switch name := part.FormName(); {
+		case name == "payload_json":
+			payload = data
+		case strings.HasPrefix(name, "files["):
+			s.mu.Lock()
+			id := s.newID()
+			s.mu.Unlock()
+			files = append(files, Attachment{
+				ID:          id,
+				Filename:    part.FileName(),
+				ContentType: part.Header.Get("Content-Type"),
+				Data:        data,
+				URL:         s.base.String() + "/attachments/" + id + "/" + url.PathEscape(part.FileName()),
+			})
+		}
+	}
+}
+
+// serveAttachment serves an uploaded file, as Discord's CDN would.
+func (s *Server) serveAttachment(w http.ResponseWriter, r *http.Request) {
+	id, _, _ := strings.Cut(strings.TrimPrefix(r.URL.Path, "/attachments/"), "/")
+	s.mu.Lock()
+	a, ok := s.attachments[id]
+	s.mu.Unlock()
+	if !ok {
+		http.NotFound(w, r)
+		return
+	}
+	w.Header().Set("Content-Type", a.ContentType)
+	_, _ = w.Write(a.Data)
+}
+
+// newID returns a fresh snowflake stamped with the server's clock. The
+// caller holds s.mu.
+func (s *Server) newID() string {
+	s.idSeq++
+	ms := uint64(max(s.clock.Now().UnixMilli()-discordEpoch, 0))
+	return strconv.FormatUint(ms<<22|s.idSeq&(1<<22-1), 10)
+}
+
+// broadcast wakes everything waiting for a change. The caller holds s.mu.
+func (s *Server) broadcast() {
+	close(s.changed)
+	s.changed = make(chan struct{})
+}
+
+// waitFor calls check, under the server's lock, after every change until it
+// reports done or fails, or ctx ends.
+func waitFor[T any](ctx context.Context, s *Server, check func() (T, bool, error)) (T, error) {
+	for {
+		s.mu.Lock()
+		v, done, err := check()
+		changed := s.changed
+		s.mu.Unlock()
+		if err != nil || done {
+			return v, err
+		}
+		select {
+		case <-changed:
+		case <-ctx.Done():
+			var zero T
+			return zero, fmt.Errorf("discordtest: wait: %w", ctx.Err())
+		case <-s.done:
+			var zero T
+			return zero, errors.New("discordtest: wait: server closed")
+		}
+	}
+}
+
+func randomHex(n int) string {
+	b := make([]byte, n)
+	_, _ = rand.Read(b) // crypto/rand.Read never fails
+	return hex.EncodeToString(b)
+}
