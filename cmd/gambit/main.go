@@ -26,6 +26,7 @@ type command struct {
 // commands lists the subcommands in the order help shows them.
 var commands = []command{
 	{name: "perft", summary: "count the leaves of a game tree: the check of the move generators", run: runPerft},
+	{name: "db", summary: "check, back up, inspect or benchmark the database", run: runDB},
 }
 
 // usageError marks an error in the command line, which exits with status
@@ -38,6 +39,10 @@ func (e usageError) Unwrap() error { return e.err }
 func usagef(format string, args ...any) error { return usageError{fmt.Errorf(format, args...)} }
 
 func main() {
+	if err := loadDotEnv(".env"); err != nil {
+		fmt.Fprintf(os.Stderr, "gambit: %v\n", err)
+		os.Exit(1)
+	}
 	os.Exit(run(os.Args[1:], os.Stdout, os.Stderr))
 }
 

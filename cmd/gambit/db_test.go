@@ -1,0 +1,149 @@
+package main
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/gambitbot/gambit/storage/bolt"
+)
+
+func TestDBBenchCheckStatsBackup(t *testing.T) {
+	dir := t.TempDir()
+	db := filepath.Join(dir, "g.db")
+	code, out, errOut := gambit("db", "bench", "--db", db, "--games", "6", "--moves", "4", "--concurrency", "3")
+	if code != 0 {
+		t.Fatalf("bench: exit %d: %s", code, errOut)
+	}
+	// One line per commit: each game's creation (version 1) and 4 changes.
+	lines := strings.Split(strings.TrimSpace(out), "\n")
+	if len(lines) != 6*5 {
+		t.Fatalf("bench printed %d lines, want 30:\n%s", len(lines), out)
+	}
+	last := map[string]string{}
+	for _, l := range lines {
+		f := strings.Fields(l)
+		if len(f) != 2 {
+			t.Fatalf("bench line %q: want <game-id> <version>", l)
+		}
+		last[f[0]] = f[1]
+	}
+	if len(last) != 6 {
+		t.Errorf("%d games, want 6", len(last))
+	}
+	for id, v := range last {
+		if v != "5" {
+			t.Errorf("game %s ends at version %s, want 5", id, v)
+		}
+	}
+	if !strings.Contains(errOut, "30 durable commits") {
+		t.Errorf("bench summary %q", errOut)
+	}
+
+	t.Setenv("GAMBIT_DB", db) // the default for --db
+	if code, out, errOut := gambit("db", "check"); code != 0 || !strings.Contains(out, "ok") {
+		t.Errorf("check: exit %d, %q %q", code, out, errOut)
+	}
+	code, out, _ = gambit("db", "stats")
+	if code != 0 || !strings.Contains(out, "games per status:") || !hasFieldsLine(out, "finished", "6") {
+		t.Errorf("stats: exit %d, output %q", code, out)
+	}
+	backup := filepath.Join(dir, "copy.db")
+	if code, _, errOut := gambit("db", "backup", "--out", backup); code != 0 {
+		t.Fatalf("backup: exit %d: %s", code, errOut)
+	}
+	if code, out, _ := gambit("db", "stats", "--db", backup); code != 0 || !hasFieldsLine(out, "finished", "6") {
+		t.Errorf("stats of the backup: exit %d, %q", code, out)
+	}
+}
+
+// hasFieldsLine reports whether out has a line whose fields are exactly the
+// given ones.
+func hasFieldsLine(out string, fields ...string) bool {
+	for _, l := range strings.Split(out, "\n") {
+		if strings.Join(strings.Fields(l), " ") == strings.Join(fields, " ") {
+			return true
+		}
+	}
+	return false
+}
+
+func TestDBErrors(t *testing.T) {
+	dir := t.TempDir()
+	missing := filepath.Join(dir, "none.db")
+	if code, _, errOut := gambit("db", "check", "--db", missing); code != 1 || !strings.Contains(errOut, "no database at "+missing) {
+		t.Errorf("check of a missing file: exit %d, %q", code, errOut)
+	}
+	if _, err := os.Stat(missing); err == nil {
+		t.Error("check created the database it was asked to inspect")
+	}
+	junk := filepath.Join(dir, "junk.db")
+	if err := os.WriteFile(junk, []byte(strings.Repeat("not a database ", 500)), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if code, _, errOut := gambit("db", "check", "--db", junk); code != 1 || !strings.Contains(errOut, junk) {
+		t.Errorf("check of a junk file: exit %d, %q; want status 1 naming the file", code, errOut)
+	}
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"db"}, "want a subcommand"},
+		{[]string{"db", "repair"}, `unknown subcommand "repair"`},
+		{[]string{"db", "backup", "--db", junk}, "--out is required"},
+		{[]string{"db", "bench", "--db", junk, "--concurrency", "0"}, "--concurrency"},
+		{[]string{"db", "stats", "extra"}, `unexpected argument "extra"`},
+	} {
+		if code, _, errOut := gambit(tc.args...); code != 2 || !strings.Contains(errOut, tc.want) {
+			t.Errorf("%v: exit %d, %q; want status 2 naming %q", tc.args, code, errOut, tc.want)
+		}
+	}
+	if code, out, _ := gambit("db", "--help"); code != 0 || !strings.Contains(out, "Usage: gambit db") {
+		t.Errorf("db --help: exit %d, %q", code, out)
+	}
+}
+
+// TestDBLockedByAnotherHolder: while the database is held (as by the running
+// bot), the command fails naming the file and pointing to the online backup.
+func TestDBLockedByAnotherHolder(t *testing.T) {
+	db := filepath.Join(t.TempDir(), "held.db")
+	s, err := bolt.Open(db, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	code, _, errOut := gambit("db", "bench", "--db", db, "--games", "1")
+	if code != 1 || !strings.Contains(errOut, db) || !strings.Contains(errOut, "locked") || !strings.Contains(errOut, "/backup") {
+		t.Errorf("bench on a held database: exit %d, %q", code, errOut)
+	}
+}
+
+func TestLoadDotEnv(t *testing.T) {
+	dir := t.TempDir()
+	if err := loadDotEnv(filepath.Join(dir, "absent")); err != nil {
+		t.Errorf("a missing .env: %v", err)
+	}
+	path := filepath.Join(dir, ".env")
+	if err := os.WriteFile(path, []byte("GAMBIT_TEST_SETTING=from-file\nGAMBIT_TEST_KEPT=from-file\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	t.Setenv("GAMBIT_TEST_KEPT", "from-env")
+	t.Setenv("GAMBIT_TEST_SETTING", "")
+	os.Unsetenv("GAMBIT_TEST_SETTING")
+	if err := loadDotEnv(path); err != nil {
+		t.Fatal(err)
+	}
+	if got := os.Getenv("GAMBIT_TEST_SETTING"); got != "from-file" {
+		t.Errorf("GAMBIT_TEST_SETTING = %q, want the file's value", got)
+	}
+	if got := os.Getenv("GAMBIT_TEST_KEPT"); got != "from-env" {
+		t.Errorf("GAMBIT_TEST_KEPT = %q: the environment must win over .env", got)
+	}
+	if err := os.WriteFile(path, []byte("BROKEN='unterminated\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if err := loadDotEnv(path); err == nil || !strings.Contains(err.Error(), path) {
+		t.Errorf("a malformed .env: %v, want an error naming it", err)
+	}
+}
