@@ -5,7 +5,6 @@ import (
 	"errors"
 	"flag"
 	"fmt"
-	"io"
 	"io/fs"
 	"maps"
 	"os"
@@ -47,7 +46,7 @@ Examples:
 // dbCommands are the subcommands of gambit db.
 var dbCommands = map[string]struct {
 	summary string
-	run     func(ctx context.Context, fs *flagSet, dbPath *string, args []string, stdout, stderr io.Writer) error
+	run     func(ctx context.Context, fs *flagSet, dbPath *string, args []string, sio stdio) error
 }{
 	"check":  {"bbolt's consistency check plus Gambit's invariants; exit 1 on a problem", runDBCheck},
 	"backup": {"write a consistent copy of the database to --out", runDBBackup},
@@ -55,24 +54,24 @@ var dbCommands = map[string]struct {
 	"bench":  {"commit synthetic game updates durably, printing each", runDBBench},
 }
 
-func runDB(args []string, stdout, stderr io.Writer) error {
+func runDB(args []string, sio stdio) error {
 	if len(args) == 0 {
 		return usagef("want a subcommand: check, backup, stats or bench")
 	}
 	switch args[0] {
 	case "-h", "-help", "--help", "help":
-		fmt.Fprintln(stdout, strings.TrimSpace(dbUsage))
+		fmt.Fprintln(sio.out, strings.TrimSpace(dbUsage))
 		return flag.ErrHelp
 	}
 	sub, ok := dbCommands[args[0]]
 	if !ok {
 		return usagef("unknown subcommand %q: want check, backup, stats or bench", args[0])
 	}
-	fs := newFlagSet("db "+args[0], fmt.Sprintf("Usage: gambit db %s [--db PATH] [options]\n\n%s.\nSee 'gambit db --help'.", args[0], sub.summary), stdout)
+	fs := newFlagSet("db "+args[0], fmt.Sprintf("Usage: gambit db %s [--db PATH] [options]\n\n%s.\nSee 'gambit db --help'.", args[0], sub.summary), sio.out)
 	dbPath := fs.String("db", envOr("GAMBIT_DB", defaultDB), "the database file (GAMBIT_DB)")
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
-	return sub.run(ctx, fs, dbPath, args[1:], stdout, stderr)
+	return sub.run(ctx, fs, dbPath, args[1:], sio)
 }
 
 // envOr returns the environment variable key, or def when it is unset or
@@ -96,7 +95,8 @@ func openDB(path string, readOnly bool) (*bolt.Store, error) {
 	return bolt.Open(path, &bolt.Options{ReadOnly: readOnly})
 }
 
-func runDBCheck(ctx context.Context, fs *flagSet, dbPath *string, args []string, stdout, _ io.Writer) error {
+func runDBCheck(ctx context.Context, fs *flagSet, dbPath *string, args []string, sio stdio) error {
+	stdout := sio.out
 	if err := fs.parse(args); err != nil {
 		return err
 	}
@@ -119,7 +119,8 @@ func runDBCheck(ctx context.Context, fs *flagSet, dbPath *string, args []string,
 	return nil
 }
 
-func runDBBackup(ctx context.Context, fs *flagSet, dbPath *string, args []string, stdout, _ io.Writer) error {
+func runDBBackup(ctx context.Context, fs *flagSet, dbPath *string, args []string, sio stdio) error {
+	stdout := sio.out
 	out := fs.String("out", "", "the file to write (required)")
 	if err := fs.parse(args); err != nil {
 		return err
@@ -140,7 +141,8 @@ func runDBBackup(ctx context.Context, fs *flagSet, dbPath *string, args []string
 	return nil
 }
 
-func runDBStats(ctx context.Context, fs *flagSet, dbPath *string, args []string, stdout, _ io.Writer) error {
+func runDBStats(ctx context.Context, fs *flagSet, dbPath *string, args []string, sio stdio) error {
+	stdout := sio.out
 	if err := fs.parse(args); err != nil {
 		return err
 	}
@@ -168,7 +170,8 @@ func runDBStats(ctx context.Context, fs *flagSet, dbPath *string, args []string,
 	return nil
 }
 
-func runDBBench(ctx context.Context, fs *flagSet, dbPath *string, args []string, stdout, stderr io.Writer) error {
+func runDBBench(ctx context.Context, fs *flagSet, dbPath *string, args []string, sio stdio) error {
+	stdout, stderr := sio.out, sio.err
 	games := fs.Int("games", 100, "games to create")
 	moves := fs.Int("moves", 50, "changes committed to each game after its creation; the last finishes it")
 	concurrency := fs.Int("concurrency", 1, "concurrent writers")

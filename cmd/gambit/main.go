@@ -20,12 +20,19 @@ type command struct {
 	summary string
 	// run executes the command with its arguments (without its name). It
 	// returns a usageError for bad arguments.
-	run func(args []string, stdout, stderr io.Writer) error
+	run func(args []string, sio stdio) error
+}
+
+// stdio is a command's standard input, output and error.
+type stdio struct {
+	in       io.Reader
+	out, err io.Writer
 }
 
 // commands lists the subcommands in the order help shows them.
 var commands = []command{
 	{name: "perft", summary: "count the leaves of a game tree: the check of the move generators", run: runPerft},
+	{name: "solve", summary: "solve Connect Four positions exactly, read from standard input", run: runSolve},
 	{name: "db", summary: "check, back up, inspect or benchmark the database", run: runDB},
 }
 
@@ -43,12 +50,13 @@ func main() {
 		fmt.Fprintf(os.Stderr, "gambit: %v\n", err)
 		os.Exit(1)
 	}
-	os.Exit(run(os.Args[1:], os.Stdout, os.Stderr))
+	os.Exit(run(os.Args[1:], stdio{in: os.Stdin, out: os.Stdout, err: os.Stderr}))
 }
 
 // run runs gambit with the given arguments and returns the exit status:
 // 0 on success, 1 when the command fails, 2 for a bad command line.
-func run(args []string, stdout, stderr io.Writer) int {
+func run(args []string, sio stdio) int {
+	stdout, stderr := sio.out, sio.err
 	if len(args) == 0 {
 		printUsage(stderr)
 		return 2
@@ -57,7 +65,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 	switch name {
 	case "-h", "-help", "--help", "help":
 		if len(args) > 1 && name == "help" {
-			return run([]string{args[1], "--help"}, stdout, stderr)
+			return run([]string{args[1], "--help"}, sio)
 		}
 		printUsage(stdout)
 		return 0
@@ -66,7 +74,7 @@ func run(args []string, stdout, stderr io.Writer) int {
 		if c.name != name {
 			continue
 		}
-		err := c.run(args[1:], stdout, stderr)
+		err := c.run(args[1:], sio)
 		var ue usageError
 		switch {
 		case err == nil, errors.Is(err, flag.ErrHelp):

@@ -10,8 +10,13 @@ import (
 // gambit runs the command line in-process and returns its exit status and
 // outputs.
 func gambit(args ...string) (code int, stdout, stderr string) {
+	return gambitWithInput("", args...)
+}
+
+// gambitWithInput is gambit with the given standard input.
+func gambitWithInput(input string, args ...string) (code int, stdout, stderr string) {
 	var out, errOut bytes.Buffer
-	code = run(args, &out, &errOut)
+	code = run(args, stdio{in: strings.NewReader(input), out: &out, err: &errOut})
 	return code, out.String(), errOut.String()
 }
 

@@ -3,7 +3,6 @@ package main
 import (
 	"encoding/json"
 	"fmt"
-	"io"
 	"time"
 
 	"github.com/gambitbot/gambit/engine"
@@ -43,7 +42,8 @@ type perftReport struct {
 	NPS     uint64  `json:"nps"`
 }
 
-func runPerft(args []string, stdout, _ io.Writer) error {
+func runPerft(args []string, sio stdio) error {
+	stdout := sio.out
 	fs := newFlagSet("perft", perftUsage, stdout)
 	gameName := fs.String("game", "", "the game: adjacency, connect4 or tictactoe (required)")
 	position := fs.String("position", games.StartWord, "the position text, or start")

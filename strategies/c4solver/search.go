@@ -1,0 +1,142 @@
+package c4solver
+
+import "math/bits"
+
+// pollMask sets how often the search looks at its context: every 4,096
+// nodes, a few microseconds apart.
+const pollMask = 1<<12 - 1
+
+// moveList is a node's non-losing moves, best first, each with the
+// winning cells its player has after it (the child's oppWin).
+type moveList struct {
+	cells   [width]uint64
+	threats [width]uint64
+	order   [width]uint // best first: the move's score<<3 | its index in cells
+	n       int
+}
+
+// centreRank ranks the columns from the centre out: the order in which
+// ties are broken, centre first (a higher rank is tried earlier).
+var centreRank = [width]uint{3, 5, 7, 8, 6, 4, 2}
+
+// fill lists the moves of possible (cells, one per column) from the
+// position cur/mask, ordered by the number of winning cells each creates
+// for the mover, centre first among equals, with first (a column, or −1)
+// ahead of all.
+func (l *moveList) fill(cur, mask, possible uint64, first int) {
+	n := 0
+	for ; possible != 0; possible &= possible - 1 {
+		cell := possible & -possible
+		threats := winningCells(cur|cell, mask|cell)
+		col := column(cell)
+		score := uint(bits.OnesCount64(threats))<<4 | centreRank[col]
+		if col == first {
+			score = 1 << 10 // above any count of winning cells
+		}
+		l.cells[n], l.threats[n] = cell, threats
+		key := score<<3 | uint(n)
+		j := n
+		for ; j > 0 && l.order[j-1] < key; j-- {
+			l.order[j] = l.order[j-1]
+		}
+		l.order[j] = key
+		n++
+	}
+	l.n = n
+}
+
+// at returns the i-th best move and its threats.
+func (l *moveList) at(i int) (cell, threats uint64) {
+	k := l.order[i] & 7
+	return l.cells[k], l.threats[k]
+}
+
+// cutoff looks up the children of the position cur/mask among moves in
+// the table and returns the score a child's stored upper bound proves
+// above alpha and its column (enhanced transposition cutoff), or ok false.
+// The lookups are independent loads, so their cache misses overlap, and
+// they bring the children's entries into the cache for their searches.
+func (s *Solver) cutoff(cur, mask uint64, ply int, moves *moveList, alpha int) (v, col int, ok bool) {
+	for i := range moves.n {
+		cell := moves.cells[i]
+		if _, upper, _ := s.table(ply + 1).get((cur ^ mask) + (mask | cell)); -upper > alpha {
+			return -upper, column(cell), true
+		}
+	}
+	return 0, 0, false
+}
+
+// negamax tests whether the score of the position cur/mask after ply
+// moves is above alpha: it searches the null window (alpha, alpha+1). The
+// player to move must not be able to win at once; oppWin are the
+// opponent's winning cells. The result v is a lower bound on the score
+// when v > alpha and an upper bound when v <= alpha (fail-soft: often
+// tighter than alpha itself). It returns 0 once the search is stopped.
+func (s *Solver) negamax(cur, mask, oppWin uint64, ply, alpha int) int {
+	s.nodes++
+	if s.nodes&pollMask == 0 && s.poll() {
+		return 0
+	}
+	possible := nonLosing(mask, oppWin)
+	if possible == 0 {
+		return -(cells - ply) / 2 // the opponent wins with the next move
+	}
+	if ply >= cells-2 {
+		return 0 // neither of the last two stones can win
+	}
+	// Neither side wins with its next move: the bounds of the position,
+	// tightened by what the table knows.
+	key := cur + mask
+	tt := s.table(ply)
+	ttLower, ttUpper, ttMove := tt.get(key)
+	if lower := max(-(cells-2-ply)/2, ttLower); lower > alpha {
+		return lower
+	}
+	if upper := min((cells-1-ply)/2, ttUpper); upper <= alpha {
+		return upper
+	}
+
+	var moves moveList
+	moves.fill(cur, mask, possible, ttMove)
+	if ply < nearPly {
+		if v, col, ok := s.cutoff(cur, mask, ply, &moves, alpha); ok {
+			tt.put(key, v, noUpper, col)
+			return v
+		}
+	}
+	best := -cells
+	for i := range moves.n {
+		cell, threats := moves.at(i)
+		v := -s.negamax(cur^mask, mask|cell, threats, ply+1, -alpha-1)
+		if s.stopped {
+			return 0
+		}
+		if v > alpha {
+			tt.put(key, v, noUpper, column(cell))
+			return v
+		}
+		best = max(best, v)
+	}
+	tt.put(key, noLower, best, -1)
+	return best
+}
+
+// The solver keeps two tables. Positions with at most 14 empty cells
+// (nearPly moves or more played) are by far the most numerous and have
+// small subtrees: a lookup in a large table, a cache miss, would cost
+// them more than it saves. They go to a near table of nearBytes, which
+// stays in the processor's cache; the earlier positions go to the large
+// table, where the enhanced transposition cutoff also looks up their
+// children. Both constants were tuned on Pons' sets (see the README).
+const (
+	nearPly   = 28
+	nearBytes = 1 << 20
+)
+
+// table returns the transposition table of positions after ply moves.
+func (s *Solver) table(ply int) *table {
+	if ply >= nearPly {
+		return &s.near
+	}
+	return &s.tt
+}
