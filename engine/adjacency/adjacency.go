@@ -98,7 +98,7 @@ func init() {
 	engine.FillKeys(0x1bf0a5, zInfo[:])
 	for c := range Cells {
 		bit := uint64(1) << c
-		neighbours[c] = (bit<<1)&^fileA | (bit>>1)&^fileH | bit<<8 | bit>>8
+		neighbours[c] = Dilate(bit)
 		for side := range 2 {
 			for v := range 256 {
 				if v>>(c%8)&1 == 1 {
@@ -228,6 +228,19 @@ func (b Board) Mark(c engine.Move) (s engine.Side, ok bool) {
 		return b.stm().Other(), true
 	}
 	return 0, false
+}
+
+// Neighbours returns the cells north, south, east and west of the marks
+// of b: the four shifted boards whose overlaps count, for each cell, the
+// marks of b next to it.
+func Neighbours(b uint64) (north, south, east, west uint64) {
+	return b << 8, b >> 8, (b << 1) &^ fileA, (b >> 1) &^ fileH
+}
+
+// Dilate returns the cells orthogonally next to at least one cell of b.
+func Dilate(b uint64) uint64 {
+	n, s, e, w := Neighbours(b)
+	return n | s | e | w
 }
 
 // Captures returns how many opponent marks a move on cell m would flip:

@@ -1,6 +1,7 @@
 package adjacency
 
 import (
+	"math/bits"
 	"math/rand/v2"
 	"strings"
 	"testing"
@@ -327,5 +328,28 @@ func TestCapturesAndFlips(t *testing.T) {
 	}
 	if got := p.Captures(mustMove(t, p, "e5")); got != 1 { // o to move: d5 only, not the diagonal d4
 		t.Errorf("Captures(e5) for o = %d, want 1", got)
+	}
+}
+
+func TestNeighboursAndDilate(t *testing.T) {
+	d4, _ := ParseCell("d4")
+	a1, _ := ParseCell("a1")
+	h5, _ := ParseCell("h5")
+	n, s, e, w := Neighbours(1 << d4)
+	for _, tc := range []struct {
+		board uint64
+		cell  string
+	}{{n, "d5"}, {s, "d3"}, {e, "e4"}, {w, "c4"}} {
+		c, _ := ParseCell(tc.cell)
+		if tc.board != 1<<c {
+			t.Errorf("neighbour board %x, want only %s", tc.board, tc.cell)
+		}
+	}
+	// Edges do not wrap: a1 has two neighbours, h5 three.
+	if got := bits.OnesCount64(Dilate(1 << a1)); got != 2 {
+		t.Errorf("a1 has %d neighbours, want 2", got)
+	}
+	if got := Dilate(1 << h5); got != neighbours[h5] || bits.OnesCount64(got) != 3 {
+		t.Errorf("Dilate(h5) = %x, want the 3 cells g5 h4 h6", got)
 	}
 }

@@ -28,11 +28,11 @@ func (b Board) Perft(depth int) PerftCounts {
 	empty := b.empty()
 	if depth == 1 {
 		n := uint64(bits.OnesCount64(empty))
-		o := b.other
-		flips := uint64(bits.OnesCount64((o<<1)&^fileA&empty) + bits.OnesCount64((o>>1)&^fileH&empty) +
-			bits.OnesCount64((o<<8)&empty) + bits.OnesCount64((o>>8)&empty))
+		north, south, east, west := Neighbours(b.other)
+		flips := uint64(bits.OnesCount64(north&empty) + bits.OnesCount64(south&empty) +
+			bits.OnesCount64(east&empty) + bits.OnesCount64(west&empty))
 		mover := n*uint64(bits.OnesCount64(b.mover)+1) + flips
-		other := n*uint64(bits.OnesCount64(o)) - flips
+		other := n*uint64(bits.OnesCount64(b.other)) - flips
 		if b.stm() == engine.X {
 			return PerftCounts{Leaves: n, SumX: mover, SumO: other}
 		}

@@ -128,6 +128,43 @@ func (p *Position) At(col, row int) (s engine.Side, ok bool) {
 
 func (p *Position) mask() uint64 { return p.stones[engine.X] | p.stones[engine.O] }
 
+// boardMask holds every cell of the board.
+var boardMask = func() uint64 {
+	var m uint64
+	for col := range Width {
+		m |= column(col)
+	}
+	return m
+}()
+
+// Playable returns the cells where a stone can be dropped now: the lowest
+// empty cell of each column that is not full.
+func (p *Position) Playable() uint64 {
+	var bottoms uint64
+	for col := range Width {
+		bottoms |= bottom(col)
+	}
+	return (p.mask() + bottoms) & boardMask
+}
+
+// Threats returns the empty cells where a stone of side s would complete
+// four in a row, playable now or not.
+func (p *Position) Threats(s engine.Side) uint64 {
+	own := p.stones[s]
+	// Vertical: three below.
+	r := (own << 1) & (own << 2) & (own << 3)
+	// The other directions: three of four cells around the empty one.
+	for _, d := range [3]uint{colBits, colBits - 1, colBits + 1} {
+		two := (own << d) & (own << (2 * d))
+		r |= two & (own << (3 * d)) // three on one side
+		r |= two & (own >> d)       // two on one side, one on the other
+		two = (own >> d) & (own >> (2 * d))
+		r |= two & (own >> (3 * d))
+		r |= two & (own << d)
+	}
+	return r & boardMask &^ p.mask()
+}
+
 // Moves appends the columns that are not full to buf[:0], or none once
 // the game is over.
 func (p *Position) Moves(buf []engine.Move) []engine.Move {

@@ -358,3 +358,44 @@ func TestWinsInEveryDirection(t *testing.T) {
 		}
 	}
 }
+
+// TestThreatsAndPlayable checks Threats against brute force: a cell is a
+// threat of a side if dropping that side's stone there (ignoring gravity)
+// makes four in a row.
+func TestThreatsAndPlayable(t *testing.T) {
+	rng := rand.New(rand.NewPCG(15, 16))
+	buf := make([]engine.Move, 0, engine.MaxMoves)
+	for range 2000 {
+		p := New()
+		for plies := rng.IntN(30); plies > 0 && !p.Terminal(); plies-- {
+			moves := p.Moves(buf)
+			p.Play(moves[rng.IntN(len(moves))])
+		}
+		if p.Terminal() {
+			p.Undo() // a won board has fours already
+		}
+		for _, s := range []engine.Side{engine.X, engine.O} {
+			var want uint64
+			for col := range Width {
+				for row := range Height {
+					bit := uint64(1) << (col*colBits + row)
+					if p.mask()&bit == 0 && fourInARow(p.stones[s]|bit) {
+						want |= bit
+					}
+				}
+			}
+			if got := p.Threats(s); got != want {
+				t.Fatalf("%v: threats of %v %x, brute force %x", p, s, got, want)
+			}
+		}
+		var want uint64
+		for col := range Width {
+			if p.mask()&top(col) == 0 {
+				want |= (p.mask() + bottom(col)) & column(col)
+			}
+		}
+		if got := p.Playable(); got != want {
+			t.Fatalf("%v: playable %x, want %x", p, got, want)
+		}
+	}
+}
