@@ -1,0 +1,25 @@
+package strategies
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/gambitbot/gambit/engine"
+)
+
+// Minimax is Gambit's strong strategy for every game: negamax alpha-beta
+// with iterative deepening, a shared transposition table, principal
+// variation search, move ordering (hash move, the game's own ordering —
+// report 001's capture count h(s) for Adjacency —, killer and history
+// heuristics), late-move reductions, Lazy SMP over Limits.Threads threads,
+// and exact solving once the plies left fit in the search.
+type Minimax struct{}
+
+// Search implements Strategy.
+func (Minimax) Search(ctx context.Context, pos engine.Position, limits Limits) (Result, error) {
+	r, ok := rulesFor(pos)
+	if !ok {
+		return Result{}, fmt.Errorf("strategies: minimax: %T: %w", pos, ErrUnsupported)
+	}
+	return runSearch(ctx, pos, limits, r, searchConfig{lmr: true})
+}

@@ -1,0 +1,82 @@
+package strategies
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+)
+
+// Difficulty is how strong a strategy plays, in a small fixed vocabulary
+// that the bot shows next to strategy names.
+type Difficulty string
+
+// The difficulty labels, from weakest to strongest.
+const (
+	// Easy: plays legal moves with little or no look-ahead.
+	Easy Difficulty = "easy"
+	// Medium: looks ahead a little, beats careless play.
+	Medium Difficulty = "medium"
+	// Hard: searches deeply within the move time.
+	Hard Difficulty = "hard"
+	// Perfect: plays the game-theoretic best move (solved games).
+	Perfect Difficulty = "perfect"
+)
+
+// Info describes a registered strategy.
+type Info struct {
+	// Name is the stable lowercase name the command line and the bot use;
+	// never renamed once released.
+	Name string
+	// Games lists the engine/games names of the games it plays.
+	Games []string
+	// Description is one line for people.
+	Description string
+	// Difficulty labels its strength.
+	Difficulty Difficulty
+	// Strategy is the player.
+	Strategy Strategy
+}
+
+// Supports reports whether the strategy plays the named game.
+func (i Info) Supports(game string) bool { return slices.Contains(i.Games, game) }
+
+var allGames = []string{"adjacency", "connect4", "tictactoe"}
+
+// registry lists every strategy, in the order listings show them.
+var registry = []Info{
+	{
+		Name:        "minimax",
+		Games:       allGames,
+		Description: "alpha-beta with iterative deepening, transposition table and exact endgame solving",
+		Difficulty:  Hard,
+		Strategy:    Minimax{},
+	},
+}
+
+// All returns every registered strategy.
+func All() []Info { return slices.Clone(registry) }
+
+// ForGame returns the strategies that play the named game.
+func ForGame(game string) []Info {
+	var out []Info
+	for _, i := range registry {
+		if i.Supports(game) {
+			out = append(out, i)
+		}
+	}
+	return out
+}
+
+// Lookup finds a strategy by name (either case).
+func Lookup(name string) (Info, error) {
+	for _, i := range registry {
+		if strings.EqualFold(i.Name, strings.TrimSpace(name)) {
+			return i, nil
+		}
+	}
+	names := make([]string, len(registry))
+	for k, i := range registry {
+		names[k] = i.Name
+	}
+	return Info{}, fmt.Errorf("strategies: unknown strategy %q: want one of %s", name, strings.Join(names, ", "))
+}

@@ -1,0 +1,381 @@
+package strategies
+
+import (
+	"context"
+	"fmt"
+	"math/bits"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/gambitbot/gambit/engine"
+)
+
+// Internal scores fit the transposition table's 16 bits.
+const (
+	infinity = 30000
+	maxPly   = 64 // more plies than any game lasts
+	// nodeCheckMask sets how often a thread looks at the clock: every
+	// 256 nodes, a few tens of microseconds.
+	nodeCheckMask = 255
+)
+
+// rules is what the generic search knows of one game. Scores are in
+// internal units: the game's unit times unit().
+type rules interface {
+	// unit is the number of internal units in one unit of the game's
+	// score.
+	unit() int
+	// terminal returns the exact score of a finished position for the side
+	// to move.
+	terminal(p engine.Position) int
+	// evaluate estimates an unfinished position for the side to move.
+	evaluate(p engine.Position) int
+	// orderBonus ranks the moves of p for search order: higher first,
+	// before the history heuristic breaks ties. Values in 0–255.
+	orderBonus(p engine.Position, m engine.Move) int
+}
+
+// searchConfig selects the features of a search, so that seed replicas
+// and tests can switch them off.
+type searchConfig struct {
+	// lmr enables late-move reductions outside exact solving.
+	lmr bool
+}
+
+// search is one call of Search: what its threads share.
+type search struct {
+	cfg      searchConfig
+	rules    rules
+	tt       *ttable
+	hashMiB  int
+	limits   Limits
+	ctx      context.Context
+	deadline time.Time
+	started  time.Time
+	stop     atomic.Bool
+	nodes    atomic.Uint64 // nodes of finished threads and check-ins
+}
+
+// thread is one searching goroutine with its own copy of the position
+// and its own move-ordering tables.
+type thread struct {
+	s       *search
+	pos     engine.Position
+	nodes   uint64 // since the last check-in
+	exact   bool   // this iteration solves to the end: no reductions
+	moves   [maxPly][engine.MaxMoves]engine.Move
+	order   [maxPly][engine.MaxMoves]int32
+	killers [maxPly][2]engine.Move
+	history [2][256]int32
+	pv      [maxPly + 1][maxPly]engine.Move
+	pvLen   [maxPly + 1]int
+}
+
+// runSearch is the shared body of the iterative alpha-beta strategies.
+func runSearch(ctx context.Context, pos engine.Position, limits Limits, r rules, cfg searchConfig) (Result, error) {
+	moves := pos.Moves(make([]engine.Move, 0, engine.MaxMoves))
+	if len(moves) == 0 {
+		return Result{}, fmt.Errorf("strategies: search %v: %w", pos, ErrNoMoves)
+	}
+	// The fallback answer, ready before any search: the best-looking move.
+	fallback := moves[0]
+	for _, m := range moves[1:] {
+		if r.orderBonus(pos, m) > r.orderBonus(pos, fallback) {
+			fallback = m
+		}
+	}
+	res := Result{Move: fallback, PV: []engine.Move{fallback}}
+	if ctx.Err() != nil {
+		return res, nil
+	}
+	s := &search{cfg: cfg, rules: r, limits: limits, ctx: ctx, started: time.Now()}
+	s.deadline, _ = ctx.Deadline()
+	s.hashMiB = limits.HashMiB
+	if s.hashMiB <= 0 {
+		s.hashMiB = DefaultHashMiB
+	}
+	s.tt = borrowTable(s.hashMiB)
+	defer returnTable(s.hashMiB, s.tt)
+	if _, timed := ctx.Deadline(); limits.Nodes > 0 && !timed {
+		s.tt.clear() // what earlier searches left would change the answer
+	}
+	threads := max(limits.Threads, 1)
+	maxDepth := pos.PliesLeft()
+	if limits.Depth > 0 {
+		maxDepth = min(maxDepth, limits.Depth)
+	}
+
+	var wg sync.WaitGroup
+	for i := 1; i < threads; i++ {
+		helper := &thread{s: s, pos: pos.Clone()}
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			// Lazy SMP: helpers search the same tree, half of them one
+			// ply deeper, filling the shared table for the main thread.
+			helper.iterate(maxDepth, i%2, nil)
+		}()
+	}
+	main := &thread{s: s, pos: pos.Clone()}
+	main.iterate(maxDepth, 0, &res)
+	s.stop.Store(true)
+	wg.Wait()
+	res.Nodes = s.nodes.Load()
+	return res, nil
+}
+
+// checkIn adds the thread's nodes to the total and decides whether to
+// stop: deadline, cancellation or node limit.
+func (t *thread) checkIn() {
+	s := t.s
+	total := s.nodes.Add(t.nodes)
+	t.nodes = 0
+	switch {
+	case s.limits.Nodes > 0 && total >= s.limits.Nodes,
+		!s.deadline.IsZero() && !time.Now().Before(s.deadline),
+		s.ctx.Err() != nil:
+		s.stop.Store(true)
+	}
+}
+
+// iterate deepens from depth 1 (plus skew) to maxDepth until told to stop.
+// The main thread passes res, which it keeps up to date with each
+// completed iteration.
+func (t *thread) iterate(maxDepth, skew int, res *Result) {
+	s := t.s
+	solver, hasSolver := s.rules.(exactSolver)
+	for depth := 1 + skew; depth <= maxDepth && !s.stop.Load(); depth++ {
+		t.exact = depth >= t.pos.PliesLeft()
+		var move engine.Move
+		var score int
+		var complete bool
+		if hasSolver && t.exact {
+			if res == nil {
+				break // helpers leave the solving to the main thread
+			}
+			move, score, complete = solver.solve(t, res.Move, res.Score*s.rules.unit())
+			if !complete {
+				break // the solve ran out of time: keep the heuristic answer
+			}
+			t.pv[0][0], t.pvLen[0] = move, 1
+		} else {
+			move, score, complete = t.root(depth, res)
+		}
+		if res == nil {
+			continue
+		}
+		if !complete && move == engine.NoMove {
+			break // interrupted before the first move was searched
+		}
+		res.Move, res.Score = move, score/s.rules.unit()
+		res.PV = append(res.PV[:0], t.pv[0][:t.pvLen[0]]...)
+		if complete {
+			res.Depth = depth
+			res.Exact = t.exact
+		}
+		if s.limits.Progress != nil {
+			s.limits.Progress(Progress{
+				Depth: res.Depth, Move: res.Move, Score: res.Score, Exact: res.Exact,
+				Nodes: s.nodes.Load() + t.nodes, Elapsed: time.Since(s.started),
+			})
+		}
+		if !complete || res.Exact {
+			break
+		}
+		if hasSolver && maxDepth == t.pos.PliesLeft() {
+			if plies, minDepth := solver.reach(); depth >= minDepth && t.pos.PliesLeft() <= plies {
+				depth = maxDepth - 1 // the solver is within reach: solve next
+			}
+		}
+	}
+	t.s.nodes.Add(t.nodes)
+	t.nodes = 0
+}
+
+// root searches the root position to depth with principal variation
+// search. It returns the best move and score and whether every move was
+// searched; an interrupted iteration still returns a move whose search
+// finished and beat the previous best (NoMove if none did).
+func (t *thread) root(depth int, res *Result) (engine.Move, int, bool) {
+	moves := t.pos.Moves(t.moves[0][:0])
+	t.sortMoves(0, moves, t.rootHint(res))
+	alpha, beta := -infinity, infinity
+	best, bestScore := engine.NoMove, -infinity
+	for i, m := range moves {
+		t.pos.Play(m)
+		var score int
+		if i == 0 {
+			score = -t.negamax(depth-1, 1, -beta, -alpha)
+		} else {
+			score = -t.negamax(depth-1, 1, -alpha-1, -alpha)
+			if score > alpha && !t.s.stop.Load() {
+				score = -t.negamax(depth-1, 1, -beta, -alpha)
+			}
+		}
+		t.pos.Undo()
+		if t.s.stop.Load() {
+			return best, bestScore, false
+		}
+		if score > bestScore {
+			best, bestScore = m, score
+			t.updatePV(0, m)
+			if score > alpha {
+				alpha = score
+			}
+		}
+	}
+	t.s.tt.store(t.pos.Hash(), best, bestScore, depth, boundExact, t.exact)
+	return best, bestScore, true
+}
+
+// rootHint is the move to search first at the root: the previous
+// iteration's best.
+func (t *thread) rootHint(res *Result) engine.Move {
+	if res != nil && res.Depth > 0 {
+		return res.Move
+	}
+	if hit, ok := t.s.tt.probe(t.pos.Hash()); ok {
+		return hit.move
+	}
+	return engine.NoMove
+}
+
+func (t *thread) updatePV(ply int, m engine.Move) {
+	t.pv[ply][0] = m
+	n := copy(t.pv[ply][1:], t.pv[ply+1][:t.pvLen[ply+1]])
+	t.pvLen[ply] = n + 1
+}
+
+// negamax returns the score of the position for the side to move,
+// searched depth plies deep with the window (alpha, beta).
+func (t *thread) negamax(depth, ply, alpha, beta int) int {
+	t.pvLen[ply] = 0
+	t.nodes++
+	if t.nodes&nodeCheckMask == 0 {
+		t.checkIn()
+	}
+	if t.s.stop.Load() {
+		return 0 // unwinding: the value is thrown away
+	}
+	pos := t.pos
+	if pos.Terminal() {
+		return t.s.rules.terminal(pos)
+	}
+	if depth <= 0 || ply >= maxPly {
+		return t.s.rules.evaluate(pos)
+	}
+	hash := pos.Hash()
+	hint := engine.NoMove
+	if hit, ok := t.s.tt.probe(hash); ok {
+		hint = hit.move
+		if hit.depth >= depth && (hit.solved || !t.exact) {
+			switch {
+			case hit.bound == boundExact,
+				hit.bound == boundLower && hit.score >= beta,
+				hit.bound == boundUpper && hit.score <= alpha:
+				return hit.score
+			}
+		}
+	}
+
+	moves := pos.Moves(t.moves[ply][:0])
+	t.sortMoves(ply, moves, hint)
+	origAlpha := alpha
+	best, bestScore := engine.NoMove, -infinity
+	side := pos.SideToMove()
+	for i, m := range moves {
+		pos.Play(m)
+		var score int
+		if i == 0 {
+			score = -t.negamax(depth-1, ply+1, -beta, -alpha)
+		} else {
+			r := t.reduction(depth, i, m, ply)
+			score = -t.negamax(depth-1-r, ply+1, -alpha-1, -alpha)
+			if score > alpha && r > 0 {
+				score = -t.negamax(depth-1, ply+1, -alpha-1, -alpha)
+			}
+			if score > alpha && score < beta {
+				score = -t.negamax(depth-1, ply+1, -beta, -alpha)
+			}
+		}
+		pos.Undo()
+		if t.s.stop.Load() {
+			return 0
+		}
+		if score > bestScore {
+			best, bestScore = m, score
+			if score > alpha {
+				alpha = score
+				t.updatePV(ply, m)
+			}
+		}
+		if alpha >= beta {
+			if m != t.killers[ply][0] {
+				t.killers[ply][1], t.killers[ply][0] = t.killers[ply][0], m
+			}
+			h := &t.history[side][m&255]
+			*h += int32(depth * depth)
+			if *h > 1<<20 {
+				for s := range t.history {
+					for j := range t.history[s] {
+						t.history[s][j] /= 2
+					}
+				}
+			}
+			break
+		}
+	}
+	b := boundExact
+	switch {
+	case bestScore <= origAlpha:
+		b, best = boundUpper, engine.NoMove // no move stood out
+	case bestScore >= beta:
+		b = boundLower
+	}
+	t.s.tt.store(hash, best, bestScore, depth, b, t.exact)
+	return bestScore
+}
+
+// reduction is the late-move reduction for the i-th move at this depth:
+// none in exact solving, for the first three moves, the killers, or below
+// depth 3; otherwise about log(depth)·log(i)/2 plies, so that the
+// unlikely tail of a well-ordered move list is searched shallower first
+// and re-searched at full depth only if it beats alpha.
+func (t *thread) reduction(depth, i int, m engine.Move, ply int) int {
+	if !t.s.cfg.lmr || t.exact || depth < 3 || i < 3 || m == t.killers[ply][0] || m == t.killers[ply][1] {
+		return 0
+	}
+	r := bits.Len(uint(depth)) * bits.Len(uint(i)) / 3
+	return min(r, depth-2)
+}
+
+// sortMoves orders moves: the hint (hash or previous best move) first,
+// then killers, then by the game's bonus and the history heuristic.
+func (t *thread) sortMoves(ply int, moves []engine.Move, hint engine.Move) {
+	order := t.order[ply][:len(moves)]
+	side := t.pos.SideToMove()
+	for i, m := range moves {
+		var o int32
+		switch m {
+		case hint:
+			o = 1 << 30
+		case t.killers[ply][0]:
+			o = 1 << 29
+		case t.killers[ply][1]:
+			o = 1<<29 - 1
+		default:
+			o = int32(t.s.rules.orderBonus(t.pos, m))<<20 + min(t.history[side][m&255], 1<<20-1)
+		}
+		order[i] = o
+	}
+	// Insertion sort: move lists are short, and it sorts both slices.
+	for i := 1; i < len(moves); i++ {
+		m, o := moves[i], order[i]
+		j := i
+		for ; j > 0 && order[j-1] < o; j-- {
+			moves[j], order[j] = moves[j-1], order[j-1]
+		}
+		moves[j], order[j] = m, o
+	}
+}

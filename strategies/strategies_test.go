@@ -1,0 +1,260 @@
+package strategies
+
+import (
+	"context"
+	"errors"
+	"math/rand/v2"
+	"testing"
+	"time"
+
+	"github.com/gambitbot/gambit/engine"
+	"github.com/gambitbot/gambit/engine/adjacency"
+	"github.com/gambitbot/gambit/engine/connect4"
+	"github.com/gambitbot/gambit/engine/games"
+	"github.com/gambitbot/gambit/engine/tictactoe"
+)
+
+// bruteForce is plain negamax to the end of the game, with no pruning:
+// the exact value of p for the side to move in the game's unit.
+func bruteForce(p engine.Position) int {
+	if p.Terminal() {
+		return p.Score(p.SideToMove())
+	}
+	best := -1 << 30
+	for _, m := range p.Moves(nil) {
+		p.Play(m)
+		best = max(best, -bruteForce(p))
+		p.Undo()
+	}
+	return best
+}
+
+// randomPosition plays random moves from the start of game until at most
+// left plies remain (for Adjacency, a game of the given rounds) and
+// returns the position, freshly parsed so it has no history.
+func randomPosition(t testing.TB, rng *rand.Rand, game string, rounds, left int) engine.Position {
+	t.Helper()
+	g, err := games.Lookup(game)
+	if err != nil {
+		t.Fatal(err)
+	}
+	opts := games.Options{}
+	if g.HasSetup {
+		opts = games.Options{Rounds: rounds, First: engine.Side(rng.IntN(2))}
+	}
+	for {
+		p, err := g.Start(opts)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for !p.Terminal() && p.PliesLeft() > left {
+			moves := p.Moves(nil)
+			p.Play(moves[rng.IntN(len(moves))])
+		}
+		if p.Terminal() {
+			continue
+		}
+		q, err := g.Position(p.String(), games.Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return q
+	}
+}
+
+// TestMinimaxExactOnAdjacencyEndgames: searched to the end, minimax's
+// score equals brute force on random endgames with up to 8 plies left,
+// and its move achieves that score. Games of 28 rounds fill the board, so
+// brute force has as many empty cells as plies; shorter games are used
+// with up to 3 plies left.
+func TestMinimaxExactOnAdjacencyEndgames(t *testing.T) {
+	rng := rand.New(rand.NewPCG(21, 22))
+	n := 60
+	if testing.Short() {
+		n = 15
+	}
+	for i := range n {
+		left, rounds := 1+i%8, 28
+		if left <= 3 {
+			rounds = 2 + rng.IntN(27)
+		}
+		p := randomPosition(t, rng, "adjacency", rounds, left)
+		want := bruteForce(p)
+		res, err := Minimax{}.Search(context.Background(), p, Limits{HashMiB: 1})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !res.Exact || res.Score != want || res.Depth != p.PliesLeft() {
+			t.Fatalf("%v: score %d exact %v depth %d; brute force %d over %d plies", p, res.Score, res.Exact, res.Depth, want, p.PliesLeft())
+		}
+		p.Play(res.Move)
+		if got := -bruteForce(p); got != want {
+			t.Fatalf("%v: move %s scores %d, want %d", p, p.FormatMove(res.Move), got, want)
+		}
+	}
+}
+
+// TestMinimaxPerfectTicTacToe checks every reachable tic-tac-toe position:
+// the score is exact and right, and the move keeps it.
+func TestMinimaxPerfectTicTacToe(t *testing.T) {
+	seen := map[string]bool{}
+	var walk func(p *tictactoe.Position)
+	walk = func(p *tictactoe.Position) {
+		if seen[p.String()] || p.Terminal() {
+			return
+		}
+		seen[p.String()] = true
+		want := bruteForce(p)
+		res, err := Minimax{}.Search(context.Background(), p.Clone(), Limits{HashMiB: 1})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !res.Exact || res.Score != want {
+			t.Fatalf("%v: score %d exact %v, want %d", p, res.Score, res.Exact, want)
+		}
+		p.Play(res.Move)
+		got := -bruteForce(p)
+		p.Undo()
+		if got != want {
+			t.Fatalf("%v: move %s leads to %d, want %d", p, p.FormatMove(res.Move), got, want)
+		}
+		for _, m := range p.Moves(nil) {
+			p.Play(m)
+			walk(p)
+			p.Undo()
+		}
+	}
+	if testing.Short() {
+		walk(tictactoe.New()) // x first only
+	} else {
+		for _, text := range []string{tictactoe.StartText, "......... o"} {
+			p, _ := tictactoe.Parse(text)
+			walk(p)
+		}
+	}
+	if len(seen) < 4520 { // 4,520 unfinished positions with x first
+		t.Errorf("visited %d positions", len(seen))
+	}
+}
+
+// TestConnectFourExactNearTheEnd: with few empty cells left, minimax solves
+// Connect Four and agrees with brute force in Pons' convention.
+func TestConnectFourExactNearTheEnd(t *testing.T) {
+	rng := rand.New(rand.NewPCG(23, 24))
+	for range 20 {
+		p := randomPosition(t, rng, "connect4", 0, 9)
+		want := bruteForce(p)
+		res, err := Minimax{}.Search(context.Background(), p, Limits{HashMiB: 1})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !res.Exact || res.Score != want {
+			t.Fatalf("%v: score %d exact %v, want %d", p, res.Score, res.Exact, want)
+		}
+	}
+}
+
+// TestExpiredContextStillGetsALegalMove: an expired context is answered at
+// once with a legal move, for every game.
+func TestExpiredContextStillGetsALegalMove(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	rng := rand.New(rand.NewPCG(25, 26))
+	for _, game := range games.Names() {
+		for range 20 {
+			p := randomPosition(t, rng, game, 28, 60)
+			res, err := Minimax{}.Search(ctx, p, Limits{})
+			if err != nil || !p.Legal(res.Move) {
+				t.Fatalf("%s %v: move %v, err %v", game, p, res.Move, err)
+			}
+		}
+	}
+}
+
+// TestDeadline: searches of open positions return soon after their
+// deadline (a generous bound; the benchmarks measure the real overshoot)
+// with a legal move, and report progress on the way.
+func TestDeadline(t *testing.T) {
+	rng := rand.New(rand.NewPCG(27, 28))
+	for _, game := range []string{"adjacency", "connect4"} {
+		p := randomPosition(t, rng, game, 28, 60)
+		before := p.String()
+		progress := 0
+		ctx, cancel := context.WithTimeout(context.Background(), 150*time.Millisecond)
+		start := time.Now()
+		res, err := Minimax{}.Search(ctx, p, Limits{Threads: 2, Progress: func(Progress) { progress++ }})
+		elapsed := time.Since(start)
+		cancel()
+		if err != nil || !p.Legal(res.Move) || res.Exact {
+			t.Fatalf("%s: move %v exact %v err %v", game, res.Move, res.Exact, err)
+		}
+		if elapsed > 150*time.Millisecond+250*time.Millisecond {
+			t.Errorf("%s: returned after %v, deadline 150ms", game, elapsed)
+		}
+		if progress == 0 || res.Depth == 0 || res.Nodes == 0 || len(res.PV) == 0 || res.PV[0] != res.Move {
+			t.Errorf("%s: progress %d, depth %d, nodes %d, pv %v", game, progress, res.Depth, res.Nodes, res.PV)
+		}
+		if p.String() != before {
+			t.Errorf("%s: search changed the position to %v", game, p)
+		}
+	}
+}
+
+// TestLimits: depth and node caps are honoured.
+func TestLimits(t *testing.T) {
+	p, _ := adjacency.New(28, engine.X)
+	res, err := Minimax{}.Search(context.Background(), p, Limits{Depth: 3})
+	if err != nil || res.Depth != 3 || res.Exact {
+		t.Errorf("depth cap 3: depth %d exact %v err %v", res.Depth, res.Exact, err)
+	}
+	res, err = Minimax{}.Search(context.Background(), p, Limits{Nodes: 20000})
+	if err != nil || res.Nodes > 20000+4096 || !p.Legal(res.Move) {
+		t.Errorf("node cap 20000: %d nodes, move %v, err %v", res.Nodes, res.Move, err)
+	}
+	// A node cap without a deadline is reproducible.
+	again, _ := Minimax{}.Search(context.Background(), p, Limits{Nodes: 20000})
+	if again.Move != res.Move || again.Score != res.Score || again.Depth != res.Depth {
+		t.Errorf("two node-capped searches differ: %+v and %+v", res, again)
+	}
+}
+
+func TestNoMovesAndUnsupported(t *testing.T) {
+	p, _ := connect4.Parse("1212121") // x has won
+	if _, err := (Minimax{}).Search(context.Background(), p, Limits{}); !errors.Is(err, ErrNoMoves) {
+		t.Errorf("finished game: %v, want ErrNoMoves", err)
+	}
+	if _, err := (Minimax{}).Search(context.Background(), fakePosition{p}, Limits{}); !errors.Is(err, ErrUnsupported) {
+		t.Errorf("unknown game: %v, want ErrUnsupported", err)
+	}
+}
+
+// fakePosition is a position of a game no strategy knows.
+type fakePosition struct{ engine.Position }
+
+func TestRegistry(t *testing.T) {
+	for _, i := range All() {
+		if i.Name == "" || i.Description == "" || i.Strategy == nil || len(i.Games) == 0 {
+			t.Errorf("incomplete registration %+v", i)
+		}
+		switch i.Difficulty {
+		case Easy, Medium, Hard, Perfect:
+		default:
+			t.Errorf("%s: difficulty %q outside the vocabulary", i.Name, i.Difficulty)
+		}
+		got, err := Lookup(" " + i.Name + " ")
+		if err != nil || got.Name != i.Name {
+			t.Errorf("Lookup(%s) = %v, %v", i.Name, got.Name, err)
+		}
+		for _, g := range i.Games {
+			if _, err := games.Lookup(g); err != nil {
+				t.Errorf("%s plays unknown game %q", i.Name, g)
+			}
+		}
+	}
+	if _, err := Lookup("deep-blue"); err == nil {
+		t.Error("Lookup of an unknown name succeeded")
+	}
+	if len(ForGame("tictactoe")) == 0 || len(ForGame("chess")) != 0 {
+		t.Error("ForGame lists wrong strategies")
+	}
+}
