@@ -7,6 +7,17 @@ import (
 	"github.com/gambitbot/gambit/engine"
 )
 
+// searchStrategies are Gambit's own strong strategies.
+var searchStrategies = []Info{
+	{
+		Name:        "minimax",
+		Games:       allGames,
+		Description: "alpha-beta with iterative deepening, transposition table and exact endgame solving",
+		Difficulty:  Hard,
+		Strategy:    Minimax{},
+	},
+}
+
 // Minimax is Gambit's strong strategy for every game: negamax alpha-beta
 // with iterative deepening, a shared transposition table, principal
 // variation search, move ordering (hash move, the game's own ordering —

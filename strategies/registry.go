@@ -42,16 +42,11 @@ func (i Info) Supports(game string) bool { return slices.Contains(i.Games, game)
 
 var allGames = []string{"adjacency", "connect4", "tictactoe"}
 
-// registry lists every strategy, in the order listings show them.
-var registry = []Info{
-	{
-		Name:        "minimax",
-		Games:       allGames,
-		Description: "alpha-beta with iterative deepening, transposition table and exact endgame solving",
-		Difficulty:  Hard,
-		Strategy:    Minimax{},
-	},
-}
+// registry lists every strategy, in the order listings show them; each
+// family declares its own list beside its code.
+var registry = slices.Concat(
+	searchStrategies,
+)
 
 // All returns every registered strategy.
 func All() []Info { return slices.Clone(registry) }
