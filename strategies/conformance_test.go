@@ -1,0 +1,66 @@
+package strategies
+
+import (
+	"context"
+	"fmt"
+	"math/rand/v2"
+	"testing"
+	"time"
+
+	"github.com/gambitbot/gambit/engine"
+)
+
+// TestEveryStrategyKeepsItsPromises runs every registered strategy on
+// random positions of every game it plays: it must return a legal move,
+// soon after its deadline (a generous bound here; benchmarks measure the
+// real overshoot), leave the position as it found it, and answer an
+// expired context at once.
+func TestEveryStrategyKeepsItsPromises(t *testing.T) {
+	positions, budget := 200, 10*time.Millisecond
+	if testing.Short() {
+		positions, budget = 30, 3*time.Millisecond
+	}
+	expired, cancel := context.WithCancel(context.Background())
+	cancel()
+	for _, info := range All() {
+		for _, game := range info.Games {
+			t.Run(info.Name+"/"+game, func(t *testing.T) {
+				rng := rand.New(rand.NewPCG(uint64(len(info.Name)), uint64(len(game))))
+				for i := range positions {
+					p := randomPosition(t, rng, game, 2+rng.IntN(27), rng.IntN(57))
+					before := p.String()
+					ctx, cancel := context.WithTimeout(context.Background(), budget)
+					start := time.Now()
+					res, err := searchNoPanic(ctx, info.Strategy, p, Limits{Seed: uint64(i + 1), HashMiB: 1})
+					elapsed := time.Since(start)
+					cancel()
+					switch {
+					case err != nil:
+						t.Fatalf("%v: %v", before, err)
+					case !p.Legal(res.Move):
+						t.Fatalf("%v: illegal move %v", before, res.Move)
+					case p.String() != before:
+						t.Fatalf("%v: the search left %v", before, p)
+					case elapsed > budget+250*time.Millisecond:
+						t.Fatalf("%v: answered after %v with a %v deadline", before, elapsed, budget)
+					}
+					start = time.Now()
+					res, err = searchNoPanic(expired, info.Strategy, p, Limits{Seed: 1, HashMiB: 1})
+					if err != nil || !p.Legal(res.Move) || time.Since(start) > 250*time.Millisecond {
+						t.Fatalf("%v, expired context: move %v, err %v after %v", before, res.Move, err, time.Since(start))
+					}
+				}
+			})
+		}
+	}
+}
+
+// searchNoPanic turns a panic of the strategy into an error naming it.
+func searchNoPanic(ctx context.Context, s Strategy, p engine.Position, limits Limits) (res Result, err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			err = fmt.Errorf("panic: %v", r)
+		}
+	}()
+	return s.Search(ctx, p, limits)
+}
