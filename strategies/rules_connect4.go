@@ -62,7 +62,7 @@ func (connect4Rules) orderBonus(p engine.Position, m engine.Move) int {
 
 // reach: try the solver in every position, after a heuristic search to
 // depth 12 (a few milliseconds) has a fallback answer.
-func (connect4Rules) reach() (plies, depth int) { return connect4.Cells, 12 }
+func (connect4Rules) reach(engine.Position) (depth int, ok bool) { return 12, true }
 
 // solve runs the exact solver under the search's context, with a table of
 // the search's hash size.

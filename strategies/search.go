@@ -184,7 +184,7 @@ func (t *thread) iterate(maxDepth, skew int, res *Result) {
 			break
 		}
 		if hasSolver && maxDepth == t.pos.PliesLeft() {
-			if plies, minDepth := solver.reach(); depth >= minDepth && t.pos.PliesLeft() <= plies {
+			if minDepth, ok := solver.reach(t.pos); ok && depth >= minDepth {
 				depth = maxDepth - 1 // the solver is within reach: solve next
 			}
 		}

@@ -1,6 +1,7 @@
 package strategies
 
 import (
+	"math"
 	"math/bits"
 
 	"github.com/gambitbot/gambit/engine"
@@ -14,15 +15,28 @@ type exactSolver interface {
 	// whether the solve finished before the search was told to stop. first
 	// and guess are the heuristic search's best move and score.
 	solve(t *thread, first engine.Move, guess int) (engine.Move, int, bool)
-	// reach says when to solve rather than deepen: once a heuristic
-	// iteration of at least depth plies has completed in a position with
-	// at most plies left.
-	reach() (plies, depth int)
+	// reach says when to solve rather than deepen: in p, once a heuristic
+	// iteration of at least depth plies has completed, if ok.
+	reach(p engine.Position) (depth int, ok bool)
 }
 
-// reach: up to 18 plies left the solver usually finishes within seconds
-// on this machine, after a quick heuristic search to depth 6 for a guess.
-func (adjacencyRules) reach() (plies, depth int) { return 18, 6 }
+// solverBits is the size of the largest tree the Adjacency solver is
+// started on, as log2 of its number of lines of play: 18 plies over 18
+// empty cells, log2(18!) ≈ 52.5, which it usually solves within seconds.
+const solverBits = 52.5
+
+// reach: once the lines of play to the end number at most 2^solverBits
+// (E·(E−1)·…·(E−L+1) for E empty cells and L plies left), after a quick
+// heuristic search to depth 6 for a guess.
+func (adjacencyRules) reach(p engine.Position) (depth int, ok bool) {
+	b := p.(*adjacency.Position).Board
+	empty := 64 - b.Count(engine.X) - b.Count(engine.O)
+	size := 0.0
+	for i := range b.PliesLeft() {
+		size += math.Log2(float64(empty - i))
+	}
+	return 6, size <= solverBits
+}
 
 // solve finds the exact final mark difference of an Adjacency position by
 // null-window probes, as MTD(f) does: each asks "is the value at least

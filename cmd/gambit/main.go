@@ -33,6 +33,7 @@ type stdio struct {
 var commands = []command{
 	{name: "perft", summary: "count the leaves of a game tree: the check of the move generators", run: runPerft},
 	{name: "solve", summary: "solve Connect Four positions exactly, read from standard input", run: runSolve},
+	{name: "analyze", summary: "ask a strategy for its move in a position, with score, depth and line", run: runAnalyze},
 	{name: "db", summary: "check, back up, inspect or benchmark the database", run: runDB},
 }
 

@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"time"
 
-	"github.com/gambitbot/gambit/engine"
 	"github.com/gambitbot/gambit/engine/games"
 )
 
@@ -45,40 +44,18 @@ type perftReport struct {
 func runPerft(args []string, sio stdio) error {
 	stdout := sio.out
 	fs := newFlagSet("perft", perftUsage, stdout)
-	gameName := fs.String("game", "", "the game: adjacency, connect4 or tictactoe (required)")
-	position := fs.String("position", games.StartWord, "the position text, or start")
-	rounds := fs.Int("rounds", games.DefaultRounds, "Adjacency: rounds of the game from the start, 2–28")
-	first := fs.String("first", "x", "Adjacency: the side that moves first from the start, x or o")
+	where := addPositionFlags(fs)
 	depth := fs.Int("depth", 0, "the depth in moves, 0 or more (required)")
 	asJSON := fs.Bool("json", false, "print one JSON object")
 	if err := fs.parse(args); err != nil {
 		return err
 	}
-	set := fs.set()
-	if *gameName == "" {
-		return usagef("--game is required: adjacency, connect4 or tictactoe")
+	game, pos, err := where.resolve(fs)
+	if err != nil {
+		return err
 	}
-	if !set["depth"] || *depth < 0 {
+	if !fs.set()["depth"] || *depth < 0 {
 		return usagef("--depth is required and must be 0 or more")
-	}
-	game, err := games.Lookup(*gameName)
-	if err != nil {
-		return usageError{err}
-	}
-	var opts games.Options
-	if set["rounds"] || set["first"] {
-		if !game.HasSetup {
-			return usagef("--rounds and --first apply to adjacency only")
-		}
-		side, err := engine.ParseSide(*first)
-		if err != nil {
-			return usagef("--first: %v", err)
-		}
-		opts = games.Options{Rounds: *rounds, First: side}
-	}
-	pos, err := game.Position(*position, opts)
-	if err != nil {
-		return usageError{err}
 	}
 
 	start := time.Now()

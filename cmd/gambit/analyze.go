@@ -1,0 +1,134 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/gambitbot/gambit/engine"
+	"github.com/gambitbot/gambit/strategies"
+)
+
+const analyzeUsage = `
+Usage: gambit analyze --game adjacency|connect4|tictactoe [--position TEXT|start]
+                      [--rounds N] [--first x|o] [--strategy NAME] [--time DURATION]
+                      [--depth N] [--nodes N] [--threads N] [--hash MiB] [--json]
+
+Asks a strategy (default minimax) for its move in a position, searching for
+--time (default 1s) or until --depth plies or --nodes positions. Without
+--json it prints each completed iteration to stderr and the answer to stdout;
+with --json one line:
+  {"move":"c3","score":…,"exact":true|false,"depth":…,"nodes":…,"nps":…,"pv":["c3",…],"ms":…}
+Moves are strings in the game's notation; numbers are integers. The score is
+for the side to move: Adjacency, own marks minus the opponent's at the end of
+the game; Connect Four, Pons' convention when exact (if the winning stone is
+move N of the game, ±(44 − N) div 2), otherwise a heuristic below 1; Tic-Tac-
+Toe, +1 win, 0 draw, −1 loss. When exact is false it is the strategy's
+estimate in the same unit. depth is the deepest completed iteration in plies
+(for an exact solve, the plies to the end).
+
+Examples:
+  gambit analyze --game adjacency --time 5s
+  gambit analyze --game adjacency --position '......oo/......oo/......../......../......../......../xx....../xx...... o 10' --json
+  gambit analyze --game connect4 --position 4453 --time 2s
+  gambit analyze --game tictactoe --position 'x...o.... x'
+`
+
+// analyzeReport is the --json output of analyze.
+type analyzeReport struct {
+	Move   string   `json:"move"`
+	Score  int      `json:"score"`
+	Exact  bool     `json:"exact"`
+	Depth  int      `json:"depth"`
+	Nodes  uint64   `json:"nodes"`
+	NPS    uint64   `json:"nps"`
+	PV     []string `json:"pv"`
+	Millis int64    `json:"ms"`
+}
+
+func runAnalyze(args []string, sio stdio) error {
+	fs := newFlagSet("analyze", analyzeUsage, sio.out)
+	where := addPositionFlags(fs)
+	name := fs.String("strategy", "minimax", "the strategy (see README)")
+	moveTime := fs.Duration("time", time.Second, "the time to search")
+	depth := fs.Int("depth", 0, "stop after this many plies (0: no limit)")
+	nodes := fs.Uint64("nodes", 0, "stop after about this many positions (0: no limit)")
+	threads := fs.Int("threads", 1, "search threads")
+	hash := fs.Int("hash", strategies.DefaultHashMiB, "transposition-table memory in MiB")
+	asJSON := fs.Bool("json", false, "print one JSON line")
+	if err := fs.parse(args); err != nil {
+		return err
+	}
+	game, pos, err := where.resolve(fs)
+	if err != nil {
+		return err
+	}
+	info, err := strategies.Lookup(*name)
+	if err != nil {
+		return usageError{err}
+	}
+	switch {
+	case !info.Supports(game.Name):
+		return usagef("strategy %s does not play %s; it plays %s", info.Name, game.Name, strings.Join(info.Games, ", "))
+	case *moveTime <= 0:
+		return usagef("--time must be positive, such as 500ms or 5s")
+	case *depth < 0 || *threads < 1 || *hash < 1:
+		return usagef("--depth must be 0 or more, --threads and --hash 1 or more")
+	case pos.Terminal():
+		return usagef("the game is over in %v: there is no move to analyze", pos)
+	}
+
+	limits := strategies.Limits{Depth: *depth, Nodes: *nodes, Threads: *threads, HashMiB: *hash}
+	if !*asJSON {
+		limits.Progress = func(p strategies.Progress) {
+			fmt.Fprintf(sio.err, "depth %2d  %-4s score %+d%s  %d nodes  %d ms\n",
+				p.Depth, pos.FormatMove(p.Move), p.Score, exactMark(p.Exact), p.Nodes, p.Elapsed.Milliseconds())
+		}
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), *moveTime)
+	defer cancel()
+	start := time.Now()
+	res, err := info.Strategy.Search(ctx, pos, limits)
+	elapsed := time.Since(start)
+	if err != nil {
+		return err
+	}
+	report := analyzeReport{
+		Move: pos.FormatMove(res.Move), Score: res.Score, Exact: res.Exact, Depth: res.Depth,
+		Nodes: res.Nodes, PV: formatMoves(pos, res.PV), Millis: elapsed.Milliseconds(),
+	}
+	if secs := elapsed.Seconds(); secs > 0 {
+		report.NPS = uint64(float64(res.Nodes) / secs)
+	}
+	if *asJSON {
+		return json.NewEncoder(sio.out).Encode(report)
+	}
+	_, err = fmt.Fprintf(sio.out, "%s plays %s: score %+d%s, depth %d, %d nodes in %d ms (%d nodes/s), line %s\n",
+		info.Name, report.Move, report.Score, exactMark(report.Exact), report.Depth, report.Nodes,
+		report.Millis, report.NPS, strings.Join(report.PV, " "))
+	return err
+}
+
+func exactMark(exact bool) string {
+	if exact {
+		return " (exact)"
+	}
+	return ""
+}
+
+// formatMoves writes a line of moves from pos in the game's notation,
+// playing them on a copy so each is formatted in its own position.
+func formatMoves(pos engine.Position, line []engine.Move) []string {
+	p := pos.Clone()
+	out := make([]string, 0, len(line))
+	for _, m := range line {
+		if !p.Legal(m) {
+			break
+		}
+		out = append(out, p.FormatMove(m))
+		p.Play(m)
+	}
+	return out
+}

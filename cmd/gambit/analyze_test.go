@@ -1,0 +1,72 @@
+package main
+
+import (
+	"encoding/json"
+	"strings"
+	"testing"
+)
+
+func TestAnalyzeJSON(t *testing.T) {
+	for _, tc := range []struct {
+		args  []string
+		move  string // "" when any legal move will do
+		score int
+		exact bool
+	}{
+		// x to move wins at once on 3 (top row); o threatens nothing.
+		{[]string{"--game", "tictactoe", "--position", "xx..o.o.. x"}, "3", 1, true},
+		// Perfect play from the start draws.
+		{[]string{"--game", "tictactoe"}, "", 0, true},
+		// The last cell of a full Adjacency board: O, 32 marks to 31, takes h1
+		// and flips g1 and h2: 35 to 29.
+		{[]string{"--game", "adjacency", "--position", "oooooooo/oooooooo/oooooooo/oooooooo/xxxxxxxx/xxxxxxxx/xxxxxxxx/xxxxxxx. o 1"}, "h1", 6, true},
+		// A Connect Four benchmark position: exact score -1 from Pons' set.
+		{[]string{"--game", "connect4", "--position", "2252576253462244111563365343671351441"}, "", -1, true},
+	} {
+		code, out, errOut := gambit(append([]string{"analyze", "--json", "--time", "5s"}, tc.args...)...)
+		if code != 0 {
+			t.Fatalf("analyze %v: exit %d: %s", tc.args, code, errOut)
+		}
+		var got analyzeReport
+		if err := json.Unmarshal([]byte(out), &got); err != nil || strings.Count(out, "\n") != 1 {
+			t.Fatalf("analyze %v: %q is not one JSON line: %v", tc.args, out, err)
+		}
+		if (tc.move != "" && got.Move != tc.move) || got.Score != tc.score || got.Exact != tc.exact {
+			t.Errorf("analyze %v = %+v; want move %q score %d exact %v", tc.args, got, tc.move, tc.score, tc.exact)
+		}
+		if len(got.PV) == 0 || got.PV[0] != got.Move || got.Depth == 0 || got.Nodes == 0 {
+			t.Errorf("analyze %v: pv %v, depth %d, nodes %d", tc.args, got.PV, got.Depth, got.Nodes)
+		}
+	}
+}
+
+func TestAnalyzeText(t *testing.T) {
+	code, out, errOut := gambit("analyze", "--game", "adjacency", "--depth", "3")
+	if code != 0 || !strings.HasPrefix(out, "minimax plays ") || !strings.Contains(out, "depth 3") {
+		t.Errorf("exit %d, stdout %q", code, out)
+	}
+	// Each completed iteration is reported on stderr.
+	if !strings.Contains(errOut, "depth  1") || !strings.Contains(errOut, "depth  3") {
+		t.Errorf("progress on stderr: %q", errOut)
+	}
+}
+
+func TestAnalyzeRejectsBadArguments(t *testing.T) {
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"--game", "adjacency", "--strategy", "oracle"}, `unknown strategy "oracle"`},
+		{[]string{"--game", "adjacency", "--time", "0s"}, "--time must be positive"},
+		{[]string{"--game", "adjacency", "--time", "soon"}, "invalid value"},
+		{[]string{"--game", "adjacency", "--threads", "0"}, "--threads"},
+		{[]string{"--game", "tictactoe", "--position", "xxxoo.... o"}, "the game is over"},
+		{[]string{"--game", "connect4", "--rounds", "3"}, "apply to adjacency only"},
+		{[]string{"--position", "start"}, "--game is required"},
+	} {
+		code, _, errOut := gambit(append([]string{"analyze"}, tc.args...)...)
+		if code != 2 || !strings.Contains(errOut, tc.want) {
+			t.Errorf("analyze %v: exit %d, %q; want status 2 naming %q", tc.args, code, errOut, tc.want)
+		}
+	}
+}

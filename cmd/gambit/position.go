@@ -1,0 +1,51 @@
+package main
+
+import (
+	"github.com/gambitbot/gambit/engine"
+	"github.com/gambitbot/gambit/engine/games"
+)
+
+// positionFlags are the options that name a game and a position in it,
+// shared by the commands that take one.
+type positionFlags struct {
+	game, position, first *string
+	rounds                *int
+}
+
+// addPositionFlags registers --game, --position, --rounds and --first.
+func addPositionFlags(fs *flagSet) positionFlags {
+	return positionFlags{
+		game:     fs.String("game", "", "the game: adjacency, connect4 or tictactoe (required)"),
+		position: fs.String("position", games.StartWord, "the position text, or start"),
+		rounds:   fs.Int("rounds", games.DefaultRounds, "Adjacency: rounds of the game from the start, 2–28"),
+		first:    fs.String("first", "x", "Adjacency: the side that moves first from the start, x or o"),
+	}
+}
+
+// resolve returns the game and position the flags name, after fs.parse;
+// any problem is a usage error.
+func (pf positionFlags) resolve(fs *flagSet) (games.Game, engine.Position, error) {
+	if *pf.game == "" {
+		return games.Game{}, nil, usagef("--game is required: adjacency, connect4 or tictactoe")
+	}
+	game, err := games.Lookup(*pf.game)
+	if err != nil {
+		return games.Game{}, nil, usageError{err}
+	}
+	var opts games.Options
+	if set := fs.set(); set["rounds"] || set["first"] {
+		if !game.HasSetup {
+			return games.Game{}, nil, usagef("--rounds and --first apply to adjacency only")
+		}
+		side, err := engine.ParseSide(*pf.first)
+		if err != nil {
+			return games.Game{}, nil, usagef("--first: %v", err)
+		}
+		opts = games.Options{Rounds: *pf.rounds, First: side}
+	}
+	pos, err := game.Position(*pf.position, opts)
+	if err != nil {
+		return games.Game{}, nil, usageError{err}
+	}
+	return game, pos, nil
+}
