@@ -64,10 +64,16 @@ func (connect4Rules) orderBonus(p engine.Position, m engine.Move) int {
 // depth 12 (a few milliseconds) has a fallback answer.
 func (connect4Rules) reach(engine.Position) (depth int, ok bool) { return 12, true }
 
+// c4solvers keeps solvers between searches: making one touches its whole
+// table, tens of milliseconds for 64 MiB, which a move's deadline cannot
+// spare, and its entries stay true from one position to the next.
+var c4solvers = sizedPool[*c4solver.Solver]{make: func(mib int) *c4solver.Solver { return c4solver.New(mib << 20) }}
+
 // solve runs the exact solver under the search's context, with a table of
 // the search's hash size.
 func (connect4Rules) solve(t *thread, _ engine.Move, _ int) (engine.Move, int, bool) {
-	solver := c4solver.New(t.s.hashMiB << 20)
+	solver := c4solvers.get(t.s.hashMiB)
+	defer c4solvers.put(t.s.hashMiB, solver)
 	r, err := solver.Solve(t.s.ctx, t.pos.(*connect4.Position))
 	t.nodes += r.Nodes
 	if err != nil {

@@ -96,7 +96,7 @@ func runSearch(ctx context.Context, pos engine.Position, limits Limits, r rules,
 		s.hashMiB = DefaultHashMiB
 	}
 	s.tt = borrowTable(s.hashMiB)
-	defer returnTable(s.hashMiB, s.tt)
+	defer tables.put(s.hashMiB, s.tt)
 	if _, timed := ctx.Deadline(); limits.Nodes > 0 && !timed {
 		s.tt.clear() // what earlier searches left would change the answer
 	}

@@ -75,30 +75,65 @@ func newTable(mib int) *ttable {
 	return &ttable{buckets: make([]ttBucket, n), mask: n - 1}
 }
 
-// tablePools keep tables between searches, one pool per size in MiB:
-// allocating and clearing 64 MiB for every move would cost more than the
-// table saves, and entries from earlier searches — the previous move of
-// the same game, usually — remain true and useful, aged by a generation.
-var tablePools sync.Map // int → *sync.Pool of *ttable
+// sizedPool keeps large per-search structures between searches, by size
+// in MiB: making 64 MiB for every move would cost more than the structure
+// saves, and what earlier searches stored — the previous move of the same
+// game, usually — remains true. Unlike a sync.Pool it survives garbage
+// collections, which large searches cause often; it keeps at most
+// maxIdle structures of each size.
+type sizedPool[T any] struct {
+	mu   sync.Mutex
+	idle map[int][]T
+	make func(mib int) T
+}
 
-// borrowTable returns a table of mib MiB, from an earlier search if one
-// is free, with its generation advanced.
+const maxIdle = 2
+
+// get returns a T of mib MiB, from an earlier search if one is free.
+func (p *sizedPool[T]) get(mib int) T {
+	p.mu.Lock()
+	if free := p.idle[mib]; len(free) > 0 {
+		x := free[len(free)-1]
+		p.idle[mib] = free[:len(free)-1]
+		p.mu.Unlock()
+		return x
+	}
+	p.mu.Unlock()
+	return p.make(mib)
+}
+
+// put gives x, of mib MiB, back for later searches.
+func (p *sizedPool[T]) put(mib int, x T) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.idle == nil {
+		p.idle = make(map[int][]T)
+	}
+	if len(p.idle[mib]) < maxIdle {
+		p.idle[mib] = append(p.idle[mib], x)
+	}
+}
+
+// drop forgets every idle structure.
+func (p *sizedPool[T]) drop() {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	clear(p.idle)
+}
+
+// tables are the transposition tables between searches.
+var tables = sizedPool[*ttable]{make: newTable}
+
+// borrowTable returns a table of mib MiB with its generation advanced, so
+// that entries of earlier searches give way first.
 func borrowTable(mib int) *ttable {
-	pool, _ := tablePools.LoadOrStore(mib, &sync.Pool{New: func() any { return newTable(mib) }})
-	t := pool.(*sync.Pool).Get().(*ttable)
+	t := tables.get(mib)
 	t.gen = (t.gen + 1) & ttGenMask
 	return t
 }
 
 // clear empties the table.
 func (t *ttable) clear() { clear(t.buckets) }
-
-// returnTable gives a table back for later searches.
-func returnTable(mib int, t *ttable) {
-	if pool, ok := tablePools.Load(mib); ok {
-		pool.(*sync.Pool).Put(t)
-	}
-}
 
 func (t *ttable) probe(hash uint64) (ttHit, bool) {
 	b := &t.buckets[hash&t.mask]
