@@ -95,79 +95,81 @@ func openDB(path string, readOnly bool) (*bolt.Store, error) {
 	return bolt.Open(path, &bolt.Options{ReadOnly: readOnly})
 }
 
-func runDBCheck(ctx context.Context, fs *flagSet, dbPath *string, args []string, sio stdio) error {
-	stdout := sio.out
+// inspect parses the flags of a read-only subcommand, checks them with
+// validate (if not nil), opens the database read-only and runs fn on it.
+func inspect(fs *flagSet, dbPath *string, args []string, validate func() error, fn func(*bolt.Store) error) error {
 	if err := fs.parse(args); err != nil {
 		return err
+	}
+	if validate != nil {
+		if err := validate(); err != nil {
+			return err
+		}
 	}
 	s, err := openDB(*dbPath, true)
 	if err != nil {
 		return err
 	}
 	defer s.Close()
-	problems, err := s.Check(ctx)
-	if err != nil {
-		return err
-	}
-	for _, p := range problems {
-		fmt.Fprintln(stdout, p)
-	}
-	if len(problems) > 0 {
-		return fmt.Errorf("%s: %d problem(s)", *dbPath, len(problems))
-	}
-	fmt.Fprintf(stdout, "%s: ok\n", *dbPath)
-	return nil
+	return fn(s)
+}
+
+func runDBCheck(ctx context.Context, fs *flagSet, dbPath *string, args []string, sio stdio) error {
+	return inspect(fs, dbPath, args, nil, func(s *bolt.Store) error {
+		problems, err := s.Check(ctx)
+		if err != nil {
+			return err
+		}
+		for _, p := range problems {
+			fmt.Fprintln(sio.out, p)
+		}
+		if len(problems) > 0 {
+			return fmt.Errorf("%s: %d problem(s)", *dbPath, len(problems))
+		}
+		fmt.Fprintf(sio.out, "%s: ok\n", *dbPath)
+		return nil
+	})
 }
 
 func runDBBackup(ctx context.Context, fs *flagSet, dbPath *string, args []string, sio stdio) error {
-	stdout := sio.out
 	out := fs.String("out", "", "the file to write (required)")
-	if err := fs.parse(args); err != nil {
-		return err
+	validate := func() error {
+		if *out == "" {
+			return usagef("--out is required")
+		}
+		return nil
 	}
-	if *out == "" {
-		return usagef("--out is required")
-	}
-	s, err := openDB(*dbPath, true)
-	if err != nil {
-		return err
-	}
-	defer s.Close()
-	n, err := s.BackupFile(ctx, *out)
-	if err != nil {
-		return err
-	}
-	fmt.Fprintf(stdout, "wrote %d bytes to %s\n", n, *out)
-	return nil
+	return inspect(fs, dbPath, args, validate, func(s *bolt.Store) error {
+		n, err := s.BackupFile(ctx, *out)
+		if err != nil {
+			return err
+		}
+		fmt.Fprintf(sio.out, "wrote %d bytes to %s\n", n, *out)
+		return nil
+	})
 }
 
 func runDBStats(ctx context.Context, fs *flagSet, dbPath *string, args []string, sio stdio) error {
-	stdout := sio.out
-	if err := fs.parse(args); err != nil {
-		return err
-	}
-	s, err := openDB(*dbPath, true)
-	if err != nil {
-		return err
-	}
-	defer s.Close()
-	st, err := s.Stats(ctx)
-	if err != nil {
-		return err
-	}
-	fmt.Fprintf(stdout, "%s: schema %d, %d bytes of data\n", st.Path, st.Schema, st.Size)
-	fmt.Fprintln(stdout, "keys per bucket:")
-	for _, name := range slices.Sorted(maps.Keys(st.Keys)) {
-		fmt.Fprintf(stdout, "  %-24s %d\n", name, st.Keys[name])
-	}
-	fmt.Fprintln(stdout, "games per status:")
-	for _, status := range slices.Sorted(maps.Keys(st.Games)) {
-		fmt.Fprintf(stdout, "  %-24s %d\n", status, st.Games[status])
-	}
-	if st.Corrupt > 0 {
-		fmt.Fprintf(stdout, "  %-24s %d\n", "corrupt", st.Corrupt)
-	}
-	return nil
+	return inspect(fs, dbPath, args, nil, func(s *bolt.Store) error {
+		st, err := s.Stats(ctx)
+		if err != nil {
+			return err
+		}
+		w := sio.out
+		fmt.Fprintf(w, "%s: schema %d, %d bytes of data\n", st.Path, st.Schema, st.Size)
+		fmt.Fprintln(w, "keys per bucket:")
+		for _, name := range slices.Sorted(maps.Keys(st.Keys)) {
+			fmt.Fprintf(w, "  %-24s %d\n", name, st.Keys[name])
+		}
+		fmt.Fprintln(w, "games per status:")
+		for _, status := range slices.Sorted(maps.Keys(st.Games)) {
+			fmt.Fprintf(w, "  %-24s %d\n", status, st.Games[status])
+		}
+		if st.Corrupt > 0 {
+			fmt.Fprintf(w, "  %-24s %d\n", "corrupt", st.Corrupt)
+		}
+		return nil
+	})
 }
 
 func runDBBench(ctx context.Context, fs *flagSet, dbPath *string, args []string, sio stdio) error {

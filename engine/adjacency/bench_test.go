@@ -92,29 +92,6 @@ func BenchmarkAfter(b *testing.B) {
 	b.ReportMetric(float64(done)/b.Elapsed().Seconds(), "pairs/s")
 }
 
-// BenchmarkPlayUndoInterface is BenchmarkPlayUndo through engine.Position,
-// the way a game-agnostic strategy calls it.
-func BenchmarkPlayUndoInterface(b *testing.B) {
-	ps := benchPositions(b)
-	ifs := make([]engine.Position, len(ps))
-	moves := make([][]engine.Move, len(ps))
-	for i, p := range ps {
-		ifs[i], moves[i] = p, p.Moves(nil)
-	}
-	b.ReportAllocs()
-	b.ResetTimer()
-	done := 0
-	for i := 0; done < b.N; i++ {
-		p := ifs[i&63]
-		for _, m := range moves[i&63] {
-			p.Play(m)
-			p.Undo()
-		}
-		done += len(moves[i&63])
-	}
-	b.ReportMetric(float64(done)/b.Elapsed().Seconds(), "pairs/s")
-}
-
 func BenchmarkHash(b *testing.B) {
 	ps := benchPositions(b)
 	b.ReportAllocs()
