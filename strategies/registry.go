@@ -46,6 +46,8 @@ var allGames = []string{"adjacency", "connect4", "tictactoe"}
 // family declares its own list beside its code.
 var registry = slices.Concat(
 	searchStrategies,
+	localStrategies,
+	geneticStrategies,
 )
 
 // All returns every registered strategy.

@@ -1,0 +1,296 @@
+package strategies
+
+import (
+	"context"
+	"fmt"
+	"math"
+	"math/rand/v2"
+	"time"
+
+	"github.com/gambitbot/gambit/engine"
+	"github.com/gambitbot/gambit/engine/adjacency"
+	"github.com/gambitbot/gambit/engine/connect4"
+	"github.com/gambitbot/gambit/engine/tictactoe"
+)
+
+// localStrategies are the local-search players of reports 000 and 001.
+var localStrategies = []Info{
+	{
+		Name:        "greedy",
+		Games:       allGames,
+		Description: "one ply: the move capturing most marks (elsewhere the best-looking move), ties broken at random",
+		Difficulty:  Easy,
+		Strategy:    Greedy{},
+	},
+	{
+		Name:        "hill-steepest",
+		Games:       allGames,
+		Description: "steepest-ascent hill climbing with restarts over 3-move plans against greedy replies",
+		Difficulty:  Medium,
+		Strategy:    HillClimbing{Variant: Steepest},
+	},
+	{
+		Name:        "hill-sideways",
+		Games:       allGames,
+		Description: "hill climbing allowing up to 10 sideways moves, with restarts, over 3-move plans",
+		Difficulty:  Medium,
+		Strategy:    HillClimbing{Variant: Sideways},
+	},
+	{
+		Name:        "hill-stochastic",
+		Games:       allGames,
+		Description: "stochastic hill climbing (a random uphill neighbour) with restarts over 3-move plans",
+		Difficulty:  Medium,
+		Strategy:    HillClimbing{Variant: Stochastic},
+	},
+	{
+		Name:        "annealing",
+		Games:       allGames,
+		Description: "simulated annealing over 3-move plans against greedy replies, reheating until time runs out",
+		Difficulty:  Medium,
+		Strategy:    HillClimbing{Variant: Annealing},
+	},
+	{
+		Name:        "beam",
+		Games:       allGames,
+		Description: "local beam search to the end of the game with minimax backup, widening the beam while time lasts",
+		Difficulty:  Medium,
+		Strategy:    Beam{},
+	},
+}
+
+// defaultNodes caps the evaluations of a local or genetic search that has
+// neither a deadline nor Limits.Nodes, so that it ends.
+const defaultNodes = 1 << 20
+
+// Greedy is the bot that report 000's hill climbers (section 1.3,
+// "Algoritma Local Search") really are: it looks one ply ahead and plays
+// the move that captures most opponent marks (Adjacency's Captures),
+// breaking ties at random. In the other games it plays the move whose
+// position evaluates best for it, a winning move first. Ties are broken
+// by a PCG generator seeded from Limits.Seed.
+type Greedy struct{}
+
+// Search implements Strategy.
+func (Greedy) Search(ctx context.Context, pos engine.Position, limits Limits) (Result, error) {
+	r, err := newRun(ctx, pos, limits, "greedy")
+	if err != nil {
+		return Result{}, err
+	}
+	m, v := r.greedy()
+	return r.result(m, v, 1, []engine.Move{m}), nil
+}
+
+// scorer evaluates the positions of one game for the side to move, in the
+// internal units of its rules.
+type scorer struct {
+	rules rules
+	eval  func(engine.Position) int
+}
+
+// scorerFor returns the scorer of pos's game.
+func scorerFor(pos engine.Position) (scorer, bool) {
+	switch pos.(type) {
+	case *adjacency.Position:
+		return scorer{adjacencyRules{}, adjacencyRules{}.evaluate}, true
+	case *connect4.Position:
+		return scorer{connect4Rules{}, connect4Rules{}.evaluate}, true
+	case *tictactoe.Position:
+		return scorer{ticTacToeRules{}, ticTacToeLines}, true
+	}
+	return scorer{}, false
+}
+
+// value scores p for the side to move: exactly when the game is over.
+func (s scorer) value(p engine.Position) int {
+	if p.Terminal() {
+		return s.rules.terminal(p)
+	}
+	return s.eval(p)
+}
+
+// ticTacToeLines is a small tic-tac-toe evaluation for the side to move:
+// every line holding marks of one side only counts for that side, 1 for
+// one mark and 4 for two, scaled by 10 and kept below a win (100).
+func ticTacToeLines(p engine.Position) int {
+	t := p.(*tictactoe.Position)
+	me := t.SideToMove()
+	score := 0
+	for _, line := range ticTacToeLineCells {
+		var count [2]int
+		for _, c := range line {
+			if s, ok := t.Mark(c); ok {
+				count[s]++
+			}
+		}
+		switch {
+		case count[me] > 0 && count[me.Other()] == 0:
+			score += count[me] * count[me]
+		case count[me.Other()] > 0 && count[me] == 0:
+			score -= count[me.Other()] * count[me.Other()]
+		}
+	}
+	return max(-99, min(99, 10*score))
+}
+
+var ticTacToeLineCells = [8][3]engine.Move{
+	{0, 1, 2}, {3, 4, 5}, {6, 7, 8}, {0, 3, 6}, {1, 4, 7}, {2, 5, 8}, {0, 4, 8}, {2, 4, 6},
+}
+
+// run is one call of Search of a local or genetic strategy: its own copy
+// of the position, random generator, node count and stop condition, and
+// a move buffer per ply so that nothing allocates in the inner loops.
+type run struct {
+	sc       scorer
+	pos      engine.Position
+	side     engine.Side // the side to move at the root
+	rng      *rand.Rand
+	ctx      context.Context
+	deadline time.Time
+	maxNodes uint64
+	progress func(Progress)
+	started  time.Time
+	nodes    uint64
+	stopped  bool
+	ply      int
+	bufs     [maxPly][engine.MaxMoves]engine.Move
+}
+
+// newRun checks pos and sets up a search of the named strategy.
+func newRun(ctx context.Context, pos engine.Position, limits Limits, name string) (*run, error) {
+	sc, ok := scorerFor(pos)
+	if !ok {
+		return nil, fmt.Errorf("strategies: %s: %T: %w", name, pos, ErrUnsupported)
+	}
+	r := &run{sc: sc, pos: pos.Clone(), side: pos.SideToMove(), ctx: ctx, progress: limits.Progress, started: time.Now()}
+	if len(r.legal()) == 0 {
+		return nil, fmt.Errorf("strategies: %s %v: %w", name, pos, ErrNoMoves)
+	}
+	seed := limits.Seed
+	if seed == 0 {
+		seed = rand.Uint64()
+	}
+	r.rng = rand.New(rand.NewPCG(seed, seed^0x9e3779b97f4a7c15))
+	var timed bool
+	r.deadline, timed = ctx.Deadline()
+	switch {
+	case limits.Nodes > 0:
+		r.maxNodes = limits.Nodes
+	case !timed:
+		r.maxNodes = defaultNodes
+	default:
+		r.maxNodes = math.MaxUint64
+	}
+	r.checkClock()
+	return r, nil
+}
+
+// legal returns the legal moves of the current position in this ply's
+// buffer: valid until the next call at the same ply.
+func (r *run) legal() []engine.Move { return r.pos.Moves(r.bufs[r.ply][:0]) }
+
+func (r *run) play(m engine.Move) {
+	r.pos.Play(m)
+	r.ply++
+}
+
+func (r *run) undo() {
+	r.pos.Undo()
+	r.ply--
+}
+
+// eval scores the current position for its side to move, counting a node
+// and looking at the clock every 256 nodes.
+func (r *run) eval() int {
+	r.tick()
+	return r.sc.value(r.pos)
+}
+
+// tick counts a node and decides whether to stop.
+func (r *run) tick() {
+	r.nodes++
+	if r.nodes >= r.maxNodes {
+		r.stopped = true
+	} else if r.nodes&255 == 0 {
+		r.checkClock()
+	}
+}
+
+// checkClock stops the search once the deadline has passed or the context
+// is done.
+func (r *run) checkClock() {
+	if (!r.deadline.IsZero() && !time.Now().Before(r.deadline)) || r.ctx.Err() != nil {
+		r.stopped = true
+	}
+}
+
+// rootValue turns the value v of the current position for its side to
+// move into the root side's point of view.
+func (r *run) rootValue(v int) int {
+	if r.pos.SideToMove() != r.side {
+		return -v
+	}
+	return v
+}
+
+// greedy returns Greedy's move and its one-ply value for the mover. For
+// Adjacency the move captures most marks; elsewhere it evaluates best.
+// Ties are broken uniformly at random.
+func (r *run) greedy() (engine.Move, int) {
+	board, isAdjacency := r.pos.(*adjacency.Position)
+	var best engine.Move
+	bestKey, ties := math.MinInt, 0
+	for _, m := range r.legal() {
+		var key int
+		if isAdjacency {
+			r.tick()
+			key = board.Captures(m)
+		} else {
+			r.play(m)
+			key = -r.eval()
+			r.undo()
+		}
+		if key > bestKey {
+			bestKey, ties = key, 0
+		}
+		if key == bestKey {
+			ties++
+			if r.rng.IntN(ties) == 0 {
+				best = m
+			}
+		}
+	}
+	r.play(best)
+	v := -r.eval()
+	r.undo()
+	return best, v
+}
+
+// bestByEval returns the move whose position evaluates best for the side
+// to move, the first in move order on ties: the reply model of the plans.
+func (r *run) bestByEval() engine.Move {
+	moves := r.legal()
+	best, bestV := moves[0], math.MinInt
+	for _, m := range moves {
+		r.play(m)
+		v := -r.eval()
+		r.undo()
+		if v > bestV {
+			best, bestV = m, v
+		}
+	}
+	return best
+}
+
+// result reports a search's answer; v is in internal units for the root
+// side.
+func (r *run) result(m engine.Move, v, depth int, pv []engine.Move) Result {
+	return Result{Move: m, Score: v / r.sc.rules.unit(), Depth: depth, Nodes: r.nodes, PV: pv}
+}
+
+// report calls the progress callback, if any, with the current answer.
+func (r *run) report(m engine.Move, v, depth int) {
+	if r.progress != nil {
+		r.progress(Progress{Depth: depth, Move: m, Score: v / r.sc.rules.unit(), Nodes: r.nodes, Elapsed: time.Since(r.started)})
+	}
+}
