@@ -48,6 +48,9 @@ var registry = slices.Concat(
 	searchStrategies,
 	localStrategies,
 	geneticStrategies,
+	seedStrategies,
+	mctsStrategies,
+	randomStrategies,
 )
 
 // All returns every registered strategy.
