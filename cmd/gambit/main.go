@@ -34,6 +34,9 @@ var commands = []command{
 	{name: "perft", summary: "count the leaves of a game tree: the check of the move generators", run: runPerft},
 	{name: "solve", summary: "solve Connect Four positions exactly, read from standard input", run: runSolve},
 	{name: "analyze", summary: "ask a strategy for its move in a position, with score, depth and line", run: runAnalyze},
+	{name: "strategies", summary: "list the AI strategies: games, difficulty, description", run: runStrategies},
+	{name: "arena", summary: "play strategies against each other and rate them (Elo with 95% intervals)", run: runArena},
+	{name: "play", summary: "play a game against a strategy in the terminal", run: runPlay},
 	{name: "db", summary: "check, back up, inspect or benchmark the database", run: runDB},
 }
 

@@ -1,0 +1,166 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/schollz/progressbar/v3"
+	"golang.org/x/term"
+
+	"github.com/gambitbot/gambit/engine/games"
+	"github.com/gambitbot/gambit/strategies"
+	"github.com/gambitbot/gambit/strategies/arena"
+)
+
+const arenaUsage = `
+Usage: gambit arena --game adjacency|connect4|tictactoe --players A,B,… [--gauntlet NAME]
+                    [--games N] [--rounds 8,16,28] [--time DURATION] [--nodes N]
+                    [--seed S] [--concurrency K] [--hash MiB] [--json]
+
+Plays strategies against each other and rates them. Round robin: every pair
+of --players meets; with --gauntlet NAME, that player meets each of the
+others. Each pairing plays --games games per rounds setting, rounded up so
+that every setup is played equally often: both colours (x, o) and, in
+Adjacency, both first movers (x or o starts), four setups; Connect Four and
+Tic-Tac-Toe always start with x, so the two colours cover both.
+
+Each move is one search on one thread, for --time (default 100ms) or, with
+--nodes, until about N positions without a deadline: then a run with the
+same --seed replays exactly, whatever --concurrency. With both, the node
+limit and a --time deadline as a safety net. A strategy's error or illegal
+move loses it the game (listed under Forfeits). --seed 0 picks a seed and
+prints it.
+
+Prints the results per pairing (wins, losses and draws of A against B) and
+Elo ratings with 95% confidence intervals (Bradley–Terry maximum likelihood,
+draws as half wins, one virtual draw per pairing, mean 1500; intervals from
+the observed Fisher information), as Markdown, or with --json one object.
+Progress goes to stderr: a bar on a terminal, otherwise a line every 10%.
+
+Examples:
+  gambit arena --game tictactoe --players minimax,random --games 20
+  gambit arena --game adjacency --players minimax,greedy,random --rounds 8,28 --nodes 20000 --seed 1
+  gambit arena --game adjacency --players minimax,greedy,beam,mcts --gauntlet minimax --rounds 8 --games 200 --concurrency 2
+`
+
+func runArena(args []string, sio stdio) error {
+	fs := newFlagSet("arena", arenaUsage, sio.out)
+	gameName := fs.String("game", "", "the game: adjacency, connect4 or tictactoe (required)")
+	playerList := fs.String("players", "", "the strategies, comma-separated: at least two (required)")
+	gauntlet := fs.String("gauntlet", "", "one of the players, who meets each of the others (default: round robin)")
+	gamesPer := fs.Int("games", 20, "games per pairing and rounds setting (rounded up to cover the setups)")
+	roundList := fs.String("rounds", "", "Adjacency: the rounds settings, comma-separated, each 2–28 (default 28)")
+	moveTime := fs.Duration("time", 100*time.Millisecond, "the time of each move")
+	nodes := fs.Uint64("nodes", 0, "the node limit of each move, without deadline (reproducible)")
+	seed := fs.Uint64("seed", 0, "the seed of the games (0: pick one)")
+	concurrency := fs.Int("concurrency", 1, "games played at once")
+	hash := fs.Int("hash", 16, "transposition-table memory of each search in MiB")
+	asJSON := fs.Bool("json", false, "print one JSON object")
+	if err := fs.parse(args); err != nil {
+		return err
+	}
+	cfg, err := arenaConfig(fs, *gameName, *playerList, *roundList)
+	if err != nil {
+		return err
+	}
+	set := fs.set()
+	cfg.Gauntlet, cfg.Games, cfg.Seed, cfg.Concurrency, cfg.HashMiB = *gauntlet, *gamesPer, *seed, *concurrency, *hash
+	cfg.MoveTime, cfg.Nodes = *moveTime, *nodes
+	if set["nodes"] && !set["time"] {
+		cfg.MoveTime = 0 // no deadline: reproducible
+	}
+	switch {
+	case *moveTime <= 0:
+		return usagef("--time must be positive, such as 100ms or 2s")
+	case set["nodes"] && *nodes == 0:
+		return usagef("--nodes must be positive")
+	case *concurrency < 1 || *hash < 1:
+		return usagef("--concurrency and --hash must be 1 or more")
+	}
+	if err := cfg.Validate(); err != nil {
+		return usageError{err}
+	}
+	cfg.Progress = progressReporter(sio.err)
+
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+	defer stop()
+	report, err := arena.Run(ctx, cfg)
+	if err != nil {
+		return err
+	}
+	if *asJSON {
+		return json.NewEncoder(sio.out).Encode(report)
+	}
+	return report.WriteMarkdown(sio.out)
+}
+
+// arenaConfig resolves the game, the players and the rounds settings; any
+// problem is a usage error.
+func arenaConfig(fs *flagSet, gameName, playerList, roundList string) (arena.Config, error) {
+	if gameName == "" {
+		return arena.Config{}, usagef("--game is required: adjacency, connect4 or tictactoe")
+	}
+	game, err := games.Lookup(gameName)
+	if err != nil {
+		return arena.Config{}, usageError{err}
+	}
+	cfg := arena.Config{Game: game}
+	for name := range strings.SplitSeq(playerList, ",") {
+		if name = strings.TrimSpace(name); name == "" {
+			continue
+		}
+		info, err := strategies.Lookup(name)
+		if err != nil {
+			return arena.Config{}, usageError{err}
+		}
+		if !info.Supports(game.Name) {
+			return arena.Config{}, usagef("strategy %s does not play %s; it plays %s", info.Name, game.Name, strings.Join(info.Games, ", "))
+		}
+		cfg.Players = append(cfg.Players, arena.Player{Name: info.Name, Strategy: info.Strategy})
+	}
+	if len(cfg.Players) < 2 {
+		return arena.Config{}, usagef("--players needs at least two strategies, comma-separated (see gambit strategies --game %s)", game.Name)
+	}
+	if fs.set()["rounds"] {
+		if !game.HasSetup {
+			return arena.Config{}, usagef("--rounds applies to adjacency only")
+		}
+		for text := range strings.SplitSeq(roundList, ",") {
+			r, err := strconv.Atoi(strings.TrimSpace(text))
+			if err != nil {
+				return arena.Config{}, usagef("--rounds %q: want numbers such as 8,16,28", roundList)
+			}
+			cfg.Rounds = append(cfg.Rounds, r)
+		}
+	}
+	return cfg, nil
+}
+
+// progressReporter returns the arena's progress callback: a bar when w is
+// a terminal, otherwise a plain line at every tenth of the games, so that
+// logs stay readable.
+func progressReporter(w io.Writer) func(done, total int) {
+	if f, ok := w.(*os.File); ok && term.IsTerminal(int(f.Fd())) {
+		var bar *progressbar.ProgressBar
+		return func(done, total int) {
+			if bar == nil {
+				bar = progressbar.NewOptions(total, progressbar.OptionSetWriter(w), progressbar.OptionSetDescription("arena"),
+					progressbar.OptionShowCount(), progressbar.OptionSetPredictTime(true), progressbar.OptionClearOnFinish())
+			}
+			_ = bar.Set(done) // drawing on a terminal: nothing to do about a failure
+		}
+	}
+	return func(done, total int) {
+		if done*10/total != (done-1)*10/total { // a new tenth, and always the last game
+
+			fmt.Fprintf(w, "arena: %d/%d games (%d%%)\n", done, total, done*100/total)
+		}
+	}
+}

@@ -1,0 +1,122 @@
+package main
+
+import (
+	"encoding/json"
+	"strings"
+	"testing"
+
+	"github.com/gambitbot/gambit/strategies"
+)
+
+// arenaArgs is a cheap, node-limited tic-tac-toe run of two players.
+var arenaArgs = []string{"arena", "--game", "tictactoe", "--players", "minimax, random", "--games", "3", "--nodes", "2000", "--seed", "3"}
+
+func TestArenaMarkdown(t *testing.T) {
+	code, out, errOut := gambit(arenaArgs...)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	for _, want := range []string{
+		"# Arena: tictactoe, round robin",
+		"4 games per pairing", "2000 nodes a move", "seed 3",
+		"| A | B | A wins | B wins | draws | A's score | forfeits |",
+		"| minimax | random |",
+		"## Elo", "| 1 | minimax |", "95% CI",
+	} {
+		if !strings.Contains(out, want) {
+			t.Errorf("output lacks %q:\n%s", want, out)
+		}
+	}
+	// Not a terminal: plain progress lines, the last at 100%.
+	if !strings.HasSuffix(errOut, "arena: 4/4 games (100%)\n") || strings.Contains(errOut, "\r") {
+		t.Errorf("stderr %q: want plain progress lines", errOut)
+	}
+}
+
+func TestArenaJSONReplays(t *testing.T) {
+	args := append(append([]string{}, arenaArgs...), "--json", "--concurrency", "2")
+	code, out, errOut := gambit(args...)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	var report struct {
+		Game            string `json:"game"`
+		GamesPerPairing int    `json:"games_per_pairing"`
+		Seed            uint64 `json:"seed"`
+		Results         []struct {
+			A, B                string
+			Wins, Losses, Draws int
+		} `json:"results"`
+		Ratings []struct {
+			Elo []struct {
+				Name   string
+				Elo    float64
+				CILow  float64 `json:"ci_low"`
+				CIHigh float64 `json:"ci_high"`
+			}
+		} `json:"ratings"`
+		Games []struct {
+			X, O, First, Result string
+			Moves               []string
+		} `json:"games"`
+	}
+	if err := json.Unmarshal([]byte(out), &report); err != nil {
+		t.Fatalf("%v in %s", err, out)
+	}
+	if report.Game != "tictactoe" || report.Seed != 3 || report.GamesPerPairing != 4 || len(report.Games) != 4 {
+		t.Errorf("header %+v", report)
+	}
+	if r := report.Results; len(r) != 1 || r[0].A != "minimax" || r[0].Wins+r[0].Losses+r[0].Draws != 4 || r[0].Losses != 0 {
+		t.Errorf("results %+v: want minimax unbeaten in 4 games against random", r)
+	}
+	if e := report.Ratings; len(e) != 1 || len(e[0].Elo) != 2 || !(e[0].Elo[0].CILow < e[0].Elo[0].Elo && e[0].Elo[0].Elo < e[0].Elo[0].CIHigh) {
+		t.Errorf("ratings %+v", e)
+	}
+	for _, g := range report.Games {
+		if g.First != "x" || len(g.Moves) < 5 || !strings.Contains("1-0 0-1 1/2-1/2", g.Result) {
+			t.Errorf("game %+v", g)
+		}
+	}
+	if _, again, _ := gambit(args...); again != out {
+		t.Errorf("the same seed and node limit gave another run:\n%s\n%s", out, again)
+	}
+}
+
+func TestArenaRejectsBadArguments(t *testing.T) {
+	var other string // a strategy that does not play tic-tac-toe, if any
+	for _, s := range strategies.All() {
+		if !s.Supports("tictactoe") {
+			other = s.Name
+		}
+	}
+	cases := []struct {
+		args []string
+		want string
+	}{
+		{[]string{"--players", "minimax,random"}, "--game is required"},
+		{[]string{"--game", "tictactoe"}, "at least two"},
+		{[]string{"--game", "tictactoe", "--players", "minimax"}, "at least two"},
+		{[]string{"--game", "tictactoe", "--players", "minimax,nobody"}, `unknown strategy "nobody"`},
+		{[]string{"--game", "tictactoe", "--players", "minimax,minimax"}, "named twice"},
+		{[]string{"--game", "tictactoe", "--players", "minimax,random", "--rounds", "8"}, "--rounds applies to adjacency only"},
+		{[]string{"--game", "adjacency", "--players", "minimax,random", "--rounds", "8,x"}, "--rounds"},
+		{[]string{"--game", "adjacency", "--players", "minimax,random", "--rounds", "30"}, "30 rounds"},
+		{[]string{"--game", "tictactoe", "--players", "minimax,random", "--gauntlet", "greedy"}, "gauntlet player greedy"},
+		{[]string{"--game", "tictactoe", "--players", "minimax,random", "--time", "0s"}, "--time must be positive"},
+		{[]string{"--game", "tictactoe", "--players", "minimax,random", "--nodes", "0"}, "--nodes must be positive"},
+		{[]string{"--game", "tictactoe", "--players", "minimax,random", "--games", "0"}, "0 games"},
+		{[]string{"--game", "tictactoe", "--players", "minimax,random", "--concurrency", "0"}, "--concurrency"},
+	}
+	if other != "" {
+		cases = append(cases, struct {
+			args []string
+			want string
+		}{[]string{"--game", "tictactoe", "--players", "minimax," + other}, "does not play tictactoe"})
+	}
+	for _, tc := range cases {
+		code, out, errOut := gambit(append([]string{"arena"}, tc.args...)...)
+		if code != 2 || out != "" || !strings.Contains(errOut, tc.want) || !strings.Contains(errOut, "gambit arena --help") {
+			t.Errorf("arena %v: exit %d, stdout %q, stderr %q; want status 2 and an error naming %q", tc.args, code, out, errOut, tc.want)
+		}
+	}
+}

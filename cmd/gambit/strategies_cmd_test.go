@@ -1,0 +1,81 @@
+package main
+
+import (
+	"encoding/json"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/gambitbot/gambit/strategies"
+)
+
+func strategiesJSON(t *testing.T, args ...string) []map[string]any {
+	t.Helper()
+	code, out, errOut := gambit(append([]string{"strategies", "--json"}, args...)...)
+	if code != 0 {
+		t.Fatalf("strategies --json %v: exit %d: %s", args, code, errOut)
+	}
+	var list []map[string]any
+	if err := json.Unmarshal([]byte(out), &list); err != nil {
+		t.Fatalf("strategies --json %v: %v in %q", args, err, out)
+	}
+	return list
+}
+
+func TestStrategiesJSON(t *testing.T) {
+	list := strategiesJSON(t)
+	if len(list) != len(strategies.All()) {
+		t.Errorf("%d strategies listed, %d registered", len(list), len(strategies.All()))
+	}
+	for _, s := range list {
+		keys := make([]string, 0, len(s))
+		for k := range s {
+			keys = append(keys, k)
+		}
+		slices.Sort(keys)
+		if !slices.Equal(keys, []string{"description", "difficulty", "games", "name"}) {
+			t.Errorf("%v: keys %v, want description, difficulty, games, name", s, keys)
+		}
+		games, ok := s["games"].([]any)
+		if name, _ := s["name"].(string); name == "" || !ok || len(games) == 0 {
+			t.Errorf("%v: want a name and a non-empty array of games", s)
+		}
+		if d, _ := s["difficulty"].(string); !slices.Contains([]string{"easy", "medium", "hard", "perfect"}, d) {
+			t.Errorf("%v: difficulty %q outside the vocabulary", s["name"], d)
+		}
+	}
+	if !slices.ContainsFunc(list, func(s map[string]any) bool { return s["name"] == "minimax" }) {
+		t.Error("minimax not listed")
+	}
+}
+
+func TestStrategiesFilterByGame(t *testing.T) {
+	for _, game := range []string{"adjacency", "connect4", "tictactoe"} {
+		list := strategiesJSON(t, "--game", game)
+		if len(list) != len(strategies.ForGame(game)) {
+			t.Errorf("--game %s: %d listed, want %d", game, len(list), len(strategies.ForGame(game)))
+		}
+		for _, s := range list {
+			if !slices.Contains(s["games"].([]any), any(game)) {
+				t.Errorf("--game %s lists %v", game, s)
+			}
+		}
+	}
+}
+
+func TestStrategiesTable(t *testing.T) {
+	code, out, _ := gambit("strategies", "--game", "tictactoe")
+	lines := strings.Split(strings.TrimSpace(out), "\n")
+	if code != 0 || !strings.HasPrefix(lines[0], "NAME") || len(lines) != 1+len(strategies.ForGame("tictactoe")) {
+		t.Fatalf("exit %d, output %q: want a header and a line per strategy", code, out)
+	}
+	if !slices.ContainsFunc(lines, func(l string) bool {
+		return strings.HasPrefix(l, "minimax ") && strings.Contains(l, "hard") && strings.Contains(l, "adjacency,connect4,tictactoe")
+	}) {
+		t.Errorf("no minimax line with its games and difficulty in %q", out)
+	}
+	code, _, errOut := gambit("strategies", "--game", "chess")
+	if code != 2 || !strings.Contains(errOut, `unknown game "chess"`) {
+		t.Errorf("--game chess: exit %d, stderr %q", code, errOut)
+	}
+}
