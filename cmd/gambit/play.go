@@ -141,7 +141,7 @@ func readMove(input *bufio.Scanner, out io.Writer, game games.Game, pos engine.P
 		case "quit", "resign":
 			return engine.NoMove, true, nil
 		case "moves":
-			fmt.Fprintf(out, "Legal moves: %s\n", strings.Join(formatMoves(pos, pos.Moves(nil)), " "))
+			fmt.Fprintf(out, "Legal moves: %s\n", strings.Join(moveNames(pos, pos.Moves(nil)), " "))
 			continue
 		}
 		m, err := pos.ParseMove(text)

@@ -26,6 +26,11 @@ func TestPlayWholeTicTacToeGame(t *testing.T) {
 			t.Errorf("output lacks %q:\n%s", want, out)
 		}
 	}
+	// "moves" lists every empty cell: nine less x's 5 and minimax's reply.
+	i := strings.Index(out, "Legal moves: ")
+	if listed := strings.Fields(out[i+len("Legal moves: ") : i+strings.Index(out[i:], "\n")]); len(listed) != 7 {
+		t.Errorf("moves listed %v, want the 7 empty cells", listed)
+	}
 	// Perfect play from minimax: a draw or its win, played to the end.
 	end := out[strings.LastIndex(out, "Game over:"):]
 	if !strings.HasPrefix(end, "Game over: a draw. Final score: you 0, minimax 0.") &&
