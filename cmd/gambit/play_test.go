@@ -87,3 +87,13 @@ func TestPlayRejectsBadArguments(t *testing.T) {
 		}
 	}
 }
+
+// TestPlayListsEveryLegalMove: after x 1, o 5, x 4, o 7 (report 003's
+// replica answers deterministically) the five empty cells are listed, not
+// a line of play that ends when x completes a column.
+func TestPlayListsEveryLegalMove(t *testing.T) {
+	code, out, errOut := gambitWithInput("1\n4\nmoves\nquit\n", "play", "--game", "tictactoe", "--vs", "seed003-minimax")
+	if code != 0 || !strings.Contains(out, "Legal moves: 2 3 6 8 9\n") {
+		t.Errorf("exit %d (%s), output:\n%s", code, errOut, out)
+	}
+}
