@@ -56,39 +56,46 @@ func BenchmarkOpeningDepth(b *testing.B) {
 
 // BenchmarkSolveLastPlies: the median time minimax takes to solve exactly
 // the last k plies of random 28-round Adjacency games (9 positions a
-// size, the same every run), with a 60 s cap counted as unsolved.
+// size, the same every run), with one or two threads, a 60 s cap counted
+// as unsolved.
 func BenchmarkSolveLastPlies(b *testing.B) {
 	for _, k := range []int{12, 14, 16, 18} {
-		b.Run(fmt.Sprintf("plies=%d", k), func(b *testing.B) {
-			rng := rand.New(rand.NewPCG(uint64(k), 99))
-			var positions []engine.Position
-			for range 9 {
-				positions = append(positions, randomPosition(b, rng, "adjacency", 28, k))
-			}
-			var times []time.Duration
-			unsolved := 0
-			for b.Loop() {
-				for _, p := range positions {
-					clearPools()
-					ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
-					start := time.Now()
-					res, err := Minimax{}.Search(ctx, p, Limits{})
-					times = append(times, time.Since(start))
-					cancel()
-					if err != nil {
-						b.Fatal(err)
-					}
-					if !res.Exact {
-						unsolved++
-					}
+		for _, threads := range []int{1, 2} {
+			benchmarkSolve(b, k, threads)
+		}
+	}
+}
+
+func benchmarkSolve(b *testing.B, k, threads int) {
+	b.Run(fmt.Sprintf("plies=%d/threads=%d", k, threads), func(b *testing.B) {
+		rng := rand.New(rand.NewPCG(uint64(k), 99))
+		var positions []engine.Position
+		for range 9 {
+			positions = append(positions, randomPosition(b, rng, "adjacency", 28, k))
+		}
+		var times []time.Duration
+		unsolved := 0
+		for b.Loop() {
+			for _, p := range positions {
+				clearPools()
+				ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+				start := time.Now()
+				res, err := Minimax{}.Search(ctx, p, Limits{Threads: threads})
+				times = append(times, time.Since(start))
+				cancel()
+				if err != nil {
+					b.Fatal(err)
+				}
+				if !res.Exact {
+					unsolved++
 				}
 			}
-			slices.Sort(times)
-			b.ReportMetric(float64(times[len(times)/2].Microseconds())/1000, "median-ms")
-			b.ReportMetric(float64(times[len(times)-1].Microseconds())/1000, "max-ms")
-			b.ReportMetric(float64(unsolved)/float64(b.N), "unsolved/op")
-		})
-	}
+		}
+		slices.Sort(times)
+		b.ReportMetric(float64(times[len(times)/2].Microseconds())/1000, "median-ms")
+		b.ReportMetric(float64(times[len(times)-1].Microseconds())/1000, "max-ms")
+		b.ReportMetric(float64(unsolved)/float64(b.N), "unsolved/op")
+	})
 }
 
 // BenchmarkDeadlineOvershoot: how late searches return after their

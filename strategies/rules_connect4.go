@@ -64,6 +64,10 @@ func (connect4Rules) orderBonus(p engine.Position, m engine.Move) int {
 // depth 12 (a few milliseconds) has a fallback answer.
 func (connect4Rules) reach(engine.Position) (depth int, ok bool) { return 12, true }
 
+// sharesTable: c4solver keeps its own tables, so helper threads would
+// only compete with it for the cores.
+func (connect4Rules) sharesTable() bool { return false }
+
 // c4solvers keeps solvers between searches: making one touches its whole
 // table, tens of milliseconds for 64 MiB, which a move's deadline cannot
 // spare, and its entries stay true from one position to the next.

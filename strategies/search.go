@@ -152,7 +152,10 @@ func (t *thread) iterate(maxDepth, skew int, res *Result) {
 		var complete bool
 		if hasSolver && t.exact {
 			if res == nil {
-				break // helpers leave the solving to the main thread
+				if solver.sharesTable() { // Lazy SMP: fill the shared table
+					solver.solve(t, engine.NoMove, 0)
+				}
+				break
 			}
 			move, score, complete = solver.solve(t, res.Move, res.Score*s.rules.unit())
 			if !complete {
@@ -162,7 +165,16 @@ func (t *thread) iterate(maxDepth, skew int, res *Result) {
 		} else {
 			move, score, complete = t.root(depth, res)
 		}
+		// Once the solver is within reach, solve next rather than deepen.
+		jump := false
+		if hasSolver && complete && !t.exact && maxDepth == t.pos.PliesLeft() {
+			minDepth, ok := solver.reach(t.pos)
+			jump = ok && depth >= minDepth
+		}
 		if res == nil {
+			if jump {
+				depth = maxDepth - 1
+			}
 			continue
 		}
 		if !complete && move == engine.NoMove {
@@ -183,10 +195,8 @@ func (t *thread) iterate(maxDepth, skew int, res *Result) {
 		if !complete || res.Exact {
 			break
 		}
-		if hasSolver && maxDepth == t.pos.PliesLeft() {
-			if minDepth, ok := solver.reach(t.pos); ok && depth >= minDepth {
-				depth = maxDepth - 1 // the solver is within reach: solve next
-			}
+		if jump {
+			depth = maxDepth - 1
 		}
 	}
 	t.s.nodes.Add(t.nodes)
