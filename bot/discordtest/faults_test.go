@@ -31,10 +31,7 @@ func statuses(srv *discordtest.Server, method, route string) []int {
 
 func TestRateLimitIsRetriedAfterRetryAfter(t *testing.T) {
 	t.Parallel()
-	srv := newServer(t)
-	b := openBot(t, srv)
-	registerCommands(t, b, srv)
-	alice, bob := srv.AddUser("alice"), srv.AddUser("bob")
+	srv, b, alice, bob := twoPlayers(t)
 
 	t.Run("per route", func(t *testing.T) {
 		srv.InjectFault(discordtest.Fault{Route: callbackRoute, Status: http.StatusTooManyRequests, RetryAfter: 30 * time.Millisecond})

@@ -65,10 +65,7 @@ func TestOpenReceivesReadyAndGuilds(t *testing.T) {
 
 func TestResumableCloseReplaysMissedEvents(t *testing.T) {
 	t.Parallel()
-	srv := newServer(t)
-	b := openBot(t, srv)
-	registerCommands(t, b, srv)
-	alice, bob := srv.AddUser("alice"), srv.AddUser("bob")
+	srv, b, alice, bob := twoPlayers(t)
 	first := receive(t, b.ready, "READY")
 
 	if n := srv.CloseGateway(4000); n != 1 {
@@ -90,10 +87,7 @@ func TestResumableCloseReplaysMissedEvents(t *testing.T) {
 
 func TestNonResumableCloseReidentifies(t *testing.T) {
 	t.Parallel()
-	srv := newServer(t)
-	b := openBot(t, srv)
-	registerCommands(t, b, srv)
-	alice, bob := srv.AddUser("alice"), srv.AddUser("bob")
+	srv, b, alice, bob := twoPlayers(t)
 	first := receive(t, b.ready, "READY")
 
 	srv.CloseGateway(4007) // invalid seq: the session is gone
@@ -119,10 +113,7 @@ func TestReconnectOpcodeResumes(t *testing.T) {
 
 func TestDispatchDelayKeepsOrder(t *testing.T) {
 	t.Parallel()
-	srv := newServer(t)
-	b := openBot(t, srv)
-	registerCommands(t, b, srv)
-	alice, bob := srv.AddUser("alice"), srv.AddUser("bob")
+	srv, b, alice, bob := twoPlayers(t)
 
 	const delay = 100 * time.Millisecond
 	srv.SetDispatchDelay(delay)

@@ -151,3 +151,13 @@ func reply(t *testing.T, b *bot, in *discordgo.Interaction, content string) {
 		t.Fatalf("respond: %v", err)
 	}
 }
+
+// twoPlayers starts a stand-in (with opts), connects a bot with the test
+// commands registered, and adds the users alice and bob.
+func twoPlayers(t *testing.T, opts ...discordtest.ServerOption) (*discordtest.Server, *bot, discordtest.User, discordtest.User) {
+	t.Helper()
+	srv := newServer(t, opts...)
+	b := openBot(t, srv)
+	registerCommands(t, b, srv)
+	return srv, b, srv.AddUser("alice"), srv.AddUser("bob")
+}

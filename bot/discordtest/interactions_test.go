@@ -10,10 +10,7 @@ import (
 
 func TestSlashCommandRespondEditAndFollowUp(t *testing.T) {
 	t.Parallel()
-	srv := newServer(t)
-	b := openBot(t, srv)
-	registerCommands(t, b, srv)
-	alice, bob := srv.AddUser("alice"), srv.AddUser("bob")
+	srv, b, alice, bob := twoPlayers(t)
 
 	ix, in := challenge(t, srv, b, alice.ID, bob.ID)
 	data := in.ApplicationCommandData()
@@ -94,10 +91,7 @@ func TestSlashCommandRespondEditAndFollowUp(t *testing.T) {
 
 func TestDeferredEphemeralResponse(t *testing.T) {
 	t.Parallel()
-	srv := newServer(t)
-	b := openBot(t, srv)
-	registerCommands(t, b, srv)
-	alice, bob := srv.AddUser("alice"), srv.AddUser("bob")
+	srv, b, alice, bob := twoPlayers(t)
 	ix, in := challenge(t, srv, b, alice.ID, bob.ID)
 
 	err := b.InteractionRespond(in, &discordgo.InteractionResponse{
@@ -134,10 +128,7 @@ func TestDeferredEphemeralResponse(t *testing.T) {
 
 func TestFollowUpReplacesThinkingMessage(t *testing.T) {
 	t.Parallel()
-	srv := newServer(t)
-	b := openBot(t, srv)
-	registerCommands(t, b, srv)
-	alice, bob := srv.AddUser("alice"), srv.AddUser("bob")
+	srv, b, alice, bob := twoPlayers(t)
 	ix, in := challenge(t, srv, b, alice.ID, bob.ID)
 
 	if err := b.InteractionRespond(in, &discordgo.InteractionResponse{Type: discordgo.InteractionResponseDeferredChannelMessageWithSource}); err != nil {
@@ -300,10 +291,7 @@ func TestAutocomplete(t *testing.T) {
 
 func TestModalSubmit(t *testing.T) {
 	t.Parallel()
-	srv := newServer(t)
-	b := openBot(t, srv)
-	registerCommands(t, b, srv)
-	alice, bob := srv.AddUser("alice"), srv.AddUser("bob")
+	srv, b, alice, bob := twoPlayers(t)
 	ix, in := challenge(t, srv, b, alice.ID, bob.ID)
 
 	err := b.InteractionRespond(in, &discordgo.InteractionResponse{

@@ -14,10 +14,7 @@ import (
 func TestDiscordErrors(t *testing.T) {
 	t.Parallel()
 	clock := discordtest.NewManualClock(time.Date(2025, 1, 1, 12, 0, 0, 0, time.UTC))
-	srv := newServer(t, discordtest.WithClock(clock))
-	b := openBot(t, srv)
-	registerCommands(t, b, srv)
-	alice, bob := srv.AddUser("alice"), srv.AddUser("bob")
+	srv, b, alice, bob := twoPlayers(t, discordtest.WithClock(clock))
 	content := "edited"
 
 	t.Run("answer after 3 s is 10062 Unknown interaction", func(t *testing.T) {

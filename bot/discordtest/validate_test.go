@@ -31,10 +31,7 @@ func button(id string) discordgo.MessageComponent {
 
 func TestInvalidBodiesAreRefusedAndReported(t *testing.T) {
 	t.Parallel()
-	srv := newServer(t)
-	b := openBot(t, srv)
-	registerCommands(t, b, srv)
-	alice, bob := srv.AddUser("alice"), srv.AddUser("bob")
+	srv, b, alice, bob := twoPlayers(t)
 
 	cases := []struct {
 		name     string
