@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"slices"
+	"strconv"
 	"strings"
 	"time"
 
@@ -585,10 +586,10 @@ func (s *Server) deliver(it discordgo.InteractionType, userID string, ch *Channe
 		ID: st.ID, ApplicationID: s.appID, Type: it, Data: data,
 		GuildID: g.ID, Channel: toWireChannel(ch), ChannelID: ch.ID,
 		Member: s.member(g, userID, true), Token: st.Token, Version: 1,
-		AppPermissions: allPermissions, Locale: "en-US", GuildLocale: "en-US",
+		AppPermissions: strconv.FormatInt(s.botPermissions(ch.ID), 10), Locale: "en-US", GuildLocale: "en-US",
 		Entitlements: []any{}, AuthorizingIntegrationOwners: map[string]string{"0": g.ID},
 	}
-	w.Channel.Permissions = allPermissions
+	w.Channel.Permissions = w.AppPermissions
 	if m != nil {
 		st.MessageID = m.ID
 		w.Message = s.wireMessage(m)
@@ -632,4 +633,42 @@ func (ix *Interaction) Reply(ctx context.Context) (Message, error) {
 		}
 		return *m, m.Version > st.ackVersion || m.Deleted, nil
 	})
+}
+
+// DeleteMessage deletes a message as a moderator would, announcing it
+// with MESSAGE_DELETE; the bot's later edits of it get 10008 Unknown
+// Message.
+func (s *Server) DeleteMessage(id string) error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	m := s.messages[id]
+	if m == nil || m.Deleted {
+		return fmt.Errorf("discordtest: delete message: unknown message %s", id)
+	}
+	s.deleteMessage(m)
+	return nil
+}
+
+// ClickSeen clicks a component of a message as the user saw it in seen, an
+// earlier snapshot: what a client does when the bot's edit has not reached
+// it yet. The component need not be on the message any more; the
+// interaction carries the message as it is now, as on Discord. For a
+// select, values are the chosen options.
+func (s *Server) ClickSeen(userID string, seen Message, customID string, values ...string) (*Interaction, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	m := s.messages[seen.ID]
+	if m == nil || !m.VisibleToUser(userID) {
+		return nil, fmt.Errorf("discordtest: user %s cannot see message %s", userID, seen.ID)
+	}
+	c, ok := seen.Component(customID)
+	if !ok {
+		return nil, fmt.Errorf("discordtest: message %s never had component %q", seen.ID, customID)
+	}
+	ch, g, err := s.where(userID, m.ChannelID)
+	if err != nil {
+		return nil, err
+	}
+	return s.deliver(discordgo.InteractionMessageComponent, userID, ch, g, m,
+		wireComponentData{CustomID: customID, ComponentType: c.Type, Values: values})
 }

@@ -3,6 +3,7 @@ package discordtest_test
 import (
 	"bytes"
 	"context"
+	"errors"
 	"io"
 	"net/http"
 	"slices"
@@ -123,4 +124,38 @@ func TestCommandRegistration(t *testing.T) {
 		t.Fatal("a user option with an integer value was sent")
 	}
 	srv.AssertNoViolations(t)
+}
+
+func TestPermissionsAreReportedAndEnforced(t *testing.T) {
+	t.Parallel()
+	srv, b, alice, bob := twoPlayers(t)
+	ch := srv.ChannelID()
+	if err := srv.SetBotPermissions(ch, discordgo.PermissionViewChannel); err != nil {
+		t.Fatal(err)
+	}
+	if err := srv.SetMemberPermissions(srv.GuildID(), alice.ID, discordgo.PermissionSendMessages); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := srv.SendCommand(discordtest.SlashCommand{Name: "chess", Options: []discordtest.Option{{Name: "challenge", Options: []discordtest.Option{{Name: "opponent", Value: bob.ID}}}}, UserID: alice.ID, ChannelID: ch}); err != nil {
+		t.Fatal(err)
+	}
+	in := receive(t, b.interactions, "interaction")
+	if in.AppPermissions != discordgo.PermissionViewChannel {
+		t.Errorf("app_permissions = %d, want View Channel only", in.AppPermissions)
+	}
+	if in.Member.Permissions != discordgo.PermissionSendMessages {
+		t.Errorf("member permissions = %d, want Send Messages only", in.Member.Permissions)
+	}
+	_, err := b.ChannelMessageSend(ch, "hello")
+	var rest *discordgo.RESTError
+	if !errors.As(err, &rest) || rest.Message == nil || rest.Message.Code != discordtest.CodeMissingPermissions {
+		t.Fatalf("posting without Send Messages: err = %v, want 50013 Missing Permissions", err)
+	}
+	if err := srv.SetBotPermissions(ch, 0); err != nil {
+		t.Fatal(err)
+	}
+	_, err = b.ChannelMessages(ch, 10, "", "", "")
+	if !errors.As(err, &rest) || rest.Message == nil || rest.Message.Code != discordtest.CodeMissingAccess {
+		t.Fatalf("reading without View Channel: err = %v, want 50001 Missing Access", err)
+	}
 }

@@ -3,6 +3,7 @@ package discordtest
 import (
 	"encoding/json"
 	"fmt"
+	"net/http"
 	"slices"
 	"strconv"
 	"time"
@@ -389,6 +390,9 @@ func (s *Server) channelMessage(c *call) (*Message, error) {
 	if s.channels[c.params["channel_id"]] == nil {
 		return nil, errUnknownChannel
 	}
+	if err := s.checkBotAccess(c.params["channel_id"], c.method != http.MethodGet); err != nil {
+		return nil, err
+	}
 	m := s.messages[c.params["message_id"]]
 	if m == nil || m.Deleted || m.ChannelID != c.params["channel_id"] || m.Ephemeral() {
 		return nil, errUnknownMessage
@@ -401,6 +405,9 @@ func (s *Server) listChannelMessages(c *call) (any, error) {
 	defer s.mu.Unlock()
 	if s.channels[c.params["channel_id"]] == nil {
 		return nil, errUnknownChannel
+	}
+	if err := s.checkBotAccess(c.params["channel_id"], false); err != nil {
+		return nil, err
 	}
 	limit := 50
 	if l, err := strconv.Atoi(c.query.Get("limit")); err == nil && l >= 1 && l <= 100 {
@@ -426,6 +433,9 @@ func (s *Server) createChannelMessage(c *call) (any, error) {
 	ch := s.channels[c.params["channel_id"]]
 	if ch == nil {
 		return nil, errUnknownChannel
+	}
+	if err := s.checkBotAccess(ch.ID, true); err != nil {
+		return nil, err
 	}
 	m := &Message{ChannelID: ch.ID, GuildID: ch.GuildID, Author: s.bot}
 	if err := data.apply(m, c.files); err != nil {

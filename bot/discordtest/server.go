@@ -22,6 +22,8 @@ import (
 	"time"
 
 	"github.com/gorilla/websocket"
+
+	"github.com/gambitbot/gambit/bot/internal/apiurl"
 )
 
 // discordEpoch is the first millisecond of 2015, the epoch of Discord's
@@ -73,6 +75,8 @@ type Server struct {
 	sessions       map[string]*gwSession
 	conns          map[*gwConn]bool
 	subscribers    map[*subscriber]bool
+	botPerms       map[string]int64 // channel ID → the bot's permissions there
+	memberPerms    map[string]int64 // guild ID/user ID → the member's permissions
 }
 
 // guild is the server's record of a guild and its members.
@@ -123,6 +127,8 @@ func New(opts ...ServerOption) *Server {
 		sessions:     map[string]*gwSession{},
 		conns:        map[*gwConn]bool{},
 		subscribers:  map[*subscriber]bool{},
+		botPerms:     map[string]int64{},
+		memberPerms:  map[string]int64{},
 	}
 	for _, opt := range opts {
 		opt(s)
@@ -174,28 +180,7 @@ func (s *Server) BotUser() User { return s.bot }
 // stand-in, whatever host its URL names. Give it to discordgo as
 // session.Client = &http.Client{Transport: srv.Transport()}.
 func (s *Server) Transport() http.RoundTripper {
-	return RewriteTransport(s.base, s.http.Client().Transport)
-}
-
-// RewriteTransport returns a transport that replaces the scheme and host of
-// each request's URL with those of base and sends it with next. It lets a
-// discordgo session, whose endpoints name discord.com, talk to a stand-in
-// without changing discordgo's package variables.
-func RewriteTransport(base *url.URL, next http.RoundTripper) http.RoundTripper {
-	return rewriteTransport{base: base, next: next}
-}
-
-type rewriteTransport struct {
-	base *url.URL
-	next http.RoundTripper
-}
-
-func (t rewriteTransport) RoundTrip(req *http.Request) (*http.Response, error) {
-	out := req.Clone(req.Context())
-	out.URL.Scheme = t.base.Scheme
-	out.URL.Host = t.base.Host
-	out.Host = ""
-	return t.next.RoundTrip(out)
+	return apiurl.Transport(s.base, s.http.Client().Transport)
 }
 
 // Request is a recorded HTTP request the server answered.

@@ -10,8 +10,8 @@ import (
 // This file holds the JSON shapes of Discord objects as the server sends
 // them, over REST and the gateway.
 
-// allPermissions is the permission bit set the server grants everyone:
-// a test of a bot is not a test of Discord's permission system.
+// allPermissions is the permission bit set the server grants unless a test
+// takes some away (see permissions.go).
 const allPermissions = "2251799813685247"
 
 type wireUser struct {
@@ -46,7 +46,7 @@ type wireMember struct {
 // member returns the member object of a user in a guild; with user false
 // it leaves out the user, as resolved members do.
 func (s *Server) member(g *guild, userID string, withUser bool) wireMember {
-	m := wireMember{Roles: []string{}, JoinedAt: g.members[userID], Permissions: allPermissions}
+	m := wireMember{Roles: []string{}, JoinedAt: g.members[userID], Permissions: s.memberPermissions(g.ID, userID)}
 	if withUser {
 		u := toWireUser(s.users[userID])
 		m.User = &u
