@@ -1,0 +1,131 @@
+package ops
+
+import (
+	"github.com/prometheus/client_golang/prometheus"
+	"github.com/prometheus/client_golang/prometheus/collectors"
+)
+
+// Metrics are the bot's Prometheus collectors, registered in their own
+// registry (not the global default one) so that tests can create several.
+// Every field is set by [NewMetrics]; the bot updates them, [Handler]
+// exposes them on /metrics.
+type Metrics struct {
+	// Registry holds the collectors below and the Go runtime and process
+	// collectors.
+	Registry *prometheus.Registry
+	// Interactions counts handled interactions by kind ("command:/play",
+	// "component:move", "autocomplete:/play": the bot chooses) and outcome
+	// ("ok", "user_error", "error", "panic").
+	Interactions *prometheus.CounterVec
+	// FirstResponse is the time from receiving an interaction to sending
+	// its first response, in seconds, by kind. Its buckets run from 1 ms to
+	// Discord's 3 s deadline.
+	FirstResponse *prometheus.HistogramVec
+	// AIQueue is the number of AI searches waiting for a worker.
+	AIQueue prometheus.Gauge
+	// AIWait is the time searches wait in the queue, in seconds.
+	AIWait prometheus.Histogram
+	// SearchSeconds is the AI search time by game, in seconds.
+	SearchSeconds *prometheus.HistogramVec
+	// SearchDepth is the depth a search completed, in plies, by game.
+	SearchDepth *prometheus.HistogramVec
+	// Overshoot is the time a search ran past its move deadline, in
+	// seconds, by game. Its buckets run from 1 ms to 1 s.
+	Overshoot *prometheus.HistogramVec
+	// RESTErrors counts Discord REST errors by HTTP status ("404", "429")
+	// and Discord JSON error code ("10008"; "0" when the body had none).
+	RESTErrors *prometheus.CounterVec
+	// GamesActive is the number of games in progress.
+	GamesActive prometheus.Gauge
+	// ChallengesPending is the number of challenges awaiting an answer.
+	ChallengesPending prometheus.Gauge
+}
+
+// Label names of the vectors in [Metrics].
+const (
+	labelKind    = "kind"
+	labelOutcome = "outcome"
+	labelGame    = "game"
+	labelStatus  = "status"
+	labelCode    = "code"
+)
+
+// Histogram buckets, in seconds unless said otherwise.
+var (
+	// firstResponseBuckets run from 1 ms to Discord's 3 s limit on an
+	// interaction's first response.
+	firstResponseBuckets = []float64{0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2, 3}
+	// waitBuckets cover a queue that is empty (about nothing) to one that
+	// holds a search up for longer than any move may take.
+	waitBuckets = []float64{0.001, 0.005, 0.01, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30}
+	// searchBuckets cover searches from a trivial position to the longest
+	// move budget.
+	searchBuckets = []float64{0.001, 0.005, 0.01, 0.05, 0.1, 0.25, 0.5, 1, 2, 3, 5, 10, 30}
+	// depthBuckets are plies, up to beyond the longest game's length.
+	depthBuckets = []float64{1, 2, 3, 4, 5, 6, 8, 10, 12, 16, 20, 24, 32, 42, 64}
+	// overshootBuckets run from 1 ms to 1 s.
+	overshootBuckets = []float64{0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1}
+)
+
+// NewMetrics creates the bot's collectors in a new registry, together with
+// the Go runtime and process collectors.
+func NewMetrics() *Metrics {
+	m := &Metrics{
+		Registry: prometheus.NewRegistry(),
+		Interactions: prometheus.NewCounterVec(prometheus.CounterOpts{
+			Name: "gambit_interactions_total",
+			Help: "Discord interactions handled, by kind (command, component or autocomplete and its name) and outcome (ok, user_error, error, panic).",
+		}, []string{labelKind, labelOutcome}),
+		FirstResponse: prometheus.NewHistogramVec(prometheus.HistogramOpts{
+			Name:    "gambit_interaction_first_response_seconds",
+			Help:    "Time from receiving an interaction to sending its first response, by kind; Discord drops interactions not answered within 3 s.",
+			Buckets: firstResponseBuckets,
+		}, []string{labelKind}),
+		AIQueue: prometheus.NewGauge(prometheus.GaugeOpts{
+			Name: "gambit_ai_queue_length",
+			Help: "AI searches waiting for a worker.",
+		}),
+		AIWait: prometheus.NewHistogram(prometheus.HistogramOpts{
+			Name:    "gambit_ai_queue_wait_seconds",
+			Help:    "Time AI searches waited in the queue for a worker.",
+			Buckets: waitBuckets,
+		}),
+		SearchSeconds: prometheus.NewHistogramVec(prometheus.HistogramOpts{
+			Name:    "gambit_ai_search_seconds",
+			Help:    "Time an AI search took to choose a move, by game.",
+			Buckets: searchBuckets,
+		}, []string{labelGame}),
+		SearchDepth: prometheus.NewHistogramVec(prometheus.HistogramOpts{
+			Name:    "gambit_ai_search_depth",
+			Help:    "Depth in plies of the last iteration an AI search completed, by game.",
+			Buckets: depthBuckets,
+		}, []string{labelGame}),
+		Overshoot: prometheus.NewHistogramVec(prometheus.HistogramOpts{
+			Name:    "gambit_ai_overshoot_seconds",
+			Help:    "Time an AI search ran past its move deadline, by game.",
+			Buckets: overshootBuckets,
+		}, []string{labelGame}),
+		RESTErrors: prometheus.NewCounterVec(prometheus.CounterOpts{
+			Name: "gambit_discord_rest_errors_total",
+			Help: "Failed Discord REST requests, by HTTP status and Discord JSON error code (0 when the response had none).",
+		}, []string{labelStatus, labelCode}),
+		GamesActive: prometheus.NewGauge(prometheus.GaugeOpts{
+			Name: "gambit_games_active",
+			Help: "Games in progress.",
+		}),
+		ChallengesPending: prometheus.NewGauge(prometheus.GaugeOpts{
+			Name: "gambit_challenges_pending",
+			Help: "Challenges waiting for the challenged player to accept or decline.",
+		}),
+	}
+	m.Registry.MustRegister(
+		collectors.NewGoCollector(),
+		collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}),
+		m.Interactions, m.FirstResponse,
+		m.AIQueue, m.AIWait,
+		m.SearchSeconds, m.SearchDepth, m.Overshoot,
+		m.RESTErrors,
+		m.GamesActive, m.ChallengesPending,
+	)
+	return m
+}
