@@ -1,0 +1,115 @@
+// Package customid names the custom IDs of Gambit's message components.
+//
+// A custom ID is a short, versioned path such as "v1/move/0001k/7/e4",
+// routed like a URL path: a [Pattern] such as "v1/move/{game}/{ply}/{cell}"
+// both builds IDs (so renderers never format them by hand) and matches
+// them (so the router reads their parameters by name). The leading version
+// segment lets a later release change an ID's shape while the buttons of
+// old messages still route to code that understands them.
+//
+// Discord limits a custom ID to 100 characters; Build refuses longer ones.
+package customid
+
+import (
+	"fmt"
+	"strings"
+)
+
+// MaxLen is Discord's limit on the length of a custom ID.
+const MaxLen = 100
+
+// Pattern is a custom ID template: segments separated by '/', where a
+// segment "{name}" is a parameter and any other segment is literal.
+type Pattern string
+
+// The patterns of Gambit's components. A game ID and ply (the number of
+// moves played) identify the board a component was drawn for, so that a
+// click on an outdated board is recognised.
+const (
+	// Move is a button that plays a move (Connect Four columns,
+	// Tic-Tac-Toe cells).
+	Move Pattern = "v1/move/{game}/{ply}/{cell}"
+	// Pick is a select of legal cells (Adjacency); the chosen value is the
+	// cell and group numbers the selects of one board.
+	Pick Pattern = "v1/pick/{game}/{ply}/{group}"
+	// Resign asks the player to confirm resigning.
+	Resign Pattern = "v1/resign/{game}/{ply}"
+	// ResignConfirm resigns the game.
+	ResignConfirm Pattern = "v1/resign/{game}/{ply}/yes"
+	// Rematch offers a finished game's players a new game with colours
+	// swapped.
+	Rematch Pattern = "v1/rematch/{game}"
+	// Accept accepts a challenge.
+	Accept Pattern = "v1/accept/{game}"
+	// Decline declines a challenge.
+	Decline Pattern = "v1/decline/{game}"
+	// Repost posts a fresh copy of a game's board in its channel.
+	Repost Pattern = "v1/repost/{game}"
+	// PrivacyDelete confirms the erasure of a user's data.
+	PrivacyDelete Pattern = "v1/privacy/delete/{user}"
+)
+
+// Build returns the custom ID of p with its parameters replaced by values,
+// in order. It panics if the count of values is wrong, a value is empty or
+// contains '/', or the result exceeds MaxLen: those are programming errors
+// of the caller, since every value comes from our own records.
+func (p Pattern) Build(values ...string) string {
+	segs := strings.Split(string(p), "/")
+	n := 0
+	for i, s := range segs {
+		if !isParam(s) {
+			continue
+		}
+		if n >= len(values) {
+			panic(fmt.Sprintf("customid: %s: too few values %q", p, values))
+		}
+		v := values[n]
+		if v == "" || strings.Contains(v, "/") {
+			panic(fmt.Sprintf("customid: %s: bad value %q for %s", p, v, s))
+		}
+		segs[i] = v
+		n++
+	}
+	if n != len(values) {
+		panic(fmt.Sprintf("customid: %s: too many values %q", p, values))
+	}
+	id := strings.Join(segs, "/")
+	if len(id) > MaxLen {
+		panic(fmt.Sprintf("customid: %q is longer than %d characters", id, MaxLen))
+	}
+	return id
+}
+
+// Match reports whether id has the shape of p and returns its parameters
+// by name. Parameters match any non-empty segment; checking their values
+// is the handler's job.
+func (p Pattern) Match(id string) (Params, bool) {
+	segs := strings.Split(string(p), "/")
+	parts := strings.Split(id, "/")
+	if len(parts) != len(segs) {
+		return nil, false
+	}
+	var params Params
+	for i, s := range segs {
+		switch {
+		case isParam(s):
+			if parts[i] == "" {
+				return nil, false
+			}
+			if params == nil {
+				params = Params{}
+			}
+			params[s[1:len(s)-1]] = parts[i]
+		case s != parts[i]:
+			return nil, false
+		}
+	}
+	return params, true
+}
+
+// Params are the parameters of a matched custom ID, by name.
+type Params map[string]string
+
+func isParam(seg string) bool {
+	return len(seg) > 2 && seg[0] == '{' && seg[len(seg)-1] == '}'
+}

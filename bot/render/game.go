@@ -1,0 +1,372 @@
+package render
+
+import (
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/bwmarrin/discordgo"
+
+	"github.com/gambitbot/gambit/bot/customid"
+	"github.com/gambitbot/gambit/engine"
+	"github.com/gambitbot/gambit/engine/adjacency"
+	"github.com/gambitbot/gambit/engine/connect4"
+	"github.com/gambitbot/gambit/engine/games"
+	"github.com/gambitbot/gambit/storage"
+)
+
+// Thinking says an AI is about to move: queued or searching.
+type Thinking struct {
+	// Queue is 0 while the AI is searching, k ≥ 1 while it is k-th in the
+	// AI queue.
+	Queue int
+	// Depth is the deepest completed search depth so far, 0 if unknown.
+	Depth int
+	// Elapsed is the search time so far.
+	Elapsed time.Duration
+}
+
+// View is everything a game's message shows.
+//
+// The players' sides follow from the game's turn: Game.Players[Game.Turn]
+// plays Pos.SideToMove(), also once the game has ended.
+type View struct {
+	// Game is the game shown; required.
+	Game *storage.Game
+	// Pos is the current position; nil for a pending, expired or declined
+	// challenge. If it is nil for a game that has started, the game's
+	// stored position text is drawn.
+	Pos engine.Position
+	// Thinking is non-nil while the AI to move is queued or searching.
+	Thinking *Thinking
+	// Changes are the rating changes of a game that just ended; the
+	// global-ladder ones (Ladder.Guild == "") are shown.
+	Changes []storage.RatingChange
+	// Notice is an optional line shown prominently, such as "Challenge
+	// expired." or "alice resigned.".
+	Notice string
+}
+
+// Game renders a game's message for any status: a challenge with Accept
+// and Decline buttons, a game in progress with its move components, or a
+// finished game with its result, rating changes and a Rematch button.
+func Game(v View) Message {
+	switch v.Game.Status {
+	case storage.StatusPending, storage.StatusExpired, storage.StatusDeclined:
+		return challenge(v)
+	}
+	return game(v)
+}
+
+// gameTitle returns a game's name, such as "Connect Four".
+func gameTitle(k storage.Kind) string {
+	if g, err := games.Lookup(string(k)); err == nil {
+		return g.Title
+	}
+	return string(k)
+}
+
+// rounds returns the rounds of an Adjacency game.
+func rounds(g *storage.Game) int {
+	if g.Settings.Rounds == 0 {
+		return games.DefaultRounds
+	}
+	return g.Settings.Rounds
+}
+
+// heading returns a game's title with its setting: "Adjacency · 8 rounds".
+func heading(g *storage.Game) string {
+	if g.Kind == storage.Adjacency {
+		return gameTitle(g.Kind) + " · " + plural(rounds(g), "round")
+	}
+	return gameTitle(g.Kind)
+}
+
+// idFooter returns the footer naming a game's id, with the AI's move time
+// if an AI plays.
+func idFooter(g *storage.Game, forMove bool) *discordgo.MessageEmbedFooter {
+	text := "Game ID " + string(g.ID)
+	if forMove {
+		text += " (for /move game:" + string(g.ID) + ")"
+	}
+	if (g.Players[0].ID.IsAI() || g.Players[1].ID.IsAI()) && g.Settings.MoveTime > 0 {
+		text += " · AI move time " + g.Settings.MoveTime.String()
+	}
+	return &discordgo.MessageEmbedFooter{Text: text}
+}
+
+// withNotice appends the notice, in bold, to a message's content.
+func withNotice(content, notice string) string {
+	notice = strings.TrimSpace(notice)
+	if notice == "" {
+		return content
+	}
+	if content != "" {
+		content += "\n"
+	}
+	return clip(content+"**"+notice+"**", maxContent)
+}
+
+// challenge renders a pending, expired or declined challenge.
+func challenge(v View) Message {
+	g := v.Game
+	challenger, challenged := PlayerName(g.Players[0]), PlayerName(g.Players[1])
+	var details []string
+	if g.Kind == storage.Adjacency {
+		details = append(details, plural(rounds(g), "round"))
+	}
+	first := map[string]string{
+		"me":       "challenger moves first",
+		"opponent": "you move first",
+		"random":   "first move drawn at random",
+	}[g.Settings.First]
+	if first != "" {
+		details = append(details, first)
+	}
+	text := fmt.Sprintf("%s, %s challenges you to **%s**", challenged, challenger, gameTitle(g.Kind))
+	if len(details) > 0 {
+		text += " (" + strings.Join(details, ", ") + ")"
+	}
+	text += "."
+
+	lines := []string{
+		"**Challenger** " + challenger,
+		"**Opponent** " + challenged,
+	}
+	if who := map[string]string{"me": challenger, "opponent": challenged, "random": "drawn at random"}[g.Settings.First]; who != "" {
+		lines = append(lines, "**First move** "+who)
+	}
+	msg := Message{Components: []discordgo.MessageComponent{}, AllowedMentions: noPings()}
+	embed := &discordgo.MessageEmbed{Title: clip("⚔️ "+heading(g), maxTitle), Color: colourGrey, Footer: idFooter(g, false)}
+	notice := v.Notice
+	switch g.Status {
+	case storage.StatusPending:
+		if !g.Deadline.IsZero() {
+			text += " The challenge expires " + relativeTime(g.Deadline) + "."
+			lines = append(lines, "**Expires** "+relativeTime(g.Deadline))
+		}
+		lines = append(lines, "", fmt.Sprintf("New to %s? `/help game:%s` explains the rules.", gameTitle(g.Kind), g.Kind))
+		embed.Color = colourBlurple
+		msg.AllowedMentions = pingOnly(g.Players[1].ID)
+		msg.Components = []discordgo.MessageComponent{row(
+			button("Accept", "✅", discordgo.SuccessButton, customid.Accept.Build(string(g.ID))),
+			button("Decline", "✖️", discordgo.DangerButton, customid.Decline.Build(string(g.ID))),
+		)}
+	case storage.StatusExpired:
+		if notice == "" {
+			notice = "Challenge expired."
+		}
+		lines = append(lines, "**Status** expired")
+	case storage.StatusDeclined:
+		if notice == "" {
+			notice = "Challenge declined."
+		}
+		lines = append(lines, "**Status** declined")
+	}
+	embed.Description = fitLines(lines, maxDescription)
+	msg.Content = withNotice(clip(text, maxContent), notice)
+	msg.Embeds = []*discordgo.MessageEmbed{embed}
+	return msg
+}
+
+// game renders an active or ended game.
+func game(v View) Message {
+	g := v.Game
+	pos := position(v)
+	pal := paletteOf(g.Kind)
+	msg := Message{Components: []discordgo.MessageComponent{}, AllowedMentions: noPings()}
+	embed := &discordgo.MessageEmbed{Title: clip(heading(g), maxTitle), Color: colourGrey, Footer: idFooter(g, g.Status == storage.StatusActive)}
+	lines := append(playerLines(g, pos, pal), "")
+	if pos == nil {
+		lines = append(lines, "*The board is not available.*", "")
+	} else {
+		lines = append(lines, grid(pos, g.Moves), "")
+		if l := lastMoveLine(g, pos, pal); l != "" {
+			lines = append(lines, l)
+		}
+	}
+	a, isAdjacency := pos.(*adjacency.Position)
+	if g.Status.Ended() {
+		if isAdjacency {
+			lines = append(lines, fmt.Sprintf("Final score: %s **%d** – **%d** %s",
+				pal.mark[engine.X], a.Count(engine.X), a.Count(engine.O), pal.mark[engine.O]))
+		}
+		lines = append(lines, resultLine(g))
+		if pos != nil && g.Result != nil && g.Result.Winner != storage.Draw {
+			embed.Color = pal.colour[seatSides(g, pos)[g.Result.Winner&1]]
+		}
+		if f := ratingField(g, v.Changes); f != nil {
+			embed.Fields = []*discordgo.MessageEmbedField{f}
+		}
+		msg.Components = rematchRow(g)
+	} else {
+		if isAdjacency && !a.Terminal() {
+			lines = append(lines, fmt.Sprintf("%d of %d rounds left", (a.PliesLeft()+1)/2, rounds(g)))
+		}
+		mover := g.Players[g.Turn&1]
+		mark := ""
+		if pos != nil {
+			mark = pal.mark[pos.SideToMove()]
+			embed.Color = pal.colour[pos.SideToMove()]
+		}
+		lines = append(lines, turnLine(g, v.Thinking, mark))
+		humanTurn := v.Thinking == nil && !mover.ID.IsAI()
+		if id, ok := mover.ID.UserID(); ok && humanTurn {
+			msg.Content = "<@" + id + ">, your move"
+			msg.AllowedMentions = pingOnly(mover.ID)
+		}
+		if pos == nil {
+			msg.Components = []discordgo.MessageComponent{row(resignButton(g))}
+		} else {
+			msg.Components = moveComponents(g, pos, humanTurn && !pos.Terminal())
+		}
+	}
+	embed.Description = fitLines(lines, maxDescription)
+	msg.Content = withNotice(msg.Content, v.Notice)
+	msg.Embeds = []*discordgo.MessageEmbed{embed}
+	return msg
+}
+
+// playerLines lists the players, X first, with their colours and, in
+// Adjacency, their marks; pos may be nil when the board is not available.
+func playerLines(g *storage.Game, pos engine.Position, pal palette) []string {
+	if pos == nil {
+		return []string{PlayerName(g.Players[0]) + " vs " + PlayerName(g.Players[1])}
+	}
+	sides := seatSides(g, pos)
+	lines := make([]string, 2)
+	for i, p := range g.Players {
+		l := pal.mark[sides[i]] + " " + PlayerName(p)
+		if a, ok := pos.(*adjacency.Position); ok {
+			l += " · " + plural(a.Count(sides[i]), "mark")
+		}
+		if g.Result != nil && g.Result.Winner == i {
+			l += " 🏆"
+		}
+		lines[sides[i]] = l
+	}
+	return lines
+}
+
+// lastMoveLine says who made the last move and where, or returns "" before
+// the first move (or for a game whose moves lastMove cannot read).
+func lastMoveLine(g *storage.Game, pos engine.Position, pal palette) string {
+	sides := seatSides(g, pos)
+	last := lastMove(pos, g.Moves)
+	if last == engine.NoMove {
+		return ""
+	}
+	s, ok := lastMark(pos, last)
+	if !ok {
+		return ""
+	}
+	who := pal.last[s]
+	for i, side := range sides {
+		if side == s {
+			who += " " + PlayerName(g.Players[i])
+		}
+	}
+	move := pos.FormatMove(last)
+	switch p := pos.(type) {
+	case *adjacency.Position:
+		line := fmt.Sprintf("Last move: %s played **%s**", who, move)
+		if flips := adjacencyCaptures(g, p); len(flips) > 0 {
+			names := make([]string, len(flips))
+			for i, c := range flips {
+				names[i] = adjacency.CellName(c)
+			}
+			line += ", capturing " + strings.Join(names, ", ")
+		}
+		return line
+	case *connect4.Position:
+		return fmt.Sprintf("Last move: %s dropped into column **%s**", who, move)
+	}
+	return fmt.Sprintf("Last move: %s took cell **%s**", who, move)
+}
+
+// turnLine says whose turn it is, or what the AI to move is doing; mark is
+// the emoji of the side to move, empty if unknown.
+func turnLine(g *storage.Game, t *Thinking, mark string) string {
+	mover := PlayerName(g.Players[g.Turn&1])
+	switch {
+	case t != nil && t.Queue > 0:
+		return fmt.Sprintf("⏳ %s is queued (#%d)", mover, t.Queue)
+	case t != nil:
+		var facts []string
+		if t.Depth > 0 {
+			facts = append(facts, fmt.Sprintf("depth %d", t.Depth))
+		}
+		if t.Elapsed > 0 {
+			facts = append(facts, t.Elapsed.Round(100*time.Millisecond).String())
+		}
+		line := "🤔 " + mover + " is thinking…"
+		if len(facts) > 0 {
+			line += " (" + strings.Join(facts, " · ") + ")"
+		}
+		return line
+	}
+	line := fmt.Sprintf("▶️ %s to move", strings.TrimSpace(mark+" "+mover))
+	if !g.Deadline.IsZero() && !g.Players[g.Turn&1].ID.IsAI() {
+		line += " · must move " + relativeTime(g.Deadline)
+	}
+	return line
+}
+
+// resultLine says how an ended game ended.
+func resultLine(g *storage.Game) string {
+	r := g.Result
+	if r == nil {
+		return "Game over."
+	}
+	if r.Winner == storage.Draw {
+		if r.Reason != "" {
+			return "🤝 **Draw** · " + r.Reason
+		}
+		return "🤝 **Draw**"
+	}
+	winner, loser := PlayerName(g.Players[r.Winner&1]), PlayerName(g.Players[1-r.Winner&1])
+	line := "🏆 **" + winner + " wins**"
+	switch {
+	case r.Reason == "resigned":
+		line += "\n🏳️ " + loser + " resigned."
+	case r.Reason == "timeout":
+		line += "\n⌛ " + loser + " forfeited on time."
+	case g.Status == storage.StatusForfeited && r.Reason != "":
+		line += "\n" + loser + " forfeited: " + r.Reason + "."
+	case g.Status == storage.StatusForfeited:
+		line += "\n" + loser + " forfeited."
+	case r.Reason != "":
+		line += " · " + r.Reason
+	}
+	return line
+}
+
+// ratingField lists the global-ladder rating changes, players in seat
+// order; nil if there are none.
+func ratingField(g *storage.Game, changes []storage.RatingChange) *discordgo.MessageEmbedField {
+	var lines []string
+	for _, p := range g.Players {
+		for _, c := range changes {
+			if c.Ladder.Guild != "" || c.After.Player != p.ID {
+				continue
+			}
+			lines = append(lines, fmt.Sprintf("%s %s → %s (%s)", PlayerName(p), ratingText(c.Before), ratingText(c.After), ratingDelta(c)))
+		}
+	}
+	if len(lines) == 0 {
+		return nil
+	}
+	return &discordgo.MessageEmbedField{Name: "Rating changes · " + gameTitle(g.Kind), Value: fitLines(lines, maxFieldValue)}
+}
+
+// ratingDelta returns a change of rounded ratings as "+16", "−16" or "±0".
+func ratingDelta(c storage.RatingChange) string {
+	d := roundRating(c.After) - roundRating(c.Before)
+	switch {
+	case d > 0:
+		return fmt.Sprintf("+%d", d)
+	case d < 0:
+		return fmt.Sprintf("−%d", -d)
+	}
+	return "±0"
+}

@@ -1,0 +1,200 @@
+// Package render decides what Gambit's Discord messages look like: it turns
+// games, rules, leaderboards and statistics into message parts (content,
+// embeds, components and allowed mentions). Its functions are pure: they do
+// no I/O and read nothing but their arguments, so the bot can render the
+// same game for an interaction response, an edit or a new message.
+//
+// Boards are emoji grids in an embed's description, labelled with the
+// coordinates moves are typed in: keycap digits for ranks and columns,
+// regional-indicator letters for files, kept apart by a zero-width space
+// because two adjacent regional indicators render as a national flag.
+//
+// Every message respects Discord's limits (at most five action rows, five
+// buttons a row, 25 options a select, the text lengths of embeds and
+// content), and every component's custom ID is built with package customid.
+package render
+
+import (
+	"fmt"
+	"math"
+	"strings"
+	"time"
+	"unicode/utf16"
+
+	"github.com/bwmarrin/discordgo"
+
+	"github.com/gambitbot/gambit/storage"
+	"github.com/gambitbot/gambit/strategies"
+)
+
+// Message is the visible part of a message, independent of how it is sent
+// (interaction response, edit, new message).
+type Message struct {
+	// Content is the text above the embeds; it carries the only mention
+	// that may ping.
+	Content string
+	// Embeds hold the board or the text of the message.
+	Embeds []*discordgo.MessageEmbed
+	// Components are the action rows of buttons and selects. Never nil: an
+	// empty slice clears a message's components when sent in an edit.
+	Components []discordgo.MessageComponent
+	// AllowedMentions says who may be pinged; never nil, and it allows at
+	// most the one user whose attention the message needs.
+	AllowedMentions *discordgo.MessageAllowedMentions
+}
+
+// Discord's limits on message text, counted in UTF-16 code units: Discord
+// counts characters, and no character takes fewer code units than that.
+const (
+	maxContent     = 2000
+	maxTitle       = 256
+	maxDescription = 4096
+	maxFieldValue  = 1024
+)
+
+// Colours of embeds that are not coloured by a side.
+const (
+	colourBlurple = 0x5865F2 // a challenge waiting for an answer
+	colourGrey    = 0x99AAB5 // a draw, an expired or declined challenge
+	colourGold    = 0xFFAC33 // leaderboards and statistics
+)
+
+// PlayerName returns how a player is shown: a user as a mention <@id>, an
+// AI as "🤖 name (difficulty)", storage.Anonymous as "deleted user".
+func PlayerName(p storage.Player) string {
+	if p.ID == storage.Anonymous {
+		return "deleted user"
+	}
+	if id, ok := p.ID.UserID(); ok {
+		return "<@" + id + ">"
+	}
+	if name, ok := p.ID.Strategy(); ok {
+		if info, err := strategies.Lookup(name); err == nil {
+			return fmt.Sprintf("🤖 %s (%s)", info.Name, info.Difficulty)
+		}
+		return "🤖 " + name
+	}
+	if p.Name != "" {
+		return p.Name
+	}
+	return string(p.ID)
+}
+
+// nameOf is PlayerName for a bare player id.
+func nameOf(id storage.PlayerID) string { return PlayerName(storage.Player{ID: id}) }
+
+// noPings allows no mention to ping.
+func noPings() *discordgo.MessageAllowedMentions {
+	return &discordgo.MessageAllowedMentions{Parse: []discordgo.AllowedMentionType{}}
+}
+
+// pingOnly allows exactly the user p to be pinged, or nobody if p is not a
+// Discord user.
+func pingOnly(p storage.PlayerID) *discordgo.MessageAllowedMentions {
+	am := noPings()
+	if id, ok := p.UserID(); ok {
+		am.Users = []string{id}
+	}
+	return am
+}
+
+// textLen returns the length of s as Discord limits it (see maxContent).
+func textLen(s string) int {
+	n := 0
+	for _, r := range s {
+		n += utf16.RuneLen(r)
+	}
+	return n
+}
+
+// clip shortens s to at most limit code units, ending it with "…" if it had
+// to be cut.
+func clip(s string, limit int) string {
+	if textLen(s) <= limit {
+		return s
+	}
+	n := 0
+	for i, r := range s {
+		if n+utf16.RuneLen(r)+1 > limit {
+			return s[:i] + "…"
+		}
+		n += utf16.RuneLen(r)
+	}
+	return s
+}
+
+// fitLines joins lines with newlines, leaving out the lines from the first
+// one that would take the text past limit code units; a final "…" line says
+// that some were left out.
+func fitLines(lines []string, limit int) string {
+	var b strings.Builder
+	n := 0
+	for i, l := range lines {
+		add := textLen(l)
+		if i > 0 {
+			add++
+		}
+		room := limit - n
+		if i < len(lines)-1 {
+			room -= 2 // keep room for "\n…"
+		}
+		if add > room {
+			if i > 0 {
+				b.WriteString("\n")
+			}
+			b.WriteString("…")
+			break
+		}
+		if i > 0 {
+			b.WriteString("\n")
+		}
+		b.WriteString(l)
+		n += add
+	}
+	return b.String()
+}
+
+// relativeTime returns a Discord timestamp of t in the relative style
+// ("in 5 minutes", "2 days ago"), which every reader sees in their own
+// language and time zone.
+func relativeTime(t time.Time) string { return fmt.Sprintf("<t:%d:R>", t.Unix()) }
+
+// ratingText returns a rating rounded to a whole number, with "?" if it is
+// provisional.
+func ratingText(r storage.Rating) string {
+	s := fmt.Sprintf("%d", roundRating(r))
+	if r.Provisional() {
+		s += "?"
+	}
+	return s
+}
+
+// roundRating returns a rating rounded to a whole number.
+func roundRating(r storage.Rating) int { return int(math.Round(r.Rating)) }
+
+// record returns a rating's wins, losses and draws as "W–L–D".
+func record(r storage.Rating) string {
+	return fmt.Sprintf("%d–%d–%d", r.Wins, r.Losses, r.Draws)
+}
+
+// plural returns "1 round" or "n rounds".
+func plural(n int, word string) string {
+	if n == 1 {
+		return "1 " + word
+	}
+	return fmt.Sprintf("%d %ss", n, word)
+}
+
+// button returns a button with a custom ID.
+func button(label, emoji string, style discordgo.ButtonStyle, customID string) discordgo.Button {
+	b := discordgo.Button{Label: label, Style: style, CustomID: customID}
+	if emoji != "" {
+		b.Emoji = &discordgo.ComponentEmoji{Name: emoji}
+	}
+	return b
+}
+
+// row returns an action row of the given components.
+func row(cs ...discordgo.MessageComponent) discordgo.ActionsRow {
+	return discordgo.ActionsRow{Components: cs}
+}

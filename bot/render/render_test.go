@@ -1,0 +1,1243 @@
+package render
+
+import (
+	"encoding/json"
+	"fmt"
+	"math/rand/v2"
+	"slices"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+	"unicode/utf16"
+
+	"github.com/bwmarrin/discordgo"
+	"github.com/forPelevin/gomoji"
+
+	"github.com/gambitbot/gambit/bot/customid"
+	"github.com/gambitbot/gambit/engine"
+	"github.com/gambitbot/gambit/engine/adjacency"
+	"github.com/gambitbot/gambit/engine/connect4"
+	"github.com/gambitbot/gambit/engine/games"
+	"github.com/gambitbot/gambit/engine/tictactoe"
+	"github.com/gambitbot/gambit/storage"
+)
+
+// ---- building games and positions ----------------------------------------
+
+var (
+	alice = storage.Player{ID: storage.User("111"), Name: "alice"}
+	bob   = storage.Player{ID: storage.User("222"), Name: "bob"}
+	bot   = storage.Player{ID: storage.AI("minimax")}
+)
+
+var deadline = time.Date(2030, 1, 2, 3, 4, 5, 0, time.UTC)
+
+// newGame returns a game of kind between p0 (the challenger) and p1.
+func newGame(kind storage.Kind, status storage.Status, p0, p1 storage.Player) *storage.Game {
+	g := &storage.Game{
+		ID:       "0001k",
+		Version:  3,
+		Kind:     kind,
+		Status:   status,
+		Players:  [2]storage.Player{p0, p1},
+		Settings: storage.Settings{MoveTime: 2 * time.Second, First: "me"},
+	}
+	if kind == storage.Adjacency {
+		g.Settings.Rounds = 8
+	}
+	return g
+}
+
+// play plays n random legal moves (fewer if the game ends) from the start
+// of kind and returns the position and the moves in the game's notation.
+func play(t *testing.T, kind storage.Kind, rounds int, rng *rand.Rand, n int) (engine.Position, []string) {
+	t.Helper()
+	var pos engine.Position
+	var err error
+	if kind == storage.Adjacency {
+		pos, err = adjacency.New(rounds, engine.X)
+	} else {
+		var gm games.Game
+		gm, err = games.Lookup(string(kind))
+		if err == nil {
+			pos, err = gm.Start(games.Options{})
+		}
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	var moves []string
+	for range n {
+		legal := pos.Moves(nil)
+		if len(legal) == 0 {
+			break
+		}
+		m := legal[rng.IntN(len(legal))]
+		moves = append(moves, pos.FormatMove(m))
+		pos.Play(m)
+	}
+	return pos, moves
+}
+
+// seat puts the game's players on sides: xSeat plays X; Turn follows the
+// side to move of pos.
+func seat(g *storage.Game, pos engine.Position, moves []string, xSeat int) {
+	g.Moves = moves
+	g.Position = pos.String()
+	g.Turn = xSeat
+	if pos.SideToMove() == engine.O {
+		g.Turn = 1 - xSeat
+	}
+}
+
+// ---- inspecting messages --------------------------------------------------
+
+// units counts UTF-16 code units, which is never less than what Discord
+// counts as characters.
+func units(s string) int { return len(utf16.Encode([]rune(s))) }
+
+// flatten returns the buttons and selects of a message with the index of
+// their row.
+func flatten(t *testing.T, m Message) (buttons []discordgo.Button, selects []discordgo.SelectMenu, rowOf map[string]int) {
+	t.Helper()
+	rowOf = map[string]int{}
+	for i, c := range m.Components {
+		r, ok := c.(discordgo.ActionsRow)
+		if !ok {
+			t.Fatalf("component %d is %T, want an action row", i, c)
+		}
+		for _, cc := range r.Components {
+			switch x := cc.(type) {
+			case discordgo.Button:
+				buttons = append(buttons, x)
+				rowOf[x.CustomID] = i
+			case discordgo.SelectMenu:
+				selects = append(selects, x)
+				rowOf[x.CustomID] = i
+			default:
+				t.Fatalf("row %d holds a %T", i, cc)
+			}
+		}
+	}
+	return buttons, selects, rowOf
+}
+
+// checkDiscord fails t for anything in m that Discord would refuse or
+// render wrongly.
+func checkDiscord(t *testing.T, m Message) {
+	t.Helper()
+	for _, p := range discordProblems(m) {
+		t.Error(p)
+	}
+}
+
+// discordProblems lists what Discord would refuse or render wrongly in m.
+func discordProblems(m Message) []string {
+	var out []string
+	bad := func(format string, args ...any) { out = append(out, fmt.Sprintf(format, args...)) }
+	if m.Components == nil {
+		bad("Components is nil; want a slice, empty to clear")
+	}
+	if m.AllowedMentions == nil {
+		bad("AllowedMentions is nil: the message could ping anyone")
+	} else {
+		if len(m.AllowedMentions.Parse) != 0 {
+			bad("AllowedMentions.Parse = %v, want none", m.AllowedMentions.Parse)
+		}
+		for _, u := range m.AllowedMentions.Users {
+			if !strings.Contains(m.Content, "<@"+u+">") {
+				bad("user %s may be pinged but is not mentioned in %q", u, m.Content)
+			}
+		}
+	}
+	if n := units(m.Content); n > 2000 {
+		bad("content is %d long, limit 2000", n)
+	}
+	if len(m.Embeds) > 10 {
+		bad("%d embeds, limit 10", len(m.Embeds))
+	}
+	for i, e := range m.Embeds {
+		total := units(e.Title) + units(e.Description)
+		if n := units(e.Title); n > 256 {
+			bad("embed %d: title is %d long, limit 256", i, n)
+		}
+		if n := units(e.Description); n > 4096 {
+			bad("embed %d: description is %d long, limit 4096", i, n)
+		}
+		if len(e.Fields) > 25 {
+			bad("embed %d: %d fields, limit 25", i, len(e.Fields))
+		}
+		for j, f := range e.Fields {
+			if n := units(f.Name); n == 0 || n > 256 {
+				bad("embed %d field %d: name is %d long, want 1–256", i, j, n)
+			}
+			if n := units(f.Value); n == 0 || n > 1024 {
+				bad("embed %d field %d: value is %d long, want 1–1024", i, j, n)
+			}
+			total += units(f.Name) + units(f.Value)
+		}
+		if e.Footer != nil {
+			if n := units(e.Footer.Text); n > 2048 {
+				bad("embed %d: footer is %d long, limit 2048", i, n)
+			}
+			total += units(e.Footer.Text)
+		}
+		if total > 6000 {
+			bad("embed %d: %d characters in all, limit 6000", i, total)
+		}
+		if e.Color < 0 || e.Color > 0xFFFFFF {
+			bad("embed %d: colour %#x", i, e.Color)
+		}
+	}
+	if len(m.Components) > 5 {
+		bad("%d action rows, limit 5", len(m.Components))
+	}
+	ids := map[string]bool{}
+	checkID := func(id string) {
+		if id == "" || len(id) > customid.MaxLen {
+			bad("custom ID %q: want 1–100 characters", id)
+		}
+		if ids[id] {
+			bad("custom ID %q is used twice", id)
+		}
+		ids[id] = true
+	}
+	for i, c := range m.Components {
+		r, ok := c.(discordgo.ActionsRow)
+		if !ok {
+			bad("component %d is %T, want an action row", i, c)
+			continue
+		}
+		if n := len(r.Components); n == 0 || n > 5 {
+			bad("row %d has %d components, want 1–5", i, n)
+		}
+		for _, cc := range r.Components {
+			switch x := cc.(type) {
+			case discordgo.Button:
+				checkID(x.CustomID)
+				if x.URL != "" {
+					bad("button %q has a URL", x.CustomID)
+				}
+				if x.Style == discordgo.LinkButton || x.Style == 0 {
+					bad("button %q has style %d", x.CustomID, x.Style)
+				}
+				if units(x.Label) > 80 {
+					bad("button %q: label %q longer than 80", x.CustomID, x.Label)
+				}
+				if x.Label == "" && x.Emoji == nil {
+					bad("button %q has neither label nor emoji", x.CustomID)
+				}
+				if x.Emoji != nil {
+					if _, err := gomoji.GetInfo(x.Emoji.Name); err != nil || x.Emoji.ID != "" {
+						bad("button %q: emoji %q is not a Unicode emoji", x.CustomID, x.Emoji.Name)
+					}
+				}
+			case discordgo.SelectMenu:
+				checkID(x.CustomID)
+				if len(r.Components) != 1 {
+					bad("select %q shares its row", x.CustomID)
+				}
+				if n := len(x.Options); n == 0 || n > 25 {
+					bad("select %q has %d options, want 1–25", x.CustomID, n)
+				}
+				if units(x.Placeholder) > 150 {
+					bad("select %q: placeholder longer than 150", x.CustomID)
+				}
+				if x.MinValues == nil || *x.MinValues != 1 || x.MaxValues != 1 {
+					bad("select %q: want exactly one value chosen", x.CustomID)
+				}
+				values := map[string]bool{}
+				for _, o := range x.Options {
+					if n := units(o.Label); n == 0 || n > 100 {
+						bad("select %q: label %q: want 1–100 characters", x.CustomID, o.Label)
+					}
+					if n := units(o.Value); n == 0 || n > 100 {
+						bad("select %q: value %q: want 1–100 characters", x.CustomID, o.Value)
+					}
+					if units(o.Description) > 100 {
+						bad("select %q: description %q longer than 100", x.CustomID, o.Description)
+					}
+					if values[o.Value] {
+						bad("select %q: value %q twice", x.CustomID, o.Value)
+					}
+					values[o.Value] = true
+				}
+			default:
+				bad("row %d holds a %T", i, cc)
+			}
+		}
+	}
+	if s, ok := flagPair(m); ok {
+		bad("two adjacent regional indicators (a flag) in %q", s)
+	}
+	return out
+}
+
+// flagPair reports a string of m where two regional indicators touch,
+// which Discord would render as a flag.
+func flagPair(m Message) (string, bool) {
+	b, err := json.Marshal(struct {
+		Content    string
+		Embeds     []*discordgo.MessageEmbed
+		Components []discordgo.MessageComponent
+	}{m.Content, m.Embeds, m.Components})
+	if err != nil {
+		panic(err)
+	}
+	isRI := func(r rune) bool { return r >= 0x1F1E6 && r <= 0x1F1FF }
+	prev := rune(0)
+	for i, r := range string(b) {
+		if isRI(prev) && isRI(r) {
+			return string(b)[max(0, i-40):min(len(b), i+40)], true
+		}
+		prev = r
+	}
+	return "", false
+}
+
+var patterns = []customid.Pattern{
+	customid.Move, customid.Pick, customid.Resign, customid.ResignConfirm, customid.Rematch,
+	customid.Accept, customid.Decline, customid.Repost, customid.PrivacyDelete,
+}
+
+// parseID matches a custom ID against Gambit's patterns.
+func parseID(t *testing.T, id string) (customid.Pattern, customid.Params) {
+	t.Helper()
+	var found []customid.Pattern
+	var params customid.Params
+	for _, p := range patterns {
+		if ps, ok := p.Match(id); ok {
+			found = append(found, p)
+			params = ps
+		}
+	}
+	if len(found) != 1 {
+		t.Fatalf("custom ID %q matches patterns %v, want exactly one", id, found)
+	}
+	return found[0], params
+}
+
+// checkIDs checks that every custom ID of m parses back with its pattern
+// and names g at its ply, and returns the IDs by pattern.
+func checkIDs(t *testing.T, g *storage.Game, m Message) map[customid.Pattern][]customid.Params {
+	t.Helper()
+	buttons, selects, _ := flatten(t, m)
+	var ids []string
+	for _, b := range buttons {
+		ids = append(ids, b.CustomID)
+	}
+	for _, s := range selects {
+		ids = append(ids, s.CustomID)
+	}
+	out := map[customid.Pattern][]customid.Params{}
+	for _, id := range ids {
+		p, ps := parseID(t, id)
+		if ps["game"] != string(g.ID) {
+			t.Errorf("custom ID %q names game %q, want %q", id, ps["game"], g.ID)
+		}
+		if v, ok := ps["ply"]; ok && v != strconv.Itoa(len(g.Moves)) {
+			t.Errorf("custom ID %q names ply %q, want %d", id, v, len(g.Moves))
+		}
+		if strings.Contains(string(p), "{version}") != (ps["version"] != "") {
+			t.Errorf("custom ID %q lacks its version", id)
+		}
+		out[p] = append(out[p], ps)
+	}
+	return out
+}
+
+// buttonByID finds a button of m.
+func buttonByID(t *testing.T, m Message, id string) (discordgo.Button, bool) {
+	buttons, _, _ := flatten(t, m)
+	for _, b := range buttons {
+		if b.CustomID == id {
+			return b, true
+		}
+	}
+	return discordgo.Button{}, false
+}
+
+func description(t *testing.T, m Message) string {
+	t.Helper()
+	if len(m.Embeds) != 1 {
+		t.Fatalf("%d embeds, want 1", len(m.Embeds))
+	}
+	return m.Embeds[0].Description
+}
+
+// ---- decoding boards -------------------------------------------------------
+
+// tokens splits a line into emoji: a code point with the variation
+// selectors and keycap marks that follow it. Spaces and zero-width spaces
+// separate.
+func tokens(line string) []string {
+	var out []string
+	for _, r := range line {
+		switch {
+		case r == '\uFE0F' || r == '\u20E3':
+			if len(out) > 0 {
+				out[len(out)-1] += string(r)
+			}
+		case r == ' ' || r == '\u200b':
+		default:
+			out = append(out, string(r))
+		}
+	}
+	return out
+}
+
+// A decoded cell: its side and whether it is marked as the last move.
+type decoded struct {
+	side      engine.Side
+	mark      bool
+	last      bool
+	emptyCell bool
+}
+
+// The emoji of each game, as the format pins them.
+var (
+	adjacencyCells = map[string]decoded{
+		"🟩": {emptyCell: true}, "🔴": {side: engine.X, mark: true}, "🔵": {side: engine.O, mark: true},
+		"🟥": {side: engine.X, mark: true, last: true}, "🟦": {side: engine.O, mark: true, last: true},
+	}
+	connect4Cells = map[string]decoded{
+		"⚫": {emptyCell: true}, "🔴": {side: engine.X, mark: true}, "🟡": {side: engine.O, mark: true},
+		"🟥": {side: engine.X, mark: true, last: true}, "🟨": {side: engine.O, mark: true, last: true},
+	}
+	tictactoeCells = map[string]decoded{
+		"❌": {side: engine.X, mark: true}, "⭕": {side: engine.O, mark: true},
+		"❎": {side: engine.X, mark: true, last: true}, "🅾️": {side: engine.O, mark: true, last: true},
+	}
+)
+
+// all reports whether f holds for every token.
+func all(tk []string, f func(string) bool) bool {
+	for _, e := range tk {
+		if !f(e) {
+			return false
+		}
+	}
+	return true
+}
+
+func keycapOf(d int) string { return strconv.Itoa(d) + "\uFE0F\u20E3" }
+
+// decodeGrid reads the board back from a game's description: cell → what
+// the grid shows there, in the engine's cell numbering (Connect Four:
+// 7*row+col... as col + 7*row).
+func decodeGrid(t *testing.T, kind storage.Kind, desc string) map[int]decoded {
+	t.Helper()
+	lines := strings.Split(desc, "\n")
+	out := map[int]decoded{}
+	switch kind {
+	case storage.Adjacency:
+		rank := 7
+		for i, l := range lines {
+			tk := tokens(l)
+			if len(tk) != 9 || rank < 0 || tk[0] != keycapOf(rank+1) {
+				continue
+			}
+			for file, e := range tk[1:] {
+				d, ok := adjacencyCells[e]
+				if !ok {
+					t.Fatalf("line %q: %q is no Adjacency cell", l, e)
+				}
+				out[8*rank+file] = d
+			}
+			if rank == 0 {
+				want := []string{"⬛", "🇦", "🇧", "🇨", "🇩", "🇪", "🇫", "🇬", "🇭"}
+				if i+1 >= len(lines) || !slices.Equal(tokens(lines[i+1]), want) {
+					t.Fatalf("no file letters a–h under rank 1 in\n%s", desc)
+				}
+			}
+			rank--
+		}
+		if rank != -1 {
+			t.Fatalf("found ranks down to %d only in\n%s", rank+2, desc)
+		}
+	case storage.ConnectFour:
+		row := connect4.Height - 1
+		for i, l := range lines {
+			tk := tokens(l)
+			if len(tk) != connect4.Width || row < 0 {
+				continue
+			}
+			if !all(tk, func(e string) bool { _, ok := connect4Cells[e]; return ok }) {
+				continue
+			}
+			for col, e := range tk {
+				out[col+7*row] = connect4Cells[e]
+			}
+			if row == 0 {
+				want := []string{keycapOf(1), keycapOf(2), keycapOf(3), keycapOf(4), keycapOf(5), keycapOf(6), keycapOf(7)}
+				if i+1 >= len(lines) || !slices.Equal(tokens(lines[i+1]), want) {
+					t.Fatalf("no column numbers 1–7 under the board in\n%s", desc)
+				}
+			}
+			row--
+		}
+		if row != -1 {
+			t.Fatalf("found %d rows in\n%s", connect4.Height-1-row, desc)
+		}
+	case storage.TicTacToe:
+		row := 0
+		for _, l := range lines {
+			tk := tokens(l)
+			if len(tk) != 3 || row > 2 {
+				continue
+			}
+			var cells []decoded
+			for col, e := range tk {
+				if e == keycapOf(3*row+col+1) {
+					cells = append(cells, decoded{emptyCell: true})
+				} else if d, ok := tictactoeCells[e]; ok {
+					cells = append(cells, d)
+				}
+			}
+			if len(cells) != 3 {
+				continue
+			}
+			for col, d := range cells {
+				out[3*row+col] = d
+			}
+			row++
+		}
+		if row != 3 {
+			t.Fatalf("found %d rows in\n%s", row, desc)
+		}
+	}
+	return out
+}
+
+// mark returns what pos holds in a cell numbered as decodeGrid numbers it.
+func mark(pos engine.Position, cell int) (engine.Side, bool) {
+	switch p := pos.(type) {
+	case *adjacency.Position:
+		return p.Mark(engine.Move(cell))
+	case *connect4.Position:
+		return p.At(cell%7, cell/7)
+	case *tictactoe.Position:
+		return p.Mark(engine.Move(cell))
+	}
+	panic(fmt.Sprintf("unknown position %T", pos))
+}
+
+// lastCell returns the cell of the last of moves, numbered as decodeGrid
+// numbers it.
+func lastCell(t *testing.T, pos engine.Position, moves []string) int {
+	t.Helper()
+	text := moves[len(moves)-1]
+	switch p := pos.(type) {
+	case *adjacency.Position:
+		c, err := adjacency.ParseCell(text)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return int(c)
+	case *connect4.Position:
+		col := int(text[0] - '1')
+		for row := connect4.Height - 1; row >= 0; row-- {
+			if _, ok := p.At(col, row); ok {
+				return col + 7*row
+			}
+		}
+		t.Fatalf("column %s is empty", text)
+	case *tictactoe.Position:
+		return int(text[0] - '1')
+	}
+	panic("unreachable")
+}
+
+// ---- tests -----------------------------------------------------------------
+
+// scenario is one state of a game to render.
+type scenario struct {
+	name string
+	view View
+}
+
+// scenarios returns every status of a game of kind, with positions from
+// random play.
+func scenarios(t *testing.T, kind storage.Kind, rng *rand.Rand) []scenario {
+	t.Helper()
+	var out []scenario
+	add := func(name string, v View) { out = append(out, scenario{string(kind) + "/" + name, v}) }
+
+	pending := newGame(kind, storage.StatusPending, alice, bob)
+	pending.Deadline = deadline
+	add("pending", View{Game: pending})
+	expired := newGame(kind, storage.StatusExpired, alice, bob)
+	add("expired", View{Game: expired, Notice: "Challenge expired."})
+	declined := newGame(kind, storage.StatusDeclined, alice, bob)
+	add("declined", View{Game: declined})
+
+	for _, n := range []int{0, 1, 2, 5} {
+		pos, moves := play(t, kind, 8, rng, n)
+		g := newGame(kind, storage.StatusActive, alice, bob)
+		seat(g, pos, moves, n/2%2) // both seats get to move
+		g.Deadline = deadline
+		add(fmt.Sprintf("active-human-%d", n), View{Game: g, Pos: pos, Notice: "A move was played."})
+	}
+
+	pos, moves := play(t, kind, 8, rng, 3)
+	g := newGame(kind, storage.StatusActive, alice, bot)
+	seat(g, pos, moves, 0) // O, the AI, to move
+	add("active-ai-thinking", View{Game: g, Pos: pos, Thinking: &Thinking{Depth: 9, Elapsed: 1234 * time.Millisecond}})
+	add("active-ai-searching", View{Game: g, Pos: pos, Thinking: &Thinking{}})
+	add("active-ai-queued", View{Game: g, Pos: pos, Thinking: &Thinking{Queue: 2}})
+	add("active-ai-idle", View{Game: g, Pos: pos})
+
+	changes := func(g *storage.Game) []storage.RatingChange {
+		var cs []storage.RatingChange
+		for i, p := range g.Players {
+			before := storage.NewRating(p.ID)
+			after := before
+			after.Rating += float64(16 - 32*i)
+			after.Deviation = 80
+			cs = append(cs,
+				storage.RatingChange{Ladder: storage.Global(kind), Before: before, After: after},
+				storage.RatingChange{Ladder: storage.Ladder{Kind: kind, Guild: "999"}, Before: after, After: after})
+		}
+		return cs
+	}
+	for _, w := range []int{0, 1, storage.Draw} {
+		pos, moves := play(t, kind, 8, rng, 99)
+		g := newGame(kind, storage.StatusFinished, alice, bot)
+		seat(g, pos, moves, 1)
+		g.Result = &storage.Result{Winner: w}
+		add(fmt.Sprintf("finished-%d", w), View{Game: g, Pos: pos, Changes: changes(g)})
+	}
+	pos, moves = play(t, kind, 8, rng, 4)
+	g = newGame(kind, storage.StatusForfeited, alice, bob)
+	seat(g, pos, moves, 0)
+	g.Result = &storage.Result{Winner: 0, Reason: "timeout"}
+	add("forfeited-timeout", View{Game: g, Pos: pos, Changes: changes(g)})
+	g = newGame(kind, storage.StatusFinished, bob, alice)
+	seat(g, pos, moves, 0)
+	g.Result = &storage.Result{Winner: 1, Reason: "resigned"}
+	add("finished-resigned", View{Game: g, Pos: pos, Notice: "bob resigned."})
+	return out
+}
+
+func TestGameEveryStatus(t *testing.T) {
+	rng := rand.New(rand.NewPCG(1, 2))
+	for _, kind := range storage.Kinds() {
+		for _, sc := range scenarios(t, kind, rng) {
+			t.Run(sc.name, func(t *testing.T) {
+				g := sc.view.Game
+				m := Game(sc.view)
+				checkDiscord(t, m)
+				ids := checkIDs(t, g, m)
+				desc := description(t, m)
+				if footer := m.Embeds[0].Footer; footer == nil || !strings.Contains(footer.Text, string(g.ID)) {
+					t.Errorf("footer %v does not name game %s", footer, g.ID)
+				}
+				if sc.view.Notice != "" && !strings.Contains(m.Content, sc.view.Notice) {
+					t.Errorf("notice %q missing from content %q", sc.view.Notice, m.Content)
+				}
+				moveIDs := len(ids[customid.Move]) + len(ids[customid.Pick])
+				switch g.Status {
+				case storage.StatusPending:
+					checkPending(t, g, m, ids)
+				case storage.StatusExpired, storage.StatusDeclined:
+					if len(m.Components) != 0 {
+						t.Errorf("%s challenge has components", g.Status)
+					}
+					if len(m.AllowedMentions.Users) != 0 {
+						t.Errorf("%s challenge pings %v", g.Status, m.AllowedMentions.Users)
+					}
+					want := map[storage.Status]string{storage.StatusExpired: "Challenge expired.", storage.StatusDeclined: "Challenge declined."}[g.Status]
+					if !strings.Contains(m.Content, want) || !strings.Contains(m.Content, "challenges you to") {
+						t.Errorf("content %q lacks the challenge and %q", m.Content, want)
+					}
+				case storage.StatusActive:
+					if len(ids[customid.Resign]) != 1 {
+						t.Errorf("active game without one Resign button: %v", ids)
+					} else if b, _ := buttonByID(t, m, customid.Resign.Build(string(g.ID), Ply(g))); b.Style != discordgo.DangerButton {
+						t.Errorf("Resign has style %d, want danger", b.Style)
+					}
+					if len(ids[customid.Rematch]) != 0 {
+						t.Error("active game offers a rematch")
+					}
+					mover := g.Players[g.Turn]
+					if sc.view.Thinking == nil && !mover.ID.IsAI() {
+						uid, _ := mover.ID.UserID()
+						if !strings.HasPrefix(m.Content, "<@"+uid+">, your move") {
+							t.Errorf("content %q does not call the mover %s", m.Content, uid)
+						}
+						if !slices.Equal(m.AllowedMentions.Users, []string{uid}) {
+							t.Errorf("allowed mentions %v, want only %s", m.AllowedMentions.Users, uid)
+						}
+						if moveIDs == 0 {
+							t.Error("no move components for the human to move")
+						}
+					} else {
+						if len(m.AllowedMentions.Users) != 0 {
+							t.Errorf("AI's turn pings %v", m.AllowedMentions.Users)
+						}
+						checkNoPlayableMoves(t, m)
+						th := sc.view.Thinking
+						switch {
+						case th == nil:
+						case th.Queue > 0:
+							if !strings.Contains(desc, fmt.Sprintf("🤖 minimax (hard) is queued (#%d)", th.Queue)) {
+								t.Errorf("description does not say the AI is queued:\n%s", desc)
+							}
+						default:
+							if !strings.Contains(desc, "🤔 🤖 minimax (hard) is thinking…") {
+								t.Errorf("description does not say the AI is thinking:\n%s", desc)
+							}
+							if th.Depth > 0 && (!strings.Contains(desc, "depth 9") || !strings.Contains(desc, "1.2s")) {
+								t.Errorf("description lacks depth and time:\n%s", desc)
+							}
+						}
+					}
+				default: // ended
+					checkEnded(t, sc.view, m, ids)
+				}
+			})
+		}
+	}
+}
+
+func checkPending(t *testing.T, g *storage.Game, m Message, ids map[customid.Pattern][]customid.Params) {
+	t.Helper()
+	if !strings.HasPrefix(m.Content, "<@222>, <@111> challenges you to") {
+		t.Errorf("content %q", m.Content)
+	}
+	if ts := fmt.Sprintf("<t:%d:R>", deadline.Unix()); !strings.Contains(m.Content, ts) {
+		t.Errorf("content %q lacks the expiry %s", m.Content, ts)
+	}
+	if g.Kind == storage.Adjacency && !strings.Contains(m.Content, "8 rounds") {
+		t.Errorf("content %q lacks the rounds", m.Content)
+	}
+	if !slices.Equal(m.AllowedMentions.Users, []string{"222"}) {
+		t.Errorf("allowed mentions %v, want only the challenged 222", m.AllowedMentions.Users)
+	}
+	if len(ids[customid.Accept]) != 1 || len(ids[customid.Decline]) != 1 || len(m.Components) != 1 {
+		t.Fatalf("want one row with Accept and Decline, got %v", ids)
+	}
+	accept, _ := buttonByID(t, m, customid.Accept.Build(string(g.ID)))
+	decline, _ := buttonByID(t, m, customid.Decline.Build(string(g.ID)))
+	if accept.Style != discordgo.SuccessButton || decline.Style != discordgo.DangerButton {
+		t.Errorf("Accept style %d, Decline style %d: want success and danger", accept.Style, decline.Style)
+	}
+}
+
+// checkNoPlayableMoves fails if m has a move component a user could use.
+func checkNoPlayableMoves(t *testing.T, m Message) {
+	t.Helper()
+	buttons, selects, _ := flatten(t, m)
+	if len(selects) > 0 {
+		t.Errorf("%d selects", len(selects))
+	}
+	for _, b := range buttons {
+		if _, ok := customid.Move.Match(b.CustomID); ok && !b.Disabled {
+			t.Errorf("move button %q is enabled", b.CustomID)
+		}
+	}
+}
+
+func checkEnded(t *testing.T, v View, m Message, ids map[customid.Pattern][]customid.Params) {
+	t.Helper()
+	g := v.Game
+	desc := description(t, m)
+	if len(ids[customid.Rematch]) != 1 || len(ids) != 1 {
+		t.Errorf("ended game: want only a Rematch button, got %v", ids)
+	}
+	if len(m.AllowedMentions.Users) != 0 {
+		t.Errorf("ended game pings %v", m.AllowedMentions.Users)
+	}
+	if g.Result.Winner == storage.Draw {
+		if !strings.Contains(desc, "Draw") {
+			t.Errorf("draw not shown:\n%s", desc)
+		}
+	} else if w := PlayerName(g.Players[g.Result.Winner]) + " wins"; !strings.Contains(desc, w) {
+		t.Errorf("%q not shown:\n%s", w, desc)
+	}
+	switch g.Result.Reason {
+	case "timeout":
+		if !strings.Contains(desc, PlayerName(g.Players[1-g.Result.Winner])+" forfeited on time") {
+			t.Errorf("timeout not shown:\n%s", desc)
+		}
+	case "resigned":
+		if !strings.Contains(desc, PlayerName(g.Players[1-g.Result.Winner])+" resigned") {
+			t.Errorf("resignation not shown:\n%s", desc)
+		}
+	}
+	if g.Kind == storage.Adjacency {
+		a := v.Pos.(*adjacency.Position)
+		if s := fmt.Sprintf("🔴 **%d** – **%d** 🔵", a.Count(engine.X), a.Count(engine.O)); !strings.Contains(desc, s) {
+			t.Errorf("final score %q not shown:\n%s", s, desc)
+		}
+	}
+	if v.Changes == nil {
+		return
+	}
+	fields := m.Embeds[0].Fields
+	if len(fields) != 1 {
+		t.Fatalf("want a field of rating changes, got %d fields", len(fields))
+	}
+	for i, p := range g.Players {
+		want := fmt.Sprintf("%s 1500? → %d (%+d)", PlayerName(p), 1516-32*i, 16-32*i)
+		want = strings.Replace(want, "(-", "(−", 1)
+		if !strings.Contains(fields[0].Value, want) {
+			t.Errorf("rating change %q not in %q", want, fields[0].Value)
+		}
+	}
+	if strings.Count(fields[0].Value, "\n") != 1 {
+		t.Errorf("want the two global changes only, got %q", fields[0].Value)
+	}
+}
+
+func TestAdjacencySelects(t *testing.T) {
+	rng := rand.New(rand.NewPCG(3, 4))
+	for i := range 200 {
+		rounds := 2 + rng.IntN(27)
+		pos, moves := play(t, storage.Adjacency, rounds, rng, rng.IntN(2*rounds))
+		a := pos.(*adjacency.Position)
+		g := newGame(storage.Adjacency, storage.StatusActive, alice, bob)
+		g.Settings.Rounds = rounds
+		seat(g, pos, moves, i%2)
+		m := Game(View{Game: g, Pos: pos})
+		checkDiscord(t, m)
+		ids := checkIDs(t, g, m)
+		_, selects, rowOf := flatten(t, m)
+		got := map[string]bool{}
+		for k, s := range selects {
+			ps, ok := customid.Pick.Match(s.CustomID)
+			if !ok {
+				t.Fatalf("select %q is not a Pick", s.CustomID)
+			}
+			group, _ := strconv.Atoi(ps["group"])
+			if rowOf[s.CustomID] != k {
+				t.Errorf("select %d is in row %d", k, rowOf[s.CustomID])
+			}
+			for _, o := range s.Options {
+				c, err := adjacency.ParseCell(o.Value)
+				if err != nil {
+					t.Fatalf("option %q: %v", o.Value, err)
+				}
+				if o.Label != o.Value || o.Value != adjacency.CellName(c) {
+					t.Errorf("option label %q value %q", o.Label, o.Value)
+				}
+				wantGroup := map[int]int{0: 1, 1: 1, 2: 1, 3: 2, 4: 2, 5: 2, 6: 3, 7: 3}[int(c/8)]
+				if group != wantGroup {
+					t.Errorf("%s is in group %d, want %d", o.Value, group, wantGroup)
+				}
+				if want := fmt.Sprintf("captures %d", a.Captures(c)); o.Description != want {
+					t.Errorf("%s: description %q, want %q", o.Value, o.Description, want)
+				}
+				if got[o.Value] {
+					t.Errorf("%s offered twice", o.Value)
+				}
+				got[o.Value] = true
+			}
+		}
+		var want []string
+		for _, m := range pos.Moves(nil) {
+			want = append(want, pos.FormatMove(m))
+		}
+		gotList := slices.Sorted(func(yield func(string) bool) {
+			for k := range got {
+				if !yield(k) {
+					return
+				}
+			}
+		})
+		slices.Sort(want)
+		if !slices.Equal(gotList, want) {
+			t.Fatalf("position %s: options %v, legal moves %v", pos, gotList, want)
+		}
+		if len(ids[customid.Resign]) != 1 || rowOf[customid.Resign.Build("0001k", Ply(g))] != len(m.Components)-1 {
+			t.Errorf("Resign is not alone in the last row")
+		}
+	}
+}
+
+func TestConnect4Buttons(t *testing.T) {
+	rng := rand.New(rand.NewPCG(5, 6))
+	tested := 0
+	for tested < 200 {
+		pos, moves := play(t, storage.ConnectFour, 0, rng, rng.IntN(connect4.Cells))
+		if pos.Terminal() {
+			continue
+		}
+		tested++
+		g := newGame(storage.ConnectFour, storage.StatusActive, alice, bob)
+		seat(g, pos, moves, 0)
+		m := Game(View{Game: g, Pos: pos})
+		checkDiscord(t, m)
+		ids := checkIDs(t, g, m)
+		var got []string
+		for _, ps := range ids[customid.Move] {
+			got = append(got, ps["cell"])
+		}
+		var want []string
+		for _, mv := range pos.Moves(nil) {
+			want = append(want, pos.FormatMove(mv))
+		}
+		if !slices.Equal(got, want) {
+			t.Fatalf("position %s: buttons %v, playable %v", pos, got, want)
+		}
+		buttons, _, rowOf := flatten(t, m)
+		for _, b := range buttons {
+			if ps, ok := customid.Move.Match(b.CustomID); ok && (b.Label != ps["cell"] || b.Disabled) {
+				t.Errorf("column button %q: label %q, disabled %v", b.CustomID, b.Label, b.Disabled)
+			}
+		}
+		if len(m.Components) != 2 || rowOf[customid.Resign.Build("0001k", Ply(g))] != 1 {
+			t.Errorf("want two rows, Resign in the second: %d rows", len(m.Components))
+		}
+		if first := m.Components[0].(discordgo.ActionsRow); len(first.Components) != min(5, len(want)) {
+			t.Errorf("first row has %d buttons for %d columns", len(first.Components), len(want))
+		}
+	}
+}
+
+func TestTicTacToeButtons(t *testing.T) {
+	rng := rand.New(rand.NewPCG(7, 8))
+	for range 100 {
+		pos, moves := play(t, storage.TicTacToe, 0, rng, rng.IntN(9))
+		if pos.Terminal() {
+			continue
+		}
+		p := pos.(*tictactoe.Position)
+		for _, aiTurn := range []bool{false, true} {
+			g := newGame(storage.TicTacToe, storage.StatusActive, alice, bob)
+			if aiTurn {
+				g.Players[1] = bot
+			}
+			seat(g, pos, moves, 0)
+			if aiTurn && !g.Players[g.Turn].ID.IsAI() {
+				seat(g, pos, moves, 1)
+			}
+			m := Game(View{Game: g, Pos: pos})
+			checkDiscord(t, m)
+			checkIDs(t, g, m)
+			if len(m.Components) != 4 {
+				t.Fatalf("%d rows, want 3 of cells and Resign", len(m.Components))
+			}
+			buttons, _, rowOf := flatten(t, m)
+			cells := 0
+			for _, b := range buttons {
+				ps, ok := customid.Move.Match(b.CustomID)
+				if !ok {
+					continue
+				}
+				cells++
+				c := engine.Move(ps["cell"][0] - '1')
+				if rowOf[b.CustomID] != int(c)/3 {
+					t.Errorf("cell %d in row %d", c+1, rowOf[b.CustomID])
+				}
+				s, marked := p.Mark(c)
+				if enabled := !b.Disabled; enabled != (!marked && !aiTurn) {
+					t.Errorf("%s: cell %d enabled %v, marked %v, AI's turn %v", pos, c+1, enabled, marked, aiTurn)
+				}
+				if marked && (b.Emoji == nil || b.Emoji.Name != map[engine.Side]string{engine.X: "❌", engine.O: "⭕"}[s]) {
+					t.Errorf("%s: cell %d shows %v", pos, c+1, b.Emoji)
+				}
+				lastStyle := len(moves) > 0 && ps["cell"] == moves[len(moves)-1]
+				if (b.Style == discordgo.PrimaryButton) != lastStyle {
+					t.Errorf("%s: cell %d style %d, last move %v", pos, c+1, b.Style, lastStyle)
+				}
+			}
+			if cells != 9 {
+				t.Errorf("%d cell buttons", cells)
+			}
+		}
+	}
+}
+
+func TestGridShowsMarks(t *testing.T) {
+	rng := rand.New(rand.NewPCG(9, 10))
+	for _, kind := range storage.Kinds() {
+		for i := range 150 {
+			rounds := 2 + rng.IntN(27)
+			pos, moves := play(t, kind, rounds, rng, rng.IntN(60))
+			status := storage.StatusActive
+			g := newGame(kind, status, alice, bot)
+			g.Settings.Rounds = rounds
+			seat(g, pos, moves, i%2)
+			if pos.Terminal() {
+				g.Status = storage.StatusFinished
+				g.Result = &storage.Result{Winner: storage.Draw}
+			}
+			m := Game(View{Game: g, Pos: pos})
+			desc := description(t, m)
+			cells := decodeGrid(t, kind, desc)
+			n := map[storage.Kind]int{storage.Adjacency: 64, storage.ConnectFour: 42, storage.TicTacToe: 9}[kind]
+			if len(cells) != n {
+				t.Fatalf("%s: decoded %d cells, want %d", pos, len(cells), n)
+			}
+			lasts := 0
+			for c, d := range cells {
+				s, ok := mark(pos, c)
+				if ok != d.mark || d.emptyCell == ok || (ok && s != d.side) {
+					t.Fatalf("%s: cell %d shows %+v, position holds %v %v\n%s", pos, c, d, s, ok, desc)
+				}
+				if d.last {
+					lasts++
+					if c != lastCell(t, pos, moves) {
+						t.Errorf("%s: cell %d marked as the last move, moves %v", pos, c, moves)
+					}
+				}
+			}
+			if want := min(1, len(moves)); lasts != want {
+				t.Errorf("%s after %v: %d cells marked as the last move, want %d", pos, moves, lasts, want)
+			}
+		}
+	}
+}
+
+func TestAdjacencyPlayersAndCaptures(t *testing.T) {
+	rng := rand.New(rand.NewPCG(11, 12))
+	for range 100 {
+		pos, moves := play(t, storage.Adjacency, 28, rng, 1+rng.IntN(30))
+		a := pos.(*adjacency.Position)
+		// The board before the last move, replayed independently.
+		before, err := adjacency.New(28, engine.X)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, mv := range moves[:len(moves)-1] {
+			c, _ := adjacency.ParseCell(mv)
+			before.Play(c)
+		}
+		last, _ := adjacency.ParseCell(moves[len(moves)-1])
+		var flipped []string
+		for c := range engine.Move(64) {
+			s0, ok0 := before.Mark(c)
+			s1, _ := a.Mark(c)
+			if c != last && ok0 && s0 != s1 {
+				flipped = append(flipped, adjacency.CellName(c))
+			}
+		}
+		g := newGame(storage.Adjacency, storage.StatusActive, alice, bob)
+		g.Settings.Rounds = 28
+		seat(g, pos, moves, 0)
+		desc := description(t, Game(View{Game: g, Pos: pos}))
+		mover := PlayerName(g.Players[1-g.Turn])
+		want := fmt.Sprintf("played **%s**", moves[len(moves)-1])
+		if len(flipped) > 0 {
+			want += ", capturing " + strings.Join(flipped, ", ")
+		}
+		if !strings.Contains(desc, mover+" "+want+"\n") {
+			t.Errorf("want %q by %s in\n%s", want, mover, desc)
+		}
+		for i, p := range g.Players {
+			side := engine.X
+			if i == 1 {
+				side = engine.O
+			}
+			l := fmt.Sprintf("%s %s · %d marks", adjacencyPalette.mark[side], PlayerName(p), a.Count(side))
+			if !strings.Contains(desc, l) {
+				t.Errorf("want %q in\n%s", l, desc)
+			}
+		}
+		if l := fmt.Sprintf("%d of 28 rounds left", (a.PliesLeft()+1)/2); !strings.Contains(desc, l) {
+			t.Errorf("want %q in\n%s", l, desc)
+		}
+	}
+}
+
+func TestTitleAndSetting(t *testing.T) {
+	for _, tc := range []struct {
+		kind storage.Kind
+		want string
+	}{{storage.Adjacency, "Adjacency · 8 rounds"}, {storage.ConnectFour, "Connect Four"}, {storage.TicTacToe, "Tic-Tac-Toe"}} {
+		pos, moves := play(t, tc.kind, 8, rand.New(rand.NewPCG(1, 1)), 2)
+		g := newGame(tc.kind, storage.StatusActive, alice, bot)
+		seat(g, pos, moves, 0)
+		m := Game(View{Game: g, Pos: pos})
+		if m.Embeds[0].Title != tc.want {
+			t.Errorf("title %q, want %q", m.Embeds[0].Title, tc.want)
+		}
+		if f := m.Embeds[0].Footer.Text; !strings.Contains(f, "/move game:0001k") || !strings.Contains(f, "2s") {
+			t.Errorf("footer %q lacks the /move hint or the AI's move time", f)
+		}
+	}
+}
+
+func TestBoardFromStoredPosition(t *testing.T) {
+	pos, moves := play(t, storage.ConnectFour, 0, rand.New(rand.NewPCG(2, 2)), 9)
+	g := newGame(storage.ConnectFour, storage.StatusActive, alice, bob)
+	seat(g, pos, moves, 0)
+	want := Game(View{Game: g, Pos: pos})
+	got := Game(View{Game: g})
+	if description(t, got) != description(t, want) {
+		t.Errorf("board from the stored text differs:\n%s\nwant\n%s", description(t, got), description(t, want))
+	}
+	g.Position = "garbage"
+	m := Game(View{Game: g})
+	checkDiscord(t, m)
+	if len(checkIDs(t, g, m)[customid.Resign]) != 1 {
+		t.Error("a game whose board is unreadable can no longer be resigned")
+	}
+	g.Status, g.Result = storage.StatusFinished, &storage.Result{Winner: 1}
+	m = Game(View{Game: g})
+	checkDiscord(t, m)
+	if ids := checkIDs(t, g, m); len(ids) != 1 || len(ids[customid.Rematch]) != 1 {
+		t.Errorf("ended game without a board: components %v, want a Rematch button", ids)
+	}
+	if d := description(t, m); !strings.Contains(d, "<@222> wins") {
+		t.Errorf("ended game without a board hides the result:\n%s", d)
+	}
+}
+
+func TestPlayerName(t *testing.T) {
+	for _, tc := range []struct {
+		p    storage.Player
+		want string
+	}{
+		{alice, "<@111>"},
+		{bot, "🤖 minimax (hard)"},
+		{storage.Player{ID: storage.AI("random")}, "🤖 random (easy)"},
+		{storage.Player{ID: storage.AI("retired")}, "🤖 retired"},
+		{storage.Player{ID: storage.Anonymous, Name: "carol"}, "deleted user"},
+	} {
+		if got := PlayerName(tc.p); got != tc.want {
+			t.Errorf("PlayerName(%v) = %q, want %q", tc.p, got, tc.want)
+		}
+	}
+}
+
+func TestRules(t *testing.T) {
+	for _, name := range append(games.Names(), "") {
+		m, err := Rules(name)
+		if err != nil {
+			t.Fatalf("Rules(%q): %v", name, err)
+		}
+		checkDiscord(t, m)
+		desc := description(t, m)
+		if len(desc) < 200 {
+			t.Errorf("Rules(%q) is short: %q", name, desc)
+		}
+		if name == "" {
+			for _, cmd := range []string{"/play game:", "/move cell:", "/leaderboard", "/stats", "/games", "/help", "/privacy delete", "/settings"} {
+				if !strings.Contains(desc, cmd) {
+					t.Errorf("overview lacks %s", cmd)
+				}
+			}
+		} else if all := desc + m.Embeds[0].Fields[0].Value; !strings.Contains(all, "/move cell:") {
+			t.Errorf("Rules(%q) does not say how to move", name)
+		}
+	}
+	if _, err := Rules("chess"); err == nil || !strings.HasPrefix(err.Error(), "render: ") {
+		t.Errorf("Rules(chess) error %v, want one starting with render:", err)
+	}
+}
+
+func standing(rank int, id storage.PlayerID, rating, rd float64, w, l, d int) storage.Standing {
+	r := storage.NewRating(id)
+	r.Rating, r.Deviation, r.Wins, r.Losses, r.Draws, r.Games = rating, rd, w, l, d, w+l+d
+	return storage.Standing{Rank: rank, Rating: r}
+}
+
+func TestLeaderboard(t *testing.T) {
+	empty := Leaderboard(storage.ConnectFour, "server", nil, nil)
+	checkDiscord(t, empty)
+	if d := description(t, empty); !strings.Contains(d, "No established ratings yet") || !strings.Contains(d, "dozen") {
+		t.Errorf("empty board says %q", d)
+	}
+	top := []storage.Standing{
+		standing(1, storage.User("111"), 1732.4, 60, 20, 5, 3),
+		standing(2, storage.AI("minimax"), 1700.6, 50, 9, 1, 0),
+	}
+	for i := range 200 {
+		top = append(top, standing(3+i, storage.User(strconv.Itoa(1000+i)), 1600-float64(i), 70, 1, 2, 3))
+	}
+	me := &storage.RankView{
+		Player: standing(0, storage.User("333"), 1500, 200, 1, 2, 0),
+	}
+	m := Leaderboard(storage.Adjacency, "global", top, me)
+	checkDiscord(t, m)
+	d := description(t, m)
+	for _, want := range []string{"<@111> · **1732** · 20–5–3", "🤖 minimax (hard) · **1701** · 9–1–0", "**#4** <@1001>"} {
+		if !strings.Contains(d, want) {
+			t.Errorf("leaderboard lacks %q", want)
+		}
+	}
+	if !strings.Contains(m.Embeds[0].Title, "Adjacency") || !strings.Contains(m.Embeds[0].Title, "global") {
+		t.Errorf("title %q", m.Embeds[0].Title)
+	}
+	if f := m.Embeds[0].Fields; len(f) != 1 || !strings.Contains(f[0].Value, "<@333> · **1500?** · 1–2–0") {
+		t.Errorf("viewer's place missing or not provisional: %v", f)
+	}
+}
+
+func TestStats(t *testing.T) {
+	rng := rand.New(rand.NewPCG(13, 14))
+	me := storage.User("111")
+	pos, moves := play(t, storage.Adjacency, 4, rng, 99)
+	won := newGame(storage.Adjacency, storage.StatusFinished, alice, bot)
+	won.Settings.Rounds = 4
+	seat(won, pos, moves, 0)
+	won.Result = &storage.Result{Winner: 0}
+	won.UpdatedAt = deadline
+	lost := newGame(storage.ConnectFour, storage.StatusForfeited, bob, alice)
+	lost.Result = &storage.Result{Winner: 0, Reason: "timeout"}
+	r := storage.NewRating(me)
+	r.Rating, r.Deviation, r.Games, r.Wins = 1612.5, 90, 14, 14
+	m := Stats(me, []KindStats{
+		{Kind: storage.Adjacency, Rating: &r, Rank: 7, Recent: []*storage.Game{won}},
+		{Kind: storage.ConnectFour, Rating: &storage.Rating{Player: me, Rating: 1450, Deviation: 300, Games: 1, Losses: 1}, Recent: []*storage.Game{lost}},
+		{Kind: storage.TicTacToe},
+	})
+	checkDiscord(t, m)
+	e := m.Embeds[0]
+	if !strings.Contains(e.Description, "<@111>") || len(e.Fields) != 3 {
+		t.Fatalf("stats: %q with %d fields", e.Description, len(e.Fields))
+	}
+	a := pos.(*adjacency.Position)
+	for i, want := range []string{
+		fmt.Sprintf("**1613** · #7 · 14–0–0 in 14 games\n**Recent games**\n✅ Won against 🤖 minimax (hard) · %d–%d marks · <t:%d:R>", a.Count(engine.X), a.Count(engine.O), deadline.Unix()),
+		"**1450?** · provisional · 0–1–0 in 1 game\n**Recent games**\n❌ Lost to <@222> · on time",
+		"Not played yet",
+	} {
+		if !strings.Contains(e.Fields[i].Value, want) {
+			t.Errorf("field %d = %q, want it to contain %q", i, e.Fields[i].Value, want)
+		}
+	}
+}
+
+// TestCheckersCatchFaults makes sure the checks above can fail.
+func TestCheckersCatchFaults(t *testing.T) {
+	if _, ok := flagPair(Message{Content: "🇦🇧"}); !ok {
+		t.Error("flagPair misses a flag")
+	}
+	if _, ok := flagPair(Message{Content: "🇦" + zwsp + "🇧"}); ok {
+		t.Error("flagPair sees a flag across a zero-width space")
+	}
+	got := discordProblems(Message{Components: []discordgo.MessageComponent{row(
+		button("1", "♞", discordgo.PrimaryButton, "a"),
+		button("2", "", discordgo.PrimaryButton, "a"),
+	)}})
+	if len(got) != 3 {
+		t.Errorf("want a fake emoji, a duplicate custom ID and missing allowed mentions reported, got %q", got)
+	}
+}
+
+// TestEmojiAreReal checks every emoji of the boards against Discord's list.
+func TestEmojiAreReal(t *testing.T) {
+	var all []string
+	for _, p := range []palette{adjacencyPalette, connect4Palette, tictactoePalette} {
+		all = append(all, p.mark[0], p.mark[1], p.last[0], p.last[1])
+		if p.empty != "" {
+			all = append(all, p.empty)
+		}
+	}
+	all = append(all, cornerEmoji)
+	for d := range 10 {
+		all = append(all, keycap(d))
+	}
+	for f := range 8 {
+		all = append(all, fileLetter(f))
+	}
+	for _, e := range all {
+		if _, err := gomoji.GetInfo(e); err != nil {
+			t.Errorf("%q: %v", e, err)
+		}
+	}
+}
