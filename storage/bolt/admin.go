@@ -168,3 +168,12 @@ func countKeys(name string, b *bbolt.Bucket, into map[string]int) error {
 		return nil
 	})
 }
+
+// Ping checks that the database answers a read transaction, for health
+// checks.
+func (s *Store) Ping(ctx context.Context) error {
+	return s.view(ctx, func(tx *bbolt.Tx) error {
+		_, err := readSchema(tx)
+		return err
+	})
+}

@@ -287,3 +287,19 @@ func TestStatsAndBench(t *testing.T) {
 		t.Fatalf("bench without writers: %v, want ErrInvalid", err)
 	}
 }
+
+func TestPingAnswersUntilClosed(t *testing.T) {
+	s, err := Open(filepath.Join(t.TempDir(), "ping.db"), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := s.Ping(context.Background()); err != nil {
+		t.Fatalf("Ping of an open store: %v", err)
+	}
+	if err := s.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.Ping(context.Background()); err == nil {
+		t.Fatal("Ping of a closed store succeeded")
+	}
+}

@@ -1,0 +1,299 @@
+package bot
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"sync"
+	"time"
+
+	"github.com/gambitbot/gambit/bot/render"
+	"github.com/gambitbot/gambit/storage"
+	"github.com/gambitbot/gambit/strategies"
+)
+
+// readyWait bounds how long a search waits for the reply that shows its
+// game as "thinking…" before it edits the board anyway.
+const readyWait = 5 * time.Second
+
+// aiJob is an AI turn to play.
+type aiJob struct {
+	game     storage.GameID
+	ply      int       // moves played when queued; the job is void if this changed
+	deadline time.Time // by the wall clock: the click plus the move time
+	queued   time.Time // by the wall clock
+	shown    int       // the queue position the board showed, 0 for "thinking"
+	tok      webhookToken
+	ready    chan struct{} // closed once the reply showing the queued turn is sent
+}
+
+// aiPool runs AI searches on a fixed number of workers, one search thread
+// each, so that searches never use more threads than the configured total.
+// Jobs wait in a first-in first-out queue; a game is queued at most once.
+type aiPool struct {
+	b       *Bot
+	workers int
+
+	mu      sync.Mutex
+	cond    *sync.Cond
+	queue   []*aiJob
+	known   map[storage.GameID]bool // queued or running
+	idle    int
+	stopped bool
+}
+
+func newAIPool(b *Bot, workers int) *aiPool {
+	p := &aiPool{b: b, workers: workers, known: map[storage.GameID]bool{}}
+	p.cond = sync.NewCond(&p.mu)
+	return p
+}
+
+// start launches the workers; the returned group is done when all have
+// stopped.
+func (p *aiPool) start() *sync.WaitGroup {
+	wg := &sync.WaitGroup{}
+	for range p.workers {
+		wg.Go(p.work)
+	}
+	return wg
+}
+
+// stop makes workers exit once their current search is done. Queued jobs
+// are dropped: their games stay in storage awaiting the AI, and the next
+// start resumes them.
+func (p *aiPool) stop() {
+	p.mu.Lock()
+	p.stopped = true
+	p.mu.Unlock()
+	p.cond.Broadcast()
+}
+
+// enqueue queues a job unless its game is already queued or running and
+// returns the position the board should show: 0 when a worker is free.
+func (p *aiPool) enqueue(j *aiJob) (pos int, added bool) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.known[j.game] || p.stopped {
+		return 0, false
+	}
+	p.known[j.game] = true
+	p.queue = append(p.queue, j)
+	pos = max(len(p.queue)-p.idle, 0)
+	j.shown = pos
+	p.setQueueGauge()
+	p.cond.Signal()
+	return pos, true
+}
+
+func (p *aiPool) setQueueGauge() {
+	if m := p.b.cfg.Metrics; m != nil {
+		m.AIQueue.Set(float64(len(p.queue)))
+	}
+}
+
+func (p *aiPool) work() {
+	p.mu.Lock()
+	p.idle++
+	for {
+		for len(p.queue) == 0 && !p.stopped {
+			p.cond.Wait()
+		}
+		if p.stopped {
+			p.idle--
+			p.mu.Unlock()
+			return
+		}
+		j := p.queue[0]
+		p.queue = p.queue[1:]
+		p.idle--
+		p.setQueueGauge()
+		p.mu.Unlock()
+
+		p.b.runAI(j)
+
+		p.mu.Lock()
+		delete(p.known, j.game)
+		p.idle++
+	}
+}
+
+// queueAI queues the AI's turn if g awaits it, and returns what the board
+// should show and the function to call once that board was sent. clicked
+// is when the turn began by the wall clock: the move time counts from it,
+// queueing included.
+func (b *Bot) queueAI(g *storage.Game, clicked time.Time, tok webhookToken) (*render.Thinking, func()) {
+	if !g.AwaitingAI() {
+		return nil, func() {}
+	}
+	j := &aiJob{
+		game: g.ID, ply: len(g.Moves), deadline: clicked.Add(b.moveTime(g)), queued: time.Now(),
+		tok: tok, ready: make(chan struct{}),
+	}
+	pos, added := b.ai.enqueue(j)
+	if !added {
+		close(j.ready)
+		return &render.Thinking{}, func() {}
+	}
+	return &render.Thinking{Queue: pos}, sync.OnceFunc(func() { close(j.ready) })
+}
+
+// resumeAI queues the AI turns that were pending when the bot stopped.
+func (b *Bot) resumeAI(ctx context.Context) error {
+	pending, err := b.store.AwaitingAI(ctx)
+	if err != nil {
+		return fmt.Errorf("bot: list games awaiting the AI: %w", err)
+	}
+	for _, g := range pending {
+		b.queueAI(g, time.Now(), webhookToken{})
+	}
+	if len(pending) > 0 {
+		b.log.Info("resumed pending AI turns", "games", len(pending))
+	}
+	return nil
+}
+
+// runAI plays one AI turn: it searches until the job's deadline, then
+// commits and shows the move. Boards are edited under the game's lock
+// after checking the game still awaits this move, so a late progress edit
+// never hides a resignation or the move itself.
+func (b *Bot) runAI(j *aiJob) {
+	select {
+	case <-j.ready:
+	case <-time.After(readyWait):
+	}
+	ctx := context.Background()
+	if m := b.cfg.Metrics; m != nil {
+		m.AIWait.Observe(time.Since(j.queued).Seconds())
+	}
+	g, err := b.store.Game(ctx, j.game)
+	if err != nil || !g.AwaitingAI() || len(g.Moves) != j.ply {
+		if err != nil {
+			b.log.Error("AI turn: load game", "game", j.game, "err", err)
+		}
+		return
+	}
+	name, _ := g.Players[g.Turn].ID.Strategy()
+	info, err := strategies.Lookup(name)
+	if err != nil {
+		b.log.Error("AI turn: unknown strategy", "game", g.ID, "strategy", name)
+		return
+	}
+	pos, err := position(g)
+	if err != nil {
+		b.log.Error("AI turn: read position", "game", g.ID, "err", err)
+		return
+	}
+
+	progress := &progressEditor{b: b, job: j, every: b.cfg.ProgressInterval, start: b.now()}
+	if j.shown > 0 {
+		progress.show(render.Thinking{})
+	}
+	searchCtx, cancel := context.WithDeadline(ctx, j.deadline)
+	started := time.Now()
+	res, err := info.Strategy.Search(searchCtx, pos.Clone(), strategies.Limits{Threads: 1, Progress: progress.report})
+	cancel()
+	progress.stop()
+	if err != nil {
+		b.log.Error("AI search failed", "game", g.ID, "strategy", name, "err", err)
+		return
+	}
+	if m := b.cfg.Metrics; m != nil {
+		m.SearchSeconds.WithLabelValues(string(g.Kind)).Observe(time.Since(started).Seconds())
+		m.SearchDepth.WithLabelValues(string(g.Kind)).Observe(float64(res.Depth))
+		m.Overshoot.WithLabelValues(string(g.Kind)).Observe(max(time.Since(j.deadline), 0).Seconds())
+	}
+	if err := b.commitAI(ctx, j, res); err != nil {
+		b.log.Error("AI turn: commit", "game", g.ID, "err", err)
+	}
+}
+
+// commitAI commits the AI's move found by a search, if the game still
+// awaits it, and shows the board.
+func (b *Bot) commitAI(ctx context.Context, j *aiJob, res strategies.Result) error {
+	defer b.locks.lock(j.game)()
+	g, err := b.store.Game(ctx, j.game)
+	if err != nil {
+		return fmt.Errorf("bot: reload game %s: %w", j.game, err)
+	}
+	if !g.AwaitingAI() || len(g.Moves) != j.ply {
+		return nil // resigned or timed out meanwhile
+	}
+	pos, err := position(g)
+	if err != nil {
+		return err
+	}
+	changes, err := b.commitMove(ctx, g, pos, res.Move)
+	if errors.Is(err, storage.ErrGameOver) {
+		return nil
+	}
+	if err != nil {
+		return err
+	}
+	return b.editBoard(ctx, g, view(g, pos, nil, changes, ""), j.tok)
+}
+
+// progressEditor edits a board with a search's progress, at most once per
+// interval and never concurrently with itself.
+type progressEditor struct {
+	b     *Bot
+	job   *aiJob
+	every time.Duration
+	start time.Time
+
+	mu      sync.Mutex
+	last    time.Time
+	busy    bool
+	stopped bool
+	wg      sync.WaitGroup
+}
+
+// report is the search's progress callback: it must return at once, so
+// the edit runs in its own goroutine.
+func (p *progressEditor) report(pr strategies.Progress) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	now := p.b.now()
+	if p.stopped || p.busy || now.Sub(p.last) < p.every || now.Sub(p.start) < p.every {
+		return
+	}
+	p.busy, p.last = true, now
+	p.wg.Go(func() {
+		p.edit(render.Thinking{Depth: pr.Depth, Elapsed: pr.Elapsed})
+		p.mu.Lock()
+		p.busy = false
+		p.mu.Unlock()
+	})
+}
+
+// show edits the board at once (the search is starting after a wait).
+func (p *progressEditor) show(t render.Thinking) {
+	p.mu.Lock()
+	p.last = p.b.now()
+	p.mu.Unlock()
+	p.edit(t)
+}
+
+// stop waits for an edit in flight and refuses later ones.
+func (p *progressEditor) stop() {
+	p.mu.Lock()
+	p.stopped = true
+	p.mu.Unlock()
+	p.wg.Wait()
+}
+
+func (p *progressEditor) edit(t render.Thinking) {
+	b, j := p.b, p.job
+	ctx := context.Background()
+	defer b.locks.lock(j.game)()
+	g, err := b.store.Game(ctx, j.game)
+	if err != nil || !g.AwaitingAI() || len(g.Moves) != j.ply {
+		return
+	}
+	pos, err := position(g)
+	if err != nil {
+		return
+	}
+	if err := b.editBoard(ctx, g, view(g, pos, &t, nil, ""), j.tok); err != nil {
+		b.log.Warn("show AI progress", "game", g.ID, "err", err)
+	}
+}

@@ -1,0 +1,249 @@
+// Package bot is Gambit's Discord transport: it registers the slash
+// commands, routes interactions to handlers, renders boards (through
+// bot/render), runs AI turns in a bounded worker pool and keeps every game
+// in a storage.Store.
+//
+// The flow of a move: a click arrives as an interaction; its handler loads
+// the game under the game's lock, checks who clicked and whether the board
+// is current, plays the move on the engine, commits the new state to the
+// store and only then answers, updating the board message (interaction
+// response type 7). When an AI moves next, the board says so and the
+// search is queued; its worker searches until the move deadline, counted
+// from the click, commits the AI's move and edits the board again.
+//
+// Nothing in the Store is lost by a crash: every reply shows only what is
+// committed, and at start the bot resumes the AI turns that were pending
+// and the deadlines that passed while it was down.
+package bot
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"net/http"
+	"runtime"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/bwmarrin/discordgo"
+
+	"github.com/gambitbot/gambit/bot/internal/apiurl"
+	"github.com/gambitbot/gambit/bot/ops"
+	"github.com/gambitbot/gambit/storage"
+	"github.com/gambitbot/gambit/strategies"
+)
+
+// Defaults of Config's zero fields; README's settings table lists them.
+const (
+	DefaultMoveTime         = 2 * time.Second
+	DefaultChallengeTTL     = 5 * time.Minute
+	DefaultTurnTimeout      = 24 * time.Hour
+	DefaultAI               = "minimax"
+	DefaultRounds           = 8
+	DefaultTickInterval     = time.Second
+	DefaultProgressInterval = 2 * time.Second
+	// MaxMoveTime bounds the movetime option and settings.
+	MaxMoveTime = 60 * time.Second
+)
+
+// Config is what the bot needs to know. Zero fields take the defaults
+// above.
+type Config struct {
+	// Token is the bot token, without the "Bot " prefix. It is never
+	// logged.
+	Token string
+	// GuildID, if set, registers the commands in that guild only (they
+	// appear at once) instead of globally.
+	GuildID string
+	// APIURL, if set, is a base URL such as http://127.0.0.1:8080 (without
+	// /api/vN) that receives every REST request, and so the gateway
+	// lookup, instead of discord.com.
+	APIURL string
+	// MoveTime is the default AI move time.
+	MoveTime time.Duration
+	// ChallengeTTL is how long a challenge waits for an answer.
+	ChallengeTTL time.Duration
+	// TurnTimeout is how long a player may take to move before forfeiting,
+	// unless a guild's settings say otherwise.
+	TurnTimeout time.Duration
+	// DefaultAI is the strategy /play uses when given neither opponent
+	// nor ai.
+	DefaultAI string
+	// SearchThreads is the total of threads AI searches may use at once;
+	// 0 means the machine's cores (GOMAXPROCS).
+	SearchThreads int
+	// TickInterval is how often expired challenges and turns are looked
+	// for.
+	TickInterval time.Duration
+	// ProgressInterval is the least time between two "thinking…" edits.
+	ProgressInterval time.Duration
+	// Now is the clock; nil means time.Now.
+	Now func() time.Time
+	// Logger receives the bot's logs; nil means slog.Default().
+	Logger *slog.Logger
+	// Metrics, if not nil, receives the bot's measurements.
+	Metrics *ops.Metrics
+}
+
+func (c *Config) setDefaults() {
+	def := func(d *time.Duration, v time.Duration) {
+		if *d <= 0 {
+			*d = v
+		}
+	}
+	def(&c.MoveTime, DefaultMoveTime)
+	def(&c.ChallengeTTL, DefaultChallengeTTL)
+	def(&c.TurnTimeout, DefaultTurnTimeout)
+	def(&c.TickInterval, DefaultTickInterval)
+	def(&c.ProgressInterval, DefaultProgressInterval)
+	if c.DefaultAI == "" {
+		c.DefaultAI = DefaultAI
+	}
+	if c.SearchThreads <= 0 {
+		c.SearchThreads = runtime.GOMAXPROCS(0)
+	}
+	if c.Now == nil {
+		c.Now = time.Now
+	}
+	if c.Logger == nil {
+		c.Logger = slog.Default()
+	}
+}
+
+// Bot is a running Gambit bot.
+type Bot struct {
+	cfg     Config
+	store   storage.Store
+	session *discordgo.Session
+	log     *slog.Logger
+	appID   string
+
+	router   router
+	commands map[string]commandHandler
+	complete map[string]commandHandler
+	locks    gameLocks
+	ai       *aiPool
+
+	closing  atomic.Bool
+	inflight sync.WaitGroup
+	// rematched remembers finished games whose Rematch was taken, so that
+	// a second press does not start a second game.
+	rematched sync.Map
+	gateway   atomic.Bool
+}
+
+// New checks cfg and prepares a bot that keeps its games in store. It
+// does not connect; Run does.
+func New(cfg Config, store storage.Store) (*Bot, error) {
+	cfg.setDefaults()
+	if cfg.Token == "" {
+		return nil, errors.New("bot: no Discord token")
+	}
+	if _, err := strategies.Lookup(cfg.DefaultAI); err != nil {
+		return nil, fmt.Errorf("bot: default AI: %w", err)
+	}
+	if cfg.MoveTime > MaxMoveTime {
+		return nil, fmt.Errorf("bot: move time %v is above the maximum %v", cfg.MoveTime, MaxMoveTime)
+	}
+	s, err := discordgo.New("Bot " + cfg.Token)
+	if err != nil {
+		return nil, fmt.Errorf("bot: create session: %w", err)
+	}
+	var transport http.RoundTripper = http.DefaultTransport
+	if cfg.APIURL != "" {
+		base, err := apiurl.Parse(cfg.APIURL)
+		if err != nil {
+			return nil, fmt.Errorf("bot: DISCORD_API_URL: %w", err)
+		}
+		transport = apiurl.Transport(base, nil)
+	}
+	s.Client = &http.Client{Transport: transport, Timeout: 20 * time.Second}
+	s.Identify.Intents = discordgo.IntentsGuilds
+	s.ShouldRetryOnRateLimit = true
+	s.MaxRestRetries = 3
+	b := &Bot{cfg: cfg, store: store, session: s, log: cfg.Logger}
+	b.ai = newAIPool(b, cfg.SearchThreads)
+	b.routes()
+	s.AddHandler(func(_ *discordgo.Session, e *discordgo.InteractionCreate) { b.onInteraction(e.Interaction) })
+	s.AddHandler(func(_ *discordgo.Session, e *discordgo.Ready) {
+		b.gateway.Store(true)
+		b.log.Info("gateway ready", "user", e.User.Username, "guilds", len(e.Guilds))
+	})
+	s.AddHandler(func(_ *discordgo.Session, _ *discordgo.Resumed) {
+		b.gateway.Store(true)
+		b.log.Info("gateway resumed")
+	})
+	s.AddHandler(func(_ *discordgo.Session, _ *discordgo.Disconnect) {
+		b.gateway.Store(false)
+		b.log.Warn("gateway disconnected; reconnecting")
+	})
+	s.AddHandler(func(_ *discordgo.Session, e *discordgo.RateLimit) {
+		b.log.Warn("rate limited by Discord", "url", e.URL, "retry_after", e.RetryAfter)
+	})
+	return b, nil
+}
+
+// Run connects to Discord, brings the slash commands up to date, resumes
+// pending AI turns, and serves until ctx is cancelled. Then it stops
+// taking interactions, lets running AI searches finish (queued ones stay
+// parked in storage and resume at the next start), and closes the gateway.
+// The store is the caller's to close.
+func (b *Bot) Run(ctx context.Context) error {
+	if err := b.session.Open(); err != nil {
+		return fmt.Errorf("bot: connect to the gateway: %w", err)
+	}
+	b.appID = b.session.State.User.ID
+	if err := b.syncCommands(); err != nil {
+		_ = b.session.Close()
+		return err
+	}
+	workers := b.ai.start()
+	if err := b.resumeAI(ctx); err != nil {
+		b.log.Error("resume AI turns", "err", err)
+	}
+	timers := make(chan struct{})
+	go func() {
+		defer close(timers)
+		b.runTimers(ctx)
+	}()
+	b.log.Info("bot running", "guild", b.cfg.GuildID, "move_time", b.cfg.MoveTime, "search_threads", b.cfg.SearchThreads)
+
+	<-ctx.Done()
+	b.log.Info("shutting down: finishing interactions and running searches")
+	b.closing.Store(true)
+	b.ai.stop()
+	workers.Wait()
+	b.inflight.Wait()
+	<-timers
+	if err := b.session.Close(); err != nil {
+		return fmt.Errorf("bot: close the gateway: %w", err)
+	}
+	b.log.Info("bot stopped")
+	return nil
+}
+
+// Connected reports whether the gateway connection is up, for health
+// checks.
+func (b *Bot) Connected() bool { return b.gateway.Load() }
+
+// now returns the bot's clock time.
+func (b *Bot) now() time.Time { return b.cfg.Now() }
+
+// gameLocks serialises the changes to one game within the process; the
+// store's versions guard against everything else.
+type gameLocks struct {
+	stripes [64]sync.Mutex
+}
+
+// lock locks the stripe of a game and returns its unlock.
+func (l *gameLocks) lock(id storage.GameID) func() {
+	var h uint32 = 2166136261
+	for i := 0; i < len(id); i++ {
+		h = (h ^ uint32(id[i])) * 16777619
+	}
+	m := &l.stripes[h%uint32(len(l.stripes))]
+	m.Lock()
+	return m.Unlock
+}

@@ -1,0 +1,206 @@
+package bot
+
+import (
+	"encoding/json"
+	"fmt"
+	"reflect"
+	"strings"
+
+	"github.com/bwmarrin/discordgo"
+
+	"github.com/gambitbot/gambit/bot/customid"
+	"github.com/gambitbot/gambit/storage"
+)
+
+// The slash commands' names and options are a contract: documentation and
+// checks outside the code rely on them. Add options; never rename.
+
+func gameChoices() []*discordgo.ApplicationCommandOptionChoice {
+	return []*discordgo.ApplicationCommandOptionChoice{
+		{Name: "Adjacency", Value: string(storage.Adjacency)},
+		{Name: "Connect Four", Value: string(storage.ConnectFour)},
+		{Name: "Tic-Tac-Toe", Value: string(storage.TicTacToe)},
+	}
+}
+
+func ptr[T any](v T) *T { return &v }
+
+// commandDefinitions returns the commands Gambit registers.
+func commandDefinitions() []*discordgo.ApplicationCommand {
+	guildOnly := &[]discordgo.InteractionContextType{discordgo.InteractionContextGuild}
+	game := func(required bool) *discordgo.ApplicationCommandOption {
+		return &discordgo.ApplicationCommandOption{
+			Type: discordgo.ApplicationCommandOptionString, Name: "game", Description: "The game",
+			Required: required, Choices: gameChoices(),
+		}
+	}
+	return []*discordgo.ApplicationCommand{
+		{
+			Name: "play", Description: "Start a game against someone or against an AI", Contexts: guildOnly,
+			Options: []*discordgo.ApplicationCommandOption{
+				game(true),
+				{Type: discordgo.ApplicationCommandOptionUser, Name: "opponent", Description: "Challenge this member"},
+				{Type: discordgo.ApplicationCommandOptionString, Name: "ai", Description: "Play this AI strategy", Autocomplete: true},
+				{Type: discordgo.ApplicationCommandOptionInteger, Name: "rounds", Description: "Adjacency rounds (2–28)",
+					MinValue: ptr(2.0), MaxValue: 28},
+				{Type: discordgo.ApplicationCommandOptionString, Name: "first", Description: "Who moves first (default: me)",
+					Choices: []*discordgo.ApplicationCommandOptionChoice{
+						{Name: "me", Value: "me"}, {Name: "opponent", Value: "opponent"}, {Name: "random", Value: "random"},
+					}},
+				{Type: discordgo.ApplicationCommandOptionNumber, Name: "movetime", Description: "AI seconds per move",
+					MinValue: ptr(0.1), MaxValue: MaxMoveTime.Seconds()},
+			},
+		},
+		{
+			Name: "move", Description: "Play a move by typing it", Contexts: guildOnly,
+			Options: []*discordgo.ApplicationCommandOption{
+				{Type: discordgo.ApplicationCommandOptionString, Name: "cell", Description: "The cell or column, e.g. e4 or 4",
+					Required: true, Autocomplete: true, MaxLength: 8},
+				{Type: discordgo.ApplicationCommandOptionString, Name: "game", Description: "Which of your games here (its ID)",
+					Autocomplete: true, MaxLength: 32},
+			},
+		},
+		{
+			Name: "leaderboard", Description: "The best players of a game", Contexts: guildOnly,
+			Options: []*discordgo.ApplicationCommandOption{
+				game(true),
+				{Type: discordgo.ApplicationCommandOptionString, Name: "scope", Description: "This server or everyone (default: server)",
+					Choices: []*discordgo.ApplicationCommandOptionChoice{{Name: "server", Value: "server"}, {Name: "global", Value: "global"}}},
+			},
+		},
+		{
+			Name: "stats", Description: "Ratings and recent games of a player", Contexts: guildOnly,
+			Options: []*discordgo.ApplicationCommandOption{
+				{Type: discordgo.ApplicationCommandOptionUser, Name: "user", Description: "Whose stats (default: yours)"},
+			},
+		},
+		{Name: "games", Description: "Your games in progress", Contexts: guildOnly},
+		{
+			Name: "help", Description: "How to play", Contexts: guildOnly,
+			Options: []*discordgo.ApplicationCommandOption{game(false)},
+		},
+		{
+			Name: "privacy", Description: "Your data in Gambit", Contexts: guildOnly,
+			Options: []*discordgo.ApplicationCommandOption{
+				{Type: discordgo.ApplicationCommandOptionSubCommand, Name: "delete", Description: "Erase your data (asks to confirm)"},
+			},
+		},
+		{
+			Name: "settings", Description: "Gambit's settings for this server", Contexts: guildOnly,
+			DefaultMemberPermissions: ptr(int64(discordgo.PermissionManageGuild)),
+			Options: []*discordgo.ApplicationCommandOption{
+				{Type: discordgo.ApplicationCommandOptionNumber, Name: "movetime", Description: "Default AI seconds per move",
+					MinValue: ptr(0.1), MaxValue: MaxMoveTime.Seconds()},
+				{Type: discordgo.ApplicationCommandOptionInteger, Name: "turn-timeout", Description: "Hours a player may take per move before forfeiting",
+					MinValue: ptr(1.0), MaxValue: 24 * 14},
+				{Type: discordgo.ApplicationCommandOptionString, Name: "games", Description: "Allowed games: all, or a list like adjacency,connect4",
+					MaxLength: 100},
+			},
+		},
+	}
+}
+
+// routes sets up the handlers of commands, autocompletes and components.
+func (b *Bot) routes() {
+	b.commands = map[string]commandHandler{
+		"play": b.cmdPlay, "move": b.cmdMove, "leaderboard": b.cmdLeaderboard, "stats": b.cmdStats,
+		"games": b.cmdGames, "help": b.cmdHelp, "privacy": b.cmdPrivacy, "settings": b.cmdSettings,
+	}
+	b.complete = map[string]commandHandler{"play": b.completePlay, "move": b.completeMove}
+	b.router = router{
+		{customid.Move, b.clickMove},
+		{customid.Pick, b.clickMove},
+		{customid.Resign, b.clickResign},
+		{customid.ResignConfirm, b.clickResignConfirm},
+		{customid.Rematch, b.clickRematch},
+		{customid.Accept, b.clickAccept},
+		{customid.Decline, b.clickDecline},
+		{customid.Repost, b.clickRepost},
+		{customid.PrivacyDelete, b.clickPrivacyDelete},
+	}
+}
+
+// syncCommands registers the commands, overwriting the registered set
+// only when a definition changed; the overwrite also removes stale
+// commands.
+func (b *Bot) syncCommands() error {
+	want := commandDefinitions()
+	have, err := b.session.ApplicationCommands(b.appID, b.cfg.GuildID)
+	b.observeREST(err)
+	if err != nil {
+		return fmt.Errorf("bot: list registered commands: %w", err)
+	}
+	if sameCommands(have, want) {
+		b.log.Info("slash commands up to date", "count", len(want))
+		return nil
+	}
+	_, err = b.session.ApplicationCommandBulkOverwrite(b.appID, b.cfg.GuildID, want)
+	b.observeREST(err)
+	if err != nil {
+		return fmt.Errorf("bot: register commands: %w", err)
+	}
+	scope := "globally"
+	if b.cfg.GuildID != "" {
+		scope = "in guild " + b.cfg.GuildID
+	}
+	b.log.Info("slash commands registered", "count", len(want), "scope", scope, "replaced", len(have))
+	return nil
+}
+
+// sameCommands reports whether the registered commands have exactly the
+// wanted definitions, ignoring what Discord adds (IDs, versions, default
+// values).
+func sameCommands(have, want []*discordgo.ApplicationCommand) bool {
+	if len(have) != len(want) {
+		return false
+	}
+	byName := map[string]*discordgo.ApplicationCommand{}
+	for _, c := range have {
+		byName[c.Name] = c
+	}
+	for _, w := range want {
+		h, ok := byName[w.Name]
+		if !ok || !reflect.DeepEqual(canonicalCommand(h), canonicalCommand(w)) {
+			return false
+		}
+	}
+	return true
+}
+
+// canonicalCommand is the part of a command definition that Gambit sets,
+// in a form where defaults and absent values compare equal.
+func canonicalCommand(c *discordgo.ApplicationCommand) map[string]any {
+	typ := c.Type
+	if typ == 0 {
+		typ = discordgo.ChatApplicationCommand
+	}
+	perms := ""
+	if c.DefaultMemberPermissions != nil {
+		perms = fmt.Sprint(*c.DefaultMemberPermissions)
+	}
+	var contexts []discordgo.InteractionContextType
+	if c.Contexts != nil {
+		contexts = *c.Contexts
+	}
+	return map[string]any{
+		"type": typ, "name": c.Name, "description": c.Description, "permissions": perms,
+		"contexts": fmt.Sprint(contexts), "options": canonicalOptions(c.Options),
+	}
+}
+
+func canonicalOptions(opts []*discordgo.ApplicationCommandOption) []string {
+	out := make([]string, 0, len(opts))
+	for _, o := range opts {
+		cp := *o
+		cp.Options = nil
+		cp.NameLocalizations, cp.DescriptionLocalizations = nil, nil
+		choices := make([]string, len(o.Choices))
+		for i, ch := range o.Choices {
+			choices[i] = fmt.Sprintf("%s=%v", ch.Name, ch.Value)
+		}
+		cp.Choices = nil
+		raw, _ := json.Marshal(cp) // a struct of plain fields always marshals
+		out = append(out, string(raw)+"|"+strings.Join(choices, ",")+"|"+strings.Join(canonicalOptions(o.Options), ";"))
+	}
+	return out
+}

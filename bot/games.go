@@ -1,0 +1,218 @@
+package bot
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/bwmarrin/discordgo"
+
+	"github.com/gambitbot/gambit/bot/render"
+	"github.com/gambitbot/gambit/engine"
+	"github.com/gambitbot/gambit/engine/games"
+	"github.com/gambitbot/gambit/storage"
+)
+
+// tokenLifetime is how long an interaction token may edit its message;
+// Discord allows 15 minutes and the bot keeps a minute's margin.
+const tokenLifetime = 14 * time.Minute
+
+// position returns the engine position of a game.
+func position(g *storage.Game) (engine.Position, error) {
+	gm, err := games.Lookup(string(g.Kind))
+	if err != nil {
+		return nil, fmt.Errorf("bot: game %s: %w", g.ID, err)
+	}
+	pos, err := gm.Position(g.Position, games.Options{})
+	if err != nil {
+		return nil, fmt.Errorf("bot: game %s: %w", g.ID, err)
+	}
+	return pos, nil
+}
+
+// loadGame loads a game by the ID a user or a custom ID gave.
+func (b *Bot) loadGame(ctx context.Context, id string) (*storage.Game, error) {
+	g, err := b.store.Game(ctx, storage.GameID(id))
+	if errors.Is(err, storage.ErrNotFound) {
+		return nil, userErrorf("Game %s does not exist (any more).", id)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("bot: load game %s: %w", id, err)
+	}
+	return g, nil
+}
+
+// seatOf returns the seat of a user in a game, or -1.
+func seatOf(g *storage.Game, userID string) int { return g.Seat(storage.User(userID)) }
+
+// guildSettings returns a guild's settings, the zero value on error (with
+// the error logged): settings tune a game but must not stop one.
+func (b *Bot) guildSettings(ctx context.Context, guildID string) storage.GuildSettings {
+	if guildID == "" {
+		return storage.GuildSettings{}
+	}
+	s, err := b.store.GuildSettings(ctx, guildID)
+	if err != nil {
+		b.log.Error("load guild settings", "guild", guildID, "err", err)
+		return storage.GuildSettings{}
+	}
+	return s
+}
+
+// turnTimeout is the time a player of the guild has per move.
+func (b *Bot) turnTimeout(ctx context.Context, guildID string) time.Duration {
+	if t := b.guildSettings(ctx, guildID).TurnTimeout; t > 0 {
+		return t
+	}
+	return b.cfg.TurnTimeout
+}
+
+// setTurnDeadline sets the deadline of the player to move: none for an
+// AI, the turn timeout for a person.
+func (b *Bot) setTurnDeadline(ctx context.Context, g *storage.Game) {
+	if g.Players[g.Turn].ID.IsAI() {
+		g.Deadline = time.Time{}
+		return
+	}
+	g.Deadline = b.now().Add(b.turnTimeout(ctx, g.GuildID))
+}
+
+// moveTime is the AI's time per move in a game.
+func (b *Bot) moveTime(g *storage.Game) time.Duration {
+	if g.Settings.MoveTime > 0 {
+		return g.Settings.MoveTime
+	}
+	return b.cfg.MoveTime
+}
+
+// commitMove plays mv for the player to move in g (whose position is pos),
+// and commits the result: the game goes on with the other player to move,
+// or it is finished with ratings updated. g and pos are changed; on error
+// the caller must reload them. The rating changes are returned when the
+// game ended. Turn passes to the other player even at the end, so that
+// Turn always names who would move next.
+func (b *Bot) commitMove(ctx context.Context, g *storage.Game, pos engine.Position, mv engine.Move) ([]storage.RatingChange, error) {
+	mover, side := g.Turn, pos.SideToMove()
+	g.Moves = append(g.Moves, pos.FormatMove(mv))
+	pos.Play(mv)
+	g.Position = pos.String()
+	g.Turn = 1 - mover
+	if pos.Terminal() {
+		res := storage.Result{Winner: storage.Draw}
+		switch pos.Result(side) {
+		case engine.Win:
+			res.Winner = mover
+		case engine.Loss:
+			res.Winner = 1 - mover
+		}
+		g.Status = storage.StatusFinished
+		changes, err := b.store.FinishGame(ctx, g, res)
+		if err != nil {
+			return nil, fmt.Errorf("bot: finish game %s: %w", g.ID, err)
+		}
+		return changes, nil
+	}
+	b.setTurnDeadline(ctx, g)
+	if err := b.store.UpdateGame(ctx, g); err != nil {
+		return nil, fmt.Errorf("bot: save move %d of game %s: %w", len(g.Moves), g.ID, err)
+	}
+	return nil, nil
+}
+
+// view renders a game's message. thinking is the AI's state when it is to
+// move; Notice and Changes come from the change being shown.
+func view(g *storage.Game, pos engine.Position, thinking *render.Thinking, changes []storage.RatingChange, notice string) render.Message {
+	return render.Game(render.View{Game: g, Pos: pos, Thinking: thinking, Changes: changes, Notice: notice})
+}
+
+// gameMessage renders a game from its record alone, for messages that do
+// not follow a move (expiry, forfeits, reposts).
+func gameMessage(g *storage.Game, notice string) (render.Message, error) {
+	var pos engine.Position
+	if g.Status != storage.StatusPending && g.Position != "" {
+		p, err := position(g)
+		if err != nil {
+			return render.Message{}, err
+		}
+		pos = p
+	}
+	var thinking *render.Thinking
+	if g.AwaitingAI() {
+		thinking = &render.Thinking{}
+	}
+	return view(g, pos, thinking, nil, notice), nil
+}
+
+// webhookToken lets the bot edit a board through the interaction that last
+// showed it, while the token is valid.
+type webhookToken struct {
+	token string
+	at    time.Time
+}
+
+// editBoard shows msg on a game's board message: through the interaction
+// webhook while its token is valid, through the channel message endpoint
+// otherwise, and as a new message (whose ID is saved) if the board was
+// deleted. The caller holds the game's lock; g is current.
+func (b *Bot) editBoard(ctx context.Context, g *storage.Game, msg render.Message, tok webhookToken) error {
+	content, embeds, comps := msg.Content, nonNilEmbeds(msg.Embeds), nonNilComponents(msg.Components)
+	if tok.token != "" && b.now().Sub(tok.at) < tokenLifetime {
+		_, err := b.session.InteractionResponseEdit(&discordgo.Interaction{AppID: b.appID, Token: tok.token}, &discordgo.WebhookEdit{
+			Content: &content, Embeds: &embeds, Components: &comps, AllowedMentions: allowedMentions(msg),
+		})
+		b.observeREST(err)
+		if err == nil {
+			return nil
+		}
+		b.log.Warn("edit board through the interaction failed; trying the channel", "game", g.ID, "err", err)
+	}
+	if g.MessageID != "" {
+		_, err := b.session.ChannelMessageEditComplex(&discordgo.MessageEdit{
+			ID: g.MessageID, Channel: g.ChannelID, Content: &content, Embeds: &embeds, Components: &comps,
+			AllowedMentions: allowedMentions(msg),
+		})
+		b.observeREST(err)
+		if err == nil {
+			return nil
+		}
+		if restCode(err) != 10008 { // Unknown Message: the board was deleted
+			return fmt.Errorf("bot: edit board of game %s: %w", g.ID, err)
+		}
+		b.log.Info("board message was deleted; posting a new one", "game", g.ID, "message", g.MessageID)
+	}
+	return b.postBoard(ctx, g, msg)
+}
+
+// postBoard posts msg as the game's new board message and saves its ID.
+func (b *Bot) postBoard(ctx context.Context, g *storage.Game, msg render.Message) error {
+	m, err := b.session.ChannelMessageSendComplex(g.ChannelID, &discordgo.MessageSend{
+		Content: msg.Content, Embeds: msg.Embeds, Components: msg.Components, AllowedMentions: allowedMentions(msg),
+	})
+	b.observeREST(err)
+	if err != nil {
+		return fmt.Errorf("bot: post board of game %s in channel %s: %w", g.ID, g.ChannelID, err)
+	}
+	g.MessageID = m.ID
+	if g.Status.Open() {
+		if err := b.store.UpdateGame(ctx, g); err != nil {
+			return fmt.Errorf("bot: save board message of game %s: %w", g.ID, err)
+		}
+	}
+	return nil
+}
+
+// saveOriginalMessage records the message an interaction's response
+// created as the game's board.
+func (b *Bot) saveOriginalMessage(ctx context.Context, ix *interaction, g *storage.Game) error {
+	m, err := b.session.InteractionResponse(ix.Interaction)
+	b.observeREST(err)
+	if err != nil {
+		return fmt.Errorf("bot: find the board message of game %s: %w", g.ID, err)
+	}
+	g.MessageID = m.ID
+	if err := b.store.UpdateGame(ctx, g); err != nil {
+		return fmt.Errorf("bot: save board message of game %s: %w", g.ID, err)
+	}
+	return nil
+}

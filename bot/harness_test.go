@@ -1,0 +1,340 @@
+package bot_test
+
+import (
+	"bytes"
+	"context"
+	"log/slog"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/gambitbot/gambit/bot"
+	"github.com/gambitbot/gambit/bot/customid"
+	"github.com/gambitbot/gambit/bot/discordtest"
+	"github.com/gambitbot/gambit/storage"
+	"github.com/gambitbot/gambit/storage/bolt"
+)
+
+// waitTimeout bounds every wait; it is only reached when something is
+// broken.
+const waitTimeout = 20 * time.Second
+
+// harness is the real bot, with a real bbolt file, talking through the real
+// discordgo client to the local Discord stand-in.
+type harness struct {
+	t     *testing.T
+	srv   *discordtest.Server
+	store *bolt.Store
+	clock *discordtest.ManualClock // nil: real time
+	cfg   bot.Config
+	logs  *syncBuffer
+
+	bot    *bot.Bot
+	cancel context.CancelFunc
+	done   chan error
+}
+
+// syncBuffer is a buffer the bot's logger and the test share.
+type syncBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (s *syncBuffer) Write(p []byte) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.Write(p)
+}
+
+func (s *syncBuffer) String() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.String()
+}
+
+// option changes a harness before it starts.
+type option func(*harness)
+
+// withClock drives the stand-in, the store and the bot with a manual clock.
+func withClock() option {
+	return func(h *harness) { h.clock = discordtest.NewManualClock(time.Date(2026, 11, 22, 12, 0, 0, 0, time.UTC)) }
+}
+
+// withConfig edits the bot's settings.
+func withConfig(f func(*bot.Config)) option { return func(h *harness) { f(&h.cfg) } }
+
+// start runs a bot against a fresh stand-in and database. When the test
+// ends it stops the bot, checks that Discord would have accepted every
+// request, that the token never reached the logs and that the database is
+// consistent.
+func start(t *testing.T, opts ...option) *harness {
+	t.Helper()
+	h := &harness{t: t, logs: &syncBuffer{}}
+	h.cfg = bot.Config{
+		MoveTime: 150 * time.Millisecond, TickInterval: 20 * time.Millisecond,
+		ProgressInterval: 50 * time.Millisecond, SearchThreads: 2,
+	}
+	for _, o := range opts {
+		o(h)
+	}
+	var srvOpts []discordtest.ServerOption
+	var storeOpts bolt.Options
+	if h.clock != nil {
+		srvOpts = append(srvOpts, discordtest.WithClock(h.clock))
+		storeOpts.Clock = h.clock.Now
+		h.cfg.Now = h.clock.Now
+	}
+	h.srv = discordtest.New(srvOpts...)
+	t.Cleanup(h.srv.Close)
+	store, err := bolt.Open(filepath.Join(t.TempDir(), "gambit.db"), &storeOpts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	h.store = store
+	t.Cleanup(func() {
+		h.stop()
+		h.srv.AssertNoViolations(t)
+		if strings.Contains(h.logs.String(), h.srv.Token()) {
+			t.Error("the bot token appears in the logs")
+		}
+		problems, err := h.store.Check(context.Background())
+		if err != nil || len(problems) > 0 {
+			t.Errorf("database check: %v %v", problems, err)
+		}
+		if err := h.store.Close(); err != nil {
+			t.Error(err)
+		}
+		if t.Failed() {
+			t.Logf("bot logs:\n%s", h.logs.String())
+		}
+	})
+	h.run()
+	return h
+}
+
+// run starts the bot and waits until its commands are registered.
+func (h *harness) run() {
+	h.t.Helper()
+	cfg := h.cfg
+	cfg.Token, cfg.APIURL = h.srv.Token(), h.srv.URL()
+	cfg.Logger = slog.New(slog.NewTextHandler(h.logs, &slog.HandlerOptions{Level: slog.LevelDebug}))
+	b, err := bot.New(cfg, h.store)
+	if err != nil {
+		h.t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	h.bot, h.cancel, h.done = b, cancel, make(chan error, 1)
+	go func() { h.done <- b.Run(ctx) }()
+	deadline := time.Now().Add(waitTimeout)
+	for len(h.srv.Commands("")) == 0 || !b.Connected() {
+		if time.Now().After(deadline) {
+			h.t.Fatalf("the bot did not come up; logs:\n%s", h.logs.String())
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+}
+
+// stop shuts the bot down gracefully, if it runs.
+func (h *harness) stop() {
+	h.t.Helper()
+	if h.cancel == nil {
+		return
+	}
+	h.cancel()
+	select {
+	case err := <-h.done:
+		if err != nil {
+			h.t.Errorf("bot stopped with %v", err)
+		}
+	case <-time.After(waitTimeout):
+		h.t.Error("the bot did not stop")
+	}
+	h.cancel = nil
+}
+
+func (h *harness) ctx() context.Context {
+	ctx, cancel := context.WithTimeout(context.Background(), waitTimeout)
+	h.t.Cleanup(cancel)
+	return ctx
+}
+
+// command sends a slash command as a user and waits for the reply.
+func (h *harness) command(user, name string, opts ...discordtest.Option) (*discordtest.Interaction, discordtest.Message) {
+	h.t.Helper()
+	ix, err := h.srv.SendCommand(discordtest.SlashCommand{UserID: user, Name: name, Options: opts})
+	if err != nil {
+		h.t.Fatalf("/%s: %v", name, err)
+	}
+	m, err := ix.Reply(h.ctx())
+	if err != nil {
+		h.t.Fatalf("/%s: no reply: %v", name, err)
+	}
+	return ix, m
+}
+
+// opt is a shorthand for a command option.
+func opt(name string, value any) discordtest.Option {
+	return discordtest.Option{Name: name, Value: value}
+}
+
+// click clicks a component as a user and waits for the reply.
+func (h *harness) click(user, messageID, customID string, values ...string) discordtest.Message {
+	h.t.Helper()
+	var ix *discordtest.Interaction
+	var err error
+	if len(values) > 0 {
+		ix, err = h.srv.SelectValues(user, messageID, customID, values...)
+	} else {
+		ix, err = h.srv.ClickButton(user, messageID, customID)
+	}
+	if err != nil {
+		h.t.Fatalf("click %s: %v", customID, err)
+	}
+	m, err := ix.Reply(h.ctx())
+	if err != nil {
+		h.t.Fatalf("click %s: no reply: %v", customID, err)
+	}
+	return m
+}
+
+// clickSeen clicks a component of an earlier snapshot of a message.
+func (h *harness) clickSeen(user string, seen discordtest.Message, customID string, values ...string) discordtest.Message {
+	h.t.Helper()
+	ix, err := h.srv.ClickSeen(user, seen, customID, values...)
+	if err != nil {
+		h.t.Fatalf("click %s: %v", customID, err)
+	}
+	m, err := ix.Reply(h.ctx())
+	if err != nil {
+		h.t.Fatalf("click %s: no reply: %v", customID, err)
+	}
+	return m
+}
+
+// game loads a game from the store.
+func (h *harness) game(id storage.GameID) *storage.Game {
+	h.t.Helper()
+	g, err := h.store.Game(context.Background(), id)
+	if err != nil {
+		h.t.Fatal(err)
+	}
+	return g
+}
+
+// latestGame returns the newest open game of a user.
+func (h *harness) latestGame(user string) *storage.Game {
+	h.t.Helper()
+	games, err := h.store.ActiveGames(context.Background(), storage.User(user))
+	if err != nil || len(games) == 0 {
+		h.t.Fatalf("no open game of %s (%v)", user, err)
+	}
+	return games[len(games)-1]
+}
+
+// waitGame waits until a game satisfies cond.
+func (h *harness) waitGame(id storage.GameID, what string, cond func(*storage.Game) bool) *storage.Game {
+	h.t.Helper()
+	deadline := time.Now().Add(waitTimeout)
+	for {
+		g := h.game(id)
+		if cond(g) {
+			return g
+		}
+		if time.Now().After(deadline) {
+			h.t.Fatalf("game %s: timed out waiting for %s; it is %+v\nlogs:\n%s", id, what, g, h.logs.String())
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+}
+
+// board returns the message showing a game now.
+func (h *harness) board(id storage.GameID) discordtest.Message {
+	h.t.Helper()
+	g := h.game(id)
+	m, ok := h.srv.Message(g.MessageID)
+	if !ok {
+		h.t.Fatalf("game %s: no board message %q", id, g.MessageID)
+	}
+	return m
+}
+
+// waitBoard waits until the board of a game satisfies cond.
+func (h *harness) waitBoard(id storage.GameID, what string, cond func(discordtest.Message) bool) discordtest.Message {
+	h.t.Helper()
+	m, err := h.srv.WaitMessage(h.ctx(), func(m discordtest.Message) bool {
+		g, err := h.store.Game(context.Background(), id)
+		return err == nil && m.ID == g.MessageID && cond(m)
+	})
+	if err != nil {
+		h.t.Fatalf("board of %s: timed out waiting for %s: %v", id, what, err)
+	}
+	return m
+}
+
+// components lists every component of a message, depth first.
+func components(m discordtest.Message) []discordtest.Component {
+	var out []discordtest.Component
+	var walk func([]discordtest.Component)
+	walk = func(cs []discordtest.Component) {
+		for _, c := range cs {
+			out = append(out, c)
+			walk(c.Components)
+		}
+	}
+	walk(m.Components)
+	return out
+}
+
+// find returns the custom ID of the first component matching a pattern
+// whose parameters include want.
+func find(m discordtest.Message, p customid.Pattern, want map[string]string) (string, bool) {
+	for _, c := range components(m) {
+		params, ok := p.Match(c.CustomID)
+		if !ok || c.Disabled {
+			continue
+		}
+		match := true
+		for k, v := range want {
+			match = match && params[k] == v
+		}
+		if match {
+			return c.CustomID, true
+		}
+	}
+	return "", false
+}
+
+// moveControl returns how to play a cell on a board: the custom ID of its
+// button, or of the select offering it (then value is the cell).
+func moveControl(m discordtest.Message, cell string) (customID string, value string, ok bool) {
+	if id, ok := find(m, customid.Move, map[string]string{"cell": cell}); ok {
+		return id, "", true
+	}
+	for _, c := range components(m) {
+		if _, ok := customid.Pick.Match(c.CustomID); !ok {
+			continue
+		}
+		for _, o := range c.Options {
+			if o.Value == cell {
+				return c.CustomID, cell, true
+			}
+		}
+	}
+	return "", "", false
+}
+
+// move plays a cell on a game's board as a user and returns the reply.
+func (h *harness) move(user string, id storage.GameID, cell string) discordtest.Message {
+	h.t.Helper()
+	b := h.board(id)
+	cid, value, ok := moveControl(b, cell)
+	if !ok {
+		h.t.Fatalf("game %s: no control for %s on the board; components %+v", id, cell, b.Components)
+	}
+	if value != "" {
+		return h.click(user, b.ID, cid, value)
+	}
+	return h.click(user, b.ID, cid)
+}

@@ -1,0 +1,293 @@
+package bot
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"runtime/debug"
+	"sync"
+	"time"
+
+	"github.com/bwmarrin/discordgo"
+
+	"github.com/gambitbot/gambit/bot/customid"
+	"github.com/gambitbot/gambit/bot/render"
+)
+
+// interactionTimeout bounds a handler's work; Discord wants the first
+// response within 3 seconds and handlers answer long before this.
+const interactionTimeout = 10 * time.Second
+
+// userError is an error the user caused and can fix: its text is shown to
+// them as it is, ephemerally.
+type userError struct{ msg string }
+
+func (e *userError) Error() string { return e.msg }
+
+// userErrorf returns a userError with a formatted message.
+func userErrorf(format string, args ...any) error {
+	return &userError{msg: fmt.Sprintf(format, args...)}
+}
+
+// interaction is one interaction being handled, with the helpers to answer
+// it. It remembers whether it has been answered so that the error path
+// knows whether to respond or to follow up.
+type interaction struct {
+	*discordgo.Interaction
+	b        *Bot
+	received time.Time // by the wall clock, for latency
+	at       time.Time // by the bot's clock, for deadlines
+	kind     string
+
+	mu       sync.Mutex
+	answered bool
+}
+
+// user returns the user who caused the interaction.
+func (ix *interaction) user() *discordgo.User {
+	if ix.Member != nil && ix.Member.User != nil {
+		return ix.Member.User
+	}
+	return ix.User
+}
+
+// respond sends the interaction's first response.
+func (ix *interaction) respond(resp *discordgo.InteractionResponse) error {
+	ix.mu.Lock()
+	defer ix.mu.Unlock()
+	if ix.answered {
+		return fmt.Errorf("bot: interaction %s answered twice", ix.ID)
+	}
+	err := ix.b.session.InteractionRespond(ix.Interaction, resp)
+	ix.b.observeREST(err)
+	if err != nil {
+		return fmt.Errorf("bot: respond to interaction %s: %w", ix.ID, err)
+	}
+	ix.answered = true
+	if m := ix.b.cfg.Metrics; m != nil {
+		m.FirstResponse.WithLabelValues(ix.kind).Observe(time.Since(ix.received).Seconds())
+	}
+	return nil
+}
+
+// reply answers with a new message, ephemeral if asked.
+func (ix *interaction) reply(msg render.Message, ephemeral bool) error {
+	data := responseData(msg)
+	if ephemeral {
+		data.Flags = discordgo.MessageFlagsEphemeral
+	}
+	return ix.respond(&discordgo.InteractionResponse{Type: discordgo.InteractionResponseChannelMessageWithSource, Data: data})
+}
+
+// update answers a component interaction by editing its message.
+func (ix *interaction) update(msg render.Message) error {
+	return ix.respond(&discordgo.InteractionResponse{Type: discordgo.InteractionResponseUpdateMessage, Data: responseData(msg)})
+}
+
+// say answers with an ephemeral text.
+func (ix *interaction) say(format string, args ...any) error {
+	return ix.reply(render.Message{Content: fmt.Sprintf(format, args...)}, true)
+}
+
+// fail tells the user what went wrong, ephemerally: as the response if
+// none was sent yet, as a follow-up otherwise.
+func (ix *interaction) fail(text string) error {
+	ix.mu.Lock()
+	answered := ix.answered
+	ix.mu.Unlock()
+	if !answered {
+		return ix.say("%s", text)
+	}
+	_, err := ix.b.session.FollowupMessageCreate(ix.Interaction, false, &discordgo.WebhookParams{
+		Content: text, Flags: discordgo.MessageFlagsEphemeral,
+		AllowedMentions: &discordgo.MessageAllowedMentions{},
+	})
+	ix.b.observeREST(err)
+	if err != nil {
+		return fmt.Errorf("bot: follow up interaction %s: %w", ix.ID, err)
+	}
+	return nil
+}
+
+// responseData converts a rendered message for an interaction response.
+func responseData(msg render.Message) *discordgo.InteractionResponseData {
+	return &discordgo.InteractionResponseData{
+		Content: msg.Content, Embeds: nonNilEmbeds(msg.Embeds), Components: nonNilComponents(msg.Components),
+		AllowedMentions: allowedMentions(msg),
+	}
+}
+
+func nonNilEmbeds(e []*discordgo.MessageEmbed) []*discordgo.MessageEmbed {
+	if e == nil {
+		return []*discordgo.MessageEmbed{}
+	}
+	return e
+}
+
+func nonNilComponents(c []discordgo.MessageComponent) []discordgo.MessageComponent {
+	if c == nil {
+		return []discordgo.MessageComponent{}
+	}
+	return c
+}
+
+// allowedMentions returns a message's mention rule, pinging nobody when
+// the renderer did not say otherwise.
+func allowedMentions(msg render.Message) *discordgo.MessageAllowedMentions {
+	if msg.AllowedMentions != nil {
+		return msg.AllowedMentions
+	}
+	return &discordgo.MessageAllowedMentions{Parse: []discordgo.AllowedMentionType{}}
+}
+
+// commandHandler handles a slash command or its autocomplete.
+type commandHandler func(ctx context.Context, ix *interaction, opts options) error
+
+// componentHandler handles a component interaction whose custom ID
+// matched a route.
+type componentHandler func(ctx context.Context, ix *interaction, p customid.Params) error
+
+// route is one component route.
+type route struct {
+	pattern customid.Pattern
+	handle  componentHandler
+}
+
+// router finds the handler of a custom ID.
+type router []route
+
+// match returns the handler of a custom ID and its parameters.
+func (r router) match(id string) (componentHandler, customid.Params, customid.Pattern, bool) {
+	for _, rt := range r {
+		if p, ok := rt.pattern.Match(id); ok {
+			return rt.handle, p, rt.pattern, true
+		}
+	}
+	return nil, nil, "", false
+}
+
+// onInteraction handles one interaction: it finds the handler, runs it,
+// and turns whatever goes wrong — a user's mistake, a failure of ours, a
+// panic — into one ephemeral reply. It is the only place that does.
+func (b *Bot) onInteraction(i *discordgo.Interaction) {
+	ix := &interaction{Interaction: i, b: b, received: time.Now(), at: b.now()}
+	if b.closing.Load() {
+		_ = ix.say("Gambit is restarting; try again in a few seconds.")
+		return
+	}
+	b.inflight.Add(1)
+	defer b.inflight.Done()
+	ctx, cancel := context.WithTimeout(context.Background(), interactionTimeout)
+	defer cancel()
+
+	outcome := "ok"
+	defer func() {
+		if v := recover(); v != nil {
+			outcome = "panic"
+			b.log.Error("panic in interaction handler", "interaction", i.ID, "kind", ix.kind, "panic", v, "stack", string(debug.Stack()))
+			_ = ix.fail("Sorry — something broke on our side while handling that. Nothing was changed; please try again.")
+		}
+		if m := b.cfg.Metrics; m != nil {
+			m.Interactions.WithLabelValues(ix.kind, outcome).Inc()
+		}
+	}()
+
+	err := b.dispatch(ctx, ix)
+	var ue *userError
+	switch {
+	case err == nil:
+		return
+	case errors.As(err, &ue):
+		outcome = "user_error"
+		if ferr := ix.fail(ue.msg); ferr != nil {
+			b.log.Warn("could not tell the user", "interaction", i.ID, "err", ferr)
+		}
+	default:
+		outcome = "error"
+		b.log.Error("interaction failed", "interaction", i.ID, "kind", ix.kind, "user", ix.user().ID, "err", err)
+		if ferr := ix.fail("Sorry — that did not work because of a problem on our side. Please try again in a moment."); ferr != nil {
+			b.log.Warn("could not tell the user", "interaction", i.ID, "err", ferr)
+		}
+	}
+}
+
+// dispatch runs the handler of an interaction.
+func (b *Bot) dispatch(ctx context.Context, ix *interaction) error {
+	if ix.user() == nil {
+		ix.kind = "unknown"
+		return userErrorf("Gambit could not tell who you are.")
+	}
+	if ix.GuildID == "" && ix.Type != discordgo.InteractionMessageComponent {
+		ix.kind = "dm"
+		return userErrorf("Gambit plays in server channels: use its commands in a server.")
+	}
+	switch ix.Type {
+	case discordgo.InteractionApplicationCommand:
+		data := ix.ApplicationCommandData()
+		ix.kind = "command:/" + data.Name
+		h, ok := b.commands[data.Name]
+		if !ok {
+			return userErrorf("Unknown command /%s: it may have been removed; Discord will update the list shortly.", data.Name)
+		}
+		return h(ctx, ix, optionsOf(data.Options))
+	case discordgo.InteractionApplicationCommandAutocomplete:
+		data := ix.ApplicationCommandData()
+		ix.kind = "autocomplete:/" + data.Name
+		h, ok := b.complete[data.Name]
+		if !ok {
+			return ix.choices(nil)
+		}
+		return h(ctx, ix, optionsOf(data.Options))
+	case discordgo.InteractionMessageComponent:
+		id := ix.MessageComponentData().CustomID
+		h, params, pattern, ok := b.router.match(id)
+		if !ok {
+			ix.kind = "component:unknown"
+			return userErrorf("This button is from an older version of Gambit and no longer works. Use /games to get a fresh board.")
+		}
+		ix.kind = "component:" + string(pattern)
+		return h(ctx, ix, params)
+	}
+	ix.kind = "unsupported"
+	return userErrorf("Gambit does not handle this kind of interaction.")
+}
+
+// choices answers an autocomplete request.
+func (ix *interaction) choices(c []*discordgo.ApplicationCommandOptionChoice) error {
+	if c == nil {
+		c = []*discordgo.ApplicationCommandOptionChoice{}
+	}
+	if len(c) > 25 {
+		c = c[:25]
+	}
+	return ix.respond(&discordgo.InteractionResponse{
+		Type: discordgo.InteractionApplicationCommandAutocompleteResult,
+		Data: &discordgo.InteractionResponseData{Choices: c},
+	})
+}
+
+// observeREST counts a Discord REST error by status and code.
+func (b *Bot) observeREST(err error) {
+	m := b.cfg.Metrics
+	if err == nil || m == nil {
+		return
+	}
+	status, code := "none", "0"
+	var rest *discordgo.RESTError
+	if errors.As(err, &rest) {
+		status = fmt.Sprint(rest.Response.StatusCode)
+		if rest.Message != nil {
+			code = fmt.Sprint(rest.Message.Code)
+		}
+	}
+	m.RESTErrors.WithLabelValues(status, code).Inc()
+}
+
+// restCode returns the Discord JSON error code of a REST error, or 0.
+func restCode(err error) int {
+	var rest *discordgo.RESTError
+	if errors.As(err, &rest) && rest.Message != nil {
+		return rest.Message.Code
+	}
+	return 0
+}

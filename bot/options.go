@@ -1,0 +1,109 @@
+package bot
+
+import (
+	"math"
+	"strings"
+	"time"
+
+	"github.com/bwmarrin/discordgo"
+
+	"github.com/gambitbot/gambit/storage"
+)
+
+// options are a command's options by name, with the options of a
+// subcommand flattened in and the subcommand's name kept.
+type options struct {
+	sub     string
+	byName  map[string]*discordgo.ApplicationCommandInteractionDataOption
+	focused string
+}
+
+func optionsOf(in []*discordgo.ApplicationCommandInteractionDataOption) options {
+	o := options{byName: map[string]*discordgo.ApplicationCommandInteractionDataOption{}}
+	var walk func([]*discordgo.ApplicationCommandInteractionDataOption)
+	walk = func(list []*discordgo.ApplicationCommandInteractionDataOption) {
+		for _, opt := range list {
+			switch opt.Type {
+			case discordgo.ApplicationCommandOptionSubCommand, discordgo.ApplicationCommandOptionSubCommandGroup:
+				if o.sub == "" {
+					o.sub = opt.Name
+				} else {
+					o.sub += " " + opt.Name
+				}
+				walk(opt.Options)
+			default:
+				o.byName[opt.Name] = opt
+				if opt.Focused {
+					o.focused = opt.Name
+				}
+			}
+		}
+	}
+	walk(in)
+	return o
+}
+
+// has reports whether the option was given.
+func (o options) has(name string) bool { _, ok := o.byName[name]; return ok }
+
+// str returns a string option (or the typed text of a focused one), or "".
+func (o options) str(name string) string {
+	opt, ok := o.byName[name]
+	if !ok {
+		return ""
+	}
+	if s, ok := opt.Value.(string); ok {
+		return strings.TrimSpace(s)
+	}
+	return ""
+}
+
+// integer returns an integer option and whether it was given as one.
+func (o options) integer(name string) (int64, bool, error) {
+	opt, ok := o.byName[name]
+	if !ok {
+		return 0, false, nil
+	}
+	f, isNum := opt.Value.(float64)
+	if !isNum || f != math.Trunc(f) || math.Abs(f) > 1<<53 {
+		return 0, true, userErrorf("Option %s must be a whole number.", name)
+	}
+	return int64(f), true, nil
+}
+
+// seconds returns a number option of seconds as a duration, checked
+// against [lo, hi].
+func (o options) seconds(name string, lo, hi time.Duration) (time.Duration, bool, error) {
+	opt, ok := o.byName[name]
+	if !ok {
+		return 0, false, nil
+	}
+	f, isNum := opt.Value.(float64)
+	d := time.Duration(f * float64(time.Second))
+	if !isNum || math.IsNaN(f) || d < lo || d > hi {
+		return 0, true, userErrorf("Option %s must be between %g and %g seconds.", name, lo.Seconds(), hi.Seconds())
+	}
+	return d, true, nil
+}
+
+// user returns a user option's ID and the resolved user, if any.
+func (o options) user(name string, resolved *discordgo.ApplicationCommandInteractionDataResolved) (string, *discordgo.User) {
+	opt, ok := o.byName[name]
+	if !ok {
+		return "", nil
+	}
+	id, _ := opt.Value.(string)
+	if resolved != nil && resolved.Users != nil {
+		return id, resolved.Users[id]
+	}
+	return id, nil
+}
+
+// kind returns the game option as a storage.Kind.
+func (o options) kind(name string) (storage.Kind, error) {
+	k := storage.Kind(strings.ToLower(o.str(name)))
+	if !k.Valid() {
+		return "", userErrorf("Unknown game %q: choose adjacency, connect4 or tictactoe.", o.str(name))
+	}
+	return k, nil
+}

@@ -1,0 +1,385 @@
+package bot
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math/rand/v2"
+	"strings"
+	"time"
+
+	"github.com/bwmarrin/discordgo"
+
+	"github.com/gambitbot/gambit/bot/customid"
+	"github.com/gambitbot/gambit/bot/render"
+	"github.com/gambitbot/gambit/engine"
+	"github.com/gambitbot/gambit/engine/games"
+	"github.com/gambitbot/gambit/storage"
+	"github.com/gambitbot/gambit/strategies"
+)
+
+// neededPermissions are what the bot needs in a channel to keep a board
+// up to date once interaction tokens expire.
+var neededPermissions = []struct {
+	bit  int64
+	name string
+}{
+	{discordgo.PermissionViewChannel, "View Channel"},
+	{discordgo.PermissionSendMessages, "Send Messages"},
+	{discordgo.PermissionEmbedLinks, "Embed Links"},
+	{discordgo.PermissionReadMessageHistory, "Read Message History"},
+}
+
+// checkChannelPermissions explains which permissions the bot lacks in the
+// channel of an interaction.
+func checkChannelPermissions(ix *interaction) error {
+	if ix.AppPermissions&discordgo.PermissionAdministrator != 0 {
+		return nil
+	}
+	var missing []string
+	for _, p := range neededPermissions {
+		if ix.AppPermissions&p.bit == 0 {
+			missing = append(missing, p.name)
+		}
+	}
+	if len(missing) == 0 {
+		return nil
+	}
+	return userErrorf("I cannot keep a board up to date in this channel: I am missing the %s permission%s here. "+
+		"Ask a server admin to grant them to Gambit, or play in another channel.",
+		strings.Join(missing, ", "), map[bool]string{true: "s", false: ""}[len(missing) > 1])
+}
+
+// gameRequest is a new game as asked for by /play or Rematch.
+type gameRequest struct {
+	kind     storage.Kind
+	me       storage.Player
+	opponent storage.Player
+	first    string // "me", "opponent" or "random", from me's side
+	rounds   int
+	moveTime time.Duration
+}
+
+// cmdPlay handles /play.
+func (b *Bot) cmdPlay(ctx context.Context, ix *interaction, opts options) error {
+	kind, err := opts.kind("game")
+	if err != nil {
+		return err
+	}
+	settings := b.guildSettings(ctx, ix.GuildID)
+	if !settings.Allows(kind) {
+		return userErrorf("%s is not allowed on this server. Allowed here: %s.", kind, kindList(settings.AllowedGames))
+	}
+	req := gameRequest{kind: kind, me: playerOf(ix.user()), first: "me", moveTime: settings.MoveTime}
+	if f := opts.str("first"); f != "" {
+		if f != "me" && f != "opponent" && f != "random" {
+			return userErrorf("Option first must be me, opponent or random.")
+		}
+		req.first = f
+	}
+	if r, given, err := opts.integer("rounds"); err != nil {
+		return err
+	} else if given {
+		if kind != storage.Adjacency {
+			return userErrorf("Option rounds applies to Adjacency only.")
+		}
+		if r < 2 || r > 28 {
+			return userErrorf("Option rounds must be between 2 and 28.")
+		}
+		req.rounds = int(r)
+	} else if kind == storage.Adjacency {
+		req.rounds = DefaultRounds
+	}
+	if d, given, err := opts.seconds("movetime", 100*time.Millisecond, MaxMoveTime); err != nil {
+		return err
+	} else if given {
+		req.moveTime = d
+	}
+	if err := checkChannelPermissions(ix); err != nil {
+		return err
+	}
+
+	opponentID, opponent := opts.user("opponent", ix.ApplicationCommandData().Resolved)
+	aiName := opts.str("ai")
+	switch {
+	case opponentID != "" && aiName != "":
+		return userErrorf("Choose an opponent or an AI, not both.")
+	case opponentID != "":
+		if opponentID == ix.user().ID {
+			return userErrorf("You cannot challenge yourself. Play an AI instead: /play game:%s ai:%s", kind, b.cfg.DefaultAI)
+		}
+		if opponent == nil {
+			return userErrorf("I could not find that member.")
+		}
+		if opponent.Bot {
+			return userErrorf("%s is a bot and cannot accept challenges. Play one of Gambit's AIs with the ai option.", opponent.Username)
+		}
+		req.opponent = playerOf(opponent)
+		return b.challenge(ctx, ix, req)
+	}
+	if aiName == "" {
+		aiName = b.cfg.DefaultAI
+	}
+	info, err := strategies.Lookup(aiName)
+	if err != nil {
+		return userErrorf("There is no AI called %q. Start typing in the ai option to see the choices.", aiName)
+	}
+	if !info.Supports(string(kind)) {
+		return userErrorf("%s does not play %s. Choose one of: %s.", info.Name, kind, strategyList(string(kind)))
+	}
+	req.opponent = storage.Player{ID: storage.AI(info.Name), Name: info.Name}
+	return b.startAIGame(ctx, ix, req)
+}
+
+func kindList(kinds []storage.Kind) string {
+	s := make([]string, len(kinds))
+	for i, k := range kinds {
+		s[i] = string(k)
+	}
+	return strings.Join(s, ", ")
+}
+
+func strategyList(game string) string {
+	var names []string
+	for _, i := range strategies.ForGame(game) {
+		names = append(names, i.Name)
+	}
+	return strings.Join(names, ", ")
+}
+
+// playerOf returns the player of a Discord user.
+func playerOf(u *discordgo.User) storage.Player {
+	name := u.GlobalName
+	if name == "" {
+		name = u.Username
+	}
+	return storage.Player{ID: storage.User(u.ID), Name: name}
+}
+
+// newGame returns the record of a requested game, not yet stored.
+func newGame(ix *interaction, req gameRequest) *storage.Game {
+	return &storage.Game{
+		Kind: req.kind, Players: [2]storage.Player{req.me, req.opponent},
+		Settings:  storage.Settings{Rounds: req.rounds, First: req.first, MoveTime: req.moveTime},
+		GuildID:   ix.GuildID,
+		ChannelID: ix.ChannelID,
+	}
+}
+
+// begin sets up the start position of g and makes it active with the
+// first mover, resolved from the challenger's choice, to move.
+func (b *Bot) begin(ctx context.Context, g *storage.Game) error {
+	gm, err := games.Lookup(string(g.Kind))
+	if err != nil {
+		return fmt.Errorf("bot: start game: %w", err)
+	}
+	var setup games.Options
+	if gm.HasSetup {
+		setup = games.Options{Rounds: g.Settings.Rounds, First: engine.X}
+	}
+	pos, err := gm.Start(setup)
+	if err != nil {
+		return fmt.Errorf("bot: start game: %w", err)
+	}
+	switch g.Settings.First {
+	case "opponent":
+		g.Turn = 1
+	case "random":
+		g.Turn = rand.IntN(2)
+	default:
+		g.Turn = 0
+	}
+	g.Status, g.Position = storage.StatusActive, pos.String()
+	b.setTurnDeadline(ctx, g)
+	return nil
+}
+
+// startAIGame creates a game against an AI and posts its board; when the
+// AI moves first, its search is queued.
+func (b *Bot) startAIGame(ctx context.Context, ix *interaction, req gameRequest) error {
+	g := newGame(ix, req)
+	if err := b.begin(ctx, g); err != nil {
+		return err
+	}
+	if err := b.store.CreateGame(ctx, g); err != nil {
+		return fmt.Errorf("bot: create game: %w", err)
+	}
+	defer b.locks.lock(g.ID)()
+	pos, err := position(g)
+	if err != nil {
+		return err
+	}
+	thinking, ready := b.queueAI(g, ix.received, webhookToken{token: ix.Token, at: ix.at})
+	defer ready()
+	if err := ix.reply(view(g, pos, thinking, nil, ""), false); err != nil {
+		return err
+	}
+	return b.saveOriginalMessage(ctx, ix, g)
+}
+
+// challenge posts a challenge to another member.
+func (b *Bot) challenge(ctx context.Context, ix *interaction, req gameRequest) error {
+	g := newGame(ix, req)
+	g.Status = storage.StatusPending
+	g.Deadline = b.now().Add(b.cfg.ChallengeTTL)
+	if err := b.store.CreateGame(ctx, g); err != nil {
+		return fmt.Errorf("bot: create challenge: %w", err)
+	}
+	defer b.locks.lock(g.ID)()
+	if err := ix.reply(view(g, nil, nil, nil, ""), false); err != nil {
+		return err
+	}
+	return b.saveOriginalMessage(ctx, ix, g)
+}
+
+// completePlay suggests the AI strategies that play the chosen game.
+func (b *Bot) completePlay(_ context.Context, ix *interaction, opts options) error {
+	if opts.focused != "ai" {
+		return ix.choices(nil)
+	}
+	typed := strings.ToLower(opts.str("ai"))
+	var out []*discordgo.ApplicationCommandOptionChoice
+	for _, info := range strategies.All() {
+		if kind := opts.str("game"); kind != "" && !info.Supports(kind) {
+			continue
+		}
+		if !strings.Contains(info.Name, typed) {
+			continue
+		}
+		name := fmt.Sprintf("%s (%s) — %s", info.Name, info.Difficulty, info.Description)
+		out = append(out, &discordgo.ApplicationCommandOptionChoice{Name: truncate(name, 100), Value: info.Name})
+	}
+	return ix.choices(out)
+}
+
+// loadChallenge loads a pending challenge for an answer from its
+// challenged player (or, for withdraw, the challenger).
+func (b *Bot) loadChallenge(ctx context.Context, ix *interaction, id string, challengerMay bool) (*storage.Game, error) {
+	g, err := b.loadGame(ctx, id)
+	if err != nil {
+		return nil, err
+	}
+	if g.Status != storage.StatusPending {
+		return nil, userErrorf("This challenge is no longer open: it was %s.", map[storage.Status]string{
+			storage.StatusActive: "accepted", storage.StatusFinished: "accepted and played", storage.StatusForfeited: "accepted and played",
+			storage.StatusExpired: "not answered in time", storage.StatusDeclined: "declined or withdrawn",
+		}[g.Status])
+	}
+	switch seatOf(g, ix.user().ID) {
+	case 1:
+		return g, nil
+	case 0:
+		if challengerMay {
+			return g, nil
+		}
+		return nil, userErrorf("This is your own challenge: it is waiting for %s to answer.", render.PlayerName(g.Players[1]))
+	}
+	return nil, userErrorf("This challenge is for %s, not for you.", render.PlayerName(g.Players[1]))
+}
+
+// clickAccept starts a challenged game.
+func (b *Bot) clickAccept(ctx context.Context, ix *interaction, p customid.Params) error {
+	defer b.locks.lock(storage.GameID(p["game"]))()
+	g, err := b.loadChallenge(ctx, ix, p["game"], false)
+	if err != nil {
+		return err
+	}
+	if err := b.begin(ctx, g); err != nil {
+		return err
+	}
+	if err := b.store.UpdateGame(ctx, g); err != nil {
+		return answerConflict(err, "accept challenge", g.ID)
+	}
+	pos, err := position(g)
+	if err != nil {
+		return err
+	}
+	return ix.update(view(g, pos, nil, nil, ""))
+}
+
+// clickDecline declines a challenge, or withdraws it when the challenger
+// clicks.
+func (b *Bot) clickDecline(ctx context.Context, ix *interaction, p customid.Params) error {
+	defer b.locks.lock(storage.GameID(p["game"]))()
+	g, err := b.loadChallenge(ctx, ix, p["game"], true)
+	if err != nil {
+		return err
+	}
+	notice := "Challenge declined."
+	if seatOf(g, ix.user().ID) == 0 {
+		notice = "Challenge withdrawn."
+	}
+	g.Status = storage.StatusDeclined
+	if err := b.store.UpdateGame(ctx, g); err != nil {
+		return answerConflict(err, "decline challenge", g.ID)
+	}
+	return ix.update(view(g, nil, nil, nil, notice))
+}
+
+// answerConflict turns a lost race into a user error and wraps the rest.
+func answerConflict(err error, what string, id storage.GameID) error {
+	if errors.Is(err, storage.ErrConflict) || errors.Is(err, storage.ErrGameOver) {
+		return userErrorf("The game changed at the same moment; nothing was done. Look at it again.")
+	}
+	return fmt.Errorf("bot: %s %s: %w", what, id, err)
+}
+
+// clickRematch starts a new game between the players of an ended game,
+// the other player moving first.
+func (b *Bot) clickRematch(ctx context.Context, ix *interaction, p customid.Params) error {
+	defer b.locks.lock(storage.GameID(p["game"]))()
+	old, err := b.loadGame(ctx, p["game"])
+	if err != nil {
+		return err
+	}
+	seat := seatOf(old, ix.user().ID)
+	if seat < 0 {
+		return userErrorf("Only the players of this game can ask for a rematch. Start your own with /play.")
+	}
+	if !old.Status.Ended() {
+		return userErrorf("This game is not over yet.")
+	}
+	if _, taken := b.rematched.LoadOrStore(old.ID, true); taken {
+		return userErrorf("A rematch of this game was already started.")
+	}
+	settings := b.guildSettings(ctx, ix.GuildID)
+	if !settings.Allows(old.Kind) {
+		return userErrorf("%s is no longer allowed on this server.", old.Kind)
+	}
+	first := "me"
+	if firstSeat(old) == seat {
+		first = "opponent"
+	}
+	req := gameRequest{
+		kind: old.Kind, me: playerOf(ix.user()), opponent: old.Players[1-seat], first: first,
+		rounds: old.Settings.Rounds, moveTime: old.Settings.MoveTime,
+	}
+	if req.opponent.ID == storage.Anonymous {
+		return userErrorf("Your opponent deleted their data; start a new game with /play.")
+	}
+	if err := b.editBoard(ctx, old, mustMessage(old, "A rematch was started below."), webhookToken{}); err != nil {
+		b.log.Warn("remove the rematch button", "game", old.ID, "err", err)
+	}
+	if req.opponent.ID.IsAI() {
+		return b.startAIGame(ctx, ix, req)
+	}
+	return b.challenge(ctx, ix, req)
+}
+
+// firstSeat returns the seat of the player who moved first in g.
+func firstSeat(g *storage.Game) int {
+	if len(g.Moves)%2 == 0 {
+		return g.Turn
+	}
+	return 1 - g.Turn
+}
+
+// mustMessage renders an ended or pending game from its record, falling
+// back to the notice alone if the record cannot be drawn.
+func mustMessage(g *storage.Game, notice string) render.Message {
+	msg, err := gameMessage(g, notice)
+	if err != nil {
+		return render.Message{Content: notice}
+	}
+	return msg
+}

@@ -1,0 +1,89 @@
+package bot
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/gambitbot/gambit/bot/render"
+	"github.com/gambitbot/gambit/storage"
+)
+
+// runTimers ends what is due until ctx is done: challenges nobody answered
+// and turns nobody played. Deadlines that passed while the bot was down
+// are handled at the first tick.
+func (b *Bot) runTimers(ctx context.Context) {
+	t := time.NewTicker(b.cfg.TickInterval)
+	defer t.Stop()
+	for {
+		if err := b.endDue(ctx); err != nil && ctx.Err() == nil {
+			b.log.Error("end due games", "err", err)
+		}
+		select {
+		case <-ctx.Done():
+			return
+		case <-t.C:
+		}
+	}
+}
+
+// endDue expires the due challenges and forfeits the due turns.
+func (b *Bot) endDue(ctx context.Context) error {
+	due, err := b.store.DueGames(ctx)
+	if err != nil {
+		return fmt.Errorf("bot: list due games: %w", err)
+	}
+	var errs []error
+	for _, g := range due {
+		if err := b.endIfDue(ctx, g.ID); err != nil {
+			errs = append(errs, err)
+		}
+	}
+	return errors.Join(errs...)
+}
+
+// endIfDue ends one game whose deadline has passed, under its lock.
+func (b *Bot) endIfDue(ctx context.Context, id storage.GameID) error {
+	defer b.locks.lock(id)()
+	g, err := b.store.Game(ctx, id)
+	if err != nil {
+		return fmt.Errorf("bot: load due game %s: %w", id, err)
+	}
+	if g.Deadline.IsZero() || g.Deadline.After(b.now()) || !g.Status.Open() {
+		return nil // answered meanwhile
+	}
+	var (
+		notice  string
+		changes []storage.RatingChange
+	)
+	if g.Status == storage.StatusPending {
+		g.Status = storage.StatusExpired
+		notice = "Challenge expired: it was not answered in time."
+		err = b.store.UpdateGame(ctx, g)
+	} else {
+		loser := g.Turn
+		notice = fmt.Sprintf("%s ran out of time and forfeits.", render.PlayerName(g.Players[loser]))
+		g.Status = storage.StatusForfeited
+		changes, err = b.store.FinishGame(ctx, g, storage.Result{Winner: 1 - loser, Reason: "timeout"})
+	}
+	if errors.Is(err, storage.ErrConflict) || errors.Is(err, storage.ErrGameOver) {
+		return nil
+	}
+	if err != nil {
+		return fmt.Errorf("bot: end due game %s: %w", id, err)
+	}
+	b.log.Info("deadline passed", "game", id, "status", g.Status)
+	msg, err := gameMessage(g, notice)
+	if err != nil {
+		return err
+	}
+	if changes != nil {
+		pos, err := position(g)
+		if err != nil {
+			return err
+		}
+		msg = view(g, pos, nil, changes, notice)
+	}
+	return b.editBoard(ctx, g, msg, webhookToken{})
+}

@@ -1,0 +1,297 @@
+package bot
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/bwmarrin/discordgo"
+
+	"github.com/gambitbot/gambit/bot/customid"
+	"github.com/gambitbot/gambit/bot/render"
+	"github.com/gambitbot/gambit/engine"
+	"github.com/gambitbot/gambit/storage"
+)
+
+// checkMover refuses anyone but the player to move of an active game.
+func checkMover(g *storage.Game, userID string) error {
+	seat := seatOf(g, userID)
+	switch {
+	case seat < 0:
+		return userErrorf("This is not your game: it is between %s and %s. Start your own with /play.",
+			render.PlayerName(g.Players[0]), render.PlayerName(g.Players[1]))
+	case g.Status == storage.StatusPending:
+		return userErrorf("This game has not started: the challenge is waiting for an answer.")
+	case g.Status != storage.StatusActive:
+		return userErrorf("This game is over.")
+	case g.Turn != seat:
+		return userErrorf("It is not your turn: %s is to move.", render.PlayerName(g.Players[g.Turn]))
+	}
+	return nil
+}
+
+// parseMove reads a move typed or clicked for a game's position.
+func parseMove(g *storage.Game, pos engine.Position, text string) (engine.Move, error) {
+	mv, err := pos.ParseMove(text)
+	if err != nil || !pos.Legal(mv) {
+		return 0, userErrorf("%q is not a legal move in this game. Legal moves: %s.", text, legalList(pos))
+	}
+	return mv, nil
+}
+
+// legalList lists a position's legal moves for an error message.
+func legalList(pos engine.Position) string {
+	moves := pos.Moves(nil)
+	names := make([]string, len(moves))
+	for i, m := range moves {
+		names[i] = pos.FormatMove(m)
+	}
+	slices.Sort(names)
+	return strings.Join(names, ", ")
+}
+
+// clickMove handles a move button or a cell select on a board.
+func (b *Bot) clickMove(ctx context.Context, ix *interaction, p customid.Params) error {
+	defer b.locks.lock(storage.GameID(p["game"]))()
+	g, err := b.loadGame(ctx, p["game"])
+	if err != nil {
+		return err
+	}
+	if err := checkMover(g, ix.user().ID); err != nil {
+		return err
+	}
+	if p["ply"] != render.Ply(g) || (g.MessageID != "" && ix.Message != nil && ix.Message.ID != g.MessageID) {
+		return userErrorf("This board is out of date: the game has moved on. Use the newest board, or /games to post it again.")
+	}
+	cell := p["cell"]
+	if values := ix.MessageComponentData().Values; cell == "" && len(values) == 1 {
+		cell = values[0]
+	}
+	pos, err := position(g)
+	if err != nil {
+		return err
+	}
+	mv, err := parseMove(g, pos, cell)
+	if err != nil {
+		return err
+	}
+	return b.playHuman(ctx, ix, g, pos, mv, true)
+}
+
+// playHuman commits a person's move and shows it: by updating the clicked
+// board (onBoard) or, for a typed move, by an ephemeral confirmation and an
+// edit of the board. When the AI moves next its search is queued. The
+// caller holds the game's lock.
+func (b *Bot) playHuman(ctx context.Context, ix *interaction, g *storage.Game, pos engine.Position, mv engine.Move, onBoard bool) error {
+	played := pos.FormatMove(mv)
+	changes, err := b.commitMove(ctx, g, pos, mv)
+	if errors.Is(err, storage.ErrConflict) || errors.Is(err, storage.ErrGameOver) {
+		return userErrorf("The game changed while you moved; nothing was played. Look at the board and try again.")
+	}
+	if err != nil {
+		return err
+	}
+	var tok webhookToken
+	if onBoard {
+		tok = webhookToken{token: ix.Token, at: ix.at}
+	}
+	thinking, ready := b.queueAI(g, ix.received, tok)
+	defer ready()
+	msg := view(g, pos, thinking, changes, "")
+	if onBoard {
+		return ix.update(msg)
+	}
+	if err := ix.say("You played %s.", played); err != nil {
+		return err
+	}
+	return b.editBoard(ctx, g, msg, tok)
+}
+
+// cmdMove handles /move cell:<…> [game:<…>].
+func (b *Bot) cmdMove(ctx context.Context, ix *interaction, opts options) error {
+	g, err := b.gameHere(ctx, ix, opts.str("game"))
+	if err != nil {
+		return err
+	}
+	defer b.locks.lock(g.ID)()
+	if g, err = b.loadGame(ctx, string(g.ID)); err != nil {
+		return err
+	}
+	if err := checkMover(g, ix.user().ID); err != nil {
+		return err
+	}
+	pos, err := position(g)
+	if err != nil {
+		return err
+	}
+	mv, err := parseMove(g, pos, opts.str("cell"))
+	if err != nil {
+		return err
+	}
+	return b.playHuman(ctx, ix, g, pos, mv, false)
+}
+
+// gamesHere returns the user's active games in the interaction's channel.
+func (b *Bot) gamesHere(ctx context.Context, ix *interaction) ([]*storage.Game, error) {
+	all, err := b.store.ActiveGames(ctx, storage.User(ix.user().ID))
+	if err != nil {
+		return nil, fmt.Errorf("bot: games of %s: %w", ix.user().ID, err)
+	}
+	var here []*storage.Game
+	for _, g := range all {
+		if g.Status == storage.StatusActive && g.ChannelID == ix.ChannelID {
+			here = append(here, g)
+		}
+	}
+	return here, nil
+}
+
+// gameHere picks the game a /move means: the one named, or the user's only
+// active game in the channel.
+func (b *Bot) gameHere(ctx context.Context, ix *interaction, id string) (*storage.Game, error) {
+	here, err := b.gamesHere(ctx, ix)
+	if err != nil {
+		return nil, err
+	}
+	if id != "" {
+		for _, g := range here {
+			if strings.EqualFold(string(g.ID), id) {
+				return g, nil
+			}
+		}
+		return nil, userErrorf("You have no game %s in progress in this channel.", id)
+	}
+	switch len(here) {
+	case 0:
+		return nil, userErrorf("You have no game in progress in this channel. Start one with /play.")
+	case 1:
+		return here[0], nil
+	}
+	ids := make([]string, len(here))
+	for i, g := range here {
+		ids[i] = string(g.ID)
+	}
+	return nil, userErrorf("You have %d games in this channel: say which with the game option (%s).", len(here), strings.Join(ids, ", "))
+}
+
+// completeMove suggests the legal moves of the user's game here, or the
+// games themselves for the game option.
+func (b *Bot) completeMove(ctx context.Context, ix *interaction, opts options) error {
+	here, err := b.gamesHere(ctx, ix)
+	if err != nil {
+		return err
+	}
+	typed := strings.ToLower(opts.str(opts.focused))
+	var out []*discordgo.ApplicationCommandOptionChoice
+	if opts.focused == "game" {
+		for _, g := range here {
+			if strings.HasPrefix(strings.ToLower(string(g.ID)), typed) {
+				turn := "their move"
+				if g.Turn == seatOf(g, ix.user().ID) {
+					turn = "your move"
+				}
+				name := fmt.Sprintf("%s · %s vs %s · %s", g.ID, g.Kind, g.Players[1-seatOf(g, ix.user().ID)].Name, turn)
+				out = append(out, &discordgo.ApplicationCommandOptionChoice{Name: truncate(name, 100), Value: string(g.ID)})
+			}
+		}
+		return ix.choices(out)
+	}
+	g := pickForCompletion(here, opts.str("game"), ix.user().ID)
+	if g == nil {
+		return ix.choices(nil)
+	}
+	pos, err := position(g)
+	if err != nil {
+		return err
+	}
+	for _, m := range pos.Moves(nil) {
+		name := pos.FormatMove(m)
+		if strings.HasPrefix(name, typed) {
+			out = append(out, &discordgo.ApplicationCommandOptionChoice{Name: name, Value: name})
+		}
+	}
+	slices.SortFunc(out, func(a, b *discordgo.ApplicationCommandOptionChoice) int { return strings.Compare(a.Name, b.Name) })
+	return ix.choices(out)
+}
+
+// pickForCompletion chooses the game whose moves to suggest: the one named,
+// else the first where it is the user's turn.
+func pickForCompletion(here []*storage.Game, id, userID string) *storage.Game {
+	for _, g := range here {
+		if id != "" && strings.EqualFold(string(g.ID), id) {
+			return g
+		}
+	}
+	if id != "" {
+		return nil
+	}
+	for _, g := range here {
+		if g.Turn == seatOf(g, userID) {
+			return g
+		}
+	}
+	return nil
+}
+
+// truncate shortens s to at most n runes.
+func truncate(s string, n int) string {
+	r := []rune(s)
+	if len(r) <= n {
+		return s
+	}
+	return string(r[:n-1]) + "…"
+}
+
+// clickResign asks the player to confirm resigning.
+func (b *Bot) clickResign(ctx context.Context, ix *interaction, p customid.Params) error {
+	g, err := b.loadGame(ctx, p["game"])
+	if err != nil {
+		return err
+	}
+	if seatOf(g, ix.user().ID) < 0 {
+		return userErrorf("Only the players can resign this game.")
+	}
+	if g.Status != storage.StatusActive {
+		return userErrorf("This game is over.")
+	}
+	return ix.reply(render.Message{
+		Content: "Resign this game? It counts as a loss.",
+		Components: []discordgo.MessageComponent{discordgo.ActionsRow{Components: []discordgo.MessageComponent{
+			discordgo.Button{Label: "Resign", Style: discordgo.DangerButton, CustomID: customid.ResignConfirm.Build(string(g.ID), render.Ply(g))},
+		}}},
+	}, true)
+}
+
+// clickResignConfirm resigns for the player who clicked.
+func (b *Bot) clickResignConfirm(ctx context.Context, ix *interaction, p customid.Params) error {
+	defer b.locks.lock(storage.GameID(p["game"]))()
+	g, err := b.loadGame(ctx, p["game"])
+	if err != nil {
+		return err
+	}
+	seat := seatOf(g, ix.user().ID)
+	if seat < 0 {
+		return userErrorf("Only the players can resign this game.")
+	}
+	if g.Status != storage.StatusActive {
+		return userErrorf("This game is over.")
+	}
+	g.Status = storage.StatusFinished
+	changes, err := b.store.FinishGame(ctx, g, storage.Result{Winner: 1 - seat, Reason: "resigned"})
+	if errors.Is(err, storage.ErrConflict) || errors.Is(err, storage.ErrGameOver) {
+		return userErrorf("The game changed at the same moment; look at the board and try again.")
+	}
+	if err != nil {
+		return fmt.Errorf("bot: resign game %s: %w", g.ID, err)
+	}
+	if err := ix.update(render.Message{Content: "You resigned."}); err != nil {
+		return err
+	}
+	pos, err := position(g)
+	if err != nil {
+		return err
+	}
+	return b.editBoard(ctx, g, view(g, pos, nil, changes, ""), webhookToken{})
+}

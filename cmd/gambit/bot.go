@@ -1,0 +1,169 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"net"
+	"os"
+	"os/signal"
+	"runtime/debug"
+	"strconv"
+	"strings"
+	"syscall"
+	"time"
+
+	"github.com/gambitbot/gambit/bot"
+	"github.com/gambitbot/gambit/bot/ops"
+	"github.com/gambitbot/gambit/storage"
+	"github.com/gambitbot/gambit/storage/bolt"
+)
+
+const botUsage = `
+Usage: gambit bot
+
+Runs the Discord bot until SIGINT or SIGTERM. Settings come from the
+environment and from a .env file in the working directory (see .env.example):
+
+  DISCORD_TOKEN          the bot token (required)
+  DISCORD_GUILD_ID       register the commands in this server only (instant, for development)
+  DISCORD_API_URL        send Discord API requests to this base URL (a REST proxy)
+  GAMBIT_DB              the database file (default ./data/gambit.db)
+  GAMBIT_MOVE_TIME       default AI time per move (default 2s)
+  GAMBIT_CHALLENGE_TTL   how long a challenge waits for an answer (default 5m)
+  GAMBIT_TURN_TIMEOUT    how long a player may take per move (default 24h)
+  GAMBIT_DEFAULT_AI      the AI of /play without opponent or ai (default minimax)
+  GAMBIT_SEARCH_THREADS  total AI search threads (default: the machine's cores)
+  GAMBIT_LOG_LEVEL       debug, info, warn or error (default info)
+  GAMBIT_OPS_ADDR        serve /healthz, /metrics and /backup here (":9090" is loopback only)
+
+Without a Discord token, try Gambit locally with 'gambit playground'.`
+
+// runBot runs the Discord bot.
+func runBot(args []string, sio stdio) error {
+	fs := newFlagSet("bot", botUsage, sio.out)
+	if err := fs.parse(args); err != nil {
+		return err
+	}
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	return serveBot(ctx, sio)
+}
+
+// botSettings reads the bot's settings from the environment.
+func botSettings() (bot.Config, slog.Level, error) {
+	cfg := bot.Config{
+		Token:     strings.TrimSpace(os.Getenv("DISCORD_TOKEN")),
+		GuildID:   os.Getenv("DISCORD_GUILD_ID"),
+		APIURL:    os.Getenv("DISCORD_API_URL"),
+		DefaultAI: os.Getenv("GAMBIT_DEFAULT_AI"),
+	}
+	if cfg.Token == "" {
+		return cfg, 0, errors.New("DISCORD_TOKEN is not set: create a Discord application and put its bot token in .env " +
+			"(see README), or try Gambit without Discord: gambit playground")
+	}
+	var errs []error
+	duration := func(key string, into *time.Duration) {
+		if v := os.Getenv(key); v != "" {
+			d, err := time.ParseDuration(v)
+			if err != nil || d <= 0 {
+				errs = append(errs, fmt.Errorf("%s=%q: want a positive duration such as 2s or 5m", key, v))
+			}
+			*into = d
+		}
+	}
+	duration("GAMBIT_MOVE_TIME", &cfg.MoveTime)
+	duration("GAMBIT_CHALLENGE_TTL", &cfg.ChallengeTTL)
+	duration("GAMBIT_TURN_TIMEOUT", &cfg.TurnTimeout)
+	if v := os.Getenv("GAMBIT_SEARCH_THREADS"); v != "" {
+		n, err := strconv.Atoi(v)
+		if err != nil || n < 1 {
+			errs = append(errs, fmt.Errorf("GAMBIT_SEARCH_THREADS=%q: want a whole number ≥ 1", v))
+		}
+		cfg.SearchThreads = n
+	}
+	var level slog.Level
+	if v := os.Getenv("GAMBIT_LOG_LEVEL"); v != "" {
+		if err := level.UnmarshalText([]byte(v)); err != nil {
+			errs = append(errs, fmt.Errorf("GAMBIT_LOG_LEVEL=%q: want debug, info, warn or error", v))
+		}
+	}
+	return cfg, level, errors.Join(errs...)
+}
+
+// serveBot runs the bot until ctx is done.
+func serveBot(ctx context.Context, sio stdio) error {
+	cfg, level, err := botSettings()
+	if err != nil {
+		return err
+	}
+	log := slog.New(slog.NewTextHandler(sio.err, &slog.HandlerOptions{Level: level}))
+	cfg.Logger = log
+	cfg.Metrics = ops.NewMetrics()
+
+	path := envOr("GAMBIT_DB", defaultDB)
+	store, err := bolt.Open(path, nil)
+	if err != nil {
+		return err
+	}
+	defer func() {
+		if err := store.Close(); err != nil {
+			log.Error("close the database", "err", err)
+		}
+	}()
+	stats, err := store.Stats(ctx)
+	if err != nil {
+		return err
+	}
+	log.Info("starting Gambit", "version", version(), "db", path,
+		"active", stats.Games[storage.StatusActive], "pending", stats.Games[storage.StatusPending],
+		"finished", stats.Games[storage.StatusFinished]+stats.Games[storage.StatusForfeited])
+
+	b, err := bot.New(cfg, store)
+	if err != nil {
+		return err
+	}
+	opsCtx, stopOps := context.WithCancel(ctx)
+	defer stopOps()
+	opsDone := make(chan error, 1)
+	if addr := os.Getenv("GAMBIT_OPS_ADDR"); addr != "" {
+		listen, err := ops.ListenAddr(addr)
+		if err != nil {
+			return err
+		}
+		h := ops.Handler(cfg.Metrics, []ops.Check{
+			{Name: "storage", Probe: store.Ping},
+			{Name: "gateway", Probe: func(context.Context) error {
+				if !b.Connected() {
+					return errors.New("not connected")
+				}
+				return nil
+			}},
+		}, store.WriteBackup)
+		go func() {
+			opsDone <- ops.Serve(opsCtx, listen, h, func(a net.Addr) { log.Info("operations endpoint", "addr", a.String()) })
+		}()
+	} else {
+		opsDone <- nil
+	}
+	runErr := b.Run(ctx)
+	stopOps()
+	return errors.Join(runErr, <-opsDone)
+}
+
+// version returns the module version and VCS revision the binary was
+// built from.
+func version() string {
+	info, ok := debug.ReadBuildInfo()
+	if !ok {
+		return "unknown"
+	}
+	v := info.Main.Version
+	for _, s := range info.Settings {
+		if s.Key == "vcs.revision" && len(s.Value) >= 12 {
+			v += " " + s.Value[:12]
+		}
+	}
+	return v
+}
