@@ -13,7 +13,7 @@ import (
 
 // playAI starts a game against an AI as user and returns it once its board
 // is saved.
-func playAI(t *testing.T, h *harness, user string, opts ...discordtest.Option) (*storage.Game, discordtest.Message) {
+func playAI(t testing.TB, h *harness, user string, opts ...discordtest.Option) (*storage.Game, discordtest.Message) {
 	t.Helper()
 	_, m := h.command(user, "play", opts...)
 	if m.Ephemeral() {
@@ -46,6 +46,14 @@ func TestAITurnsPendingAtShutdownAreAnsweredAfterRestart(t *testing.T) {
 	h.waitBoard(g.ID, "the AI's move on the board", func(m discordtest.Message) bool {
 		return strings.Contains(m.Content, "<@"+bob+">, your move")
 	})
+	// The boards posted before the restart still take moves.
+	h.waitBoard(first.ID, "alice's turn on the old board", func(m discordtest.Message) bool {
+		return strings.Contains(m.Content, "<@"+alice+">, your move")
+	})
+	if r := h.move(alice, first.ID, "1"); r.Ephemeral() {
+		t.Fatalf("a move on a board from before the restart: %q", r.Content)
+	}
+	h.waitGame(first.ID, "the AI's answer after the restart", func(g *storage.Game) bool { return len(g.Moves) == 3 })
 }
 
 func TestAIMoveAfterTheTokenExpiredEditsThroughTheChannel(t *testing.T) {

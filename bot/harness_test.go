@@ -24,7 +24,7 @@ const waitTimeout = 20 * time.Second
 // harness is the real bot, with a real bbolt file, talking through the real
 // discordgo client to the local Discord stand-in.
 type harness struct {
-	t     *testing.T
+	t     testing.TB
 	srv   *discordtest.Server
 	store *bolt.Store
 	clock *discordtest.ManualClock // nil: real time
@@ -69,7 +69,7 @@ func withConfig(f func(*bot.Config)) option { return func(h *harness) { f(&h.cfg
 // ends it stops the bot, checks that Discord would have accepted every
 // request, that the token never reached the logs and that the database is
 // consistent.
-func start(t *testing.T, opts ...option) *harness {
+func start(t testing.TB, opts ...option) *harness {
 	t.Helper()
 	h := &harness{t: t, logs: &syncBuffer{}}
 	h.cfg = bot.Config{

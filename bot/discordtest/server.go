@@ -142,8 +142,11 @@ func New(opts ...ServerOption) *Server {
 	s.defaultChannel = s.addChannel(g.ID, "general").ID
 	s.mu.Unlock()
 
-	s.http = httptest.NewServer(http.HandlerFunc(s.serveHTTP))
-	s.base, _ = url.Parse(s.http.URL) // httptest URLs always parse
+	// The base URL is set before the server starts serving, so that
+	// handlers reading it are ordered after the write.
+	s.http = httptest.NewUnstartedServer(http.HandlerFunc(s.serveHTTP))
+	s.base = &url.URL{Scheme: "http", Host: s.http.Listener.Addr().String()}
+	s.http.Start()
 	return s
 }
 

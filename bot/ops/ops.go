@@ -194,7 +194,8 @@ func (c *countingWriter) Write(p []byte) (int, error) {
 // GAMBIT_OPS_ADDR. An address without a host (":9090" or "9090") listens on
 // loopback only ("127.0.0.1:9090"); one with a host ("0.0.0.0:9090",
 // "[::]:9090", "10.0.0.5:9090", "localhost:9090") is used as given. The
-// port must be a number from 1 to 65535. Invalid values, the empty string
+// port must be a number from 0 to 65535; 0 takes any free port, which
+// the bot logs at start (tests use it). Invalid values, the empty string
 // included, return an error naming GAMBIT_OPS_ADDR; a caller treats an
 // unset GAMBIT_OPS_ADDR as "no endpoint" before calling ListenAddr.
 func ListenAddr(addr string) (string, error) {
@@ -218,8 +219,8 @@ func ListenAddr(addr string) (string, error) {
 		return bad("neither a port (9090) nor host and port (0.0.0.0:9090)")
 	}
 	n, err := strconv.ParseUint(port, 10, 16)
-	if err != nil || n == 0 {
-		return bad("port %q is not a number from 1 to 65535", port)
+	if err != nil {
+		return bad("port %q is not a number from 0 to 65535", port)
 	}
 	if host == "" {
 		host = "127.0.0.1"

@@ -1,0 +1,222 @@
+package bot_test
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"runtime"
+	"slices"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/gambitbot/gambit/bot"
+	"github.com/gambitbot/gambit/bot/discordtest"
+	"github.com/gambitbot/gambit/storage"
+)
+
+// The load benchmarks measure the bot as users feel it, from the stand-in's
+// side: the time from a click leaving the "client" to the bot's first
+// response arriving, and how late AI moves arrive after their move time.
+// They report percentiles as custom metrics:
+//
+//	go test -run '^$' -bench 'Load' -benchtime 5x ./bot/
+
+// percentile returns the p-th percentile (0–100) of sorted durations.
+func percentile(sorted []time.Duration, p float64) time.Duration {
+	if len(sorted) == 0 {
+		return 0
+	}
+	i := int(float64(len(sorted)-1) * p / 100)
+	return sorted[i]
+}
+
+// legalCell returns a random empty cell of an Adjacency position text.
+func legalCell(rng *rand.Rand, text string) string {
+	ranks := strings.Split(strings.Fields(text)[0], "/")
+	var empty []string
+	for r, rank := range ranks {
+		for f, c := range rank {
+			if c == '.' {
+				empty = append(empty, fmt.Sprintf("%c%d", 'a'+f, 8-r))
+			}
+		}
+	}
+	return empty[rng.IntN(len(empty))]
+}
+
+// BenchmarkLoadFirstResponse200Games keeps 200 two-player Adjacency games
+// going at once: in each iteration every game's player to move clicks a
+// cell, the clicks spread over one second (200 clicks/s), and the time to
+// the bot's first response is recorded.
+func BenchmarkLoadFirstResponse200Games(b *testing.B) {
+	const games = 200
+	h := start(b, withConfig(func(c *bot.Config) { c.TickInterval = time.Second }))
+	users := make([]string, 2*games)
+	for i := range users {
+		users[i] = h.srv.AddUser(fmt.Sprintf("player%d", i)).ID
+	}
+	ids := make([]storage.GameID, games)
+	var wg sync.WaitGroup
+	for i := range games {
+		wg.Go(func() {
+			ids[i] = challengeAndAcceptQuiet(h, users[2*i], users[2*i+1])
+		})
+	}
+	wg.Wait()
+	var ms runtime.MemStats
+	runtime.GC()
+	runtime.ReadMemStats(&ms)
+
+	var mu sync.Mutex
+	var lat []time.Duration
+	b.ResetTimer()
+	for b.Loop() {
+		for i, id := range ids {
+			wg.Go(func() {
+				rng := rand.New(rand.NewPCG(uint64(i), uint64(len(lat))))
+				time.Sleep(time.Duration(rng.Int64N(int64(time.Second))))
+				g := h.game(id)
+				if g.Status != storage.StatusActive {
+					return
+				}
+				board := h.board(id)
+				mover := users[2*i+g.Turn]
+				cid, value, ok := moveControl(board, legalCell(rng, g.Position))
+				if !ok {
+					b.Errorf("game %s: no control for a legal cell", id)
+					return
+				}
+				t0 := time.Now()
+				ix, err := h.srv.SelectValues(mover, board.ID, cid, value)
+				if err != nil {
+					b.Error(err)
+					return
+				}
+				if _, err := ix.Response(h.ctx()); err != nil {
+					b.Error(err)
+					return
+				}
+				d := time.Since(t0)
+				mu.Lock()
+				lat = append(lat, d)
+				mu.Unlock()
+			})
+		}
+		wg.Wait()
+	}
+	b.StopTimer()
+	slices.Sort(lat)
+	b.ReportMetric(float64(percentile(lat, 50).Microseconds())/1000, "p50-ms")
+	b.ReportMetric(float64(percentile(lat, 99).Microseconds())/1000, "p99-ms")
+	b.ReportMetric(float64(lat[len(lat)-1].Microseconds())/1000, "max-ms")
+	b.ReportMetric(float64(ms.HeapInuse)/(1<<20), "heap-MiB")
+	b.ReportMetric(float64(len(lat)), "clicks")
+}
+
+// challengeAndAcceptQuiet starts a 28-round Adjacency game between two
+// users through the UI, failing the benchmark on any refusal.
+func challengeAndAcceptQuiet(h *harness, alice, bob string) storage.GameID {
+	ix, err := h.srv.SendCommand(discordtest.SlashCommand{UserID: alice, Name: "play", Options: []discordtest.Option{
+		opt("game", "adjacency"), opt("opponent", bob), opt("rounds", 28),
+	}})
+	if err != nil {
+		h.t.Fatal(err)
+	}
+	m, err := ix.Reply(h.ctx())
+	if err != nil {
+		h.t.Fatal(err)
+	}
+	accept, ok := find(m, "v1/accept/{game}", nil)
+	if !ok {
+		h.t.Fatalf("no Accept button: %q", m.Content)
+	}
+	r := h.click(bob, m.ID, accept)
+	if r.Ephemeral() {
+		h.t.Fatalf("accept refused: %q", r.Content)
+	}
+	for _, g := range mustActive(h, alice) {
+		if g.MessageID == m.ID {
+			return g.ID
+		}
+	}
+	h.t.Fatalf("no game on message %s", m.ID)
+	return ""
+}
+
+func mustActive(h *harness, user string) []*storage.Game {
+	games, err := h.store.ActiveGames(h.ctx(), storage.User(user))
+	if err != nil {
+		h.t.Fatal(err)
+	}
+	return games
+}
+
+// BenchmarkLoadAIOvershoot8Games plays 8 Adjacency games against minimax
+// at once on the machine's cores: in each iteration every player moves at
+// the same moment and the time from the click to the AI's move on the
+// board, minus the move time, is recorded. Queueing counts against the
+// move time, so with more games than cores the later searches get less
+// time; the overshoot is how late the answer is beyond the move time.
+func BenchmarkLoadAIOvershoot8Games(b *testing.B) {
+	const games = 8
+	const moveTime = 500 * time.Millisecond
+	h := start(b, withConfig(func(c *bot.Config) { c.MoveTime = moveTime; c.SearchThreads = runtime.GOMAXPROCS(0) }))
+	users := make([]string, games)
+	ids := make([]storage.GameID, games)
+	for i := range users {
+		users[i] = h.srv.AddUser(fmt.Sprintf("player%d", i)).ID
+		g, _ := playAI(b, h, users[i], opt("game", "adjacency"), opt("ai", "minimax"), opt("rounds", 28))
+		ids[i] = g.ID
+	}
+	var mu sync.Mutex
+	var over []time.Duration
+	var wg sync.WaitGroup
+	b.ResetTimer()
+	for b.Loop() {
+		start := make(chan struct{})
+		for i, id := range ids {
+			wg.Go(func() {
+				rng := rand.New(rand.NewPCG(uint64(i), uint64(len(over))))
+				g := h.game(id)
+				if g.Status != storage.StatusActive {
+					return
+				}
+				board := h.board(id)
+				cid, value, ok := moveControl(board, legalCell(rng, g.Position))
+				if !ok {
+					b.Errorf("game %s: no control for a legal cell", id)
+					return
+				}
+				want := len(g.Moves) + 2
+				<-start
+				t0 := time.Now()
+				if _, err := h.srv.SelectValues(users[i], board.ID, cid, value); err != nil {
+					b.Error(err)
+					return
+				}
+				if _, err := h.srv.WaitMessage(h.ctx(), func(m discordtest.Message) bool {
+					return m.ID == board.ID && strings.Contains(m.Content, "your move") && m.Version > board.Version+1
+				}); err != nil {
+					b.Errorf("game %s: the AI's move did not arrive: %v", id, err)
+					return
+				}
+				d := time.Since(t0) - moveTime
+				if g := h.game(id); len(g.Moves) < want {
+					b.Errorf("game %s: board says your move with %d moves, want %d", id, len(g.Moves), want)
+				}
+				mu.Lock()
+				over = append(over, d)
+				mu.Unlock()
+			})
+		}
+		close(start)
+		wg.Wait()
+	}
+	b.StopTimer()
+	slices.Sort(over)
+	b.ReportMetric(float64(percentile(over, 50).Microseconds())/1000, "p50-ms")
+	b.ReportMetric(float64(percentile(over, 99).Microseconds())/1000, "p99-ms")
+	b.ReportMetric(float64(over[len(over)-1].Microseconds())/1000, "max-ms")
+	b.ReportMetric(float64(len(over)), "moves")
+}

@@ -1,0 +1,195 @@
+package main
+
+import (
+	"bufio"
+	"context"
+	"io"
+	"net/http"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"sync"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/gambitbot/gambit/bot/discordtest"
+)
+
+// runMainEnv makes the test binary run gambit's main instead of the tests,
+// so that tests can start the real process and signal it.
+const runMainEnv = "GAMBIT_TEST_RUN_MAIN"
+
+func TestMain(m *testing.M) {
+	if os.Getenv(runMainEnv) == "1" {
+		main()
+		return
+	}
+	os.Exit(m.Run())
+}
+
+func TestBotNeedsATokenAndValidSettings(t *testing.T) {
+	t.Setenv("DISCORD_TOKEN", "")
+	code, _, errOut := gambit("bot")
+	if code != 1 || !strings.Contains(errOut, "DISCORD_TOKEN is not set") || !strings.Contains(errOut, "gambit playground") ||
+		strings.Count(strings.TrimSpace(errOut), "\n") != 0 {
+		t.Errorf("without a token: exit %d, stderr %q; want one line naming DISCORD_TOKEN and the playground", code, errOut)
+	}
+	t.Setenv("DISCORD_TOKEN", "secret-token-value")
+	t.Setenv("GAMBIT_MOVE_TIME", "fast")
+	t.Setenv("GAMBIT_LOG_LEVEL", "loud")
+	code, _, errOut = gambit("bot")
+	if code != 1 || !strings.Contains(errOut, "GAMBIT_MOVE_TIME") || !strings.Contains(errOut, "GAMBIT_LOG_LEVEL") {
+		t.Errorf("bad settings: exit %d, stderr %q; want both named", code, errOut)
+	}
+	if strings.Contains(errOut, "secret-token-value") {
+		t.Error("the token appears in the error output")
+	}
+	t.Setenv("GAMBIT_MOVE_TIME", "")
+	t.Setenv("GAMBIT_LOG_LEVEL", "")
+	t.Setenv("DISCORD_API_URL", "http://127.0.0.1:1/api/v10")
+	t.Setenv("GAMBIT_DB", filepath.Join(t.TempDir(), "gambit.db"))
+	if code, _, errOut = gambit("bot"); code != 1 || !strings.Contains(errOut, "DISCORD_API_URL") {
+		t.Errorf("an API URL with a path: exit %d, stderr %q", code, errOut)
+	}
+}
+
+// lineWaiter collects a process's stderr lines and waits for patterns.
+type lineWaiter struct {
+	mu    sync.Mutex
+	lines []string
+	cond  *sync.Cond
+}
+
+func newLineWaiter(r io.Reader) *lineWaiter {
+	w := &lineWaiter{}
+	w.cond = sync.NewCond(&w.mu)
+	go func() {
+		sc := bufio.NewScanner(r)
+		for sc.Scan() {
+			w.mu.Lock()
+			w.lines = append(w.lines, sc.Text())
+			w.cond.Broadcast()
+			w.mu.Unlock()
+		}
+		w.mu.Lock()
+		w.lines = append(w.lines, "<EOF>")
+		w.cond.Broadcast()
+		w.mu.Unlock()
+	}()
+	return w
+}
+
+// wait returns the first submatch of re in a line, waiting for it.
+func (w *lineWaiter) wait(t *testing.T, re *regexp.Regexp) string {
+	t.Helper()
+	timer := time.AfterFunc(30*time.Second, func() { w.mu.Lock(); w.lines = append(w.lines, "<TIMEOUT>"); w.cond.Broadcast(); w.mu.Unlock() })
+	defer timer.Stop()
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	for i := 0; ; i++ {
+		for i >= len(w.lines) {
+			w.cond.Wait()
+		}
+		if m := re.FindStringSubmatch(w.lines[i]); m != nil {
+			return m[len(m)-1]
+		}
+		if w.lines[i] == "<EOF>" || w.lines[i] == "<TIMEOUT>" {
+			t.Fatalf("no line matching %s; output:\n%s", re, strings.Join(w.lines, "\n"))
+		}
+	}
+}
+
+func (w *lineWaiter) String() string {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	return strings.Join(w.lines, "\n")
+}
+
+func TestBotProcessServesAndStopsOnSIGTERM(t *testing.T) {
+	srv := discordtest.New()
+	defer srv.Close()
+	db := filepath.Join(t.TempDir(), "data", "gambit.db")
+	cmd := exec.Command(os.Args[0], "bot")
+	cmd.Env = append(os.Environ(), runMainEnv+"=1",
+		"DISCORD_TOKEN="+srv.Token(), "DISCORD_API_URL="+srv.URL(), "GAMBIT_DB="+db,
+		"GAMBIT_OPS_ADDR=:0", "GAMBIT_MOVE_TIME=100ms", "GAMBIT_LOG_LEVEL=debug")
+	cmd.Dir = t.TempDir() // no .env there
+	stderr, err := cmd.StderrPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	defer func() { _ = cmd.Process.Kill() }()
+	logs := newLineWaiter(stderr)
+	addr := logs.wait(t, regexp.MustCompile(`operations endpoint"? addr=(\S+)`))
+	logs.wait(t, regexp.MustCompile(`bot running`))
+
+	alice := srv.AddUser("alice")
+	ix, err := srv.SendCommand(discordtest.SlashCommand{UserID: alice.ID, Name: "play", Options: []discordtest.Option{{Name: "game", Value: "tictactoe"}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	if m, err := ix.Reply(ctx); err != nil || m.Ephemeral() {
+		t.Fatalf("/play through the process: %+v, %v", m, err)
+	}
+
+	// The handler counts the interaction when it returns, just after the
+	// reply: poll the metrics briefly.
+	for path, want := range map[string]string{
+		"/healthz": `"gateway":"ok"`,
+		"/metrics": `gambit_interactions_total{kind="command:/play",outcome="ok"} 1`,
+	} {
+		deadline := time.Now().Add(10 * time.Second)
+		for {
+			code, body := get(t, "http://"+addr+path)
+			if code == http.StatusOK && strings.Contains(body, want) {
+				break
+			}
+			if time.Now().After(deadline) {
+				t.Errorf("GET %s: %d %s; want 200 with %s", path, code, body, want)
+				break
+			}
+			time.Sleep(20 * time.Millisecond)
+		}
+	}
+	if code, body := get(t, "http://"+addr+"/backup"); code != http.StatusOK || len(body) < 4096 {
+		t.Errorf("GET /backup: %d with %d bytes; want a database file", code, len(body))
+	}
+
+	if err := cmd.Process.Signal(syscall.SIGTERM); err != nil {
+		t.Fatal(err)
+	}
+	logs.wait(t, regexp.MustCompile(`bot stopped`))
+	if err := cmd.Wait(); err != nil {
+		t.Errorf("gambit bot after SIGTERM: %v; output:\n%s", err, logs)
+	}
+	if strings.Contains(logs.String(), srv.Token()) {
+		t.Error("the token appears in the logs")
+	}
+	srv.AssertNoViolations(t)
+	if _, err := os.Stat(db); err != nil {
+		t.Errorf("the database was not created at GAMBIT_DB: %v", err)
+	}
+}
+
+// get fetches a URL and returns the status and body.
+func get(t *testing.T, url string) (int, string) {
+	t.Helper()
+	resp, err := http.Get(url)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	body, err := io.ReadAll(resp.Body)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return resp.StatusCode, string(body)
+}
