@@ -1,6 +1,7 @@
 package discordtest
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -56,12 +57,29 @@ func (s *Server) Channels(guildID string) []Channel {
 
 // AddUser creates a user and makes them a member of the default guild.
 func (s *Server) AddUser(username string) User {
+	u, _ := s.AddUserWithID("", username) // an ID made up here is unused
+	return u
+}
+
+// AddUserWithID is AddUser with a given ID (a snowflake, for a user who
+// must keep their ID across restarts); an empty id makes one up. It fails
+// if the ID is taken or not a snowflake.
+func (s *Server) AddUserWithID(id, username string) (User, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	u := User{ID: s.newID(), Username: username}
+	if id == "" {
+		id = s.newID()
+	}
+	if _, err := strconv.ParseUint(id, 10, 64); err != nil {
+		return User{}, fmt.Errorf("discordtest: add user: ID %q is not a snowflake", id)
+	}
+	if _, taken := s.users[id]; taken {
+		return User{}, fmt.Errorf("discordtest: add user: ID %s is taken", id)
+	}
+	u := User{ID: id, Username: username}
 	s.users[u.ID] = u
 	s.addMember(s.guilds[s.defaultGuild], u.ID)
-	return u
+	return u, nil
 }
 
 // AddGuild creates a guild the bot is in, announcing it to connected
@@ -69,7 +87,7 @@ func (s *Server) AddUser(username string) User {
 func (s *Server) AddGuild(name string) Guild {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	g := s.addGuild(name)
+	g := s.addGuild(name, "")
 	s.dispatch("GUILD_CREATE", s.wireGuild(g), intentGuilds)
 	return g.Guild
 }
@@ -82,7 +100,7 @@ func (s *Server) AddChannel(guildID, name string) (Channel, error) {
 	if s.guilds[guildID] == nil {
 		return Channel{}, fmt.Errorf("discordtest: add channel: unknown guild %s", guildID)
 	}
-	ch := s.addChannel(guildID, name)
+	ch := s.addChannel(guildID, name, "")
 	s.dispatch("CHANNEL_CREATE", toWireChannel(ch), intentGuilds)
 	return *ch, nil
 }
@@ -103,18 +121,20 @@ func (s *Server) AddMember(guildID, userID string) error {
 	return nil
 }
 
-// addGuild creates a guild with the bot as member. The caller holds s.mu.
-func (s *Server) addGuild(name string) *guild {
-	g := &guild{Guild: Guild{ID: s.newID(), Name: name}, created: s.clock.Now(), members: map[string]time.Time{}}
+// addGuild creates a guild with the bot as member, with the given ID or,
+// if empty, a new one. The caller holds s.mu.
+func (s *Server) addGuild(name, id string) *guild {
+	g := &guild{Guild: Guild{ID: cmp.Or(id, s.newID()), Name: name}, created: s.clock.Now(), members: map[string]time.Time{}}
 	g.members[s.bot.ID] = g.created
 	s.guilds[g.ID] = g
 	s.broadcast()
 	return g
 }
 
-// addChannel creates a text channel. The caller holds s.mu.
-func (s *Server) addChannel(guildID, name string) *Channel {
-	ch := &Channel{ID: s.newID(), GuildID: guildID, Name: name}
+// addChannel creates a text channel with the given ID or, if empty, a new
+// one. The caller holds s.mu.
+func (s *Server) addChannel(guildID, name, id string) *Channel {
+	ch := &Channel{ID: cmp.Or(id, s.newID()), GuildID: guildID, Name: name}
 	s.channels[ch.ID] = ch
 	g := s.guilds[guildID]
 	g.channels = append(g.channels, ch.ID)

@@ -159,3 +159,26 @@ func TestPermissionsAreReportedAndEnforced(t *testing.T) {
 		t.Fatalf("reading without View Channel: err = %v, want 50001 Missing Access", err)
 	}
 }
+
+func TestIdentityAndUserIDsSurviveARestart(t *testing.T) {
+	t.Parallel()
+	first := newServer(t)
+	alice, err := first.AddUserWithID("", "alice")
+	if err != nil {
+		t.Fatal(err)
+	}
+	again := newServer(t, discordtest.WithIdentity(first.Identity()))
+	if again.Identity() != first.Identity() || again.GuildID() != first.GuildID() || again.ChannelID() != first.ChannelID() ||
+		again.ApplicationID() != first.ApplicationID() {
+		t.Fatalf("identity %+v after restart, want %+v", again.Identity(), first.Identity())
+	}
+	if u, err := again.AddUserWithID(alice.ID, "alice"); err != nil || u.ID != alice.ID {
+		t.Fatalf("AddUserWithID(%s) = %+v, %v", alice.ID, u, err)
+	}
+	if _, err := again.AddUserWithID(alice.ID, "mallory"); err == nil {
+		t.Error("a taken user ID was given out twice")
+	}
+	if _, err := again.AddUserWithID("not-a-snowflake", "eve"); err == nil {
+		t.Error("a malformed user ID was accepted")
+	}
+}

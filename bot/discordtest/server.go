@@ -2,6 +2,7 @@ package discordtest
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"crypto/rand"
 	"encoding/hex"
@@ -57,6 +58,7 @@ type Server struct {
 	mu             sync.Mutex
 	changed        chan struct{} // closed and replaced on every change
 	idSeq          uint64
+	identity       Identity
 	defaultGuild   string
 	defaultChannel string
 	users          map[string]User
@@ -101,6 +103,25 @@ func WithLogger(l *slog.Logger) ServerOption { return func(s *Server) { s.log = 
 // prefix). By default a random token is made; see [Server.Token].
 func WithToken(token string) ServerOption { return func(s *Server) { s.token = token } }
 
+// Identity fixes the IDs a server would otherwise make up at start: the
+// application's (which is also the bot user's), the default guild's and
+// the default channel's. A stand-in restarted with the same identity keeps
+// pointing at the records a bot stored (the playground relies on it).
+// Empty fields are made up as usual.
+type Identity struct {
+	ApplicationID string `json:"application_id"`
+	GuildID       string `json:"guild_id"`
+	ChannelID     string `json:"channel_id"`
+}
+
+// WithIdentity starts the server with the given IDs; see [Identity].
+func WithIdentity(id Identity) ServerOption { return func(s *Server) { s.identity = id } }
+
+// Identity returns the server's application, guild and channel IDs.
+func (s *Server) Identity() Identity {
+	return Identity{ApplicationID: s.appID, GuildID: s.defaultGuild, ChannelID: s.defaultChannel}
+}
+
 // New starts a stand-in on a random loopback port, with one guild, one text
 // channel in it and the bot user. It panics if the embedded OpenAPI
 // description cannot be loaded, which cannot happen with an intact build.
@@ -134,12 +155,12 @@ func New(opts ...ServerOption) *Server {
 		opt(s)
 	}
 	s.mu.Lock()
-	s.appID = s.newID()
+	s.appID = cmp.Or(s.identity.ApplicationID, s.newID())
 	s.bot = User{ID: s.appID, Username: "gambit-test-bot", Bot: true}
 	s.users[s.bot.ID] = s.bot
-	g := s.addGuild("Test Guild")
+	g := s.addGuild("Test Guild", s.identity.GuildID)
 	s.defaultGuild = g.ID
-	s.defaultChannel = s.addChannel(g.ID, "general").ID
+	s.defaultChannel = s.addChannel(g.ID, "general", s.identity.ChannelID).ID
 	s.mu.Unlock()
 
 	// The base URL is set before the server starts serving, so that
