@@ -44,6 +44,7 @@ const (
 	DefaultRounds           = 8
 	DefaultTickInterval     = time.Second
 	DefaultProgressInterval = 2 * time.Second
+	DefaultCountInterval    = 15 * time.Second
 	// MaxMoveTime bounds the movetime option and settings.
 	MaxMoveTime = 60 * time.Second
 )
@@ -79,6 +80,8 @@ type Config struct {
 	TickInterval time.Duration
 	// ProgressInterval is the least time between two "thinking…" edits.
 	ProgressInterval time.Duration
+	// CountInterval is how often open games are counted for Metrics.
+	CountInterval time.Duration
 	// Now is the clock; nil means time.Now.
 	Now func() time.Time
 	// Logger receives the bot's logs; nil means slog.Default().
@@ -98,6 +101,7 @@ func (c *Config) setDefaults() {
 	def(&c.TurnTimeout, DefaultTurnTimeout)
 	def(&c.TickInterval, DefaultTickInterval)
 	def(&c.ProgressInterval, DefaultProgressInterval)
+	def(&c.CountInterval, DefaultCountInterval)
 	if c.DefaultAI == "" {
 		c.DefaultAI = DefaultAI
 	}
@@ -191,10 +195,17 @@ func New(cfg Config, store storage.Store) (*Bot, error) {
 // parked in storage and resume at the next start), and closes the gateway.
 // The store is the caller's to close.
 func (b *Bot) Run(ctx context.Context) error {
+	// The application ID is learnt before the gateway opens: handlers
+	// read it as soon as interactions arrive.
+	me, err := b.session.User("@me")
+	b.observeREST(err)
+	if err != nil {
+		return fmt.Errorf("bot: who am I (is the token right?): %w", err)
+	}
+	b.appID = me.ID
 	if err := b.session.Open(); err != nil {
 		return fmt.Errorf("bot: connect to the gateway: %w", err)
 	}
-	b.appID = b.session.State.User.ID
 	if err := b.syncCommands(); err != nil {
 		_ = b.session.Close()
 		return err

@@ -4,6 +4,12 @@ import (
 	"context"
 	"strings"
 	"testing"
+	"time"
+
+	"github.com/prometheus/client_golang/prometheus/testutil"
+
+	"github.com/gambitbot/gambit/bot"
+	"github.com/gambitbot/gambit/bot/ops"
 
 	"github.com/gambitbot/gambit/bot/customid"
 	"github.com/gambitbot/gambit/bot/discordtest"
@@ -144,4 +150,28 @@ func firstEmptyCell(t *testing.T, text string) string {
 	}
 	t.Fatalf("no empty cell in %q", text)
 	return ""
+}
+
+func TestMetricsCountGamesAndInteractions(t *testing.T) {
+	t.Parallel()
+	metrics := ops.NewMetrics()
+	h := start(t, withConfig(func(c *bot.Config) { c.Metrics, c.CountInterval = metrics, 20*time.Millisecond }))
+	alice, bob := h.srv.AddUser("alice").ID, h.srv.AddUser("bob").ID
+	h.command(alice, "play", opt("game", "connect4"), opt("opponent", bob))
+	playAI(t, h, bob, opt("game", "tictactoe"), opt("ai", "random"))
+	// Handlers count an interaction when they return, just after the
+	// reply, and the gauges follow within a count interval: wait for both.
+	plays := metrics.Interactions.WithLabelValues("command:/play", "ok")
+	deadline := time.Now().Add(waitTimeout)
+	for testutil.ToFloat64(metrics.ChallengesPending) != 1 || testutil.ToFloat64(metrics.GamesActive) != 1 ||
+		testutil.ToFloat64(plays) != 2 {
+		if time.Now().After(deadline) {
+			t.Fatalf("gauges: %v pending, %v active, %v /play ok; want 1, 1 and 2", testutil.ToFloat64(metrics.ChallengesPending),
+				testutil.ToFloat64(metrics.GamesActive), testutil.ToFloat64(plays))
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	if n := testutil.CollectAndCount(metrics.FirstResponse); n == 0 {
+		t.Error("no first-response latency observed")
+	}
 }

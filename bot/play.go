@@ -327,43 +327,54 @@ func answerConflict(err error, what string, id storage.GameID) error {
 // clickRematch starts a new game between the players of an ended game,
 // the other player moving first.
 func (b *Bot) clickRematch(ctx context.Context, ix *interaction, p customid.Params) error {
-	defer b.locks.lock(storage.GameID(p["game"]))()
-	old, err := b.loadGame(ctx, p["game"])
+	req, err := b.takeRematch(ctx, ix, storage.GameID(p["game"]))
 	if err != nil {
 		return err
 	}
+	// The old game's lock is released by now: the new game takes its own,
+	// which may share the old one's stripe.
+	if req.opponent.ID.IsAI() {
+		return b.startAIGame(ctx, ix, req)
+	}
+	return b.challenge(ctx, ix, req)
+}
+
+// takeRematch checks that the clicking player may have a rematch of an
+// ended game, marks it taken (on the old board too, whose Rematch button
+// goes) and returns the new game to start.
+func (b *Bot) takeRematch(ctx context.Context, ix *interaction, id storage.GameID) (gameRequest, error) {
+	defer b.locks.lock(id)()
+	old, err := b.loadGame(ctx, string(id))
+	if err != nil {
+		return gameRequest{}, err
+	}
 	seat := seatOf(old, ix.user().ID)
 	if seat < 0 {
-		return userErrorf("Only the players of this game can ask for a rematch. Start your own with /play.")
+		return gameRequest{}, userErrorf("Only the players of this game can ask for a rematch. Start your own with /play.")
 	}
 	if !old.Status.Ended() {
-		return userErrorf("This game is not over yet.")
+		return gameRequest{}, userErrorf("This game is not over yet.")
+	}
+	if !b.guildSettings(ctx, ix.GuildID).Allows(old.Kind) {
+		return gameRequest{}, userErrorf("%s is no longer allowed on this server.", old.Kind)
+	}
+	if old.Players[1-seat].ID == storage.Anonymous {
+		return gameRequest{}, userErrorf("Your opponent deleted their data; start a new game with /play.")
 	}
 	if _, taken := b.rematched.LoadOrStore(old.ID, true); taken {
-		return userErrorf("A rematch of this game was already started.")
-	}
-	settings := b.guildSettings(ctx, ix.GuildID)
-	if !settings.Allows(old.Kind) {
-		return userErrorf("%s is no longer allowed on this server.", old.Kind)
+		return gameRequest{}, userErrorf("A rematch of this game was already started.")
 	}
 	first := "me"
 	if firstSeat(old) == seat {
 		first = "opponent"
 	}
-	req := gameRequest{
-		kind: old.Kind, me: playerOf(ix.user()), opponent: old.Players[1-seat], first: first,
-		rounds: old.Settings.Rounds, moveTime: old.Settings.MoveTime,
-	}
-	if req.opponent.ID == storage.Anonymous {
-		return userErrorf("Your opponent deleted their data; start a new game with /play.")
-	}
-	if err := b.editBoard(ctx, old, mustMessage(old, "A rematch was started below."), webhookToken{}); err != nil {
+	if err := b.editBoard(ctx, old, endedMessage(old, "A rematch was started below."), webhookToken{}); err != nil {
 		b.log.Warn("remove the rematch button", "game", old.ID, "err", err)
 	}
-	if req.opponent.ID.IsAI() {
-		return b.startAIGame(ctx, ix, req)
-	}
-	return b.challenge(ctx, ix, req)
+	return gameRequest{
+		kind: old.Kind, me: playerOf(ix.user()), opponent: old.Players[1-seat], first: first,
+		rounds: old.Settings.Rounds, moveTime: old.Settings.MoveTime,
+	}, nil
 }
 
 // firstSeat returns the seat of the player who moved first in g.
@@ -374,12 +385,13 @@ func firstSeat(g *storage.Game) int {
 	return 1 - g.Turn
 }
 
-// mustMessage renders an ended or pending game from its record, falling
-// back to the notice alone if the record cannot be drawn.
-func mustMessage(g *storage.Game, notice string) render.Message {
-	msg, err := gameMessage(g, notice)
+// endedMessage renders an ended game whose rematch was taken: the board
+// with the notice and no Rematch button, or the notice alone if the record
+// cannot be drawn.
+func endedMessage(g *storage.Game, notice string) render.Message {
+	pos, err := position(g)
 	if err != nil {
-		return render.Message{Content: notice}
+		return render.Message{Content: notice, Components: []discordgo.MessageComponent{}}
 	}
-	return msg
+	return render.Game(render.View{Game: g, Pos: pos, Notice: notice, Rematched: true})
 }

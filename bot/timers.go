@@ -12,13 +12,24 @@ import (
 
 // runTimers ends what is due until ctx is done: challenges nobody answered
 // and turns nobody played. Deadlines that passed while the bot was down
-// are handled at the first tick.
+// are handled at the first tick. With metrics, it also counts the open
+// games now and then.
 func (b *Bot) runTimers(ctx context.Context) {
 	t := time.NewTicker(b.cfg.TickInterval)
 	defer t.Stop()
+	var counted time.Time
 	for {
 		if err := b.endDue(ctx); err != nil && ctx.Err() == nil {
 			b.log.Error("end due games", "err", err)
+		}
+		if m := b.cfg.Metrics; m != nil && time.Since(counted) >= b.cfg.CountInterval {
+			counted = time.Now()
+			if pending, active, err := b.store.CountOpen(ctx); err != nil {
+				b.log.Error("count open games", "err", err)
+			} else {
+				m.ChallengesPending.Set(float64(pending))
+				m.GamesActive.Set(float64(active))
+			}
 		}
 		select {
 		case <-ctx.Done():

@@ -86,6 +86,8 @@ type Store interface {
 	// AwaitingAI lists the active games whose player to move is an AI
 	// strategy, oldest first: the searches to resume after a restart.
 	AwaitingAI(ctx context.Context) ([]*Game, error)
+	// CountOpen counts the pending and the active games, for metrics.
+	CountOpen(ctx context.Context) (pending, active int, err error)
 	// DueGames lists the pending and active games whose Deadline has
 	// passed, earliest deadline first: challenges to expire and turns to
 	// forfeit.

@@ -45,6 +45,9 @@ type View struct {
 	// Notice is an optional line shown prominently, such as "Challenge
 	// expired." or "alice resigned.".
 	Notice string
+	// Rematched drops the Rematch button of an ended game whose rematch
+	// was started.
+	Rematched bool
 }
 
 // Game renders a game's message for any status: a challenge with Accept
@@ -198,7 +201,9 @@ func game(v View) Message {
 		if f := ratingField(g, v.Changes); f != nil {
 			embed.Fields = []*discordgo.MessageEmbedField{f}
 		}
-		msg.Components = rematchRow(g)
+		if !v.Rematched {
+			msg.Components = rematchRow(g)
+		}
 	} else {
 		if isAdjacency && !a.Terminal() {
 			lines = append(lines, fmt.Sprintf("%d of %d rounds left", (a.PliesLeft()+1)/2, rounds(g)))

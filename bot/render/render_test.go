@@ -1084,6 +1084,11 @@ func TestBoardFromStoredPosition(t *testing.T) {
 	if d := description(t, m); !strings.Contains(d, "<@222> wins") {
 		t.Errorf("ended game without a board hides the result:\n%s", d)
 	}
+	m = Game(View{Game: g, Rematched: true, Notice: "A rematch was started below."})
+	checkDiscord(t, m)
+	if ids := checkIDs(t, g, m); len(ids) != 0 || m.Components == nil {
+		t.Errorf("ended game whose rematch was taken: components %v, want none (an empty list)", ids)
+	}
 }
 
 func TestPlayerName(t *testing.T) {

@@ -295,3 +295,34 @@ func indexIDs(tx *bbolt.Tx, bucket, prefix []byte, reverse bool, limit int) []st
 	}
 	return ids
 }
+
+// CountOpen implements storage.Store. It reads each open game once,
+// through the open-games index that lists it under both players.
+func (s *Store) CountOpen(ctx context.Context) (pending, active int, err error) {
+	err = s.view(ctx, func(tx *bbolt.Tx) error {
+		pending, active = 0, 0
+		seen := map[string]bool{}
+		return tx.Bucket(bucketOpen).ForEach(func(k, _ []byte) error {
+			_, id, _ := bytes.Cut(k, []byte{0})
+			if seen[string(id)] {
+				return nil
+			}
+			seen[string(id)] = true
+			g, err := getGame(tx, storage.GameID(id))
+			if err != nil {
+				return fmt.Errorf("game %s in index %s: %w", id, bucketOpen, err)
+			}
+			switch g.Status {
+			case storage.StatusPending:
+				pending++
+			case storage.StatusActive:
+				active++
+			}
+			return ctx.Err()
+		})
+	})
+	if err != nil {
+		return 0, 0, fmt.Errorf("storage: count open games: %w", err)
+	}
+	return pending, active, nil
+}

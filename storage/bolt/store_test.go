@@ -299,6 +299,7 @@ func TestIndexesFollowTheGame(t *testing.T) {
 	}
 
 	ai.Status = storage.StatusFinished
+	ai.Status = storage.StatusFinished
 	if _, err := s.FinishGame(ctx, ai, storage.Result{Winner: 0}); err != nil {
 		t.Fatal(err)
 	}
@@ -375,4 +376,33 @@ func TestCancelledContext(t *testing.T) {
 	if _, err := s.ActiveGames(ctx, storage.User("alice")); !errors.Is(err, context.Canceled) {
 		t.Fatalf("list with a cancelled context: %v", err)
 	}
+}
+
+func TestCountOpenCountsEachGameOnce(t *testing.T) {
+	ctx := context.Background()
+	s, clk := openTest(t)
+	count := func(wantPending, wantActive int) {
+		t.Helper()
+		p, a, err := s.CountOpen(ctx)
+		if err != nil || p != wantPending || a != wantActive {
+			t.Fatalf("CountOpen = %d pending, %d active, %v; want %d, %d", p, a, err, wantPending, wantActive)
+		}
+	}
+	count(0, 0)
+	challenge := userVsUser(storage.ConnectFour, "alice", "bob")
+	challenge.Status = storage.StatusPending
+	challenge.Deadline = clk.now().Add(time.Minute)
+	mustCreate(t, s, challenge)
+	mustCreate(t, s, userVsUser(storage.TicTacToe, "alice", "bob"))
+	ai := mustCreate(t, s, userVsAI(storage.Adjacency, "carol"))
+	count(1, 2)
+	ai.Status = storage.StatusFinished
+	if _, err := s.FinishGame(ctx, ai, storage.Result{Winner: 0}); err != nil {
+		t.Fatal(err)
+	}
+	challenge.Status = storage.StatusExpired
+	if err := s.UpdateGame(ctx, challenge); err != nil {
+		t.Fatal(err)
+	}
+	count(0, 1)
 }
