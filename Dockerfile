@@ -7,12 +7,18 @@ COPY go.mod go.sum* ./
 RUN go mod download
 COPY . .
 RUN CGO_ENABLED=0 go build -trimpath -ldflags="-s -w" -o /out/gambit ./cmd/gambit
+# The data directory exists in the image, owned by the user that runs, so
+# a named volume mounted there starts with that ownership.
+RUN mkdir -p /out/data
 
 FROM gcr.io/distroless/static-debian12:nonroot
 COPY --from=build /out/gambit /usr/local/bin/gambit
+COPY --from=build --chown=nonroot:nonroot /out/data /home/nonroot/data
 USER nonroot:nonroot
 WORKDIR /home/nonroot
 ENTRYPOINT ["gambit"]
-# The bot becomes the default command once `gambit bot` exists; until then
-# the image explains itself.
-CMD ["--help"]
+# The bot is the default command: settings from the environment, the database
+# in ./data of the working directory (mount a volume there):
+#   docker run --env-file .env -v gambit-data:/home/nonroot/data gambit
+# Any other command replaces it: docker run --rm gambit perft --game adjacency --depth 5
+CMD ["bot"]
