@@ -12,18 +12,14 @@ import (
 	"github.com/gambitbot/gambit/strategies"
 )
 
-// readyWait bounds how long a search waits for the reply that shows its
-// game as "thinking…" before it edits the board anyway.
-const readyWait = 5 * time.Second
-
 // aiJob is an AI turn to play.
 type aiJob struct {
 	game     storage.GameID
-	ply      int       // moves played when queued; the job is void if this changed
-	deadline time.Time // by the wall clock: the click plus the move time
-	queued   time.Time // by the wall clock
-	shown    int       // the queue position the board showed, 0 for "thinking"
-	tok      webhookToken
+	ply      int           // moves played when queued; the job is void if this changed
+	deadline time.Time     // by the wall clock: the click plus the move time
+	queued   time.Time     // by the wall clock
+	shown    int           // the queue position the board showed, 0 for "thinking"
+	tok      webhookToken  // tok.message is set when ready closes
 	ready    chan struct{} // closed once the reply showing the queued turn is sent
 }
 
@@ -118,12 +114,13 @@ func (p *aiPool) work() {
 }
 
 // queueAI queues the AI's turn if g awaits it, and returns what the board
-// should show and the function to call once that board was sent. clicked
-// is when the turn began by the wall clock: the move time counts from it,
-// queueing included.
-func (b *Bot) queueAI(g *storage.Game, clicked time.Time, tok webhookToken) (*render.Thinking, func()) {
+// should show and the function to call, always, once that board was sent,
+// with the ID of the message the interaction token edits ("" for none).
+// clicked is when the turn began by the wall clock: the move time counts
+// from it, queueing included.
+func (b *Bot) queueAI(g *storage.Game, clicked time.Time, tok webhookToken) (*render.Thinking, func(message string)) {
 	if !g.AwaitingAI() {
-		return nil, func() {}
+		return nil, func(string) {}
 	}
 	j := &aiJob{
 		game: g.ID, ply: len(g.Moves), deadline: clicked.Add(b.moveTime(g)), queued: time.Now(),
@@ -132,9 +129,15 @@ func (b *Bot) queueAI(g *storage.Game, clicked time.Time, tok webhookToken) (*re
 	pos, added := b.ai.enqueue(j)
 	if !added {
 		close(j.ready)
-		return &render.Thinking{}, func() {}
+		return &render.Thinking{}, func(string) {}
 	}
-	return &render.Thinking{Queue: pos}, sync.OnceFunc(func() { close(j.ready) })
+	var once sync.Once
+	return &render.Thinking{Queue: pos}, func(message string) {
+		once.Do(func() {
+			j.tok.message = message
+			close(j.ready)
+		})
+	}
 }
 
 // resumeAI queues the AI turns that were pending when the bot stopped.
@@ -144,7 +147,8 @@ func (b *Bot) resumeAI(ctx context.Context) error {
 		return fmt.Errorf("bot: list games awaiting the AI: %w", err)
 	}
 	for _, g := range pending {
-		b.queueAI(g, time.Now(), webhookToken{})
+		_, ready := b.queueAI(g, time.Now(), webhookToken{})
+		ready("")
 	}
 	if len(pending) > 0 {
 		b.log.Info("resumed pending AI turns", "games", len(pending))
@@ -157,10 +161,7 @@ func (b *Bot) resumeAI(ctx context.Context) error {
 // after checking the game still awaits this move, so a late progress edit
 // never hides a resignation or the move itself.
 func (b *Bot) runAI(j *aiJob) {
-	select {
-	case <-j.ready:
-	case <-time.After(readyWait):
-	}
+	<-j.ready // the handler that queued the job always closes it
 	ctx := context.Background()
 	if m := b.cfg.Metrics; m != nil {
 		m.AIWait.Observe(time.Since(j.queued).Seconds())

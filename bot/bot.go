@@ -88,6 +88,9 @@ type Config struct {
 	Logger *slog.Logger
 	// Metrics, if not nil, receives the bot's measurements.
 	Metrics *ops.Metrics
+	// Ready, if not nil, is called once the bot serves: connected, its
+	// commands registered and its pending AI turns queued.
+	Ready func()
 }
 
 func (c *Config) setDefaults() {
@@ -220,6 +223,9 @@ func (b *Bot) Run(ctx context.Context) error {
 		b.runTimers(ctx)
 	}()
 	b.log.Info("bot running", "guild", b.cfg.GuildID, "move_time", b.cfg.MoveTime, "search_threads", b.cfg.SearchThreads)
+	if b.cfg.Ready != nil {
+		b.cfg.Ready()
+	}
 
 	<-ctx.Done()
 	b.log.Info("shutting down: finishing interactions and running searches")

@@ -145,10 +145,11 @@ func gameMessage(g *storage.Game, notice string) (render.Message, error) {
 }
 
 // webhookToken lets the bot edit a board through the interaction that last
-// showed it, while the token is valid.
+// showed it, while the token is valid and the board is still that message.
 type webhookToken struct {
-	token string
-	at    time.Time
+	token   string
+	at      time.Time
+	message string // the message the token's @original is
 }
 
 // editBoard shows msg on a game's board message: through the interaction
@@ -157,7 +158,7 @@ type webhookToken struct {
 // deleted. The caller holds the game's lock; g is current.
 func (b *Bot) editBoard(ctx context.Context, g *storage.Game, msg render.Message, tok webhookToken) error {
 	content, embeds, comps := msg.Content, nonNilEmbeds(msg.Embeds), nonNilComponents(msg.Components)
-	if tok.token != "" && b.now().Sub(tok.at) < tokenLifetime {
+	if tok.token != "" && tok.message == g.MessageID && b.now().Sub(tok.at) < tokenLifetime {
 		_, err := b.session.InteractionResponseEdit(&discordgo.Interaction{AppID: b.appID, Token: tok.token}, &discordgo.WebhookEdit{
 			Content: &content, Embeds: &embeds, Components: &comps, AllowedMentions: allowedMentions(msg),
 		})

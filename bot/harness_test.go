@@ -114,12 +114,14 @@ func start(t testing.TB, opts ...option) *harness {
 	return h
 }
 
-// run starts the bot and waits until its commands are registered.
+// run starts the bot and waits until it serves.
 func (h *harness) run() {
 	h.t.Helper()
 	cfg := h.cfg
 	cfg.Token, cfg.APIURL = h.srv.Token(), h.srv.URL()
 	cfg.Logger = slog.New(slog.NewTextHandler(h.logs, &slog.HandlerOptions{Level: slog.LevelDebug}))
+	ready := make(chan struct{})
+	cfg.Ready = func() { close(ready) }
 	b, err := bot.New(cfg, h.store)
 	if err != nil {
 		h.t.Fatal(err)
@@ -127,12 +129,12 @@ func (h *harness) run() {
 	ctx, cancel := context.WithCancel(context.Background())
 	h.bot, h.cancel, h.done = b, cancel, make(chan error, 1)
 	go func() { h.done <- b.Run(ctx) }()
-	deadline := time.Now().Add(waitTimeout)
-	for len(h.srv.Commands("")) == 0 || !b.Connected() {
-		if time.Now().After(deadline) {
-			h.t.Fatalf("the bot did not come up; logs:\n%s", h.logs.String())
-		}
-		time.Sleep(5 * time.Millisecond)
+	select {
+	case <-ready:
+	case err := <-h.done:
+		h.t.Fatalf("the bot stopped at start: %v; logs:\n%s", err, h.logs.String())
+	case <-time.After(waitTimeout):
+		h.t.Fatalf("the bot did not come up; logs:\n%s", h.logs.String())
 	}
 }
 

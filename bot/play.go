@@ -210,7 +210,7 @@ func (b *Bot) startAIGame(ctx context.Context, ix *interaction, req gameRequest)
 		return err
 	}
 	thinking, ready := b.queueAI(g, ix.received, webhookToken{token: ix.Token, at: ix.at})
-	defer ready()
+	defer func() { ready(g.MessageID) }() // "" if the board was not saved: no webhook edits then
 	if err := ix.reply(view(g, pos, thinking, nil, ""), false); err != nil {
 		return err
 	}
@@ -327,16 +327,22 @@ func answerConflict(err error, what string, id storage.GameID) error {
 // clickRematch starts a new game between the players of an ended game,
 // the other player moving first.
 func (b *Bot) clickRematch(ctx context.Context, ix *interaction, p customid.Params) error {
-	req, err := b.takeRematch(ctx, ix, storage.GameID(p["game"]))
+	id := storage.GameID(p["game"])
+	req, err := b.takeRematch(ctx, ix, id)
 	if err != nil {
 		return err
 	}
 	// The old game's lock is released by now: the new game takes its own,
 	// which may share the old one's stripe.
 	if req.opponent.ID.IsAI() {
-		return b.startAIGame(ctx, ix, req)
+		err = b.startAIGame(ctx, ix, req)
+	} else {
+		err = b.challenge(ctx, ix, req)
 	}
-	return b.challenge(ctx, ix, req)
+	if err != nil {
+		b.rematched.Delete(id) // nothing started: the players may ask again
+	}
+	return err
 }
 
 // takeRematch checks that the clicking player may have a rematch of an

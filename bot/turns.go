@@ -98,11 +98,12 @@ func (b *Bot) playHuman(ctx context.Context, ix *interaction, g *storage.Game, p
 		tok = webhookToken{token: ix.Token, at: ix.at}
 	}
 	thinking, ready := b.queueAI(g, ix.received, tok)
-	defer ready()
 	msg := view(g, pos, thinking, changes, "")
 	if onBoard {
+		defer ready(ix.Message.ID)
 		return ix.update(msg)
 	}
+	defer ready("")
 	if err := ix.say("You played %s.", played); err != nil {
 		return err
 	}

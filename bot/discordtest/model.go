@@ -168,6 +168,12 @@ type Command struct {
 	Name          string                           `json:"name"`
 	Description   string                           `json:"description"`
 	Options       []CommandOption                  `json:"options"`
+	// DefaultMemberPermissions is the permission bit set, as a decimal
+	// string, a member needs to see the command; nil for everyone.
+	DefaultMemberPermissions *string `json:"default_member_permissions"`
+	// Contexts lists where the command can be used (0 guild, 1 bot DM,
+	// 2 private channel); nil for the default.
+	Contexts []int `json:"contexts"`
 }
 
 // CommandOption is an option of a registered application command.
@@ -179,6 +185,11 @@ type CommandOption struct {
 	Autocomplete bool                                   `json:"autocomplete"`
 	Choices      []Choice                               `json:"choices"`
 	Options      []CommandOption                        `json:"options"`
+	MinValue     *float64                               `json:"min_value,omitempty"`
+	MaxValue     *float64                               `json:"max_value,omitempty"`
+	MinLength    *int                                   `json:"min_length,omitempty"`
+	MaxLength    *int                                   `json:"max_length,omitempty"`
+	ChannelTypes []int                                  `json:"channel_types,omitempty"`
 }
 
 // Choice is a choice of a command option, or one of the choices the bot

@@ -262,20 +262,22 @@ type call struct {
 type handler func(c *call) (any, error)
 
 // recorder captures the status and body of a response for [Request].
+// recorder holds a response back until the request is recorded, so that
+// a client that has its answer finds its request in [Server.Requests].
 type recorder struct {
 	http.ResponseWriter
 	status int
 	body   bytes.Buffer
 }
 
-func (r *recorder) WriteHeader(status int) {
-	r.status = status
-	r.ResponseWriter.WriteHeader(status)
-}
+func (r *recorder) WriteHeader(status int) { r.status = status }
 
-func (r *recorder) Write(p []byte) (int, error) {
-	r.body.Write(p)
-	return r.ResponseWriter.Write(p)
+func (r *recorder) Write(p []byte) (int, error) { return r.body.Write(p) }
+
+// send writes the held response.
+func (r *recorder) send() {
+	r.ResponseWriter.WriteHeader(r.status)
+	_, _ = r.ResponseWriter.Write(r.body.Bytes()) // the client may have gone
 }
 
 func (s *Server) serveHTTP(w http.ResponseWriter, r *http.Request) {
@@ -295,6 +297,7 @@ func (s *Server) serveHTTP(w http.ResponseWriter, r *http.Request) {
 		s.requests = append(s.requests, req)
 		s.broadcast()
 		s.mu.Unlock()
+		rec.send()
 	}()
 
 	raw, err := io.ReadAll(io.LimitReader(r.Body, maxBodyBytes))
