@@ -51,15 +51,16 @@ func runBot(args []string, sio stdio) error {
 	return serveBot(ctx, sio)
 }
 
-// botSettings reads the bot's settings from the environment.
-func botSettings() (bot.Config, slog.Level, error) {
-	cfg := bot.Config{
-		Token:     strings.TrimSpace(os.Getenv("DISCORD_TOKEN")),
-		GuildID:   os.Getenv("DISCORD_GUILD_ID"),
-		APIURL:    os.Getenv("DISCORD_API_URL"),
-		DefaultAI: os.Getenv("GAMBIT_DEFAULT_AI"),
+// botSettings reads the bot's settings from the environment; the Discord
+// ones only when needDiscord (the playground brings its own Discord).
+func botSettings(needDiscord bool) (bot.Config, slog.Level, error) {
+	cfg := bot.Config{DefaultAI: os.Getenv("GAMBIT_DEFAULT_AI")}
+	if needDiscord {
+		cfg.Token = strings.TrimSpace(os.Getenv("DISCORD_TOKEN"))
+		cfg.GuildID = os.Getenv("DISCORD_GUILD_ID")
+		cfg.APIURL = os.Getenv("DISCORD_API_URL")
 	}
-	if cfg.Token == "" {
+	if needDiscord && cfg.Token == "" {
 		return cfg, 0, errors.New("DISCORD_TOKEN is not set: create a Discord application and put its bot token in .env " +
 			"(see README), or try Gambit without Discord: gambit playground")
 	}
@@ -94,7 +95,7 @@ func botSettings() (bot.Config, slog.Level, error) {
 
 // serveBot runs the bot until ctx is done.
 func serveBot(ctx context.Context, sio stdio) error {
-	cfg, level, err := botSettings()
+	cfg, level, err := botSettings(true)
 	if err != nil {
 		return err
 	}

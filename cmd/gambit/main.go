@@ -31,6 +31,7 @@ type stdio struct {
 
 // commands lists the subcommands in the order help shows them.
 var commands = []command{
+	{name: "playground", summary: "play without a Discord token: the real bot, a local Discord and a web page", run: runPlayground},
 	{name: "bot", summary: "run the Discord bot (settings from the environment and .env)", run: runBot},
 	{name: "perft", summary: "count the leaves of a game tree: the check of the move generators", run: runPerft},
 	{name: "solve", summary: "solve Connect Four positions exactly, read from standard input", run: runSolve},

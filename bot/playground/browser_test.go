@@ -1,0 +1,278 @@
+package playground_test
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/chromedp/chromedp"
+
+	"github.com/gambitbot/gambit/bot"
+	"github.com/gambitbot/gambit/bot/playground"
+)
+
+// The browser tests drive the real page in headless Chromium (Debian's
+// chromium package; .ci/run installs it). Without a browser they skip,
+// unless GAMBIT_REQUIRE_BROWSER=1 (set by CI) makes that a failure.
+
+// browserTimeout bounds one browser test.
+const browserTimeout = 90 * time.Second
+
+// findChromium returns the browser to drive, or "" if there is none.
+func findChromium() string {
+	for _, name := range []string{"chromium", "chromium-browser", "google-chrome"} {
+		if p, err := exec.LookPath(name); err == nil {
+			return p
+		}
+	}
+	return ""
+}
+
+// startPlayground runs a playground with a new database on a free
+// loopback port and returns its URL; it stops when the test ends.
+func startPlayground(t *testing.T) string {
+	t.Helper()
+	url, _ := runPlayground(t, filepath.Join(t.TempDir(), "playground.db"))
+	return url
+}
+
+// runPlayground runs a playground on db and returns its URL and the
+// function that stops it (called, if not before, when the test ends).
+func runPlayground(t *testing.T, db string) (string, func()) {
+	t.Helper()
+	ctx, cancel := context.WithCancel(context.Background())
+	urls := make(chan string, 1)
+	done := make(chan error, 1)
+	go func() {
+		done <- playground.Run(ctx, playground.Config{
+			Addr: "127.0.0.1:0",
+			DB:   db,
+			Bot:  bot.Config{MoveTime: 300 * time.Millisecond, TickInterval: 50 * time.Millisecond},
+			Ready: func(url string) {
+				urls <- url
+			},
+		})
+	}()
+	stop := sync.OnceFunc(func() {
+		cancel()
+		if err := <-done; err != nil {
+			t.Errorf("playground: %v", err)
+		}
+	})
+	t.Cleanup(stop)
+	select {
+	case url := <-urls:
+		return url, stop
+	case err := <-done:
+		t.Fatalf("playground did not start: %v", err)
+	case <-time.After(30 * time.Second):
+		t.Fatal("playground did not start")
+	}
+	return "", stop
+}
+
+// browser opens a headless browser on url and returns its context.
+func browser(t *testing.T, url string) context.Context {
+	t.Helper()
+	path := findChromium()
+	if path == "" {
+		if os.Getenv("GAMBIT_REQUIRE_BROWSER") == "1" {
+			t.Fatal("no Chromium found, and GAMBIT_REQUIRE_BROWSER=1")
+		}
+		t.Skip("no Chromium found (install Debian's chromium package to run the browser tests)")
+	}
+	opts := append(chromedp.DefaultExecAllocatorOptions[:],
+		chromedp.ExecPath(path),
+		chromedp.NoSandbox, // CI runs as root
+		chromedp.WindowSize(1280, 1000),
+	)
+	allocCtx, cancelAlloc := chromedp.NewExecAllocator(context.Background(), opts...)
+	t.Cleanup(cancelAlloc)
+	ctx, cancelCtx := chromedp.NewContext(allocCtx, chromedp.WithErrorf(t.Logf))
+	t.Cleanup(cancelCtx)
+	ctx, cancelTimeout := context.WithTimeout(ctx, browserTimeout)
+	t.Cleanup(cancelTimeout)
+	run(t, ctx, chromedp.Navigate(url), chromedp.WaitVisible(css(`#connection[data-state="open"]`)))
+	return ctx
+}
+
+// css is a CSS selector.
+func css(sel string) chromedp.CSS { return chromedp.CSS(sel) }
+
+// run runs browser actions, failing the test with a screenshot's path on
+// error.
+func run(t *testing.T, ctx context.Context, actions ...chromedp.Action[chromedp.Void]) {
+	t.Helper()
+	if err := chromedp.Do(ctx, actions...); err != nil {
+		fail(t, ctx, err)
+	}
+}
+
+// value runs one browser action that returns a value.
+func value[T any](t *testing.T, ctx context.Context, a chromedp.Action[T]) T {
+	t.Helper()
+	v, err := chromedp.Run(ctx, a)
+	if err != nil {
+		fail(t, ctx, err)
+	}
+	return v
+}
+
+// fail ends a browser test, saving a screenshot and logging the page.
+func fail(t *testing.T, ctx context.Context, err error) {
+	t.Helper()
+	if shot, serr := chromedp.Run(ctx, chromedp.FullScreenshot(80)); serr == nil {
+		t.Logf("screenshot of the failure: %s", saveArtifact(t, "failure-"+t.Name()+".jpg", shot))
+	}
+	html, _ := chromedp.Run(ctx, chromedp.OuterHTML(css("body")))
+	t.Fatalf("browser: %v\npage:\n%s", err, html)
+}
+
+// saveArtifact writes a test artifact to GAMBIT_ARTIFACTS (CI keeps that
+// directory) or to the test's temporary directory, and returns its path.
+func saveArtifact(t *testing.T, name string, data []byte) string {
+	t.Helper()
+	dir := os.Getenv("GAMBIT_ARTIFACTS")
+	if dir == "" {
+		dir = t.TempDir()
+	}
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join(dir, strings.ReplaceAll(name, "/", "_"))
+	if err := os.WriteFile(path, data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return path
+}
+
+// choose sets a native select's value and fires its change event, as a
+// person choosing an option does.
+func choose(sel, value string) chromedp.Action[chromedp.Void] {
+	return chromedp.Func(func(ctx context.Context, t *chromedp.Target) error {
+		js := fmt.Sprintf(`(() => {
+			const el = document.querySelector(%q);
+			if (!el || ![...el.options].some(o => o.value === %q)) return false;
+			el.value = %q;
+			el.dispatchEvent(new Event('input', {bubbles: true}));
+			el.dispatchEvent(new Event('change', {bubbles: true}));
+			return true;
+		})()`, sel, value, value)
+		ok, err := chromedp.Evaluate[bool](js)(ctx, t)
+		if err != nil {
+			return err
+		}
+		if !ok {
+			return fmt.Errorf("select %s has no option %q", sel, value)
+		}
+		return nil
+	})
+}
+
+// waitText waits until the text of the element matching sel contains want.
+func waitText(sel, want string) chromedp.Action[chromedp.Void] {
+	return chromedp.Func(func(ctx context.Context, t *chromedp.Target) error {
+		_, err := chromedp.Poll[bool](fmt.Sprintf(`(() => {
+			const els = [...document.querySelectorAll(%q)];
+			return els.some(e => e.innerText.includes(%q));
+		})()`, sel, want), chromedp.WithPollingTimeout(60*time.Second))(ctx, t)
+		return err
+	})
+}
+
+// member switches the page to the named member.
+func member(name string) chromedp.Action[chromedp.Void] {
+	return chromedp.Func(func(ctx context.Context, t *chromedp.Target) error {
+		id, err := memberIDOf(name)(ctx, t)
+		if err != nil {
+			return err
+		}
+		if id == "" {
+			return fmt.Errorf("no member %q in the switcher", name)
+		}
+		_, err = chromedp.Steps(choose("#member-select", id), chromedp.WaitVisible(css(`#connection[data-state="open"]`)))(ctx, t)
+		return err
+	})
+}
+
+// memberIDOf reads a member's ID from the switcher ("" if absent).
+func memberIDOf(name string) chromedp.Action[string] {
+	return chromedp.Evaluate[string](fmt.Sprintf(
+		`[...document.querySelectorAll('#member-select option')].find(o => o.textContent.trim() === %q)?.value ?? ""`, name))
+}
+
+// command types a slash command's name and picks it from the suggestions.
+func command(name string) chromedp.Action[chromedp.Void] {
+	return chromedp.Steps(
+		chromedp.SendKeys(css("#command-input"), "/"+name),
+		chromedp.Click(css(fmt.Sprintf(`.command-suggestion[data-command=%q]`, name))),
+	)
+}
+
+// memberID returns the ID of a member, from the switcher.
+func memberID(t *testing.T, ctx context.Context, name string) string {
+	t.Helper()
+	id := value(t, ctx, memberIDOf(name))
+	if id == "" {
+		t.Fatalf("no member %q", name)
+	}
+	return id
+}
+
+func TestBrowserAdjacencyAgainstAnAI(t *testing.T) {
+	ctx := browser(t, startPlayground(t))
+	run(t, ctx,
+		member("alice"),
+		command("play"),
+		choose(`[data-option="game"]`, "adjacency"),
+		chromedp.SendKeys(css(`[data-option="ai"]`), "gree"),
+		chromedp.Click(css(`.autocomplete-choice[data-value="greedy"]`)),
+		chromedp.SendKeys(css(`[data-option="rounds"]`), "3"),
+		chromedp.Click(css("#command-send")),
+		waitText(".message .embed-description", "🇦"),
+	)
+	// Three moves of alice's, each through the first cell select, each
+	// answered by the AI.
+	for i := range 3 {
+		// The AI has answered when a select for alice's next ply is up.
+		pick := fmt.Sprintf(`select[data-custom-id^="v1/pick/"][data-custom-id*="/%d/"]`, 2*i)
+		run(t, ctx, chromedp.WaitVisible(css(pick)))
+		sel := value(t, ctx, chromedp.Evaluate[string](fmt.Sprintf(`document.querySelector(%q).dataset.customId`, pick)))
+		cell := value(t, ctx, chromedp.Evaluate[string](fmt.Sprintf(`[...document.querySelector(%q).options].find(o => o.value && !o.disabled).value`, pick)))
+		run(t, ctx, choose(fmt.Sprintf(`select[data-custom-id=%q]`, sel), cell))
+	}
+	run(t, ctx, chromedp.WaitVisible(css(`button[data-custom-id^="v1/rematch/"]`)))
+	shot := value(t, ctx, chromedp.FullScreenshot(100))
+	t.Logf("screenshot: %s", saveArtifact(t, "playground-adjacency.png", shot))
+}
+
+func TestBrowserTicTacToeBetweenTwoMembers(t *testing.T) {
+	ctx := browser(t, startPlayground(t))
+	bob := memberID(t, ctx, "bob")
+	run(t, ctx,
+		member("alice"),
+		command("play"),
+		choose(`[data-option="game"]`, "tictactoe"),
+		choose(`[data-option="opponent"]`, bob),
+		chromedp.Click(css("#command-send")),
+		chromedp.WaitVisible(css(`button[data-custom-id^="v1/accept/"]`)),
+		member("bob"),
+		chromedp.Click(css(`button[data-custom-id^="v1/accept/"]`)),
+		chromedp.WaitVisible(css(`button[data-custom-id^="v1/move/"][data-custom-id$="/0/5"]`)),
+	)
+	// A drawn game: 1 X, 2 O, 3 X / 4 X, 5 O, 6 O / 7 O, 8 X, 9 X.
+	for i, cell := range []string{"1", "5", "9", "2", "8", "7", "3", "6", "4"} {
+		who := []string{"alice", "bob"}[i%2]
+		button := fmt.Sprintf(`button[data-custom-id^="v1/move/"][data-custom-id$="/%d/%s"]`, i, cell)
+		run(t, ctx, member(who), chromedp.WaitEnabled(css(button)), chromedp.Click(css(button)))
+	}
+	run(t, ctx, waitText(".message .embed", "Draw"))
+	shot := value(t, ctx, chromedp.FullScreenshot(100))
+	t.Logf("screenshot: %s", saveArtifact(t, "playground-tictactoe.png", shot))
+}

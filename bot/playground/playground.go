@@ -1,0 +1,414 @@
+// Package playground runs Gambit without a Discord token: the local
+// stand-in of Discord (bot/discordtest), the real bot talking to it through
+// the real discordgo client, and a web page that shows one channel the way
+// Discord would and lets simulated members use the bot's commands, buttons
+// and selects.
+//
+// The page (static/, embedded) renders the messages from the JSON the bot
+// actually sent and sends every click and command through the stand-in as
+// an interaction, so what a newcomer sees is what a Discord user would.
+// The stand-in's identity (application, guild and channel IDs) and the
+// simulated members are kept in a state file next to the database, so
+// games survive restarting the playground.
+package playground
+
+import (
+	"context"
+	"embed"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io/fs"
+	"log/slog"
+	"net/http"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/gambitbot/gambit/bot/discordtest"
+)
+
+//go:embed static
+var static embed.FS
+
+// responseWait is how long a command or click waits for the bot's first
+// response: Discord's three seconds and a little.
+const responseWait = 3500 * time.Millisecond
+
+// Member is a simulated member of the playground's server.
+type Member struct {
+	ID   string `json:"id"`
+	Name string `json:"name"`
+}
+
+// State is what the playground keeps between runs.
+type State struct {
+	Identity discordtest.Identity `json:"identity"`
+	Members  []Member             `json:"members"`
+}
+
+// LoadState reads a state file; a missing file gives the zero State.
+func LoadState(path string) (State, error) {
+	var st State
+	data, err := os.ReadFile(path)
+	if errors.Is(err, fs.ErrNotExist) {
+		return st, nil
+	}
+	if err != nil {
+		return st, fmt.Errorf("playground: read state: %w", err)
+	}
+	if err := json.Unmarshal(data, &st); err != nil {
+		return st, fmt.Errorf("playground: state file %s: %w", path, err)
+	}
+	return st, nil
+}
+
+// SaveState writes a state file atomically.
+func SaveState(path string, st State) error {
+	data, err := json.MarshalIndent(st, "", "  ")
+	if err != nil {
+		return fmt.Errorf("playground: encode state: %w", err)
+	}
+	if err := os.MkdirAll(filepath.Dir(path), 0o750); err != nil {
+		return fmt.Errorf("playground: save state: %w", err)
+	}
+	tmp := path + ".tmp"
+	if err := os.WriteFile(tmp, data, 0o600); err != nil {
+		return fmt.Errorf("playground: save state: %w", err)
+	}
+	if err := os.Rename(tmp, path); err != nil {
+		return fmt.Errorf("playground: save state: %w", err)
+	}
+	return nil
+}
+
+// Page serves the playground's web page and its JSON API over a stand-in.
+type Page struct {
+	srv  *discordtest.Server
+	log  *slog.Logger
+	save func([]Member) error
+
+	mu       sync.Mutex
+	members  []Member
+	commands map[string]wireInteraction // slash commands sent, by interaction ID
+}
+
+// NewPage makes the page for srv with the given members, adding those the
+// stand-in does not know yet; save, if not nil, is called with the members
+// whenever one is added.
+func NewPage(srv *discordtest.Server, members []Member, save func([]Member) error, log *slog.Logger) (*Page, error) {
+	p := &Page{srv: srv, log: log, save: save, commands: map[string]wireInteraction{}}
+	for _, m := range members {
+		if _, err := srv.AddUserWithID(m.ID, m.Name); err != nil {
+			return nil, fmt.Errorf("playground: member %s: %w", m.Name, err)
+		}
+		p.members = append(p.members, m)
+	}
+	return p, nil
+}
+
+// Members returns the simulated members.
+func (p *Page) Members() []Member {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return append([]Member(nil), p.members...)
+}
+
+// AddMember adds a simulated member.
+func (p *Page) AddMember(name string) (Member, error) {
+	name = strings.TrimSpace(name)
+	if name == "" || len(name) > 32 {
+		return Member{}, errors.New("a member's name has 1 to 32 characters")
+	}
+	u := p.srv.AddUser(name)
+	m := Member{ID: u.ID, Name: u.Username}
+	p.mu.Lock()
+	p.members = append(p.members, m)
+	all := append([]Member(nil), p.members...)
+	p.mu.Unlock()
+	if p.save != nil {
+		if err := p.save(all); err != nil {
+			return m, err
+		}
+	}
+	return m, nil
+}
+
+// Handler returns the page and the API:
+//
+//	GET  /                  the page (and /static/…)
+//	GET  /api/state         server, channel, members and registered commands
+//	GET  /api/messages      the messages a member sees (?member=ID)
+//	GET  /api/events        their changes as server-sent events (?member=ID)
+//	POST /api/members       add a member {"name"}
+//	POST /api/command       a slash command {"member","name","options"}
+//	POST /api/autocomplete  an autocomplete request, answered with choices
+//	POST /api/click         a button click or select choice {"member","message","custom_id","values"}
+func (p *Page) Handler() http.Handler {
+	mux := http.NewServeMux()
+	assets, _ := fs.Sub(static, "static") // the directory is embedded
+	mux.Handle("GET /static/", http.StripPrefix("/static/", http.FileServerFS(assets)))
+	mux.HandleFunc("GET /{$}", func(w http.ResponseWriter, r *http.Request) {
+		http.ServeFileFS(w, r, assets, "index.html")
+	})
+	mux.HandleFunc("GET /api/state", p.state)
+	mux.HandleFunc("GET /api/messages", p.messages)
+	mux.HandleFunc("GET /api/events", p.events)
+	mux.HandleFunc("POST /api/members", p.addMember)
+	mux.HandleFunc("POST /api/command", p.command)
+	mux.HandleFunc("POST /api/autocomplete", p.autocomplete)
+	mux.HandleFunc("POST /api/click", p.click)
+	return mux
+}
+
+// writeJSON answers with a JSON body.
+func writeJSON(w http.ResponseWriter, status int, v any) {
+	w.Header().Set("Content-Type", "application/json")
+	w.WriteHeader(status)
+	_ = json.NewEncoder(w).Encode(v) // the client may have gone
+}
+
+// fail answers with {"error": text}.
+func fail(w http.ResponseWriter, status int, text string) {
+	writeJSON(w, status, map[string]string{"error": text})
+}
+
+// member returns the member a request acts as, or answers 400.
+func (p *Page) member(w http.ResponseWriter, id string) (Member, bool) {
+	for _, m := range p.Members() {
+		if m.ID == id {
+			return m, true
+		}
+	}
+	fail(w, http.StatusBadRequest, "unknown member "+id)
+	return Member{}, false
+}
+
+func (p *Page) state(w http.ResponseWriter, _ *http.Request) {
+	bot := p.srv.BotUser()
+	commands := append(p.srv.Commands(""), p.srv.Commands(p.srv.GuildID())...)
+	writeJSON(w, http.StatusOK, map[string]any{
+		"guild":    map[string]string{"id": p.srv.GuildID(), "name": "Gambit playground"},
+		"channel":  map[string]string{"id": p.srv.ChannelID(), "name": "general"},
+		"bot":      map[string]string{"id": bot.ID, "name": "Gambit"},
+		"members":  p.Members(),
+		"commands": commands,
+	})
+}
+
+func (p *Page) messages(w http.ResponseWriter, r *http.Request) {
+	m, ok := p.member(w, r.URL.Query().Get("member"))
+	if !ok {
+		return
+	}
+	out := []wireMessage{}
+	for _, msg := range p.srv.Messages(p.srv.ChannelID()) {
+		if msg.VisibleToUser(m.ID) {
+			out = append(out, p.wire(msg))
+		}
+	}
+	writeJSON(w, http.StatusOK, out)
+}
+
+// events streams the changes of the messages a member sees.
+func (p *Page) events(w http.ResponseWriter, r *http.Request) {
+	m, ok := p.member(w, r.URL.Query().Get("member"))
+	if !ok {
+		return
+	}
+	flusher, ok := w.(http.Flusher)
+	if !ok {
+		fail(w, http.StatusInternalServerError, "streaming unsupported")
+		return
+	}
+	// Subscribe before the stream opens: the page loads the messages
+	// once it is open, and no change may fall in between.
+	events := p.srv.Subscribe(r.Context())
+	w.Header().Set("Content-Type", "text/event-stream")
+	w.Header().Set("Cache-Control", "no-store")
+	w.WriteHeader(http.StatusOK)
+	fmt.Fprint(w, ": connected\n\n")
+	flusher.Flush()
+	keepAlive := time.NewTicker(20 * time.Second)
+	defer keepAlive.Stop()
+	for {
+		select {
+		case e, open := <-events:
+			if !open {
+				return
+			}
+			msg := e.Message
+			if msg.ChannelID != p.srv.ChannelID() || (msg.VisibleTo != "" && msg.VisibleTo != m.ID) {
+				continue
+			}
+			data, err := json.Marshal(p.wire(msg))
+			if err != nil {
+				p.log.Error("playground: encode message", "err", err)
+				continue
+			}
+			fmt.Fprintf(w, "event: message\ndata: %s\n\n", data)
+			flusher.Flush()
+		case <-keepAlive.C:
+			fmt.Fprint(w, ": keep-alive\n\n")
+			flusher.Flush()
+		}
+	}
+}
+
+func (p *Page) addMember(w http.ResponseWriter, r *http.Request) {
+	var req struct {
+		Name string `json:"name"`
+	}
+	if err := json.NewDecoder(http.MaxBytesReader(w, r.Body, 1<<10)).Decode(&req); err != nil {
+		fail(w, http.StatusBadRequest, "malformed request: "+err.Error())
+		return
+	}
+	m, err := p.AddMember(req.Name)
+	if err != nil {
+		fail(w, http.StatusBadRequest, err.Error())
+		return
+	}
+	writeJSON(w, http.StatusOK, m)
+}
+
+// commandRequest is a slash command or autocomplete request from the page.
+type commandRequest struct {
+	Member  string          `json:"member"`
+	Name    string          `json:"name"`
+	Options []commandOption `json:"options"`
+}
+
+type commandOption struct {
+	Name    string          `json:"name"`
+	Value   any             `json:"value"`
+	Focused bool            `json:"focused"`
+	Options []commandOption `json:"options"`
+}
+
+// standIn converts options for the stand-in: JSON numbers become int64
+// when whole (integer options need them) and float64 otherwise.
+func standIn(opts []commandOption) []discordtest.Option {
+	out := make([]discordtest.Option, 0, len(opts))
+	for _, o := range opts {
+		v := o.Value
+		if n, ok := v.(json.Number); ok {
+			if i, err := n.Int64(); err == nil {
+				v = i
+			} else if f, err := n.Float64(); err == nil {
+				v = f
+			}
+		}
+		out = append(out, discordtest.Option{Name: o.Name, Value: v, Focused: o.Focused, Options: standIn(o.Options)})
+	}
+	return out
+}
+
+// decodeCommand reads a command request and checks its member.
+func (p *Page) decodeCommand(w http.ResponseWriter, r *http.Request) (discordtest.SlashCommand, bool) {
+	var req commandRequest
+	dec := json.NewDecoder(http.MaxBytesReader(w, r.Body, 16<<10))
+	dec.UseNumber()
+	if err := dec.Decode(&req); err != nil {
+		fail(w, http.StatusBadRequest, "malformed request: "+err.Error())
+		return discordtest.SlashCommand{}, false
+	}
+	if _, ok := p.member(w, req.Member); !ok {
+		return discordtest.SlashCommand{}, false
+	}
+	return discordtest.SlashCommand{UserID: req.Member, Name: req.Name, Options: standIn(req.Options)}, true
+}
+
+func (p *Page) command(w http.ResponseWriter, r *http.Request) {
+	cmd, ok := p.decodeCommand(w, r)
+	if !ok {
+		return
+	}
+	ix, err := p.srv.SendCommand(cmd)
+	if err == nil {
+		p.mu.Lock()
+		name := ""
+		for _, m := range p.members {
+			if m.ID == cmd.UserID {
+				name = m.Name
+			}
+		}
+		p.commands[ix.ID] = wireInteraction{UserID: cmd.UserID, UserName: name, Command: "/" + cmd.Name}
+		p.mu.Unlock()
+	}
+	p.answer(w, r, ix, err)
+}
+
+// commandOf returns the slash command an interaction was.
+func (p *Page) commandOf(interactionID string) (wireInteraction, bool) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	in, ok := p.commands[interactionID]
+	return in, ok
+}
+
+func (p *Page) autocomplete(w http.ResponseWriter, r *http.Request) {
+	cmd, ok := p.decodeCommand(w, r)
+	if !ok {
+		return
+	}
+	ix, err := p.srv.SendAutocomplete(cmd)
+	if err != nil {
+		fail(w, http.StatusBadRequest, err.Error())
+		return
+	}
+	ctx, cancel := context.WithTimeout(r.Context(), responseWait)
+	defer cancel()
+	resp, err := ix.Response(ctx)
+	if err != nil {
+		fail(w, http.StatusGatewayTimeout, "the application did not respond")
+		return
+	}
+	choices := resp.Choices
+	if choices == nil {
+		choices = []discordtest.Choice{}
+	}
+	writeJSON(w, http.StatusOK, map[string]any{"choices": choices})
+}
+
+func (p *Page) click(w http.ResponseWriter, r *http.Request) {
+	var req struct {
+		Member   string   `json:"member"`
+		Message  string   `json:"message"`
+		CustomID string   `json:"custom_id"`
+		Values   []string `json:"values"`
+	}
+	if err := json.NewDecoder(http.MaxBytesReader(w, r.Body, 4<<10)).Decode(&req); err != nil {
+		fail(w, http.StatusBadRequest, "malformed request: "+err.Error())
+		return
+	}
+	if _, ok := p.member(w, req.Member); !ok {
+		return
+	}
+	var ix *discordtest.Interaction
+	var err error
+	if len(req.Values) > 0 {
+		ix, err = p.srv.SelectValues(req.Member, req.Message, req.CustomID, req.Values...)
+	} else {
+		ix, err = p.srv.ClickButton(req.Member, req.Message, req.CustomID)
+	}
+	p.answer(w, r, ix, err)
+}
+
+// answer waits for the bot's first response to an interaction the page
+// started and tells the page whether it came, as Discord's client does
+// with "This interaction failed".
+func (p *Page) answer(w http.ResponseWriter, r *http.Request, ix *discordtest.Interaction, err error) {
+	if err != nil {
+		fail(w, http.StatusBadRequest, err.Error())
+		return
+	}
+	ctx, cancel := context.WithTimeout(r.Context(), responseWait)
+	defer cancel()
+	if _, err := ix.Response(ctx); err != nil {
+		fail(w, http.StatusGatewayTimeout, "the application did not respond")
+		return
+	}
+	writeJSON(w, http.StatusOK, map[string]bool{"ok": true})
+}

@@ -1,0 +1,200 @@
+package playground_test
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"encoding/json"
+	"io"
+	"net/http"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/gambitbot/gambit/bot/playground"
+)
+
+// api calls the playground's JSON API and decodes the answer into out.
+func api(t *testing.T, method, url string, body, out any) int {
+	t.Helper()
+	var r io.Reader
+	if body != nil {
+		data, err := json.Marshal(body)
+		if err != nil {
+			t.Fatal(err)
+		}
+		r = bytes.NewReader(data)
+	}
+	req, err := http.NewRequest(method, url, r)
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	if out != nil {
+		if err := json.NewDecoder(resp.Body).Decode(out); err != nil {
+			t.Fatalf("%s %s: decode: %v", method, url, err)
+		}
+	}
+	return resp.StatusCode
+}
+
+type apiMember struct{ ID, Name string }
+
+type state struct {
+	Members  []apiMember
+	Commands []struct{ Name string }
+}
+
+type message struct {
+	ID         string
+	Content    string
+	Ephemeral  bool
+	Embeds     []struct{ Title, Description string }
+	Components []struct {
+		Components []struct {
+			CustomID string `json:"custom_id"`
+		}
+	}
+}
+
+func TestAPIPlaysThroughTheStandIn(t *testing.T) {
+	url := startPlayground(t)
+	var st state
+	if code := api(t, "GET", url+"api/state", nil, &st); code != 200 || len(st.Members) != 2 {
+		t.Fatalf("state: %d %+v; want the two default members", code, st)
+	}
+	names := map[string]bool{}
+	for _, c := range st.Commands {
+		names[c.Name] = true
+	}
+	for _, want := range []string{"play", "move", "games", "help", "leaderboard", "stats", "privacy", "settings"} {
+		if !names[want] {
+			t.Errorf("command /%s is not offered; have %v", want, names)
+		}
+	}
+	alice, bob := st.Members[0], st.Members[1]
+
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	req, _ := http.NewRequestWithContext(ctx, "GET", url+"api/events?member="+bob.ID, nil)
+	stream, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer stream.Body.Close()
+	events := bufio.NewScanner(stream.Body)
+
+	var res map[string]any
+	if code := api(t, "POST", url+"api/command", map[string]any{
+		"member": alice.ID, "name": "play", "options": []map[string]any{{"name": "game", "value": "tictactoe"}, {"name": "opponent", "value": bob.ID}},
+	}, &res); code != 200 || res["ok"] != true {
+		t.Fatalf("/play: %d %v", code, res)
+	}
+	// Bob's event stream brings the challenge.
+	var challenge message
+	for events.Scan() {
+		if line, ok := strings.CutPrefix(events.Text(), "data: "); ok {
+			if err := json.Unmarshal([]byte(line), &challenge); err != nil {
+				t.Fatal(err)
+			}
+			break
+		}
+	}
+	if !strings.Contains(challenge.Content, "<@"+bob.ID+">") {
+		t.Fatalf("bob's first event: %+v, want the challenge", challenge)
+	}
+	accept := ""
+	for _, row := range challenge.Components {
+		for _, c := range row.Components {
+			if strings.HasPrefix(c.CustomID, "v1/accept/") {
+				accept = c.CustomID
+			}
+		}
+	}
+	if code := api(t, "POST", url+"api/click", map[string]any{"member": alice.ID, "message": challenge.ID, "custom_id": accept}, &res); code != 200 {
+		t.Fatalf("alice's click: %d %v", code, res)
+	}
+	var seen []message
+	api(t, "GET", url+"api/messages?member="+bob.ID, nil, &seen)
+	for _, m := range seen {
+		if m.Ephemeral {
+			t.Errorf("bob sees alice's ephemeral reply %q", m.Content)
+		}
+	}
+	api(t, "GET", url+"api/messages?member="+alice.ID, nil, &seen)
+	if len(seen) != 2 || !seen[1].Ephemeral {
+		t.Errorf("alice should see the challenge and her own ephemeral refusal, sees %+v", seen)
+	}
+
+	if code := api(t, "POST", url+"api/click", map[string]any{"member": "nobody", "message": challenge.ID, "custom_id": accept}, &res); code != 400 {
+		t.Errorf("a click by an unknown member: %d %v, want 400", code, res)
+	}
+	var added apiMember
+	if code := api(t, "POST", url+"api/members", map[string]any{"name": "carol"}, &added); code != 200 || added.Name != "carol" || added.ID == "" {
+		t.Errorf("add member: %d %+v", code, added)
+	}
+	var choices struct {
+		Choices []struct{ Name, Value string }
+	}
+	api(t, "POST", url+"api/autocomplete", map[string]any{"member": alice.ID, "name": "play", "options": []map[string]any{
+		{"name": "game", "value": "connect4"}, {"name": "ai", "value": "seed00", "focused": true},
+	}}, &choices)
+	if len(choices.Choices) != 1 || choices.Choices[0].Value != "seed004-minimax" {
+		t.Errorf("ai suggestions for connect4 and \"seed00\": %+v, want seed004-minimax alone", choices.Choices)
+	}
+}
+
+func TestGamesAndMembersSurviveARestart(t *testing.T) {
+	db := filepath.Join(t.TempDir(), "playground.db")
+	url, stop := runPlayground(t, db)
+	var before state
+	api(t, "GET", url+"api/state", nil, &before)
+	alice := before.Members[0]
+	var res map[string]any
+	if code := api(t, "POST", url+"api/command", map[string]any{
+		"member": alice.ID, "name": "play", "options": []map[string]any{{"name": "game", "value": "connect4"}, {"name": "ai", "value": "random"}},
+	}, &res); code != 200 {
+		t.Fatalf("/play: %d %v", code, res)
+	}
+	stop()
+
+	url, _ = runPlayground(t, db)
+	var after state
+	api(t, "GET", url+"api/state", nil, &after)
+	if len(after.Members) != len(before.Members) || after.Members[0] != alice {
+		t.Fatalf("members after the restart %+v, want %+v", after.Members, before.Members)
+	}
+	if code := api(t, "POST", url+"api/command", map[string]any{"member": alice.ID, "name": "games", "options": []any{}}, &res); code != 200 {
+		t.Fatalf("/games: %d %v", code, res)
+	}
+	var seen []message
+	api(t, "GET", url+"api/messages?member="+alice.ID, nil, &seen)
+	if len(seen) != 1 || len(seen[0].Embeds) != 1 || !strings.Contains(seen[0].Embeds[0].Description, "connect4") {
+		t.Fatalf("after the restart alice's /games shows %+v, want her Connect Four game", seen)
+	}
+	repost := ""
+	for _, row := range seen[0].Components {
+		for _, c := range row.Components {
+			repost = c.CustomID
+		}
+	}
+	if code := api(t, "POST", url+"api/click", map[string]any{"member": alice.ID, "message": seen[0].ID, "custom_id": repost}, &res); code != 200 {
+		t.Fatalf("re-post: %d %v", code, res)
+	}
+	api(t, "GET", url+"api/messages?member="+alice.ID, nil, &seen)
+	if len(seen) != 2 || len(seen[1].Embeds) != 1 || !strings.Contains(seen[1].Embeds[0].Title, "Connect Four") {
+		t.Fatalf("after the re-post alice sees %+v, want the board again", seen)
+	}
+}
+
+func TestRunRefusesANonLoopbackAddress(t *testing.T) {
+	err := playground.Run(context.Background(), playground.Config{Addr: "0.0.0.0:8080", DB: filepath.Join(t.TempDir(), "p.db")})
+	if err == nil || !strings.Contains(err.Error(), "loopback") {
+		t.Fatalf("Run on 0.0.0.0: %v, want a refusal naming loopback", err)
+	}
+}

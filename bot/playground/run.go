@@ -1,0 +1,153 @@
+package playground
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"net"
+	"net/http"
+	"strings"
+	"time"
+
+	"github.com/gambitbot/gambit/bot"
+	"github.com/gambitbot/gambit/bot/discordtest"
+	"github.com/gambitbot/gambit/storage/bolt"
+)
+
+// DefaultAddr is where the page is served unless Config says otherwise.
+const DefaultAddr = "127.0.0.1:8080"
+
+// Config sets up a playground.
+type Config struct {
+	// Addr is the page's listen address; DefaultAddr if empty. It must be
+	// a loopback address: the playground has no authentication.
+	Addr string
+	// DB is the playground's database file; its state file is DB with
+	// the extension .json.
+	DB string
+	// Bot holds the bot's settings; its Token, APIURL and Logger are set
+	// by Run.
+	Bot bot.Config
+	// Logger receives the logs; nil means slog.Default().
+	Logger *slog.Logger
+	// Ready, if not nil, is called with the page's URL once the page is
+	// served and the bot is ready.
+	Ready func(url string)
+}
+
+// defaultMembers are the simulated members of a new playground.
+var defaultMembers = []string{"alice", "bob"}
+
+// Run starts the stand-in, the bot and the page, and serves until ctx is
+// done; then it stops them in reverse order.
+func Run(ctx context.Context, cfg Config) error {
+	log := cfg.Logger
+	if log == nil {
+		log = slog.Default()
+	}
+	addr := cfg.Addr
+	if addr == "" {
+		addr = DefaultAddr
+	}
+	if err := checkLoopback(addr); err != nil {
+		return err
+	}
+	statePath := strings.TrimSuffix(cfg.DB, ".db") + ".json"
+	st, err := LoadState(statePath)
+	if err != nil {
+		return err
+	}
+	srv := discordtest.New(discordtest.WithIdentity(st.Identity), discordtest.WithLogger(log.With("component", "stand-in")))
+	defer srv.Close()
+	st.Identity = srv.Identity()
+	fresh := len(st.Members) == 0
+	page, err := NewPage(srv, st.Members, func(m []Member) error {
+		return SaveState(statePath, State{Identity: st.Identity, Members: m})
+	}, log)
+	if err != nil {
+		return err
+	}
+	if fresh {
+		for _, name := range defaultMembers {
+			if _, err := page.AddMember(name); err != nil {
+				return err
+			}
+		}
+	} else if err := SaveState(statePath, State{Identity: st.Identity, Members: page.Members()}); err != nil {
+		return err
+	}
+
+	store, err := bolt.Open(cfg.DB, nil)
+	if err != nil {
+		return err
+	}
+	defer func() {
+		if err := store.Close(); err != nil {
+			log.Error("close the database", "err", err)
+		}
+	}()
+	ln, err := net.Listen("tcp", addr)
+	if err != nil {
+		return fmt.Errorf("playground: listen on %s (set GAMBIT_PLAYGROUND_ADDR to use another address): %w", addr, err)
+	}
+	url := "http://" + ln.Addr().String() + "/"
+	bc := cfg.Bot
+	bc.Token, bc.APIURL, bc.Logger = srv.Token(), srv.URL(), log.With("component", "bot")
+	bc.Ready = func() {
+		if cfg.Ready != nil {
+			cfg.Ready(url)
+		}
+	}
+	b, err := bot.New(bc, store)
+	if err != nil {
+		_ = ln.Close()
+		return err
+	}
+
+	hs := &http.Server{Handler: page.Handler(), ReadHeaderTimeout: 10 * time.Second}
+	served := make(chan error, 1)
+	go func() { served <- hs.Serve(ln) }()
+
+	botCtx, stopBot := context.WithCancel(ctx)
+	defer stopBot()
+	botDone := make(chan error, 1)
+	go func() { botDone <- b.Run(botCtx) }()
+
+	var runErr error
+	select {
+	case <-ctx.Done():
+	case runErr = <-served:
+	case runErr = <-botDone:
+		botDone = nil
+	}
+	stopBot()
+	if botDone != nil {
+		runErr = errors.Join(runErr, <-botDone)
+	}
+	srv.Close() // ends the page's event streams
+	shutdownCtx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	if err := hs.Shutdown(shutdownCtx); err != nil {
+		runErr = errors.Join(runErr, fmt.Errorf("playground: stop the page: %w", err))
+	}
+	if errors.Is(runErr, http.ErrServerClosed) {
+		return nil
+	}
+	return runErr
+}
+
+// checkLoopback refuses to serve the page beyond this machine.
+func checkLoopback(addr string) error {
+	host, _, err := net.SplitHostPort(addr)
+	if err != nil {
+		return fmt.Errorf("playground: address %q: %w", addr, err)
+	}
+	if host == "localhost" {
+		return nil
+	}
+	if ip := net.ParseIP(host); ip == nil || !ip.IsLoopback() {
+		return fmt.Errorf("playground: address %q is not a loopback address: the playground has no authentication, so it only serves this machine", addr)
+	}
+	return nil
+}

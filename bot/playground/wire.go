@@ -1,0 +1,61 @@
+package playground
+
+import (
+	"time"
+
+	"github.com/bwmarrin/discordgo"
+
+	"github.com/gambitbot/gambit/bot/discordtest"
+)
+
+// wireMessage is a message as the page receives it.
+type wireMessage struct {
+	ID          string                    `json:"id"`
+	Author      wireAuthor                `json:"author"`
+	Content     string                    `json:"content"`
+	Embeds      []*discordgo.MessageEmbed `json:"embeds"`
+	Components  []discordtest.Component   `json:"components"`
+	Ephemeral   bool                      `json:"ephemeral"`
+	Loading     bool                      `json:"loading"`
+	Timestamp   time.Time                 `json:"timestamp"`
+	Edited      bool                      `json:"edited"`
+	Deleted     bool                      `json:"deleted"`
+	Interaction *wireInteraction          `json:"interaction"`
+}
+
+type wireAuthor struct {
+	ID   string `json:"id"`
+	Name string `json:"name"`
+	Bot  bool   `json:"bot"`
+}
+
+// wireInteraction names the command a bot message answers.
+type wireInteraction struct {
+	UserID   string `json:"user_id"`
+	UserName string `json:"user_name"`
+	Command  string `json:"command"`
+}
+
+// wire converts a stand-in message for the page.
+func (p *Page) wire(m discordtest.Message) wireMessage {
+	name := m.Author.Username
+	if m.Author.Bot {
+		name = "Gambit"
+	}
+	w := wireMessage{
+		ID: m.ID, Author: wireAuthor{ID: m.Author.ID, Name: name, Bot: m.Author.Bot},
+		Content: m.Content, Embeds: m.Embeds, Components: m.Components,
+		Ephemeral: m.Ephemeral(), Loading: m.Loading(), Timestamp: m.Timestamp,
+		Edited: !m.EditedTimestamp.IsZero(), Deleted: m.Deleted,
+	}
+	if w.Embeds == nil {
+		w.Embeds = []*discordgo.MessageEmbed{}
+	}
+	if w.Components == nil {
+		w.Components = []discordtest.Component{}
+	}
+	if in, ok := p.commandOf(m.InteractionID); ok {
+		w.Interaction = &in
+	}
+	return w
+}

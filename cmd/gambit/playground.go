@@ -1,0 +1,56 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"log/slog"
+	"os"
+	"os/signal"
+	"syscall"
+
+	"github.com/gambitbot/gambit/bot/playground"
+)
+
+const playgroundUsage = `
+Usage: gambit playground
+
+Plays Gambit without a Discord token: starts a local stand-in of Discord,
+runs the real bot against it and serves a web page showing one channel,
+where simulated members use the slash commands, buttons and selects. Games
+are kept in their own database, so they survive restarts.
+
+  GAMBIT_PLAYGROUND_ADDR  where the page is served (default 127.0.0.1:8080; loopback only)
+  GAMBIT_PLAYGROUND_DB    the playground's database (default ./data/playground.db)
+  GAMBIT_MOVE_TIME, GAMBIT_DEFAULT_AI, GAMBIT_SEARCH_THREADS, GAMBIT_LOG_LEVEL
+                          as for 'gambit bot'
+
+To play on Discord instead, create a Discord application, set DISCORD_TOKEN
+and run 'gambit bot' (see README).`
+
+// defaultPlaygroundDB is the playground's database unless
+// GAMBIT_PLAYGROUND_DB says otherwise.
+const defaultPlaygroundDB = "./data/playground.db"
+
+// runPlayground serves the local playground until SIGINT or SIGTERM.
+func runPlayground(args []string, sio stdio) error {
+	fs := newFlagSet("playground", playgroundUsage, sio.out)
+	if err := fs.parse(args); err != nil {
+		return err
+	}
+	cfg, level, err := botSettings(false)
+	if err != nil {
+		return err
+	}
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	return playground.Run(ctx, playground.Config{
+		Addr:   os.Getenv("GAMBIT_PLAYGROUND_ADDR"),
+		DB:     envOr("GAMBIT_PLAYGROUND_DB", defaultPlaygroundDB),
+		Bot:    cfg,
+		Logger: slog.New(slog.NewTextHandler(sio.err, &slog.HandlerOptions{Level: level})),
+		Ready: func(url string) {
+			fmt.Fprintf(sio.out, "Gambit playground: open %s in your browser.\n", url)
+			fmt.Fprintln(sio.out, "To play on real Discord instead, put a bot token in DISCORD_TOKEN and run 'gambit bot' (see README).")
+		},
+	})
+}
