@@ -24,12 +24,13 @@ const waitTimeout = 20 * time.Second
 // harness is the real bot, with a real bbolt file, talking through the real
 // discordgo client to the local Discord stand-in.
 type harness struct {
-	t     testing.TB
-	srv   *discordtest.Server
-	store *bolt.Store
-	clock *discordtest.ManualClock // nil: real time
-	cfg   bot.Config
-	logs  *syncBuffer
+	t       testing.TB
+	srv     *discordtest.Server
+	store   *bolt.Store
+	clock   *discordtest.ManualClock // nil: real time
+	cfg     bot.Config
+	srvOpts []discordtest.ServerOption
+	logs    *syncBuffer
 
 	bot    *bot.Bot
 	cancel context.CancelFunc
@@ -62,6 +63,12 @@ func withClock() option {
 	return func(h *harness) { h.clock = discordtest.NewManualClock(time.Date(2026, 11, 22, 12, 0, 0, 0, time.UTC)) }
 }
 
+// withoutValidation makes the stand-in skip its checks of request bodies,
+// for load benchmarks that measure the bot rather than the stand-in.
+func withoutValidation() option {
+	return func(h *harness) { h.srvOpts = append(h.srvOpts, discordtest.WithoutValidation()) }
+}
+
 // withConfig edits the bot's settings.
 func withConfig(f func(*bot.Config)) option { return func(h *harness) { f(&h.cfg) } }
 
@@ -79,7 +86,7 @@ func start(t testing.TB, opts ...option) *harness {
 	for _, o := range opts {
 		o(h)
 	}
-	var srvOpts []discordtest.ServerOption
+	srvOpts := h.srvOpts
 	var storeOpts bolt.Options
 	if h.clock != nil {
 		srvOpts = append(srvOpts, discordtest.WithClock(h.clock))
