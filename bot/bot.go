@@ -139,6 +139,7 @@ type Bot struct {
 	// a second press does not start a second game.
 	rematched sync.Map
 	gateway   atomic.Bool
+	seen      seenInteractions
 }
 
 // New checks cfg and prepares a bot that keeps its games in store. It

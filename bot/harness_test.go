@@ -145,6 +145,18 @@ func (h *harness) run() {
 	}
 }
 
+// waitLog waits until the bot's logs contain text.
+func (h *harness) waitLog(text string) {
+	h.t.Helper()
+	deadline := time.Now().Add(waitTimeout)
+	for !strings.Contains(h.logs.String(), text) {
+		if time.Now().After(deadline) {
+			h.t.Fatalf("no log line with %q; logs:\n%s", text, h.logs.String())
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+}
+
 // stop shuts the bot down gracefully, if it runs.
 func (h *harness) stop() {
 	h.t.Helper()

@@ -171,6 +171,12 @@ func (r router) match(id string) (componentHandler, customid.Params, customid.Pa
 // panic — into one ephemeral reply. It is the only place that does.
 func (b *Bot) onInteraction(i *discordgo.Interaction) {
 	ix := &interaction{Interaction: i, b: b, received: time.Now(), at: b.now()}
+	if !b.seen.first(i.ID, ix.received) {
+		// Discord may deliver an interaction twice; the first delivery
+		// has (or will have) the one answer an interaction can get.
+		b.log.Info("duplicate delivery of an interaction ignored", "interaction", i.ID)
+		return
+	}
 	if b.closing.Load() {
 		_ = ix.say("Gambit is restarting; try again in a few seconds.")
 		return
@@ -290,4 +296,38 @@ func restCode(err error) int {
 		return rest.Message.Code
 	}
 	return 0
+}
+
+// interactionTTL is how long an interaction can be answered or followed
+// up, and so how long a duplicate delivery of it matters.
+const interactionTTL = 15 * time.Minute
+
+// seenInteractions remembers the interactions handled in the last
+// interactionTTL, to ignore duplicate deliveries.
+type seenInteractions struct {
+	mu    sync.Mutex
+	ids   map[string]time.Time
+	prune time.Time
+}
+
+// first records id at time now and reports whether it is new.
+func (s *seenInteractions) first(id string, now time.Time) bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.ids == nil {
+		s.ids = map[string]time.Time{}
+	}
+	if now.Sub(s.prune) > time.Minute {
+		for k, t := range s.ids {
+			if now.Sub(t) > interactionTTL {
+				delete(s.ids, k)
+			}
+		}
+		s.prune = now
+	}
+	if _, dup := s.ids[id]; dup {
+		return false
+	}
+	s.ids[id] = now
+	return true
 }

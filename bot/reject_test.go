@@ -159,3 +159,31 @@ func TestMissingChannelPermissionsAreExplainedAtPlay(t *testing.T) {
 		t.Errorf("/play without permissions: %q", m.Content)
 	}
 }
+
+func TestADuplicateDeliveryHasOneEffect(t *testing.T) {
+	t.Parallel()
+	h := start(t)
+	alice, bob := h.srv.AddUser("alice").ID, h.srv.AddUser("bob").ID
+	g := challengeAndAccept(t, h, alice, bob, storage.ConnectFour)
+	board := h.board(g.ID)
+	cid, _, _ := moveControl(board, "4")
+	ix, err := h.srv.ClickButton(alice, board.ID, cid)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := ix.Redeliver(); err != nil {
+		t.Fatal(err)
+	}
+	if m, err := ix.Reply(h.ctx()); err != nil || m.Ephemeral() {
+		t.Fatalf("the click's reply: %+v, %v", m, err)
+	}
+	h.waitLog("duplicate delivery")
+	if g = h.game(g.ID); len(g.Moves) != 1 {
+		t.Errorf("moves %v after one click delivered twice, want one", g.Moves)
+	}
+	for _, r := range h.srv.Requests() {
+		if r.Status == 400 && strings.Contains(string(r.Response), "40060") {
+			t.Errorf("the bot answered the interaction twice: %s %s", r.Method, r.Path)
+		}
+	}
+}

@@ -250,6 +250,7 @@ type interactionState struct {
 	originalID string          // the message @original refers to
 	ackVersion int             // @original's version when acknowledged
 	followups  map[string]bool // IDs of follow-up messages
+	wire       wireInteraction // the INTERACTION_CREATE payload, for Redeliver
 }
 
 // Option is an option of a slash command as a user fills it in. Its type
@@ -614,12 +615,28 @@ func (s *Server) deliver(it discordgo.InteractionType, userID string, ch *Channe
 		st.MessageID = m.ID
 		w.Message = s.wireMessage(m)
 	}
+	st.wire = w
 	s.interactions[st.ID] = st
 	s.byToken[st.Token] = st
 	s.dispatch("INTERACTION_CREATE", w, 0)
 	s.broadcast()
 	ix := st.Interaction
 	return &ix, nil
+}
+
+// Redeliver dispatches the interaction's INTERACTION_CREATE again, same ID
+// and token, as Discord may after a gateway hiccup. Only the first
+// response to it can succeed; a second callback gets 40060.
+func (ix *Interaction) Redeliver() error {
+	s := ix.s
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	st := s.interactions[ix.ID]
+	if len(s.sessions) == 0 {
+		return ErrNoSession
+	}
+	s.dispatch("INTERACTION_CREATE", st.wire, 0)
+	return nil
 }
 
 // Response waits for the bot's initial response to the interaction.
