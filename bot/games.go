@@ -217,3 +217,20 @@ func (b *Bot) saveOriginalMessage(ctx context.Context, ix *interaction, g *stora
 	}
 	return nil
 }
+
+// updateBoard answers a click on a board by updating it (response type 7)
+// with msg, which shows state already committed. If that answer fails —
+// the interaction expired (10062) or Discord erred — the board is edited
+// the other way, so that it still shows what is stored; the user is then
+// told through the error path if at all possible.
+func (b *Bot) updateBoard(ctx context.Context, ix *interaction, g *storage.Game, msg render.Message) error {
+	err := ix.update(msg)
+	if err == nil {
+		return nil
+	}
+	b.log.Warn("answering a click failed; editing the board instead", "interaction", ix.ID, "game", g.ID, "err", err)
+	if eerr := b.editBoard(ctx, g, msg, webhookToken{}); eerr != nil {
+		return errors.Join(err, eerr)
+	}
+	return err
+}

@@ -294,7 +294,7 @@ func (b *Bot) clickAccept(ctx context.Context, ix *interaction, p customid.Param
 	if err != nil {
 		return err
 	}
-	return ix.update(view(g, pos, nil, nil, ""))
+	return b.updateBoard(ctx, ix, g, view(g, pos, nil, nil, ""))
 }
 
 // clickDecline declines a challenge, or withdraws it when the challenger
@@ -313,7 +313,7 @@ func (b *Bot) clickDecline(ctx context.Context, ix *interaction, p customid.Para
 	if err := b.store.UpdateGame(ctx, g); err != nil {
 		return answerConflict(err, "decline challenge", g.ID)
 	}
-	return ix.update(view(g, nil, nil, nil, notice))
+	return b.updateBoard(ctx, ix, g, view(g, nil, nil, nil, notice))
 }
 
 // answerConflict turns a lost race into a user error and wraps the rest.

@@ -101,7 +101,7 @@ func (b *Bot) playHuman(ctx context.Context, ix *interaction, g *storage.Game, p
 	msg := view(g, pos, thinking, changes, "")
 	if onBoard {
 		defer ready(ix.Message.ID)
-		return ix.update(msg)
+		return b.updateBoard(ctx, ix, g, msg)
 	}
 	defer ready("")
 	if err := ix.say("You played %s.", played); err != nil {
