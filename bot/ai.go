@@ -15,6 +15,7 @@ import (
 // aiJob is an AI turn to play.
 type aiJob struct {
 	game     storage.GameID
+	owner    string        // the person whose game it is, for fair queueing
 	ply      int           // moves played when queued; the job is void if this changed
 	deadline time.Time     // by the wall clock: the click plus the move time
 	queued   time.Time     // by the wall clock
@@ -25,14 +26,14 @@ type aiJob struct {
 
 // aiPool runs AI searches on a fixed number of workers, one search thread
 // each, so that searches never use more threads than the configured total.
-// Jobs wait in a first-in first-out queue; a game is queued at most once.
+// Jobs wait in a fair queue (see fairQueue); a game is queued at most once.
 type aiPool struct {
 	b       *Bot
 	workers int
 
 	mu      sync.Mutex
 	cond    *sync.Cond
-	queue   []*aiJob
+	queue   fairQueue
 	known   map[storage.GameID]bool // queued or running
 	idle    int
 	stopped bool
@@ -73,8 +74,7 @@ func (p *aiPool) enqueue(j *aiJob) (pos int, added bool) {
 		return 0, false
 	}
 	p.known[j.game] = true
-	p.queue = append(p.queue, j)
-	pos = max(len(p.queue)-p.idle, 0)
+	pos = max(p.queue.push(j)-p.idle, 0)
 	j.shown = pos
 	p.setQueueGauge()
 	p.cond.Signal()
@@ -83,7 +83,7 @@ func (p *aiPool) enqueue(j *aiJob) (pos int, added bool) {
 
 func (p *aiPool) setQueueGauge() {
 	if m := p.b.cfg.Metrics; m != nil {
-		m.AIQueue.Set(float64(len(p.queue)))
+		m.AIQueue.Set(float64(p.queue.len()))
 	}
 }
 
@@ -91,7 +91,7 @@ func (p *aiPool) work() {
 	p.mu.Lock()
 	p.idle++
 	for {
-		for len(p.queue) == 0 && !p.stopped {
+		for p.queue.len() == 0 && !p.stopped {
 			p.cond.Wait()
 		}
 		if p.stopped {
@@ -99,8 +99,7 @@ func (p *aiPool) work() {
 			p.mu.Unlock()
 			return
 		}
-		j := p.queue[0]
-		p.queue = p.queue[1:]
+		j := p.queue.pop()
 		p.idle--
 		p.setQueueGauge()
 		p.mu.Unlock()
@@ -123,7 +122,7 @@ func (b *Bot) queueAI(g *storage.Game, clicked time.Time, tok webhookToken) (*re
 		return nil, func(string) {}
 	}
 	j := &aiJob{
-		game: g.ID, ply: len(g.Moves), deadline: clicked.Add(b.moveTime(g)), queued: time.Now(),
+		game: g.ID, owner: string(g.Players[1-g.Turn].ID), ply: len(g.Moves), deadline: clicked.Add(b.moveTime(g)), queued: time.Now(),
 		tok: tok, ready: make(chan struct{}),
 	}
 	pos, added := b.ai.enqueue(j)

@@ -45,6 +45,8 @@ const (
 	DefaultTickInterval     = time.Second
 	DefaultProgressInterval = 2 * time.Second
 	DefaultCountInterval    = 15 * time.Second
+	DefaultMaxGamesPerUser  = 10
+	DefaultMaxChallenges    = 3
 	// MaxMoveTime bounds the movetime option and settings.
 	MaxMoveTime = 60 * time.Second
 )
@@ -72,6 +74,12 @@ type Config struct {
 	// DefaultAI is the strategy /play uses when given neither opponent
 	// nor ai.
 	DefaultAI string
+	// MaxGamesPerUser caps a member's open games (challenges included),
+	// so that one member cannot flood a server or the AI workers.
+	MaxGamesPerUser int
+	// MaxChallenges caps the challenges a member has waiting for an
+	// answer.
+	MaxChallenges int
 	// SearchThreads is the total of threads AI searches may use at once;
 	// 0 means the machine's cores (GOMAXPROCS).
 	SearchThreads int
@@ -105,6 +113,12 @@ func (c *Config) setDefaults() {
 	def(&c.TickInterval, DefaultTickInterval)
 	def(&c.ProgressInterval, DefaultProgressInterval)
 	def(&c.CountInterval, DefaultCountInterval)
+	if c.MaxGamesPerUser <= 0 {
+		c.MaxGamesPerUser = DefaultMaxGamesPerUser
+	}
+	if c.MaxChallenges <= 0 {
+		c.MaxChallenges = DefaultMaxChallenges
+	}
 	if c.DefaultAI == "" {
 		c.DefaultAI = DefaultAI
 	}

@@ -115,6 +115,9 @@ func (b *Bot) cmdPlay(ctx context.Context, ix *interaction, opts options) error 
 			return userErrorf("%s is a bot and cannot accept challenges. Play one of Gambit's AIs with the ai option.", opponent.Username)
 		}
 		req.opponent = playerOf(opponent)
+		if err := b.checkLimits(ctx, ix.user().ID, true); err != nil {
+			return err
+		}
 		return b.challenge(ctx, ix, req)
 	}
 	if aiName == "" {
@@ -128,6 +131,9 @@ func (b *Bot) cmdPlay(ctx context.Context, ix *interaction, opts options) error 
 		return userErrorf("%s does not play %s. Choose one of: %s.", info.Name, kind, strategyList(string(kind)))
 	}
 	req.opponent = storage.Player{ID: storage.AI(info.Name), Name: info.Name}
+	if err := b.checkLimits(ctx, ix.user().ID, false); err != nil {
+		return err
+	}
 	return b.startAIGame(ctx, ix, req)
 }
 
@@ -154,6 +160,31 @@ func playerOf(u *discordgo.User) storage.Player {
 		name = u.Username
 	}
 	return storage.Player{ID: storage.User(u.ID), Name: name}
+}
+
+// checkLimits refuses a new game to a member who has too many open games,
+// or too many challenges waiting, when the new game is a challenge.
+func (b *Bot) checkLimits(ctx context.Context, userID string, challenge bool) error {
+	open, err := b.store.ActiveGames(ctx, storage.User(userID))
+	if err != nil {
+		return fmt.Errorf("bot: games of %s: %w", userID, err)
+	}
+	if len(open) >= b.cfg.MaxGamesPerUser {
+		return userErrorf("You have %d games and challenges open, the most Gambit allows at once. Finish or resign one first (/games lists them).", len(open))
+	}
+	if !challenge {
+		return nil
+	}
+	waiting := 0
+	for _, g := range open {
+		if g.Status == storage.StatusPending && g.Players[0].ID == storage.User(userID) {
+			waiting++
+		}
+	}
+	if waiting >= b.cfg.MaxChallenges {
+		return userErrorf("You have %d challenges waiting for an answer, the most Gambit allows. Wait for answers, or withdraw one with its Decline button.", waiting)
+	}
+	return nil
 }
 
 // newGame returns the record of a requested game, not yet stored.
@@ -366,6 +397,9 @@ func (b *Bot) takeRematch(ctx context.Context, ix *interaction, id storage.GameI
 	}
 	if old.Players[1-seat].ID == storage.Anonymous {
 		return gameRequest{}, userErrorf("Your opponent deleted their data; start a new game with /play.")
+	}
+	if err := b.checkLimits(ctx, ix.user().ID, !old.Players[1-seat].ID.IsAI()); err != nil {
+		return gameRequest{}, err
 	}
 	if _, taken := b.rematched.LoadOrStore(old.ID, true); taken {
 		return gameRequest{}, userErrorf("A rematch of this game was already started.")

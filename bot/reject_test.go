@@ -8,6 +8,7 @@ import (
 
 	"github.com/bwmarrin/discordgo"
 
+	"github.com/gambitbot/gambit/bot"
 	"github.com/gambitbot/gambit/bot/customid"
 	"github.com/gambitbot/gambit/bot/discordtest"
 	"github.com/gambitbot/gambit/storage"
@@ -185,5 +186,31 @@ func TestADuplicateDeliveryHasOneEffect(t *testing.T) {
 		if r.Status == 400 && strings.Contains(string(r.Response), "40060") {
 			t.Errorf("the bot answered the interaction twice: %s %s", r.Method, r.Path)
 		}
+	}
+}
+
+func TestOneMemberCannotFloodTheServer(t *testing.T) {
+	t.Parallel()
+	h := start(t, withConfig(func(c *bot.Config) { c.MaxGamesPerUser, c.MaxChallenges = 3, 2 }))
+	alice, bob, carol := h.srv.AddUser("alice").ID, h.srv.AddUser("bob").ID, h.srv.AddUser("carol").ID
+	for _, opp := range []string{bob, carol} {
+		if _, m := h.command(alice, "play", opt("game", "connect4"), opt("opponent", opp)); m.Ephemeral() {
+			t.Fatalf("challenge: %q", m.Content)
+		}
+	}
+	if _, m := h.command(alice, "play", opt("game", "connect4"), opt("opponent", bob)); !m.Ephemeral() || !strings.Contains(m.Content, "challenges waiting") {
+		t.Errorf("a third waiting challenge: %q, want a refusal", m.Content)
+	}
+	if _, m := h.command(alice, "play", opt("game", "tictactoe"), opt("ai", "random")); m.Ephemeral() {
+		t.Fatalf("an AI game within the cap: %q", m.Content)
+	}
+	if _, m := h.command(alice, "play", opt("game", "tictactoe"), opt("ai", "random")); !m.Ephemeral() || !strings.Contains(m.Content, "games and challenges open") {
+		t.Errorf("a fourth open game: %q, want a refusal", m.Content)
+	}
+	if open, _ := h.store.ActiveGames(t.Context(), storage.User(alice)); len(open) != 3 {
+		t.Errorf("alice has %d open games, want the cap of 3", len(open))
+	}
+	if _, m := h.command(bob, "play", opt("game", "tictactoe"), opt("ai", "random")); m.Ephemeral() {
+		t.Errorf("another member is held back by alice's cap: %q", m.Content)
 	}
 }

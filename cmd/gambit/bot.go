@@ -35,6 +35,8 @@ environment and from a .env file in the working directory (see .env.example):
   GAMBIT_TURN_TIMEOUT    how long a player may take per move (default 24h)
   GAMBIT_DEFAULT_AI      the AI of /play without opponent or ai (default minimax)
   GAMBIT_SEARCH_THREADS  total AI search threads (default: the machine's cores)
+  GAMBIT_MAX_GAMES_PER_USER  a member's open games and challenges at most (default 10)
+  GAMBIT_MAX_CHALLENGES  a member's challenges waiting for an answer at most (default 3)
   GAMBIT_LOG_LEVEL       debug, info, warn or error (default info)
   GAMBIT_OPS_ADDR        serve /healthz, /metrics and /backup here (":9090" is loopback only)
 
@@ -77,13 +79,18 @@ func botSettings(needDiscord bool) (bot.Config, slog.Level, error) {
 	duration("GAMBIT_MOVE_TIME", &cfg.MoveTime)
 	duration("GAMBIT_CHALLENGE_TTL", &cfg.ChallengeTTL)
 	duration("GAMBIT_TURN_TIMEOUT", &cfg.TurnTimeout)
-	if v := os.Getenv("GAMBIT_SEARCH_THREADS"); v != "" {
-		n, err := strconv.Atoi(v)
-		if err != nil || n < 1 {
-			errs = append(errs, fmt.Errorf("GAMBIT_SEARCH_THREADS=%q: want a whole number ≥ 1", v))
+	count := func(key string, into *int) {
+		if v := os.Getenv(key); v != "" {
+			n, err := strconv.Atoi(v)
+			if err != nil || n < 1 {
+				errs = append(errs, fmt.Errorf("%s=%q: want a whole number ≥ 1", key, v))
+			}
+			*into = n
 		}
-		cfg.SearchThreads = n
 	}
+	count("GAMBIT_SEARCH_THREADS", &cfg.SearchThreads)
+	count("GAMBIT_MAX_GAMES_PER_USER", &cfg.MaxGamesPerUser)
+	count("GAMBIT_MAX_CHALLENGES", &cfg.MaxChallenges)
 	var level slog.Level
 	if v := os.Getenv("GAMBIT_LOG_LEVEL"); v != "" {
 		if err := level.UnmarshalText([]byte(v)); err != nil {
