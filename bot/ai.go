@@ -190,7 +190,10 @@ func (b *Bot) runAI(j *aiJob) {
 	}
 	searchCtx, cancel := context.WithDeadline(ctx, j.deadline)
 	started := time.Now()
-	res, err := info.Strategy.Search(searchCtx, pos.Clone(), strategies.Limits{Threads: 1, Progress: progress.report})
+	var res strategies.Result
+	lowPriority(func() {
+		res, err = info.Strategy.Search(searchCtx, pos.Clone(), strategies.Limits{Threads: 1, Progress: progress.report})
+	})
 	cancel()
 	progress.stop()
 	if err != nil {

@@ -81,7 +81,7 @@ type Config struct {
 	// answer.
 	MaxChallenges int
 	// SearchThreads is the total of threads AI searches may use at once;
-	// 0 means the machine's cores (GOMAXPROCS).
+	// 0 means the machine's cores (runtime.NumCPU).
 	SearchThreads int
 	// TickInterval is how often expired challenges and turns are looked
 	// for.
@@ -123,7 +123,7 @@ func (c *Config) setDefaults() {
 		c.DefaultAI = DefaultAI
 	}
 	if c.SearchThreads <= 0 {
-		c.SearchThreads = runtime.GOMAXPROCS(0)
+		c.SearchThreads = runtime.NumCPU()
 	}
 	if c.Now == nil {
 		c.Now = time.Now
@@ -131,6 +131,17 @@ func (c *Config) setDefaults() {
 	if c.Logger == nil {
 		c.Logger = slog.Default()
 	}
+}
+
+// Procs returns the GOMAXPROCS a process that runs the bot should set:
+// the machine's cores for interactions, plus one per search thread. The
+// search threads run at a lower OS priority (on Linux), so with a
+// processor of their own each, Go's scheduler never makes a click wait
+// behind a search: the operating system gives the cores to interaction
+// handling first and the rest to the searches.
+func Procs(cfg Config) int {
+	cfg.setDefaults()
+	return runtime.NumCPU() + cfg.SearchThreads
 }
 
 // Bot is a running Gambit bot.

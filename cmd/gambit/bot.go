@@ -8,6 +8,7 @@ import (
 	"net"
 	"os"
 	"os/signal"
+	"runtime"
 	"runtime/debug"
 	"strconv"
 	"strings"
@@ -108,6 +109,7 @@ func serveBot(ctx context.Context, sio stdio) error {
 	}
 	log := slog.New(slog.NewTextHandler(sio.err, &slog.HandlerOptions{Level: level}))
 	cfg.Logger = log
+	runtime.GOMAXPROCS(bot.Procs(cfg))
 	cfg.Metrics = ops.NewMetrics()
 
 	path := envOr("GAMBIT_DB", defaultDB)

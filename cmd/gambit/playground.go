@@ -6,8 +6,10 @@ import (
 	"log/slog"
 	"os"
 	"os/signal"
+	"runtime"
 	"syscall"
 
+	"github.com/gambitbot/gambit/bot"
 	"github.com/gambitbot/gambit/bot/playground"
 )
 
@@ -41,6 +43,7 @@ func runPlayground(args []string, sio stdio) error {
 	if err != nil {
 		return err
 	}
+	runtime.GOMAXPROCS(bot.Procs(cfg))
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	return playground.Run(ctx, playground.Config{

@@ -1,0 +1,28 @@
+package bot
+
+import (
+	"runtime"
+	"syscall"
+)
+
+// searchNice is the nice value of the threads that run AI searches: they
+// yield the cores to interaction handling, which must answer within
+// Discord's three seconds, and take whatever is left.
+const searchNice = 10
+
+// lowPriority runs f on an OS thread of its own at nice searchNice and
+// returns when f has. The thread is not given back to the Go scheduler:
+// an unprivileged process could not raise its priority again, so the
+// goroutine exits still locked and the runtime ends the thread.
+func lowPriority(f func()) {
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		runtime.LockOSThread() // never unlocked: the thread dies with the goroutine
+		// Best effort: without the right to renice, the search runs at
+		// normal priority.
+		_ = syscall.Setpriority(syscall.PRIO_PROCESS, syscall.Gettid(), searchNice)
+		f()
+	}()
+	<-done
+}
