@@ -3,6 +3,7 @@ module github.com/gambitbot/gambit
 go 1.26.0
 
 require (
+	github.com/anishathalye/porcupine v1.3.1
 	github.com/bwmarrin/discordgo v0.29.0
 	github.com/chromedp/chromedp v0.23.0
 	github.com/forPelevin/gomoji v1.2.0

@@ -23,6 +23,9 @@ func optionsOf(in []*discordgo.ApplicationCommandInteractionDataOption) options 
 	var walk func([]*discordgo.ApplicationCommandInteractionDataOption)
 	walk = func(list []*discordgo.ApplicationCommandInteractionDataOption) {
 		for _, opt := range list {
+			if opt == nil {
+				continue // Discord never sends one; a forged payload might
+			}
 			switch opt.Type {
 			case discordgo.ApplicationCommandOptionSubCommand, discordgo.ApplicationCommandOptionSubCommandGroup:
 				if o.sub == "" {

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/bwmarrin/discordgo"
@@ -278,6 +279,11 @@ func (b *Bot) clickResignConfirm(ctx context.Context, ix *interaction, p customi
 	}
 	if g.Status != storage.StatusActive {
 		return userErrorf("This game is over.")
+	}
+	// The confirmation may be for an earlier board (the opponent moved
+	// meanwhile: resigning still stands), never for one not drawn yet.
+	if n, err := strconv.Atoi(p["ply"]); err != nil || n < 0 || n > len(g.Moves) || p["ply"] != strconv.Itoa(n) {
+		return userErrorf("This button does not belong to this game's board. Use the Resign button on the board.")
 	}
 	g.Status = storage.StatusFinished
 	changes, err := b.store.FinishGame(ctx, g, storage.Result{Winner: 1 - seat, Reason: "resigned"})

@@ -59,22 +59,31 @@ var all = []Game{
 			}
 			return adjacency.New(o.Rounds, o.First)
 		},
-		parse: func(text string) (engine.Position, error) { return adjacency.Parse(text) },
+		parse: func(text string) (engine.Position, error) { return orNil(adjacency.Parse(text)) },
 	},
 	{
 		Name:     "connect4",
 		Title:    "Connect Four",
 		MoveHelp: "a column 1–7",
 		start:    func(Options) (engine.Position, error) { return connect4.New(), nil },
-		parse:    func(text string) (engine.Position, error) { return connect4.Parse(text) },
+		parse:    func(text string) (engine.Position, error) { return orNil(connect4.Parse(text)) },
 	},
 	{
 		Name:     "tictactoe",
 		Title:    "Tic-Tac-Toe",
 		MoveHelp: "a cell 1–9, row by row from the top-left",
 		start:    func(Options) (engine.Position, error) { return tictactoe.New(), nil },
-		parse:    func(text string) (engine.Position, error) { return tictactoe.Parse(text) },
+		parse:    func(text string) (engine.Position, error) { return orNil(tictactoe.Parse(text)) },
 	},
+}
+
+// orNil returns a parsed position as an engine.Position, or a nil one
+// with the error: a nil *Position in an interface would not be nil.
+func orNil[P engine.Position](p P, err error) (engine.Position, error) {
+	if err != nil {
+		return nil, err
+	}
+	return p, nil
 }
 
 // All returns every game, in a fixed order.

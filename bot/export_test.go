@@ -1,0 +1,19 @@
+package bot
+
+import (
+	"context"
+
+	"github.com/gambitbot/gambit/bot/customid"
+)
+
+// PanicPattern is the custom ID pattern of the route PanicRoute adds.
+const PanicPattern customid.Pattern = "v1/test-panic/{x}"
+
+// PanicRoute adds to b's router a route whose handler panics, so that an
+// end-to-end test can check how onInteraction recovers. Call it after New
+// and before Run.
+func PanicRoute(b *Bot) {
+	b.router = append(b.router, route{PanicPattern, func(context.Context, *interaction, customid.Params) error {
+		panic("test panic: a handler broke")
+	}})
+}

@@ -1,0 +1,1200 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"maps"
+	"math/rand/v2"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"slices"
+	"strconv"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/gambitbot/gambit/bot/customid"
+	"github.com/gambitbot/gambit/bot/discordtest"
+	"github.com/gambitbot/gambit/engine"
+	"github.com/gambitbot/gambit/engine/games"
+	"github.com/gambitbot/gambit/storage"
+	"github.com/gambitbot/gambit/storage/bolt"
+)
+
+// The bot crash drill kills the real `gambit bot` process a few times by
+// default (and under -short); run the long drill with
+//
+//	go test ./cmd/gambit -run CrashDrill -botcrash.kills=50 -timeout 30m
+//
+// (the package comes before the flag: go test stops reading packages at
+// the first flag it does not know).
+var botCrashKills = flag.Int("botcrash.kills", 3, "number of SIGKILLs in the bot crash drill (TestBotCrashDrill)")
+
+const (
+	crashUsers     = 6                       // simulated members playing at once
+	crashMaxOpen   = 4                       // open games a member keeps going
+	crashWait      = 20 * time.Second        // bounds every wait; reached only when something is broken
+	crashReplyWait = 5 * time.Second         // how long a member waits for the answer to a click
+	crashMaxDelay  = 1500 * time.Millisecond // the kill comes up to this long into a burst
+	crashMoveTime  = "300ms"                 // GAMBIT_MOVE_TIME: AI searches are short and often in flight
+)
+
+// crashSpec is a kind of game the members start.
+type crashSpec struct {
+	kind     storage.Kind
+	ai       string  // "" for a challenge to another member
+	moveTime float64 // AI seconds per move, 0 for GAMBIT_MOVE_TIME
+	rounds   int     // Adjacency rounds
+}
+
+var crashSpecs = []crashSpec{
+	{kind: storage.TicTacToe},
+	{kind: storage.TicTacToe},
+	{kind: storage.TicTacToe},
+	{kind: storage.ConnectFour},
+	{kind: storage.ConnectFour},
+	{kind: storage.ConnectFour},
+	{kind: storage.TicTacToe, ai: "minimax"},
+	{kind: storage.TicTacToe, ai: "random"},
+	{kind: storage.ConnectFour, ai: "minimax", moveTime: 0.4},
+	{kind: storage.ConnectFour, ai: "greedy"},
+	{kind: storage.Adjacency, ai: "minimax", moveTime: 0.5, rounds: 28},
+	{kind: storage.Adjacency, ai: "greedy", rounds: 28},
+	{kind: storage.Adjacency, ai: "random", moveTime: 0.2, rounds: 28},
+}
+
+// TestBotCrashDrill runs the real `gambit bot` process against the Discord
+// stand-in while simulated members play many games at once, against each
+// other and against AIs, and kills it with SIGKILL at random moments: at a
+// random time, right after a click or command was delivered (so between
+// the click and its reply, often inside the commit), or while an AI search
+// is queued or running. After every kill it opens the database read-only
+// and checks that
+//
+//   - bbolt's consistency check and the store's invariants pass;
+//   - every move that a member saw on a board — the reply to their click,
+//     or the AI's move edited in — is stored at that place: no move
+//     acknowledged to anyone is lost, none is doubled;
+//   - every stored game replays legally to its stored position, with the
+//     turn alternating from the first mover (a doubled move breaks it);
+//   - no game is duplicated: one game per acknowledged /play, no more games
+//     than /play commands, no two games on one board message;
+//
+// then restarts the process and checks that every game whose AI turn was
+// pending at the kill gets its AI move on its board. Boards a kill left
+// behind the stored game are re-posted the way a member would, with /games.
+func TestBotCrashDrill(t *testing.T) {
+	kills := *botCrashKills
+	if testing.Short() {
+		kills = min(kills, 3)
+	}
+	began := time.Now()
+	d := newCrashDrill(t)
+	var awaiting map[storage.GameID]int // games awaiting the AI at the last kill → their moves then
+	var stale []storage.GameID
+	for round := range kills {
+		d.start()
+		if round > 0 {
+			d.awaitResumed(awaiting)
+			d.repost(stale)
+		}
+		d.burst(round)
+		awaiting, stale = d.verify(fmt.Sprintf("kill %d", round+1), awaiting)
+		d.staleHuman += len(stale)
+		if t.Failed() {
+			d.dumpLogs()
+			t.FailNow()
+		}
+	}
+	// A last start answers the AI turns of the last kill; a graceful stop
+	// then leaves a database that must hold all of it.
+	d.start()
+	d.awaitResumed(awaiting)
+	d.repost(stale)
+	d.stop()
+	if _, stale = d.verify("the final stop", awaiting); len(stale) > 0 {
+		t.Logf("boards of %v are still behind their games after the re-posts", stale)
+	}
+	d.finish(kills, time.Since(began))
+}
+
+// crashDrill is the state of one drill: the stand-in, the database, the
+// members and what they were shown.
+type crashDrill struct {
+	t      *testing.T
+	srv    *discordtest.Server
+	db     string
+	dir    string
+	users  []discordtest.User
+	boards *crashBoards
+
+	cmd  *exec.Cmd
+	logs *crashLogs
+	past []string // the logs of the processes that ended
+
+	mu        sync.Mutex
+	playsSent map[string]int            // member → /play commands delivered
+	playAcked map[storage.GameID]string // game → the member whose /play reply showed it
+	ephemeral map[string]int            // ephemeral answers to clicks, by their start
+	refusals  map[string]int            // /play refused by a limit, by its start
+
+	inflight atomic.Int64  // interactions delivered whose answer has not come
+	clicked  chan struct{} // a click or command was just delivered
+
+	// Figures for the summary.
+	clickAcks, playAcks, unanswered  atomic.Int64
+	modes                            map[string]int
+	inflightAtKills, awaitingAtKills int
+	resumed, reposted, staleHuman    int
+	staleAfterAI                     int // of staleHuman: the AI's move was committed, not shown
+	moveChecks, storedGames          int
+	orphans                          map[storage.GameID]bool // created, never shown
+}
+
+func newCrashDrill(t *testing.T) *crashDrill {
+	srv := discordtest.New()
+	t.Cleanup(srv.Close)
+	d := &crashDrill{
+		t: t, srv: srv, db: filepath.Join(t.TempDir(), "gambit.db"), dir: t.TempDir(),
+		boards:    newCrashBoards(),
+		playsSent: map[string]int{}, playAcked: map[storage.GameID]string{}, ephemeral: map[string]int{}, refusals: map[string]int{},
+		clicked: make(chan struct{}, 1), modes: map[string]int{}, orphans: map[storage.GameID]bool{},
+	}
+	for i := range crashUsers {
+		d.users = append(d.users, srv.AddUser(fmt.Sprintf("member%d", i+1)))
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	events := srv.Subscribe(ctx)
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		for e := range events {
+			d.boards.observe(e.Message)
+		}
+	}()
+	t.Cleanup(func() {
+		cancel()
+		<-done
+		if d.cmd != nil && d.cmd.ProcessState == nil {
+			_ = d.cmd.Process.Kill()
+			_ = d.cmd.Wait()
+		}
+	})
+	return d
+}
+
+// start runs `gambit bot` and waits until it serves.
+func (d *crashDrill) start() {
+	d.t.Helper()
+	cmd := exec.Command(os.Args[0], "bot")
+	cmd.Env = append(crashEnviron(), runMainEnv+"=1",
+		"DISCORD_TOKEN="+d.srv.Token(), "DISCORD_API_URL="+d.srv.URL(), "GAMBIT_DB="+d.db,
+		"GAMBIT_MOVE_TIME="+crashMoveTime, "GAMBIT_CHALLENGE_TTL=1h", "GAMBIT_LOG_LEVEL=debug")
+	cmd.Dir = d.dir // no .env there
+	d.logs = newCrashLogs()
+	cmd.Stderr = d.logs
+	if err := cmd.Start(); err != nil {
+		d.t.Fatal(err)
+	}
+	d.cmd = cmd
+	if !d.logs.waitFor("bot running", crashWait) {
+		_ = cmd.Process.Kill()
+		_ = cmd.Wait()
+		d.t.Fatalf("gambit bot did not come up; its output:\n%s", d.logs)
+	}
+}
+
+// crashEnviron is the test's environment without settings of Gambit or
+// Discord that would change the drill.
+func crashEnviron() []string {
+	var env []string
+	for _, kv := range os.Environ() {
+		if !strings.HasPrefix(kv, "GAMBIT_") && !strings.HasPrefix(kv, "DISCORD_") {
+			env = append(env, kv)
+		}
+	}
+	return env
+}
+
+// kill ends the process with SIGKILL.
+func (d *crashDrill) kill() {
+	d.t.Helper()
+	_ = d.cmd.Process.Kill() // if it fails, the process ended by itself: Wait says how
+	err := d.cmd.Wait()
+	var exit *exec.ExitError
+	if !errors.As(err, &exit) || exit.Sys().(syscall.WaitStatus).Signal() != syscall.SIGKILL {
+		d.t.Errorf("gambit bot ended with %v before the SIGKILL; output:\n%s", err, d.logs)
+	}
+	d.past = append(d.past, d.logs.String())
+}
+
+// stop ends the process with SIGTERM, as in production.
+func (d *crashDrill) stop() {
+	d.t.Helper()
+	if err := d.cmd.Process.Signal(syscall.SIGTERM); err != nil {
+		d.t.Fatal(err)
+	}
+	if !d.logs.waitFor("bot stopped", crashWait) {
+		d.t.Errorf("gambit bot did not stop after SIGTERM")
+		_ = d.cmd.Process.Kill()
+	}
+	if err := d.cmd.Wait(); err != nil {
+		d.t.Errorf("gambit bot after SIGTERM: %v", err)
+	}
+	d.past = append(d.past, d.logs.String())
+}
+
+// burst lets the members play until the kill, which comes at a random
+// moment chosen by the round's mode.
+func (d *crashDrill) burst(round int) {
+	d.t.Helper()
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	var wg sync.WaitGroup
+	for _, u := range d.users {
+		wg.Go(func() { d.member(ctx, u) })
+	}
+
+	mode := []string{"random", "click", "search"}[round%3]
+	delay := rand.N(crashMaxDelay)
+	if round == 0 {
+		delay += time.Second // let the first games start
+	}
+	time.Sleep(delay)
+	switch mode {
+	case "click": // just after a click or command reached the bot
+		select {
+		case <-d.clicked: // an old one
+		default:
+		}
+		select {
+		case <-d.clicked:
+			time.Sleep(rand.N(3 * time.Millisecond))
+		case <-time.After(2 * time.Second):
+			mode += " (none came)"
+		}
+	case "search": // while an AI turn is queued or searching
+		wait, stopWait := context.WithTimeout(ctx, 2*time.Second)
+		if d.boards.until(wait, d.boards.anyThinking) {
+			time.Sleep(rand.N(200 * time.Millisecond))
+		} else {
+			mode += " (none came)"
+		}
+		stopWait()
+	}
+	d.inflightAtKills += int(d.inflight.Load())
+	d.modes[mode]++
+	d.kill()
+	cancel()
+	wg.Wait()
+}
+
+// member plays as one simulated member until ctx ends: moves where a
+// board asks them to, accepts challenges, and starts games.
+func (d *crashDrill) member(ctx context.Context, u discordtest.User) {
+	for ctx.Err() == nil {
+		if !d.act(ctx, u) {
+			wait, cancel := context.WithTimeout(ctx, 100*time.Millisecond)
+			d.boards.next(wait)
+			cancel()
+		}
+	}
+}
+
+// act does one thing as member u and reports whether there was anything
+// to do.
+func (d *crashDrill) act(ctx context.Context, u discordtest.User) bool {
+	boards := d.boards.of(u.ID)
+	rand.Shuffle(len(boards), func(i, j int) { boards[i], boards[j] = boards[j], boards[i] })
+	for _, b := range boards {
+		if b.status == storage.StatusActive && b.mover == u.ID && !b.thinking && len(b.controls) > 0 {
+			d.move(ctx, u, b)
+			return true
+		}
+	}
+	for _, b := range boards {
+		if b.status == storage.StatusPending && b.challenged == u.ID {
+			d.accept(ctx, u, b)
+			return true
+		}
+	}
+	open, challenges := 0, 0
+	for _, b := range boards {
+		open++
+		if b.status == storage.StatusPending && b.challenger == u.ID {
+			challenges++
+		}
+	}
+	return open < crashMaxOpen && d.play(ctx, u, challenges < 2)
+}
+
+// delivered notes an interaction that reached the bot, for the kill modes.
+func (d *crashDrill) delivered() {
+	select {
+	case d.clicked <- struct{}{}:
+	default:
+	}
+}
+
+// reply waits, boundedly, for the answer to an interaction.
+func (d *crashDrill) reply(ctx context.Context, ix *discordtest.Interaction) (discordtest.Message, error) {
+	d.inflight.Add(1)
+	defer d.inflight.Add(-1)
+	ctx, cancel := context.WithTimeout(ctx, crashReplyWait)
+	defer cancel()
+	m, err := ix.Reply(ctx)
+	if err != nil {
+		d.unanswered.Add(1)
+	}
+	return m, err
+}
+
+// play starts a game with /play: a challenge to another member, if
+// challenge, or a game against an AI. It reports false if the bot refused.
+func (d *crashDrill) play(ctx context.Context, u discordtest.User, challenge bool) bool {
+	spec := crashSpecs[rand.IntN(len(crashSpecs))]
+	for !challenge && spec.ai == "" {
+		spec = crashSpecs[rand.IntN(len(crashSpecs))]
+	}
+	opts := []discordtest.Option{{Name: "game", Value: string(spec.kind)}, {Name: "first", Value: []string{"me", "opponent"}[rand.IntN(2)]}}
+	if spec.ai == "" {
+		others := slices.DeleteFunc(slices.Clone(d.users), func(o discordtest.User) bool { return o.ID == u.ID })
+		opts = append(opts, discordtest.Option{Name: "opponent", Value: others[rand.IntN(len(others))].ID})
+	} else {
+		opts = append(opts, discordtest.Option{Name: "ai", Value: spec.ai})
+	}
+	if spec.moveTime > 0 {
+		opts = append(opts, discordtest.Option{Name: "movetime", Value: spec.moveTime})
+	}
+	if spec.rounds > 0 {
+		opts = append(opts, discordtest.Option{Name: "rounds", Value: spec.rounds})
+	}
+	ix, err := d.srv.SendCommand(discordtest.SlashCommand{UserID: u.ID, Name: "play", Options: opts})
+	if err != nil {
+		return true
+	}
+	d.mu.Lock()
+	d.playsSent[u.ID]++
+	d.mu.Unlock()
+	d.delivered()
+	m, err := d.reply(ctx, ix)
+	if err != nil {
+		return true
+	}
+	b, ok := parseCrashBoard(m)
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	if m.Ephemeral() && !strings.HasPrefix(m.Content, "Sorry") {
+		d.refusals[strings.SplitN(m.Content, ",", 2)[0]]++ // a limit of open games or challenges
+		return false
+	}
+	if !ok {
+		d.t.Errorf("/play %v by %s failed: %q", opts, u.ID, m.Content)
+		return true
+	}
+	d.playAcks.Add(1)
+	if other, dup := d.playAcked[b.game]; dup {
+		d.t.Errorf("two /play replies showed game %s (members %s and %s)", b.game, other, u.ID)
+	}
+	d.playAcked[b.game] = u.ID
+	return true
+}
+
+// move plays a random legal move on a board that asks u to move.
+func (d *crashDrill) move(ctx context.Context, u discordtest.User, b crashBoard) {
+	c := b.controls[rand.IntN(len(b.controls))]
+	var ix *discordtest.Interaction
+	var err error
+	if c.value != "" {
+		ix, err = d.srv.SelectValues(u.ID, b.msg.ID, c.customID, c.value)
+	} else {
+		ix, err = d.srv.ClickButton(u.ID, b.msg.ID, c.customID)
+	}
+	if err != nil {
+		return // the board changed meanwhile
+	}
+	d.delivered()
+	m, err := d.reply(ctx, ix)
+	if err != nil {
+		return // not answered: not acknowledged
+	}
+	if m.Ephemeral() {
+		d.refused(ctx, u, b.game, m.Content)
+		return
+	}
+	// The reply is the board as it is now: an AI that answers at once may
+	// have moved on it already. Its update showing this move went by the
+	// board tracker, which checks it against this acknowledgement.
+	r, ok := parseCrashBoard(m)
+	shows := ok && r.game == b.game && (r.status == storage.StatusFinished ||
+		r.status == storage.StatusActive && (r.ply == b.ply+1 && r.last == c.cell || r.ply > b.ply+1))
+	if !shows {
+		d.t.Errorf("game %s: %s played %s at ply %d; the reply does not show it: %v", b.game, u.ID, c.cell, b.ply, r)
+		return
+	}
+	d.boards.ack(b.game, b.ply+1, c.cell)
+	d.clickAcks.Add(1)
+}
+
+// accept accepts a challenge to u.
+func (d *crashDrill) accept(ctx context.Context, u discordtest.User, b crashBoard) {
+	ix, err := d.srv.ClickButton(u.ID, b.msg.ID, customid.Accept.Build(string(b.game)))
+	if err != nil {
+		return
+	}
+	d.delivered()
+	m, err := d.reply(ctx, ix)
+	if err == nil && m.Ephemeral() {
+		d.refused(ctx, u, b.game, m.Content)
+	}
+}
+
+// refused handles an ephemeral answer to a click on a board that asked u
+// to act: the board is behind the stored game (a kill came between a
+// commit and its reply), so u re-posts it as a member would, through
+// /games, or gives up on a game that is over.
+func (d *crashDrill) refused(ctx context.Context, u discordtest.User, id storage.GameID, text string) {
+	d.mu.Lock()
+	d.ephemeral[strings.SplitN(text, ":", 2)[0]]++
+	d.mu.Unlock()
+	if strings.Contains(text, "game is over") || d.boards.reposts(id) >= 2 {
+		d.boards.abandon(id)
+		return
+	}
+	if !d.repostAs(ctx, u.ID, id) {
+		d.boards.abandon(id)
+	}
+}
+
+// repostAs re-posts the board of game id as member userID through /games
+// and its Re-post button, and reports whether the bot did.
+func (d *crashDrill) repostAs(ctx context.Context, userID string, id storage.GameID) bool {
+	d.boards.noteRepost(id)
+	ix, err := d.srv.SendCommand(discordtest.SlashCommand{UserID: userID, Name: "games"})
+	if err != nil {
+		return false
+	}
+	m, err := d.reply(ctx, ix)
+	cid := customid.Repost.Build(string(id))
+	if _, ok := m.Component(cid); err != nil || !ok {
+		d.t.Logf("re-post of %s as %s: /games answered %v %q", id, userID, err, m.Content)
+		return false
+	}
+	if ix, err = d.srv.ClickButton(userID, m.ID, cid); err != nil {
+		d.t.Logf("re-post of %s as %s: %v", id, userID, err)
+		return false
+	}
+	m, err = d.reply(ctx, ix)
+	if !(err == nil && strings.Contains(m.Content, "posted again")) {
+		d.t.Logf("re-post of %s as %s: answered %v %q", id, userID, err, m.Content)
+	}
+	return err == nil && strings.Contains(m.Content, "posted again")
+}
+
+// repost re-posts, after a restart, the boards that the last kill left
+// behind their stored games with a person to move: the bot does not
+// refresh those by itself.
+func (d *crashDrill) repost(stale []storage.GameID) {
+	ctx, cancel := context.WithTimeout(context.Background(), crashWait)
+	defer cancel()
+	for _, id := range stale {
+		userID := d.boards.player(id)
+		if userID == "" {
+			d.t.Logf("re-post of %s: no member plays it", id)
+		}
+		if userID != "" && d.repostAs(ctx, userID, id) {
+			d.reposted++
+		} else {
+			d.boards.abandon(id)
+		}
+	}
+}
+
+// awaitResumed waits until every game that awaited the AI at the kill
+// shows the AI's move on a board.
+func (d *crashDrill) awaitResumed(awaiting map[storage.GameID]int) {
+	d.t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), crashWait)
+	defer cancel()
+	var missing []storage.GameID
+	d.boards.until(ctx, func() bool {
+		missing = missing[:0]
+		for id, n := range awaiting {
+			if !d.boards.beyond(id, n) {
+				missing = append(missing, id)
+			}
+		}
+		return len(missing) == 0
+	})
+	d.resumed += len(awaiting) - len(missing)
+	for _, id := range missing {
+		d.t.Errorf("game %s awaited the AI at the kill with %d moves; after the restart no board shows the AI's move within %v; board: %v",
+			id, awaiting[id], crashWait, d.boards.board(id))
+	}
+}
+
+// verify checks the database after the process ended and returns the
+// games awaiting the AI with their move counts, and the open games whose
+// board is behind the stored game with a person to move.
+func (d *crashDrill) verify(label string, prevAwaiting map[storage.GameID]int) (map[storage.GameID]int, []storage.GameID) {
+	t := d.t
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), crashWait)
+	defer cancel()
+	if !d.boards.sync(ctx, d.srv) {
+		t.Fatalf("%s: the board tracker did not catch up with the stand-in", label)
+	}
+	s, err := bolt.Open(d.db, &bolt.Options{ReadOnly: true})
+	if err != nil {
+		t.Fatalf("%s: open the database read-only: %v", label, err)
+	}
+	defer func() {
+		if err := s.Close(); err != nil {
+			t.Error(err)
+		}
+	}()
+	problems, err := s.Check(ctx)
+	if err != nil || len(problems) > 0 {
+		t.Errorf("%s: database check: %v\n%s", label, err, strings.Join(problems, "\n"))
+	}
+	stats, err := s.Stats(ctx)
+	if err != nil {
+		t.Fatalf("%s: stats: %v", label, err)
+	}
+	if stats.Corrupt > 0 {
+		t.Errorf("%s: %d corrupt game records", label, stats.Corrupt)
+	}
+
+	// Every game has a member as its challenger: their open games and
+	// history list them all, which must be every game stored.
+	all := map[storage.GameID]*storage.Game{}
+	for _, u := range d.users {
+		open, err := s.ActiveGames(ctx, storage.User(u.ID))
+		if err != nil {
+			t.Fatalf("%s: %v", label, err)
+		}
+		ended, err := s.History(ctx, storage.User(u.ID), 0)
+		if err != nil {
+			t.Fatalf("%s: %v", label, err)
+		}
+		for _, g := range append(open, ended...) {
+			all[g.ID] = g
+		}
+	}
+	listed := 0
+	for status, n := range stats.Games {
+		if status.Open() || status.Ended() {
+			listed += n
+		} else {
+			t.Errorf("%s: %d games %s; the drill ends games only by playing them out", label, n, status)
+		}
+	}
+	if len(all) != listed {
+		t.Errorf("%s: the open-games and history indexes list %d games, the database holds %d (%v)", label, len(all), listed, stats.Games)
+	}
+
+	onMessage := map[string]storage.GameID{}
+	created := map[string]int{}
+	for _, g := range all {
+		if err := crashReplay(g); err != nil {
+			t.Errorf("%s: game %s (%s, %v): %v; moves %v", label, g.ID, g.Kind, g.Players, err, g.Moves)
+		}
+		if g.MessageID != "" {
+			if other, dup := onMessage[g.MessageID]; dup {
+				t.Errorf("%s: games %s and %s share board message %s", label, other, g.ID, g.MessageID)
+			}
+			onMessage[g.MessageID] = g.ID
+			if shown, ok := d.boards.shownOn(g.MessageID); ok && shown != g.ID {
+				t.Errorf("%s: game %s has board message %s, which shows game %s", label, g.ID, g.MessageID, shown)
+			}
+		}
+		if id, ok := g.Players[0].ID.UserID(); ok {
+			created[id]++
+		}
+	}
+	d.mu.Lock()
+	for _, u := range d.users {
+		if created[u.ID] > d.playsSent[u.ID] {
+			t.Errorf("%s: %s sent %d /play commands and challenges in %d games", label, u.ID, d.playsSent[u.ID], created[u.ID])
+		}
+	}
+	for id, u := range d.playAcked {
+		if g, ok := all[id]; !ok || g.Players[0].ID != storage.User(u) {
+			t.Errorf("%s: game %s, shown to %s as the reply to /play, is not stored as theirs (%v)", label, id, u, g)
+		}
+	}
+	d.mu.Unlock()
+
+	// What the members were shown is stored, at its place.
+	checks, lost := d.boards.compare(all)
+	d.moveChecks += checks
+	d.storedGames = len(all)
+	for _, l := range lost {
+		t.Errorf("%s: %s", label, l)
+	}
+	for id, n := range prevAwaiting {
+		if g := all[id]; g == nil || len(g.Moves) <= n && !g.Status.Ended() {
+			t.Errorf("%s: game %s awaited the AI with %d moves at the previous kill and still has %v", label, id, n, g)
+		}
+	}
+
+	pending, err := s.AwaitingAI(ctx)
+	if err != nil {
+		t.Fatalf("%s: %v", label, err)
+	}
+	awaiting := map[storage.GameID]int{}
+	for _, g := range pending {
+		awaiting[g.ID] = len(g.Moves)
+	}
+	d.awaitingAtKills += len(awaiting)
+	var stale []storage.GameID
+	for _, g := range all {
+		switch st := d.boards.state(g.ID); {
+		case !g.Status.Open():
+			if st.known && st.status != storage.StatusFinished {
+				d.boards.abandon(g.ID) // its last move was committed, not shown
+			}
+		case !st.known:
+			d.orphans[g.ID] = true // created, its /play reply never sent (AI turns get a board when resumed)
+		case g.Status == storage.StatusActive && !g.AwaitingAI() &&
+			(st.status != storage.StatusActive || st.ply != len(g.Moves)):
+			stale = append(stale, g.ID)
+			if len(g.Moves) > 0 && g.Players[1-g.Turn].ID.IsAI() {
+				d.staleAfterAI++ // the last move, the AI's, was committed and not edited in
+			}
+		}
+	}
+	t.Logf("%s: %d games (%v), %d awaiting the AI, %d boards behind with a person to move; %d moves shown to members checked",
+		label, len(all), stats.Games, len(awaiting), len(stale), checks)
+	return awaiting, stale
+}
+
+// crashReplay replays a stored game from the start: every move must be
+// legal, the position must be the stored one, the game must be over
+// exactly when the position is, and the turn must alternate from the
+// first mover — a move stored twice breaks one of these.
+func crashReplay(g *storage.Game) error {
+	gm, err := games.Lookup(string(g.Kind))
+	if err != nil {
+		return err
+	}
+	var setup games.Options
+	if gm.HasSetup {
+		setup = games.Options{Rounds: g.Settings.Rounds, First: engine.X}
+	}
+	pos, err := gm.Start(setup)
+	if err != nil {
+		return err
+	}
+	for i, text := range g.Moves {
+		if pos.Terminal() {
+			return fmt.Errorf("move %d %q after the end of the game", i+1, text)
+		}
+		mv, err := pos.ParseMove(text)
+		if err != nil || !pos.Legal(mv) {
+			return fmt.Errorf("move %d %q is illegal there (%v)", i+1, text, err)
+		}
+		pos.Play(mv)
+	}
+	if g.Status == storage.StatusPending {
+		if len(g.Moves) > 0 {
+			return errors.New("a pending challenge has moves")
+		}
+		return nil
+	}
+	if pos.String() != g.Position {
+		return fmt.Errorf("the moves lead to %q, the stored position is %q", pos.String(), g.Position)
+	}
+	if pos.Terminal() != g.Status.Ended() {
+		return fmt.Errorf("status %s, but the position is terminal: %v", g.Status, pos.Terminal())
+	}
+	first := 0
+	if g.Settings.First == "opponent" {
+		first = 1
+	}
+	if g.Turn != (first+len(g.Moves))%2 {
+		return fmt.Errorf("turn %d after %d moves, the first mover being seat %d", g.Turn, len(g.Moves), first)
+	}
+	return nil
+}
+
+// finish checks the whole run and logs its figures.
+func (d *crashDrill) finish(kills int, took time.Duration) {
+	t := d.t
+	d.srv.AssertNoViolations(t)
+	var errorLines []string
+	for _, logs := range d.past {
+		if strings.Contains(logs, d.srv.Token()) {
+			t.Error("the bot token appears in the logs")
+		}
+		if strings.Contains(logs, "DATA RACE") || strings.Contains(logs, "panic") {
+			t.Errorf("a bot process raced or panicked:\n%s", logs)
+		}
+		for line := range strings.Lines(logs) {
+			if strings.Contains(line, "level=ERROR") {
+				errorLines = append(errorLines, strings.TrimSpace(line))
+			}
+		}
+	}
+	if conflicts := d.boards.conflicts(); len(conflicts) > 0 {
+		t.Errorf("boards contradicted each other:\n%s", strings.Join(conflicts, "\n"))
+	}
+	if len(errorLines) > 0 {
+		t.Logf("%d error lines in the bot's logs, the first:\n%s", len(errorLines), strings.Join(errorLines[:min(len(errorLines), 10)], "\n"))
+	}
+	d.mu.Lock()
+	sent := 0
+	for _, n := range d.playsSent {
+		sent += n
+	}
+	t.Logf("ephemeral answers to clicks on boards a kill left behind: %v; /play refused by a limit: %v", d.ephemeral, d.refusals)
+	d.mu.Unlock()
+	withMoves, shown := d.boards.totals()
+	t.Logf("crash drill: %d SIGKILLs %v in %v", kills, d.modes, took.Round(time.Millisecond))
+	t.Logf("  games: %d stored at the end, %d /play sent, %d replied; %d created but never shown (their reply lost to a kill)",
+		d.storedGames, sent, d.playAcks.Load(), len(d.orphans))
+	t.Logf("  moves: %d acknowledged by click replies, %d shown on boards (human and AI) in %d games; %d checks of a shown move against the database after the kills; lost or doubled: %v",
+		d.clickAcks.Load(), shown, withMoves, d.moveChecks, map[bool]string{false: "none", true: "see the errors"}[t.Failed()])
+	t.Logf("  AI turns pending at the kills: %d, resumed after the restart: %d; interactions awaiting their answer at the kills: %d (never answered: %d)",
+		d.awaitingAtKills, d.resumed, d.inflightAtKills, d.unanswered.Load())
+	t.Logf("  boards a kill left behind their game with a person to move: %d (%d after the AI's move, %d after a member's click), re-posted with /games: %d",
+		d.staleHuman, d.staleAfterAI, d.staleHuman-d.staleAfterAI, d.reposted)
+}
+
+// dumpLogs logs the output of the processes so far, after a failure.
+func (d *crashDrill) dumpLogs() {
+	for i, logs := range d.past {
+		lines := strings.Split(strings.TrimSpace(logs), "\n")
+		d.t.Logf("process %d, last lines:\n%s", i+1, strings.Join(lines[max(len(lines)-40, 0):], "\n"))
+	}
+}
+
+// crashLogs collects a process's stderr; unlike a Scanner it takes lines of
+// any length, so the process never blocks on a full pipe.
+type crashLogs struct {
+	mu      sync.Mutex
+	b       strings.Builder
+	changed chan struct{}
+}
+
+func newCrashLogs() *crashLogs { return &crashLogs{changed: make(chan struct{})} }
+
+func (l *crashLogs) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	l.b.Write(p)
+	close(l.changed)
+	l.changed = make(chan struct{})
+	return len(p), nil
+}
+
+func (l *crashLogs) String() string {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.String()
+}
+
+// waitFor waits until the output contains text.
+func (l *crashLogs) waitFor(text string, timeout time.Duration) bool {
+	deadline := time.After(timeout)
+	for {
+		l.mu.Lock()
+		found, changed := strings.Contains(l.b.String(), text), l.changed
+		l.mu.Unlock()
+		if found {
+			return true
+		}
+		select {
+		case <-changed:
+		case <-deadline:
+			return false
+		}
+	}
+}
+
+var _ io.Writer = (*crashLogs)(nil)
+
+// crashBoard is what a message shows of a game, read as a member reads it.
+type crashBoard struct {
+	msg        discordtest.Message
+	game       storage.GameID
+	status     storage.Status // StatusPending, StatusActive, StatusFinished for any end, "" if unclear
+	ply        int            // moves played, on an active board
+	last       string         // the last move, as "Last move" names it
+	mover      string         // the member asked to move
+	challenged string         // the member challenged, on a pending board
+	challenger string         // the member challenging, on a pending board
+	thinking   bool           // an AI turn is queued or searching
+	users      []string       // the members named
+	controls   []crashControl // the enabled move controls
+}
+
+func (b crashBoard) String() string {
+	return fmt.Sprintf("{message %s game %s %s ply %d last %q mover %q thinking %v: %q}",
+		b.msg.ID, b.game, b.status, b.ply, b.last, b.mover, b.thinking, b.msg.Content)
+}
+
+// crashControl is one way to play a move: a button, or a select's option.
+type crashControl struct {
+	customID, value, cell string
+}
+
+var (
+	crashFooter     = regexp.MustCompile(`^Game ID (\S+)`)
+	crashLast       = regexp.MustCompile(`Last move: [^\n]*?\*\*([^*\n]+)\*\*`)
+	crashMover      = regexp.MustCompile(`^<@(\d+)>, your move`)
+	crashChallenged = regexp.MustCompile(`^<@(\d+)>, <@(\d+)> challenges you`)
+	crashMention    = regexp.MustCompile(`<@(\d+)>`)
+)
+
+// parseCrashBoard reads a game's board; ok is false for other messages.
+func parseCrashBoard(m discordtest.Message) (b crashBoard, ok bool) {
+	if m.Ephemeral() || len(m.Embeds) == 0 || m.Embeds[0].Footer == nil {
+		return b, false
+	}
+	id := crashFooter.FindStringSubmatch(m.Embeds[0].Footer.Text)
+	if id == nil {
+		return b, false
+	}
+	b = crashBoard{msg: m, game: storage.GameID(id[1]), ply: -1}
+	var walk func([]discordtest.Component)
+	walk = func(cs []discordtest.Component) {
+		for _, c := range cs {
+			if p, ok := customid.Move.Match(c.CustomID); ok {
+				b.ply, _ = strconv.Atoi(p["ply"])
+				if !c.Disabled {
+					b.controls = append(b.controls, crashControl{customID: c.CustomID, cell: p["cell"]})
+				}
+			} else if p, ok := customid.Pick.Match(c.CustomID); ok {
+				b.ply, _ = strconv.Atoi(p["ply"])
+				for _, o := range c.Options {
+					b.controls = append(b.controls, crashControl{customID: c.CustomID, value: o.Value, cell: o.Value})
+				}
+			} else if p, ok := customid.Resign.Match(c.CustomID); ok {
+				b.ply, _ = strconv.Atoi(p["ply"])
+			} else if _, ok := customid.Accept.Match(c.CustomID); ok {
+				b.status = storage.StatusPending
+			} else if _, ok := customid.Rematch.Match(c.CustomID); ok {
+				b.status = storage.StatusFinished
+			}
+			walk(c.Components)
+			if c.Accessory != nil {
+				walk([]discordtest.Component{*c.Accessory})
+			}
+		}
+	}
+	walk(m.Components)
+	desc := m.Embeds[0].Description
+	if b.status == "" && b.ply >= 0 {
+		b.status = storage.StatusActive
+	}
+	if b.status == "" && (strings.Contains(desc, "🏆") || strings.Contains(desc, "**Draw**")) {
+		b.status = storage.StatusFinished
+	}
+	if l := crashLast.FindStringSubmatch(desc); l != nil {
+		b.last = l[1]
+	}
+	if mv := crashMover.FindStringSubmatch(m.Content); mv != nil {
+		b.mover = mv[1]
+	}
+	if c := crashChallenged.FindStringSubmatch(m.Content); c != nil && b.status == storage.StatusPending {
+		b.challenged, b.challenger = c[1], c[2]
+	}
+	b.thinking = strings.Contains(desc, "is thinking…") || strings.Contains(desc, "is queued")
+	for _, mm := range crashMention.FindAllStringSubmatch(desc+" "+m.Content, -1) {
+		if !slices.Contains(b.users, mm[1]) {
+			b.users = append(b.users, mm[1])
+		}
+	}
+	return b, true
+}
+
+// crashBoards follows every message of the stand-in, as its members see
+// them, and keeps for each game its newest board and every move a board
+// showed at its place.
+type crashBoards struct {
+	mu       sync.Mutex
+	changed  chan struct{}
+	versions map[string]int            // message → newest version seen
+	shows    map[string]storage.GameID // board message → its game
+	games    map[storage.GameID]*crashGame
+	bad      []string // contradictions between boards
+}
+
+// crashGame is what members were shown of one game.
+type crashGame struct {
+	board     crashBoard
+	changed   time.Time
+	plies     map[int]string // n → the nth move, as a board or a click reply showed it
+	endedLast string         // the last move shown on its final board
+	abandoned bool           // the members gave up on it
+	reposts   int
+}
+
+func newCrashBoards() *crashBoards {
+	return &crashBoards{
+		changed: make(chan struct{}), versions: map[string]int{},
+		shows: map[string]storage.GameID{}, games: map[storage.GameID]*crashGame{},
+	}
+}
+
+// changedLocked wakes the waiters; the caller holds b.mu.
+func (b *crashBoards) changedLocked() {
+	close(b.changed)
+	b.changed = make(chan struct{})
+}
+
+// game returns the record of a game, creating it; the caller holds b.mu.
+func (b *crashBoards) game(id storage.GameID) *crashGame {
+	g := b.games[id]
+	if g == nil {
+		g = &crashGame{plies: map[int]string{}}
+		b.games[id] = g
+	}
+	return g
+}
+
+// observe takes in a message as it now is.
+func (b *crashBoards) observe(m discordtest.Message) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	defer b.changedLocked()
+	if v, ok := b.versions[m.ID]; !ok || m.Version > v {
+		b.versions[m.ID] = m.Version
+	}
+	st, ok := parseCrashBoard(m)
+	if !ok {
+		return
+	}
+	if other, ok := b.shows[m.ID]; ok && other != st.game {
+		b.bad = append(b.bad, fmt.Sprintf("message %s showed game %s, then game %s", m.ID, other, st.game))
+	}
+	b.shows[m.ID] = st.game
+	g := b.game(st.game)
+	g.board, g.changed = st, time.Now()
+	switch {
+	case st.status == storage.StatusActive && st.ply > 0 && st.last != "":
+		b.recordLocked(st.game, st.ply, st.last)
+	case st.status == storage.StatusFinished && st.last != "":
+		if g.endedLast != "" && g.endedLast != st.last {
+			b.bad = append(b.bad, fmt.Sprintf("game %s: final boards showed last moves %s and %s", st.game, g.endedLast, st.last))
+		}
+		g.endedLast = st.last
+	}
+}
+
+// recordLocked records that the nth move of a game was shown as move.
+func (b *crashBoards) recordLocked(id storage.GameID, n int, move string) {
+	g := b.game(id)
+	if old, ok := g.plies[n]; ok && old != move {
+		b.bad = append(b.bad, fmt.Sprintf("game %s: move %d was shown as %s and as %s", id, n, old, move))
+	}
+	g.plies[n] = move
+}
+
+// ack records a move acknowledged by the reply to its click.
+func (b *crashBoards) ack(id storage.GameID, n int, move string) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	b.recordLocked(id, n, move)
+}
+
+// until waits until cond, called under the lock, holds or ctx ends.
+func (b *crashBoards) until(ctx context.Context, cond func() bool) bool {
+	for {
+		b.mu.Lock()
+		ok, changed := cond(), b.changed
+		b.mu.Unlock()
+		if ok {
+			return true
+		}
+		select {
+		case <-changed:
+		case <-ctx.Done():
+			return false
+		}
+	}
+}
+
+// next waits for the next change or the end of ctx.
+func (b *crashBoards) next(ctx context.Context) {
+	b.mu.Lock()
+	changed := b.changed
+	b.mu.Unlock()
+	select {
+	case <-changed:
+	case <-ctx.Done():
+	}
+}
+
+// sync waits until every message of the stand-in has been taken in at its
+// current version.
+func (b *crashBoards) sync(ctx context.Context, srv *discordtest.Server) bool {
+	msgs := srv.Messages(srv.ChannelID())
+	return b.until(ctx, func() bool {
+		for _, m := range msgs {
+			if v, ok := b.versions[m.ID]; !ok || v < m.Version {
+				return false
+			}
+		}
+		return true
+	})
+}
+
+// anyThinking reports whether a board shows an AI turn queued or
+// searching; call it under the lock (in until).
+func (b *crashBoards) anyThinking() bool {
+	for _, g := range b.games {
+		if g.board.thinking && g.board.status == storage.StatusActive {
+			return true
+		}
+	}
+	return false
+}
+
+// beyond reports whether a board of game id showed more than n moves, or
+// its end; call it under the lock (in until).
+func (b *crashBoards) beyond(id storage.GameID, n int) bool {
+	g := b.games[id]
+	return g != nil && (g.board.status == storage.StatusActive && g.board.ply > n || g.board.status == storage.StatusFinished)
+}
+
+// of returns the newest boards of the open games that name member userID
+// and that the members still play.
+func (b *crashBoards) of(userID string) []crashBoard {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	var out []crashBoard
+	for _, g := range b.games {
+		if !g.abandoned && g.board.status != storage.StatusFinished && g.board.status != "" &&
+			slices.Contains(g.board.users, userID) && time.Since(g.changed) < time.Minute {
+			out = append(out, g.board)
+		}
+	}
+	return out
+}
+
+// board returns the newest board of a game, for messages.
+func (b *crashBoards) board(id storage.GameID) crashBoard {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if g := b.games[id]; g != nil {
+		return g.board
+	}
+	return crashBoard{}
+}
+
+// crashState is what the newest board of a game shows.
+type crashState struct {
+	known  bool
+	status storage.Status
+	ply    int
+}
+
+func (b *crashBoards) state(id storage.GameID) crashState {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	g := b.games[id]
+	if g == nil {
+		return crashState{}
+	}
+	return crashState{known: true, status: g.board.status, ply: g.board.ply}
+}
+
+// player returns a member playing game id, preferring the one to move.
+func (b *crashBoards) player(id storage.GameID) string {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	g := b.games[id]
+	if g == nil || len(g.board.users) == 0 {
+		return ""
+	}
+	return g.board.users[0]
+}
+
+func (b *crashBoards) shownOn(messageID string) (storage.GameID, bool) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	id, ok := b.shows[messageID]
+	return id, ok
+}
+
+func (b *crashBoards) abandon(id storage.GameID) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	b.game(id).abandoned = true
+}
+
+func (b *crashBoards) noteRepost(id storage.GameID) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	b.game(id).reposts++
+}
+
+func (b *crashBoards) reposts(id storage.GameID) int {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.game(id).reposts
+}
+
+func (b *crashBoards) conflicts() []string {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return slices.Clone(b.bad)
+}
+
+// compare checks the stored games against every move the members were
+// shown, and returns how many moves it compared and what is missing.
+func (b *crashBoards) compare(all map[storage.GameID]*storage.Game) (checks int, lost []string) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	for _, id := range slices.Sorted(maps.Keys(b.games)) {
+		tg := b.games[id]
+		if tg.board.game == "" {
+			continue // only abandoned or re-posted, never shown
+		}
+		g := all[id]
+		if g == nil {
+			lost = append(lost, fmt.Sprintf("game %s was shown on board %s but is not stored", id, tg.board.msg.ID))
+			continue
+		}
+		for _, n := range slices.Sorted(maps.Keys(tg.plies)) {
+			checks++
+			switch {
+			case n > len(g.Moves):
+				lost = append(lost, fmt.Sprintf("game %s: move %d (%s) was acknowledged but the game has %d moves %v", id, n, tg.plies[n], len(g.Moves), g.Moves))
+			case g.Moves[n-1] != tg.plies[n]:
+				lost = append(lost, fmt.Sprintf("game %s: move %d was acknowledged as %s but is stored as %s (moves %v)", id, n, tg.plies[n], g.Moves[n-1], g.Moves))
+			}
+		}
+		if tg.endedLast != "" {
+			checks++
+			if !g.Status.Ended() || len(g.Moves) == 0 || g.Moves[len(g.Moves)-1] != tg.endedLast {
+				lost = append(lost, fmt.Sprintf("game %s was shown over after %s; it is stored %s with moves %v", id, tg.endedLast, g.Status, g.Moves))
+			}
+		}
+	}
+	return checks, lost
+}
+
+// totals returns how many games were shown with moves, and how many moves
+// were shown.
+func (b *crashBoards) totals() (games, moves int) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	for _, g := range b.games {
+		if len(g.plies) > 0 {
+			games++
+		}
+		moves += len(g.plies)
+	}
+	return games, moves
+}
