@@ -155,6 +155,47 @@ func (b *Bot) resumeAI(ctx context.Context) error {
 	return nil
 }
 
+// refreshBoards redraws the boards of the open games changed within
+// Config.RefreshWindow before the start: a crash between a commit and the
+// reply or edit that shows it leaves such a board one move behind, and
+// nobody could play on it. Games awaiting the AI are left to their resumed
+// search.
+func (b *Bot) refreshBoards(ctx context.Context) {
+	since := b.now().Add(-b.cfg.RefreshWindow)
+	games, err := b.store.OpenGames(ctx, func(g *storage.Game) bool {
+		return g.MessageID != "" && g.UpdatedAt.After(since) && !g.AwaitingAI()
+	})
+	if err != nil {
+		b.log.Error("refresh recent boards", "err", err)
+		return
+	}
+	for _, g := range games {
+		if err := b.refreshBoard(ctx, g.ID); err != nil {
+			b.log.Warn("refresh a recent board", "game", g.ID, "err", err)
+		}
+	}
+	if len(games) > 0 {
+		b.log.Info("refreshed the boards of recently changed games", "games", len(games))
+	}
+}
+
+// refreshBoard redraws one game's board from its record, under its lock.
+func (b *Bot) refreshBoard(ctx context.Context, id storage.GameID) error {
+	defer b.locks.lock(id)()
+	g, err := b.store.Game(ctx, id)
+	if err != nil {
+		return fmt.Errorf("bot: reload game %s: %w", id, err)
+	}
+	if !g.Status.Open() || g.AwaitingAI() {
+		return nil
+	}
+	msg, err := gameMessage(g, "")
+	if err != nil {
+		return err
+	}
+	return b.editBoard(ctx, g, msg, webhookToken{})
+}
+
 // runAI plays one AI turn: it searches until the job's deadline, then
 // commits and shows the move. Boards are edited under the game's lock
 // after checking the game still awaits this move, so a late progress edit
@@ -219,7 +260,8 @@ func (b *Bot) commitAI(ctx context.Context, j *aiJob, res strategies.Result) err
 		return fmt.Errorf("bot: reload game %s: %w", j.game, err)
 	}
 	if !g.AwaitingAI() || len(g.Moves) != j.ply {
-		return nil // resigned or timed out meanwhile
+		b.log.Info("AI move dropped: the game changed during the search", "game", g.ID, "status", g.Status, "moves", len(g.Moves))
+		return nil // resigned, timed out or cancelled meanwhile
 	}
 	pos, err := position(g)
 	if err != nil {

@@ -131,3 +131,30 @@ func TestGamesSurviveRateLimitsAndAGatewayDrop(t *testing.T) {
 		t.Errorf("moves %v, want [5 1] applied once each", g.Moves)
 	}
 }
+
+func TestARestartRefreshesABoardLeftBehindByACrash(t *testing.T) {
+	t.Parallel()
+	h := start(t)
+	alice, bob := h.srv.AddUser("alice").ID, h.srv.AddUser("bob").ID
+	g := challengeAndAccept(t, h, alice, bob, storage.TicTacToe)
+	h.stop()
+	// A crash after the commit of alice's move and before its reply: the
+	// store has the move, the board does not.
+	g.Moves = append(g.Moves, "5")
+	g.Position = "....x.... o"
+	g.Turn = 1
+	g.Deadline = time.Now().Add(time.Hour)
+	if err := h.store.UpdateGame(t.Context(), g); err != nil {
+		t.Fatal(err)
+	}
+	h.run()
+	board := h.waitBoard(g.ID, "the board to show the stored move", func(m discordtest.Message) bool {
+		return strings.Contains(m.Content, "<@"+bob+">, your move")
+	})
+	if _, _, ok := moveControl(board, "5"); ok {
+		t.Error("the refreshed board still offers the taken cell 5")
+	}
+	if r := h.move(bob, g.ID, "1"); r.Ephemeral() {
+		t.Fatalf("bob's move on the refreshed board: %q", r.Content)
+	}
+}

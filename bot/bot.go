@@ -45,6 +45,7 @@ const (
 	DefaultTickInterval     = time.Second
 	DefaultProgressInterval = 2 * time.Second
 	DefaultCountInterval    = 15 * time.Second
+	DefaultRefreshWindow    = 15 * time.Minute
 	DefaultMaxGamesPerUser  = 10
 	DefaultMaxChallenges    = 3
 	// MaxMoveTime bounds the movetime option and settings.
@@ -90,6 +91,10 @@ type Config struct {
 	ProgressInterval time.Duration
 	// CountInterval is how often open games are counted for Metrics.
 	CountInterval time.Duration
+	// RefreshWindow is how far back in time, at start, the bot looks for
+	// open games whose boards a crash may have left behind, and redraws
+	// them (posting them again if they are gone).
+	RefreshWindow time.Duration
 	// Now is the clock; nil means time.Now.
 	Now func() time.Time
 	// Logger receives the bot's logs; nil means slog.Default().
@@ -113,6 +118,7 @@ func (c *Config) setDefaults() {
 	def(&c.TickInterval, DefaultTickInterval)
 	def(&c.ProgressInterval, DefaultProgressInterval)
 	def(&c.CountInterval, DefaultCountInterval)
+	def(&c.RefreshWindow, DefaultRefreshWindow)
 	if c.MaxGamesPerUser <= 0 {
 		c.MaxGamesPerUser = DefaultMaxGamesPerUser
 	}
@@ -200,6 +206,7 @@ func New(cfg Config, store storage.Store) (*Bot, error) {
 	b.ai = newAIPool(b, cfg.SearchThreads)
 	b.routes()
 	s.AddHandler(func(_ *discordgo.Session, e *discordgo.InteractionCreate) { b.onInteraction(e.Interaction) })
+	b.handleGuildEvents(s)
 	s.AddHandler(func(_ *discordgo.Session, e *discordgo.Ready) {
 		b.gateway.Store(true)
 		b.log.Info("gateway ready", "user", e.User.Username, "guilds", len(e.Guilds))
@@ -213,7 +220,13 @@ func New(cfg Config, store storage.Store) (*Bot, error) {
 		b.log.Warn("gateway disconnected; reconnecting")
 	})
 	s.AddHandler(func(_ *discordgo.Session, e *discordgo.RateLimit) {
-		b.log.Warn("rate limited by Discord", "url", e.URL, "retry_after", e.RetryAfter)
+		// The URL of an interaction route holds its token: log the bucket.
+		var bucket string
+		var retryAfter time.Duration
+		if e.TooManyRequests != nil {
+			bucket, retryAfter = e.Bucket, e.RetryAfter
+		}
+		b.log.Warn("rate limited by Discord", "bucket", bucket, "retry_after", retryAfter)
 	})
 	return b, nil
 }
@@ -243,6 +256,11 @@ func (b *Bot) Run(ctx context.Context) error {
 	if err := b.resumeAI(ctx); err != nil {
 		b.log.Error("resume AI turns", "err", err)
 	}
+	b.inflight.Add(1)
+	go func() {
+		defer b.inflight.Done()
+		b.refreshBoards(ctx)
+	}()
 	timers := make(chan struct{})
 	go func() {
 		defer close(timers)

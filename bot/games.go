@@ -221,8 +221,8 @@ func (b *Bot) saveOriginalMessage(ctx context.Context, ix *interaction, g *stora
 // updateBoard answers a click on a board by updating it (response type 7)
 // with msg, which shows state already committed. If that answer fails —
 // the interaction expired (10062) or Discord erred — the board is edited
-// the other way, so that it still shows what is stored; the user is then
-// told through the error path if at all possible.
+// the other way, so that it still shows what is stored, and the user is
+// told so if Discord still lets the bot answer.
 func (b *Bot) updateBoard(ctx context.Context, ix *interaction, g *storage.Game, msg render.Message) error {
 	err := ix.update(msg)
 	if err == nil {
@@ -232,5 +232,5 @@ func (b *Bot) updateBoard(ctx context.Context, ix *interaction, g *storage.Game,
 	if eerr := b.editBoard(ctx, g, msg, webhookToken{}); eerr != nil {
 		return errors.Join(err, eerr)
 	}
-	return err
+	return userErrorf("Discord did not take my answer, so I updated the board directly: it shows what you did.")
 }

@@ -63,10 +63,11 @@ func withClock() option {
 	return func(h *harness) { h.clock = discordtest.NewManualClock(time.Date(2026, 11, 22, 12, 0, 0, 0, time.UTC)) }
 }
 
-// withoutValidation makes the stand-in skip its checks of request bodies,
-// for load benchmarks that measure the bot rather than the stand-in.
-func withoutValidation() option {
-	return func(h *harness) { h.srvOpts = append(h.srvOpts, discordtest.WithoutValidation()) }
+// withoutChecks makes the stand-in skip its checks of request bodies and
+// its request log, for load benchmarks that measure the bot rather than
+// the stand-in.
+func withoutChecks() option {
+	return func(h *harness) { h.srvOpts = append(h.srvOpts, discordtest.WithoutChecks()) }
 }
 
 // withConfig edits the bot's settings.

@@ -3,10 +3,13 @@ package bot_test
 import (
 	"fmt"
 	"math/rand/v2"
+	"os"
 	"runtime"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
+	"syscall"
 	"testing"
 	"time"
 
@@ -19,7 +22,8 @@ import (
 // side: the time from a click leaving the "client" to the bot's first
 // response arriving, and how late AI moves arrive after their move time.
 // The stand-in, the simulated users and the bot share the machine's cores;
-// the stand-in's schema checks, which cost as much CPU as the bot, are off.
+// the stand-in's schema checks, which cost as much CPU as the bot, and its
+// request log are off.
 // They report percentiles as custom metrics:
 //
 //	go test -run '^$' -bench 'Load' -benchtime 5x ./bot/
@@ -48,12 +52,20 @@ func legalCell(rng *rand.Rand, text string) string {
 }
 
 // BenchmarkLoadFirstResponse200Games keeps 200 two-player Adjacency games
-// going at once: in each iteration every game's player to move clicks a
-// cell, the clicks spread over one second (200 clicks/s), and the time to
-// the bot's first response is recorded.
+// going at once, and 8 games against minimax: in each iteration every
+// game's player to move clicks a cell, the human games' clicks spread over
+// one second (200 clicks/s), the AI games' at its start (so that searches
+// run on every search thread meanwhile), and the time to the bot's first
+// response is recorded. It also reports the process's resident memory at
+// the end, the heap each open game adds, and the CPU time per click (the
+// whole process's: bot, stand-in and simulated users).
 func BenchmarkLoadFirstResponse200Games(b *testing.B) {
-	const games = 200
-	h := start(b, withoutValidation(), withConfig(func(c *bot.Config) { c.TickInterval = time.Second }))
+	const games, aiGames = 200, 8
+	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(bot.Procs(bot.Config{}))) // as gambit bot sets it
+	h := start(b, withoutChecks(), withConfig(func(c *bot.Config) {
+		c.TickInterval, c.MoveTime, c.MaxGamesPerUser = time.Second, 2*time.Second, aiGames
+	}))
+	heapBefore := heapInUse()
 	users := make([]string, 2*games)
 	for i := range users {
 		users[i] = h.srv.AddUser(fmt.Sprintf("player%d", i)).ID
@@ -66,14 +78,49 @@ func BenchmarkLoadFirstResponse200Games(b *testing.B) {
 		})
 	}
 	wg.Wait()
-	var ms runtime.MemStats
-	runtime.GC()
-	runtime.ReadMemStats(&ms)
+	perGame := float64(heapInUse()-heapBefore) / games
+	aiUser := h.srv.AddUser("ai-player").ID
+	aiIDs := make([]storage.GameID, aiGames)
+	for i := range aiIDs {
+		g, _ := playAI(b, h, aiUser, opt("game", "adjacency"), opt("ai", "minimax"), opt("rounds", 28))
+		aiIDs[i] = g.ID
+	}
 
 	var mu sync.Mutex
 	var lat []time.Duration
+	record := func(d time.Duration) {
+		mu.Lock()
+		lat = append(lat, d)
+		mu.Unlock()
+	}
+	cpuBefore := cpuTime()
 	b.ResetTimer()
 	for b.Loop() {
+		for i, id := range aiIDs {
+			wg.Go(func() {
+				rng := rand.New(rand.NewPCG(uint64(i), 7))
+				g := h.game(id)
+				if g.Status != storage.StatusActive || g.AwaitingAI() {
+					return // the AI is still thinking about the last move
+				}
+				board := h.board(id)
+				cid, value, ok := moveControl(board, legalCell(rng, g.Position))
+				if !ok {
+					return // the board is between edits
+				}
+				t0 := time.Now()
+				ix, err := h.srv.SelectValues(aiUser, board.ID, cid, value)
+				if err != nil {
+					b.Error(err)
+					return
+				}
+				if _, err := ix.Response(h.ctx()); err != nil {
+					b.Error(err)
+					return
+				}
+				record(time.Since(t0))
+			})
+		}
 		for i, id := range ids {
 			wg.Go(func() {
 				rng := rand.New(rand.NewPCG(uint64(i), uint64(len(lat))))
@@ -99,21 +146,54 @@ func BenchmarkLoadFirstResponse200Games(b *testing.B) {
 					b.Error(err)
 					return
 				}
-				d := time.Since(t0)
-				mu.Lock()
-				lat = append(lat, d)
-				mu.Unlock()
+				record(time.Since(t0))
 			})
 		}
 		wg.Wait()
 	}
 	b.StopTimer()
+	cpu := cpuTime() - cpuBefore
 	slices.Sort(lat)
 	b.ReportMetric(float64(percentile(lat, 50).Microseconds())/1000, "p50-ms")
 	b.ReportMetric(float64(percentile(lat, 99).Microseconds())/1000, "p99-ms")
 	b.ReportMetric(float64(lat[len(lat)-1].Microseconds())/1000, "max-ms")
-	b.ReportMetric(float64(ms.HeapInuse)/(1<<20), "heap-MiB")
 	b.ReportMetric(float64(len(lat)), "clicks")
+	b.ReportMetric(float64(residentBytes())/(1<<20), "rss-MiB")
+	b.ReportMetric(perGame/(1<<10), "KiB/game")
+	b.ReportMetric(float64(cpu.Microseconds())/1000/float64(len(lat)), "cpu-ms/click")
+}
+
+// heapInUse returns the live heap after a collection.
+func heapInUse() int64 {
+	var ms runtime.MemStats
+	runtime.GC()
+	runtime.ReadMemStats(&ms)
+	return int64(ms.HeapInuse)
+}
+
+// residentBytes returns the process's resident memory (VmRSS), or 0 if
+// the system does not say.
+func residentBytes() int64 {
+	data, err := os.ReadFile("/proc/self/status")
+	if err != nil {
+		return 0
+	}
+	for line := range strings.Lines(string(data)) {
+		if rest, ok := strings.CutPrefix(line, "VmRSS:"); ok {
+			kb, _ := strconv.ParseInt(strings.TrimSuffix(strings.TrimSpace(rest), " kB"), 10, 64)
+			return kb << 10
+		}
+	}
+	return 0
+}
+
+// cpuTime returns the CPU time the process has used, user and system.
+func cpuTime() time.Duration {
+	var ru syscall.Rusage
+	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
+		return 0
+	}
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 }
 
 // challengeAndAcceptQuiet starts a 28-round Adjacency game between two
@@ -162,8 +242,9 @@ func mustActive(h *harness, user string) []*storage.Game {
 // time; the overshoot is how late the answer is beyond the move time.
 func BenchmarkLoadAIOvershoot8Games(b *testing.B) {
 	const games = 8
+	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(bot.Procs(bot.Config{}))) // as gambit bot sets it
 	const moveTime = 500 * time.Millisecond
-	h := start(b, withoutValidation(), withConfig(func(c *bot.Config) { c.MoveTime = moveTime; c.SearchThreads = runtime.GOMAXPROCS(0) }))
+	h := start(b, withoutChecks(), withConfig(func(c *bot.Config) { c.MoveTime = moveTime }))
 	users := make([]string, games)
 	ids := make([]storage.GameID, games)
 	for i := range users {

@@ -488,6 +488,10 @@ func raceMoveControls(m discordtest.Message, all bool) []string {
 type raceCallback struct {
 	accepted bool
 	status   int
+	// caughtUp marks an update that only brought a board that was behind
+	// its game up to date, as the follow-up saying nothing was played
+	// tells.
+	caughtUp bool
 	Type     discordgo.InteractionResponseType `json:"type"`
 	Data     struct {
 		Content    string                 `json:"content"`
@@ -502,19 +506,22 @@ type raceComponent struct {
 }
 
 // raceCallbacks returns the bot's answers by interaction ID: the accepted
-// callback if there is one, else the last refused one.
+// callback if there is one, else the last refused one; and whether a
+// follow-up said the update only caught the board up.
 func raceCallbacks(reqs []discordtest.Request) map[string]raceCallback {
 	out := map[string]raceCallback{}
+	byToken := map[string]string{}
 	for _, r := range reqs {
 		if r.Route != "/interactions/{interaction_id}/{interaction_token}/callback" {
 			continue
 		}
 		segs := strings.Split(r.Path, "/")
 		i := slices.Index(segs, "interactions")
-		if i < 0 || i+1 >= len(segs) {
+		if i < 0 || i+2 >= len(segs) {
 			continue
 		}
 		id := segs[i+1]
+		byToken[segs[i+2]] = id
 		if out[id].accepted {
 			continue
 		}
@@ -526,6 +533,17 @@ func raceCallbacks(reqs []discordtest.Request) map[string]raceCallback {
 		}
 		out[id] = b
 	}
+	for _, r := range reqs {
+		if r.Route != "/webhooks/{webhook_id}/{webhook_token}" || !strings.Contains(string(r.Body), "Nothing was played") {
+			continue
+		}
+		segs := strings.Split(r.Path, "/")
+		if id, ok := byToken[segs[len(segs)-1]]; ok {
+			b := out[id]
+			b.caughtUp = true
+			out[id] = b
+		}
+	}
 	return out
 }
 
@@ -536,6 +554,10 @@ func raceClassify(game storage.GameID, b raceCallback) raceOutput {
 		return raceOutput{Unanswered: true}
 	case !b.accepted:
 		return raceOutput{Reason: fmt.Sprintf("other: the answer was refused with status %d", b.status)}
+	case b.caughtUp:
+		// A board behind its game (its answer was in flight) brought up
+		// to date; the click itself was stale.
+		return raceOutput{Reason: "stale"}
 	case b.Type == discordgo.InteractionResponseUpdateMessage && b.Data.Flags&discordgo.MessageFlagsEphemeral == 0:
 		out := raceOutput{Applied: true, Ply: -1}
 		var walk func([]raceComponent)

@@ -64,6 +64,9 @@ func (b *Bot) clickMove(ctx context.Context, ix *interaction, p customid.Params)
 		return err
 	}
 	if p["ply"] != render.Ply(g) || (g.MessageID != "" && ix.Message != nil && ix.Message.ID != g.MessageID) {
+		if ix.Message != nil && ix.Message.ID == g.MessageID && shownPly(ix.Message.Components) != render.Ply(g) {
+			return b.catchUp(ctx, ix, g)
+		}
 		return userErrorf("This board is out of date: the game has moved on. Use the newest board, or /games to post it again.")
 	}
 	cell := p["cell"]
@@ -79,6 +82,44 @@ func (b *Bot) clickMove(ctx context.Context, ix *interaction, p customid.Params)
 		return err
 	}
 	return b.playHuman(ctx, ix, g, pos, mv, true)
+}
+
+// shownPly returns the ply the components of a board message carry, or
+// "" if none does.
+func shownPly(components []discordgo.MessageComponent) string {
+	for _, c := range components {
+		var id string
+		switch c := c.(type) {
+		case *discordgo.ActionsRow:
+			if ply := shownPly(c.Components); ply != "" {
+				return ply
+			}
+		case *discordgo.Button:
+			id = c.CustomID
+		case *discordgo.SelectMenu:
+			id = c.CustomID
+		}
+		for _, pattern := range []customid.Pattern{customid.Move, customid.Pick, customid.Resign} {
+			if params, ok := pattern.Match(id); ok {
+				return params["ply"]
+			}
+		}
+	}
+	return ""
+}
+
+// catchUp answers a click on a board that is itself behind its game —
+// the bot could not edit it (lost permissions, a crash) — by bringing it
+// up to date, and tells the clicker nothing was played.
+func (b *Bot) catchUp(ctx context.Context, ix *interaction, g *storage.Game) error {
+	msg, err := gameMessage(g, "")
+	if err != nil {
+		return err
+	}
+	if err := b.updateBoard(ctx, ix, g, msg); err != nil {
+		return err
+	}
+	return ix.fail("This board was behind the game; it now shows the current position. Nothing was played: look again and choose your move.")
 }
 
 // playHuman commits a person's move and shows it: by updating the clicked
@@ -101,14 +142,28 @@ func (b *Bot) playHuman(ctx context.Context, ix *interaction, g *storage.Game, p
 	thinking, ready := b.queueAI(g, ix.received, tok)
 	msg := view(g, pos, thinking, changes, "")
 	if onBoard {
-		defer ready(ix.Message.ID)
-		return b.updateBoard(ctx, ix, g, msg)
+		// The token edits the board only if the answer updated it; after a
+		// failed answer its @original is the error reply.
+		shown := ""
+		defer func() { ready(shown) }()
+		err := b.updateBoard(ctx, ix, g, msg)
+		if err == nil {
+			shown = ix.Message.ID
+		}
+		return err
 	}
 	defer ready("")
 	if err := ix.say("You played %s.", played); err != nil {
 		return err
 	}
-	return b.editBoard(ctx, g, msg, tok)
+	if err := b.editBoard(ctx, g, msg, tok); err != nil {
+		b.log.Warn("typed move played but its board not updated", "game", g.ID, "err", err)
+		if code := restCode(err); code == 50001 || code == 50013 {
+			return userErrorf("Your move %s counts, but I cannot update the board: I am missing permissions in this channel (View Channel, Send Messages, Embed Links).", played)
+		}
+		return userErrorf("Your move %s counts, but I could not update the board; /games can post it again.", played)
+	}
+	return nil
 }
 
 // cmdMove handles /move cell:<…> [game:<…>].

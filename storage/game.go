@@ -29,8 +29,8 @@ func (k Kind) Valid() bool { return k == Adjacency || k == ConnectFour || k == T
 type Status string
 
 // Game statuses. A game starts pending (a challenge waiting for an answer)
-// or active; pending becomes active, expired or declined; active becomes
-// finished or forfeited. The last four are final.
+// or active; pending becomes active, expired, declined or cancelled; active
+// becomes finished, forfeited or cancelled. The last five are final.
 const (
 	StatusPending   Status = "pending"
 	StatusActive    Status = "active"
@@ -38,17 +38,22 @@ const (
 	StatusForfeited Status = "forfeited"
 	StatusExpired   Status = "expired"
 	StatusDeclined  Status = "declined"
+	// StatusCancelled ends a challenge or a game that can no longer be
+	// played through no player's doing, such as when the bot is removed
+	// from the game's guild. A cancelled game has no result: it is not
+	// rated and not in history.
+	StatusCancelled Status = "cancelled"
 )
 
 // Statuses returns every status in a stable order.
 func Statuses() []Status {
-	return []Status{StatusPending, StatusActive, StatusFinished, StatusForfeited, StatusExpired, StatusDeclined}
+	return []Status{StatusPending, StatusActive, StatusFinished, StatusForfeited, StatusExpired, StatusDeclined, StatusCancelled}
 }
 
 // Valid reports whether s is a known status.
 func (s Status) Valid() bool {
 	switch s {
-	case StatusPending, StatusActive, StatusFinished, StatusForfeited, StatusExpired, StatusDeclined:
+	case StatusPending, StatusActive, StatusFinished, StatusForfeited, StatusExpired, StatusDeclined, StatusCancelled:
 		return true
 	}
 	return false
@@ -69,9 +74,9 @@ func (s Status) CanBecome(to Status, finishing bool) bool {
 	}
 	switch s {
 	case StatusPending:
-		return to == StatusPending || to == StatusActive || to == StatusExpired || to == StatusDeclined
+		return to == StatusPending || to == StatusActive || to == StatusExpired || to == StatusDeclined || to == StatusCancelled
 	case StatusActive:
-		return to == StatusActive
+		return to == StatusActive || to == StatusCancelled
 	}
 	return false
 }

@@ -32,7 +32,7 @@ var (
 	// another change was committed since the caller loaded the game.
 	ErrConflict = errors.New("version conflict")
 	// ErrGameOver reports an update to a game that has already ended
-	// (finished, forfeited, expired or declined).
+	// (finished, forfeited, expired, declined or cancelled).
 	ErrGameOver = errors.New("game is over")
 	// ErrInvalid reports a record the caller asked to write that breaks the
 	// rules of the data model (unknown kind, illegal status change, …).
@@ -73,7 +73,8 @@ type Store interface {
 	// then increments g.Version. It fails with ErrConflict on a stale
 	// version and ErrGameOver once the game has ended. It cannot end a game
 	// as finished or forfeited (that is FinishGame's job) but it can expire
-	// or decline a challenge. Kind and players never change.
+	// or decline a challenge and cancel a challenge or an active game.
+	// Kind and players never change.
 	UpdateGame(ctx context.Context, g *Game) error
 	// FinishGame ends an active game with the given result, g.Status being
 	// StatusFinished or StatusForfeited. In the same transaction it writes
@@ -86,6 +87,10 @@ type Store interface {
 	// AwaitingAI lists the active games whose player to move is an AI
 	// strategy, oldest first: the searches to resume after a restart.
 	AwaitingAI(ctx context.Context) ([]*Game, error)
+	// OpenGames lists the pending and active games that keep accepts (all
+	// with a nil keep), oldest first: the games of a guild the bot leaves,
+	// the boards to refresh after a restart. It reads every open game.
+	OpenGames(ctx context.Context, keep func(*Game) bool) ([]*Game, error)
 	// CountOpen counts the pending and the active games, for metrics.
 	CountOpen(ctx context.Context) (pending, active int, err error)
 	// DueGames lists the pending and active games whose Deadline has

@@ -2,6 +2,7 @@ package storage
 
 import (
 	"errors"
+	"slices"
 	"testing"
 	"time"
 )
@@ -34,6 +35,12 @@ func TestGameValidate(t *testing.T) {
 		"deadline when over": func(g *Game) {
 			g.Status, g.Result, g.Deadline = StatusFinished, &Result{Winner: Draw}, time.Now()
 		},
+		"cancelled with a result": func(g *Game) {
+			g.Status, g.Result = StatusCancelled, &Result{Winner: 0}
+		},
+		"cancelled with a deadline": func(g *Game) {
+			g.Status, g.Deadline = StatusCancelled, time.Now()
+		},
 		"empty move":        func(g *Game) { g.Moves = []string{"a1", ""} },
 		"NUL in message id": func(g *Game) { g.MessageID = "1\x002" },
 		"negative rounds":   func(g *Game) { g.Settings.Rounds = -1 },
@@ -64,9 +71,40 @@ func TestStatusTransitions(t *testing.T) {
 		{StatusActive, StatusForfeited, true, true},
 		{StatusFinished, StatusFinished, false, false},
 		{StatusExpired, StatusActive, false, false},
+		{StatusPending, StatusCancelled, false, true},
+		{StatusActive, StatusCancelled, false, true},
+		{StatusActive, StatusCancelled, true, false},
+		{StatusCancelled, StatusActive, false, false},
+		{StatusCancelled, StatusCancelled, false, false},
+		{StatusFinished, StatusCancelled, false, false},
+		{StatusExpired, StatusCancelled, false, false},
 	} {
 		if got := tc.from.CanBecome(tc.to, tc.finishing); got != tc.want {
 			t.Errorf("%s→%s (finishing %v) = %v, want %v", tc.from, tc.to, tc.finishing, got, tc.want)
+		}
+	}
+}
+
+func TestCancelledIsFinalWithoutAResult(t *testing.T) {
+	if !StatusCancelled.Valid() || !slices.Contains(Statuses(), StatusCancelled) {
+		t.Fatal("cancelled is not a known status")
+	}
+	if StatusCancelled.Open() || StatusCancelled.Ended() {
+		t.Fatal("a cancelled game is neither open nor played out")
+	}
+	g := validGame()
+	g.Status = StatusCancelled
+	if err := g.Validate(); err != nil {
+		t.Fatalf("a cancelled game without result or deadline: %v", err)
+	}
+	if g.AwaitingAI() {
+		t.Fatal("a cancelled game awaits the AI")
+	}
+	for _, to := range Statuses() {
+		for _, finishing := range []bool{false, true} {
+			if StatusCancelled.CanBecome(to, finishing) {
+				t.Errorf("cancelled can become %s (finishing %v)", to, finishing)
+			}
 		}
 	}
 }

@@ -45,5 +45,7 @@
 // [Server.Messages], [Server.Subscribe] and [Server.Requests]. Faults are
 // injected with [Server.InjectFault] (rate limits, server errors, slow
 // responses), [Server.CloseGateway], [Server.RequestReconnect] and
-// [Server.SetDispatchDelay].
+// [Server.SetDispatchDelay]; membership changes with
+// [Server.RemoveBotFromGuild], [Server.SetGuildUnavailable] and
+// [Server.RemoveMember].
 package discordtest

@@ -89,6 +89,9 @@ func (s *Server) commandScope(c *call) (string, error) {
 		return "", errMissingAccess
 	}
 	guildID := c.params["guild_id"]
+	if guildID != "" && s.departed[guildID] {
+		return "", errMissingAccess
+	}
 	if guildID != "" && s.guilds[guildID] == nil {
 		return "", errUnknownGuild
 	}
@@ -388,7 +391,7 @@ func (s *Server) createFollowup(c *call) (any, error) {
 // holds s.mu.
 func (s *Server) channelMessage(c *call) (*Message, error) {
 	if s.channels[c.params["channel_id"]] == nil {
-		return nil, errUnknownChannel
+		return nil, s.unknownChannel(c.params["channel_id"])
 	}
 	if err := s.checkBotAccess(c.params["channel_id"], c.method != http.MethodGet); err != nil {
 		return nil, err
@@ -404,7 +407,7 @@ func (s *Server) listChannelMessages(c *call) (any, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if s.channels[c.params["channel_id"]] == nil {
-		return nil, errUnknownChannel
+		return nil, s.unknownChannel(c.params["channel_id"])
 	}
 	if err := s.checkBotAccess(c.params["channel_id"], false); err != nil {
 		return nil, err
@@ -432,7 +435,7 @@ func (s *Server) createChannelMessage(c *call) (any, error) {
 	defer s.mu.Unlock()
 	ch := s.channels[c.params["channel_id"]]
 	if ch == nil {
-		return nil, errUnknownChannel
+		return nil, s.unknownChannel(c.params["channel_id"])
 	}
 	if err := s.checkBotAccess(ch.ID, true); err != nil {
 		return nil, err

@@ -59,7 +59,7 @@ type Server struct {
 	changed        chan struct{} // closed and replaced on every change
 	idSeq          uint64
 	identity       Identity
-	skipSchema     bool
+	lean           bool // no body checks, no request log
 	defaultGuild   string
 	defaultChannel string
 	users          map[string]User
@@ -80,6 +80,7 @@ type Server struct {
 	subscribers    map[*subscriber]bool
 	botPerms       map[string]int64 // channel ID → the bot's permissions there
 	memberPerms    map[string]int64 // guild ID/user ID → the member's permissions
+	departed       map[string]bool  // IDs of the guilds the bot was removed from and of their channels
 }
 
 // guild is the server's record of a guild and its members.
@@ -115,10 +116,11 @@ type Identity struct {
 	ChannelID     string `json:"channel_id"`
 }
 
-// WithoutValidation turns off the checks of request bodies against
-// Discord's schema and rules. They cost a load test as much CPU as the bot
-// under test; every other test keeps them.
-func WithoutValidation() ServerOption { return func(s *Server) { s.skipSchema = true } }
+// WithoutChecks turns off the checks of request bodies against Discord's
+// schema and rules, and the log of requests ([Server.Requests] stays
+// empty). They cost a load test as much CPU as the bot under test, and the
+// log grows with every request; every other test keeps both.
+func WithoutChecks() ServerOption { return func(s *Server) { s.lean = true } }
 
 // WithIdentity starts the server with the given IDs; see [Identity].
 func WithIdentity(id Identity) ServerOption { return func(s *Server) { s.identity = id } }
@@ -156,6 +158,7 @@ func New(opts ...ServerOption) *Server {
 		subscribers:  map[*subscriber]bool{},
 		botPerms:     map[string]int64{},
 		memberPerms:  map[string]int64{},
+		departed:     map[string]bool{},
 	}
 	for _, opt := range opts {
 		opt(s)
@@ -300,8 +303,10 @@ func (s *Server) serveHTTP(w http.ResponseWriter, r *http.Request) {
 	defer func() {
 		req.Status, req.Response = rec.status, rec.body.Bytes()
 		s.mu.Lock()
-		s.requests = append(s.requests, req)
-		s.broadcast()
+		if !s.lean {
+			s.requests = append(s.requests, req)
+			s.broadcast()
+		}
 		s.mu.Unlock()
 		rec.send()
 	}()
@@ -374,7 +379,7 @@ func (s *Server) respond(w http.ResponseWriter, h handler, c *call) {
 // check validates a body against the spec and the component rules and
 // records what it finds.
 func (s *Server) check(method, path, route string, op *operation, body []byte) []Violation {
-	if s.skipSchema {
+	if s.lean {
 		return nil
 	}
 	vs, err := s.spec.validate(op, body)

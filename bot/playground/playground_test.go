@@ -169,26 +169,24 @@ func TestGamesAndMembersSurviveARestart(t *testing.T) {
 	if len(after.Members) != len(before.Members) || after.Members[0] != alice {
 		t.Fatalf("members after the restart %+v, want %+v", after.Members, before.Members)
 	}
-	if code := api(t, "POST", url+"api/command", map[string]any{"member": alice.ID, "name": "games", "options": []any{}}, &res); code != 200 {
-		t.Fatalf("/games: %d %v", code, res)
-	}
+	// The stand-in keeps no messages across restarts: the bot posts the
+	// boards of the open games again when it starts.
 	var seen []message
-	api(t, "GET", url+"api/messages?member="+alice.ID, nil, &seen)
-	if len(seen) != 1 || len(seen[0].Embeds) != 1 || !strings.Contains(seen[0].Embeds[0].Description, "connect4") {
-		t.Fatalf("after the restart alice's /games shows %+v, want her Connect Four game", seen)
-	}
-	repost := ""
-	for _, row := range seen[0].Components {
-		for _, c := range row.Components {
-			repost = c.CustomID
+	deadline := time.Now().Add(20 * time.Second)
+	for {
+		api(t, "GET", url+"api/messages?member="+alice.ID, nil, &seen)
+		if len(seen) == 1 && len(seen[0].Embeds) == 1 && strings.Contains(seen[0].Embeds[0].Title, "Connect Four") {
+			break
 		}
+		if time.Now().After(deadline) {
+			t.Fatalf("after the restart alice sees %+v, want her Connect Four board posted again", seen)
+		}
+		time.Sleep(20 * time.Millisecond)
 	}
-	if code := api(t, "POST", url+"api/click", map[string]any{"member": alice.ID, "message": seen[0].ID, "custom_id": repost}, &res); code != 200 {
-		t.Fatalf("re-post: %d %v", code, res)
-	}
-	api(t, "GET", url+"api/messages?member="+alice.ID, nil, &seen)
-	if len(seen) != 2 || len(seen[1].Embeds) != 1 || !strings.Contains(seen[1].Embeds[0].Title, "Connect Four") {
-		t.Fatalf("after the re-post alice sees %+v, want the board again", seen)
+	if code := api(t, "POST", url+"api/command", map[string]any{
+		"member": alice.ID, "name": "move", "options": []map[string]any{{"name": "cell", "value": "4"}},
+	}, &res); code != 200 {
+		t.Fatalf("/move on the re-posted board: %d %v", code, res)
 	}
 }
 

@@ -33,8 +33,8 @@ type Thinking struct {
 type View struct {
 	// Game is the game shown; required.
 	Game *storage.Game
-	// Pos is the current position; nil for a pending, expired or declined
-	// challenge. If it is nil for a game that has started, the game's
+	// Pos is the current position; nil for a pending, expired, declined
+	// or cancelled challenge. If it is nil for a game that has started, the game's
 	// stored position text is drawn.
 	Pos engine.Position
 	// Thinking is non-nil while the AI to move is queued or searching.
@@ -51,12 +51,17 @@ type View struct {
 }
 
 // Game renders a game's message for any status: a challenge with Accept
-// and Decline buttons, a game in progress with its move components, or a
-// finished game with its result, rating changes and a Rematch button.
+// and Decline buttons, a game in progress with its move components, a
+// finished game with its result, rating changes and a Rematch button, or a
+// cancelled challenge or game, without buttons.
 func Game(v View) Message {
 	switch v.Game.Status {
 	case storage.StatusPending, storage.StatusExpired, storage.StatusDeclined:
 		return challenge(v)
+	case storage.StatusCancelled:
+		if v.Game.Position == "" { // cancelled before it was accepted
+			return challenge(v)
+		}
 	}
 	return game(v)
 }
@@ -110,7 +115,7 @@ func withNotice(content, notice string) string {
 	return clip(content+"**"+notice+"**", maxContent)
 }
 
-// challenge renders a pending, expired or declined challenge.
+// challenge renders a pending, expired, declined or cancelled challenge.
 func challenge(v View) Message {
 	g := v.Game
 	challenger, challenged := PlayerName(g.Players[0]), PlayerName(g.Players[1])
@@ -165,6 +170,11 @@ func challenge(v View) Message {
 			notice = "Challenge declined."
 		}
 		lines = append(lines, "**Status** declined")
+	case storage.StatusCancelled:
+		if notice == "" {
+			notice = "Challenge cancelled."
+		}
+		lines = append(lines, "**Status** cancelled")
 	}
 	embed.Description = fitLines(lines, maxDescription)
 	msg.Content = withNotice(clip(text, maxContent), notice)
@@ -172,7 +182,7 @@ func challenge(v View) Message {
 	return msg
 }
 
-// game renders an active or ended game.
+// game renders an active, ended or cancelled game.
 func game(v View) Message {
 	g := v.Game
 	pos := position(v)
@@ -203,6 +213,11 @@ func game(v View) Message {
 		}
 		if !v.Rematched {
 			msg.Components = rematchRow(g)
+		}
+	} else if g.Status == storage.StatusCancelled {
+		lines = append(lines, cancelledLine)
+		if v.Notice == "" {
+			v.Notice = "Game cancelled."
 		}
 	} else {
 		if isAdjacency && !a.Terminal() {
@@ -316,6 +331,10 @@ func turnLine(g *storage.Game, t *Thinking, mark string) string {
 	}
 	return line
 }
+
+// cancelledLine says what a cancelled game's board shows instead of a
+// result.
+const cancelledLine = "🚫 **Cancelled** · no result, not rated"
 
 // resultLine says how an ended game ended.
 func resultLine(g *storage.Game) string {

@@ -571,6 +571,8 @@ func scenarios(t *testing.T, kind storage.Kind, rng *rand.Rand) []scenario {
 	add("expired", View{Game: expired, Notice: "Challenge expired."})
 	declined := newGame(kind, storage.StatusDeclined, alice, bob)
 	add("declined", View{Game: declined})
+	cancelledChallenge := newGame(kind, storage.StatusCancelled, alice, bob)
+	add("cancelled-challenge", View{Game: cancelledChallenge})
 
 	for _, n := range []int{0, 1, 2, 5} {
 		pos, moves := play(t, kind, 8, rng, n)
@@ -617,6 +619,9 @@ func scenarios(t *testing.T, kind storage.Kind, rng *rand.Rand) []scenario {
 	seat(g, pos, moves, 0)
 	g.Result = &storage.Result{Winner: 1, Reason: "resigned"}
 	add("finished-resigned", View{Game: g, Pos: pos, Notice: "bob resigned."})
+	g = newGame(kind, storage.StatusCancelled, alice, bot)
+	seat(g, pos, moves, 0)
+	add("cancelled-game", View{Game: g, Pos: pos})
 	return out
 }
 
@@ -693,6 +698,8 @@ func TestGameEveryStatus(t *testing.T) {
 							}
 						}
 					}
+				case storage.StatusCancelled:
+					checkCancelled(t, sc.view, m, ids)
 				default: // ended
 					checkEnded(t, sc.view, m, ids)
 				}
@@ -736,6 +743,36 @@ func checkNoPlayableMoves(t *testing.T, m Message) {
 		if _, ok := customid.Move.Match(b.CustomID); ok && !b.Disabled {
 			t.Errorf("move button %q is enabled", b.CustomID)
 		}
+	}
+}
+
+// checkCancelled checks a cancelled challenge or game: no buttons, no
+// pings, the challenge or the board with no result, and the notice.
+func checkCancelled(t *testing.T, v View, m Message, ids map[customid.Pattern][]customid.Params) {
+	t.Helper()
+	g := v.Game
+	if len(m.Components) != 0 || len(ids) != 0 {
+		t.Errorf("cancelled %s has components %v", g.Kind, ids)
+	}
+	if len(m.AllowedMentions.Users) != 0 {
+		t.Errorf("cancelled %s pings %v", g.Kind, m.AllowedMentions.Users)
+	}
+	desc := description(t, m)
+	if strings.Contains(desc, " wins") || strings.Contains(desc, "Draw") {
+		t.Errorf("cancelled game shows a result:\n%s", desc)
+	}
+	if v.Pos == nil {
+		if !strings.Contains(m.Content, "Challenge cancelled.") || !strings.Contains(m.Content, "challenges you to") ||
+			!strings.Contains(desc, "**Status** cancelled") {
+			t.Errorf("cancelled challenge: content %q, description:\n%s", m.Content, desc)
+		}
+		return
+	}
+	if !strings.Contains(m.Content, "Game cancelled.") || !strings.Contains(desc, "Cancelled") || !strings.Contains(desc, "not rated") {
+		t.Errorf("cancelled game: content %q, description:\n%s", m.Content, desc)
+	}
+	if strings.Contains(desc, "to move") || strings.Contains(desc, "thinking") {
+		t.Errorf("cancelled game still says whose turn it is:\n%s", desc)
 	}
 }
 

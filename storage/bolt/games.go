@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -296,33 +297,59 @@ func indexIDs(tx *bbolt.Tx, bucket, prefix []byte, reverse bool, limit int) []st
 	return ids
 }
 
-// CountOpen implements storage.Store. It reads each open game once,
-// through the open-games index that lists it under both players.
+// forEachOpen calls fn with each open game once, walking the open-games
+// index (which lists a game under both of its players).
+func forEachOpen(ctx context.Context, tx *bbolt.Tx, fn func(*storage.Game)) error {
+	seen := map[string]bool{}
+	return tx.Bucket(bucketOpen).ForEach(func(k, _ []byte) error {
+		_, id, _ := bytes.Cut(k, []byte{0})
+		if seen[string(id)] {
+			return nil
+		}
+		seen[string(id)] = true
+		g, err := getGame(tx, storage.GameID(id))
+		if err != nil {
+			return fmt.Errorf("game %s in index %s: %w", id, bucketOpen, err)
+		}
+		fn(g)
+		return ctx.Err()
+	})
+}
+
+// CountOpen implements storage.Store.
 func (s *Store) CountOpen(ctx context.Context) (pending, active int, err error) {
 	err = s.view(ctx, func(tx *bbolt.Tx) error {
 		pending, active = 0, 0
-		seen := map[string]bool{}
-		return tx.Bucket(bucketOpen).ForEach(func(k, _ []byte) error {
-			_, id, _ := bytes.Cut(k, []byte{0})
-			if seen[string(id)] {
-				return nil
-			}
-			seen[string(id)] = true
-			g, err := getGame(tx, storage.GameID(id))
-			if err != nil {
-				return fmt.Errorf("game %s in index %s: %w", id, bucketOpen, err)
-			}
+		return forEachOpen(ctx, tx, func(g *storage.Game) {
 			switch g.Status {
 			case storage.StatusPending:
 				pending++
 			case storage.StatusActive:
 				active++
 			}
-			return ctx.Err()
 		})
 	})
 	if err != nil {
 		return 0, 0, fmt.Errorf("storage: count open games: %w", err)
 	}
 	return pending, active, nil
+}
+
+// OpenGames implements storage.Store. There is no index by guild or time:
+// it reads every open game once.
+func (s *Store) OpenGames(ctx context.Context, keep func(*storage.Game) bool) ([]*storage.Game, error) {
+	var games []*storage.Game
+	err := s.view(ctx, func(tx *bbolt.Tx) error {
+		games = nil
+		return forEachOpen(ctx, tx, func(g *storage.Game) {
+			if keep == nil || keep(g) {
+				games = append(games, g)
+			}
+		})
+	})
+	if err != nil {
+		return nil, fmt.Errorf("storage: open games: %w", err)
+	}
+	slices.SortFunc(games, func(a, b *storage.Game) int { return strings.Compare(string(a.ID), string(b.ID)) })
+	return games, nil
 }

@@ -1,0 +1,105 @@
+package bot
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/bwmarrin/discordgo"
+
+	"github.com/gambitbot/gambit/storage"
+)
+
+// leaveTimeout bounds the cancelling of a guild's games when the bot is
+// removed from it.
+const leaveTimeout = time.Minute
+
+// handleGuildEvents registers the handlers of the gateway's guild events.
+//
+// GUILD_DELETE means one of two things. With unavailable true the guild is
+// in an outage: Discord will send GUILD_CREATE when it is back, and its
+// games simply wait (their deadlines still run). With unavailable false the
+// bot was removed from the guild (kicked, or the guild was deleted): it can
+// no longer show, post or edit a board there, and nobody there can click
+// one, so every open game of the guild is cancelled — pending challenges
+// and games in progress alike, human or AI. A cancelled game is final,
+// unrated and out of history; an AI search still running for one finds,
+// when it commits, that the game no longer awaits it and drops its move.
+// The boards in the guild are left as they are: the bot cannot reach them.
+func (b *Bot) handleGuildEvents(s *discordgo.Session) {
+	s.AddHandler(func(_ *discordgo.Session, e *discordgo.GuildDelete) {
+		if e.Guild == nil || e.ID == "" {
+			return
+		}
+		if e.Unavailable {
+			b.log.Warn("guild unavailable (a Discord outage); its games stay open", "guild", e.ID)
+			return
+		}
+		if b.closing.Load() {
+			b.log.Warn("removed from guild while shutting down; its games stay open", "guild", e.ID)
+			return
+		}
+		b.inflight.Add(1)
+		defer b.inflight.Done()
+		b.leaveGuild(e.ID)
+	})
+}
+
+// leaveGuild cancels the open games of a guild the bot was removed from,
+// and logs what it did.
+func (b *Bot) leaveGuild(guildID string) {
+	ctx, cancel := context.WithTimeout(context.Background(), leaveTimeout)
+	defer cancel()
+	open, err := b.store.OpenGames(ctx, func(g *storage.Game) bool { return g.GuildID == guildID })
+	if err != nil {
+		b.log.Error("removed from guild; cannot list its open games, which stay open", "guild", guildID, "err", err)
+		return
+	}
+	cancelled, failed := 0, 0
+	for _, g := range open {
+		ok, err := b.cancelGame(ctx, g.ID)
+		switch {
+		case err != nil:
+			failed++
+			b.log.Error("removed from guild; cancel game", "guild", guildID, "game", g.ID, "err", err)
+		case ok:
+			cancelled++
+		}
+	}
+	if failed > 0 {
+		b.log.Error("removed from guild; some games could not be cancelled", "guild", guildID, "cancelled", cancelled, "failed", failed)
+		return
+	}
+	b.log.Info(fmt.Sprintf("removed from guild %s; %d games cancelled", guildID, cancelled), "guild", guildID, "cancelled", cancelled)
+}
+
+// cancelGame cancels one open game under its lock and reports whether it
+// did; a game that ended meanwhile is left as it is.
+func (b *Bot) cancelGame(ctx context.Context, id storage.GameID) (bool, error) {
+	defer b.locks.lock(id)()
+	// The lock keeps this process's changes out; a conflict can only come
+	// from another writer, so a few reloads settle it.
+	for range 3 {
+		g, err := b.store.Game(ctx, id)
+		if err != nil {
+			return false, fmt.Errorf("bot: load game %s: %w", id, err)
+		}
+		if !g.Status.Open() {
+			return false, nil
+		}
+		was := g.Status
+		g.Status = storage.StatusCancelled
+		err = b.store.UpdateGame(ctx, g)
+		switch {
+		case err == nil:
+			b.log.Info("game cancelled: the bot was removed from its guild", "game", id, "guild", g.GuildID, "was", was, "moves", len(g.Moves))
+			return true, nil
+		case errors.Is(err, storage.ErrGameOver):
+			return false, nil
+		case !errors.Is(err, storage.ErrConflict):
+			return false, fmt.Errorf("bot: cancel game %s: %w", id, err)
+		}
+	}
+	return false, fmt.Errorf("bot: cancel game %s: %w three times", id, storage.ErrConflict)
+}
