@@ -233,7 +233,7 @@ func (b *Bot) runAI(j *aiJob) {
 	started := time.Now()
 	var res strategies.Result
 	lowPriority(func() {
-		res, err = info.Strategy.Search(searchCtx, pos.Clone(), strategies.Limits{Threads: 1, Progress: progress.report})
+		res, err = info.Strategy.Search(searchCtx, pos.Clone(), strategies.Limits{Threads: 1, HashMiB: b.cfg.HashMiB, Progress: progress.report})
 	})
 	cancel()
 	progress.stop()

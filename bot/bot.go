@@ -46,6 +46,7 @@ const (
 	DefaultProgressInterval = 2 * time.Second
 	DefaultCountInterval    = 15 * time.Second
 	DefaultRefreshWindow    = 15 * time.Minute
+	DefaultHashMiB          = 32
 	DefaultMaxGamesPerUser  = 10
 	DefaultMaxChallenges    = 3
 	// MaxMoveTime bounds the movetime option and settings.
@@ -81,6 +82,10 @@ type Config struct {
 	// MaxChallenges caps the challenges a member has waiting for an
 	// answer.
 	MaxChallenges int
+	// HashMiB is the transposition table of each AI search, in MiB; the
+	// tables are most of the bot's memory (one per search thread, kept
+	// for reuse).
+	HashMiB int
 	// SearchThreads is the total of threads AI searches may use at once;
 	// 0 means the machine's cores (runtime.NumCPU).
 	SearchThreads int
@@ -119,6 +124,9 @@ func (c *Config) setDefaults() {
 	def(&c.ProgressInterval, DefaultProgressInterval)
 	def(&c.CountInterval, DefaultCountInterval)
 	def(&c.RefreshWindow, DefaultRefreshWindow)
+	if c.HashMiB <= 0 {
+		c.HashMiB = DefaultHashMiB
+	}
 	if c.MaxGamesPerUser <= 0 {
 		c.MaxGamesPerUser = DefaultMaxGamesPerUser
 	}

@@ -36,6 +36,7 @@ environment and from a .env file in the working directory (see .env.example):
   GAMBIT_TURN_TIMEOUT    how long a player may take per move (default 24h)
   GAMBIT_DEFAULT_AI      the AI of /play without opponent or ai (default minimax)
   GAMBIT_SEARCH_THREADS  total AI search threads (default: the machine's cores)
+  GAMBIT_AI_HASH_MIB     each AI search's transposition table in MiB (default 32)
   GAMBIT_MAX_GAMES_PER_USER  a member's open games and challenges at most (default 10)
   GAMBIT_MAX_CHALLENGES  a member's challenges waiting for an answer at most (default 3)
   GAMBIT_LOG_LEVEL       debug, info, warn or error (default info)
@@ -90,6 +91,7 @@ func botSettings(needDiscord bool) (bot.Config, slog.Level, error) {
 		}
 	}
 	count("GAMBIT_SEARCH_THREADS", &cfg.SearchThreads)
+	count("GAMBIT_AI_HASH_MIB", &cfg.HashMiB)
 	count("GAMBIT_MAX_GAMES_PER_USER", &cfg.MaxGamesPerUser)
 	count("GAMBIT_MAX_CHALLENGES", &cfg.MaxChallenges)
 	var level slog.Level
