@@ -31,6 +31,8 @@ type harness struct {
 	cfg     bot.Config
 	srvOpts []discordtest.ServerOption
 	logs    *syncBuffer
+	// beforeRun, if not nil, changes each bot before it runs.
+	beforeRun func(*bot.Bot)
 
 	bot    *bot.Bot
 	cancel context.CancelFunc
@@ -69,6 +71,9 @@ func withClock() option {
 func withoutChecks() option {
 	return func(h *harness) { h.srvOpts = append(h.srvOpts, discordtest.WithoutChecks()) }
 }
+
+// withBot changes the bot before it runs, such as to add a test route.
+func withBot(f func(*bot.Bot)) option { return func(h *harness) { h.beforeRun = f } }
 
 // withConfig edits the bot's settings.
 func withConfig(f func(*bot.Config)) option { return func(h *harness) { f(&h.cfg) } }
@@ -133,6 +138,9 @@ func (h *harness) run() {
 	b, err := bot.New(cfg, h.store)
 	if err != nil {
 		h.t.Fatal(err)
+	}
+	if h.beforeRun != nil {
+		h.beforeRun(b)
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	h.bot, h.cancel, h.done = b, cancel, make(chan error, 1)
@@ -204,35 +212,33 @@ func opt(name string, value any) discordtest.Option {
 // click clicks a component as a user and waits for the reply.
 func (h *harness) click(user, messageID, customID string, values ...string) discordtest.Message {
 	h.t.Helper()
-	var ix *discordtest.Interaction
-	var err error
 	if len(values) > 0 {
-		ix, err = h.srv.SelectValues(user, messageID, customID, values...)
-	} else {
-		ix, err = h.srv.ClickButton(user, messageID, customID)
+		return h.reply(customID)(h.srv.SelectValues(user, messageID, customID, values...))
 	}
-	if err != nil {
-		h.t.Fatalf("click %s: %v", customID, err)
-	}
-	m, err := ix.Reply(h.ctx())
-	if err != nil {
-		h.t.Fatalf("click %s: no reply: %v", customID, err)
-	}
-	return m
+	return h.reply(customID)(h.srv.ClickButton(user, messageID, customID))
 }
 
 // clickSeen clicks a component of an earlier snapshot of a message.
 func (h *harness) clickSeen(user string, seen discordtest.Message, customID string, values ...string) discordtest.Message {
 	h.t.Helper()
-	ix, err := h.srv.ClickSeen(user, seen, customID, values...)
-	if err != nil {
-		h.t.Fatalf("click %s: %v", customID, err)
+	return h.reply(customID)(h.srv.ClickSeen(user, seen, customID, values...))
+}
+
+// reply returns a function that waits for the reply to the interaction a
+// click on customID started, failing the test if it could not start or
+// got no reply.
+func (h *harness) reply(customID string) func(*discordtest.Interaction, error) discordtest.Message {
+	return func(ix *discordtest.Interaction, err error) discordtest.Message {
+		h.t.Helper()
+		if err != nil {
+			h.t.Fatalf("click %s: %v", customID, err)
+		}
+		m, err := ix.Reply(h.ctx())
+		if err != nil {
+			h.t.Fatalf("click %s: no reply: %v", customID, err)
+		}
+		return m
 	}
-	m, err := ix.Reply(h.ctx())
-	if err != nil {
-		h.t.Fatalf("click %s: no reply: %v", customID, err)
-	}
-	return m
 }
 
 // game loads a game from the store.

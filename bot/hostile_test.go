@@ -3,12 +3,9 @@ package bot_test
 import (
 	"context"
 	"fmt"
-	"log/slog"
 	"math"
-	"path/filepath"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/bwmarrin/discordgo"
 
@@ -16,7 +13,6 @@ import (
 	"github.com/gambitbot/gambit/bot/customid"
 	"github.com/gambitbot/gambit/bot/discordtest"
 	"github.com/gambitbot/gambit/storage"
-	"github.com/gambitbot/gambit/storage/bolt"
 )
 
 // These tests play a hostile client: one that sends custom IDs the bot
@@ -417,66 +413,9 @@ func TestOptionsOutOfRangeAreRefusedAndCreateNothing(t *testing.T) {
 	}
 }
 
-// startWithPanicRoute is start with a bot that has the test route whose
-// handler panics (bot.PanicRoute): the harness builds its bot inside run,
-// so this copies the few lines of start and run it needs.
-func startWithPanicRoute(t *testing.T) *harness {
-	t.Helper()
-	h := &harness{t: t, logs: &syncBuffer{}}
-	h.cfg = bot.Config{
-		MoveTime: 150 * time.Millisecond, TickInterval: 20 * time.Millisecond,
-		ProgressInterval: 50 * time.Millisecond, SearchThreads: 2,
-	}
-	h.srv = discordtest.New()
-	t.Cleanup(h.srv.Close)
-	store, err := bolt.Open(filepath.Join(t.TempDir(), "gambit.db"), &bolt.Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	h.store = store
-	t.Cleanup(func() {
-		h.stop()
-		h.srv.AssertNoViolations(t)
-		if strings.Contains(h.logs.String(), h.srv.Token()) {
-			t.Error("the bot token appears in the logs")
-		}
-		if problems, err := h.store.Check(context.Background()); err != nil || len(problems) > 0 {
-			t.Errorf("database check: %v %v", problems, err)
-		}
-		if err := h.store.Close(); err != nil {
-			t.Error(err)
-		}
-		if t.Failed() {
-			t.Logf("bot logs:\n%s", h.logs.String())
-		}
-	})
-
-	cfg := h.cfg
-	cfg.Token, cfg.APIURL = h.srv.Token(), h.srv.URL()
-	cfg.Logger = slog.New(slog.NewTextHandler(h.logs, &slog.HandlerOptions{Level: slog.LevelDebug}))
-	ready := make(chan struct{})
-	cfg.Ready = func() { close(ready) }
-	b, err := bot.New(cfg, h.store)
-	if err != nil {
-		t.Fatal(err)
-	}
-	bot.PanicRoute(b)
-	ctx, cancel := context.WithCancel(context.Background())
-	h.bot, h.cancel, h.done = b, cancel, make(chan error, 1)
-	go func() { h.done <- b.Run(ctx) }()
-	select {
-	case <-ready:
-	case err := <-h.done:
-		t.Fatalf("the bot stopped at start: %v; logs:\n%s", err, h.logs.String())
-	case <-time.After(waitTimeout):
-		t.Fatalf("the bot did not come up; logs:\n%s", h.logs.String())
-	}
-	return h
-}
-
 func TestAPanicInAHandlerIsRecoveredWithAnApology(t *testing.T) {
 	t.Parallel()
-	h := startWithPanicRoute(t)
+	h := start(t, withBot(bot.PanicRoute))
 	alice, bob := h.srv.AddUser("alice").ID, h.srv.AddUser("bob").ID
 	_, challenge := h.command(alice, "play", opt("game", "connect4"), opt("opponent", bob))
 	g := h.waitGame(h.latestGame(alice).ID, "the board", func(g *storage.Game) bool { return g.MessageID != "" })
@@ -518,11 +457,9 @@ func TestAPanicInAHandlerIsRecoveredWithAnApology(t *testing.T) {
 	h.waitGame(g.ID, "the game to start", func(g *storage.Game) bool { return g.Status == storage.StatusActive })
 }
 
-// A ResignConfirm ID carries the ply of the board it was drawn for, but
-// clickResignConfirm never reads it: a player's tampered confirmation with
-// a ply the bot never drew (non-numeric, negative, huge, ahead of the
-// game) resigns the game. Players can only resign their own games that
-// way, so nobody else is harmed; the test waits for the lead's decision.
+// A ResignConfirm ID carries the ply of the board it was drawn for; a
+// player's tampered confirmation with a ply the bot never drew
+// (non-numeric, negative, huge, ahead of the game) is refused.
 func TestAPlayersTamperedResignPlyIsRefused(t *testing.T) {
 	t.Parallel()
 	h := start(t)

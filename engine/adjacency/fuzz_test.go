@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/gambitbot/gambit/engine"
+	"github.com/gambitbot/gambit/engine/enginetest"
 )
 
 // FuzzParse checks the position and move parsers on any text: they never
@@ -57,35 +58,12 @@ func FuzzParse(f *testing.F) {
 		if p.Board != b {
 			t.Fatalf("ParseBoard(%q) and Parse disagree: %+v, %+v", text, b, p.Board)
 		}
-		fuzzRoundTrip(t, p)
-		m, err := p.ParseMove(move)
-		if err != nil {
-			if m != engine.NoMove {
-				t.Fatalf("ParseMove(%q) failed with move %d", move, m)
-			}
-			return
-		}
-		if !p.Legal(m) {
-			t.Fatalf("%s: ParseMove(%q) = %d, which is not legal", p, move, m)
-		}
-		name := p.FormatMove(m)
-		if again, err := p.ParseMove(name); err != nil || again != m {
-			t.Fatalf("%s: ParseMove(%q) = %d formatted %q, which parses to %d, %v", p, move, m, name, again, err)
-		}
-		p.Play(m)
-		fuzzRoundTrip(t, p)
+		fuzzGame.CheckParsedMove(t, p, move)
 	})
 }
 
-// fuzzRoundTrip checks that the text of p parses to an equal position.
-func fuzzRoundTrip(t *testing.T, p *Position) {
-	t.Helper()
-	text := p.String()
-	q, err := Parse(text)
-	if err != nil {
-		t.Fatalf("the text %q of a position does not parse: %v", text, err)
-	}
-	if q.String() != text || q.Board != p.Board || q.Hash() != p.Hash() {
-		t.Fatalf("%q parses to %q (boards %+v, %+v)", text, q.String(), q.Board, p.Board)
-	}
+// fuzzGame is the game for the shared parser checks.
+var fuzzGame = enginetest.Game[*Position]{
+	Parse: Parse,
+	Same:  func(a, b *Position) bool { return a.Board == b.Board },
 }

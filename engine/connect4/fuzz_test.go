@@ -4,7 +4,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/gambitbot/gambit/engine"
+	"github.com/gambitbot/gambit/engine/enginetest"
 )
 
 // FuzzParse checks the position and move parsers on any text: they never
@@ -36,35 +36,12 @@ func FuzzParse(f *testing.F) {
 		if err != nil {
 			return
 		}
-		fuzzRoundTrip(t, p)
-		m, err := p.ParseMove(move)
-		if err != nil {
-			if m != engine.NoMove {
-				t.Fatalf("ParseMove(%q) failed with move %d", move, m)
-			}
-			return
-		}
-		if !p.Legal(m) {
-			t.Fatalf("%s: ParseMove(%q) = %d, which is not legal", p, move, m)
-		}
-		name := p.FormatMove(m)
-		if again, err := p.ParseMove(name); err != nil || again != m {
-			t.Fatalf("%s: ParseMove(%q) = %d formatted %q, which parses to %d, %v", p, move, m, name, again, err)
-		}
-		p.Play(m)
-		fuzzRoundTrip(t, p)
+		fuzzGame.CheckParsedMove(t, p, move)
 	})
 }
 
-// fuzzRoundTrip checks that the text of p parses to an equal position.
-func fuzzRoundTrip(t *testing.T, p *Position) {
-	t.Helper()
-	text := p.String()
-	q, err := Parse(text)
-	if err != nil {
-		t.Fatalf("the text %q of a position does not parse: %v", text, err)
-	}
-	if q.String() != text || q.stones != p.stones || q.Hash() != p.Hash() || q.Terminal() != p.Terminal() || q.SideToMove() != p.SideToMove() {
-		t.Fatalf("%q parses to %q", text, q.String())
-	}
+// fuzzGame is the game for the shared parser checks.
+var fuzzGame = enginetest.Game[*Position]{
+	Parse: Parse,
+	Same:  func(a, b *Position) bool { return a.stones == b.stones },
 }
