@@ -89,8 +89,8 @@ var crashSpecs = []crashSpec{
 //     than /play commands, no two games on one board message;
 //
 // then restarts the process and checks that every game whose AI turn was
-// pending at the kill gets its AI move on its board. Boards a kill left
-// behind the stored game are re-posted the way a member would, with /games.
+// pending at the kill gets its AI move on its board, and that every board
+// a kill left behind its stored game is redrawn by the bot at start.
 func TestBotCrashDrill(t *testing.T) {
 	kills := *botCrashKills
 	if testing.Short() {
@@ -99,12 +99,12 @@ func TestBotCrashDrill(t *testing.T) {
 	began := time.Now()
 	d := newCrashDrill(t)
 	var awaiting map[storage.GameID]int // games awaiting the AI at the last kill → their moves then
-	var stale []storage.GameID
+	var stale map[storage.GameID]int    // boards behind their games at the last kill → the stored moves
 	for round := range kills {
 		d.start()
 		if round > 0 {
 			d.awaitResumed(awaiting)
-			d.repost(stale)
+			d.awaitRedrawn(stale)
 		}
 		d.burst(round)
 		awaiting, stale = d.verify(fmt.Sprintf("kill %d", round+1), awaiting)
@@ -118,10 +118,10 @@ func TestBotCrashDrill(t *testing.T) {
 	// then leaves a database that must hold all of it.
 	d.start()
 	d.awaitResumed(awaiting)
-	d.repost(stale)
+	d.awaitRedrawn(stale)
 	d.stop()
 	if _, stale = d.verify("the final stop", awaiting); len(stale) > 0 {
-		t.Logf("boards of %v are still behind their games after the re-posts", stale)
+		t.Errorf("boards of %v are behind their games after a graceful stop", stale)
 	}
 	d.finish(kills, time.Since(began))
 }
@@ -153,7 +153,7 @@ type crashDrill struct {
 	clickAcks, playAcks, unanswered  atomic.Int64
 	modes                            map[string]int
 	inflightAtKills, awaitingAtKills int
-	resumed, reposted, staleHuman    int
+	resumed, redrawn, staleHuman     int
 	staleAfterAI                     int // of staleHuman: the AI's move was committed, not shown
 	moveChecks, storedGames          int
 	orphans                          map[storage.GameID]bool // created, never shown
@@ -499,22 +499,27 @@ func (d *crashDrill) repostAs(ctx context.Context, userID string, id storage.Gam
 	return err == nil && strings.Contains(m.Content, "posted again")
 }
 
-// repost re-posts, after a restart, the boards that the last kill left
-// behind their stored games with a person to move: the bot does not
-// refresh those by itself.
-func (d *crashDrill) repost(stale []storage.GameID) {
+// awaitRedrawn waits until the bot, restarted, has redrawn every board the
+// last kill left behind its stored game: the board shows at least the
+// stored moves.
+func (d *crashDrill) awaitRedrawn(stale map[storage.GameID]int) {
+	d.t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), crashWait)
 	defer cancel()
-	for _, id := range stale {
-		userID := d.boards.player(id)
-		if userID == "" {
-			d.t.Logf("re-post of %s: no member plays it", id)
+	var missing []storage.GameID
+	d.boards.until(ctx, func() bool {
+		missing = missing[:0]
+		for id, n := range stale {
+			if !d.boards.beyond(id, n-1) {
+				missing = append(missing, id)
+			}
 		}
-		if userID != "" && d.repostAs(ctx, userID, id) {
-			d.reposted++
-		} else {
-			d.boards.abandon(id)
-		}
+		return len(missing) == 0
+	})
+	d.redrawn += len(stale) - len(missing)
+	for _, id := range missing {
+		d.t.Errorf("game %s: its board was behind the %d stored moves at the kill and was not redrawn within %v after the restart; board: %v",
+			id, stale[id], crashWait, d.boards.board(id))
 	}
 }
 
@@ -543,8 +548,9 @@ func (d *crashDrill) awaitResumed(awaiting map[storage.GameID]int) {
 
 // verify checks the database after the process ended and returns the
 // games awaiting the AI with their move counts, and the open games whose
-// board is behind the stored game with a person to move.
-func (d *crashDrill) verify(label string, prevAwaiting map[storage.GameID]int) (map[storage.GameID]int, []storage.GameID) {
+// board is behind the stored game with a person to move, with their
+// stored move counts.
+func (d *crashDrill) verify(label string, prevAwaiting map[storage.GameID]int) (map[storage.GameID]int, map[storage.GameID]int) {
 	t := d.t
 	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), crashWait)
@@ -655,7 +661,7 @@ func (d *crashDrill) verify(label string, prevAwaiting map[storage.GameID]int) (
 		awaiting[g.ID] = len(g.Moves)
 	}
 	d.awaitingAtKills += len(awaiting)
-	var stale []storage.GameID
+	stale := map[storage.GameID]int{}
 	for _, g := range all {
 		switch st := d.boards.state(g.ID); {
 		case !g.Status.Open():
@@ -666,7 +672,7 @@ func (d *crashDrill) verify(label string, prevAwaiting map[storage.GameID]int) (
 			d.orphans[g.ID] = true // created, its /play reply never sent (AI turns get a board when resumed)
 		case g.Status == storage.StatusActive && !g.AwaitingAI() &&
 			(st.status != storage.StatusActive || st.ply != len(g.Moves)):
-			stale = append(stale, g.ID)
+			stale[g.ID] = len(g.Moves)
 			if len(g.Moves) > 0 && g.Players[1-g.Turn].ID.IsAI() {
 				d.staleAfterAI++ // the last move, the AI's, was committed and not edited in
 			}
@@ -765,8 +771,8 @@ func (d *crashDrill) finish(kills int, took time.Duration) {
 		d.clickAcks.Load(), shown, withMoves, d.moveChecks, map[bool]string{false: "none", true: "see the errors"}[t.Failed()])
 	t.Logf("  AI turns pending at the kills: %d, resumed after the restart: %d; interactions awaiting their answer at the kills: %d (never answered: %d)",
 		d.awaitingAtKills, d.resumed, d.inflightAtKills, d.unanswered.Load())
-	t.Logf("  boards a kill left behind their game with a person to move: %d (%d after the AI's move, %d after a member's click), re-posted with /games: %d",
-		d.staleHuman, d.staleAfterAI, d.staleHuman-d.staleAfterAI, d.reposted)
+	t.Logf("  boards a kill left behind their game with a person to move: %d (%d after the AI's move, %d after a member's click), redrawn by the bot at start: %d",
+		d.staleHuman, d.staleAfterAI, d.staleHuman-d.staleAfterAI, d.redrawn)
 }
 
 // dumpLogs logs the output of the processes so far, after a failure.
@@ -1107,17 +1113,6 @@ func (b *crashBoards) state(id storage.GameID) crashState {
 		return crashState{}
 	}
 	return crashState{known: true, status: g.board.status, ply: g.board.ply}
-}
-
-// player returns a member playing game id, preferring the one to move.
-func (b *crashBoards) player(id storage.GameID) string {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	g := b.games[id]
-	if g == nil || len(g.board.users) == 0 {
-		return ""
-	}
-	return g.board.users[0]
 }
 
 func (b *crashBoards) shownOn(messageID string) (storage.GameID, bool) {
