@@ -108,24 +108,36 @@ func (w *lineWaiter) String() string {
 	return strings.Join(w.lines, "\n")
 }
 
-func TestBotProcessServesAndStopsOnSIGTERM(t *testing.T) {
-	srv := discordtest.New()
-	defer srv.Close()
-	db := filepath.Join(t.TempDir(), "data", "gambit.db")
-	cmd := exec.Command(os.Args[0], "bot")
-	cmd.Env = append(os.Environ(), runMainEnv+"=1",
-		"DISCORD_TOKEN="+srv.Token(), "DISCORD_API_URL="+srv.URL(), "GAMBIT_DB="+db,
-		"GAMBIT_OPS_ADDR=:0", "GAMBIT_MOVE_TIME=100ms", "GAMBIT_LOG_LEVEL=debug")
-	cmd.Dir = t.TempDir() // no .env there
-	stderr, err := cmd.StderrPipe()
+// startGambit starts the test binary as gambit with args in dir (where no
+// .env is), with env added to the environment, and returns the process
+// and a reader of its standard error (or, if !stderr, its output). The
+// process is killed when the test ends if it still runs.
+func startGambit(t *testing.T, dir string, stderr bool, args []string, env ...string) (*exec.Cmd, *lineWaiter) {
+	t.Helper()
+	cmd := exec.Command(os.Args[0], args...)
+	cmd.Env = append(append(os.Environ(), runMainEnv+"=1"), env...)
+	cmd.Dir = dir
+	pipe, err := cmd.StdoutPipe()
+	if stderr {
+		pipe, err = cmd.StderrPipe()
+	}
 	if err != nil {
 		t.Fatal(err)
 	}
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
-	defer func() { _ = cmd.Process.Kill() }()
-	logs := newLineWaiter(stderr)
+	t.Cleanup(func() { _ = cmd.Process.Kill() })
+	return cmd, newLineWaiter(pipe)
+}
+
+func TestBotProcessServesAndStopsOnSIGTERM(t *testing.T) {
+	srv := discordtest.New()
+	defer srv.Close()
+	db := filepath.Join(t.TempDir(), "data", "gambit.db")
+	cmd, logs := startGambit(t, t.TempDir(), true, []string{"bot"},
+		"DISCORD_TOKEN="+srv.Token(), "DISCORD_API_URL="+srv.URL(), "GAMBIT_DB="+db,
+		"GAMBIT_OPS_ADDR=:0", "GAMBIT_MOVE_TIME=100ms", "GAMBIT_LOG_LEVEL=debug")
 	addr := logs.wait(t, regexp.MustCompile(`operations endpoint"? addr=(\S+)`))
 	logs.wait(t, regexp.MustCompile(`bot running`))
 

@@ -504,46 +504,42 @@ func (d *crashDrill) repostAs(ctx context.Context, userID string, id storage.Gam
 // stored moves.
 func (d *crashDrill) awaitRedrawn(stale map[storage.GameID]int) {
 	d.t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), crashWait)
-	defer cancel()
-	var missing []storage.GameID
-	d.boards.until(ctx, func() bool {
-		missing = missing[:0]
-		for id, n := range stale {
-			if !d.boards.beyond(id, n-1) {
-				missing = append(missing, id)
-			}
-		}
-		return len(missing) == 0
-	})
-	d.redrawn += len(stale) - len(missing)
-	for _, id := range missing {
-		d.t.Errorf("game %s: its board was behind the %d stored moves at the kill and was not redrawn within %v after the restart; board: %v",
-			id, stale[id], crashWait, d.boards.board(id))
+	shownBefore := make(map[storage.GameID]int, len(stale))
+	for id, n := range stale {
+		shownBefore[id] = n - 1
 	}
+	d.redrawn += d.awaitBoards(shownBefore, "its board was behind the stored moves at the kill and was not redrawn")
 }
 
 // awaitResumed waits until every game that awaited the AI at the kill
 // shows the AI's move on a board.
 func (d *crashDrill) awaitResumed(awaiting map[storage.GameID]int) {
 	d.t.Helper()
+	d.resumed += d.awaitBoards(awaiting, "it awaited the AI at the kill and no board shows the AI's move")
+}
+
+// awaitBoards waits until the board of every game in past shows more
+// moves than past gives, fails the test for each that does not within
+// crashWait (saying why with problem), and returns how many did.
+func (d *crashDrill) awaitBoards(past map[storage.GameID]int, problem string) int {
+	d.t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), crashWait)
 	defer cancel()
 	var missing []storage.GameID
 	d.boards.until(ctx, func() bool {
 		missing = missing[:0]
-		for id, n := range awaiting {
+		for id, n := range past {
 			if !d.boards.beyond(id, n) {
 				missing = append(missing, id)
 			}
 		}
 		return len(missing) == 0
 	})
-	d.resumed += len(awaiting) - len(missing)
 	for _, id := range missing {
-		d.t.Errorf("game %s awaited the AI at the kill with %d moves; after the restart no board shows the AI's move within %v; board: %v",
-			id, awaiting[id], crashWait, d.boards.board(id))
+		d.t.Errorf("game %s (%d moves shown before the restart): %s within %v; board: %v",
+			id, past[id], problem, crashWait, d.boards.board(id))
 	}
+	return len(past) - len(missing)
 }
 
 // verify checks the database after the process ended and returns the

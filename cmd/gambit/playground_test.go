@@ -3,7 +3,6 @@ package main
 import (
 	"net/http"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"regexp"
 	"strings"
@@ -22,19 +21,8 @@ func TestPlaygroundRefusesToServeBeyondLoopback(t *testing.T) {
 
 func TestPlaygroundProcessServesThePage(t *testing.T) {
 	dir := t.TempDir()
-	cmd := exec.Command(os.Args[0], "playground")
-	cmd.Env = append(os.Environ(), runMainEnv+"=1", "DISCORD_TOKEN=", "GAMBIT_PLAYGROUND_ADDR=127.0.0.1:0",
+	cmd, out := startGambit(t, dir, false, []string{"playground"}, "DISCORD_TOKEN=", "GAMBIT_PLAYGROUND_ADDR=127.0.0.1:0",
 		"GAMBIT_PLAYGROUND_DB="+filepath.Join(dir, "data", "playground.db"))
-	cmd.Dir = dir
-	stdout, err := cmd.StdoutPipe()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	defer func() { _ = cmd.Process.Kill() }()
-	out := newLineWaiter(stdout)
 	url := out.wait(t, regexp.MustCompile(`open (http://\S+) in your browser`))
 	out.wait(t, regexp.MustCompile(`gambit bot`))
 	if code, body := get(t, url); code != http.StatusOK || !strings.Contains(body, `id="command-input"`) {
