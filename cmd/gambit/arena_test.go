@@ -21,6 +21,7 @@ func TestArenaMarkdown(t *testing.T) {
 		"4 games per pairing", "2000 nodes a move", "seed 3",
 		"| A | B | A wins | B wins | draws | A's score | forfeits |",
 		"| minimax | random |",
+		"## By first mover", "| A | B | A moving first | A's score | A moving second | A's score |",
 		"## Elo", "| 1 | minimax |", "95% CI",
 	} {
 		if !strings.Contains(out, want) {
@@ -46,6 +47,8 @@ func TestArenaJSONReplays(t *testing.T) {
 		Results         []struct {
 			A, B                string
 			Wins, Losses, Draws int
+			First               struct{ Wins, Losses, Draws int } `json:"a_first"`
+			Second              struct{ Wins, Losses, Draws int } `json:"a_second"`
 		} `json:"results"`
 		Ratings []struct {
 			Elo []struct {
@@ -68,6 +71,12 @@ func TestArenaJSONReplays(t *testing.T) {
 	}
 	if r := report.Results; len(r) != 1 || r[0].A != "minimax" || r[0].Wins+r[0].Losses+r[0].Draws != 4 || r[0].Losses != 0 {
 		t.Errorf("results %+v: want minimax unbeaten in 4 games against random", r)
+	}
+	for _, r := range report.Results {
+		f, s := r.First, r.Second
+		if f.Wins+f.Losses+f.Draws != 2 || s.Wins+s.Losses+s.Draws != 2 || f.Wins+s.Wins != r.Wins || f.Draws+s.Draws != r.Draws {
+			t.Errorf("result %+v: want its games split 2 and 2 by first mover, adding up", r)
+		}
 	}
 	if e := report.Ratings; len(e) != 1 || len(e[0].Elo) != 2 || !(e[0].Elo[0].CILow < e[0].Elo[0].Elo && e[0].Elo[0].Elo < e[0].Elo[0].CIHigh) {
 		t.Errorf("ratings %+v", e)

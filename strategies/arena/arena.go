@@ -170,6 +170,28 @@ func (g GameRecord) MarshalJSON() ([]byte, error) {
 	}{g.Rounds, g.X, g.O, g.First.String(), g.Seed, result, g.Score, g.Forfeit, g.Moves})
 }
 
+// resultFor returns the game's result for the player named name, who
+// played one of its sides.
+func (g GameRecord) resultFor(name string) engine.Result {
+	switch {
+	case name == g.X:
+		return g.Result
+	case g.Result == engine.Win:
+		return engine.Loss
+	case g.Result == engine.Loss:
+		return engine.Win
+	}
+	return g.Result
+}
+
+// starter returns the name of the player who moved first.
+func (g GameRecord) starter() string {
+	if g.First == engine.X {
+		return g.X
+	}
+	return g.O
+}
+
 // Report is the outcome of a tournament.
 type Report struct {
 	// Game is the game's name.

@@ -73,7 +73,8 @@ func TestTicTacToeColours(t *testing.T) {
 	if r.GamesPerPairing != 4 || len(r.Games) != 4 {
 		t.Fatalf("%d games per pairing, %d games; want 3 rounded up to 4", r.GamesPerPairing, len(r.Games))
 	}
-	want := arena.Tally{A: "first", B: "last", Wins: 2, Losses: 2}
+	want := arena.Tally{A: "first", B: "last", Record: arena.Record{Wins: 2, Losses: 2},
+		First: arena.Record{Wins: 2}, Second: arena.Record{Losses: 2}} // X moves first and wins
 	if len(r.Tallies) != 1 || r.Tallies[0] != want {
 		t.Errorf("tallies %+v, want %+v", r.Tallies, want)
 	}
@@ -146,24 +147,36 @@ func TestAdjacencySetups(t *testing.T) {
 			}
 		}
 	}
-	// Tallies agree with the games.
+	// Tallies agree with the games, over all and split by who moved
+	// first: [0] all, [1] A moved first, [2] B did.
 	for _, tl := range r.Tallies {
-		var w, l, d int
+		var w, l, d [3]int
 		for _, g := range r.Games {
 			if g.Rounds != tl.Rounds || !(g.X == tl.A && g.O == tl.B || g.X == tl.B && g.O == tl.A) {
 				continue
 			}
-			switch {
-			case g.Result == engine.Draw:
-				d++
-			case (g.Result == engine.Win) == (g.X == tl.A):
-				w++
-			default:
-				l++
+			split := 2
+			if (g.First == engine.X) == (g.X == tl.A) {
+				split = 1
+			}
+			for _, i := range []int{0, split} {
+				switch {
+				case g.Result == engine.Draw:
+					d[i]++
+				case (g.Result == engine.Win) == (g.X == tl.A):
+					w[i]++
+				default:
+					l[i]++
+				}
 			}
 		}
-		if tl.Wins != w || tl.Losses != l || tl.Draws != d {
-			t.Errorf("tally %+v, games give %d-%d-%d", tl, w, l, d)
+		for i, rec := range []arena.Record{tl.Record, tl.First, tl.Second} {
+			if rec.Wins != w[i] || rec.Losses != l[i] || rec.Draws != d[i] {
+				t.Errorf("tally %+v, part %d: games give %d-%d-%d", tl, i, w[i], l[i], d[i])
+			}
+		}
+		if tl.First.Games() != perPairing/2 || tl.Second.Games() != perPairing/2 {
+			t.Errorf("tally %+v: want %d games with each first mover", tl, perPairing/2)
 		}
 	}
 	// One table per rounds setting and one over both.
@@ -224,7 +237,8 @@ func TestForfeits(t *testing.T) {
 				Games:   4,
 				Rounds:  []int{2},
 			})
-			want := arena.Tally{Rounds: 2, A: "good", B: "bad", Wins: 4, Forfeits: 4}
+			want := arena.Tally{Rounds: 2, A: "good", B: "bad", Record: arena.Record{Wins: 4},
+				First: arena.Record{Wins: 2}, Second: arena.Record{Wins: 2}, Forfeits: 4}
 			if len(r.Tallies) != 1 || r.Tallies[0] != want {
 				t.Errorf("tallies %+v, want %+v", r.Tallies, want)
 			}

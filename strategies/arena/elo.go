@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"math"
 	"slices"
+
+	"github.com/gambitbot/gambit/engine"
 )
 
 // The rating scale.
@@ -22,6 +24,34 @@ const (
 	z95 = 1.959963984540054
 )
 
+// Record is one player's wins, losses and draws.
+type Record struct {
+	// Wins are the player's wins.
+	Wins int `json:"wins"`
+	// Losses are the player's losses: the opponent's wins.
+	Losses int `json:"losses"`
+	// Draws are the drawn games.
+	Draws int `json:"draws"`
+}
+
+// Games returns the number of games the record counts.
+func (r Record) Games() int { return r.Wins + r.Losses + r.Draws }
+
+// Points returns the player's score, a draw counting half.
+func (r Record) Points() float64 { return float64(r.Wins) + float64(r.Draws)/2 }
+
+// add counts one game's result, from the player's side.
+func (r *Record) add(res engine.Result) {
+	switch res {
+	case engine.Win:
+		r.Wins++
+	case engine.Loss:
+		r.Losses++
+	default:
+		r.Draws++
+	}
+}
+
 // Tally counts the games of one pairing in one rounds setting, from the
 // side of player A.
 type Tally struct {
@@ -31,12 +61,14 @@ type Tally struct {
 	A string `json:"a"`
 	// B is A's opponent.
 	B string `json:"b"`
-	// Wins, Losses and Draws are A's.
-	Wins int `json:"wins"`
-	// Losses are A's losses: B's wins.
-	Losses int `json:"losses"`
-	// Draws are the drawn games.
-	Draws int `json:"draws"`
+	// Record is A's wins, losses and draws over all the pairing's games.
+	Record
+	// First is A's record in the games A moved first, Second in those B
+	// moved first: in a game where moving first or last matters, the
+	// split shows how much of A's score is the setups'.
+	First Record `json:"a_first"`
+	// Second is A's record in the games B moved first.
+	Second Record `json:"a_second"`
 	// Forfeits counts the games, among the above, lost by forfeit.
 	Forfeits int `json:"forfeits"`
 }
@@ -99,11 +131,11 @@ func Ratings(players []string, tallies []Tally, virtualDraws float64) ([]Rating,
 		if !okA || !okB || a == b {
 			return nil, fmt.Errorf("arena: rating a tally of %s against %s: not two of the players", t.A, t.B)
 		}
-		games := t.Wins + t.Losses + t.Draws
+		games := t.Games()
 		n[a][b] += float64(games)
 		n[b][a] += float64(games)
-		score[a][b] += float64(t.Wins) + float64(t.Draws)/2
-		score[b][a] += float64(t.Losses) + float64(t.Draws)/2
+		score[a][b] += t.Points()
+		score[b][a] += float64(games) - t.Points()
 		out[a].Games += games
 		out[b].Games += games
 	}

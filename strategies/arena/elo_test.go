@@ -48,7 +48,7 @@ func TestRatingsTwoPlayers(t *testing.T) {
 		{"even", 5, 5, 4, 0, 0, 14, 7},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			r := ratingsByName(t, []string{"a", "b"}, []arena.Tally{{A: "a", B: "b", Wins: tc.wins, Losses: tc.losses, Draws: tc.draws}}, tc.virtualDraws)
+			r := ratingsByName(t, []string{"a", "b"}, []arena.Tally{{A: "a", B: "b", Record: arena.Record{Wins: tc.wins, Losses: tc.losses, Draws: tc.draws}}}, tc.virtualDraws)
 			a, b := r["a"], r["b"]
 			if !near(a.Elo-b.Elo, tc.wantDiff) || !near(a.Elo+b.Elo, 2*arena.EloMean) {
 				t.Errorf("a %.6f, b %.6f: want a difference of %.6f around %d", a.Elo, b.Elo, tc.wantDiff, arena.EloMean)
@@ -72,8 +72,8 @@ func TestRatingsTwoPlayers(t *testing.T) {
 // into the two pairings: Ra − Rb = 400·log10 3, Rb = Rc, mean 1500.
 func TestRatingsChain(t *testing.T) {
 	r := ratingsByName(t, []string{"a", "b", "c"}, []arena.Tally{
-		{A: "a", B: "b", Wins: 3, Losses: 1},
-		{A: "c", B: "b", Wins: 1, Losses: 1},
+		{A: "a", B: "b", Record: arena.Record{Wins: 3, Losses: 1}},
+		{A: "c", B: "b", Record: arena.Record{Wins: 1, Losses: 1}},
 	}, 0)
 	d := 400 * math.Log10(3)
 	if !near(r["a"].Elo, 1500+2*d/3) || !near(r["b"].Elo, 1500-d/3) || !near(r["c"].Elo, 1500-d/3) {
@@ -88,9 +88,9 @@ func TestRatingsChain(t *testing.T) {
 func TestRatingsSymmetricResultsRateEqually(t *testing.T) {
 	// A cycle: each beats the next 3–1.
 	r := ratingsByName(t, []string{"a", "b", "c"}, []arena.Tally{
-		{A: "a", B: "b", Wins: 3, Losses: 1},
-		{A: "b", B: "c", Wins: 3, Losses: 1},
-		{A: "c", B: "a", Wins: 3, Losses: 1},
+		{A: "a", B: "b", Record: arena.Record{Wins: 3, Losses: 1}},
+		{A: "b", B: "c", Record: arena.Record{Wins: 3, Losses: 1}},
+		{A: "c", B: "a", Record: arena.Record{Wins: 3, Losses: 1}},
 	}, 0)
 	for _, name := range []string{"a", "b", "c"} {
 		if !near(r[name].Elo, arena.EloMean) || !near(r[name].High-r[name].Low, r["a"].High-r["a"].Low) {
@@ -102,9 +102,9 @@ func TestRatingsSymmetricResultsRateEqually(t *testing.T) {
 func TestRatingsIntervalsShrinkWithMoreGames(t *testing.T) {
 	width := func(n int) float64 {
 		r := ratingsByName(t, []string{"a", "b", "c"}, []arena.Tally{
-			{A: "a", B: "b", Wins: 3 * n, Losses: n},
-			{A: "b", B: "c", Wins: 2 * n, Losses: n, Draws: n},
-			{A: "a", B: "c", Wins: 3 * n, Draws: n},
+			{A: "a", B: "b", Record: arena.Record{Wins: 3 * n, Losses: n}},
+			{A: "b", B: "c", Record: arena.Record{Wins: 2 * n, Losses: n, Draws: n}},
+			{A: "a", B: "c", Record: arena.Record{Wins: 3 * n, Draws: n}},
 		}, 0)
 		return r["b"].High - r["b"].Low
 	}
@@ -124,7 +124,7 @@ func TestRatingsSolveLikelihoodEquations(t *testing.T) {
 		var tallies []arena.Tally
 		for i := range players {
 			for j := i + 1; j < len(players); j++ {
-				tallies = append(tallies, arena.Tally{A: players[i], B: players[j], Wins: rng.IntN(9), Losses: rng.IntN(3), Draws: 1 + rng.IntN(3)})
+				tallies = append(tallies, arena.Tally{A: players[i], B: players[j], Record: arena.Record{Wins: rng.IntN(9), Losses: rng.IntN(3), Draws: 1 + rng.IntN(3)}})
 			}
 		}
 		r := ratingsByName(t, players, tallies, 0)
@@ -149,10 +149,10 @@ func TestRatingsRefuseUnrateableResults(t *testing.T) {
 		players []string
 		tallies []arena.Tally
 	}{
-		{"a perfect score", []string{"a", "b"}, []arena.Tally{{A: "a", B: "b", Wins: 4}}},
-		{"a player who never played", []string{"a", "b", "c"}, []arena.Tally{{A: "a", B: "b", Wins: 2, Losses: 2}}},
+		{"a perfect score", []string{"a", "b"}, []arena.Tally{{A: "a", B: "b", Record: arena.Record{Wins: 4}}}},
+		{"a player who never played", []string{"a", "b", "c"}, []arena.Tally{{A: "a", B: "b", Record: arena.Record{Wins: 2, Losses: 2}}}},
 		{"one player", []string{"a"}, nil},
-		{"a stranger", []string{"a", "b"}, []arena.Tally{{A: "a", B: "z", Wins: 1, Losses: 1}}},
+		{"a stranger", []string{"a", "b"}, []arena.Tally{{A: "a", B: "z", Record: arena.Record{Wins: 1, Losses: 1}}}},
 	} {
 		if _, err := arena.Ratings(tc.players, tc.tallies, 0); err == nil {
 			t.Errorf("%s: no error", tc.name)

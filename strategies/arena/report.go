@@ -6,8 +6,6 @@ import (
 	"slices"
 	"strconv"
 	"strings"
-
-	"github.com/gambitbot/gambit/engine"
 )
 
 // report tallies and rates the played games.
@@ -28,13 +26,12 @@ func (cfg *Config) report(seed uint64, played []GameRecord) (*Report, error) {
 		first := played[start]
 		t := Tally{Rounds: first.Rounds, A: first.X, B: first.O}
 		for _, g := range played[start : start+r.GamesPerPairing] {
-			switch {
-			case g.Result == engine.Draw:
-				t.Draws++
-			case (g.Result == engine.Win) == (g.X == t.A):
-				t.Wins++
-			default:
-				t.Losses++
+			res := g.resultFor(t.A)
+			t.Record.add(res)
+			if g.starter() == t.A {
+				t.First.add(res)
+			} else {
+				t.Second.add(res)
 			}
 			if g.Forfeit != "" {
 				t.Forfeits++
@@ -93,9 +90,24 @@ func (r *Report) WriteMarkdown(w io.Writer) error {
 		if rounds {
 			fmt.Fprintf(&b, "| %d ", t.Rounds)
 		}
-		games := t.Wins + t.Losses + t.Draws
 		fmt.Fprintf(&b, "| %s | %s | %d | %d | %d | %s | %d |\n", t.A, t.B, t.Wins, t.Losses, t.Draws,
-			percent(float64(t.Wins)+float64(t.Draws)/2, games), t.Forfeits)
+			percent(t.Points(), t.Games()), t.Forfeits)
+	}
+	b.WriteString("\n## By first mover\n\nA's wins–losses–draws and score in the games A moved first and in those B moved first.\n\n")
+	if rounds {
+		b.WriteString("| rounds ")
+	}
+	b.WriteString("| A | B | A moving first | A's score | A moving second | A's score |\n")
+	if rounds {
+		b.WriteString("|---:")
+	}
+	b.WriteString("|---|---|---:|---:|---:|---:|\n")
+	for _, t := range r.Tallies {
+		if rounds {
+			fmt.Fprintf(&b, "| %d ", t.Rounds)
+		}
+		fmt.Fprintf(&b, "| %s | %s | %s | %s | %s | %s |\n", t.A, t.B, wld(t.First), percent(t.First.Points(), t.First.Games()),
+			wld(t.Second), percent(t.Second.Points(), t.Second.Games()))
 	}
 	for _, table := range r.Ratings {
 		b.WriteString("\n## Elo")
@@ -123,6 +135,9 @@ func (r *Report) WriteMarkdown(w io.Writer) error {
 	_, err := io.WriteString(w, b.String())
 	return err
 }
+
+// wld formats a record as wins–losses–draws.
+func wld(r Record) string { return fmt.Sprintf("%d–%d–%d", r.Wins, r.Losses, r.Draws) }
 
 // limitText describes the move limits.
 func (r *Report) limitText() string {
