@@ -77,38 +77,16 @@ func (r *Report) WriteMarkdown(w io.Writer) error {
 	}
 	fmt.Fprintf(&b, "; %s a move; seed %d.\n\n## Results\n\n", r.limitText(), r.Seed)
 
-	rounds := len(r.Rounds) > 0
-	if rounds {
-		b.WriteString("| rounds ")
-	}
-	b.WriteString("| A | B | A wins | B wins | draws | A's score | forfeits |\n")
-	if rounds {
-		b.WriteString("|---:")
-	}
-	b.WriteString("|---|---|---:|---:|---:|---:|---:|\n")
-	for _, t := range r.Tallies {
-		if rounds {
-			fmt.Fprintf(&b, "| %d ", t.Rounds)
-		}
-		fmt.Fprintf(&b, "| %s | %s | %d | %d | %d | %s | %d |\n", t.A, t.B, t.Wins, t.Losses, t.Draws,
-			percent(t.Points(), t.Games()), t.Forfeits)
-	}
+	r.writeTallies(&b, "| A | B | A wins | B wins | draws | A's score | forfeits |", "|---|---|---:|---:|---:|---:|---:|",
+		func(t Tally) string {
+			return fmt.Sprintf("| %s | %s | %d | %d | %d | %s | %d |", t.A, t.B, t.Wins, t.Losses, t.Draws, percent(t.Points(), t.Games()), t.Forfeits)
+		})
 	b.WriteString("\n## By first mover\n\nA's wins–losses–draws and score in the games A moved first and in those B moved first.\n\n")
-	if rounds {
-		b.WriteString("| rounds ")
-	}
-	b.WriteString("| A | B | A moving first | A's score | A moving second | A's score |\n")
-	if rounds {
-		b.WriteString("|---:")
-	}
-	b.WriteString("|---|---|---:|---:|---:|---:|\n")
-	for _, t := range r.Tallies {
-		if rounds {
-			fmt.Fprintf(&b, "| %d ", t.Rounds)
-		}
-		fmt.Fprintf(&b, "| %s | %s | %s | %s | %s | %s |\n", t.A, t.B, wld(t.First), percent(t.First.Points(), t.First.Games()),
-			wld(t.Second), percent(t.Second.Points(), t.Second.Games()))
-	}
+	r.writeTallies(&b, "| A | B | A moving first | A's score | A moving second | A's score |", "|---|---|---:|---:|---:|---:|",
+		func(t Tally) string {
+			return fmt.Sprintf("| %s | %s | %s | %s | %s | %s |", t.A, t.B,
+				wld(t.First), percent(t.First.Points(), t.First.Games()), wld(t.Second), percent(t.Second.Points(), t.Second.Games()))
+		})
 	for _, table := range r.Ratings {
 		b.WriteString("\n## Elo")
 		if len(table.Rounds) > 0 {
@@ -134,6 +112,23 @@ func (r *Report) WriteMarkdown(w io.Writer) error {
 	}
 	_, err := io.WriteString(w, b.String())
 	return err
+}
+
+// writeTallies writes a Markdown table with a row per tally: head and
+// align are its header and alignment rows, row formats a tally; a rounds
+// column leads when the game has rounds settings.
+func (r *Report) writeTallies(b *strings.Builder, head, align string, row func(Tally) string) {
+	rounds := len(r.Rounds) > 0
+	if rounds {
+		head, align = "| rounds "+head, "|---:"+align
+	}
+	fmt.Fprintf(b, "%s\n%s\n", head, align)
+	for _, t := range r.Tallies {
+		if rounds {
+			fmt.Fprintf(b, "| %d ", t.Rounds)
+		}
+		fmt.Fprintf(b, "%s\n", row(t))
+	}
 }
 
 // wld formats a record as wins–losses–draws.
