@@ -36,6 +36,9 @@ var rulesOf = map[storage.Kind]gameRules{
 			"**Length.** The players agree on 2–28 rounds (`rounds:` of `/play`) of one move each, so a game lasts exactly twice that many moves; " +
 				"28 rounds fill the board. X moves first unless the players agree otherwise.",
 			"**Winning.** After the last round the player with more marks on the board wins; equal counts are a draw.",
+			"**Who starts matters.** The last move has the last capture: with best play on both sides, games of 5, 6 and 7 " +
+				"rounds are won by whoever moves second, by two marks (2–4 rounds are drawn), and in Gambit's AI tournaments " +
+				"the second mover wins most short games. `first:` of `/play` decides who starts.",
 		}, "\n\n"),
 		moving: "Choose a cell in one of the menus under the board (ranks 1–3, 4–6 and 7–8; each option says how many " +
 			"marks it captures), or type `/move cell:e4`.",
