@@ -13,10 +13,12 @@ import (
 
 const analyzeUsage = `
 Usage: gambit analyze --game adjacency|connect4|tictactoe [--position TEXT|start]
-                      [--rounds N] [--first x|o] [--strategy NAME] [--time DURATION]
+                      [--rounds N] [--first x|o] [--moves 'M1 M2 …']
+                      [--strategy NAME] [--time DURATION]
                       [--depth N] [--nodes N] [--threads N] [--hash MiB] [--json]
 
-Asks a strategy (default minimax) for its move in a position, searching for
+Asks a strategy (default minimax) for its move in a position (after --moves,
+if given: a game's moves as the arena's --json lists them), searching for
 --time (default 1s) or until --depth plies or --nodes positions. Without
 --json it prints each completed iteration to stderr and the answer to stdout;
 with --json one line:
@@ -32,6 +34,7 @@ estimate in the same unit. depth is the deepest completed iteration in plies
 Examples:
   gambit analyze --game adjacency --time 5s
   gambit analyze --game adjacency --position '......oo/......oo/......../......../......../......../xx....../xx...... o 10' --json
+  gambit analyze --game adjacency --rounds 8 --first o --moves 'c1 h6 a3 f8 h1 a8' --time 10s
   gambit analyze --game connect4 --position 4453 --time 2s
   gambit analyze --game tictactoe --position 'x...o.... x'
 `

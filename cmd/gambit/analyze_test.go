@@ -40,6 +40,36 @@ func TestAnalyzeJSON(t *testing.T) {
 	}
 }
 
+// TestAnalyzeMoves: --moves plays a game's moves first — the position
+// analysed is the one the same moves reach, whatever separates them.
+func TestAnalyzeMoves(t *testing.T) {
+	analyze := func(args ...string) analyzeReport {
+		t.Helper()
+		code, out, errOut := gambit(append([]string{"analyze", "--json", "--depth", "4"}, args...)...)
+		if code != 0 {
+			t.Fatalf("analyze %v: exit %d: %s", args, code, errOut)
+		}
+		var r analyzeReport
+		if err := json.Unmarshal([]byte(out), &r); err != nil {
+			t.Fatal(err)
+		}
+		r.Millis, r.NPS = 0, 0
+		return r
+	}
+	// O first in a 3-round game: c1 takes b1, h6 takes h7, a3 takes a2,
+	// f8 takes g8.
+	const after = ".....xxo/......ox/.......x/......../......../o......./ox....../xoo..... o 2"
+	viaMoves := analyze("--game", "adjacency", "--rounds", "3", "--first", "o", "--moves", "c1,h6 a3  f8")
+	viaText := analyze("--game", "adjacency", "--position", after)
+	if viaMoves.Move == "" || viaMoves.Move != viaText.Move || viaMoves.Score != viaText.Score || !viaMoves.Exact {
+		t.Errorf("--moves gave %+v, the position text %+v", viaMoves, viaText)
+	}
+	// Connect Four: columns, either way.
+	if a, b := analyze("--game", "connect4", "--moves", "4 4 5 3"), analyze("--game", "connect4", "--position", "4453"); a.Move != b.Move || a.Score != b.Score {
+		t.Errorf("connect4 --moves %+v, --position %+v", a, b)
+	}
+}
+
 func TestAnalyzeText(t *testing.T) {
 	code, out, errOut := gambit("analyze", "--game", "adjacency", "--depth", "3")
 	if code != 0 || !strings.HasPrefix(out, "minimax plays ") || !strings.Contains(out, "depth 3") {
@@ -63,6 +93,9 @@ func TestAnalyzeRejectsBadArguments(t *testing.T) {
 		{[]string{"--game", "tictactoe", "--position", "xxxoo.... o"}, "the game is over"},
 		{[]string{"--game", "connect4", "--rounds", "3"}, "apply to adjacency only"},
 		{[]string{"--position", "start"}, "--game is required"},
+		{[]string{"--game", "adjacency", "--moves", "a3 z9"}, "--moves: move 2 (z9)"},
+		{[]string{"--game", "adjacency", "--moves", "a3 a3"}, "--moves: move 2 (a3): adjacency: move a3: the cell is taken"},
+		{[]string{"--game", "tictactoe", "--moves", "1 4 2 5 3 6"}, "--moves: move 6 (6)"},
 	} {
 		code, _, errOut := gambit(append([]string{"analyze"}, tc.args...)...)
 		if code != 2 || !strings.Contains(errOut, tc.want) {

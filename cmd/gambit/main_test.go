@@ -80,6 +80,8 @@ func TestPerftJSON(t *testing.T) {
 		{[]string{"--game", "connect4", "--depth", "8"}, "5686266", "", "", false},
 		{[]string{"--game", "tictactoe", "--depth", "9"}, "255168", "", "", false},
 		{[]string{"--game", "tictactoe", "--depth", "2", "--position", "x...o.... x"}, "42", "", "", false},
+		// The same position reached by --moves.
+		{[]string{"--game", "tictactoe", "--depth", "2", "--moves", "1,5"}, "42", "", "", false},
 	} {
 		got := perftJSON(t, tc.args...)
 		if got["leaves"].(json.Number).String() != tc.leaves {

@@ -10,7 +10,8 @@ import (
 
 const perftUsage = `
 Usage: gambit perft --game adjacency|connect4|tictactoe --depth N
-                    [--position TEXT|start] [--rounds N] [--first x|o] [--json]
+                    [--position TEXT|start] [--rounds N] [--first x|o]
+                    [--moves 'M1 M2 …'] [--json]
 
 Counts the leaves of the game tree to depth N: every line of play of N moves,
 or fewer where the game ends first (a finished position counts as one leaf).

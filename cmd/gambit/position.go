@@ -1,6 +1,8 @@
 package main
 
 import (
+	"strings"
+
 	"github.com/gambitbot/gambit/engine"
 	"github.com/gambitbot/gambit/engine/games"
 )
@@ -8,17 +10,19 @@ import (
 // positionFlags are the options that name a game and a position in it,
 // shared by the commands that take one.
 type positionFlags struct {
-	game, position, first *string
-	rounds                *int
+	game, position, first, moves *string
+	rounds                       *int
 }
 
-// addPositionFlags registers --game, --position, --rounds and --first.
+// addPositionFlags registers --game, --position, --rounds, --first and
+// --moves.
 func addPositionFlags(fs *flagSet) positionFlags {
 	return positionFlags{
 		game:     fs.String("game", "", "the game: adjacency, connect4 or tictactoe (required)"),
 		position: fs.String("position", games.StartWord, "the position text, or start"),
 		rounds:   fs.Int("rounds", games.DefaultRounds, "Adjacency: rounds of the game from the start, 2–28"),
 		first:    fs.String("first", "x", "Adjacency: the side that moves first from the start, x or o"),
+		moves:    fs.String("moves", "", "moves to play from the position first, in the game's notation, separated by spaces or commas"),
 	}
 }
 
@@ -46,6 +50,14 @@ func (pf positionFlags) resolve(fs *flagSet) (games.Game, engine.Position, error
 	pos, err := game.Position(*pf.position, opts)
 	if err != nil {
 		return games.Game{}, nil, usageError{err}
+	}
+	moves := strings.FieldsFunc(*pf.moves, func(r rune) bool { return r == ' ' || r == ',' })
+	for i, text := range moves {
+		m, err := pos.ParseMove(text) // checks legality too
+		if err != nil {
+			return games.Game{}, nil, usagef("--moves: move %d (%s): %v", i+1, text, err)
+		}
+		pos.Play(m)
 	}
 	return game, pos, nil
 }
