@@ -39,9 +39,10 @@ move loses it the game (listed under Forfeits). --seed 0 picks a seed and
 prints it.
 
 Prints the results per pairing (wins, losses and draws of A against B), the
-same split by who moved first, and Elo ratings with 95% confidence intervals (Bradley–Terry maximum likelihood,
-draws as half wins, one virtual draw per pairing, mean 1500; intervals from
-the observed Fisher information), as Markdown, or with --json one object.
+same split by who moved first, and Elo ratings with 95% confidence intervals
+(Bradley–Terry maximum likelihood, draws as half wins, one virtual draw per
+pairing, mean 1500; intervals from the observed Fisher information), as
+Markdown, or with --json one object.
 Progress goes to stderr: a bar on a terminal, otherwise a line every 10%.
 
 Examples:
