@@ -64,8 +64,8 @@ func TestAnalyzeMoves(t *testing.T) {
 	if viaMoves.Move == "" || viaMoves.Move != viaText.Move || viaMoves.Score != viaText.Score || !viaMoves.Exact {
 		t.Errorf("--moves gave %+v, the position text %+v", viaMoves, viaText)
 	}
-	// Connect Four: columns, either way.
-	if a, b := analyze("--game", "connect4", "--moves", "4 4 5 3"), analyze("--game", "connect4", "--position", "4453"); a.Move != b.Move || a.Score != b.Score {
+	// Connect Four: columns, either way; a JSON list as the arena prints it.
+	if a, b := analyze("--game", "connect4", "--moves", `["4","4","5", "3"]`), analyze("--game", "connect4", "--position", "4453"); a.Move != b.Move || a.Score != b.Score {
 		t.Errorf("connect4 --moves %+v, --position %+v", a, b)
 	}
 }
@@ -93,9 +93,9 @@ func TestAnalyzeRejectsBadArguments(t *testing.T) {
 		{[]string{"--game", "tictactoe", "--position", "xxxoo.... o"}, "the game is over"},
 		{[]string{"--game", "connect4", "--rounds", "3"}, "apply to adjacency only"},
 		{[]string{"--position", "start"}, "--game is required"},
-		{[]string{"--game", "adjacency", "--moves", "a3 z9"}, "--moves: move 2 (z9)"},
-		{[]string{"--game", "adjacency", "--moves", "a3 a3"}, "--moves: move 2 (a3): adjacency: move a3: the cell is taken"},
-		{[]string{"--game", "tictactoe", "--moves", "1 4 2 5 3 6"}, "--moves: move 6 (6)"},
+		{[]string{"--game", "adjacency", "--moves", "a3 z9"}, `--moves: move 2: adjacency: cell "z9"`},
+		{[]string{"--game", "adjacency", "--moves", "a3 a3"}, "--moves: move 2: adjacency: move a3: the cell is taken"},
+		{[]string{"--game", "tictactoe", "--moves", "1 4 2 5 3 6"}, "--moves: move 6: tictactoe: move 6: the game is over"},
 	} {
 		code, _, errOut := gambit(append([]string{"analyze"}, tc.args...)...)
 		if code != 2 || !strings.Contains(errOut, tc.want) {

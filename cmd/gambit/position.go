@@ -2,6 +2,7 @@ package main
 
 import (
 	"strings"
+	"unicode"
 
 	"github.com/gambitbot/gambit/engine"
 	"github.com/gambitbot/gambit/engine/games"
@@ -22,7 +23,7 @@ func addPositionFlags(fs *flagSet) positionFlags {
 		position: fs.String("position", games.StartWord, "the position text, or start"),
 		rounds:   fs.Int("rounds", games.DefaultRounds, "Adjacency: rounds of the game from the start, 2–28"),
 		first:    fs.String("first", "x", "Adjacency: the side that moves first from the start, x or o"),
-		moves:    fs.String("moves", "", "moves to play from the position first, in the game's notation, separated by spaces or commas"),
+		moves:    fs.String("moves", "", "moves to play from the position first, in the game's notation, separated by spaces or commas (a JSON list will do)"),
 	}
 }
 
@@ -51,11 +52,13 @@ func (pf positionFlags) resolve(fs *flagSet) (games.Game, engine.Position, error
 	if err != nil {
 		return games.Game{}, nil, usageError{err}
 	}
-	moves := strings.FieldsFunc(*pf.moves, func(r rune) bool { return r == ' ' || r == ',' })
+	// Spaces, commas, quotes and brackets all separate, so that a JSON
+	// list of moves can be pasted as it is.
+	moves := strings.FieldsFunc(*pf.moves, func(r rune) bool { return unicode.IsSpace(r) || strings.ContainsRune(`,"[]`, r) })
 	for i, text := range moves {
 		m, err := pos.ParseMove(text) // checks legality too
 		if err != nil {
-			return games.Game{}, nil, usagef("--moves: move %d (%s): %v", i+1, text, err)
+			return games.Game{}, nil, usagef("--moves: move %d: %v", i+1, err)
 		}
 		pos.Play(m)
 	}
