@@ -40,15 +40,17 @@ func (r Record) Games() int { return r.Wins + r.Losses + r.Draws }
 // Points returns the player's score, a draw counting half.
 func (r Record) Points() float64 { return float64(r.Wins) + float64(r.Draws)/2 }
 
-// add counts one game's result, from the player's side.
+// add counts one finished game's result, from the player's side.
 func (r *Record) add(res engine.Result) {
 	switch res {
 	case engine.Win:
 		r.Wins++
 	case engine.Loss:
 		r.Losses++
-	default:
+	case engine.Draw:
 		r.Draws++
+	default: // Run plays every game to its end
+		panic(fmt.Sprintf("arena: counting an unfinished game (%v)", res))
 	}
 }
 

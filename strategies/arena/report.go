@@ -63,7 +63,8 @@ func (cfg *Config) report(seed uint64, played []GameRecord) (*Report, error) {
 }
 
 // WriteMarkdown writes the report as Markdown: a heading with the
-// settings, the results per pairing and the Elo tables, and the forfeits.
+// settings, the results per pairing, the same split by who moved first,
+// the Elo tables, and the forfeits.
 func (r *Report) WriteMarkdown(w io.Writer) error {
 	var b strings.Builder
 	kind := "round robin"
