@@ -123,6 +123,9 @@ func TestBotCrashDrill(t *testing.T) {
 	if _, stale = d.verify("the final stop", awaiting); len(stale) > 0 {
 		t.Errorf("boards of %v are behind their games after a graceful stop", stale)
 	}
+	if t.Failed() {
+		d.dumpLogs()
+	}
 	d.finish(kills, time.Since(began))
 }
 
