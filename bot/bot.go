@@ -41,7 +41,6 @@ const (
 	DefaultChallengeTTL     = 5 * time.Minute
 	DefaultTurnTimeout      = 24 * time.Hour
 	DefaultAI               = "minimax"
-	DefaultRounds           = 8
 	DefaultTickInterval     = time.Second
 	DefaultProgressInterval = 2 * time.Second
 	DefaultCountInterval    = 15 * time.Second

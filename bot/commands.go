@@ -9,18 +9,19 @@ import (
 	"github.com/bwmarrin/discordgo"
 
 	"github.com/gambitbot/gambit/bot/customid"
-	"github.com/gambitbot/gambit/storage"
 )
 
 // The slash commands' names and options are a contract: documentation and
 // checks outside the code rely on them. Add options; never rename.
 
+// gameChoices are the games of /play, /leaderboard and /help: every
+// registered game between two players.
 func gameChoices() []*discordgo.ApplicationCommandOptionChoice {
-	return []*discordgo.ApplicationCommandOptionChoice{
-		{Name: "Adjacency", Value: string(storage.Adjacency)},
-		{Name: "Connect Four", Value: string(storage.ConnectFour)},
-		{Name: "Tic-Tac-Toe", Value: string(storage.TicTacToe)},
+	var choices []*discordgo.ApplicationCommandOptionChoice
+	for _, g := range duels() {
+		choices = append(choices, &discordgo.ApplicationCommandOptionChoice{Name: g.Title, Value: g.Name})
 	}
+	return choices
 }
 
 func ptr[T any](v T) *T { return &v }

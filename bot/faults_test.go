@@ -27,7 +27,8 @@ import (
 	"github.com/gambitbot/gambit/bot/customid"
 	"github.com/gambitbot/gambit/bot/discordtest"
 	"github.com/gambitbot/gambit/bot/render"
-	"github.com/gambitbot/gambit/engine/games"
+	"github.com/gambitbot/gambit/games"
+	"github.com/gambitbot/gambit/games/catalog"
 	"github.com/gambitbot/gambit/storage"
 )
 
@@ -41,7 +42,7 @@ const (
 // fltCells returns the legal moves of a game's position, sorted.
 func fltCells(t testing.TB, g *storage.Game) []string {
 	t.Helper()
-	gm, err := games.Lookup(string(g.Kind))
+	gm, err := catalog.Lookup(string(g.Kind))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -4,13 +4,15 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"strings"
 	"time"
 
 	"github.com/bwmarrin/discordgo"
 
 	"github.com/gambitbot/gambit/bot/render"
 	"github.com/gambitbot/gambit/engine"
-	"github.com/gambitbot/gambit/engine/games"
+	"github.com/gambitbot/gambit/games"
+	"github.com/gambitbot/gambit/games/catalog"
 	"github.com/gambitbot/gambit/storage"
 )
 
@@ -18,11 +20,51 @@ import (
 // Discord allows 15 minutes and the bot keeps a minute's margin.
 const tokenLifetime = 14 * time.Minute
 
-// position returns the engine position of a game.
-func position(g *storage.Game) (engine.Position, error) {
-	gm, err := games.Lookup(string(g.Kind))
+// duels returns the registered games between two players: the games of
+// /play, ratings and leaderboards.
+func duels() []*games.Game {
+	var out []*games.Game
+	for _, g := range catalog.All() {
+		if g.Players == 2 {
+			out = append(out, g)
+		}
+	}
+	return out
+}
+
+// isDuel reports whether k names a registered game between two players.
+func isDuel(k storage.Kind) bool {
+	g, err := catalog.Lookup(string(k))
+	return err == nil && g.Name == string(k) && g.Players == 2
+}
+
+// duelNames lists the names of the duels for error messages:
+// "adjacency, connect4 or tictactoe".
+func duelNames() string {
+	var names []string
+	for _, g := range duels() {
+		names = append(names, g.Name)
+	}
+	if len(names) < 2 {
+		return strings.Join(names, "")
+	}
+	return strings.Join(names[:len(names)-1], ", ") + " or " + names[len(names)-1]
+}
+
+// gameOf returns the plug-in of a stored game.
+func gameOf(g *storage.Game) (*games.Game, error) {
+	gm, err := catalog.Lookup(string(g.Kind))
 	if err != nil {
 		return nil, fmt.Errorf("bot: game %s: %w", g.ID, err)
+	}
+	return gm, nil
+}
+
+// position returns the engine position of a game.
+func position(g *storage.Game) (engine.Position, error) {
+	gm, err := gameOf(g)
+	if err != nil {
+		return nil, err
 	}
 	pos, err := gm.Position(g.Position, games.Options{})
 	if err != nil {
@@ -93,9 +135,14 @@ func (b *Bot) moveTime(g *storage.Game) time.Duration {
 // game ended. Turn passes to the other player even at the end, so that
 // Turn always names who would move next.
 func (b *Bot) commitMove(ctx context.Context, g *storage.Game, pos engine.Position, mv engine.Move) ([]storage.RatingChange, error) {
+	gm, err := gameOf(g)
+	if err != nil {
+		return nil, err
+	}
 	mover, side := g.Turn, pos.SideToMove()
-	g.Moves = append(g.Moves, pos.FormatMove(mv))
-	pos.Play(mv)
+	change := gm.Play(pos, mv)
+	g.Moves = append(g.Moves, change.Move)
+	g.Last = &storage.LastMove{Move: change.Move, Changed: change.Changed}
 	g.Position = pos.String()
 	g.Turn = 1 - mover
 	if pos.Terminal() {

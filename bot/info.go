@@ -67,7 +67,8 @@ func (b *Bot) cmdStats(ctx context.Context, ix *interaction, opts options) error
 		return fmt.Errorf("bot: history of %s: %w", player, err)
 	}
 	var stats []render.KindStats
-	for _, k := range storage.Kinds() {
+	for _, gm := range duels() {
+		k := storage.Kind(gm.Name)
 		ks := render.KindStats{Kind: k}
 		rv, err := b.store.Rank(ctx, storage.Global(k), player, 0)
 		switch {
@@ -289,8 +290,8 @@ func parseKinds(text string) ([]storage.Kind, error) {
 	var kinds []storage.Kind
 	for _, f := range strings.FieldsFunc(text, func(r rune) bool { return r == ',' || r == ' ' }) {
 		k := storage.Kind(strings.ToLower(f))
-		if !k.Valid() {
-			return nil, userErrorf("Unknown game %q in games: use all, or names from adjacency, connect4, tictactoe.", f)
+		if !isDuel(k) {
+			return nil, userErrorf("Unknown game %q in games: use all, or names from %s.", f, duelNames())
 		}
 		if !slices.Contains(kinds, k) {
 			kinds = append(kinds, k)

@@ -105,8 +105,8 @@ func (o options) user(name string, resolved *discordgo.ApplicationCommandInterac
 // kind returns the game option as a storage.Kind.
 func (o options) kind(name string) (storage.Kind, error) {
 	k := storage.Kind(strings.ToLower(o.str(name)))
-	if !k.Valid() {
-		return "", userErrorf("Unknown game %q: choose adjacency, connect4 or tictactoe.", o.str(name))
+	if !isDuel(k) {
+		return "", userErrorf("Unknown game %q: choose %s.", o.str(name), duelNames())
 	}
 	return k, nil
 }

@@ -12,8 +12,8 @@ import (
 
 	"github.com/gambitbot/gambit/bot/customid"
 	"github.com/gambitbot/gambit/bot/render"
-	"github.com/gambitbot/gambit/engine"
-	"github.com/gambitbot/gambit/engine/games"
+	"github.com/gambitbot/gambit/games"
+	"github.com/gambitbot/gambit/games/catalog"
 	"github.com/gambitbot/gambit/storage"
 	"github.com/gambitbot/gambit/strategies"
 )
@@ -77,18 +77,23 @@ func (b *Bot) cmdPlay(ctx context.Context, ix *interaction, opts options) error 
 		}
 		req.first = f
 	}
+	gm, err := catalog.Lookup(string(kind))
+	if err != nil {
+		return fmt.Errorf("bot: /play: %w", err)
+	}
 	if r, given, err := opts.integer("rounds"); err != nil {
 		return err
 	} else if given {
-		if kind != storage.Adjacency {
-			return userErrorf("Option rounds applies to Adjacency only.")
+		rng := gm.Setup.Rounds
+		if rng == nil {
+			return userErrorf("Option rounds does not apply to %s.", gm.Title)
 		}
-		if r < 2 || r > 28 {
-			return userErrorf("Option rounds must be between 2 and 28.")
+		if r < int64(rng.Min) || r > int64(rng.Max) {
+			return userErrorf("Option rounds must be between %d and %d.", rng.Min, rng.Max)
 		}
 		req.rounds = int(r)
-	} else if kind == storage.Adjacency {
-		req.rounds = DefaultRounds
+	} else if rng := gm.Setup.Rounds; rng != nil {
+		req.rounds = rng.Default
 	}
 	if d, given, err := opts.seconds("movetime", 100*time.Millisecond, MaxMoveTime); err != nil {
 		return err
@@ -200,15 +205,11 @@ func newGame(ix *interaction, req gameRequest) *storage.Game {
 // begin sets up the start position of g and makes it active with the
 // first mover, resolved from the challenger's choice, to move.
 func (b *Bot) begin(ctx context.Context, g *storage.Game) error {
-	gm, err := games.Lookup(string(g.Kind))
+	gm, err := gameOf(g)
 	if err != nil {
 		return fmt.Errorf("bot: start game: %w", err)
 	}
-	var setup games.Options
-	if gm.HasSetup {
-		setup = games.Options{Rounds: g.Settings.Rounds, First: engine.X}
-	}
-	pos, err := gm.Start(setup)
+	pos, err := gm.Start(games.Options{Rounds: g.Settings.Rounds})
 	if err != nil {
 		return fmt.Errorf("bot: start game: %w", err)
 	}

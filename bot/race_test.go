@@ -21,7 +21,8 @@ import (
 
 	"github.com/gambitbot/gambit/bot/customid"
 	"github.com/gambitbot/gambit/bot/discordtest"
-	"github.com/gambitbot/gambit/engine/games"
+	"github.com/gambitbot/gambit/games"
+	"github.com/gambitbot/gambit/games/catalog"
 	"github.com/gambitbot/gambit/storage"
 )
 
@@ -95,7 +96,7 @@ func raceReplay(kind storage.Kind, moves string) raceFacts {
 	if f, ok := raceFactsCache.Load(key); ok {
 		return f.(raceFacts)
 	}
-	gm, err := games.Lookup(string(kind))
+	gm, err := catalog.Lookup(string(kind))
 	if err != nil {
 		panic(err)
 	}
@@ -642,7 +643,7 @@ func raceCheckStored(t *testing.T, h *harness, g0 *storage.Game, history []porcu
 	if n := len(g.Moves); n < applied || n > applied+unanswered {
 		t.Errorf("game %s: %d moves stored, but %d clicks were answered as applied and %d unanswered", g.ID, n, applied, unanswered)
 	}
-	gm, err := games.Lookup(string(g.Kind))
+	gm, err := catalog.Lookup(string(g.Kind))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -146,6 +146,15 @@ type Settings struct {
 	MoveTime time.Duration `json:"move_time,omitempty"`
 }
 
+// LastMove is what a game's last move did, in the game's notation: the
+// move and the other cells it changed (captured marks).
+type LastMove struct {
+	// Move is the move played.
+	Move string `json:"move"`
+	// Changed lists the other cells the move changed.
+	Changed []string `json:"changed,omitempty"`
+}
+
 // Draw is the Result.Winner of a drawn game.
 const Draw = -1
 
@@ -188,6 +197,9 @@ type Game struct {
 	Moves []string `json:"moves,omitempty"`
 	// Position is the current position in the engine's text format.
 	Position string `json:"position,omitempty"`
+	// Last is what the last move did, for boards; nil before the first
+	// move and in records written before Gambit kept it.
+	Last *LastMove `json:"last,omitempty"`
 	// Result is set when the game has ended (finished or forfeited).
 	Result *Result `json:"result,omitempty"`
 	// GuildID, ChannelID and MessageID locate the Discord message showing

@@ -9,8 +9,8 @@ import (
 
 	"github.com/gambitbot/gambit/engine"
 	"github.com/gambitbot/gambit/engine/adjacency"
-	"github.com/gambitbot/gambit/engine/connect4"
-	"github.com/gambitbot/gambit/engine/tictactoe"
+
+	"github.com/gambitbot/gambit/games/catalog"
 )
 
 // localStrategies are the local-search players of reports 000 and 001.
@@ -88,17 +88,18 @@ type scorer struct {
 	eval  func(engine.Position) int
 }
 
-// scorerFor returns the scorer of pos's game.
+// scorerFor returns the scorer of pos's game: its plug-in's Local
+// evaluation if it has one, its Evaluate otherwise.
 func scorerFor(pos engine.Position) (scorer, bool) {
-	switch pos.(type) {
-	case *adjacency.Position:
-		return scorer{adjacencyRules{}, adjacencyRules{}.evaluate}, true
-	case *connect4.Position:
-		return scorer{connect4Rules{}, connect4Rules{}.evaluate}, true
-	case *tictactoe.Position:
-		return scorer{ticTacToeRules{}, ticTacToeLines}, true
+	g := catalog.Of(pos)
+	if g == nil || g.AI == nil {
+		return scorer{}, false
 	}
-	return scorer{}, false
+	eval := g.AI.Evaluate
+	if g.AI.Local != nil {
+		eval = g.AI.Local
+	}
+	return scorer{gameRules{g.AI}, eval}, true
 }
 
 // value scores p for the side to move: exactly when the game is over.
@@ -107,34 +108,6 @@ func (s scorer) value(p engine.Position) int {
 		return s.rules.terminal(p)
 	}
 	return s.eval(p)
-}
-
-// ticTacToeLines is a small tic-tac-toe evaluation for the side to move:
-// every line holding marks of one side only counts for that side, 1 for
-// one mark and 4 for two, scaled by 10 and kept below a win (100).
-func ticTacToeLines(p engine.Position) int {
-	t := p.(*tictactoe.Position)
-	me := t.SideToMove()
-	score := 0
-	for _, line := range ticTacToeLineCells {
-		var count [2]int
-		for _, c := range line {
-			if s, ok := t.Mark(c); ok {
-				count[s]++
-			}
-		}
-		switch {
-		case count[me] > 0 && count[me.Other()] == 0:
-			score += count[me] * count[me]
-		case count[me.Other()] > 0 && count[me] == 0:
-			score -= count[me.Other()] * count[me.Other()]
-		}
-	}
-	return max(-99, min(99, 10*score))
-}
-
-var ticTacToeLineCells = [8][3]engine.Move{
-	{0, 1, 2}, {3, 4, 5}, {6, 7, 8}, {0, 3, 6}, {1, 4, 7}, {2, 5, 8}, {0, 4, 8}, {2, 4, 6},
 }
 
 // run is one call of Search of a local or genetic strategy: its own copy

@@ -6,7 +6,8 @@ import (
 	"testing"
 
 	"github.com/gambitbot/gambit/engine"
-	"github.com/gambitbot/gambit/engine/games"
+	"github.com/gambitbot/gambit/games"
+	"github.com/gambitbot/gambit/games/catalog"
 )
 
 // TestMCTSWinsAndBlocks: with enough playouts MCTS takes an immediate
@@ -21,7 +22,7 @@ func TestMCTSWinsAndBlocks(t *testing.T) {
 		{"connect4", "121212", 0},       // win in column 1 (o threatens 2)
 		{"connect4", "172717", 6},       // block column 7
 	} {
-		g, err := games.Lookup(c.game)
+		g, err := catalog.Lookup(c.game)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -39,7 +40,7 @@ func TestMCTSWinsAndBlocks(t *testing.T) {
 // TestMCTSReproducible: the same seed and playout limit give the same
 // search, another seed (very likely) another.
 func TestMCTSReproducible(t *testing.T) {
-	g, _ := games.Lookup("adjacency")
+	g, _ := catalog.Lookup("adjacency")
 	p, err := g.Start(games.Options{Rounds: 8})
 	if err != nil {
 		t.Fatal(err)

@@ -2,6 +2,7 @@ package strategies
 
 import (
 	"fmt"
+	"github.com/gambitbot/gambit/games/catalog"
 	"slices"
 	"strings"
 )
@@ -40,7 +41,17 @@ type Info struct {
 // Supports reports whether the strategy plays the named game.
 func (i Info) Supports(game string) bool { return slices.Contains(i.Games, game) }
 
-var allGames = []string{"adjacency", "connect4", "tictactoe"}
+// allGames are the games every generic strategy plays: the duels whose
+// plug-in tells a search how to evaluate them.
+var allGames = func() []string {
+	var names []string
+	for _, g := range catalog.All() {
+		if g.Players == 2 && g.AI != nil {
+			names = append(names, g.Name)
+		}
+	}
+	return names
+}()
 
 // registry lists every strategy, in the order listings show them; each
 // family declares its own list beside its code.

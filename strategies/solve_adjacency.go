@@ -1,6 +1,7 @@
 package strategies
 
 import (
+	adjgame "github.com/gambitbot/gambit/games/adjacency"
 	"math"
 	"math/bits"
 
@@ -64,7 +65,7 @@ func (adjacencyRules) solve(t *thread, first engine.Move, guess int) (engine.Mov
 	b := t.pos.(*adjacency.Position).Board
 	total := b.Count(engine.X) + b.Count(engine.O) + b.PliesLeft()
 	lo, hi := -total, total // the final difference lies in [lo, hi], of total's parity
-	g := max(lo, min(hi, guess/adjUnit))
+	g := max(lo, min(hi, guess/adjgame.Unit))
 	if (g-total)%2 != 0 {
 		g++
 	}
@@ -89,7 +90,7 @@ func (adjacencyRules) solve(t *thread, first engine.Move, guess int) (engine.Mov
 	if best == engine.NoMove { // every probe failed low: any move reaching lo
 		best, _ = t.solveRoot(b, lo-1, first)
 	}
-	return best, lo * adjUnit, !t.s.stop.Load()
+	return best, lo * adjgame.Unit, !t.s.stop.Load()
 }
 
 // solveRoot searches the root with the null window (alpha, alpha+1),
@@ -124,7 +125,7 @@ func (t *thread) solveAdjacency(b adjacency.Board, alpha, beta int) int {
 	case left == 0:
 		return diff
 	case left == 1: // the best last move: one mark plus twice its flips
-		return diff + 1 + 2*maxFlips(theirs, ^(mine|theirs))
+		return diff + 1 + 2*adjgame.MaxFlips(theirs, ^(mine|theirs))
 	case left == 2:
 		return lastTwo(b, beta)
 	case t.s.stop.Load():
@@ -140,7 +141,7 @@ func (t *thread) solveAdjacency(b adjacency.Board, alpha, beta int) int {
 			hint = hit.move
 		}
 		if ok && hit.solved {
-			score := hit.score / adjUnit
+			score := hit.score / adjgame.Unit
 			switch {
 			case hit.bound == boundExact,
 				hit.bound == boundLower && score >= beta,
@@ -170,7 +171,7 @@ func (t *thread) solveAdjacency(b adjacency.Board, alpha, beta int) int {
 		case bestScore >= beta:
 			bd = boundLower
 		}
-		t.s.tt.store(hash, best, bestScore*adjUnit, left, bd, true)
+		t.s.tt.store(hash, best, bestScore*adjgame.Unit, left, bd, true)
 	}
 	return bestScore
 }
@@ -183,7 +184,7 @@ func lastTwo(b adjacency.Board, beta int) int {
 	for m, ok := order.next(); ok; m, ok = order.next() {
 		c := b.After(m)
 		mine, theirs := c.Bitboard(c.SideToMove()), c.Bitboard(c.SideToMove().Other())
-		reply := bits.OnesCount64(mine) - bits.OnesCount64(theirs) + 1 + 2*maxFlips(theirs, ^(mine|theirs))
+		reply := bits.OnesCount64(mine) - bits.OnesCount64(theirs) + 1 + 2*adjgame.MaxFlips(theirs, ^(mine|theirs))
 		if best = max(best, -reply); best >= beta {
 			break
 		}
@@ -208,8 +209,8 @@ type captureOrder struct {
 func newCaptureOrder(b adjacency.Board, hint engine.Move) captureOrder {
 	empty := ^(b.Bitboard(engine.X) | b.Bitboard(engine.O))
 	o := captureOrder{
-		captures: captureSets(b.Bitboard(b.SideToMove().Other())),
-		exposure: captureSets(empty),
+		captures: adjacency.CaptureSets(b.Bitboard(b.SideToMove().Other())),
+		exposure: adjacency.CaptureSets(empty),
 		empty:    empty,
 		hint:     hint,
 		k:        4,
@@ -242,18 +243,4 @@ func (o *captureOrder) next() (engine.Move, bool) {
 	m := engine.Move(bits.TrailingZeros64(o.cur))
 	o.cur &= o.cur - 1
 	return m, true
-}
-
-// captureSets returns, for k = 0…4, the cells with exactly k of victims'
-// marks as orthogonal neighbours, counted with a bit-sliced adder over the
-// four shifted boards.
-func captureSets(victims uint64) [5]uint64 {
-	n, s, e, w := adjacency.Neighbours(victims)
-	ones1, twos1 := n^s, n&s
-	ones2, twos2 := e^w, e&w
-	ones := ones1 ^ ones2
-	carry := ones1 & ones2
-	twos := twos1 ^ twos2 ^ carry
-	fours := twos1&twos2 | twos1&carry | twos2&carry // four: no ones or twos
-	return [5]uint64{^(ones | twos | fours), ones &^ twos, twos &^ ones, twos & ones, fours}
 }

@@ -10,8 +10,9 @@ import (
 	"github.com/gambitbot/gambit/engine"
 	"github.com/gambitbot/gambit/engine/adjacency"
 	"github.com/gambitbot/gambit/engine/connect4"
-	"github.com/gambitbot/gambit/engine/games"
 	"github.com/gambitbot/gambit/engine/tictactoe"
+	"github.com/gambitbot/gambit/games"
+	"github.com/gambitbot/gambit/games/catalog"
 )
 
 // bruteForce is plain negamax to the end of the game, with no pruning:
@@ -34,12 +35,12 @@ func bruteForce(p engine.Position) int {
 // returns the position, freshly parsed so it has no history.
 func randomPosition(t testing.TB, rng *rand.Rand, game string, rounds, left int) engine.Position {
 	t.Helper()
-	g, err := games.Lookup(game)
+	g, err := catalog.Lookup(game)
 	if err != nil {
 		t.Fatal(err)
 	}
 	opts := games.Options{}
-	if g.HasSetup {
+	if g.Setup.Any() {
 		opts = games.Options{Rounds: rounds, First: engine.Side(rng.IntN(2))}
 	}
 	for {
@@ -160,7 +161,7 @@ func TestExpiredContextStillGetsALegalMove(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
 	rng := rand.New(rand.NewPCG(25, 26))
-	for _, game := range games.Names() {
+	for _, game := range catalog.Names() {
 		for range 20 {
 			p := randomPosition(t, rng, game, 28, 60)
 			res, err := Minimax{}.Search(ctx, p, Limits{})
@@ -246,7 +247,7 @@ func TestRegistry(t *testing.T) {
 			t.Errorf("Lookup(%s) = %v, %v", i.Name, got.Name, err)
 		}
 		for _, g := range i.Games {
-			if _, err := games.Lookup(g); err != nil {
+			if _, err := catalog.Lookup(g); err != nil {
 				t.Errorf("%s plays unknown game %q", i.Name, g)
 			}
 		}

@@ -8,9 +8,7 @@ import (
 
 	"github.com/gambitbot/gambit/bot/customid"
 	"github.com/gambitbot/gambit/engine"
-	"github.com/gambitbot/gambit/engine/adjacency"
-	"github.com/gambitbot/gambit/engine/connect4"
-	"github.com/gambitbot/gambit/engine/tictactoe"
+	"github.com/gambitbot/gambit/games"
 	"github.com/gambitbot/gambit/storage"
 )
 
@@ -42,64 +40,54 @@ func rematchRow(g *storage.Game) []discordgo.MessageComponent {
 	)}
 }
 
-// moveComponents returns the components of an active game: the moves if
-// play is true (a person is to move), and a Resign button.
-func moveComponents(g *storage.Game, pos engine.Position, play bool) []discordgo.MessageComponent {
-	switch p := pos.(type) {
-	case *adjacency.Position:
+// moveComponents returns the components of an active game: the moves, in
+// the layout of the game's plug-in, if play is true (a person is to move),
+// and a Resign button.
+func moveComponents(g *storage.Game, gm *games.Game, pos engine.Position, play bool) []discordgo.MessageComponent {
+	switch gm.Input.Layout {
+	case games.Menus:
 		if play {
-			return append(adjacencySelects(g, p), row(resignButton(g)))
+			return append(menus(g, gm, pos), row(resignButton(g)))
 		}
-	case *connect4.Position:
+	case games.MoveButtons:
 		if play {
-			return connect4Rows(g, p)
+			return moveButtons(g, pos)
 		}
-	case *tictactoe.Position:
-		return append(tictactoeRows(g, p, play), row(resignButton(g)))
+	case games.BoardButtons:
+		return append(boardButtons(g, gm, pos, play), row(resignButton(g)))
 	}
 	return []discordgo.MessageComponent{row(resignButton(g))}
 }
 
-// rankGroups are the ranks (0-based, inclusive) of Adjacency's selects:
-// at most 24 cells each, within Discord's 25 options.
-var rankGroups = [...]struct {
-	lo, hi      int
-	placeholder string
-}{
-	{0, 2, "Ranks 1–3: choose a cell"},
-	{3, 5, "Ranks 4–6: choose a cell"},
-	{6, 7, "Ranks 7–8: choose a cell"},
-}
-
-// adjacencySelects returns one select of legal cells per group of ranks
-// that has any, each in its own action row. Options are sorted by name
-// (a1, a2, …, b1, …) and say how many marks each move would capture.
-func adjacencySelects(g *storage.Game, p *adjacency.Position) []discordgo.MessageComponent {
-	moves := p.Moves(make([]engine.Move, 0, engine.MaxMoves))
-	slices.SortFunc(moves, func(a, b engine.Move) int {
-		return 8*(int(a%8)-int(b%8)) + int(a/8) - int(b/8)
-	})
+// menus returns one select of legal moves per group of the game's input
+// that has any, each in its own action row, the options in the input's
+// order and described by its hint.
+func menus(g *storage.Game, gm *games.Game, pos engine.Position) []discordgo.MessageComponent {
+	moves := pos.Moves(make([]engine.Move, 0, engine.MaxMoves))
+	if gm.Input.Order != nil {
+		slices.SortFunc(moves, gm.Input.Order)
+	}
 	var rows []discordgo.MessageComponent
 	one := 1
-	for i, grp := range rankGroups {
+	for i, grp := range gm.Input.Groups {
 		var opts []discordgo.SelectMenuOption
 		for _, m := range moves {
-			if r := int(m / 8); r < grp.lo || r > grp.hi {
+			if !grp.Has(m) {
 				continue
 			}
-			name := adjacency.CellName(m)
-			opts = append(opts, discordgo.SelectMenuOption{
-				Label:       name,
-				Value:       name,
-				Description: "captures " + strconv.Itoa(p.Captures(m)),
-			})
+			name := pos.FormatMove(m)
+			opt := discordgo.SelectMenuOption{Label: name, Value: name}
+			if gm.Input.Hint != nil {
+				opt.Description = gm.Input.Hint(pos, m)
+			}
+			opts = append(opts, opt)
 		}
 		if len(opts) == 0 {
 			continue
 		}
 		rows = append(rows, row(discordgo.SelectMenu{
 			CustomID:    customid.Pick.Build(string(g.ID), Ply(g), strconv.Itoa(i+1)),
-			Placeholder: grp.placeholder,
+			Placeholder: grp.Placeholder,
 			MinValues:   &one,
 			MaxValues:   1,
 			Options:     opts,
@@ -108,14 +96,14 @@ func adjacencySelects(g *storage.Game, p *adjacency.Position) []discordgo.Messag
 	return rows
 }
 
-// connect4Rows returns a button per playable column, up to five in the
-// first row and the rest with Resign in the second. It is called only for
-// a game that is not over, which has a playable column.
-func connect4Rows(g *storage.Game, p *connect4.Position) []discordgo.MessageComponent {
+// moveButtons returns a button per legal move, up to five in the first
+// row and the rest with Resign in the second. It is called only for a
+// game that is not over, which has a legal move.
+func moveButtons(g *storage.Game, pos engine.Position) []discordgo.MessageComponent {
 	var buttons []discordgo.MessageComponent
-	for _, m := range p.Moves(make([]engine.Move, 0, engine.MaxMoves)) {
-		col := p.FormatMove(m)
-		buttons = append(buttons, button(col, "", discordgo.PrimaryButton, moveID(g, col)))
+	for _, m := range pos.Moves(make([]engine.Move, 0, engine.MaxMoves)) {
+		move := pos.FormatMove(m)
+		buttons = append(buttons, button(move, "", discordgo.PrimaryButton, moveID(g, move)))
 	}
 	n := min(len(buttons), maxRowButtons)
 	return []discordgo.MessageComponent{
@@ -124,28 +112,27 @@ func connect4Rows(g *storage.Game, p *connect4.Position) []discordgo.MessageComp
 	}
 }
 
-// tictactoeRows returns the board as three rows of three buttons: marked
-// cells disabled with their mark (the last move in the primary style),
-// empty cells with their number, clickable if play is true.
-func tictactoeRows(g *storage.Game, p *tictactoe.Position, play bool) []discordgo.MessageComponent {
-	last := lastMove(p, g.Moves)
-	rows := make([]discordgo.MessageComponent, 0, 3)
-	for r := range 3 {
-		cells := make([]discordgo.MessageComponent, 0, 3)
-		for col := range 3 {
-			c := engine.Move(3*r + col)
-			cell := p.FormatMove(c)
+// boardButtons returns the board model as rows of buttons: marked cells
+// disabled with their mark (the last move in the primary style), empty
+// cells with their label, clickable if play is true and the move is legal.
+func boardButtons(g *storage.Game, gm *games.Game, pos engine.Position, play bool) []discordgo.MessageComponent {
+	board := gm.Look.Board(pos, lastChange(g))
+	rows := make([]discordgo.MessageComponent, 0, len(board.Rows))
+	for _, r := range board.Rows {
+		cells := make([]discordgo.MessageComponent, 0, len(r))
+		for _, c := range r {
+			move := pos.FormatMove(c.Move)
 			var b discordgo.Button
-			if s, ok := p.Mark(c); ok {
+			if c.Occupied {
 				style := discordgo.SecondaryButton
-				if c == last {
+				if c.Last {
 					style = discordgo.PrimaryButton
 				}
-				b = button("", tictactoePalette.mark[s], style, moveID(g, cell))
+				b = button("", gm.Look.Mark[c.Side], style, moveID(g, move))
 				b.Disabled = true
 			} else {
-				b = button(cell, "", discordgo.SecondaryButton, moveID(g, cell))
-				b.Disabled = !play || !p.Legal(c)
+				b = button(c.Label, "", discordgo.SecondaryButton, moveID(g, move))
+				b.Disabled = !play || !pos.Legal(c.Move)
 			}
 			cells = append(cells, b)
 		}

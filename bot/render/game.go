@@ -9,9 +9,7 @@ import (
 
 	"github.com/gambitbot/gambit/bot/customid"
 	"github.com/gambitbot/gambit/engine"
-	"github.com/gambitbot/gambit/engine/adjacency"
-	"github.com/gambitbot/gambit/engine/connect4"
-	"github.com/gambitbot/gambit/engine/games"
+	"github.com/gambitbot/gambit/games"
 	"github.com/gambitbot/gambit/storage"
 )
 
@@ -68,24 +66,25 @@ func Game(v View) Message {
 
 // gameTitle returns a game's name, such as "Connect Four".
 func gameTitle(k storage.Kind) string {
-	if g, err := games.Lookup(string(k)); err == nil {
-		return g.Title
+	if gm := gameOf(k); gm != nil {
+		return gm.Title
 	}
 	return string(k)
 }
 
-// rounds returns the rounds of an Adjacency game.
-func rounds(g *storage.Game) int {
-	if g.Settings.Rounds == 0 {
-		return games.DefaultRounds
+// roundsOf returns the rounds of a game that has rounds, 0 otherwise.
+func roundsOf(g *storage.Game) int {
+	gm := gameOf(g.Kind)
+	if gm == nil || gm.Setup.Rounds == nil {
+		return 0
 	}
-	return g.Settings.Rounds
+	return options(gm, g).Rounds
 }
 
 // heading returns a game's title with its setting: "Adjacency · 8 rounds".
 func heading(g *storage.Game) string {
-	if g.Kind == storage.Adjacency {
-		return gameTitle(g.Kind) + " · " + plural(rounds(g), "round")
+	if r := roundsOf(g); r > 0 {
+		return gameTitle(g.Kind) + " · " + plural(r, "round")
 	}
 	return gameTitle(g.Kind)
 }
@@ -120,8 +119,8 @@ func challenge(v View) Message {
 	g := v.Game
 	challenger, challenged := PlayerName(g.Players[0]), PlayerName(g.Players[1])
 	var details []string
-	if g.Kind == storage.Adjacency {
-		details = append(details, plural(rounds(g), "round"))
+	if r := roundsOf(g); r > 0 {
+		details = append(details, plural(r, "round"))
 	}
 	first := map[string]string{
 		"me":       "challenger moves first",
@@ -185,28 +184,32 @@ func challenge(v View) Message {
 // game renders an active, ended or cancelled game.
 func game(v View) Message {
 	g := v.Game
+	gm := gameOf(g.Kind)
 	pos := position(v)
-	pal := paletteOf(g.Kind)
+	if gm == nil {
+		pos = nil
+	}
 	msg := Message{Components: []discordgo.MessageComponent{}, AllowedMentions: noPings()}
 	embed := &discordgo.MessageEmbed{Title: clip(heading(g), maxTitle), Color: colourGrey, Footer: idFooter(g, g.Status == storage.StatusActive)}
-	lines := append(playerLines(g, pos, pal), "")
+	lines := append(playerLines(g, gm, pos), "")
 	if pos == nil {
 		lines = append(lines, "*The board is not available.*", "")
 	} else {
-		lines = append(lines, grid(pos, g.Moves), "")
-		if l := lastMoveLine(g, pos, pal); l != "" {
+		last := lastChange(g)
+		lines = append(lines, grid(gm.Look, gm.Look.Board(pos, last)), "")
+		if l := lastMoveLine(g, gm, pos, last); l != "" {
 			lines = append(lines, l)
 		}
 	}
-	a, isAdjacency := pos.(*adjacency.Position)
 	if g.Status.Ended() {
-		if isAdjacency {
-			lines = append(lines, fmt.Sprintf("Final score: %s **%d** – **%d** %s",
-				pal.mark[engine.X], a.Count(engine.X), a.Count(engine.O), pal.mark[engine.O]))
+		if pos != nil && gm.Look.Tally != nil {
+			x, _ := gm.Look.Tally(pos, engine.X)
+			o, _ := gm.Look.Tally(pos, engine.O)
+			lines = append(lines, fmt.Sprintf("Final score: %s **%d** – **%d** %s", gm.Look.Mark[engine.X], x, o, gm.Look.Mark[engine.O]))
 		}
 		lines = append(lines, resultLine(g))
 		if pos != nil && g.Result != nil && g.Result.Winner != storage.Draw {
-			embed.Color = pal.colour[seatSides(g, pos)[g.Result.Winner&1]]
+			embed.Color = gm.Look.Colour[seatSides(g, pos)[g.Result.Winner&1]]
 		}
 		if f := ratingField(g, v.Changes); f != nil {
 			embed.Fields = []*discordgo.MessageEmbedField{f}
@@ -220,14 +223,14 @@ func game(v View) Message {
 			v.Notice = "Game cancelled."
 		}
 	} else {
-		if isAdjacency && !a.Terminal() {
-			lines = append(lines, fmt.Sprintf("%d of %d rounds left", (a.PliesLeft()+1)/2, rounds(g)))
+		if pos != nil && gm.Look.Progress != nil && !pos.Terminal() {
+			lines = append(lines, gm.Look.Progress(pos, options(gm, g)))
 		}
 		mover := g.Players[g.Turn&1]
 		mark := ""
 		if pos != nil {
-			mark = pal.mark[pos.SideToMove()]
-			embed.Color = pal.colour[pos.SideToMove()]
+			mark = gm.Look.Mark[pos.SideToMove()]
+			embed.Color = gm.Look.Colour[pos.SideToMove()]
 		}
 		lines = append(lines, turnLine(g, v.Thinking, mark))
 		humanTurn := v.Thinking == nil && !mover.ID.IsAI()
@@ -238,7 +241,7 @@ func game(v View) Message {
 		if pos == nil {
 			msg.Components = []discordgo.MessageComponent{row(resignButton(g))}
 		} else {
-			msg.Components = moveComponents(g, pos, humanTurn && !pos.Terminal())
+			msg.Components = moveComponents(g, gm, pos, humanTurn && !pos.Terminal())
 		}
 	}
 	embed.Description = fitLines(lines, maxDescription)
@@ -247,18 +250,19 @@ func game(v View) Message {
 	return msg
 }
 
-// playerLines lists the players, X first, with their colours and, in
-// Adjacency, their marks; pos may be nil when the board is not available.
-func playerLines(g *storage.Game, pos engine.Position, pal palette) []string {
+// playerLines lists the players, X first, with their colours and their
+// tallies (Adjacency's marks); pos is nil when the board is not available.
+func playerLines(g *storage.Game, gm *games.Game, pos engine.Position) []string {
 	if pos == nil {
 		return []string{PlayerName(g.Players[0]) + " vs " + PlayerName(g.Players[1])}
 	}
 	sides := seatSides(g, pos)
 	lines := make([]string, 2)
 	for i, p := range g.Players {
-		l := pal.mark[sides[i]] + " " + PlayerName(p)
-		if a, ok := pos.(*adjacency.Position); ok {
-			l += " · " + plural(a.Count(sides[i]), "mark")
+		l := gm.Look.Mark[sides[i]] + " " + PlayerName(p)
+		if gm.Look.Tally != nil {
+			n, unit := gm.Look.Tally(pos, sides[i])
+			l += " · " + plural(n, unit)
 		}
 		if g.Result != nil && g.Result.Winner == i {
 			l += " 🏆"
@@ -268,40 +272,20 @@ func playerLines(g *storage.Game, pos engine.Position, pal palette) []string {
 	return lines
 }
 
-// lastMoveLine says who made the last move and where, or returns "" before
-// the first move (or for a game whose moves lastMove cannot read).
-func lastMoveLine(g *storage.Game, pos engine.Position, pal palette) string {
-	sides := seatSides(g, pos)
-	last := lastMove(pos, g.Moves)
-	if last == engine.NoMove {
+// lastMoveLine says who made the last move and what it did, or returns ""
+// before the first move.
+func lastMoveLine(g *storage.Game, gm *games.Game, pos engine.Position, last *games.Change) string {
+	if last == nil {
 		return ""
 	}
-	s, ok := lastMark(pos, last)
-	if !ok {
-		return ""
-	}
-	who := pal.last[s]
-	for i, side := range sides {
+	s := pos.SideToMove().Other() // the side that moved last
+	who := gm.Look.Last[s]
+	for i, side := range seatSides(g, pos) {
 		if side == s {
 			who += " " + PlayerName(g.Players[i])
 		}
 	}
-	move := pos.FormatMove(last)
-	switch p := pos.(type) {
-	case *adjacency.Position:
-		line := fmt.Sprintf("Last move: %s played **%s**", who, move)
-		if flips := adjacencyCaptures(g, p); len(flips) > 0 {
-			names := make([]string, len(flips))
-			for i, c := range flips {
-				names[i] = adjacency.CellName(c)
-			}
-			line += ", capturing " + strings.Join(names, ", ")
-		}
-		return line
-	case *connect4.Position:
-		return fmt.Sprintf("Last move: %s dropped into column **%s**", who, move)
-	}
-	return fmt.Sprintf("Last move: %s took cell **%s**", who, move)
+	return "Last move: " + who + " " + gm.Look.Describe(*last)
 }
 
 // turnLine says whose turn it is, or what the AI to move is doing; mark is

@@ -6,7 +6,6 @@ import (
 
 	"github.com/bwmarrin/discordgo"
 
-	"github.com/gambitbot/gambit/engine/adjacency"
 	"github.com/gambitbot/gambit/storage"
 )
 
@@ -156,9 +155,11 @@ func recentLine(player storage.PlayerID, g *storage.Game) string {
 	default:
 		line = "🤝 Drew with " + opp
 	}
-	if pos, ok := parsePosition(g).(*adjacency.Position); ok {
+	if gm, pos := gameOf(g.Kind), parsePosition(g); pos != nil && gm.Look.Tally != nil {
 		sides := seatSides(g, pos)
-		line += fmt.Sprintf(" · %d–%d marks", pos.Count(sides[seat]), pos.Count(sides[seat].Other()))
+		mine, unit := gm.Look.Tally(pos, sides[seat])
+		theirs, _ := gm.Look.Tally(pos, sides[seat].Other())
+		line += fmt.Sprintf(" · %d–%d %ss", mine, theirs, unit)
 	}
 	switch g.Result.Reason {
 	case "":

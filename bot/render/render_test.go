@@ -18,8 +18,9 @@ import (
 	"github.com/gambitbot/gambit/engine"
 	"github.com/gambitbot/gambit/engine/adjacency"
 	"github.com/gambitbot/gambit/engine/connect4"
-	"github.com/gambitbot/gambit/engine/games"
 	"github.com/gambitbot/gambit/engine/tictactoe"
+	"github.com/gambitbot/gambit/games"
+	"github.com/gambitbot/gambit/games/catalog"
 	"github.com/gambitbot/gambit/storage"
 )
 
@@ -58,8 +59,8 @@ func play(t *testing.T, kind storage.Kind, rounds int, rng *rand.Rand, n int) (e
 	if kind == storage.Adjacency {
 		pos, err = adjacency.New(rounds, engine.X)
 	} else {
-		var gm games.Game
-		gm, err = games.Lookup(string(kind))
+		var gm *games.Game
+		gm, err = catalog.Lookup(string(kind))
 		if err == nil {
 			pos, err = gm.Start(games.Options{})
 		}
@@ -85,10 +86,42 @@ func play(t *testing.T, kind storage.Kind, rounds int, rng *rand.Rand, n int) (e
 func seat(g *storage.Game, pos engine.Position, moves []string, xSeat int) {
 	g.Moves = moves
 	g.Position = pos.String()
+	g.Last = lastOf(g.Kind, pos, moves)
 	g.Turn = xSeat
 	if pos.SideToMove() == engine.O {
 		g.Turn = 1 - xSeat
 	}
+}
+
+// lastOf returns the record of the last of moves, which led to pos, as the
+// bot keeps it: the plug-in's Play of that move on the position before it
+// (the start of the game, X first, with pos's rounds, replayed).
+func lastOf(kind storage.Kind, pos engine.Position, moves []string) *storage.LastMove {
+	if len(moves) == 0 {
+		return nil
+	}
+	gm := gameOf(kind)
+	var opts games.Options
+	if a, ok := pos.(*adjacency.Position); ok {
+		opts.Rounds = (a.PliesLeft() + len(moves)) / 2
+	}
+	before, err := gm.Start(opts)
+	if err != nil {
+		panic(err)
+	}
+	for _, mv := range moves[:len(moves)-1] {
+		m, err := before.ParseMove(mv)
+		if err != nil {
+			panic(err)
+		}
+		before.Play(m)
+	}
+	m, err := before.ParseMove(moves[len(moves)-1])
+	if err != nil {
+		panic(err)
+	}
+	c := gm.Play(before, m)
+	return &storage.LastMove{Move: c.Move, Changed: c.Changed}
 }
 
 // ---- inspecting messages --------------------------------------------------
@@ -1068,7 +1101,7 @@ func TestAdjacencyPlayersAndCaptures(t *testing.T) {
 			if i == 1 {
 				side = engine.O
 			}
-			l := fmt.Sprintf("%s %s · %d marks", adjacencyPalette.mark[side], PlayerName(p), a.Count(side))
+			l := fmt.Sprintf("%s %s · %d marks", gameOf(storage.Adjacency).Look.Mark[side], PlayerName(p), a.Count(side))
 			if !strings.Contains(desc, l) {
 				t.Errorf("want %q in\n%s", l, desc)
 			}
@@ -1146,7 +1179,7 @@ func TestPlayerName(t *testing.T) {
 }
 
 func TestRules(t *testing.T) {
-	for _, name := range append(games.Names(), "") {
+	for _, name := range append(catalog.Names(), "") {
 		m, err := Rules(name)
 		if err != nil {
 			t.Fatalf("Rules(%q): %v", name, err)
@@ -1264,10 +1297,11 @@ func TestCheckersCatchFaults(t *testing.T) {
 // TestEmojiAreReal checks every emoji of the boards against Discord's list.
 func TestEmojiAreReal(t *testing.T) {
 	var all []string
-	for _, p := range []palette{adjacencyPalette, connect4Palette, tictactoePalette} {
-		all = append(all, p.mark[0], p.mark[1], p.last[0], p.last[1])
-		if p.empty != "" {
-			all = append(all, p.empty)
+	for _, gm := range catalog.All() {
+		p := gm.Look
+		all = append(all, p.Mark[0], p.Mark[1], p.Last[0], p.Last[1])
+		if p.Empty != "" {
+			all = append(all, p.Empty)
 		}
 	}
 	all = append(all, cornerEmoji)
@@ -1275,7 +1309,7 @@ func TestEmojiAreReal(t *testing.T) {
 		all = append(all, keycap(d))
 	}
 	for f := range 8 {
-		all = append(all, fileLetter(f))
+		all = append(all, labelEmoji(string(rune('a'+f))))
 	}
 	for _, e := range all {
 		if _, err := gomoji.GetInfo(e); err != nil {

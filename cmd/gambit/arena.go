@@ -14,7 +14,7 @@ import (
 	"github.com/schollz/progressbar/v3"
 	"golang.org/x/term"
 
-	"github.com/gambitbot/gambit/engine/games"
+	"github.com/gambitbot/gambit/games/catalog"
 	"github.com/gambitbot/gambit/strategies"
 	"github.com/gambitbot/gambit/strategies/arena"
 )
@@ -108,7 +108,7 @@ func arenaConfig(fs *flagSet, gameName, playerList, roundList string) (arena.Con
 	if gameName == "" {
 		return arena.Config{}, usagef("--game is required: adjacency, connect4 or tictactoe")
 	}
-	game, err := games.Lookup(gameName)
+	game, err := catalog.Lookup(gameName)
 	if err != nil {
 		return arena.Config{}, usageError{err}
 	}
@@ -130,7 +130,7 @@ func arenaConfig(fs *flagSet, gameName, playerList, roundList string) (arena.Con
 		return arena.Config{}, usagef("--players needs at least two strategies, comma-separated (see gambit strategies --game %s)", game.Name)
 	}
 	if fs.set()["rounds"] {
-		if !game.HasSetup {
+		if !game.Setup.Any() {
 			return arena.Config{}, usagef("--rounds applies to adjacency only")
 		}
 		for text := range strings.SplitSeq(roundList, ",") {

@@ -24,7 +24,8 @@ import (
 	"github.com/gambitbot/gambit/bot/customid"
 	"github.com/gambitbot/gambit/bot/discordtest"
 	"github.com/gambitbot/gambit/engine"
-	"github.com/gambitbot/gambit/engine/games"
+	"github.com/gambitbot/gambit/games"
+	"github.com/gambitbot/gambit/games/catalog"
 	"github.com/gambitbot/gambit/storage"
 	"github.com/gambitbot/gambit/storage/bolt"
 )
@@ -687,12 +688,12 @@ func (d *crashDrill) verify(label string, prevAwaiting map[storage.GameID]int) (
 // exactly when the position is, and the turn must alternate from the
 // first mover — a move stored twice breaks one of these.
 func crashReplay(g *storage.Game) error {
-	gm, err := games.Lookup(string(g.Kind))
+	gm, err := catalog.Lookup(string(g.Kind))
 	if err != nil {
 		return err
 	}
 	var setup games.Options
-	if gm.HasSetup {
+	if gm.Setup.Any() {
 		setup = games.Options{Rounds: g.Settings.Rounds, First: engine.X}
 	}
 	pos, err := gm.Start(setup)

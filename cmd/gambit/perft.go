@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"time"
 
-	"github.com/gambitbot/gambit/engine/games"
 )
 
 const perftUsage = `
@@ -60,7 +59,7 @@ func runPerft(args []string, sio stdio) error {
 	}
 
 	start := time.Now()
-	counts := games.Perft(pos, *depth)
+	counts := game.CountLeaves(pos, *depth)
 	elapsed := time.Since(start)
 
 	report := perftReport{

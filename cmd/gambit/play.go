@@ -11,8 +11,9 @@ import (
 	"github.com/gambitbot/gambit/engine"
 	"github.com/gambitbot/gambit/engine/adjacency"
 	"github.com/gambitbot/gambit/engine/connect4"
-	"github.com/gambitbot/gambit/engine/games"
 	"github.com/gambitbot/gambit/engine/tictactoe"
+	"github.com/gambitbot/gambit/games"
+	"github.com/gambitbot/gambit/games/catalog"
 	"github.com/gambitbot/gambit/strategies"
 )
 
@@ -42,7 +43,7 @@ func runPlay(args []string, sio stdio) error {
 	fs := newFlagSet("play", playUsage, sio.out)
 	gameName := fs.String("game", "", "the game: adjacency, connect4 or tictactoe (required)")
 	vs := fs.String("vs", "minimax", "the strategy to play against (see gambit strategies)")
-	rounds := fs.Int("rounds", games.DefaultRounds, "Adjacency: the rounds of the game, 2–28")
+	rounds := fs.Int("rounds", 0, "Adjacency: the rounds of the game, 2–28 (default: the game's default, 8, as in /play)")
 	first := fs.String("first", "me", "who moves first and plays x: me or ai")
 	moveTime := fs.Duration("time", time.Second, "the strategy's time a move")
 	if err := fs.parse(args); err != nil {
@@ -51,7 +52,7 @@ func runPlay(args []string, sio stdio) error {
 	if *gameName == "" {
 		return usagef("--game is required: adjacency, connect4 or tictactoe")
 	}
-	game, err := games.Lookup(*gameName)
+	game, err := catalog.Lookup(*gameName)
 	if err != nil {
 		return usageError{err}
 	}
@@ -63,7 +64,7 @@ func runPlay(args []string, sio stdio) error {
 	switch {
 	case !ai.Supports(game.Name):
 		return usagef("strategy %s does not play %s; it plays %s", ai.Name, game.Name, strings.Join(ai.Games, ", "))
-	case fs.set()["rounds"] && !game.HasSetup:
+	case fs.set()["rounds"] && game.Setup.Rounds == nil:
 		return usagef("--rounds applies to adjacency only")
 	case *moveTime <= 0:
 		return usagef("--time must be positive, such as 500ms or 5s")
@@ -72,11 +73,7 @@ func runPlay(args []string, sio stdio) error {
 	case *first != "me":
 		return usagef("--first %q: want me or ai", *first)
 	}
-	var opts games.Options
-	if game.HasSetup {
-		opts.Rounds = *rounds
-	}
-	pos, err := game.Start(opts)
+	pos, err := game.Start(games.Options{Rounds: *rounds})
 	if err != nil {
 		return usageError{err}
 	}
@@ -124,7 +121,7 @@ func runPlay(args []string, sio stdio) error {
 
 // readMove asks for the player's move until a legal one is typed; resign
 // reports "quit", "resign" or the end of the input.
-func readMove(input *bufio.Scanner, out io.Writer, game games.Game, pos engine.Position) (m engine.Move, resign bool, err error) {
+func readMove(input *bufio.Scanner, out io.Writer, game *games.Game, pos engine.Position) (m engine.Move, resign bool, err error) {
 	for {
 		fmt.Fprintf(out, "Your move (%s): ", pos.SideToMove())
 		if !input.Scan() {

@@ -9,7 +9,7 @@ import (
 	"time"
 
 	"github.com/gambitbot/gambit/engine/connect4"
-	"github.com/gambitbot/gambit/engine/games"
+	"github.com/gambitbot/gambit/games/catalog"
 	"github.com/gambitbot/gambit/strategies/c4solver"
 )
 
@@ -50,7 +50,7 @@ func runSolve(args []string, sio stdio) error {
 	if *gameName == "" {
 		return usagef("--game is required: connect4")
 	}
-	game, err := games.Lookup(*gameName)
+	game, err := catalog.Lookup(*gameName)
 	if err != nil {
 		return usageError{err}
 	}

@@ -6,7 +6,7 @@ import (
 	"strings"
 	"text/tabwriter"
 
-	"github.com/gambitbot/gambit/engine/games"
+	"github.com/gambitbot/gambit/games/catalog"
 	"github.com/gambitbot/gambit/strategies"
 )
 
@@ -40,7 +40,7 @@ func runStrategies(args []string, sio stdio) error {
 	}
 	list := strategies.All()
 	if *gameName != "" {
-		game, err := games.Lookup(*gameName)
+		game, err := catalog.Lookup(*gameName)
 		if err != nil {
 			return usageError{err}
 		}

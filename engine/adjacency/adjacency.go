@@ -246,7 +246,25 @@ func Dilate(b uint64) uint64 {
 // Captures returns how many opponent marks a move on cell m would flip:
 // report 001's h(s) heuristic.
 func (b Board) Captures(m engine.Move) int {
-	return bits.OnesCount64(neighbours[m&63] & b.other)
+	return bits.OnesCount64(b.Flips(m))
+}
+
+// Flips returns the opponent marks a move on cell m would flip, as a
+// bitboard.
+func (b Board) Flips(m engine.Move) uint64 { return neighbours[m&63] & b.other }
+
+// CaptureSets returns, for k = 0…4, the cells with exactly k of victims'
+// marks as orthogonal neighbours, counted with a bit-sliced adder over the
+// four shifted boards.
+func CaptureSets(victims uint64) [5]uint64 {
+	n, s, e, w := Neighbours(victims)
+	ones1, twos1 := n^s, n&s
+	ones2, twos2 := e^w, e&w
+	ones := ones1 ^ ones2
+	carry := ones1 & ones2
+	twos := twos1 ^ twos2 ^ carry
+	fours := twos1&twos2 | twos1&carry | twos2&carry // four: no ones or twos
+	return [5]uint64{^(ones | twos | fours), ones &^ twos, twos &^ ones, twos & ones, fours}
 }
 
 // Moves appends every empty cell to buf[:0], or none once the game is over.

@@ -36,7 +36,7 @@ import (
 
 	"github.com/gambitbot/gambit/engine"
 	"github.com/gambitbot/gambit/engine/adjacency"
-	"github.com/gambitbot/gambit/engine/games"
+	"github.com/gambitbot/gambit/games"
 	"github.com/gambitbot/gambit/strategies"
 )
 
@@ -51,7 +51,7 @@ type Player struct {
 // Config describes a tournament. Run checks it with Validate.
 type Config struct {
 	// Game is the game played.
-	Game games.Game
+	Game *games.Game
 	// Players are the contestants, at least two, with distinct names.
 	Players []Player
 	// Gauntlet, if not empty, names the player who meets each of the
@@ -62,7 +62,7 @@ type Config struct {
 	// documentation) so that every setup is played equally often.
 	Games int
 	// Rounds lists the Adjacency rounds settings (each 2–28); empty means
-	// games.DefaultRounds. Other games have no rounds: it must be empty.
+	// the full board. Games without rounds: it must be empty.
 	Rounds []int
 	// MoveTime is the deadline of each move's search; 0 means none, and
 	// then Nodes must be set.
@@ -108,7 +108,7 @@ func (cfg *Config) Validate() error {
 	if cfg.Games < 1 {
 		return fmt.Errorf("arena: %d games per pairing: want at least 1", cfg.Games)
 	}
-	if len(cfg.Rounds) > 0 && !cfg.Game.HasSetup {
+	if len(cfg.Rounds) > 0 && cfg.Game.Setup.Rounds == nil {
 		return fmt.Errorf("arena: %s has no rounds: rounds settings apply to adjacency only", cfg.Game.Name)
 	}
 	for _, r := range cfg.Rounds {
@@ -234,10 +234,10 @@ type RatingTable struct {
 // rounds.
 func (cfg *Config) settings() []int {
 	switch {
-	case !cfg.Game.HasSetup:
+	case cfg.Game.Setup.Rounds == nil:
 		return []int{0}
 	case len(cfg.Rounds) == 0:
-		return []int{games.DefaultRounds}
+		return []int{cfg.Game.Setup.Rounds.Max} // the full board
 	}
 	return cfg.Rounds
 }
@@ -246,7 +246,7 @@ func (cfg *Config) settings() []int {
 // colours, times the two first movers in a game that lets either side
 // start.
 func (cfg *Config) setups() int {
-	if cfg.Game.HasSetup {
+	if cfg.Game.Setup.ChooseFirst {
 		return 4
 	}
 	return 2
@@ -290,7 +290,7 @@ func (cfg *Config) Schedule(seed uint64) []GameRecord {
 				if k%2 == 1 {
 					g.X, g.O = b, a
 				}
-				if k%4 >= 2 && cfg.Game.HasSetup {
+				if k%4 >= 2 && cfg.Game.Setup.ChooseFirst {
 					g.First = engine.O
 				}
 				out = append(out, g)
@@ -368,7 +368,7 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 // play plays game g to its end. It fails only when ctx ends.
 func (cfg *Config) play(ctx context.Context, g *GameRecord, strategyOf map[string]strategies.Strategy) error {
 	opts := games.Options{}
-	if cfg.Game.HasSetup {
+	if cfg.Game.Setup.Any() {
 		opts = games.Options{Rounds: g.Rounds, First: g.First}
 	}
 	pos, err := cfg.Game.Start(opts)

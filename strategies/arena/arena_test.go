@@ -11,7 +11,8 @@ import (
 	"time"
 
 	"github.com/gambitbot/gambit/engine"
-	"github.com/gambitbot/gambit/engine/games"
+	"github.com/gambitbot/gambit/games"
+	"github.com/gambitbot/gambit/games/catalog"
 	"github.com/gambitbot/gambit/strategies"
 	"github.com/gambitbot/gambit/strategies/arena"
 )
@@ -40,9 +41,9 @@ var (
 	}}
 )
 
-func game(t *testing.T, name string) games.Game {
+func game(t *testing.T, name string) *games.Game {
 	t.Helper()
-	g, err := games.Lookup(name)
+	g, err := catalog.Lookup(name)
 	if err != nil {
 		t.Fatal(err)
 	}

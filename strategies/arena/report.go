@@ -17,7 +17,7 @@ func (cfg *Config) report(seed uint64, played []GameRecord) (*Report, error) {
 	for _, p := range cfg.Players {
 		r.Players = append(r.Players, p.Name)
 	}
-	if cfg.Game.HasSetup {
+	if cfg.Game.Setup.Rounds != nil {
 		r.Rounds = cfg.settings()
 	}
 	// The schedule plays each pairing's games in a row, the first with A

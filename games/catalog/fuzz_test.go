@@ -1,9 +1,10 @@
-package games
+package catalog
 
 import (
 	"testing"
 
 	"github.com/gambitbot/gambit/engine"
+	"github.com/gambitbot/gambit/games"
 )
 
 // FuzzPosition checks the way the bot reads a stored game: Lookup of any
@@ -41,7 +42,7 @@ func FuzzPosition(f *testing.F) {
 		if err != nil {
 			return
 		}
-		opts := Options{Rounds: rounds, First: engine.Side(first)}
+		opts := games.Options{Rounds: rounds, First: engine.Side(first)}
 		p, err := g.Position(text, opts)
 		if err != nil {
 			if p != nil {
@@ -50,7 +51,7 @@ func FuzzPosition(f *testing.F) {
 			return
 		}
 		s := p.String()
-		q, err := g.Position(s, Options{})
+		q, err := g.Position(s, games.Options{})
 		if err != nil || q.String() != s || q.Hash() != p.Hash() || q.SideToMove() != p.SideToMove() || q.Terminal() != p.Terminal() {
 			t.Fatalf("%s: the text %q of a position reads back as %v, %v", g.Name, s, q, err)
 		}
@@ -71,7 +72,7 @@ func FuzzPosition(f *testing.F) {
 		if err == nil {
 			p.Play(m)
 			after := p.String()
-			if q, err := g.Position(after, Options{}); err != nil || q.String() != after {
+			if q, err := g.Position(after, games.Options{}); err != nil || q.String() != after {
 				t.Fatalf("%s: after %s the text %q reads back as %v, %v", g.Name, move, after, q, err)
 			}
 		}

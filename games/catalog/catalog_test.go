@@ -1,10 +1,11 @@
-package games
+package catalog
 
 import (
 	"strings"
 	"testing"
 
 	"github.com/gambitbot/gambit/engine"
+	"github.com/gambitbot/gambit/games"
 )
 
 func TestLookup(t *testing.T) {
@@ -26,11 +27,11 @@ func TestLookup(t *testing.T) {
 func TestStartAndPosition(t *testing.T) {
 	adj, _ := Lookup("adjacency")
 	for _, tc := range []struct {
-		opts Options
+		opts games.Options
 		want string
 	}{
-		{Options{}, "......oo/......oo/......../......../......../......../xx....../xx...... x 56"},
-		{Options{Rounds: 5, First: engine.O}, "......oo/......oo/......../......../......../......../xx....../xx...... o 10"},
+		{games.Options{}, "......oo/......oo/......../......../......../......../xx....../xx...... x 16"}, // 8 rounds, the default
+		{games.Options{Rounds: 5, First: engine.O}, "......oo/......oo/......../......../......../......../xx....../xx...... o 10"},
 	} {
 		for _, text := range []string{"", "start"} {
 			p, err := adj.Position(text, tc.opts)
@@ -39,36 +40,36 @@ func TestStartAndPosition(t *testing.T) {
 			}
 		}
 	}
-	if _, err := adj.Start(Options{Rounds: 29}); err == nil {
+	if _, err := adj.Start(games.Options{Rounds: 29}); err == nil {
 		t.Error("29 rounds accepted")
 	}
-	if _, err := adj.Position("......oo/......oo/......../......../......../......../xx....../xx...... x 56", Options{Rounds: 4}); err == nil {
+	if _, err := adj.Position("......oo/......oo/......../......../......../......../xx....../xx...... x 56", games.Options{Rounds: 4}); err == nil {
 		t.Error("rounds accepted with a position text")
 	}
 	c4, _ := Lookup("connect4")
-	if p, err := c4.Position("4453", Options{}); err != nil || p.String() != "4453" {
+	if p, err := c4.Position("4453", games.Options{}); err != nil || p.String() != "4453" {
 		t.Errorf("connect4 Position(4453) = %v, %v", p, err)
 	}
-	if _, err := c4.Start(Options{Rounds: 4}); err == nil || !strings.Contains(err.Error(), "no rounds") {
+	if _, err := c4.Start(games.Options{Rounds: 4}); err == nil || !strings.Contains(err.Error(), "no rounds") {
 		t.Errorf("connect4 with rounds: %v", err)
 	}
 	ttt, _ := Lookup("tictactoe")
-	if p, err := ttt.Position("start", Options{}); err != nil || p.String() != "......... x" {
+	if p, err := ttt.Position("start", games.Options{}); err != nil || p.String() != "......... x" {
 		t.Errorf("tictactoe start = %v, %v", p, err)
 	}
-	if _, err := ttt.Position("x........ x", Options{}); err == nil {
+	if _, err := ttt.Position("x........ x", games.Options{}); err == nil {
 		t.Error("unreachable tictactoe position accepted")
 	}
 }
 
 func TestPerft(t *testing.T) {
 	for _, g := range All() {
-		p, err := g.Start(Options{})
+		p, err := g.Start(games.Options{})
 		if err != nil {
 			t.Fatal(err)
 		}
 		for depth := range 4 {
-			got := Perft(p, depth)
+			got := g.CountLeaves(p, depth)
 			if want := engine.Perft(p, depth, nil); got.Leaves != want {
 				t.Errorf("%s perft %d = %d, engine.Perft %d", g.Name, depth, got.Leaves, want)
 			}
@@ -78,8 +79,8 @@ func TestPerft(t *testing.T) {
 		}
 	}
 	adj, _ := Lookup("adjacency")
-	p, _ := adj.Start(Options{})
-	if c := Perft(p, 2); c != (PerftCounts{Leaves: 3080, HasSums: true, SumX: 15206, SumO: 15594}) {
+	p, _ := adj.Start(games.Options{Rounds: 28})
+	if c := adj.CountLeaves(p, 2); c != (games.PerftCounts{Leaves: 3080, HasSums: true, SumX: 15206, SumO: 15594}) {
 		t.Errorf("adjacency perft 2 = %+v", c)
 	}
 }

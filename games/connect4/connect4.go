@@ -1,0 +1,125 @@
+// Package connect4 is the plug-in of Connect Four: its rules are
+// engine/connect4, and this package adds its board, column buttons, help
+// and the evaluation its AI searches with.
+package connect4
+
+import (
+	"math/bits"
+	"strconv"
+	"strings"
+
+	"github.com/gambitbot/gambit/engine"
+	rules "github.com/gambitbot/gambit/engine/connect4"
+	"github.com/gambitbot/gambit/games"
+)
+
+// Game is the Connect Four plug-in.
+var Game = &games.Game{
+	Name:     "connect4",
+	Title:    "Connect Four",
+	Summary:  "drop discs into 7 columns; four in a row across, up or diagonally wins",
+	Players:  2,
+	MoveHelp: "a column 1–7",
+	New:      func(games.Options) (engine.Position, error) { return rules.New(), nil },
+	Parse:    func(text string) (engine.Position, error) { return games.OrNil(rules.Parse(text)) },
+	Look: games.Look{
+		Mark: [2]string{"🔴", "🟡"}, Last: [2]string{"🟥", "🟨"}, Empty: "⚫", EmptyName: "empty",
+		Colour: [2]int{0xDD2E44, 0xFDCB58},
+		Board:  board,
+		Describe: func(c games.Change) string {
+			return "dropped into column **" + c.Move + "**"
+		},
+	},
+	Input: games.Input{Layout: games.MoveButtons},
+	Help: games.Help{
+		Rules: strings.Join([]string{
+			"**Board.** 7 columns, 6 rows, standing upright.",
+			"**A move.** Drop one of your discs into a column that is not full: it falls to the lowest empty cell. " +
+				"🔴 moves first, then the players take turns.",
+			"**Winning.** The first to line up four of their discs in a row, across, up and down or diagonally, wins. " +
+				"A full board without four in a row is a draw.",
+		}, "\n\n"),
+		Moving: "Press a column's button (1–7) under the board, or type `/move cell:4` with the column's number.",
+	},
+	AI: &games.AI{Unit: Unit, Evaluate: evaluate, Order: order},
+}
+
+// board is the model of a Connect Four board: the top row first, column
+// numbers below, the last move's disc marked.
+func board(pos engine.Position, last *games.Change) games.Board {
+	p := pos.(*rules.Position)
+	lastCol, lastRow := -1, -1
+	if last != nil {
+		if n, err := strconv.Atoi(last.Move); err == nil && n >= 1 && n <= rules.Width {
+			lastCol, lastRow = n-1, topRow(p, n-1)
+		}
+	}
+	var out games.Board
+	for row := rules.Height - 1; row >= 0; row-- {
+		cells := make([]games.Cell, rules.Width)
+		for col := range rules.Width {
+			s, ok := p.At(col, row)
+			cells[col] = games.Cell{Occupied: ok, Side: s, Move: engine.Move(col), Last: ok && col == lastCol && row == lastRow}
+		}
+		out.Rows = append(out.Rows, cells)
+	}
+	for col := range rules.Width {
+		out.ColLabels = append(out.ColLabels, strconv.Itoa(col+1))
+	}
+	return out
+}
+
+// topRow returns the row of the top disc of a column, or -1.
+func topRow(p *rules.Position, col int) int {
+	for row := rules.Height - 1; row >= 0; row-- {
+		if _, ok := p.At(col, row); ok {
+			return row
+		}
+	}
+	return -1
+}
+
+// Unit is the number of evaluation units in one unit of Pons' score.
+const Unit = 64
+
+const (
+	// rows 1, 3 and 5 (odd, from 1) are bits 0, 2 and 4 of each column.
+	oddRows = 0b0010101 * (1 | 1<<7 | 1<<14 | 1<<21 | 1<<28 | 1<<35 | 1<<42)
+	centre  = 0b0111111 << (3 * 7)
+)
+
+// evaluate estimates an unfinished position by threats: an empty cell
+// where a side's disc would complete four. Each threat counts for its
+// side, more when it lies on the rows that side can hope to claim (odd
+// rows, counted from 1 at the bottom, for the first player; even rows for
+// the second), and discs in the centre column count a little. The estimate
+// stays below one unit, the smallest real win.
+func evaluate(p engine.Position) int {
+	c := p.(*rules.Position)
+	me, them := c.SideToMove(), c.SideToMove().Other()
+	good := func(s engine.Side) uint64 { // the rows side s can hope to claim
+		if s == engine.X {
+			return oddRows
+		}
+		return ^uint64(oddRows)
+	}
+	tm, tt := c.Threats(me), c.Threats(them)
+	score := 8*(bits.OnesCount64(tm)-bits.OnesCount64(tt)) +
+		8*(bits.OnesCount64(tm&good(me))-bits.OnesCount64(tt&good(them))) +
+		2*(bits.OnesCount64(c.Bitboard(me)&centre)-bits.OnesCount64(c.Bitboard(them)&centre))
+	return max(-Unit+1, min(Unit-1, score))
+}
+
+// order: a winning drop first, then a blocking one, then centre columns
+// first.
+func order(p engine.Position, m engine.Move) int {
+	c := p.(*rules.Position)
+	cell := c.Playable() & (0b0111111 << (7 * uint(m)))
+	switch {
+	case cell&c.Threats(c.SideToMove()) != 0:
+		return 255
+	case cell&c.Threats(c.SideToMove().Other()) != 0:
+		return 200
+	}
+	return 10 * [rules.Width]int{0, 1, 2, 3, 2, 1, 0}[m%rules.Width]
+}

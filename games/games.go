@@ -1,0 +1,188 @@
+// Package games is Gambit's game plug-in layer. Each game is one value of
+// type Game, defined in its own package under games/ and listed once in
+// games/catalog; the command line, the strategies, the bot's commands,
+// boards and help all read a game through that value. Adding a game means
+// adding its engine package, its plug-in package and one catalog line.
+//
+// A Game joins the game's pure rules (an engine package) with what the
+// rest of Gambit needs to know about it: its notation, its setup options
+// and their defaults, how its board looks (an emoji palette and a board
+// model that a renderer draws), how moves are entered, its help text and
+// the evaluation its AI searches with. Nothing here does I/O or knows
+// Discord: renderers turn the descriptions into messages.
+package games
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+
+	"github.com/gambitbot/gambit/engine"
+)
+
+// StartWord is the position text that every game reads as its start.
+const StartWord = "start"
+
+// Options set up the start of a game. The zero value is every game's
+// default setup.
+type Options struct {
+	// Rounds is the number of rounds, for a game whose Setup has rounds;
+	// 0 means the game's default.
+	Rounds int
+	// First is the side that moves first, for a game whose Setup lets the
+	// players choose; the other games always start with X.
+	First engine.Side
+}
+
+// Range is an integer option's bounds and default.
+type Range struct {
+	// Min and Max bound the option, inclusive.
+	Min, Max int
+	// Default is the value when none is given.
+	Default int
+}
+
+// Setup says which Options a game takes.
+type Setup struct {
+	// Rounds is the range of the rounds option; nil for a game without
+	// rounds.
+	Rounds *Range
+	// ChooseFirst reports whether either side may move first.
+	ChooseFirst bool
+}
+
+// Any reports whether the game takes any option.
+func (s Setup) Any() bool { return s.Rounds != nil || s.ChooseFirst }
+
+// Game is one game's plug-in: everything Gambit needs to know about it.
+// Every field is required unless its comment says otherwise; the
+// conformance test in games/catalog checks each registered game.
+type Game struct {
+	// Name is the stable lowercase name used by the command line, the bot
+	// and the database; it is never changed once released.
+	Name string
+	// Title is the name to show people, such as "Connect Four".
+	Title string
+	// Summary is one line for overviews: what the game is about.
+	Summary string
+	// Players is 2 for a game between two sides; 1 for a solo puzzle.
+	Players int
+	// Setup says which Options the game takes.
+	Setup Setup
+	// MoveHelp says how moves are written, for help texts and errors
+	// ("a column 1–7").
+	MoveHelp string
+	// New returns the start position of a setup; Options are already
+	// checked against Setup and defaulted.
+	New func(Options) (engine.Position, error)
+	// Parse reads a position text (not the start word).
+	Parse func(text string) (engine.Position, error)
+	// Look is how the board is drawn.
+	Look Look
+	// Input is how a player enters moves on the board.
+	Input Input
+	// Help is the game's help page.
+	Help Help
+	// AI is what searches know of the game; nil for a game no generic
+	// strategy can play.
+	AI *AI
+	// Changes, if not nil, returns the cells other than its own that the
+	// legal move m changes in pos (Adjacency's captures), before it is
+	// played.
+	Changes func(pos engine.Position, m engine.Move) []engine.Move
+	// Perft, if not nil, counts the leaves of the game tree faster than
+	// engine.Perft, or with more detail.
+	Perft func(p engine.Position, depth int) PerftCounts
+}
+
+// PerftCounts are the results of a perft.
+type PerftCounts struct {
+	// Leaves counts the lines of play of the asked depth, or shorter where
+	// the game ends first.
+	Leaves uint64
+	// HasSums reports whether SumX and SumO apply.
+	HasSums bool
+	// SumX and SumO sum the X and O marks on the board over all leaves.
+	SumX, SumO uint64
+}
+
+// ErrSetup reports options a game does not take, or out of their range.
+var ErrSetup = errors.New("invalid setup")
+
+// Resolve checks opts against the game's Setup and fills in the defaults.
+func (g *Game) Resolve(opts Options) (Options, error) {
+	if r := g.Setup.Rounds; r != nil {
+		if opts.Rounds == 0 {
+			opts.Rounds = r.Default
+		}
+		if opts.Rounds < r.Min || opts.Rounds > r.Max {
+			return Options{}, fmt.Errorf("games: %s: %w: rounds must be %d–%d, not %d", g.Name, ErrSetup, r.Min, r.Max, opts.Rounds)
+		}
+	} else if opts.Rounds != 0 {
+		return Options{}, fmt.Errorf("games: %s: %w: it has no rounds", g.Name, ErrSetup)
+	}
+	if !g.Setup.ChooseFirst && opts.First != engine.X {
+		return Options{}, fmt.Errorf("games: %s: %w: it always starts with x", g.Name, ErrSetup)
+	}
+	return opts, nil
+}
+
+// Start returns the start of the game set up by opts.
+func (g *Game) Start(opts Options) (engine.Position, error) {
+	opts, err := g.Resolve(opts)
+	if err != nil {
+		return nil, err
+	}
+	p, err := g.New(opts)
+	if err != nil {
+		return nil, fmt.Errorf("games: start %s: %w", g.Name, err)
+	}
+	return p, nil
+}
+
+// Position reads a position text of the game, or the word "start" (or
+// nothing) for the start set up by opts; opts must be zero with any other
+// text, which carries its own setup.
+func (g *Game) Position(text string, opts Options) (engine.Position, error) {
+	if t := strings.TrimSpace(text); t == "" || t == StartWord {
+		return g.Start(opts)
+	}
+	if opts != (Options{}) {
+		return nil, fmt.Errorf("games: a %s position text carries its own setup: options apply to %q only", g.Name, StartWord)
+	}
+	return g.Parse(text) // its errors name the game and the text
+}
+
+// CountLeaves counts the leaves of the game tree below p to depth, with the
+// game's own perft if it has one.
+func (g *Game) CountLeaves(p engine.Position, depth int) PerftCounts {
+	if g.Perft != nil {
+		return g.Perft(p, depth)
+	}
+	return PerftCounts{Leaves: engine.Perft(p, depth, nil)}
+}
+
+// Play plays the legal move m on pos and returns what it did, for the
+// game's record of its last move.
+func (g *Game) Play(pos engine.Position, m engine.Move) Change {
+	c := Change{Move: pos.FormatMove(m)}
+	if g.Changes != nil {
+		for _, cell := range g.Changes(pos, m) {
+			c.Changed = append(c.Changed, pos.FormatMove(cell))
+		}
+	}
+	pos.Play(m)
+	return c
+}
+
+// Solo reports whether the game is a one-player puzzle.
+func (g *Game) Solo() bool { return g.Players == 1 }
+
+// OrNil returns a parsed position as an engine.Position, or a nil one
+// with the error: a nil *Position in an interface would not be nil.
+func OrNil[P engine.Position](p P, err error) (engine.Position, error) {
+	if err != nil {
+		return nil, err
+	}
+	return p, nil
+}

@@ -1,0 +1,148 @@
+package games
+
+import "github.com/gambitbot/gambit/engine"
+
+// Look is how a game's board is drawn: the emoji of its palette and a
+// board model that a renderer turns into an emoji grid (or a picture).
+type Look struct {
+	// Mark is the emoji of a mark of engine.X and engine.O.
+	Mark [2]string
+	// Last is the emoji of the mark the last move placed, by side.
+	Last [2]string
+	// Empty is the emoji of an empty cell; "" for a game whose empty
+	// cells show their label instead (Tic-Tac-Toe's numbers).
+	Empty string
+	// EmptyName names Empty in the help's legend ("empty"), "" if unused.
+	EmptyName string
+	// Colour is the colour of a side, for embeds while it is to move or
+	// has won.
+	Colour [2]int
+	// Board returns the board model of pos; last is the game's last
+	// change (nil before the first move), which the model marks.
+	Board func(pos engine.Position, last *Change) Board
+	// Describe says what the last move did, after "Last move: <who> ",
+	// such as "played **c1**, capturing b1, c2".
+	Describe func(last Change) string
+	// Tally, if not nil, returns a side's count shown next to its player
+	// ("12 marks") and used for the final score.
+	Tally func(pos engine.Position, s engine.Side) (n int, unit string)
+	// Progress, if not nil, says how far a game in progress has come
+	// ("5 of 8 rounds left"); opts are the game's setup.
+	Progress func(pos engine.Position, opts Options) string
+}
+
+// Change is what one move did, in the game's notation: the record a game
+// keeps of its last move so that boards can mark it without replaying.
+type Change struct {
+	// Move is the move played.
+	Move string
+	// Changed lists other cells the move changed (captured marks), in the
+	// game's cell notation.
+	Changed []string
+}
+
+// Board is a board model: rows of cells, top row first, with the labels
+// of its rows and columns.
+type Board struct {
+	// Rows are the cells, top row first.
+	Rows [][]Cell
+	// RowLabels label the rows, left of them, top row first; nil for none.
+	RowLabels []string
+	// ColLabels label the columns, below them; nil for none.
+	ColLabels []string
+}
+
+// Cell is one cell of a board model.
+type Cell struct {
+	// Occupied reports whether a mark of Side is on the cell.
+	Occupied bool
+	// Side owns the mark.
+	Side engine.Side
+	// Label is shown on an empty cell instead of the Empty emoji, such as
+	// Tic-Tac-Toe's cell numbers; "" for none.
+	Label string
+	// Move is the move that plays on this cell, for a board entered with
+	// buttons; engine.NoMove if none does.
+	Move engine.Move
+	// Last marks the cell of the last move.
+	Last bool
+	// Changed marks a cell the last move changed (a captured mark).
+	Changed bool
+	// Line marks a cell of the winning line.
+	Line bool
+}
+
+// Layout is how moves are entered under the board.
+type Layout int
+
+// The layouts.
+const (
+	// MoveButtons: one button per legal move, labelled with the move,
+	// five to a row (Connect Four's columns).
+	MoveButtons Layout = iota + 1
+	// BoardButtons: the board itself as buttons, one per cell of the
+	// board model, at most 5×5 (Tic-Tac-Toe).
+	BoardButtons
+	// Menus: select menus of the legal moves, one per group that has any
+	// (Adjacency's ranks).
+	Menus
+)
+
+// Input is how a player enters moves on the board.
+type Input struct {
+	// Layout is the kind of components.
+	Layout Layout
+	// Groups are the menus of the Menus layout, each with at most 25
+	// moves; every legal move must be in exactly one group.
+	Groups []Group
+	// Hint, if not nil, describes a move for its menu option ("captures 2").
+	Hint func(pos engine.Position, m engine.Move) string
+	// Order, if not nil, sorts the moves of a menu: a negative result puts
+	// a first.
+	Order func(a, b engine.Move) int
+}
+
+// Group is one select menu of the Menus layout.
+type Group struct {
+	// Placeholder is the menu's text before a choice ("Ranks 1–3: choose a cell").
+	Placeholder string
+	// Has reports whether a move belongs to the group.
+	Has func(m engine.Move) bool
+}
+
+// GroupOf returns the index of the group of m, or -1.
+func (in Input) GroupOf(m engine.Move) int {
+	for i, g := range in.Groups {
+		if g.Has(m) {
+			return i
+		}
+	}
+	return -1
+}
+
+// Help is a game's help page.
+type Help struct {
+	// Rules are the rules in full, as Markdown paragraphs.
+	Rules string
+	// Moving says how to move in Gambit.
+	Moving string
+}
+
+// AI is what a search knows of a game. Scores are in internal units: the
+// game's score unit (engine.Position.Score) times Unit.
+type AI struct {
+	// Unit is the number of internal units in one unit of the game's score.
+	Unit int
+	// Evaluate estimates an unfinished position for the side to move.
+	Evaluate func(p engine.Position) int
+	// Order ranks the moves of p for search order, higher first; values in
+	// 0–255.
+	Order func(p engine.Position, m engine.Move) int
+	// Local, if not nil, replaces Evaluate in the local and genetic
+	// searches, whose shallow look-ahead wants a smoother estimate.
+	Local func(p engine.Position) int
+}
+
+// Terminal returns the exact score of a finished position for the side to
+// move, in internal units.
+func (ai *AI) Terminal(p engine.Position) int { return ai.Unit * p.Score(p.SideToMove()) }

@@ -1,0 +1,102 @@
+// Package tictactoe is the plug-in of Tic-Tac-Toe: its rules are
+// engine/tictactoe, and this package adds its board of buttons, help and
+// what its AI searches with.
+package tictactoe
+
+import (
+	"strconv"
+	"strings"
+
+	"github.com/gambitbot/gambit/engine"
+	rules "github.com/gambitbot/gambit/engine/tictactoe"
+	"github.com/gambitbot/gambit/games"
+)
+
+// Game is the Tic-Tac-Toe plug-in.
+var Game = &games.Game{
+	Name:     "tictactoe",
+	Title:    "Tic-Tac-Toe",
+	Summary:  "three in a row on a 3×3 board",
+	Players:  2,
+	MoveHelp: "a cell 1–9, row by row from the top-left",
+	New:      func(games.Options) (engine.Position, error) { return rules.New(), nil },
+	Parse:    func(text string) (engine.Position, error) { return games.OrNil(rules.Parse(text)) },
+	Look: games.Look{
+		Mark: [2]string{"❌", "⭕"}, Last: [2]string{"❎", "🅾️"},
+		Colour: [2]int{0xDD2E44, 0x55ACEE},
+		Board:  board,
+		Describe: func(c games.Change) string {
+			return "took cell **" + c.Move + "**"
+		},
+	},
+	Input: games.Input{Layout: games.BoardButtons},
+	Help: games.Help{
+		Rules: strings.Join([]string{
+			"**Board.** 3×3, cells numbered **1–9** row by row from the top-left.",
+			"**A move.** Put your mark on an empty cell. ❌ moves first, then the players take turns.",
+			"**Winning.** Three of your marks in a row, a column or a diagonal win. A full board without a line is a draw.",
+		}, "\n\n"),
+		Moving: "Press an empty cell's button under the board, or type `/move cell:5` with the cell's number.",
+	},
+	// The whole game is searched, so the evaluation only guides the
+	// local searches; the order tries the centre, then corners.
+	AI: &games.AI{
+		Unit:     100,
+		Evaluate: func(engine.Position) int { return 0 },
+		Order: func(_ engine.Position, m engine.Move) int {
+			return [rules.Cells]int{2, 1, 2, 1, 3, 1, 2, 1, 2}[m%rules.Cells]
+		},
+		Local: lines,
+	},
+}
+
+// board is the model of a Tic-Tac-Toe board: empty cells show their
+// number, the last move is marked.
+func board(pos engine.Position, last *games.Change) games.Board {
+	p := pos.(*rules.Position)
+	lastCell := engine.NoMove
+	if last != nil {
+		if n, err := strconv.Atoi(last.Move); err == nil && n >= 1 && n <= rules.Cells {
+			lastCell = engine.Move(n - 1)
+		}
+	}
+	var out games.Board
+	for r := range 3 {
+		row := make([]games.Cell, 3)
+		for col := range 3 {
+			c := engine.Move(3*r + col)
+			s, ok := p.Mark(c)
+			row[col] = games.Cell{Occupied: ok, Side: s, Label: strconv.Itoa(int(c) + 1), Move: c, Last: ok && c == lastCell}
+		}
+		out.Rows = append(out.Rows, row)
+	}
+	return out
+}
+
+// lines is a small evaluation for the side to move: every line holding
+// marks of one side only counts for that side, 1 for one mark and 4 for
+// two, scaled by 10 and kept below a win (100).
+func lines(p engine.Position) int {
+	t := p.(*rules.Position)
+	me := t.SideToMove()
+	score := 0
+	for _, line := range lineCells {
+		var count [2]int
+		for _, c := range line {
+			if s, ok := t.Mark(c); ok {
+				count[s]++
+			}
+		}
+		switch {
+		case count[me] > 0 && count[me.Other()] == 0:
+			score += count[me] * count[me]
+		case count[me.Other()] > 0 && count[me] == 0:
+			score -= count[me.Other()] * count[me.Other()]
+		}
+	}
+	return max(-99, min(99, 10*score))
+}
+
+var lineCells = [8][3]engine.Move{
+	{0, 1, 2}, {3, 4, 5}, {6, 7, 8}, {0, 3, 6}, {1, 4, 7}, {2, 5, 8}, {0, 4, 8}, {2, 4, 6},
+}
