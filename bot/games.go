@@ -51,6 +51,17 @@ func duelNames() string {
 	return strings.Join(names[:len(names)-1], ", ") + " or " + names[len(names)-1]
 }
 
+// withRounds names the duels that take the rounds option: "Adjacency".
+func withRounds() string {
+	var titles []string
+	for _, g := range duels() {
+		if g.Setup.Rounds != nil {
+			titles = append(titles, g.Title)
+		}
+	}
+	return strings.Join(titles, ", ")
+}
+
 // gameOf returns the plug-in of a stored game.
 func gameOf(g *storage.Game) (*games.Game, error) {
 	gm, err := catalog.Lookup(string(g.Kind))

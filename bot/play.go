@@ -86,7 +86,7 @@ func (b *Bot) cmdPlay(ctx context.Context, ix *interaction, opts options) error 
 	} else if given {
 		rng := gm.Setup.Rounds
 		if rng == nil {
-			return userErrorf("Option rounds does not apply to %s.", gm.Title)
+			return userErrorf("Option rounds applies to %s only.", withRounds())
 		}
 		if r < int64(rng.Min) || r > int64(rng.Max) {
 			return userErrorf("Option rounds must be between %d and %d.", rng.Min, rng.Max)

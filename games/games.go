@@ -116,7 +116,7 @@ func (g *Game) Resolve(opts Options) (Options, error) {
 			opts.Rounds = r.Default
 		}
 		if opts.Rounds < r.Min || opts.Rounds > r.Max {
-			return Options{}, fmt.Errorf("games: %s: %w: rounds must be %d–%d, not %d", g.Name, ErrSetup, r.Min, r.Max, opts.Rounds)
+			return Options{}, fmt.Errorf("games: %s: %w: %d rounds: want %d to %d", g.Name, ErrSetup, opts.Rounds, r.Min, r.Max)
 		}
 	} else if opts.Rounds != 0 {
 		return Options{}, fmt.Errorf("games: %s: %w: it has no rounds", g.Name, ErrSetup)

@@ -84,7 +84,7 @@ type Config struct {
 
 // Validate reports the first problem of the configuration, if any.
 func (cfg *Config) Validate() error {
-	if cfg.Game.Name == "" {
+	if cfg.Game == nil {
 		return errors.New("arena: no game")
 	}
 	if len(cfg.Players) < 2 {
