@@ -1,0 +1,148 @@
+package render
+
+import (
+	"math/rand/v2"
+	"slices"
+	"testing"
+
+	"github.com/gambitbot/gambit/bot/customid"
+	"github.com/gambitbot/gambit/engine"
+	"github.com/gambitbot/gambit/games"
+	"github.com/gambitbot/gambit/games/catalog"
+	"github.com/gambitbot/gambit/storage"
+)
+
+// TestEveryGameConforms runs every registered game through the same
+// checks, so that a game whose plug-in forgets a part fails here and not
+// in front of a player: its plug-in is complete, its help renders, and
+// random games played to the end through the plug-in render within
+// Discord's limits at every move, with components whose custom IDs route
+// back to exactly the legal moves.
+func TestEveryGameConforms(t *testing.T) {
+	for _, gm := range catalog.All() {
+		t.Run(gm.Name, func(t *testing.T) {
+			for _, p := range conformanceProblems(gm) {
+				t.Error(p)
+			}
+			if t.Failed() {
+				return
+			}
+			m, err := Rules(gm.Name)
+			if err != nil {
+				t.Fatalf("Rules: %v", err)
+			}
+			checkDiscord(t, m)
+			rng := rand.New(rand.NewPCG(7, uint64(len(gm.Name))))
+			for range 20 {
+				playToTheEnd(t, gm, rng)
+			}
+		})
+	}
+}
+
+// conformanceProblems lists the parts a plug-in lacks.
+func conformanceProblems(gm *games.Game) []string {
+	var out []string
+	need := func(ok bool, what string) {
+		if !ok {
+			out = append(out, gm.Name+": "+what)
+		}
+	}
+	need(gm.Name != "" && gm.Title != "" && gm.Summary != "" && gm.MoveHelp != "", "name, title, summary and move help")
+	need(gm.Players == 1 || gm.Players == 2, "1 or 2 players")
+	need(gm.New != nil && gm.Parse != nil, "New and Parse")
+	need(gm.Look.Board != nil && gm.Look.Describe != nil, "Look.Board and Look.Describe")
+	need(gm.Look.Mark[0] != "" && gm.Look.Mark[1] != "" && gm.Look.Last[0] != "" && gm.Look.Last[1] != "", "marks of both sides")
+	need(gm.Look.Colour[0] != 0 && gm.Look.Colour[1] != 0, "colours of both sides")
+	need(gm.Help.Rules != "" && gm.Help.Moving != "", "help: rules and how to move")
+	need(gm.Input.Layout == games.MoveButtons || gm.Input.Layout == games.BoardButtons || gm.Input.Layout == games.Menus, "an input layout")
+	need(gm.Input.Layout != games.Menus || len(gm.Input.Groups) > 0, "menu groups")
+	need(gm.Players != 2 || gm.AI != nil, "AI knowledge for a duel")
+	need(gm.AI == nil || (gm.AI.Unit > 0 && gm.AI.Evaluate != nil && gm.AI.Order != nil), "a complete AI")
+	if r := gm.Setup.Rounds; r != nil {
+		need(r.Min <= r.Default && r.Default <= r.Max, "a default rounds within the range")
+	}
+	return out
+}
+
+// playToTheEnd plays one random game of gm through its plug-in, as the bot
+// does, rendering the board before every move and checking it.
+func playToTheEnd(t *testing.T, gm *games.Game, rng *rand.Rand) {
+	t.Helper()
+	pos, err := gm.Start(games.Options{})
+	if err != nil {
+		t.Fatalf("start: %v", err)
+	}
+	if again, err := gm.Position(pos.String(), games.Options{}); err != nil || again.String() != pos.String() {
+		t.Fatalf("the start %q does not read back: %v, %v", pos, again, err)
+	}
+	g := newGame(storage.Kind(gm.Name), storage.StatusActive, alice, bob)
+	g.Settings.Rounds = options(gm, g).Rounds
+	for {
+		g.Position = pos.String()
+		g.Turn = int(pos.SideToMove())
+		m := Game(View{Game: g, Pos: pos})
+		checkDiscord(t, m)
+		if t.Failed() {
+			t.Fatalf("after %v", g.Moves)
+		}
+		if pos.Terminal() {
+			break
+		}
+		legal := pos.Moves(nil)
+		if got := routedMoves(t, g, pos, m); !slices.Equal(got, sorted(legal)) {
+			t.Fatalf("%s after %v: the components offer %v, the legal moves are %v", gm.Name, g.Moves, got, sorted(legal))
+		}
+		mv := legal[rng.IntN(len(legal))]
+		c := gm.Play(pos, mv)
+		if c.Move == "" || gm.Look.Describe(c) == "" {
+			t.Fatalf("%s: move %d is recorded as %+v", gm.Name, mv, c)
+		}
+		g.Moves = append(g.Moves, c.Move)
+		g.Last = &storage.LastMove{Move: c.Move, Changed: c.Changed}
+		if len(g.Moves) > 1000 {
+			t.Fatalf("%s: no end after 1000 moves", gm.Name)
+		}
+	}
+	g.Status, g.Result = storage.StatusFinished, &storage.Result{Winner: storage.Draw}
+	checkDiscord(t, Game(View{Game: g, Pos: pos}))
+}
+
+// routedMoves returns the moves a board's components play, in move
+// order: every move button and menu option read back through the custom
+// ID router and the position's parser.
+func routedMoves(t *testing.T, g *storage.Game, pos engine.Position, m Message) []engine.Move {
+	t.Helper()
+	var out []engine.Move
+	add := func(text string) {
+		mv, err := pos.ParseMove(text)
+		if err != nil {
+			t.Fatalf("a component plays %q: %v", text, err)
+		}
+		out = append(out, mv)
+	}
+	buttons, selects, _ := flatten(t, m)
+	for _, b := range buttons {
+		p, ps := parseID(t, b.CustomID)
+		if p == customid.Move && !b.Disabled {
+			add(ps["cell"])
+		}
+	}
+	for _, s := range selects {
+		if p, _ := parseID(t, s.CustomID); p != customid.Pick {
+			t.Fatalf("select %q is not a move menu", s.CustomID)
+		}
+		for _, o := range s.Options {
+			add(o.Value)
+		}
+	}
+	checkIDs(t, g, m)
+	return sorted(out)
+}
+
+// sorted returns moves in ascending order.
+func sorted(moves []engine.Move) []engine.Move {
+	out := slices.Clone(moves)
+	slices.Sort(out)
+	return out
+}
