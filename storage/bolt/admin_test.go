@@ -257,7 +257,7 @@ func TestBackupIsAConsistentCopy(t *testing.T) {
 	if err != nil || got.Version != g.Version {
 		t.Fatalf("game in backup: %+v, %v", got, err)
 	}
-	if err := b.CreateGame(ctx, userVsAI(storage.TicTacToe, "bob")); err == nil {
+	if err := b.CreateGame(ctx, userVsAI(storage.TicTacToe, "bob"), storage.Limits{}); err == nil {
 		t.Fatal("a read-only store accepted a write")
 	}
 }
