@@ -20,6 +20,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"net"
 	"net/http"
 	"net/netip"
@@ -108,7 +109,8 @@ type Health struct {
 //   - GET /backup takes a copy with backup.Snapshot, bounded by
 //     [SnapshotTimeout], and sends it as application/octet-stream with its
 //     Content-Length, named "gambit-<UTC timestamp>.db" by its
-//     Content-Disposition (ranges are served too, to resume a download).
+//     Content-Disposition. It ignores Range: each request takes a new
+//     copy, and parts of two copies do not make a database.
 //     It needs backup.Token as a bearer token: a request without it or
 //     with another gets 401, and without a token configured /backup is off
 //     (403). /healthz and /metrics need no token.
@@ -263,8 +265,16 @@ func serveBackup(w http.ResponseWriter, r *http.Request, snapshot Snapshot) {
 		return
 	}
 	defer f.Close()
+	fi, err := f.Stat()
+	if err != nil {
+		h.Del("Content-Disposition")
+		http.Error(w, fmt.Sprintf("ops: backup: %v", err), http.StatusInternalServerError)
+		return
+	}
 	// The copy is taken and holds up nothing: its download may be slow.
-	http.ServeContent(w, r, name, time.Time{}, f)
+	// A client that goes away gets a short file, which the length exposes.
+	h.Set("Content-Length", strconv.FormatInt(fi.Size(), 10))
+	_, _ = io.Copy(w, f)
 }
 
 // ListenAddr returns the address to listen on for an operator's

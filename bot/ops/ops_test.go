@@ -383,10 +383,11 @@ func TestBackup(t *testing.T) {
 		t.Errorf("got %d bytes, want the %d the snapshot holds", len(body), len(data))
 	}
 
-	// A broken download resumes where it stopped.
+	// Each request takes a new copy, so a resumed download would splice
+	// two copies: a range gets the whole copy.
 	resp, body = do(t, http.MethodGet, url+"/backup", bearer(token), func(r *http.Request) { r.Header.Set("Range", "bytes=1000-") })
-	if resp.StatusCode != http.StatusPartialContent || !bytes.Equal(body, data[1000:]) {
-		t.Errorf("GET /backup from byte 1000: status %d, %d bytes; want 206 with the last %d", resp.StatusCode, len(body), len(data)-1000)
+	if resp.StatusCode != http.StatusOK || !bytes.Equal(body, data) {
+		t.Errorf("GET /backup from byte 1000: status %d, %d bytes; want 200 with all %d", resp.StatusCode, len(body), len(data))
 	}
 
 	resp, body = do(t, http.MethodHead, url+"/backup", bearer(token))
