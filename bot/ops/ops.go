@@ -251,24 +251,26 @@ func serveBackup(w http.ResponseWriter, r *http.Request, snapshot Snapshot) {
 	if r.Method == http.MethodHead {
 		return
 	}
+	fail := func(msg string) {
+		h.Del("Content-Disposition")
+		http.Error(w, "ops: backup: "+msg, http.StatusInternalServerError)
+	}
 	ctx, cancel := context.WithTimeout(r.Context(), SnapshotTimeout)
 	defer cancel()
 	f, err := snapshot(ctx)
 	if err != nil {
-		h.Del("Content-Disposition")
-		msg := fmt.Sprintf("ops: backup: %v", err)
 		if errors.Is(err, context.DeadlineExceeded) && errors.Is(ctx.Err(), context.DeadlineExceeded) {
-			msg = fmt.Sprintf("ops: backup: the copy took longer than %s, as long as it may hold up the bot's writes; "+
-				"stop the bot and run gambit db backup instead (%v)", SnapshotTimeout, err)
+			fail(fmt.Sprintf("the copy took longer than %s, as long as it may hold up the bot's writes; "+
+				"stop the bot and run gambit db backup instead (%v)", SnapshotTimeout, err))
+		} else {
+			fail(err.Error())
 		}
-		http.Error(w, msg, http.StatusInternalServerError)
 		return
 	}
 	defer f.Close()
 	fi, err := f.Stat()
 	if err != nil {
-		h.Del("Content-Disposition")
-		http.Error(w, fmt.Sprintf("ops: backup: %v", err), http.StatusInternalServerError)
+		fail(err.Error())
 		return
 	}
 	// The copy is taken and holds up nothing: its download may be slow.
