@@ -44,7 +44,7 @@ func TestSlowBackupClientDoesNotStallWrites(t *testing.T) {
 	// Far more than the socket buffers between server and client hold.
 	const record = 256 << 10
 	for i := range 48 {
-		if err := store.CreateGame(ctx, bigGame(i, record)); err != nil {
+		if err := store.CreateGame(ctx, bigGame(i, record), storage.Limits{}); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -88,7 +88,7 @@ func TestSlowBackupClientDoesNotStallWrites(t *testing.T) {
 	wrote := make(chan error, 1)
 	go func() {
 		for i := range int(fi.Size())/record + 1 {
-			if err := store.CreateGame(ctx, bigGame(1000+i, record)); err != nil {
+			if err := store.CreateGame(ctx, bigGame(1000+i, record), storage.Limits{}); err != nil {
 				wrote <- err
 				return
 			}
