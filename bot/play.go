@@ -122,7 +122,7 @@ func (b *Bot) cmdPlay(ctx context.Context, ix *interaction, opts options) error 
 	}
 	info, err := strategies.Lookup(aiName)
 	if err != nil {
-		return userErrorf("There is no AI called %q. Start typing in the ai option to see the choices.", aiName)
+		return userErrorf("There is no AI called %q. Start typing in the ai option to see the choices.", echo(aiName))
 	}
 	if !info.Supports(string(kind)) {
 		return userErrorf("%s does not play %s. Choose one of: %s.", info.Name, kind, strategyList(string(kind)))
