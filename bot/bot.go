@@ -101,7 +101,8 @@ type Config struct {
 	RefreshWindow time.Duration
 	// Now is the clock; nil means time.Now.
 	Now func() time.Time
-	// Logger receives the bot's logs; nil means slog.Default().
+	// Logger receives the bot's logs; nil means slog.Default(). The bot
+	// removes its token and every interaction token from what it logs.
 	Logger *slog.Logger
 	// Metrics, if not nil, receives the bot's measurements.
 	Metrics *ops.Metrics
@@ -193,6 +194,9 @@ func New(cfg Config, store storage.Store) (*Bot, error) {
 	if cfg.MoveTime > MaxMoveTime {
 		return nil, fmt.Errorf("bot: move time %v is above the maximum %v", cfg.MoveTime, MaxMoveTime)
 	}
+	// Every log line goes through the redactor: an error quoting a
+	// request's URL would otherwise leak the interaction token in it.
+	cfg.Logger = slog.New(newRedactor(cfg.Logger.Handler(), cfg.Token))
 	s, err := discordgo.New("Bot " + cfg.Token)
 	if err != nil {
 		return nil, fmt.Errorf("bot: create session: %w", err)

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"reflect"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/bwmarrin/discordgo"
 
@@ -26,14 +27,31 @@ func gameChoices() []*discordgo.ApplicationCommandOptionChoice {
 
 func ptr[T any](v T) *T { return &v }
 
-// commandDefinitions returns the commands Gambit registers.
+// choiceOption returns a string option limited to choices. Its max_length
+// is the longest choice's value: Discord accepts only the choices anyway,
+// and the limit says so to any client that might not.
+func choiceOption(name, description string, required bool, list []*discordgo.ApplicationCommandOptionChoice) *discordgo.ApplicationCommandOption {
+	n := 0
+	for _, c := range list {
+		n = max(n, utf8.RuneCountInString(fmt.Sprint(c.Value)))
+	}
+	return &discordgo.ApplicationCommandOption{
+		Type: discordgo.ApplicationCommandOptionString, Name: name, Description: description,
+		Required: required, Choices: list, MaxLength: n,
+	}
+}
+
+// maxAIName is the max_length of the ai option: room for every
+// strategy's name (the longest has 17 characters; a test checks they fit).
+const maxAIName = 32
+
+// commandDefinitions returns the commands Gambit registers. Every string
+// option has a max_length; answers still quote typed text only through
+// echo, since only Discord's client enforces the limit.
 func commandDefinitions() []*discordgo.ApplicationCommand {
 	guildOnly := &[]discordgo.InteractionContextType{discordgo.InteractionContextGuild}
 	game := func(required bool) *discordgo.ApplicationCommandOption {
-		return &discordgo.ApplicationCommandOption{
-			Type: discordgo.ApplicationCommandOptionString, Name: "game", Description: "The game",
-			Required: required, Choices: gameChoices(),
-		}
+		return choiceOption("game", "The game", required, gameChoices())
 	}
 	return []*discordgo.ApplicationCommand{
 		{
@@ -41,13 +59,13 @@ func commandDefinitions() []*discordgo.ApplicationCommand {
 			Options: []*discordgo.ApplicationCommandOption{
 				game(true),
 				{Type: discordgo.ApplicationCommandOptionUser, Name: "opponent", Description: "Challenge this member"},
-				{Type: discordgo.ApplicationCommandOptionString, Name: "ai", Description: "Play this AI strategy", Autocomplete: true},
+				{Type: discordgo.ApplicationCommandOptionString, Name: "ai", Description: "Play this AI strategy", Autocomplete: true,
+					MaxLength: maxAIName},
 				{Type: discordgo.ApplicationCommandOptionInteger, Name: "rounds", Description: "Adjacency rounds (2–28)",
 					MinValue: ptr(2.0), MaxValue: 28},
-				{Type: discordgo.ApplicationCommandOptionString, Name: "first", Description: "Who moves first (default: me)",
-					Choices: []*discordgo.ApplicationCommandOptionChoice{
-						{Name: "me", Value: "me"}, {Name: "opponent", Value: "opponent"}, {Name: "random", Value: "random"},
-					}},
+				choiceOption("first", "Who moves first (default: me)", false, []*discordgo.ApplicationCommandOptionChoice{
+					{Name: "me", Value: "me"}, {Name: "opponent", Value: "opponent"}, {Name: "random", Value: "random"},
+				}),
 				{Type: discordgo.ApplicationCommandOptionNumber, Name: "movetime", Description: "AI seconds per move",
 					MinValue: ptr(0.1), MaxValue: MaxMoveTime.Seconds()},
 			},
@@ -65,8 +83,9 @@ func commandDefinitions() []*discordgo.ApplicationCommand {
 			Name: "leaderboard", Description: "The best players of a game", Contexts: guildOnly,
 			Options: []*discordgo.ApplicationCommandOption{
 				game(true),
-				{Type: discordgo.ApplicationCommandOptionString, Name: "scope", Description: "This server or everyone (default: server)",
-					Choices: []*discordgo.ApplicationCommandOptionChoice{{Name: "server", Value: "server"}, {Name: "global", Value: "global"}}},
+				choiceOption("scope", "This server or everyone (default: server)", false, []*discordgo.ApplicationCommandOptionChoice{
+					{Name: "server", Value: "server"}, {Name: "global", Value: "global"},
+				}),
 			},
 		},
 		{

@@ -4,6 +4,7 @@ import (
 	"context"
 
 	"github.com/gambitbot/gambit/bot/customid"
+	"github.com/gambitbot/gambit/storage"
 )
 
 // PanicPattern is the custom ID pattern of the route PanicRoute adds.
@@ -16,4 +17,11 @@ func PanicRoute(b *Bot) {
 	b.router = append(b.router, route{PanicPattern, func(context.Context, *interaction, customid.Params) error {
 		panic("test panic: a handler broke")
 	}})
+}
+
+// WrapStore replaces the store b uses with wrap's result, which usually
+// delegates to it, so that a test can hold or observe store calls. Call it
+// after New and before Run.
+func WrapStore(b *Bot, wrap func(storage.Store) storage.Store) {
+	b.store = wrap(b.store)
 }

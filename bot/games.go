@@ -88,7 +88,7 @@ func position(g *storage.Game) (engine.Position, error) {
 func (b *Bot) loadGame(ctx context.Context, id string) (*storage.Game, error) {
 	g, err := b.store.Game(ctx, storage.GameID(id))
 	if errors.Is(err, storage.ErrNotFound) {
-		return nil, userErrorf("Game %s does not exist (any more).", id)
+		return nil, userErrorf("Game %s does not exist (any more).", echo(id))
 	}
 	if err != nil {
 		return nil, fmt.Errorf("bot: load game %s: %w", id, err)

@@ -80,8 +80,8 @@ func withConfig(f func(*bot.Config)) option { return func(h *harness) { f(&h.cfg
 
 // start runs a bot against a fresh stand-in and database. When the test
 // ends it stops the bot, checks that Discord would have accepted every
-// request, that the token never reached the logs and that the database is
-// consistent.
+// request, that neither the bot token nor any interaction token reached
+// the logs and that the database is consistent.
 func start(t testing.TB, opts ...option) *harness {
 	t.Helper()
 	h := &harness{t: t, logs: &syncBuffer{}}
@@ -109,8 +109,15 @@ func start(t testing.TB, opts ...option) *harness {
 	t.Cleanup(func() {
 		h.stop()
 		h.srv.AssertNoViolations(t)
-		if strings.Contains(h.logs.String(), h.srv.Token()) {
+		logs := h.logs.String()
+		if strings.Contains(logs, h.srv.Token()) {
 			t.Error("the bot token appears in the logs")
+		}
+		for _, tok := range h.srv.InteractionTokens() {
+			if strings.Contains(logs, tok) {
+				t.Error("an interaction token appears in the logs")
+				break
+			}
 		}
 		problems, err := h.store.Check(context.Background())
 		if err != nil || len(problems) > 0 {

@@ -183,7 +183,7 @@ func (b *Bot) clickRepost(ctx context.Context, ix *interaction, p customid.Param
 func (b *Bot) cmdHelp(_ context.Context, ix *interaction, opts options) error {
 	msg, err := render.Rules(opts.str("game"))
 	if err != nil {
-		return userErrorf("Unknown game %q: choose adjacency, connect4 or tictactoe.", opts.str("game"))
+		return userErrorf("Unknown game %q: choose adjacency, connect4 or tictactoe.", echo(opts.str("game")))
 	}
 	return ix.reply(msg, true)
 }
@@ -291,7 +291,7 @@ func parseKinds(text string) ([]storage.Kind, error) {
 	for _, f := range strings.FieldsFunc(text, func(r rune) bool { return r == ',' || r == ' ' }) {
 		k := storage.Kind(strings.ToLower(f))
 		if !isDuel(k) {
-			return nil, userErrorf("Unknown game %q in games: use all, or names from %s.", f, duelNames())
+			return nil, userErrorf("Unknown game %q in games: use all, or names from %s.", echo(f), duelNames())
 		}
 		if !slices.Contains(kinds, k) {
 			kinds = append(kinds, k)

@@ -233,7 +233,7 @@ func (b *Bot) dispatch(ctx context.Context, ix *interaction) error {
 		ix.kind = "command:/" + data.Name
 		h, ok := b.commands[data.Name]
 		if !ok {
-			return userErrorf("Unknown command /%s: it may have been removed; Discord will update the list shortly.", data.Name)
+			return userErrorf("Unknown command /%s: it may have been removed; Discord will update the list shortly.", echo(data.Name))
 		}
 		return h(ctx, ix, optionsOf(data.Options))
 	case discordgo.InteractionApplicationCommandAutocomplete:

@@ -46,6 +46,17 @@ func optionsOf(in []*discordgo.ApplicationCommandInteractionDataOption) options 
 	return o
 }
 
+// maxEcho is the most characters of a user's text that an answer quotes.
+const maxEcho = 40
+
+// echo returns text a user typed (an option, a custom ID) as an answer may
+// quote it: at most maxEcho characters, cut with "…". Every user error
+// that quotes input quotes echo(input): options have a max_length, but only
+// Discord's client enforces it, and a forged interaction can carry
+// thousands of characters, which would push the answer past Discord's
+// 2,000 and leave the user with none.
+func echo(text string) string { return truncate(text, maxEcho) }
+
 // has reports whether the option was given.
 func (o options) has(name string) bool { _, ok := o.byName[name]; return ok }
 
@@ -106,7 +117,7 @@ func (o options) user(name string, resolved *discordgo.ApplicationCommandInterac
 func (o options) kind(name string) (storage.Kind, error) {
 	k := storage.Kind(strings.ToLower(o.str(name)))
 	if !isDuel(k) {
-		return "", userErrorf("Unknown game %q: choose %s.", o.str(name), duelNames())
+		return "", userErrorf("Unknown game %q: choose %s.", echo(o.str(name)), duelNames())
 	}
 	return k, nil
 }

@@ -120,9 +120,6 @@ func (b *Bot) cmdPlay(ctx context.Context, ix *interaction, opts options) error 
 			return userErrorf("%s is a bot and cannot accept challenges. Play one of Gambit's AIs with the ai option.", opponent.Username)
 		}
 		req.opponent = playerOf(opponent)
-		if err := b.checkLimits(ctx, ix.user().ID, true); err != nil {
-			return err
-		}
 		return b.challenge(ctx, ix, req)
 	}
 	if aiName == "" {
@@ -130,15 +127,12 @@ func (b *Bot) cmdPlay(ctx context.Context, ix *interaction, opts options) error 
 	}
 	info, err := strategies.Lookup(aiName)
 	if err != nil {
-		return userErrorf("There is no AI called %q. Start typing in the ai option to see the choices.", aiName)
+		return userErrorf("There is no AI called %q. Start typing in the ai option to see the choices.", echo(aiName))
 	}
 	if !info.Supports(string(kind)) {
 		return userErrorf("%s does not play %s. Choose one of: %s.", info.Name, kind, strategyList(string(kind)))
 	}
 	req.opponent = storage.Player{ID: storage.AI(info.Name), Name: info.Name}
-	if err := b.checkLimits(ctx, ix.user().ID, false); err != nil {
-		return err
-	}
 	return b.startAIGame(ctx, ix, req)
 }
 
@@ -167,29 +161,45 @@ func playerOf(u *discordgo.User) storage.Player {
 	return storage.Player{ID: storage.User(u.ID), Name: name}
 }
 
+// limits are the caps of one member's games, from the configuration.
+func (b *Bot) limits() storage.Limits {
+	return storage.Limits{MaxOpen: b.cfg.MaxGamesPerUser, MaxChallenges: b.cfg.MaxChallenges}
+}
+
+// createGame stores a new game. The store checks the caps of the member
+// who asked for it (Players[0]) in the same transaction, so concurrent
+// commands cannot overshoot them; a member at a cap is told which.
+func (b *Bot) createGame(ctx context.Context, g *storage.Game) error {
+	if err := b.store.CreateGame(ctx, g, b.limits()); err != nil {
+		return limitRefusal(fmt.Errorf("bot: create game: %w", err))
+	}
+	return nil
+}
+
 // checkLimits refuses a new game to a member who has too many open games,
-// or too many challenges waiting, when the new game is a challenge.
+// or too many challenges waiting, when the new game is a challenge. It is
+// a look ahead, for a refusal before anything else changes (a Rematch
+// removing its button); createGame makes the binding check.
 func (b *Bot) checkLimits(ctx context.Context, userID string, challenge bool) error {
-	open, err := b.store.ActiveGames(ctx, storage.User(userID))
+	p := storage.User(userID)
+	open, err := b.store.ActiveGames(ctx, p)
 	if err != nil {
 		return fmt.Errorf("bot: games of %s: %w", userID, err)
 	}
-	if len(open) >= b.cfg.MaxGamesPerUser {
-		return userErrorf("You have %d games and challenges open, the most Gambit allows at once. Finish or resign one first (/games lists them).", len(open))
+	return limitRefusal(b.limits().Check(p, open, challenge))
+}
+
+// limitRefusal turns an error carrying a *storage.LimitError into the
+// member's explanation and returns any other error as it is.
+func limitRefusal(err error) error {
+	var le *storage.LimitError
+	if !errors.As(err, &le) {
+		return err
 	}
-	if !challenge {
-		return nil
+	if le.Limit == storage.LimitChallenges {
+		return userErrorf("You have %d challenges waiting for an answer, the most Gambit allows. Wait for answers, or withdraw one with its Decline button.", le.Count)
 	}
-	waiting := 0
-	for _, g := range open {
-		if g.Status == storage.StatusPending && g.Players[0].ID == storage.User(userID) {
-			waiting++
-		}
-	}
-	if waiting >= b.cfg.MaxChallenges {
-		return userErrorf("You have %d challenges waiting for an answer, the most Gambit allows. Wait for answers, or withdraw one with its Decline button.", waiting)
-	}
-	return nil
+	return userErrorf("You have %d games and challenges open, the most Gambit allows at once. Finish or resign one first (/games lists them).", le.Count)
 }
 
 // newGame returns the record of a requested game, not yet stored.
@@ -233,8 +243,8 @@ func (b *Bot) startAIGame(ctx context.Context, ix *interaction, req gameRequest)
 	if err := b.begin(ctx, g); err != nil {
 		return err
 	}
-	if err := b.store.CreateGame(ctx, g); err != nil {
-		return fmt.Errorf("bot: create game: %w", err)
+	if err := b.createGame(ctx, g); err != nil {
+		return err
 	}
 	defer b.locks.lock(g.ID)()
 	pos, err := position(g)
@@ -254,8 +264,8 @@ func (b *Bot) challenge(ctx context.Context, ix *interaction, req gameRequest) e
 	g := newGame(ix, req)
 	g.Status = storage.StatusPending
 	g.Deadline = b.now().Add(b.cfg.ChallengeTTL)
-	if err := b.store.CreateGame(ctx, g); err != nil {
-		return fmt.Errorf("bot: create challenge: %w", err)
+	if err := b.createGame(ctx, g); err != nil {
+		return err
 	}
 	defer b.locks.lock(g.ID)()
 	if err := ix.reply(view(g, nil, nil, nil, ""), false); err != nil {

@@ -37,7 +37,7 @@ func checkMover(g *storage.Game, userID string) error {
 func parseMove(g *storage.Game, pos engine.Position, text string) (engine.Move, error) {
 	mv, err := pos.ParseMove(text)
 	if err != nil || !pos.Legal(mv) {
-		return 0, userErrorf("%q is not a legal move in this game. Legal moves: %s.", text, legalList(pos))
+		return 0, userErrorf("%q is not a legal move in this game. Legal moves: %s.", echo(text), legalList(pos))
 	}
 	return mv, nil
 }
@@ -218,7 +218,7 @@ func (b *Bot) gameHere(ctx context.Context, ix *interaction, id string) (*storag
 				return g, nil
 			}
 		}
-		return nil, userErrorf("You have no game %s in progress in this channel.", id)
+		return nil, userErrorf("You have no game %s in progress in this channel.", echo(id))
 	}
 	switch len(here) {
 	case 0:

@@ -40,6 +40,9 @@ var (
 	// ErrCorrupt reports a stored record that cannot be decoded or is
 	// inconsistent; the error is a *RecordError naming the record.
 	ErrCorrupt = errors.New("corrupt record")
+	// ErrLimit reports a new game refused because the member asking for
+	// it is at a cap; the error is a *LimitError saying which.
+	ErrLimit = errors.New("over limit")
 )
 
 // RecordError reports a stored record that could not be decoded. It matches
@@ -66,7 +69,10 @@ func (e *RecordError) Unwrap() []error { return []error{ErrCorrupt, e.Err} }
 type Store interface {
 	// CreateGame stores a new game in StatusPending (a challenge) or
 	// StatusActive. It assigns g.ID, sets g.Version to 1 and the timestamps.
-	CreateGame(ctx context.Context, g *Game) error
+	// In the same transaction it counts the open games of the challenger,
+	// Players[0], when that is a user, and fails with a *LimitError
+	// (ErrLimit) when they are at one of limits' caps (see Limits).
+	CreateGame(ctx context.Context, g *Game, limits Limits) error
 	// Game loads a game; ErrNotFound if there is none with that id.
 	Game(ctx context.Context, id GameID) (*Game, error)
 	// UpdateGame commits g if g.Version is still the stored version and

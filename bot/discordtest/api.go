@@ -639,6 +639,18 @@ func (ix *Interaction) Redeliver() error {
 	return nil
 }
 
+// InteractionTokens returns the token of every interaction the server has
+// delivered, for tests that check that none of them leaks (into logs, say).
+func (s *Server) InteractionTokens() []string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	out := make([]string, 0, len(s.byToken))
+	for tok := range s.byToken {
+		out = append(out, tok)
+	}
+	return out
+}
+
 // Response waits for the bot's initial response to the interaction.
 func (ix *Interaction) Response(ctx context.Context) (Response, error) {
 	return waitFor(ctx, ix.s, func() (Response, bool, error) {

@@ -28,6 +28,11 @@ type Fault struct {
 	RetryAfter time.Duration
 	// Global makes a 429 a global rate limit rather than a per-route one.
 	Global bool
+	// Drop closes the connection without an answer (after Delay), as a
+	// network failure or a proxy reset would: the client's HTTP library
+	// reports an error of its own, which carries the request's URL. Status
+	// is then ignored.
+	Drop bool
 }
 
 type pendingFault struct {
@@ -61,7 +66,7 @@ func (s *Server) takeFault(method, route string) *Fault {
 
 // applyFault injects the fault matching a request, if any, and reports
 // whether the request should still be answered normally.
-func (s *Server) applyFault(w http.ResponseWriter, r *http.Request, route string) bool {
+func (s *Server) applyFault(w *recorder, r *http.Request, route string) bool {
 	f := s.takeFault(r.Method, route)
 	if f == nil {
 		return true
@@ -76,6 +81,9 @@ func (s *Server) applyFault(w http.ResponseWriter, r *http.Request, route string
 		case <-s.done:
 			return false
 		}
+	}
+	if f.Drop && w.drop() {
+		return false
 	}
 	switch f.Status {
 	case 0:

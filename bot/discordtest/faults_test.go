@@ -118,3 +118,25 @@ func TestSlowResponses(t *testing.T) {
 		t.Fatalf("send with a 50ms timeout: %v, want a timeout", err)
 	}
 }
+
+// TestDroppedConnection drops a request's connection: the client gets its
+// HTTP library's error, which quotes the URL, and the request is recorded
+// with status 0; the next request is answered.
+func TestDroppedConnection(t *testing.T) {
+	t.Parallel()
+	srv := newServer(t)
+	b := openBot(t, srv)
+
+	srv.InjectFault(discordtest.Fault{Method: "POST", Route: messagesRoute, Drop: true})
+	_, err := b.ChannelMessageSend(srv.ChannelID(), "lost")
+	var restErr *discordgo.RESTError
+	if err == nil || errors.As(err, &restErr) || !strings.Contains(err.Error(), "/channels/"+srv.ChannelID()+"/messages") {
+		t.Fatalf("send on a dropped connection: %v, want the HTTP client's error quoting the URL", err)
+	}
+	if _, err := b.ChannelMessageSend(srv.ChannelID(), "delivered"); err != nil {
+		t.Fatalf("send after the drop: %v", err)
+	}
+	if got := statuses(srv, "POST", messagesRoute); !slices.Equal(got, []int{0, 200}) {
+		t.Fatalf("statuses = %v, want [0 200]", got)
+	}
+}

@@ -226,7 +226,9 @@ type Request struct {
 	Route string
 	Query url.Values
 	// Body is the JSON body; for a multipart request, its payload_json.
-	Body     []byte
+	Body []byte
+	// Status is the answer's HTTP status, 0 for a connection the server
+	// dropped (Fault.Drop).
 	Status   int
 	Response []byte
 }
@@ -275,16 +277,33 @@ type handler func(c *call) (any, error)
 // a client that has its answer finds its request in [Server.Requests].
 type recorder struct {
 	http.ResponseWriter
-	status int
-	body   bytes.Buffer
+	status  int
+	body    bytes.Buffer
+	dropped bool
 }
 
 func (r *recorder) WriteHeader(status int) { r.status = status }
 
 func (r *recorder) Write(p []byte) (int, error) { return r.body.Write(p) }
 
-// send writes the held response.
+// drop closes the client's connection without an answer and reports
+// whether it could; the request is recorded with status 0. (The stand-in
+// serves HTTP/1.1, whose connections can always be taken over.)
+func (r *recorder) drop() bool {
+	conn, _, err := http.NewResponseController(r.ResponseWriter).Hijack()
+	if err != nil {
+		return false
+	}
+	_ = conn.Close()
+	r.dropped, r.status = true, 0
+	return true
+}
+
+// send writes the held response, unless the connection was dropped.
 func (r *recorder) send() {
+	if r.dropped {
+		return
+	}
 	r.ResponseWriter.WriteHeader(r.status)
 	_, _ = r.ResponseWriter.Write(r.body.Bytes()) // the client may have gone
 }

@@ -3,16 +3,20 @@
 //
 //   - GET /healthz: the named health checks, as JSON, 200 or 503;
 //   - GET /metrics: the bot's Prometheus metrics ([Metrics]);
-//   - GET /backup: a consistent copy of the database, as a download.
+//   - GET /backup: a consistent copy of the database, as a download, only
+//     to a client that presents the operations token (GAMBIT_OPS_TOKEN).
 //
 // [ListenAddr] turns the operator's GAMBIT_OPS_ADDR into a listen address
-// (loopback unless a host is given, since /backup hands out the whole
-// database), [Handler] builds the endpoint and [Serve] runs it until the
-// bot stops.
+// (loopback unless a host is given), [ValidateToken] checks the token,
+// [Handler] builds the endpoint and [Serve] runs it until the bot stops,
+// refusing requests for foreign host names on a loopback address (DNS
+// rebinding).
 package ops
 
 import (
 	"context"
+	"crypto/sha256"
+	"crypto/subtle"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -20,6 +24,7 @@ import (
 	"net"
 	"net/http"
 	"net/netip"
+	"os"
 	"strconv"
 	"strings"
 	"sync"
@@ -34,6 +39,29 @@ const ProbeTimeout = 2 * time.Second
 // ShutdownTimeout bounds [Serve]'s graceful shutdown.
 const ShutdownTimeout = 5 * time.Second
 
+// SnapshotTimeout bounds the copy GET /backup takes before sending it. A
+// write that grows the database waits for the copy, so a copy that takes
+// longer fails rather than hold the bot's writes past Discord's 3-second
+// deadline.
+const SnapshotTimeout = 3 * time.Second
+
+// Timeouts of [Serve]'s server. A backup is sent from its own copy, so a
+// slow download holds up nothing but itself, and WriteTimeout only ends
+// downloads that would never finish.
+const (
+	// ReadHeaderTimeout bounds reading a request's head.
+	ReadHeaderTimeout = 10 * time.Second
+	// ReadTimeout bounds reading a whole request (they have no body).
+	ReadTimeout = 30 * time.Second
+	// WriteTimeout bounds writing a response, a backup download included.
+	WriteTimeout = 10 * time.Minute
+	// IdleTimeout closes kept-alive connections idle this long.
+	IdleTimeout = 2 * time.Minute
+)
+
+// MinTokenLength is the shortest operations token [ValidateToken] accepts.
+const MinTokenLength = 16
+
 // Check is one named health check, e.g. "storage" or "gateway".
 type Check struct {
 	// Name names the check in /healthz's answer.
@@ -44,10 +72,23 @@ type Check struct {
 	Probe func(ctx context.Context) error
 }
 
-// Backup writes a consistent database backup to w and returns the bytes
-// written; storage/bolt's (*Store).WriteBackup has this signature. It
-// should stop when ctx is done (the client went away, the bot stops).
-type Backup func(ctx context.Context, w io.Writer) (int64, error)
+// Snapshot takes a consistent copy of the database and returns it as a
+// file open for reading at its start, holding no lock on the database any
+// more: however slowly the file is read, the bot's writes go on. Closing
+// the file discards the copy. storage/bolt's (*Store).Snapshot has this
+// signature. It must stop when ctx is done (the copy took too long, the
+// client went away, the bot stops).
+type Snapshot func(ctx context.Context) (*os.File, error)
+
+// Backup configures GET /backup.
+type Backup struct {
+	// Snapshot takes the copy sent. When nil, /backup does not exist (404).
+	Snapshot Snapshot
+	// Token is the operations token (GAMBIT_OPS_TOKEN) that a request must
+	// present as "Authorization: Bearer <Token>". When empty, /backup is
+	// off: it answers 403 saying how to turn it on.
+	Token string
+}
 
 // Health is the JSON body of a /healthz answer.
 type Health struct {
@@ -65,9 +106,14 @@ type Health struct {
 //     passed, 503 with status "failing" and each failed check's error text
 //     otherwise;
 //   - GET /metrics serves m's registry in the Prometheus exposition format;
-//   - GET /backup streams backup's output as application/octet-stream,
-//     named "gambit-<UTC timestamp>.db" by its Content-Disposition. When
-//     backup is nil, /backup does not exist (404).
+//   - GET /backup takes a copy with backup.Snapshot, bounded by
+//     [SnapshotTimeout], and sends it as application/octet-stream with its
+//     Content-Length, named "gambit-<UTC timestamp>.db" by its
+//     Content-Disposition. It ignores Range: each request takes a new
+//     copy, and parts of two copies do not make a database.
+//     It needs backup.Token as a bearer token: a request without it or
+//     with another gets 401, and without a token configured /backup is off
+//     (403). /healthz and /metrics need no token.
 //
 // GET includes HEAD. Other methods get 405, unknown paths 404. m must not
 // be nil.
@@ -93,12 +139,53 @@ func Handler(m *Metrics, checks []Check, backup Backup) http.Handler {
 		serveHealth(w, r, checks)
 	})
 	mux.Handle("GET /metrics", promhttp.HandlerFor(m.Registry, promhttp.HandlerOpts{}))
-	if backup != nil {
-		mux.HandleFunc("GET /backup", func(w http.ResponseWriter, r *http.Request) {
-			serveBackup(w, r, backup)
-		})
+	if backup.Snapshot != nil {
+		mux.Handle("GET /backup", requireToken(backup.Token, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			serveBackup(w, r, backup.Snapshot)
+		})))
 	}
 	return mux
+}
+
+// requireToken passes to next only the requests that present token as
+// their bearer token; it refuses every request when token is empty.
+func requireToken(token string, next http.Handler) http.Handler {
+	if token == "" {
+		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			http.Error(w, "ops: /backup is off: set GAMBIT_OPS_TOKEN to turn it on, then send it as \"Authorization: Bearer <token>\"", http.StatusForbidden)
+		})
+	}
+	// Comparing digests takes the same time whatever the length and the
+	// content of the presented token.
+	want := sha256.Sum256([]byte(token))
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		scheme, presented, _ := strings.Cut(r.Header.Get("Authorization"), " ")
+		got := sha256.Sum256([]byte(presented))
+		if subtle.ConstantTimeCompare(got[:], want[:]) != 1 || !strings.EqualFold(scheme, "Bearer") {
+			w.Header().Set("WWW-Authenticate", `Bearer realm="gambit-ops"`)
+			http.Error(w, "ops: /backup needs the operations token: send \"Authorization: Bearer <GAMBIT_OPS_TOKEN>\"", http.StatusUnauthorized)
+			return
+		}
+		next.ServeHTTP(w, r)
+	})
+}
+
+// ValidateToken checks an operations token (GAMBIT_OPS_TOKEN): at least
+// [MinTokenLength] characters, all of them allowed in a bearer token
+// (letters, digits and -._~+/, then = signs at the end). Its error names
+// the setting but never shows the token.
+func ValidateToken(token string) error {
+	bad := func(why string) error {
+		return fmt.Errorf("ops: GAMBIT_OPS_TOKEN: %s; make one with: openssl rand -hex 32", why)
+	}
+	if len(token) < MinTokenLength {
+		return bad(fmt.Sprintf("%d characters, want at least %d", len(token), MinTokenLength))
+	}
+	body := strings.TrimRight(token, "=")
+	if body == "" || strings.TrimLeft(body, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~+/") != "" {
+		return bad("a character other than letters, digits and -._~+/ (and = at the end)")
+	}
+	return nil
 }
 
 // serveHealth answers GET /healthz.
@@ -154,7 +241,7 @@ func probe(ctx context.Context, c Check) error {
 }
 
 // serveBackup answers GET /backup.
-func serveBackup(w http.ResponseWriter, r *http.Request, backup Backup) {
+func serveBackup(w http.ResponseWriter, r *http.Request, snapshot Snapshot) {
 	name := "gambit-" + time.Now().UTC().Format("20060102T150405Z") + ".db"
 	h := w.Header()
 	h.Set("Content-Type", "application/octet-stream")
@@ -164,30 +251,32 @@ func serveBackup(w http.ResponseWriter, r *http.Request, backup Backup) {
 	if r.Method == http.MethodHead {
 		return
 	}
-	cw := &countingWriter{w: w}
-	if _, err := backup(r.Context(), cw); err != nil {
-		if cw.n == 0 {
-			h.Del("Content-Disposition")
-			http.Error(w, fmt.Sprintf("ops: backup: %v", err), http.StatusInternalServerError)
-			return
-		}
-		// The status and part of the copy are sent: break the connection
-		// so that the client sees a failed download, not a short file.
-		panic(http.ErrAbortHandler)
+	fail := func(msg string) {
+		h.Del("Content-Disposition")
+		http.Error(w, "ops: backup: "+msg, http.StatusInternalServerError)
 	}
-}
-
-// countingWriter counts the bytes written through it.
-type countingWriter struct {
-	w io.Writer
-	n int64
-}
-
-// Write writes p to the underlying writer and counts what it took.
-func (c *countingWriter) Write(p []byte) (int, error) {
-	n, err := c.w.Write(p)
-	c.n += int64(n)
-	return n, err
+	ctx, cancel := context.WithTimeout(r.Context(), SnapshotTimeout)
+	defer cancel()
+	f, err := snapshot(ctx)
+	if err != nil {
+		if errors.Is(err, context.DeadlineExceeded) && errors.Is(ctx.Err(), context.DeadlineExceeded) {
+			fail(fmt.Sprintf("the copy took longer than %s, as long as it may hold up the bot's writes; "+
+				"stop the bot and run gambit db backup instead (%v)", SnapshotTimeout, err))
+		} else {
+			fail(err.Error())
+		}
+		return
+	}
+	defer f.Close()
+	fi, err := f.Stat()
+	if err != nil {
+		fail(err.Error())
+		return
+	}
+	// The copy is taken and holds up nothing: its download may be slow.
+	// A client that goes away gets a short file, which the length exposes.
+	h.Set("Content-Length", strconv.FormatInt(fi.Size(), 10))
+	_, _ = io.Copy(w, f)
 }
 
 // ListenAddr returns the address to listen on for an operator's
@@ -259,16 +348,28 @@ func validHost(host string) bool {
 // Before serving it passes the bound address to ready (if not nil), which
 // tells the port chosen for ":0". It returns nil after a shutdown in time,
 // or an error with context ("ops: listen 127.0.0.1:9090: ...").
+//
+// On a loopback address Serve answers only requests whose Host is a
+// loopback name or address (localhost, 127.0.0.1, [::1], …) without a port
+// or with the bound one, and refuses others with 421: a web page that
+// rebinds its own host name to 127.0.0.1 (DNS rebinding) reaches the
+// endpoint with its own name as Host. The server's timeouts are
+// [ReadHeaderTimeout], [ReadTimeout], [WriteTimeout] and [IdleTimeout].
 func Serve(ctx context.Context, addr string, h http.Handler, ready func(net.Addr)) error {
 	var lc net.ListenConfig
 	ln, err := lc.Listen(ctx, "tcp", addr)
 	if err != nil {
 		return fmt.Errorf("ops: listen %s: %w", addr, err)
 	}
+	if tcp, ok := ln.Addr().(*net.TCPAddr); ok && tcp.IP.IsLoopback() {
+		h = loopbackHostsOnly(h, strconv.Itoa(tcp.Port))
+	}
 	srv := &http.Server{
 		Handler:           h,
-		ReadHeaderTimeout: 10 * time.Second,
-		IdleTimeout:       2 * time.Minute,
+		ReadHeaderTimeout: ReadHeaderTimeout,
+		ReadTimeout:       ReadTimeout,
+		WriteTimeout:      WriteTimeout,
+		IdleTimeout:       IdleTimeout,
 		BaseContext:       func(net.Listener) context.Context { return ctx },
 	}
 	if ready != nil {
@@ -293,4 +394,35 @@ func Serve(ctx context.Context, addr string, h http.Handler, ready func(net.Addr
 		return fmt.Errorf("ops: shut down %s: %w", ln.Addr(), err)
 	}
 	return nil
+}
+
+// loopbackHostsOnly passes to h the requests whose Host header is a
+// loopback name or address with no port or the given one, and answers
+// others 421 Misdirected Request.
+func loopbackHostsOnly(h http.Handler, port string) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if !loopbackHost(r.Host, port) {
+			http.Error(w, fmt.Sprintf("ops: Host %q refused: this endpoint listens on loopback and answers only localhost, 127.0.0.1 or [::1]", r.Host),
+				http.StatusMisdirectedRequest)
+			return
+		}
+		h.ServeHTTP(w, r)
+	})
+}
+
+// loopbackHost reports whether host, a Host header, names a loopback
+// address ("localhost", "127.0.0.1", "[::1]"), with no port or port.
+func loopbackHost(host, port string) bool {
+	name, p, err := net.SplitHostPort(host)
+	if err != nil { // no port
+		name, p = strings.TrimSuffix(strings.TrimPrefix(host, "["), "]"), port
+	}
+	if p != port {
+		return false
+	}
+	if strings.EqualFold(name, "localhost") {
+		return true
+	}
+	ip, err := netip.ParseAddr(name)
+	return err == nil && ip.Zone() == "" && ip.IsLoopback()
 }

@@ -1,19 +1,22 @@
 package ops_test
 
 import (
+	"bufio"
 	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"io"
 	"math"
 	"math/rand/v2"
 	"net"
 	"net/http"
 	"net/http/httptest"
+	"os"
 	"reflect"
 	"regexp"
-	"slices"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -37,14 +40,26 @@ func serve(t *testing.T, h http.Handler) string {
 	return srv.URL
 }
 
-// do sends a request and returns the response with its body read.
-func do(t *testing.T, method, url string) (*http.Response, []byte) {
+// token is the operations token of the tests' /backup.
+const token = "test-ops-token-0123456789abcdef"
+
+// bearer sets the request's Authorization to a bearer token.
+func bearer(token string) func(*http.Request) {
+	return func(r *http.Request) { r.Header.Set("Authorization", "Bearer "+token) }
+}
+
+// do sends a request, changed by each of edit, and returns the response
+// with its body read.
+func do(t *testing.T, method, url string, edit ...func(*http.Request)) (*http.Response, []byte) {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(t.Context(), wait)
 	defer cancel()
 	req, err := http.NewRequestWithContext(ctx, method, url, nil)
 	if err != nil {
 		t.Fatal(err)
+	}
+	for _, e := range edit {
+		e(req)
 	}
 	resp, err := http.DefaultClient.Do(req)
 	if err != nil {
@@ -84,7 +99,7 @@ func TestHealthzOK(t *testing.T) {
 		probed <- time.Until(deadline)
 		return nil
 	}
-	url := serve(t, ops.Handler(ops.NewMetrics(), []ops.Check{{"storage", storage}, {"gateway", ok}}, nil))
+	url := serve(t, ops.Handler(ops.NewMetrics(), []ops.Check{{"storage", storage}, {"gateway", ok}}, ops.Backup{}))
 
 	code, h := health(t, url)
 	if code != http.StatusOK {
@@ -109,7 +124,7 @@ func TestHealthzFailing(t *testing.T) {
 	gateway := func(context.Context) error { return errors.New("gateway: session closed: 4004 Authentication failed") }
 	panicky := func(context.Context) error { panic("out of cheese") }
 	checks := []ops.Check{{"storage", ok}, {"gateway", gateway}, {"cache", panicky}}
-	url := serve(t, ops.Handler(ops.NewMetrics(), checks, nil))
+	url := serve(t, ops.Handler(ops.NewMetrics(), checks, ops.Backup{}))
 
 	code, h := health(t, url)
 	if code != http.StatusServiceUnavailable {
@@ -136,7 +151,7 @@ func TestHealthzProbeTimeout(t *testing.T) {
 	polite := func(ctx context.Context) error { <-ctx.Done(); return ctx.Err() }
 	stuck := func(context.Context) error { <-release; return nil }
 	checks := []ops.Check{{"storage", polite}, {"gateway", stuck}, {"engine", ok}}
-	url := serve(t, ops.Handler(ops.NewMetrics(), checks, nil))
+	url := serve(t, ops.Handler(ops.NewMetrics(), checks, ops.Backup{}))
 
 	start := time.Now()
 	code, h := health(t, url)
@@ -170,7 +185,7 @@ func TestHandlerRejectsBadChecks(t *testing.T) {
 					t.Error("Handler accepted the checks")
 				}
 			}()
-			ops.Handler(ops.NewMetrics(), checks, nil)
+			ops.Handler(ops.NewMetrics(), checks, ops.Backup{})
 		})
 	}
 }
@@ -189,7 +204,7 @@ func TestMetrics(t *testing.T) {
 	m.RESTErrors.WithLabelValues("404", "10008").Inc()
 	m.GamesActive.Set(7)
 	m.ChallengesPending.Set(2)
-	url := serve(t, ops.Handler(m, nil, nil))
+	url := serve(t, ops.Handler(m, nil, ops.Backup{}))
 
 	resp, body := do(t, http.MethodGet, url+"/metrics")
 	if resp.StatusCode != http.StatusOK {
@@ -316,35 +331,46 @@ func TestMetricsLint(t *testing.T) {
 	}
 }
 
+// snapshotOf returns a Snapshot whose copies hold data.
+func snapshotOf(t *testing.T, data []byte) ops.Snapshot {
+	return func(ctx context.Context) (*os.File, error) {
+		if ctx == nil {
+			return nil, errors.New("no context")
+		}
+		f, err := os.CreateTemp(t.TempDir(), "snapshot-*")
+		if err != nil {
+			return nil, err
+		}
+		if _, err := f.Write(data); err != nil {
+			f.Close()
+			return nil, err
+		}
+		if _, err := f.Seek(0, io.SeekStart); err != nil {
+			f.Close()
+			return nil, err
+		}
+		return f, nil
+	}
+}
+
 func TestBackup(t *testing.T) {
 	data := make([]byte, 1<<20+17) // more than any buffer on the way
 	for i := range data {
 		data[i] = byte(rand.Uint32())
 	}
-	backup := func(ctx context.Context, w io.Writer) (int64, error) {
-		if ctx == nil {
-			return 0, errors.New("no context")
-		}
-		var n int64
-		for chunk := range slices.Chunk(data, 4096) {
-			m, err := w.Write(chunk)
-			n += int64(m)
-			if err != nil {
-				return n, err
-			}
-		}
-		return n, nil
-	}
-	url := serve(t, ops.Handler(ops.NewMetrics(), nil, backup))
+	url := serve(t, ops.Handler(ops.NewMetrics(), nil, ops.Backup{Snapshot: snapshotOf(t, data), Token: token}))
 
 	before := time.Now().UTC().Truncate(time.Second)
-	resp, body := do(t, http.MethodGet, url+"/backup")
+	resp, body := do(t, http.MethodGet, url+"/backup", bearer(token))
 	after := time.Now().UTC()
 	if resp.StatusCode != http.StatusOK {
 		t.Fatalf("status %d: %s", resp.StatusCode, body)
 	}
 	if ct := resp.Header.Get("Content-Type"); ct != "application/octet-stream" {
 		t.Errorf("Content-Type %q, want application/octet-stream", ct)
+	}
+	if resp.ContentLength != int64(len(data)) {
+		t.Errorf("Content-Length %d, want %d", resp.ContentLength, len(data))
 	}
 	cd := resp.Header.Get("Content-Disposition")
 	match := regexp.MustCompile(`^attachment; filename="gambit-(\d{8}T\d{6}Z)\.db"$`).FindStringSubmatch(cd)
@@ -354,21 +380,76 @@ func TestBackup(t *testing.T) {
 		t.Errorf("backup named for %s (%v), want between %s and %s", match[1], err, before, after)
 	}
 	if !bytes.Equal(body, data) {
-		t.Errorf("got %d bytes, want the %d the backup wrote", len(body), len(data))
+		t.Errorf("got %d bytes, want the %d the snapshot holds", len(body), len(data))
 	}
 
-	resp, body = do(t, http.MethodHead, url+"/backup")
+	// Each request takes a new copy, so a resumed download would splice
+	// two copies: a range gets the whole copy.
+	resp, body = do(t, http.MethodGet, url+"/backup", bearer(token), func(r *http.Request) { r.Header.Set("Range", "bytes=1000-") })
+	if resp.StatusCode != http.StatusOK || !bytes.Equal(body, data) {
+		t.Errorf("GET /backup from byte 1000: status %d, %d bytes; want 200 with all %d", resp.StatusCode, len(body), len(data))
+	}
+
+	resp, body = do(t, http.MethodHead, url+"/backup", bearer(token))
 	if resp.StatusCode != http.StatusOK || len(body) != 0 || resp.Header.Get("Content-Disposition") == "" {
 		t.Errorf("HEAD /backup: status %d, %d bytes, Content-Disposition %q", resp.StatusCode, len(body), resp.Header.Get("Content-Disposition"))
 	}
 }
 
-func TestBackupFails(t *testing.T) {
-	t.Run("before writing", func(t *testing.T) {
-		backup := func(context.Context, io.Writer) (int64, error) {
-			return 0, errors.New("storage: backup data/gambit.db: database not open")
+// TestBackupNeedsTheToken checks that /backup answers only the operations
+// token, and is off without one, while /healthz and /metrics need none.
+func TestBackupNeedsTheToken(t *testing.T) {
+	data := []byte("the whole database")
+	checks := []ops.Check{{"storage", ok}}
+	t.Run("off without a token", func(t *testing.T) {
+		url := serve(t, ops.Handler(ops.NewMetrics(), checks, ops.Backup{Snapshot: snapshotOf(t, data)}))
+		for _, edit := range []func(*http.Request){bearer(""), bearer(token)} {
+			resp, body := do(t, http.MethodGet, url+"/backup", edit)
+			if resp.StatusCode != http.StatusForbidden || !strings.Contains(string(body), "GAMBIT_OPS_TOKEN") || bytes.Contains(body, data) {
+				t.Errorf("status %d, body %q; want 403 saying how to turn /backup on", resp.StatusCode, body)
+			}
 		}
-		resp, body := do(t, http.MethodGet, serve(t, ops.Handler(ops.NewMetrics(), nil, backup))+"/backup")
+	})
+	url := serve(t, ops.Handler(ops.NewMetrics(), checks, ops.Backup{Snapshot: snapshotOf(t, data), Token: token}))
+	for name, edit := range map[string]func(*http.Request){
+		"no token":        func(*http.Request) {},
+		"empty token":     bearer(""),
+		"wrong token":     bearer("test-ops-token-0123456789abcdeF"),
+		"a prefix":        bearer(token[:len(token)-1]),
+		"a longer token":  bearer(token + "0"),
+		"basic auth":      func(r *http.Request) { r.SetBasicAuth("ops", token) },
+		"the token alone": func(r *http.Request) { r.Header.Set("Authorization", token) },
+	} {
+		for _, method := range []string{http.MethodGet, http.MethodHead} {
+			resp, body := do(t, method, url+"/backup", edit)
+			if resp.StatusCode != http.StatusUnauthorized || bytes.Contains(body, data) || resp.Header.Get("Content-Disposition") != "" {
+				t.Errorf("%s, %s: status %d, body %q; want 401 and no backup", name, method, resp.StatusCode, body)
+			}
+			if got := resp.Header.Get("WWW-Authenticate"); !strings.HasPrefix(got, "Bearer ") {
+				t.Errorf("%s, %s: WWW-Authenticate %q, want a Bearer challenge", name, method, got)
+			}
+		}
+	}
+	for _, scheme := range []string{"Bearer", "bearer"} {
+		resp, body := do(t, http.MethodGet, url+"/backup", func(r *http.Request) { r.Header.Set("Authorization", scheme+" "+token) })
+		if resp.StatusCode != http.StatusOK || !bytes.Equal(body, data) {
+			t.Errorf("%s and the token: status %d, body %q; want the backup", scheme, resp.StatusCode, body)
+		}
+	}
+	for _, path := range []string{"/healthz", "/metrics"} {
+		if resp, body := do(t, http.MethodGet, url+path); resp.StatusCode != http.StatusOK {
+			t.Errorf("GET %s without a token: status %d, body %q; want 200", path, resp.StatusCode, body)
+		}
+	}
+}
+
+func TestBackupFails(t *testing.T) {
+	t.Run("snapshot error", func(t *testing.T) {
+		snapshot := func(context.Context) (*os.File, error) {
+			return nil, errors.New("storage: snapshot data/gambit.db: database not open")
+		}
+		url := serve(t, ops.Handler(ops.NewMetrics(), nil, ops.Backup{Snapshot: snapshot, Token: token}))
+		resp, body := do(t, http.MethodGet, url+"/backup", bearer(token))
 		if resp.StatusCode != http.StatusInternalServerError || !strings.Contains(string(body), "database not open") {
 			t.Errorf("status %d, body %q; want 500 with the error", resp.StatusCode, body)
 		}
@@ -376,48 +457,44 @@ func TestBackupFails(t *testing.T) {
 			t.Errorf("failed backup offered as a download: %q", cd)
 		}
 	})
-	t.Run("midway", func(t *testing.T) {
-		backup := func(_ context.Context, w io.Writer) (int64, error) {
-			n, err := w.Write(bytes.Repeat([]byte{0xdb}, 64<<10))
-			if err != nil {
-				return int64(n), err
+	t.Run("too slow", func(t *testing.T) {
+		deadline := make(chan time.Duration, 1)
+		snapshot := func(ctx context.Context) (*os.File, error) {
+			d, has := ctx.Deadline()
+			if !has {
+				return nil, errors.New("no deadline")
 			}
-			return int64(n), errors.New("disk on fire")
+			deadline <- time.Until(d)
+			<-ctx.Done()
+			return nil, fmt.Errorf("storage: snapshot data/gambit.db: %w", ctx.Err())
 		}
-		url := serve(t, ops.Handler(ops.NewMetrics(), nil, backup))
-		ctx, cancel := context.WithTimeout(t.Context(), wait)
-		defer cancel()
-		req, err := http.NewRequestWithContext(ctx, http.MethodGet, url+"/backup", nil)
-		if err != nil {
-			t.Fatal(err)
+		url := serve(t, ops.Handler(ops.NewMetrics(), nil, ops.Backup{Snapshot: snapshot, Token: token}))
+		resp, body := do(t, http.MethodGet, url+"/backup", bearer(token))
+		if resp.StatusCode != http.StatusInternalServerError || !strings.Contains(string(body), "took longer than 3s") ||
+			!strings.Contains(string(body), "gambit db backup") {
+			t.Errorf("status %d, body %q; want 500 saying the copy took too long and what to do", resp.StatusCode, body)
 		}
-		resp, err := http.DefaultClient.Do(req)
-		if err == nil {
-			defer resp.Body.Close()
-			var n int64
-			n, err = io.Copy(io.Discard, resp.Body)
-			if err == nil {
-				t.Errorf("a backup that failed after %d bytes downloaded without an error", n)
-			}
+		if left := <-deadline; left <= 0 || left > ops.SnapshotTimeout {
+			t.Errorf("snapshot's deadline %s away, want within %s", left, ops.SnapshotTimeout)
 		}
 	})
 }
 
 func TestBackupNil(t *testing.T) {
-	resp, _ := do(t, http.MethodGet, serve(t, ops.Handler(ops.NewMetrics(), nil, nil))+"/backup")
+	resp, _ := do(t, http.MethodGet, serve(t, ops.Handler(ops.NewMetrics(), nil, ops.Backup{Token: token}))+"/backup", bearer(token))
 	if resp.StatusCode != http.StatusNotFound {
 		t.Errorf("status %d, want 404", resp.StatusCode)
 	}
 }
 
 func TestMethodNotAllowed(t *testing.T) {
-	backup := func(context.Context, io.Writer) (int64, error) {
-		return 0, errors.New("backup ran")
+	snapshot := func(context.Context) (*os.File, error) {
+		return nil, errors.New("backup ran")
 	}
-	url := serve(t, ops.Handler(ops.NewMetrics(), []ops.Check{{"storage", ok}}, backup))
+	url := serve(t, ops.Handler(ops.NewMetrics(), []ops.Check{{"storage", ok}}, ops.Backup{Snapshot: snapshot, Token: token}))
 	for _, method := range []string{http.MethodPost, http.MethodPut, http.MethodDelete} {
 		for _, path := range []string{"/healthz", "/metrics", "/backup"} {
-			resp, body := do(t, method, url+path)
+			resp, body := do(t, method, url+path, bearer(token))
 			if resp.StatusCode != http.StatusMethodNotAllowed {
 				t.Errorf("%s %s: status %d (%q), want 405", method, path, resp.StatusCode, body)
 			}
@@ -429,7 +506,7 @@ func TestMethodNotAllowed(t *testing.T) {
 }
 
 func TestUnknownPath(t *testing.T) {
-	url := serve(t, ops.Handler(ops.NewMetrics(), []ops.Check{{"storage", ok}}, nil))
+	url := serve(t, ops.Handler(ops.NewMetrics(), []ops.Check{{"storage", ok}}, ops.Backup{}))
 	for _, path := range []string{"/", "/health", "/healthz/storage", "/metrics/x", "/debug/pprof/"} {
 		resp, _ := do(t, http.MethodGet, url+path)
 		if resp.StatusCode != http.StatusNotFound {
@@ -521,7 +598,7 @@ func stopped(t *testing.T, done <-chan error, within time.Duration) error {
 func TestServe(t *testing.T) {
 	ctx, cancel := context.WithCancel(t.Context())
 	defer cancel()
-	addr, done := startServe(t, ctx, ops.Handler(ops.NewMetrics(), []ops.Check{{"storage", ok}}, nil))
+	addr, done := startServe(t, ctx, ops.Handler(ops.NewMetrics(), []ops.Check{{"storage", ok}}, ops.Backup{}))
 	tcp, isTCP := addr.(*net.TCPAddr)
 	if !isTCP || !tcp.IP.IsLoopback() || tcp.Port == 0 {
 		t.Fatalf("Serve reported %v, want a loopback address with the port it chose", addr)
@@ -547,19 +624,23 @@ func TestServe(t *testing.T) {
 func TestServeCancelsInFlight(t *testing.T) {
 	started := make(chan struct{})
 	sawCancel := make(chan error, 1)
-	backup := func(ctx context.Context, w io.Writer) (int64, error) {
-		n, _ := w.Write([]byte("partial"))
+	snapshot := func(ctx context.Context) (*os.File, error) {
 		close(started)
 		<-ctx.Done()
 		sawCancel <- ctx.Err()
-		return int64(n), ctx.Err()
+		return nil, ctx.Err()
 	}
 	ctx, cancel := context.WithCancel(t.Context())
 	defer cancel()
-	addr, done := startServe(t, ctx, ops.Handler(ops.NewMetrics(), nil, backup))
+	addr, done := startServe(t, ctx, ops.Handler(ops.NewMetrics(), nil, ops.Backup{Snapshot: snapshot, Token: token}))
 
 	go func() {
-		resp, err := http.Get("http://" + addr.String() + "/backup")
+		req, err := http.NewRequest(http.MethodGet, "http://"+addr.String()+"/backup", nil)
+		if err != nil {
+			return
+		}
+		bearer(token)(req)
+		resp, err := http.DefaultClient.Do(req)
 		if err == nil {
 			_, _ = io.Copy(io.Discard, resp.Body)
 			resp.Body.Close()
@@ -598,5 +679,83 @@ func TestServeListenError(t *testing.T) {
 	}
 	if called {
 		t.Error("Serve called ready without listening")
+	}
+}
+
+// TestServeRefusesForeignHosts checks the defence against DNS rebinding: on
+// a loopback address only loopback names reach the endpoint, so a web page
+// whose host name now resolves to 127.0.0.1 gets nothing, a backup least of
+// all.
+func TestServeRefusesForeignHosts(t *testing.T) {
+	data := []byte("the whole database")
+	h := ops.Handler(ops.NewMetrics(), []ops.Check{{"storage", ok}}, ops.Backup{Snapshot: snapshotOf(t, data), Token: token})
+	addr, _ := startServe(t, t.Context(), h)
+	port := strconv.Itoa(addr.(*net.TCPAddr).Port)
+	url := "http://" + addr.String()
+	host := func(h string) func(*http.Request) { return func(r *http.Request) { r.Host = h } }
+
+	for _, foreign := range []string{
+		"evil.example", "evil.example:" + port, "localhost.evil.example:" + port, "127.0.0.1.evil.example",
+		"localhost:1", "127.0.0.1:" + port + "0", "10.0.0.5:" + port, "0.0.0.0:" + port, "[::]:" + port, "[fe80::1%25lo]:" + port,
+	} {
+		for _, path := range []string{"/healthz", "/metrics", "/backup"} {
+			resp, body := do(t, http.MethodGet, url+path, host(foreign), bearer(token))
+			if resp.StatusCode != http.StatusMisdirectedRequest || bytes.Contains(body, data) || !strings.Contains(string(body), "loopback") {
+				t.Errorf("GET %s with Host %q: status %d, body %q; want 421 saying why", path, foreign, resp.StatusCode, body)
+			}
+		}
+	}
+	for _, local := range []string{
+		addr.String(), "127.0.0.1", "localhost:" + port, "LocalHost", "127.0.0.2:" + port, "[::1]:" + port, "[::1]",
+	} {
+		resp, body := do(t, http.MethodGet, url+"/backup", host(local), bearer(token))
+		if resp.StatusCode != http.StatusOK || !bytes.Equal(body, data) {
+			t.Errorf("GET /backup with Host %q: status %d, body %q; want the backup", local, resp.StatusCode, body)
+		}
+	}
+
+	// HTTP/1.0 allows a request without Host; on loopback it is refused too.
+	conn, err := net.DialTimeout("tcp", addr.String(), wait)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer conn.Close()
+	if _, err := io.WriteString(conn, "GET /healthz HTTP/1.0\r\n\r\n"); err != nil {
+		t.Fatal(err)
+	}
+	if err := conn.SetReadDeadline(time.Now().Add(wait)); err != nil {
+		t.Fatal(err)
+	}
+	resp, err := http.ReadResponse(bufio.NewReader(conn), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	if resp.StatusCode != http.StatusMisdirectedRequest {
+		t.Errorf("HTTP/1.0 without Host: status %d, want 421", resp.StatusCode)
+	}
+}
+
+func TestValidateToken(t *testing.T) {
+	for _, good := range []string{
+		"0123456789abcdef", "a3f1c9e2b4d6a8f0c2e4b6d8f0a2c4e6b8d0f2a4c6e8b0d2f4a6c8e0b2d4f6a8",
+		"dGhlIG9wcyB0b2tlbiwgYmFzZTY0==", "with-._~+/chars0", "AAAA-bbbb_CCCC.dddd",
+	} {
+		if err := ops.ValidateToken(good); err != nil {
+			t.Errorf("ValidateToken(%q): %v", good, err)
+		}
+	}
+	for _, bad := range []string{
+		"", "short", "0123456789abcde", "0123456789abcdef ghij", "0123456789abcdef\n", "0123456789abcdef\"",
+		"0123456789=abcdef", "================", "päßwörd-päßwörd!", "Bearer 0123456789abcdef",
+	} {
+		err := ops.ValidateToken(bad)
+		if err == nil {
+			t.Errorf("ValidateToken(%q) accepted it", bad)
+			continue
+		}
+		if !strings.Contains(err.Error(), "GAMBIT_OPS_TOKEN") || bad != "" && strings.Contains(err.Error(), bad) {
+			t.Errorf("ValidateToken(%q): %q; want an error naming GAMBIT_OPS_TOKEN but not showing the token", bad, err)
+		}
 	}
 }

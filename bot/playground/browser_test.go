@@ -276,3 +276,27 @@ func TestBrowserTicTacToeBetweenTwoMembers(t *testing.T) {
 	shot := value(t, ctx, chromedp.FullScreenshot(100))
 	t.Logf("screenshot: %s", saveArtifact(t, "playground-tictactoe.png", shot))
 }
+
+func TestBrowserAddMemberBeyondTheCap(t *testing.T) {
+	url := startPlayground(t)
+	var st state
+	api(t, "GET", url+"api/state", nil, &st)
+	for i := len(st.Members); i < playground.MaxMembers-1; i++ {
+		if code := api(t, "POST", url+"api/members", map[string]string{"name": fmt.Sprint("m", i)}, nil); code != 200 {
+			t.Fatalf("member %d: %d", i+1, code)
+		}
+	}
+	ctx := browser(t, url)
+	// The page asks for the name with window.prompt; answer it.
+	run(t, ctx,
+		chromedp.Evaluate[chromedp.Void](`window.prompt = () => 'carol'`),
+		chromedp.Click(css("#add-member")),
+		waitText("#member-select", "carol"),
+		chromedp.Evaluate[chromedp.Void](`window.prompt = () => 'dave'`),
+		chromedp.Click(css("#add-member")),
+		waitText("#command-error", fmt.Sprintf("Could not add the member: the playground has its %d members already", playground.MaxMembers)),
+	)
+	if n := value(t, ctx, chromedp.Evaluate[int](`document.querySelectorAll('#member-select option').length`)); n != playground.MaxMembers {
+		t.Errorf("the switcher lists %d members, want %d", n, playground.MaxMembers)
+	}
+}

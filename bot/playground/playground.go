@@ -116,27 +116,40 @@ func (p *Page) Members() []Member {
 	return append([]Member(nil), p.members...)
 }
 
-// AddMember adds a simulated member.
+// MaxMembers is how many members AddMember lets the playground have.
+const MaxMembers = 16
+
+// ErrTooManyMembers is AddMember's refusal once there are MaxMembers.
+var ErrTooManyMembers = fmt.Errorf("the playground has its %d members already, the most it takes", MaxMembers)
+
+// AddMember adds a simulated member, unless there are MaxMembers already.
 func (p *Page) AddMember(name string) (Member, error) {
 	name = strings.TrimSpace(name)
 	if name == "" || len(name) > 32 {
 		return Member{}, errors.New("a member's name has 1 to 32 characters")
 	}
+	// The count is checked, the member added and the list saved under
+	// one lock: concurrent adds neither pass the cap nor save out of order.
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if len(p.members) >= MaxMembers {
+		return Member{}, ErrTooManyMembers
+	}
 	u := p.srv.AddUser(name)
 	m := Member{ID: u.ID, Name: u.Username}
-	p.mu.Lock()
 	p.members = append(p.members, m)
-	all := append([]Member(nil), p.members...)
-	p.mu.Unlock()
 	if p.save != nil {
-		if err := p.save(all); err != nil {
+		if err := p.save(append([]Member(nil), p.members...)); err != nil {
 			return m, err
 		}
 	}
 	return m, nil
 }
 
-// Handler returns the page and the API:
+// Handler returns the page and the API for a page served on a loopback
+// address with the given port. It answers only requests for that address
+// (a loopback name or address and the port in Host) and accepts changes
+// (POST) only as application/json from its own origin:
 //
 //	GET  /                  the page (and /static/…)
 //	GET  /api/state         server, channel, members and registered commands
@@ -146,7 +159,7 @@ func (p *Page) AddMember(name string) (Member, error) {
 //	POST /api/command       a slash command {"member","name","options"}
 //	POST /api/autocomplete  an autocomplete request, answered with choices
 //	POST /api/click         a button click or select choice {"member","message","custom_id","values"}
-func (p *Page) Handler() http.Handler {
+func (p *Page) Handler(port int) http.Handler {
 	mux := http.NewServeMux()
 	assets, _ := fs.Sub(static, "static") // the directory is embedded
 	mux.Handle("GET /static/", http.StripPrefix("/static/", http.FileServerFS(assets)))
@@ -160,7 +173,7 @@ func (p *Page) Handler() http.Handler {
 	mux.HandleFunc("POST /api/command", p.command)
 	mux.HandleFunc("POST /api/autocomplete", p.autocomplete)
 	mux.HandleFunc("POST /api/click", p.click)
-	return mux
+	return guard(port, mux)
 }
 
 // writeJSON answers with a JSON body.
@@ -266,6 +279,10 @@ func (p *Page) addMember(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	m, err := p.AddMember(req.Name)
+	if errors.Is(err, ErrTooManyMembers) {
+		fail(w, http.StatusConflict, err.Error())
+		return
+	}
 	if err != nil {
 		fail(w, http.StatusBadRequest, err.Error())
 		return

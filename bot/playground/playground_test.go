@@ -15,8 +15,22 @@ import (
 	"github.com/gambitbot/gambit/bot/playground"
 )
 
-// api calls the playground's JSON API and decodes the answer into out.
+// api calls the playground's JSON API as the page does and decodes the
+// answer into out.
 func api(t *testing.T, method, url string, body, out any) int {
+	t.Helper()
+	headers := map[string]string{}
+	if body != nil {
+		headers["Content-Type"] = "application/json"
+	}
+	return call(t, method, url, body, headers, out)
+}
+
+// call makes a request to the playground with body, if not nil, encoded
+// as JSON and the given headers ("Host" sets the request's host), and
+// decodes a JSON answer into out; other answers (the page, an event
+// stream) are left unread.
+func call(t *testing.T, method, url string, body any, headers map[string]string, out any) int {
 	t.Helper()
 	var r io.Reader
 	if body != nil {
@@ -30,12 +44,19 @@ func api(t *testing.T, method, url string, body, out any) int {
 	if err != nil {
 		t.Fatal(err)
 	}
+	for k, v := range headers {
+		if k == "Host" {
+			req.Host = v
+		} else {
+			req.Header.Set(k, v)
+		}
+	}
 	resp, err := http.DefaultClient.Do(req)
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer resp.Body.Close()
-	if out != nil {
+	if out != nil && strings.HasPrefix(resp.Header.Get("Content-Type"), "application/json") {
 		if err := json.NewDecoder(resp.Body).Decode(out); err != nil {
 			t.Fatalf("%s %s: decode: %v", method, url, err)
 		}

@@ -108,7 +108,7 @@ func Run(ctx context.Context, cfg Config) error {
 		return err
 	}
 
-	hs := &http.Server{Handler: page.Handler(), ReadHeaderTimeout: 10 * time.Second}
+	hs := &http.Server{Handler: page.Handler(ln.Addr().(*net.TCPAddr).Port), ReadHeaderTimeout: 10 * time.Second}
 	served := make(chan error, 1)
 	go func() { served <- hs.Serve(ln) }()
 
@@ -146,10 +146,7 @@ func checkLoopback(addr string) error {
 	if err != nil {
 		return fmt.Errorf("playground: address %q: %w", addr, err)
 	}
-	if host == "localhost" {
-		return nil
-	}
-	if ip := net.ParseIP(host); ip == nil || !ip.IsLoopback() {
+	if !isLoopback(host) {
 		return fmt.Errorf("playground: address %q is not a loopback address: the playground has no authentication, so it only serves this machine", addr)
 	}
 	return nil

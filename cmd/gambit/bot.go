@@ -41,6 +41,7 @@ environment and from a .env file in the working directory (see .env.example):
   GAMBIT_MAX_CHALLENGES  a member's challenges waiting for an answer at most (default 3)
   GAMBIT_LOG_LEVEL       debug, info, warn or error (default info)
   GAMBIT_OPS_ADDR        serve /healthz, /metrics and /backup here (":9090" is loopback only)
+  GAMBIT_OPS_TOKEN       the bearer token /backup needs (at least 16 characters); unset: /backup is off
 
 Without a Discord token, try Gambit locally with 'gambit playground'.`
 
@@ -103,10 +104,31 @@ func botSettings(needDiscord bool) (bot.Config, slog.Level, error) {
 	return cfg, level, errors.Join(errs...)
 }
 
+// opsSettings reads the operations endpoint's settings: the address to
+// listen on ("" when GAMBIT_OPS_ADDR is unset: no endpoint) and the token
+// GET /backup needs ("" when GAMBIT_OPS_TOKEN is unset: /backup is off).
+// Its errors never show the token.
+func opsSettings() (addr, token string, err error) {
+	var errs []error
+	if v := os.Getenv("GAMBIT_OPS_ADDR"); v != "" {
+		if addr, err = ops.ListenAddr(v); err != nil {
+			errs = append(errs, err)
+		}
+	}
+	token = strings.TrimSpace(os.Getenv("GAMBIT_OPS_TOKEN"))
+	if token != "" {
+		if err := ops.ValidateToken(token); err != nil {
+			errs = append(errs, err)
+		}
+	}
+	return addr, token, errors.Join(errs...)
+}
+
 // serveBot runs the bot until ctx is done.
 func serveBot(ctx context.Context, sio stdio) error {
 	cfg, level, err := botSettings(true)
-	if err != nil {
+	opsAddr, opsToken, opsErr := opsSettings()
+	if err := errors.Join(err, opsErr); err != nil {
 		return err
 	}
 	log := slog.New(slog.NewTextHandler(sio.err, &slog.HandlerOptions{Level: level}))
@@ -139,11 +161,7 @@ func serveBot(ctx context.Context, sio stdio) error {
 	opsCtx, stopOps := context.WithCancel(ctx)
 	defer stopOps()
 	opsDone := make(chan error, 1)
-	if addr := os.Getenv("GAMBIT_OPS_ADDR"); addr != "" {
-		listen, err := ops.ListenAddr(addr)
-		if err != nil {
-			return err
-		}
+	if opsAddr != "" {
 		h := ops.Handler(cfg.Metrics, []ops.Check{
 			{Name: "storage", Probe: store.Ping},
 			{Name: "gateway", Probe: func(context.Context) error {
@@ -152,9 +170,15 @@ func serveBot(ctx context.Context, sio stdio) error {
 				}
 				return nil
 			}},
-		}, store.WriteBackup)
+		}, ops.Backup{Snapshot: store.Snapshot, Token: opsToken})
+		backup := "on"
+		if opsToken == "" {
+			backup = "off (no GAMBIT_OPS_TOKEN)"
+		}
 		go func() {
-			opsDone <- ops.Serve(opsCtx, listen, h, func(a net.Addr) { log.Info("operations endpoint", "addr", a.String()) })
+			opsDone <- ops.Serve(opsCtx, opsAddr, h, func(a net.Addr) {
+				log.Info("operations endpoint", "addr", a.String(), "backup", backup)
+			})
 		}()
 	} else {
 		opsDone <- nil

@@ -40,15 +40,23 @@ func TestBotNeedsATokenAndValidSettings(t *testing.T) {
 	t.Setenv("DISCORD_TOKEN", "secret-token-value")
 	t.Setenv("GAMBIT_MOVE_TIME", "fast")
 	t.Setenv("GAMBIT_LOG_LEVEL", "loud")
+	t.Setenv("GAMBIT_OPS_ADDR", "9090")
+	t.Setenv("GAMBIT_OPS_TOKEN", "ops secret!")
 	code, _, errOut = gambit("bot")
-	if code != 1 || !strings.Contains(errOut, "GAMBIT_MOVE_TIME") || !strings.Contains(errOut, "GAMBIT_LOG_LEVEL") {
-		t.Errorf("bad settings: exit %d, stderr %q; want both named", code, errOut)
+	for _, name := range []string{"GAMBIT_MOVE_TIME", "GAMBIT_LOG_LEVEL", "GAMBIT_OPS_TOKEN"} {
+		if code != 1 || !strings.Contains(errOut, name) {
+			t.Errorf("bad settings: exit %d, stderr %q; want %s named", code, errOut, name)
+		}
 	}
-	if strings.Contains(errOut, "secret-token-value") {
-		t.Error("the token appears in the error output")
+	for _, secret := range []string{"secret-token-value", "ops secret!"} {
+		if strings.Contains(errOut, secret) {
+			t.Errorf("the token %q appears in the error output", secret)
+		}
 	}
 	t.Setenv("GAMBIT_MOVE_TIME", "")
 	t.Setenv("GAMBIT_LOG_LEVEL", "")
+	t.Setenv("GAMBIT_OPS_ADDR", "")
+	t.Setenv("GAMBIT_OPS_TOKEN", "")
 	t.Setenv("DISCORD_API_URL", "http://127.0.0.1:1/api/v10")
 	t.Setenv("GAMBIT_DB", filepath.Join(t.TempDir(), "gambit.db"))
 	if code, _, errOut = gambit("bot"); code != 1 || !strings.Contains(errOut, "DISCORD_API_URL") {
@@ -135,10 +143,11 @@ func TestBotProcessServesAndStopsOnSIGTERM(t *testing.T) {
 	srv := discordtest.New()
 	defer srv.Close()
 	db := filepath.Join(t.TempDir(), "data", "gambit.db")
+	const opsToken = "c0ffee-0123456789abcdef-ops-token"
 	cmd, logs := startGambit(t, t.TempDir(), true, []string{"bot"},
 		"DISCORD_TOKEN="+srv.Token(), "DISCORD_API_URL="+srv.URL(), "GAMBIT_DB="+db,
-		"GAMBIT_OPS_ADDR=:0", "GAMBIT_MOVE_TIME=100ms", "GAMBIT_LOG_LEVEL=debug")
-	addr := logs.wait(t, regexp.MustCompile(`operations endpoint"? addr=(\S+)`))
+		"GAMBIT_OPS_ADDR=:0", "GAMBIT_OPS_TOKEN="+opsToken, "GAMBIT_MOVE_TIME=100ms", "GAMBIT_LOG_LEVEL=debug")
+	addr := logs.wait(t, regexp.MustCompile(`operations endpoint"? addr=(\S+) backup=on`))
 	logs.wait(t, regexp.MustCompile(`bot running`))
 
 	alice := srv.AddUser("alice")
@@ -171,8 +180,11 @@ func TestBotProcessServesAndStopsOnSIGTERM(t *testing.T) {
 			time.Sleep(20 * time.Millisecond)
 		}
 	}
-	if code, body := get(t, "http://"+addr+"/backup"); code != http.StatusOK || len(body) < 4096 {
-		t.Errorf("GET /backup: %d with %d bytes; want a database file", code, len(body))
+	if code, body := get(t, "http://"+addr+"/backup"); code != http.StatusUnauthorized || len(body) >= 4096 {
+		t.Errorf("GET /backup without the token: %d with %d bytes; want 401", code, len(body))
+	}
+	if code, body := get(t, "http://"+addr+"/backup", "Authorization", "Bearer "+opsToken); code != http.StatusOK || len(body) < 4096 {
+		t.Errorf("GET /backup with the token: %d with %d bytes; want a database file", code, len(body))
 	}
 
 	if err := cmd.Process.Signal(syscall.SIGTERM); err != nil {
@@ -182,8 +194,10 @@ func TestBotProcessServesAndStopsOnSIGTERM(t *testing.T) {
 	if err := cmd.Wait(); err != nil {
 		t.Errorf("gambit bot after SIGTERM: %v; output:\n%s", err, logs)
 	}
-	if strings.Contains(logs.String(), srv.Token()) {
-		t.Error("the token appears in the logs")
+	for _, secret := range []string{srv.Token(), opsToken} {
+		if strings.Contains(logs.String(), secret) {
+			t.Errorf("the token %q appears in the logs", secret)
+		}
 	}
 	srv.AssertNoViolations(t)
 	if _, err := os.Stat(db); err != nil {
@@ -191,10 +205,18 @@ func TestBotProcessServesAndStopsOnSIGTERM(t *testing.T) {
 	}
 }
 
-// get fetches a URL and returns the status and body.
-func get(t *testing.T, url string) (int, string) {
+// get fetches a URL, with the given header names and values, and returns
+// the status and body.
+func get(t *testing.T, url string, header ...string) (int, string) {
 	t.Helper()
-	resp, err := http.Get(url)
+	req, err := http.NewRequest(http.MethodGet, url, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := 0; i+1 < len(header); i += 2 {
+		req.Header.Set(header[i], header[i+1])
+	}
+	resp, err := http.DefaultClient.Do(req)
 	if err != nil {
 		t.Fatal(err)
 	}

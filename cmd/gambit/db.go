@@ -25,7 +25,7 @@ Usage: gambit db check|backup|stats|bench [--db PATH] [options]
 Inspects and exercises Gambit's database, a bbolt file. PATH defaults to
 GAMBIT_DB, then ./data/gambit.db. bbolt lets one process hold the file: stop
 the bot first, or take a copy while it runs from its operations endpoint
-(GET /backup on GAMBIT_OPS_ADDR).
+(GET /backup on GAMBIT_OPS_ADDR, with GAMBIT_OPS_TOKEN).
 
   check   bbolt's consistency check plus Gambit's invariants (indexes agree
           with records, every record decodes); exit status 1 on any problem

@@ -29,8 +29,11 @@ func (c ctxWriter) Write(p []byte) (int, error) {
 
 // WriteBackup writes a consistent copy of the whole database to w from one
 // read transaction (bbolt's Tx.WriteTo) and returns the bytes written.
-// Writers go on meanwhile; the copy shows the state when it started. It is
-// what GET /backup on the bot's operations endpoint serves.
+// Writers go on meanwhile; the copy shows the state when it started. The
+// transaction stays open until the copy is written, and a write that must
+// grow the database waits for it (bbolt remaps the file only without open
+// readers): give it a fast w, such as a local file, never a network peer
+// (that is what [Store.Snapshot] is for).
 func (s *Store) WriteBackup(ctx context.Context, w io.Writer) (int64, error) {
 	var n int64
 	err := s.view(ctx, func(tx *bbolt.Tx) (err error) {
@@ -78,6 +81,41 @@ func (s *Store) BackupFile(ctx context.Context, path string) (n int64, err error
 		return n, wrap(err)
 	}
 	return n, nil
+}
+
+// Snapshot writes a consistent copy of the whole database (as
+// [Store.WriteBackup] does) to a temporary file in the database's directory
+// and returns the file open for reading at its start. The read transaction
+// the copy needs ends before Snapshot returns, so however slowly the caller
+// consumes the file, no writer waits for it. This is what GET /backup on
+// the bot's operations endpoint serves.
+//
+// The file is removed as soon as it is created, while open: it has no name,
+// closing it frees its space, and a crash leaves nothing behind. The copy
+// needs as much free space as the database takes. ctx bounds the copy:
+// once ctx is done the copy stops and Snapshot returns ctx's error.
+func (s *Store) Snapshot(ctx context.Context) (f *os.File, err error) {
+	wrap := func(err error) error { return fmt.Errorf("storage: snapshot %s: %w", s.path, err) }
+	f, err = os.CreateTemp(filepath.Dir(s.path), filepath.Base(s.path)+".snapshot-*")
+	if err != nil {
+		return nil, wrap(err)
+	}
+	defer func() {
+		if err != nil {
+			_ = f.Close()
+			f = nil
+		}
+	}()
+	if err = os.Remove(f.Name()); err != nil {
+		return f, wrap(err)
+	}
+	if _, err = s.WriteBackup(ctx, f); err != nil {
+		return f, err
+	}
+	if _, err = f.Seek(0, io.SeekStart); err != nil {
+		return f, wrap(err)
+	}
+	return f, nil
 }
 
 func sameFile(a, b string) (bool, error) {

@@ -5,8 +5,10 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -257,8 +259,64 @@ func TestBackupIsAConsistentCopy(t *testing.T) {
 	if err != nil || got.Version != g.Version {
 		t.Fatalf("game in backup: %+v, %v", got, err)
 	}
-	if err := b.CreateGame(ctx, userVsAI(storage.TicTacToe, "bob")); err == nil {
+	if err := b.CreateGame(ctx, userVsAI(storage.TicTacToe, "bob"), storage.Limits{}); err == nil {
 		t.Fatal("a read-only store accepted a write")
+	}
+}
+
+// TestSnapshot checks that a snapshot is the same consistent copy as a
+// streamed backup, that no transaction is open once Snapshot returns (so
+// a slow reader of the file holds up no writer), and that the temporary
+// file never shows in the database's directory.
+func TestSnapshot(t *testing.T) {
+	ctx := context.Background()
+	s, _ := openTest(t)
+	mustCreate(t, s, userVsAI(storage.ConnectFour, "alice"))
+	dir := filepath.Dir(s.Path())
+	listing := func() []string {
+		t.Helper()
+		entries, err := os.ReadDir(dir)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var names []string
+		for _, e := range entries {
+			names = append(names, e.Name())
+		}
+		return names
+	}
+	before := listing()
+
+	var want bytes.Buffer
+	if _, err := s.WriteBackup(ctx, &want); err != nil {
+		t.Fatal(err)
+	}
+	f, err := s.Snapshot(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	if open := s.db.Stats().OpenTxN; open != 0 {
+		t.Errorf("%d transactions open after Snapshot returned", open)
+	}
+	if got := listing(); !slices.Equal(got, before) {
+		t.Errorf("directory holds %q during a snapshot, want %q", got, before)
+	}
+	got, err := io.ReadAll(f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Equal(got, want.Bytes()) {
+		t.Errorf("snapshot of %d bytes differs from the %d-byte backup of an unchanged database", len(got), want.Len())
+	}
+
+	cancelled, cancel := context.WithCancel(ctx)
+	cancel()
+	if f, err := s.Snapshot(cancelled); f != nil || !errors.Is(err, context.Canceled) {
+		t.Errorf("Snapshot with a cancelled context: %v, %v; want no file and context.Canceled", f, err)
+	}
+	if got := listing(); !slices.Equal(got, before) {
+		t.Errorf("directory holds %q after a cancelled snapshot, want %q", got, before)
 	}
 }
 

@@ -109,7 +109,7 @@ func (s *Store) benchGame(ctx context.Context, i, moves int, committed func(*sto
 		GuildID:  "bench",
 		Deadline: s.now().Add(time.Hour),
 	}
-	if err := s.CreateGame(ctx, g); err != nil {
+	if err := s.CreateGame(ctx, g, storage.Limits{}); err != nil {
 		return err
 	}
 	committed(g)

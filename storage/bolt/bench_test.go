@@ -176,7 +176,7 @@ func BenchmarkSizePer10kFinishedGames(b *testing.B) {
 					g.Players[0].ID = storage.User(fmt.Sprintf("%d", 200_000_000+i%1000))
 					g.Players[1].ID = storage.AI(fmt.Sprintf("strategy-%d", i%5))
 					g.GuildID = fmt.Sprintf("guild-%d", i%20)
-					if err := s.CreateGame(context.Background(), g); err != nil {
+					if err := s.CreateGame(context.Background(), g, storage.Limits{}); err != nil {
 						b.Error(err)
 						return
 					}

@@ -42,9 +42,10 @@
 // Concurrent writes may share one transaction through DB.Batch; each of
 // them still returns only after the shared commit is durable. A crash during
 // Store.BackupFile leaves at most a temporary file beside the target, which
-// is renamed into place only once complete and fsynced. A crash during a
-// schema migration leaves the previous schema version, and the step runs
-// again on the next Open.
+// is renamed into place only once complete and fsynced; Store.Snapshot's
+// copy loses its name as soon as it is created, so a crash during the copy
+// leaves nothing. A crash during a schema migration leaves the previous schema
+// version, and the step runs again on the next Open.
 //
 // bbolt takes an exclusive file lock, so only one process can open the
 // database for writing; Open waits Options.LockTimeout and then fails with

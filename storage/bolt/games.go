@@ -101,8 +101,11 @@ func deleteIndex(tx *bbolt.Tx, g *storage.Game) error {
 	return nil
 }
 
-// CreateGame implements storage.Store.
-func (s *Store) CreateGame(ctx context.Context, g *storage.Game) error {
+// CreateGame implements storage.Store. The challenger's open games are
+// read through the open-games index inside the write transaction, and
+// bbolt runs one write transaction at a time, so the count cannot change
+// between the check and the write.
+func (s *Store) CreateGame(ctx context.Context, g *storage.Game, limits storage.Limits) error {
 	if g.ID != "" || !g.Status.Open() || g.Seat(storage.Anonymous) >= 0 {
 		return fmt.Errorf("storage: create game: %w: a new game has no id, is pending or active and has no anonymous player (id %q, status %s)", storage.ErrInvalid, g.ID, g.Status)
 	}
@@ -111,6 +114,15 @@ func (s *Store) CreateGame(ctx context.Context, g *storage.Game) error {
 	}
 	var rec storage.Game
 	err := s.update(ctx, func(tx *bbolt.Tx) error {
+		if p := g.Players[0].ID; !p.IsAI() {
+			open, err := loadIndexed(tx, bucketOpen, pairPrefix(string(p)), false, 0)
+			if err != nil {
+				return err
+			}
+			if err := limits.Check(p, open, g.Status == storage.StatusPending); err != nil {
+				return err
+			}
+		}
 		seq, err := tx.Bucket(bucketGames).NextSequence()
 		if err != nil {
 			return err
@@ -257,18 +269,24 @@ func (s *Store) DueGames(ctx context.Context) ([]*storage.Game, error) {
 // indexedGames loads the games named by an index (see indexIDs).
 func (s *Store) indexedGames(ctx context.Context, bucket, prefix []byte, reverse bool, limit int) ([]*storage.Game, error) {
 	var games []*storage.Game
-	err := s.view(ctx, func(tx *bbolt.Tx) error {
-		games = nil
-		for _, id := range indexIDs(tx, bucket, prefix, reverse, limit) {
-			g, err := getGame(tx, id)
-			if err != nil {
-				return fmt.Errorf("game %s in index %s: %w", id, bucket, err)
-			}
-			games = append(games, g)
-		}
-		return nil
+	err := s.view(ctx, func(tx *bbolt.Tx) (err error) {
+		games, err = loadIndexed(tx, bucket, prefix, reverse, limit)
+		return err
 	})
 	return games, err
+}
+
+// loadIndexed loads the games named by an index inside tx (see indexIDs).
+func loadIndexed(tx *bbolt.Tx, bucket, prefix []byte, reverse bool, limit int) ([]*storage.Game, error) {
+	var games []*storage.Game
+	for _, id := range indexIDs(tx, bucket, prefix, reverse, limit) {
+		g, err := getGame(tx, id)
+		if err != nil {
+			return nil, fmt.Errorf("game %s in index %s: %w", id, bucket, err)
+		}
+		games = append(games, g)
+	}
+	return games, nil
 }
 
 // indexIDs returns the game ids of the index keys with the given prefix,

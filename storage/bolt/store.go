@@ -93,7 +93,7 @@ func open(path string, opts *Options, steps []migration) (*Store, error) {
 		NoFreelistSync: false,
 	})
 	if errors.Is(err, bberrors.ErrTimeout) {
-		return nil, fmt.Errorf("storage: open %s: %w (waited %s); stop the process using it, or take a copy through the bot's online backup (GET /backup on GAMBIT_OPS_ADDR)",
+		return nil, fmt.Errorf("storage: open %s: %w (waited %s); stop the process using it, or take a copy through the bot's online backup (GET /backup on GAMBIT_OPS_ADDR, with GAMBIT_OPS_TOKEN)",
 			path, ErrLocked, o.LockTimeout)
 	}
 	if err != nil {

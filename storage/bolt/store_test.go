@@ -72,7 +72,7 @@ func userVsUser(kind storage.Kind, a, b string) *storage.Game {
 
 func mustCreate(t testing.TB, s *Store, g *storage.Game) *storage.Game {
 	t.Helper()
-	if err := s.CreateGame(context.Background(), g); err != nil {
+	if err := s.CreateGame(context.Background(), g, storage.Limits{}); err != nil {
 		t.Fatal(err)
 	}
 	return g
@@ -198,11 +198,11 @@ func TestStatusRules(t *testing.T) {
 
 	bad := userVsAI(storage.TicTacToe, "alice")
 	bad.Status = storage.StatusFinished
-	if err := s.CreateGame(ctx, bad); !errors.Is(err, storage.ErrInvalid) {
+	if err := s.CreateGame(ctx, bad, storage.Limits{}); !errors.Is(err, storage.ErrInvalid) {
 		t.Fatalf("creating a finished game: %v, want ErrInvalid", err)
 	}
 	bad = userVsAI("chess", "alice")
-	if err := s.CreateGame(ctx, bad); !errors.Is(err, storage.ErrInvalid) {
+	if err := s.CreateGame(ctx, bad, storage.Limits{}); !errors.Is(err, storage.ErrInvalid) {
 		t.Fatalf("creating a chess game: %v, want ErrInvalid", err)
 	}
 
@@ -370,7 +370,7 @@ func TestCancelledContext(t *testing.T) {
 	s, _ := openTest(t)
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
-	if err := s.CreateGame(ctx, userVsAI(storage.TicTacToe, "alice")); !errors.Is(err, context.Canceled) {
+	if err := s.CreateGame(ctx, userVsAI(storage.TicTacToe, "alice"), storage.Limits{}); !errors.Is(err, context.Canceled) {
 		t.Fatalf("create with a cancelled context: %v", err)
 	}
 	if _, err := s.ActiveGames(ctx, storage.User("alice")); !errors.Is(err, context.Canceled) {
