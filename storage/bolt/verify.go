@@ -9,6 +9,7 @@ import (
 	"os"
 	"runtime/debug"
 	"slices"
+	"strings"
 
 	"go.etcd.io/bbolt"
 
@@ -254,7 +255,7 @@ func verifyPages(tx *bbolt.Tx, path string) ([]string, error) {
 // stops at them: ErrCorruptFile with the first few problems.
 func errCorruptPages(op, path string, problems []string) error {
 	const shown = 3
-	msg := fmt.Sprint(problems[:min(len(problems), shown)])
+	msg := strings.Join(problems[:min(len(problems), shown)], "; ")
 	if len(problems) > shown {
 		msg += fmt.Sprintf(" and %d more", len(problems)-shown)
 	}
