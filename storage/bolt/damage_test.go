@@ -2,6 +2,7 @@ package bolt
 
 import (
 	"context"
+	"encoding/binary"
 	"errors"
 	"fmt"
 	"math/rand/v2"
@@ -9,28 +10,27 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
-	"time"
+
+	"go.etcd.io/bbolt"
 
 	"github.com/gambitbot/gambit/storage"
 )
 
-// writeDamageSample writes a small database of finished games with ratings
-// — games, index, ratings and rank buckets, inline and paged — and returns
-// its bytes and page size. A fixed clock makes the bytes the same on every
-// run.
-func writeDamageSample(t *testing.T) ([]byte, int) {
+// readDamageSample returns the bytes and the page size of
+// testdata/damage-sample.db, a real database of 27 games — 24 finished
+// with ratings by Bench, 2 active, 1 challenge — and one guild's settings:
+// games, index, ratings and rank buckets, inline and paged. It is a file
+// rather than written by the test because bbolt lays pages out in map
+// order, differently on every run; the file makes every trial the same.
+func readDamageSample(t *testing.T) ([]byte, int) {
 	t.Helper()
-	path := filepath.Join(t.TempDir(), "sample.db")
-	fixed := time.Date(2025, 3, 1, 12, 0, 0, 0, time.UTC)
-	s, err := Open(path, &Options{Clock: func() time.Time { return fixed }})
+	path := filepath.Join("testdata", "damage-sample.db")
+	db, err := bbolt.Open(path, 0o600, &bbolt.Options{ReadOnly: true})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := s.Bench(context.Background(), BenchConfig{Games: 30, Moves: 6, Concurrency: 1}, nil); err != nil {
-		t.Fatal(err)
-	}
-	pageSize := s.db.Info().PageSize
-	if err := s.Close(); err != nil {
+	pageSize := db.Info().PageSize
+	if err := db.Close(); err != nil {
 		t.Fatal(err)
 	}
 	data, err := os.ReadFile(path)
@@ -50,7 +50,7 @@ func writeDamageSample(t *testing.T) ([]byte, int) {
 // and an error must name the file; damage to the page structure must be
 // refused as ErrCorruptFile.
 func TestDamagedPagesAreReportedNotCrashed(t *testing.T) {
-	orig, pageSize := writeDamageSample(t)
+	orig, pageSize := readDamageSample(t)
 	dir := t.TempDir()
 	trials := 400
 	var refused, problems int
@@ -126,4 +126,47 @@ func noPanic(t *testing.T, trial int, what string, fn func()) (ok bool) {
 	}()
 	fn()
 	return true
+}
+
+// TestPageBothFreeAndInUseIsRefused: a freelist that lists a page in use
+// (here the root) would let the next write overwrite live data, so Open
+// refuses it.
+func TestPageBothFreeAndInUseIsRefused(t *testing.T) {
+	data, pageSize := readDamageSample(t)
+	path := filepath.Join(t.TempDir(), "gambit.db")
+	if err := os.WriteFile(path, data, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	db, err := bbolt.Open(path, 0o600, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var root, freelist uint64
+	err = db.View(func(tx *bbolt.Tx) error {
+		root = uint64(tx.Cursor().Bucket().RootPage())
+		for id := range int(tx.Size()) / pageSize {
+			info, err := tx.Page(id)
+			if err != nil {
+				return err
+			}
+			if info != nil && info.Type == "freelist" && info.Count > 0 {
+				freelist = uint64(id)
+			}
+		}
+		return nil
+	})
+	if err := errors.Join(err, db.Close()); err != nil {
+		t.Fatal(err)
+	}
+	if freelist == 0 {
+		t.Fatal("the sample has no free pages to list")
+	}
+	binary.NativeEndian.PutUint64(data[int(freelist)*pageSize+pageHeaderSize:], root)
+	if err := os.WriteFile(path, data, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	_, err = Open(path, nil)
+	if !errors.Is(err, ErrCorruptFile) || !strings.Contains(err.Error(), fmt.Sprintf("page %d: listed as free", root)) {
+		t.Fatalf("open: %v; want ErrCorruptFile naming page %d as free and in use", err, root)
+	}
 }

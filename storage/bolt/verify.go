@@ -120,6 +120,9 @@ func (w *pageWalker) page(id uint64, want ...uint16) []byte {
 		w.addf("page %d: %d overflow pages run past the file's %d pages", id, overflow, w.hwm)
 		return nil
 	}
+	for i := range overflow {
+		w.seen[id+1+i] = true
+	}
 	return w.read(id*w.pageSize, (overflow+1)*w.pageSize)
 }
 
@@ -185,11 +188,12 @@ func (w *pageWalker) bucket(v []byte, where string) {
 	w.elements(inline, where+" (inline bucket)")
 }
 
-// freelist checks that the freelist page's ids lie within it.
-func (w *pageWalker) freelist(id uint64) {
+// freelist checks that the freelist page's ids lie within it and returns
+// them.
+func (w *pageWalker) freelist(id uint64) []uint64 {
 	p := w.page(id, freelistPageFlag)
 	if p == nil {
-		return
+		return nil
 	}
 	first, count := uint64(0), uint64(order.Uint16(p[10:]))
 	if count == 0xFFFF { // the real count is the first element
@@ -197,12 +201,19 @@ func (w *pageWalker) freelist(id uint64) {
 	}
 	if count > (uint64(len(p))-pageHeaderSize)/8-first {
 		w.addf("page %d: %d free page ids overflow the freelist page", id, count)
+		return nil
 	}
+	ids := make([]uint64, count)
+	for i := range ids {
+		ids[i] = order.Uint64(p[pageHeaderSize+8*(first+uint64(i)):])
+	}
+	return ids
 }
 
 // verifyPages checks, with bounds-checked reads of its own, the structure of
 // the pages that tx sees in the file at path — every page in range and
-// reached once, every element within its page — and returns one line per
+// reached once, every element within its page, no page both free and in
+// use — and returns one line per
 // problem. bbolt reads its pages through unchecked pointers, so a damaged
 // file makes it read outside the file, crash the process with a memory
 // fault or loop forever; the fault cannot be recovered inside the
@@ -244,10 +255,17 @@ func verifyPages(tx *bbolt.Tx, path string) ([]string, error) {
 	if size := uint64(fi.Size()); w.hwm > size/w.pageSize {
 		return []string{fmt.Sprintf("bbolt: the file is %d bytes, too short for its %d pages of %d bytes", size, w.hwm, w.pageSize)}, nil
 	}
+	var free []uint64
 	if freelist != noFreelist {
-		w.freelist(freelist)
+		free = w.freelist(freelist)
 	}
 	w.tree(root)
+	// A page both free and in use would be overwritten by the next write.
+	for _, id := range free {
+		if id < 2 || id >= w.hwm || w.seen[id] {
+			w.addf("page %d: listed as free but in use or out of range", id)
+		}
+	}
 	return w.problems, w.err
 }
 
