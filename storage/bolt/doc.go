@@ -60,7 +60,7 @@
 // Open and Check first walk the page tree with bounds-checked reads of
 // their own (verify.go: every page below the high-water mark and reached
 // once, every element and inline bucket inside its page, the freelist
-// inside its page); Open refuses a damaged file and Check reports its
+// inside its page and listing no page in use); Open refuses a damaged file and Check reports its
 // damage as problems, before bbolt touches it. What remains is caught at
 // the boundary: Open, Check and Stats run under guard, which turns a panic
 // or a memory fault (debug.SetPanicOnFault) into an error naming the file.

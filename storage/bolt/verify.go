@@ -50,12 +50,19 @@ func guard(op, path string, fn func() error) (err error) {
 // u32, ksize u32, child pgid u64; a leaf element flags u32, pos u32, ksize
 // u32, vsize u32, where pos counts from the element. A bucket's value is its
 // root pgid u64 and sequence u64, followed, when the root is 0, by an
-// inline leaf page holding its keys.
+// inline leaf page holding its keys. A meta page's header is followed by
+// magic, version, page size and flags (u32 each), the root bucket's value,
+// the freelist's pgid, the high-water mark pgid, the txid and an FNV-64a
+// checksum of the fields before it (u64 each).
 const (
 	pageHeaderSize   = 16
 	elementSize      = 16
 	bucketHeaderSize = 16
-	metaChecksumAt   = pageHeaderSize + 56 // the meta's fields before its checksum
+	metaRoot         = pageHeaderSize + 16
+	metaFreelist     = pageHeaderSize + 32
+	metaHighWater    = pageHeaderSize + 40
+	metaTxid         = pageHeaderSize + 48
+	metaChecksum     = pageHeaderSize + 56
 	branchPageFlag   = 0x01
 	leafPageFlag     = 0x02
 	freelistPageFlag = 0x10
@@ -213,11 +220,11 @@ func (w *pageWalker) freelist(id uint64) []uint64 {
 // verifyPages checks, with bounds-checked reads of its own, the structure of
 // the pages that tx sees in the file at path — every page in range and
 // reached once, every element within its page, no page both free and in
-// use — and returns one line per
-// problem. bbolt reads its pages through unchecked pointers, so a damaged
-// file makes it read outside the file, crash the process with a memory
-// fault or loop forever; the fault cannot be recovered inside the
-// goroutine behind tx.Check. Call this before anything walks the file.
+// use — and returns one line per problem. bbolt reads its pages through
+// unchecked pointers, so a damaged file makes it read outside the file,
+// crash the process with a memory fault or loop forever; the fault cannot
+// be recovered inside the goroutine behind tx.Check. Call this before
+// anything walks the file.
 func verifyPages(tx *bbolt.Tx, path string) ([]string, error) {
 	f, err := os.Open(path)
 	if err != nil {
@@ -235,8 +242,8 @@ func verifyPages(tx *bbolt.Tx, path string) ([]string, error) {
 	}
 	var meta []byte
 	for i := range uint64(2) {
-		m := w.read(i*w.pageSize, metaChecksumAt+8)
-		if m != nil && order.Uint64(m[pageHeaderSize+48:]) == txid {
+		m := w.read(i*w.pageSize, metaChecksum+8)
+		if m != nil && order.Uint64(m[metaTxid:]) == txid {
 			meta = m
 		}
 	}
@@ -245,13 +252,13 @@ func verifyPages(tx *bbolt.Tx, path string) ([]string, error) {
 	}
 	h := fnv.New64a()
 	if meta != nil {
-		h.Write(meta[pageHeaderSize:metaChecksumAt])
+		h.Write(meta[pageHeaderSize:metaChecksum])
 	}
-	if meta == nil || h.Sum64() != order.Uint64(meta[metaChecksumAt:]) {
+	if meta == nil || h.Sum64() != order.Uint64(meta[metaChecksum:]) {
 		return []string{fmt.Sprintf("bbolt: no valid meta page for transaction %d", txid)}, nil
 	}
-	root, freelist := order.Uint64(meta[pageHeaderSize+16:]), order.Uint64(meta[pageHeaderSize+32:])
-	w.hwm = order.Uint64(meta[pageHeaderSize+40:])
+	root, freelist := order.Uint64(meta[metaRoot:]), order.Uint64(meta[metaFreelist:])
+	w.hwm = order.Uint64(meta[metaHighWater:])
 	if size := uint64(fi.Size()); w.hwm > size/w.pageSize {
 		return []string{fmt.Sprintf("bbolt: the file is %d bytes, too short for its %d pages of %d bytes", size, w.hwm, w.pageSize)}, nil
 	}
