@@ -38,7 +38,8 @@ var (
 	// rules of the data model (unknown kind, illegal status change, …).
 	ErrInvalid = errors.New("invalid")
 	// ErrCorrupt reports a stored record that cannot be decoded or is
-	// inconsistent; the error is a *RecordError naming the record.
+	// inconsistent, the error being a *RecordError naming the record, or
+	// a damaged database file (storage/bolt's ErrCorruptFile).
 	ErrCorrupt = errors.New("corrupt record")
 	// ErrLimit reports a new game refused because the member asking for
 	// it is at a cap; the error is a *LimitError saying which.

@@ -28,7 +28,8 @@ the bot first, or take a copy while it runs from its operations endpoint
 (GET /backup on GAMBIT_OPS_ADDR, with GAMBIT_OPS_TOKEN).
 
   check   bbolt's consistency check plus Gambit's invariants (indexes agree
-          with records, every record decodes); exit status 1 on any problem
+          with records, every record decodes); exit status 1 on any problem,
+          and on a file too damaged to open
   backup  --out FILE: write a consistent copy, atomically
   stats   keys per bucket and games per status
   bench   [--games 100] [--moves 50] [--concurrency 1]: create N games and

@@ -1,10 +1,14 @@
 package main
 
 import (
+	"encoding/binary"
+	"errors"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"go.etcd.io/bbolt"
 
 	"github.com/gambitbot/gambit/storage/bolt"
 )
@@ -145,5 +149,90 @@ func TestLoadDotEnv(t *testing.T) {
 	}
 	if err := loadDotEnv(path); err == nil || !strings.Contains(err.Error(), path) {
 		t.Errorf("a malformed .env: %v, want an error naming it", err)
+	}
+}
+
+// damagedDB writes a database of a few games with `gambit db bench`, lets
+// damage change its root page — the leaf of the top-level buckets, which
+// every command reads first — and returns its path.
+func damagedDB(t *testing.T, damage func(page []byte)) string {
+	t.Helper()
+	path := filepath.Join(t.TempDir(), "damaged.db")
+	if code, _, errOut := gambit("db", "bench", "--db", path, "--games", "4", "--moves", "3"); code != 0 {
+		t.Fatalf("bench: exit %d: %s", code, errOut)
+	}
+	db, err := bbolt.Open(path, 0o600, &bbolt.Options{ReadOnly: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	pageSize := uint64(db.Info().PageSize)
+	var root uint64
+	err = db.View(func(tx *bbolt.Tx) error {
+		root = uint64(tx.Cursor().Bucket().RootPage())
+		return nil
+	})
+	if err := errors.Join(err, db.Close()); err != nil {
+		t.Fatal(err)
+	}
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	page := data[root*pageSize : (root+1)*pageSize]
+	if flags := binary.NativeEndian.Uint16(page[8:]); flags != 0x02 {
+		t.Fatalf("root page %d has flags %#x, want a leaf page (0x02)", root, flags)
+	}
+	damage(page)
+	if err := os.WriteFile(path, data, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	return path
+}
+
+// TestDamagedDatabaseIsReported: `gambit db check` and the bot's start
+// report a database with damaged pages as corrupt, naming the file, and
+// exit 1. Before, bbolt followed the damage: a page naming another page
+// made it panic, offsets past the file a memory fault that killed the
+// process.
+func TestDamagedDatabaseIsReported(t *testing.T) {
+	for _, tc := range []struct {
+		name   string
+		damage func(page []byte)
+	}{
+		{"a page naming another page", func(page []byte) {
+			binary.NativeEndian.PutUint64(page, binary.NativeEndian.Uint64(page)+1000)
+		}},
+		{"keys far past the file", func(page []byte) {
+			for i := range int(binary.NativeEndian.Uint16(page[10:])) {
+				binary.NativeEndian.PutUint32(page[16+16*i+4:], 0x7fff0000) // the leaf element's key offset
+			}
+		}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			db := damagedDB(t, tc.damage)
+			reported := func(what string, args ...string) {
+				t.Helper()
+				var code int
+				var errOut string
+				func() {
+					defer func() {
+						if r := recover(); r != nil {
+							t.Errorf("%s panicked: %v", what, r)
+						}
+					}()
+					code, _, errOut = gambit(args...)
+				}()
+				if code != 1 || !strings.Contains(errOut, db) || !strings.Contains(errOut, "corrupt") {
+					t.Errorf("%s: exit %d, stderr %q; want status 1 and an error calling %s corrupt", what, code, errOut, db)
+				}
+			}
+			reported("gambit db check", "db", "check", "--db", db)
+			t.Setenv("DISCORD_TOKEN", "test-token")
+			// Were the database to pass, this URL stops the bot before it
+			// reaches out: the exit would not mention corruption.
+			t.Setenv("DISCORD_API_URL", "http://127.0.0.1:1/api/v10")
+			t.Setenv("GAMBIT_DB", db)
+			reported("gambit bot", "bot")
+		})
 	}
 }

@@ -157,8 +157,17 @@ type Stats struct {
 	Corrupt int
 }
 
-// Stats counts the keys of every bucket and the games in each status.
-func (s *Store) Stats(ctx context.Context) (Stats, error) {
+// Stats counts the keys of every bucket and the games in each status. A
+// file too damaged to read gives an error matching ErrCorruptFile.
+func (s *Store) Stats(ctx context.Context) (st Stats, err error) {
+	err = guard("stats of", s.path, func() error {
+		st, err = s.stats(ctx)
+		return err
+	})
+	return st, err
+}
+
+func (s *Store) stats(ctx context.Context) (Stats, error) {
 	st := Stats{Path: s.path}
 	err := s.view(ctx, func(tx *bbolt.Tx) error {
 		st.Keys = map[string]int{}

@@ -9,18 +9,35 @@ import (
 	"go.etcd.io/bbolt"
 )
 
-// Check verifies the database: bbolt's own page-level consistency check,
-// the schema version, and Gambit's invariants — every record decodes and
-// validates, and every index (open games, history, AI turns, deadlines,
-// rank keys) holds exactly the entries its records call for. It returns one
-// line per problem found, none for a healthy database; the error is for
-// failing to run the check at all.
+// Check verifies the database: the structure of its pages (verifyPages),
+// bbolt's own page-level consistency check, the schema version, and
+// Gambit's invariants — every record decodes and validates, and every index
+// (open games, history, AI turns, deadlines, rank keys) holds exactly the
+// entries its records call for. It returns one line per problem found, none
+// for a healthy database; the error is for failing to run the check at all,
+// or for a file too damaged to read (matching ErrCorruptFile).
 //
 // On a store opened read-write, Check holds the write lock while it runs
 // (bbolt's check is unsafe beside a writer otherwise), so writes wait.
-func (s *Store) Check(ctx context.Context) ([]string, error) {
+func (s *Store) Check(ctx context.Context) (problems []string, err error) {
+	err = guard("check", s.path, func() error {
+		problems, err = s.check(ctx)
+		return err
+	})
+	if err != nil {
+		return nil, err
+	}
+	return problems, nil
+}
+
+func (s *Store) check(ctx context.Context) ([]string, error) {
 	var problems []string
-	run := func(tx *bbolt.Tx) error {
+	run := func(tx *bbolt.Tx) (err error) {
+		// bbolt's check walks the pages in a goroutine of its own, where a
+		// memory fault cannot be recovered: it runs only on sound pages.
+		if problems, err = verifyPages(tx, s.path); err != nil || len(problems) > 0 {
+			return err
+		}
 		problems = checkTx(ctx, tx)
 		return ctx.Err()
 	}
@@ -30,8 +47,10 @@ func (s *Store) Check(ctx context.Context) ([]string, error) {
 	} else if err = ctx.Err(); err == nil {
 		var tx *bbolt.Tx
 		if tx, err = s.db.Begin(true); err == nil {
+			// The check writes nothing; rolling back cannot lose data.
+			// Deferred, so that a panic releases the write lock too.
+			defer func() { _ = tx.Rollback() }()
 			err = run(tx)
-			_ = tx.Rollback() // the check writes nothing; rolling back cannot lose data
 		}
 	}
 	if err != nil {

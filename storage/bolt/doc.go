@@ -50,4 +50,20 @@
 // bbolt takes an exclusive file lock, so only one process can open the
 // database for writing; Open waits Options.LockTimeout and then fails with
 // ErrLocked, naming the file.
+//
+// # Damaged files
+//
+// bbolt checksums its meta pages but trusts every other page: it follows
+// their offsets and page ids through unchecked pointers, so a flipped bit
+// can make it panic, loop forever on a page cycle, or read outside the
+// mapped file — a memory fault that kills the process and that recover
+// cannot catch, least of all in the goroutine behind bbolt's Tx.Check. So
+// Open and Check first walk the page tree with bounds-checked reads of
+// their own (verify.go: every page below the high-water mark and reached
+// once, every element and inline bucket inside its page, the freelist
+// inside its page and listing no page in use); Open refuses a damaged file and Check reports its
+// damage as problems, before bbolt touches it. What remains is caught at
+// the boundary: Open, Check and Stats run under guard, which turns a panic
+// or a memory fault (debug.SetPanicOnFault) into an error naming the file.
+// Both errors match ErrCorruptFile and storage.ErrCorrupt.
 package bolt

@@ -57,7 +57,9 @@ var _ storage.Store = (*Store)(nil)
 // Open opens or creates the database at path, creating its directory,
 // upgrading an older schema and refusing a newer one. When another process
 // holds the file it fails after the lock timeout with an error that names
-// the file and matches ErrLocked.
+// the file and matches ErrLocked. It reads every page of the B+tree first
+// and refuses a damaged file with an error that names it and matches
+// ErrCorruptFile (and storage.ErrCorrupt).
 func Open(path string, opts *Options) (*Store, error) {
 	return open(path, opts, migrations)
 }
@@ -82,6 +84,27 @@ func open(path string, opts *Options, steps []migration) (*Store, error) {
 			return nil, fmt.Errorf("storage: open %s: %w", path, err)
 		}
 	}
+	var db *bbolt.DB
+	err := guard("open", path, func() (err error) {
+		if db, err = openBolt(path, o); err != nil {
+			return err
+		}
+		if err := verify(db, path); err != nil {
+			return err
+		}
+		return migrate(db, path, steps)
+	})
+	if err != nil {
+		if db != nil {
+			err = errors.Join(err, db.Close())
+		}
+		return nil, err
+	}
+	return &Store{db: db, path: path, now: func() time.Time { return o.Clock().UTC() }}, nil
+}
+
+// openBolt opens the bbolt file with the settings of o.
+func openBolt(path string, o Options) (*bbolt.DB, error) {
 	db, err := bbolt.Open(path, 0o600, &bbolt.Options{
 		Timeout:  o.LockTimeout,
 		ReadOnly: o.ReadOnly,
@@ -100,11 +123,23 @@ func open(path string, opts *Options, steps []migration) (*Store, error) {
 		return nil, fmt.Errorf("storage: open %s: %w", path, err)
 	}
 	db.MaxBatchDelay = o.MaxBatchDelay
-	s := &Store{db: db, path: path, now: func() time.Time { return o.Clock().UTC() }}
-	if err := migrate(db, path, steps); err != nil {
-		return nil, errors.Join(err, db.Close())
+	return db, nil
+}
+
+// verify refuses a file whose pages are damaged (see verifyPages) before
+// anything walks them.
+func verify(db *bbolt.DB, path string) error {
+	var problems []string
+	if err := db.View(func(tx *bbolt.Tx) (err error) {
+		problems, err = verifyPages(tx, path)
+		return err
+	}); err != nil {
+		return fmt.Errorf("storage: open %s: verify pages: %w", path, err)
 	}
-	return s, nil
+	if len(problems) > 0 {
+		return errCorruptPages("open", path, problems)
+	}
+	return nil
 }
 
 // Path returns the database file's path.
