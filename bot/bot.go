@@ -174,11 +174,8 @@ type Bot struct {
 
 	closing  atomic.Bool
 	inflight sync.WaitGroup
-	// rematched remembers finished games whose Rematch was taken, so that
-	// a second press does not start a second game.
-	rematched sync.Map
-	gateway   atomic.Bool
-	seen      seenInteractions
+	gateway  atomic.Bool
+	seen     seenInteractions
 }
 
 // New checks cfg and prepares a bot that keeps its games in store. It
