@@ -77,14 +77,14 @@ func TestABoardWhoseIDWasNotLearntIsAdoptedByAClick(t *testing.T) {
 	if r := h.click(alice, board.ID, cid); r.Ephemeral() || r.ID != board.ID || !markedWith(r, "5", "❌") {
 		t.Fatalf("a click on the board answered %q (ephemeral %v)", r.Content, r.Ephemeral())
 	}
-	g = h.waitGame(g.ID, "the AI's answer", func(g *storage.Game) bool { return len(g.Moves) == 2 })
-	if g.MessageID != board.ID {
-		t.Errorf("game %s has board %q, want the clicked %s", g.ID, g.MessageID, board.ID)
-	}
-	h.waitBoard(g.ID, "the AI's move on the board", func(m discordtest.Message) bool { return markedWith(m, g.Moves[1], "⭕") })
 	if a := apologies(h); len(a) > 0 {
 		t.Errorf("the user saw the board and %q", a)
 	}
+	g = h.waitGame(g.ID, "the AI's answer", func(g *storage.Game) bool { return len(g.Moves) == 2 })
+	if g.MessageID != board.ID {
+		t.Fatalf("game %s has board %q, want the clicked %s", g.ID, g.MessageID, board.ID)
+	}
+	h.waitBoard(g.ID, "the AI's move on the board", func(m discordtest.Message) bool { return markedWith(m, g.Moves[1], "⭕") })
 	if n := len(publicMessages(h, h.srv.ChannelID())); n != 1 {
 		t.Errorf("%d public messages, want the one board", n)
 	}
