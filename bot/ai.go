@@ -160,12 +160,15 @@ func (b *Bot) resumeAI(ctx context.Context) error {
 // reply or edit that shows it leaves such a board one move behind, and
 // nobody could play on it. Open games of any age without a board message
 // — a crash between showing a new board and saving its ID, or a reply that
-// never went out — get their board posted. Games awaiting the AI are left
-// to their resumed search, which posts a missing board with its move.
-func (b *Bot) refreshBoards(ctx context.Context) {
-	since := b.now().Add(-b.cfg.RefreshWindow)
+// never went out — get their board posted, if they were created before
+// started (a game created since is being shown by its handler). Games
+// awaiting the AI are left to their resumed search, which posts a missing
+// board with its move.
+func (b *Bot) refreshBoards(ctx context.Context, started time.Time) {
+	since := started.Add(-b.cfg.RefreshWindow)
 	games, err := b.store.OpenGames(ctx, func(g *storage.Game) bool {
-		return (g.MessageID == "" || g.UpdatedAt.After(since)) && !g.AwaitingAI()
+		lost := g.MessageID == "" && g.CreatedAt.Before(started)
+		return (lost || g.MessageID != "" && g.UpdatedAt.After(since)) && !g.AwaitingAI()
 	})
 	if err != nil {
 		b.log.Error("refresh recent boards", "err", err)

@@ -242,6 +242,7 @@ func New(cfg Config, store storage.Store) (*Bot, error) {
 // parked in storage and resume at the next start), and closes the gateway.
 // The store is the caller's to close.
 func (b *Bot) Run(ctx context.Context) error {
+	started := b.now()
 	// The application ID is learnt before the gateway opens: handlers
 	// read it as soon as interactions arrive.
 	me, err := b.session.User("@me")
@@ -264,7 +265,7 @@ func (b *Bot) Run(ctx context.Context) error {
 	b.inflight.Add(1)
 	go func() {
 		defer b.inflight.Done()
-		b.refreshBoards(ctx)
+		b.refreshBoards(ctx, started)
 	}()
 	timers := make(chan struct{})
 	go func() {
