@@ -16,8 +16,9 @@ import (
 
 // Routes the flows below are slowed or failed on.
 const (
-	channelPostRoute = "/channels/{channel_id}/messages"
-	followupRoute    = "/webhooks/{webhook_id}/{webhook_token}"
+	channelPostRoute  = "/channels/{channel_id}/messages"
+	followupRoute     = "/webhooks/{webhook_id}/{webhook_token}"
+	followupEditRoute = "/webhooks/{webhook_id}/{webhook_token}/messages/{message_id}"
 )
 
 // slowRateLimit is one rate limit whose wait takes longer than the 3
@@ -228,10 +229,14 @@ func TestRematchAnswersBeforeCallingDiscord(t *testing.T) {
 	if g.ID == old.ID {
 		t.Fatal("no rematch started")
 	}
-	// The AI moves first in the rematch; its edit of the new board takes
-	// the channel edit's rate limit that Rematch itself no longer meets.
+	// The AI moves first in the rematch; its move is edited into the new
+	// board through the follow-up's webhook, as /play's boards are through
+	// @original, not through the channel.
 	g = h.waitGame(g.ID, "the AI's first move", func(g *storage.Game) bool { return len(g.Moves) == 1 })
 	h.waitBoard(g.ID, "the AI's first move on the board", func(m discordtest.Message) bool { return markedWith(m, g.Moves[0], "❌") })
+	fltWaitRequest(t, h, 0, "the AI's move edited in through the follow-up's webhook", func(r discordtest.Request) bool {
+		return r.Method == http.MethodPatch && r.Route == followupEditRoute && r.Status == http.StatusOK
+	})
 	if r := h.clickSeen(alice, oldBoard, rematch); !r.Ephemeral() || !strings.Contains(r.Content, "already started") {
 		t.Errorf("a second Rematch answered %q", r.Content)
 	}

@@ -149,11 +149,13 @@ func gameMessage(g *storage.Game, notice string) (render.Message, error) {
 type webhookToken struct {
 	token string
 	at    time.Time
-	// board says the token's @original is the game's board: set once the
-	// answer that showed it was sent. message is that board's ID, "" if it
-	// could not be learnt; an edit through the token then learns it.
-	board   bool
-	message string
+	// board says the token's @original — or, with followup, its follow-up
+	// message — is the game's board: set once the message that showed it
+	// was sent. message is that board's ID, "" if it could not be learnt;
+	// an edit of @original through the token then learns it.
+	board    bool
+	followup bool
+	message  string
 }
 
 // edits reports whether the token may edit g's board now.
@@ -169,9 +171,15 @@ func (t webhookToken) edits(g *storage.Game, now time.Time) bool {
 func (b *Bot) editBoard(ctx context.Context, g *storage.Game, msg render.Message, tok webhookToken) error {
 	content, embeds, comps := msg.Content, nonNilEmbeds(msg.Embeds), nonNilComponents(msg.Components)
 	if tok.edits(g, b.now()) {
-		m, err := b.session.InteractionResponseEdit(&discordgo.Interaction{AppID: b.appID, Token: tok.token}, &discordgo.WebhookEdit{
-			Content: &content, Embeds: &embeds, Components: &comps, AllowedMentions: allowedMentions(msg),
-		})
+		wh := &discordgo.Interaction{AppID: b.appID, Token: tok.token}
+		edit := &discordgo.WebhookEdit{Content: &content, Embeds: &embeds, Components: &comps, AllowedMentions: allowedMentions(msg)}
+		var m *discordgo.Message
+		var err error
+		if tok.followup {
+			m, err = b.session.FollowupMessageEdit(wh, tok.message, edit)
+		} else {
+			m, err = b.session.InteractionResponseEdit(wh, edit)
+		}
 		b.observeREST(err)
 		if err == nil {
 			if g.MessageID == "" {
@@ -238,7 +246,7 @@ func (b *Bot) saveBoardID(ctx context.Context, g *storage.Game, messageID string
 // and "try again" — and the ID is recovered later: from the next click on
 // the board, from an edit through the interaction's token, or at the next
 // start, which posts every open game without a board again. The token it
-// returns edits the board, if the board is the interaction's @original.
+// returns edits the board through the interaction's webhook.
 func (b *Bot) showNewBoard(ctx context.Context, ix *interaction, g *storage.Game, msg render.Message) (webhookToken, error) {
 	if ix.isAnswered() {
 		m, err := ix.followup(msg, false)
@@ -247,8 +255,9 @@ func (b *Bot) showNewBoard(ctx context.Context, ix *interaction, g *storage.Game
 		}
 		if err := b.saveBoardID(ctx, g, m.ID); err != nil {
 			b.log.Warn("board posted but its message ID not saved; it is posted again at the next start", "game", g.ID, "err", err)
+			return webhookToken{}, nil
 		}
-		return webhookToken{}, nil
+		return webhookToken{token: ix.Token, at: ix.at, board: true, followup: true, message: m.ID}, nil
 	}
 	if err := ix.reply(msg, false); err != nil {
 		return webhookToken{}, err

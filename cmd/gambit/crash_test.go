@@ -32,7 +32,7 @@ import (
 // The bot crash drill kills the real `gambit bot` process a few times by
 // default (and under -short); run the long drill with
 //
-//	go test ./cmd/gambit -run CrashDrill -botcrash.kills=50 -timeout 30m
+//	go test ./cmd/gambit -run CrashDrill -botcrash.kills=100 -timeout 60m
 //
 // (the package comes before the flag: go test stops reading packages at
 // the first flag it does not know).
