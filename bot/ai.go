@@ -20,7 +20,7 @@ type aiJob struct {
 	deadline time.Time     // by the wall clock: the click plus the move time
 	queued   time.Time     // by the wall clock
 	shown    int           // the queue position the board showed, 0 for "thinking"
-	tok      webhookToken  // tok.message is set when ready closes
+	tok      webhookToken  // set when ready closes
 	ready    chan struct{} // closed once the reply showing the queued turn is sent
 }
 
@@ -114,26 +114,26 @@ func (p *aiPool) work() {
 
 // queueAI queues the AI's turn if g awaits it, and returns what the board
 // should show and the function to call, always, once that board was sent,
-// with the ID of the message the interaction token edits ("" for none).
-// clicked is when the turn began by the wall clock: the move time counts
-// from it, queueing included.
-func (b *Bot) queueAI(g *storage.Game, clicked time.Time, tok webhookToken) (*render.Thinking, func(message string)) {
+// with the token that edits it (the zero token for none). clicked is when
+// the turn began by the wall clock: the move time counts from it, queueing
+// included.
+func (b *Bot) queueAI(g *storage.Game, clicked time.Time) (*render.Thinking, func(tok webhookToken)) {
 	if !g.AwaitingAI() {
-		return nil, func(string) {}
+		return nil, func(webhookToken) {}
 	}
 	j := &aiJob{
 		game: g.ID, owner: string(g.Players[1-g.Turn].ID), ply: len(g.Moves), deadline: clicked.Add(b.moveTime(g)), queued: time.Now(),
-		tok: tok, ready: make(chan struct{}),
+		ready: make(chan struct{}),
 	}
 	pos, added := b.ai.enqueue(j)
 	if !added {
 		close(j.ready)
-		return &render.Thinking{}, func(string) {}
+		return &render.Thinking{}, func(webhookToken) {}
 	}
 	var once sync.Once
-	return &render.Thinking{Queue: pos}, func(message string) {
+	return &render.Thinking{Queue: pos}, func(tok webhookToken) {
 		once.Do(func() {
-			j.tok.message = message
+			j.tok = tok
 			close(j.ready)
 		})
 	}
@@ -146,8 +146,8 @@ func (b *Bot) resumeAI(ctx context.Context) error {
 		return fmt.Errorf("bot: list games awaiting the AI: %w", err)
 	}
 	for _, g := range pending {
-		_, ready := b.queueAI(g, time.Now(), webhookToken{})
-		ready("")
+		_, ready := b.queueAI(g, time.Now())
+		ready(webhookToken{})
 	}
 	if len(pending) > 0 {
 		b.log.Info("resumed pending AI turns", "games", len(pending))
@@ -158,12 +158,17 @@ func (b *Bot) resumeAI(ctx context.Context) error {
 // refreshBoards redraws the boards of the open games changed within
 // Config.RefreshWindow before the start: a crash between a commit and the
 // reply or edit that shows it leaves such a board one move behind, and
-// nobody could play on it. Games awaiting the AI are left to their resumed
-// search.
-func (b *Bot) refreshBoards(ctx context.Context) {
-	since := b.now().Add(-b.cfg.RefreshWindow)
+// nobody could play on it. Open games of any age without a board message
+// — a crash between showing a new board and saving its ID, or a reply that
+// never went out — get their board posted, if they were created before
+// started (a game created since is being shown by its handler). Games
+// awaiting the AI are left to their resumed search, which posts a missing
+// board with its move.
+func (b *Bot) refreshBoards(ctx context.Context, started time.Time) {
+	since := started.Add(-b.cfg.RefreshWindow)
 	games, err := b.store.OpenGames(ctx, func(g *storage.Game) bool {
-		return g.MessageID != "" && g.UpdatedAt.After(since) && !g.AwaitingAI()
+		lost := g.MessageID == "" && g.CreatedAt.Before(started)
+		return (lost || g.MessageID != "" && g.UpdatedAt.After(since)) && !g.AwaitingAI()
 	})
 	if err != nil {
 		b.log.Error("refresh recent boards", "err", err)
@@ -175,7 +180,7 @@ func (b *Bot) refreshBoards(ctx context.Context) {
 		}
 	}
 	if len(games) > 0 {
-		b.log.Info("refreshed the boards of recently changed games", "games", len(games))
+		b.log.Info("refreshed the boards of recently changed games and posted the missing ones", "games", len(games))
 	}
 }
 

@@ -174,11 +174,8 @@ type Bot struct {
 
 	closing  atomic.Bool
 	inflight sync.WaitGroup
-	// rematched remembers finished games whose Rematch was taken, so that
-	// a second press does not start a second game.
-	rematched sync.Map
-	gateway   atomic.Bool
-	seen      seenInteractions
+	gateway  atomic.Bool
+	seen     seenInteractions
 }
 
 // New checks cfg and prepares a bot that keeps its games in store. It
@@ -248,6 +245,7 @@ func New(cfg Config, store storage.Store) (*Bot, error) {
 // parked in storage and resume at the next start), and closes the gateway.
 // The store is the caller's to close.
 func (b *Bot) Run(ctx context.Context) error {
+	started := b.now()
 	// The application ID is learnt before the gateway opens: handlers
 	// read it as soon as interactions arrive.
 	me, err := b.session.User("@me")
@@ -270,7 +268,7 @@ func (b *Bot) Run(ctx context.Context) error {
 	b.inflight.Add(1)
 	go func() {
 		defer b.inflight.Done()
-		b.refreshBoards(ctx)
+		b.refreshBoards(ctx, started)
 	}()
 	timers := make(chan struct{})
 	go func() {

@@ -369,11 +369,15 @@ func TestRematchAgainstAnAIStartsOnceWithColoursSwapped(t *testing.T) {
 		t.Fatalf("no Rematch button on %+v", oldBoard.Components)
 	}
 
+	// The answer is the old board, retired; the new board follows it.
 	r := h.click(alice, oldBoard.ID, rematch)
-	if r.Ephemeral() || r.ID == oldBoard.ID {
-		t.Fatalf("Rematch answered %q (ephemeral %v), want a new public board", r.Content, r.Ephemeral())
+	if _, offered := find(r, customid.Rematch, nil); r.Ephemeral() || r.ID != oldBoard.ID || offered || !strings.Contains(r.Content, "rematch was started") {
+		t.Fatalf("Rematch answered %q (ephemeral %v, Rematch offered %v), want the old board retired", r.Content, r.Ephemeral(), offered)
 	}
 	g := h.waitGame(h.latestGame(alice).ID, "the rematch board", func(g *storage.Game) bool { return g.MessageID != "" })
+	if m, ok := h.srv.Message(g.MessageID); !ok || m.Ephemeral() || m.ID == oldBoard.ID {
+		t.Fatalf("the rematch board %q is not a new public message", g.MessageID)
+	}
 	if g.ID == old.ID || g.Kind != storage.TicTacToe || g.Players[0].ID != storage.User(alice) || g.Players[1].ID != storage.AI("random") {
 		t.Fatalf("rematch stored as %+v", g)
 	}
@@ -467,9 +471,15 @@ func TestRematchBetweenUsersChallengesTheOtherPlayer(t *testing.T) {
 	board := h.board(old.ID)
 	rematch, _ := find(board, customid.Rematch, nil)
 
-	r := h.click(bob, board.ID, rematch)
-	if r.Ephemeral() || !strings.Contains(r.Content, "<@"+alice+">") {
-		t.Fatalf("bob's Rematch answered %q (ephemeral %v), want a public challenge to alice", r.Content, r.Ephemeral())
+	if r := h.click(bob, board.ID, rematch); r.Ephemeral() || r.ID != board.ID {
+		t.Fatalf("bob's Rematch answered %q (ephemeral %v), want the old board updated", r.Content, r.Ephemeral())
+	}
+	r, err := h.srv.WaitMessage(h.ctx(), func(m discordtest.Message) bool {
+		_, ok := find(m, customid.Accept, nil)
+		return ok && m.ID != board.ID
+	})
+	if err != nil || r.Ephemeral() || !strings.Contains(r.Content, "<@"+alice+">") {
+		t.Fatalf("bob's Rematch posted %q (ephemeral %v, %v), want a public challenge to alice", r.Content, r.Ephemeral(), err)
 	}
 	accept, ok := find(r, customid.Accept, nil)
 	if !ok {
@@ -828,13 +838,16 @@ func TestPrivacyDeleteErasesTheUsersData(t *testing.T) {
 			t.Errorf("%s still has alice's games open: %+v", p, open)
 		}
 	}
+	// The boards are retired after the answer.
 	for _, m := range []struct {
 		id   string
 		game storage.GameID
 	}{{activeBoard.ID, active.ID}, {challenge.ID, pending.ID}} {
-		got, _ := h.srv.Message(m.id)
-		if !strings.Contains(got.Content, "Game "+string(m.game)+" was cancelled") || len(got.Components) != 0 || len(got.Embeds) != 0 {
-			t.Errorf("board of the cancelled %s shows %q with %d components", m.game, got.Content, len(got.Components))
+		got, err := h.srv.WaitMessage(h.ctx(), func(got discordtest.Message) bool {
+			return got.ID == m.id && strings.Contains(got.Content, "Game "+string(m.game)+" was cancelled")
+		})
+		if err != nil || len(got.Components) != 0 || len(got.Embeds) != 0 {
+			t.Errorf("board of the cancelled %s shows %q with %d components (%v)", m.game, got.Content, len(got.Components), err)
 		}
 	}
 	for _, l := range []storage.Ladder{storage.Global(storage.TicTacToe), {Kind: storage.TicTacToe, Guild: h.srv.GuildID()}} {

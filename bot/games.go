@@ -205,23 +205,48 @@ func gameMessage(g *storage.Game, notice string) (render.Message, error) {
 // webhookToken lets the bot edit a board through the interaction that last
 // showed it, while the token is valid and the board is still that message.
 type webhookToken struct {
-	token   string
-	at      time.Time
-	message string // the message the token's @original is
+	token string
+	at    time.Time
+	// board says the token's @original — or, with followup, its follow-up
+	// message — is the game's board: set once the message that showed it
+	// was sent. message is that board's ID, "" if it could not be learnt;
+	// an edit of @original through the token then learns it.
+	board    bool
+	followup bool
+	message  string
+}
+
+// edits reports whether the token may edit g's board now.
+func (t webhookToken) edits(g *storage.Game, now time.Time) bool {
+	return t.token != "" && t.board && t.message == g.MessageID && now.Sub(t.at) < tokenLifetime
 }
 
 // editBoard shows msg on a game's board message: through the interaction
 // webhook while its token is valid, through the channel message endpoint
 // otherwise, and as a new message (whose ID is saved) if the board was
-// deleted. The caller holds the game's lock; g is current.
+// deleted or its ID is unknown. The caller holds the game's lock; g is
+// current.
 func (b *Bot) editBoard(ctx context.Context, g *storage.Game, msg render.Message, tok webhookToken) error {
 	content, embeds, comps := msg.Content, nonNilEmbeds(msg.Embeds), nonNilComponents(msg.Components)
-	if tok.token != "" && tok.message == g.MessageID && b.now().Sub(tok.at) < tokenLifetime {
-		_, err := b.session.InteractionResponseEdit(&discordgo.Interaction{AppID: b.appID, Token: tok.token}, &discordgo.WebhookEdit{
-			Content: &content, Embeds: &embeds, Components: &comps, AllowedMentions: allowedMentions(msg),
-		})
+	if tok.edits(g, b.now()) {
+		wh := &discordgo.Interaction{AppID: b.appID, Token: tok.token}
+		edit := &discordgo.WebhookEdit{Content: &content, Embeds: &embeds, Components: &comps, AllowedMentions: allowedMentions(msg)}
+		var m *discordgo.Message
+		var err error
+		if tok.followup {
+			m, err = b.session.FollowupMessageEdit(wh, tok.message, edit)
+		} else {
+			m, err = b.session.InteractionResponseEdit(wh, edit)
+		}
 		b.observeREST(err)
 		if err == nil {
+			if g.MessageID == "" {
+				// The board was shown but its ID not learnt: the edit's
+				// answer names it.
+				if err := b.saveBoardID(ctx, g, m.ID); err != nil {
+					b.log.Warn("board edited but its message ID not saved", "game", g.ID, "err", err)
+				}
+			}
 			return nil
 		}
 		b.log.Warn("edit board through the interaction failed; trying the channel", "game", g.ID, "err", err)
@@ -252,27 +277,73 @@ func (b *Bot) postBoard(ctx context.Context, g *storage.Game, msg render.Message
 	if err != nil {
 		return fmt.Errorf("bot: post board of game %s in channel %s: %w", g.ID, g.ChannelID, err)
 	}
-	g.MessageID = m.ID
-	if g.Status.Open() {
-		if err := b.store.UpdateGame(ctx, g); err != nil {
-			return fmt.Errorf("bot: save board message of game %s: %w", g.ID, err)
-		}
+	return b.saveBoardID(ctx, g, m.ID)
+}
+
+// saveBoardID records messageID as g's board. An ended game cannot change
+// in the store any more: its ID is only kept in g, for the caller.
+func (b *Bot) saveBoardID(ctx context.Context, g *storage.Game, messageID string) error {
+	if !g.Status.Open() {
+		g.MessageID = messageID
+		return nil
 	}
+	saved := *g
+	saved.MessageID = messageID
+	if err := b.store.UpdateGame(ctx, &saved); err != nil {
+		return fmt.Errorf("bot: save board message of game %s: %w", g.ID, err)
+	}
+	*g = saved
 	return nil
 }
 
-// saveOriginalMessage records the message an interaction's response
-// created as the game's board.
-func (b *Bot) saveOriginalMessage(ctx context.Context, ix *interaction, g *storage.Game) error {
+// showNewBoard shows the board of a game just created, whose lock the
+// caller holds: as the interaction's response or, when the interaction was
+// answered already (Rematch defers its answer), as a follow-up; then it
+// saves the board's message ID. Once the board is shown, failing to learn
+// or save its ID is logged, not returned — the user must not see a board
+// and "try again" — and the ID is recovered later: from the next click on
+// the board, from an edit through the interaction's token, or at the next
+// start, which posts every open game without a board again. The token it
+// returns edits the board through the interaction's webhook.
+func (b *Bot) showNewBoard(ctx context.Context, ix *interaction, g *storage.Game, msg render.Message) (webhookToken, error) {
+	if ix.isAnswered() {
+		m, err := ix.followup(msg, false)
+		if err != nil {
+			return webhookToken{}, err
+		}
+		if err := b.saveBoardID(ctx, g, m.ID); err != nil {
+			b.log.Warn("board posted but its message ID not saved; it is posted again at the next start", "game", g.ID, "err", err)
+			return webhookToken{}, nil
+		}
+		return webhookToken{token: ix.Token, at: ix.at, board: true, followup: true, message: m.ID}, nil
+	}
+	if err := ix.reply(msg, false); err != nil {
+		return webhookToken{}, err
+	}
+	tok := webhookToken{token: ix.Token, at: ix.at, board: true}
 	m, err := b.session.InteractionResponse(ix.Interaction)
 	b.observeREST(err)
+	if err == nil {
+		err = b.saveBoardID(ctx, g, m.ID)
+	}
 	if err != nil {
-		return fmt.Errorf("bot: find the board message of game %s: %w", g.ID, err)
+		b.log.Warn("board shown but its message ID not saved; it is learnt later", "game", g.ID, "err", err)
 	}
-	g.MessageID = m.ID
-	if err := b.store.UpdateGame(ctx, g); err != nil {
-		return fmt.Errorf("bot: save board message of game %s: %w", g.ID, err)
+	tok.message = g.MessageID
+	return tok, nil
+}
+
+// adoptBoard records the message of a click as g's board when g has none:
+// the board was shown but its ID was never saved (see showNewBoard). The
+// caller holds the game's lock; on error g is unchanged.
+func (b *Bot) adoptBoard(ctx context.Context, ix *interaction, g *storage.Game) error {
+	if g.MessageID != "" || !g.Status.Open() || ix.Message == nil || ix.Message.Flags&discordgo.MessageFlagsEphemeral != 0 {
+		return nil
 	}
+	if err := b.saveBoardID(ctx, g, ix.Message.ID); err != nil {
+		return answerConflict(err, "adopt the board of", g.ID)
+	}
+	b.log.Info("board message learnt from a click", "game", g.ID, "message", g.MessageID)
 	return nil
 }
 

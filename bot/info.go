@@ -159,6 +159,11 @@ func (b *Bot) clickRepost(ctx context.Context, ix *interaction, p customid.Param
 	if err != nil {
 		return err
 	}
+	// Answer before calling Discord: a rate-limited post can take longer
+	// than the 3 seconds Discord waits for the answer.
+	if err := ix.deferUpdate(); err != nil {
+		return err
+	}
 	old := *g
 	if err := b.postBoard(ctx, g, msg); err != nil {
 		return err
@@ -176,7 +181,7 @@ func (b *Bot) clickRepost(ctx context.Context, ix *interaction, p customid.Param
 			b.log.Warn("retire old board", "game", g.ID, "err", err)
 		}
 	}
-	return ix.update(render.Message{Content: "Board of " + string(g.ID) + " posted again."})
+	return ix.edit(render.Message{Content: "Board of " + string(g.ID) + " posted again."})
 }
 
 // cmdHelp handles /help [game].
@@ -202,7 +207,9 @@ func (b *Bot) cmdPrivacy(_ context.Context, ix *interaction, opts options) error
 	}, true)
 }
 
-// clickPrivacyDelete erases the clicking user's data.
+// clickPrivacyDelete erases the clicking user's data, answers, and only
+// then retires the boards of the games it cancelled: editing them may be
+// rate limited past the 3 seconds Discord waits for the answer.
 func (b *Bot) clickPrivacyDelete(ctx context.Context, ix *interaction, p customid.Params) error {
 	if p["user"] != ix.user().ID {
 		return userErrorf("This button erases someone else's data; use /privacy delete for yours.")
@@ -211,6 +218,9 @@ func (b *Bot) clickPrivacyDelete(ctx context.Context, ix *interaction, p customi
 	if err != nil {
 		return fmt.Errorf("bot: delete user data: %w", err)
 	}
+	answered := ix.update(render.Message{Content: fmt.Sprintf(
+		"Your data was erased: %d open game(s) cancelled, %d rating(s) removed, %d finished game(s) anonymised.",
+		len(rep.Removed), rep.Ratings, rep.Anonymised)})
 	for _, g := range rep.Removed {
 		if g.MessageID == "" {
 			continue
@@ -226,9 +236,7 @@ func (b *Bot) clickPrivacyDelete(ctx context.Context, ix *interaction, p customi
 			b.log.Warn("update board of a cancelled game", "game", g.ID, "err", err)
 		}
 	}
-	return ix.update(render.Message{Content: fmt.Sprintf(
-		"Your data was erased: %d open game(s) cancelled, %d rating(s) removed, %d finished game(s) anonymised.",
-		len(rep.Removed), rep.Ratings, rep.Anonymised)})
+	return answered
 }
 
 // cmdSettings handles /settings: without options it shows the server's

@@ -89,24 +89,60 @@ func (ix *interaction) say(format string, args ...any) error {
 	return ix.reply(render.Message{Content: fmt.Sprintf(format, args...)}, true)
 }
 
-// fail tells the user what went wrong, ephemerally: as the response if
-// none was sent yet, as a follow-up otherwise.
-func (ix *interaction) fail(text string) error {
-	ix.mu.Lock()
-	answered := ix.answered
-	ix.mu.Unlock()
-	if !answered {
-		return ix.say("%s", text)
-	}
-	_, err := ix.b.session.FollowupMessageCreate(ix.Interaction, false, &discordgo.WebhookParams{
-		Content: text, Flags: discordgo.MessageFlagsEphemeral,
-		AllowedMentions: &discordgo.MessageAllowedMentions{},
+// deferUpdate answers a component interaction by acknowledging it without
+// changing its message yet (response type 6), for a handler that must call
+// Discord before it can show anything: Discord wants an answer within 3
+// seconds, and one rate-limited request can take that long. The handler
+// then edits the message (edit) or follows up.
+func (ix *interaction) deferUpdate() error {
+	return ix.respond(&discordgo.InteractionResponse{Type: discordgo.InteractionResponseDeferredMessageUpdate})
+}
+
+// edit changes the interaction's @original: after deferUpdate, the message
+// the component was on.
+func (ix *interaction) edit(msg render.Message) error {
+	content, embeds, comps := msg.Content, nonNilEmbeds(msg.Embeds), nonNilComponents(msg.Components)
+	_, err := ix.b.session.InteractionResponseEdit(ix.Interaction, &discordgo.WebhookEdit{
+		Content: &content, Embeds: &embeds, Components: &comps, AllowedMentions: allowedMentions(msg),
 	})
 	ix.b.observeREST(err)
 	if err != nil {
-		return fmt.Errorf("bot: follow up interaction %s: %w", ix.ID, err)
+		return fmt.Errorf("bot: edit the response to interaction %s: %w", ix.ID, err)
 	}
 	return nil
+}
+
+// isAnswered reports whether the interaction's first response was sent.
+func (ix *interaction) isAnswered() bool {
+	ix.mu.Lock()
+	defer ix.mu.Unlock()
+	return ix.answered
+}
+
+// followup sends a message after the first response and returns it.
+func (ix *interaction) followup(msg render.Message, ephemeral bool) (*discordgo.Message, error) {
+	params := &discordgo.WebhookParams{
+		Content: msg.Content, Embeds: msg.Embeds, Components: msg.Components, AllowedMentions: allowedMentions(msg),
+	}
+	if ephemeral {
+		params.Flags = discordgo.MessageFlagsEphemeral
+	}
+	m, err := ix.b.session.FollowupMessageCreate(ix.Interaction, true, params)
+	ix.b.observeREST(err)
+	if err != nil {
+		return nil, fmt.Errorf("bot: follow up interaction %s: %w", ix.ID, err)
+	}
+	return m, nil
+}
+
+// fail tells the user what went wrong, ephemerally: as the response if
+// none was sent yet, as a follow-up otherwise.
+func (ix *interaction) fail(text string) error {
+	if !ix.isAnswered() {
+		return ix.say("%s", text)
+	}
+	_, err := ix.followup(render.Message{Content: text}, true)
+	return err
 }
 
 // responseData converts a rendered message for an interaction response.

@@ -120,7 +120,8 @@ func (b *Bot) cmdPlay(ctx context.Context, ix *interaction, opts options) error 
 			return userErrorf("%s is a bot and cannot accept challenges. Play one of Gambit's AIs with the ai option.", opponent.Username)
 		}
 		req.opponent = playerOf(opponent)
-		return b.challenge(ctx, ix, req)
+		_, err := b.challenge(ctx, ix, req)
+		return err
 	}
 	if aiName == "" {
 		aiName = b.cfg.DefaultAI
@@ -133,7 +134,8 @@ func (b *Bot) cmdPlay(ctx context.Context, ix *interaction, opts options) error 
 		return userErrorf("%s does not play %s. Choose one of: %s.", info.Name, kind, strategyList(string(kind)))
 	}
 	req.opponent = storage.Player{ID: storage.AI(info.Name), Name: info.Name}
-	return b.startAIGame(ctx, ix, req)
+	_, err = b.startAIGame(ctx, ix, req)
+	return err
 }
 
 func kindList(kinds []storage.Kind) string {
@@ -236,42 +238,41 @@ func (b *Bot) begin(ctx context.Context, g *storage.Game) error {
 	return nil
 }
 
-// startAIGame creates a game against an AI and posts its board; when the
-// AI moves first, its search is queued.
-func (b *Bot) startAIGame(ctx context.Context, ix *interaction, req gameRequest) error {
+// startAIGame creates a game against an AI and shows its board; when the
+// AI moves first, its search is queued. It returns the game, nil if none
+// was created.
+func (b *Bot) startAIGame(ctx context.Context, ix *interaction, req gameRequest) (*storage.Game, error) {
 	g := newGame(ix, req)
 	if err := b.begin(ctx, g); err != nil {
-		return err
+		return nil, err
 	}
 	if err := b.createGame(ctx, g); err != nil {
-		return err
+		return nil, err
 	}
 	defer b.locks.lock(g.ID)()
 	pos, err := position(g)
 	if err != nil {
-		return err
+		return g, err
 	}
-	thinking, ready := b.queueAI(g, ix.received, webhookToken{token: ix.Token, at: ix.at})
-	defer func() { ready(g.MessageID) }() // "" if the board was not saved: no webhook edits then
-	if err := ix.reply(view(g, pos, thinking, nil, ""), false); err != nil {
-		return err
-	}
-	return b.saveOriginalMessage(ctx, ix, g)
+	thinking, ready := b.queueAI(g, ix.received)
+	var tok webhookToken
+	defer func() { ready(tok) }()
+	tok, err = b.showNewBoard(ctx, ix, g, view(g, pos, thinking, nil, ""))
+	return g, err
 }
 
-// challenge posts a challenge to another member.
-func (b *Bot) challenge(ctx context.Context, ix *interaction, req gameRequest) error {
+// challenge posts a challenge to another member. It returns the game, nil
+// if none was created.
+func (b *Bot) challenge(ctx context.Context, ix *interaction, req gameRequest) (*storage.Game, error) {
 	g := newGame(ix, req)
 	g.Status = storage.StatusPending
 	g.Deadline = b.now().Add(b.cfg.ChallengeTTL)
 	if err := b.createGame(ctx, g); err != nil {
-		return err
+		return nil, err
 	}
 	defer b.locks.lock(g.ID)()
-	if err := ix.reply(view(g, nil, nil, nil, ""), false); err != nil {
-		return err
-	}
-	return b.saveOriginalMessage(ctx, ix, g)
+	_, err := b.showNewBoard(ctx, ix, g, view(g, nil, nil, nil, ""))
+	return g, err
 }
 
 // completePlay suggests the AI strategies that play the chosen game.
@@ -327,6 +328,9 @@ func (b *Bot) clickAccept(ctx context.Context, ix *interaction, p customid.Param
 	if err != nil {
 		return err
 	}
+	if err := b.adoptBoard(ctx, ix, g); err != nil {
+		return err
+	}
 	if err := b.begin(ctx, g); err != nil {
 		return err
 	}
@@ -346,6 +350,9 @@ func (b *Bot) clickDecline(ctx context.Context, ix *interaction, p customid.Para
 	defer b.locks.lock(storage.GameID(p["game"]))()
 	g, err := b.loadChallenge(ctx, ix, p["game"], true)
 	if err != nil {
+		return err
+	}
+	if err := b.adoptBoard(ctx, ix, g); err != nil {
 		return err
 	}
 	notice := "Challenge declined."
@@ -368,65 +375,92 @@ func answerConflict(err error, what string, id storage.GameID) error {
 }
 
 // clickRematch starts a new game between the players of an ended game,
-// the other player moving first.
+// the other player moving first. The rematch is claimed in the store
+// before anything is shown, so that of any number of clicks on the old
+// board — racing, or after a restart — one starts a game; the answer is
+// deferred before the first call to Discord, which may be rate limited
+// past Discord's 3 seconds. The new board follows up, and the old board
+// loses its Rematch button.
 func (b *Bot) clickRematch(ctx context.Context, ix *interaction, p customid.Params) error {
 	id := storage.GameID(p["game"])
-	req, err := b.takeRematch(ctx, ix, id)
+	req, old, err := b.takeRematch(ctx, ix, id)
 	if err != nil {
+		return err
+	}
+	if err := ix.deferUpdate(); err != nil {
+		b.releaseRematch(ctx, id)
 		return err
 	}
 	// The old game's lock is released by now: the new game takes its own,
 	// which may share the old one's stripe.
+	var g *storage.Game
 	if req.opponent.ID.IsAI() {
-		err = b.startAIGame(ctx, ix, req)
+		g, err = b.startAIGame(ctx, ix, req)
 	} else {
-		err = b.challenge(ctx, ix, req)
+		g, err = b.challenge(ctx, ix, req)
 	}
-	if err != nil {
-		b.rematched.Delete(id) // nothing started: the players may ask again
+	if g == nil {
+		b.releaseRematch(ctx, id) // nothing started: the players may ask again
+		return err
+	}
+	if eerr := ix.edit(endedMessage(old, "A rematch was started below.")); eerr != nil {
+		b.log.Warn("remove the rematch button", "game", old.ID, "err", eerr)
 	}
 	return err
 }
 
 // takeRematch checks that the clicking player may have a rematch of an
-// ended game, marks it taken (on the old board too, whose Rematch button
-// goes) and returns the new game to start.
-func (b *Bot) takeRematch(ctx context.Context, ix *interaction, id storage.GameID) (gameRequest, error) {
+// ended game, claims it in the store and returns the new game to start
+// and the old game. It does not call Discord.
+func (b *Bot) takeRematch(ctx context.Context, ix *interaction, id storage.GameID) (gameRequest, *storage.Game, error) {
 	defer b.locks.lock(id)()
 	old, err := b.loadGame(ctx, string(id))
 	if err != nil {
-		return gameRequest{}, err
+		return gameRequest{}, nil, err
 	}
 	seat := seatOf(old, ix.user().ID)
 	if seat < 0 {
-		return gameRequest{}, userErrorf("Only the players of this game can ask for a rematch. Start your own with /play.")
+		return gameRequest{}, nil, userErrorf("Only the players of this game can ask for a rematch. Start your own with /play.")
 	}
 	if !old.Status.Ended() {
-		return gameRequest{}, userErrorf("This game is not over yet.")
+		return gameRequest{}, nil, userErrorf("This game is not over yet.")
+	}
+	if old.Rematched {
+		return gameRequest{}, nil, errRematchTaken
 	}
 	if !b.guildSettings(ctx, ix.GuildID).Allows(old.Kind) {
-		return gameRequest{}, userErrorf("%s is no longer allowed on this server.", old.Kind)
+		return gameRequest{}, nil, userErrorf("%s is no longer allowed on this server.", old.Kind)
 	}
 	if old.Players[1-seat].ID == storage.Anonymous {
-		return gameRequest{}, userErrorf("Your opponent deleted their data; start a new game with /play.")
+		return gameRequest{}, nil, userErrorf("Your opponent deleted their data; start a new game with /play.")
 	}
 	if err := b.checkLimits(ctx, ix.user().ID, !old.Players[1-seat].ID.IsAI()); err != nil {
-		return gameRequest{}, err
+		return gameRequest{}, nil, err
 	}
-	if _, taken := b.rematched.LoadOrStore(old.ID, true); taken {
-		return gameRequest{}, userErrorf("A rematch of this game was already started.")
+	if err := b.store.ClaimRematch(ctx, old.ID); errors.Is(err, storage.ErrRematchTaken) {
+		return gameRequest{}, nil, errRematchTaken
+	} else if err != nil {
+		return gameRequest{}, nil, fmt.Errorf("bot: claim the rematch of %s: %w", old.ID, err)
 	}
 	first := "me"
 	if firstSeat(old) == seat {
 		first = "opponent"
 	}
-	if err := b.editBoard(ctx, old, endedMessage(old, "A rematch was started below."), webhookToken{}); err != nil {
-		b.log.Warn("remove the rematch button", "game", old.ID, "err", err)
-	}
 	return gameRequest{
 		kind: old.Kind, me: playerOf(ix.user()), opponent: old.Players[1-seat], first: first,
 		rounds: old.Settings.Rounds, moveTime: old.Settings.MoveTime,
-	}, nil
+	}, old, nil
+}
+
+// errRematchTaken refuses a second rematch of a game.
+var errRematchTaken = userErrorf("A rematch of this game was already started.")
+
+// releaseRematch gives a claimed rematch back after its game could not be
+// started; if that fails too, the players start a new game with /play.
+func (b *Bot) releaseRematch(ctx context.Context, id storage.GameID) {
+	if err := b.store.ReleaseRematch(ctx, id); err != nil {
+		b.log.Error("release the rematch of a game that did not start", "game", id, "err", err)
+	}
 }
 
 // firstSeat returns the seat of the player who moved first in g.

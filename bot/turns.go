@@ -60,6 +60,9 @@ func (b *Bot) clickMove(ctx context.Context, ix *interaction, p customid.Params)
 	if err != nil {
 		return err
 	}
+	if err := b.adoptBoard(ctx, ix, g); err != nil {
+		return err
+	}
 	if err := checkMover(g, ix.user().ID); err != nil {
 		return err
 	}
@@ -135,28 +138,24 @@ func (b *Bot) playHuman(ctx context.Context, ix *interaction, g *storage.Game, p
 	if err != nil {
 		return err
 	}
-	var tok webhookToken
-	if onBoard {
-		tok = webhookToken{token: ix.Token, at: ix.at}
-	}
-	thinking, ready := b.queueAI(g, ix.received, tok)
+	thinking, ready := b.queueAI(g, ix.received)
 	msg := view(g, pos, thinking, changes, "")
 	if onBoard {
 		// The token edits the board only if the answer updated it; after a
 		// failed answer its @original is the error reply.
-		shown := ""
+		var shown webhookToken
 		defer func() { ready(shown) }()
 		err := b.updateBoard(ctx, ix, g, msg)
 		if err == nil {
-			shown = ix.Message.ID
+			shown = webhookToken{token: ix.Token, at: ix.at, board: true, message: ix.Message.ID}
 		}
 		return err
 	}
-	defer ready("")
+	defer ready(webhookToken{})
 	if err := ix.say("You played %s.", played); err != nil {
 		return err
 	}
-	if err := b.editBoard(ctx, g, msg, tok); err != nil {
+	if err := b.editBoard(ctx, g, msg, webhookToken{}); err != nil {
 		b.log.Warn("typed move played but its board not updated", "game", g.ID, "err", err)
 		if code := restCode(err); code == 50001 || code == 50013 {
 			return userErrorf("Your move %s counts, but I cannot update the board: I am missing permissions in this channel (View Channel, Send Messages, Embed Links).", played)

@@ -210,6 +210,10 @@ type Game struct {
 	// Deadline is when a pending challenge expires or the player to move
 	// forfeits; zero for none. The store clears it when the game closes.
 	Deadline time.Time `json:"deadline,omitzero"`
+	// Rematched is set on an ended game once a rematch of it was claimed
+	// (Store.ClaimRematch), so that its Rematch button starts one game
+	// only, also across restarts.
+	Rematched bool `json:"rematched,omitempty"`
 	// CreatedAt and UpdatedAt are set by the store.
 	CreatedAt time.Time `json:"created_at"`
 	UpdatedAt time.Time `json:"updated_at"`
@@ -261,6 +265,9 @@ func (g *Game) Validate() error {
 	}
 	if g.Result != nil && (g.Result.Winner < Draw || g.Result.Winner > 1) {
 		return bad("winner %d is not 0, 1 or Draw", g.Result.Winner)
+	}
+	if g.Rematched && !g.Status.Ended() {
+		return bad("rematch claimed on a %s game", g.Status)
 	}
 	if !g.Deadline.IsZero() && !g.Status.Open() {
 		return bad("deadline on a %s game", g.Status)

@@ -34,6 +34,9 @@ var (
 	// ErrGameOver reports an update to a game that has already ended
 	// (finished, forfeited, expired, declined or cancelled).
 	ErrGameOver = errors.New("game is over")
+	// ErrRematchTaken reports a ClaimRematch of a game whose rematch was
+	// claimed already.
+	ErrRematchTaken = errors.New("rematch already claimed")
 	// ErrInvalid reports a record the caller asked to write that breaks the
 	// rules of the data model (unknown kind, illegal status change, …).
 	ErrInvalid = errors.New("invalid")
@@ -89,6 +92,16 @@ type Store interface {
 	// global ladder and, for a game in a guild, the guild's ladder. It
 	// returns the rating changes for display. Version rules as UpdateGame.
 	FinishGame(ctx context.Context, g *Game, res Result) ([]RatingChange, error)
+	// ClaimRematch marks an ended (finished or forfeited) game as having
+	// its rematch started, the one change an ended game takes: of any
+	// number of claims, concurrent or across restarts, one succeeds and
+	// the others fail with ErrRematchTaken. The version grows by one. A
+	// game that has not ended fails with ErrInvalid.
+	ClaimRematch(ctx context.Context, id GameID) error
+	// ReleaseRematch undoes ClaimRematch, for a rematch that could not be
+	// started, so that the players may ask again. Releasing a game that
+	// is not claimed changes nothing.
+	ReleaseRematch(ctx context.Context, id GameID) error
 	// ActiveGames lists a player's pending and active games, oldest first.
 	ActiveGames(ctx context.Context, p PlayerID) ([]*Game, error)
 	// AwaitingAI lists the active games whose player to move is an AI

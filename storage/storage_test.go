@@ -41,6 +41,10 @@ func TestGameValidate(t *testing.T) {
 		"cancelled with a deadline": func(g *Game) {
 			g.Status, g.Deadline = StatusCancelled, time.Now()
 		},
+		"rematch claimed while open": func(g *Game) { g.Rematched = true },
+		"rematch claimed when cancelled": func(g *Game) {
+			g.Status, g.Rematched = StatusCancelled, true
+		},
 		"empty move":        func(g *Game) { g.Moves = []string{"a1", ""} },
 		"NUL in message id": func(g *Game) { g.MessageID = "1\x002" },
 		"negative rounds":   func(g *Game) { g.Settings.Rounds = -1 },

@@ -21,6 +21,12 @@ type Fault struct {
 	// Delay holds each matching request back this long (in real time)
 	// before it is answered, to simulate a slow Discord.
 	Delay time.Duration
+	// Advance moves the server's ManualClock (WithClock) forward this much
+	// when a matching request arrives, before it is answered: the request
+	// takes that long as Discord sees it — a slow answer, or the wait of a
+	// rate limit — without the test sleeping. InjectFault panics if the
+	// server's clock is not a ManualClock.
+	Advance time.Duration
 	// Status is the answer: 429 for a rate limit, 500, 502 or any other
 	// error status. 0 answers the request normally (after Delay).
 	Status int
@@ -43,6 +49,9 @@ type pendingFault struct {
 // InjectFault arms a fault for the next matching requests. Faults are
 // tried in the order they were injected; a request takes at most one.
 func (s *Server) InjectFault(f Fault) {
+	if _, manual := s.clock.(*ManualClock); f.Advance != 0 && !manual {
+		panic("discordtest: Fault.Advance needs a server with a ManualClock")
+	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.faults = append(s.faults, &pendingFault{Fault: f, left: max(f.Times, 1)})
@@ -70,6 +79,9 @@ func (s *Server) applyFault(w *recorder, r *http.Request, route string) bool {
 	f := s.takeFault(r.Method, route)
 	if f == nil {
 		return true
+	}
+	if f.Advance > 0 {
+		s.clock.(*ManualClock).Advance(f.Advance)
 	}
 	if f.Delay > 0 {
 		t := time.NewTimer(f.Delay)

@@ -140,3 +140,39 @@ func TestDroppedConnection(t *testing.T) {
 		t.Fatalf("statuses = %v, want [0 200]", got)
 	}
 }
+
+// TestAdvanceMakesARequestTakeTimeOnDiscordsClock checks that a fault's
+// Advance moves the ManualClock as the request arrives: an answer sent
+// after such a request is late for Discord, one sent before it is not.
+func TestAdvanceMakesARequestTakeTimeOnDiscordsClock(t *testing.T) {
+	t.Parallel()
+	clock := discordtest.NewManualClock(time.Date(2025, 1, 1, 12, 0, 0, 0, time.UTC))
+	srv, b, alice, bob := twoPlayers(t, discordtest.WithClock(clock))
+	srv.InjectFault(discordtest.Fault{Method: "POST", Route: messagesRoute, Advance: 3500 * time.Millisecond})
+	_, late := challenge(t, srv, b, alice.ID, bob.ID)
+	before := clock.Now()
+	if _, err := b.ChannelMessageSend(srv.ChannelID(), "slow"); err != nil {
+		t.Fatalf("send: %v", err)
+	}
+	if got := clock.Now().Sub(before); got != 3500*time.Millisecond {
+		t.Fatalf("the slow request moved the clock %v, want 3.5s", got)
+	}
+	err := b.InteractionRespond(late, &discordgo.InteractionResponse{Type: discordgo.InteractionResponseDeferredChannelMessageWithSource})
+	restError(t, err, 404, discordtest.CodeUnknownInteraction)
+	if _, err := b.ChannelMessageSend(srv.ChannelID(), "fast"); err != nil || !clock.Now().Equal(before.Add(3500*time.Millisecond)) {
+		t.Fatalf("a second request (%v) moved the clock again: the fault is used once", err)
+	}
+}
+
+// TestAdvanceNeedsAManualClock checks that Advance on a server with the
+// system clock is refused instead of silently doing nothing.
+func TestAdvanceNeedsAManualClock(t *testing.T) {
+	t.Parallel()
+	srv := newServer(t)
+	defer func() {
+		if recover() == nil {
+			t.Error("InjectFault took Advance on a server without a ManualClock")
+		}
+	}()
+	srv.InjectFault(discordtest.Fault{Advance: time.Second})
+}

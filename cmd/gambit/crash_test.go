@@ -33,7 +33,7 @@ import (
 // The bot crash drill kills the real `gambit bot` process a few times by
 // default (and under -short); run the long drill with
 //
-//	go test ./cmd/gambit -run CrashDrill -botcrash.kills=50 -timeout 30m
+//	go test ./cmd/gambit -run CrashDrill -botcrash.kills=100 -timeout 60m
 //
 // (the package comes before the flag: go test stops reading packages at
 // the first flag it does not know).
@@ -90,8 +90,11 @@ var crashSpecs = []crashSpec{
 //     than /play commands, no two games on one board message;
 //
 // then restarts the process and checks that every game whose AI turn was
-// pending at the kill gets its AI move on its board, and that every board
-// a kill left behind its stored game is redrawn by the bot at start.
+// pending at the kill gets its AI move on its board, that every board a
+// kill left behind its stored game is redrawn by the bot at start, and
+// that every open game the kill left without a board message (between
+// showing a new board and saving its ID, or before its reply) gets its
+// board posted at start.
 func TestBotCrashDrill(t *testing.T) {
 	kills := *botCrashKills
 	if testing.Short() {
@@ -99,16 +102,19 @@ func TestBotCrashDrill(t *testing.T) {
 	}
 	began := time.Now()
 	d := newCrashDrill(t)
-	var awaiting map[storage.GameID]int // games awaiting the AI at the last kill → their moves then
-	var stale map[storage.GameID]int    // boards behind their games at the last kill → the stored moves
+	var awaiting map[storage.GameID]int   // games awaiting the AI at the last kill → their moves then
+	var stale map[storage.GameID]int      // boards behind their games at the last kill → the stored moves
+	var unboarded map[storage.GameID]bool // open games with a person to move and no board message at the last kill
 	for round := range kills {
+		restarted := time.Now()
 		d.start()
 		if round > 0 {
 			d.awaitResumed(awaiting)
 			d.awaitRedrawn(stale)
+			d.awaitPosted(unboarded, restarted)
 		}
 		d.burst(round)
-		awaiting, stale = d.verify(fmt.Sprintf("kill %d", round+1), awaiting)
+		awaiting, stale, unboarded = d.verify(fmt.Sprintf("kill %d", round+1), awaiting)
 		d.staleHuman += len(stale)
 		if t.Failed() {
 			d.dumpLogs()
@@ -117,11 +123,17 @@ func TestBotCrashDrill(t *testing.T) {
 	}
 	// A last start answers the AI turns of the last kill; a graceful stop
 	// then leaves a database that must hold all of it.
+	restarted := time.Now()
 	d.start()
 	d.awaitResumed(awaiting)
 	d.awaitRedrawn(stale)
+	d.awaitPosted(unboarded, restarted)
 	d.stop()
-	if _, stale = d.verify("the final stop", awaiting); len(stale) > 0 {
+	_, stale, unboarded = d.verify("the final stop", awaiting)
+	if len(unboarded) > 0 {
+		t.Errorf("games %v have no board message after a graceful stop", unboarded)
+	}
+	if len(stale) > 0 {
 		t.Errorf("boards of %v are behind their games after a graceful stop", stale)
 	}
 	if t.Failed() {
@@ -158,6 +170,7 @@ type crashDrill struct {
 	modes                            map[string]int
 	inflightAtKills, awaitingAtKills int
 	resumed, redrawn, staleHuman     int
+	unboarded, posted                int // open games without a board message at the kills, posted at start
 	staleAfterAI                     int // of staleHuman: the AI's move was committed, not shown
 	moveChecks, storedGames          int
 	orphans                          map[storage.GameID]bool // created, never shown
@@ -515,6 +528,29 @@ func (d *crashDrill) awaitRedrawn(stale map[storage.GameID]int) {
 	d.redrawn += d.awaitBoards(shownBefore, "its board was behind the stored moves at the kill and was not redrawn")
 }
 
+// awaitPosted waits until the bot, restarted at since, has posted a board
+// for every game in ids: open with a person to move and no board message
+// at the last kill.
+func (d *crashDrill) awaitPosted(ids map[storage.GameID]bool, since time.Time) {
+	d.t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), crashWait)
+	defer cancel()
+	var missing []storage.GameID
+	d.boards.until(ctx, func() bool {
+		missing = missing[:0]
+		for id := range ids {
+			if g := d.boards.games[id]; g == nil || !g.changed.After(since) {
+				missing = append(missing, id)
+			}
+		}
+		return len(missing) == 0
+	})
+	for _, id := range missing {
+		d.t.Errorf("game %s had no board message at the kill and none was posted at start within %v", id, crashWait)
+	}
+	d.posted += len(ids) - len(missing)
+}
+
 // awaitResumed waits until every game that awaited the AI at the kill
 // shows the AI's move on a board.
 func (d *crashDrill) awaitResumed(awaiting map[storage.GameID]int) {
@@ -547,10 +583,11 @@ func (d *crashDrill) awaitBoards(past map[storage.GameID]int, problem string) in
 }
 
 // verify checks the database after the process ended and returns the
-// games awaiting the AI with their move counts, and the open games whose
+// games awaiting the AI with their move counts, the open games whose
 // board is behind the stored game with a person to move, with their
-// stored move counts.
-func (d *crashDrill) verify(label string, prevAwaiting map[storage.GameID]int) (map[storage.GameID]int, map[storage.GameID]int) {
+// stored move counts, and the open games with a person to move and no
+// board message.
+func (d *crashDrill) verify(label string, prevAwaiting map[storage.GameID]int) (awaiting, stale map[storage.GameID]int, unboarded map[storage.GameID]bool) {
 	t := d.t
 	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), crashWait)
@@ -656,20 +693,23 @@ func (d *crashDrill) verify(label string, prevAwaiting map[storage.GameID]int) (
 	if err != nil {
 		t.Fatalf("%s: %v", label, err)
 	}
-	awaiting := map[storage.GameID]int{}
+	awaiting = map[storage.GameID]int{}
 	for _, g := range pending {
 		awaiting[g.ID] = len(g.Moves)
 	}
 	d.awaitingAtKills += len(awaiting)
-	stale := map[storage.GameID]int{}
+	stale, unboarded = map[storage.GameID]int{}, map[storage.GameID]bool{}
 	for _, g := range all {
+		if g.Status.Open() && !g.AwaitingAI() && g.MessageID == "" {
+			unboarded[g.ID] = true
+		}
 		switch st := d.boards.state(g.ID); {
 		case !g.Status.Open():
 			if st.known && st.status != storage.StatusFinished {
 				d.boards.abandon(g.ID) // its last move was committed, not shown
 			}
 		case !st.known:
-			d.orphans[g.ID] = true // created, its /play reply never sent (AI turns get a board when resumed)
+			d.orphans[g.ID] = true // created, its /play reply never sent: its board is posted at start, or with the AI's move
 		case g.Status == storage.StatusActive && !g.AwaitingAI() &&
 			(st.status != storage.StatusActive || st.ply != len(g.Moves)):
 			stale[g.ID] = len(g.Moves)
@@ -678,9 +718,10 @@ func (d *crashDrill) verify(label string, prevAwaiting map[storage.GameID]int) (
 			}
 		}
 	}
-	t.Logf("%s: %d games (%v), %d awaiting the AI, %d boards behind with a person to move; %d moves shown to members checked",
-		label, len(all), stats.Games, len(awaiting), len(stale), checks)
-	return awaiting, stale
+	d.unboarded += len(unboarded)
+	t.Logf("%s: %d games (%v), %d awaiting the AI, %d boards behind with a person to move, %d open without a board message; %d moves shown to members checked",
+		label, len(all), stats.Games, len(awaiting), len(stale), len(unboarded), checks)
+	return awaiting, stale, unboarded
 }
 
 // crashReplay replays a stored game from the start: every move must be
@@ -773,6 +814,7 @@ func (d *crashDrill) finish(kills int, took time.Duration) {
 		d.awaitingAtKills, d.resumed, d.inflightAtKills, d.unanswered.Load())
 	t.Logf("  boards a kill left behind their game with a person to move: %d (%d after the AI's move, %d after a member's click), redrawn by the bot at start: %d",
 		d.staleHuman, d.staleAfterAI, d.staleHuman-d.staleAfterAI, d.redrawn)
+	t.Logf("  open games a kill left without a board message (a person to move): %d, posted by the bot at start: %d", d.unboarded, d.posted)
 }
 
 // dumpLogs logs the output of the processes so far, after a failure.

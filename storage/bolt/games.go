@@ -216,6 +216,48 @@ func (s *Store) commitGame(ctx context.Context, g *storage.Game, res *storage.Re
 	return changes, nil
 }
 
+// ClaimRematch implements storage.Store.
+func (s *Store) ClaimRematch(ctx context.Context, id storage.GameID) error {
+	if err := s.setRematched(ctx, id, true); err != nil {
+		return fmt.Errorf("storage: claim the rematch of game %s: %w", id, err)
+	}
+	return nil
+}
+
+// ReleaseRematch implements storage.Store.
+func (s *Store) ReleaseRematch(ctx context.Context, id storage.GameID) error {
+	if err := s.setRematched(ctx, id, false); err != nil {
+		return fmt.Errorf("storage: release the rematch of game %s: %w", id, err)
+	}
+	return nil
+}
+
+// setRematched sets the Rematched mark of an ended game in one
+// transaction: claiming a claimed game fails with ErrRematchTaken,
+// releasing an unclaimed one does nothing.
+func (s *Store) setRematched(ctx context.Context, id storage.GameID, claim bool) error {
+	return s.update(ctx, func(tx *bbolt.Tx) error {
+		old, err := getGame(tx, id)
+		if err != nil {
+			return err
+		}
+		if !old.Status.Ended() {
+			return fmt.Errorf("%w: the game is %s, not ended", storage.ErrInvalid, old.Status)
+		}
+		if old.Rematched == claim {
+			if claim {
+				return storage.ErrRematchTaken
+			}
+			return nil
+		}
+		rec := *old
+		rec.Rematched = claim
+		rec.Version++
+		rec.UpdatedAt = s.now()
+		return putGame(tx, old, &rec)
+	})
+}
+
 // ActiveGames implements storage.Store.
 func (s *Store) ActiveGames(ctx context.Context, p storage.PlayerID) ([]*storage.Game, error) {
 	games, err := s.indexedGames(ctx, bucketOpen, pairPrefix(string(p)), false, 0)
