@@ -165,28 +165,33 @@ func TestConcurrentRematchesKeepTheCap(t *testing.T) {
 	}
 
 	gate.hold(len(ended))
-	var ixs []*discordtest.Interaction
 	for _, board := range ended {
 		rematch, ok := find(board, customid.Rematch, nil)
 		if !ok {
 			t.Fatalf("no Rematch button on %+v", board.Components)
 		}
-		ix, err := h.srv.ClickButton(alice, board.ID, rematch)
-		if err != nil {
+		if _, err := h.srv.ClickButton(alice, board.ID, rematch); err != nil {
 			t.Fatal(err)
 		}
-		ixs = append(ixs, ix)
+	}
+	// Rematch answers first (deferring the update of the old board), so a
+	// started rematch shows on its old board and a refusal comes as a
+	// private follow-up.
+	refused, err := h.srv.WaitMessage(h.ctx(), func(m discordtest.Message) bool {
+		return m.Ephemeral() && strings.Contains(m.Content, "games and challenges open, the most Gambit allows")
+	})
+	if err != nil {
+		t.Fatalf("no Rematch was refused with the cap's explanation: %v", err)
+	}
+	if _, err := h.srv.WaitMessage(h.ctx(), func(m discordtest.Message) bool {
+		return strings.Contains(m.Content, "A rematch was started below")
+	}); err != nil {
+		t.Fatalf("no Rematch started (refusal: %q): %v", refused.Content, err)
 	}
 	started := 0
-	for _, ix := range ixs {
-		m, err := ix.Reply(h.ctx())
-		switch {
-		case err != nil:
-			t.Errorf("a Rematch was not answered: %v", err)
-		case !m.Ephemeral():
+	for _, board := range ended {
+		if m, _ := h.srv.Message(board.ID); strings.Contains(m.Content, "A rematch was started below") {
 			started++
-		case !strings.Contains(m.Content, "games and challenges open, the most Gambit allows"):
-			t.Errorf("a Rematch was refused with %q, want the cap's explanation", m.Content)
 		}
 	}
 	gate.held(t)
