@@ -7,7 +7,7 @@ import (
 	"time"
 
 	"github.com/gambitbot/gambit/bot"
-	"github.com/gambitbot/gambit/bot/discordtest"
+	"github.com/gambitbot/gambit/internal/discordtest"
 	"github.com/gambitbot/gambit/storage"
 )
 

@@ -29,8 +29,8 @@ import (
 
 	"github.com/bwmarrin/discordgo"
 
-	"github.com/gambitbot/gambit/bot/internal/apiurl"
 	"github.com/gambitbot/gambit/bot/ops"
+	"github.com/gambitbot/gambit/internal/apiurl"
 	"github.com/gambitbot/gambit/storage"
 	"github.com/gambitbot/gambit/strategies"
 )

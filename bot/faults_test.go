@@ -25,10 +25,10 @@ import (
 
 	"github.com/gambitbot/gambit/bot"
 	"github.com/gambitbot/gambit/bot/customid"
-	"github.com/gambitbot/gambit/bot/discordtest"
 	"github.com/gambitbot/gambit/bot/render"
 	"github.com/gambitbot/gambit/games"
 	"github.com/gambitbot/gambit/games/catalog"
+	"github.com/gambitbot/gambit/internal/discordtest"
 	"github.com/gambitbot/gambit/storage"
 )
 

@@ -15,7 +15,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/gambitbot/gambit/bot/discordtest"
+	"github.com/gambitbot/gambit/internal/discordtest"
 )
 
 // runMainEnv makes the test binary run gambit's main instead of the tests,

@@ -22,10 +22,10 @@ import (
 	"time"
 
 	"github.com/gambitbot/gambit/bot/customid"
-	"github.com/gambitbot/gambit/bot/discordtest"
 	"github.com/gambitbot/gambit/engine"
 	"github.com/gambitbot/gambit/games"
 	"github.com/gambitbot/gambit/games/catalog"
+	"github.com/gambitbot/gambit/internal/discordtest"
 	"github.com/gambitbot/gambit/storage"
 	"github.com/gambitbot/gambit/storage/bolt"
 )

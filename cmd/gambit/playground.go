@@ -7,10 +7,12 @@ import (
 	"os"
 	"os/signal"
 	"runtime"
+	"strings"
 	"syscall"
 
 	"github.com/gambitbot/gambit/bot"
-	"github.com/gambitbot/gambit/bot/playground"
+	"github.com/gambitbot/gambit/internal/playground"
+	"github.com/gambitbot/gambit/storage/bolt"
 )
 
 const playgroundUsage = `
@@ -46,11 +48,22 @@ func runPlayground(args []string, sio stdio) error {
 	runtime.GOMAXPROCS(bot.Procs(cfg))
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
+	db := envOr("GAMBIT_PLAYGROUND_DB", defaultPlaygroundDB)
+	store, err := bolt.Open(db, nil)
+	if err != nil {
+		return err
+	}
+	defer func() {
+		if err := store.Close(); err != nil {
+			fmt.Fprintf(sio.err, "gambit playground: close the database: %v\n", err)
+		}
+	}()
 	return playground.Run(ctx, playground.Config{
-		Addr:   os.Getenv("GAMBIT_PLAYGROUND_ADDR"),
-		DB:     envOr("GAMBIT_PLAYGROUND_DB", defaultPlaygroundDB),
-		Bot:    cfg,
-		Logger: slog.New(slog.NewTextHandler(sio.err, &slog.HandlerOptions{Level: level})),
+		Addr:      os.Getenv("GAMBIT_PLAYGROUND_ADDR"),
+		Store:     store,
+		StatePath: strings.TrimSuffix(db, ".db") + ".json",
+		Bot:       cfg,
+		Logger:    slog.New(slog.NewTextHandler(sio.err, &slog.HandlerOptions{Level: level})),
 		Ready: func(url string) {
 			fmt.Fprintf(sio.out, "Gambit playground: open %s in your browser.\n", url)
 			fmt.Fprintln(sio.out, "To play on real Discord instead, put a bot token in DISCORD_TOKEN and run 'gambit bot' (see README).")

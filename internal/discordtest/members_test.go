@@ -6,7 +6,7 @@ import (
 
 	"github.com/bwmarrin/discordgo"
 
-	"github.com/gambitbot/gambit/bot/discordtest"
+	"github.com/gambitbot/gambit/internal/discordtest"
 )
 
 // guildEvents opens a discordgo session with the given intents that

@@ -7,12 +7,11 @@ import (
 	"log/slog"
 	"net"
 	"net/http"
-	"strings"
 	"time"
 
 	"github.com/gambitbot/gambit/bot"
-	"github.com/gambitbot/gambit/bot/discordtest"
-	"github.com/gambitbot/gambit/storage/bolt"
+	"github.com/gambitbot/gambit/internal/discordtest"
+	"github.com/gambitbot/gambit/storage"
 )
 
 // DefaultAddr is where the page is served unless Config says otherwise.
@@ -23,9 +22,12 @@ type Config struct {
 	// Addr is the page's listen address; DefaultAddr if empty. It must be
 	// a loopback address: the playground has no authentication.
 	Addr string
-	// DB is the playground's database file; its state file is DB with
-	// the extension .json.
-	DB string
+	// Store is the playground's database, opened by the caller; Run does
+	// not close it.
+	Store storage.Store
+	// StatePath is the file that keeps the members and the server's IDs
+	// between runs.
+	StatePath string
 	// Bot holds the bot's settings; its Token, APIURL and Logger are set
 	// by Run.
 	Bot bot.Config
@@ -53,7 +55,7 @@ func Run(ctx context.Context, cfg Config) error {
 	if err := checkLoopback(addr); err != nil {
 		return err
 	}
-	statePath := strings.TrimSuffix(cfg.DB, ".db") + ".json"
+	statePath := cfg.StatePath
 	st, err := LoadState(statePath)
 	if err != nil {
 		return err
@@ -78,15 +80,6 @@ func Run(ctx context.Context, cfg Config) error {
 		return err
 	}
 
-	store, err := bolt.Open(cfg.DB, nil)
-	if err != nil {
-		return err
-	}
-	defer func() {
-		if err := store.Close(); err != nil {
-			log.Error("close the database", "err", err)
-		}
-	}()
 	ln, err := net.Listen("tcp", addr)
 	if err != nil {
 		return fmt.Errorf("playground: listen on %s (set GAMBIT_PLAYGROUND_ADDR to use another address): %w", addr, err)
@@ -102,7 +95,7 @@ func Run(ctx context.Context, cfg Config) error {
 			cfg.Ready(url)
 		}
 	}
-	b, err := bot.New(bc, store)
+	b, err := bot.New(bc, cfg.Store)
 	if err != nil {
 		_ = ln.Close()
 		return err

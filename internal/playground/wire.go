@@ -5,7 +5,7 @@ import (
 
 	"github.com/bwmarrin/discordgo"
 
-	"github.com/gambitbot/gambit/bot/discordtest"
+	"github.com/gambitbot/gambit/internal/discordtest"
 )
 
 // wireMessage is a message as the page receives it.

@@ -10,7 +10,7 @@ import (
 
 	"github.com/bwmarrin/discordgo"
 
-	"github.com/gambitbot/gambit/bot/discordtest"
+	"github.com/gambitbot/gambit/internal/discordtest"
 )
 
 const (

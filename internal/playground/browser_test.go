@@ -14,7 +14,8 @@ import (
 	"github.com/chromedp/chromedp"
 
 	"github.com/gambitbot/gambit/bot"
-	"github.com/gambitbot/gambit/bot/playground"
+	"github.com/gambitbot/gambit/internal/playground"
+	"github.com/gambitbot/gambit/storage/bolt"
 )
 
 // The browser tests drive the real page in headless Chromium (Debian's
@@ -49,10 +50,16 @@ func runPlayground(t *testing.T, db string) (string, func()) {
 	ctx, cancel := context.WithCancel(context.Background())
 	urls := make(chan string, 1)
 	done := make(chan error, 1)
+	store, err := bolt.Open(db, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
 	go func() {
+		defer store.Close()
 		done <- playground.Run(ctx, playground.Config{
-			Addr: "127.0.0.1:0",
-			DB:   db,
+			Addr:      "127.0.0.1:0",
+			Store:     store,
+			StatePath: strings.TrimSuffix(db, ".db") + ".json",
 			Bot:  bot.Config{MoveTime: 300 * time.Millisecond, TickInterval: 50 * time.Millisecond},
 			Ready: func(url string) {
 				urls <- url

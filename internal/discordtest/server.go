@@ -24,7 +24,7 @@ import (
 
 	"github.com/gorilla/websocket"
 
-	"github.com/gambitbot/gambit/bot/internal/apiurl"
+	"github.com/gambitbot/gambit/internal/apiurl"
 )
 
 // discordEpoch is the first millisecond of 2015, the epoch of Discord's

@@ -1,5 +1,5 @@
 // Package playground runs Gambit without a Discord token: the local
-// stand-in of Discord (bot/discordtest), the real bot talking to it through
+// stand-in of Discord (internal/discordtest), the real bot talking to it through
 // the real discordgo client, and a web page that shows one channel the way
 // Discord would and lets simulated members use the bot's commands, buttons
 // and selects.
@@ -27,7 +27,7 @@ import (
 	"sync"
 	"time"
 
-	"github.com/gambitbot/gambit/bot/discordtest"
+	"github.com/gambitbot/gambit/internal/discordtest"
 )
 
 //go:embed static

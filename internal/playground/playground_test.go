@@ -12,7 +12,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/gambitbot/gambit/bot/playground"
+	"github.com/gambitbot/gambit/internal/playground"
 )
 
 // api calls the playground's JSON API as the page does and decodes the
@@ -212,7 +212,7 @@ func TestGamesAndMembersSurviveARestart(t *testing.T) {
 }
 
 func TestRunRefusesANonLoopbackAddress(t *testing.T) {
-	err := playground.Run(context.Background(), playground.Config{Addr: "0.0.0.0:8080", DB: filepath.Join(t.TempDir(), "p.db")})
+	err := playground.Run(context.Background(), playground.Config{Addr: "0.0.0.0:8080", StatePath: filepath.Join(t.TempDir(), "p.json")})
 	if err == nil || !strings.Contains(err.Error(), "loopback") {
 		t.Fatalf("Run on 0.0.0.0: %v, want a refusal naming loopback", err)
 	}

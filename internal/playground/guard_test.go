@@ -6,7 +6,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/gambitbot/gambit/bot/playground"
+	"github.com/gambitbot/gambit/internal/playground"
 )
 
 // send calls the playground and returns the status and the answer's
