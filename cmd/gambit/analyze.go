@@ -12,7 +12,7 @@ import (
 )
 
 const analyzeUsage = `
-Usage: gambit analyze --game adjacency|connect4|tictactoe [--position TEXT|start]
+Usage: gambit analyze --game {games} [--position TEXT|start]
                       [--rounds N] [--first x|o] [--moves 'M1 M2 …']
                       [--strategy NAME] [--time DURATION]
                       [--depth N] [--nodes N] [--threads N] [--hash MiB] [--json]

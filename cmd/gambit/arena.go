@@ -20,7 +20,7 @@ import (
 )
 
 const arenaUsage = `
-Usage: gambit arena --game adjacency|connect4|tictactoe --players A,B,… [--gauntlet NAME]
+Usage: gambit arena --game {games} --players A,B,… [--gauntlet NAME]
                     [--games N] [--rounds 8,16,28] [--time DURATION] [--nodes N]
                     [--seed S] [--concurrency K] [--hash MiB] [--json]
 
@@ -53,7 +53,7 @@ Examples:
 
 func runArena(args []string, sio stdio) error {
 	fs := newFlagSet("arena", arenaUsage, sio.out)
-	gameName := fs.String("game", "", "the game: adjacency, connect4 or tictactoe (required)")
+	gameName := gameFlag(fs)
 	playerList := fs.String("players", "", "the strategies, comma-separated: at least two (required)")
 	gauntlet := fs.String("gauntlet", "", "one of the players, who meets each of the others (default: round robin)")
 	gamesPer := fs.Int("games", 20, "games per pairing and rounds setting (rounded up to cover the setups)")
@@ -106,7 +106,7 @@ func runArena(args []string, sio stdio) error {
 // problem is a usage error.
 func arenaConfig(fs *flagSet, gameName, playerList, roundList string) (arena.Config, error) {
 	if gameName == "" {
-		return arena.Config{}, usagef("--game is required: adjacency, connect4 or tictactoe")
+		return arena.Config{}, errNoGame()
 	}
 	game, err := catalog.Lookup(gameName)
 	if err != nil {

@@ -12,6 +12,8 @@ import (
 	"io"
 	"os"
 	"strings"
+
+	"github.com/gambitbot/gambit/games/catalog"
 )
 
 // command is one subcommand of gambit.
@@ -113,7 +115,7 @@ Commands:
 	}
 	fmt.Fprint(w, `
 Run 'gambit <command> --help' for a command's options.
-Games: adjacency, connect4, tictactoe. Position texts and move notation are
+Games: `+strings.Join(catalog.Names(), ", ")+`. Position texts and move notation are
 described in README.md.
 `)
 }
@@ -130,7 +132,23 @@ func newFlagSet(name, usage string, stdout io.Writer) *flagSet {
 	fs := flag.NewFlagSet("gambit "+name, flag.ContinueOnError)
 	fs.SetOutput(io.Discard) // errors are reported once, by run
 	fs.Usage = func() {}     // and the usage only on --help, by parse
-	return &flagSet{FlagSet: fs, usage: usage, stdout: stdout}
+	return &flagSet{FlagSet: fs, usage: withGames(usage), stdout: stdout}
+}
+
+// withGames writes the registered games' names in place of {games} in a
+// usage text: "adjacency|connect4|tictactoe".
+func withGames(usage string) string {
+	return strings.ReplaceAll(usage, "{games}", strings.Join(catalog.Names(), "|"))
+}
+
+// gameFlag registers the --game flag.
+func gameFlag(fs *flagSet) *string {
+	return fs.String("game", "", "the game: "+strings.Join(catalog.Names(), ", ")+" (required)")
+}
+
+// errNoGame is the usage error of a command run without --game.
+func errNoGame() error {
+	return usagef("--game is required: %s", strings.Join(catalog.Names(), ", "))
 }
 
 // parse parses args: --help prints the usage and the options and returns

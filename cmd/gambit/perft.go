@@ -7,7 +7,7 @@ import (
 )
 
 const perftUsage = `
-Usage: gambit perft --game adjacency|connect4|tictactoe --depth N
+Usage: gambit perft --game {games} --depth N
                     [--position TEXT|start] [--rounds N] [--first x|o]
                     [--moves 'M1 M2 …'] [--json]
 

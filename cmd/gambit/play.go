@@ -18,7 +18,7 @@ import (
 )
 
 const playUsage = `
-Usage: gambit play --game adjacency|connect4|tictactoe [--vs STRATEGY] [--rounds N]
+Usage: gambit play --game {games} [--vs STRATEGY] [--rounds N]
                    [--first me|ai] [--time DURATION]
 
 Plays a game against a strategy (default minimax, searching --time a move,
@@ -41,7 +41,7 @@ Examples:
 
 func runPlay(args []string, sio stdio) error {
 	fs := newFlagSet("play", playUsage, sio.out)
-	gameName := fs.String("game", "", "the game: adjacency, connect4 or tictactoe (required)")
+	gameName := gameFlag(fs)
 	vs := fs.String("vs", "minimax", "the strategy to play against (see gambit strategies)")
 	rounds := fs.Int("rounds", 0, "Adjacency: the rounds of the game, 2–28 (default: the game's default, 8, as in /play)")
 	first := fs.String("first", "me", "who moves first and plays x: me or ai")
@@ -50,7 +50,7 @@ func runPlay(args []string, sio stdio) error {
 		return err
 	}
 	if *gameName == "" {
-		return usagef("--game is required: adjacency, connect4 or tictactoe")
+		return errNoGame()
 	}
 	game, err := catalog.Lookup(*gameName)
 	if err != nil {

@@ -20,7 +20,7 @@ type positionFlags struct {
 // --moves.
 func addPositionFlags(fs *flagSet) positionFlags {
 	return positionFlags{
-		game:     fs.String("game", "", "the game: adjacency, connect4 or tictactoe (required)"),
+		game:     gameFlag(fs),
 		position: fs.String("position", games.StartWord, "the position text, or start"),
 		rounds:   fs.Int("rounds", 0, "Adjacency: rounds of the game from the start, 2–28 (default 28: the full board)"),
 		first:    fs.String("first", "x", "Adjacency: the side that moves first from the start, x or o"),
@@ -32,7 +32,7 @@ func addPositionFlags(fs *flagSet) positionFlags {
 // any problem is a usage error.
 func (pf positionFlags) resolve(fs *flagSet) (*games.Game, engine.Position, error) {
 	if *pf.game == "" {
-		return nil, nil, usagef("--game is required: adjacency, connect4 or tictactoe")
+		return nil, nil, errNoGame()
 	}
 	game, err := catalog.Lookup(*pf.game)
 	if err != nil {

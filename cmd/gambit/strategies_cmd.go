@@ -11,7 +11,7 @@ import (
 )
 
 const strategiesUsage = `
-Usage: gambit strategies [--game adjacency|connect4|tictactoe] [--json]
+Usage: gambit strategies [--game {games}] [--json]
 
 Lists the AI strategies: name, the games each plays, difficulty (easy,
 medium, hard or perfect, weakest to strongest) and a one-line description.

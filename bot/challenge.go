@@ -1,0 +1,90 @@
+package bot
+
+import (
+	"context"
+	"errors"
+	"fmt"
+
+	"github.com/gambitbot/gambit/bot/customid"
+	"github.com/gambitbot/gambit/bot/render"
+	"github.com/gambitbot/gambit/storage"
+)
+
+// loadChallenge loads a pending challenge for an answer from its
+// challenged player (or, for withdraw, the challenger).
+func (b *Bot) loadChallenge(ctx context.Context, ix *interaction, id string, challengerMay bool) (*storage.Game, error) {
+	g, err := b.loadGame(ctx, id)
+	if err != nil {
+		return nil, err
+	}
+	if g.Status != storage.StatusPending {
+		return nil, userErrorf("This challenge is no longer open: it was %s.", map[storage.Status]string{
+			storage.StatusActive: "accepted", storage.StatusFinished: "accepted and played", storage.StatusForfeited: "accepted and played",
+			storage.StatusExpired: "not answered in time", storage.StatusDeclined: "declined or withdrawn",
+			storage.StatusCancelled: "cancelled",
+		}[g.Status])
+	}
+	switch seatOf(g, ix.user().ID) {
+	case 1:
+		return g, nil
+	case 0:
+		if challengerMay {
+			return g, nil
+		}
+		return nil, userErrorf("This is your own challenge: it is waiting for %s to answer.", render.PlayerName(g.Players[1]))
+	}
+	return nil, userErrorf("This challenge is for %s, not for you.", render.PlayerName(g.Players[1]))
+}
+
+// clickAccept starts a challenged game.
+func (b *Bot) clickAccept(ctx context.Context, ix *interaction, p customid.Params) error {
+	defer b.locks.lock(storage.GameID(p["game"]))()
+	g, err := b.loadChallenge(ctx, ix, p["game"], false)
+	if err != nil {
+		return err
+	}
+	if err := b.adoptBoard(ctx, ix, g); err != nil {
+		return err
+	}
+	if err := b.begin(ctx, g); err != nil {
+		return err
+	}
+	if err := b.store.UpdateGame(ctx, g); err != nil {
+		return answerConflict(err, "accept challenge", g.ID)
+	}
+	pos, err := position(g)
+	if err != nil {
+		return err
+	}
+	return b.updateBoard(ctx, ix, g, view(g, pos, nil, nil, ""))
+}
+
+// clickDecline declines a challenge, or withdraws it when the challenger
+// clicks.
+func (b *Bot) clickDecline(ctx context.Context, ix *interaction, p customid.Params) error {
+	defer b.locks.lock(storage.GameID(p["game"]))()
+	g, err := b.loadChallenge(ctx, ix, p["game"], true)
+	if err != nil {
+		return err
+	}
+	if err := b.adoptBoard(ctx, ix, g); err != nil {
+		return err
+	}
+	notice := "Challenge declined."
+	if seatOf(g, ix.user().ID) == 0 {
+		notice = "Challenge withdrawn."
+	}
+	g.Status = storage.StatusDeclined
+	if err := b.store.UpdateGame(ctx, g); err != nil {
+		return answerConflict(err, "decline challenge", g.ID)
+	}
+	return b.updateBoard(ctx, ix, g, view(g, nil, nil, nil, notice))
+}
+
+// answerConflict turns a lost race into a user error and wraps the rest.
+func answerConflict(err error, what string, id storage.GameID) error {
+	if errors.Is(err, storage.ErrConflict) || errors.Is(err, storage.ErrGameOver) {
+		return userErrorf("The game changed at the same moment; nothing was done. Look at it again.")
+	}
+	return fmt.Errorf("bot: %s %s: %w", what, id, err)
+}

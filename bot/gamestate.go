@@ -1,0 +1,172 @@
+package bot
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/gambitbot/gambit/engine"
+	"github.com/gambitbot/gambit/games"
+	"github.com/gambitbot/gambit/games/catalog"
+	"github.com/gambitbot/gambit/storage"
+)
+
+// duels returns the registered games between two players: the games of
+// /play, ratings and leaderboards.
+func duels() []*games.Game {
+	var out []*games.Game
+	for _, g := range catalog.All() {
+		if g.Players == 2 {
+			out = append(out, g)
+		}
+	}
+	return out
+}
+
+// isDuel reports whether k names a registered game between two players.
+func isDuel(k storage.Kind) bool {
+	g, err := catalog.Lookup(string(k))
+	return err == nil && g.Name == string(k) && g.Players == 2
+}
+
+// duelNames lists the names of the duels for error messages:
+// "adjacency, connect4 or tictactoe".
+func duelNames() string {
+	var names []string
+	for _, g := range duels() {
+		names = append(names, g.Name)
+	}
+	if len(names) < 2 {
+		return strings.Join(names, "")
+	}
+	return strings.Join(names[:len(names)-1], ", ") + " or " + names[len(names)-1]
+}
+
+// withRounds names the duels that take the rounds option: "Adjacency".
+func withRounds() string {
+	var titles []string
+	for _, g := range duels() {
+		if g.Setup.Rounds != nil {
+			titles = append(titles, g.Title)
+		}
+	}
+	return strings.Join(titles, ", ")
+}
+
+// gameOf returns the plug-in of a stored game.
+func gameOf(g *storage.Game) (*games.Game, error) {
+	gm, err := catalog.Lookup(string(g.Kind))
+	if err != nil {
+		return nil, fmt.Errorf("bot: game %s: %w", g.ID, err)
+	}
+	return gm, nil
+}
+
+// position returns the engine position of a game.
+func position(g *storage.Game) (engine.Position, error) {
+	gm, err := gameOf(g)
+	if err != nil {
+		return nil, err
+	}
+	pos, err := gm.Position(g.Position, games.Options{})
+	if err != nil {
+		return nil, fmt.Errorf("bot: game %s: %w", g.ID, err)
+	}
+	return pos, nil
+}
+
+// loadGame loads a game by the ID a user or a custom ID gave.
+func (b *Bot) loadGame(ctx context.Context, id string) (*storage.Game, error) {
+	g, err := b.store.Game(ctx, storage.GameID(id))
+	if errors.Is(err, storage.ErrNotFound) {
+		return nil, userErrorf("Game %s does not exist (any more).", echo(id))
+	}
+	if err != nil {
+		return nil, fmt.Errorf("bot: load game %s: %w", id, err)
+	}
+	return g, nil
+}
+
+// seatOf returns the seat of a user in a game, or -1.
+func seatOf(g *storage.Game, userID string) int { return g.Seat(storage.User(userID)) }
+
+// guildSettings returns a guild's settings, the zero value on error (with
+// the error logged): settings tune a game but must not stop one.
+func (b *Bot) guildSettings(ctx context.Context, guildID string) storage.GuildSettings {
+	if guildID == "" {
+		return storage.GuildSettings{}
+	}
+	s, err := b.store.GuildSettings(ctx, guildID)
+	if err != nil {
+		b.log.Error("load guild settings", "guild", guildID, "err", err)
+		return storage.GuildSettings{}
+	}
+	return s
+}
+
+// turnTimeout is the time a player of the guild has per move.
+func (b *Bot) turnTimeout(ctx context.Context, guildID string) time.Duration {
+	if t := b.guildSettings(ctx, guildID).TurnTimeout; t > 0 {
+		return t
+	}
+	return b.cfg.TurnTimeout
+}
+
+// setTurnDeadline sets the deadline of the player to move: none for an
+// AI, the turn timeout for a person.
+func (b *Bot) setTurnDeadline(ctx context.Context, g *storage.Game) {
+	if g.Players[g.Turn].ID.IsAI() {
+		g.Deadline = time.Time{}
+		return
+	}
+	g.Deadline = b.now().Add(b.turnTimeout(ctx, g.GuildID))
+}
+
+// moveTime is the AI's time per move in a game.
+func (b *Bot) moveTime(g *storage.Game) time.Duration {
+	if g.Settings.MoveTime > 0 {
+		return g.Settings.MoveTime
+	}
+	return b.cfg.MoveTime
+}
+
+// commitMove plays mv for the player to move in g (whose position is pos),
+// and commits the result: the game goes on with the other player to move,
+// or it is finished with ratings updated. g and pos are changed; on error
+// the caller must reload them. The rating changes are returned when the
+// game ended. Turn passes to the other player even at the end, so that
+// Turn always names who would move next.
+func (b *Bot) commitMove(ctx context.Context, g *storage.Game, pos engine.Position, mv engine.Move) ([]storage.RatingChange, error) {
+	gm, err := gameOf(g)
+	if err != nil {
+		return nil, err
+	}
+	mover, side := g.Turn, pos.SideToMove()
+	change := gm.Play(pos, mv)
+	g.Moves = append(g.Moves, change.Move)
+	g.Last = &storage.LastMove{Move: change.Move, Changed: change.Changed}
+	g.Position = pos.String()
+	g.Turn = 1 - mover
+	if pos.Terminal() {
+		res := storage.Result{Winner: storage.Draw}
+		switch pos.Result(side) {
+		case engine.Win:
+			res.Winner = mover
+		case engine.Loss:
+			res.Winner = 1 - mover
+		}
+		g.Status = storage.StatusFinished
+		changes, err := b.store.FinishGame(ctx, g, res)
+		if err != nil {
+			return nil, fmt.Errorf("bot: finish game %s: %w", g.ID, err)
+		}
+		return changes, nil
+	}
+	b.setTurnDeadline(ctx, g)
+	if err := b.store.UpdateGame(ctx, g); err != nil {
+		return nil, fmt.Errorf("bot: save move %d of game %s: %w", len(g.Moves), g.ID, err)
+	}
+	return nil, nil
+}

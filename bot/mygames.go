@@ -1,0 +1,109 @@
+package bot
+
+import (
+	"context"
+	"fmt"
+	"strings"
+
+	"github.com/bwmarrin/discordgo"
+
+	"github.com/gambitbot/gambit/bot/customid"
+	"github.com/gambitbot/gambit/bot/render"
+	"github.com/gambitbot/gambit/storage"
+)
+
+// cmdGames handles /games: the user's open games with links, and buttons
+// to post a board again.
+func (b *Bot) cmdGames(ctx context.Context, ix *interaction, _ options) error {
+	open, err := b.store.ActiveGames(ctx, storage.User(ix.user().ID))
+	if err != nil {
+		return fmt.Errorf("bot: games of %s: %w", ix.user().ID, err)
+	}
+	if len(open) == 0 {
+		return ix.say("You have no games in progress. Start one with /play.")
+	}
+	var lines []string
+	var buttons []discordgo.MessageComponent
+	for i, g := range open {
+		if i == maxListedGames {
+			lines = append(lines, fmt.Sprintf("… and %d more.", len(open)-i))
+			break
+		}
+		seat := seatOf(g, ix.user().ID)
+		state := "waiting for an answer"
+		switch {
+		case g.Status == storage.StatusActive && g.Turn == seat:
+			state = "**your move**"
+		case g.Status == storage.StatusActive:
+			state = "their move"
+		}
+		link := "no board"
+		if g.MessageID != "" {
+			link = fmt.Sprintf("[board](https://discord.com/channels/%s/%s/%s)", g.GuildID, g.ChannelID, g.MessageID)
+		}
+		lines = append(lines, fmt.Sprintf("`%s` %s vs %s — %s — %s", g.ID, g.Kind, render.PlayerName(g.Players[1-seat]), state, link))
+		if g.Status == storage.StatusActive {
+			buttons = append(buttons, discordgo.Button{
+				Label: "Re-post " + string(g.ID), Style: discordgo.SecondaryButton, CustomID: customid.Repost.Build(string(g.ID)),
+			})
+		}
+	}
+	return ix.reply(render.Message{
+		Embeds:     []*discordgo.MessageEmbed{{Title: "Your games", Description: strings.Join(lines, "\n")}},
+		Components: buttonRows(buttons),
+	}, true)
+}
+
+// buttonRows lays buttons out five to a row.
+func buttonRows(buttons []discordgo.MessageComponent) []discordgo.MessageComponent {
+	var rows []discordgo.MessageComponent
+	for len(buttons) > 0 {
+		n := min(len(buttons), 5)
+		rows = append(rows, discordgo.ActionsRow{Components: buttons[:n]})
+		buttons = buttons[n:]
+	}
+	return rows
+}
+
+// clickRepost posts a fresh board of a game in its channel and retires
+// the old one.
+func (b *Bot) clickRepost(ctx context.Context, ix *interaction, p customid.Params) error {
+	defer b.locks.lock(storage.GameID(p["game"]))()
+	g, err := b.loadGame(ctx, p["game"])
+	if err != nil {
+		return err
+	}
+	if seatOf(g, ix.user().ID) < 0 {
+		return userErrorf("Only the players can re-post this board.")
+	}
+	if g.Status != storage.StatusActive {
+		return userErrorf("This game is over.")
+	}
+	msg, err := gameMessage(g, "")
+	if err != nil {
+		return err
+	}
+	// Answer before calling Discord: a rate-limited post can take longer
+	// than the 3 seconds Discord waits for the answer.
+	if err := ix.deferUpdate(); err != nil {
+		return err
+	}
+	old := *g
+	if err := b.postBoard(ctx, g, msg); err != nil {
+		return err
+	}
+	if old.MessageID != "" {
+		link := fmt.Sprintf("https://discord.com/channels/%s/%s/%s", g.GuildID, g.ChannelID, g.MessageID)
+		moved := render.Message{Content: "This board moved: " + link}
+		content, embeds, comps := moved.Content, []*discordgo.MessageEmbed{}, []discordgo.MessageComponent{}
+		_, err := b.session.ChannelMessageEditComplex(&discordgo.MessageEdit{
+			ID: old.MessageID, Channel: old.ChannelID, Content: &content, Embeds: &embeds, Components: &comps,
+			AllowedMentions: allowedMentions(moved),
+		})
+		b.observeREST(err)
+		if err != nil && restCode(err) != 10008 {
+			b.log.Warn("retire old board", "game", g.ID, "err", err)
+		}
+	}
+	return ix.edit(render.Message{Content: "Board of " + string(g.ID) + " posted again."})
+}

@@ -1,0 +1,71 @@
+package bot
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"strconv"
+
+	"github.com/bwmarrin/discordgo"
+
+	"github.com/gambitbot/gambit/bot/customid"
+	"github.com/gambitbot/gambit/bot/render"
+	"github.com/gambitbot/gambit/storage"
+)
+
+// clickResign asks the player to confirm resigning.
+func (b *Bot) clickResign(ctx context.Context, ix *interaction, p customid.Params) error {
+	g, err := b.loadGame(ctx, p["game"])
+	if err != nil {
+		return err
+	}
+	if seatOf(g, ix.user().ID) < 0 {
+		return userErrorf("Only the players can resign this game.")
+	}
+	if g.Status != storage.StatusActive {
+		return userErrorf("This game is over.")
+	}
+	return ix.reply(render.Message{
+		Content: "Resign this game? It counts as a loss.",
+		Components: []discordgo.MessageComponent{discordgo.ActionsRow{Components: []discordgo.MessageComponent{
+			discordgo.Button{Label: "Resign", Style: discordgo.DangerButton, CustomID: customid.ResignConfirm.Build(string(g.ID), render.Ply(g))},
+		}}},
+	}, true)
+}
+
+// clickResignConfirm resigns for the player who clicked.
+func (b *Bot) clickResignConfirm(ctx context.Context, ix *interaction, p customid.Params) error {
+	defer b.locks.lock(storage.GameID(p["game"]))()
+	g, err := b.loadGame(ctx, p["game"])
+	if err != nil {
+		return err
+	}
+	seat := seatOf(g, ix.user().ID)
+	if seat < 0 {
+		return userErrorf("Only the players can resign this game.")
+	}
+	if g.Status != storage.StatusActive {
+		return userErrorf("This game is over.")
+	}
+	// The confirmation may be for an earlier board (the opponent moved
+	// meanwhile: resigning still stands), never for one not drawn yet.
+	if n, err := strconv.Atoi(p["ply"]); err != nil || n < 0 || n > len(g.Moves) || p["ply"] != strconv.Itoa(n) {
+		return userErrorf("This button does not belong to this game's board. Use the Resign button on the board.")
+	}
+	g.Status = storage.StatusFinished
+	changes, err := b.store.FinishGame(ctx, g, storage.Result{Winner: 1 - seat, Reason: "resigned"})
+	if errors.Is(err, storage.ErrConflict) || errors.Is(err, storage.ErrGameOver) {
+		return userErrorf("The game changed at the same moment; look at the board and try again.")
+	}
+	if err != nil {
+		return fmt.Errorf("bot: resign game %s: %w", g.ID, err)
+	}
+	if err := ix.update(render.Message{Content: "You resigned."}); err != nil {
+		return err
+	}
+	pos, err := position(g)
+	if err != nil {
+		return err
+	}
+	return b.editBoard(ctx, g, view(g, pos, nil, changes, ""), webhookToken{})
+}
