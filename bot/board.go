@@ -99,7 +99,7 @@ func (b *Bot) editBoard(ctx context.Context, g *storage.Game, msg render.Message
 		if err == nil {
 			return nil
 		}
-		if restCode(err) != 10008 { // Unknown Message: the board was deleted
+		if restCode(err) != discordgo.ErrCodeUnknownMessage { // the board was deleted
 			return fmt.Errorf("bot: edit board of game %s: %w", g.ID, err)
 		}
 		b.log.Info("board message was deleted; posting a new one", "game", g.ID, "message", g.MessageID)
@@ -188,7 +188,7 @@ func (b *Bot) adoptBoard(ctx context.Context, ix *interaction, g *storage.Game) 
 
 // updateBoard answers a click on a board by updating it (response type 7)
 // with msg, which shows state already committed. If that answer fails —
-// the interaction expired (10062) or Discord erred — the board is edited
+// the interaction expired (Unknown Interaction) or Discord erred — the board is edited
 // the other way, so that it still shows what is stored, and the user is
 // told so if Discord still lets the bot answer.
 func (b *Bot) updateBoard(ctx context.Context, ix *interaction, g *storage.Game, msg render.Message) error {

@@ -156,7 +156,7 @@ func (b *Bot) playHuman(ctx context.Context, ix *interaction, g *storage.Game, p
 	}
 	if err := b.editBoard(ctx, g, msg, webhookToken{}); err != nil {
 		b.log.Warn("typed move played but its board not updated", "game", g.ID, "err", err)
-		if code := restCode(err); code == 50001 || code == 50013 {
+		if code := restCode(err); code == discordgo.ErrCodeMissingAccess || code == discordgo.ErrCodeMissingPermissions {
 			return userErrorf("Your move %s counts, but I cannot update the board: I am missing permissions in this channel (View Channel, Send Messages, Embed Links).", played)
 		}
 		return userErrorf("Your move %s counts, but I could not update the board; /games can post it again.", played)

@@ -101,7 +101,7 @@ func (b *Bot) clickRepost(ctx context.Context, ix *interaction, p customid.Param
 			AllowedMentions: allowedMentions(moved),
 		})
 		b.observeREST(err)
-		if err != nil && restCode(err) != 10008 {
+		if err != nil && restCode(err) != discordgo.ErrCodeUnknownMessage {
 			b.log.Warn("retire old board", "game", g.ID, "err", err)
 		}
 	}

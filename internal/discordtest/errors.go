@@ -5,24 +5,26 @@ import (
 	"net/http"
 	"strconv"
 	"strings"
+
+	"github.com/bwmarrin/discordgo"
 )
 
 // JSON error codes Discord answers with, as listed in Discord's
-// documentation of JSON error codes. The server uses these in the "code"
-// field of its error bodies.
+// documentation of JSON error codes and named in discordgo. The server uses
+// these in the "code" field of its error bodies.
 const (
-	CodeGeneral                 = 0
-	CodeUnknownChannel          = 10003
-	CodeUnknownGuild            = 10004
-	CodeUnknownMessage          = 10008
-	CodeUnknownWebhook          = 10015
-	CodeUnknownInteraction      = 10062
-	CodeAlreadyAcknowledged     = 40060
-	CodeMissingAccess           = 50001
-	CodeCannotEditOthersMessage = 50005
-	CodeEmptyMessage            = 50006
-	CodeInvalidWebhookToken     = 50027
-	CodeInvalidFormBody         = 50035
+	CodeGeneral                 = discordgo.ErrCodeGeneralError
+	CodeUnknownChannel          = discordgo.ErrCodeUnknownChannel
+	CodeUnknownGuild            = discordgo.ErrCodeUnknownGuild
+	CodeUnknownMessage          = discordgo.ErrCodeUnknownMessage
+	CodeUnknownWebhook          = discordgo.ErrCodeUnknownWebhook
+	CodeUnknownInteraction      = discordgo.ErrCodeUnknownInteraction
+	CodeAlreadyAcknowledged     = discordgo.ErrCodeInteractionHasAlreadyBeenAcknowledged
+	CodeMissingAccess           = discordgo.ErrCodeMissingAccess
+	CodeCannotEditOthersMessage = discordgo.ErrCodeCannotEditFromAnotherUser
+	CodeEmptyMessage            = discordgo.ErrCodeCannotSendEmptyMessage
+	CodeInvalidWebhookToken     = discordgo.ErrCodeInvalidWebhookTokenProvided
+	CodeInvalidFormBody         = discordgo.ErrCodeInvalidFormBody
 )
 
 // apiError is an error answer in Discord's JSON error shape:
