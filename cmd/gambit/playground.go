@@ -48,9 +48,14 @@ func runPlayground(args []string, sio stdio) error {
 	runtime.GOMAXPROCS(bot.Procs(cfg))
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
+	ln, err := playground.Listen(os.Getenv("GAMBIT_PLAYGROUND_ADDR"))
+	if err != nil {
+		return err
+	}
 	db := envOr("GAMBIT_PLAYGROUND_DB", defaultPlaygroundDB)
 	store, err := bolt.Open(db, nil)
 	if err != nil {
+		_ = ln.Close()
 		return err
 	}
 	defer func() {
@@ -59,7 +64,7 @@ func runPlayground(args []string, sio stdio) error {
 		}
 	}()
 	return playground.Run(ctx, playground.Config{
-		Addr:      os.Getenv("GAMBIT_PLAYGROUND_ADDR"),
+		Listener:  ln,
 		Store:     store,
 		StatePath: strings.TrimSuffix(db, ".db") + ".json",
 		Bot:       cfg,

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"net"
 	"net/http"
 	"os"
 	"path/filepath"
@@ -16,6 +17,27 @@ func TestPlaygroundRefusesToServeBeyondLoopback(t *testing.T) {
 	code, _, errOut := gambit("playground")
 	if code != 1 || !strings.Contains(errOut, "loopback") {
 		t.Errorf("exit %d, stderr %q; want a refusal naming loopback", code, errOut)
+	}
+}
+
+// TestPlaygroundOnABusyPortCreatesNothing starts the playground on a port
+// that is taken: it fails naming the address and leaves no database or
+// state file behind.
+func TestPlaygroundOnABusyPortCreatesNothing(t *testing.T) {
+	busy, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer busy.Close()
+	dir := t.TempDir()
+	t.Setenv("GAMBIT_PLAYGROUND_ADDR", busy.Addr().String())
+	t.Setenv("GAMBIT_PLAYGROUND_DB", filepath.Join(dir, "data", "playground.db"))
+	code, _, errOut := gambit("playground")
+	if code != 1 || !strings.Contains(errOut, busy.Addr().String()) {
+		t.Errorf("exit %d, stderr %q; want a failure naming the busy address", code, errOut)
+	}
+	if entries, _ := os.ReadDir(dir); len(entries) != 0 {
+		t.Errorf("a failed start left %v behind", entries)
 	}
 }
 

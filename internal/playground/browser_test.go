@@ -50,6 +50,10 @@ func runPlayground(t *testing.T, db string) (string, func()) {
 	ctx, cancel := context.WithCancel(context.Background())
 	urls := make(chan string, 1)
 	done := make(chan error, 1)
+	ln, err := playground.Listen("127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
 	store, err := bolt.Open(db, nil)
 	if err != nil {
 		t.Fatal(err)
@@ -57,10 +61,10 @@ func runPlayground(t *testing.T, db string) (string, func()) {
 	go func() {
 		defer store.Close()
 		done <- playground.Run(ctx, playground.Config{
-			Addr:      "127.0.0.1:0",
+			Listener:  ln,
 			Store:     store,
 			StatePath: strings.TrimSuffix(db, ".db") + ".json",
-			Bot:  bot.Config{MoveTime: 300 * time.Millisecond, TickInterval: 50 * time.Millisecond},
+			Bot:       bot.Config{MoveTime: 300 * time.Millisecond, TickInterval: 50 * time.Millisecond},
 			Ready: func(url string) {
 				urls <- url
 			},

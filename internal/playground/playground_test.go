@@ -211,9 +211,9 @@ func TestGamesAndMembersSurviveARestart(t *testing.T) {
 	}
 }
 
-func TestRunRefusesANonLoopbackAddress(t *testing.T) {
-	err := playground.Run(context.Background(), playground.Config{Addr: "0.0.0.0:8080", StatePath: filepath.Join(t.TempDir(), "p.json")})
-	if err == nil || !strings.Contains(err.Error(), "loopback") {
-		t.Fatalf("Run on 0.0.0.0: %v, want a refusal naming loopback", err)
+func TestListenRefusesANonLoopbackAddress(t *testing.T) {
+	ln, err := playground.Listen("0.0.0.0:8080")
+	if err == nil || ln != nil || !strings.Contains(err.Error(), "loopback") {
+		t.Fatalf("Listen on 0.0.0.0: %v, want a refusal naming loopback", err)
 	}
 }

@@ -19,9 +19,9 @@ const DefaultAddr = "127.0.0.1:8080"
 
 // Config sets up a playground.
 type Config struct {
-	// Addr is the page's listen address; DefaultAddr if empty. It must be
-	// a loopback address: the playground has no authentication.
-	Addr string
+	// Listener serves the page; make it with Listen, which keeps it on
+	// loopback (the playground has no authentication). Run closes it.
+	Listener net.Listener
 	// Store is the playground's database, opened by the caller; Run does
 	// not close it.
 	Store storage.Store
@@ -48,13 +48,8 @@ func Run(ctx context.Context, cfg Config) error {
 	if log == nil {
 		log = slog.Default()
 	}
-	addr := cfg.Addr
-	if addr == "" {
-		addr = DefaultAddr
-	}
-	if err := checkLoopback(addr); err != nil {
-		return err
-	}
+	ln := cfg.Listener
+	defer ln.Close()
 	statePath := cfg.StatePath
 	st, err := LoadState(statePath)
 	if err != nil {
@@ -80,10 +75,6 @@ func Run(ctx context.Context, cfg Config) error {
 		return err
 	}
 
-	ln, err := net.Listen("tcp", addr)
-	if err != nil {
-		return fmt.Errorf("playground: listen on %s (set GAMBIT_PLAYGROUND_ADDR to use another address): %w", addr, err)
-	}
 	url := "http://" + ln.Addr().String() + "/"
 	bc := cfg.Bot
 	bc.Token, bc.APIURL, bc.Logger = srv.Token(), srv.URL(), log.With("component", "bot")
@@ -97,7 +88,6 @@ func Run(ctx context.Context, cfg Config) error {
 	}
 	b, err := bot.New(bc, cfg.Store)
 	if err != nil {
-		_ = ln.Close()
 		return err
 	}
 
@@ -131,6 +121,23 @@ func Run(ctx context.Context, cfg Config) error {
 		return nil
 	}
 	return runErr
+}
+
+// Listen listens on addr (DefaultAddr if empty) for the page, refusing an
+// address beyond this machine. Callers listen before creating any file,
+// so that a busy port leaves nothing behind.
+func Listen(addr string) (net.Listener, error) {
+	if addr == "" {
+		addr = DefaultAddr
+	}
+	if err := checkLoopback(addr); err != nil {
+		return nil, err
+	}
+	ln, err := net.Listen("tcp", addr)
+	if err != nil {
+		return nil, fmt.Errorf("playground: listen on %s (set GAMBIT_PLAYGROUND_ADDR to use another address): %w", addr, err)
+	}
+	return ln, nil
 }
 
 // checkLoopback refuses to serve the page beyond this machine.
