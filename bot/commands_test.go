@@ -901,7 +901,7 @@ func TestSettingsNeedManageServerAndApply(t *testing.T) {
 	if err != nil || s.MoveTime != want.MoveTime || s.TurnTimeout != want.TurnTimeout || !slices.Equal(s.AllowedGames, want.AllowedGames) {
 		t.Fatalf("stored settings %+v (%v), want %+v", s, err, want)
 	}
-	if text := embedText(m); !strings.Contains(text, "1.5s") || !strings.Contains(text, "2h0m0s") || !strings.Contains(text, "connect4, tictactoe") {
+	if text := embedText(m); !strings.Contains(text, "1.5 seconds") || !strings.Contains(text, "2 hours") || !strings.Contains(text, "Connect Four, Tic-Tac-Toe") {
 		t.Errorf("/settings shows %q", text)
 	}
 	_, m = h.command(carol, "settings")
@@ -910,7 +910,7 @@ func TestSettingsNeedManageServerAndApply(t *testing.T) {
 	}
 
 	_, m = h.command(alice, "play", opt("game", "adjacency"), opt("ai", "random"))
-	if !m.Ephemeral() || !strings.Contains(m.Content, "not allowed") {
+	if !m.Ephemeral() || !strings.Contains(m.Content, "Adjacency is not allowed on this server. Allowed here: Connect Four, Tic-Tac-Toe.") {
 		t.Errorf("/play adjacency where it is not allowed: %q", m.Content)
 	}
 	if open, _ := h.store.ActiveGames(ctx, storage.User(alice)); len(open) != 0 {

@@ -10,6 +10,7 @@ import (
 
 	"github.com/bwmarrin/discordgo"
 
+	"github.com/gambitbot/gambit/bot/render"
 	"github.com/gambitbot/gambit/games"
 	"github.com/gambitbot/gambit/games/catalog"
 	"github.com/gambitbot/gambit/storage"
@@ -66,7 +67,7 @@ func (b *Bot) cmdPlay(ctx context.Context, ix *interaction, opts options) error 
 	}
 	settings := b.guildSettings(ctx, ix.GuildID)
 	if !settings.Allows(kind) {
-		return userErrorf("%s is not allowed on this server. Allowed here: %s.", kind, kindList(settings.AllowedGames))
+		return userErrorf("%s is not allowed on this server. Allowed here: %s.", render.Title(kind), kindList(settings.AllowedGames))
 	}
 	req := gameRequest{kind: kind, me: playerOf(ix.user()), first: "me", moveTime: settings.MoveTime}
 	if f := opts.str("first"); f != "" {
@@ -136,10 +137,11 @@ func (b *Bot) cmdPlay(ctx context.Context, ix *interaction, opts options) error 
 	return err
 }
 
+// kindList names games for people: "Connect Four, Tic-Tac-Toe".
 func kindList(kinds []storage.Kind) string {
 	s := make([]string, len(kinds))
 	for i, k := range kinds {
-		s[i] = string(k)
+		s[i] = render.Title(k)
 	}
 	return strings.Join(s, ", ")
 }

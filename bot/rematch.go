@@ -67,7 +67,7 @@ func (b *Bot) takeRematch(ctx context.Context, ix *interaction, id storage.GameI
 		return gameRequest{}, nil, errRematchTaken
 	}
 	if !b.guildSettings(ctx, ix.GuildID).Allows(old.Kind) {
-		return gameRequest{}, nil, userErrorf("%s is no longer allowed on this server.", old.Kind)
+		return gameRequest{}, nil, userErrorf("%s is no longer allowed on this server.", render.Title(old.Kind))
 	}
 	if old.Players[1-seat].ID == storage.Anonymous {
 		return gameRequest{}, nil, userErrorf("Your opponent deleted their data; start a new game with /play.")

@@ -82,11 +82,13 @@ func parseKinds(text string) ([]storage.Kind, error) {
 	return kinds, nil
 }
 
+// durationOr shows a guild's duration setting, or the default it falls
+// back to.
 func durationOr(d, def time.Duration) string {
 	if d > 0 {
-		return d.String()
+		return render.Duration(d)
 	}
-	return def.String() + " (default)"
+	return render.Duration(def) + " (default)"
 }
 
 func allowedText(kinds []storage.Kind) string {

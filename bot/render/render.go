@@ -17,6 +17,7 @@ package render
 import (
 	"fmt"
 	"math"
+	"strconv"
 	"strings"
 	"time"
 	"unicode/utf16"
@@ -184,6 +185,24 @@ func plural(n int, word string) string {
 	}
 	return fmt.Sprintf("%d %ss", n, word)
 }
+
+// Duration writes a setting's duration for people: "24 hours",
+// "90 minutes", "1.5 seconds".
+func Duration(d time.Duration) string {
+	switch {
+	case d > 0 && d%time.Hour == 0:
+		return plural(int(d/time.Hour), "hour")
+	case d > 0 && d%time.Minute == 0:
+		return plural(int(d/time.Minute), "minute")
+	case d == time.Second:
+		return "1 second"
+	}
+	return strconv.FormatFloat(d.Seconds(), 'f', -1, 64) + " seconds"
+}
+
+// Title returns a game kind's name for people, such as "Connect Four"; the
+// kind itself for a game no longer registered.
+func Title(k storage.Kind) string { return gameTitle(k) }
 
 // button returns a button with a custom ID.
 func button(label, emoji string, style discordgo.ButtonStyle, customID string) discordgo.Button {

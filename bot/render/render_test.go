@@ -1317,3 +1317,19 @@ func TestEmojiAreReal(t *testing.T) {
 		}
 	}
 }
+
+func TestDuration(t *testing.T) {
+	for d, want := range map[time.Duration]string{
+		24 * time.Hour:          "24 hours",
+		time.Hour:               "1 hour",
+		90 * time.Minute:        "90 minutes",
+		1500 * time.Millisecond: "1.5 seconds",
+		time.Second:             "1 second",
+		100 * time.Millisecond:  "0.1 seconds",
+		60 * time.Second:        "1 minute",
+	} {
+		if got := Duration(d); got != want {
+			t.Errorf("Duration(%v) = %q, want %q", d, got, want)
+		}
+	}
+}
