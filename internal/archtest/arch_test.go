@@ -1,0 +1,108 @@
+// Package archtest checks that Gambit's packages depend on each other only
+// in the directions DEVELOPERS.md draws: the engine is pure rules, the
+// plug-ins know no Discord and no storage, the strategies know no bot and
+// no storage, storage knows no game, and nothing but the binary depends
+// on the bot.
+package archtest
+
+import (
+	"go/build"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+const module = "github.com/gambitbot/gambit/"
+
+// rules maps a package prefix to the prefixes of ours it must not import
+// (outside its tests).
+var rules = []struct {
+	pkg       string
+	forbidden []string
+}{
+	{"engine", []string{"games", "strategies", "storage", "bot", "internal", "cmd"}},
+	{"games", []string{"strategies", "storage", "bot", "internal", "cmd"}},
+	{"strategies", []string{"storage", "bot", "internal", "cmd"}},
+	{"storage", []string{"engine", "games", "strategies", "bot", "internal", "cmd"}},
+	{"bot", []string{"internal/discordtest", "internal/playground", "cmd"}},
+	{"internal/discordtest", []string{"bot", "storage", "games", "strategies", "engine", "cmd"}},
+	{"internal/playground", []string{"cmd", "storage/bolt"}},
+}
+
+// TestDependenciesRunOneWay reads every package's imports and checks them
+// against the rules.
+func TestDependenciesRunOneWay(t *testing.T) {
+	root, err := filepath.Abs("../..")
+	if err != nil {
+		t.Fatal(err)
+	}
+	imports := packages(t, root)
+	if len(imports) < 10 {
+		t.Fatalf("found %d packages under %s; the test is not looking at the repository", len(imports), root)
+	}
+	checked := 0
+	for pkg, deps := range imports {
+		for _, r := range rules {
+			if pkg != r.pkg && !strings.HasPrefix(pkg, r.pkg+"/") {
+				continue
+			}
+			checked++
+			for _, d := range deps {
+				for _, f := range r.forbidden {
+					if d == f || strings.HasPrefix(d, f+"/") {
+						t.Errorf("%s imports %s: %s must not depend on %s", pkg, d, r.pkg, f)
+					}
+				}
+			}
+		}
+	}
+	if checked == 0 {
+		t.Fatal("no package matched a rule")
+	}
+}
+
+// packages returns the non-test imports of ours of every package under
+// root, by their paths relative to the module.
+func packages(t *testing.T, root string) map[string][]string {
+	t.Helper()
+	out := map[string][]string{}
+	err := filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if !d.IsDir() {
+			return nil
+		}
+		if name := d.Name(); path != root && (strings.HasPrefix(name, ".") || name == "testdata") {
+			return filepath.SkipDir
+		}
+		p, err := build.ImportDir(path, 0)
+		if err != nil {
+			if _, ok := err.(*build.NoGoError); ok {
+				return nil
+			}
+			return err
+		}
+		rel, err := filepath.Rel(root, path)
+		if err != nil {
+			return err
+		}
+		var ours []string
+		for _, imp := range p.Imports {
+			if strings.HasPrefix(imp, module) {
+				ours = append(ours, strings.TrimPrefix(imp, module))
+			}
+		}
+		out[filepath.ToSlash(rel)] = ours
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(filepath.Join(root, "go.mod")); err != nil {
+		t.Fatalf("no go.mod at %s: %v", root, err)
+	}
+	return out
+}
