@@ -21,7 +21,8 @@ type aiJob struct {
 	queued   time.Time     // by the wall clock
 	shown    int           // the queue position the board showed, 0 for "thinking"
 	tok      webhookToken  // set when ready closes
-	ready    chan struct{} // closed once the reply showing the queued turn is sent
+	ready    chan struct{} // closed by release, once the handler that queued the job returned
+	once     sync.Once     // release closes ready once
 }
 
 // aiPool runs AI searches on a fixed number of workers, one search thread
@@ -112,14 +113,15 @@ func (p *aiPool) work() {
 	}
 }
 
-// queueAI queues the AI's turn if g awaits it, and returns what the board
-// should show and the function to call, always, once that board was sent,
-// with the token that edits it (the zero token for none). clicked is when
-// the turn began by the wall clock: the move time counts from it, queueing
-// included.
-func (b *Bot) queueAI(g *storage.Game, clicked time.Time) (*render.Thinking, func(tok webhookToken)) {
+// enqueueAI queues the AI's turn if g awaits it and returns what the board
+// should show, nil if the AI is not to move, and the job queued, nil if
+// none was (the game was queued already). The job's worker waits for its
+// release: handlers queue through ix.queueAI, whose seam releases it once
+// the handler returned. clicked is when the turn began by the wall clock:
+// the move time counts from it, queueing included.
+func (b *Bot) enqueueAI(g *storage.Game, clicked time.Time) (*render.Thinking, *aiJob) {
 	if !g.AwaitingAI() {
-		return nil, func(webhookToken) {}
+		return nil, nil
 	}
 	j := &aiJob{
 		game: g.ID, owner: string(g.Players[1-g.Turn].ID), ply: len(g.Moves), deadline: clicked.Add(b.moveTime(g)), queued: time.Now(),
@@ -127,16 +129,18 @@ func (b *Bot) queueAI(g *storage.Game, clicked time.Time) (*render.Thinking, fun
 	}
 	pos, added := b.ai.enqueue(j)
 	if !added {
+		return &render.Thinking{}, nil
+	}
+	return &render.Thinking{Queue: pos}, j
+}
+
+// release lets the job's worker start, editing the board through tok (the
+// zero token for none). Later calls change nothing.
+func (j *aiJob) release(tok webhookToken) {
+	j.once.Do(func() {
+		j.tok = tok
 		close(j.ready)
-		return &render.Thinking{}, func(webhookToken) {}
-	}
-	var once sync.Once
-	return &render.Thinking{Queue: pos}, func(tok webhookToken) {
-		once.Do(func() {
-			j.tok = tok
-			close(j.ready)
-		})
-	}
+	})
 }
 
 // resumeAI queues the AI turns that were pending when the bot stopped.
@@ -146,8 +150,9 @@ func (b *Bot) resumeAI(ctx context.Context) error {
 		return fmt.Errorf("bot: list games awaiting the AI: %w", err)
 	}
 	for _, g := range pending {
-		_, ready := b.queueAI(g, time.Now())
-		ready(webhookToken{})
+		if _, j := b.enqueueAI(g, time.Now()); j != nil {
+			j.release(webhookToken{}) // no board shows the resumed turn
+		}
 	}
 	if len(pending) > 0 {
 		b.log.Info("resumed pending AI turns", "games", len(pending))
@@ -206,7 +211,7 @@ func (b *Bot) refreshBoard(ctx context.Context, id storage.GameID) error {
 // after checking the game still awaits this move, so a late progress edit
 // never hides a resignation or the move itself.
 func (b *Bot) runAI(j *aiJob) {
-	<-j.ready // the handler that queued the job always closes it
+	<-j.ready // released by the seam once the handler that queued it returned
 	ctx := context.Background()
 	if m := b.cfg.Metrics; m != nil {
 		m.AIWait.Observe(time.Since(j.queued).Seconds())

@@ -142,34 +142,33 @@ func (b *Bot) saveBoardID(ctx context.Context, g *storage.Game, messageID string
 // or save its ID is logged, not returned — the user must not see a board
 // and "try again" — and the ID is recovered later: from the next click on
 // the board, from an edit through the interaction's token, or at the next
-// start, which posts every open game without a board again. The token it
-// returns edits the board through the interaction's webhook.
-func (b *Bot) showNewBoard(ctx context.Context, ix *interaction, g *storage.Game, msg render.Message) (webhookToken, error) {
+// start, which posts every open game without a board again. The
+// interaction records the token that edits the board (showsBoard).
+func (b *Bot) showNewBoard(ctx context.Context, ix *interaction, g *storage.Game, msg render.Message) error {
 	if ix.isAnswered() {
 		m, err := ix.followup(msg, false)
 		if err != nil {
-			return webhookToken{}, err
+			return err
 		}
 		if err := b.saveBoardID(ctx, g, m.ID); err != nil {
 			b.log.Warn("board posted but its message ID not saved; it is posted again at the next start", "game", g.ID, "err", err)
-			return webhookToken{}, nil
+			return nil
 		}
-		return webhookToken{token: ix.Token, at: ix.at, board: true, followup: true, message: m.ID}, nil
+		ix.showsBoard(g.ID, webhookToken{token: ix.Token, at: ix.at, board: true, followup: true, message: m.ID})
+		return nil
 	}
 	if err := ix.reply(msg, false); err != nil {
-		return webhookToken{}, err
+		return err
 	}
-	tok := webhookToken{token: ix.Token, at: ix.at, board: true}
-	m, err := b.session.InteractionResponse(ix.Interaction)
-	b.observeREST(err)
+	m, err := ix.original()
 	if err == nil {
 		err = b.saveBoardID(ctx, g, m.ID)
 	}
 	if err != nil {
 		b.log.Warn("board shown but its message ID not saved; it is learnt later", "game", g.ID, "err", err)
 	}
-	tok.message = g.MessageID
-	return tok, nil
+	ix.showsBoard(g.ID, webhookToken{token: ix.Token, at: ix.at, board: true, message: g.MessageID})
+	return nil
 }
 
 // adoptBoard records the message of a click as g's board when g has none:
@@ -190,10 +189,15 @@ func (b *Bot) adoptBoard(ctx context.Context, ix *interaction, g *storage.Game) 
 // with msg, which shows state already committed. If that answer fails —
 // the interaction expired (Unknown Interaction) or Discord erred — the board is edited
 // the other way, so that it still shows what is stored, and the user is
-// told so if Discord still lets the bot answer.
+// told so if Discord still lets the bot answer. An answer that updated the
+// board leaves the interaction's token to edit it (showsBoard); after a
+// failed one, @original is the error reply.
 func (b *Bot) updateBoard(ctx context.Context, ix *interaction, g *storage.Game, msg render.Message) error {
 	err := ix.update(msg)
 	if err == nil {
+		if ix.Message != nil {
+			ix.showsBoard(g.ID, webhookToken{token: ix.Token, at: ix.at, board: true, message: ix.Message.ID})
+		}
 		return nil
 	}
 	b.log.Warn("answering a click failed; editing the board instead", "interaction", ix.ID, "game", g.ID, "err", err)

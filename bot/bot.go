@@ -163,6 +163,7 @@ type Bot struct {
 	cfg     Config
 	store   storage.Store
 	session *discordgo.Session
+	answers responder // the session; a recorder in a handler's unit test
 	log     *slog.Logger
 	appID   string
 
@@ -210,7 +211,7 @@ func New(cfg Config, store storage.Store) (*Bot, error) {
 	s.Identify.Intents = discordgo.IntentsGuilds
 	s.ShouldRetryOnRateLimit = true
 	s.MaxRestRetries = 3
-	b := &Bot{cfg: cfg, store: store, session: s, log: cfg.Logger}
+	b := &Bot{cfg: cfg, store: store, session: s, answers: s, log: cfg.Logger}
 	b.ai = newAIPool(b, cfg.SearchThreads)
 	b.routes()
 	s.AddHandler(func(_ *discordgo.Session, e *discordgo.InteractionCreate) { b.onInteraction(e.Interaction) })

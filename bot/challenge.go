@@ -10,15 +10,11 @@ import (
 	"github.com/gambitbot/gambit/storage"
 )
 
-// loadChallenge loads a pending challenge for an answer from its
-// challenged player (or, for withdraw, the challenger).
-func (b *Bot) loadChallenge(ctx context.Context, ix *interaction, id string, challengerMay bool) (*storage.Game, error) {
-	g, err := b.loadGame(ctx, id)
-	if err != nil {
-		return nil, err
-	}
+// checkChallenge refuses an answer to g unless g is a pending challenge
+// and the clicker its challenged player (or, for withdraw, the challenger).
+func checkChallenge(ix *interaction, g *storage.Game, challengerMay bool) error {
 	if g.Status != storage.StatusPending {
-		return nil, userErrorf("This challenge is no longer open: it was %s.", map[storage.Status]string{
+		return userErrorf("This challenge is no longer open: it was %s.", map[storage.Status]string{
 			storage.StatusActive: "accepted", storage.StatusFinished: "accepted and played", storage.StatusForfeited: "accepted and played",
 			storage.StatusExpired: "not answered in time", storage.StatusDeclined: "declined or withdrawn",
 			storage.StatusCancelled: "cancelled",
@@ -26,21 +22,19 @@ func (b *Bot) loadChallenge(ctx context.Context, ix *interaction, id string, cha
 	}
 	switch seatOf(g, ix.user().ID) {
 	case 1:
-		return g, nil
+		return nil
 	case 0:
 		if challengerMay {
-			return g, nil
+			return nil
 		}
-		return nil, userErrorf("This is your own challenge: it is waiting for %s to answer.", render.PlayerName(g.Players[1]))
+		return userErrorf("This is your own challenge: it is waiting for %s to answer.", render.PlayerName(g.Players[1]))
 	}
-	return nil, userErrorf("This challenge is for %s, not for you.", render.PlayerName(g.Players[1]))
+	return userErrorf("This challenge is for %s, not for you.", render.PlayerName(g.Players[1]))
 }
 
 // clickAccept starts a challenged game.
-func (b *Bot) clickAccept(ctx context.Context, ix *interaction, p customid.Params) error {
-	defer b.locks.lock(storage.GameID(p["game"]))()
-	g, err := b.loadChallenge(ctx, ix, p["game"], false)
-	if err != nil {
+func (b *Bot) clickAccept(ctx context.Context, ix *interaction, g *storage.Game, _ customid.Params) error {
+	if err := checkChallenge(ix, g, false); err != nil {
 		return err
 	}
 	if err := b.adoptBoard(ctx, ix, g); err != nil {
@@ -61,10 +55,8 @@ func (b *Bot) clickAccept(ctx context.Context, ix *interaction, p customid.Param
 
 // clickDecline declines a challenge, or withdraws it when the challenger
 // clicks.
-func (b *Bot) clickDecline(ctx context.Context, ix *interaction, p customid.Params) error {
-	defer b.locks.lock(storage.GameID(p["game"]))()
-	g, err := b.loadChallenge(ctx, ix, p["game"], true)
-	if err != nil {
+func (b *Bot) clickDecline(ctx context.Context, ix *interaction, g *storage.Game, _ customid.Params) error {
+	if err := checkChallenge(ix, g, true); err != nil {
 		return err
 	}
 	if err := b.adoptBoard(ctx, ix, g); err != nil {

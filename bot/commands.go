@@ -121,6 +121,8 @@ func commandDefinitions() []*discordgo.ApplicationCommand {
 }
 
 // routes sets up the handlers of commands, autocompletes and components.
+// A component of one game routes to b.withGame(handler): the seam takes
+// the game's lock and loads it (seam.go).
 func (b *Bot) routes() {
 	b.commands = map[string]commandHandler{
 		"play": b.cmdPlay, "move": b.cmdMove, "leaderboard": b.cmdLeaderboard, "stats": b.cmdStats,
@@ -128,14 +130,14 @@ func (b *Bot) routes() {
 	}
 	b.complete = map[string]commandHandler{"play": b.completePlay, "move": b.completeMove}
 	b.router = router{
-		{customid.Move, b.clickMove},
-		{customid.Pick, b.clickMove},
-		{customid.Resign, b.clickResign},
-		{customid.ResignConfirm, b.clickResignConfirm},
-		{customid.Rematch, b.clickRematch},
-		{customid.Accept, b.clickAccept},
-		{customid.Decline, b.clickDecline},
-		{customid.Repost, b.clickRepost},
+		{customid.Move, b.withGame(b.clickMove)},
+		{customid.Pick, b.withGame(b.clickMove)},
+		{customid.Resign, b.withGame(b.clickResign)},
+		{customid.ResignConfirm, b.withGame(b.clickResignConfirm)},
+		{customid.Rematch, b.clickRematch}, // the seam for the old game, then a new one (rematch.go)
+		{customid.Accept, b.withGame(b.clickAccept)},
+		{customid.Decline, b.withGame(b.clickDecline)},
+		{customid.Repost, b.withGame(b.clickRepost)},
 		{customid.PrivacyDelete, b.clickPrivacyDelete},
 	}
 }

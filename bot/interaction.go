@@ -12,6 +12,7 @@ import (
 
 	"github.com/gambitbot/gambit/bot/customid"
 	"github.com/gambitbot/gambit/bot/render"
+	"github.com/gambitbot/gambit/storage"
 )
 
 // interactionTimeout bounds a handler's work; Discord wants the first
@@ -29,18 +30,34 @@ func userErrorf(format string, args ...any) error {
 	return &userError{msg: fmt.Sprintf(format, args...)}
 }
 
+// responder is the part of Discord an interaction is answered through:
+// its response, the response message and follow-ups. *discordgo.Session
+// is one; a handler's unit test passes a recorder instead.
+type responder interface {
+	InteractionRespond(i *discordgo.Interaction, resp *discordgo.InteractionResponse, options ...discordgo.RequestOption) error
+	InteractionResponse(i *discordgo.Interaction, options ...discordgo.RequestOption) (*discordgo.Message, error)
+	InteractionResponseEdit(i *discordgo.Interaction, edit *discordgo.WebhookEdit, options ...discordgo.RequestOption) (*discordgo.Message, error)
+	FollowupMessageCreate(i *discordgo.Interaction, wait bool, data *discordgo.WebhookParams, options ...discordgo.RequestOption) (*discordgo.Message, error)
+}
+
 // interaction is one interaction being handled, with the helpers to answer
 // it. It remembers whether it has been answered so that the error path
-// knows whether to respond or to follow up.
+// knows whether to respond or to follow up, and what the game seam needs
+// (seam.go): the game whose lock the handler holds, the AI turns it
+// queued and the boards its answers showed.
 type interaction struct {
 	*discordgo.Interaction
 	b        *Bot
+	out      responder
 	received time.Time // by the wall clock, for latency
 	at       time.Time // by the bot's clock, for deadlines
 	kind     string
 
 	mu       sync.Mutex
 	answered bool
+	holds    storage.GameID                  // the game whose lock the handler holds, "" for none
+	ai       []*aiJob                        // AI turns queued, released once the handler returned
+	boards   map[storage.GameID]webhookToken // the boards this interaction's messages show
 }
 
 // user returns the user who caused the interaction.
@@ -58,7 +75,7 @@ func (ix *interaction) respond(resp *discordgo.InteractionResponse) error {
 	if ix.answered {
 		return fmt.Errorf("bot: interaction %s answered twice", ix.ID)
 	}
-	err := ix.b.session.InteractionRespond(ix.Interaction, resp)
+	err := ix.out.InteractionRespond(ix.Interaction, resp)
 	ix.b.observeREST(err)
 	if err != nil {
 		return fmt.Errorf("bot: respond to interaction %s: %w", ix.ID, err)
@@ -102,7 +119,7 @@ func (ix *interaction) deferUpdate() error {
 // the component was on.
 func (ix *interaction) edit(msg render.Message) error {
 	content, embeds, comps := msg.Content, nonNilEmbeds(msg.Embeds), nonNilComponents(msg.Components)
-	_, err := ix.b.session.InteractionResponseEdit(ix.Interaction, &discordgo.WebhookEdit{
+	_, err := ix.out.InteractionResponseEdit(ix.Interaction, &discordgo.WebhookEdit{
 		Content: &content, Embeds: &embeds, Components: &comps, AllowedMentions: allowedMentions(msg),
 	})
 	ix.b.observeREST(err)
@@ -110,6 +127,16 @@ func (ix *interaction) edit(msg render.Message) error {
 		return fmt.Errorf("bot: edit the response to interaction %s: %w", ix.ID, err)
 	}
 	return nil
+}
+
+// original returns the interaction's response message, to learn its ID.
+func (ix *interaction) original() (*discordgo.Message, error) {
+	m, err := ix.out.InteractionResponse(ix.Interaction)
+	ix.b.observeREST(err)
+	if err != nil {
+		return nil, fmt.Errorf("bot: get the response to interaction %s: %w", ix.ID, err)
+	}
+	return m, nil
 }
 
 // isAnswered reports whether the interaction's first response was sent.
@@ -127,7 +154,7 @@ func (ix *interaction) followup(msg render.Message, ephemeral bool) (*discordgo.
 	if ephemeral {
 		params.Flags = discordgo.MessageFlagsEphemeral
 	}
-	m, err := ix.b.session.FollowupMessageCreate(ix.Interaction, true, params)
+	m, err := ix.out.FollowupMessageCreate(ix.Interaction, true, params)
 	ix.b.observeREST(err)
 	if err != nil {
 		return nil, fmt.Errorf("bot: follow up interaction %s: %w", ix.ID, err)
@@ -206,7 +233,7 @@ func (r router) match(id string) (componentHandler, customid.Params, customid.Pa
 // and turns whatever goes wrong — a user's mistake, a failure of ours, a
 // panic — into one ephemeral reply. It is the only place that does.
 func (b *Bot) onInteraction(i *discordgo.Interaction) {
-	ix := &interaction{Interaction: i, b: b, received: time.Now(), at: b.now()}
+	ix := &interaction{Interaction: i, b: b, out: b.answers, received: time.Now(), at: b.now()}
 	if !b.seen.first(i.ID, ix.received) {
 		// Discord may deliver an interaction twice; the first delivery
 		// has (or will have) the one answer an interaction can get.
@@ -234,7 +261,7 @@ func (b *Bot) onInteraction(i *discordgo.Interaction) {
 		}
 	}()
 
-	err := b.dispatch(ctx, ix)
+	err := b.handle(ctx, ix)
 	var ue *userError
 	switch {
 	case err == nil:
@@ -251,6 +278,14 @@ func (b *Bot) onInteraction(i *discordgo.Interaction) {
 			b.log.Warn("could not tell the user", "interaction", i.ID, "err", ferr)
 		}
 	}
+}
+
+// handle runs the handler of an interaction and then, whatever it did —
+// answered, failed or panicked — lets the AI turns it queued start (see
+// releaseAI in seam.go), so no handler has to remember to.
+func (b *Bot) handle(ctx context.Context, ix *interaction) error {
+	defer ix.releaseAI()
+	return b.dispatch(ctx, ix)
 }
 
 // dispatch runs the handler of an interaction.

@@ -53,12 +53,7 @@ func legalList(pos engine.Position) string {
 }
 
 // clickMove handles a move button or a cell select on a board.
-func (b *Bot) clickMove(ctx context.Context, ix *interaction, p customid.Params) error {
-	defer b.locks.lock(storage.GameID(p["game"]))()
-	g, err := b.loadGame(ctx, p["game"])
-	if err != nil {
-		return err
-	}
+func (b *Bot) clickMove(ctx context.Context, ix *interaction, g *storage.Game, p customid.Params) error {
 	if err := b.adoptBoard(ctx, ix, g); err != nil {
 		return err
 	}
@@ -126,8 +121,9 @@ func (b *Bot) catchUp(ctx context.Context, ix *interaction, g *storage.Game) err
 
 // playHuman commits a person's move and shows it: by updating the clicked
 // board (onBoard) or, for a typed move, by an ephemeral confirmation and an
-// edit of the board. When the AI moves next its search is queued. The
-// caller holds the game's lock.
+// edit of the board. When the AI moves next its search is queued; the seam
+// lets it start once the handler returned. The caller holds the game's
+// lock.
 func (b *Bot) playHuman(ctx context.Context, ix *interaction, g *storage.Game, pos engine.Position, mv engine.Move, onBoard bool) error {
 	played := pos.FormatMove(mv)
 	changes, err := b.commitMove(ctx, g, pos, mv)
@@ -137,20 +133,10 @@ func (b *Bot) playHuman(ctx context.Context, ix *interaction, g *storage.Game, p
 	if err != nil {
 		return err
 	}
-	thinking, ready := b.queueAI(g, ix.received)
-	msg := view(g, pos, thinking, changes, "")
+	msg := view(g, pos, ix.queueAI(g), changes, "")
 	if onBoard {
-		// The token edits the board only if the answer updated it; after a
-		// failed answer its @original is the error reply.
-		var shown webhookToken
-		defer func() { ready(shown) }()
-		err := b.updateBoard(ctx, ix, g, msg)
-		if err == nil {
-			shown = webhookToken{token: ix.Token, at: ix.at, board: true, message: ix.Message.ID}
-		}
-		return err
+		return b.updateBoard(ctx, ix, g, msg)
 	}
-	defer ready(webhookToken{})
 	if err := ix.say("You played %s.", played); err != nil {
 		return err
 	}
@@ -164,28 +150,32 @@ func (b *Bot) playHuman(ctx context.Context, ix *interaction, g *storage.Game, p
 	return nil
 }
 
-// cmdMove handles /move cell:<…> [game:<…>].
+// cmdMove handles /move cell:<…> [game:<…>]: it finds the game, then plays
+// under the game seam, on the game as reloaded under its lock.
 func (b *Bot) cmdMove(ctx context.Context, ix *interaction, opts options) error {
 	g, err := b.gameHere(ctx, ix, opts.str("game"))
 	if err != nil {
 		return err
 	}
-	defer b.locks.lock(g.ID)()
-	if g, err = b.loadGame(ctx, string(g.ID)); err != nil {
-		return err
+	return b.onGame(ctx, ix, string(g.ID), nil, b.typedMove(opts.str("cell")))
+}
+
+// typedMove plays the move typed in /move.
+func (b *Bot) typedMove(cell string) gameHandler {
+	return func(ctx context.Context, ix *interaction, g *storage.Game, _ customid.Params) error {
+		if err := checkMover(g, ix.user().ID); err != nil {
+			return err
+		}
+		pos, err := position(g)
+		if err != nil {
+			return err
+		}
+		mv, err := parseMove(g, pos, cell)
+		if err != nil {
+			return err
+		}
+		return b.playHuman(ctx, ix, g, pos, mv, false)
 	}
-	if err := checkMover(g, ix.user().ID); err != nil {
-		return err
-	}
-	pos, err := position(g)
-	if err != nil {
-		return err
-	}
-	mv, err := parseMove(g, pos, opts.str("cell"))
-	if err != nil {
-		return err
-	}
-	return b.playHuman(ctx, ix, g, pos, mv, false)
 }
 
 // gamesHere returns the user's active games in the interaction's channel.

@@ -67,12 +67,7 @@ func buttonRows(buttons []discordgo.MessageComponent) []discordgo.MessageCompone
 
 // clickRepost posts a fresh board of a game in its channel and retires
 // the old one.
-func (b *Bot) clickRepost(ctx context.Context, ix *interaction, p customid.Params) error {
-	defer b.locks.lock(storage.GameID(p["game"]))()
-	g, err := b.loadGame(ctx, p["game"])
-	if err != nil {
-		return err
-	}
+func (b *Bot) clickRepost(ctx context.Context, ix *interaction, g *storage.Game, _ customid.Params) error {
 	if seatOf(g, ix.user().ID) < 0 {
 		return userErrorf("Only the players can re-post this board.")
 	}

@@ -238,9 +238,9 @@ func (b *Bot) begin(ctx context.Context, g *storage.Game) error {
 	return nil
 }
 
-// startAIGame creates a game against an AI and shows its board; when the
-// AI moves first, its search is queued. It returns the game, nil if none
-// was created.
+// startAIGame creates a game against an AI and shows its board, holding
+// the new game's lock; when the AI moves first, its search is queued. It
+// returns the game, nil if none was created.
 func (b *Bot) startAIGame(ctx context.Context, ix *interaction, req gameRequest) (*storage.Game, error) {
 	g := newGame(ix, req)
 	if err := b.begin(ctx, g); err != nil {
@@ -249,20 +249,17 @@ func (b *Bot) startAIGame(ctx context.Context, ix *interaction, req gameRequest)
 	if err := b.createGame(ctx, g); err != nil {
 		return nil, err
 	}
-	defer b.locks.lock(g.ID)()
-	pos, err := position(g)
-	if err != nil {
-		return g, err
-	}
-	thinking, ready := b.queueAI(g, ix.received)
-	var tok webhookToken
-	defer func() { ready(tok) }()
-	tok, err = b.showNewBoard(ctx, ix, g, view(g, pos, thinking, nil, ""))
-	return g, err
+	return g, ix.hold(g.ID, func() error {
+		pos, err := position(g)
+		if err != nil {
+			return err
+		}
+		return b.showNewBoard(ctx, ix, g, view(g, pos, ix.queueAI(g), nil, ""))
+	})
 }
 
-// challenge posts a challenge to another member. It returns the game, nil
-// if none was created.
+// challenge posts a challenge to another member, holding the new game's
+// lock. It returns the game, nil if none was created.
 func (b *Bot) challenge(ctx context.Context, ix *interaction, req gameRequest) (*storage.Game, error) {
 	g := newGame(ix, req)
 	g.Status = storage.StatusPending
@@ -270,9 +267,9 @@ func (b *Bot) challenge(ctx context.Context, ix *interaction, req gameRequest) (
 	if err := b.createGame(ctx, g); err != nil {
 		return nil, err
 	}
-	defer b.locks.lock(g.ID)()
-	_, err := b.showNewBoard(ctx, ix, g, view(g, nil, nil, nil, ""))
-	return g, err
+	return g, ix.hold(g.ID, func() error {
+		return b.showNewBoard(ctx, ix, g, view(g, nil, nil, nil, ""))
+	})
 }
 
 // completePlay suggests the AI strategies that play the chosen game.

@@ -19,18 +19,28 @@ import (
 // deferred before the first call to Discord, which may be rate limited
 // past Discord's 3 seconds. The new board follows up, and the old board
 // loses its Rematch button.
+//
+// It acts on two games, so it is not a gameHandler: the claim runs under
+// the game seam for the old game (onGame), which returns with the old
+// game's lock released; only then is the new game created, under its own
+// lock — which may share the old one's stripe (see hold).
 func (b *Bot) clickRematch(ctx context.Context, ix *interaction, p customid.Params) error {
-	id := storage.GameID(p["game"])
-	req, old, err := b.takeRematch(ctx, ix, id)
+	var (
+		req gameRequest
+		old *storage.Game
+	)
+	err := b.onGame(ctx, ix, p["game"], p, func(ctx context.Context, ix *interaction, g *storage.Game, _ customid.Params) (err error) {
+		old = g
+		req, err = b.takeRematch(ctx, ix, g)
+		return err
+	})
 	if err != nil {
 		return err
 	}
 	if err := ix.deferUpdate(); err != nil {
-		b.releaseRematch(ctx, id)
+		b.releaseRematch(ctx, old.ID)
 		return err
 	}
-	// The old game's lock is released by now: the new game takes its own,
-	// which may share the old one's stripe.
 	var g *storage.Game
 	if req.opponent.ID.IsAI() {
 		g, err = b.startAIGame(ctx, ix, req)
@@ -38,7 +48,7 @@ func (b *Bot) clickRematch(ctx context.Context, ix *interaction, p customid.Para
 		g, err = b.challenge(ctx, ix, req)
 	}
 	if g == nil {
-		b.releaseRematch(ctx, id) // nothing started: the players may ask again
+		b.releaseRematch(ctx, old.ID) // nothing started: the players may ask again
 		return err
 	}
 	if eerr := ix.edit(endedMessage(old, "A rematch was started below.")); eerr != nil {
@@ -47,38 +57,33 @@ func (b *Bot) clickRematch(ctx context.Context, ix *interaction, p customid.Para
 	return err
 }
 
-// takeRematch checks that the clicking player may have a rematch of an
-// ended game, claims it in the store and returns the new game to start
-// and the old game. It does not call Discord.
-func (b *Bot) takeRematch(ctx context.Context, ix *interaction, id storage.GameID) (gameRequest, *storage.Game, error) {
-	defer b.locks.lock(id)()
-	old, err := b.loadGame(ctx, string(id))
-	if err != nil {
-		return gameRequest{}, nil, err
-	}
+// takeRematch checks that the clicking player may have a rematch of the
+// ended game old, claims it in the store and returns the new game to
+// start. It does not call Discord. The caller holds old's lock.
+func (b *Bot) takeRematch(ctx context.Context, ix *interaction, old *storage.Game) (gameRequest, error) {
 	seat := seatOf(old, ix.user().ID)
 	if seat < 0 {
-		return gameRequest{}, nil, userErrorf("Only the players of this game can ask for a rematch. Start your own with /play.")
+		return gameRequest{}, userErrorf("Only the players of this game can ask for a rematch. Start your own with /play.")
 	}
 	if !old.Status.Ended() {
-		return gameRequest{}, nil, userErrorf("This game is not over yet.")
+		return gameRequest{}, userErrorf("This game is not over yet.")
 	}
 	if old.Rematched {
-		return gameRequest{}, nil, errRematchTaken
+		return gameRequest{}, errRematchTaken
 	}
 	if !b.guildSettings(ctx, ix.GuildID).Allows(old.Kind) {
-		return gameRequest{}, nil, userErrorf("%s is no longer allowed on this server.", render.Title(old.Kind))
+		return gameRequest{}, userErrorf("%s is no longer allowed on this server.", render.Title(old.Kind))
 	}
 	if old.Players[1-seat].ID == storage.Anonymous {
-		return gameRequest{}, nil, userErrorf("Your opponent deleted their data; start a new game with /play.")
+		return gameRequest{}, userErrorf("Your opponent deleted their data; start a new game with /play.")
 	}
 	if err := b.checkLimits(ctx, ix.user().ID, !old.Players[1-seat].ID.IsAI()); err != nil {
-		return gameRequest{}, nil, err
+		return gameRequest{}, err
 	}
 	if err := b.store.ClaimRematch(ctx, old.ID); errors.Is(err, storage.ErrRematchTaken) {
-		return gameRequest{}, nil, errRematchTaken
+		return gameRequest{}, errRematchTaken
 	} else if err != nil {
-		return gameRequest{}, nil, fmt.Errorf("bot: claim the rematch of %s: %w", old.ID, err)
+		return gameRequest{}, fmt.Errorf("bot: claim the rematch of %s: %w", old.ID, err)
 	}
 	first := "me"
 	if firstSeat(old) == seat {
@@ -87,7 +92,7 @@ func (b *Bot) takeRematch(ctx context.Context, ix *interaction, id storage.GameI
 	return gameRequest{
 		kind: old.Kind, me: playerOf(ix.user()), opponent: old.Players[1-seat], first: first,
 		rounds: old.Settings.Rounds, moveTime: old.Settings.MoveTime,
-	}, old, nil
+	}, nil
 }
 
 // errRematchTaken refuses a second rematch of a game.

@@ -14,11 +14,7 @@ import (
 )
 
 // clickResign asks the player to confirm resigning.
-func (b *Bot) clickResign(ctx context.Context, ix *interaction, p customid.Params) error {
-	g, err := b.loadGame(ctx, p["game"])
-	if err != nil {
-		return err
-	}
+func (b *Bot) clickResign(_ context.Context, ix *interaction, g *storage.Game, _ customid.Params) error {
 	if seatOf(g, ix.user().ID) < 0 {
 		return userErrorf("Only the players can resign this game.")
 	}
@@ -34,12 +30,7 @@ func (b *Bot) clickResign(ctx context.Context, ix *interaction, p customid.Param
 }
 
 // clickResignConfirm resigns for the player who clicked.
-func (b *Bot) clickResignConfirm(ctx context.Context, ix *interaction, p customid.Params) error {
-	defer b.locks.lock(storage.GameID(p["game"]))()
-	g, err := b.loadGame(ctx, p["game"])
-	if err != nil {
-		return err
-	}
+func (b *Bot) clickResignConfirm(ctx context.Context, ix *interaction, g *storage.Game, p customid.Params) error {
 	seat := seatOf(g, ix.user().ID)
 	if seat < 0 {
 		return userErrorf("Only the players can resign this game.")
