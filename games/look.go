@@ -29,6 +29,33 @@ type Look struct {
 	// Progress, if not nil, says how far a game in progress has come
 	// ("5 of 8 rounds left"); opts are the game's setup.
 	Progress func(pos engine.Position, opts Options) string
+	// Picture is how the board is drawn as an image.
+	Picture Picture
+}
+
+// Shape is how an image draws the marks.
+type Shape int
+
+// The shapes of marks.
+const (
+	// Discs: a filled disc in the side's colour.
+	Discs Shape = iota
+	// Letters: X draws a cross, O a ring.
+	Letters
+)
+
+// Picture is the style of a board drawn as an image. Colours are 0xRRGGBB;
+// the marks' colours should stay apart for colour-blind players (the
+// Okabe–Ito palette's vermillion, blue and yellow do).
+type Picture struct {
+	// Board is the colour of the board around and between the cells.
+	Board int
+	// Cell is the colour of an empty cell.
+	Cell int
+	// Mark is the colour of each side's marks.
+	Mark [2]int
+	// Shape is how marks are drawn.
+	Shape Shape
 }
 
 // Change is what one move did, in the game's notation: the record a game
@@ -50,7 +77,16 @@ type Board struct {
 	RowLabels []string
 	// ColLabels label the columns, below them; nil for none.
 	ColLabels []string
+	// Lines are the winning lines of a won game, each from one end cell
+	// to the other.
+	Lines [][2]Spot
 }
+
+// Spot is a cell's place in a board model: its row (0 on top) and column.
+type Spot struct{ Row, Col int }
+
+// MarkLine records a winning line from one end cell to the other.
+func (b *Board) MarkLine(from, to Spot) { b.Lines = append(b.Lines, [2]Spot{from, to}) }
 
 // Cell is one cell of a board model.
 type Cell struct {
@@ -68,8 +104,6 @@ type Cell struct {
 	Last bool
 	// Changed marks a cell the last move changed (a captured mark).
 	Changed bool
-	// Line marks a cell of the winning line.
-	Line bool
 }
 
 // Layout is how moves are entered under the board.

@@ -24,8 +24,9 @@ var Game = &games.Game{
 	Parse:    func(text string) (engine.Position, error) { return games.OrNil(rules.Parse(text)) },
 	Look: games.Look{
 		Mark: [2]string{"🔴", "🟡"}, Last: [2]string{"🟥", "🟨"}, Empty: "⚫", EmptyName: "empty",
-		Colour: [2]int{0xDD2E44, 0xFDCB58},
-		Board:  board,
+		Colour:  [2]int{0xDD2E44, 0xFDCB58},
+		Picture: games.Picture{Board: 0x0B3C8C, Cell: 0xF4F4F4, Mark: [2]int{0xD55E00, 0xF0E442}, Shape: games.Discs},
+		Board:   board,
 		Describe: func(c games.Change) string {
 			return "dropped into column **" + c.Move + "**"
 		},
@@ -66,7 +67,35 @@ func board(pos engine.Position, last *games.Change) games.Board {
 	for col := range rules.Width {
 		out.ColLabels = append(out.ColLabels, strconv.Itoa(col+1))
 	}
+	markFours(&out, p)
 	return out
+}
+
+// markFours marks every four in a row of the winner of a won game. Rows of
+// the model count from the top.
+func markFours(out *games.Board, p *rules.Position) {
+	if !p.Terminal() {
+		return
+	}
+	for _, d := range [][2]int{{1, 0}, {0, 1}, {1, 1}, {1, -1}} {
+		for col := range rules.Width {
+			for row := range rules.Height {
+				s, ok := p.At(col, row)
+				if !ok || p.Result(s) != engine.Win {
+					continue
+				}
+				four := true
+				for k := 1; k < 4 && four; k++ {
+					t, ok := p.At(col+k*d[0], row+k*d[1])
+					four = ok && t == s
+				}
+				if four {
+					top := rules.Height - 1
+					out.MarkLine(games.Spot{Row: top - row, Col: col}, games.Spot{Row: top - (row + 3*d[1]), Col: col + 3*d[0]})
+				}
+			}
+		}
+	}
 }
 
 // topRow returns the row of the top disc of a column, or -1.

@@ -23,8 +23,9 @@ var Game = &games.Game{
 	Parse:    func(text string) (engine.Position, error) { return games.OrNil(rules.Parse(text)) },
 	Look: games.Look{
 		Mark: [2]string{"❌", "⭕"}, Last: [2]string{"❎", "🅾️"},
-		Colour: [2]int{0xDD2E44, 0x55ACEE},
-		Board:  board,
+		Colour:  [2]int{0xDD2E44, 0x55ACEE},
+		Picture: games.Picture{Board: 0x2B2D31, Cell: 0xF4F4F4, Mark: [2]int{0xD55E00, 0x0072B2}, Shape: games.Letters},
+		Board:   board,
 		Describe: func(c games.Change) string {
 			return "took cell **" + c.Move + "**"
 		},
@@ -70,7 +71,23 @@ func board(pos engine.Position, last *games.Change) games.Board {
 		}
 		out.Rows = append(out.Rows, row)
 	}
+	for _, l := range lineCells {
+		s, ok := p.Mark(l[0])
+		if ok && p.Terminal() && p.Result(s) == engine.Win && owns(p, s, l) {
+			out.MarkLine(games.Spot{Row: int(l[0] / 3), Col: int(l[0] % 3)}, games.Spot{Row: int(l[2] / 3), Col: int(l[2] % 3)})
+		}
+	}
 	return out
+}
+
+// owns reports whether side s holds every cell of a line.
+func owns(p *rules.Position, s engine.Side, line [3]engine.Move) bool {
+	for _, c := range line {
+		if t, ok := p.Mark(c); !ok || t != s {
+			return false
+		}
+	}
+	return true
 }
 
 // lines is a small evaluation for the side to move: every line holding

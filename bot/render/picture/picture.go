@@ -1,0 +1,234 @@
+// Package picture draws a game's board as a PNG image: the board model of
+// the game's plug-in (games.Look.Board) in the colours of its
+// games.Picture, with the cell names on the edges, the last move ringed,
+// the marks it captured dotted and a winning line drawn through its cells.
+//
+// It reads nothing but its arguments and does no I/O, like package render,
+// whose emoji grid stays the text alternative of the picture.
+package picture
+
+import (
+	"bytes"
+	"fmt"
+	"image"
+	"image/color"
+	"image/draw"
+	"image/png"
+	"math"
+	"sync"
+
+	"golang.org/x/image/font"
+	"golang.org/x/image/font/gofont/gobold"
+	"golang.org/x/image/font/opentype"
+	"golang.org/x/image/math/fixed"
+	"golang.org/x/image/vector"
+
+	"github.com/gambitbot/gambit/games"
+)
+
+// Cell is the side of a cell in pixels; the margins that hold the labels
+// are of the same size.
+const Cell = 56
+
+// margin is the width of the label margins.
+const margin = Cell * 2 / 3
+
+// colours that do not depend on the game.
+var (
+	ink   = color.RGBA{0x14, 0x14, 0x14, 0xFF} // outlines, the winning line
+	paper = color.RGBA{0xFF, 0xFF, 0xFF, 0xFF} // rings and dots on marks
+	label = color.RGBA{0xE8, 0xE8, 0xE8, 0xFF}
+)
+
+// PNG draws board in look's picture style and encodes it as a PNG.
+func PNG(look games.Look, board games.Board) ([]byte, error) {
+	img, err := Draw(look, board)
+	if err != nil {
+		return nil, err
+	}
+	var buf bytes.Buffer
+	enc := png.Encoder{CompressionLevel: png.BestSpeed}
+	if err := enc.Encode(&buf, img); err != nil {
+		return nil, fmt.Errorf("picture: encode: %w", err)
+	}
+	return buf.Bytes(), nil
+}
+
+// Draw draws board in look's picture style.
+func Draw(look games.Look, board games.Board) (*image.RGBA, error) {
+	rows := len(board.Rows)
+	if rows == 0 || len(board.Rows[0]) == 0 {
+		return nil, fmt.Errorf("picture: empty board")
+	}
+	cols := len(board.Rows[0])
+	left, bottom := 0, 0
+	if board.RowLabels != nil {
+		left = margin
+	}
+	if board.ColLabels != nil {
+		bottom = margin
+	}
+	pad := Cell / 8
+	w, h := left+cols*Cell+2*pad, rows*Cell+bottom+2*pad
+	img := image.NewRGBA(image.Rect(0, 0, w, h))
+	pic := look.Picture
+	draw.Draw(img, img.Bounds(), &image.Uniform{rgb(pic.Board)}, image.Point{}, draw.Src)
+	face, err := labelFace()
+	if err != nil {
+		return nil, err
+	}
+	x0, y0 := left+pad, pad
+	for r, row := range board.Rows {
+		if len(row) != cols {
+			return nil, fmt.Errorf("picture: row %d has %d cells, want %d", r, len(row), cols)
+		}
+		for c, cell := range row {
+			cx, cy := x0+c*Cell+Cell/2, y0+r*Cell+Cell/2
+			drawCell(img, pic, cell, cx, cy)
+		}
+		if board.RowLabels != nil {
+			text(img, face, board.RowLabels[r], pad+left/2, y0+r*Cell+Cell/2)
+		}
+	}
+	for c, l := range board.ColLabels {
+		text(img, face, l, x0+c*Cell+Cell/2, y0+rows*Cell+bottom/2)
+	}
+	centre := func(s games.Spot) [2]float32 { return pt(x0+s.Col*Cell+Cell/2, y0+s.Row*Cell+Cell/2, 0, 0) }
+	for _, l := range board.Lines {
+		stroke(img, centre(l[0]), centre(l[1]), float32(Cell)/7, ink)
+		stroke(img, centre(l[0]), centre(l[1]), float32(Cell)/14, paper)
+	}
+	return img, nil
+}
+
+// drawCell draws one cell centred on (cx, cy): its square, its mark, and
+// the marks of the last move.
+func drawCell(img *image.RGBA, pic games.Picture, cell games.Cell, cx, cy int) {
+	inset := Cell / 16
+	sq := image.Rect(cx-Cell/2+inset, cy-Cell/2+inset, cx+Cell/2-inset, cy+Cell/2-inset)
+	draw.Draw(img, sq, &image.Uniform{rgb(pic.Cell)}, image.Point{}, draw.Src)
+	if !cell.Occupied {
+		return
+	}
+	c := rgb(pic.Mark[cell.Side&1])
+	r := float32(Cell) * 0.38
+	switch pic.Shape {
+	case games.Letters:
+		if cell.Side == 0 {
+			d := r * 0.75
+			stroke(img, pt(cx, cy, -d, -d), pt(cx, cy, d, d), r/3.2, c)
+			stroke(img, pt(cx, cy, -d, d), pt(cx, cy, d, -d), r/3.2, c)
+		} else {
+			ring(img, cx, cy, r*0.85, r/3.2, c)
+		}
+	default:
+		disc(img, cx, cy, r+1.5, ink)
+		disc(img, cx, cy, r, c)
+	}
+	if cell.Last {
+		ring(img, cx, cy, r+float32(Cell)/14, float32(Cell)/14, paper)
+		ring(img, cx, cy, r+float32(Cell)/7, float32(Cell)/28, ink)
+	}
+	if cell.Changed {
+		disc(img, cx, cy, r/3.5, ink)
+		disc(img, cx, cy, r/4.5, paper)
+	}
+}
+
+// pt returns (cx+dx, cy+dy) as a float point.
+func pt(cx, cy int, dx, dy float32) [2]float32 {
+	return [2]float32{float32(cx) + dx, float32(cy) + dy}
+}
+
+// rgb returns the colour 0xRRGGBB.
+func rgb(c int) color.RGBA {
+	return color.RGBA{uint8(c >> 16), uint8(c >> 8), uint8(c), 0xFF}
+}
+
+// fill rasterises the path drawn by path within the box around (cx, cy)
+// that reaches out by reach pixels, in colour c; path gets the box's
+// corner to draw relative to.
+func fill(img *image.RGBA, c color.Color, cx, cy, reach float32, path func(z *vector.Rasterizer, ox, oy float32)) {
+	box := image.Rect(int(cx-reach)-1, int(cy-reach)-1, int(cx+reach)+2, int(cy+reach)+2).Intersect(img.Bounds())
+	if box.Empty() {
+		return
+	}
+	z := vector.NewRasterizer(box.Dx(), box.Dy())
+	path(z, float32(box.Min.X), float32(box.Min.Y))
+	z.Draw(img, box, &image.Uniform{c}, box.Min)
+}
+
+// circle adds a circle of radius r around (cx, cy) to z, as four cubic
+// Bézier arcs; reverse draws it the other way round (mirrored), which
+// cuts a hole out of a circle drawn the first way.
+func circle(z *vector.Rasterizer, cx, cy, r float32, reverse bool) {
+	k := r * 0.5522847 // the control distance of a quarter circle
+	s := float32(1)
+	if reverse {
+		s = -1
+	}
+	z.MoveTo(cx+r, cy)
+	z.CubeTo(cx+r, cy+s*k, cx+k, cy+s*r, cx, cy+s*r)
+	z.CubeTo(cx-k, cy+s*r, cx-r, cy+s*k, cx-r, cy)
+	z.CubeTo(cx-r, cy-s*k, cx-k, cy-s*r, cx, cy-s*r)
+	z.CubeTo(cx+k, cy-s*r, cx+r, cy-s*k, cx+r, cy)
+	z.ClosePath()
+}
+
+// disc fills a circle.
+func disc(img *image.RGBA, cx, cy int, r float32, c color.Color) {
+	x, y := float32(cx), float32(cy)
+	fill(img, c, x, y, r, func(z *vector.Rasterizer, ox, oy float32) { circle(z, x-ox, y-oy, r, false) })
+}
+
+// ring fills the band between radii r−width/2 and r+width/2.
+func ring(img *image.RGBA, cx, cy int, r, width float32, c color.Color) {
+	x, y := float32(cx), float32(cy)
+	fill(img, c, x, y, r+width/2, func(z *vector.Rasterizer, ox, oy float32) {
+		circle(z, x-ox, y-oy, r+width/2, false)
+		circle(z, x-ox, y-oy, r-width/2, true) // the hole winds the other way
+	})
+}
+
+// stroke fills a line of the given width from a to b, with square ends.
+func stroke(img *image.RGBA, a, b [2]float32, width float32, c color.Color) {
+	dx, dy := b[0]-a[0], b[1]-a[1]
+	n := float32(math.Hypot(float64(dx), float64(dy)))
+	if n == 0 {
+		return
+	}
+	nx, ny := -dy/n*width/2, dx/n*width/2
+	mx, my := (a[0]+b[0])/2, (a[1]+b[1])/2
+	fill(img, c, mx, my, n/2+width, func(z *vector.Rasterizer, ox, oy float32) {
+		z.MoveTo(a[0]+nx-ox, a[1]+ny-oy)
+		z.LineTo(b[0]+nx-ox, b[1]+ny-oy)
+		z.LineTo(b[0]-nx-ox, b[1]-ny-oy)
+		z.LineTo(a[0]-nx-ox, a[1]-ny-oy)
+		z.ClosePath()
+	})
+}
+
+// labelFace is the font of the labels: Go Bold, parsed once.
+var labelFace = sync.OnceValues(func() (font.Face, error) {
+	f, err := opentype.Parse(gobold.TTF)
+	if err != nil {
+		return nil, fmt.Errorf("picture: font: %w", err)
+	}
+	face, err := opentype.NewFace(f, &opentype.FaceOptions{Size: float64(Cell) * 0.34, DPI: 72, Hinting: font.HintingFull})
+	if err != nil {
+		return nil, fmt.Errorf("picture: font: %w", err)
+	}
+	return face, nil
+})
+
+// text draws s centred on (cx, cy).
+func text(img *image.RGBA, face font.Face, s string, cx, cy int) {
+	d := &font.Drawer{Dst: img, Src: &image.Uniform{label}, Face: face}
+	width := d.MeasureString(s)
+	m := face.Metrics()
+	d.Dot = fixed.Point26_6{
+		X: fixed.I(cx) - width/2,
+		Y: fixed.I(cy) + (m.Ascent-m.Descent)/2,
+	}
+	d.DrawString(s)
+}

@@ -1,0 +1,178 @@
+package picture
+
+import (
+	"bytes"
+	"flag"
+	"image"
+	"image/png"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/gambitbot/gambit/engine"
+	"github.com/gambitbot/gambit/games"
+	"github.com/gambitbot/gambit/games/catalog"
+)
+
+var out = flag.String("picture.out", "", "write a sample PNG of each game into this directory")
+
+// played plays n random moves of gm from its start and returns the position
+// and the last move's record.
+func played(t testing.TB, gm *games.Game, seed uint64, n int) (engine.Position, *games.Change) {
+	t.Helper()
+	pos, err := gm.Start(games.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	rng := rand.New(rand.NewPCG(seed, 1))
+	var last *games.Change
+	for range n {
+		moves := pos.Moves(nil)
+		if len(moves) == 0 {
+			break
+		}
+		c := gm.Play(pos, moves[rng.IntN(len(moves))])
+		last = &c
+	}
+	return pos, last
+}
+
+// at returns the colour at the centre of the cell in row r, column c of a
+// picture of board.
+func at(img *image.RGBA, board games.Board, r, c int) (uint8, uint8, uint8) {
+	x0, y0 := Cell/8, Cell/8
+	if board.RowLabels != nil {
+		x0 += margin
+	}
+	p := img.RGBAAt(x0+c*Cell+Cell/2, y0+r*Cell+Cell/2)
+	return p.R, p.G, p.B
+}
+
+// TestEveryGameDraws draws positions of every game and checks the picture:
+// its size follows the board, each occupied cell's centre shows its side's
+// colour (or, for a captured mark, the dot on it), an empty cell's centre
+// the empty colour, and the PNG decodes to the same image.
+func TestEveryGameDraws(t *testing.T) {
+	for _, gm := range catalog.All() {
+		for seed := range uint64(30) {
+			pos, last := played(t, gm, seed, int(seed))
+			board := gm.Look.Board(pos, last)
+			img, err := Draw(gm.Look, board)
+			if err != nil {
+				t.Fatalf("%s: %v", gm.Name, err)
+			}
+			rows, cols := len(board.Rows), len(board.Rows[0])
+			if w := img.Bounds().Dx(); w < cols*Cell || w > cols*Cell+margin+Cell/4 {
+				t.Errorf("%s: width %d for %d columns", gm.Name, w, cols)
+			}
+			if h := img.Bounds().Dy(); h < rows*Cell || h > rows*Cell+margin+Cell/4 {
+				t.Errorf("%s: height %d for %d rows", gm.Name, h, rows)
+			}
+			pic := gm.Look.Picture
+			for r, row := range board.Rows {
+				for c, cell := range row {
+					if onLine(board, r, c) {
+						continue // the winning line crosses the centre
+					}
+					want := pic.Cell
+					switch {
+					case cell.Changed:
+						want = 0xFFFFFF
+					case cell.Occupied && pic.Shape == games.Discs:
+						want = pic.Mark[cell.Side]
+					case cell.Occupied && cell.Side == engine.X: // a cross: its centre
+						want = pic.Mark[engine.X]
+					}
+					if cr, cg, cb := at(img, board, r, c); cr != uint8(want>>16) || cg != uint8(want>>8) || cb != uint8(want) {
+						t.Fatalf("%s seed %d: cell %d,%d (%+v) is #%02x%02x%02x, want #%06x", gm.Name, seed, r, c, cell, cr, cg, cb, want)
+					}
+				}
+			}
+			data, err := PNG(gm.Look, board)
+			if err != nil {
+				t.Fatal(err)
+			}
+			back, err := png.Decode(bytes.NewReader(data))
+			if err != nil || back.Bounds() != img.Bounds() {
+				t.Fatalf("%s: the PNG decodes to %v, %v", gm.Name, back.Bounds(), err)
+			}
+			if *out != "" && seed == 12 {
+				if err := os.WriteFile(filepath.Join(*out, gm.Name+".png"), data, 0o644); err != nil {
+					t.Fatal(err)
+				}
+			}
+		}
+	}
+}
+
+// onLine reports whether the cell is on a winning line of board.
+func onLine(board games.Board, r, c int) bool {
+	for _, l := range board.Lines {
+		dr, dc := l[1].Row-l[0].Row, l[1].Col-l[0].Col
+		for k := 0; k <= max(abs(dr), abs(dc)); k++ {
+			if l[0].Row+k*sign(dr) == r && l[0].Col+k*sign(dc) == c {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+func abs(n int) int { return max(n, -n) }
+
+func sign(n int) int { return max(-1, min(1, n)) }
+
+// TestWinningLinesAreDrawn plays games to their end until one is won and
+// checks that the picture draws ink between the ends of its line.
+func TestWinningLinesAreDrawn(t *testing.T) {
+	for _, name := range []string{"connect4", "tictactoe"} {
+		gm, _ := catalog.Lookup(name)
+		found := false
+		for seed := uint64(0); seed < 50 && !found; seed++ {
+			pos, last := played(t, gm, seed, 100)
+			board := gm.Look.Board(pos, last)
+			if len(board.Lines) == 0 {
+				continue
+			}
+			found = true
+			img, err := Draw(gm.Look, board)
+			if err != nil {
+				t.Fatal(err)
+			}
+			l := board.Lines[0]
+			// Halfway between the line's first two cells lies on the line.
+			next := games.Spot{Row: l[0].Row + sign(l[1].Row-l[0].Row), Col: l[0].Col + sign(l[1].Col-l[0].Col)}
+			x0, y0 := Cell/8, Cell/8
+			if board.RowLabels != nil {
+				x0 += margin
+			}
+			x := x0 + (l[0].Col+next.Col+1)*Cell/2
+			y := y0 + (l[0].Row+next.Row+1)*Cell/2
+			if p := img.RGBAAt(x, y); p != paper {
+				t.Errorf("%s: the line between %v and %v is %v at (%d,%d), want the line's white core", name, l[0], next, p, x, y)
+			}
+		}
+		if !found {
+			t.Errorf("%s: no won game in 50 random games", name)
+		}
+	}
+}
+
+func BenchmarkPNG(b *testing.B) {
+	for _, gm := range catalog.All() {
+		pos, last := played(b, gm, 12, 12)
+		board := gm.Look.Board(pos, last)
+		b.Run(gm.Name, func(b *testing.B) {
+			var size int
+			for b.Loop() {
+				data, err := PNG(gm.Look, board)
+				if err != nil {
+					b.Fatal(err)
+				}
+				size = len(data)
+			}
+			b.ReportMetric(float64(size), "bytes/png")
+		})
+	}
+}
