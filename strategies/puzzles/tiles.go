@@ -18,9 +18,6 @@ type TileSolver struct {
 	Description string
 	// Optimal reports that a solution found is always a shortest one.
 	Optimal bool
-	// Sizes lists the board sides it is meant for (3, 4); --compare runs
-	// it only on those.
-	Sizes []int
 
 	solve func(ctx context.Context, s *state, l Limits, b *budget) ([]engine.Move, error)
 }
@@ -75,15 +72,15 @@ func names[T any](list []T, name func(T) string) string {
 }
 
 var tileSolvers = []TileSolver{
-	{Name: "bfs", Description: "breadth-first search with a visited set (report 003 §1.1, which kept none)", Optimal: true, Sizes: []int{3}, solve: bfs},
-	{Name: "seed003-bfs", Description: "report 003's BFS as written: a tree search that re-queues states already seen", Optimal: true, Sizes: []int{3}, solve: treeBFS},
-	{Name: "dfs", Description: "depth-first search, depth-capped, with the shallowest depth of each state kept (report 003 §1.2)", Sizes: []int{3}, solve: dfs},
-	{Name: "ids", Description: "iterative deepening depth-first search (report 003 §1.3)", Optimal: true, Sizes: []int{3}, solve: ids},
-	{Name: "greedy-h1", Description: "greedy best-first search on misplaced tiles (report 003 §2, h1)", Sizes: []int{3, 4}, solve: greedy(h1)},
-	{Name: "greedy-h2", Description: "greedy best-first search on the Manhattan distance (report 003 §2, h2)", Sizes: []int{3, 4}, solve: greedy(h2)},
-	{Name: "astar", Description: "A* on the Manhattan distance", Optimal: true, Sizes: []int{3, 4}, solve: astar},
-	{Name: "idastar", Description: "IDA* on the Manhattan distance (Korf 1985)", Optimal: true, Sizes: []int{3, 4}, solve: idaManhattan},
-	{Name: "idastar-pdb", Description: "IDA* on additive pattern databases (Korf & Felner 2002): 6-6-3 tiles, 4-4 on the 8-puzzle", Optimal: true, Sizes: []int{3, 4}, solve: idaPDB},
+	{Name: "bfs", Description: "breadth-first search with a visited set (report 003 §1.1, which kept none)", Optimal: true, solve: bfs},
+	{Name: "seed003-bfs", Description: "report 003's BFS as written: a tree search that re-queues states already seen", Optimal: true, solve: treeBFS},
+	{Name: "dfs", Description: "depth-first search, depth-capped, with the shallowest depth of each state kept (report 003 §1.2)", solve: dfs},
+	{Name: "ids", Description: "iterative deepening depth-first search (report 003 §1.3)", Optimal: true, solve: ids},
+	{Name: "greedy-h1", Description: "greedy best-first search on misplaced tiles (report 003 §2, h1)", solve: greedy(h1)},
+	{Name: "greedy-h2", Description: "greedy best-first search on the Manhattan distance (report 003 §2, h2)", solve: greedy(h2)},
+	{Name: "astar", Description: "A* on the Manhattan distance", Optimal: true, solve: astar},
+	{Name: "idastar", Description: "IDA* on the Manhattan distance (Korf 1985)", Optimal: true, solve: idaManhattan},
+	{Name: "idastar-pdb", Description: "IDA* on additive pattern databases (Korf & Felner 2002): 6-6-3 tiles, 4-4 on the 8-puzzle", Optimal: true, solve: idaPDB},
 }
 
 // state is a position packed 4 bits a cell, the first cell lowest.
