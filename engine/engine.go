@@ -85,8 +85,9 @@ func (r Result) String() string {
 }
 
 // MaxMoves is the most legal moves any position of any Gambit game has; a
-// move buffer of this capacity never grows.
-const MaxMoves = 64
+// move buffer of this capacity never grows. The largest is N-Queens on its
+// 12×12 board, where every square is a move (Adjacency has 64 cells).
+const MaxMoves = 144
 
 // Position is a game position that can be searched: it generates its legal
 // moves, plays a move and takes it back. Implementations are mutable and

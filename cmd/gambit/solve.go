@@ -15,8 +15,29 @@ import (
 
 const solveUsage = `
 Usage: gambit solve --game connect4 [--weak] < positions
+       gambit solve --game 8puzzle|15puzzle --position P [--algorithm NAME] [--compare] [--nodes N] [--time D] [--json]
+       gambit solve --game nqueens --n N [--algorithm NAME] [--seed S] [--nodes N] [--time D] [--json]
 
-Solves Connect Four positions exactly, one a line from standard input: a
+Sliding-tile puzzles: P is the tiles row by row, separated by commas, 0 the
+blank, e.g. 1,2,3,5,6,0,7,8,4; the goal is 1…8 (1…15) with the blank last.
+It prints the solution as the blank's moves (U, D, L, R: the direction the
+blank goes, as report 003 writes them) and as the tiles slid, its length,
+the nodes expanded, the time and whether the solution is proved shortest.
+Algorithms: {tile-solvers}; the default is astar on the
+8-puzzle and idastar-pdb on the 15-puzzle. --compare runs every algorithm
+with a node cap (--nodes, 1,000,000 unless given) and prints a table:
+algorithm, length, nodes, ms and optimal? — "proved" for an optimal
+search that finished, "yes" or "no" against the best proved length, "?"
+when none finished. Without --compare no node cap applies unless --nodes
+gives one: bfs, astar and seed003-bfs on the 15-puzzle can then fill the
+memory.
+
+N-Queens: places N queens (N ≥ 4) with one of {queens-solvers}
+(default min-conflicts) and prints the solution — each column's row from
+the bottom, 1…N, and the board up to N = 12 — with the nodes, restarts and
+time; the solution is checked conflict-free.
+
+Connect Four: solves positions exactly, one a line from standard input: a
 position (the columns played, or start) and optionally its expected score —
 the format of Pascal Pons' benchmark sets (engine/connect4/testdata).
 
@@ -33,7 +54,10 @@ to standard error: positions, mismatches with the expected scores, mean
 microseconds and mean nodes. Exit status: 1 if any score differs from the
 expected one, 2 for a malformed line (named by its number) or bad options.
 
-Example:
+Examples:
+  gambit solve --game 8puzzle --position 1,2,3,5,6,0,7,8,4 --compare
+  gambit solve --game 15puzzle --position 0,12,9,13,15,11,10,14,3,7,2,5,4,8,6,1
+  gambit solve --game nqueens --n 1000000 --algorithm min-conflicts
   echo 4453 | gambit solve --game connect4
   gambit solve --game connect4 < engine/connect4/testdata/Test_L2_R1
   gambit solve --game connect4 --weak < engine/connect4/testdata/Test_L1_R1
@@ -41,21 +65,35 @@ Example:
 
 func runSolve(args []string, sio stdio) error {
 	stdout, stderr := sio.out, sio.err
-	fs := newFlagSet("solve", solveUsage, stdout)
-	gameName := fs.String("game", "", "the game: connect4, the only one solve knows (required)")
+	fs := newFlagSet("solve", solveUsageText(), stdout)
+	gameName := fs.String("game", "", "the game: connect4, 8puzzle, 15puzzle or nqueens (required)")
 	weak := fs.Bool("weak", false, "only win, draw or loss: print 1, 0 or -1 and compare signs")
+	var po puzzleOptions
+	fs.StringVar(&po.position, "position", "", "8puzzle, 15puzzle: the tiles row by row, comma-separated, 0 the blank")
+	fs.StringVar(&po.algorithm, "algorithm", "", "puzzles: the solver's name")
+	fs.BoolVar(&po.compare, "compare", false, "8puzzle, 15puzzle: run every algorithm and print a table")
+	fs.Uint64Var(&po.nodes, "nodes", 0, "puzzles: the node cap (0: none, or 1,000,000 with --compare)")
+	fs.DurationVar(&po.time, "time", 0, "puzzles: the time limit of each search (0: none)")
+	fs.BoolVar(&po.json, "json", false, "puzzles: print JSON")
+	fs.IntVar(&po.n, "n", 0, "nqueens: the number of queens")
+	fs.Uint64Var(&po.seed, "seed", 0, "nqueens: the seed of the randomised solvers (0: 1)")
 	if err := fs.parse(args); err != nil {
 		return err
 	}
-	if *gameName == "" {
-		return usagef("--game is required: connect4")
+	switch *gameName {
+	case "8puzzle", "15puzzle":
+		return solveTiles(*gameName, po, stdout, stderr)
+	case "nqueens":
+		return solveQueens(po, stdout)
+	case "":
+		return usagef("--game is required: connect4, 8puzzle, 15puzzle or nqueens")
 	}
 	game, err := catalog.Lookup(*gameName)
 	if err != nil {
 		return usageError{err}
 	}
 	if game.Name != "connect4" {
-		return usagef("solve knows connect4 only, not %s", game.Name)
+		return usagef("solve knows connect4, 8puzzle, 15puzzle and nqueens, not %s", game.Name)
 	}
 
 	solver := c4solver.New(c4solver.DefaultTableBytes)

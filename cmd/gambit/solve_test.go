@@ -90,7 +90,7 @@ func TestSolveRejectsBadInput(t *testing.T) {
 		{"271713432331713132\n\n448\n", nil, `line 3: connect4: position "448"`},
 		{"4444444\n", nil, "line 1: connect4: position \"4444444\": move 7: column 4 is full"},
 		{"4453 draw\n", nil, `line 1: expected score "draw" is not an integer`},
-		{"", []string{"--game", "adjacency"}, "connect4 only"},
+		{"", []string{"--game", "adjacency"}, "solve knows connect4, 8puzzle, 15puzzle and nqueens, not adjacency"},
 		{"", []string{"--game", "go"}, `unknown game "go"`},
 		{"", []string{}, "--game is required"},
 		{"", []string{"--game", "connect4", "more"}, `unexpected argument "more"`},

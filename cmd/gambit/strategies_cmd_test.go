@@ -79,3 +79,29 @@ func TestStrategiesTable(t *testing.T) {
 		t.Errorf("--game chess: exit %d, stderr %q", code, errOut)
 	}
 }
+
+func TestStrategiesListsPuzzleSolvers(t *testing.T) {
+	for game, want := range map[string][]string{
+		"8puzzle":  {"bfs", "seed003-bfs", "dfs", "ids", "greedy-h1", "greedy-h2", "astar", "idastar", "idastar-pdb"},
+		"15puzzle": {"bfs", "seed003-bfs", "dfs", "ids", "greedy-h1", "greedy-h2", "astar", "idastar", "idastar-pdb"},
+		"nqueens":  {"backtracking", "hill-climbing", "min-conflicts"},
+	} {
+		var got []string
+		for _, s := range strategiesJSON(t, "--game", game) {
+			got = append(got, s["name"].(string))
+			if !slices.Contains(s["games"].([]any), any(game)) {
+				t.Errorf("--game %s lists %v", game, s)
+			}
+			if optimal := s["optimal"].(bool); optimal != slices.Contains([]string{"bfs", "seed003-bfs", "ids", "astar", "idastar", "idastar-pdb"}, s["name"].(string)) {
+				t.Errorf("--game %s: %v", game, s)
+			}
+		}
+		if !slices.Equal(got, want) {
+			t.Errorf("--game %s: %v, want %v", game, got, want)
+		}
+	}
+	code, out, _ := gambit("strategies")
+	if code != 0 || !strings.Contains(out, "Puzzle solvers (gambit solve):") || !strings.Contains(out, "min-conflicts") || !strings.Contains(out, "idastar-pdb") {
+		t.Errorf("strategies: exit %d, %q", code, out)
+	}
+}

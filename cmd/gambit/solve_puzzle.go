@@ -1,0 +1,263 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"strconv"
+	"strings"
+	"text/tabwriter"
+	"time"
+
+	"github.com/gambitbot/gambit/engine/slidingtile"
+	"github.com/gambitbot/gambit/strategies/puzzles"
+)
+
+// puzzleOptions are solve's options for the puzzles.
+type puzzleOptions struct {
+	position, algorithm string
+	compare, json       bool
+	nodes, seed         uint64
+	time                time.Duration
+	n                   int
+}
+
+// compareNodes is --compare's node cap when --nodes does not give one.
+const compareNodes = 1_000_000
+
+// solveUsageText is solve's usage with the solvers' names filled in.
+func solveUsageText() string {
+	var tiles, queens []string
+	for _, s := range puzzles.TileSolvers() {
+		tiles = append(tiles, s.Name)
+	}
+	for _, s := range puzzles.QueensSolvers() {
+		queens = append(queens, s.Name)
+	}
+	return strings.NewReplacer("{tile-solvers}", strings.Join(tiles, ", "), "{queens-solvers}", strings.Join(queens, ", ")).Replace(solveUsage)
+}
+
+// tileRun is one solver's run: a line of the text output or an element
+// of the JSON.
+type tileRun struct {
+	Algorithm string  `json:"algorithm"`
+	Solved    bool    `json:"solved"`
+	Moves     string  `json:"moves"`
+	Tiles     []int   `json:"tiles"`
+	Length    int     `json:"length"`
+	Nodes     uint64  `json:"nodes"`
+	Millis    float64 `json:"ms"`
+	// Optimal is "proved", "yes", "no" or "?" (see the usage).
+	Optimal string `json:"optimal"`
+	Error   string `json:"error,omitempty"`
+}
+
+func solveTiles(game string, po puzzleOptions, out, stderr io.Writer) error {
+	if po.position == "" {
+		return usagef("--position is required for %s: the tiles row by row, e.g. 1,2,3,5,6,0,7,8,4", game)
+	}
+	p, err := slidingtile.Parse(po.position)
+	if err != nil {
+		return usageError{err}
+	}
+	if want := map[string]int{"8puzzle": 3, "15puzzle": 4}[game]; p.Size() != want {
+		return usagef("%s wants %d numbers; --position has %d", game, want*want, p.Size()*p.Size())
+	}
+	var list []puzzles.TileSolver
+	switch {
+	case po.compare && po.algorithm != "":
+		return usagef("--compare runs every algorithm: drop --algorithm")
+	case po.compare:
+		list = puzzles.TileSolvers()
+		if po.nodes == 0 {
+			po.nodes = compareNodes
+		}
+	default:
+		name := po.algorithm
+		if name == "" {
+			name = map[int]string{3: "astar", 4: "idastar-pdb"}[p.Size()]
+		}
+		s, err := puzzles.LookupTile(name)
+		if err != nil {
+			return usageError{err}
+		}
+		list = []puzzles.TileSolver{s}
+	}
+	for _, s := range list {
+		if s.Name == "idastar-pdb" {
+			// Built once per process, outside the search's time.
+			d := puzzles.DefaultPDB(p.Size())
+			fmt.Fprintf(stderr, "pattern database %v: %d bytes, built in %.1f ms (not counted below)\n", d.Patterns(), d.Bytes(), float64(d.Built.Microseconds())/1000)
+		}
+	}
+	runs := make([]tileRun, len(list))
+	best := -1
+	for i, s := range list {
+		runs[i] = runTile(s, p, po)
+		if runs[i].Optimal == "proved" {
+			best = runs[i].Length
+		}
+	}
+	for i := range runs {
+		switch r := &runs[i]; {
+		case !r.Solved || r.Optimal == "proved":
+		case best < 0:
+			r.Optimal = "?"
+		case r.Length == best:
+			r.Optimal = "yes"
+		default:
+			r.Optimal = "no"
+		}
+	}
+	if po.json {
+		if po.compare {
+			return json.NewEncoder(out).Encode(runs)
+		}
+		return json.NewEncoder(out).Encode(runs[0])
+	}
+	if po.compare {
+		tw := tabwriter.NewWriter(out, 0, 0, 2, ' ', tabwriter.AlignRight)
+		fmt.Fprintln(tw, "algorithm\tlength\tnodes\tms\toptimal?\t")
+		for _, r := range runs {
+			length := strconv.Itoa(r.Length)
+			if !r.Solved {
+				length = "—"
+				r.Optimal = r.Error
+			}
+			fmt.Fprintf(tw, "%s\t%s\t%d\t%.1f\t%s\t\n", r.Algorithm, length, r.Nodes, r.Millis, r.Optimal)
+		}
+		return tw.Flush()
+	}
+	r := runs[0]
+	if !r.Solved {
+		return fmt.Errorf("%s: %s after %d nodes", r.Algorithm, r.Error, r.Nodes)
+	}
+	tiles := make([]string, len(r.Tiles))
+	for i, t := range r.Tiles {
+		tiles[i] = strconv.Itoa(t)
+	}
+	optimal := map[string]string{"proved": "yes (proved)", "?": "not proved"}[r.Optimal]
+	_, err = fmt.Fprintf(out, "algorithm: %s\nmoves (the blank's): %s\ntiles slid: %s\nlength: %d\nnodes: %d\ntime: %.1f ms\noptimal: %s\n",
+		r.Algorithm, r.Moves, strings.Join(tiles, " "), r.Length, r.Nodes, r.Millis, optimal)
+	return err
+}
+
+// runTile runs one solver on p within the options' limits.
+func runTile(s puzzles.TileSolver, p *slidingtile.Position, po puzzleOptions) tileRun {
+	ctx, cancel := context.WithCancel(context.Background())
+	if po.time > 0 {
+		ctx, cancel = context.WithTimeout(context.Background(), po.time)
+	}
+	defer cancel()
+	start := time.Now()
+	sol, err := s.Solve(ctx, p, puzzles.Limits{Nodes: po.nodes})
+	r := tileRun{Algorithm: s.Name, Nodes: sol.Nodes, Millis: float64(time.Since(start).Microseconds()) / 1000, Tiles: []int{}}
+	switch {
+	case errors.Is(err, puzzles.ErrLimit):
+		r.Error = "node limit"
+		if strings.Contains(err.Error(), "within") {
+			r.Error = "depth limit"
+		}
+		return r
+	case errors.Is(err, context.DeadlineExceeded):
+		r.Error = "time limit"
+		return r
+	case err != nil:
+		r.Error = err.Error()
+		return r
+	}
+	r.Solved, r.Length, r.Moves = true, len(sol.Moves), slidingtile.FormatMoves(sol.Moves)
+	q := p.Clone().(*slidingtile.Position)
+	for _, m := range sol.Moves {
+		to, _ := q.Target(m)
+		r.Tiles = append(r.Tiles, q.Tile(to))
+		q.Play(m)
+	}
+	if sol.Optimal {
+		r.Optimal = "proved"
+	}
+	return r
+}
+
+// queensRun is the output of an N-Queens solve.
+type queensRun struct {
+	Algorithm string  `json:"algorithm"`
+	N         int     `json:"n"`
+	Rows      []int   `json:"rows"`
+	Nodes     uint64  `json:"nodes"`
+	Restarts  int     `json:"restarts"`
+	Millis    float64 `json:"ms"`
+	Conflicts int     `json:"conflicts"`
+}
+
+// printRowsUpTo is the largest N whose solution the text output prints.
+const printRowsUpTo = 1000
+
+func solveQueens(po puzzleOptions, out io.Writer) error {
+	if po.n < 4 {
+		return usagef("--n is required for nqueens: at least 4 queens")
+	}
+	name := po.algorithm
+	if name == "" {
+		name = "min-conflicts"
+	}
+	s, err := puzzles.LookupQueens(name)
+	if err != nil {
+		return usageError{err}
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	if po.time > 0 {
+		ctx, cancel = context.WithTimeout(context.Background(), po.time)
+	}
+	defer cancel()
+	start := time.Now()
+	sol, err := s.Solve(ctx, po.n, puzzles.Limits{Nodes: po.nodes, Seed: po.seed})
+	elapsed := time.Since(start)
+	if err != nil {
+		return fmt.Errorf("%w (%d nodes, %.1f ms)", err, sol.Nodes, float64(elapsed.Microseconds())/1000)
+	}
+	r := queensRun{Algorithm: s.Name, N: po.n, Rows: make([]int, po.n), Nodes: sol.Nodes, Restarts: sol.Restarts,
+		Millis: float64(elapsed.Microseconds()) / 1000, Conflicts: puzzles.Conflicts(sol.Rows)}
+	for c, row := range sol.Rows {
+		r.Rows[c] = row + 1
+	}
+	if r.Conflicts != 0 {
+		return fmt.Errorf("%s placed %d queens with %d attacking pairs", s.Name, po.n, r.Conflicts)
+	}
+	if po.json {
+		return json.NewEncoder(out).Encode(r)
+	}
+	if po.n <= 12 {
+		for row := po.n; row >= 1; row-- {
+			var b strings.Builder
+			fmt.Fprintf(&b, "%2d ", row)
+			for c := range po.n {
+				if r.Rows[c] == row {
+					b.WriteString(" Q")
+				} else {
+					b.WriteString(" .")
+				}
+			}
+			fmt.Fprintln(out, b.String())
+		}
+		var b strings.Builder
+		b.WriteString("   ")
+		for c := range po.n {
+			fmt.Fprintf(&b, " %c", 'a'+c)
+		}
+		fmt.Fprintln(out, b.String())
+	}
+	rows := "not printed above N = " + strconv.Itoa(printRowsUpTo) + " (--json prints it)"
+	if po.n <= printRowsUpTo {
+		parts := make([]string, po.n)
+		for c, row := range r.Rows {
+			parts[c] = strconv.Itoa(row)
+		}
+		rows = strings.Join(parts, ",")
+	}
+	_, err = fmt.Fprintf(out, "algorithm: %s\nqueens: %d, no two attacking\nrows (column by column, from the bottom): %s\nnodes: %d\nrestarts: %d\ntime: %.1f ms\n",
+		s.Name, po.n, rows, r.Nodes, r.Restarts, r.Millis)
+	return err
+}

@@ -1,0 +1,270 @@
+package puzzles
+
+import (
+	"context"
+	"fmt"
+	"math/rand/v2"
+	"slices"
+)
+
+// QueensSolver is a named solver of N-Queens for any N ≥ 4.
+type QueensSolver struct {
+	// Name is the stable name the command line uses.
+	Name string
+	// Description is one line for people, including what a node is.
+	Description string
+
+	solve func(n int, l Limits, b *budget) ([]int, int, error)
+}
+
+// QueensSolution is what a QueensSolver found.
+type QueensSolution struct {
+	// Rows holds each column's queen's row, from 0.
+	Rows []int
+	// Nodes counts the solver's nodes (see its Description).
+	Nodes uint64
+	// Restarts counts the random restarts of hill climbing.
+	Restarts int
+}
+
+// Solve places n queens (n ≥ 4). On a limit or the context's end it
+// returns the nodes spent and an error wrapping ErrLimit or the context's
+// error.
+func (q QueensSolver) Solve(ctx context.Context, n int, l Limits) (QueensSolution, error) {
+	if n < 4 {
+		return QueensSolution{}, fmt.Errorf("puzzles: %s: N = %d: want at least 4 (N = 2 and 3 have no solution)", q.Name, n)
+	}
+	b := newBudget(ctx, l)
+	rows, restarts, err := q.solve(n, l, b)
+	if err != nil {
+		return QueensSolution{Nodes: b.nodes, Restarts: restarts}, fmt.Errorf("puzzles: %s on %d queens: %w", q.Name, n, err)
+	}
+	return QueensSolution{Rows: rows, Nodes: b.nodes, Restarts: restarts}, nil
+}
+
+// QueensSolvers lists the N-Queens solvers.
+func QueensSolvers() []QueensSolver { return slices.Clone(queensSolvers) }
+
+// LookupQueens returns the N-Queens solver of the given name.
+func LookupQueens(name string) (QueensSolver, error) {
+	for _, s := range queensSolvers {
+		if s.Name == name {
+			return s, nil
+		}
+	}
+	return QueensSolver{}, fmt.Errorf("puzzles: no N-Queens solver %q; have %s", name, names(queensSolvers, func(s QueensSolver) string { return s.Name }))
+}
+
+var queensSolvers = []QueensSolver{
+	{Name: "backtracking", Description: "report 003 §1.4: a queen per column from the left, rows tried from the first; a node is a queen placed", solve: backtrack},
+	{Name: "hill-climbing", Description: "report 003 §2.1: steepest-ascent hill climbing with random restarts; a node is a state evaluated", solve: hillClimb},
+	{Name: "min-conflicts", Description: "min-conflicts repair (Minton et al. 1992) from a greedy start; a node is a queen placed or moved", solve: minConflicts},
+}
+
+// Conflicts returns the number of pairs of queens that attack each other,
+// rows[c] being column c's queen's row from 0.
+func Conflicts(rows []int) int {
+	n := len(rows)
+	row, d1, d2 := make([]int, n), make([]int, 2*n), make([]int, 2*n)
+	pairs := 0
+	for c, r := range rows {
+		if r < 0 || r >= n {
+			panic(fmt.Sprintf("puzzles: row %d of column %d outside the board", r, c))
+		}
+		pairs += row[r] + d1[r+c] + d2[r-c+n]
+		row[r]++
+		d1[r+c]++
+		d2[r-c+n]++
+	}
+	return pairs
+}
+
+// backtrack is the report's solveNQUtil: column by column, the first row
+// attacked by no queen to the left; a dead end backtracks.
+func backtrack(n int, _ Limits, b *budget) ([]int, int, error) {
+	rows := make([]int, n)
+	usedRow, ld, rd := make([]bool, n), make([]bool, 2*n), make([]bool, 2*n)
+	var place func(col int) bool
+	place = func(col int) bool {
+		if col == n {
+			return true
+		}
+		for r := range n {
+			if usedRow[r] || ld[r-col+n-1] || rd[r+col] {
+				continue
+			}
+			if b.spend() {
+				return false
+			}
+			rows[col] = r
+			usedRow[r], ld[r-col+n-1], rd[r+col] = true, true, true
+			if place(col + 1) {
+				return true
+			}
+			usedRow[r], ld[r-col+n-1], rd[r+col] = false, false, false
+			if b.err != nil {
+				return false
+			}
+		}
+		return false
+	}
+	if place(0) {
+		return rows, 0, nil
+	}
+	return nil, 0, b.err
+}
+
+func rng(l Limits) *rand.Rand {
+	seed := l.Seed
+	if seed == 0 {
+		seed = 1
+	}
+	return rand.New(rand.NewPCG(seed, 0x9e3779b97f4a7c15))
+}
+
+// counts keeps how many queens each row and diagonal holds.
+type counts struct {
+	n           int
+	row, d1, d2 []int32
+}
+
+func newCounts(n int) *counts {
+	return &counts{n: n, row: make([]int32, n), d1: make([]int32, 2*n), d2: make([]int32, 2*n)}
+}
+
+func (k *counts) add(c, r int, v int32) {
+	k.row[r] += v
+	k.d1[r+c] += v
+	k.d2[r-c+k.n] += v
+}
+
+// on returns the queens other than one on (c, r) that attack (c, r).
+func (k *counts) on(c, r int) int32 { return k.row[r] + k.d1[r+c] + k.d2[r-c+k.n] }
+
+// hillClimb is steepest-ascent hill climbing on a queen per column: from a
+// random board it moves, while that lowers the attacking pairs, the one
+// queen (within its column) whose move lowers them most, ties broken at
+// random; on a local minimum it restarts from a new random board.
+func hillClimb(n int, l Limits, b *budget) ([]int, int, error) {
+	rnd := rng(l)
+	rows := make([]int, n)
+	for restarts := 0; ; restarts++ {
+		k := newCounts(n)
+		pairs := 0
+		for c := range n {
+			rows[c] = rnd.IntN(n)
+			pairs += int(k.on(c, rows[c]))
+			k.add(c, rows[c], 1)
+		}
+		for pairs > 0 {
+			bestDelta, bestC, bestR, ties := 0, -1, -1, 0
+			for c := range n {
+				k.add(c, rows[c], -1)
+				here := int(k.on(c, rows[c]))
+				for r := range n {
+					if r == rows[c] {
+						continue
+					}
+					if b.spend() {
+						return nil, restarts, b.err
+					}
+					delta := int(k.on(c, r)) - here
+					switch {
+					case delta < bestDelta:
+						bestDelta, bestC, bestR, ties = delta, c, r, 1
+					case delta == bestDelta && delta < 0:
+						ties++
+						if rnd.IntN(ties) == 0 {
+							bestC, bestR = c, r
+						}
+					}
+				}
+				k.add(c, rows[c], 1)
+			}
+			if bestC < 0 {
+				break // a local minimum: restart
+			}
+			k.add(bestC, rows[bestC], -1)
+			rows[bestC] = bestR
+			k.add(bestC, bestR, 1)
+			pairs += bestDelta
+		}
+		if pairs == 0 {
+			return rows, restarts, nil
+		}
+	}
+}
+
+// minConflicts places the queens greedily, one column at a time on a row
+// no queen holds yet, trying a few random free rows for one whose
+// diagonals are free too; then, while some queen is attacked, it takes a
+// random attacked queen and moves it to the row of its column attacked by
+// the fewest queens, ties broken at random.
+func minConflicts(n int, l Limits, b *budget) ([]int, int, error) {
+	rnd := rng(l)
+	k := newCounts(n)
+	rows := make([]int, n)
+	free := make([]int, n) // the rows no queen holds, in random order
+	for i := range free {
+		free[i] = i
+	}
+	rnd.Shuffle(n, func(i, j int) { free[i], free[j] = free[j], free[i] })
+	for c := range n {
+		if b.spend() {
+			return nil, 0, b.err
+		}
+		pick := rnd.IntN(len(free))
+		for try := 0; try < 32 && k.on(c, free[pick]) != 0; try++ {
+			pick = rnd.IntN(len(free))
+		}
+		rows[c] = free[pick]
+		free[pick] = free[len(free)-1]
+		free = free[:len(free)-1]
+		k.add(c, rows[c], 1)
+	}
+	// attacked lists columns whose queen may be attacked; it is checked
+	// when drawn.
+	var attacked []int
+	for c := range n {
+		if k.on(c, rows[c]) > 3 {
+			attacked = append(attacked, c)
+		}
+	}
+	for len(attacked) > 0 {
+		i := rnd.IntN(len(attacked))
+		c := attacked[i]
+		k.add(c, rows[c], -1)
+		if k.on(c, rows[c]) == 0 {
+			k.add(c, rows[c], 1)
+			attacked[i] = attacked[len(attacked)-1]
+			attacked = attacked[:len(attacked)-1]
+			continue
+		}
+		if b.spend() {
+			return nil, 0, b.err
+		}
+		best, bestR, ties := int32(1<<30), 0, 0
+		for r := range n {
+			switch v := k.on(c, r); {
+			case v < best:
+				best, bestR, ties = v, r, 1
+			case v == best:
+				ties++
+				if rnd.IntN(ties) == 0 {
+					bestR = r
+				}
+			}
+		}
+		rows[c] = bestR
+		k.add(c, bestR, 1)
+		if best > 0 {
+			// The queens it attacks now may be newly attacked.
+			for c2 := range n {
+				if c2 != c && (rows[c2] == bestR || rows[c2]-c2 == bestR-c || rows[c2]+c2 == bestR+c) {
+					attacked = append(attacked, c2)
+				}
+			}
+		}
+	}
+	return rows, 0, nil
+}
