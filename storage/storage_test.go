@@ -10,7 +10,7 @@ import (
 func validGame() *Game {
 	return &Game{
 		ID: "00000001", Version: 1, Kind: TicTacToe, Status: StatusActive,
-		Players: [2]Player{{ID: User("1")}, {ID: AI("minimax")}},
+		Players: []Player{{ID: User("1")}, {ID: AI("minimax")}},
 	}
 }
 
