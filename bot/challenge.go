@@ -21,7 +21,7 @@ func (b *Bot) loadChallenge(ctx context.Context, ix *interaction, id string, cha
 		return nil, userErrorf("This challenge is no longer open: it was %s.", map[storage.Status]string{
 			storage.StatusActive: "accepted", storage.StatusFinished: "accepted and played", storage.StatusForfeited: "accepted and played",
 			storage.StatusExpired: "not answered in time", storage.StatusDeclined: "declined or withdrawn",
-			storage.StatusCancelled: "cancelled",
+			storage.StatusCancelled: "cancelled", storage.StatusAbandoned: "abandoned",
 		}[g.Status])
 	}
 	switch seatOf(g, ix.user().ID) {

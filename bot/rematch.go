@@ -69,6 +69,9 @@ func (b *Bot) takeRematch(ctx context.Context, ix *interaction, id storage.GameI
 	if !b.guildSettings(ctx, ix.GuildID).Allows(old.Kind) {
 		return gameRequest{}, nil, userErrorf("%s is no longer allowed on this server.", old.Kind)
 	}
+	if old.Solo() {
+		return gameRequest{}, nil, userErrorf("A puzzle has no rematch.")
+	}
 	if old.Players[1-seat].ID == storage.Anonymous {
 		return gameRequest{}, nil, userErrorf("Your opponent deleted their data; start a new game with /play.")
 	}

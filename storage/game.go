@@ -289,6 +289,37 @@ func (g *Game) Seat(p PlayerID) int {
 	return -1
 }
 
+// Outcome returns the status and result that end g when a move by the
+// player in seat ends it with score for that player (1 a win, 0.5 a draw,
+// 0 a loss). A duel is finished with its winner or a draw. A solo puzzle
+// is finished when won (solved) and otherwise abandoned ("no way on"),
+// its moves used being len(g.Moves); the optimum is left unknown (0).
+func (g *Game) Outcome(seat int, score float64) (Status, Result) {
+	if g.Solo() {
+		if score == 1 {
+			return StatusFinished, Result{Winner: 0, MovesUsed: len(g.Moves)}
+		}
+		return StatusAbandoned, Result{Winner: Nobody, Reason: "no way on", MovesUsed: len(g.Moves)}
+	}
+	switch score {
+	case 1:
+		return StatusFinished, Result{Winner: seat}
+	case 0:
+		return StatusFinished, Result{Winner: 1 - seat}
+	}
+	return StatusFinished, Result{Winner: Draw}
+}
+
+// GiveUp returns the status and result that end g when the player in seat
+// gives up: a duel is finished, won by the other side ("resigned"); a solo
+// puzzle is abandoned ("gave up").
+func (g *Game) GiveUp(seat int) (Status, Result) {
+	if g.Solo() {
+		return StatusAbandoned, Result{Winner: Nobody, Reason: "gave up", MovesUsed: len(g.Moves)}
+	}
+	return StatusFinished, Result{Winner: 1 - seat, Reason: "resigned"}
+}
+
 // Validate checks the rules every stored game obeys, apart from the id,
 // version and timestamps that the store assigns.
 func (g *Game) Validate() error {

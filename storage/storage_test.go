@@ -314,3 +314,33 @@ func TestPlayersOfTheFormerRecordFormat(t *testing.T) {
 		t.Fatalf("re-encoded as\n%s\nwant\n%s (%v)", again, record, err)
 	}
 }
+
+func TestOutcomeAndGiveUp(t *testing.T) {
+	duel, puzzle := validGame(), validPuzzle()
+	puzzle.Moves = []string{"1", "2", "3"}
+	check := func(name string, g *Game, status Status, res Result, want Status, wantRes Result) {
+		t.Helper()
+		if status != want || res != wantRes {
+			t.Errorf("%s = %s %+v, want %s %+v", name, status, res, want, wantRes)
+		}
+		g2 := *g
+		g2.Status, g2.Result = status, &res
+		if err := g2.Validate(); err != nil {
+			t.Errorf("%s: the end does not validate: %v", name, err)
+		}
+	}
+	s, r := duel.Outcome(1, 1)
+	check("duel won by seat 1", duel, s, r, StatusFinished, Result{Winner: 1})
+	s, r = duel.Outcome(1, 0)
+	check("duel lost by seat 1", duel, s, r, StatusFinished, Result{Winner: 0})
+	s, r = duel.Outcome(0, 0.5)
+	check("duel drawn", duel, s, r, StatusFinished, Result{Winner: Draw})
+	s, r = duel.GiveUp(0)
+	check("duel resigned by seat 0", duel, s, r, StatusFinished, Result{Winner: 1, Reason: "resigned"})
+	s, r = puzzle.Outcome(0, 1)
+	check("puzzle solved", puzzle, s, r, StatusFinished, Result{Winner: 0, MovesUsed: 3})
+	s, r = puzzle.Outcome(0, 0)
+	check("puzzle stuck", puzzle, s, r, StatusAbandoned, Result{Winner: Nobody, Reason: "no way on", MovesUsed: 3})
+	s, r = puzzle.GiveUp(0)
+	check("puzzle given up", puzzle, s, r, StatusAbandoned, Result{Winner: Nobody, Reason: "gave up", MovesUsed: 3})
+}
