@@ -17,7 +17,7 @@ func checkChallenge(ix *interaction, g *storage.Game, challengerMay bool) error 
 		return userErrorf("This challenge is no longer open: it was %s.", map[storage.Status]string{
 			storage.StatusActive: "accepted", storage.StatusFinished: "accepted and played", storage.StatusForfeited: "accepted and played",
 			storage.StatusExpired: "not answered in time", storage.StatusDeclined: "declined or withdrawn",
-			storage.StatusCancelled: "cancelled",
+			storage.StatusCancelled: "cancelled", storage.StatusAbandoned: "abandoned",
 		}[g.Status])
 	}
 	switch seatOf(g, ix.user().ID) {

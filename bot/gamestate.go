@@ -115,9 +115,10 @@ func (b *Bot) turnTimeout(ctx context.Context, guildID string) time.Duration {
 }
 
 // setTurnDeadline sets the deadline of the player to move: none for an
-// AI, the turn timeout for a person.
+// AI or a solo puzzle (nobody waits for its player), the turn timeout for
+// a person in a duel.
 func (b *Bot) setTurnDeadline(ctx context.Context, g *storage.Game) {
-	if g.Players[g.Turn].ID.IsAI() {
+	if g.Players[g.Turn].ID.IsAI() || g.Solo() {
 		g.Deadline = time.Time{}
 		return
 	}
@@ -148,16 +149,17 @@ func (b *Bot) commitMove(ctx context.Context, g *storage.Game, pos engine.Positi
 	g.Moves = append(g.Moves, change.Move)
 	g.Last = &storage.LastMove{Move: change.Move, Changed: change.Changed}
 	g.Position = pos.String()
-	g.Turn = 1 - mover
+	g.Turn = g.Next(mover)
 	if pos.Terminal() {
-		res := storage.Result{Winner: storage.Draw}
+		score := 0.5
 		switch pos.Result(side) {
 		case engine.Win:
-			res.Winner = mover
+			score = 1
 		case engine.Loss:
-			res.Winner = 1 - mover
+			score = 0
 		}
-		g.Status = storage.StatusFinished
+		var res storage.Result
+		g.Status, res = g.Outcome(mover, score)
 		changes, err := b.store.FinishGame(ctx, g, res)
 		if err != nil {
 			return nil, fmt.Errorf("bot: finish game %s: %w", g.ID, err)

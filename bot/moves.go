@@ -19,6 +19,8 @@ import (
 func checkMover(g *storage.Game, userID string) error {
 	seat := seatOf(g, userID)
 	switch {
+	case seat < 0 && g.Solo():
+		return userErrorf("This is not your game: it is %s's puzzle.", render.PlayerName(g.Players[0]))
 	case seat < 0:
 		return userErrorf("This is not your game: it is between %s and %s. Start your own with /play.",
 			render.PlayerName(g.Players[0]), render.PlayerName(g.Players[1]))
@@ -237,7 +239,11 @@ func (b *Bot) completeMove(ctx context.Context, ix *interaction, opts options) e
 				if g.Turn == seatOf(g, ix.user().ID) {
 					turn = "your move"
 				}
-				name := fmt.Sprintf("%s · %s vs %s · %s", g.ID, g.Kind, g.Players[1-seatOf(g, ix.user().ID)].Name, turn)
+				against := "solo puzzle"
+				if opp, ok := g.Opponent(seatOf(g, ix.user().ID)); ok {
+					against = "vs " + opp.Name
+				}
+				name := fmt.Sprintf("%s · %s %s · %s", g.ID, g.Kind, against, turn)
 				out = append(out, &discordgo.ApplicationCommandOptionChoice{Name: truncate(name, 100), Value: string(g.ID)})
 			}
 		}

@@ -41,7 +41,7 @@ func (b *Bot) cmdGames(ctx context.Context, ix *interaction, _ options) error {
 		if g.MessageID != "" {
 			link = fmt.Sprintf("[board](https://discord.com/channels/%s/%s/%s)", g.GuildID, g.ChannelID, g.MessageID)
 		}
-		lines = append(lines, fmt.Sprintf("`%s` %s vs %s — %s — %s", g.ID, g.Kind, render.PlayerName(g.Players[1-seat]), state, link))
+		lines = append(lines, fmt.Sprintf("`%s` %s %s — %s — %s", g.ID, g.Kind, render.Against(g, seat), state, link))
 		if g.Status == storage.StatusActive {
 			buttons = append(buttons, discordgo.Button{
 				Label: "Re-post " + string(g.ID), Style: discordgo.SecondaryButton, CustomID: customid.Repost.Build(string(g.ID)),

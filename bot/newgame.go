@@ -207,7 +207,7 @@ func limitRefusal(err error) error {
 // newGame returns the record of a requested game, not yet stored.
 func newGame(ix *interaction, req gameRequest) *storage.Game {
 	return &storage.Game{
-		Kind: req.kind, Players: [2]storage.Player{req.me, req.opponent},
+		Kind: req.kind, Players: []storage.Player{req.me, req.opponent},
 		Settings:  storage.Settings{Rounds: req.rounds, First: req.first, MoveTime: req.moveTime},
 		GuildID:   ix.GuildID,
 		ChannelID: ix.ChannelID,

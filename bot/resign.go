@@ -43,8 +43,9 @@ func (b *Bot) clickResignConfirm(ctx context.Context, ix *interaction, g *storag
 	if n, err := strconv.Atoi(p["ply"]); err != nil || n < 0 || n > len(g.Moves) || p["ply"] != strconv.Itoa(n) {
 		return userErrorf("This button does not belong to this game's board. Use the Resign button on the board.")
 	}
-	g.Status = storage.StatusFinished
-	changes, err := b.store.FinishGame(ctx, g, storage.Result{Winner: 1 - seat, Reason: "resigned"})
+	var res storage.Result
+	g.Status, res = g.GiveUp(seat)
+	changes, err := b.store.FinishGame(ctx, g, res)
 	if errors.Is(err, storage.ErrConflict) || errors.Is(err, storage.ErrGameOver) {
 		return userErrorf("The game changed at the same moment; look at the board and try again.")
 	}

@@ -1,6 +1,7 @@
 package storage
 
 import (
+	"errors"
 	"fmt"
 	"strings"
 	"time"
@@ -30,7 +31,9 @@ type Status string
 
 // Game statuses. A game starts pending (a challenge waiting for an answer)
 // or active; pending becomes active, expired, declined or cancelled; active
-// becomes finished, forfeited or cancelled. The last five are final.
+// becomes finished, forfeited, abandoned or cancelled. The last six are
+// final. A solo puzzle (see Game.Solo) starts active and ends finished
+// (solved), abandoned or cancelled.
 const (
 	StatusPending   Status = "pending"
 	StatusActive    Status = "active"
@@ -43,17 +46,25 @@ const (
 	// from the game's guild. A cancelled game has no result: it is not
 	// rated and not in history.
 	StatusCancelled Status = "cancelled"
+	// StatusAbandoned ends a solo puzzle its player gave up (or could no
+	// longer solve) without solving it. It is a status of its own, not
+	// "finished" with a reason, so that nothing which counts finished
+	// puzzles as solved — a list of solutions, a daily leaderboard — can
+	// count a gave-up puzzle by forgetting to look at the reason. Like
+	// finished, it has a Result (Winner Nobody) and is in history; it is
+	// never rated, as no solo game is.
+	StatusAbandoned Status = "abandoned"
 )
 
 // Statuses returns every status in a stable order.
 func Statuses() []Status {
-	return []Status{StatusPending, StatusActive, StatusFinished, StatusForfeited, StatusExpired, StatusDeclined, StatusCancelled}
+	return []Status{StatusPending, StatusActive, StatusFinished, StatusForfeited, StatusExpired, StatusDeclined, StatusCancelled, StatusAbandoned}
 }
 
 // Valid reports whether s is a known status.
 func (s Status) Valid() bool {
 	switch s {
-	case StatusPending, StatusActive, StatusFinished, StatusForfeited, StatusExpired, StatusDeclined, StatusCancelled:
+	case StatusPending, StatusActive, StatusFinished, StatusForfeited, StatusExpired, StatusDeclined, StatusCancelled, StatusAbandoned:
 		return true
 	}
 	return false
@@ -62,9 +73,12 @@ func (s Status) Valid() bool {
 // Open reports whether a game in status s is still going (pending or active).
 func (s Status) Open() bool { return s == StatusPending || s == StatusActive }
 
-// Ended reports whether s is a played-out end: finished or forfeited. Such
-// games have a result, count for ratings and appear in history.
-func (s Status) Ended() bool { return s == StatusFinished || s == StatusForfeited }
+// Ended reports whether s is a played-out end: finished, forfeited or
+// abandoned. Such games have a result and appear in history; the duels
+// among them count for ratings.
+func (s Status) Ended() bool {
+	return s == StatusFinished || s == StatusForfeited || s == StatusAbandoned
+}
 
 // CanBecome reports whether a game may go from status s to status to in one
 // change; finishing says whether the change is FinishGame's.
@@ -127,7 +141,7 @@ func (p PlayerID) Validate() error {
 	return nil
 }
 
-// Player is one side of a game.
+// Player is one side of a game, or the player of a solo puzzle.
 type Player struct {
 	// ID says who plays.
 	ID PlayerID `json:"id"`
@@ -158,12 +172,26 @@ type LastMove struct {
 // Draw is the Result.Winner of a drawn game.
 const Draw = -1
 
+// Nobody is the Result.Winner of an abandoned solo puzzle: nobody solved it.
+const Nobody = -2
+
 // Result is how a game ended.
+//
+// A duel's Winner is the index in Game.Players of the winner, or Draw. A
+// solo puzzle's is 0 when it was solved (StatusFinished) and Nobody when it
+// was abandoned (StatusAbandoned); its score is MovesUsed against Optimal.
 type Result struct {
-	// Winner is the index in Game.Players of the winner, or Draw.
+	// Winner is the index in Game.Players of the winner, Draw or Nobody.
 	Winner int `json:"winner"`
 	// Reason says why it ended, for display ("resigned", "timeout", …).
 	Reason string `json:"reason,omitempty"`
+	// MovesUsed is how many moves the player of a solo puzzle made; 0 in
+	// a duel.
+	MovesUsed int `json:"moves_used,omitempty"`
+	// Optimal is the fewest moves that solve a solo puzzle from its start;
+	// 0 when unknown, and in a duel. A solved puzzle's MovesUsed is never
+	// below it.
+	Optimal int `json:"optimal,omitempty"`
 }
 
 // Score returns player i's score: 1 for a win, 0.5 for a draw, 0 for a loss.
@@ -187,12 +215,20 @@ type Game struct {
 	Kind Kind `json:"kind"`
 	// Status is where the game is in its life.
 	Status Status `json:"status"`
-	// Players are the two sides; Players[0] is the challenger.
-	Players [2]Player `json:"players"`
-	// Turn is the index in Players of the player to move.
+	// Players are the two sides of a duel, Players[0] being the
+	// challenger, or the one player of a solo puzzle. The number never
+	// changes: it is what makes a game solo.
+	Players []Player `json:"players"`
+	// Turn is the index in Players of the player to move: always 0 in a
+	// solo puzzle.
 	Turn int `json:"turn"`
 	// Settings are the options the game was created with.
 	Settings Settings `json:"settings"`
+	// Start is the position text a game started from when that is not its
+	// kind's standard start, such as a puzzle's scrambled board; empty
+	// otherwise. Two solo games with the same kind and Start are the same
+	// puzzle.
+	Start string `json:"start,omitempty"`
 	// Moves are the moves so far in the engine's text notation.
 	Moves []string `json:"moves,omitempty"`
 	// Position is the current position in the engine's text format.
@@ -224,6 +260,25 @@ func (g *Game) AwaitingAI() bool {
 	return g.Status == StatusActive && g.Players[g.Turn].ID.IsAI()
 }
 
+// Solo reports whether g is a one-player puzzle rather than a duel.
+func (g *Game) Solo() bool { return len(g.Players) == 1 }
+
+// Solved reports whether g is a solo puzzle its player solved.
+func (g *Game) Solved() bool { return g.Solo() && g.Status == StatusFinished }
+
+// Next returns the seat that moves after seat: the other side in a duel,
+// the same player in a solo puzzle.
+func (g *Game) Next(seat int) int { return (seat + 1) % len(g.Players) }
+
+// Opponent returns the other side of a duel from seat's point of view;
+// false in a solo puzzle, which has none.
+func (g *Game) Opponent(seat int) (Player, bool) {
+	if len(g.Players) != 2 {
+		return Player{}, false
+	}
+	return g.Players[1-seat], true
+}
+
 // Seat returns the index of player p in g.Players, or -1.
 func (g *Game) Seat(p PlayerID) int {
 	for i, pl := range g.Players {
@@ -232,6 +287,37 @@ func (g *Game) Seat(p PlayerID) int {
 		}
 	}
 	return -1
+}
+
+// Outcome returns the status and result that end g when a move by the
+// player in seat ends it with score for that player (1 a win, 0.5 a draw,
+// 0 a loss). A duel is finished with its winner or a draw. A solo puzzle
+// is finished when won (solved) and otherwise abandoned ("no way on"),
+// its moves used being len(g.Moves); the optimum is left unknown (0).
+func (g *Game) Outcome(seat int, score float64) (Status, Result) {
+	if g.Solo() {
+		if score == 1 {
+			return StatusFinished, Result{Winner: 0, MovesUsed: len(g.Moves)}
+		}
+		return StatusAbandoned, Result{Winner: Nobody, Reason: "no way on", MovesUsed: len(g.Moves)}
+	}
+	switch score {
+	case 1:
+		return StatusFinished, Result{Winner: seat}
+	case 0:
+		return StatusFinished, Result{Winner: 1 - seat}
+	}
+	return StatusFinished, Result{Winner: Draw}
+}
+
+// GiveUp returns the status and result that end g when the player in seat
+// gives up: a duel is finished, won by the other side ("resigned"); a solo
+// puzzle is abandoned ("gave up").
+func (g *Game) GiveUp(seat int) (Status, Result) {
+	if g.Solo() {
+		return StatusAbandoned, Result{Winner: Nobody, Reason: "gave up", MovesUsed: len(g.Moves)}
+	}
+	return StatusFinished, Result{Winner: 1 - seat, Reason: "resigned"}
 }
 
 // Validate checks the rules every stored game obeys, apart from the id,
@@ -246,16 +332,16 @@ func (g *Game) Validate() error {
 	if !g.Status.Valid() {
 		return bad("unknown status %q", g.Status)
 	}
+	if n := len(g.Players); n != 1 && n != 2 {
+		return bad("%d players, want 1 (a solo puzzle) or 2", n)
+	}
 	for _, p := range g.Players {
 		if err := p.ID.Validate(); err != nil {
 			return bad("%v", err)
 		}
 	}
-	if a, b := g.Players[0].ID, g.Players[1].ID; a == b && a != Anonymous {
-		return bad("both players are %s", a)
-	}
-	if g.Turn != 0 && g.Turn != 1 {
-		return bad("turn %d is not 0 or 1", g.Turn)
+	if g.Turn < 0 || g.Turn >= len(g.Players) {
+		return bad("turn %d is not a seat of %d players", g.Turn, len(g.Players))
 	}
 	if g.Settings.Rounds < 0 || g.Settings.MoveTime < 0 {
 		return bad("negative setting")
@@ -263,8 +349,12 @@ func (g *Game) Validate() error {
 	if (g.Result != nil) != g.Status.Ended() {
 		return bad("status %s with result %v", g.Status, g.Result)
 	}
-	if g.Result != nil && (g.Result.Winner < Draw || g.Result.Winner > 1) {
-		return bad("winner %d is not 0, 1 or Draw", g.Result.Winner)
+	if g.Solo() {
+		if err := g.validateSolo(); err != nil {
+			return bad("%v", err)
+		}
+	} else if err := g.validateDuel(); err != nil {
+		return bad("%v", err)
 	}
 	if g.Rematched && !g.Status.Ended() {
 		return bad("rematch claimed on a %s game", g.Status)
@@ -280,6 +370,57 @@ func (g *Game) Validate() error {
 	for i, m := range g.Moves {
 		if m == "" {
 			return bad("move %d is empty", i+1)
+		}
+	}
+	return nil
+}
+
+// validateSolo checks the rules of a solo puzzle: its player is a person
+// (or Anonymous, once deleted); it is never a challenge, never forfeited
+// and has no deadline, as nobody waits for its player; a solved puzzle has
+// Winner 0, an abandoned one Nobody, and its score is consistent.
+func (g *Game) validateSolo() error {
+	if g.Players[0].ID.IsAI() {
+		return fmt.Errorf("a solo puzzle played by %s: only people play puzzles", g.Players[0].ID)
+	}
+	switch g.Status {
+	case StatusPending, StatusExpired, StatusDeclined, StatusForfeited:
+		return fmt.Errorf("a solo puzzle cannot be %s", g.Status)
+	}
+	if !g.Deadline.IsZero() {
+		return errors.New("a solo puzzle has no deadline")
+	}
+	if r := g.Result; r != nil {
+		want := 0
+		if g.Status == StatusAbandoned {
+			want = Nobody
+		}
+		if r.Winner != want {
+			return fmt.Errorf("a %s solo puzzle with winner %d, want %d", g.Status, r.Winner, want)
+		}
+		if r.MovesUsed < 0 || r.Optimal < 0 || (g.Status == StatusFinished && r.MovesUsed < r.Optimal) {
+			return fmt.Errorf("a solo puzzle's score of %d moves, optimal %d", r.MovesUsed, r.Optimal)
+		}
+	}
+	return nil
+}
+
+// validateDuel checks the rules of a game between two sides: two different
+// players (unless both were deleted), a winner that is a seat or Draw, no
+// puzzle score and not abandoned, which only a puzzle can be.
+func (g *Game) validateDuel() error {
+	if a, b := g.Players[0].ID, g.Players[1].ID; a == b && a != Anonymous {
+		return fmt.Errorf("both players are %s", a)
+	}
+	if g.Status == StatusAbandoned {
+		return errors.New("only a solo puzzle can be abandoned")
+	}
+	if r := g.Result; r != nil {
+		if r.Winner < Draw || r.Winner > 1 {
+			return fmt.Errorf("winner %d is not 0, 1 or Draw", r.Winner)
+		}
+		if r.MovesUsed != 0 || r.Optimal != 0 {
+			return errors.New("a duel with a puzzle's score")
 		}
 	}
 	return nil

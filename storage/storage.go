@@ -2,6 +2,11 @@
 // moves and Discord messages, challenges, ratings, history and per-guild
 // settings — and the Store interface the bot uses to keep them.
 //
+// A game is a duel between two sides or a solo puzzle with one player
+// (Game.Solo). Both are stored, listed and ended the same way; only duels
+// are rated. A solo puzzle ends finished when solved, with its score in
+// the Result (moves used against the optimum), or abandoned when given up.
+//
 // The implementation lives in storage/bolt. Every Store method that changes
 // data is one transaction: it happens completely or not at all, and it is on
 // disk when the method returns.
@@ -32,7 +37,7 @@ var (
 	// another change was committed since the caller loaded the game.
 	ErrConflict = errors.New("version conflict")
 	// ErrGameOver reports an update to a game that has already ended
-	// (finished, forfeited, expired, declined or cancelled).
+	// (finished, forfeited, abandoned, expired, declined or cancelled).
 	ErrGameOver = errors.New("game is over")
 	// ErrRematchTaken reports a ClaimRematch of a game whose rematch was
 	// claimed already.
@@ -87,12 +92,14 @@ type Store interface {
 	// Kind and players never change.
 	UpdateGame(ctx context.Context, g *Game) error
 	// FinishGame ends an active game with the given result, g.Status being
-	// StatusFinished or StatusForfeited. In the same transaction it writes
-	// the final state, both players' history and their ratings in the
-	// global ladder and, for a game in a guild, the guild's ladder. It
-	// returns the rating changes for display. Version rules as UpdateGame.
+	// StatusFinished or StatusForfeited (a duel) or StatusFinished or
+	// StatusAbandoned (a solo puzzle). In the same transaction it writes the
+	// final state and the players' history and, for a duel, both players'
+	// ratings in the global ladder and, for a game in a guild, the guild's
+	// ladder. It returns the rating changes for display: none for a solo
+	// puzzle. Version rules as UpdateGame.
 	FinishGame(ctx context.Context, g *Game, res Result) ([]RatingChange, error)
-	// ClaimRematch marks an ended (finished or forfeited) game as having
+	// ClaimRematch marks an ended (finished, forfeited or abandoned) game as having
 	// its rematch started, the one change an ended game takes: of any
 	// number of claims, concurrent or across restarts, one succeeds and
 	// the others fail with ErrRematchTaken. The version grows by one. A
@@ -117,9 +124,12 @@ type Store interface {
 	// passed, earliest deadline first: challenges to expire and turns to
 	// forfeit.
 	DueGames(ctx context.Context) ([]*Game, error)
-	// History lists up to limit ended (finished or forfeited) games of a
-	// player, newest first.
+	// History lists up to limit ended (finished, forfeited or abandoned)
+	// games of a player, duels and solo puzzles, newest first.
 	History(ctx context.Context, p PlayerID, limit int) ([]*Game, error)
+	// Solved lists up to limit solo puzzles of kind k that p solved, newest
+	// first (abandoned ones are not listed).
+	Solved(ctx context.Context, p PlayerID, k Kind, limit int) ([]*Game, error)
 	// Leaderboard returns the n best established ratings of a ladder,
 	// highest first. Provisional ratings are left out.
 	Leaderboard(ctx context.Context, l Ladder, n int) ([]Standing, error)

@@ -1,6 +1,7 @@
 package storage
 
 import (
+	"encoding/json"
 	"errors"
 	"slices"
 	"testing"
@@ -10,7 +11,7 @@ import (
 func validGame() *Game {
 	return &Game{
 		ID: "00000001", Version: 1, Kind: TicTacToe, Status: StatusActive,
-		Players: [2]Player{{ID: User("1")}, {ID: AI("minimax")}},
+		Players: []Player{{ID: User("1")}, {ID: AI("minimax")}},
 	}
 }
 
@@ -191,4 +192,155 @@ func TestRecordError(t *testing.T) {
 	if !errors.Is(err, ErrCorrupt) || !errors.Is(err, cause) || err.Error() != `corrupt record games/"0000002a": unexpected end of JSON input` {
 		t.Fatalf("RecordError: %v", err)
 	}
+}
+
+func validPuzzle() *Game {
+	return &Game{
+		ID: "00000002", Version: 1, Kind: TicTacToe, Status: StatusActive,
+		Players: []Player{{ID: User("1")}},
+	}
+}
+
+func TestSoloGameValidate(t *testing.T) {
+	for name, makeIt := range map[string]func(g *Game){
+		"active":    func(*Game) {},
+		"cancelled": func(g *Game) { g.Status = StatusCancelled },
+		"solved": func(g *Game) {
+			g.Status, g.Result = StatusFinished, &Result{Winner: 0, MovesUsed: 7, Optimal: 5}
+		},
+		"solved, optimum unknown": func(g *Game) {
+			g.Status, g.Result = StatusFinished, &Result{Winner: 0, MovesUsed: 7}
+		},
+		"abandoned": func(g *Game) {
+			g.Status, g.Result = StatusAbandoned, &Result{Winner: Nobody, Reason: "gave up", MovesUsed: 2, Optimal: 5}
+		},
+		"anonymised": func(g *Game) {
+			g.Players[0].ID = Anonymous
+			g.Status, g.Result = StatusFinished, &Result{Winner: 0}
+		},
+	} {
+		g := validPuzzle()
+		makeIt(g)
+		if err := g.Validate(); err != nil {
+			t.Errorf("%s: %v", name, err)
+		}
+		if !g.Solo() || g.Next(0) != 0 {
+			t.Errorf("%s: Solo %v, Next(0) %d", name, g.Solo(), g.Next(0))
+		}
+		if _, ok := g.Opponent(0); ok {
+			t.Errorf("%s: a puzzle has an opponent", name)
+		}
+		if g.Solved() != (g.Status == StatusFinished) {
+			t.Errorf("%s: Solved = %v", name, g.Solved())
+		}
+	}
+	for name, breakIt := range map[string]func(g *Game){
+		"no players":      func(g *Game) { g.Players = nil },
+		"three players":   func(g *Game) { g.Players = []Player{{ID: User("1")}, {ID: User("2")}, {ID: User("3")}} },
+		"an AI":           func(g *Game) { g.Players[0].ID = AI("minimax") },
+		"turn 1":          func(g *Game) { g.Turn = 1 },
+		"pending":         func(g *Game) { g.Status = StatusPending },
+		"expired":         func(g *Game) { g.Status = StatusExpired },
+		"a deadline":      func(g *Game) { g.Deadline = time.Now() },
+		"forfeited":       func(g *Game) { g.Status, g.Result = StatusForfeited, &Result{Winner: 0} },
+		"solved, nobody":  func(g *Game) { g.Status, g.Result = StatusFinished, &Result{Winner: Nobody} },
+		"abandoned, won":  func(g *Game) { g.Status, g.Result = StatusAbandoned, &Result{Winner: 0} },
+		"abandoned, none": func(g *Game) { g.Status = StatusAbandoned },
+		"beats optimal": func(g *Game) {
+			g.Status, g.Result = StatusFinished, &Result{Winner: 0, MovesUsed: 4, Optimal: 5}
+		},
+		"negative moves": func(g *Game) {
+			g.Status, g.Result = StatusAbandoned, &Result{Winner: Nobody, MovesUsed: -1}
+		},
+	} {
+		g := validPuzzle()
+		breakIt(g)
+		if err := g.Validate(); !errors.Is(err, ErrInvalid) {
+			t.Errorf("%s: Validate = %v, want ErrInvalid", name, err)
+		}
+	}
+	// What is a puzzle's alone is refused in a duel.
+	for name, breakIt := range map[string]func(g *Game){
+		"abandoned duel": func(g *Game) { g.Status, g.Result = StatusAbandoned, &Result{Winner: Nobody} },
+		"duel won by nobody": func(g *Game) {
+			g.Status, g.Result = StatusFinished, &Result{Winner: Nobody}
+		},
+		"duel with a score": func(g *Game) {
+			g.Status, g.Result = StatusFinished, &Result{Winner: 0, MovesUsed: 3}
+		},
+	} {
+		g := validGame()
+		breakIt(g)
+		if err := g.Validate(); !errors.Is(err, ErrInvalid) {
+			t.Errorf("%s: Validate = %v, want ErrInvalid", name, err)
+		}
+	}
+}
+
+func TestAbandonedIsFinalAndEnded(t *testing.T) {
+	if !StatusAbandoned.Valid() || !slices.Contains(Statuses(), StatusAbandoned) || StatusAbandoned.Open() || !StatusAbandoned.Ended() {
+		t.Fatal("abandoned is not a known, final, played-out status")
+	}
+	if !StatusActive.CanBecome(StatusAbandoned, true) || StatusActive.CanBecome(StatusAbandoned, false) {
+		t.Fatal("only FinishGame abandons an active game")
+	}
+	for _, to := range Statuses() {
+		if StatusAbandoned.CanBecome(to, false) || StatusAbandoned.CanBecome(to, true) {
+			t.Errorf("abandoned can become %s", to)
+		}
+	}
+}
+
+// TestPlayersOfTheFormerRecordFormat decodes a game record as Gambit wrote
+// it when Players was an array of two: it reads into the slice unchanged and
+// encodes back to the same JSON.
+func TestPlayersOfTheFormerRecordFormat(t *testing.T) {
+	const record = `{"id":"0000000a","version":3,"kind":"connect4","status":"finished",` +
+		`"players":[{"id":"user:1","name":"alice"},{"id":"ai:minimax"}],"turn":1,` +
+		`"settings":{"move_time":2000000000},"moves":["d","d"],"position":"x",` +
+		`"result":{"winner":0,"reason":"resigned"},"created_at":"2025-03-01T12:00:00Z","updated_at":"2025-03-01T12:01:00Z"}`
+	var g Game
+	if err := json.Unmarshal([]byte(record), &g); err != nil {
+		t.Fatal(err)
+	}
+	if len(g.Players) != 2 || g.Players[0].Name != "alice" || g.Players[1].ID != AI("minimax") || g.Solo() {
+		t.Fatalf("players %+v", g.Players)
+	}
+	if err := g.Validate(); err != nil {
+		t.Fatal(err)
+	}
+	again, err := json.Marshal(&g)
+	if err != nil || string(again) != record {
+		t.Fatalf("re-encoded as\n%s\nwant\n%s (%v)", again, record, err)
+	}
+}
+
+func TestOutcomeAndGiveUp(t *testing.T) {
+	duel, puzzle := validGame(), validPuzzle()
+	puzzle.Moves = []string{"1", "2", "3"}
+	check := func(name string, g *Game, status Status, res Result, want Status, wantRes Result) {
+		t.Helper()
+		if status != want || res != wantRes {
+			t.Errorf("%s = %s %+v, want %s %+v", name, status, res, want, wantRes)
+		}
+		g2 := *g
+		g2.Status, g2.Result = status, &res
+		if err := g2.Validate(); err != nil {
+			t.Errorf("%s: the end does not validate: %v", name, err)
+		}
+	}
+	s, r := duel.Outcome(1, 1)
+	check("duel won by seat 1", duel, s, r, StatusFinished, Result{Winner: 1})
+	s, r = duel.Outcome(1, 0)
+	check("duel lost by seat 1", duel, s, r, StatusFinished, Result{Winner: 0})
+	s, r = duel.Outcome(0, 0.5)
+	check("duel drawn", duel, s, r, StatusFinished, Result{Winner: Draw})
+	s, r = duel.GiveUp(0)
+	check("duel resigned by seat 0", duel, s, r, StatusFinished, Result{Winner: 1, Reason: "resigned"})
+	s, r = puzzle.Outcome(0, 1)
+	check("puzzle solved", puzzle, s, r, StatusFinished, Result{Winner: 0, MovesUsed: 3})
+	s, r = puzzle.Outcome(0, 0)
+	check("puzzle stuck", puzzle, s, r, StatusAbandoned, Result{Winner: Nobody, Reason: "no way on", MovesUsed: 3})
+	s, r = puzzle.GiveUp(0)
+	check("puzzle given up", puzzle, s, r, StatusAbandoned, Result{Winner: Nobody, Reason: "gave up", MovesUsed: 3})
 }

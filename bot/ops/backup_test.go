@@ -25,7 +25,7 @@ func bigGame(i, size int) *storage.Game {
 	user := fmt.Sprintf("u%d", i)
 	return &storage.Game{
 		Kind: storage.TicTacToe, Status: storage.StatusActive,
-		Players:  [2]storage.Player{{ID: storage.User(user), Name: user}, {ID: storage.AI("minimax")}},
+		Players:  []storage.Player{{ID: storage.User(user), Name: user}, {ID: storage.AI("minimax")}},
 		Position: strings.Repeat("x", size),
 	}
 }

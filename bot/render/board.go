@@ -103,12 +103,15 @@ func lastChange(g *storage.Game) *games.Change {
 }
 
 // seatSides returns the side each seat of g plays: Players[g.Turn] plays
-// the side to move of pos.
-func seatSides(g *storage.Game, pos engine.Position) [2]engine.Side {
-	var sides [2]engine.Side
-	turn := g.Turn & 1
-	sides[turn] = pos.SideToMove()
-	sides[1-turn] = pos.SideToMove().Other()
+// the side to move of pos, and the other seat of a duel the other side.
+func seatSides(g *storage.Game, pos engine.Position) []engine.Side {
+	sides := make([]engine.Side, len(g.Players))
+	for i := range sides {
+		sides[i] = pos.SideToMove()
+		if i != g.Turn {
+			sides[i] = sides[i].Other()
+		}
+	}
 	return sides
 }
 

@@ -30,7 +30,11 @@ func moveID(g *storage.Game, move string) string {
 
 // resignButton asks to resign g; the bot then asks for confirmation.
 func resignButton(g *storage.Game) discordgo.Button {
-	return button("Resign", "🏳️", discordgo.DangerButton, customid.Resign.Build(string(g.ID), Ply(g)))
+	label := "Resign"
+	if g.Solo() {
+		label = "Give up"
+	}
+	return button(label, "🏳️", discordgo.DangerButton, customid.Resign.Build(string(g.ID), Ply(g)))
 }
 
 // rematchRow offers the players of an ended game a new one.

@@ -2,6 +2,7 @@ package render
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 	"time"
 
@@ -51,7 +52,9 @@ type View struct {
 // Game renders a game's message for any status: a challenge with Accept
 // and Decline buttons, a game in progress with its move components, a
 // finished game with its result, rating changes and a Rematch button, or a
-// cancelled challenge or game, without buttons.
+// cancelled challenge or game, without buttons. A solo puzzle shows its one
+// player and the moves used, with a Give up button while it is played and
+// its score once it is over; it has no turn, deadline, ratings or Rematch.
 func Game(v View) Message {
 	switch v.Game.Status {
 	case storage.StatusPending, storage.StatusExpired, storage.StatusDeclined:
@@ -96,7 +99,7 @@ func idFooter(g *storage.Game, forMove bool) *discordgo.MessageEmbedFooter {
 	if forMove {
 		text += " (for /move game:" + string(g.ID) + ")"
 	}
-	if (g.Players[0].ID.IsAI() || g.Players[1].ID.IsAI()) && g.Settings.MoveTime > 0 {
+	if slices.ContainsFunc(g.Players, func(p storage.Player) bool { return p.ID.IsAI() }) && g.Settings.MoveTime > 0 {
 		text += " · AI move time " + g.Settings.MoveTime.String()
 	}
 	return &discordgo.MessageEmbedFooter{Text: text}
@@ -208,13 +211,13 @@ func game(v View) Message {
 			lines = append(lines, fmt.Sprintf("Final score: %s **%d** – **%d** %s", gm.Look.Mark[engine.X], x, o, gm.Look.Mark[engine.O]))
 		}
 		lines = append(lines, resultLine(g))
-		if pos != nil && g.Result != nil && g.Result.Winner != storage.Draw {
-			embed.Color = gm.Look.Colour[seatSides(g, pos)[g.Result.Winner&1]]
+		if pos != nil && g.Result != nil && g.Result.Winner >= 0 {
+			embed.Color = gm.Look.Colour[seatSides(g, pos)[g.Result.Winner]]
 		}
 		if f := ratingField(g, v.Changes); f != nil {
 			embed.Fields = []*discordgo.MessageEmbedField{f}
 		}
-		if !v.Rematched {
+		if !v.Rematched && !g.Solo() {
 			msg.Components = rematchRow(g)
 		}
 	} else if g.Status == storage.StatusCancelled {
@@ -226,15 +229,19 @@ func game(v View) Message {
 		if pos != nil && gm.Look.Progress != nil && !pos.Terminal() {
 			lines = append(lines, gm.Look.Progress(pos, options(gm, g)))
 		}
-		mover := g.Players[g.Turn&1]
+		mover := g.Players[g.Turn]
 		mark := ""
 		if pos != nil {
 			mark = gm.Look.Mark[pos.SideToMove()]
 			embed.Color = gm.Look.Colour[pos.SideToMove()]
 		}
-		lines = append(lines, turnLine(g, v.Thinking, mark))
+		if g.Solo() {
+			lines = append(lines, movesUsedLine(g))
+		} else {
+			lines = append(lines, turnLine(g, v.Thinking, mark))
+		}
 		humanTurn := v.Thinking == nil && !mover.ID.IsAI()
-		if id, ok := mover.ID.UserID(); ok && humanTurn {
+		if id, ok := mover.ID.UserID(); ok && humanTurn && !g.Solo() {
 			msg.Content = "<@" + id + ">, your move"
 			msg.AllowedMentions = pingOnly(mover.ID)
 		}
@@ -252,7 +259,15 @@ func game(v View) Message {
 
 // playerLines lists the players, X first, with their colours and their
 // tallies (Adjacency's marks); pos is nil when the board is not available.
+// A solo puzzle has one line: its player, with a trophy once solved.
 func playerLines(g *storage.Game, gm *games.Game, pos engine.Position) []string {
+	if g.Solo() {
+		line := "🧩 " + PlayerName(g.Players[0])
+		if g.Solved() {
+			line += " 🏆"
+		}
+		return []string{line}
+	}
 	if pos == nil {
 		return []string{PlayerName(g.Players[0]) + " vs " + PlayerName(g.Players[1])}
 	}
@@ -277,6 +292,9 @@ func playerLines(g *storage.Game, gm *games.Game, pos engine.Position) []string 
 func lastMoveLine(g *storage.Game, gm *games.Game, pos engine.Position, last *games.Change) string {
 	if last == nil {
 		return ""
+	}
+	if g.Solo() {
+		return "Last move: " + PlayerName(g.Players[0]) + " " + gm.Look.Describe(*last)
 	}
 	s := pos.SideToMove().Other() // the side that moved last
 	who := gm.Look.Last[s]
@@ -325,6 +343,9 @@ func resultLine(g *storage.Game) string {
 	r := g.Result
 	if r == nil {
 		return "Game over."
+	}
+	if g.Solo() {
+		return puzzleResultLine(g)
 	}
 	if r.Winner == storage.Draw {
 		if r.Reason != "" {

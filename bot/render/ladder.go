@@ -145,6 +145,13 @@ func recentLine(player storage.PlayerID, g *storage.Game) string {
 	if seat < 0 || g.Result == nil {
 		return ""
 	}
+	if g.Solo() {
+		line := puzzleResultLine(g)
+		if !g.UpdatedAt.IsZero() {
+			line += " · " + relativeTime(g.UpdatedAt)
+		}
+		return line
+	}
 	opp := PlayerName(g.Players[1-seat])
 	var line string
 	switch g.Result.Score(seat) {

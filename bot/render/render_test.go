@@ -41,7 +41,7 @@ func newGame(kind storage.Kind, status storage.Status, p0, p1 storage.Player) *s
 		Version:  3,
 		Kind:     kind,
 		Status:   status,
-		Players:  [2]storage.Player{p0, p1},
+		Players:  []storage.Player{p0, p1},
 		Settings: storage.Settings{MoveTime: 2 * time.Second, First: "me"},
 	}
 	if kind == storage.Adjacency {

@@ -337,7 +337,7 @@ func TestStatsAndBench(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if st.Schema != 1 || st.Games[storage.StatusFinished] != 6 || st.Keys["games"] != 6 ||
+	if st.Schema != uint64(len(migrations)) || st.Games[storage.StatusFinished] != 6 || st.Keys["games"] != 6 ||
 		st.Keys["idx_open"] != 0 || st.Keys["ratings"] != 6 || st.Keys["ratings/tictactoe/bench"] != 3 || st.Size == 0 {
 		t.Fatalf("stats %+v", st)
 	}

@@ -101,7 +101,7 @@ func (s *Store) benchGame(ctx context.Context, i, moves int, committed func(*sto
 	g := &storage.Game{
 		Kind:   kinds[i%len(kinds)],
 		Status: storage.StatusActive,
-		Players: [2]storage.Player{
+		Players: []storage.Player{
 			{ID: storage.User(fmt.Sprintf("bench-%d", i%50)), Name: "bench user"},
 			{ID: storage.AI("bench"), Name: "bench AI"},
 		},

@@ -12,9 +12,9 @@ import (
 // Check verifies the database: the structure of its pages (verifyPages),
 // bbolt's own page-level consistency check, the schema version, and
 // Gambit's invariants — every record decodes and validates, and every index
-// (open games, history, AI turns, deadlines, rank keys) holds exactly the
-// entries its records call for. It returns one line per problem found, none
-// for a healthy database; the error is for failing to run the check at all,
+// (open games, history, solved puzzles, AI turns, deadlines, rank keys)
+// holds exactly the entries its records call for. It returns one line per
+// problem found, none for a healthy database; the error is for failing to run the check at all,
 // or for a file too damaged to read (matching ErrCorruptFile).
 //
 // On a store opened read-write, Check holds the write lock while it runs
@@ -137,7 +137,7 @@ func checkTx(ctx context.Context, tx *bbolt.Tx) []string {
 		}
 		return ctx.Err()
 	})
-	for _, b := range [][]byte{bucketOpen, bucketHistory, bucketAI, bucketDeadline} {
+	for _, b := range [][]byte{bucketOpen, bucketHistory, bucketAI, bucketDeadline, bucketSolved} {
 		c.compare(string(b), tx.Bucket(b))
 	}
 

@@ -28,6 +28,7 @@ var (
 	bucketGames    = []byte("games")        // game id → game record
 	bucketOpen     = []byte("idx_open")     // player \x00 game id, for pending and active games
 	bucketHistory  = []byte("idx_history")  // player \x00 game id, for ended games
+	bucketSolved   = []byte("idx_solved")   // player \x00 kind \x00 game id, for solved solo puzzles (schema 2)
 	bucketAI       = []byte("idx_ai")       // game id, for active games with an AI to move
 	bucketDeadline = []byte("idx_deadline") // uint64 unix nanos ‖ game id, for open games with a deadline
 	bucketRatings  = []byte("ratings")      // ladder → player id → rating record
@@ -38,7 +39,7 @@ var (
 // allBuckets lists the top-level buckets of the current schema.
 var allBuckets = [][]byte{
 	bucketMeta, bucketGames, bucketOpen, bucketHistory, bucketAI, bucketDeadline,
-	bucketRatings, bucketRank, bucketGuilds,
+	bucketRatings, bucketRank, bucketGuilds, bucketSolved,
 }
 
 var keySchema = []byte("schema")
@@ -141,6 +142,12 @@ func pairKey(a, b string) []byte {
 
 // pairPrefix is the prefix of all pairKey(a, …).
 func pairPrefix(a string) []byte { return pairKey(a, "") }
+
+// solvedPrefix is the prefix of the solved-puzzles index keys of player p
+// and kind k: "p \x00 k \x00", the game id following.
+func solvedPrefix(p storage.PlayerID, k storage.Kind) []byte {
+	return pairKey(string(p), string(k)+"\x00")
+}
 
 // deadlineKey orders open games by deadline.
 func deadlineKey(t time.Time, id storage.GameID) []byte {

@@ -22,9 +22,26 @@ import (
 // games, index, ratings and rank buckets, inline and paged. It is a file
 // rather than written by the test because bbolt lays pages out in map
 // order, differently on every run; the file makes every trial the same.
+// The file is of schema version 1, so a copy is upgraded first (a
+// read-only Open refuses an old schema): the upgrade adds one empty
+// bucket and leaves every record's page as it was.
 func readDamageSample(t *testing.T) ([]byte, int) {
 	t.Helper()
-	path := filepath.Join("testdata", "damage-sample.db")
+	sample, err := os.ReadFile(filepath.Join("testdata", "damage-sample.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join(t.TempDir(), "damage-sample.db")
+	if err := os.WriteFile(path, sample, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	s, err := Open(path, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := s.Close(); err != nil {
+		t.Fatal(err)
+	}
 	db, err := bbolt.Open(path, 0o600, &bbolt.Options{ReadOnly: true})
 	if err != nil {
 		t.Fatal(err)

@@ -7,8 +7,10 @@
 // (one sub-bucket per ladder, player id → rating), "guilds" (guild id →
 // settings) and "meta" (the schema version). Secondary indexes hold empty
 // values and keep everything in ordered keys, so every list is a range scan:
-// "idx_open" and "idx_history" (player ‖ 0 ‖ game id), "idx_ai" (game id),
-// "idx_deadline" (big-endian deadline ‖ game id) and "rank" (one sub-bucket
+// "idx_open" and "idx_history" (player ‖ 0 ‖ game id; one entry per player,
+// so a duel has two and a solo puzzle one), "idx_solved" (player ‖ 0 ‖ kind
+// ‖ 0 ‖ game id, solved solo puzzles only; since schema 2), "idx_ai" (game
+// id), "idx_deadline" (big-endian deadline ‖ game id) and "rank" (one sub-bucket
 // per ladder, inverted order-preserving rating ‖ player id, established
 // ratings only, so a leaderboard is the first N keys). One function,
 // gameIndex, defines the index entries of a game; writes and Check both use
@@ -18,6 +20,14 @@
 // Records are a format byte followed by JSON (see codec.go). The schema
 // version in "meta" names the layout; Open upgrades older files through an
 // ordered list of migrations, one transaction each, and refuses newer ones.
+// Version 1 is the buckets above without "idx_solved"; version 2 adds it
+// together with solo puzzles (game records with one player, the status
+// "abandoned", the result's "moves_used" and "optimal", the game's
+// "start"). A change a version-1 reader could not decode bumps the
+// version even when no record is rewritten, so that the older reader
+// refuses the file as too new rather than calling its records corrupt.
+// testdata/schema1.db, written by the code of version 1, keeps the upgrade
+// honest (migrate_test.go).
 //
 // # Crashes
 //

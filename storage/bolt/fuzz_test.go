@@ -17,7 +17,7 @@ func sampleGame() *storage.Game {
 	at := time.Date(2025, 3, 1, 12, 0, 0, 0, time.UTC)
 	return &storage.Game{
 		ID: "0000002a", Version: 7, Kind: storage.ConnectFour, Status: storage.StatusFinished,
-		Players:  [2]storage.Player{{ID: storage.User("42"), Name: "alice"}, {ID: storage.AI("minimax")}},
+		Players:  []storage.Player{{ID: storage.User("42"), Name: "alice"}, {ID: storage.AI("minimax")}},
 		Turn:     1,
 		Settings: storage.Settings{Rounds: 3, First: "me", MoveTime: time.Second},
 		Moves:    []string{"d", "d", "e"}, Position: "6/6/6/6/6/2xo3 x",

@@ -54,6 +54,9 @@ func gameIndex(g *storage.Game) []indexEntry {
 		}
 	case g.Status.Ended():
 		players(bucketHistory)
+		if p := g.Players[0].ID; g.Solved() && p != storage.Anonymous {
+			out = append(out, indexEntry{bucketSolved, append(solvedPrefix(p, g.Kind), g.ID...)})
+		}
 	}
 	return out
 }
@@ -187,7 +190,7 @@ func (s *Store) commitGame(ctx context.Context, g *storage.Game, res *storage.Re
 		if !old.Status.CanBecome(g.Status, res != nil) {
 			return fmt.Errorf("%w: status %s cannot become %s here", storage.ErrInvalid, old.Status, g.Status)
 		}
-		if g.Kind != old.Kind || g.Players != old.Players {
+		if g.Kind != old.Kind || !slices.Equal(g.Players, old.Players) {
 			return fmt.Errorf("%w: kind and players cannot change", storage.ErrInvalid)
 		}
 		rec = *g
@@ -285,6 +288,15 @@ func (s *Store) History(ctx context.Context, p storage.PlayerID, limit int) ([]*
 	return games, nil
 }
 
+// Solved implements storage.Store.
+func (s *Store) Solved(ctx context.Context, p storage.PlayerID, k storage.Kind, limit int) ([]*storage.Game, error) {
+	games, err := s.indexedGames(ctx, bucketSolved, solvedPrefix(p, k), true, limit)
+	if err != nil {
+		return nil, fmt.Errorf("storage: %s puzzles solved by %s: %w", k, p, err)
+	}
+	return games, nil
+}
+
 // DueGames implements storage.Store.
 func (s *Store) DueGames(ctx context.Context) ([]*storage.Game, error) {
 	// Every key of a deadline up to now sorts before this one.
@@ -358,7 +370,7 @@ func indexIDs(tx *bbolt.Tx, bucket, prefix []byte, reverse bool, limit int) []st
 }
 
 // forEachOpen calls fn with each open game once, walking the open-games
-// index (which lists a game under both of its players).
+// index (which lists a duel under both of its players).
 func forEachOpen(ctx context.Context, tx *bbolt.Tx, fn func(*storage.Game)) error {
 	seen := map[string]bool{}
 	return tx.Bucket(bucketOpen).ForEach(func(k, _ []byte) error {

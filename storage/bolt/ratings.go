@@ -76,10 +76,14 @@ func deleteRating(tx *bbolt.Tx, l storage.Ladder, r storage.Rating) error {
 	return ratings.Delete([]byte(r.Player))
 }
 
-// applyRatings rates the ended game g in its kind's global ladder and, for a
+// applyRatings rates the ended duel g in its kind's global ladder and, for a
 // game in a guild, in the guild's ladder. Each side is rated against the
-// other's rating from before the game.
+// other's rating from before the game. A solo puzzle is not rated: ratings
+// measure players against each other.
 func applyRatings(tx *bbolt.Tx, g *storage.Game) ([]storage.RatingChange, error) {
+	if g.Solo() {
+		return nil, nil
+	}
 	ladders := []storage.Ladder{storage.Global(g.Kind)}
 	if g.GuildID != "" {
 		ladders = append(ladders, storage.Ladder{Kind: g.Kind, Guild: g.GuildID})

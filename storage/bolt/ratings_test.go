@@ -16,7 +16,7 @@ func play(t testing.TB, s *Store, kind storage.Kind, a, b storage.PlayerID, winn
 	t.Helper()
 	ctx := context.Background()
 	g := &storage.Game{Kind: kind, Status: storage.StatusActive, GuildID: "g1",
-		Players: [2]storage.Player{{ID: a}, {ID: b}}}
+		Players: []storage.Player{{ID: a}, {ID: b}}}
 	mustCreate(t, s, g)
 	g.Status = storage.StatusFinished
 	changes, err := s.FinishGame(ctx, g, storage.Result{Winner: winner})

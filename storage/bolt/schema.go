@@ -25,14 +25,35 @@ type migration struct {
 // Version 0 is an empty file. Append steps; never edit or reorder them.
 var migrations = []migration{
 	{name: "create buckets", apply: createBuckets},
+	{name: "solo puzzles", apply: addSolvedIndex},
 }
 
-// createBuckets is the step from version 0 (an empty file) to version 1.
+// createBuckets is the step from version 0 (an empty file) to version 1:
+// the buckets of version 1, named here rather than through allBuckets so
+// that the step stays what it was when later versions add buckets.
 func createBuckets(tx *bbolt.Tx) error {
-	for _, b := range allBuckets {
+	for _, b := range [][]byte{
+		bucketMeta, bucketGames, bucketOpen, bucketHistory, bucketAI, bucketDeadline,
+		bucketRatings, bucketRank, bucketGuilds,
+	} {
 		if _, err := tx.CreateBucketIfNotExists(b); err != nil {
 			return fmt.Errorf("create bucket %s: %w", b, err)
 		}
+	}
+	return nil
+}
+
+// addSolvedIndex is the step from version 1 to version 2, which brings
+// solo puzzles: game records with one player, the status "abandoned" and
+// the result fields "moves_used" and "optimal", and the index of solved
+// puzzles. A version-1 file cannot hold a solo puzzle (its games have two
+// players), so the new index starts empty and no record is rewritten: the
+// two-player records read unchanged. The version bump is what matters
+// most: a Gambit of version 1 refuses the upgraded file as too new instead
+// of meeting records it cannot decode.
+func addSolvedIndex(tx *bbolt.Tx) error {
+	if _, err := tx.CreateBucketIfNotExists(bucketSolved); err != nil {
+		return fmt.Errorf("create bucket %s: %w", bucketSolved, err)
 	}
 	return nil
 }

@@ -55,7 +55,7 @@ func userVsAI(kind storage.Kind, user string) *storage.Game {
 	return &storage.Game{
 		Kind:   kind,
 		Status: storage.StatusActive,
-		Players: [2]storage.Player{
+		Players: []storage.Player{
 			{ID: storage.User(user), Name: user},
 			{ID: storage.AI("minimax")},
 		},
@@ -113,7 +113,7 @@ func TestCreateLoadUpdate(t *testing.T) {
 		t.Fatal(err)
 	}
 	if got.Version != 2 || !slices.Equal(got.Moves, []string{"b2"}) || got.Position != "....X...." ||
-		got.Turn != 1 || got.Players != g.Players || got.Settings != g.Settings || got.MessageID != "m1" {
+		got.Turn != 1 || !slices.Equal(got.Players, g.Players) || got.Settings != g.Settings || got.MessageID != "m1" {
 		t.Fatalf("loaded %+v, want %+v", got, g)
 	}
 

@@ -3,6 +3,7 @@ package bolt
 import (
 	"context"
 	"fmt"
+	"slices"
 
 	"go.etcd.io/bbolt"
 
@@ -40,6 +41,7 @@ func (s *Store) DeleteUser(ctx context.Context, userID string) (storage.DeleteRe
 				return fmt.Errorf("game %s: %w", id, err)
 			}
 			rec := *old
+			rec.Players = slices.Clone(old.Players) // old's entries are deleted below
 			rec.Players[old.Seat(p)] = storage.Player{ID: storage.Anonymous}
 			rec.Version++
 			rec.UpdatedAt = now
