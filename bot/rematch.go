@@ -75,7 +75,7 @@ func (b *Bot) takeRematch(ctx context.Context, ix *interaction, old *storage.Gam
 		return gameRequest{}, userErrorf("%s is no longer allowed on this server.", render.Title(old.Kind))
 	}
 	if old.Solo() {
-		return gameRequest{}, nil, userErrorf("A puzzle has no rematch.")
+		return gameRequest{}, userErrorf("A puzzle has no rematch.")
 	}
 	if old.Players[1-seat].ID == storage.Anonymous {
 		return gameRequest{}, userErrorf("Your opponent deleted their data; start a new game with /play.")

@@ -150,7 +150,7 @@ func (u *unit) game(t *testing.T, kind storage.Kind, opponent storage.Player) *s
 	t.Helper()
 	ctx := context.Background()
 	g := &storage.Game{
-		Kind: kind, Players: [2]storage.Player{{ID: storage.User("alice"), Name: "alice"}, opponent},
+		Kind: kind, Players: []storage.Player{{ID: storage.User("alice"), Name: "alice"}, opponent},
 		GuildID: "guild", ChannelID: "channel",
 	}
 	if err := u.b.begin(ctx, g); err != nil {
