@@ -113,7 +113,7 @@ func TestGamesSurviveRateLimitsAndAGatewayDrop(t *testing.T) {
 	t.Parallel()
 	h := start(t)
 	alice, bob := h.srv.AddUser("alice").ID, h.srv.AddUser("bob").ID
-	g := challengeAndAccept(t, h, alice, bob, storage.TicTacToe)
+	g := challengeAndAccept(t, h, alice, bob, storage.Kind("tictactoe"))
 	h.srv.InjectFault(discordtest.Fault{
 		Method: http.MethodPost, Route: "/interactions/{interaction_id}/{interaction_token}/callback",
 		Status: http.StatusTooManyRequests, RetryAfter: 100 * time.Millisecond, Times: 2,
@@ -136,7 +136,7 @@ func TestARestartRefreshesABoardLeftBehindByACrash(t *testing.T) {
 	t.Parallel()
 	h := start(t)
 	alice, bob := h.srv.AddUser("alice").ID, h.srv.AddUser("bob").ID
-	g := challengeAndAccept(t, h, alice, bob, storage.TicTacToe)
+	g := challengeAndAccept(t, h, alice, bob, storage.Kind("tictactoe"))
 	h.stop()
 	// A crash after the commit of alice's move and before its reply: the
 	// store has the move, the board does not.

@@ -286,7 +286,7 @@ func TestResignNeedsConfirmationAndOnlyPlayersMayResign(t *testing.T) {
 	t.Parallel()
 	h := start(t)
 	alice, bob, carol := h.srv.AddUser("alice").ID, h.srv.AddUser("bob").ID, h.srv.AddUser("carol").ID
-	g := challengeAndAccept(t, h, alice, bob, storage.TicTacToe)
+	g := challengeAndAccept(t, h, alice, bob, storage.Kind("tictactoe"))
 	h.move(alice, g.ID, "5")
 	g = h.game(g.ID)
 	board := h.board(g.ID)
@@ -347,7 +347,7 @@ func TestResignNeedsConfirmationAndOnlyPlayersMayResign(t *testing.T) {
 		t.Errorf("a second confirmation changed the game: %+v", got)
 	}
 	for p, wins := range map[string]int{alice: 1, bob: 0} {
-		rv, err := h.store.Rank(context.Background(), storage.Global(storage.TicTacToe), storage.User(p), 0)
+		rv, err := h.store.Rank(context.Background(), storage.Global(storage.Kind("tictactoe")), storage.User(p), 0)
 		if err != nil || rv.Player.Rating.Games != 1 || rv.Player.Rating.Wins != wins {
 			t.Errorf("rating of %s after the resignation: %+v, %v", p, rv.Player.Rating, err)
 		}
@@ -378,7 +378,7 @@ func TestRematchAgainstAnAIStartsOnceWithColoursSwapped(t *testing.T) {
 	if m, ok := h.srv.Message(g.MessageID); !ok || m.Ephemeral() || m.ID == oldBoard.ID {
 		t.Fatalf("the rematch board %q is not a new public message", g.MessageID)
 	}
-	if g.ID == old.ID || g.Kind != storage.TicTacToe || g.Players[0].ID != storage.User(alice) || g.Players[1].ID != storage.AI("random") {
+	if g.ID == old.ID || g.Kind != storage.Kind("tictactoe") || g.Players[0].ID != storage.User(alice) || g.Players[1].ID != storage.AI("random") {
 		t.Fatalf("rematch stored as %+v", g)
 	}
 	if g.Settings.First != "opponent" {
@@ -465,7 +465,7 @@ func TestRematchBetweenUsersChallengesTheOtherPlayer(t *testing.T) {
 	t.Parallel()
 	h := start(t)
 	alice, bob := h.srv.AddUser("alice").ID, h.srv.AddUser("bob").ID
-	old := challengeAndAccept(t, h, alice, bob, storage.ConnectFour)
+	old := challengeAndAccept(t, h, alice, bob, storage.Kind("connect4"))
 	h.move(alice, old.ID, "4")
 	resignByUI(t, h, alice, old.ID)
 	board := h.board(old.ID)
@@ -486,7 +486,7 @@ func TestRematchBetweenUsersChallengesTheOtherPlayer(t *testing.T) {
 		t.Fatalf("the rematch challenge has no Accept button: %+v", r.Components)
 	}
 	g := h.waitGame(h.latestGame(bob).ID, "the challenge message", func(g *storage.Game) bool { return g.MessageID != "" })
-	if g.Status != storage.StatusPending || g.Kind != storage.ConnectFour || g.MessageID != r.ID ||
+	if g.Status != storage.StatusPending || g.Kind != storage.Kind("connect4") || g.MessageID != r.ID ||
 		g.Players[0].ID != storage.User(bob) || g.Players[1].ID != storage.User(alice) {
 		t.Fatalf("rematch stored as %+v, want bob challenging alice to connect4", g)
 	}
@@ -503,7 +503,7 @@ func TestAnUnplayedTurnForfeitsAfterTheTurnTimeout(t *testing.T) {
 	t.Parallel()
 	h := start(t, withClock())
 	alice, bob := h.srv.AddUser("alice").ID, h.srv.AddUser("bob").ID
-	g := challengeAndAccept(t, h, alice, bob, storage.TicTacToe)
+	g := challengeAndAccept(t, h, alice, bob, storage.Kind("tictactoe"))
 	if want := h.clock.Now().Add(bot.DefaultTurnTimeout); !g.Deadline.Equal(want) {
 		t.Errorf("turn deadline %v, want %v", g.Deadline, want)
 	}
@@ -526,7 +526,7 @@ func TestAnUnplayedTurnForfeitsAfterTheTurnTimeout(t *testing.T) {
 	if _, ok := find(board, customid.Rematch, nil); !ok {
 		t.Error("the forfeited board has no Rematch button")
 	}
-	for _, l := range []storage.Ladder{storage.Global(storage.TicTacToe), {Kind: storage.TicTacToe, Guild: h.srv.GuildID()}} {
+	for _, l := range []storage.Ladder{storage.Global(storage.Kind("tictactoe")), {Kind: storage.Kind("tictactoe"), Guild: h.srv.GuildID()}} {
 		for p, wins := range map[string]int{alice: 0, bob: 1} {
 			rv, err := h.store.Rank(context.Background(), l, storage.User(p), 0)
 			if err != nil || rv.Player.Rating.Games != 1 || rv.Player.Rating.Wins != wins {
@@ -569,7 +569,7 @@ func TestLeaderboardWithoutEstablishedRatings(t *testing.T) {
 
 	g, _ := playAI(t, h, alice, opt("game", "tictactoe"), opt("ai", "random"))
 	resignByUI(t, h, alice, g.ID)
-	rv, err := h.store.Rank(context.Background(), storage.Global(storage.TicTacToe), storage.User(alice), 2)
+	rv, err := h.store.Rank(context.Background(), storage.Global(storage.Kind("tictactoe")), storage.User(alice), 2)
 	if err != nil || rv.Player.Rank != 0 || !rv.Player.Rating.Provisional() || rv.Player.Rating.Games != 1 {
 		t.Fatalf("alice's standing after one game: %+v, %v; want provisional, rank 0", rv, err)
 	}
@@ -597,7 +597,7 @@ func TestStatsShowRatingsAndRecentGames(t *testing.T) {
 	t.Parallel()
 	h := start(t)
 	alice, bob := h.srv.AddUser("alice").ID, h.srv.AddUser("bob").ID
-	g := challengeAndAccept(t, h, alice, bob, storage.TicTacToe)
+	g := challengeAndAccept(t, h, alice, bob, storage.Kind("tictactoe"))
 	h.move(alice, g.ID, "5")
 	resignByUI(t, h, alice, g.ID)
 
@@ -790,10 +790,10 @@ func TestPrivacyDeleteErasesTheUsersData(t *testing.T) {
 	alice, bob, carol := h.srv.AddUser("alice").ID, h.srv.AddUser("bob").ID, h.srv.AddUser("carol").ID
 	ctx := context.Background()
 
-	finished := challengeAndAccept(t, h, alice, bob, storage.TicTacToe)
+	finished := challengeAndAccept(t, h, alice, bob, storage.Kind("tictactoe"))
 	h.move(alice, finished.ID, "5")
 	resignByUI(t, h, bob, finished.ID)
-	active := challengeAndAccept(t, h, alice, bob, storage.ConnectFour)
+	active := challengeAndAccept(t, h, alice, bob, storage.Kind("connect4"))
 	_, challenge := h.command(alice, "play", opt("game", "adjacency"), opt("opponent", carol))
 	pending := h.waitGame(h.latestGame(alice).ID, "the challenge", func(g *storage.Game) bool { return g.MessageID != "" })
 	activeBoard := h.board(active.ID)
@@ -814,10 +814,10 @@ func TestPrivacyDeleteErasesTheUsersData(t *testing.T) {
 	if open, _ := h.store.ActiveGames(ctx, storage.User(alice)); len(open) != 2 {
 		t.Errorf("bob's click erased alice's games: %d left", len(open))
 	}
-	if _, err := h.store.Rank(ctx, storage.Global(storage.TicTacToe), storage.User(alice), 0); err != nil {
+	if _, err := h.store.Rank(ctx, storage.Global(storage.Kind("tictactoe")), storage.User(alice), 0); err != nil {
 		t.Errorf("bob's click erased alice's rating: %v", err)
 	}
-	if _, err := h.store.Rank(ctx, storage.Global(storage.TicTacToe), storage.User(bob), 0); err != nil {
+	if _, err := h.store.Rank(ctx, storage.Global(storage.Kind("tictactoe")), storage.User(bob), 0); err != nil {
 		t.Errorf("bob's click erased bob's rating: %v", err)
 	}
 
@@ -850,7 +850,7 @@ func TestPrivacyDeleteErasesTheUsersData(t *testing.T) {
 			t.Errorf("board of the cancelled %s shows %q with %d components (%v)", m.game, got.Content, len(got.Components), err)
 		}
 	}
-	for _, l := range []storage.Ladder{storage.Global(storage.TicTacToe), {Kind: storage.TicTacToe, Guild: h.srv.GuildID()}} {
+	for _, l := range []storage.Ladder{storage.Global(storage.Kind("tictactoe")), {Kind: storage.Kind("tictactoe"), Guild: h.srv.GuildID()}} {
 		if _, err := h.store.Rank(ctx, l, storage.User(alice), 0); !errors.Is(err, storage.ErrNotFound) {
 			t.Errorf("alice's %s rating: %v, want ErrNotFound", l, err)
 		}
@@ -896,7 +896,7 @@ func TestSettingsNeedManageServerAndApply(t *testing.T) {
 		t.Fatalf("/settings answered %q %+v", m.Content, m.Embeds)
 	}
 	want := storage.GuildSettings{MoveTime: 1500 * time.Millisecond, TurnTimeout: 2 * time.Hour,
-		AllowedGames: []storage.Kind{storage.ConnectFour, storage.TicTacToe}}
+		AllowedGames: []storage.Kind{storage.Kind("connect4"), storage.Kind("tictactoe")}}
 	s, err := h.store.GuildSettings(ctx, guild)
 	if err != nil || s.MoveTime != want.MoveTime || s.TurnTimeout != want.TurnTimeout || !slices.Equal(s.AllowedGames, want.AllowedGames) {
 		t.Fatalf("stored settings %+v (%v), want %+v", s, err, want)
@@ -924,7 +924,7 @@ func TestSettingsNeedManageServerAndApply(t *testing.T) {
 		t.Errorf("the board does not show the move time: %q", embedText(board))
 	}
 
-	duel := challengeAndAccept(t, h, alice, bob, storage.TicTacToe)
+	duel := challengeAndAccept(t, h, alice, bob, storage.Kind("tictactoe"))
 	if want := h.clock.Now().Add(2 * time.Hour); !duel.Deadline.Equal(want) {
 		t.Errorf("turn deadline %v, want %v (the server's 2 h)", duel.Deadline, want)
 	}

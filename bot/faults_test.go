@@ -261,7 +261,7 @@ func TestAServerErrorOnTheClickAnswerStillShowsTheMove(t *testing.T) {
 	t.Parallel()
 	h := start(t, withClock())
 	alice, bob := h.srv.AddUser("alice").ID, h.srv.AddUser("bob").ID
-	g := challengeAndAccept(t, h, alice, bob, storage.TicTacToe)
+	g := challengeAndAccept(t, h, alice, bob, storage.Kind("tictactoe"))
 	_, board := fltTurn(t, h, g.ID, alice)
 	h.srv.InjectFault(discordtest.Fault{Method: http.MethodPost, Route: callbackRoute, Status: http.StatusInternalServerError})
 	ix := fltClick(t, h, alice, board, "5")
@@ -308,7 +308,7 @@ func TestABadGatewayOnTheClickAnswerIsRetried(t *testing.T) {
 	t.Parallel()
 	h := start(t, withClock())
 	alice, bob := h.srv.AddUser("alice").ID, h.srv.AddUser("bob").ID
-	g := challengeAndAccept(t, h, alice, bob, storage.TicTacToe)
+	g := challengeAndAccept(t, h, alice, bob, storage.Kind("tictactoe"))
 	_, board := fltTurn(t, h, g.ID, alice)
 	h.srv.InjectFault(discordtest.Fault{Method: http.MethodPost, Route: callbackRoute, Status: http.StatusBadGateway})
 	ix := fltClick(t, h, alice, board, "5")
@@ -343,7 +343,7 @@ func TestASlowClickAnswerWithinThreeSecondsLands(t *testing.T) {
 	t.Parallel()
 	h := start(t, withClock())
 	alice, bob := h.srv.AddUser("alice").ID, h.srv.AddUser("bob").ID
-	g := challengeAndAccept(t, h, alice, bob, storage.TicTacToe)
+	g := challengeAndAccept(t, h, alice, bob, storage.Kind("tictactoe"))
 	_, board := fltTurn(t, h, g.ID, alice)
 	h.srv.InjectFault(discordtest.Fault{Method: http.MethodPost, Route: callbackRoute, Delay: 2500 * time.Millisecond})
 	began := time.Now()
@@ -373,7 +373,7 @@ func TestAClickAnsweredTooLateStillShowsTheMove(t *testing.T) {
 	t.Parallel()
 	h := start(t, withClock())
 	alice, bob := h.srv.AddUser("alice").ID, h.srv.AddUser("bob").ID
-	g := challengeAndAccept(t, h, alice, bob, storage.TicTacToe)
+	g := challengeAndAccept(t, h, alice, bob, storage.Kind("tictactoe"))
 	_, board := fltTurn(t, h, g.ID, alice)
 	h.srv.InjectFault(discordtest.Fault{Method: http.MethodPost, Route: callbackRoute, Delay: 3500 * time.Millisecond})
 	fltClick(t, h, alice, board, "5")        // never answered: 10062
@@ -667,7 +667,7 @@ func TestRemovedFromAGuildCancelsItsGames(t *testing.T) {
 		t.Fatalf("carol's move: %q", r.Content)
 	}
 	// Elsewhere: a game that must not be touched.
-	elsewhere := challengeAndAccept(t, h, alice, bob, storage.TicTacToe)
+	elsewhere := challengeAndAccept(t, h, alice, bob, storage.Kind("tictactoe"))
 
 	aiOpts := []discordtest.Option{opt("game", "adjacency"), opt("ai", "minimax"), opt("rounds", 28), opt("first", "opponent"), opt("movetime", 4.0)}
 	fltCommand(t, h, erin, ch.ID, "play", aiOpts...)
@@ -736,7 +736,7 @@ func TestRemovedFromAGuildCancelsItsGames(t *testing.T) {
 		if hist, err := h.store.History(ctx, p, 0); err != nil || len(hist) != 0 {
 			t.Errorf("%s has history %v (%v)", name, hist, err)
 		}
-		for _, l := range []storage.Ladder{storage.Global(storage.TicTacToe), storage.Global(storage.Adjacency)} {
+		for _, l := range []storage.Ladder{storage.Global(storage.Kind("tictactoe")), storage.Global(storage.Kind("adjacency"))} {
 			if _, err := h.store.Rank(ctx, l, p, 0); !errors.Is(err, storage.ErrNotFound) {
 				t.Errorf("%s is rated in %s after a cancelled game: %v", name, l, err)
 			}
@@ -765,7 +765,7 @@ func TestAGuildOutageLeavesItsGamesOpen(t *testing.T) {
 	t.Parallel()
 	h := start(t, withClock())
 	alice, bob := h.srv.AddUser("alice").ID, h.srv.AddUser("bob").ID
-	g := challengeAndAccept(t, h, alice, bob, storage.TicTacToe)
+	g := challengeAndAccept(t, h, alice, bob, storage.Kind("tictactoe"))
 	if err := h.srv.SetGuildUnavailable(h.srv.GuildID(), true); err != nil {
 		t.Fatal(err)
 	}
@@ -793,7 +793,7 @@ func TestAPlayerWhoLeftForfeitsOnTime(t *testing.T) {
 	t.Parallel()
 	h := start(t, withClock())
 	alice, bob := h.srv.AddUser("alice").ID, h.srv.AddUser("bob").ID
-	g := challengeAndAccept(t, h, alice, bob, storage.TicTacToe)
+	g := challengeAndAccept(t, h, alice, bob, storage.Kind("tictactoe"))
 	_, board := fltTurn(t, h, g.ID, alice)
 	if r := fltAnswer(t, h, fltClick(t, h, alice, board, "5")); r.Ephemeral() {
 		t.Fatalf("alice's move: %q", r.Content)
@@ -819,7 +819,7 @@ func TestAPlayerWhoLeftForfeitsOnTime(t *testing.T) {
 		return strings.Contains(m.Content, "<@"+bob+"> ran out of time") && strings.Contains(embedText(m), "forfeited on time")
 	})
 	h.waitLog("deadline passed")
-	rv, err := h.store.Rank(context.Background(), storage.Global(storage.TicTacToe), storage.User(alice), 0)
+	rv, err := h.store.Rank(context.Background(), storage.Global(storage.Kind("tictactoe")), storage.User(alice), 0)
 	if err != nil || rv.Player.Rating.Wins != 1 {
 		t.Errorf("alice's rating after bob forfeited: %+v, %v", rv.Player.Rating, err)
 	}

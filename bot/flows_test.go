@@ -188,7 +188,7 @@ func TestPrivacyDeleteAnswersBeforeRetiringBoards(t *testing.T) {
 	t.Parallel()
 	h := start(t, withClock())
 	alice, bob := h.srv.AddUser("alice").ID, h.srv.AddUser("bob").ID
-	g := challengeAndAccept(t, h, alice, bob, storage.TicTacToe)
+	g := challengeAndAccept(t, h, alice, bob, storage.Kind("tictactoe"))
 	_, ask := h.command(alice, "privacy", discordtest.Option{Name: "delete"})
 	erase, ok := find(ask, customid.PrivacyDelete, nil)
 	if !ok {

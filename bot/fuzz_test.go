@@ -12,7 +12,6 @@ import (
 	"github.com/bwmarrin/discordgo"
 
 	"github.com/gambitbot/gambit/bot/customid"
-	"github.com/gambitbot/gambit/storage"
 )
 
 // routedPatterns are the patterns the router must serve.
@@ -303,7 +302,7 @@ func checkOptions(t *testing.T, list []*discordgo.ApplicationCommandInteractionD
 		checkSeconds(t, o, name, given, value, 100*time.Millisecond, MaxMoveTime)
 
 		k, err := o.kind(name)
-		if err == nil && !slices.Contains(storage.Kinds(), k) {
+		if err == nil && !isDuel(k) {
 			t.Fatalf("kind(%q) = %q for %#v", name, k, value)
 		}
 		if err != nil && (k != "" || !isUserError(err)) {

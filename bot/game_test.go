@@ -45,7 +45,7 @@ func TestTicTacToeBetweenTwoUsersEndsInADraw(t *testing.T) {
 	t.Parallel()
 	h := start(t)
 	alice, bob := h.srv.AddUser("alice").ID, h.srv.AddUser("bob").ID
-	g := challengeAndAccept(t, h, alice, bob, storage.TicTacToe)
+	g := challengeAndAccept(t, h, alice, bob, storage.Kind("tictactoe"))
 	players := []string{alice, bob} // alice challenged and, by default, moves first
 	for i, cell := range []string{"1", "5", "9", "2", "8", "7", "3", "6", "4"} {
 		m := h.move(players[i%2], g.ID, cell)
@@ -65,7 +65,7 @@ func TestTicTacToeBetweenTwoUsersEndsInADraw(t *testing.T) {
 		t.Error("the finished board still offers moves")
 	}
 	for _, p := range []string{alice, bob} {
-		rv, err := h.store.Rank(context.Background(), storage.Global(storage.TicTacToe), storage.User(p), 0)
+		rv, err := h.store.Rank(context.Background(), storage.Global(storage.Kind("tictactoe")), storage.User(p), 0)
 		if err != nil || rv.Player.Rating.Draws != 1 {
 			t.Errorf("rating of %s after the draw: %+v, %v", p, rv, err)
 		}
@@ -76,7 +76,7 @@ func TestConnectFourBetweenTwoUsersWithTheAcceptFlow(t *testing.T) {
 	t.Parallel()
 	h := start(t)
 	alice, bob := h.srv.AddUser("alice").ID, h.srv.AddUser("bob").ID
-	g := challengeAndAccept(t, h, alice, bob, storage.ConnectFour, opt("first", "opponent"))
+	g := challengeAndAccept(t, h, alice, bob, storage.Kind("connect4"), opt("first", "opponent"))
 	if g.Turn != 1 {
 		t.Fatalf("first:opponent should let bob move first, turn is seat %d", g.Turn)
 	}
@@ -130,7 +130,7 @@ func TestAdjacencyAgainstAnAIIsPlayedToTheEnd(t *testing.T) {
 	if g.Status != storage.StatusFinished || len(g.Moves) != 6 {
 		t.Fatalf("game ended as %s after %d moves, want finished after 6", g.Status, len(g.Moves))
 	}
-	rv, err := h.store.Rank(context.Background(), storage.Global(storage.Adjacency), storage.AI("greedy"), 0)
+	rv, err := h.store.Rank(context.Background(), storage.Global(storage.Kind("adjacency")), storage.AI("greedy"), 0)
 	if err != nil || rv.Player.Rating.Games != 1 {
 		t.Errorf("the AI's rating after one game: %+v, %v", rv, err)
 	}

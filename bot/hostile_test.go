@@ -106,9 +106,9 @@ func TestTamperedCustomIDsAreRejectedWithoutTouchingAnyGame(t *testing.T) {
 	h := start(t)
 	alice, bob, carol, dave := h.srv.AddUser("alice").ID, h.srv.AddUser("bob").ID, h.srv.AddUser("carol").ID, h.srv.AddUser("dave").ID
 	// Alice is to move, at ply 0, in all three games.
-	a := challengeAndAccept(t, h, alice, bob, storage.TicTacToe)
-	b := challengeAndAccept(t, h, alice, carol, storage.ConnectFour)
-	c := challengeAndAccept(t, h, alice, dave, storage.Adjacency)
+	a := challengeAndAccept(t, h, alice, bob, storage.Kind("tictactoe"))
+	b := challengeAndAccept(t, h, alice, carol, storage.Kind("connect4"))
+	c := challengeAndAccept(t, h, alice, dave, storage.Kind("adjacency"))
 	boardA, boardB, boardC := h.board(a.ID), h.board(b.ID), h.board(c.ID)
 	snap := takeSnapshot(h, []storage.GameID{a.ID, b.ID, c.ID}, []string{alice, bob, carol, dave},
 		[]string{boardA.ID, boardB.ID, boardC.ID})
@@ -399,7 +399,7 @@ func TestOptionsOutOfRangeAreRefusedAndCreateNothing(t *testing.T) {
 
 	// /move with cells that are no cells, in a game of alice's.
 	bob := h.srv.AddUser("bob").ID
-	g := challengeAndAccept(t, h, alice, bob, storage.ConnectFour)
+	g := challengeAndAccept(t, h, alice, bob, storage.Kind("connect4"))
 	snap := takeSnapshot(h, []storage.GameID{g.ID}, []string{alice, bob}, []string{g.MessageID})
 	for _, cell := range []string{"0", "8", "99", "z9", "٤", "", " ", "-1", "4 4", "4444444444"} {
 		_, m := h.command(alice, "move", opt("cell", cell))
@@ -464,7 +464,7 @@ func TestAPlayersTamperedResignPlyIsRefused(t *testing.T) {
 	t.Parallel()
 	h := start(t)
 	alice, bob := h.srv.AddUser("alice").ID, h.srv.AddUser("bob").ID
-	g := challengeAndAccept(t, h, alice, bob, storage.TicTacToe)
+	g := challengeAndAccept(t, h, alice, bob, storage.Kind("tictactoe"))
 	board := h.board(g.ID)
 	snap := takeSnapshot(h, []storage.GameID{g.ID}, []string{alice, bob}, []string{board.ID})
 	for _, ply := range []string{"abc", "-1", "99999999999999999999", "7"} {

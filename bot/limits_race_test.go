@@ -156,7 +156,7 @@ func TestConcurrentRematchesKeepTheCap(t *testing.T) {
 	alice, bob := h.srv.AddUser("alice").ID, h.srv.AddUser("bob").ID
 	var ended []discordtest.Message
 	for range 2 {
-		g := challengeAndAccept(t, h, alice, bob, storage.TicTacToe)
+		g := challengeAndAccept(t, h, alice, bob, storage.Kind("tictactoe"))
 		resignByUI(t, h, alice, g.ID)
 		ended = append(ended, h.board(g.ID))
 	}

@@ -233,7 +233,7 @@ func TestClickHistoriesAreLinearizable(t *testing.T) {
 	seed := uint64(time.Now().UnixNano())
 	t.Logf("seed %d", seed)
 	h := start(t)
-	kinds := []storage.Kind{storage.ConnectFour, storage.TicTacToe, storage.ConnectFour, storage.TicTacToe}
+	kinds := []storage.Kind{storage.Kind("connect4"), storage.Kind("tictactoe"), storage.Kind("connect4"), storage.Kind("tictactoe")}
 	type user struct{ id, name string }
 	players := make([][2]user, len(kinds))
 	for i := range kinds {
@@ -693,9 +693,9 @@ func raceCheckStored(t *testing.T, h *harness, g0 *storage.Game, history []porcu
 // pass.
 func testRaceModelRejectsDoctoredHistories(t *testing.T) {
 	in := func(name string, seat, ply int, cell string) raceInput {
-		return raceInput{Game: "g1", Kind: storage.TicTacToe, User: name, Name: name, Seat: seat, Ply: ply, Cell: cell}
+		return raceInput{Game: "g1", Kind: storage.Kind("tictactoe"), User: name, Name: name, Seat: seat, Ply: ply, Cell: cell}
 	}
-	read := raceInput{Game: "g1", Kind: storage.TicTacToe, Read: true}
+	read := raceInput{Game: "g1", Kind: storage.Kind("tictactoe"), Read: true}
 	stored := func(moves string) raceOutput { return raceOutput{Moves: moves} }
 	applied := func(ply int) raceOutput { return raceOutput{Applied: true, Ply: ply} }
 	refused := func(reason string) raceOutput { return raceOutput{Reason: reason} }
@@ -898,7 +898,7 @@ func TestDuplicateDeliveriesAndDoubleClicks(t *testing.T) {
 	}
 
 	// An Accept delivered twice starts the game once.
-	g1, m := challenge(ab, storage.TicTacToe)
+	g1, m := challenge(ab, storage.Kind("tictactoe"))
 	accept, _ := find(m, customid.Accept, nil)
 	ix, err := h.srv.ClickButton(ab[1], m.ID, accept)
 	if err != nil {
@@ -930,7 +930,7 @@ func TestDuplicateDeliveriesAndDoubleClicks(t *testing.T) {
 	}
 
 	// The challenged player's two concurrent Accepts start the game once.
-	g2, m := challenge(cd, storage.TicTacToe)
+	g2, m := challenge(cd, storage.Kind("tictactoe"))
 	accept, _ = find(m, customid.Accept, nil)
 	onePublic("two concurrent Accepts", await(seen(cd[1], m, accept), seen(cd[1], m, accept)), "no longer open")
 	if g := h.game(g2.ID); g.Status != storage.StatusActive || g.Version != g2.Version+1 {
@@ -938,7 +938,7 @@ func TestDuplicateDeliveriesAndDoubleClicks(t *testing.T) {
 	}
 
 	// An Accept racing the challenger's withdrawal: one of them wins.
-	g3, m := challenge(ef, storage.ConnectFour)
+	g3, m := challenge(ef, storage.Kind("connect4"))
 	accept, _ = find(m, customid.Accept, nil)
 	decline, _ := find(m, customid.Decline, nil)
 	won := onePublic("Accept racing a withdrawal", await(seen(ef[1], m, accept), seen(ef[0], m, decline)), "no longer open")
@@ -965,7 +965,7 @@ func TestDuplicateDeliveriesAndDoubleClicks(t *testing.T) {
 	if r := h.clickSeen(ef[1], m, accept); !r.Ephemeral() || !strings.Contains(r.Content, "no longer open") {
 		t.Errorf("an Accept of a challenge already answered: %q", r.Content)
 	}
-	ratedOnce(storage.TicTacToe, ab)
+	ratedOnce(storage.Kind("tictactoe"), ab)
 
 	// Rematch pressed by both players at once starts one new game.
 	finished := h.board(g1.ID)
@@ -1005,11 +1005,11 @@ func TestDuplicateDeliveriesAndDoubleClicks(t *testing.T) {
 	if got := pending(cd); len(got) != 1 || got[0].Players[0].ID != storage.User(cd[1]) {
 		t.Errorf("pending rematches between carol and dave: %d, want 1 challenged by dave", len(got))
 	}
-	ratedOnce(storage.TicTacToe, cd)
+	ratedOnce(storage.Kind("tictactoe"), cd)
 
 	// Resign confirmed twice by one player and once by the other, all at
 	// once: the game finishes once and is rated once.
-	g4 := challengeAndAccept(t, h, gh[0], gh[1], storage.ConnectFour)
+	g4 := challengeAndAccept(t, h, gh[0], gh[1], storage.Kind("connect4"))
 	board = h.board(g4.ID)
 	resign, ok := find(board, customid.Resign, nil)
 	if !ok {
@@ -1051,7 +1051,7 @@ func TestDuplicateDeliveriesAndDoubleClicks(t *testing.T) {
 	if g.Status != storage.StatusFinished || g.Result == nil || g.Result.Winner != 1-loser || g.Result.Reason != "resigned" {
 		t.Errorf("after the resignation of seat %d the game is %s with %+v", loser, g.Status, g.Result)
 	}
-	ratedOnce(storage.ConnectFour, gh)
+	ratedOnce(storage.Kind("connect4"), gh)
 	if hist, err := h.store.History(ctx, storage.User(gh[0]), 10); err != nil || len(hist) != 1 {
 		t.Errorf("grace's history: %d games (%v), want 1", len(hist), err)
 	}

@@ -76,7 +76,7 @@ func TestWrongClicksAndOptionsChangeNothing(t *testing.T) {
 	t.Parallel()
 	h := start(t)
 	alice, bob, carol := h.srv.AddUser("alice").ID, h.srv.AddUser("bob").ID, h.srv.AddUser("carol").ID
-	g := challengeAndAccept(t, h, alice, bob, storage.TicTacToe)
+	g := challengeAndAccept(t, h, alice, bob, storage.Kind("tictactoe"))
 	before := h.board(g.ID)
 
 	expectRefusal := func(what string, m discordtest.Message, want string) {
@@ -127,7 +127,7 @@ func TestConcurrentClicksApplyExactlyOneMove(t *testing.T) {
 	t.Parallel()
 	h := start(t)
 	alice, bob := h.srv.AddUser("alice").ID, h.srv.AddUser("bob").ID
-	g := challengeAndAccept(t, h, alice, bob, storage.ConnectFour)
+	g := challengeAndAccept(t, h, alice, bob, storage.Kind("connect4"))
 	board := h.board(g.ID)
 	var replies [4]discordtest.Message
 	var wg sync.WaitGroup
@@ -165,7 +165,7 @@ func TestADuplicateDeliveryHasOneEffect(t *testing.T) {
 	t.Parallel()
 	h := start(t)
 	alice, bob := h.srv.AddUser("alice").ID, h.srv.AddUser("bob").ID
-	g := challengeAndAccept(t, h, alice, bob, storage.ConnectFour)
+	g := challengeAndAccept(t, h, alice, bob, storage.Kind("connect4"))
 	board := h.board(g.ID)
 	cid, _, _ := moveControl(board, "4")
 	ix, err := h.srv.ClickButton(alice, board.ID, cid)

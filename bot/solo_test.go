@@ -17,7 +17,7 @@ func TestSoloPuzzleThroughTheDuelFlows(t *testing.T) {
 	h := start(t)
 	alice := h.srv.AddUser("alice").ID
 	g := &storage.Game{
-		Kind: storage.TicTacToe, Status: storage.StatusActive,
+		Kind: storage.Kind("tictactoe"), Status: storage.StatusActive,
 		Players:  []storage.Player{{ID: storage.User(alice), Name: "alice"}},
 		Position: "start", GuildID: h.srv.GuildID(), ChannelID: h.srv.ChannelID(),
 	}
@@ -52,7 +52,7 @@ func TestSoloPuzzleThroughTheDuelFlows(t *testing.T) {
 	h.waitBoard(g.ID, "the abandoned board", func(m discordtest.Message) bool {
 		return len(m.Embeds) == 1 && strings.Contains(m.Embeds[0].Description, "**Abandoned** after 1 move")
 	})
-	if _, err := h.store.Rank(h.ctx(), storage.Global(storage.TicTacToe), storage.User(alice), 0); err == nil {
+	if _, err := h.store.Rank(h.ctx(), storage.Global(storage.Kind("tictactoe")), storage.User(alice), 0); err == nil {
 		t.Fatal("giving up a puzzle rated alice")
 	}
 }

@@ -10,21 +10,27 @@ import (
 // GameID identifies a game. Ids are short, unique and sort in creation order.
 type GameID string
 
-// Kind is the game being played.
+// Kind is the game being played: the name of a game's plug-in (see
+// games/catalog), such as "adjacency". The store keeps kinds as names and
+// knows no game; which names are games is the catalog's business.
 type Kind string
 
-// The game kinds Gambit plays.
-const (
-	Adjacency   Kind = "adjacency"
-	ConnectFour Kind = "connect4"
-	TicTacToe   Kind = "tictactoe"
-)
+// maxKindLen bounds a kind's name.
+const maxKindLen = 32
 
-// Kinds returns every game kind in a stable order.
-func Kinds() []Kind { return []Kind{Adjacency, ConnectFour, TicTacToe} }
-
-// Valid reports whether k is a known game kind.
-func (k Kind) Valid() bool { return k == Adjacency || k == ConnectFour || k == TicTacToe }
+// Valid reports whether k is a well-formed kind name: 1–32 lowercase
+// letters and digits.
+func (k Kind) Valid() bool {
+	if len(k) == 0 || len(k) > maxKindLen {
+		return false
+	}
+	for _, c := range k {
+		if (c < 'a' || c > 'z') && (c < '0' || c > '9') {
+			return false
+		}
+	}
+	return true
+}
 
 // Status is where a game is in its life.
 type Status string
@@ -151,7 +157,7 @@ type Player struct {
 
 // Settings are the options a game was created with.
 type Settings struct {
-	// Rounds is the number of rounds (Adjacency); 0 for other kinds.
+	// Rounds is the number of rounds, for a game that has rounds; 0 otherwise.
 	Rounds int `json:"rounds,omitempty"`
 	// First is the challenger's choice of who moves first: "me",
 	// "opponent" or "random".

@@ -10,7 +10,7 @@ import (
 
 func validGame() *Game {
 	return &Game{
-		ID: "00000001", Version: 1, Kind: TicTacToe, Status: StatusActive,
+		ID: "00000001", Version: 1, Kind: Kind("tictactoe"), Status: StatusActive,
 		Players: []Player{{ID: User("1")}, {ID: AI("minimax")}},
 	}
 }
@@ -20,7 +20,7 @@ func TestGameValidate(t *testing.T) {
 		t.Fatalf("valid game: %v", err)
 	}
 	for name, breakIt := range map[string]func(g *Game){
-		"unknown kind":      func(g *Game) { g.Kind = "chess" },
+		"malformed kind":    func(g *Game) { g.Kind = "Chess 960" },
 		"unknown status":    func(g *Game) { g.Status = "paused" },
 		"same players":      func(g *Game) { g.Players[1] = g.Players[0] },
 		"bad player id":     func(g *Game) { g.Players[0].ID = "alice" },
@@ -154,13 +154,13 @@ func TestRatingApplyKeepsRecord(t *testing.T) {
 }
 
 func TestLadderNames(t *testing.T) {
-	for _, l := range []Ladder{Global(Adjacency), {Kind: ConnectFour, Guild: "123"}} {
+	for _, l := range []Ladder{Global(Kind("adjacency")), {Kind: Kind("connect4"), Guild: "123"}} {
 		got, err := ParseLadder(l.String())
 		if err != nil || got != l {
 			t.Fatalf("ParseLadder(%q) = %+v, %v", l.String(), got, err)
 		}
 	}
-	for _, bad := range []string{"", "chess", "connect4/", "/123"} {
+	for _, bad := range []string{"", "Chess!", "connect4/", "/123"} {
 		if _, err := ParseLadder(bad); !errors.Is(err, ErrInvalid) {
 			t.Errorf("ParseLadder(%q) = %v, want ErrInvalid", bad, err)
 		}
@@ -177,8 +177,8 @@ func FuzzParseLadder(f *testing.F) {
 }
 
 func TestGuildSettings(t *testing.T) {
-	s := GuildSettings{AllowedGames: []Kind{TicTacToe}}
-	if !s.Allows(TicTacToe) || s.Allows(Adjacency) || !(GuildSettings{}).Allows(Adjacency) {
+	s := GuildSettings{AllowedGames: []Kind{Kind("tictactoe")}}
+	if !s.Allows(Kind("tictactoe")) || s.Allows(Kind("adjacency")) || !(GuildSettings{}).Allows(Kind("adjacency")) {
 		t.Fatal("Allows is wrong")
 	}
 	if err := (GuildSettings{TurnTimeout: -time.Second}).Validate(); !errors.Is(err, ErrInvalid) {
@@ -196,7 +196,7 @@ func TestRecordError(t *testing.T) {
 
 func validPuzzle() *Game {
 	return &Game{
-		ID: "00000002", Version: 1, Kind: TicTacToe, Status: StatusActive,
+		ID: "00000002", Version: 1, Kind: Kind("tictactoe"), Status: StatusActive,
 		Players: []Player{{ID: User("1")}},
 	}
 }

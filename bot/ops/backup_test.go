@@ -24,7 +24,7 @@ const hangGuard = time.Minute
 func bigGame(i, size int) *storage.Game {
 	user := fmt.Sprintf("u%d", i)
 	return &storage.Game{
-		Kind: storage.TicTacToe, Status: storage.StatusActive,
+		Kind: storage.Kind("tictactoe"), Status: storage.StatusActive,
 		Players:  []storage.Player{{ID: storage.User(user), Name: user}, {ID: storage.AI("minimax")}},
 		Position: strings.Repeat("x", size),
 	}

@@ -44,7 +44,7 @@ func newGame(kind storage.Kind, status storage.Status, p0, p1 storage.Player) *s
 		Players:  []storage.Player{p0, p1},
 		Settings: storage.Settings{MoveTime: 2 * time.Second, First: "me"},
 	}
-	if kind == storage.Adjacency {
+	if kind == storage.Kind("adjacency") {
 		g.Settings.Rounds = 8
 	}
 	return g
@@ -56,7 +56,7 @@ func play(t *testing.T, kind storage.Kind, rounds int, rng *rand.Rand, n int) (e
 	t.Helper()
 	var pos engine.Position
 	var err error
-	if kind == storage.Adjacency {
+	if kind == storage.Kind("adjacency") {
 		pos, err = adjacency.New(rounds, engine.X)
 	} else {
 		var gm *games.Game
@@ -464,7 +464,7 @@ func decodeGrid(t *testing.T, kind storage.Kind, desc string) map[int]decoded {
 	lines := strings.Split(desc, "\n")
 	out := map[int]decoded{}
 	switch kind {
-	case storage.Adjacency:
+	case storage.Kind("adjacency"):
 		rank := 7
 		for i, l := range lines {
 			tk := tokens(l)
@@ -489,7 +489,7 @@ func decodeGrid(t *testing.T, kind storage.Kind, desc string) map[int]decoded {
 		if rank != -1 {
 			t.Fatalf("found ranks down to %d only in\n%s", rank+2, desc)
 		}
-	case storage.ConnectFour:
+	case storage.Kind("connect4"):
 		row := connect4.Height - 1
 		for i, l := range lines {
 			tk := tokens(l)
@@ -513,7 +513,7 @@ func decodeGrid(t *testing.T, kind storage.Kind, desc string) map[int]decoded {
 		if row != -1 {
 			t.Fatalf("found %d rows in\n%s", connect4.Height-1-row, desc)
 		}
-	case storage.TicTacToe:
+	case storage.Kind("tictactoe"):
 		row := 0
 		for _, l := range lines {
 			tk := tokens(l)
@@ -660,7 +660,8 @@ func scenarios(t *testing.T, kind storage.Kind, rng *rand.Rand) []scenario {
 
 func TestGameEveryStatus(t *testing.T) {
 	rng := rand.New(rand.NewPCG(1, 2))
-	for _, kind := range storage.Kinds() {
+	for _, gm := range catalog.All() {
+		kind := storage.Kind(gm.Name)
 		for _, sc := range scenarios(t, kind, rng) {
 			t.Run(sc.name, func(t *testing.T) {
 				g := sc.view.Game
@@ -749,7 +750,7 @@ func checkPending(t *testing.T, g *storage.Game, m Message, ids map[customid.Pat
 	if ts := fmt.Sprintf("<t:%d:R>", deadline.Unix()); !strings.Contains(m.Content, ts) {
 		t.Errorf("content %q lacks the expiry %s", m.Content, ts)
 	}
-	if g.Kind == storage.Adjacency && !strings.Contains(m.Content, "8 rounds") {
+	if g.Kind == storage.Kind("adjacency") && !strings.Contains(m.Content, "8 rounds") {
 		t.Errorf("content %q lacks the rounds", m.Content)
 	}
 	if !slices.Equal(m.AllowedMentions.Users, []string{"222"}) {
@@ -836,7 +837,7 @@ func checkEnded(t *testing.T, v View, m Message, ids map[customid.Pattern][]cust
 			t.Errorf("resignation not shown:\n%s", desc)
 		}
 	}
-	if g.Kind == storage.Adjacency {
+	if g.Kind == storage.Kind("adjacency") {
 		a := v.Pos.(*adjacency.Position)
 		if s := fmt.Sprintf("🔴 **%d** – **%d** 🔵", a.Count(engine.X), a.Count(engine.O)); !strings.Contains(desc, s) {
 			t.Errorf("final score %q not shown:\n%s", s, desc)
@@ -865,9 +866,9 @@ func TestAdjacencySelects(t *testing.T) {
 	rng := rand.New(rand.NewPCG(3, 4))
 	for i := range 200 {
 		rounds := 2 + rng.IntN(27)
-		pos, moves := play(t, storage.Adjacency, rounds, rng, rng.IntN(2*rounds))
+		pos, moves := play(t, storage.Kind("adjacency"), rounds, rng, rng.IntN(2*rounds))
 		a := pos.(*adjacency.Position)
-		g := newGame(storage.Adjacency, storage.StatusActive, alice, bob)
+		g := newGame(storage.Kind("adjacency"), storage.StatusActive, alice, bob)
 		g.Settings.Rounds = rounds
 		seat(g, pos, moves, i%2)
 		m := Game(View{Game: g, Pos: pos})
@@ -930,12 +931,12 @@ func TestConnect4Buttons(t *testing.T) {
 	rng := rand.New(rand.NewPCG(5, 6))
 	tested := 0
 	for tested < 200 {
-		pos, moves := play(t, storage.ConnectFour, 0, rng, rng.IntN(connect4.Cells))
+		pos, moves := play(t, storage.Kind("connect4"), 0, rng, rng.IntN(connect4.Cells))
 		if pos.Terminal() {
 			continue
 		}
 		tested++
-		g := newGame(storage.ConnectFour, storage.StatusActive, alice, bob)
+		g := newGame(storage.Kind("connect4"), storage.StatusActive, alice, bob)
 		seat(g, pos, moves, 0)
 		m := Game(View{Game: g, Pos: pos})
 		checkDiscord(t, m)
@@ -969,13 +970,13 @@ func TestConnect4Buttons(t *testing.T) {
 func TestTicTacToeButtons(t *testing.T) {
 	rng := rand.New(rand.NewPCG(7, 8))
 	for range 100 {
-		pos, moves := play(t, storage.TicTacToe, 0, rng, rng.IntN(9))
+		pos, moves := play(t, storage.Kind("tictactoe"), 0, rng, rng.IntN(9))
 		if pos.Terminal() {
 			continue
 		}
 		p := pos.(*tictactoe.Position)
 		for _, aiTurn := range []bool{false, true} {
-			g := newGame(storage.TicTacToe, storage.StatusActive, alice, bob)
+			g := newGame(storage.Kind("tictactoe"), storage.StatusActive, alice, bob)
 			if aiTurn {
 				g.Players[1] = bot
 			}
@@ -1022,7 +1023,8 @@ func TestTicTacToeButtons(t *testing.T) {
 
 func TestGridShowsMarks(t *testing.T) {
 	rng := rand.New(rand.NewPCG(9, 10))
-	for _, kind := range storage.Kinds() {
+	for _, gm := range catalog.All() {
+		kind := storage.Kind(gm.Name)
 		for i := range 150 {
 			rounds := 2 + rng.IntN(27)
 			pos, moves := play(t, kind, rounds, rng, rng.IntN(60))
@@ -1037,7 +1039,7 @@ func TestGridShowsMarks(t *testing.T) {
 			m := Game(View{Game: g, Pos: pos})
 			desc := description(t, m)
 			cells := decodeGrid(t, kind, desc)
-			n := map[storage.Kind]int{storage.Adjacency: 64, storage.ConnectFour: 42, storage.TicTacToe: 9}[kind]
+			n := map[storage.Kind]int{storage.Kind("adjacency"): 64, storage.Kind("connect4"): 42, storage.Kind("tictactoe"): 9}[kind]
 			if len(cells) != n {
 				t.Fatalf("%s: decoded %d cells, want %d", pos, len(cells), n)
 			}
@@ -1064,7 +1066,7 @@ func TestGridShowsMarks(t *testing.T) {
 func TestAdjacencyPlayersAndCaptures(t *testing.T) {
 	rng := rand.New(rand.NewPCG(11, 12))
 	for range 100 {
-		pos, moves := play(t, storage.Adjacency, 28, rng, 1+rng.IntN(30))
+		pos, moves := play(t, storage.Kind("adjacency"), 28, rng, 1+rng.IntN(30))
 		a := pos.(*adjacency.Position)
 		// The board before the last move, replayed independently.
 		before, err := adjacency.New(28, engine.X)
@@ -1084,7 +1086,7 @@ func TestAdjacencyPlayersAndCaptures(t *testing.T) {
 				flipped = append(flipped, adjacency.CellName(c))
 			}
 		}
-		g := newGame(storage.Adjacency, storage.StatusActive, alice, bob)
+		g := newGame(storage.Kind("adjacency"), storage.StatusActive, alice, bob)
 		g.Settings.Rounds = 28
 		seat(g, pos, moves, 0)
 		desc := description(t, Game(View{Game: g, Pos: pos}))
@@ -1101,7 +1103,7 @@ func TestAdjacencyPlayersAndCaptures(t *testing.T) {
 			if i == 1 {
 				side = engine.O
 			}
-			l := fmt.Sprintf("%s %s · %d marks", gameOf(storage.Adjacency).Look.Mark[side], PlayerName(p), a.Count(side))
+			l := fmt.Sprintf("%s %s · %d marks", gameOf(storage.Kind("adjacency")).Look.Mark[side], PlayerName(p), a.Count(side))
 			if !strings.Contains(desc, l) {
 				t.Errorf("want %q in\n%s", l, desc)
 			}
@@ -1116,7 +1118,7 @@ func TestTitleAndSetting(t *testing.T) {
 	for _, tc := range []struct {
 		kind storage.Kind
 		want string
-	}{{storage.Adjacency, "Adjacency · 8 rounds"}, {storage.ConnectFour, "Connect Four"}, {storage.TicTacToe, "Tic-Tac-Toe"}} {
+	}{{storage.Kind("adjacency"), "Adjacency · 8 rounds"}, {storage.Kind("connect4"), "Connect Four"}, {storage.Kind("tictactoe"), "Tic-Tac-Toe"}} {
 		pos, moves := play(t, tc.kind, 8, rand.New(rand.NewPCG(1, 1)), 2)
 		g := newGame(tc.kind, storage.StatusActive, alice, bot)
 		seat(g, pos, moves, 0)
@@ -1131,8 +1133,8 @@ func TestTitleAndSetting(t *testing.T) {
 }
 
 func TestBoardFromStoredPosition(t *testing.T) {
-	pos, moves := play(t, storage.ConnectFour, 0, rand.New(rand.NewPCG(2, 2)), 9)
-	g := newGame(storage.ConnectFour, storage.StatusActive, alice, bob)
+	pos, moves := play(t, storage.Kind("connect4"), 0, rand.New(rand.NewPCG(2, 2)), 9)
+	g := newGame(storage.Kind("connect4"), storage.StatusActive, alice, bob)
 	seat(g, pos, moves, 0)
 	want := Game(View{Game: g, Pos: pos})
 	got := Game(View{Game: g})
@@ -1211,7 +1213,7 @@ func standing(rank int, id storage.PlayerID, rating, rd float64, w, l, d int) st
 }
 
 func TestLeaderboard(t *testing.T) {
-	empty := Leaderboard(storage.ConnectFour, "server", nil, nil)
+	empty := Leaderboard(storage.Kind("connect4"), "server", nil, nil)
 	checkDiscord(t, empty)
 	if d := description(t, empty); !strings.Contains(d, "No established ratings yet") || !strings.Contains(d, "dozen") {
 		t.Errorf("empty board says %q", d)
@@ -1226,7 +1228,7 @@ func TestLeaderboard(t *testing.T) {
 	me := &storage.RankView{
 		Player: standing(0, storage.User("333"), 1500, 200, 1, 2, 0),
 	}
-	m := Leaderboard(storage.Adjacency, "global", top, me)
+	m := Leaderboard(storage.Kind("adjacency"), "global", top, me)
 	checkDiscord(t, m)
 	d := description(t, m)
 	for _, want := range []string{"<@111> · **1732** · 20–5–3", "🤖 minimax (hard) · **1701** · 9–1–0", "**#4** <@1001>"} {
@@ -1245,20 +1247,20 @@ func TestLeaderboard(t *testing.T) {
 func TestStats(t *testing.T) {
 	rng := rand.New(rand.NewPCG(13, 14))
 	me := storage.User("111")
-	pos, moves := play(t, storage.Adjacency, 4, rng, 99)
-	won := newGame(storage.Adjacency, storage.StatusFinished, alice, bot)
+	pos, moves := play(t, storage.Kind("adjacency"), 4, rng, 99)
+	won := newGame(storage.Kind("adjacency"), storage.StatusFinished, alice, bot)
 	won.Settings.Rounds = 4
 	seat(won, pos, moves, 0)
 	won.Result = &storage.Result{Winner: 0}
 	won.UpdatedAt = deadline
-	lost := newGame(storage.ConnectFour, storage.StatusForfeited, bob, alice)
+	lost := newGame(storage.Kind("connect4"), storage.StatusForfeited, bob, alice)
 	lost.Result = &storage.Result{Winner: 0, Reason: "timeout"}
 	r := storage.NewRating(me)
 	r.Rating, r.Deviation, r.Games, r.Wins = 1612.5, 90, 14, 14
 	m := Stats(me, []KindStats{
-		{Kind: storage.Adjacency, Rating: &r, Rank: 7, Recent: []*storage.Game{won}},
-		{Kind: storage.ConnectFour, Rating: &storage.Rating{Player: me, Rating: 1450, Deviation: 300, Games: 1, Losses: 1}, Recent: []*storage.Game{lost}},
-		{Kind: storage.TicTacToe},
+		{Kind: storage.Kind("adjacency"), Rating: &r, Rank: 7, Recent: []*storage.Game{won}},
+		{Kind: storage.Kind("connect4"), Rating: &storage.Rating{Player: me, Rating: 1450, Deviation: 300, Games: 1, Losses: 1}, Recent: []*storage.Game{lost}},
+		{Kind: storage.Kind("tictactoe")},
 	})
 	checkDiscord(t, m)
 	e := m.Embeds[0]

@@ -15,8 +15,8 @@ import (
 // position tests it.
 func newPuzzle(t *testing.T, status storage.Status, n int) *storage.Game {
 	t.Helper()
-	pos, moves := play(t, storage.TicTacToe, 0, rand.New(rand.NewPCG(15, 16)), n)
-	g := newGame(storage.TicTacToe, status, alice, bob)
+	pos, moves := play(t, storage.Kind("tictactoe"), 0, rand.New(rand.NewPCG(15, 16)), n)
+	g := newGame(storage.Kind("tictactoe"), status, alice, bob)
 	g.Players = g.Players[:1]
 	g.Settings = storage.Settings{}
 	g.Moves, g.Position, g.Last = moves, pos.String(), lastOf(g.Kind, pos, moves)
@@ -96,7 +96,7 @@ func TestSoloPuzzleOver(t *testing.T) {
 }
 
 func TestAgainst(t *testing.T) {
-	duel := newGame(storage.TicTacToe, storage.StatusActive, alice, bob)
+	duel := newGame(storage.Kind("tictactoe"), storage.StatusActive, alice, bob)
 	if got := Against(duel, 0); got != "vs <@222>" {
 		t.Errorf("Against(duel, 0) = %q", got)
 	}

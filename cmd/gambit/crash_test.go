@@ -57,19 +57,19 @@ type crashSpec struct {
 }
 
 var crashSpecs = []crashSpec{
-	{kind: storage.TicTacToe},
-	{kind: storage.TicTacToe},
-	{kind: storage.TicTacToe},
-	{kind: storage.ConnectFour},
-	{kind: storage.ConnectFour},
-	{kind: storage.ConnectFour},
-	{kind: storage.TicTacToe, ai: "minimax"},
-	{kind: storage.TicTacToe, ai: "random"},
-	{kind: storage.ConnectFour, ai: "minimax", moveTime: 0.4},
-	{kind: storage.ConnectFour, ai: "greedy"},
-	{kind: storage.Adjacency, ai: "minimax", moveTime: 0.5, rounds: 28},
-	{kind: storage.Adjacency, ai: "greedy", rounds: 28},
-	{kind: storage.Adjacency, ai: "random", moveTime: 0.2, rounds: 28},
+	{kind: storage.Kind("tictactoe")},
+	{kind: storage.Kind("tictactoe")},
+	{kind: storage.Kind("tictactoe")},
+	{kind: storage.Kind("connect4")},
+	{kind: storage.Kind("connect4")},
+	{kind: storage.Kind("connect4")},
+	{kind: storage.Kind("tictactoe"), ai: "minimax"},
+	{kind: storage.Kind("tictactoe"), ai: "random"},
+	{kind: storage.Kind("connect4"), ai: "minimax", moveTime: 0.4},
+	{kind: storage.Kind("connect4"), ai: "greedy"},
+	{kind: storage.Kind("adjacency"), ai: "minimax", moveTime: 0.5, rounds: 28},
+	{kind: storage.Kind("adjacency"), ai: "greedy", rounds: 28},
+	{kind: storage.Kind("adjacency"), ai: "random", moveTime: 0.2, rounds: 28},
 }
 
 // TestBotCrashDrill runs the real `gambit bot` process against the Discord

@@ -12,6 +12,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/gambitbot/gambit/games/catalog"
 	"github.com/gambitbot/gambit/storage"
 	"github.com/gambitbot/gambit/storage/bolt"
 )
@@ -189,7 +190,7 @@ func runDBBench(ctx context.Context, fs *flagSet, dbPath *string, args []string,
 		return err
 	}
 	var writeErr error
-	res, err := s.Bench(ctx, bolt.BenchConfig{Games: *games, Moves: *moves, Concurrency: *concurrency},
+	res, err := s.Bench(ctx, bolt.BenchConfig{Games: *games, Moves: *moves, Concurrency: *concurrency, Kinds: duelKinds()},
 		func(id storage.GameID, version uint64) {
 			if writeErr == nil {
 				_, writeErr = fmt.Fprintf(stdout, "%s %d\n", id, version)
@@ -199,4 +200,15 @@ func runDBBench(ctx context.Context, fs *flagSet, dbPath *string, args []string,
 	fmt.Fprintf(stderr, "%d durable commits in %.3f s: %.0f per second (%d writers)\n",
 		res.Commits, res.Elapsed.Seconds(), res.PerSecond(), *concurrency)
 	return err
+}
+
+// duelKinds are the kinds of the registered duels, for synthetic games.
+func duelKinds() []storage.Kind {
+	var kinds []storage.Kind
+	for _, g := range catalog.All() {
+		if g.Players == 2 {
+			kinds = append(kinds, storage.Kind(g.Name))
+		}
+	}
+	return kinds
 }

@@ -57,7 +57,7 @@ func TestSchemaMigrations(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	g := mustCreate(t, s, userVsAI(storage.TicTacToe, "alice"))
+	g := mustCreate(t, s, userVsAI(storage.Kind("tictactoe"), "alice"))
 	s.Close()
 
 	// A v1→v2 step that renames every game's channel; it must run once.
@@ -150,7 +150,7 @@ func corrupt(t *testing.T, s *Store, bucket []byte, key string, data []byte) {
 func TestCorruptGameIsNamed(t *testing.T) {
 	ctx := context.Background()
 	s, _ := openTest(t)
-	g := mustCreate(t, s, userVsAI(storage.TicTacToe, "alice"))
+	g := mustCreate(t, s, userVsAI(storage.Kind("tictactoe"), "alice"))
 	good, _ := encode(g)
 	for name, data := range map[string][]byte{
 		"truncated":      good[:len(good)/2],
@@ -183,8 +183,8 @@ func TestCorruptGameIsNamed(t *testing.T) {
 func TestCheckFindsIndexDamage(t *testing.T) {
 	ctx := context.Background()
 	s, _ := openTest(t)
-	g := mustCreate(t, s, userVsAI(storage.TicTacToe, "alice"))
-	play(t, s, storage.TicTacToe, storage.User("bob"), storage.AI("x"), 0)
+	g := mustCreate(t, s, userVsAI(storage.Kind("tictactoe"), "alice"))
+	play(t, s, storage.Kind("tictactoe"), storage.User("bob"), storage.AI("x"), 0)
 	if problems, err := s.Check(ctx); err != nil || len(problems) != 0 {
 		t.Fatalf("healthy database: %q, %v", problems, err)
 	}
@@ -221,7 +221,7 @@ func TestCheckFindsIndexDamage(t *testing.T) {
 func TestBackupIsAConsistentCopy(t *testing.T) {
 	ctx := context.Background()
 	s, _ := openTest(t)
-	g := mustCreate(t, s, userVsAI(storage.ConnectFour, "alice"))
+	g := mustCreate(t, s, userVsAI(storage.Kind("connect4"), "alice"))
 	dir := t.TempDir()
 
 	var buf bytes.Buffer
@@ -259,7 +259,7 @@ func TestBackupIsAConsistentCopy(t *testing.T) {
 	if err != nil || got.Version != g.Version {
 		t.Fatalf("game in backup: %+v, %v", got, err)
 	}
-	if err := b.CreateGame(ctx, userVsAI(storage.TicTacToe, "bob"), storage.Limits{}); err == nil {
+	if err := b.CreateGame(ctx, userVsAI(storage.Kind("tictactoe"), "bob"), storage.Limits{}); err == nil {
 		t.Fatal("a read-only store accepted a write")
 	}
 }
@@ -271,7 +271,7 @@ func TestBackupIsAConsistentCopy(t *testing.T) {
 func TestSnapshot(t *testing.T) {
 	ctx := context.Background()
 	s, _ := openTest(t)
-	mustCreate(t, s, userVsAI(storage.ConnectFour, "alice"))
+	mustCreate(t, s, userVsAI(storage.Kind("connect4"), "alice"))
 	dir := filepath.Dir(s.Path())
 	listing := func() []string {
 		t.Helper()
@@ -324,7 +324,7 @@ func TestStatsAndBench(t *testing.T) {
 	ctx := context.Background()
 	s, _ := openTest(t)
 	var lines []string
-	res, err := s.Bench(ctx, BenchConfig{Games: 6, Moves: 4, Concurrency: 3}, func(id storage.GameID, v uint64) {
+	res, err := s.Bench(ctx, BenchConfig{Games: 6, Moves: 4, Concurrency: 3, Kinds: []storage.Kind{"adjacency", "connect4", "tictactoe"}}, func(id storage.GameID, v uint64) {
 		lines = append(lines, fmt.Sprintf("%s %d", id, v))
 	})
 	if err != nil {

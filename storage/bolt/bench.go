@@ -20,6 +20,9 @@ type BenchConfig struct {
 	// Concurrency is the number of concurrent writers, each playing one
 	// game at a time.
 	Concurrency int
+	// Kinds are the game kinds the synthetic games take in turn; nil means
+	// one synthetic kind, "bench".
+	Kinds []storage.Kind
 }
 
 // BenchResult is what a Bench run did.
@@ -69,7 +72,7 @@ func (s *Store) Bench(ctx context.Context, cfg BenchConfig, onCommit func(id sto
 	for range cfg.Concurrency {
 		wg.Go(func() {
 			for i := range next {
-				if err := s.benchGame(ctx, i, cfg.Moves, committed); err != nil {
+				if err := s.benchGame(ctx, i, cfg, committed); err != nil {
 					mu.Lock()
 					errs = append(errs, err)
 					mu.Unlock()
@@ -96,8 +99,11 @@ feed:
 }
 
 // benchGame plays synthetic game number i.
-func (s *Store) benchGame(ctx context.Context, i, moves int, committed func(*storage.Game)) error {
-	kinds := storage.Kinds()
+func (s *Store) benchGame(ctx context.Context, i int, cfg BenchConfig, committed func(*storage.Game)) error {
+	kinds := cfg.Kinds
+	if len(kinds) == 0 {
+		kinds = []storage.Kind{"bench"}
+	}
 	g := &storage.Game{
 		Kind:   kinds[i%len(kinds)],
 		Status: storage.StatusActive,
@@ -113,13 +119,13 @@ func (s *Store) benchGame(ctx context.Context, i, moves int, committed func(*sto
 		return err
 	}
 	committed(g)
-	for m := 1; m <= moves; m++ {
+	for m := 1; m <= cfg.Moves; m++ {
 		g.Moves = append(g.Moves, fmt.Sprintf("m%d", m))
 		g.Position = fmt.Sprintf("bench position %d", m)
 		g.Turn = m % 2
 		g.Deadline = s.now().Add(time.Hour)
 		var err error
-		if m == moves {
+		if m == cfg.Moves {
 			g.Status = storage.StatusFinished
 			_, err = s.FinishGame(ctx, g, storage.Result{Winner: i%3 - 1, Reason: "bench"})
 		} else {

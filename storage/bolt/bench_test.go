@@ -52,7 +52,7 @@ func benchStore(b *testing.B) *Store {
 // midGame returns an active user-vs-AI game 30 moves in, the size of a
 // typical record.
 func midGame(i int) *storage.Game {
-	g := userVsAI(storage.Kinds()[i%3], fmt.Sprintf("u%d", i))
+	g := userVsAI([]storage.Kind{"adjacency", "connect4", "tictactoe"}[i%3], fmt.Sprintf("u%d", i))
 	for m := range 30 {
 		g.Moves = append(g.Moves, fmt.Sprintf("c%d", m%7))
 	}
@@ -113,7 +113,7 @@ func BenchmarkUpdateConcurrent(b *testing.B) {
 // ratings, written directly in large transactions to keep setup short.
 func ladderStore(b *testing.B, n int) (*Store, storage.Ladder) {
 	s := benchStore(b)
-	l := storage.Global(storage.ConnectFour)
+	l := storage.Global(storage.Kind("connect4"))
 	rng := rand.New(rand.NewPCG(1, 2))
 	const perTx = 10_000
 	for start := 0; start < n; start += perTx {

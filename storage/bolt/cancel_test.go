@@ -18,14 +18,14 @@ func TestCancelledGamesLeaveEveryIndex(t *testing.T) {
 	s, clk := openTest(t)
 	alice := storage.User("alice")
 
-	challenge := userVsUser(storage.ConnectFour, "alice", "bob")
+	challenge := userVsUser(storage.Kind("connect4"), "alice", "bob")
 	challenge.Status = storage.StatusPending
 	challenge.Deadline = clk.now().Add(5 * time.Minute)
 	mustCreate(t, s, challenge)
-	ai := userVsAI(storage.TicTacToe, "alice")
+	ai := userVsAI(storage.Kind("tictactoe"), "alice")
 	ai.Turn = 1 // the AI to move
 	mustCreate(t, s, ai)
-	human := userVsUser(storage.TicTacToe, "alice", "bob")
+	human := userVsUser(storage.Kind("tictactoe"), "alice", "bob")
 	human.Deadline = clk.now().Add(time.Hour)
 	mustCreate(t, s, human)
 	if waiting, _ := s.AwaitingAI(ctx); !slices.Equal(ids(waiting), []storage.GameID{ai.ID}) {
@@ -55,7 +55,7 @@ func TestCancelledGamesLeaveEveryIndex(t *testing.T) {
 		if hist, err := s.History(ctx, p, 0); err != nil || len(hist) != 0 {
 			t.Errorf("history of %s after cancelling: %v, %v", p, ids(hist), err)
 		}
-		if _, err := s.Rank(ctx, storage.Global(storage.TicTacToe), p, 0); !errors.Is(err, storage.ErrNotFound) {
+		if _, err := s.Rank(ctx, storage.Global(storage.Kind("tictactoe")), p, 0); !errors.Is(err, storage.ErrNotFound) {
 			t.Errorf("%s is rated after a cancelled game: %v", p, err)
 		}
 	}
@@ -92,7 +92,7 @@ func TestCancelledGamesLeaveEveryIndex(t *testing.T) {
 func TestOnlyOpenGamesCanBeCancelled(t *testing.T) {
 	ctx := context.Background()
 	s, _ := openTest(t)
-	g := mustCreate(t, s, userVsAI(storage.TicTacToe, "alice"))
+	g := mustCreate(t, s, userVsAI(storage.Kind("tictactoe"), "alice"))
 	g.Status = storage.StatusCancelled
 	if _, err := s.FinishGame(ctx, g, storage.Result{Winner: 0}); !errors.Is(err, storage.ErrInvalid) {
 		t.Fatalf("cancelling through FinishGame: %v, want ErrInvalid", err)
@@ -119,19 +119,19 @@ func TestOpenGames(t *testing.T) {
 		g.GuildID = guild
 		return mustCreate(t, s, g)
 	}
-	challenge := userVsUser(storage.ConnectFour, "alice", "bob")
+	challenge := userVsUser(storage.Kind("connect4"), "alice", "bob")
 	challenge.Status = storage.StatusPending
 	inGuild(challenge, "g1")
-	human := inGuild(userVsUser(storage.TicTacToe, "alice", "bob"), "g1")
-	inGuild(userVsAI(storage.TicTacToe, "carol"), "g2")
-	ai := inGuild(userVsAI(storage.Adjacency, "carol"), "g1")
-	finished := inGuild(userVsAI(storage.TicTacToe, "dave"), "g1")
+	human := inGuild(userVsUser(storage.Kind("tictactoe"), "alice", "bob"), "g1")
+	inGuild(userVsAI(storage.Kind("tictactoe"), "carol"), "g2")
+	ai := inGuild(userVsAI(storage.Kind("adjacency"), "carol"), "g1")
+	finished := inGuild(userVsAI(storage.Kind("tictactoe"), "dave"), "g1")
 	finished.Status = storage.StatusFinished
 	if _, err := s.FinishGame(ctx, finished, storage.Result{Winner: 1}); err != nil {
 		t.Fatal(err)
 	}
 	// A prefix of a guild id is another guild.
-	inGuild(userVsAI(storage.TicTacToe, "erin"), "g")
+	inGuild(userVsAI(storage.Kind("tictactoe"), "erin"), "g")
 
 	inG1 := func(g *storage.Game) bool { return g.GuildID == "g1" }
 	got, err := s.OpenGames(ctx, inG1)

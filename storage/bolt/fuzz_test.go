@@ -16,7 +16,7 @@ import (
 func sampleGame() *storage.Game {
 	at := time.Date(2025, 3, 1, 12, 0, 0, 0, time.UTC)
 	return &storage.Game{
-		ID: "0000002a", Version: 7, Kind: storage.ConnectFour, Status: storage.StatusFinished,
+		ID: "0000002a", Version: 7, Kind: storage.Kind("connect4"), Status: storage.StatusFinished,
 		Players:  []storage.Player{{ID: storage.User("42"), Name: "alice"}, {ID: storage.AI("minimax")}},
 		Turn:     1,
 		Settings: storage.Settings{Rounds: 3, First: "me", MoveTime: time.Second},
@@ -79,7 +79,7 @@ func FuzzDecodeRating(f *testing.F) {
 }
 
 func FuzzDecodeGuildSettings(f *testing.F) {
-	data, _ := encode(storage.GuildSettings{MoveTime: time.Second, TurnTimeout: time.Hour, AllowedGames: []storage.Kind{storage.TicTacToe}})
+	data, _ := encode(storage.GuildSettings{MoveTime: time.Second, TurnTimeout: time.Hour, AllowedGames: []storage.Kind{storage.Kind("tictactoe")}})
 	f.Add([]byte("1"), data)
 	f.Fuzz(func(t *testing.T, key, data []byte) {
 		s, err := decodeGuildSettings(key, data)

@@ -30,7 +30,7 @@ func createLimited(t *testing.T, s *Store, g *storage.Game, limits storage.Limit
 }
 
 func challengeOf(a, b string) *storage.Game {
-	g := userVsUser(storage.TicTacToe, a, b)
+	g := userVsUser(storage.Kind("tictactoe"), a, b)
 	g.Status = storage.StatusPending
 	return g
 }
@@ -63,12 +63,12 @@ func TestCreateGameLimits(t *testing.T) {
 		}
 	}
 	want("a third challenge", createLimited(t, s, challengeOf("alice", "bob"), limits), storage.LimitChallenges, 2, 2)
-	if le := createLimited(t, s, userVsAI(storage.TicTacToe, "alice"), limits); le != nil {
+	if le := createLimited(t, s, userVsAI(storage.Kind("tictactoe"), "alice"), limits); le != nil {
 		t.Fatalf("an AI game with 2 of 3 open: %v", le)
 	}
 	// Three open games are her most, whatever the new game is; the open cap
 	// is named first.
-	want("a fourth AI game", createLimited(t, s, userVsAI(storage.ConnectFour, "alice"), limits), storage.LimitOpen, 3, 3)
+	want("a fourth AI game", createLimited(t, s, userVsAI(storage.Kind("connect4"), "alice"), limits), storage.LimitOpen, 3, 3)
 	want("a fourth game as a challenge", createLimited(t, s, challengeOf("alice", "dave"), limits), storage.LimitOpen, 3, 3)
 	if n := openCount(t, s, "alice"); n != 3 {
 		t.Errorf("alice has %d open games after the refusals, want 3", n)
@@ -76,14 +76,14 @@ func TestCreateGameLimits(t *testing.T) {
 
 	// Only the challenger is counted: bob, challenged by alice, may start
 	// games, and dave may challenge alice although she is at her cap.
-	if le := createLimited(t, s, userVsAI(storage.TicTacToe, "bob"), limits); le != nil {
+	if le := createLimited(t, s, userVsAI(storage.Kind("tictactoe"), "bob"), limits); le != nil {
 		t.Errorf("bob's game: %v", le)
 	}
 	if le := createLimited(t, s, challengeOf("dave", "alice"), limits); le != nil {
 		t.Errorf("dave's challenge to alice: %v", le)
 	}
 	// That challenge counts among alice's open games, not her challenges.
-	want("alice's game with a challenge to her open", createLimited(t, s, userVsAI(storage.TicTacToe, "alice"), limits), storage.LimitOpen, 4, 3)
+	want("alice's game with a challenge to her open", createLimited(t, s, userVsAI(storage.Kind("tictactoe"), "alice"), limits), storage.LimitOpen, 4, 3)
 
 	// Games that end free their places.
 	open, err := s.ActiveGames(ctx, storage.User("alice"))
@@ -102,7 +102,7 @@ func TestCreateGameLimits(t *testing.T) {
 
 	// Zero limits are no caps.
 	for range 5 {
-		if le := createLimited(t, s, userVsAI(storage.TicTacToe, "alice"), storage.Limits{}); le != nil {
+		if le := createLimited(t, s, userVsAI(storage.Kind("tictactoe"), "alice"), storage.Limits{}); le != nil {
 			t.Fatalf("a game without limits: %v", le)
 		}
 	}
@@ -147,7 +147,7 @@ func TestConcurrentCreateGameKeepsCaps(t *testing.T) {
 		t.Errorf("20 concurrent challenges with a cap of 3: %d created, %d refused", c, r)
 	}
 	// AI games fill her open games up to 10, the challenges included.
-	if c, r := race(40, func(int) *storage.Game { return userVsAI(storage.TicTacToe, "alice") }); c != 7 || r != 33 {
+	if c, r := race(40, func(int) *storage.Game { return userVsAI(storage.Kind("tictactoe"), "alice") }); c != 7 || r != 33 {
 		t.Errorf("40 concurrent AI games with 3 of 10 open: %d created, %d refused", c, r)
 	}
 	if n := openCount(t, s, "alice"); n != 10 {

@@ -216,7 +216,7 @@ func TestOpensADatabaseOfSchema1(t *testing.T) {
 		}
 	}
 	// And a solo puzzle beside the old games.
-	p := &storage.Game{Kind: storage.TicTacToe, Status: storage.StatusActive, Players: []storage.Player{g.Players[0]}}
+	p := &storage.Game{Kind: storage.Kind("tictactoe"), Status: storage.StatusActive, Players: []storage.Player{g.Players[0]}}
 	if err := s.CreateGame(ctx, p, storage.Limits{}); err != nil {
 		t.Fatal(err)
 	}

@@ -30,7 +30,7 @@ func TestFinishRatesBothLadders(t *testing.T) {
 	ctx := context.Background()
 	s, _ := openTest(t)
 	alice, bot := storage.User("alice"), storage.AI("minimax")
-	changes := play(t, s, storage.ConnectFour, alice, bot, 0)
+	changes := play(t, s, storage.Kind("connect4"), alice, bot, 0)
 	if len(changes) != 4 {
 		t.Fatalf("%d rating changes, want 4 (2 players × global and guild ladders)", len(changes))
 	}
@@ -40,7 +40,7 @@ func TestFinishRatesBothLadders(t *testing.T) {
 			t.Fatalf("change in %s: %+v → %+v", c.Ladder, c.Before, c.After)
 		}
 	}
-	for _, l := range []storage.Ladder{storage.Global(storage.ConnectFour), {Kind: storage.ConnectFour, Guild: "g1"}} {
+	for _, l := range []storage.Ladder{storage.Global(storage.Kind("connect4")), {Kind: storage.Kind("connect4"), Guild: "g1"}} {
 		v, err := s.Rank(ctx, l, alice, 1)
 		if err != nil {
 			t.Fatal(err)
@@ -49,10 +49,10 @@ func TestFinishRatesBothLadders(t *testing.T) {
 			t.Fatalf("alice in %s: %+v, want one provisional win", l, v.Player)
 		}
 	}
-	if _, err := s.Rank(ctx, storage.Global(storage.TicTacToe), alice, 1); !errors.Is(err, storage.ErrNotFound) {
+	if _, err := s.Rank(ctx, storage.Global(storage.Kind("tictactoe")), alice, 1); !errors.Is(err, storage.ErrNotFound) {
 		t.Fatalf("rank in an unplayed ladder: %v, want ErrNotFound", err)
 	}
-	if top, err := s.Leaderboard(ctx, storage.Global(storage.ConnectFour), 10); err != nil || len(top) != 0 {
+	if top, err := s.Leaderboard(ctx, storage.Global(storage.Kind("connect4")), 10); err != nil || len(top) != 0 {
 		t.Fatalf("leaderboard with only provisional ratings: %v, %v", top, err)
 	}
 }
@@ -62,7 +62,7 @@ func TestFinishRatesBothLadders(t *testing.T) {
 func TestLeaderboardAndRank(t *testing.T) {
 	ctx := context.Background()
 	s, _ := openTest(t)
-	kind := storage.Adjacency
+	kind := storage.Kind("adjacency")
 	l := storage.Global(kind)
 	bot := storage.AI("minimax")
 	// Player p<i> beats the bot in i of every 5 games, 25 games each, so the
@@ -149,14 +149,14 @@ func TestDeleteUser(t *testing.T) {
 	ctx := context.Background()
 	s, _ := openTest(t)
 	alice, bob := storage.User("alice"), storage.User("bob")
-	finished := mustCreate(t, s, userVsUser(storage.TicTacToe, "alice", "bob"))
+	finished := mustCreate(t, s, userVsUser(storage.Kind("tictactoe"), "alice", "bob"))
 	finished.Status = storage.StatusFinished
 	if _, err := s.FinishGame(ctx, finished, storage.Result{Winner: 0}); err != nil {
 		t.Fatal(err)
 	}
-	open := mustCreate(t, s, userVsAI(storage.ConnectFour, "alice"))
-	kept := mustCreate(t, s, userVsAI(storage.ConnectFour, "bob"))
-	bobBefore, _ := s.Rank(ctx, storage.Global(storage.TicTacToe), bob, 0)
+	open := mustCreate(t, s, userVsAI(storage.Kind("connect4"), "alice"))
+	kept := mustCreate(t, s, userVsAI(storage.Kind("connect4"), "bob"))
+	bobBefore, _ := s.Rank(ctx, storage.Global(storage.Kind("tictactoe")), bob, 0)
 
 	rep, err := s.DeleteUser(ctx, "alice")
 	if err != nil {
@@ -181,10 +181,10 @@ func TestDeleteUser(t *testing.T) {
 	if h, _ := s.History(ctx, alice, 0); len(h) != 0 {
 		t.Fatalf("alice still has history %v", ids(h))
 	}
-	if _, err := s.Rank(ctx, storage.Global(storage.TicTacToe), alice, 0); !errors.Is(err, storage.ErrNotFound) {
+	if _, err := s.Rank(ctx, storage.Global(storage.Kind("tictactoe")), alice, 0); !errors.Is(err, storage.ErrNotFound) {
 		t.Fatalf("alice is still rated: %v", err)
 	}
-	bobAfter, _ := s.Rank(ctx, storage.Global(storage.TicTacToe), bob, 0)
+	bobAfter, _ := s.Rank(ctx, storage.Global(storage.Kind("tictactoe")), bob, 0)
 	if bobAfter.Player.Rating != bobBefore.Player.Rating {
 		t.Fatal("deleting alice changed bob's rating")
 	}
@@ -198,7 +198,7 @@ func TestDeleteUser(t *testing.T) {
 func TestRatingsNeverCountTwice(t *testing.T) {
 	ctx := context.Background()
 	s, _ := openTest(t)
-	g := mustCreate(t, s, userVsAI(storage.TicTacToe, "alice"))
+	g := mustCreate(t, s, userVsAI(storage.Kind("tictactoe"), "alice"))
 	retry := *g
 	g.Status = storage.StatusFinished
 	if _, err := s.FinishGame(ctx, g, storage.Result{Winner: 0}); err != nil {
@@ -208,7 +208,7 @@ func TestRatingsNeverCountTwice(t *testing.T) {
 	if _, err := s.FinishGame(ctx, &retry, storage.Result{Winner: 0}); !errors.Is(err, storage.ErrConflict) {
 		t.Fatalf("replayed finish: %v, want ErrConflict", err)
 	}
-	v, _ := s.Rank(ctx, storage.Global(storage.TicTacToe), storage.User("alice"), 0)
+	v, _ := s.Rank(ctx, storage.Global(storage.Kind("tictactoe")), storage.User("alice"), 0)
 	if v.Player.Rating.Games != 1 {
 		t.Fatalf("alice has %d rated games, want 1", v.Player.Rating.Games)
 	}
@@ -217,8 +217,8 @@ func TestRatingsNeverCountTwice(t *testing.T) {
 func TestCorruptRatingIsNamed(t *testing.T) {
 	ctx := context.Background()
 	s, _ := openTest(t)
-	play(t, s, storage.TicTacToe, storage.User("alice"), storage.AI("minimax"), 0)
-	l := storage.Global(storage.TicTacToe)
+	play(t, s, storage.Kind("tictactoe"), storage.User("alice"), storage.AI("minimax"), 0)
+	l := storage.Global(storage.Kind("tictactoe"))
 	if err := s.db.Update(func(tx *bbolt.Tx) error {
 		b, _ := ladderBucket(tx, bucketRatings, l, false)
 		data := append([]byte{recordV1}, `{"player":"user:alice","rating":"oops"}`...)

@@ -13,7 +13,7 @@ import (
 // finished creates a game and finishes it, for rematch claims.
 func finished(t *testing.T, s *Store) *storage.Game {
 	t.Helper()
-	g := mustCreate(t, s, userVsUser(storage.TicTacToe, "alice", "bob"))
+	g := mustCreate(t, s, userVsUser(storage.Kind("tictactoe"), "alice", "bob"))
 	g.Status = storage.StatusFinished
 	if _, err := s.FinishGame(context.Background(), g, storage.Result{Winner: 0, Reason: "resigned"}); err != nil {
 		t.Fatal(err)
@@ -51,7 +51,7 @@ func TestClaimRematchOnce(t *testing.T) {
 		t.Fatalf("claim after a release: %v", err)
 	}
 
-	open := mustCreate(t, s, userVsUser(storage.TicTacToe, "alice", "bob"))
+	open := mustCreate(t, s, userVsUser(storage.Kind("tictactoe"), "alice", "bob"))
 	if err := s.ClaimRematch(ctx, open.ID); !errors.Is(err, storage.ErrInvalid) {
 		t.Errorf("claiming an active game: %v, want ErrInvalid", err)
 	}

@@ -50,7 +50,7 @@ func TestSoloPuzzleFromStartToSolved(t *testing.T) {
 	ctx := context.Background()
 	s, clk := openTest(t)
 	alice := storage.User("alice")
-	g := mustCreate(t, s, puzzle(storage.TicTacToe, "alice"))
+	g := mustCreate(t, s, puzzle(storage.Kind("tictactoe"), "alice"))
 	if active, err := s.ActiveGames(ctx, alice); err != nil || !slices.Equal(ids(active), []storage.GameID{g.ID}) {
 		t.Fatalf("active games: %v, %v", ids(active), err)
 	}
@@ -82,7 +82,7 @@ func TestSoloPuzzleFromStartToSolved(t *testing.T) {
 	if len(changes) != 0 || ratingKeys(t, s) != 0 {
 		t.Fatalf("a solved puzzle was rated: %d changes, %d rating keys", len(changes), ratingKeys(t, s))
 	}
-	if _, err := s.Rank(ctx, storage.Global(storage.TicTacToe), alice, 1); !errors.Is(err, storage.ErrNotFound) {
+	if _, err := s.Rank(ctx, storage.Global(storage.Kind("tictactoe")), alice, 1); !errors.Is(err, storage.ErrNotFound) {
 		t.Fatalf("rank after a puzzle: %v, want ErrNotFound", err)
 	}
 	got, err := s.Game(ctx, g.ID)
@@ -98,10 +98,10 @@ func TestSoloPuzzleFromStartToSolved(t *testing.T) {
 	if h, err := s.History(ctx, alice, 10); err != nil || !slices.Equal(ids(h), []storage.GameID{g.ID}) {
 		t.Fatalf("history: %v, %v", ids(h), err)
 	}
-	if solved, err := s.Solved(ctx, alice, storage.TicTacToe, 10); err != nil || !slices.Equal(ids(solved), []storage.GameID{g.ID}) {
+	if solved, err := s.Solved(ctx, alice, storage.Kind("tictactoe"), 10); err != nil || !slices.Equal(ids(solved), []storage.GameID{g.ID}) {
 		t.Fatalf("solved tictactoe puzzles: %v, %v", ids(solved), err)
 	}
-	if solved, err := s.Solved(ctx, alice, storage.ConnectFour, 10); err != nil || len(solved) != 0 {
+	if solved, err := s.Solved(ctx, alice, storage.Kind("connect4"), 10); err != nil || len(solved) != 0 {
 		t.Fatalf("solved connect4 puzzles: %v, %v", ids(solved), err)
 	}
 }
@@ -110,12 +110,12 @@ func TestAbandonedPuzzleIsHistoryButNotSolved(t *testing.T) {
 	ctx := context.Background()
 	s, _ := openTest(t)
 	alice := storage.User("alice")
-	solved := mustCreate(t, s, puzzle(storage.ConnectFour, "alice"))
+	solved := mustCreate(t, s, puzzle(storage.Kind("connect4"), "alice"))
 	solved.Status = storage.StatusFinished
 	if _, err := s.FinishGame(ctx, solved, storage.Result{Winner: 0, MovesUsed: 9}); err != nil {
 		t.Fatal(err)
 	}
-	g := mustCreate(t, s, puzzle(storage.ConnectFour, "alice"))
+	g := mustCreate(t, s, puzzle(storage.Kind("connect4"), "alice"))
 	g.Moves = []string{"4"}
 	if err := s.UpdateGame(ctx, g); err != nil {
 		t.Fatal(err)
@@ -140,7 +140,7 @@ func TestAbandonedPuzzleIsHistoryButNotSolved(t *testing.T) {
 	if h, err := s.History(ctx, alice, 10); err != nil || !slices.Equal(ids(h), []storage.GameID{g.ID, solved.ID}) {
 		t.Fatalf("history: %v, %v; want the abandoned and the solved puzzle", ids(h), err)
 	}
-	if list, err := s.Solved(ctx, alice, storage.ConnectFour, 10); err != nil || !slices.Equal(ids(list), []storage.GameID{solved.ID}) {
+	if list, err := s.Solved(ctx, alice, storage.Kind("connect4"), 10); err != nil || !slices.Equal(ids(list), []storage.GameID{solved.ID}) {
 		t.Fatalf("solved puzzles: %v, %v; want only %s", ids(list), err, solved.ID)
 	}
 	if ratingKeys(t, s) != 0 {
@@ -153,7 +153,7 @@ func TestSolvedListsNewestFirstWithLimit(t *testing.T) {
 	s, _ := openTest(t)
 	var want []storage.GameID
 	for range 3 {
-		g := mustCreate(t, s, puzzle(storage.TicTacToe, "alice"))
+		g := mustCreate(t, s, puzzle(storage.Kind("tictactoe"), "alice"))
 		g.Status = storage.StatusFinished
 		if _, err := s.FinishGame(ctx, g, storage.Result{MovesUsed: 3}); err != nil {
 			t.Fatal(err)
@@ -161,12 +161,12 @@ func TestSolvedListsNewestFirstWithLimit(t *testing.T) {
 		want = append([]storage.GameID{g.ID}, want...)
 	}
 	// Another player's solution is not alice's.
-	bob := mustCreate(t, s, puzzle(storage.TicTacToe, "bob"))
+	bob := mustCreate(t, s, puzzle(storage.Kind("tictactoe"), "bob"))
 	bob.Status = storage.StatusFinished
 	if _, err := s.FinishGame(ctx, bob, storage.Result{MovesUsed: 3}); err != nil {
 		t.Fatal(err)
 	}
-	got, err := s.Solved(ctx, storage.User("alice"), storage.TicTacToe, 2)
+	got, err := s.Solved(ctx, storage.User("alice"), storage.Kind("tictactoe"), 2)
 	if err != nil || !slices.Equal(ids(got), want[:2]) {
 		t.Fatalf("Solved(limit 2) = %v, %v; want %v", ids(got), err, want[:2])
 	}
@@ -177,19 +177,19 @@ func TestPuzzleRulesInTheStore(t *testing.T) {
 	s, clk := openTest(t)
 	for name, g := range map[string]*storage.Game{
 		"a challenge": func() *storage.Game {
-			g := puzzle(storage.TicTacToe, "alice")
+			g := puzzle(storage.Kind("tictactoe"), "alice")
 			g.Status = storage.StatusPending
 			return g
 		}(),
 		"a deadline": func() *storage.Game {
-			g := puzzle(storage.TicTacToe, "alice")
+			g := puzzle(storage.Kind("tictactoe"), "alice")
 			g.Deadline = clk.now().Add(time.Hour)
 			return g
 		}(),
-		"an AI player": {Kind: storage.TicTacToe, Status: storage.StatusActive, Players: []storage.Player{{ID: storage.AI("minimax")}}},
-		"no player":    {Kind: storage.TicTacToe, Status: storage.StatusActive},
+		"an AI player": {Kind: storage.Kind("tictactoe"), Status: storage.StatusActive, Players: []storage.Player{{ID: storage.AI("minimax")}}},
+		"no player":    {Kind: storage.Kind("tictactoe"), Status: storage.StatusActive},
 		"three players": func() *storage.Game {
-			g := userVsUser(storage.TicTacToe, "alice", "bob")
+			g := userVsUser(storage.Kind("tictactoe"), "alice", "bob")
 			g.Players = append(g.Players, storage.Player{ID: storage.User("carol")})
 			return g
 		}(),
@@ -199,12 +199,12 @@ func TestPuzzleRulesInTheStore(t *testing.T) {
 		}
 	}
 	// A puzzle counts against its player's open games like a duel.
-	mustCreate(t, s, puzzle(storage.TicTacToe, "alice"))
-	if err := s.CreateGame(ctx, puzzle(storage.TicTacToe, "alice"), storage.Limits{MaxOpen: 1}); !errors.Is(err, storage.ErrLimit) {
+	mustCreate(t, s, puzzle(storage.Kind("tictactoe"), "alice"))
+	if err := s.CreateGame(ctx, puzzle(storage.Kind("tictactoe"), "alice"), storage.Limits{MaxOpen: 1}); !errors.Is(err, storage.ErrLimit) {
 		t.Fatalf("a second puzzle over a cap of 1: %v, want ErrLimit", err)
 	}
 	// A duel cannot become a puzzle, nor a puzzle a duel.
-	g := mustCreate(t, s, userVsAI(storage.TicTacToe, "bob"))
+	g := mustCreate(t, s, userVsAI(storage.Kind("tictactoe"), "bob"))
 	g.Players = g.Players[:1]
 	if err := s.UpdateGame(ctx, g); !errors.Is(err, storage.ErrInvalid) {
 		t.Fatalf("dropping a duel's second player: %v, want ErrInvalid", err)
@@ -223,8 +223,8 @@ func TestPuzzleRulesInTheStore(t *testing.T) {
 func TestDeleteUserAnonymisesPuzzles(t *testing.T) {
 	ctx := context.Background()
 	s, _ := openTest(t)
-	open := mustCreate(t, s, puzzle(storage.TicTacToe, "alice"))
-	solved := mustCreate(t, s, puzzle(storage.TicTacToe, "alice"))
+	open := mustCreate(t, s, puzzle(storage.Kind("tictactoe"), "alice"))
+	solved := mustCreate(t, s, puzzle(storage.Kind("tictactoe"), "alice"))
 	solved.Status = storage.StatusFinished
 	if _, err := s.FinishGame(ctx, solved, storage.Result{MovesUsed: 4}); err != nil {
 		t.Fatal(err)
@@ -237,7 +237,7 @@ func TestDeleteUserAnonymisesPuzzles(t *testing.T) {
 	if err != nil || g.Players[0].ID != storage.Anonymous || !g.Solved() {
 		t.Fatalf("the solved puzzle after deletion: %+v, %v", g, err)
 	}
-	if list, err := s.Solved(ctx, storage.User("alice"), storage.TicTacToe, 0); err != nil || len(list) != 0 {
+	if list, err := s.Solved(ctx, storage.User("alice"), storage.Kind("tictactoe"), 0); err != nil || len(list) != 0 {
 		t.Fatalf("alice's solved puzzles after deletion: %v, %v", ids(list), err)
 	}
 	// Check (at the end of the test) finds no stray solved-puzzle entry.
@@ -246,12 +246,12 @@ func TestDeleteUserAnonymisesPuzzles(t *testing.T) {
 func TestCheckFindsSolvedIndexDamage(t *testing.T) {
 	ctx := context.Background()
 	s, _ := openTest(t)
-	g := mustCreate(t, s, puzzle(storage.TicTacToe, "alice"))
+	g := mustCreate(t, s, puzzle(storage.Kind("tictactoe"), "alice"))
 	g.Status = storage.StatusFinished
 	if _, err := s.FinishGame(ctx, g, storage.Result{MovesUsed: 1}); err != nil {
 		t.Fatal(err)
 	}
-	key := append(solvedPrefix(storage.User("alice"), storage.TicTacToe), g.ID...)
+	key := append(solvedPrefix(storage.User("alice"), storage.Kind("tictactoe")), g.ID...)
 	for _, tc := range []struct {
 		damage func(*bbolt.Bucket) error
 		want   string
@@ -261,7 +261,7 @@ func TestCheckFindsSolvedIndexDamage(t *testing.T) {
 			if err := b.Put(key, nil); err != nil {
 				return err
 			}
-			return b.Put(append(solvedPrefix(storage.User("bob"), storage.TicTacToe), g.ID...), nil)
+			return b.Put(append(solvedPrefix(storage.User("bob"), storage.Kind("tictactoe")), g.ID...), nil)
 		}, "index idx_solved: stray entry"},
 	} {
 		if err := s.db.Update(func(tx *bbolt.Tx) error { return tc.damage(tx.Bucket(bucketSolved)) }); err != nil {
@@ -274,7 +274,7 @@ func TestCheckFindsSolvedIndexDamage(t *testing.T) {
 	}
 	// Repair, for the Check at the end of the test.
 	if err := s.db.Update(func(tx *bbolt.Tx) error {
-		return tx.Bucket(bucketSolved).Delete(append(solvedPrefix(storage.User("bob"), storage.TicTacToe), g.ID...))
+		return tx.Bucket(bucketSolved).Delete(append(solvedPrefix(storage.User("bob"), storage.Kind("tictactoe")), g.ID...))
 	}); err != nil {
 		t.Fatal(err)
 	}

@@ -89,11 +89,11 @@ func ids(games []*storage.Game) []storage.GameID {
 func TestCreateLoadUpdate(t *testing.T) {
 	ctx := context.Background()
 	s, clk := openTest(t)
-	g := mustCreate(t, s, userVsAI(storage.TicTacToe, "alice"))
+	g := mustCreate(t, s, userVsAI(storage.Kind("tictactoe"), "alice"))
 	if g.ID != "00000001" || g.Version != 1 || !g.CreatedAt.Equal(clk.now()) {
 		t.Fatalf("created game id %q version %d created %v", g.ID, g.Version, g.CreatedAt)
 	}
-	second := mustCreate(t, s, userVsAI(storage.TicTacToe, "bob"))
+	second := mustCreate(t, s, userVsAI(storage.Kind("tictactoe"), "bob"))
 	if second.ID <= g.ID {
 		t.Fatalf("ids do not sort by creation: %q then %q", g.ID, second.ID)
 	}
@@ -125,7 +125,7 @@ func TestCreateLoadUpdate(t *testing.T) {
 func TestStaleVersionConflicts(t *testing.T) {
 	ctx := context.Background()
 	s, _ := openTest(t)
-	g := mustCreate(t, s, userVsUser(storage.ConnectFour, "alice", "bob"))
+	g := mustCreate(t, s, userVsUser(storage.Kind("connect4"), "alice", "bob"))
 	stale := *g
 	g.Moves = []string{"d"}
 	if err := s.UpdateGame(ctx, g); err != nil {
@@ -153,7 +153,7 @@ func TestStaleVersionConflicts(t *testing.T) {
 func TestRacingUpdates(t *testing.T) {
 	ctx := context.Background()
 	s, _ := openTest(t)
-	g := mustCreate(t, s, userVsUser(storage.TicTacToe, "alice", "bob"))
+	g := mustCreate(t, s, userVsUser(storage.Kind("tictactoe"), "alice", "bob"))
 	for round := range 20 {
 		var (
 			wg   sync.WaitGroup
@@ -196,17 +196,17 @@ func TestStatusRules(t *testing.T) {
 	ctx := context.Background()
 	s, _ := openTest(t)
 
-	bad := userVsAI(storage.TicTacToe, "alice")
+	bad := userVsAI(storage.Kind("tictactoe"), "alice")
 	bad.Status = storage.StatusFinished
 	if err := s.CreateGame(ctx, bad, storage.Limits{}); !errors.Is(err, storage.ErrInvalid) {
 		t.Fatalf("creating a finished game: %v, want ErrInvalid", err)
 	}
-	bad = userVsAI("chess", "alice")
+	bad = userVsAI("Chess 960", "alice")
 	if err := s.CreateGame(ctx, bad, storage.Limits{}); !errors.Is(err, storage.ErrInvalid) {
-		t.Fatalf("creating a chess game: %v, want ErrInvalid", err)
+		t.Fatalf("creating a game of a malformed kind: %v, want ErrInvalid", err)
 	}
 
-	g := mustCreate(t, s, userVsAI(storage.TicTacToe, "alice"))
+	g := mustCreate(t, s, userVsAI(storage.Kind("tictactoe"), "alice"))
 	g.Status = storage.StatusFinished
 	if err := s.UpdateGame(ctx, g); !errors.Is(err, storage.ErrInvalid) {
 		t.Fatalf("finishing through UpdateGame: %v, want ErrInvalid", err)
@@ -226,7 +226,7 @@ func TestStatusRules(t *testing.T) {
 		t.Fatalf("updating a forfeited game: %v, want ErrGameOver", err)
 	}
 
-	c := userVsUser(storage.ConnectFour, "alice", "bob")
+	c := userVsUser(storage.Kind("connect4"), "alice", "bob")
 	c.Status = storage.StatusPending
 	mustCreate(t, s, c)
 	c.Status = storage.StatusActive
@@ -244,12 +244,12 @@ func TestIndexesFollowTheGame(t *testing.T) {
 	s, clk := openTest(t)
 	alice := storage.User("alice")
 
-	challenge := userVsUser(storage.ConnectFour, "alice", "bob")
+	challenge := userVsUser(storage.Kind("connect4"), "alice", "bob")
 	challenge.Status = storage.StatusPending
 	challenge.Deadline = clk.now().Add(5 * time.Minute)
 	mustCreate(t, s, challenge)
-	ai := mustCreate(t, s, userVsAI(storage.Adjacency, "alice"))
-	other := mustCreate(t, s, userVsAI(storage.TicTacToe, "carol"))
+	ai := mustCreate(t, s, userVsAI(storage.Kind("adjacency"), "alice"))
+	other := mustCreate(t, s, userVsAI(storage.Kind("tictactoe"), "carol"))
 
 	active, err := s.ActiveGames(ctx, alice)
 	if err != nil {
@@ -323,14 +323,14 @@ func TestHistoryNewestFirstWithLimit(t *testing.T) {
 	s, _ := openTest(t)
 	var finished []storage.GameID
 	for range 5 {
-		g := mustCreate(t, s, userVsAI(storage.TicTacToe, "alice"))
+		g := mustCreate(t, s, userVsAI(storage.Kind("tictactoe"), "alice"))
 		g.Status = storage.StatusFinished
 		if _, err := s.FinishGame(ctx, g, storage.Result{Winner: storage.Draw}); err != nil {
 			t.Fatal(err)
 		}
 		finished = append(finished, g.ID)
 	}
-	mustCreate(t, s, userVsAI(storage.TicTacToe, "alice")) // still active: not history
+	mustCreate(t, s, userVsAI(storage.Kind("tictactoe"), "alice")) // still active: not history
 	slices.Reverse(finished)
 	hist, err := s.History(ctx, storage.User("alice"), 3)
 	if err != nil {
@@ -349,20 +349,20 @@ func TestGuildSettings(t *testing.T) {
 	ctx := context.Background()
 	s, _ := openTest(t)
 	gs, err := s.GuildSettings(ctx, "g1")
-	if err != nil || gs.MoveTime != 0 || !gs.Allows(storage.Adjacency) {
+	if err != nil || gs.MoveTime != 0 || !gs.Allows(storage.Kind("adjacency")) {
 		t.Fatalf("unset settings %+v, %v: want the zero value", gs, err)
 	}
-	want := storage.GuildSettings{MoveTime: 3 * time.Second, TurnTimeout: time.Hour, AllowedGames: []storage.Kind{storage.ConnectFour}}
+	want := storage.GuildSettings{MoveTime: 3 * time.Second, TurnTimeout: time.Hour, AllowedGames: []storage.Kind{storage.Kind("connect4")}}
 	if err := s.PutGuildSettings(ctx, "g1", want); err != nil {
 		t.Fatal(err)
 	}
 	gs, err = s.GuildSettings(ctx, "g1")
 	if err != nil || gs.MoveTime != want.MoveTime || gs.TurnTimeout != want.TurnTimeout ||
-		!gs.Allows(storage.ConnectFour) || gs.Allows(storage.TicTacToe) {
+		!gs.Allows(storage.Kind("connect4")) || gs.Allows(storage.Kind("tictactoe")) {
 		t.Fatalf("settings %+v, %v; want %+v", gs, err, want)
 	}
-	if err := s.PutGuildSettings(ctx, "g1", storage.GuildSettings{AllowedGames: []storage.Kind{"chess"}}); !errors.Is(err, storage.ErrInvalid) {
-		t.Fatalf("unknown game allowed: %v, want ErrInvalid", err)
+	if err := s.PutGuildSettings(ctx, "g1", storage.GuildSettings{AllowedGames: []storage.Kind{"Chess 960"}}); !errors.Is(err, storage.ErrInvalid) {
+		t.Fatalf("malformed game kind allowed: %v, want ErrInvalid", err)
 	}
 }
 
@@ -370,7 +370,7 @@ func TestCancelledContext(t *testing.T) {
 	s, _ := openTest(t)
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
-	if err := s.CreateGame(ctx, userVsAI(storage.TicTacToe, "alice"), storage.Limits{}); !errors.Is(err, context.Canceled) {
+	if err := s.CreateGame(ctx, userVsAI(storage.Kind("tictactoe"), "alice"), storage.Limits{}); !errors.Is(err, context.Canceled) {
 		t.Fatalf("create with a cancelled context: %v", err)
 	}
 	if _, err := s.ActiveGames(ctx, storage.User("alice")); !errors.Is(err, context.Canceled) {
@@ -389,12 +389,12 @@ func TestCountOpenCountsEachGameOnce(t *testing.T) {
 		}
 	}
 	count(0, 0)
-	challenge := userVsUser(storage.ConnectFour, "alice", "bob")
+	challenge := userVsUser(storage.Kind("connect4"), "alice", "bob")
 	challenge.Status = storage.StatusPending
 	challenge.Deadline = clk.now().Add(time.Minute)
 	mustCreate(t, s, challenge)
-	mustCreate(t, s, userVsUser(storage.TicTacToe, "alice", "bob"))
-	ai := mustCreate(t, s, userVsAI(storage.Adjacency, "carol"))
+	mustCreate(t, s, userVsUser(storage.Kind("tictactoe"), "alice", "bob"))
+	ai := mustCreate(t, s, userVsAI(storage.Kind("adjacency"), "carol"))
 	count(1, 2)
 	ai.Status = storage.StatusFinished
 	if _, err := s.FinishGame(ctx, ai, storage.Result{Winner: 0}); err != nil {

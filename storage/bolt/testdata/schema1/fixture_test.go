@@ -74,7 +74,7 @@ func TestWriteSchema1Fixture(t *testing.T) {
 	create := func(kind storage.Kind, status storage.Status, a, b storage.Player, inGuild bool) *storage.Game {
 		g := &storage.Game{Kind: kind, Status: status, Players: [2]storage.Player{a, b},
 			ChannelID: "800000000000000001"}
-		if kind == storage.Adjacency {
+		if kind == storage.Kind("adjacency") {
 			g.Settings.Rounds = 8
 			g.Settings.First = "me"
 		}
@@ -143,7 +143,7 @@ func TestWriteSchema1Fixture(t *testing.T) {
 		if i%2 == 1 {
 			a, b = b, a
 		}
-		g := create(storage.TicTacToe, storage.StatusActive, a, b, true)
+		g := create(storage.Kind("tictactoe"), storage.StatusActive, a, b, true)
 		play(g, 5)
 		g.Status = storage.StatusFinished
 		_, err := s.FinishGame(ctx, g, storage.Result{Winner: i % 3 % 2})
@@ -151,17 +151,17 @@ func TestWriteSchema1Fixture(t *testing.T) {
 	}
 	// A user who asked for their data to be deleted: ended games anonymised,
 	// open ones removed.
-	g := create(storage.ConnectFour, storage.StatusActive, user("50"), user("51"), true)
+	g := create(storage.Kind("connect4"), storage.StatusActive, user("50"), user("51"), true)
 	play(g, 6)
 	g.Status = storage.StatusFinished
 	_, err = s.FinishGame(ctx, g, storage.Result{Winner: 1})
 	must(err)
-	create(storage.TicTacToe, storage.StatusActive, user("50"), user("51"), true)
+	create(storage.Kind("tictactoe"), storage.StatusActive, user("50"), user("51"), true)
 	_, err = s.DeleteUser(ctx, "50")
 	must(err)
 
 	must(s.PutGuildSettings(ctx, guild, storage.GuildSettings{MoveTime: 3 * time.Second, TurnTimeout: 36 * time.Hour,
-		AllowedGames: []storage.Kind{storage.ConnectFour, storage.TicTacToe}}))
+		AllowedGames: []storage.Kind{storage.Kind("connect4"), storage.Kind("tictactoe")}}))
 	must(s.PutGuildSettings(ctx, "900000000000000002", storage.GuildSettings{TurnTimeout: time.Hour}))
 	problems, err := s.Check(ctx)
 	must(err)
