@@ -72,15 +72,21 @@ func (b *Bot) clickMove(ctx context.Context, ix *interaction, g *storage.Game, p
 	if values := ix.MessageComponentData().Values; cell == "" && len(values) == 1 {
 		cell = values[0]
 	}
+	return b.playText(ctx, ix, g, cell, true)
+}
+
+// playText plays the move written as text (a clicked component's cell, a
+// typed /move) for the player to move in g; onBoard is playHuman's.
+func (b *Bot) playText(ctx context.Context, ix *interaction, g *storage.Game, text string, onBoard bool) error {
 	pos, err := position(g)
 	if err != nil {
 		return err
 	}
-	mv, err := parseMove(g, pos, cell)
+	mv, err := parseMove(g, pos, text)
 	if err != nil {
 		return err
 	}
-	return b.playHuman(ctx, ix, g, pos, mv, true)
+	return b.playHuman(ctx, ix, g, pos, mv, onBoard)
 }
 
 // shownPly returns the ply the components of a board message carry, or
@@ -168,15 +174,7 @@ func (b *Bot) typedMove(cell string) gameHandler {
 		if err := checkMover(g, ix.user().ID); err != nil {
 			return err
 		}
-		pos, err := position(g)
-		if err != nil {
-			return err
-		}
-		mv, err := parseMove(g, pos, cell)
-		if err != nil {
-			return err
-		}
-		return b.playHuman(ctx, ix, g, pos, mv, false)
+		return b.playText(ctx, ix, g, cell, false)
 	}
 }
 

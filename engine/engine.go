@@ -84,6 +84,19 @@ func (r Result) String() string {
 	return fmt.Sprintf("Result(%d)", int8(r))
 }
 
+// PuzzleResult is the Result of a one-player puzzle for side s: the
+// player (X) wins once it is solved, O — nobody — loses, and it is
+// Ongoing before.
+func PuzzleResult(solved bool, s Side) Result {
+	switch {
+	case !solved:
+		return Ongoing
+	case s == X:
+		return Win
+	}
+	return Loss
+}
+
 // MaxMoves is the most legal moves any position of any Gambit game has; a
 // move buffer of this capacity never grows. The largest is N-Queens on its
 // 12×12 board, where every square is a move (Adjacency has 64 cells).

@@ -214,15 +214,7 @@ func (p *Position) Undo() {
 func (p *Position) Terminal() bool { return p.Solved() }
 
 // Result returns Win for X (and Loss for O) once solved, Ongoing before.
-func (p *Position) Result(s engine.Side) engine.Result {
-	switch {
-	case !p.Solved():
-		return engine.Ongoing
-	case s == engine.X:
-		return engine.Win
-	}
-	return engine.Loss
-}
+func (p *Position) Result(s engine.Side) engine.Result { return engine.PuzzleResult(p.Solved(), s) }
 
 // Score returns, for X, minus the empty columns and attacking pairs (0
 // when solved); for O its negation.

@@ -306,15 +306,7 @@ func (p *Position) Undo() {
 func (p *Position) Terminal() bool { return p.Solved() }
 
 // Result returns Win for X (and Loss for O) once solved, Ongoing before.
-func (p *Position) Result(s engine.Side) engine.Result {
-	switch {
-	case !p.Solved():
-		return engine.Ongoing
-	case s == engine.X:
-		return engine.Win
-	}
-	return engine.Loss
-}
+func (p *Position) Result(s engine.Side) engine.Result { return engine.PuzzleResult(p.Solved(), s) }
 
 // Score returns minus the Manhattan distance for X (0 when solved), and
 // its negation for O.
