@@ -3,8 +3,17 @@ package render
 import (
 	"fmt"
 
+	"github.com/bwmarrin/discordgo"
+
+	"github.com/gambitbot/gambit/bot/customid"
+	"github.com/gambitbot/gambit/games"
 	"github.com/gambitbot/gambit/storage"
 )
+
+// SolvedByGambit is the Result.Reason of a puzzle whose player had Gambit
+// play the solution out (Solve): it ends abandoned, so that it never
+// counts as the player's own solve, and its MovesUsed are the player's.
+const SolvedByGambit = "solved by Gambit"
 
 // movesUsedLine is a solo puzzle's progress while it is played: the moves
 // used so far.
@@ -16,6 +25,9 @@ func movesUsedLine(g *storage.Game) string {
 // used against the optimum when it is known, or abandoned.
 func puzzleResultLine(g *storage.Game) string {
 	r := g.Result
+	if r.Reason == SolvedByGambit {
+		return "🪄 **Solved by Gambit** · " + plural(r.MovesUsed, "move") + " of your own before"
+	}
 	if !g.Solved() {
 		line := "🏳️ **Abandoned** after " + plural(r.MovesUsed, "move")
 		if r.Reason != "" {
@@ -41,4 +53,34 @@ func Against(g *storage.Game, seat int) string {
 		return "vs " + PlayerName(opp)
 	}
 	return "solo puzzle"
+}
+
+// controlRow is the row under an active board: Resign in a duel; in a
+// solo puzzle Hint, Solve, Compare algorithms and Give up.
+func controlRow(g *storage.Game) discordgo.ActionsRow {
+	if !g.Solo() {
+		return row(resignButton(g))
+	}
+	id, ply := string(g.ID), Ply(g)
+	return row(
+		button("Hint", "💡", discordgo.SecondaryButton, customid.Hint.Build(id, ply)),
+		button("Solve", "🪄", discordgo.SecondaryButton, customid.Solve.Build(id, ply)),
+		button("Compare algorithms", "📊", discordgo.SecondaryButton, customid.Compare.Build(id, ply)),
+		resignButton(g),
+	)
+}
+
+// puzzleHelpFields are the fields of a solo puzzle's help page: how to
+// move, its standard start drawn (no marks of two sides to explain), and
+// how to start one; no AI plays a puzzle.
+func puzzleHelpFields(g *games.Game) []*discordgo.MessageEmbedField {
+	fields := []*discordgo.MessageEmbedField{{Name: "How to move", Value: g.Help.Moving}}
+	if pos, err := g.Start(games.Options{}); err == nil {
+		fields = append(fields, &discordgo.MessageEmbedField{Name: "A board", Value: grid(g.Look, g.Look.Board(pos, nil))})
+	}
+	start := "`/puzzle game:" + g.Name + "`"
+	if r := g.Setup.Size; r != nil {
+		start += fmt.Sprintf(" (`n:` sets the board's side, %d by default)", r.Default)
+	}
+	return append(fields, &discordgo.MessageEmbedField{Name: "Start a puzzle", Value: start + ", then solve it on the board."})
 }
