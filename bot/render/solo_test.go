@@ -1,8 +1,8 @@
 package render
 
 import (
-	"math/rand/v2"
 	"maps"
+	"math/rand/v2"
 	"slices"
 	"strconv"
 	"strings"
