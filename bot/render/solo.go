@@ -2,12 +2,16 @@ package render
 
 import (
 	"fmt"
+	"strconv"
+	"strings"
+	"text/tabwriter"
 
 	"github.com/bwmarrin/discordgo"
 
 	"github.com/gambitbot/gambit/bot/customid"
 	"github.com/gambitbot/gambit/games"
 	"github.com/gambitbot/gambit/storage"
+	"github.com/gambitbot/gambit/strategies/puzzles"
 )
 
 // SolvedByGambit is the Result.Reason of a puzzle whose player had Gambit
@@ -83,4 +87,28 @@ func puzzleHelpFields(g *games.Game) []*discordgo.MessageEmbedField {
 		start += fmt.Sprintf(" (`n:` sets the board's side, %d by default)", r.Default)
 	}
 	return append(fields, &discordgo.MessageEmbedField{Name: "Start a puzzle", Value: start + ", then solve it on the board."})
+}
+
+// Plural returns "1 move", "2 moves": a count and its unit.
+func Plural(n int, unit string) string { return plural(n, unit) }
+
+// Compare renders the puzzle solvers' runs on one position, for the one
+// who asked: a table of each algorithm's solution length, nodes, time and
+// whether its solution is optimal, each run capped at nodes.
+func Compare(runs []puzzles.Run, nodes uint64) Message {
+	var sb strings.Builder
+	tw := tabwriter.NewWriter(&sb, 0, 0, 2, ' ', tabwriter.AlignRight)
+	fmt.Fprintln(tw, "algorithm\tlength\tnodes\tms\toptimal?\t")
+	for _, r := range runs {
+		length, optimal := strconv.Itoa(r.Length), r.Optimal
+		if !r.Solved {
+			length, optimal = "—", "gave up"
+		}
+		fmt.Fprintf(tw, "%s\t%s\t%d\t%.1f\t%s\t\n", r.Algorithm, length, r.Nodes, float64(r.Elapsed.Microseconds())/1000, optimal)
+	}
+	_ = tw.Flush() // a strings.Builder does not fail
+	content := "📊 **The algorithms on this position** (each stops after " + strconv.FormatUint(nodes, 10) + " nodes or when time runs out)\n```\n" +
+		sb.String() + "```\n`proved`: the algorithm always finds a shortest solution. `yes`/`no`: as short as the proved one or not. " +
+		"Report 003 explains each: `/help game:` and the README name the sources."
+	return Message{Content: clip(content, maxContent), Components: []discordgo.MessageComponent{}, AllowedMentions: noPings()}
 }
