@@ -33,6 +33,7 @@ import (
 	"github.com/gambitbot/gambit/internal/apiurl"
 	"github.com/gambitbot/gambit/storage"
 	"github.com/gambitbot/gambit/strategies"
+	"github.com/gambitbot/gambit/strategies/puzzles"
 )
 
 // Defaults of Config's zero fields; README's settings table lists them.
@@ -266,10 +267,16 @@ func (b *Bot) Run(ctx context.Context) error {
 	if err := b.resumeAI(ctx); err != nil {
 		b.log.Error("resume AI turns", "err", err)
 	}
-	b.inflight.Add(1)
+	b.inflight.Add(2)
 	go func() {
 		defer b.inflight.Done()
 		b.refreshBoards(ctx, started)
+	}()
+	go func() {
+		// The 15-puzzle's pattern databases take a second or two to
+		// build, once per process: now, so that no hint waits for them.
+		defer b.inflight.Done()
+		puzzles.DefaultPDB(4)
 	}()
 	timers := make(chan struct{})
 	go func() {

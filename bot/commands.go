@@ -105,6 +105,7 @@ func commandDefinitions() []*discordgo.ApplicationCommand {
 				{Type: discordgo.ApplicationCommandOptionSubCommand, Name: "delete", Description: "Erase your data (asks to confirm)"},
 			},
 		},
+		puzzleDefinition(guildOnly),
 		{
 			Name: "settings", Description: "Gambit's settings for this server", Contexts: guildOnly,
 			DefaultMemberPermissions: ptr(int64(discordgo.PermissionManageGuild)),
@@ -127,6 +128,7 @@ func (b *Bot) routes() {
 	b.commands = map[string]commandHandler{
 		"play": b.cmdPlay, "move": b.cmdMove, "leaderboard": b.cmdLeaderboard, "stats": b.cmdStats,
 		"games": b.cmdGames, "help": b.cmdHelp, "privacy": b.cmdPrivacy, "settings": b.cmdSettings,
+		"puzzle": b.cmdPuzzle,
 	}
 	b.complete = map[string]commandHandler{"play": b.completePlay, "move": b.completeMove}
 	b.router = router{
@@ -139,6 +141,9 @@ func (b *Bot) routes() {
 		{customid.Decline, b.withGame(b.clickDecline)},
 		{customid.Repost, b.withGame(b.clickRepost)},
 		{customid.PrivacyDelete, b.clickPrivacyDelete},
+		{customid.Hint, b.withGame(b.clickHint)},
+		{customid.Solve, b.withGame(b.clickSolve)},
+		{customid.Compare, b.withGame(b.clickCompare)},
 	}
 }
 

@@ -32,6 +32,9 @@ type Options struct {
 	// First is the side that moves first, for a game whose Setup lets the
 	// players choose; the other games always start with X.
 	First engine.Side
+	// Size is the board's side, for a game whose Setup has sizes (the
+	// N of N-Queens); 0 means the game's default.
+	Size int
 }
 
 // Range is an integer option's bounds and default.
@@ -49,10 +52,13 @@ type Setup struct {
 	Rounds *Range
 	// ChooseFirst reports whether either side may move first.
 	ChooseFirst bool
+	// Size is the range of the board size option; nil for a game played
+	// on one size.
+	Size *Range
 }
 
 // Any reports whether the game takes any option.
-func (s Setup) Any() bool { return s.Rounds != nil || s.ChooseFirst }
+func (s Setup) Any() bool { return s.Rounds != nil || s.ChooseFirst || s.Size != nil }
 
 // Game is one game's plug-in: everything Gambit needs to know about it.
 // Every field is required unless its comment says otherwise; the
@@ -86,6 +92,10 @@ type Game struct {
 	// AI is what searches know of the game; nil for a game no generic
 	// strategy can play.
 	AI *AI
+	// Owns, if not nil, reports whether a position of the game's position
+	// type is the game's: it tells apart games that share a type (the
+	// 8-puzzle and the 15-puzzle). Games sharing a type must all have it.
+	Owns func(pos engine.Position) bool
 	// Changes, if not nil, returns the cells other than its own that the
 	// legal move m changes in pos (Adjacency's captures), before it is
 	// played.
@@ -120,6 +130,16 @@ func (g *Game) Resolve(opts Options) (Options, error) {
 		}
 	} else if opts.Rounds != 0 {
 		return Options{}, fmt.Errorf("games: %s: %w: it has no rounds", g.Name, ErrSetup)
+	}
+	if r := g.Setup.Size; r != nil {
+		if opts.Size == 0 {
+			opts.Size = r.Default
+		}
+		if opts.Size < r.Min || opts.Size > r.Max {
+			return Options{}, fmt.Errorf("games: %s: %w: size %d: want %d to %d", g.Name, ErrSetup, opts.Size, r.Min, r.Max)
+		}
+	} else if opts.Size != 0 {
+		return Options{}, fmt.Errorf("games: %s: %w: it is played on one size", g.Name, ErrSetup)
 	}
 	if !g.Setup.ChooseFirst && opts.First != engine.X {
 		return Options{}, fmt.Errorf("games: %s: %w: it always starts with x", g.Name, ErrSetup)

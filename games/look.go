@@ -56,6 +56,10 @@ type Picture struct {
 	Mark [2]int
 	// Shape is how marks are drawn.
 	Shape Shape
+	// Labels draws the Label of an unoccupied cell on it, in the colour of
+	// X's marks, and a cell without a label as a hole in the board's
+	// colour: the numbered tiles and the blank of a sliding-tile puzzle.
+	Labels bool
 }
 
 // Change is what one move did, in the game's notation: the record a game
@@ -95,10 +99,13 @@ type Cell struct {
 	// Side owns the mark.
 	Side engine.Side
 	// Label is shown on an empty cell instead of the Empty emoji, such as
-	// Tic-Tac-Toe's cell numbers; "" for none.
+	// Tic-Tac-Toe's cell numbers or a sliding tile's number; "" for none.
 	Label string
+	// Emoji, if not "", draws the cell in an emoji grid instead of the
+	// palette or the label: a sliding tile whose number has no keycap.
+	Emoji string
 	// Move is the move that plays on this cell, for a board entered with
-	// buttons; engine.NoMove if none does.
+	// buttons; engine.NoMove if none does (its button is disabled).
 	Move engine.Move
 	// Last marks the cell of the last move.
 	Last bool

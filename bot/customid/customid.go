@@ -47,6 +47,15 @@ const (
 	Repost Pattern = "v1/repost/{game}"
 	// PrivacyDelete confirms the erasure of a user's data.
 	PrivacyDelete Pattern = "v1/privacy/delete/{user}"
+	// Hint shows a solo puzzle's player, privately, the next move of an
+	// optimal solution.
+	Hint Pattern = "v1/hint/{game}/{ply}"
+	// Solve plays an optimal solution of a solo puzzle out on its board;
+	// the puzzle then counts as solved by Gambit.
+	Solve Pattern = "v1/solve/{game}/{ply}"
+	// Compare shows, privately, the puzzle solvers side by side on a solo
+	// puzzle's position.
+	Compare Pattern = "v1/compare/{game}/{ply}"
 )
 
 // Build returns the custom ID of p with its parameters replaced by values,

@@ -30,9 +30,12 @@ const zwsp = "\u200b"
 // keycap returns the keycap emoji of a digit 0–9, such as "4️⃣".
 func keycap(d int) string { return strconv.Itoa(d) + "\uFE0F\u20E3" }
 
-// labelEmoji draws a board label: a digit as a keycap, a letter a–z as a
-// regional-indicator letter (🇦–🇿), anything else as it is.
+// labelEmoji draws a board label: a digit as a keycap, 10 as 🔟, a letter
+// a–z as a regional-indicator letter (🇦–🇿), anything else as it is.
 func labelEmoji(label string) string {
+	if label == "10" {
+		return "🔟"
+	}
 	if len(label) == 1 {
 		switch c := label[0]; {
 		case c >= '0' && c <= '9':
@@ -50,6 +53,8 @@ func isLetterLabel(label string) bool { return len(label) == 1 && label[0] >= 'a
 // cellEmoji draws one cell of a board model with a game's palette.
 func cellEmoji(look games.Look, c games.Cell) string {
 	switch {
+	case c.Emoji != "":
+		return c.Emoji
 	case c.Occupied && c.Last:
 		return look.Last[c.Side]
 	case c.Occupied:
@@ -58,6 +63,12 @@ func cellEmoji(look games.Look, c games.Cell) string {
 		return look.Empty
 	}
 	return labelEmoji(c.Label)
+}
+
+// isRegional reports whether s is one regional-indicator letter.
+func isRegional(s string) bool {
+	r := []rune(s)
+	return len(r) == 1 && r[0] >= 0x1F1E6 && r[0] <= 0x1F1FF
 }
 
 // grid draws a board model as an emoji grid: row labels on the left,
@@ -71,8 +82,14 @@ func grid(look games.Look, b games.Board) string {
 		if b.RowLabels != nil {
 			sb.WriteString(labelEmoji(b.RowLabels[i]))
 		}
+		prev := ""
 		for _, c := range row {
-			sb.WriteString(cellEmoji(look, c))
+			e := cellEmoji(look, c)
+			if isRegional(e) && isRegional(prev) {
+				sb.WriteString(zwsp)
+			}
+			sb.WriteString(e)
+			prev = e
 		}
 	}
 	if b.ColLabels != nil {

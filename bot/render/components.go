@@ -46,21 +46,21 @@ func rematchRow(g *storage.Game) []discordgo.MessageComponent {
 
 // moveComponents returns the components of an active game: the moves, in
 // the layout of the game's plug-in, if play is true (a person is to move),
-// and a Resign button.
+// and a Resign button (a solo puzzle's row of help and Give up).
 func moveComponents(g *storage.Game, gm *games.Game, pos engine.Position, play bool) []discordgo.MessageComponent {
 	switch gm.Input.Layout {
 	case games.Menus:
 		if play {
-			return append(menus(g, gm, pos), row(resignButton(g)))
+			return append(menus(g, gm, pos), controlRow(g))
 		}
 	case games.MoveButtons:
 		if play {
 			return moveButtons(g, pos)
 		}
 	case games.BoardButtons:
-		return append(boardButtons(g, gm, pos, play), row(resignButton(g)))
+		return append(boardButtons(g, gm, pos, play), controlRow(g))
 	}
-	return []discordgo.MessageComponent{row(resignButton(g))}
+	return []discordgo.MessageComponent{controlRow(g)}
 }
 
 // menus returns one select of legal moves per group of the game's input
@@ -118,25 +118,36 @@ func moveButtons(g *storage.Game, pos engine.Position) []discordgo.MessageCompon
 
 // boardButtons returns the board model as rows of buttons: marked cells
 // disabled with their mark (the last move in the primary style), empty
-// cells with their label, clickable if play is true and the move is legal.
+// cells with their label, clickable if play is true and the move is legal,
+// and an empty cell without a label (a sliding puzzle's blank) disabled
+// with its emoji.
 func boardButtons(g *storage.Game, gm *games.Game, pos engine.Position, play bool) []discordgo.MessageComponent {
 	board := gm.Look.Board(pos, lastChange(g))
 	rows := make([]discordgo.MessageComponent, 0, len(board.Rows))
-	for _, r := range board.Rows {
+	for i, r := range board.Rows {
 		cells := make([]discordgo.MessageComponent, 0, len(r))
-		for _, c := range r {
-			move := pos.FormatMove(c.Move)
+		for j, c := range r {
+			// A cell no move plays on (a sliding tile away from the
+			// blank) is named by its place, which plays nothing.
+			move := "r" + strconv.Itoa(i+1) + "c" + strconv.Itoa(j+1)
+			if c.Move != engine.NoMove {
+				move = pos.FormatMove(c.Move)
+			}
+			style := discordgo.SecondaryButton
+			if c.Last {
+				style = discordgo.PrimaryButton
+			}
 			var b discordgo.Button
-			if c.Occupied {
-				style := discordgo.SecondaryButton
-				if c.Last {
-					style = discordgo.PrimaryButton
-				}
+			switch {
+			case c.Occupied:
 				b = button("", gm.Look.Mark[c.Side], style, moveID(g, move))
 				b.Disabled = true
-			} else {
-				b = button(c.Label, "", discordgo.SecondaryButton, moveID(g, move))
-				b.Disabled = !play || !pos.Legal(c.Move)
+			case c.Label == "":
+				b = button("", cellEmoji(gm.Look, c), style, moveID(g, move))
+				b.Disabled = true
+			default:
+				b = button(c.Label, "", style, moveID(g, move))
+				b.Disabled = !play || c.Move == engine.NoMove || !pos.Legal(c.Move)
 			}
 			cells = append(cells, b)
 		}

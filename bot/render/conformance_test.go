@@ -52,8 +52,11 @@ func conformanceProblems(gm *games.Game) []string {
 	need(gm.Players == 1 || gm.Players == 2, "1 or 2 players")
 	need(gm.New != nil && gm.Parse != nil, "New and Parse")
 	need(gm.Look.Board != nil && gm.Look.Describe != nil, "Look.Board and Look.Describe")
-	need(gm.Look.Mark[0] != "" && gm.Look.Mark[1] != "" && gm.Look.Last[0] != "" && gm.Look.Last[1] != "", "marks of both sides")
-	need(gm.Look.Colour[0] != 0 && gm.Look.Colour[1] != 0, "colours of both sides")
+	// A solo puzzle's one player moves as X.
+	sides := gm.Players
+	need(gm.Look.Mark[0] != "" && gm.Look.Last[0] != "" && (sides == 1 || gm.Look.Mark[1] != "" && gm.Look.Last[1] != ""), "marks of every side")
+	need(gm.Look.Colour[0] != 0 && (sides == 1 || gm.Look.Colour[1] != 0), "colours of every side")
+	need(gm.Players != 1 || gm.AI == nil, "no AI for a solo puzzle: no strategy plays one")
 	need(gm.Help.Rules != "" && gm.Help.Moving != "", "help: rules and how to move")
 	need(gm.Input.Layout == games.MoveButtons || gm.Input.Layout == games.BoardButtons || gm.Input.Layout == games.Menus, "an input layout")
 	need(gm.Input.Layout != games.Menus || len(gm.Input.Groups) > 0, "menu groups")
@@ -77,6 +80,9 @@ func playToTheEnd(t *testing.T, gm *games.Game, rng *rand.Rand) {
 		t.Fatalf("the start %q does not read back: %v, %v", pos, again, err)
 	}
 	g := newGame(storage.Kind(gm.Name), storage.StatusActive, alice, bob)
+	if gm.Solo() {
+		g.Players = g.Players[:1]
+	}
 	g.Settings.Rounds = options(gm, g).Rounds
 	for {
 		g.Position = pos.String()
@@ -100,13 +106,34 @@ func playToTheEnd(t *testing.T, gm *games.Game, rng *rand.Rand) {
 		}
 		g.Moves = append(g.Moves, c.Move)
 		g.Last = &storage.LastMove{Move: c.Move, Changed: c.Changed}
+		if gm.Solo() && len(g.Moves) == soloMoves {
+			break // a random walk seldom solves a puzzle: its player gives up
+		}
 		if len(g.Moves) > 1000 {
 			t.Fatalf("%s: no end after 1000 moves", gm.Name)
 		}
 	}
-	g.Status, g.Result = storage.StatusFinished, &storage.Result{Winner: storage.Draw}
-	checkDiscord(t, Game(View{Game: g, Pos: pos}))
+	if !gm.Solo() {
+		g.Status, g.Result = storage.StatusFinished, &storage.Result{Winner: storage.Draw}
+		checkDiscord(t, Game(View{Game: g, Pos: pos}))
+		return
+	}
+	for _, status := range []storage.Status{storage.StatusAbandoned, storage.StatusFinished} {
+		g.Status, g.Result = status, &storage.Result{Winner: storage.Nobody, Reason: "gave up", MovesUsed: len(g.Moves)}
+		if status == storage.StatusFinished {
+			g.Result = &storage.Result{Winner: 0, MovesUsed: len(g.Moves), Optimal: 1}
+		}
+		m := Game(View{Game: g, Pos: pos})
+		checkDiscord(t, m)
+		if buttons, selects, _ := flatten(t, m); len(buttons)+len(selects) != 0 {
+			t.Fatalf("%s: the %s board has components: %v %v", gm.Name, status, buttons, selects)
+		}
+	}
 }
+
+// soloMoves is how many random moves a solo puzzle is played before its
+// player gives up.
+const soloMoves = 40
 
 // routedMoves returns the moves a board's components play, in move
 // order: every move button and menu option read back through the custom

@@ -332,6 +332,7 @@ func flagPair(m Message) (string, bool) {
 var patterns = []customid.Pattern{
 	customid.Move, customid.Pick, customid.Resign, customid.ResignConfirm, customid.Rematch,
 	customid.Accept, customid.Decline, customid.Repost, customid.PrivacyDelete,
+	customid.Hint, customid.Solve, customid.Compare,
 }
 
 // parseID matches a custom ID against Gambit's patterns.
@@ -661,6 +662,9 @@ func scenarios(t *testing.T, kind storage.Kind, rng *rand.Rand) []scenario {
 func TestGameEveryStatus(t *testing.T) {
 	rng := rand.New(rand.NewPCG(1, 2))
 	for _, gm := range catalog.All() {
+		if gm.Solo() {
+			continue // the duels' statuses; puzzles: solo_test.go and TestEveryGameConforms
+		}
 		kind := storage.Kind(gm.Name)
 		for _, sc := range scenarios(t, kind, rng) {
 			t.Run(sc.name, func(t *testing.T) {
@@ -1024,6 +1028,9 @@ func TestTicTacToeButtons(t *testing.T) {
 func TestGridShowsMarks(t *testing.T) {
 	rng := rand.New(rand.NewPCG(9, 10))
 	for _, gm := range catalog.All() {
+		if gm.Solo() {
+			continue // marks of two sides; puzzles: solo_test.go
+		}
 		kind := storage.Kind(gm.Name)
 		for i := range 150 {
 			rounds := 2 + rng.IntN(27)

@@ -62,6 +62,9 @@ func Rules(game string) (Message, error) {
 		},
 		Footer: &discordgo.MessageEmbedFooter{Text: "/help lists every command"},
 	}
+	if g.Solo() {
+		embed.Fields = puzzleHelpFields(g)
+	}
 	return Message{Embeds: []*discordgo.MessageEmbed{embed}, Components: []discordgo.MessageComponent{}, AllowedMentions: noPings()}, nil
 }
 

@@ -1,11 +1,20 @@
 package render
 
 import (
+	"maps"
 	"math/rand/v2"
+	"slices"
+	"strconv"
 	"strings"
 	"testing"
 
+	"github.com/bwmarrin/discordgo"
+	"github.com/forPelevin/gomoji"
+
 	"github.com/gambitbot/gambit/bot/customid"
+	"github.com/gambitbot/gambit/engine"
+	"github.com/gambitbot/gambit/games"
+	"github.com/gambitbot/gambit/games/catalog"
 	"github.com/gambitbot/gambit/storage"
 )
 
@@ -69,6 +78,7 @@ func TestSoloPuzzleOver(t *testing.T) {
 		{"solved optimally", storage.StatusFinished, storage.Result{Winner: 0, MovesUsed: 5, Optimal: 5}, "🏆 **Solved** in 5 moves · optimal!"},
 		{"solved, optimum unknown", storage.StatusFinished, storage.Result{Winner: 0, MovesUsed: 5}, "🏆 **Solved** in 5 moves"},
 		{"abandoned", storage.StatusAbandoned, storage.Result{Winner: storage.Nobody, Reason: "gave up", MovesUsed: 5}, "🏳️ **Abandoned** after 5 moves · gave up"},
+		{"solved by Gambit", storage.StatusAbandoned, storage.Result{Winner: storage.Nobody, Reason: SolvedByGambit, MovesUsed: 5}, "🪄 **Solved by Gambit** · 5 moves of your own before"},
 	} {
 		g := newPuzzle(t, tc.status, 5)
 		g.Result = &tc.result
@@ -102,5 +112,107 @@ func TestAgainst(t *testing.T) {
 	}
 	if got := Against(newPuzzle(t, storage.StatusActive, 0), 0); got != "solo puzzle" {
 		t.Errorf("Against(puzzle, 0) = %q", got)
+	}
+}
+
+// puzzleGame returns alice's active puzzle of a kind on a position text.
+func puzzleGame(t *testing.T, kind, position string) (*storage.Game, engine.Position) {
+	t.Helper()
+	gm, err := catalog.Lookup(kind)
+	if err != nil {
+		t.Fatal(err)
+	}
+	pos, err := gm.Position(position, games.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	g := newGame(storage.Kind(kind), storage.StatusActive, alice, bob)
+	g.Players, g.Settings, g.Position, g.Start = g.Players[:1], storage.Settings{}, position, position
+	return g, pos
+}
+
+// TestSlidingTileBoard checks a sliding-tile board: the tiles are buttons
+// with their numbers, those next to the blank play the slide into it and
+// the others and the blank are disabled, and the row under them holds
+// Hint, Solve, Compare algorithms and Give up.
+func TestSlidingTileBoard(t *testing.T) {
+	g, pos := puzzleGame(t, "8puzzle", "1,2,3,4,0,5,7,8,6")
+	m := Game(View{Game: g, Pos: pos})
+	checkDiscord(t, m)
+	if len(m.Components) != 4 {
+		t.Fatalf("%d rows, want 3 of tiles and one of help", len(m.Components))
+	}
+	enabled := map[string]string{} // label: cell
+	for i, r := range m.Components[:3] {
+		for j, c := range r.(discordgo.ActionsRow).Components {
+			b := c.(discordgo.Button)
+			tile := pos.(interface{ Tile(int) int }).Tile(3*i + j)
+			switch {
+			case tile == 0 && (b.Emoji == nil || b.Emoji.Name != "⬛" || !b.Disabled || b.Label != ""):
+				t.Errorf("the blank's button %+v", b)
+			case tile != 0 && b.Label != strconv.Itoa(tile):
+				t.Errorf("cell %d,%d: label %q, want %d", i, j, b.Label, tile)
+			case !b.Disabled:
+				p, ps := parseID(t, b.CustomID)
+				if p != customid.Move {
+					t.Errorf("tile %s plays %q", b.Label, b.CustomID)
+				}
+				enabled[b.Label] = ps["cell"]
+			}
+		}
+	}
+	// The blank is in the centre: 2 above it (blank up), 8 below, 4 left, 5 right.
+	if want := map[string]string{"2": "U", "8": "D", "4": "L", "5": "R"}; !maps.Equal(enabled, want) {
+		t.Errorf("clickable tiles %v, want %v", enabled, want)
+	}
+	var controls []string
+	for _, c := range m.Components[3].(discordgo.ActionsRow).Components {
+		p, _ := parseID(t, c.(discordgo.Button).CustomID)
+		controls = append(controls, string(p))
+	}
+	if want := []string{string(customid.Hint), string(customid.Solve), string(customid.Compare), string(customid.Resign)}; !slices.Equal(controls, want) {
+		t.Errorf("controls %v, want %v", controls, want)
+	}
+}
+
+// TestFifteenPuzzleGrid checks the 15-puzzle's emoji grid: 16 real emoji a
+// row of four, tiles 10–15 as the letters A–F kept apart from each other
+// by a zero-width space (two regional letters side by side make a flag).
+func TestFifteenPuzzleGrid(t *testing.T) {
+	g, pos := puzzleGame(t, "15puzzle", "1,2,3,4,5,6,7,8,9,10,11,12,13,14,0,15")
+	desc := description(t, Game(View{Game: g, Pos: pos}))
+	want := "1️⃣2️⃣3️⃣4️⃣\n5️⃣6️⃣7️⃣8️⃣\n9️⃣🇦\u200b🇧\u200b🇨\n🇩\u200b🇪⬛🇫"
+	if !strings.Contains(desc, want) {
+		t.Fatalf("grid not found in\n%s", desc)
+	}
+	for _, e := range []string{"1️⃣", "9️⃣", "🇦", "🇫", "⬛", "👑", "🌟", "💥", "⬜", "🟫", "🔟", "💡", "🪄", "📊"} {
+		if _, err := gomoji.GetInfo(e); err != nil {
+			t.Errorf("%q: %v", e, err)
+		}
+	}
+}
+
+// TestQueensBoardsFit checks the N-Queens boards of every N that /puzzle
+// deals (4–10) within Discord's limits, empty and with queens in conflict,
+// and that N = 11 would not fit: its 121 squares need five menus, and
+// with the row of help that is six rows, one more than Discord allows.
+func TestQueensBoardsFit(t *testing.T) {
+	for n := 4; n <= 11; n++ {
+		rows := make([]string, n)
+		for c := range rows {
+			rows[c] = strconv.Itoa(min(c+1, 3)) // queens in conflict on rows 1–3
+		}
+		g, pos := puzzleGame(t, "nqueens", strings.Join(rows, ","))
+		m := Game(View{Game: g, Pos: pos})
+		problems := discordProblems(m)
+		if n <= 10 && len(problems) > 0 {
+			t.Errorf("N = %d: %v", n, problems)
+		}
+		if n == 11 && len(problems) == 0 {
+			t.Errorf("N = 11 fits Discord: /puzzle may deal it")
+		}
+		if n <= 10 && !strings.Contains(description(t, m), "💥") {
+			t.Errorf("N = %d: no queen shown in conflict", n)
+		}
 	}
 }

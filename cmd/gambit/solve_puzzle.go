@@ -92,7 +92,7 @@ func solveTiles(game string, po puzzleOptions, out, stderr io.Writer) error {
 			fmt.Fprintf(stderr, "pattern database %v: %d bytes, built in %.1f ms (not counted below)\n", d.Patterns(), d.Bytes(), float64(d.Built.Microseconds())/1000)
 		}
 	}
-	runs := make([]tileRun, len(list))
+	runs := make([]puzzles.Run, len(list))
 	best := -1
 	for i, s := range list {
 		runs[i] = runTile(s, p, po)
@@ -100,17 +100,16 @@ func solveTiles(game string, po puzzleOptions, out, stderr io.Writer) error {
 			best = runs[i].Length
 		}
 	}
-	for i := range runs {
-		switch r := &runs[i]; {
-		case !r.Solved || r.Optimal == "proved":
-		case best < 0:
-			r.Optimal = "?"
-		case r.Length == best:
-			r.Optimal = "yes"
-		default:
-			r.Optimal = "no"
-		}
+	puzzles.MarkOptimal(runs, best)
+	shown := make([]tileRun, len(runs))
+	for i, r := range runs {
+		shown[i] = tileRunOf(r, p)
 	}
+	return printTiles(shown, po, out)
+}
+
+// printTiles prints the runs: as JSON, a table (--compare) or one run.
+func printTiles(runs []tileRun, po puzzleOptions, out io.Writer) error {
 	if po.json {
 		if po.compare {
 			return json.NewEncoder(out).Encode(runs)
@@ -139,22 +138,26 @@ func solveTiles(game string, po puzzleOptions, out, stderr io.Writer) error {
 		tiles[i] = strconv.Itoa(t)
 	}
 	optimal := map[string]string{"proved": "yes (proved)", "?": "not proved"}[r.Optimal]
-	_, err = fmt.Fprintf(out, "algorithm: %s\nmoves (the blank's): %s\ntiles slid: %s\nlength: %d\nnodes: %d\ntime: %.1f ms\noptimal: %s\n",
+	_, err := fmt.Fprintf(out, "algorithm: %s\nmoves (the blank's): %s\ntiles slid: %s\nlength: %d\nnodes: %d\ntime: %.1f ms\noptimal: %s\n",
 		r.Algorithm, r.Moves, strings.Join(tiles, " "), r.Length, r.Nodes, r.Millis, optimal)
 	return err
 }
 
 // runTile runs one solver on p within the options' limits.
-func runTile(s puzzles.TileSolver, p *slidingtile.Position, po puzzleOptions) tileRun {
+func runTile(s puzzles.TileSolver, p *slidingtile.Position, po puzzleOptions) puzzles.Run {
 	ctx, cancel := context.WithCancel(context.Background())
 	if po.time > 0 {
 		ctx, cancel = context.WithTimeout(context.Background(), po.time)
 	}
 	defer cancel()
-	start := time.Now()
-	sol, err := s.Solve(ctx, p, puzzles.Limits{Nodes: po.nodes})
-	r := tileRun{Algorithm: s.Name, Nodes: sol.Nodes, Millis: float64(time.Since(start).Microseconds()) / 1000, Tiles: []int{}}
-	switch {
+	return puzzles.RunTile(ctx, s, p, po.nodes)
+}
+
+// tileRunOf is the output of a run on p: its moves as letters and as the
+// tiles slid, its error as a word.
+func tileRunOf(run puzzles.Run, p *slidingtile.Position) tileRun {
+	r := tileRun{Algorithm: run.Algorithm, Nodes: run.Nodes, Millis: float64(run.Elapsed.Microseconds()) / 1000, Tiles: []int{}, Optimal: run.Optimal}
+	switch err := run.Err; {
 	case errors.Is(err, puzzles.ErrLimit):
 		r.Error = "node limit"
 		if strings.Contains(err.Error(), "within") {
@@ -168,15 +171,12 @@ func runTile(s puzzles.TileSolver, p *slidingtile.Position, po puzzleOptions) ti
 		r.Error = err.Error()
 		return r
 	}
-	r.Solved, r.Length, r.Moves = true, len(sol.Moves), slidingtile.FormatMoves(sol.Moves)
+	r.Solved, r.Length, r.Moves = true, run.Length, slidingtile.FormatMoves(run.Moves)
 	q := p.Clone().(*slidingtile.Position)
-	for _, m := range sol.Moves {
+	for _, m := range run.Moves {
 		to, _ := q.Target(m)
 		r.Tiles = append(r.Tiles, q.Tile(to))
 		q.Play(m)
-	}
-	if sol.Optimal {
-		r.Optimal = "proved"
 	}
 	return r
 }

@@ -13,35 +13,56 @@ import (
 	"github.com/gambitbot/gambit/games"
 	"github.com/gambitbot/gambit/games/adjacency"
 	"github.com/gambitbot/gambit/games/connect4"
+	"github.com/gambitbot/gambit/games/queens"
 	"github.com/gambitbot/gambit/games/tictactoe"
+	"github.com/gambitbot/gambit/games/tiles"
 )
 
-// all are the registered games, in the order listings show them.
+// all are the registered games, in the order listings show them: the
+// duels, then the solo puzzles.
 var all = []*games.Game{
 	adjacency.Game,
 	connect4.Game,
 	tictactoe.Game,
+	tiles.Eight,
+	tiles.Fifteen,
+	queens.Game,
 }
 
-// byType finds a game by the type of its positions.
-var byType = func() map[reflect.Type]*games.Game {
-	m := make(map[reflect.Type]*games.Game, len(all))
+// byType finds the games of a position type: one, or several that tell
+// their positions apart with Owns.
+var byType = func() map[reflect.Type][]*games.Game {
+	m := make(map[reflect.Type][]*games.Game, len(all))
 	for _, g := range all {
 		p, err := g.Start(games.Options{})
 		if err != nil {
 			panic(fmt.Sprintf("catalog: %s does not start with its default options: %v", g.Name, err))
 		}
-		if other, dup := m[reflect.TypeOf(p)]; dup {
-			panic(fmt.Sprintf("catalog: %s and %s share a position type", g.Name, other.Name))
+		t := reflect.TypeOf(p)
+		for _, other := range m[t] {
+			if g.Owns == nil || other.Owns == nil {
+				panic(fmt.Sprintf("catalog: %s and %s share a position type, and one cannot tell its positions (Owns)", g.Name, other.Name))
+			}
 		}
-		m[reflect.TypeOf(p)] = g
+		m[t] = append(m[t], g)
 	}
 	return m
 }()
 
 // Of returns the game of a position, or nil for a position of no
 // registered game.
-func Of(pos engine.Position) *games.Game { return byType[reflect.TypeOf(pos)] }
+func Of(pos engine.Position) *games.Game {
+	list := byType[reflect.TypeOf(pos)]
+	if len(list) == 1 {
+		return list[0]
+	}
+	for _, g := range list {
+		if g.Owns(pos) {
+			return g
+		}
+	}
+	return nil
+}
 
 // All returns every game, in a fixed order.
 func All() []*games.Game { return append([]*games.Game(nil), all...) }

@@ -16,11 +16,54 @@ func TestLookup(t *testing.T) {
 		}
 	}
 	_, err := Lookup("chess")
-	if err == nil || !strings.Contains(err.Error(), "adjacency, connect4, tictactoe") {
+	if err == nil || !strings.Contains(err.Error(), "adjacency, connect4, tictactoe, 8puzzle, 15puzzle, nqueens") {
 		t.Errorf("Lookup(chess) error %v, want the known names listed", err)
 	}
-	if len(All()) != 3 || len(Names()) != 3 {
-		t.Errorf("%d games, %d names; want 3", len(All()), len(Names()))
+	if len(All()) != 6 || len(Names()) != 6 {
+		t.Errorf("%d games, %d names; want 6", len(All()), len(Names()))
+	}
+}
+
+// TestOfTellsSharedTypesApart checks that the two sliding-tile puzzles,
+// which share a position type, are each found by Of, and that a position
+// text of one is not read as the other.
+func TestOfTellsSharedTypesApart(t *testing.T) {
+	for _, name := range []string{"8puzzle", "15puzzle", "nqueens", "connect4"} {
+		g, _ := Lookup(name)
+		p, err := g.Start(games.Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := Of(p); got != g {
+			t.Errorf("Of(%s start) = %v", name, got)
+		}
+	}
+	eight, _ := Lookup("8puzzle")
+	if _, err := eight.Position("1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,0", games.Options{}); err == nil {
+		t.Error("the 8-puzzle read a 15-puzzle position")
+	}
+}
+
+// TestSizeOption checks the board size option of N-Queens: the default,
+// a chosen size, bounds, and games without sizes refusing one.
+func TestSizeOption(t *testing.T) {
+	q, _ := Lookup("nqueens")
+	for _, tc := range []struct {
+		size int
+		want string
+	}{{0, "0,0,0,0,0,0,0,0"}, {5, "0,0,0,0,0"}} {
+		if p, err := q.Start(games.Options{Size: tc.size}); err != nil || p.String() != tc.want {
+			t.Errorf("nqueens size %d: %v, %v; want %s", tc.size, p, err, tc.want)
+		}
+	}
+	for _, size := range []int{3, 13} {
+		if _, err := q.Start(games.Options{Size: size}); err == nil {
+			t.Errorf("nqueens size %d accepted", size)
+		}
+	}
+	c4, _ := Lookup("connect4")
+	if _, err := c4.Start(games.Options{Size: 5}); err == nil {
+		t.Error("connect4 took a size")
 	}
 }
 

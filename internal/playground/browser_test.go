@@ -311,3 +311,45 @@ func TestBrowserAddMemberBeyondTheCap(t *testing.T) {
 		t.Errorf("the switcher lists %d members, want %d", n, playground.MaxMembers)
 	}
 }
+
+// TestBrowserEightPuzzleSolvedWithHints deals an easy 8-puzzle through the
+// page and solves it there: at each ply it presses Hint, reads the move
+// from the private answer and presses the tile that plays it, until the
+// board says the puzzle is solved.
+func TestBrowserEightPuzzleSolvedWithHints(t *testing.T) {
+	ctx := browser(t, startPlayground(t))
+	run(t, ctx,
+		member("alice"),
+		command("puzzle"),
+		choose(`[data-option="game"]`, "8puzzle"),
+		choose(`[data-option="difficulty"]`, "easy"),
+		chromedp.Click(css("#command-send")),
+		chromedp.WaitVisible(css(`button[data-custom-id^="v1/hint/"][data-custom-id$="/0"]`)),
+	)
+	for ply := 0; ; ply++ {
+		if ply > 10 {
+			t.Fatal("an easy 8-puzzle not solved in 10 moves of hints")
+		}
+		hint := fmt.Sprintf(`button[data-custom-id^="v1/hint/"][data-custom-id$="/%d"]`, ply)
+		run(t, ctx, chromedp.WaitEnabled(css(hint)), chromedp.Click(css(hint)))
+		// The (ply+1)-th hint names the move: "/move cell:L".
+		move := value(t, ctx, chromedp.Poll[string](fmt.Sprintf(`(() => {
+			const hints = [...document.querySelectorAll('.message')].filter(m => m.innerText.includes('Next:'));
+			if (hints.length < %d) return null;
+			const m = hints[hints.length - 1].innerText.match(/move cell:([UDLR])/);
+			return m ? m[1] : null;
+		})()`, ply+1), chromedp.WithPollingTimeout(60*time.Second)))
+		tile := fmt.Sprintf(`button[data-custom-id^="v1/move/"][data-custom-id$="/%d/%s"]`, ply, move)
+		run(t, ctx, chromedp.WaitEnabled(css(tile)), chromedp.Click(css(tile)))
+		solved := value(t, ctx, chromedp.Poll[string](fmt.Sprintf(`(() => {
+			if ([...document.querySelectorAll('.message .embed')].some(e => e.innerText.includes('Solved'))) return "solved";
+			return document.querySelector('button[data-custom-id^="v1/hint/"][data-custom-id$="/%d"]') ? "next" : null;
+		})()`, ply+1), chromedp.WithPollingTimeout(60*time.Second)))
+		if solved == "solved" {
+			break
+		}
+	}
+	run(t, ctx, waitText(".message .embed", "optimal!"))
+	shot := value(t, ctx, chromedp.FullScreenshot(100))
+	t.Logf("screenshot: %s", saveArtifact(t, "playground-8puzzle.png", shot))
+}

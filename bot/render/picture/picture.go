@@ -84,14 +84,14 @@ func Draw(look games.Look, board games.Board) (*image.RGBA, error) {
 		}
 		for c, cell := range row {
 			cx, cy := x0+c*Cell+Cell/2, y0+r*Cell+Cell/2
-			drawCell(img, pic, cell, cx, cy)
+			drawCell(img, pic, face, cell, cx, cy)
 		}
 		if board.RowLabels != nil {
-			text(img, face, board.RowLabels[r], pad+left/2, y0+r*Cell+Cell/2)
+			text(img, face, board.RowLabels[r], pad+left/2, y0+r*Cell+Cell/2, label)
 		}
 	}
 	for c, l := range board.ColLabels {
-		text(img, face, l, x0+c*Cell+Cell/2, y0+rows*Cell+bottom/2)
+		text(img, face, l, x0+c*Cell+Cell/2, y0+rows*Cell+bottom/2, label)
 	}
 	centre := func(s games.Spot) [2]float32 { return pt(x0+s.Col*Cell+Cell/2, y0+s.Row*Cell+Cell/2, 0, 0) }
 	for _, l := range board.Lines {
@@ -102,10 +102,23 @@ func Draw(look games.Look, board games.Board) (*image.RGBA, error) {
 }
 
 // drawCell draws one cell centred on (cx, cy): its square, its mark, and
-// the marks of the last move.
-func drawCell(img *image.RGBA, pic games.Picture, cell games.Cell, cx, cy int) {
+// the marks of the last move; in a style with Labels, an empty cell's
+// label (a sliding tile's number) on it, or a hole for none (the blank).
+func drawCell(img *image.RGBA, pic games.Picture, face font.Face, cell games.Cell, cx, cy int) {
 	inset := Cell / 16
 	sq := image.Rect(cx-Cell/2+inset, cy-Cell/2+inset, cx+Cell/2-inset, cy+Cell/2-inset)
+	if pic.Labels && !cell.Occupied {
+		if cell.Label == "" {
+			return // the board's colour shows through
+		}
+		colour := pic.Cell
+		if cell.Last {
+			colour = lighter(pic.Cell)
+		}
+		draw.Draw(img, sq, &image.Uniform{rgb(colour)}, image.Point{}, draw.Src)
+		text(img, face, cell.Label, cx, cy, rgb(pic.Mark[0]))
+		return
+	}
 	draw.Draw(img, sq, &image.Uniform{rgb(pic.Cell)}, image.Point{}, draw.Src)
 	if !cell.Occupied {
 		return
@@ -221,9 +234,15 @@ var labelFace = sync.OnceValues(func() (font.Face, error) {
 	return face, nil
 })
 
-// text draws s centred on (cx, cy).
-func text(img *image.RGBA, face font.Face, s string, cx, cy int) {
-	d := &font.Drawer{Dst: img, Src: &image.Uniform{label}, Face: face}
+// lighter returns a colour halfway to white: the tile the last move slid.
+func lighter(c int) int {
+	r, g, b := c>>16&0xFF, c>>8&0xFF, c&0xFF
+	return (r+0xFF)/2<<16 | (g+0xFF)/2<<8 | (b+0xFF)/2
+}
+
+// text draws s in colour col centred on (cx, cy).
+func text(img *image.RGBA, face font.Face, s string, cx, cy int, col color.Color) {
+	d := &font.Drawer{Dst: img, Src: &image.Uniform{col}, Face: face}
 	width := d.MeasureString(s)
 	m := face.Metrics()
 	d.Dot = fixed.Point26_6{

@@ -1,0 +1,317 @@
+package bot
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math/rand/v2"
+	"strings"
+	"time"
+
+	"github.com/bwmarrin/discordgo"
+
+	"github.com/gambitbot/gambit/bot/customid"
+	"github.com/gambitbot/gambit/bot/render"
+	"github.com/gambitbot/gambit/engine"
+	"github.com/gambitbot/gambit/engine/slidingtile"
+	"github.com/gambitbot/gambit/games"
+	"github.com/gambitbot/gambit/games/catalog"
+	"github.com/gambitbot/gambit/storage"
+	"github.com/gambitbot/gambit/strategies/puzzles"
+)
+
+// The puzzles' flow: /puzzle deals a solo puzzle, and its board's Hint,
+// Solve and Compare algorithms buttons ask the solvers of
+// strategies/puzzles about the position in front of the player. Moves
+// and Give up go through the duels' flows (moves.go, resign.go).
+
+// solverTime bounds a solver working for an interaction, which must be
+// answered within 3 seconds: the optimal solvers need milliseconds on the
+// starts /puzzle deals, so a timeout means an unusual position.
+const solverTime = 2 * time.Second
+
+// compareNodes caps each solver of Compare algorithms: enough for the
+// informed searches, while the blind ones show where they give up.
+const compareNodes = 200_000
+
+// maxQueensN is the largest N /puzzle deals: the N×N squares must fit in
+// four menus of 25 beside the row of help (see the N-Queens plug-in).
+const maxQueensN = 10
+
+// difficulty is a range of optimal lengths of a sliding-tile start.
+type difficulty struct {
+	name   string
+	lo, hi [5]int // by board side: 3 or 4
+}
+
+// difficulties are /puzzle's difficulty choices; medium is the default.
+var difficulties = []difficulty{
+	{name: "easy", lo: [5]int{3: 4, 4: 8}, hi: [5]int{3: 10, 4: 14}},
+	{name: "medium", lo: [5]int{3: 12, 4: 16}, hi: [5]int{3: 18, 4: 24}},
+	{name: "hard", lo: [5]int{3: 20, 4: 26}, hi: [5]int{3: 26, 4: 34}},
+}
+
+// puzzles returns the registered solo puzzles: the games of /puzzle.
+func soloGames() []*games.Game {
+	var out []*games.Game
+	for _, g := range catalog.All() {
+		if g.Solo() {
+			out = append(out, g)
+		}
+	}
+	return out
+}
+
+// puzzleDefinition is the /puzzle command.
+func puzzleDefinition(guildOnly *[]discordgo.InteractionContextType) *discordgo.ApplicationCommand {
+	var choices []*discordgo.ApplicationCommandOptionChoice
+	for _, g := range soloGames() {
+		choices = append(choices, &discordgo.ApplicationCommandOptionChoice{Name: g.Title, Value: g.Name})
+	}
+	var levels []*discordgo.ApplicationCommandOptionChoice
+	for _, d := range difficulties {
+		levels = append(levels, &discordgo.ApplicationCommandOptionChoice{Name: d.name, Value: d.name})
+	}
+	return &discordgo.ApplicationCommand{
+		Name: "puzzle", Description: "Solve a puzzle on your own: sliding tiles or N-Queens", Contexts: guildOnly,
+		Options: []*discordgo.ApplicationCommandOption{
+			choiceOption("game", "The puzzle", true, choices),
+			choiceOption("difficulty", "Sliding tiles: how many moves the best solution takes (default: medium)", false, levels),
+			{Type: discordgo.ApplicationCommandOptionInteger, Name: "n", Description: "N-Queens: the board's side (default: 8)",
+				MinValue: ptr(4.0), MaxValue: maxQueensN},
+		},
+	}
+}
+
+// cmdPuzzle handles /puzzle: it deals the puzzle, stores it as the
+// member's solo game and shows its board.
+func (b *Bot) cmdPuzzle(ctx context.Context, ix *interaction, opts options) error {
+	gm, err := catalog.Lookup(opts.str("game"))
+	if err != nil || !gm.Solo() {
+		return userErrorf("Unknown puzzle %q: choose one of %s.", echo(opts.str("game")), soloNames())
+	}
+	n, given, err := opts.integer("n")
+	switch {
+	case err != nil:
+		return err
+	case given && gm.Setup.Size == nil:
+		return userErrorf("Option n applies to N-Queens only.")
+	case given && (n < 4 || n > maxQueensN):
+		return userErrorf("Option n must be between 4 and %d: a larger board does not fit under a Discord message.", maxQueensN)
+	case opts.has("difficulty") && gm.Setup.Size != nil:
+		return userErrorf("Option difficulty applies to the sliding-tile puzzles; N-Queens takes n.")
+	}
+	level := difficulties[1]
+	if name := opts.str("difficulty"); name != "" {
+		i := indexOf(difficulties, func(d difficulty) bool { return d.name == name })
+		if i < 0 {
+			return userErrorf("Option difficulty must be easy, medium or hard.")
+		}
+		level = difficulties[i]
+	}
+	if err := checkChannelPermissions(ix); err != nil {
+		return err
+	}
+	pos, err := deal(ctx, gm, int(n), level)
+	if err != nil {
+		return err
+	}
+	g := &storage.Game{
+		Kind: storage.Kind(gm.Name), Status: storage.StatusActive,
+		Players:  []storage.Player{playerOf(ix.user())},
+		Start:    pos.String(),
+		Position: pos.String(),
+		GuildID:  ix.GuildID, ChannelID: ix.ChannelID,
+	}
+	if err := b.createGame(ctx, g); err != nil {
+		return err
+	}
+	return ix.hold(g.ID, func() error {
+		return b.showNewBoard(ctx, ix, g, view(g, pos, nil, nil, ""))
+	})
+}
+
+// indexOf returns the index of the first element of list for which ok
+// holds, or -1.
+func indexOf[T any](list []T, ok func(T) bool) int {
+	for i, v := range list {
+		if ok(v) {
+			return i
+		}
+	}
+	return -1
+}
+
+// soloNames lists the puzzles' names for errors.
+func soloNames() string {
+	var names []string
+	for _, g := range soloGames() {
+		names = append(names, g.Name)
+	}
+	return strings.Join(names, ", ")
+}
+
+// deal returns a new puzzle's start: a sliding-tile start whose optimal
+// solution is as long as the difficulty asks, or the empty N×N board.
+func deal(ctx context.Context, gm *games.Game, n int, level difficulty) (engine.Position, error) {
+	start, err := gm.Start(games.Options{Size: n})
+	if err != nil {
+		return nil, fmt.Errorf("bot: deal %s: %w", gm.Name, err)
+	}
+	p, ok := start.(*slidingtile.Position)
+	if !ok {
+		return start, nil
+	}
+	ctx, cancel := context.WithTimeout(ctx, solverTime)
+	defer cancel()
+	size := p.Size()
+	q, _, err := puzzles.Scramble(ctx, rand.New(rand.NewPCG(rand.Uint64(), rand.Uint64())), size, level.lo[size], level.hi[size])
+	if err != nil {
+		return nil, fmt.Errorf("bot: deal %s: %w", gm.Name, err)
+	}
+	return q, nil
+}
+
+// optimum returns the fewest moves that solve g from its start, or 0 if
+// the solvers cannot tell in time (the result then leaves it unknown).
+func (b *Bot) optimum(ctx context.Context, g *storage.Game) int {
+	gm, err := gameOf(g)
+	if err != nil {
+		return 0
+	}
+	start, err := gm.Position(g.Start, games.Options{})
+	if err != nil {
+		return 0
+	}
+	ctx, cancel := context.WithTimeout(ctx, solverTime)
+	defer cancel()
+	moves, err := puzzles.Shortest(ctx, start)
+	if err != nil {
+		b.log.Warn("optimum of a puzzle unknown", "game", g.ID, "err", err)
+		return 0
+	}
+	return len(moves)
+}
+
+// checkPuzzler refuses anyone but the player of an active solo puzzle,
+// and a click on an outdated board.
+func checkPuzzler(ix *interaction, g *storage.Game, p customid.Params) error {
+	if !g.Solo() {
+		return userErrorf("This button belongs to a puzzle.")
+	}
+	if err := checkMover(g, ix.user().ID); err != nil {
+		return err
+	}
+	if p["ply"] != render.Ply(g) {
+		return userErrorf("This board is out of date: the puzzle has moved on. Use the newest board, or /games to post it again.")
+	}
+	return nil
+}
+
+// shortestHere returns g's position and a shortest way from it to a
+// solution, within solverTime.
+func shortestHere(ctx context.Context, g *storage.Game) (engine.Position, []engine.Move, error) {
+	pos, err := position(g)
+	if err != nil {
+		return nil, nil, err
+	}
+	ctx, cancel := context.WithTimeout(ctx, solverTime)
+	defer cancel()
+	moves, err := puzzles.Shortest(ctx, pos)
+	if errors.Is(err, context.DeadlineExceeded) {
+		return nil, nil, userErrorf("The solver did not finish in time on this position; try again after a move or two.")
+	}
+	if err != nil {
+		return nil, nil, fmt.Errorf("bot: solve game %s: %w", g.ID, err)
+	}
+	return pos, moves, nil
+}
+
+// clickHint shows the player, privately, the next move of a shortest
+// solution. A hint changes nothing in the game.
+func (b *Bot) clickHint(ctx context.Context, ix *interaction, g *storage.Game, p customid.Params) error {
+	if err := checkPuzzler(ix, g, p); err != nil {
+		return err
+	}
+	pos, moves, err := shortestHere(ctx, g)
+	if err != nil {
+		return err
+	}
+	if len(moves) == 0 {
+		return userErrorf("This puzzle is already solved.")
+	}
+	gm, err := gameOf(g)
+	if err != nil {
+		return err
+	}
+	return ix.say("💡 Next: **%s** (`/move cell:%s`). The shortest way from here takes %s.",
+		moveName(gm, pos, moves[0]), pos.FormatMove(moves[0]), render.Plural(len(moves), "move"))
+}
+
+// moveName names a move as the board shows it: the label of the cell it
+// plays on (a sliding tile's number), else the move's notation.
+func moveName(gm *games.Game, pos engine.Position, m engine.Move) string {
+	for _, row := range gm.Look.Board(pos, nil).Rows {
+		for _, c := range row {
+			if c.Move == m && c.Label != "" {
+				return c.Label
+			}
+		}
+	}
+	return pos.FormatMove(m)
+}
+
+// clickSolve plays a shortest solution out on the board. The puzzle then
+// ends abandoned, solved by Gambit (render.SolvedByGambit), so that it
+// never counts as the player's own solve; its moves used are the
+// player's own.
+func (b *Bot) clickSolve(ctx context.Context, ix *interaction, g *storage.Game, p customid.Params) error {
+	if err := checkPuzzler(ix, g, p); err != nil {
+		return err
+	}
+	pos, moves, err := shortestHere(ctx, g)
+	if err != nil {
+		return err
+	}
+	gm, err := gameOf(g)
+	if err != nil {
+		return err
+	}
+	own := len(g.Moves)
+	for _, m := range moves {
+		c := gm.Play(pos, m)
+		g.Moves = append(g.Moves, c.Move)
+		g.Last = &storage.LastMove{Move: c.Move, Changed: c.Changed}
+	}
+	g.Position = pos.String()
+	g.Status = storage.StatusAbandoned
+	res := storage.Result{Winner: storage.Nobody, Reason: render.SolvedByGambit, MovesUsed: own}
+	_, err = b.store.FinishGame(ctx, g, res)
+	if errors.Is(err, storage.ErrConflict) || errors.Is(err, storage.ErrGameOver) {
+		return userErrorf("The puzzle changed at the same moment; look at the board and try again.")
+	}
+	if err != nil {
+		return fmt.Errorf("bot: solve game %s: %w", g.ID, err)
+	}
+	notice := fmt.Sprintf("Gambit solved it in %s: %s.", render.Plural(len(moves), "move"), strings.Join(g.Moves[own:], " "))
+	return b.updateBoard(ctx, ix, g, view(g, pos, nil, nil, notice))
+}
+
+// clickCompare shows, privately, the solvers side by side on the board's
+// position: each within a node cap, all within solverTime.
+func (b *Bot) clickCompare(ctx context.Context, ix *interaction, g *storage.Game, p customid.Params) error {
+	if err := checkPuzzler(ix, g, p); err != nil {
+		return err
+	}
+	pos, err := position(g)
+	if err != nil {
+		return err
+	}
+	ctx, cancel := context.WithTimeout(ctx, solverTime)
+	defer cancel()
+	runs, err := puzzles.Compare(ctx, pos, compareNodes)
+	if err != nil {
+		return fmt.Errorf("bot: compare on game %s: %w", g.ID, err)
+	}
+	return ix.reply(render.Compare(runs, compareNodes), true)
+}

@@ -1,0 +1,223 @@
+package bot_test
+
+import (
+	"context"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/gambitbot/gambit/bot/customid"
+	"github.com/gambitbot/gambit/engine/nqueens"
+	"github.com/gambitbot/gambit/engine/slidingtile"
+	"github.com/gambitbot/gambit/internal/discordtest"
+	"github.com/gambitbot/gambit/storage"
+	"github.com/gambitbot/gambit/strategies/puzzles"
+)
+
+// newPuzzle starts a puzzle with /puzzle as user and returns its game and
+// board.
+func newPuzzle(t *testing.T, h *harness, user string, opts ...discordtest.Option) (*storage.Game, discordtest.Message) {
+	t.Helper()
+	_, m := h.command(user, "puzzle", opts...)
+	if m.Ephemeral() {
+		t.Fatalf("/puzzle answered %q", m.Content)
+	}
+	g := h.waitGame(h.latestGame(user).ID, "the board's ID", func(g *storage.Game) bool { return g.MessageID != "" })
+	if !g.Solo() || g.Status != storage.StatusActive || g.Start == "" || g.Start != g.Position {
+		t.Fatalf("/puzzle stored %+v", g)
+	}
+	return g, m
+}
+
+// tileSolution returns an optimal solution of an 8- or 15-puzzle game,
+// each move as "D/6": the blank's direction and the tile it slides.
+func tileSolution(t *testing.T, g *storage.Game) []string {
+	t.Helper()
+	p, err := slidingtile.Parse(g.Position)
+	if err != nil {
+		t.Fatal(err)
+	}
+	moves, err := puzzles.Shortest(context.Background(), p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var tiles []string
+	for _, m := range moves {
+		to, _ := p.Target(m)
+		tiles = append(tiles, p.FormatMove(m)+"/"+strconv.Itoa(p.Tile(to)))
+		p.Play(m)
+	}
+	return tiles
+}
+
+// TestPuzzleSolvedWithHintAndButtons deals an easy 8-puzzle, asks for a
+// hint, lets another member's click and a click on a stale board be
+// refused, and solves it optimally with a typed move and the tiles'
+// buttons: the game ends solved, in as many moves as the optimum that the
+// bot recorded, and counts among alice's solved puzzles.
+func TestPuzzleSolvedWithHintAndButtons(t *testing.T) {
+	t.Parallel()
+	h := start(t)
+	alice, bob := h.srv.AddUser("alice").ID, h.srv.AddUser("bob").ID
+	g, board := newPuzzle(t, h, alice, opt("game", "8puzzle"), opt("difficulty", "easy"))
+	solution := tileSolution(t, g)
+	if n := len(solution); n < 4 || n > 10 {
+		t.Fatalf("an easy 8-puzzle of %d moves", n)
+	}
+
+	hint, _ := find(board, customid.Hint, nil)
+	r := h.click(alice, board.ID, hint)
+	dir, tile, _ := strings.Cut(solution[0], "/")
+	if !r.Ephemeral() || !strings.Contains(r.Content, "Next: **"+tile+"**") || !strings.Contains(r.Content, "`/move cell:"+dir+"`") ||
+		!strings.Contains(r.Content, strconv.Itoa(len(solution))+" move") {
+		t.Fatalf("hint %q; solution %v", r.Content, solution)
+	}
+	if r := h.click(bob, board.ID, hint); !r.Ephemeral() || !strings.Contains(r.Content, "not your game") {
+		t.Errorf("bob's hint answered %q", r.Content)
+	}
+	cid, _, ok := moveControl(board, dir)
+	if !ok {
+		t.Fatalf("no button plays %s on %+v", dir, board.Components)
+	}
+	if r := h.click(bob, board.ID, cid); !r.Ephemeral() || !strings.Contains(r.Content, "not your game") {
+		t.Errorf("bob's move answered %q", r.Content)
+	}
+
+	// The first move typed, by the tile's number.
+	if _, r := h.command(alice, "move", opt("cell", tile)); !strings.Contains(r.Content, "You played "+dir) {
+		t.Fatalf("/move %s: %q", tile, r.Content)
+	}
+	h.waitGame(g.ID, "the typed move", func(g *storage.Game) bool { return len(g.Moves) == 1 })
+	if r := h.clickSeen(alice, board, hint); !r.Ephemeral() || !strings.Contains(r.Content, "out of date") {
+		t.Errorf("a hint on the stale board answered %q", r.Content)
+	}
+	if len(solution) > 1 {
+		next, _, _ := strings.Cut(solution[1], "/")
+		if id, _, ok := moveControl(board, next); ok {
+			if r := h.clickSeen(alice, board, id); !r.Ephemeral() || !strings.Contains(r.Content, "out of date") {
+				t.Errorf("a move on the stale board answered %q", r.Content)
+			}
+		}
+	}
+	for _, s := range solution[1:] {
+		dir, _, _ := strings.Cut(s, "/")
+		if r := h.move(alice, g.ID, dir); r.Ephemeral() {
+			t.Fatalf("move %s: %q", dir, r.Content)
+		}
+	}
+	g = h.waitGame(g.ID, "the puzzle solved", func(g *storage.Game) bool { return !g.Status.Open() })
+	if !g.Solved() || g.Result.MovesUsed != len(solution) || g.Result.Optimal != len(solution) {
+		t.Fatalf("solved puzzle: status %s, result %+v; want %d moves, optimal %d", g.Status, g.Result, len(solution), len(solution))
+	}
+	h.waitBoard(g.ID, "the solved board", func(m discordtest.Message) bool {
+		return strings.Contains(embedText(m), "**Solved** in "+strconv.Itoa(len(solution))+" move") && strings.Contains(embedText(m), "optimal!") &&
+			len(components(m)) == 0
+	})
+	solved, err := h.store.Solved(h.ctx(), storage.User(alice), g.Kind, 10)
+	if err != nil || len(solved) != 1 || solved[0].ID != g.ID {
+		t.Fatalf("alice's solved puzzles: %v, %v", solved, err)
+	}
+}
+
+// TestPuzzleSolveCompareAndGiveUp plays N-Queens through its menus, shows
+// the algorithms compared, and has Gambit solve it: the puzzle ends
+// abandoned, solved by Gambit, not among alice's own solves. A 15-puzzle
+// is then compared (the pattern databases) and given up.
+func TestPuzzleSolveCompareAndGiveUp(t *testing.T) {
+	t.Parallel()
+	h := start(t)
+	alice := h.srv.AddUser("alice").ID
+	g, _ := newPuzzle(t, h, alice, opt("game", "nqueens"), opt("n", 5))
+	if g.Position != "0,0,0,0,0" {
+		t.Fatalf("a 5-queens puzzle starts at %q", g.Position)
+	}
+	if r := h.move(alice, g.ID, "a1"); r.Ephemeral() {
+		t.Fatalf("a1: %q", r.Content)
+	}
+	board := h.board(g.ID)
+	compare, _ := find(board, customid.Compare, nil)
+	r := h.click(alice, board.ID, compare)
+	for _, want := range []string{"backtracking", "hill-climbing", "min-conflicts", "optimal?"} {
+		if !r.Ephemeral() || !strings.Contains(r.Content, want) {
+			t.Fatalf("Compare answered %q, want %q in it", r.Content, want)
+		}
+	}
+	solve, _ := find(board, customid.Solve, nil)
+	r = h.click(alice, board.ID, solve)
+	if r.Ephemeral() || !strings.Contains(r.Content, "Gambit solved it") || !strings.Contains(embedText(r), "Solved by Gambit") {
+		t.Fatalf("Solve answered %q %q", r.Content, embedText(r))
+	}
+	g = h.game(g.ID)
+	p, err := nqueens.Parse(g.Position)
+	if err != nil || !p.Solved() || g.Status != storage.StatusAbandoned || g.Result.MovesUsed != 1 || g.Result.Reason != "solved by Gambit" {
+		t.Fatalf("after Solve: %s %s %+v (%v)", g.Position, g.Status, g.Result, err)
+	}
+	if solved, err := h.store.Solved(h.ctx(), storage.User(alice), g.Kind, 10); err != nil || len(solved) != 0 {
+		t.Fatalf("a puzzle solved by Gambit counts as alice's: %v, %v", solved, err)
+	}
+	if r := h.clickSeen(alice, board, solve); !r.Ephemeral() || !strings.Contains(r.Content, "over") {
+		t.Errorf("Solve on the ended puzzle's old board answered %q", r.Content)
+	}
+
+	g, board = newPuzzle(t, h, alice, opt("game", "15puzzle"), opt("difficulty", "easy"))
+	compare, _ = find(board, customid.Compare, nil)
+	if r := h.click(alice, board.ID, compare); !strings.Contains(r.Content, "idastar-pdb") || !strings.Contains(r.Content, "proved") {
+		t.Fatalf("Compare on the 15-puzzle answered %q", r.Content)
+	}
+	giveUp, _ := find(board, customid.Resign, nil)
+	confirm := h.click(alice, board.ID, giveUp)
+	yes, _ := find(confirm, customid.ResignConfirm, nil)
+	h.click(alice, confirm.ID, yes)
+	g = h.waitGame(g.ID, "the puzzle given up", func(g *storage.Game) bool { return !g.Status.Open() })
+	if g.Status != storage.StatusAbandoned || g.Result.Reason != "gave up" {
+		t.Fatalf("given up: %s %+v", g.Status, g.Result)
+	}
+}
+
+// TestPuzzleRefusesBadOptions checks /puzzle's refusals: options of the
+// other kind of puzzle, an N too large for Discord's components.
+func TestPuzzleRefusesBadOptions(t *testing.T) {
+	t.Parallel()
+	h := start(t)
+	alice := h.srv.AddUser("alice").ID
+	for _, tc := range []struct {
+		opts []discordtest.Option
+		want string
+	}{
+		{[]discordtest.Option{opt("game", "8puzzle"), opt("n", 6)}, "N-Queens only"},
+		{[]discordtest.Option{opt("game", "nqueens"), opt("difficulty", "hard")}, "sliding-tile"},
+		{[]discordtest.Option{opt("game", "nqueens"), opt("n", 11)}, "between 4 and 10"},
+	} {
+		if _, r := h.command(alice, "puzzle", tc.opts...); !r.Ephemeral() || !strings.Contains(r.Content, tc.want) {
+			t.Errorf("/puzzle %v answered %q, want %q", tc.opts, r.Content, tc.want)
+		}
+	}
+}
+
+// TestPuzzleResumesAfterARestart stops the bot in the middle of an
+// 8-puzzle and starts it again on the same database: the board from
+// before the restart is redrawn and takes the remaining moves, and the
+// puzzle ends solved.
+func TestPuzzleResumesAfterARestart(t *testing.T) {
+	t.Parallel()
+	h := start(t)
+	alice := h.srv.AddUser("alice").ID
+	g, _ := newPuzzle(t, h, alice, opt("game", "8puzzle"), opt("difficulty", "easy"))
+	solution := tileSolution(t, g)
+	first, _, _ := strings.Cut(solution[0], "/")
+	h.move(alice, g.ID, first)
+	h.waitGame(g.ID, "the first move", func(g *storage.Game) bool { return len(g.Moves) == 1 })
+	h.stop()
+	h.run()
+	h.waitLog("bot running")
+	for _, s := range solution[1:] {
+		dir, _, _ := strings.Cut(s, "/")
+		if r := h.move(alice, g.ID, dir); r.Ephemeral() {
+			t.Fatalf("after the restart, move %s: %q", dir, r.Content)
+		}
+	}
+	g = h.waitGame(g.ID, "the puzzle solved after the restart", func(g *storage.Game) bool { return !g.Status.Open() })
+	if !g.Solved() || g.Result.MovesUsed != len(solution) || g.Result.Optimal != len(solution) {
+		t.Fatalf("after the restart: %s %+v", g.Status, g.Result)
+	}
+}

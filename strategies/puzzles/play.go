@@ -1,0 +1,239 @@
+package puzzles
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math/rand/v2"
+	"time"
+
+	"github.com/gambitbot/gambit/engine"
+	"github.com/gambitbot/gambit/engine/nqueens"
+	"github.com/gambitbot/gambit/engine/slidingtile"
+)
+
+// This file serves a person playing a puzzle: the shortest way on from
+// the position in front of them (a hint, a solution played out), the
+// solvers compared on it, and scrambled starts of a chosen difficulty.
+
+// Shortest returns a shortest sequence of moves from pos to a solution:
+// for a sliding-tile puzzle an optimal solution (A* on the 8-puzzle,
+// IDA* on the pattern databases on the 15-puzzle), for N-Queens the moves
+// to the nearest solution — every solution of N enumerated, and a column
+// whose queen differs takes one move, so the fewest differing columns is
+// the fewest moves. It fails for any other position, or at the context's
+// end.
+func Shortest(ctx context.Context, pos engine.Position) ([]engine.Move, error) {
+	switch p := pos.(type) {
+	case *slidingtile.Position:
+		name := map[int]string{3: "astar", 4: "idastar-pdb"}[p.Size()]
+		s, err := LookupTile(name)
+		if err != nil {
+			return nil, err
+		}
+		sol, err := s.Solve(ctx, p, Limits{})
+		return sol.Moves, err
+	case *nqueens.Position:
+		return nearestQueens(ctx, p)
+	}
+	return nil, fmt.Errorf("puzzles: %T is not a puzzle position", pos)
+}
+
+// nearestQueens returns the moves from p to the solution that differs
+// from it in the fewest columns.
+func nearestQueens(ctx context.Context, p *nqueens.Position) ([]engine.Move, error) {
+	n := p.N()
+	have := p.Rows() // rows 1…n, 0 for none
+	best, bestDiff := []int(nil), n+1
+	rows := make([]int, n)
+	usedRow, ld, rd := make([]bool, n+1), make([]bool, 2*n+1), make([]bool, 2*n+1)
+	nodes := 0
+	var place func(col, diff int) error
+	place = func(col, diff int) error {
+		if diff >= bestDiff {
+			return nil
+		}
+		if col == n {
+			best, bestDiff = append([]int(nil), rows...), diff
+			return nil
+		}
+		if nodes++; nodes&4095 == 0 && ctx.Err() != nil {
+			return ctx.Err()
+		}
+		for r := 1; r <= n; r++ {
+			if usedRow[r] || ld[r-col+n] || rd[r+col] {
+				continue
+			}
+			rows[col] = r
+			usedRow[r], ld[r-col+n], rd[r+col] = true, true, true
+			d := diff
+			if have[col] != r {
+				d++
+			}
+			err := place(col+1, d)
+			usedRow[r], ld[r-col+n], rd[r+col] = false, false, false
+			if err != nil {
+				return err
+			}
+		}
+		return nil
+	}
+	if err := place(0, 0); err != nil {
+		return nil, fmt.Errorf("puzzles: nearest solution of %v: %w", p, err)
+	}
+	var moves []engine.Move
+	for c, r := range best {
+		if have[c] != r {
+			moves = append(moves, p.Square(c, r))
+		}
+	}
+	return moves, nil
+}
+
+// Run is one solver's run on a position, for a comparison.
+type Run struct {
+	// Algorithm is the solver's name.
+	Algorithm string
+	// Solved reports whether it found a solution; Err says why not.
+	Solved bool
+	Err    error
+	// Length is the number of moves of its solution from the position.
+	Length int
+	// Nodes counts the nodes it expanded (see its description).
+	Nodes uint64
+	// Elapsed is the time it took.
+	Elapsed time.Duration
+	// Optimal is "proved" when the solver proves its solutions shortest,
+	// "yes" or "no" when a proved length is there to compare with, "?"
+	// otherwise, "" when it found none.
+	Optimal string
+	// Moves is a sliding-tile solver's solution.
+	Moves []engine.Move
+}
+
+// Compare runs every solver of pos's puzzle on it, each within the node
+// cap and the context: on a sliding-tile puzzle each TileSolver from pos;
+// on N-Queens each QueensSolver on N, its length being the moves from pos
+// to the solution it found, compared with the nearest solution's.
+func Compare(ctx context.Context, pos engine.Position, nodes uint64) ([]Run, error) {
+	var runs []Run
+	best := -1
+	switch p := pos.(type) {
+	case *slidingtile.Position:
+		for _, s := range TileSolvers() {
+			r := RunTile(ctx, s, p, nodes)
+			if r.Optimal == "proved" {
+				best = r.Length
+			}
+			runs = append(runs, r)
+		}
+	case *nqueens.Position:
+		for _, s := range QueensSolvers() {
+			runs = append(runs, runQueens(ctx, s, p, nodes))
+		}
+		near, err := nearestQueens(ctx, p)
+		if err != nil {
+			return nil, err
+		}
+		best = len(near)
+	default:
+		return nil, fmt.Errorf("puzzles: %T is not a puzzle position", pos)
+	}
+	MarkOptimal(runs, best)
+	return runs, nil
+}
+
+// MarkOptimal labels the runs that found a solution and prove nothing:
+// "yes" if as short as best, the proved optimal length, "no" if longer,
+// "?" when best is negative (nothing proved).
+func MarkOptimal(runs []Run, best int) {
+	for i := range runs {
+		switch r := &runs[i]; {
+		case !r.Solved || r.Optimal == "proved":
+		case best < 0:
+			r.Optimal = "?"
+		case r.Length == best:
+			r.Optimal = "yes"
+		default:
+			r.Optimal = "no"
+		}
+	}
+}
+
+// RunTile runs one sliding-tile solver on p within a node cap (0 for
+// none) and the context, and times it.
+func RunTile(ctx context.Context, s TileSolver, p *slidingtile.Position, nodes uint64) Run {
+	start := time.Now()
+	sol, err := s.Solve(ctx, p, Limits{Nodes: nodes})
+	r := Run{Algorithm: s.Name, Nodes: sol.Nodes, Elapsed: time.Since(start), Err: err}
+	if err != nil {
+		return r
+	}
+	r.Solved, r.Length, r.Moves = true, len(sol.Moves), sol.Moves
+	if sol.Optimal {
+		r.Optimal = "proved"
+	}
+	return r
+}
+
+// runQueens runs one N-Queens solver on p's N and measures the moves from
+// p to its solution.
+func runQueens(ctx context.Context, s QueensSolver, p *nqueens.Position, nodes uint64) Run {
+	start := time.Now()
+	sol, err := s.Solve(ctx, p.N(), Limits{Nodes: nodes})
+	r := Run{Algorithm: s.Name, Nodes: sol.Nodes, Elapsed: time.Since(start), Err: err}
+	if err != nil {
+		return r
+	}
+	r.Solved = true
+	for c, row := range sol.Rows {
+		if p.Row(c) != row+1 {
+			r.Length++
+		}
+	}
+	return r
+}
+
+// ErrNoScramble is wrapped by Scramble's error when no walk found a start
+// of the asked length.
+var ErrNoScramble = errors.New("no start of that length found")
+
+// Scramble returns a sliding-tile start of the given side whose optimal
+// solution has lo to hi moves, and that length: random walks from the
+// goal (never undoing the last step) of a length drawn from lo to twice
+// hi — a walk wanders, so its optimum is often shorter than itself —,
+// each measured with Shortest, until one falls in the range.
+// It gives up after 200 walks, or at the context's end.
+func Scramble(ctx context.Context, rng *rand.Rand, size, lo, hi int) (*slidingtile.Position, int, error) {
+	if lo < 1 || hi < lo {
+		return nil, 0, fmt.Errorf("puzzles: scramble: lengths %d to %d", lo, hi)
+	}
+	for range 200 {
+		p := slidingtile.Goal(size)
+		steps := lo + rng.IntN(2*hi-lo+1)
+		prev := engine.NoMove
+		for range steps {
+			var moves []engine.Move
+			for m := slidingtile.Up; m <= slidingtile.Right; m++ {
+				if _, ok := p.Target(m); ok && (prev == engine.NoMove || m != slidingtile.Opposite(prev)) {
+					moves = append(moves, m)
+				}
+			}
+			prev = moves[rng.IntN(len(moves))]
+			p.Play(prev)
+		}
+		// A fresh position: the walk's history is not the player's.
+		q, err := slidingtile.Parse(p.String())
+		if err != nil {
+			return nil, 0, fmt.Errorf("puzzles: scramble: %w", err)
+		}
+		sol, err := Shortest(ctx, q)
+		if err != nil {
+			return nil, 0, fmt.Errorf("puzzles: scramble: %w", err)
+		}
+		if n := len(sol); n >= lo && n <= hi {
+			return q, n, nil
+		}
+	}
+	return nil, 0, fmt.Errorf("puzzles: scramble of %d to %d moves: %w", lo, hi, ErrNoScramble)
+}
