@@ -120,8 +120,11 @@ func (s *Store) Rank(ctx context.Context, l storage.Ladder, p storage.PlayerID, 
 		if r.Provisional() {
 			return nil
 		}
-		const above = "ladder = $1 AND established AND (rating > $2 OR (rating = $2 AND player < $3))"
-		const below = "ladder = $1 AND established AND (rating < $2 OR (rating = $2 AND player > $3))"
+		// Ranked before the player: a higher rating, or an equal one and a
+		// smaller player id. The bound on rating alone is what the index
+		// (ladder, rating DESC, player) is scanned by.
+		const above = "ladder = $1 AND established AND rating >= $2 AND (rating > $2 OR player < $3)"
+		const below = "ladder = $1 AND established AND rating <= $2 AND (rating < $2 OR player > $3)"
 		var higher int
 		if err := tx.QueryRow(ctx, "SELECT count(*) FROM ratings WHERE "+above, l.String(), r.Rating, p).Scan(&higher); err != nil {
 			return err
