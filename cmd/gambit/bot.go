@@ -31,6 +31,7 @@ environment and from a .env file in the working directory (see .env.example):
   DISCORD_GUILD_ID       register the commands in this server only (instant, for development)
   DISCORD_API_URL        send Discord API requests to this base URL (a REST proxy)
   GAMBIT_DB              the database file (default ./data/gambit.db)
+  GAMBIT_DATABASE_URL    a PostgreSQL database (postgres://…) instead of the file
   GAMBIT_MOVE_TIME       default AI time per move (default 2s)
   GAMBIT_CHALLENGE_TTL   how long a challenge waits for an answer (default 5m)
   GAMBIT_TURN_TIMEOUT    how long a player may take per move (default 24h)
@@ -136,8 +137,7 @@ func serveBot(ctx context.Context, sio stdio) error {
 	runtime.GOMAXPROCS(bot.Procs(cfg))
 	cfg.Metrics = ops.NewMetrics()
 
-	path := envOr("GAMBIT_DB", defaultDB)
-	store, err := bolt.Open(path, nil)
+	store, err := openStore(ctx, os.Getenv(envDatabaseURL), envOr("GAMBIT_DB", defaultDB), serving)
 	if err != nil {
 		return err
 	}
@@ -150,7 +150,7 @@ func serveBot(ctx context.Context, sio stdio) error {
 	if err != nil {
 		return err
 	}
-	log.Info("starting Gambit", "version", version(), "db", path,
+	log.Info("starting Gambit", "version", version(), "db", storeName(store),
 		"active", stats.Games[storage.StatusActive], "pending", stats.Games[storage.StatusPending],
 		"finished", stats.Games[storage.StatusFinished]+stats.Games[storage.StatusForfeited])
 
@@ -170,9 +170,12 @@ func serveBot(ctx context.Context, sio stdio) error {
 				}
 				return nil
 			}},
-		}, ops.Backup{Snapshot: store.Snapshot, Token: opsToken})
+		}, opsBackup(store, opsToken))
 		backup := "on"
-		if opsToken == "" {
+		switch {
+		case opsBackup(store, opsToken).Snapshot == nil:
+			backup = "none (PostgreSQL: use pg_dump)"
+		case opsToken == "":
 			backup = "off (no GAMBIT_OPS_TOKEN)"
 		}
 		go func() {
@@ -186,6 +189,16 @@ func serveBot(ctx context.Context, sio stdio) error {
 	runErr := b.Run(ctx)
 	stopOps()
 	return errors.Join(runErr, <-opsDone)
+}
+
+// opsBackup is GET /backup of the operations endpoint: bbolt's online
+// snapshot; none on PostgreSQL, whose backups are the server's business
+// (pg_dump).
+func opsBackup(store storage.Admin, token string) ops.Backup {
+	if b, ok := store.(*bolt.Store); ok {
+		return ops.Backup{Snapshot: b.Snapshot, Token: token}
+	}
+	return ops.Backup{}
 }
 
 // version returns the module version and VCS revision the binary was

@@ -5,7 +5,6 @@ import (
 	"errors"
 	"flag"
 	"fmt"
-	"io/fs"
 	"maps"
 	"os"
 	"os/signal"
@@ -15,27 +14,36 @@ import (
 	"github.com/gambitbot/gambit/games/catalog"
 	"github.com/gambitbot/gambit/storage"
 	"github.com/gambitbot/gambit/storage/bolt"
+	"github.com/gambitbot/gambit/storage/postgres"
 )
 
 // defaultDB is the database file when neither --db nor GAMBIT_DB says.
 const defaultDB = "./data/gambit.db"
 
 const dbUsage = `
-Usage: gambit db check|backup|stats|bench [--db PATH] [options]
+Usage: gambit db migrate|check|stats|backup|bench|copy [--db PATH | --url URL] [options]
 
-Inspects and exercises Gambit's database, a bbolt file. PATH defaults to
-GAMBIT_DB, then ./data/gambit.db. bbolt lets one process hold the file: stop
-the bot first, or take a copy while it runs from its operations endpoint
-(GET /backup on GAMBIT_OPS_ADDR, with GAMBIT_OPS_TOKEN).
+Inspects, upgrades and exercises Gambit's database: a bbolt file, or a
+PostgreSQL database when --url or GAMBIT_DATABASE_URL gives one
+(postgres://user:password@host:port/database). PATH defaults to GAMBIT_DB,
+then ./data/gambit.db. bbolt lets one process hold the file: stop the bot
+first, or take a copy while it runs from its operations endpoint (GET
+/backup on GAMBIT_OPS_ADDR, with GAMBIT_OPS_TOKEN).
 
-  check   bbolt's consistency check plus Gambit's invariants (indexes agree
-          with records, every record decodes); exit status 1 on any problem,
-          and on a file too damaged to open
-  backup  --out FILE: write a consistent copy, atomically
-  stats   keys per bucket and games per status
-  bench   [--games 100] [--moves 50] [--concurrency 1]: create N games and
-          commit M durable changes to each, printing "<game-id> <version>"
-          per commit as it lands, and the rate on stderr
+  migrate  create or upgrade the schema (the bot does it at start too)
+  check    Gambit's invariants (every record decodes and validates, indexes
+           agree with records; on bbolt also its page-level check); exit
+           status 1 on any problem, and on a file too damaged to open
+  stats    records per bucket or table and games per status
+  backup   --out FILE: write a consistent copy, atomically (bbolt only;
+           back PostgreSQL up with pg_dump)
+  bench    [--games 100] [--moves 50] [--concurrency 1]: create N games and
+           commit M durable changes to each, printing "<game-id> <version>"
+           per commit as it lands, and the rate on stderr (bbolt only; see
+           README for PostgreSQL's benchmarks)
+  copy     --from bolt:PATH --to postgres:URL: copy every game, rating and
+           guild setting into an empty PostgreSQL database, in one
+           transaction, then check it
 
 Run 'gambit db <subcommand> --help' for its options.
 
@@ -43,22 +51,35 @@ Examples:
   gambit db check
   gambit db backup --db ./data/gambit.db --out backup.db
   gambit db bench --db /tmp/bench.db --games 200 --concurrency 8
+  gambit db migrate --url postgres://gambit@localhost/gambit
+  gambit db copy --from bolt:./data/gambit.db --to postgres:postgres://gambit@localhost/gambit
 `
+
+// dbTarget is the database a db subcommand works on: the PostgreSQL URL
+// when set, else the bbolt file.
+type dbTarget struct {
+	path, url *string
+}
 
 // dbCommands are the subcommands of gambit db.
 var dbCommands = map[string]struct {
 	summary string
-	run     func(ctx context.Context, fs *flagSet, dbPath *string, args []string, sio stdio) error
+	run     func(ctx context.Context, fs *flagSet, db dbTarget, args []string, sio stdio) error
 }{
-	"check":  {"bbolt's consistency check plus Gambit's invariants; exit 1 on a problem", runDBCheck},
-	"backup": {"write a consistent copy of the database to --out", runDBBackup},
-	"stats":  {"keys per bucket and games per status", runDBStats},
-	"bench":  {"commit synthetic game updates durably, printing each", runDBBench},
+	"migrate": {"create or upgrade the schema", runDBMigrate},
+	"check":   {"Gambit's invariants; exit 1 on a problem", runDBCheck},
+	"backup":  {"write a consistent copy of a bbolt database to --out", runDBBackup},
+	"stats":   {"records per bucket or table and games per status", runDBStats},
+	"bench":   {"commit synthetic game updates durably to a bbolt file, printing each", runDBBench},
+	"copy":    {"copy a bbolt database into an empty PostgreSQL database", runDBCopy},
 }
+
+// dbNames lists the subcommands for messages.
+const dbNames = "migrate, check, stats, backup, bench or copy"
 
 func runDB(args []string, sio stdio) error {
 	if len(args) == 0 {
-		return usagef("want a subcommand: check, backup, stats or bench")
+		return usagef("want a subcommand: %s", dbNames)
 	}
 	switch args[0] {
 	case "-h", "-help", "--help", "help":
@@ -67,13 +88,16 @@ func runDB(args []string, sio stdio) error {
 	}
 	sub, ok := dbCommands[args[0]]
 	if !ok {
-		return usagef("unknown subcommand %q: want check, backup, stats or bench", args[0])
+		return usagef("unknown subcommand %q: want %s", args[0], dbNames)
 	}
-	fs := newFlagSet("db "+args[0], fmt.Sprintf("Usage: gambit db %s [--db PATH] [options]\n\n%s.\nSee 'gambit db --help'.", args[0], sub.summary), sio.out)
-	dbPath := fs.String("db", envOr("GAMBIT_DB", defaultDB), "the database file (GAMBIT_DB)")
+	fs := newFlagSet("db "+args[0], fmt.Sprintf("Usage: gambit db %s [--db PATH | --url URL] [options]\n\n%s.\nSee 'gambit db --help'.", args[0], sub.summary), sio.out)
+	db := dbTarget{
+		path: fs.String("db", envOr("GAMBIT_DB", defaultDB), "the bbolt database file (GAMBIT_DB)"),
+		url:  fs.String("url", os.Getenv(envDatabaseURL), "a PostgreSQL database instead of the file ("+envDatabaseURL+")"),
+	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
-	return sub.run(ctx, fs, dbPath, args[1:], sio)
+	return sub.run(ctx, fs, db, args[1:], sio)
 }
 
 // envOr returns the environment variable key, or def when it is unset or
@@ -85,21 +109,10 @@ func envOr(key, def string) string {
 	return def
 }
 
-// openDB opens the database for the db subcommands: read-only for the
-// inspections, so that a missing file is an error rather than a new empty
-// database.
-func openDB(path string, readOnly bool) (*bolt.Store, error) {
-	if readOnly {
-		if _, err := os.Stat(path); errors.Is(err, fs.ErrNotExist) {
-			return nil, fmt.Errorf("no database at %s: give its path with --db or GAMBIT_DB", path)
-		}
-	}
-	return bolt.Open(path, &bolt.Options{ReadOnly: readOnly})
-}
-
-// inspect parses the flags of a read-only subcommand, checks them with
-// validate (if not nil), opens the database read-only and runs fn on it.
-func inspect(fs *flagSet, dbPath *string, args []string, validate func() error, fn func(*bolt.Store) error) error {
+// inspect parses the flags of an inspecting subcommand, checks them with
+// validate (if not nil), opens the database without changing it and runs
+// fn on it.
+func inspect(ctx context.Context, fs *flagSet, db dbTarget, args []string, validate func() error, fn func(storage.Admin) error) error {
 	if err := fs.parse(args); err != nil {
 		return err
 	}
@@ -108,7 +121,7 @@ func inspect(fs *flagSet, dbPath *string, args []string, validate func() error, 
 			return err
 		}
 	}
-	s, err := openDB(*dbPath, true)
+	s, err := openStore(ctx, *db.url, *db.path, inspecting)
 	if err != nil {
 		return err
 	}
@@ -116,8 +129,25 @@ func inspect(fs *flagSet, dbPath *string, args []string, validate func() error, 
 	return fn(s)
 }
 
-func runDBCheck(ctx context.Context, fs *flagSet, dbPath *string, args []string, sio stdio) error {
-	return inspect(fs, dbPath, args, nil, func(s *bolt.Store) error {
+func runDBMigrate(ctx context.Context, fs *flagSet, db dbTarget, args []string, sio stdio) error {
+	if err := fs.parse(args); err != nil {
+		return err
+	}
+	s, err := openStore(ctx, *db.url, *db.path, serving)
+	if err != nil {
+		return err
+	}
+	st, err := s.Stats(ctx)
+	err = errors.Join(err, s.Close())
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(sio.out, "%s: schema %d\n", st.Path, st.Schema)
+	return nil
+}
+
+func runDBCheck(ctx context.Context, fs *flagSet, db dbTarget, args []string, sio stdio) error {
+	return inspect(ctx, fs, db, args, nil, func(s storage.Admin) error {
 		problems, err := s.Check(ctx)
 		if err != nil {
 			return err
@@ -126,23 +156,26 @@ func runDBCheck(ctx context.Context, fs *flagSet, dbPath *string, args []string,
 			fmt.Fprintln(sio.out, p)
 		}
 		if len(problems) > 0 {
-			return fmt.Errorf("%s: %d problem(s)", *dbPath, len(problems))
+			return fmt.Errorf("%s: %d problem(s)", storeName(s), len(problems))
 		}
-		fmt.Fprintf(sio.out, "%s: ok\n", *dbPath)
+		fmt.Fprintf(sio.out, "%s: ok\n", storeName(s))
 		return nil
 	})
 }
 
-func runDBBackup(ctx context.Context, fs *flagSet, dbPath *string, args []string, sio stdio) error {
+func runDBBackup(ctx context.Context, fs *flagSet, db dbTarget, args []string, sio stdio) error {
 	out := fs.String("out", "", "the file to write (required)")
 	validate := func() error {
 		if *out == "" {
 			return usagef("--out is required")
 		}
+		if *db.url != "" {
+			return usagef("backup copies a bbolt file; back PostgreSQL up with pg_dump")
+		}
 		return nil
 	}
-	return inspect(fs, dbPath, args, validate, func(s *bolt.Store) error {
-		n, err := s.BackupFile(ctx, *out)
+	return inspect(ctx, fs, db, args, validate, func(s storage.Admin) error {
+		n, err := s.(*bolt.Store).BackupFile(ctx, *out)
 		if err != nil {
 			return err
 		}
@@ -151,15 +184,15 @@ func runDBBackup(ctx context.Context, fs *flagSet, dbPath *string, args []string
 	})
 }
 
-func runDBStats(ctx context.Context, fs *flagSet, dbPath *string, args []string, sio stdio) error {
-	return inspect(fs, dbPath, args, nil, func(s *bolt.Store) error {
+func runDBStats(ctx context.Context, fs *flagSet, db dbTarget, args []string, sio stdio) error {
+	return inspect(ctx, fs, db, args, nil, func(s storage.Admin) error {
 		st, err := s.Stats(ctx)
 		if err != nil {
 			return err
 		}
 		w := sio.out
 		fmt.Fprintf(w, "%s: schema %d, %d bytes of data\n", st.Path, st.Schema, st.Size)
-		fmt.Fprintln(w, "keys per bucket:")
+		fmt.Fprintln(w, "records per bucket or table:")
 		for _, name := range slices.Sorted(maps.Keys(st.Keys)) {
 			fmt.Fprintf(w, "  %-24s %d\n", name, st.Keys[name])
 		}
@@ -174,7 +207,7 @@ func runDBStats(ctx context.Context, fs *flagSet, dbPath *string, args []string,
 	})
 }
 
-func runDBBench(ctx context.Context, fs *flagSet, dbPath *string, args []string, sio stdio) error {
+func runDBBench(ctx context.Context, fs *flagSet, db dbTarget, args []string, sio stdio) error {
 	stdout, stderr := sio.out, sio.err
 	games := fs.Int("games", 100, "games to create")
 	moves := fs.Int("moves", 50, "changes committed to each game after its creation; the last finishes it")
@@ -185,7 +218,10 @@ func runDBBench(ctx context.Context, fs *flagSet, dbPath *string, args []string,
 	if *games < 0 || *moves < 0 || *concurrency < 1 {
 		return usagef("--games and --moves must be 0 or more, --concurrency 1 or more")
 	}
-	s, err := openDB(*dbPath, false)
+	if *db.url != "" {
+		return usagef("bench runs on a bbolt file; PostgreSQL's benchmarks are Go benchmarks (see README)")
+	}
+	s, err := bolt.Open(*db.path, nil)
 	if err != nil {
 		return err
 	}
@@ -211,4 +247,54 @@ func duelKinds() []storage.Kind {
 		}
 	}
 	return kinds
+}
+
+func runDBCopy(ctx context.Context, fs *flagSet, _ dbTarget, args []string, sio stdio) error {
+	from := fs.String("from", "", "the source: bolt:PATH (required)")
+	to := fs.String("to", "", "the target: postgres:URL, an empty PostgreSQL database (required)")
+	if err := fs.parse(args); err != nil {
+		return err
+	}
+	path, ok := strings.CutPrefix(*from, "bolt:")
+	if !ok || path == "" {
+		return usagef("--from must be bolt:PATH")
+	}
+	url, ok := strings.CutPrefix(*to, "postgres:")
+	if !ok || !strings.HasPrefix(url, "postgres") {
+		return usagef("--to must be postgres:URL, such as postgres:postgres://gambit@localhost/gambit")
+	}
+	src, err := openStore(ctx, "", path, inspecting)
+	if err != nil {
+		return err
+	}
+	defer src.Close()
+	dst, err := postgres.Open(ctx, url, nil)
+	if err != nil {
+		return err
+	}
+	defer dst.Close()
+	if err := storage.Copy(ctx, src, dst); err != nil {
+		return err
+	}
+	problems, err := dst.Check(ctx)
+	if err != nil {
+		return err
+	}
+	if len(problems) > 0 {
+		for _, p := range problems {
+			fmt.Fprintln(sio.out, p)
+		}
+		return fmt.Errorf("%s: %d problem(s) after the copy", dst.Name(), len(problems))
+	}
+	st, err := dst.Stats(ctx)
+	if err != nil {
+		return err
+	}
+	total := 0
+	for _, n := range st.Games {
+		total += n
+	}
+	fmt.Fprintf(sio.out, "copied %s to %s: %d games, %d ratings, %d guild settings; check ok\n",
+		path, dst.Name(), total, st.Ratings, st.Keys["guilds"])
+	return nil
 }

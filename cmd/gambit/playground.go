@@ -12,7 +12,6 @@ import (
 
 	"github.com/gambitbot/gambit/bot"
 	"github.com/gambitbot/gambit/internal/playground"
-	"github.com/gambitbot/gambit/storage/bolt"
 )
 
 const playgroundUsage = `
@@ -25,6 +24,7 @@ are kept in their own database, so they survive restarts.
 
   GAMBIT_PLAYGROUND_ADDR  where the page is served (default 127.0.0.1:8080; loopback only)
   GAMBIT_PLAYGROUND_DB    the playground's database (default ./data/playground.db)
+  GAMBIT_DATABASE_URL     a PostgreSQL database (postgres://…) instead of the file
   GAMBIT_MOVE_TIME, GAMBIT_DEFAULT_AI, GAMBIT_SEARCH_THREADS, GAMBIT_LOG_LEVEL
                           as for 'gambit bot'
 
@@ -53,7 +53,7 @@ func runPlayground(args []string, sio stdio) error {
 		return err
 	}
 	db := envOr("GAMBIT_PLAYGROUND_DB", defaultPlaygroundDB)
-	store, err := bolt.Open(db, nil)
+	store, err := openStore(ctx, os.Getenv(envDatabaseURL), db, serving)
 	if err != nil {
 		_ = ln.Close()
 		return err

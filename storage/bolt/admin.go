@@ -7,6 +7,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"strings"
 
 	"go.etcd.io/bbolt"
 
@@ -139,27 +140,11 @@ func syncDir(dir string) error {
 	return errors.Join(d.Sync(), d.Close())
 }
 
-// Stats summarises a database for `gambit db stats`.
-type Stats struct {
-	// Path is the database file.
-	Path string
-	// Schema is the stored schema version.
-	Schema uint64
-	// Size is the size of the data in bytes (the file may be larger).
-	Size int64
-	// Keys counts the keys of each bucket, by path: "games",
-	// "ratings/connect4", … A bucket holding sub-buckets counts them.
-	Keys map[string]int
-	// Games counts the games in each status; a corrupt record counts
-	// under Corrupt instead.
-	Games map[storage.Status]int
-	// Corrupt counts game records that failed to decode.
-	Corrupt int
-}
-
-// Stats counts the keys of every bucket and the games in each status. A
-// file too damaged to read gives an error matching ErrCorruptFile.
-func (s *Store) Stats(ctx context.Context) (st Stats, err error) {
+// Stats counts the keys of every bucket (Keys holds bucket paths such as
+// "ratings/connect4"; a bucket holding sub-buckets counts them) and the
+// games in each status. A file too damaged to read gives an error matching
+// ErrCorruptFile.
+func (s *Store) Stats(ctx context.Context) (st storage.Stats, err error) {
 	err = guard("stats of", s.path, func() error {
 		st, err = s.stats(ctx)
 		return err
@@ -167,12 +152,12 @@ func (s *Store) Stats(ctx context.Context) (st Stats, err error) {
 	return st, err
 }
 
-func (s *Store) stats(ctx context.Context) (Stats, error) {
-	st := Stats{Path: s.path}
+func (s *Store) stats(ctx context.Context) (storage.Stats, error) {
+	st := storage.Stats{Path: s.path}
 	err := s.view(ctx, func(tx *bbolt.Tx) error {
 		st.Keys = map[string]int{}
 		st.Games = map[storage.Status]int{}
-		st.Corrupt = 0
+		st.Corrupt, st.Ratings = 0, 0
 		st.Size = tx.Size()
 		var err error
 		if st.Schema, err = readSchema(tx); err != nil {
@@ -182,6 +167,11 @@ func (s *Store) stats(ctx context.Context) (Stats, error) {
 			return countKeys(string(name), b, st.Keys)
 		}); err != nil {
 			return err
+		}
+		for name, n := range st.Keys {
+			if strings.HasPrefix(name, string(bucketRatings)+"/") {
+				st.Ratings += n
+			}
 		}
 		if b := tx.Bucket(bucketGames); b != nil {
 			return b.ForEach(func(k, v []byte) error {
@@ -196,7 +186,7 @@ func (s *Store) stats(ctx context.Context) (Stats, error) {
 		return nil
 	})
 	if err != nil {
-		return Stats{}, fmt.Errorf("storage: stats of %s: %w", s.path, err)
+		return storage.Stats{}, fmt.Errorf("storage: stats of %s: %w", s.path, err)
 	}
 	return st, nil
 }
@@ -223,4 +213,50 @@ func (s *Store) Ping(ctx context.Context) error {
 		_, err := readSchema(tx)
 		return err
 	})
+}
+
+// Export implements storage.Admin: it reads every game, rating and guild's
+// settings in one read transaction, so the copy is consistent.
+func (s *Store) Export(ctx context.Context, put storage.Sink) error {
+	err := s.view(ctx, func(tx *bbolt.Tx) error {
+		if err := tx.Bucket(bucketGames).ForEach(func(k, v []byte) error {
+			g, err := decodeGame(k, v)
+			if err != nil {
+				return err
+			}
+			if err := put.Game(g); err != nil {
+				return err
+			}
+			return ctx.Err()
+		}); err != nil {
+			return err
+		}
+		ladders, err := ratedLadders(tx)
+		if err != nil {
+			return err
+		}
+		for _, l := range ladders {
+			b, _ := ladderBucket(tx, bucketRatings, l, false)
+			if err := b.ForEach(func(k, v []byte) error {
+				r, err := decodeRating(l.String(), k, v)
+				if err != nil {
+					return err
+				}
+				return put.Rating(l, r)
+			}); err != nil {
+				return err
+			}
+		}
+		return tx.Bucket(bucketGuilds).ForEach(func(k, v []byte) error {
+			gs, err := decodeGuildSettings(k, v)
+			if err != nil {
+				return err
+			}
+			return put.GuildSettings(string(k), gs)
+		})
+	})
+	if err != nil {
+		return fmt.Errorf("storage: export %s: %w", s.path, err)
+	}
+	return nil
 }

@@ -16,6 +16,7 @@ import (
 	"go.etcd.io/bbolt"
 
 	"github.com/gambitbot/gambit/storage"
+	"github.com/gambitbot/gambit/storage/storetest"
 )
 
 func TestLockedDatabaseNamesTheFile(t *testing.T) {
@@ -57,7 +58,7 @@ func TestSchemaMigrations(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	g := mustCreate(t, s, userVsAI(storage.Kind("tictactoe"), "alice"))
+	g := storetest.MustCreate(t, s, storetest.UserVsAI(storage.Kind("tictactoe"), "alice"))
 	s.Close()
 
 	// A v1→v2 step that renames every game's channel; it must run once.
@@ -149,8 +150,8 @@ func corrupt(t *testing.T, s *Store, bucket []byte, key string, data []byte) {
 
 func TestCorruptGameIsNamed(t *testing.T) {
 	ctx := context.Background()
-	s, _ := openTest(t)
-	g := mustCreate(t, s, userVsAI(storage.Kind("tictactoe"), "alice"))
+	s := openTest(t)
+	g := storetest.MustCreate(t, s, storetest.UserVsAI(storage.Kind("tictactoe"), "alice"))
 	good, _ := encode(g)
 	for name, data := range map[string][]byte{
 		"truncated":      good[:len(good)/2],
@@ -182,9 +183,9 @@ func TestCorruptGameIsNamed(t *testing.T) {
 
 func TestCheckFindsIndexDamage(t *testing.T) {
 	ctx := context.Background()
-	s, _ := openTest(t)
-	g := mustCreate(t, s, userVsAI(storage.Kind("tictactoe"), "alice"))
-	play(t, s, storage.Kind("tictactoe"), storage.User("bob"), storage.AI("x"), 0)
+	s := openTest(t)
+	g := storetest.MustCreate(t, s, storetest.UserVsAI(storage.Kind("tictactoe"), "alice"))
+	storetest.Play(t, s, storage.Kind("tictactoe"), storage.User("bob"), storage.AI("x"), 0)
 	if problems, err := s.Check(ctx); err != nil || len(problems) != 0 {
 		t.Fatalf("healthy database: %q, %v", problems, err)
 	}
@@ -220,8 +221,8 @@ func TestCheckFindsIndexDamage(t *testing.T) {
 
 func TestBackupIsAConsistentCopy(t *testing.T) {
 	ctx := context.Background()
-	s, _ := openTest(t)
-	g := mustCreate(t, s, userVsAI(storage.Kind("connect4"), "alice"))
+	s := openTest(t)
+	g := storetest.MustCreate(t, s, storetest.UserVsAI(storage.Kind("connect4"), "alice"))
 	dir := t.TempDir()
 
 	var buf bytes.Buffer
@@ -259,7 +260,7 @@ func TestBackupIsAConsistentCopy(t *testing.T) {
 	if err != nil || got.Version != g.Version {
 		t.Fatalf("game in backup: %+v, %v", got, err)
 	}
-	if err := b.CreateGame(ctx, userVsAI(storage.Kind("tictactoe"), "bob"), storage.Limits{}); err == nil {
+	if err := b.CreateGame(ctx, storetest.UserVsAI(storage.Kind("tictactoe"), "bob"), storage.Limits{}); err == nil {
 		t.Fatal("a read-only store accepted a write")
 	}
 }
@@ -270,8 +271,8 @@ func TestBackupIsAConsistentCopy(t *testing.T) {
 // file never shows in the database's directory.
 func TestSnapshot(t *testing.T) {
 	ctx := context.Background()
-	s, _ := openTest(t)
-	mustCreate(t, s, userVsAI(storage.Kind("connect4"), "alice"))
+	s := openTest(t)
+	storetest.MustCreate(t, s, storetest.UserVsAI(storage.Kind("connect4"), "alice"))
 	dir := filepath.Dir(s.Path())
 	listing := func() []string {
 		t.Helper()
@@ -322,7 +323,7 @@ func TestSnapshot(t *testing.T) {
 
 func TestStatsAndBench(t *testing.T) {
 	ctx := context.Background()
-	s, _ := openTest(t)
+	s := openTest(t)
 	var lines []string
 	res, err := s.Bench(ctx, BenchConfig{Games: 6, Moves: 4, Concurrency: 3, Kinds: []storage.Kind{"adjacency", "connect4", "tictactoe"}}, func(id storage.GameID, v uint64) {
 		lines = append(lines, fmt.Sprintf("%s %d", id, v))

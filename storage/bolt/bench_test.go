@@ -15,6 +15,7 @@ import (
 	"go.etcd.io/bbolt"
 
 	"github.com/gambitbot/gambit/storage"
+	"github.com/gambitbot/gambit/storage/storetest"
 )
 
 // Benchmarks measure durable commits, so they must run on a real disk: the
@@ -52,7 +53,7 @@ func benchStore(b *testing.B) *Store {
 // midGame returns an active user-vs-AI game 30 moves in, the size of a
 // typical record.
 func midGame(i int) *storage.Game {
-	g := userVsAI([]storage.Kind{"adjacency", "connect4", "tictactoe"}[i%3], fmt.Sprintf("u%d", i))
+	g := storetest.UserVsAI([]storage.Kind{"adjacency", "connect4", "tictactoe"}[i%3], fmt.Sprintf("u%d", i))
 	for m := range 30 {
 		g.Moves = append(g.Moves, fmt.Sprintf("c%d", m%7))
 	}
@@ -76,7 +77,7 @@ func updates(b *testing.B, s *Store, g *storage.Game, n int) {
 
 func BenchmarkUpdateSingleWriter(b *testing.B) {
 	s := benchStore(b)
-	g := mustCreate(b, s, midGame(0))
+	g := storetest.MustCreate(b, s, midGame(0))
 	b.ResetTimer()
 	updates(b, s, g, b.N)
 	b.ReportMetric(float64(b.N)/b.Elapsed().Seconds(), "updates/s")
@@ -91,7 +92,7 @@ func BenchmarkUpdateConcurrent(b *testing.B) {
 			s := benchStore(b)
 			games := make([]*storage.Game, writers)
 			for i := range games {
-				games[i] = mustCreate(b, s, midGame(i))
+				games[i] = storetest.MustCreate(b, s, midGame(i))
 			}
 			var next atomic.Int64
 			var wg sync.WaitGroup

@@ -1,12 +1,10 @@
 package bolt
 
 import (
-	"bytes"
 	"encoding/binary"
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"math"
 	"time"
 
@@ -65,13 +63,8 @@ func decodeRecord(bucket string, key, data []byte, v any) error {
 	if data[0] != recordV1 {
 		return fail(fmt.Errorf("unknown record format %d", data[0]))
 	}
-	dec := json.NewDecoder(bytes.NewReader(data[1:]))
-	dec.DisallowUnknownFields()
-	if err := dec.Decode(v); err != nil {
+	if err := storage.DecodeJSON(data[1:], v); err != nil {
 		return fail(err)
-	}
-	if _, err := dec.Token(); err != io.EOF {
-		return fail(errors.New("trailing data after record"))
 	}
 	return nil
 }
@@ -82,14 +75,8 @@ func decodeGame(key, data []byte) (*storage.Game, error) {
 	if err := decodeRecord(string(bucketGames), key, data, &g); err != nil {
 		return nil, err
 	}
-	if string(g.ID) != string(key) {
-		return nil, &storage.RecordError{Bucket: string(bucketGames), Key: string(key), Err: fmt.Errorf("record holds game %q", g.ID)}
-	}
-	if err := g.Validate(); err != nil {
+	if err := storage.CheckStoredGame(string(key), &g); err != nil {
 		return nil, &storage.RecordError{Bucket: string(bucketGames), Key: string(key), Err: err}
-	}
-	if g.Version == 0 {
-		return nil, &storage.RecordError{Bucket: string(bucketGames), Key: string(key), Err: errors.New("version 0")}
 	}
 	return &g, nil
 }
@@ -101,10 +88,7 @@ func decodeRating(l string, key, data []byte) (storage.Rating, error) {
 	if err := decodeRecord(bucket, key, data, &r); err != nil {
 		return r, err
 	}
-	if string(r.Player) != string(key) {
-		return r, &storage.RecordError{Bucket: bucket, Key: string(key), Err: fmt.Errorf("record holds player %q", r.Player)}
-	}
-	if err := r.Validate(); err != nil {
+	if err := storage.CheckStoredRating(string(key), r); err != nil {
 		return r, &storage.RecordError{Bucket: bucket, Key: string(key), Err: err}
 	}
 	return r, nil

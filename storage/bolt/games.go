@@ -5,23 +5,12 @@ import (
 	"context"
 	"fmt"
 	"slices"
-	"strconv"
 	"strings"
-	"time"
 
 	"go.etcd.io/bbolt"
 
 	"github.com/gambitbot/gambit/storage"
 )
-
-// idWidth is the width of game ids: the games bucket's sequence in base 36,
-// zero-padded so that ids sort in creation order (36^8 ≈ 2.8·10¹²).
-const idWidth = 8
-
-func formatID(seq uint64) storage.GameID {
-	s := strconv.FormatUint(seq, 36)
-	return storage.GameID(strings.Repeat("0", max(idWidth-len(s), 0)) + s)
-}
 
 // gamesFillPercent is how full bbolt packs the games bucket's pages.
 const gamesFillPercent = 0.9
@@ -109,10 +98,7 @@ func deleteIndex(tx *bbolt.Tx, g *storage.Game) error {
 // bbolt runs one write transaction at a time, so the count cannot change
 // between the check and the write.
 func (s *Store) CreateGame(ctx context.Context, g *storage.Game, limits storage.Limits) error {
-	if g.ID != "" || !g.Status.Open() || g.Seat(storage.Anonymous) >= 0 {
-		return fmt.Errorf("storage: create game: %w: a new game has no id, is pending or active and has no anonymous player (id %q, status %s)", storage.ErrInvalid, g.ID, g.Status)
-	}
-	if err := g.Validate(); err != nil {
+	if err := storage.CheckNew(g); err != nil {
 		return fmt.Errorf("storage: create game: %w", err)
 	}
 	var rec storage.Game
@@ -130,11 +116,7 @@ func (s *Store) CreateGame(ctx context.Context, g *storage.Game, limits storage.
 		if err != nil {
 			return err
 		}
-		rec = *g
-		rec.ID = formatID(seq)
-		rec.Version = 1
-		rec.CreatedAt = s.now()
-		rec.UpdatedAt = rec.CreatedAt
+		rec = storage.NewRecord(g, storage.SequenceID(seq), s.now())
 		return putGame(tx, nil, &rec)
 	})
 	if err != nil {
@@ -181,27 +163,7 @@ func (s *Store) commitGame(ctx context.Context, g *storage.Game, res *storage.Re
 		if err != nil {
 			return err
 		}
-		if old.Version != g.Version {
-			return fmt.Errorf("%w: caller has version %d, stored version is %d", storage.ErrConflict, g.Version, old.Version)
-		}
-		if !old.Status.Open() {
-			return fmt.Errorf("%w: it is %s", storage.ErrGameOver, old.Status)
-		}
-		if !old.Status.CanBecome(g.Status, res != nil) {
-			return fmt.Errorf("%w: status %s cannot become %s here", storage.ErrInvalid, old.Status, g.Status)
-		}
-		if g.Kind != old.Kind || !slices.Equal(g.Players, old.Players) {
-			return fmt.Errorf("%w: kind and players cannot change", storage.ErrInvalid)
-		}
-		rec = *g
-		rec.Result = res
-		rec.Version = old.Version + 1
-		rec.CreatedAt = old.CreatedAt
-		rec.UpdatedAt = s.now()
-		if !rec.Status.Open() {
-			rec.Deadline = time.Time{}
-		}
-		if err := rec.Validate(); err != nil {
+		if rec, err = storage.Commit(old, g, res, s.now()); err != nil {
 			return err
 		}
 		changes = nil
@@ -244,19 +206,10 @@ func (s *Store) setRematched(ctx context.Context, id storage.GameID, claim bool)
 		if err != nil {
 			return err
 		}
-		if !old.Status.Ended() {
-			return fmt.Errorf("%w: the game is %s, not ended", storage.ErrInvalid, old.Status)
+		rec, changed, err := storage.MarkRematch(old, claim, s.now())
+		if !changed {
+			return err
 		}
-		if old.Rematched == claim {
-			if claim {
-				return storage.ErrRematchTaken
-			}
-			return nil
-		}
-		rec := *old
-		rec.Rematched = claim
-		rec.Version++
-		rec.UpdatedAt = s.now()
 		return putGame(tx, old, &rec)
 	})
 }

@@ -76,40 +76,11 @@ func deleteRating(tx *bbolt.Tx, l storage.Ladder, r storage.Rating) error {
 	return ratings.Delete([]byte(r.Player))
 }
 
-// applyRatings rates the ended duel g in its kind's global ladder and, for a
-// game in a guild, in the guild's ladder. Each side is rated against the
-// other's rating from before the game. A solo puzzle is not rated: ratings
-// measure players against each other.
+// applyRatings rates the ended game g (see storage.Rate) inside tx.
 func applyRatings(tx *bbolt.Tx, g *storage.Game) ([]storage.RatingChange, error) {
-	if g.Solo() {
-		return nil, nil
-	}
-	ladders := []storage.Ladder{storage.Global(g.Kind)}
-	if g.GuildID != "" {
-		ladders = append(ladders, storage.Ladder{Kind: g.Kind, Guild: g.GuildID})
-	}
-	var changes []storage.RatingChange
-	for _, l := range ladders {
-		var before [2]storage.Rating
-		for i, p := range g.Players {
-			r, ok, err := getRating(tx, l, p.ID)
-			if err != nil {
-				return nil, err
-			}
-			if !ok {
-				r = storage.NewRating(p.ID)
-			}
-			before[i] = r
-		}
-		for i := range before {
-			after := before[i].Apply(before[1-i], g.Result.Score(i), g.UpdatedAt)
-			if err := putRating(tx, l, before[i], after); err != nil {
-				return nil, err
-			}
-			changes = append(changes, storage.RatingChange{Ladder: l, Before: before[i], After: after})
-		}
-	}
-	return changes, nil
+	return storage.Rate(g,
+		func(l storage.Ladder, p storage.PlayerID) (storage.Rating, bool, error) { return getRating(tx, l, p) },
+		func(l storage.Ladder, old, r storage.Rating) error { return putRating(tx, l, old, r) })
 }
 
 // standing loads the rating named by a rank key.

@@ -52,7 +52,7 @@ type Store struct {
 	inflight atomic.Int64
 }
 
-var _ storage.Store = (*Store)(nil)
+var _ storage.Admin = (*Store)(nil)
 
 // Open opens or creates the database at path, creating its directory,
 // upgrading an older schema and refusing a newer one. When another process

@@ -3,7 +3,6 @@ package bolt
 import (
 	"context"
 	"fmt"
-	"slices"
 
 	"go.etcd.io/bbolt"
 
@@ -40,11 +39,7 @@ func (s *Store) DeleteUser(ctx context.Context, userID string) (storage.DeleteRe
 			if err != nil {
 				return fmt.Errorf("game %s: %w", id, err)
 			}
-			rec := *old
-			rec.Players = slices.Clone(old.Players) // old's entries are deleted below
-			rec.Players[old.Seat(p)] = storage.Player{ID: storage.Anonymous}
-			rec.Version++
-			rec.UpdatedAt = now
+			rec := storage.Anonymise(old, p, now)
 			if err := putGame(tx, old, &rec); err != nil {
 				return err
 			}

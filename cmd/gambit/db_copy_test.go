@@ -1,0 +1,126 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"path/filepath"
+	"reflect"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/gambitbot/gambit/storage"
+	"github.com/gambitbot/gambit/storage/bolt"
+	"github.com/gambitbot/gambit/storage/postgres"
+	"github.com/gambitbot/gambit/storage/postgres/pgtest"
+	"github.com/gambitbot/gambit/storage/storetest"
+)
+
+// dump collects everything a store exports.
+type dump struct {
+	Games   []*storage.Game
+	Ratings map[string][]storage.Rating
+	Guilds  map[string]storage.GuildSettings
+}
+
+func (d *dump) Game(g *storage.Game) error { d.Games = append(d.Games, g); return nil }
+func (d *dump) Rating(l storage.Ladder, r storage.Rating) error {
+	d.Ratings[l.String()] = append(d.Ratings[l.String()], r)
+	return nil
+}
+func (d *dump) GuildSettings(id string, s storage.GuildSettings) error { d.Guilds[id] = s; return nil }
+
+func export(t *testing.T, s storage.Admin) dump {
+	t.Helper()
+	d := dump{Ratings: map[string][]storage.Rating{}, Guilds: map[string]storage.GuildSettings{}}
+	if err := s.Export(context.Background(), &d); err != nil {
+		t.Fatal(err)
+	}
+	return d
+}
+
+// TestDBCopyBoltToPostgres fills a bbolt file with open, finished and
+// anonymised games, a solved puzzle, ratings in two ladders and guild
+// settings, copies it with 'gambit db copy' and compares everything read
+// back; the copy keeps working: its id sequence follows on.
+func TestDBCopyBoltToPostgres(t *testing.T) {
+	url := pgtest.URL(t)
+	ctx := context.Background()
+	path := filepath.Join(t.TempDir(), "g.db")
+	src, err := bolt.Open(path, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := range 6 {
+		storetest.Play(t, src, "connect4", storage.User("alice"), storage.AI("minimax"), i%2)
+	}
+	storetest.Play(t, src, "tictactoe", storage.User("bob"), storage.User("carol"), storage.Draw)
+	open := storetest.MustCreate(t, src, storetest.UserVsUser("connect4", "alice", "bob"))
+	open.Deadline = time.Now().Add(time.Hour).Round(0)
+	open.Moves = []string{"d"}
+	if err := src.UpdateGame(ctx, open); err != nil {
+		t.Fatal(err)
+	}
+	puzzle := storetest.MustCreate(t, src, storetest.Puzzle("tictactoe", "dave"))
+	puzzle.Status = storage.StatusFinished
+	if _, err := src.FinishGame(ctx, puzzle, storage.Result{MovesUsed: 3, Optimal: 2}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := src.DeleteUser(ctx, "carol"); err != nil {
+		t.Fatal(err)
+	}
+	if err := src.PutGuildSettings(ctx, "g1", storage.GuildSettings{MoveTime: time.Second, AllowedGames: []storage.Kind{"connect4"}}); err != nil {
+		t.Fatal(err)
+	}
+	want := export(t, src)
+	if err := src.Close(); err != nil {
+		t.Fatal(err)
+	}
+
+	code, out, errOut := gambit("db", "copy", "--from", "bolt:"+path, "--to", "postgres:"+url)
+	if code != 0 || !strings.Contains(out, "check ok") {
+		t.Fatalf("copy: exit %d, %q %q", code, out, errOut)
+	}
+	if code, out, errOut := gambit("db", "copy", "--from", "bolt:"+path, "--to", "postgres:"+url); code == 0 || !strings.Contains(errOut, "not empty") {
+		t.Errorf("a second copy into the same database: exit %d, %q %q; want it refused", code, out, errOut)
+	}
+	dst, err := postgres.Open(ctx, url, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer dst.Close()
+	got := export(t, dst)
+	if !reflect.DeepEqual(jsonOf(t, got), jsonOf(t, want)) {
+		t.Fatalf("copied data differs:\ngot  %s\nwant %s", jsonOf(t, got), jsonOf(t, want))
+	}
+	if len(want.Games) != 9 || len(want.Ratings) != 4 || len(want.Guilds) != 1 {
+		t.Fatalf("the source held %d games, %d ladders, %d guilds; the test meant 9, 4, 1", len(want.Games), len(want.Ratings), len(want.Guilds))
+	}
+	if h, err := dst.Solved(ctx, storage.User("dave"), "tictactoe", 0); err != nil || len(h) != 1 {
+		t.Errorf("dave's solved puzzles in the copy: %v, %v", storetest.IDs(h), err)
+	}
+	if top, err := dst.Leaderboard(ctx, storage.Global("connect4"), 10); err != nil {
+		t.Error(err)
+	} else if v, err := dst.Rank(ctx, storage.Global("connect4"), storage.User("alice"), 1); err != nil || v.Player.Rating != want.Ratings["connect4"][1] || len(top) != 0 {
+		t.Errorf("alice in the copy: %+v, %v (leaderboard %v)", v, err, top)
+	}
+	next := storetest.MustCreate(t, dst, storetest.UserVsAI("connect4", "erin"))
+	if last := want.Games[len(want.Games)-1].ID; next.ID <= last {
+		t.Errorf("a game created after the copy got id %s, not after the copied %s", next.ID, last)
+	}
+	if code, out, errOut := gambit("db", "check", "--url", url); code != 0 || !strings.Contains(out, "ok") {
+		t.Errorf("check of the copy: exit %d, %q %q", code, out, errOut)
+	}
+	if code, out, _ := gambit("db", "stats", "--url", url); code != 0 || !hasFieldsLine(out, "finished", "8") {
+		t.Errorf("stats of the copy: exit %d, %q", code, out)
+	}
+}
+
+func jsonOf(t *testing.T, v any) string {
+	t.Helper()
+	b, err := json.Marshal(v)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b)
+}

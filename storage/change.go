@@ -1,0 +1,164 @@
+package storage
+
+import (
+	"fmt"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// The rules below are the part of every Store method that does not depend
+// on how records are kept: each implementation loads the stored records in
+// its transaction, asks these functions what the new records are, and
+// writes them. Keeping them here makes the two stores agree by
+// construction; the conformance suite (storage/storetest) checks that they
+// do.
+
+// gameIDWidth is the width of game ids: a sequence number in base 36,
+// zero-padded so that ids sort in creation order (36^8 ≈ 2.8·10¹²).
+const gameIDWidth = 8
+
+// SequenceID returns the id of the game numbered seq (1, 2, …) in creation
+// order.
+func SequenceID(seq uint64) GameID {
+	s := strconv.FormatUint(seq, 36)
+	return GameID(strings.Repeat("0", max(gameIDWidth-len(s), 0)) + s)
+}
+
+// Sequence is the inverse of SequenceID: the creation number of a game id,
+// false for an id that SequenceID did not make.
+func (id GameID) Sequence() (uint64, bool) {
+	n, err := strconv.ParseUint(string(id), 36, 64)
+	if err != nil || SequenceID(n) != id {
+		return 0, false
+	}
+	return n, true
+}
+
+// CheckNew checks a game given to CreateGame: it has no id, is pending or
+// active, has no anonymous player and obeys Game.Validate.
+func CheckNew(g *Game) error {
+	if g.ID != "" || !g.Status.Open() || g.Seat(Anonymous) >= 0 {
+		return fmt.Errorf("%w: a new game has no id, is pending or active and has no anonymous player (id %q, status %s)", ErrInvalid, g.ID, g.Status)
+	}
+	return g.Validate()
+}
+
+// NewRecord returns the record CreateGame stores for g under id at time now.
+func NewRecord(g *Game, id GameID, now time.Time) Game {
+	rec := *g
+	rec.ID = id
+	rec.Version = 1
+	rec.CreatedAt = now
+	rec.UpdatedAt = now
+	return rec
+}
+
+// Commit returns the record that UpdateGame (res nil) or FinishGame (res
+// the result) stores when the caller's g replaces the stored old at time
+// now, or the error the change fails with: ErrConflict for a stale
+// version, ErrGameOver for an ended game, ErrInvalid for a change the data
+// model forbids.
+func Commit(old, g *Game, res *Result, now time.Time) (Game, error) {
+	if old.Version != g.Version {
+		return Game{}, fmt.Errorf("%w: caller has version %d, stored version is %d", ErrConflict, g.Version, old.Version)
+	}
+	if !old.Status.Open() {
+		return Game{}, fmt.Errorf("%w: it is %s", ErrGameOver, old.Status)
+	}
+	if !old.Status.CanBecome(g.Status, res != nil) {
+		return Game{}, fmt.Errorf("%w: status %s cannot become %s here", ErrInvalid, old.Status, g.Status)
+	}
+	if g.Kind != old.Kind || !slices.Equal(g.Players, old.Players) {
+		return Game{}, fmt.Errorf("%w: kind and players cannot change", ErrInvalid)
+	}
+	rec := *g
+	rec.Result = res
+	rec.Version = old.Version + 1
+	rec.CreatedAt = old.CreatedAt
+	rec.UpdatedAt = now
+	if !rec.Status.Open() {
+		rec.Deadline = time.Time{}
+	}
+	if err := rec.Validate(); err != nil {
+		return Game{}, err
+	}
+	return rec, nil
+}
+
+// MarkRematch returns the record that sets old's Rematched mark to claim
+// at time now, and whether anything changes: claiming a claimed game fails
+// with ErrRematchTaken, releasing an unclaimed one changes nothing, and a
+// game that has not ended fails with ErrInvalid.
+func MarkRematch(old *Game, claim bool, now time.Time) (Game, bool, error) {
+	if !old.Status.Ended() {
+		return Game{}, false, fmt.Errorf("%w: the game is %s, not ended", ErrInvalid, old.Status)
+	}
+	if old.Rematched == claim {
+		if claim {
+			return Game{}, false, ErrRematchTaken
+		}
+		return Game{}, false, nil
+	}
+	rec := *old
+	rec.Rematched = claim
+	rec.Version++
+	rec.UpdatedAt = now
+	return rec, true, nil
+}
+
+// Anonymise returns the ended game old with player p replaced by
+// Anonymous, as DeleteUser keeps it: a committed change, so its version
+// grows by one.
+func Anonymise(old *Game, p PlayerID, now time.Time) Game {
+	rec := *old
+	rec.Players = slices.Clone(old.Players)
+	rec.Players[old.Seat(p)] = Player{ID: Anonymous}
+	rec.Version++
+	rec.UpdatedAt = now
+	return rec
+}
+
+// Ladders returns the ladders an ended duel g is rated in: its kind's
+// global ladder and, for a game in a guild, the guild's. A solo puzzle is
+// rated in none: ratings measure players against each other.
+func (g *Game) Ladders() []Ladder {
+	if g.Solo() {
+		return nil
+	}
+	ladders := []Ladder{Global(g.Kind)}
+	if g.GuildID != "" {
+		ladders = append(ladders, Ladder{Kind: g.Kind, Guild: g.GuildID})
+	}
+	return ladders
+}
+
+// Rate rates the ended game g in each of its ladders (Game.Ladders): get
+// loads a player's rating (ok false when they have none) and put replaces
+// rating old with new. Each side is rated against the other's rating from
+// before the game. It returns the changes, for display.
+func Rate(g *Game, get func(Ladder, PlayerID) (r Rating, ok bool, err error), put func(l Ladder, old, new Rating) error) ([]RatingChange, error) {
+	var changes []RatingChange
+	for _, l := range g.Ladders() {
+		var before [2]Rating
+		for i, p := range g.Players {
+			r, ok, err := get(l, p.ID)
+			if err != nil {
+				return nil, err
+			}
+			if !ok {
+				r = NewRating(p.ID)
+			}
+			before[i] = r
+		}
+		for i := range before {
+			after := before[i].Apply(before[1-i], g.Result.Score(i), g.UpdatedAt)
+			if err := put(l, before[i], after); err != nil {
+				return nil, err
+			}
+			changes = append(changes, RatingChange{Ladder: l, Before: before[i], After: after})
+		}
+	}
+	return changes, nil
+}

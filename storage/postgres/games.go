@@ -1,0 +1,505 @@
+package postgres
+
+import (
+	"cmp"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"slices"
+
+	"github.com/jackc/pgx/v5"
+
+	"github.com/gambitbot/gambit/storage"
+)
+
+// listRow is one row of game_players.
+type listRow struct {
+	player storage.PlayerID
+	list   string
+	solved *string
+}
+
+// gameLists returns the game_players rows that game g must have — the
+// single definition used by every write and by Check.
+func gameLists(g *storage.Game) []listRow {
+	var list string
+	switch {
+	case g.Status.Open():
+		list = "open"
+	case g.Status.Ended():
+		list = "history"
+	default:
+		return nil
+	}
+	var rows []listRow
+	for _, p := range g.Players {
+		if p.ID == storage.Anonymous {
+			continue
+		}
+		r := listRow{player: p.ID, list: list}
+		if g.Solved() {
+			k := string(g.Kind)
+			r.solved = &k
+		}
+		rows = append(rows, r)
+	}
+	return rows
+}
+
+// deadlineNS is the deadline_ns column of g: Unix nanoseconds, nil for
+// none.
+func deadlineNS(g *storage.Game) *int64 {
+	if g.Deadline.IsZero() {
+		return nil
+	}
+	ns := max(g.Deadline.UnixNano(), 0)
+	return &ns
+}
+
+// putGame writes g, replacing old (nil for a new game) and its list rows.
+func putGame(ctx context.Context, tx pgx.Tx, old, g *storage.Game) error {
+	data, err := json.Marshal(g)
+	if err != nil {
+		return fmt.Errorf("encode game %s: %w", g.ID, err)
+	}
+	if old == nil {
+		_, err = tx.Exec(ctx, `INSERT INTO games (id, version, status, awaiting_ai, deadline_ns, record)
+			VALUES ($1, $2, $3, $4, $5, $6)`, g.ID, g.Version, g.Status, g.AwaitingAI(), deadlineNS(g), data)
+	} else {
+		_, err = tx.Exec(ctx, `UPDATE games SET version = $2, status = $3, awaiting_ai = $4, deadline_ns = $5, record = $6
+			WHERE id = $1`, g.ID, g.Version, g.Status, g.AwaitingAI(), deadlineNS(g), data)
+	}
+	if err != nil {
+		return fmt.Errorf("write game %s: %w", g.ID, err)
+	}
+	want := gameLists(g)
+	if old != nil {
+		if had := gameLists(old); slices.EqualFunc(had, want, sameRow) {
+			return nil
+		}
+		if _, err := tx.Exec(ctx, "DELETE FROM game_players WHERE game_id = $1", g.ID); err != nil {
+			return fmt.Errorf("write the lists of game %s: %w", g.ID, err)
+		}
+	}
+	for _, r := range want {
+		if _, err := tx.Exec(ctx, "INSERT INTO game_players (player, list, game_id, solved) VALUES ($1, $2, $3, $4)",
+			r.player, r.list, g.ID, r.solved); err != nil {
+			return fmt.Errorf("write the lists of game %s: %w", g.ID, err)
+		}
+	}
+	return nil
+}
+
+func sameRow(a, b listRow) bool {
+	return a.player == b.player && a.list == b.list && (a.solved == nil) == (b.solved == nil) &&
+		(a.solved == nil || *a.solved == *b.solved)
+}
+
+// decodeGame decodes a game record stored under id.
+func decodeGame(id string, data []byte) (*storage.Game, error) {
+	var g storage.Game
+	err := storage.DecodeJSON(data, &g)
+	if err == nil {
+		err = storage.CheckStoredGame(id, &g)
+	}
+	if err != nil {
+		return nil, &storage.RecordError{Bucket: "games", Key: id, Err: err}
+	}
+	return &g, nil
+}
+
+// queryGames runs a query selecting (id, record) rows and decodes them.
+func queryGames(ctx context.Context, q pgx.Tx, sql string, args ...any) ([]*storage.Game, error) {
+	rows, err := q.Query(ctx, sql, args...)
+	if err != nil {
+		return nil, err
+	}
+	var games []*storage.Game
+	var (
+		id   string
+		data []byte
+	)
+	_, err = pgx.ForEachRow(rows, []any{&id, &data}, func() error {
+		g, err := decodeGame(id, data)
+		if err != nil {
+			return err
+		}
+		games = append(games, g)
+		return nil
+	})
+	return games, err
+}
+
+// getGame loads game id inside tx, locking its row when forUpdate.
+func getGame(ctx context.Context, tx pgx.Tx, id storage.GameID, forUpdate bool) (*storage.Game, error) {
+	sql := "SELECT id, record FROM games WHERE id = $1"
+	if forUpdate {
+		sql += " FOR UPDATE"
+	}
+	games, err := queryGames(ctx, tx, sql, id)
+	if err != nil {
+		return nil, err
+	}
+	if len(games) == 0 {
+		return nil, storage.ErrNotFound
+	}
+	return games[0], nil
+}
+
+// openGamesOf is the query of a player's open games, oldest first.
+const openGamesOf = `SELECT g.id, g.record FROM game_players p JOIN games g ON g.id = p.game_id
+	WHERE p.player = $1 AND p.list = 'open' ORDER BY p.game_id`
+
+// CreateGame implements storage.Store. The challenger's advisory lock is
+// held from counting their open games to committing the new one, so
+// concurrent requests of one member cannot overshoot a cap.
+func (s *Store) CreateGame(ctx context.Context, g *storage.Game, limits storage.Limits) error {
+	if err := storage.CheckNew(g); err != nil {
+		return fmt.Errorf("storage: create game: %w", err)
+	}
+	var rec storage.Game
+	err := s.update(ctx, func(tx pgx.Tx) error {
+		if p := g.Players[0].ID; !p.IsAI() {
+			if err := lockPlayers(ctx, tx, p); err != nil {
+				return err
+			}
+			open, err := queryGames(ctx, tx, openGamesOf, p)
+			if err != nil {
+				return err
+			}
+			if err := limits.Check(p, open, g.Status == storage.StatusPending); err != nil {
+				return err
+			}
+		}
+		var seq int64
+		if err := tx.QueryRow(ctx, "SELECT nextval('game_seq')").Scan(&seq); err != nil {
+			return err
+		}
+		rec = storage.NewRecord(g, storage.SequenceID(uint64(seq)), s.now())
+		return putGame(ctx, tx, nil, &rec)
+	})
+	if err != nil {
+		return fmt.Errorf("storage: create game: %w", err)
+	}
+	*g = rec
+	return nil
+}
+
+// Game implements storage.Store.
+func (s *Store) Game(ctx context.Context, id storage.GameID) (*storage.Game, error) {
+	var g *storage.Game
+	err := s.view(ctx, func(tx pgx.Tx) (err error) {
+		g, err = getGame(ctx, tx, id, false)
+		return err
+	})
+	if err != nil {
+		return nil, fmt.Errorf("storage: load game %s: %w", id, err)
+	}
+	return g, nil
+}
+
+// UpdateGame implements storage.Store.
+func (s *Store) UpdateGame(ctx context.Context, g *storage.Game) error {
+	_, err := s.commitGame(ctx, g, nil)
+	return err
+}
+
+// FinishGame implements storage.Store.
+func (s *Store) FinishGame(ctx context.Context, g *storage.Game, res storage.Result) ([]storage.RatingChange, error) {
+	return s.commitGame(ctx, g, &res)
+}
+
+// commitGame is UpdateGame (res nil) and FinishGame: under the game's row
+// lock it compares the version, checks the change (storage.Commit), and
+// writes the game, its lists and, when finishing, the ratings — all in
+// one transaction. Finishing takes the players' advisory locks first, as
+// their ratings change.
+func (s *Store) commitGame(ctx context.Context, g *storage.Game, res *storage.Result) ([]storage.RatingChange, error) {
+	var (
+		rec     storage.Game
+		changes []storage.RatingChange
+	)
+	err := s.update(ctx, func(tx pgx.Tx) error {
+		changes = nil
+		if res != nil {
+			ids := make([]storage.PlayerID, 0, len(g.Players))
+			for _, p := range g.Players {
+				ids = append(ids, p.ID)
+			}
+			if err := lockPlayers(ctx, tx, ids...); err != nil {
+				return err
+			}
+		}
+		old, err := getGame(ctx, tx, g.ID, true)
+		if err != nil {
+			return err
+		}
+		if rec, err = storage.Commit(old, g, res, s.now()); err != nil {
+			return err
+		}
+		if res != nil {
+			if changes, err = applyRatings(ctx, tx, &rec); err != nil {
+				return err
+			}
+		}
+		return putGame(ctx, tx, old, &rec)
+	})
+	if err != nil {
+		return nil, fmt.Errorf("storage: update game %s: %w", g.ID, err)
+	}
+	*g = rec
+	return changes, nil
+}
+
+// ClaimRematch implements storage.Store.
+func (s *Store) ClaimRematch(ctx context.Context, id storage.GameID) error {
+	if err := s.setRematched(ctx, id, true); err != nil {
+		return fmt.Errorf("storage: claim the rematch of game %s: %w", id, err)
+	}
+	return nil
+}
+
+// ReleaseRematch implements storage.Store.
+func (s *Store) ReleaseRematch(ctx context.Context, id storage.GameID) error {
+	if err := s.setRematched(ctx, id, false); err != nil {
+		return fmt.Errorf("storage: release the rematch of game %s: %w", id, err)
+	}
+	return nil
+}
+
+// setRematched sets the Rematched mark of an ended game under its row
+// lock (see storage.MarkRematch).
+func (s *Store) setRematched(ctx context.Context, id storage.GameID, claim bool) error {
+	return s.update(ctx, func(tx pgx.Tx) error {
+		old, err := getGame(ctx, tx, id, true)
+		if err != nil {
+			return err
+		}
+		rec, changed, err := storage.MarkRematch(old, claim, s.now())
+		if !changed {
+			return err
+		}
+		return putGame(ctx, tx, old, &rec)
+	})
+}
+
+// games runs a read-only query of (id, record) rows in a snapshot.
+func (s *Store) games(ctx context.Context, sql string, args ...any) ([]*storage.Game, error) {
+	var games []*storage.Game
+	err := s.view(ctx, func(tx pgx.Tx) (err error) {
+		games, err = queryGames(ctx, tx, sql, args...)
+		return err
+	})
+	return games, err
+}
+
+// limit is a LIMIT argument: NULL (no limit) for n <= 0.
+func limit(n int) *int {
+	if n <= 0 {
+		return nil
+	}
+	return &n
+}
+
+// ActiveGames implements storage.Store.
+func (s *Store) ActiveGames(ctx context.Context, p storage.PlayerID) ([]*storage.Game, error) {
+	games, err := s.games(ctx, openGamesOf, p)
+	if err != nil {
+		return nil, fmt.Errorf("storage: active games of %s: %w", p, err)
+	}
+	return games, nil
+}
+
+// AwaitingAI implements storage.Store.
+func (s *Store) AwaitingAI(ctx context.Context) ([]*storage.Game, error) {
+	games, err := s.games(ctx, "SELECT id, record FROM games WHERE awaiting_ai ORDER BY id")
+	if err != nil {
+		return nil, fmt.Errorf("storage: games awaiting the AI: %w", err)
+	}
+	return games, nil
+}
+
+// History implements storage.Store.
+func (s *Store) History(ctx context.Context, p storage.PlayerID, n int) ([]*storage.Game, error) {
+	games, err := s.games(ctx, `SELECT g.id, g.record FROM game_players p JOIN games g ON g.id = p.game_id
+		WHERE p.player = $1 AND p.list = 'history' ORDER BY p.game_id DESC LIMIT $2`, p, limit(n))
+	if err != nil {
+		return nil, fmt.Errorf("storage: history of %s: %w", p, err)
+	}
+	return games, nil
+}
+
+// Solved implements storage.Store.
+func (s *Store) Solved(ctx context.Context, p storage.PlayerID, k storage.Kind, n int) ([]*storage.Game, error) {
+	games, err := s.games(ctx, `SELECT g.id, g.record FROM game_players p JOIN games g ON g.id = p.game_id
+		WHERE p.player = $1 AND p.solved = $2 ORDER BY p.game_id DESC LIMIT $3`, p, k, limit(n))
+	if err != nil {
+		return nil, fmt.Errorf("storage: %s puzzles solved by %s: %w", k, p, err)
+	}
+	return games, nil
+}
+
+// DueGames implements storage.Store.
+func (s *Store) DueGames(ctx context.Context) ([]*storage.Game, error) {
+	games, err := s.games(ctx, `SELECT id, record FROM games WHERE deadline_ns <= $1
+		ORDER BY deadline_ns, id`, s.now().UnixNano())
+	if err != nil {
+		return nil, fmt.Errorf("storage: due games: %w", err)
+	}
+	return games, nil
+}
+
+// openGames is the query of every open game, oldest first.
+const openGames = "SELECT id, record FROM games WHERE status IN ('pending', 'active') ORDER BY id"
+
+// OpenGames implements storage.Store.
+func (s *Store) OpenGames(ctx context.Context, keep func(*storage.Game) bool) ([]*storage.Game, error) {
+	var games []*storage.Game
+	err := s.view(ctx, func(tx pgx.Tx) error {
+		games = nil
+		rows, err := tx.Query(ctx, openGames)
+		if err != nil {
+			return err
+		}
+		var (
+			id   string
+			data []byte
+		)
+		_, err = pgx.ForEachRow(rows, []any{&id, &data}, func() error {
+			g, err := decodeGame(id, data)
+			if err != nil {
+				return err
+			}
+			if keep == nil || keep(g) {
+				games = append(games, g)
+			}
+			return ctx.Err()
+		})
+		return err
+	})
+	if err != nil {
+		return nil, fmt.Errorf("storage: open games: %w", err)
+	}
+	return games, nil
+}
+
+// CountOpen implements storage.Store.
+func (s *Store) CountOpen(ctx context.Context) (pending, active int, err error) {
+	err = s.view(ctx, func(tx pgx.Tx) error {
+		return tx.QueryRow(ctx, `SELECT count(*) FILTER (WHERE status = 'pending'), count(*) FILTER (WHERE status = 'active')
+			FROM games WHERE status IN ('pending', 'active')`).Scan(&pending, &active)
+	})
+	if err != nil {
+		return 0, 0, fmt.Errorf("storage: count open games: %w", err)
+	}
+	return pending, active, nil
+}
+
+// DeleteUser implements storage.Store: under the user's advisory lock, in
+// one transaction, their open games are deleted, their ended games
+// anonymised (a committed change: the version grows by one) and their
+// ratings removed.
+func (s *Store) DeleteUser(ctx context.Context, userID string) (storage.DeleteReport, error) {
+	p := storage.User(userID)
+	if err := p.Validate(); err != nil {
+		return storage.DeleteReport{}, fmt.Errorf("storage: delete user %s: %w", userID, err)
+	}
+	var rep storage.DeleteReport
+	err := s.update(ctx, func(tx pgx.Tx) error {
+		rep = storage.DeleteReport{}
+		if err := lockPlayers(ctx, tx, p); err != nil {
+			return err
+		}
+		removed, err := queryGames(ctx, tx, `DELETE FROM games WHERE id IN
+			(SELECT game_id FROM game_players WHERE player = $1 AND list = 'open') RETURNING id, record`, p)
+		if err != nil {
+			return err
+		}
+		slices.SortFunc(removed, func(a, b *storage.Game) int { return cmp.Compare(a.ID, b.ID) })
+		rep.Removed = removed
+		ended, err := queryGames(ctx, tx, `SELECT g.id, g.record FROM game_players p JOIN games g ON g.id = p.game_id
+			WHERE p.player = $1 AND p.list = 'history' ORDER BY p.game_id FOR UPDATE OF g`, p)
+		if err != nil {
+			return err
+		}
+		now := s.now()
+		for _, old := range ended {
+			rec := storage.Anonymise(old, p, now)
+			if err := putGame(ctx, tx, old, &rec); err != nil {
+				return err
+			}
+			rep.Anonymised++
+		}
+		tag, err := tx.Exec(ctx, "DELETE FROM ratings WHERE player = $1", p)
+		if err != nil {
+			return err
+		}
+		rep.Ratings = int(tag.RowsAffected())
+		return nil
+	})
+	if err != nil {
+		return storage.DeleteReport{}, fmt.Errorf("storage: delete user %s: %w", userID, err)
+	}
+	return rep, nil
+}
+
+// GuildSettings implements storage.Store.
+func (s *Store) GuildSettings(ctx context.Context, guildID string) (storage.GuildSettings, error) {
+	var gs storage.GuildSettings
+	err := s.view(ctx, func(tx pgx.Tx) error {
+		gs = storage.GuildSettings{}
+		var data []byte
+		err := tx.QueryRow(ctx, "SELECT record FROM guilds WHERE guild_id = $1", guildID).Scan(&data)
+		if errors.Is(err, pgx.ErrNoRows) {
+			return nil
+		}
+		if err != nil {
+			return err
+		}
+		gs, err = decodeGuildSettings(guildID, data)
+		return err
+	})
+	if err != nil {
+		return storage.GuildSettings{}, fmt.Errorf("storage: settings of guild %s: %w", guildID, err)
+	}
+	return gs, nil
+}
+
+// decodeGuildSettings decodes and validates a guild settings record.
+func decodeGuildSettings(guildID string, data []byte) (storage.GuildSettings, error) {
+	var gs storage.GuildSettings
+	err := storage.DecodeJSON(data, &gs)
+	if err == nil {
+		err = gs.Validate()
+	}
+	if err != nil {
+		return gs, &storage.RecordError{Bucket: "guilds", Key: guildID, Err: err}
+	}
+	return gs, nil
+}
+
+// PutGuildSettings implements storage.Store.
+func (s *Store) PutGuildSettings(ctx context.Context, guildID string, gs storage.GuildSettings) error {
+	err := gs.Validate()
+	if err == nil && guildID == "" {
+		err = fmt.Errorf("%w: empty guild id", storage.ErrInvalid)
+	}
+	if err == nil {
+		err = s.update(ctx, func(tx pgx.Tx) error { return putGuildSettings(ctx, tx, guildID, gs) })
+	}
+	if err != nil {
+		return fmt.Errorf("storage: save settings of guild %s: %w", guildID, err)
+	}
+	return nil
+}
+
+func putGuildSettings(ctx context.Context, tx pgx.Tx, guildID string, gs storage.GuildSettings) error {
+	data, err := json.Marshal(gs)
+	if err != nil {
+		return fmt.Errorf("encode guild settings: %w", err)
+	}
+	_, err = tx.Exec(ctx, `INSERT INTO guilds (guild_id, record) VALUES ($1, $2)
+		ON CONFLICT (guild_id) DO UPDATE SET record = excluded.record`, guildID, data)
+	return err
+}

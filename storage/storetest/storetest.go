@@ -1,0 +1,88 @@
+// Package storetest is the conformance suite of storage.Store: the
+// behaviour every implementation must have, run by storage/bolt's and
+// storage/postgres's tests against real databases through Run.
+//
+// A test belongs here when it checks what a Store does through its
+// methods; tests of one implementation's internals (damaged bbolt pages,
+// index keys, migrations of a file format) stay with that implementation.
+package storetest
+
+import (
+	"context"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/gambitbot/gambit/storage"
+)
+
+// Opener opens a new, empty store for one test, with now as its clock.
+// reopen closes that store and opens the same data again, as a restarted
+// process would.
+type Opener func(t testing.TB, now func() time.Time) (s storage.Admin, reopen func() storage.Admin)
+
+// Run runs the suite against the stores open makes, each test in parallel
+// on a store of its own; at the end of each test the store must pass its
+// Check.
+func Run(t *testing.T, open Opener) {
+	for _, tc := range suite {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			tc.run(t, open)
+		})
+	}
+}
+
+// clock is a settable time source for deadline tests.
+type clock struct {
+	mu sync.Mutex
+	t  time.Time
+}
+
+// Now returns the clock's time.
+func (c *clock) Now() time.Time {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.t
+}
+
+// Advance moves the clock on by d.
+func (c *clock) Advance(d time.Duration) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.t = c.t.Add(d)
+}
+
+// store is the store of one test, which reopen may replace.
+type store struct {
+	storage.Admin
+	reopen func() storage.Admin
+}
+
+// openTest opens a store with a fake clock and closes it, checking its
+// invariants, at the end of the test.
+func openTest(t *testing.T, o Opener) (*store, *clock) {
+	t.Helper()
+	clk := &clock{t: time.Date(2025, 3, 1, 12, 0, 0, 0, time.UTC)}
+	s := &store{}
+	s.Admin, s.reopen = o(t, clk.Now)
+	t.Cleanup(func() {
+		if problems, err := s.Check(context.Background()); err != nil || len(problems) > 0 {
+			t.Errorf("Check at end of test: %v %q", err, problems)
+		}
+		if err := s.Close(); err != nil {
+			t.Error(err)
+		}
+	})
+	return s, clk
+}
+
+// ratingCount counts the ratings in every ladder.
+func ratingCount(t *testing.T, s *store) int {
+	t.Helper()
+	st, err := s.Stats(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	return st.Ratings
+}
