@@ -132,6 +132,8 @@ func (b *Bot) routes() {
 	b.router = router{
 		{customid.Move, b.withGame(b.clickMove)},
 		{customid.Pick, b.withGame(b.clickMove)},
+		{customid.File, b.withGame(b.clickFile)},
+		{customid.Cell, b.withGame(b.clickCell)},
 		{customid.Resign, b.withGame(b.clickResign)},
 		{customid.ResignConfirm, b.withGame(b.clickResignConfirm)},
 		{customid.Rematch, b.clickRematch}, // the seam for the old game, then a new one (rematch.go)

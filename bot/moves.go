@@ -54,19 +54,99 @@ func legalList(pos engine.Position) string {
 	return strings.Join(names, ", ")
 }
 
-// clickMove handles a move button or a cell select on a board.
-func (b *Bot) clickMove(ctx context.Context, ix *interaction, g *storage.Game, p customid.Params) error {
+// checkBoardClick checks a click on a game's board: the clicker is to
+// move and the board is the game's current one. answered reports that the
+// click was answered instead (a board behind its game brought up to date);
+// err refuses it.
+func (b *Bot) checkBoardClick(ctx context.Context, ix *interaction, g *storage.Game, p customid.Params) (answered bool, err error) {
 	if err := b.adoptBoard(ctx, ix, g); err != nil {
-		return err
+		return false, err
 	}
 	if err := checkMover(g, ix.user().ID); err != nil {
-		return err
+		return false, err
 	}
 	if p["ply"] != render.Ply(g) || (g.MessageID != "" && ix.Message != nil && ix.Message.ID != g.MessageID) {
 		if ix.Message != nil && ix.Message.ID == g.MessageID && shownPly(ix.Message.Components) != render.Ply(g) {
-			return b.catchUp(ctx, ix, g)
+			return true, b.catchUp(ctx, ix, g)
 		}
-		return userErrorf("This board is out of date: the game has moved on. Use the newest board, or /games to post it again.")
+		return false, userErrorf("This board is out of date: the game has moved on. Use the newest board, or /games to post it again.")
+	}
+	return false, nil
+}
+
+// checkPickerClick checks a click on a cell picker (the message only the
+// mover sees, render.CellPicker): the clicker is to move and the picker
+// was drawn for the current position. A picker is no board: the game's
+// board message is elsewhere, so only its ply tells whether it is current.
+func checkPickerClick(g *storage.Game, userID string, p customid.Params) error {
+	if err := checkMover(g, userID); err != nil {
+		return err
+	}
+	if p["ply"] != render.Ply(g) {
+		return userErrorf("This choice is out of date: the game has moved on. Choose again under the newest board.")
+	}
+	return nil
+}
+
+// onPicker reports whether a component interaction comes from a cell
+// picker rather than a board: pickers are ephemeral, boards never are.
+func onPicker(ix *interaction) bool {
+	return ix.Message != nil && ix.Message.Flags&discordgo.MessageFlagsEphemeral != 0
+}
+
+// clickFile handles the first click of a two-click move, a column under
+// the board: it shows the clicker alone a picker of the column's cells.
+// A column button on the picker switches the picker to that column. The
+// choice lives only in that message's custom IDs, so nothing is stored,
+// nobody else sees it, and a picker the player leaves behind goes stale
+// with the next move.
+func (b *Bot) clickFile(ctx context.Context, ix *interaction, g *storage.Game, p customid.Params) error {
+	picker := onPicker(ix)
+	if picker {
+		if err := checkPickerClick(g, ix.user().ID, p); err != nil {
+			return err
+		}
+	} else if answered, err := b.checkBoardClick(ctx, ix, g, p); answered || err != nil {
+		return err
+	}
+	pos, err := position(g)
+	if err != nil {
+		return err
+	}
+	msg, ok := render.CellPicker(g, pos, p["file"])
+	if !ok {
+		return userErrorf("This board has no column %q.", echo(p["file"]))
+	}
+	if picker {
+		return ix.update(msg)
+	}
+	return ix.reply(msg, true)
+}
+
+// clickCell handles the second click of a two-click move, a cell on the
+// picker: it plays the cell, turns the picker into a confirmation and
+// edits the board.
+func (b *Bot) clickCell(ctx context.Context, ix *interaction, g *storage.Game, p customid.Params) error {
+	if err := checkPickerClick(g, ix.user().ID, p); err != nil {
+		return err
+	}
+	pos, err := position(g)
+	if err != nil {
+		return err
+	}
+	mv, err := parseMove(g, pos, p["cell"])
+	if err != nil {
+		return err
+	}
+	return b.playHuman(ctx, ix, g, pos, mv, func(text string) error {
+		return ix.update(render.Message{Content: text, Components: []discordgo.MessageComponent{}})
+	})
+}
+
+// clickMove handles a move button or a cell select on a board.
+func (b *Bot) clickMove(ctx context.Context, ix *interaction, g *storage.Game, p customid.Params) error {
+	if answered, err := b.checkBoardClick(ctx, ix, g, p); answered || err != nil {
+		return err
 	}
 	cell := p["cell"]
 	if values := ix.MessageComponentData().Values; cell == "" && len(values) == 1 {
@@ -80,7 +160,7 @@ func (b *Bot) clickMove(ctx context.Context, ix *interaction, g *storage.Game, p
 	if err != nil {
 		return err
 	}
-	return b.playHuman(ctx, ix, g, pos, mv, true)
+	return b.playHuman(ctx, ix, g, pos, mv, nil)
 }
 
 // shownPly returns the ply the components of a board message carry, or
@@ -98,7 +178,7 @@ func shownPly(components []discordgo.MessageComponent) string {
 		case *discordgo.SelectMenu:
 			id = c.CustomID
 		}
-		for _, pattern := range []customid.Pattern{customid.Move, customid.Pick, customid.Resign} {
+		for _, pattern := range []customid.Pattern{customid.Move, customid.Pick, customid.File, customid.Resign} {
 			if params, ok := pattern.Match(id); ok {
 				return params["ply"]
 			}
@@ -122,11 +202,11 @@ func (b *Bot) catchUp(ctx context.Context, ix *interaction, g *storage.Game) err
 }
 
 // playHuman commits a person's move and shows it: by updating the clicked
-// board (onBoard) or, for a typed move, by an ephemeral confirmation and an
-// edit of the board. When the AI moves next its search is queued; the seam
-// lets it start once the handler returned. The caller holds the game's
-// lock.
-func (b *Bot) playHuman(ctx context.Context, ix *interaction, g *storage.Game, pos engine.Position, mv engine.Move, onBoard bool) error {
+// board if confirm is nil, or else by answering with confirm's text
+// ("You played e4.") and an edit of the board (a typed move, a cell
+// picker). When the AI moves next its search is queued; the seam lets it
+// start once the handler returned. The caller holds the game's lock.
+func (b *Bot) playHuman(ctx context.Context, ix *interaction, g *storage.Game, pos engine.Position, mv engine.Move, confirm func(text string) error) error {
 	played := pos.FormatMove(mv)
 	changes, err := b.commitMove(ctx, g, pos, mv)
 	if errors.Is(err, storage.ErrConflict) || errors.Is(err, storage.ErrGameOver) {
@@ -136,10 +216,10 @@ func (b *Bot) playHuman(ctx context.Context, ix *interaction, g *storage.Game, p
 		return err
 	}
 	msg := view(g, pos, ix.queueAI(g), changes, "")
-	if onBoard {
+	if confirm == nil {
 		return b.updateBoard(ctx, ix, g, msg)
 	}
-	if err := ix.say("You played %s.", played); err != nil {
+	if err := confirm(fmt.Sprintf("You played %s.", played)); err != nil {
 		return err
 	}
 	if err := b.editBoard(ctx, g, msg, webhookToken{}); err != nil {
@@ -176,7 +256,7 @@ func (b *Bot) typedMove(cell string) gameHandler {
 		if err != nil {
 			return err
 		}
-		return b.playHuman(ctx, ix, g, pos, mv, false)
+		return b.playHuman(ctx, ix, g, pos, mv, func(text string) error { return ix.say("%s", text) })
 	}
 }
 

@@ -330,7 +330,7 @@ func flagPair(m Message) (string, bool) {
 }
 
 var patterns = []customid.Pattern{
-	customid.Move, customid.Pick, customid.Resign, customid.ResignConfirm, customid.Rematch,
+	customid.Move, customid.Pick, customid.File, customid.Cell, customid.Resign, customid.ResignConfirm, customid.Rematch,
 	customid.Accept, customid.Decline, customid.Repost, customid.PrivacyDelete,
 }
 
@@ -882,7 +882,7 @@ func TestAdjacencySelects(t *testing.T) {
 				t.Fatalf("select %q is not a Pick", s.CustomID)
 			}
 			group, _ := strconv.Atoi(ps["group"])
-			if rowOf[s.CustomID] != k {
+			if rowOf[s.CustomID] != k+2 { // below the two rows of files
 				t.Errorf("select %d is in row %d", k, rowOf[s.CustomID])
 			}
 			for _, o := range s.Options {
@@ -921,9 +921,86 @@ func TestAdjacencySelects(t *testing.T) {
 		if !slices.Equal(gotList, want) {
 			t.Fatalf("position %s: options %v, legal moves %v", pos, gotList, want)
 		}
-		if len(ids[customid.Resign]) != 1 || rowOf[customid.Resign.Build("0001k", Ply(g))] != len(m.Components)-1 {
-			t.Errorf("Resign is not alone in the last row")
+		if len(ids[customid.Resign]) != 1 || rowOf[customid.Resign.Build("0001k", Ply(g))] != 1 {
+			t.Errorf("Resign is not in the second row, with files f–h")
 		}
+	}
+}
+
+// TestAdjacencyTwoClicks checks both steps of a two-click move on random
+// positions: a file button under the board for each file, enabled if a
+// legal cell is in it; and for each file the picker, whose rank buttons
+// play exactly the file's legal cells, each labelled with its captures.
+func TestAdjacencyTwoClicks(t *testing.T) {
+	rng := rand.New(rand.NewPCG(7, 8))
+	for i := range 100 {
+		rounds := 2 + rng.IntN(27)
+		pos, moves := play(t, storage.Kind("adjacency"), rounds, rng, rng.IntN(2*rounds))
+		a := pos.(*adjacency.Position)
+		g := newGame(storage.Kind("adjacency"), storage.StatusActive, alice, bob)
+		g.Settings.Rounds = rounds
+		seat(g, pos, moves, i%2)
+		legal := map[string]bool{}
+		for _, m := range pos.Moves(nil) {
+			legal[pos.FormatMove(m)] = true
+		}
+		m := Game(View{Game: g, Pos: pos})
+		ids := checkIDs(t, g, m)
+		if len(ids[customid.File]) != 8 {
+			t.Fatalf("%d file buttons, want 8", len(ids[customid.File]))
+		}
+		offered := map[string]bool{}
+		for k, ps := range ids[customid.File] {
+			file := ps["file"]
+			if want := string(rune('a' + k)); file != want {
+				t.Errorf("file button %d is %q, want %q", k, file, want)
+			}
+			b, _ := buttonByID(t, m, customid.File.Build("0001k", Ply(g), file))
+			hasLegal := false
+			for r := 1; r <= 8; r++ {
+				hasLegal = hasLegal || legal[file+strconv.Itoa(r)]
+			}
+			if b.Disabled == hasLegal {
+				t.Errorf("file %s: disabled %v with a legal cell %v", file, b.Disabled, hasLegal)
+			}
+			picker, ok := CellPicker(g, pos, file)
+			if !ok {
+				t.Fatalf("no picker for file %s", file)
+			}
+			checkDiscord(t, picker)
+			pids := checkIDs(t, g, picker)
+			if len(pids[customid.Cell]) != 8 || len(pids[customid.File]) != 8 {
+				t.Fatalf("picker of %s: %d cells and %d files, want 8 and 8", file, len(pids[customid.Cell]), len(pids[customid.File]))
+			}
+			if !strings.Contains(picker.Content, "File **"+file+"**") || strings.Contains(picker.Content, pickColour) != hasLegal {
+				t.Errorf("picker of %s: preview %q", file, picker.Content)
+			}
+			for r, cps := range pids[customid.Cell] {
+				cell := cps["cell"]
+				if want := file + strconv.Itoa(r+1); cell != want {
+					t.Errorf("picker of %s: cell button %d plays %s, want %s", file, r, cell, want)
+				}
+				cb, _ := buttonByID(t, picker, customid.Cell.Build("0001k", Ply(g), cell))
+				if cb.Disabled == legal[cell] {
+					t.Errorf("%s: disabled %v, legal %v", cell, cb.Disabled, legal[cell])
+				}
+				if legal[cell] {
+					c, _ := adjacency.ParseCell(cell)
+					if want := fmt.Sprintf("%d · +%d", r+1, a.Captures(c)); cb.Label != want {
+						t.Errorf("%s: label %q, want %q", cell, cb.Label, want)
+					}
+					offered[cell] = true
+				}
+			}
+		}
+		if len(offered) != len(legal) {
+			t.Errorf("position %s: the pickers offer %d cells, %d are legal", pos, len(offered), len(legal))
+		}
+	}
+	g := newGame(storage.Kind("adjacency"), storage.StatusActive, alice, bob)
+	pos, _ := play(t, storage.Kind("adjacency"), 8, rng, 0)
+	if _, ok := CellPicker(g, pos, "z"); ok {
+		t.Error("a picker for file z")
 	}
 }
 
