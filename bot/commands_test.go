@@ -158,8 +158,8 @@ func TestPlayAutocompleteOffersTheAIsOfTheChosenGame(t *testing.T) {
 	}
 	for _, c := range got {
 		i := byName[fmt.Sprint(c.Value)]
-		if !strings.HasPrefix(c.Name, i.Name) || !strings.Contains(c.Name, "("+string(i.Difficulty)+")") {
-			t.Errorf("choice %q should show the name %s and the difficulty %s", c.Name, i.Name, i.Difficulty)
+		if want := i.DisplayName + " (" + string(i.Difficulty) + ") — " + i.Blurb; c.Name != want {
+			t.Errorf("choice %q should be the display name, difficulty and blurb, whole: %q", c.Name, want)
 		}
 	}
 

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/bwmarrin/discordgo"
 
@@ -324,7 +325,7 @@ func (b *Bot) completeMove(ctx context.Context, ix *interaction, opts options) e
 					against = "vs " + opp.Name
 				}
 				name := fmt.Sprintf("%s · %s %s · %s", g.ID, g.Kind, against, turn)
-				out = append(out, &discordgo.ApplicationCommandOptionChoice{Name: truncate(name, 100), Value: string(g.ID)})
+				out = append(out, &discordgo.ApplicationCommandOptionChoice{Name: clipWords(name, 100), Value: string(g.ID)})
 			}
 		}
 		return ix.choices(out)
@@ -373,4 +374,18 @@ func truncate(s string, n int) string {
 		return s
 	}
 	return string(r[:n-1]) + "…"
+}
+
+// clipWords shortens text for people to at most n runes without cutting a
+// word: at the last space that leaves at least half of it, with "…".
+func clipWords(s string, n int) string {
+	r := []rune(s)
+	if len(r) <= n {
+		return s
+	}
+	cut := n - 1
+	if sp := strings.LastIndex(string(r[:cut+1]), " "); sp >= 0 && utf8.RuneCountInString(s[:sp]) >= n/2 {
+		cut = utf8.RuneCountInString(s[:sp])
+	}
+	return strings.TrimRight(string(r[:cut]), " —·,") + "…"
 }

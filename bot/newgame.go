@@ -283,11 +283,10 @@ func (b *Bot) completePlay(_ context.Context, ix *interaction, opts options) err
 		if kind := opts.str("game"); kind != "" && !info.Supports(kind) {
 			continue
 		}
-		if !strings.Contains(info.Name, typed) {
+		if !strings.Contains(info.Name, typed) && !strings.Contains(strings.ToLower(info.DisplayName), typed) {
 			continue
 		}
-		name := fmt.Sprintf("%s (%s) — %s", info.Name, info.Difficulty, info.Description)
-		out = append(out, &discordgo.ApplicationCommandOptionChoice{Name: truncate(name, 100), Value: info.Name})
+		out = append(out, &discordgo.ApplicationCommandOptionChoice{Name: clipWords(info.Label(), 100), Value: info.Name})
 	}
 	return ix.choices(out)
 }

@@ -720,11 +720,11 @@ func TestGameEveryStatus(t *testing.T) {
 						switch {
 						case th == nil:
 						case th.Queue > 0:
-							if !strings.Contains(desc, fmt.Sprintf("🤖 minimax (hard) is queued (#%d)", th.Queue)) {
+							if !strings.Contains(desc, fmt.Sprintf("🤖 Deep thinker (hard) is queued (#%d)", th.Queue)) {
 								t.Errorf("description does not say the AI is queued:\n%s", desc)
 							}
 						default:
-							if !strings.Contains(desc, "🤔 🤖 minimax (hard) is thinking…") {
+							if !strings.Contains(desc, "🤔 🤖 Deep thinker (hard) is thinking…") {
 								t.Errorf("description does not say the AI is thinking:\n%s", desc)
 							}
 							if th.Depth > 0 && (!strings.Contains(desc, "depth 9") || !strings.Contains(desc, "1.2s")) {
@@ -1246,8 +1246,8 @@ func TestPlayerName(t *testing.T) {
 		want string
 	}{
 		{alice, "<@111>"},
-		{bot, "🤖 minimax (hard)"},
-		{storage.Player{ID: storage.AI("random")}, "🤖 random (easy)"},
+		{bot, "🤖 Deep thinker (hard)"},
+		{storage.Player{ID: storage.AI("random")}, "🤖 Random (easy)"},
 		{storage.Player{ID: storage.AI("retired")}, "🤖 retired"},
 		{storage.Player{ID: storage.Anonymous, Name: "carol"}, "deleted user"},
 	} {
@@ -1308,7 +1308,7 @@ func TestLeaderboard(t *testing.T) {
 	m := Leaderboard(storage.Kind("adjacency"), "global", top, me)
 	checkDiscord(t, m)
 	d := description(t, m)
-	for _, want := range []string{"<@111> · **1732** · 20–5–3", "🤖 minimax (hard) · **1701** · 9–1–0", "**#4** <@1001>"} {
+	for _, want := range []string{"<@111> · **1732** · 20–5–3", "🤖 Deep thinker (hard) · **1701** · 9–1–0", "**#4** <@1001>"} {
 		if !strings.Contains(d, want) {
 			t.Errorf("leaderboard lacks %q", want)
 		}
@@ -1346,7 +1346,7 @@ func TestStats(t *testing.T) {
 	}
 	a := pos.(*adjacency.Position)
 	for i, want := range []string{
-		fmt.Sprintf("**1613** · #7 · 14–0–0 in 14 games\n**Recent games**\n✅ Won against 🤖 minimax (hard) · %d–%d marks · <t:%d:R>", a.Count(engine.X), a.Count(engine.O), deadline.Unix()),
+		fmt.Sprintf("**1613** · #7 · 14–0–0 in 14 games\n**Recent games**\n✅ Won against 🤖 Deep thinker (hard) · %d–%d marks · <t:%d:R>", a.Count(engine.X), a.Count(engine.O), deadline.Unix()),
 		"**1450?** · provisional · 0–1–0 in 1 game\n**Recent games**\n❌ Lost to <@222> · on time",
 		"Not played yet",
 	} {
