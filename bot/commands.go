@@ -97,7 +97,11 @@ func commandDefinitions() []*discordgo.ApplicationCommand {
 		{Name: "games", Description: "Your games in progress", Contexts: guildOnly},
 		{
 			Name: "help", Description: "How to play", Contexts: guildOnly,
-			Options: []*discordgo.ApplicationCommandOption{game(false)},
+			Options: []*discordgo.ApplicationCommandOption{
+				game(false),
+				{Type: discordgo.ApplicationCommandOptionString, Name: "ai", Description: "An AI opponent", Autocomplete: true,
+					MaxLength: maxAIName},
+			},
 		},
 		{
 			Name: "privacy", Description: "Your data in Gambit", Contexts: guildOnly,
@@ -128,7 +132,7 @@ func (b *Bot) routes() {
 		"play": b.cmdPlay, "move": b.cmdMove, "leaderboard": b.cmdLeaderboard, "stats": b.cmdStats,
 		"games": b.cmdGames, "help": b.cmdHelp, "privacy": b.cmdPrivacy, "settings": b.cmdSettings,
 	}
-	b.complete = map[string]commandHandler{"play": b.completePlay, "move": b.completeMove}
+	b.complete = map[string]commandHandler{"play": b.completeAI, "help": b.completeAI, "move": b.completeMove}
 	b.router = router{
 		{customid.Move, b.withGame(b.clickMove)},
 		{customid.Pick, b.withGame(b.clickMove)},

@@ -784,6 +784,29 @@ func TestHelpExplainsGambitAndEachGame(t *testing.T) {
 	}
 }
 
+func TestHelpHasAPagePerAI(t *testing.T) {
+	t.Parallel()
+	h := start(t)
+	alice := h.srv.AddUser("alice").ID
+	got := askChoices(t, h, alice, "", "help", focused("ai", "hill"))
+	if len(got) == 0 {
+		t.Fatal("/help ai:hill suggests nothing")
+	}
+	for _, c := range got {
+		i, err := strategies.Lookup(fmt.Sprint(c.Value))
+		if err != nil || c.Name != i.Label() || !strings.Contains(i.Name+strings.ToLower(i.DisplayName), "hill") {
+			t.Errorf("/help ai:hill suggests %q = %v", c.Name, c.Value)
+		}
+	}
+	_, m := h.command(alice, "help", opt("ai", "hill-steepest"))
+	if !m.Ephemeral() || len(m.Embeds) != 1 || !strings.Contains(m.Embeds[0].Title, "Hill climber") {
+		t.Errorf("/help ai:hill-steepest: %+v", m.Embeds)
+	}
+	if _, m := h.command(alice, "help", opt("ai", "deep-blue")); !m.Ephemeral() || !strings.Contains(m.Content, `no AI "deep-blue"`) {
+		t.Errorf("/help ai:deep-blue: %q", m.Content)
+	}
+}
+
 func TestPrivacyDeleteErasesTheUsersData(t *testing.T) {
 	t.Parallel()
 	h := start(t)

@@ -272,8 +272,9 @@ func (b *Bot) challenge(ctx context.Context, ix *interaction, req gameRequest) (
 	})
 }
 
-// completePlay suggests the AI strategies that play the chosen game.
-func (b *Bot) completePlay(_ context.Context, ix *interaction, opts options) error {
+// completeAI suggests, for the ai option of /play and /help, the AI
+// strategies that play the chosen game (every one if none is chosen).
+func (b *Bot) completeAI(_ context.Context, ix *interaction, opts options) error {
 	if opts.focused != "ai" {
 		return ix.choices(nil)
 	}

@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 	"unicode/utf16"
+	"unicode/utf8"
 
 	"github.com/bwmarrin/discordgo"
 	"github.com/forPelevin/gomoji"
@@ -22,6 +23,7 @@ import (
 	"github.com/gambitbot/gambit/games"
 	"github.com/gambitbot/gambit/games/catalog"
 	"github.com/gambitbot/gambit/storage"
+	"github.com/gambitbot/gambit/strategies"
 )
 
 // ---- building games and positions ----------------------------------------
@@ -1281,6 +1283,59 @@ func TestRules(t *testing.T) {
 	if _, err := Rules("chess"); err == nil || !strings.HasPrefix(err.Error(), "render: ") {
 		t.Errorf("Rules(chess) error %v, want one starting with render:", err)
 	}
+}
+
+// TestHelpOverviewIsShort checks the /help overview: it fits on one
+// screen, and the AIs it recommends as the strongest play every game.
+func TestHelpOverviewIsShort(t *testing.T) {
+	m, err := Rules("")
+	if err != nil {
+		t.Fatal(err)
+	}
+	e := m.Embeds[0]
+	text := e.Description
+	for _, f := range e.Fields {
+		text += "\n" + f.Name + "\n" + f.Value
+	}
+	if n, lines := utf8.RuneCountInString(text), strings.Count(text, "\n")+1; n > 1200 || lines > 20 {
+		t.Errorf("the overview has %d characters on %d lines, want at most 1200 on 20:\n%s", n, lines, text)
+	}
+	for _, i := range strategies.All() {
+		for _, g := range catalog.All() {
+			if g.Players == 2 && g.AI != nil && !i.Supports(g.Name) && strings.Contains(text, "`"+i.Name+"`") {
+				t.Errorf("the overview names %s, which does not play %s", i.Name, g.Title)
+			}
+		}
+	}
+}
+
+func TestAIRules(t *testing.T) {
+	for _, i := range strategies.All() {
+		m, err := AIRules(i.Name)
+		if err != nil {
+			t.Fatalf("AIRules(%s): %v", i.Name, err)
+		}
+		checkDiscord(t, m)
+		e := m.Embeds[0]
+		if !strings.Contains(e.Title, i.DisplayName) || !strings.Contains(strings.ToLower(e.Description), strings.ToLower(i.Blurb)) {
+			t.Errorf("AIRules(%s): %q / %q, want the display name and the blurb", i.Name, e.Title, e.Description)
+		}
+		if all := embedText(e); !strings.Contains(all, "/play game:"+i.Games[0]+" ai:"+i.Name) {
+			t.Errorf("AIRules(%s) does not say how to play it: %q", i.Name, all)
+		}
+	}
+	if _, err := AIRules("deep-blue"); err == nil || !strings.HasPrefix(err.Error(), "render: ") {
+		t.Errorf("AIRules(deep-blue) error %v, want one starting with render:", err)
+	}
+}
+
+// embedText is an embed's description and fields.
+func embedText(e *discordgo.MessageEmbed) string {
+	s := e.Description
+	for _, f := range e.Fields {
+		s += "\n" + f.Name + "\n" + f.Value
+	}
+	return s
 }
 
 func standing(rank int, id storage.PlayerID, rating, rd float64, w, l, d int) storage.Standing {
