@@ -319,4 +319,3 @@ func TestNamesForPlayers(t *testing.T) {
 		}
 	}
 }
-
