@@ -93,11 +93,29 @@ func Lookup(name string) (Info, error) {
 			return i, nil
 		}
 	}
-	names := make([]string, len(registry))
-	for k, i := range registry {
-		names[k] = i.Name
+	return Info{}, fmt.Errorf("strategies: unknown strategy %q: want one of %s", name, names(registry))
+}
+
+// LookupFor finds a strategy by name (either case) that plays the named
+// game; its errors list only the strategies that do.
+func LookupFor(name, game string) (Info, error) {
+	i, err := Lookup(name)
+	switch {
+	case err != nil:
+		return Info{}, fmt.Errorf("strategies: unknown strategy %q: want one of %s for %s", name, names(ForGame(game)), game)
+	case !i.Supports(game):
+		return Info{}, fmt.Errorf("strategies: %s does not play %s: want one of %s", i.Name, game, names(ForGame(game)))
 	}
-	return Info{}, fmt.Errorf("strategies: unknown strategy %q: want one of %s", name, strings.Join(names, ", "))
+	return i, nil
+}
+
+// names lists strategies' names for an error message.
+func names(infos []Info) string {
+	out := make([]string, len(infos))
+	for k, i := range infos {
+		out[k] = i.Name
+	}
+	return strings.Join(out, ", ")
 }
 
 // MaxLabel is the length Label keeps within: Discord's limit on an
