@@ -311,3 +311,29 @@ func TestBrowserAddMemberBeyondTheCap(t *testing.T) {
 		t.Errorf("the switcher lists %d members, want %d", n, playground.MaxMembers)
 	}
 }
+
+// TestBrowserMessageLinksStayInThePage: the bot links boards as Discord
+// message links (/games); in the playground they lead to the message in
+// the page, not to discord.com.
+func TestBrowserMessageLinksStayInThePage(t *testing.T) {
+	ctx := browser(t, startPlayground(t))
+	bob := memberID(t, ctx, "bob")
+	run(t, ctx,
+		member("alice"),
+		command("play"),
+		choose(`[data-option="game"]`, "tictactoe"),
+		choose(`[data-option="opponent"]`, bob),
+		chromedp.Click(css("#command-send")),
+		chromedp.WaitVisible(css(`button[data-custom-id^="v1/accept/"]`)),
+		command("games"),
+		chromedp.Click(css("#command-send")),
+		chromedp.WaitVisible(css(`.message.ephemeral a`)),
+	)
+	href := value(t, ctx, chromedp.Evaluate[string](`document.querySelector('.message.ephemeral a').getAttribute('href')`))
+	if !strings.HasPrefix(href, "#message-") {
+		t.Fatalf("the board link in /games goes to %q, want a message of the page", href)
+	}
+	if !value(t, ctx, chromedp.Evaluate[bool](fmt.Sprintf(`document.getElementById(%q)?.querySelector('button[data-custom-id^="v1/accept/"]') != null`, strings.TrimPrefix(href, "#")))) {
+		t.Errorf("the link %s does not lead to the challenge", href)
+	}
+}
