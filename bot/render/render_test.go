@@ -606,6 +606,8 @@ func scenarios(t *testing.T, kind storage.Kind, rng *rand.Rand) []scenario {
 	add("expired", View{Game: expired, Notice: "Challenge expired."})
 	declined := newGame(kind, storage.StatusDeclined, alice, bob)
 	add("declined", View{Game: declined})
+	withdrawn := newGame(kind, storage.StatusWithdrawn, alice, bob)
+	add("withdrawn", View{Game: withdrawn})
 	cancelledChallenge := newGame(kind, storage.StatusCancelled, alice, bob)
 	add("cancelled-challenge", View{Game: cancelledChallenge})
 
@@ -681,14 +683,15 @@ func TestGameEveryStatus(t *testing.T) {
 				switch g.Status {
 				case storage.StatusPending:
 					checkPending(t, g, m, ids)
-				case storage.StatusExpired, storage.StatusDeclined:
+				case storage.StatusExpired, storage.StatusDeclined, storage.StatusWithdrawn:
 					if len(m.Components) != 0 {
 						t.Errorf("%s challenge has components", g.Status)
 					}
 					if len(m.AllowedMentions.Users) != 0 {
 						t.Errorf("%s challenge pings %v", g.Status, m.AllowedMentions.Users)
 					}
-					want := map[storage.Status]string{storage.StatusExpired: "Challenge expired.", storage.StatusDeclined: "Challenge declined."}[g.Status]
+					want := map[storage.Status]string{storage.StatusExpired: "Challenge expired.", storage.StatusDeclined: "Challenge declined.",
+						storage.StatusWithdrawn: "Challenge withdrawn."}[g.Status]
 					if !strings.Contains(m.Content, want) || !strings.Contains(m.Content, "challenges you to") {
 						t.Errorf("content %q lacks the challenge and %q", m.Content, want)
 					}
