@@ -263,6 +263,33 @@ func TestBrowserAdjacencyAgainstAnAI(t *testing.T) {
 	t.Logf("screenshot: %s", saveArtifact(t, "playground-adjacency.png", shot))
 }
 
+// TestBrowserAdjacencyInTwoClicks plays Adjacency moves the two-click way:
+// a file under the board, then a rank on the picker only alice sees.
+func TestBrowserAdjacencyInTwoClicks(t *testing.T) {
+	ctx := browser(t, startPlayground(t))
+	run(t, ctx,
+		member("alice"),
+		command("play"),
+		choose(`[data-option="game"]`, "adjacency"),
+		chromedp.SendKeys(css(`[data-option="ai"]`), "gree"),
+		chromedp.Click(css(`.autocomplete-choice[data-value="greedy"]`)),
+		chromedp.SendKeys(css(`[data-option="rounds"]`), "2"),
+		chromedp.Click(css("#command-send")),
+	)
+	for i, f := range []string{"c", "e"} { // files with a free cell in any 2-round game
+		file := fmt.Sprintf(`button[data-custom-id^="v1/file/"][data-custom-id*="/%d/"][data-custom-id$="/%s"]`, 2*i, f)
+		rank := fmt.Sprintf(`.message.ephemeral button[data-custom-id^="v1/cell/"][data-custom-id*="/%d/%s"]:not([disabled])`, 2*i, f)
+		run(t, ctx, chromedp.WaitEnabled(css(file)), chromedp.Click(css(file)), chromedp.WaitVisible(css(rank)))
+		if i == 0 {
+			shot := value(t, ctx, chromedp.FullScreenshot(100))
+			t.Logf("screenshot: %s", saveArtifact(t, "playground-adjacency-two-clicks.png", shot))
+		}
+		cell := value(t, ctx, chromedp.Evaluate[string](fmt.Sprintf(`document.querySelector(%q).dataset.customId.split('/').pop()`, rank)))
+		run(t, ctx, chromedp.Click(css(rank)), waitText(".message.ephemeral", "You played "+cell))
+	}
+	run(t, ctx, chromedp.WaitVisible(css(`button[data-custom-id^="v1/rematch/"]`)))
+}
+
 func TestBrowserTicTacToeBetweenTwoMembers(t *testing.T) {
 	ctx := browser(t, startPlayground(t))
 	bob := memberID(t, ctx, "bob")
