@@ -171,7 +171,7 @@ func overview() Message {
 		Color: colourBlurple,
 		Fields: []*discordgo.MessageEmbedField{
 			{Name: "Games", Value: strings.Join(gameLines, "\n")},
-			{Name: "AI opponents", Value: fmt.Sprintf("%d, from easy to hard. The strongest in every game: %s.", len(strategies.All()), strings.Join(strongest(), ", "))},
+			{Name: "AI opponents", Value: fmt.Sprintf("%d to choose from (`/help game:…` lists a game's). The strongest in every game: %s.", len(strategies.All()), strings.Join(strongest(), ", "))},
 		},
 	}
 	return Message{Embeds: []*discordgo.MessageEmbed{embed}, Components: []discordgo.MessageComponent{}, AllowedMentions: noPings()}
