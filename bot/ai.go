@@ -235,10 +235,11 @@ func (b *Bot) runAI(j *aiJob) {
 		return
 	}
 
-	progress := &progressEditor{b: b, job: j, every: b.cfg.ProgressInterval, start: b.now()}
+	progress := &progressEditor{b: b, job: j, every: b.cfg.ProgressInterval, start: b.now(), done: make(chan struct{})}
 	if j.shown > 0 {
 		progress.show(render.Thinking{})
 	}
+	progress.watch(b.cfg.TickInterval)
 	searchCtx, cancel := context.WithDeadline(ctx, j.deadline)
 	started := time.Now()
 	var res strategies.Result
@@ -288,15 +289,20 @@ func (b *Bot) commitAI(ctx context.Context, j *aiJob, res strategies.Result) err
 }
 
 // progressEditor edits a board with a search's progress, at most once per
-// interval and never concurrently with itself.
+// interval and never concurrently with itself: when the search reports a
+// new depth, and otherwise as time passes (watch), so that a search that
+// reports seldom or never — a local search, a deep iteration — still
+// shows it is alive.
 type progressEditor struct {
 	b     *Bot
 	job   *aiJob
 	every time.Duration
 	start time.Time
+	done  chan struct{} // closed by stop
 
 	mu      sync.Mutex
 	last    time.Time
+	depth   int // the deepest depth reported so far
 	busy    bool
 	stopped bool
 	wg      sync.WaitGroup
@@ -307,13 +313,41 @@ type progressEditor struct {
 func (p *progressEditor) report(pr strategies.Progress) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
+	p.depth = max(p.depth, pr.Depth)
+	p.due()
+}
+
+// watch checks every tick of the wall clock whether an edit is due by the
+// bot's clock, until stop.
+func (p *progressEditor) watch(tick time.Duration) {
+	p.wg.Go(func() {
+		t := time.NewTicker(tick)
+		defer t.Stop()
+		for {
+			select {
+			case <-p.done:
+				return
+			case <-t.C:
+				p.mu.Lock()
+				p.due()
+				p.mu.Unlock()
+			}
+		}
+	})
+}
+
+// due starts an edit with the progress so far if one is due: an interval
+// after the start and after the last edit, none in flight. The caller
+// holds p.mu.
+func (p *progressEditor) due() {
 	now := p.b.now()
 	if p.stopped || p.busy || now.Sub(p.last) < p.every || now.Sub(p.start) < p.every {
 		return
 	}
 	p.busy, p.last = true, now
+	t := render.Thinking{Depth: p.depth, Elapsed: now.Sub(p.start)}
 	p.wg.Go(func() {
-		p.edit(render.Thinking{Depth: pr.Depth, Elapsed: pr.Elapsed})
+		p.edit(t)
 		p.mu.Lock()
 		p.busy = false
 		p.mu.Unlock()
@@ -333,6 +367,7 @@ func (p *progressEditor) stop() {
 	p.mu.Lock()
 	p.stopped = true
 	p.mu.Unlock()
+	close(p.done)
 	p.wg.Wait()
 }
 

@@ -2,6 +2,7 @@ package bot_test
 
 import (
 	"net/http"
+	"regexp"
 	"strings"
 	"testing"
 	"time"
@@ -156,5 +157,32 @@ func TestARestartRefreshesABoardLeftBehindByACrash(t *testing.T) {
 	}
 	if r := h.move(bob, g.ID, "1"); r.Ephemeral() {
 		t.Fatalf("bob's move on the refreshed board: %q", r.Content)
+	}
+}
+
+// TestThinkingShowsTimeWithoutANewDepth: a search that reports no depth
+// (or none: the depth reported before the last edit) still shows on the board that it is
+// alive, once per progress interval of the bot's clock. The clock moves
+// on a second at a time until the board says so: the search may start
+// after the first step.
+func TestThinkingShowsTimeWithoutANewDepth(t *testing.T) {
+	t.Parallel()
+	h := start(t, withClock(), withConfig(func(c *bot.Config) { c.ProgressInterval = 2 * time.Second }))
+	alice := h.srv.AddUser("alice").ID
+	g, _ := playAI(t, h, alice, opt("game", "tictactoe"), opt("ai", "annealing"), opt("first", "opponent"), opt("movetime", 5.0))
+	deadline := time.Now().Add(waitTimeout)
+	for {
+		text := embedText(h.board(g.ID))
+		if strings.Contains(text, "is thinking… (") {
+			if !regexp.MustCompile(`is thinking… \((depth [0-9]+ · )?[0-9]+s\)`).MatchString(text) {
+				t.Errorf("the board shows %q, want the time so far", text)
+			}
+			break
+		}
+		if len(h.game(g.ID).Moves) > 0 || time.Now().After(deadline) {
+			t.Fatalf("the search never showed its time; the board shows %q", text)
+		}
+		h.clock.Advance(time.Second)
+		time.Sleep(20 * time.Millisecond)
 	}
 }

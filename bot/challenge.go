@@ -16,8 +16,8 @@ func checkChallenge(ix *interaction, g *storage.Game, challengerMay bool) error 
 	if g.Status != storage.StatusPending {
 		return userErrorf("This challenge is no longer open: it was %s.", map[storage.Status]string{
 			storage.StatusActive: "accepted", storage.StatusFinished: "accepted and played", storage.StatusForfeited: "accepted and played",
-			storage.StatusExpired: "not answered in time", storage.StatusDeclined: "declined or withdrawn",
-			storage.StatusCancelled: "cancelled", storage.StatusAbandoned: "abandoned",
+			storage.StatusExpired: "not answered in time", storage.StatusDeclined: "declined",
+			storage.StatusWithdrawn: "withdrawn", storage.StatusCancelled: "cancelled", storage.StatusAbandoned: "abandoned",
 		}[g.Status])
 	}
 	switch seatOf(g, ix.user().ID) {
@@ -62,15 +62,14 @@ func (b *Bot) clickDecline(ctx context.Context, ix *interaction, g *storage.Game
 	if err := b.adoptBoard(ctx, ix, g); err != nil {
 		return err
 	}
-	notice := "Challenge declined."
-	if seatOf(g, ix.user().ID) == 0 {
-		notice = "Challenge withdrawn."
-	}
 	g.Status = storage.StatusDeclined
+	if seatOf(g, ix.user().ID) == 0 {
+		g.Status = storage.StatusWithdrawn
+	}
 	if err := b.store.UpdateGame(ctx, g); err != nil {
 		return answerConflict(err, "decline challenge", g.ID)
 	}
-	return b.updateBoard(ctx, ix, g, view(g, nil, nil, nil, notice))
+	return b.updateBoard(ctx, ix, g, view(g, nil, nil, nil, ""))
 }
 
 // answerConflict turns a lost race into a user error and wraps the rest.

@@ -97,7 +97,11 @@ func commandDefinitions() []*discordgo.ApplicationCommand {
 		{Name: "games", Description: "Your games in progress", Contexts: guildOnly},
 		{
 			Name: "help", Description: "How to play", Contexts: guildOnly,
-			Options: []*discordgo.ApplicationCommandOption{game(false)},
+			Options: []*discordgo.ApplicationCommandOption{
+				game(false),
+				{Type: discordgo.ApplicationCommandOptionString, Name: "ai", Description: "An AI opponent", Autocomplete: true,
+					MaxLength: maxAIName},
+			},
 		},
 		{
 			Name: "privacy", Description: "Your data in Gambit", Contexts: guildOnly,
@@ -130,10 +134,12 @@ func (b *Bot) routes() {
 		"games": b.cmdGames, "help": b.cmdHelp, "privacy": b.cmdPrivacy, "settings": b.cmdSettings,
 		"puzzle": b.cmdPuzzle,
 	}
-	b.complete = map[string]commandHandler{"play": b.completePlay, "move": b.completeMove}
+	b.complete = map[string]commandHandler{"play": b.completeAI, "help": b.completeAI, "move": b.completeMove}
 	b.router = router{
 		{customid.Move, b.withGame(b.clickMove)},
 		{customid.Pick, b.withGame(b.clickMove)},
+		{customid.File, b.withGame(b.clickFile)},
+		{customid.Cell, b.withGame(b.clickCell)},
 		{customid.Resign, b.withGame(b.clickResign)},
 		{customid.ResignConfirm, b.withGame(b.clickResignConfirm)},
 		{customid.Rematch, b.clickRematch}, // the seam for the old game, then a new one (rematch.go)

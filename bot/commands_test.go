@@ -158,8 +158,8 @@ func TestPlayAutocompleteOffersTheAIsOfTheChosenGame(t *testing.T) {
 	}
 	for _, c := range got {
 		i := byName[fmt.Sprint(c.Value)]
-		if !strings.HasPrefix(c.Name, i.Name) || !strings.Contains(c.Name, "("+string(i.Difficulty)+")") {
-			t.Errorf("choice %q should show the name %s and the difficulty %s", c.Name, i.Name, i.Difficulty)
+		if want := i.DisplayName + " (" + string(i.Difficulty) + ") — " + i.Blurb; c.Name != want {
+			t.Errorf("choice %q should be the display name, difficulty and blurb, whole: %q", c.Name, want)
 		}
 	}
 
@@ -781,6 +781,29 @@ func TestHelpExplainsGambitAndEachGame(t *testing.T) {
 		if tc.game != "" && !strings.Contains(embedText(m), "/play game:"+tc.game) {
 			t.Errorf("/help %s does not say how to start a game", tc.game)
 		}
+	}
+}
+
+func TestHelpHasAPagePerAI(t *testing.T) {
+	t.Parallel()
+	h := start(t)
+	alice := h.srv.AddUser("alice").ID
+	got := askChoices(t, h, alice, "", "help", focused("ai", "hill"))
+	if len(got) == 0 {
+		t.Fatal("/help ai:hill suggests nothing")
+	}
+	for _, c := range got {
+		i, err := strategies.Lookup(fmt.Sprint(c.Value))
+		if err != nil || c.Name != i.Label() || !strings.Contains(i.Name+strings.ToLower(i.DisplayName), "hill") {
+			t.Errorf("/help ai:hill suggests %q = %v", c.Name, c.Value)
+		}
+	}
+	_, m := h.command(alice, "help", opt("ai", "hill-steepest"))
+	if !m.Ephemeral() || len(m.Embeds) != 1 || !strings.Contains(m.Embeds[0].Title, "Hill climber") {
+		t.Errorf("/help ai:hill-steepest: %+v", m.Embeds)
+	}
+	if _, m := h.command(alice, "help", opt("ai", "deep-blue")); !m.Ephemeral() || !strings.Contains(m.Content, `no AI "deep-blue"`) {
+		t.Errorf("/help ai:deep-blue: %q", m.Content)
 	}
 }
 

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/bwmarrin/discordgo"
 
@@ -54,30 +55,110 @@ func legalList(pos engine.Position) string {
 	return strings.Join(names, ", ")
 }
 
-// clickMove handles a move button or a cell select on a board.
-func (b *Bot) clickMove(ctx context.Context, ix *interaction, g *storage.Game, p customid.Params) error {
+// checkBoardClick checks a click on a game's board: the clicker is to
+// move and the board is the game's current one. answered reports that the
+// click was answered instead (a board behind its game brought up to date);
+// err refuses it.
+func (b *Bot) checkBoardClick(ctx context.Context, ix *interaction, g *storage.Game, p customid.Params) (answered bool, err error) {
 	if err := b.adoptBoard(ctx, ix, g); err != nil {
-		return err
+		return false, err
 	}
 	if err := checkMover(g, ix.user().ID); err != nil {
-		return err
+		return false, err
 	}
 	if p["ply"] != render.Ply(g) || (g.MessageID != "" && ix.Message != nil && ix.Message.ID != g.MessageID) {
 		if ix.Message != nil && ix.Message.ID == g.MessageID && shownPly(ix.Message.Components) != render.Ply(g) {
-			return b.catchUp(ctx, ix, g)
+			return true, b.catchUp(ctx, ix, g)
 		}
-		return userErrorf("This board is out of date: the game has moved on. Use the newest board, or /games to post it again.")
+		return false, userErrorf("This board is out of date: the game has moved on. Use the newest board, or /games to post it again.")
+	}
+	return false, nil
+}
+
+// checkPickerClick checks a click on a cell picker (the message only the
+// mover sees, render.CellPicker): the clicker is to move and the picker
+// was drawn for the current position. A picker is no board: the game's
+// board message is elsewhere, so only its ply tells whether it is current.
+func checkPickerClick(g *storage.Game, userID string, p customid.Params) error {
+	if err := checkMover(g, userID); err != nil {
+		return err
+	}
+	if p["ply"] != render.Ply(g) {
+		return userErrorf("This choice is out of date: the game has moved on. Choose again under the newest board.")
+	}
+	return nil
+}
+
+// onPicker reports whether a component interaction comes from a cell
+// picker rather than a board: pickers are ephemeral, boards never are.
+func onPicker(ix *interaction) bool {
+	return ix.Message != nil && ix.Message.Flags&discordgo.MessageFlagsEphemeral != 0
+}
+
+// clickFile handles the first click of a two-click move, a column under
+// the board: it shows the clicker alone a picker of the column's cells.
+// A column button on the picker switches the picker to that column. The
+// choice lives only in that message's custom IDs, so nothing is stored,
+// nobody else sees it, and a picker the player leaves behind goes stale
+// with the next move.
+func (b *Bot) clickFile(ctx context.Context, ix *interaction, g *storage.Game, p customid.Params) error {
+	picker := onPicker(ix)
+	if picker {
+		if err := checkPickerClick(g, ix.user().ID, p); err != nil {
+			return err
+		}
+	} else if answered, err := b.checkBoardClick(ctx, ix, g, p); answered || err != nil {
+		return err
+	}
+	pos, err := position(g)
+	if err != nil {
+		return err
+	}
+	msg, ok := render.CellPicker(g, pos, p["file"])
+	if !ok {
+		return userErrorf("This board has no column %q.", echo(p["file"]))
+	}
+	if picker {
+		return ix.update(msg)
+	}
+	return ix.reply(msg, true)
+}
+
+// clickCell handles the second click of a two-click move, a cell on the
+// picker: it plays the cell, turns the picker into a confirmation and
+// edits the board.
+func (b *Bot) clickCell(ctx context.Context, ix *interaction, g *storage.Game, p customid.Params) error {
+	if err := checkPickerClick(g, ix.user().ID, p); err != nil {
+		return err
+	}
+	pos, err := position(g)
+	if err != nil {
+		return err
+	}
+	mv, err := parseMove(g, pos, p["cell"])
+	if err != nil {
+		return err
+	}
+	return b.playHuman(ctx, ix, g, pos, mv, func(text string) error {
+		return ix.update(render.Message{Content: text, Components: []discordgo.MessageComponent{}})
+	})
+}
+
+// clickMove handles a move button or a cell select on a board.
+func (b *Bot) clickMove(ctx context.Context, ix *interaction, g *storage.Game, p customid.Params) error {
+	if answered, err := b.checkBoardClick(ctx, ix, g, p); answered || err != nil {
+		return err
 	}
 	cell := p["cell"]
 	if values := ix.MessageComponentData().Values; cell == "" && len(values) == 1 {
 		cell = values[0]
 	}
-	return b.playText(ctx, ix, g, cell, true)
+	return b.playText(ctx, ix, g, cell, nil)
 }
 
 // playText plays the move written as text (a clicked component's cell, a
-// typed /move) for the player to move in g; onBoard is playHuman's.
-func (b *Bot) playText(ctx context.Context, ix *interaction, g *storage.Game, text string, onBoard bool) error {
+// typed /move) for the player to move in g; confirm is playHuman's.
+func (b *Bot) playText(ctx context.Context, ix *interaction, g *storage.Game, text string, confirm func(string) error) error {
 	pos, err := position(g)
 	if err != nil {
 		return err
@@ -86,7 +167,7 @@ func (b *Bot) playText(ctx context.Context, ix *interaction, g *storage.Game, te
 	if err != nil {
 		return err
 	}
-	return b.playHuman(ctx, ix, g, pos, mv, onBoard)
+	return b.playHuman(ctx, ix, g, pos, mv, confirm)
 }
 
 // shownPly returns the ply the components of a board message carry, or
@@ -104,7 +185,7 @@ func shownPly(components []discordgo.MessageComponent) string {
 		case *discordgo.SelectMenu:
 			id = c.CustomID
 		}
-		for _, pattern := range []customid.Pattern{customid.Move, customid.Pick, customid.Resign} {
+		for _, pattern := range []customid.Pattern{customid.Move, customid.Pick, customid.File, customid.Resign} {
 			if params, ok := pattern.Match(id); ok {
 				return params["ply"]
 			}
@@ -128,11 +209,11 @@ func (b *Bot) catchUp(ctx context.Context, ix *interaction, g *storage.Game) err
 }
 
 // playHuman commits a person's move and shows it: by updating the clicked
-// board (onBoard) or, for a typed move, by an ephemeral confirmation and an
-// edit of the board. When the AI moves next its search is queued; the seam
-// lets it start once the handler returned. The caller holds the game's
-// lock.
-func (b *Bot) playHuman(ctx context.Context, ix *interaction, g *storage.Game, pos engine.Position, mv engine.Move, onBoard bool) error {
+// board if confirm is nil, or else by answering with confirm's text
+// ("You played e4.") and an edit of the board (a typed move, a cell
+// picker). When the AI moves next its search is queued; the seam lets it
+// start once the handler returned. The caller holds the game's lock.
+func (b *Bot) playHuman(ctx context.Context, ix *interaction, g *storage.Game, pos engine.Position, mv engine.Move, confirm func(text string) error) error {
 	played := pos.FormatMove(mv)
 	changes, err := b.commitMove(ctx, g, pos, mv)
 	if errors.Is(err, storage.ErrConflict) || errors.Is(err, storage.ErrGameOver) {
@@ -142,10 +223,10 @@ func (b *Bot) playHuman(ctx context.Context, ix *interaction, g *storage.Game, p
 		return err
 	}
 	msg := view(g, pos, ix.queueAI(g), changes, "")
-	if onBoard {
+	if confirm == nil {
 		return b.updateBoard(ctx, ix, g, msg)
 	}
-	if err := ix.say("You played %s.", played); err != nil {
+	if err := confirm(fmt.Sprintf("You played %s.", played)); err != nil {
 		return err
 	}
 	if err := b.editBoard(ctx, g, msg, webhookToken{}); err != nil {
@@ -174,7 +255,7 @@ func (b *Bot) typedMove(cell string) gameHandler {
 		if err := checkMover(g, ix.user().ID); err != nil {
 			return err
 		}
-		return b.playText(ctx, ix, g, cell, false)
+		return b.playText(ctx, ix, g, cell, func(text string) error { return ix.say("%s", text) })
 	}
 }
 
@@ -242,7 +323,7 @@ func (b *Bot) completeMove(ctx context.Context, ix *interaction, opts options) e
 					against = "vs " + opp.Name
 				}
 				name := fmt.Sprintf("%s · %s %s · %s", g.ID, g.Kind, against, turn)
-				out = append(out, &discordgo.ApplicationCommandOptionChoice{Name: truncate(name, 100), Value: string(g.ID)})
+				out = append(out, &discordgo.ApplicationCommandOptionChoice{Name: clipWords(name, 100), Value: string(g.ID)})
 			}
 		}
 		return ix.choices(out)
@@ -291,4 +372,18 @@ func truncate(s string, n int) string {
 		return s
 	}
 	return string(r[:n-1]) + "…"
+}
+
+// clipWords shortens text for people to at most n runes without cutting a
+// word: at the last space that leaves at least half of it, with "…".
+func clipWords(s string, n int) string {
+	r := []rune(s)
+	if len(r) <= n {
+		return s
+	}
+	cut := n - 1
+	if sp := strings.LastIndex(string(r[:cut+1]), " "); sp >= 0 && utf8.RuneCountInString(s[:sp]) >= n/2 {
+		cut = utf8.RuneCountInString(s[:sp])
+	}
+	return strings.TrimRight(string(r[:cut]), " —·,") + "…"
 }

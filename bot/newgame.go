@@ -272,8 +272,9 @@ func (b *Bot) challenge(ctx context.Context, ix *interaction, req gameRequest) (
 	})
 }
 
-// completePlay suggests the AI strategies that play the chosen game.
-func (b *Bot) completePlay(_ context.Context, ix *interaction, opts options) error {
+// completeAI suggests, for the ai option of /play and /help, the AI
+// strategies that play the chosen game (every one if none is chosen).
+func (b *Bot) completeAI(_ context.Context, ix *interaction, opts options) error {
 	if opts.focused != "ai" {
 		return ix.choices(nil)
 	}
@@ -283,11 +284,10 @@ func (b *Bot) completePlay(_ context.Context, ix *interaction, opts options) err
 		if kind := opts.str("game"); kind != "" && !info.Supports(kind) {
 			continue
 		}
-		if !strings.Contains(info.Name, typed) {
+		if !strings.Contains(info.Name, typed) && !strings.Contains(strings.ToLower(info.DisplayName), typed) {
 			continue
 		}
-		name := fmt.Sprintf("%s (%s) — %s", info.Name, info.Difficulty, info.Description)
-		out = append(out, &discordgo.ApplicationCommandOptionChoice{Name: truncate(name, 100), Value: info.Name})
+		out = append(out, &discordgo.ApplicationCommandOptionChoice{Name: clipWords(info.Label(), 100), Value: info.Name})
 	}
 	return ix.choices(out)
 }

@@ -944,7 +944,7 @@ func TestDuplicateDeliveriesAndDoubleClicks(t *testing.T) {
 	won := onePublic("Accept racing a withdrawal", await(seen(ef[1], m, accept), seen(ef[0], m, decline)), "no longer open")
 	want := storage.StatusActive
 	if won.ix.UserID == ef[0] {
-		want = storage.StatusDeclined
+		want = storage.StatusWithdrawn
 	}
 	if g := h.game(g3.ID); g.Status != want || g.Version != g3.Version+1 {
 		t.Errorf("after an Accept raced a withdrawal, %s won but the game is %s at version %d (was %d)", won.ix.UserID, g.Status, g.Version, g3.Version)

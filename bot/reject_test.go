@@ -56,6 +56,29 @@ func TestChallengesCanBeDeclinedAndExpire(t *testing.T) {
 	}
 }
 
+// TestAWithdrawnChallengeSaysWithdrawn: the challenger's Decline withdraws
+// the challenge, and the board, later answers and any redraw from the
+// store say so rather than "declined".
+func TestAWithdrawnChallengeSaysWithdrawn(t *testing.T) {
+	t.Parallel()
+	h := start(t)
+	alice, bob := h.srv.AddUser("alice").ID, h.srv.AddUser("bob").ID
+	_, m := h.command(alice, "play", opt("game", "connect4"), opt("opponent", bob))
+	g := h.waitGame(h.latestGame(alice).ID, "the board", func(g *storage.Game) bool { return g.MessageID != "" })
+	decline, _ := find(m, customid.Decline, nil)
+	r := h.click(alice, m.ID, decline)
+	if text := r.Content + embedText(r); r.Ephemeral() || !strings.Contains(text, "withdrawn") || strings.Contains(text, "declined") {
+		t.Errorf("the withdrawn challenge shows %q", text)
+	}
+	if g = h.game(g.ID); g.Status != storage.StatusWithdrawn {
+		t.Errorf("the withdrawn challenge is stored as %s", g.Status)
+	}
+	accept, _ := find(m, customid.Accept, nil)
+	if r := h.clickSeen(bob, m, accept); !strings.Contains(r.Content, "it was withdrawn") {
+		t.Errorf("accepting the withdrawn challenge: %q", r.Content)
+	}
+}
+
 // embedText joins the titles, descriptions and fields of a message's
 // embeds.
 func embedText(m discordtest.Message) string {

@@ -141,6 +141,16 @@ type Input struct {
 	// Order, if not nil, sorts the moves of a menu: a negative result puts
 	// a first.
 	Order func(a, b engine.Move) int
+	// Columns adds two-click entry to the Menus layout: a button per column
+	// of the board model (at most 10, two rows), and for the chosen column
+	// a button per cell of it (at most 10 rows), the legal ones enabled.
+	Columns bool
+	// Prompt, for Columns, asks for the cell of a chosen column ("File
+	// **e**: choose a rank…").
+	Prompt func(column string) string
+	// Tag, if not nil, is a short note on a move for its button ("+2":
+	// what it captures).
+	Tag func(pos engine.Position, m engine.Move) string
 }
 
 // Group is one select menu of the Menus layout.

@@ -36,9 +36,9 @@ func (k Kind) Valid() bool {
 type Status string
 
 // Game statuses. A game starts pending (a challenge waiting for an answer)
-// or active; pending becomes active, expired, declined or cancelled; active
-// becomes finished, forfeited, abandoned or cancelled. The last six are
-// final. A solo puzzle (see Game.Solo) starts active and ends finished
+// or active; pending becomes active, expired, declined, withdrawn or
+// cancelled; active becomes finished, forfeited, abandoned or cancelled.
+// The last seven are final. A solo puzzle (see Game.Solo) starts active and ends finished
 // (solved), abandoned or cancelled.
 const (
 	StatusPending   Status = "pending"
@@ -46,7 +46,11 @@ const (
 	StatusFinished  Status = "finished"
 	StatusForfeited Status = "forfeited"
 	StatusExpired   Status = "expired"
-	StatusDeclined  Status = "declined"
+	// StatusDeclined ends a challenge its challenged player declined.
+	StatusDeclined Status = "declined"
+	// StatusWithdrawn ends a challenge its challenger took back (schema
+	// version 3; before it, withdrawn challenges were stored as declined).
+	StatusWithdrawn Status = "withdrawn"
 	// StatusCancelled ends a challenge or a game that can no longer be
 	// played through no player's doing, such as when the bot is removed
 	// from the game's guild. A cancelled game has no result: it is not
@@ -64,13 +68,13 @@ const (
 
 // Statuses returns every status in a stable order.
 func Statuses() []Status {
-	return []Status{StatusPending, StatusActive, StatusFinished, StatusForfeited, StatusExpired, StatusDeclined, StatusCancelled, StatusAbandoned}
+	return []Status{StatusPending, StatusActive, StatusFinished, StatusForfeited, StatusExpired, StatusDeclined, StatusWithdrawn, StatusCancelled, StatusAbandoned}
 }
 
 // Valid reports whether s is a known status.
 func (s Status) Valid() bool {
 	switch s {
-	case StatusPending, StatusActive, StatusFinished, StatusForfeited, StatusExpired, StatusDeclined, StatusCancelled, StatusAbandoned:
+	case StatusPending, StatusActive, StatusFinished, StatusForfeited, StatusExpired, StatusDeclined, StatusWithdrawn, StatusCancelled, StatusAbandoned:
 		return true
 	}
 	return false
@@ -94,7 +98,7 @@ func (s Status) CanBecome(to Status, finishing bool) bool {
 	}
 	switch s {
 	case StatusPending:
-		return to == StatusPending || to == StatusActive || to == StatusExpired || to == StatusDeclined || to == StatusCancelled
+		return to == StatusPending || to == StatusActive || to == StatusExpired || to == StatusDeclined || to == StatusWithdrawn || to == StatusCancelled
 	case StatusActive:
 		return to == StatusActive || to == StatusCancelled
 	}
@@ -390,7 +394,7 @@ func (g *Game) validateSolo() error {
 		return fmt.Errorf("a solo puzzle played by %s: only people play puzzles", g.Players[0].ID)
 	}
 	switch g.Status {
-	case StatusPending, StatusExpired, StatusDeclined, StatusForfeited:
+	case StatusPending, StatusExpired, StatusDeclined, StatusWithdrawn, StatusForfeited:
 		return fmt.Errorf("a solo puzzle cannot be %s", g.Status)
 	}
 	if !g.Deadline.IsZero() {

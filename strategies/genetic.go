@@ -13,6 +13,8 @@ import (
 var geneticStrategies = []Info{
 	{
 		Name:        "genetic",
+		DisplayName: "Evolver",
+		Blurb:       "breeds whole lines of play and keeps the fittest — from report 001",
 		Games:       allGames,
 		Description: "genetic algorithm over game-tree paths with a minimax reservation tree (Hong, Huang & Lin 2001)",
 		Difficulty:  Medium,
@@ -20,6 +22,8 @@ var geneticStrategies = []Info{
 	},
 	{
 		Name:        "genetic-roulette",
+		DisplayName: "Roulette evolver",
+		Blurb:       "breeds short move sequences by chance — from report 000",
 		Games:       allGames,
 		Description: "roulette-wheel genetic algorithm over 5-ply move sequences, as report 000 meant it",
 		Difficulty:  Easy,

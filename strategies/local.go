@@ -17,6 +17,8 @@ import (
 var localStrategies = []Info{
 	{
 		Name:        "greedy",
+		DisplayName: "Greedy",
+		Blurb:       "takes the most it can right now, never looks ahead",
 		Games:       allGames,
 		Description: "one ply: the move capturing most marks (elsewhere the best-looking move), ties broken at random",
 		Difficulty:  Easy,
@@ -24,6 +26,8 @@ var localStrategies = []Info{
 	},
 	{
 		Name:        "hill-steepest",
+		DisplayName: "Hill climber",
+		Blurb:       "improves a three-move plan step by step — from report 000",
 		Games:       allGames,
 		Description: "steepest-ascent hill climbing with restarts over 3-move plans against greedy replies",
 		Difficulty:  Medium,
@@ -31,6 +35,8 @@ var localStrategies = []Info{
 	},
 	{
 		Name:        "hill-sideways",
+		DisplayName: "Patient climber",
+		Blurb:       "a hill climber that may step sideways when stuck — from report 000",
 		Games:       allGames,
 		Description: "hill climbing allowing up to 10 sideways moves, with restarts, over 3-move plans",
 		Difficulty:  Medium,
@@ -38,6 +44,8 @@ var localStrategies = []Info{
 	},
 	{
 		Name:        "hill-stochastic",
+		DisplayName: "Wandering climber",
+		Blurb:       "a hill climber taking any step up at random — from report 000",
 		Games:       allGames,
 		Description: "stochastic hill climbing (a random uphill neighbour) with restarts over 3-move plans",
 		Difficulty:  Medium,
@@ -45,6 +53,8 @@ var localStrategies = []Info{
 	},
 	{
 		Name:        "annealing",
+		DisplayName: "Annealer",
+		Blurb:       "tries plans, sometimes worse ones, to avoid dead ends — from report 000",
 		Games:       allGames,
 		Description: "simulated annealing over 3-move plans against greedy replies, reheating until time runs out",
 		Difficulty:  Medium,
@@ -52,6 +62,8 @@ var localStrategies = []Info{
 	},
 	{
 		Name:        "beam",
+		DisplayName: "Beam searcher",
+		Blurb:       "follows the best few lines to the end of the game — from report 001",
 		Games:       allGames,
 		Description: "local beam search to the end of the game with minimax backup, widening the beam while time lasts",
 		Difficulty:  Medium,

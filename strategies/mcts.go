@@ -16,6 +16,8 @@ import (
 var mctsStrategies = []Info{
 	{
 		Name:        "mcts",
+		DisplayName: "Monte Carlo",
+		Blurb:       "plays out many random games to pick its move",
 		Games:       allGames,
 		Description: "Monte Carlo tree search (UCT) with random playouts, capture-greedy ones in Adjacency",
 		Difficulty:  Hard,

@@ -11,6 +11,8 @@ import (
 var searchStrategies = []Info{
 	{
 		Name:        "minimax",
+		DisplayName: "Deep thinker",
+		Blurb:       "looks many moves ahead and plays endgames perfectly",
 		Games:       allGames,
 		Description: "alpha-beta with iterative deepening, transposition table and exact endgame solving",
 		Difficulty:  Hard,

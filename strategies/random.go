@@ -12,6 +12,8 @@ import (
 var randomStrategies = []Info{
 	{
 		Name:        "random",
+		DisplayName: "Random",
+		Blurb:       "plays any legal move at random",
 		Games:       allGames,
 		Description: "a uniformly random legal move",
 		Difficulty:  Easy,

@@ -30,7 +30,15 @@ type Info struct {
 	Name string
 	// Games lists the engine/games names of the games it plays.
 	Games []string
-	// Description is one line for people.
+	// DisplayName is the name players see ("Hill climber"); it may change
+	// between releases, unlike Name.
+	DisplayName string
+	// Blurb is one line a player understands: how it plays and where it
+	// comes from ("improves a three-move plan step by step — from report
+	// 000"). Label puts it after the name and difficulty in at most
+	// MaxLabel characters.
+	Blurb string
+	// Description is one technical line for developers: the algorithm.
 	Description string
 	// Difficulty labels its strength.
 	Difficulty Difficulty
@@ -85,9 +93,37 @@ func Lookup(name string) (Info, error) {
 			return i, nil
 		}
 	}
-	names := make([]string, len(registry))
-	for k, i := range registry {
-		names[k] = i.Name
+	return Info{}, fmt.Errorf("strategies: unknown strategy %q: want one of %s", name, names(registry))
+}
+
+// LookupFor finds a strategy by name (either case) that plays the named
+// game; its errors list only the strategies that do.
+func LookupFor(name, game string) (Info, error) {
+	i, err := Lookup(name)
+	switch {
+	case err != nil:
+		return Info{}, fmt.Errorf("strategies: unknown strategy %q: want one of %s for %s", name, names(ForGame(game)), game)
+	case !i.Supports(game):
+		return Info{}, fmt.Errorf("strategies: %s does not play %s: want one of %s", i.Name, game, names(ForGame(game)))
 	}
-	return Info{}, fmt.Errorf("strategies: unknown strategy %q: want one of %s", name, strings.Join(names, ", "))
+	return i, nil
+}
+
+// names lists strategies' names for an error message.
+func names(infos []Info) string {
+	out := make([]string, len(infos))
+	for k, i := range infos {
+		out[k] = i.Name
+	}
+	return strings.Join(out, ", ")
+}
+
+// MaxLabel is the length Label keeps within: Discord's limit on an
+// autocomplete choice's name.
+const MaxLabel = 100
+
+// Label is the strategy as a player sees it in a list: "Hill climber
+// (medium) — improves a three-move plan step by step — from report 000".
+func (i Info) Label() string {
+	return fmt.Sprintf("%s (%s) — %s", i.DisplayName, i.Difficulty, i.Blurb)
 }

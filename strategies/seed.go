@@ -16,6 +16,8 @@ import (
 var seedStrategies = []Info{
 	{
 		Name:        "seed001-minimax",
+		DisplayName: "Report 001's bot",
+		Blurb:       "looks a few moves ahead, original bug included",
 		Games:       []string{"adjacency"},
 		Description: "report 001's bot: alpha-beta deepening by two plies, with its transposition-table bug",
 		Difficulty:  Medium,
@@ -23,6 +25,8 @@ var seedStrategies = []Info{
 	},
 	{
 		Name:        "seed002-alphabeta",
+		DisplayName: "Report 002's bot",
+		Blurb:       "looks three moves ahead, original quirks included",
 		Games:       []string{"adjacency"},
 		Description: "report 002's bot: depth-3 alpha-beta on its own, slightly wrong, board simulation",
 		Difficulty:  Medium,
@@ -30,6 +34,8 @@ var seedStrategies = []Info{
 	},
 	{
 		Name:        "seed003-minimax",
+		DisplayName: "Report 003's bot",
+		Blurb:       "never loses at Tic-Tac-Toe, but wins in no hurry",
 		Games:       []string{"tictactoe"},
 		Description: "report 003's full minimax scoring +10/−10/0: never loses, but wins in no hurry",
 		Difficulty:  Perfect,
@@ -37,6 +43,8 @@ var seedStrategies = []Info{
 	},
 	{
 		Name:        "seed004-minimax",
+		DisplayName: "Report 004's bot",
+		Blurb:       "looks five moves ahead for lines of four",
 		Games:       []string{"connect4"},
 		Description: "report 004's depth-5 alpha-beta with its greedy window heuristic",
 		Difficulty:  Medium,

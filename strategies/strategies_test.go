@@ -4,8 +4,10 @@ import (
 	"context"
 	"errors"
 	"math/rand/v2"
+	"strings"
 	"testing"
 	"time"
+	"unicode/utf8"
 
 	"github.com/gambitbot/gambit/engine"
 	"github.com/gambitbot/gambit/engine/adjacency"
@@ -291,5 +293,29 @@ func TestRegistry(t *testing.T) {
 	}
 	if len(ForGame("tictactoe")) == 0 || len(ForGame("chess")) != 0 {
 		t.Error("ForGame lists wrong strategies")
+	}
+}
+
+// TestNamesForPlayers checks what players read of each strategy: a display
+// name of its own, a blurb without the course's jargon, and a label that
+// fits an autocomplete choice whole.
+func TestNamesForPlayers(t *testing.T) {
+	seen := map[string]string{}
+	for _, i := range All() {
+		if i.DisplayName == "" || i.Blurb == "" {
+			t.Errorf("%s: display name %q, blurb %q", i.Name, i.DisplayName, i.Blurb)
+		}
+		if other, ok := seen[strings.ToLower(i.DisplayName)]; ok {
+			t.Errorf("%s and %s are both shown as %q", i.Name, other, i.DisplayName)
+		}
+		seen[strings.ToLower(i.DisplayName)] = i.Name
+		for _, jargon := range []string{"alpha-beta", "minimax", "ply", "heuristic", "transposition", "UCT", "2001"} {
+			if strings.Contains(strings.ToLower(i.Blurb+" "+i.DisplayName), strings.ToLower(jargon)) {
+				t.Errorf("%s: %q speaks of %s", i.Name, i.Label(), jargon)
+			}
+		}
+		if n := utf8.RuneCountInString(i.Label()); n > MaxLabel {
+			t.Errorf("%s: label %q has %d characters, more than %d", i.Name, i.Label(), n, MaxLabel)
+		}
 	}
 }

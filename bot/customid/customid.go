@@ -32,6 +32,13 @@ const (
 	// Pick is a select of legal cells (Adjacency); the chosen value is the
 	// cell and group numbers the selects of one board.
 	Pick Pattern = "v1/pick/{game}/{ply}/{group}"
+	// File is a column button under a board (Adjacency's files a–h), the
+	// first of two clicks: it shows the clicker alone the column's cells.
+	// A File button on that picker switches it to another column.
+	File Pattern = "v1/file/{game}/{ply}/{file}"
+	// Cell is a cell button of the picker a File click shows, the second
+	// click: it plays the cell.
+	Cell Pattern = "v1/cell/{game}/{ply}/{cell}"
 	// Resign asks the player to confirm resigning.
 	Resign Pattern = "v1/resign/{game}/{ply}"
 	// ResignConfirm resigns the game.

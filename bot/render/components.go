@@ -12,8 +12,12 @@ import (
 	"github.com/gambitbot/gambit/storage"
 )
 
-// maxRowButtons is Discord's limit on the buttons of one action row.
-const maxRowButtons = 5
+// maxRowButtons is Discord's limit on the buttons of one action row, and
+// maxRows on the action rows of a message.
+const (
+	maxRowButtons = 5
+	maxRows       = 5
+)
 
 // Ply returns the board version that move, pick and resign custom IDs
 // carry: the number of moves played. A click on a board drawn before the
@@ -50,6 +54,12 @@ func rematchRow(g *storage.Game) []discordgo.MessageComponent {
 func moveComponents(g *storage.Game, gm *games.Game, pos engine.Position, play bool) []discordgo.MessageComponent {
 	switch gm.Input.Layout {
 	case games.Menus:
+		if play && gm.Input.Columns {
+			board := gm.Look.Board(pos, nil)
+			rows := columnRows(g, board, pos, -1, resignButton(g))
+			m := menus(g, gm, pos)
+			return append(rows, m[:min(len(m), maxRows-len(rows))]...)
+		}
 		if play {
 			return append(menus(g, gm, pos), controlRow(g))
 		}
@@ -152,6 +162,118 @@ func boardButtons(g *storage.Game, gm *games.Game, pos engine.Position, play boo
 			cells = append(cells, b)
 		}
 		rows = append(rows, row(cells...))
+	}
+	return rows
+}
+
+// columnRows returns a button per column of a board model, labelled with
+// the column's label and enabled if a legal move is in it, five to a row;
+// the column chosen (-1 for none) is highlighted and disabled. extra
+// buttons (Resign) join the last row if it has room, else a row of their
+// own.
+func columnRows(g *storage.Game, board games.Board, pos engine.Position, chosen int, extra ...discordgo.MessageComponent) []discordgo.MessageComponent {
+	var buttons []discordgo.MessageComponent
+	for col, label := range board.ColLabels {
+		b := button(label, "", discordgo.SecondaryButton, customid.File.Build(string(g.ID), Ply(g), label))
+		b.Disabled = len(legalIn(board, pos, col)) == 0
+		if col == chosen {
+			b.Style, b.Disabled = discordgo.PrimaryButton, true
+		}
+		buttons = append(buttons, b)
+	}
+	var rows []discordgo.MessageComponent
+	for len(buttons) > 0 {
+		n := min(len(buttons), maxRowButtons)
+		rows = append(rows, row(buttons[:n]...))
+		buttons = buttons[n:]
+	}
+	if last := len(rows) - 1; last >= 0 && len(rows[last].(discordgo.ActionsRow).Components)+len(extra) <= maxRowButtons {
+		r := rows[last].(discordgo.ActionsRow)
+		rows[last] = row(append(r.Components, extra...)...)
+	} else if len(extra) > 0 {
+		rows = append(rows, row(extra...))
+	}
+	return rows
+}
+
+// legalIn returns the rows of a board model's column whose cell is a
+// legal move of pos.
+func legalIn(board games.Board, pos engine.Position, col int) []int {
+	var out []int
+	for r, cells := range board.Rows {
+		if col < len(cells) && !cells[col].Occupied && cells[col].Move != engine.NoMove && pos.Legal(cells[col].Move) {
+			out = append(out, r)
+		}
+	}
+	return out
+}
+
+// pickColour draws the cells a picker offers.
+const pickColour = "🟨"
+
+// CellPicker returns the second step of a two-click move (games.Input's
+// Columns), shown to the mover alone: the board with the legal cells of
+// the chosen column highlighted, a button per cell of that column
+// (labelled with its row and the game's tag, "3 · +2", the legal ones
+// enabled), and the column buttons to choose another column. ok is false
+// if the board has no column named col.
+func CellPicker(g *storage.Game, pos engine.Position, col string) (msg Message, ok bool) {
+	gm := gameOf(g.Kind)
+	if gm == nil || pos == nil {
+		return Message{}, false
+	}
+	board := gm.Look.Board(pos, lastChange(g))
+	chosen := slices.Index(board.ColLabels, col)
+	if chosen < 0 {
+		return Message{}, false
+	}
+	legal := legalIn(board, pos, chosen)
+	// The preview: every empty cell drawn by its label, the offered ones
+	// in the picker's colour (a label that is not a letter or a digit is
+	// drawn as it is).
+	look := gm.Look
+	look.Empty = ""
+	for r, cells := range board.Rows {
+		for c := range cells {
+			switch {
+			case cells[c].Occupied:
+			case c == chosen && slices.Contains(legal, r):
+				cells[c].Label = pickColour
+			default:
+				cells[c].Label = gm.Look.Empty
+			}
+		}
+	}
+	var cells []discordgo.MessageComponent
+	for r := len(board.Rows) - 1; r >= 0; r-- { // the bottom row first: a1 before a8
+		cell := board.Rows[r][chosen]
+		move := pos.FormatMove(cell.Move)
+		label := board.RowLabels[r]
+		b := button(label, "", discordgo.SecondaryButton, customid.Cell.Build(string(g.ID), Ply(g), move))
+		if slices.Contains(legal, r) {
+			b.Style = discordgo.PrimaryButton
+			if gm.Input.Tag != nil {
+				b.Label += " · " + gm.Input.Tag(pos, cell.Move)
+			}
+		} else {
+			b.Disabled = true
+		}
+		cells = append(cells, b)
+	}
+	rows := balancedRows(cells)
+	rows = append(rows, columnRows(g, board, pos, chosen)...)
+	text := gm.Input.Prompt(col) + "\n" + grid(look, board)
+	return Message{Content: clip(text, maxContent), Components: rows, AllowedMentions: noPings()}, true
+}
+
+// balancedRows puts buttons in as few rows as Discord allows, as evenly as
+// possible (8 buttons: two rows of 4).
+func balancedRows(buttons []discordgo.MessageComponent) []discordgo.MessageComponent {
+	n := (len(buttons) + maxRowButtons - 1) / maxRowButtons
+	var rows []discordgo.MessageComponent
+	for i := range n {
+		lo, hi := i*len(buttons)/n, (i+1)*len(buttons)/n
+		rows = append(rows, row(buttons[lo:hi]...))
 	}
 	return rows
 }

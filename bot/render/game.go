@@ -57,7 +57,7 @@ type View struct {
 // its score once it is over; it has no turn, deadline, ratings or Rematch.
 func Game(v View) Message {
 	switch v.Game.Status {
-	case storage.StatusPending, storage.StatusExpired, storage.StatusDeclined:
+	case storage.StatusPending, storage.StatusExpired, storage.StatusDeclined, storage.StatusWithdrawn:
 		return challenge(v)
 	case storage.StatusCancelled:
 		if v.Game.Position == "" { // cancelled before it was accepted
@@ -172,6 +172,11 @@ func challenge(v View) Message {
 			notice = "Challenge declined."
 		}
 		lines = append(lines, "**Status** declined")
+	case storage.StatusWithdrawn:
+		if notice == "" {
+			notice = "Challenge withdrawn."
+		}
+		lines = append(lines, "**Status** withdrawn")
 	case storage.StatusCancelled:
 		if notice == "" {
 			notice = "Challenge cancelled."

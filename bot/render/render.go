@@ -61,7 +61,7 @@ const (
 )
 
 // PlayerName returns how a player is shown: a user as a mention <@id>, an
-// AI as "🤖 name (difficulty)", storage.Anonymous as "deleted user".
+// AI as "🤖 display name (difficulty)", storage.Anonymous as "deleted user".
 func PlayerName(p storage.Player) string {
 	if p.ID == storage.Anonymous {
 		return "deleted user"
@@ -71,7 +71,7 @@ func PlayerName(p storage.Player) string {
 	}
 	if name, ok := p.ID.Strategy(); ok {
 		if info, err := strategies.Lookup(name); err == nil {
-			return fmt.Sprintf("🤖 %s (%s)", info.Name, info.Difficulty)
+			return fmt.Sprintf("🤖 %s (%s)", info.DisplayName, info.Difficulty)
 		}
 		return "🤖 " + name
 	}

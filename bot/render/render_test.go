@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 	"unicode/utf16"
+	"unicode/utf8"
 
 	"github.com/bwmarrin/discordgo"
 	"github.com/forPelevin/gomoji"
@@ -22,6 +23,7 @@ import (
 	"github.com/gambitbot/gambit/games"
 	"github.com/gambitbot/gambit/games/catalog"
 	"github.com/gambitbot/gambit/storage"
+	"github.com/gambitbot/gambit/strategies"
 )
 
 // ---- building games and positions ----------------------------------------
@@ -330,7 +332,7 @@ func flagPair(m Message) (string, bool) {
 }
 
 var patterns = []customid.Pattern{
-	customid.Move, customid.Pick, customid.Resign, customid.ResignConfirm, customid.Rematch,
+	customid.Move, customid.Pick, customid.File, customid.Cell, customid.Resign, customid.ResignConfirm, customid.Rematch,
 	customid.Accept, customid.Decline, customid.Repost, customid.PrivacyDelete,
 	customid.Hint, customid.Solve, customid.Compare,
 }
@@ -605,6 +607,8 @@ func scenarios(t *testing.T, kind storage.Kind, rng *rand.Rand) []scenario {
 	add("expired", View{Game: expired, Notice: "Challenge expired."})
 	declined := newGame(kind, storage.StatusDeclined, alice, bob)
 	add("declined", View{Game: declined})
+	withdrawn := newGame(kind, storage.StatusWithdrawn, alice, bob)
+	add("withdrawn", View{Game: withdrawn})
 	cancelledChallenge := newGame(kind, storage.StatusCancelled, alice, bob)
 	add("cancelled-challenge", View{Game: cancelledChallenge})
 
@@ -683,14 +687,15 @@ func TestGameEveryStatus(t *testing.T) {
 				switch g.Status {
 				case storage.StatusPending:
 					checkPending(t, g, m, ids)
-				case storage.StatusExpired, storage.StatusDeclined:
+				case storage.StatusExpired, storage.StatusDeclined, storage.StatusWithdrawn:
 					if len(m.Components) != 0 {
 						t.Errorf("%s challenge has components", g.Status)
 					}
 					if len(m.AllowedMentions.Users) != 0 {
 						t.Errorf("%s challenge pings %v", g.Status, m.AllowedMentions.Users)
 					}
-					want := map[storage.Status]string{storage.StatusExpired: "Challenge expired.", storage.StatusDeclined: "Challenge declined."}[g.Status]
+					want := map[storage.Status]string{storage.StatusExpired: "Challenge expired.", storage.StatusDeclined: "Challenge declined.",
+						storage.StatusWithdrawn: "Challenge withdrawn."}[g.Status]
 					if !strings.Contains(m.Content, want) || !strings.Contains(m.Content, "challenges you to") {
 						t.Errorf("content %q lacks the challenge and %q", m.Content, want)
 					}
@@ -724,11 +729,11 @@ func TestGameEveryStatus(t *testing.T) {
 						switch {
 						case th == nil:
 						case th.Queue > 0:
-							if !strings.Contains(desc, fmt.Sprintf("🤖 minimax (hard) is queued (#%d)", th.Queue)) {
+							if !strings.Contains(desc, fmt.Sprintf("🤖 Deep thinker (hard) is queued (#%d)", th.Queue)) {
 								t.Errorf("description does not say the AI is queued:\n%s", desc)
 							}
 						default:
-							if !strings.Contains(desc, "🤔 🤖 minimax (hard) is thinking…") {
+							if !strings.Contains(desc, "🤔 🤖 Deep thinker (hard) is thinking…") {
 								t.Errorf("description does not say the AI is thinking:\n%s", desc)
 							}
 							if th.Depth > 0 && (!strings.Contains(desc, "depth 9") || !strings.Contains(desc, "1.2s")) {
@@ -886,7 +891,7 @@ func TestAdjacencySelects(t *testing.T) {
 				t.Fatalf("select %q is not a Pick", s.CustomID)
 			}
 			group, _ := strconv.Atoi(ps["group"])
-			if rowOf[s.CustomID] != k {
+			if rowOf[s.CustomID] != k+2 { // below the two rows of files
 				t.Errorf("select %d is in row %d", k, rowOf[s.CustomID])
 			}
 			for _, o := range s.Options {
@@ -925,9 +930,86 @@ func TestAdjacencySelects(t *testing.T) {
 		if !slices.Equal(gotList, want) {
 			t.Fatalf("position %s: options %v, legal moves %v", pos, gotList, want)
 		}
-		if len(ids[customid.Resign]) != 1 || rowOf[customid.Resign.Build("0001k", Ply(g))] != len(m.Components)-1 {
-			t.Errorf("Resign is not alone in the last row")
+		if len(ids[customid.Resign]) != 1 || rowOf[customid.Resign.Build("0001k", Ply(g))] != 1 {
+			t.Errorf("Resign is not in the second row, with files f–h")
 		}
+	}
+}
+
+// TestAdjacencyTwoClicks checks both steps of a two-click move on random
+// positions: a file button under the board for each file, enabled if a
+// legal cell is in it; and for each file the picker, whose rank buttons
+// play exactly the file's legal cells, each labelled with its captures.
+func TestAdjacencyTwoClicks(t *testing.T) {
+	rng := rand.New(rand.NewPCG(7, 8))
+	for i := range 100 {
+		rounds := 2 + rng.IntN(27)
+		pos, moves := play(t, storage.Kind("adjacency"), rounds, rng, rng.IntN(2*rounds))
+		a := pos.(*adjacency.Position)
+		g := newGame(storage.Kind("adjacency"), storage.StatusActive, alice, bob)
+		g.Settings.Rounds = rounds
+		seat(g, pos, moves, i%2)
+		legal := map[string]bool{}
+		for _, m := range pos.Moves(nil) {
+			legal[pos.FormatMove(m)] = true
+		}
+		m := Game(View{Game: g, Pos: pos})
+		ids := checkIDs(t, g, m)
+		if len(ids[customid.File]) != 8 {
+			t.Fatalf("%d file buttons, want 8", len(ids[customid.File]))
+		}
+		offered := map[string]bool{}
+		for k, ps := range ids[customid.File] {
+			file := ps["file"]
+			if want := string(rune('a' + k)); file != want {
+				t.Errorf("file button %d is %q, want %q", k, file, want)
+			}
+			b, _ := buttonByID(t, m, customid.File.Build("0001k", Ply(g), file))
+			hasLegal := false
+			for r := 1; r <= 8; r++ {
+				hasLegal = hasLegal || legal[file+strconv.Itoa(r)]
+			}
+			if b.Disabled == hasLegal {
+				t.Errorf("file %s: disabled %v with a legal cell %v", file, b.Disabled, hasLegal)
+			}
+			picker, ok := CellPicker(g, pos, file)
+			if !ok {
+				t.Fatalf("no picker for file %s", file)
+			}
+			checkDiscord(t, picker)
+			pids := checkIDs(t, g, picker)
+			if len(pids[customid.Cell]) != 8 || len(pids[customid.File]) != 8 {
+				t.Fatalf("picker of %s: %d cells and %d files, want 8 and 8", file, len(pids[customid.Cell]), len(pids[customid.File]))
+			}
+			if !strings.Contains(picker.Content, "File **"+file+"**") || strings.Contains(picker.Content, pickColour) != hasLegal {
+				t.Errorf("picker of %s: preview %q", file, picker.Content)
+			}
+			for r, cps := range pids[customid.Cell] {
+				cell := cps["cell"]
+				if want := file + strconv.Itoa(r+1); cell != want {
+					t.Errorf("picker of %s: cell button %d plays %s, want %s", file, r, cell, want)
+				}
+				cb, _ := buttonByID(t, picker, customid.Cell.Build("0001k", Ply(g), cell))
+				if cb.Disabled == legal[cell] {
+					t.Errorf("%s: disabled %v, legal %v", cell, cb.Disabled, legal[cell])
+				}
+				if legal[cell] {
+					c, _ := adjacency.ParseCell(cell)
+					if want := fmt.Sprintf("%d · +%d", r+1, a.Captures(c)); cb.Label != want {
+						t.Errorf("%s: label %q, want %q", cell, cb.Label, want)
+					}
+					offered[cell] = true
+				}
+			}
+		}
+		if len(offered) != len(legal) {
+			t.Errorf("position %s: the pickers offer %d cells, %d are legal", pos, len(offered), len(legal))
+		}
+	}
+	g := newGame(storage.Kind("adjacency"), storage.StatusActive, alice, bob)
+	pos, _ := play(t, storage.Kind("adjacency"), 8, rng, 0)
+	if _, ok := CellPicker(g, pos, "z"); ok {
+		t.Error("a picker for file z")
 	}
 }
 
@@ -1176,8 +1258,8 @@ func TestPlayerName(t *testing.T) {
 		want string
 	}{
 		{alice, "<@111>"},
-		{bot, "🤖 minimax (hard)"},
-		{storage.Player{ID: storage.AI("random")}, "🤖 random (easy)"},
+		{bot, "🤖 Deep thinker (hard)"},
+		{storage.Player{ID: storage.AI("random")}, "🤖 Random (easy)"},
 		{storage.Player{ID: storage.AI("retired")}, "🤖 retired"},
 		{storage.Player{ID: storage.Anonymous, Name: "carol"}, "deleted user"},
 	} {
@@ -1213,6 +1295,59 @@ func TestRules(t *testing.T) {
 	}
 }
 
+// TestHelpOverviewIsShort checks the /help overview: it fits on one
+// screen, and the AIs it recommends as the strongest play every game.
+func TestHelpOverviewIsShort(t *testing.T) {
+	m, err := Rules("")
+	if err != nil {
+		t.Fatal(err)
+	}
+	e := m.Embeds[0]
+	text := e.Description
+	for _, f := range e.Fields {
+		text += "\n" + f.Name + "\n" + f.Value
+	}
+	if n, lines := utf8.RuneCountInString(text), strings.Count(text, "\n")+1; n > 1200 || lines > 20 {
+		t.Errorf("the overview has %d characters on %d lines, want at most 1200 on 20:\n%s", n, lines, text)
+	}
+	for _, i := range strategies.All() {
+		for _, g := range catalog.All() {
+			if g.Players == 2 && g.AI != nil && !i.Supports(g.Name) && strings.Contains(text, "`"+i.Name+"`") {
+				t.Errorf("the overview names %s, which does not play %s", i.Name, g.Title)
+			}
+		}
+	}
+}
+
+func TestAIRules(t *testing.T) {
+	for _, i := range strategies.All() {
+		m, err := AIRules(i.Name)
+		if err != nil {
+			t.Fatalf("AIRules(%s): %v", i.Name, err)
+		}
+		checkDiscord(t, m)
+		e := m.Embeds[0]
+		if !strings.Contains(e.Title, i.DisplayName) || !strings.Contains(strings.ToLower(e.Description), strings.ToLower(i.Blurb)) {
+			t.Errorf("AIRules(%s): %q / %q, want the display name and the blurb", i.Name, e.Title, e.Description)
+		}
+		if all := embedText(e); !strings.Contains(all, "/play game:"+i.Games[0]+" ai:"+i.Name) {
+			t.Errorf("AIRules(%s) does not say how to play it: %q", i.Name, all)
+		}
+	}
+	if _, err := AIRules("deep-blue"); err == nil || !strings.HasPrefix(err.Error(), "render: ") {
+		t.Errorf("AIRules(deep-blue) error %v, want one starting with render:", err)
+	}
+}
+
+// embedText is an embed's description and fields.
+func embedText(e *discordgo.MessageEmbed) string {
+	s := e.Description
+	for _, f := range e.Fields {
+		s += "\n" + f.Name + "\n" + f.Value
+	}
+	return s
+}
+
 func standing(rank int, id storage.PlayerID, rating, rd float64, w, l, d int) storage.Standing {
 	r := storage.NewRating(id)
 	r.Rating, r.Deviation, r.Wins, r.Losses, r.Draws, r.Games = rating, rd, w, l, d, w+l+d
@@ -1238,7 +1373,7 @@ func TestLeaderboard(t *testing.T) {
 	m := Leaderboard(storage.Kind("adjacency"), "global", top, me)
 	checkDiscord(t, m)
 	d := description(t, m)
-	for _, want := range []string{"<@111> · **1732** · 20–5–3", "🤖 minimax (hard) · **1701** · 9–1–0", "**#4** <@1001>"} {
+	for _, want := range []string{"<@111> · **1732** · 20–5–3", "🤖 Deep thinker (hard) · **1701** · 9–1–0", "**#4** <@1001>"} {
 		if !strings.Contains(d, want) {
 			t.Errorf("leaderboard lacks %q", want)
 		}
@@ -1276,7 +1411,7 @@ func TestStats(t *testing.T) {
 	}
 	a := pos.(*adjacency.Position)
 	for i, want := range []string{
-		fmt.Sprintf("**1613** · #7 · 14–0–0 in 14 games\n**Recent games**\n✅ Won against 🤖 minimax (hard) · %d–%d marks · <t:%d:R>", a.Count(engine.X), a.Count(engine.O), deadline.Unix()),
+		fmt.Sprintf("**1613** · #7 · 14–0–0 in 14 games\n**Recent games**\n✅ Won against 🤖 Deep thinker (hard) · %d–%d marks · <t:%d:R>", a.Count(engine.X), a.Count(engine.O), deadline.Unix()),
 		"**1450?** · provisional · 0–1–0 in 1 game\n**Recent games**\n❌ Lost to <@222> · on time",
 		"Not played yet",
 	} {

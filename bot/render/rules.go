@@ -3,12 +3,14 @@ package render
 import (
 	"fmt"
 	"strings"
+	"unicode"
 
 	"github.com/bwmarrin/discordgo"
 
 	"github.com/gambitbot/gambit/engine"
 	"github.com/gambitbot/gambit/games"
 	"github.com/gambitbot/gambit/games/catalog"
+	"github.com/gambitbot/gambit/storage"
 	"github.com/gambitbot/gambit/strategies"
 )
 
@@ -68,19 +70,16 @@ func Rules(game string) (Message, error) {
 	return Message{Embeds: []*discordgo.MessageEmbed{embed}, Components: []discordgo.MessageComponent{}, AllowedMentions: noPings()}, nil
 }
 
-// aiLines lists the strategies that play a game (every game for ""), by
-// difficulty from easy to perfect.
+// aiLines lists the strategies that play a game by difficulty, from easy
+// to perfect, each as its display name and its ID for /play's ai option.
 func aiLines(game string) []string {
-	infos := strategies.All()
-	if game != "" {
-		infos = strategies.ForGame(game)
-	}
+	infos := strategies.ForGame(game)
 	var lines []string
 	for _, d := range []strategies.Difficulty{strategies.Easy, strategies.Medium, strategies.Hard, strategies.Perfect} {
 		var names []string
 		for _, i := range infos {
 			if i.Difficulty == d {
-				names = append(names, "`"+i.Name+"`")
+				names = append(names, fmt.Sprintf("%s `%s`", i.DisplayName, i.Name))
 			}
 		}
 		if len(names) > 0 {
@@ -90,36 +89,93 @@ func aiLines(game string) []string {
 	return lines
 }
 
-// overview is the /help page: the games and the commands.
+// strongest returns the display names of the strongest strategies that
+// play every game between two players with an AI: the overview's
+// recommendation, which a one-game strategy (Tic-Tac-Toe's perfect player)
+// must not take.
+func strongest() []string {
+	duels := catalog.All()
+	everywhere := func(i strategies.Info) bool {
+		for _, g := range duels {
+			if g.Players == 2 && g.AI != nil && !i.Supports(g.Name) {
+				return false
+			}
+		}
+		return true
+	}
+	for _, d := range []strategies.Difficulty{strategies.Perfect, strategies.Hard, strategies.Medium, strategies.Easy} {
+		var names []string
+		for _, i := range strategies.All() {
+			if i.Difficulty == d && everywhere(i) {
+				names = append(names, fmt.Sprintf("%s (`%s`)", i.DisplayName, i.Name))
+			}
+		}
+		if len(names) > 0 {
+			return names
+		}
+	}
+	return nil
+}
+
+// AIRules returns the /help page of an AI strategy, by its ID. It fails
+// for an unknown one.
+func AIRules(name string) (Message, error) {
+	i, err := strategies.Lookup(name)
+	if err != nil {
+		return Message{}, fmt.Errorf("render: ai rules: %w", err)
+	}
+	var titles []string
+	for _, g := range i.Games {
+		titles = append(titles, gameTitle(storage.Kind(g)))
+	}
+	embed := &discordgo.MessageEmbed{
+		Title:       clip(PlayerName(storage.Player{ID: storage.AI(i.Name)}), maxTitle),
+		Description: clip(upperFirst(i.Blurb)+".", maxDescription),
+		Color:       colourBlurple,
+		Fields: []*discordgo.MessageEmbedField{
+			{Name: "Plays", Value: strings.Join(titles, ", ")},
+			{Name: "Play it", Value: fmt.Sprintf("`/play game:%s ai:%s`", i.Games[0], i.Name)},
+			{Name: "How it works", Value: clip(upperFirst(i.Description)+".", maxFieldValue)},
+		},
+		Footer: &discordgo.MessageEmbedFooter{Text: "/help game:<name> lists a game's AIs"},
+	}
+	return Message{Embeds: []*discordgo.MessageEmbed{embed}, Components: []discordgo.MessageComponent{}, AllowedMentions: noPings()}, nil
+}
+
+// upperFirst capitalises the first letter of a sentence.
+func upperFirst(s string) string {
+	r := []rune(s)
+	if len(r) > 0 {
+		r[0] = unicode.ToUpper(r[0])
+	}
+	return string(r)
+}
+
+// overview is the /help page: what Gambit is, how to start, the games and
+// the commands, one short line each, to fit on one screen.
 func overview() Message {
 	var gameLines []string
 	for _, g := range catalog.All() {
 		gameLines = append(gameLines, fmt.Sprintf("**%s** (`%s`): %s", g.Title, g.Name, g.Summary))
 	}
 	commands := []string{
-		"`/play game:<" + strings.Join(catalog.Names(), "|") + "> [opponent:@user] [ai:<strategy>] [rounds:<2–28>] [first:<me|opponent|random>] [movetime:<seconds>]` — " +
-			"challenge someone or play an AI; `rounds` is for Adjacency, `movetime` is the AI's time per move",
-		"`/move cell:<…> [game:<…>]` — play a move by typing it; `game` is the game ID in a board's footer, needed when you play several games",
-		"`/leaderboard game:<…> [scope:server|global]` — the best ratings of a game, on this server or everywhere",
-		"`/stats [user]` — your ratings and recent games, or someone else's",
-		"`/games` — your challenges and games in progress",
-		"`/help [game]` — this overview, or the rules of a game",
-		"`/privacy delete` — erase your data: your ratings and open games go, your finished games stay with your name removed",
-		"`/settings` — the server's defaults: AI move time, turn timeout, allowed games (needs Manage Server)",
+		"`/play game:… opponent:@friend` or `ai:…` — start a game",
+		"`/move cell:…` — type a move instead of clicking",
+		"`/games` — your games in progress",
+		"`/leaderboard game:…` · `/stats` — ratings",
+		"`/help game:…` · `/help ai:…` — a game's rules, an AI",
+		"`/settings` — this server's defaults (Manage Server)",
+		"`/privacy delete` — erase your data",
 	}
 	embed := &discordgo.MessageEmbed{
 		Title: "♟️ Gambit — board games in Discord",
-		Description: "Play board games in your channels against each other or against AI opponents, " +
-			"from the classic algorithms of game-AI courses to a strong search of our own. " +
-			"Games are rated (Glicko-2) per server and globally; a rating shows a `?` while it is provisional, " +
-			"for about the first dozen games.\n\n" +
-			"**Commands**\n" + strings.Join(commands, "\n\n"),
+		Description: "Play against each other or against AI opponents; games are rated on this server and everywhere.\n\n" +
+			strings.Join(commands, "\n"),
 		Color: colourBlurple,
 		Fields: []*discordgo.MessageEmbedField{
 			{Name: "Games", Value: strings.Join(gameLines, "\n")},
-			{Name: "AI opponents (not every AI plays every game)", Value: fitLines(aiLines(""), maxFieldValue)},
+			{Name: "AI opponents", Value: fmt.Sprintf("%d to choose from (`/help game:…` lists a game's). The strongest in every game: %s.", len(strategies.All()), strings.Join(strongest(), ", "))},
 		},
-		Footer: &discordgo.MessageEmbedFooter{Text: "/help game:<name> explains a game's rules"},
 	}
 	return Message{Embeds: []*discordgo.MessageEmbed{embed}, Components: []discordgo.MessageComponent{}, AllowedMentions: noPings()}
 }

@@ -68,13 +68,11 @@ func runAnalyze(args []string, sio stdio) error {
 	if err != nil {
 		return err
 	}
-	info, err := strategies.Lookup(*name)
+	info, err := strategies.LookupFor(*name, game.Name)
 	if err != nil {
 		return usageError{err}
 	}
 	switch {
-	case !info.Supports(game.Name):
-		return usagef("strategy %s does not play %s; it plays %s", info.Name, game.Name, strings.Join(info.Games, ", "))
 	case *moveTime <= 0:
 		return usagef("--time must be positive, such as 500ms or 5s")
 	case *depth < 0 || *threads < 1 || *hash < 1:

@@ -117,12 +117,9 @@ func arenaConfig(fs *flagSet, gameName, playerList, roundList string) (arena.Con
 		if name = strings.TrimSpace(name); name == "" {
 			continue
 		}
-		info, err := strategies.Lookup(name)
+		info, err := strategies.LookupFor(name, game.Name)
 		if err != nil {
 			return arena.Config{}, usageError{err}
-		}
-		if !info.Supports(game.Name) {
-			return arena.Config{}, usagef("strategy %s does not play %s; it plays %s", info.Name, game.Name, strings.Join(info.Games, ", "))
 		}
 		cfg.Players = append(cfg.Players, arena.Player{Name: info.Name, Strategy: info.Strategy})
 	}

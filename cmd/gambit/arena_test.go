@@ -129,3 +129,37 @@ func TestArenaRejectsBadArguments(t *testing.T) {
 		}
 	}
 }
+
+// TestWrongStrategyListsOnlyTheGamesStrategies: the error for a strategy
+// that is unknown, or does not play the game, suggests only strategies
+// that play it, in arena, play and analyze alike.
+func TestWrongStrategyListsOnlyTheGamesStrategies(t *testing.T) {
+	var other string // a strategy that does not play tic-tac-toe
+	for _, s := range strategies.All() {
+		if !s.Supports("tictactoe") {
+			other = s.Name
+		}
+	}
+	if other == "" {
+		t.Skip("every strategy plays tic-tac-toe")
+	}
+	for _, args := range [][]string{
+		{"arena", "--game", "tictactoe", "--players", "minimax,nobody"},
+		{"arena", "--game", "tictactoe", "--players", "minimax," + other},
+		{"play", "--game", "tictactoe", "--vs", "nobody"},
+		{"analyze", "--game", "tictactoe", "--position", "start", "--strategy", other},
+	} {
+		code, _, errOut := gambit(args...)
+		if code != 2 || !strings.Contains(errOut, "want one of") {
+			t.Errorf("%v: exit %d, stderr %q; want a usage error listing strategies", args, code, errOut)
+			continue
+		}
+		listed := errOut[strings.Index(errOut, "want one of"):]
+		listed = listed[:strings.Index(listed, "\n")]
+		for _, s := range strategies.All() {
+			if !s.Supports("tictactoe") && strings.Contains(listed, s.Name) {
+				t.Errorf("%v suggests %s, which does not play tictactoe: %q", args, s.Name, listed)
+			}
+		}
+	}
+}

@@ -56,14 +56,12 @@ func runPlay(args []string, sio stdio) error {
 	if err != nil {
 		return usageError{err}
 	}
-	ai, err := strategies.Lookup(*vs)
+	ai, err := strategies.LookupFor(*vs, game.Name)
 	if err != nil {
 		return usageError{err}
 	}
 	human := engine.X
 	switch {
-	case !ai.Supports(game.Name):
-		return usagef("strategy %s does not play %s; it plays %s", ai.Name, game.Name, strings.Join(ai.Games, ", "))
 	case fs.set()["rounds"] && game.Setup.Rounds == nil:
 		return usagef("--rounds applies to adjacency only")
 	case *moveTime <= 0:

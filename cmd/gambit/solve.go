@@ -3,9 +3,11 @@ package main
 import (
 	"bufio"
 	"context"
+	"errors"
 	"fmt"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/gambitbot/gambit/engine/connect4"
@@ -14,7 +16,7 @@ import (
 )
 
 const solveUsage = `
-Usage: gambit solve --game connect4 [--weak] < positions
+Usage: gambit solve --game connect4 [--weak] [--time D] < positions
        gambit solve --game 8puzzle|15puzzle --position P [--algorithm NAME] [--compare] [--nodes N] [--time D] [--json]
        gambit solve --game nqueens --n N [--algorithm NAME] [--seed S] [--nodes N] [--time D] [--json]
 
@@ -51,8 +53,12 @@ score is only its sign: 1 a win, 0 a draw, −1 a loss, compared by sign.
 The solver keeps its 64 MiB transposition table from one line to the next,
 so a position's nodes and time depend on the lines before it. A summary goes
 to standard error: positions, mismatches with the expected scores, mean
-microseconds and mean nodes. Exit status: 1 if any score differs from the
-expected one, 2 for a malformed line (named by its number) or bad options.
+microseconds and mean nodes. An early position can take minutes: every 10
+seconds standard error says which is still being solved, and --time gives
+up on a position after that long (reported on standard error, not counted
+in the summary). Exit status: 1 if any score differs from the expected one
+or a position was given up, 2 for a malformed line (named by its number) or
+bad options.
 
 Examples:
   gambit solve --game 8puzzle --position 1,2,3,5,6,0,7,8,4 --compare
@@ -73,7 +79,7 @@ func runSolve(args []string, sio stdio) error {
 	fs.StringVar(&po.algorithm, "algorithm", "", "puzzles: the solver's name")
 	fs.BoolVar(&po.compare, "compare", false, "8puzzle, 15puzzle: run every algorithm and print a table")
 	fs.Uint64Var(&po.nodes, "nodes", 0, "puzzles: the node cap (0: none, or 1,000,000 with --compare)")
-	fs.DurationVar(&po.time, "time", 0, "puzzles: the time limit of each search (0: none)")
+	fs.DurationVar(&po.time, "time", 0, "the time limit of each search, or of each connect4 position (0: none)")
 	fs.BoolVar(&po.json, "json", false, "puzzles: print JSON")
 	fs.IntVar(&po.n, "n", 0, "nqueens: the number of queens")
 	fs.Uint64Var(&po.seed, "seed", 0, "nqueens: the seed of the randomised solvers (0: 1)")
@@ -101,7 +107,7 @@ func runSolve(args []string, sio stdio) error {
 	if *weak {
 		solve = solver.SolveWeak
 	}
-	var positions, mismatches, nodes uint64
+	var positions, mismatches, unsolved, nodes uint64
 	var spent time.Duration
 	in := bufio.NewScanner(sio.in)
 	for line := 1; in.Scan(); line++ {
@@ -126,8 +132,15 @@ func runSolve(args []string, sio stdio) error {
 			}
 		}
 		start := time.Now()
-		r, err := solve(context.Background(), p)
+		r, err := solveOne(solve, p, po.time, func(spent time.Duration) {
+			fmt.Fprintf(stderr, "line %d: still solving %s after %s\n", line, fields[0], spent.Round(time.Second))
+		})
 		elapsed := time.Since(start)
+		if errors.Is(err, context.DeadlineExceeded) {
+			unsolved++
+			fmt.Fprintf(stderr, "line %d: %s not solved within --time %s (%d nodes)\n", line, fields[0], po.time, r.Nodes)
+			continue
+		}
 		if err != nil {
 			return fmt.Errorf("line %d: %w", line, err)
 		}
@@ -154,5 +167,41 @@ func runSolve(args []string, sio stdio) error {
 	if mismatches > 0 {
 		return fmt.Errorf("%d of %d scores differ from the expected ones", mismatches, positions)
 	}
+	if unsolved > 0 {
+		return fmt.Errorf("%d positions not solved within --time %s", unsolved, po.time)
+	}
 	return nil
+}
+
+// solveProgressEvery is how often solve says on standard error that a
+// Connect Four position is still being solved: an early position can take
+// minutes.
+var solveProgressEvery = 10 * time.Second
+
+// solveOne solves one Connect Four position within limit (0: none),
+// calling still every solveProgressEvery while it runs.
+func solveOne(solve func(context.Context, *connect4.Position) (c4solver.Result, error), p *connect4.Position, limit time.Duration, still func(time.Duration)) (c4solver.Result, error) {
+	ctx, cancel := context.Background(), context.CancelFunc(func() {})
+	if limit > 0 {
+		ctx, cancel = context.WithTimeout(ctx, limit)
+	}
+	defer cancel()
+	done := make(chan struct{})
+	var wg sync.WaitGroup
+	defer wg.Wait()
+	defer close(done)
+	wg.Go(func() {
+		start := time.Now()
+		tick := time.NewTicker(solveProgressEvery)
+		defer tick.Stop()
+		for {
+			select {
+			case <-done:
+				return
+			case <-tick.C:
+				still(time.Since(start))
+			}
+		}
+	})
+	return solve(ctx, p)
 }

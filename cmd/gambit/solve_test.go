@@ -4,6 +4,7 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 )
 
 // solveLines are benchmark positions of Pons' sets with their scores.
@@ -110,5 +111,26 @@ func TestSolveHelp(t *testing.T) {
 	code, out, _ := gambit("solve", "--help")
 	if code != 0 || !strings.Contains(out, "Usage: gambit solve") || !strings.Contains(out, "-weak") {
 		t.Errorf("solve --help: exit %d, output %q", code, out)
+	}
+}
+
+// TestSolveConnectFourSaysItIsAliveAndHonoursTime: the empty board takes
+// minutes to solve; solve says on standard error that it is still at it,
+// gives up after --time, and goes on with the next line.
+func TestSolveConnectFourSaysItIsAliveAndHonoursTime(t *testing.T) {
+	defer func(d time.Duration) { solveProgressEvery = d }(solveProgressEvery)
+	solveProgressEvery = time.Millisecond
+	l := solveLines[0]
+	code, out, errOut := gambitWithInput("start\n"+l.moves+"\n", "solve", "--game", "connect4", "--time", "500ms")
+	if code != 1 {
+		t.Errorf("exit %d, want 1 for a position given up", code)
+	}
+	for _, want := range []string{"line 1: still solving start after", "line 1: start not solved within --time 500ms", "1 positions not solved"} {
+		if !strings.Contains(errOut, want) {
+			t.Errorf("stderr %q lacks %q", errOut, want)
+		}
+	}
+	if !strings.HasPrefix(out, l.moves+" "+strconv.Itoa(l.score)+" ") || strings.Count(out, "\n") != 1 {
+		t.Errorf("stdout %q, want the second line's solution alone", out)
 	}
 }

@@ -33,6 +33,8 @@ Examples:
 // strategyEntry is one element of strategies --json.
 type strategyEntry struct {
 	Name        string   `json:"name"`
+	DisplayName string   `json:"display_name"`
+	Blurb       string   `json:"blurb"`
 	Games       []string `json:"games"`
 	Description string   `json:"description"`
 	Difficulty  string   `json:"difficulty"`
@@ -62,14 +64,14 @@ func runStrategies(args []string, sio stdio) error {
 	if *asJSON {
 		entries := make([]strategyEntry, len(list))
 		for i, s := range list {
-			entries[i] = strategyEntry{Name: s.Name, Games: s.Games, Description: s.Description, Difficulty: string(s.Difficulty)}
+			entries[i] = strategyEntry{Name: s.Name, DisplayName: s.DisplayName, Blurb: s.Blurb, Games: s.Games, Description: s.Description, Difficulty: string(s.Difficulty)}
 		}
 		return json.NewEncoder(sio.out).Encode(entries)
 	}
 	tw := tabwriter.NewWriter(sio.out, 0, 0, 2, ' ', 0)
-	fmt.Fprintln(tw, "NAME\tGAMES\tDIFFICULTY\tDESCRIPTION")
+	fmt.Fprintln(tw, "NAME\tGAMES\tDIFFICULTY\tSHOWN AS\tFOR PLAYERS\tDESCRIPTION")
 	for _, s := range list {
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\n", s.Name, strings.Join(s.Games, ","), s.Difficulty, s.Description)
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\n", s.Name, strings.Join(s.Games, ","), s.Difficulty, s.DisplayName, s.Blurb, s.Description)
 	}
 	if err := tw.Flush(); err != nil || *gameName != "" {
 		return err

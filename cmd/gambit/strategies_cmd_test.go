@@ -33,8 +33,11 @@ func TestStrategiesJSON(t *testing.T) {
 			keys = append(keys, k)
 		}
 		slices.Sort(keys)
-		if !slices.Equal(keys, []string{"description", "difficulty", "games", "name"}) {
-			t.Errorf("%v: keys %v, want description, difficulty, games, name", s, keys)
+		if !slices.Equal(keys, []string{"blurb", "description", "difficulty", "display_name", "games", "name"}) {
+			t.Errorf("%v: keys %v, want blurb, description, difficulty, display_name, games, name", s, keys)
+		}
+		if s["display_name"] == "" || s["blurb"] == "" {
+			t.Errorf("%v: no display name or blurb", s["name"])
 		}
 		games, ok := s["games"].([]any)
 		if name, _ := s["name"].(string); name == "" || !ok || len(games) == 0 {
@@ -70,9 +73,10 @@ func TestStrategiesTable(t *testing.T) {
 		t.Fatalf("exit %d, output %q: want a header and a line per strategy", code, out)
 	}
 	if !slices.ContainsFunc(lines, func(l string) bool {
-		return strings.HasPrefix(l, "minimax ") && strings.Contains(l, "hard") && strings.Contains(l, "adjacency,connect4,tictactoe")
+		return strings.HasPrefix(l, "minimax ") && strings.Contains(l, "hard") && strings.Contains(l, "adjacency,connect4,tictactoe") &&
+			strings.Contains(l, "Deep thinker") && strings.Contains(l, "looks many moves ahead")
 	}) {
-		t.Errorf("no minimax line with its games and difficulty in %q", out)
+		t.Errorf("no minimax line with its games, difficulty, display name and blurb in %q", out)
 	}
 	code, _, errOut := gambit("strategies", "--game", "chess")
 	if code != 2 || !strings.Contains(errOut, `unknown game "chess"`) {

@@ -54,7 +54,14 @@ var Game = &games.Game{
 		Hint: func(pos engine.Position, m engine.Move) string {
 			return "captures " + strconv.Itoa(pos.(*rules.Position).Captures(m))
 		},
-		Order: func(a, b engine.Move) int { return 8*(int(a%8)-int(b%8)) + int(a/8) - int(b/8) }, // a1, a2, …, b1, …
+		Order:   func(a, b engine.Move) int { return 8*(int(a%8)-int(b%8)) + int(a/8) - int(b/8) }, // a1, a2, …, b1, …
+		Columns: true,
+		Prompt: func(file string) string {
+			return "File **" + file + "**: choose a rank (`+n`: the marks it captures), or another file."
+		},
+		Tag: func(pos engine.Position, m engine.Move) string {
+			return "+" + strconv.Itoa(pos.(*rules.Position).Captures(m))
+		},
 	},
 	Help: games.Help{
 		Rules: strings.Join([]string{
@@ -70,8 +77,8 @@ var Game = &games.Game{
 				"rounds are won by whoever moves second, by two marks (2–4 rounds are drawn), and in Gambit's AI tournaments " +
 				"the second mover wins most short games. `first:` of `/play` decides who starts.",
 		}, "\n\n"),
-		Moving: "Choose a cell in one of the menus under the board (ranks 1–3, 4–6 and 7–8; each option says how many " +
-			"marks it captures), or type `/move cell:e4`.",
+		Moving: "Click a file (**a–h**) under the board, then a rank in the message only you see: each rank says how many " +
+			"marks it captures (`3 · +2`). Or choose a cell in one of the menus (ranks 1–3, 4–6 and 7–8), or type `/move cell:e4`.",
 	},
 	AI: &games.AI{Unit: Unit, Evaluate: evaluate, Order: order},
 	Perft: func(p engine.Position, depth int) games.PerftCounts {

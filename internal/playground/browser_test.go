@@ -263,6 +263,33 @@ func TestBrowserAdjacencyAgainstAnAI(t *testing.T) {
 	t.Logf("screenshot: %s", saveArtifact(t, "playground-adjacency.png", shot))
 }
 
+// TestBrowserAdjacencyInTwoClicks plays Adjacency moves the two-click way:
+// a file under the board, then a rank on the picker only alice sees.
+func TestBrowserAdjacencyInTwoClicks(t *testing.T) {
+	ctx := browser(t, startPlayground(t))
+	run(t, ctx,
+		member("alice"),
+		command("play"),
+		choose(`[data-option="game"]`, "adjacency"),
+		chromedp.SendKeys(css(`[data-option="ai"]`), "gree"),
+		chromedp.Click(css(`.autocomplete-choice[data-value="greedy"]`)),
+		chromedp.SendKeys(css(`[data-option="rounds"]`), "2"),
+		chromedp.Click(css("#command-send")),
+	)
+	for i, f := range []string{"c", "e"} { // files with a free cell in any 2-round game
+		file := fmt.Sprintf(`button[data-custom-id^="v1/file/"][data-custom-id*="/%d/"][data-custom-id$="/%s"]`, 2*i, f)
+		rank := fmt.Sprintf(`.message.ephemeral button[data-custom-id^="v1/cell/"][data-custom-id*="/%d/%s"]:not([disabled])`, 2*i, f)
+		run(t, ctx, chromedp.WaitEnabled(css(file)), chromedp.Click(css(file)), chromedp.WaitVisible(css(rank)))
+		if i == 0 {
+			shot := value(t, ctx, chromedp.FullScreenshot(100))
+			t.Logf("screenshot: %s", saveArtifact(t, "playground-adjacency-two-clicks.png", shot))
+		}
+		cell := value(t, ctx, chromedp.Evaluate[string](fmt.Sprintf(`document.querySelector(%q).dataset.customId.split('/').pop()`, rank)))
+		run(t, ctx, chromedp.Click(css(rank)), waitText(".message.ephemeral", "You played "+cell))
+	}
+	run(t, ctx, chromedp.WaitVisible(css(`button[data-custom-id^="v1/rematch/"]`)))
+}
+
 func TestBrowserTicTacToeBetweenTwoMembers(t *testing.T) {
 	ctx := browser(t, startPlayground(t))
 	bob := memberID(t, ctx, "bob")
@@ -352,4 +379,30 @@ func TestBrowserEightPuzzleSolvedWithHints(t *testing.T) {
 	run(t, ctx, waitText(".message .embed", "optimal!"))
 	shot := value(t, ctx, chromedp.FullScreenshot(100))
 	t.Logf("screenshot: %s", saveArtifact(t, "playground-8puzzle.png", shot))
+}
+
+// TestBrowserMessageLinksStayInThePage: the bot links boards as Discord
+// message links (/games); in the playground they lead to the message in
+// the page, not to discord.com.
+func TestBrowserMessageLinksStayInThePage(t *testing.T) {
+	ctx := browser(t, startPlayground(t))
+	bob := memberID(t, ctx, "bob")
+	run(t, ctx,
+		member("alice"),
+		command("play"),
+		choose(`[data-option="game"]`, "tictactoe"),
+		choose(`[data-option="opponent"]`, bob),
+		chromedp.Click(css("#command-send")),
+		chromedp.WaitVisible(css(`button[data-custom-id^="v1/accept/"]`)),
+		command("games"),
+		chromedp.Click(css("#command-send")),
+		chromedp.WaitVisible(css(`.message.ephemeral a`)),
+	)
+	href := value(t, ctx, chromedp.Evaluate[string](`document.querySelector('.message.ephemeral a').getAttribute('href')`))
+	if !strings.HasPrefix(href, "#message-") {
+		t.Fatalf("the board link in /games goes to %q, want a message of the page", href)
+	}
+	if !value(t, ctx, chromedp.Evaluate[bool](fmt.Sprintf(`document.getElementById(%q)?.querySelector('button[data-custom-id^="v1/accept/"]') != null`, strings.TrimPrefix(href, "#")))) {
+		t.Errorf("the link %s does not lead to the challenge", href)
+	}
 }

@@ -92,14 +92,59 @@ type Page struct {
 
 	mu       sync.Mutex
 	members  []Member
-	commands map[string]wireInteraction // slash commands sent, by interaction ID
+	commands map[string]wireInteraction       // slash commands sent, by interaction ID
+	seen     map[string][]discordtest.Message // the last versions of each message sent to a page, oldest first
+}
+
+// seenVersions is how many versions of a message the playground remembers
+// having shown, so that a click on a version a page still shows after the
+// bot changed the message reaches the bot as Discord's would — with the
+// component clicked, on the message as it is now — and the bot, not the
+// stand-in, answers it (an outdated board gets the bot's pointer to the
+// newest).
+const seenVersions = 4
+
+// saw records a version of a message as sent to a page.
+func (p *Page) saw(m discordtest.Message) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	vs := p.seen[m.ID]
+	if n := len(vs); n > 0 && vs[n-1].Version == m.Version {
+		return
+	}
+	if len(vs) == seenVersions {
+		vs = vs[1:]
+	}
+	p.seen[m.ID] = append(vs, m)
+}
+
+// shownWith returns the newest version shown of message id that has the
+// component customID, if it is no longer on the message.
+func (p *Page) shownWith(id, customID string) (discordtest.Message, bool) {
+	if now, ok := p.srv.Message(id); !ok || hasComponent(now, customID) {
+		return discordtest.Message{}, false
+	}
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	vs := p.seen[id]
+	for i := len(vs) - 1; i >= 0; i-- {
+		if hasComponent(vs[i], customID) {
+			return vs[i], true
+		}
+	}
+	return discordtest.Message{}, false
+}
+
+func hasComponent(m discordtest.Message, customID string) bool {
+	_, ok := m.Component(customID)
+	return ok
 }
 
 // NewPage makes the page for srv with the given members, adding those the
 // stand-in does not know yet; save, if not nil, is called with the members
 // whenever one is added.
 func NewPage(srv *discordtest.Server, members []Member, save func([]Member) error, log *slog.Logger) (*Page, error) {
-	p := &Page{srv: srv, log: log, save: save, commands: map[string]wireInteraction{}}
+	p := &Page{srv: srv, log: log, save: save, commands: map[string]wireInteraction{}, seen: map[string][]discordtest.Message{}}
 	for _, m := range members {
 		if _, err := srv.AddUserWithID(m.ID, m.Name); err != nil {
 			return nil, fmt.Errorf("playground: member %s: %w", m.Name, err)
@@ -219,6 +264,7 @@ func (p *Page) messages(w http.ResponseWriter, r *http.Request) {
 	out := []wireMessage{}
 	for _, msg := range p.srv.Messages(p.srv.ChannelID()) {
 		if msg.VisibleToUser(m.ID) {
+			p.saw(msg)
 			out = append(out, p.wire(msg))
 		}
 	}
@@ -256,6 +302,7 @@ func (p *Page) events(w http.ResponseWriter, r *http.Request) {
 			if msg.ChannelID != p.srv.ChannelID() || (msg.VisibleTo != "" && msg.VisibleTo != m.ID) {
 				continue
 			}
+			p.saw(msg)
 			data, err := json.Marshal(p.wire(msg))
 			if err != nil {
 				p.log.Error("playground: encode message", "err", err)
@@ -405,7 +452,9 @@ func (p *Page) click(w http.ResponseWriter, r *http.Request) {
 	}
 	var ix *discordtest.Interaction
 	var err error
-	if len(req.Values) > 0 {
+	if shown, ok := p.shownWith(req.Message, req.CustomID); ok {
+		ix, err = p.srv.ClickSeen(req.Member, shown, req.CustomID, req.Values...)
+	} else if len(req.Values) > 0 {
 		ix, err = p.srv.SelectValues(req.Member, req.Message, req.CustomID, req.Values...)
 	} else {
 		ix, err = p.srv.ClickButton(req.Member, req.Message, req.CustomID)

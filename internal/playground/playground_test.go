@@ -217,3 +217,72 @@ func TestListenRefusesANonLoopbackAddress(t *testing.T) {
 		t.Fatalf("Listen on 0.0.0.0: %v, want a refusal naming loopback", err)
 	}
 }
+
+// TestAStaleBoardGetsTheBotsAnswer: a page that still shows a board from
+// before the last moves sends a click on it; the bot, not the stand-in,
+// answers, pointing to the newest board, as on Discord.
+func TestAStaleBoardGetsTheBotsAnswer(t *testing.T) {
+	url := startPlayground(t)
+	var st state
+	api(t, "GET", url+"api/state", nil, &st)
+	alice, bob := st.Members[0], st.Members[1]
+	var res map[string]any
+	if code := api(t, "POST", url+"api/command", map[string]any{
+		"member": alice.ID, "name": "play", "options": []map[string]any{{"name": "game", "value": "tictactoe"}, {"name": "opponent", "value": bob.ID}},
+	}, &res); code != 200 {
+		t.Fatalf("/play: %d %v", code, res)
+	}
+	// board returns the board as a member's page shows it now, and the
+	// custom ID of its button for cell.
+	board := func(who apiMember, cell string) (message, string) {
+		t.Helper()
+		deadline := time.Now().Add(30 * time.Second)
+		for time.Now().Before(deadline) {
+			var seen []message
+			api(t, "GET", url+"api/messages?member="+who.ID, nil, &seen)
+			for _, m := range seen {
+				for _, row := range m.Components {
+					for _, c := range row.Components {
+						if strings.HasPrefix(c.CustomID, "v1/accept/") && cell == "accept" ||
+							strings.HasPrefix(c.CustomID, "v1/move/") && strings.HasSuffix(c.CustomID, "/"+cell) {
+							return m, c.CustomID
+						}
+					}
+				}
+			}
+			time.Sleep(20 * time.Millisecond)
+		}
+		t.Fatalf("%s sees no button for %s", who.Name, cell)
+		return message{}, ""
+	}
+	click := func(who apiMember, m message, id string) (int, map[string]any) {
+		var res map[string]any
+		code := api(t, "POST", url+"api/click", map[string]any{"member": who.ID, "message": m.ID, "custom_id": id}, &res)
+		return code, res
+	}
+	m, accept := board(bob, "accept")
+	if code, res := click(bob, m, accept); code != 200 {
+		t.Fatalf("accept: %d %v", code, res)
+	}
+	m, five := board(alice, "5") // alice's page shows the board at ply 0
+	if code, res := click(alice, m, five); code != 200 {
+		t.Fatalf("alice's move: %d %v", code, res)
+	}
+	m1, one := board(bob, "1")
+	if !strings.Contains(one, "/1/") {
+		t.Fatalf("bob's button %s is not of ply 1", one)
+	}
+	if code, res := click(bob, m1, one); code != 200 {
+		t.Fatalf("bob's move: %d %v", code, res)
+	}
+	stale := strings.TrimSuffix(five, "5") + "9" // a cell still free, on the board alice saw at ply 0
+	code, res := click(alice, m, stale)
+	if code != 200 {
+		t.Fatalf("a click on the stale board: %d %v, want the bot's answer", code, res)
+	}
+	var seen []message
+	api(t, "GET", url+"api/messages?member="+alice.ID, nil, &seen)
+	if last := seen[len(seen)-1]; !last.Ephemeral || !strings.Contains(last.Content, "out of date") {
+		t.Errorf("alice's last message %+v, want the bot's note that the board is out of date", last)
+	}
+}

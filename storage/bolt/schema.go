@@ -26,6 +26,7 @@ type migration struct {
 var migrations = []migration{
 	{name: "create buckets", apply: createBuckets},
 	{name: "solo puzzles", apply: addSolvedIndex},
+	{name: "withdrawn challenges", apply: allowWithdrawn},
 }
 
 // createBuckets is the step from version 0 (an empty file) to version 1:
@@ -57,6 +58,15 @@ func addSolvedIndex(tx *bbolt.Tx) error {
 	}
 	return nil
 }
+
+// allowWithdrawn is the step from version 2 to version 3, which brings the
+// status "withdrawn" of a challenge its challenger took back (version 2
+// stored it as "declined"). No record changes: the bump alone makes a
+// Gambit of version 2, whose decoder does not know the status, refuse the
+// file as too new instead of reporting its withdrawn challenges as
+// corrupt. Challenges withdrawn before stay "declined": nothing recorded
+// which of the two they were.
+func allowWithdrawn(*bbolt.Tx) error { return nil }
 
 // readSchema returns the stored schema version: 0 for an empty file, an
 // ErrSchema error for a non-empty file without Gambit's meta bucket.

@@ -287,7 +287,18 @@ function formatText(text) {
     .replace(EMOJI, '<span class="emoji">$&</span>');
 }
 
+// MESSAGE_LINK is a Discord message link, which the bot writes for real
+// Discord ("board" in /games, "This board moved"); its guild, channel and
+// message IDs.
+const MESSAGE_LINK = /^https:\/\/(?:ptb\.|canary\.)?discord(?:app)?\.com\/channels\/(\d+|@me)\/(\d+)\/(\d+)$/;
+
+// link draws a link; a link to a message of the playground's channel stays
+// in the page and scrolls to that message.
 function link(url, labelHTML) {
+  const msg = MESSAGE_LINK.exec(url);
+  if (msg && msg[2] === state.info?.channel?.id) {
+    return `<a href="#message-${escapeHTML(msg[3])}" class="message-link">${labelHTML}</a>`;
+  }
   return `<a href="${escapeHTML(url)}" target="_blank" rel="noopener noreferrer">${labelHTML}</a>`;
 }
 
@@ -345,7 +356,7 @@ function renderMessage(m) {
     state.interactionErrors.has(m.id) && interactionError(state.interactionErrors.get(m.id).text));
 
   return el('article', {
-    class: classes.join(' '), 'data-message-id': m.id, tabindex: '-1',
+    class: classes.join(' '), id: `message-${m.id}`, 'data-message-id': m.id, tabindex: '-1',
     'aria-label': `${author.name ?? 'unknown'}${m.ephemeral ? ', only you can see this' : ''}`,
   },
   m.interaction && el('div', { class: 'interaction-line' },
