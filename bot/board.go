@@ -158,7 +158,13 @@ func (b *Bot) showNewBoard(ctx context.Context, ix *interaction, g *storage.Game
 		return nil
 	}
 	if err := ix.reply(msg, false); err != nil {
-		return err
+		// The member saw nothing (the interaction expired, or Discord
+		// failed), but the game exists: its board goes into the channel.
+		if perr := b.postBoard(ctx, g, msg); perr != nil {
+			return errors.Join(err, perr)
+		}
+		b.log.Warn("answering failed; the new board was posted in the channel instead", "interaction", ix.ID, "game", g.ID, "err", err)
+		return nil
 	}
 	m, err := ix.original()
 	if err == nil {

@@ -299,3 +299,28 @@ func TestAFailedRematchCanBeAskedAgain(t *testing.T) {
 	}
 	h.waitGame(h.latestGame(alice).ID, "the rematch's board", func(g *storage.Game) bool { return g.MessageID != "" })
 }
+
+// TestANewBoardWhoseAnswerFailedIsPostedInTheChannel makes the answer to
+// /play fail: the member saw nothing, but the challenge exists, so its
+// board is posted in the channel (and saved as the board) instead of the
+// game staying invisible until the next start.
+func TestANewBoardWhoseAnswerFailedIsPostedInTheChannel(t *testing.T) {
+	t.Parallel()
+	h := start(t)
+	alice, bob := h.srv.AddUser("alice").ID, h.srv.AddUser("bob").ID
+	h.srv.InjectFault(discordtest.Fault{Method: http.MethodPost, Route: callbackRoute, Status: http.StatusInternalServerError})
+	if _, err := h.srv.SendCommand(discordtest.SlashCommand{UserID: alice, Name: "play", Options: []discordtest.Option{opt("game", "tictactoe"), opt("opponent", bob)}}); err != nil {
+		t.Fatal(err)
+	}
+	m, err := h.srv.WaitMessage(h.ctx(), func(m discordtest.Message) bool {
+		_, ok := find(m, customid.Accept, nil)
+		return ok && !m.Ephemeral()
+	})
+	if err != nil {
+		t.Fatalf("no challenge posted after the failed answer: %v", err)
+	}
+	g := h.waitGame(h.latestGame(alice).ID, "the posted board saved", func(g *storage.Game) bool { return g.MessageID != "" })
+	if g.MessageID != m.ID {
+		t.Errorf("the game's board is %s, the posted message %s", g.MessageID, m.ID)
+	}
+}

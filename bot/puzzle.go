@@ -112,6 +112,13 @@ func (b *Bot) cmdPuzzle(ctx context.Context, ix *interaction, opts options) erro
 	if err := checkChannelPermissions(ix); err != nil {
 		return err
 	}
+	start, err := gm.Start(games.Options{Size: int(n)})
+	if err != nil {
+		return fmt.Errorf("bot: /puzzle %s: %w", gm.Name, err)
+	}
+	if err := solverReady(start); err != nil {
+		return err
+	}
 	pos, err := deal(ctx, gm, int(n), level)
 	if err != nil {
 		return err
@@ -204,6 +211,20 @@ func checkPuzzler(ix *interaction, g *storage.Game, p customid.Params) error {
 	}
 	if p["ply"] != render.Ply(g) {
 		return userErrorf("This board is out of date: the puzzle has moved on. Use the newest board, or /games to post it again.")
+	}
+	pos, err := position(g)
+	if err != nil {
+		return err
+	}
+	return solverReady(pos)
+}
+
+// solverReady refuses, for now, work on a puzzle whose optimal solver is
+// still being prepared (the 15-puzzle's tables, a few seconds after a
+// start): waiting for it would miss Discord's 3-second deadline.
+func solverReady(pos engine.Position) error {
+	if !puzzles.Ready(pos) {
+		return userErrorf("Gambit is still preparing this puzzle's solver (a few seconds after a restart). Try again in a moment.")
 	}
 	return nil
 }

@@ -159,6 +159,7 @@ func TestPuzzleSolveCompareAndGiveUp(t *testing.T) {
 		t.Errorf("Solve on the ended puzzle's old board answered %q", r.Content)
 	}
 
+	puzzles.DefaultPDB(4) // the bot builds it at start; a 15-puzzle is refused until it is ready
 	g, board = newPuzzle(t, h, alice, opt("game", "15puzzle"), opt("difficulty", "easy"))
 	compare, _ = find(board, customid.Compare, nil)
 	if r := h.click(alice, board.ID, compare); !strings.Contains(r.Content, "idastar-pdb") || !strings.Contains(r.Content, "proved") {

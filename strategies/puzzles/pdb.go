@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/gambitbot/gambit/engine"
@@ -148,6 +149,7 @@ var defaultPatterns = map[int][][]int{
 var (
 	defaultPDBs [slidingtile.MaxSize + 1]*PDB
 	pdbOnce     [slidingtile.MaxSize + 1]sync.Once
+	pdbBuilt    [slidingtile.MaxSize + 1]atomic.Bool
 )
 
 // DefaultPDB returns the pattern database idastar-pdb uses on the board
@@ -160,8 +162,18 @@ func DefaultPDB(size int) *PDB {
 			panic(err) // the default patterns are constants known to be valid
 		}
 		defaultPDBs[size] = d
+		pdbBuilt[size].Store(true)
 	})
 	return defaultPDBs[size]
+}
+
+// Ready reports, without waiting, whether the optimal solver of p is ready
+// to run at full speed: for the 15-puzzle, whether its pattern databases
+// have been built (DefaultPDB). A caller with a deadline can then decline
+// to wait for them.
+func Ready(p engine.Position) bool {
+	t, ok := p.(*slidingtile.Position)
+	return !ok || t.Size() < 4 || pdbBuilt[t.Size()].Load()
 }
 
 // manhattanPDB returns the database of one tile a pattern: the Manhattan
