@@ -7,6 +7,12 @@ package strategies
 // strategy at 1500, where a new player starts. The bot rates players
 // against these fixed figures (storage.AIRatings): a game never moves them.
 var ratings = map[string]map[string]float64{
+	// gambit arena --game adjacency --rounds 8 --players minimax,mcts,beam,seed001-minimax,seed002-alphabeta,annealing,hill-steepest,hill-sideways,hill-stochastic,genetic,genetic-roulette,greedy,random --games 8 --time 20ms --seed 1 --concurrency 2
+	"adjacency": {
+		"minimax": 1666, "annealing": 1644, "seed001-minimax": 1612, "hill-steepest": 1612, "mcts": 1605,
+		"hill-sideways": 1573, "beam": 1553, "seed002-alphabeta": 1553, "hill-stochastic": 1549,
+		"genetic": 1422, "genetic-roulette": 1358, "greedy": 1337, "random": 1017,
+	},
 	// gambit arena --game connect4 --players minimax,mcts,seed004-minimax,beam,annealing,hill-steepest,hill-sideways,hill-stochastic,genetic,genetic-roulette,greedy,random --games 10 --time 20ms --seed 1 --concurrency 2
 	"connect4": {
 		"minimax": 2044, "beam": 1709, "mcts": 1701, "seed004-minimax": 1689, "genetic": 1596,
