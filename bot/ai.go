@@ -12,6 +12,13 @@ import (
 	"github.com/gambitbot/gambit/strategies"
 )
 
+// AIRatings are the AI strategies' calibrated ratings (strategies.Rating)
+// as the stores take them (their AIRatings option): the fixed ratings that
+// games against an AI are rated at.
+func AIRatings(k storage.Kind, strategy string) (float64, bool) {
+	return strategies.Rating(string(k), strategy)
+}
+
 // aiJob is an AI turn to play.
 type aiJob struct {
 	game     storage.GameID

@@ -539,7 +539,11 @@ func TestAnUnplayedTurnForfeitsAfterTheTurnTimeout(t *testing.T) {
 	}
 }
 
-func TestLeaderboardWithoutEstablishedRatings(t *testing.T) {
+// TestLeaderboardAfterOneGameAgainstAnAI starts from an empty ladder; after
+// one game against an AI the AI's rating is still its calibrated one, the
+// player's moved, and /leaderboard lists the AI and, below a divider, the
+// player as provisional.
+func TestLeaderboardAfterOneGameAgainstAnAI(t *testing.T) {
 	t.Parallel()
 	h := start(t)
 	alice := h.srv.AddUser("alice").ID
@@ -559,7 +563,7 @@ func TestLeaderboardWithoutEstablishedRatings(t *testing.T) {
 		if !strings.Contains(e.Title, "Connect Four") || !strings.Contains(e.Title, tc.where) {
 			t.Errorf("/leaderboard %v: title %q, want Connect Four and %q", tc.scope, e.Title, tc.where)
 		}
-		if !strings.Contains(e.Description, "No established ratings yet") || !strings.Contains(e.Description, "/play game:connect4") {
+		if !strings.Contains(e.Description, "No rated games yet") || !strings.Contains(e.Description, "/play game:connect4") {
 			t.Errorf("/leaderboard %v on an empty ladder: %q", tc.scope, e.Description)
 		}
 		if len(e.Fields) != 0 {
@@ -570,8 +574,13 @@ func TestLeaderboardWithoutEstablishedRatings(t *testing.T) {
 	g, _ := playAI(t, h, alice, opt("game", "tictactoe"), opt("ai", "random"))
 	resignByUI(t, h, alice, g.ID)
 	rv, err := h.store.Rank(context.Background(), storage.Global(storage.Kind("tictactoe")), storage.User(alice), 2)
-	if err != nil || rv.Player.Rank != 0 || !rv.Player.Rating.Provisional() || rv.Player.Rating.Games != 1 {
-		t.Fatalf("alice's standing after one game: %+v, %v; want provisional, rank 0", rv, err)
+	if err != nil || rv.Player.Rank != 0 || !rv.Player.Rating.Provisional() || rv.Player.Rating.Games != 1 || rv.Player.Rating.Rating >= 1500 {
+		t.Fatalf("alice's standing after one lost game: %+v, %v; want provisional, rank 0, below 1500", rv, err)
+	}
+	calibrated, _ := strategies.Rating("tictactoe", "random")
+	ai, err := h.store.Rank(context.Background(), storage.Global(storage.Kind("tictactoe")), storage.AI("random"), 0)
+	if r := ai.Player.Rating; err != nil || r.Rating != calibrated || r.Deviation != storage.AIDeviation || r.Wins != 1 || ai.Player.Rank != 1 {
+		t.Fatalf("random's standing after one game: %+v, %v; want its calibrated %v, fixed, ranked first", ai.Player, err, calibrated)
 	}
 	for _, scope := range []string{"server", "global"} {
 		_, m := h.command(alice, "leaderboard", opt("game", "tictactoe"), opt("scope", scope))
@@ -579,8 +588,14 @@ func TestLeaderboardWithoutEstablishedRatings(t *testing.T) {
 			t.Fatalf("/leaderboard scope:%s: ephemeral %v with %d embeds", scope, m.Ephemeral(), len(m.Embeds))
 		}
 		e := m.Embeds[0]
-		if !strings.Contains(e.Description, "No established ratings yet") {
-			t.Errorf("scope %s: provisional ratings should stay off the ladder: %q", scope, e.Description)
+		lines := strings.Split(e.Description, "\n")
+		if len(lines) != 3 || !strings.HasPrefix(lines[0], "🥇 🤖 Random") || !strings.Contains(lines[0], fmt.Sprintf("**%.0f (fixed)** · 1–0–0", calibrated)) ||
+			!strings.Contains(lines[1], "Provisional") ||
+			!strings.HasPrefix(lines[2], "— <@"+alice+"> · **") || !strings.Contains(lines[2], "?** · 0–1–0") {
+			t.Errorf("scope %s: leaderboard %q, want the AI ranked, a divider and alice provisional below", scope, e.Description)
+		}
+		if !strings.Contains(e.Footer.Text, "? = provisional: settles after about a dozen games") {
+			t.Errorf("scope %s: footer %q does not explain '?'", scope, e.Footer.Text)
 		}
 		if len(e.Fields) != 1 || e.Fields[0].Name != "Your place" {
 			t.Fatalf("scope %s: fields %+v, want alice's place", scope, e.Fields)

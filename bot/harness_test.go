@@ -93,7 +93,7 @@ func start(t testing.TB, opts ...option) *harness {
 		o(h)
 	}
 	srvOpts := h.srvOpts
-	var storeOpts bolt.Options
+	storeOpts := bolt.Options{AIRatings: bot.AIRatings}
 	if h.clock != nil {
 		srvOpts = append(srvOpts, discordtest.WithClock(h.clock))
 		storeOpts.Clock = h.clock.Now

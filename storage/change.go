@@ -136,12 +136,13 @@ func (g *Game) Ladders() []Ladder {
 
 // Rate rates the ended game g in each of its ladders (Game.Ladders): get
 // loads a player's rating (ok false when they have none) and put replaces
-// rating old with new. Each side is rated against the other's rating from
-// before the game. It returns the changes, for display.
-func Rate(g *Game, get func(Ladder, PlayerID) (r Rating, ok bool, err error), put func(l Ladder, old, new Rating) error) ([]RatingChange, error) {
+// stored rating old with new. Each side is rated against the other's rating
+// from before the game. An AI plays at its fixed rating (AIRatings.Fixed):
+// only its record changes. It returns the changes, for display.
+func Rate(g *Game, ai AIRatings, get func(Ladder, PlayerID) (r Rating, ok bool, err error), put func(l Ladder, old, new Rating) error) ([]RatingChange, error) {
 	var changes []RatingChange
 	for _, l := range g.Ladders() {
-		var before [2]Rating
+		var stored, before [2]Rating
 		for i, p := range g.Players {
 			r, ok, err := get(l, p.ID)
 			if err != nil {
@@ -150,11 +151,11 @@ func Rate(g *Game, get func(Ladder, PlayerID) (r Rating, ok bool, err error), pu
 			if !ok {
 				r = NewRating(p.ID)
 			}
-			before[i] = r
+			stored[i], before[i] = r, ai.Fixed(g.Kind, r)
 		}
 		for i := range before {
-			after := before[i].Apply(before[1-i], g.Result.Score(i), g.UpdatedAt)
-			if err := put(l, before[i], after); err != nil {
+			after := ai.Fixed(g.Kind, before[i].Apply(before[1-i], g.Result.Score(i), g.UpdatedAt))
+			if err := put(l, stored[i], after); err != nil {
 				return nil, err
 			}
 			changes = append(changes, RatingChange{Ladder: l, Before: before[i], After: after})

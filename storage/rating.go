@@ -10,13 +10,49 @@ import (
 )
 
 // ProvisionalDeviation is the rating deviation above which a rating is
-// provisional: shown with a "?" and kept out of leaderboards. A newcomer
+// provisional: shown with a "?" and listed below the established ratings
+// on leaderboards, unranked. A newcomer
 // starts at 350 and, against opponents with settled ratings, drops below 110
 // after roughly a dozen games — the threshold Lichess uses as well.
 const ProvisionalDeviation = 110
 
+// AIDeviation is the rating deviation of every AI's fixed rating: small,
+// since an AI's strength is measured in arena runs, not guessed from a few
+// games, so a game against an AI moves the human by what the result says
+// about them and leaves the AI where it is.
+const AIDeviation = 50
+
+// DefaultAIRating is the fixed rating of an AI strategy that AIRatings has
+// no calibrated rating for.
+const DefaultAIRating = 1500
+
+// AIRatings gives an AI strategy's calibrated rating in a game kind; ok is
+// false for a strategy or game it has no figure for. A nil AIRatings has
+// none.
+type AIRatings func(k Kind, strategy string) (rating float64, ok bool)
+
+// Fixed returns r, the rating of player r.Player in a ladder of kind k, as
+// it counts in a game: a user's unchanged, an AI's at its fixed rating
+// (DefaultAIRating without a calibrated one) with deviation AIDeviation and
+// the initial volatility, its record kept.
+func (f AIRatings) Fixed(k Kind, r Rating) Rating {
+	strategy, ok := r.Player.Strategy()
+	if !ok {
+		return r
+	}
+	r.Rating = DefaultAIRating
+	if f != nil {
+		if v, ok := f(k, strategy); ok {
+			r.Rating = v
+		}
+	}
+	r.Deviation, r.Volatility = AIDeviation, glicko2.Initial().Volatility
+	return r
+}
+
 // Ladder names one rating list: a game kind, globally or within one guild.
-// AI strategies are rated in the same ladders as people.
+// AI strategies appear in the same ladders as people, at fixed ratings (see
+// AIRatings).
 type Ladder struct {
 	// Kind is the game rated.
 	Kind Kind

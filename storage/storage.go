@@ -130,8 +130,9 @@ type Store interface {
 	// Solved lists up to limit solo puzzles of kind k that p solved, newest
 	// first (abandoned ones are not listed).
 	Solved(ctx context.Context, p PlayerID, k Kind, limit int) ([]*Game, error)
-	// Leaderboard returns the n best established ratings of a ladder,
-	// highest first. Provisional ratings are left out.
+	// Leaderboard returns up to n ratings of a ladder: the established
+	// ones, highest first and ranked from 1, then, while fewer than n, the
+	// provisional ones, highest first with rank 0.
 	Leaderboard(ctx context.Context, l Ladder, n int) ([]Standing, error)
 	// Rank returns a player's rating in a ladder with up to around
 	// established neighbours above and below; ErrNotFound if the player has

@@ -319,3 +319,24 @@ func TestNamesForPlayers(t *testing.T) {
 		}
 	}
 }
+
+// TestEveryStrategyHasACalibratedRating keeps the ratings table complete:
+// every strategy has a figure in every game it plays, and random, the
+// weakest, is the lowest.
+func TestEveryStrategyHasACalibratedRating(t *testing.T) {
+	for _, info := range All() {
+		for _, game := range info.Games {
+			r, ok := Rating(game, info.Name)
+			if !ok {
+				t.Errorf("%s has no calibrated rating in %s", info.Name, game)
+				continue
+			}
+			if low, _ := Rating(game, "random"); r < low || r < 500 || r > 3000 {
+				t.Errorf("%s's rating in %s is %v (random's %v)", info.Name, game, r, low)
+			}
+		}
+	}
+	if _, ok := Rating("connect4", "no-such-strategy"); ok {
+		t.Error("a rating for an unknown strategy")
+	}
+}

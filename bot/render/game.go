@@ -376,19 +376,33 @@ func resultLine(g *storage.Game) string {
 }
 
 // ratingField lists the global-ladder rating changes, players in seat
-// order; nil if there are none.
+// order (an AI's fixed rating without a change), with a line explaining a
+// provisional rating; nil if there are none.
 func ratingField(g *storage.Game, changes []storage.RatingChange) *discordgo.MessageEmbedField {
-	var lines []string
+	var (
+		lines       []string
+		provisional bool
+	)
 	for _, p := range g.Players {
 		for _, c := range changes {
 			if c.Ladder.Guild != "" || c.After.Player != p.ID {
 				continue
 			}
+			if p.ID.IsAI() {
+				lines = append(lines, fmt.Sprintf("%s %s", PlayerName(p), ratingText(c.After)))
+				continue
+			}
 			lines = append(lines, fmt.Sprintf("%s %s → %s (%s)", PlayerName(p), ratingText(c.Before), ratingText(c.After), ratingDelta(c)))
+			if c.After.Provisional() {
+				provisional = true
+			}
 		}
 	}
 	if len(lines) == 0 {
 		return nil
+	}
+	if provisional {
+		lines = append(lines, "_"+provisionalNote+"_")
 	}
 	return &discordgo.MessageEmbedField{Name: "Rating changes · " + gameTitle(g.Kind), Value: fitLines(lines, maxFieldValue)}
 }

@@ -13,7 +13,11 @@ import (
 const maxRecent = 5
 
 // ladderFooter explains the notation of ratings.
-var ladderFooter = &discordgo.MessageEmbedFooter{Text: "W–L–D: wins–losses–draws · ? marks a provisional rating · Glicko-2"}
+var ladderFooter = &discordgo.MessageEmbedFooter{Text: provisionalNote + " · 🤖 AIs play at a fixed rating measured in arena runs · W–L–D: wins–losses–draws · Glicko-2"}
+
+// provisionalDivider separates a leaderboard's established ratings from
+// the provisional ones listed below them.
+const provisionalDivider = "── Provisional: not ranked until their ratings settle ──"
 
 // place returns a rank as a medal for the first three and "#n" below;
 // rank 0 (provisional) as a dash.
@@ -51,12 +55,14 @@ func Leaderboard(kind storage.Kind, scope string, top []storage.Standing, me *st
 		Footer: ladderFooter,
 	}
 	if len(top) == 0 {
-		embed.Description = fmt.Sprintf("No established ratings yet: a player needs about a dozen rated games to appear here. "+
-			"Start one with `/play game:%s`.", kind)
+		embed.Description = fmt.Sprintf("No rated games yet: start one with `/play game:%s`.", kind)
 	} else {
-		lines := make([]string, len(top))
+		var lines []string
 		for i, s := range top {
-			lines[i] = standingLine(s)
+			if s.Rank == 0 && (i == 0 || top[i-1].Rank != 0) {
+				lines = append(lines, provisionalDivider)
+			}
+			lines = append(lines, standingLine(s))
 		}
 		embed.Description = fitLines(lines, maxDescription)
 	}

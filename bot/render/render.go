@@ -161,14 +161,20 @@ func fitLines(lines []string, limit int) string {
 func relativeTime(t time.Time) string { return fmt.Sprintf("<t:%d:R>", t.Unix()) }
 
 // ratingText returns a rating rounded to a whole number, with "?" if it is
-// provisional.
+// provisional and "(fixed)" if it is an AI's, which games never move.
 func ratingText(r storage.Rating) string {
 	s := fmt.Sprintf("%d", roundRating(r))
-	if r.Provisional() {
+	switch {
+	case r.Player.IsAI():
+		s += " (fixed)"
+	case r.Provisional():
 		s += "?"
 	}
 	return s
 }
+
+// provisionalNote explains the "?" of a provisional rating in one line.
+const provisionalNote = "? = provisional: settles after about a dozen games"
 
 // roundRating returns a rating rounded to a whole number.
 func roundRating(r storage.Rating) int { return int(math.Round(r.Rating)) }

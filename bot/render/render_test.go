@@ -632,6 +632,13 @@ func scenarios(t *testing.T, kind storage.Kind, rng *rand.Rand) []scenario {
 		var cs []storage.RatingChange
 		for i, p := range g.Players {
 			before := storage.NewRating(p.ID)
+			if p.ID.IsAI() {
+				fixed := storage.AIRatings(nil).Fixed(kind, before)
+				cs = append(cs,
+					storage.RatingChange{Ladder: storage.Global(kind), Before: fixed, After: fixed},
+					storage.RatingChange{Ladder: storage.Ladder{Kind: kind, Guild: "999"}, Before: fixed, After: fixed})
+				continue
+			}
 			after := before
 			after.Rating += float64(16 - 32*i)
 			after.Deviation = 80
@@ -862,6 +869,9 @@ func checkEnded(t *testing.T, v View, m Message, ids map[customid.Pattern][]cust
 	for i, p := range g.Players {
 		want := fmt.Sprintf("%s 1500? → %d (%+d)", PlayerName(p), 1516-32*i, 16-32*i)
 		want = strings.Replace(want, "(-", "(−", 1)
+		if p.ID.IsAI() {
+			want = PlayerName(p) + " 1500 (fixed)"
+		}
 		if !strings.Contains(fields[0].Value, want) {
 			t.Errorf("rating change %q not in %q", want, fields[0].Value)
 		}
@@ -1357,8 +1367,11 @@ func standing(rank int, id storage.PlayerID, rating, rd float64, w, l, d int) st
 func TestLeaderboard(t *testing.T) {
 	empty := Leaderboard(storage.Kind("connect4"), "server", nil, nil)
 	checkDiscord(t, empty)
-	if d := description(t, empty); !strings.Contains(d, "No established ratings yet") || !strings.Contains(d, "dozen") {
+	if d := description(t, empty); !strings.Contains(d, "No rated games yet") || !strings.Contains(d, "/play game:connect4") {
 		t.Errorf("empty board says %q", d)
+	}
+	if f := empty.Embeds[0].Footer.Text; !strings.Contains(f, "? = provisional: settles after about a dozen games") || !strings.Contains(f, "fixed") {
+		t.Errorf("footer %q does not explain provisional and fixed ratings", f)
 	}
 	top := []storage.Standing{
 		standing(1, storage.User("111"), 1732.4, 60, 20, 5, 3),
@@ -1373,7 +1386,7 @@ func TestLeaderboard(t *testing.T) {
 	m := Leaderboard(storage.Kind("adjacency"), "global", top, me)
 	checkDiscord(t, m)
 	d := description(t, m)
-	for _, want := range []string{"<@111> · **1732** · 20–5–3", "🤖 Deep thinker (hard) · **1701** · 9–1–0", "**#4** <@1001>"} {
+	for _, want := range []string{"<@111> · **1732** · 20–5–3", "🤖 Deep thinker (hard) · **1701 (fixed)** · 9–1–0", "**#4** <@1001>"} {
 		if !strings.Contains(d, want) {
 			t.Errorf("leaderboard lacks %q", want)
 		}
@@ -1383,6 +1396,54 @@ func TestLeaderboard(t *testing.T) {
 	}
 	if f := m.Embeds[0].Fields; len(f) != 1 || !strings.Contains(f[0].Value, "<@333> · **1500?** · 1–2–0") {
 		t.Errorf("viewer's place missing or not provisional: %v", f)
+	}
+}
+
+// TestLeaderboardListsProvisionalBelow shows a ladder whose only
+// established rating is an AI's: the provisional players follow below a
+// divider, unranked and marked with "?".
+func TestLeaderboardListsProvisionalBelow(t *testing.T) {
+	top := []storage.Standing{
+		standing(1, storage.AI("minimax"), 2044, storage.AIDeviation, 0, 2, 0),
+		standing(0, storage.User("111"), 1662, 290, 1, 0, 0),
+		standing(0, storage.User("222"), 1338, 290, 0, 1, 0),
+	}
+	m := Leaderboard(storage.Kind("connect4"), "server", top, nil)
+	checkDiscord(t, m)
+	lines := strings.Split(description(t, m), "\n")
+	want := []string{
+		"🥇 🤖 Deep thinker (hard) · **2044 (fixed)** · 0–2–0",
+		provisionalDivider,
+		"— <@111> · **1662?** · 1–0–0",
+		"— <@222> · **1338?** · 0–1–0",
+	}
+	if !slices.Equal(lines, want) {
+		t.Errorf("leaderboard lines:\n%s\nwant:\n%s", strings.Join(lines, "\n"), strings.Join(want, "\n"))
+	}
+	// With no established rating at all, the divider comes first.
+	m = Leaderboard(storage.Kind("connect4"), "server", top[1:2], nil)
+	if d := description(t, m); d != provisionalDivider+"\n— <@111> · **1662?** · 1–0–0" {
+		t.Errorf("leaderboard of one provisional player: %q", d)
+	}
+}
+
+// TestRatingChangesExplainProvisional checks a finished game's rating
+// lines: an AI's fixed rating without a change, and one line explaining
+// the "?" when the human's rating is provisional.
+func TestRatingChangesExplainProvisional(t *testing.T) {
+	kind := storage.Kind("connect4")
+	g := newGame(kind, storage.StatusFinished, alice, bot)
+	human := storage.NewRating(alice.ID)
+	after := human.Apply(storage.AIRatings(nil).Fixed(kind, storage.NewRating(bot.ID)), 1, deadline)
+	fixed := storage.AIRatings(nil).Fixed(kind, storage.NewRating(bot.ID))
+	f := ratingField(g, []storage.RatingChange{
+		{Ladder: storage.Global(kind), Before: human, After: after},
+		{Ladder: storage.Global(kind), Before: fixed, After: fixed},
+	})
+	want := fmt.Sprintf("%s 1500? → %d? (+%d)\n%s 1500 (fixed)\n_? = provisional: settles after about a dozen games_",
+		PlayerName(alice), roundRating(after), roundRating(after)-1500, PlayerName(bot))
+	if f == nil || f.Value != want {
+		t.Errorf("rating field %+v, want %q", f, want)
 	}
 }
 

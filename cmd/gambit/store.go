@@ -7,6 +7,7 @@ import (
 	"io/fs"
 	"os"
 
+	"github.com/gambitbot/gambit/bot"
 	"github.com/gambitbot/gambit/storage"
 	"github.com/gambitbot/gambit/storage/bolt"
 	"github.com/gambitbot/gambit/storage/postgres"
@@ -31,14 +32,14 @@ const (
 // path.
 func openStore(ctx context.Context, url, path string, mode storeMode) (storage.Admin, error) {
 	if url != "" {
-		return postgres.Open(ctx, url, &postgres.Options{NoMigrate: mode == inspecting})
+		return postgres.Open(ctx, url, &postgres.Options{NoMigrate: mode == inspecting, AIRatings: bot.AIRatings})
 	}
 	if mode == inspecting {
 		if _, err := os.Stat(path); errors.Is(err, fs.ErrNotExist) {
 			return nil, fmt.Errorf("no database at %s: give its path with --db or GAMBIT_DB, or a PostgreSQL URL with --url or %s", path, envDatabaseURL)
 		}
 	}
-	return bolt.Open(path, &bolt.Options{ReadOnly: mode == inspecting})
+	return bolt.Open(path, &bolt.Options{ReadOnly: mode == inspecting, AIRatings: bot.AIRatings})
 }
 
 // storeName names the database a store holds, for messages.

@@ -16,7 +16,7 @@ func TestConformance(t *testing.T) {
 		var s *Store
 		open := func() storage.Admin {
 			var err error
-			if s, err = Open(path, &Options{Clock: now}); err != nil {
+			if s, err = Open(path, &Options{Clock: now, AIRatings: storetest.AIRatings}); err != nil {
 				t.Fatal(err)
 			}
 			return s

@@ -168,7 +168,7 @@ func (s *Store) commitGame(ctx context.Context, g *storage.Game, res *storage.Re
 		}
 		changes = nil
 		if res != nil {
-			if changes, err = applyRatings(tx, &rec); err != nil {
+			if changes, err = applyRatings(tx, &rec, s.ai); err != nil {
 				return err
 			}
 		}

@@ -2,6 +2,7 @@ package bolt
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -77,8 +78,8 @@ func deleteRating(tx *bbolt.Tx, l storage.Ladder, r storage.Rating) error {
 }
 
 // applyRatings rates the ended game g (see storage.Rate) inside tx.
-func applyRatings(tx *bbolt.Tx, g *storage.Game) ([]storage.RatingChange, error) {
-	return storage.Rate(g,
+func applyRatings(tx *bbolt.Tx, g *storage.Game, ai storage.AIRatings) ([]storage.RatingChange, error) {
+	return storage.Rate(g, ai,
 		func(l storage.Ladder, p storage.PlayerID) (storage.Rating, bool, error) { return getRating(tx, l, p) },
 		func(l storage.Ladder, old, r storage.Rating) error { return putRating(tx, l, old, r) })
 }
@@ -94,6 +95,28 @@ func standing(tx *bbolt.Tx, l storage.Ladder, key []byte, rank int) (storage.Sta
 		err = &storage.RecordError{Bucket: string(bucketRank) + "/" + l.String(), Key: string(key), Err: fmt.Errorf("no rating for %s", p)}
 	}
 	return storage.Standing{Rank: rank, Rating: r}, err
+}
+
+// provisionalRatings returns up to n provisional ratings of ladder l,
+// highest first. They have no rank index, so this reads the whole ladder:
+// it runs only when the ladder has fewer than n established ratings.
+func provisionalRatings(tx *bbolt.Tx, l storage.Ladder, n int) ([]storage.Rating, error) {
+	b, _ := ladderBucket(tx, bucketRatings, l, false)
+	if b == nil || n <= 0 {
+		return nil, nil
+	}
+	var out []storage.Rating
+	err := b.ForEach(func(k, v []byte) error {
+		r, err := decodeRating(l.String(), k, v)
+		if err == nil && r.Provisional() {
+			out = append(out, r)
+		}
+		return err
+	})
+	slices.SortFunc(out, func(a, b storage.Rating) int {
+		return cmp.Or(cmp.Compare(b.Rating, a.Rating), cmp.Compare(a.Player, b.Player))
+	})
+	return out[:min(n, len(out))], err
 }
 
 // Leaderboard implements storage.Store.
@@ -113,7 +136,11 @@ func (s *Store) Leaderboard(ctx context.Context, l storage.Ladder, n int) ([]sto
 			}
 			top = append(top, st)
 		}
-		return nil
+		provisional, err := provisionalRatings(tx, l, n-len(top))
+		for _, r := range provisional {
+			top = append(top, storage.Standing{Rating: r})
+		}
+		return err
 	})
 	if err != nil {
 		return nil, fmt.Errorf("storage: leaderboard %s: %w", l, err)

@@ -41,6 +41,10 @@ type Options struct {
 	// waits for more to join one commit (bbolt's DB.Batch); a lone write
 	// commits at once. DefaultMaxBatchDelay if zero.
 	MaxBatchDelay time.Duration
+	// AIRatings gives the AI strategies' calibrated, fixed ratings
+	// (strategies.Rating in the bot); without it every AI plays at
+	// storage.DefaultAIRating. AI ratings never move either way.
+	AIRatings storage.AIRatings
 }
 
 // Store is the bbolt implementation of storage.Store, plus the
@@ -49,6 +53,7 @@ type Store struct {
 	db       *bbolt.DB
 	path     string
 	now      func() time.Time
+	ai       storage.AIRatings
 	inflight atomic.Int64
 }
 
@@ -100,7 +105,7 @@ func open(path string, opts *Options, steps []migration) (*Store, error) {
 		}
 		return nil, err
 	}
-	return &Store{db: db, path: path, now: func() time.Time { return o.Clock().UTC() }}, nil
+	return &Store{db: db, path: path, now: func() time.Time { return o.Clock().UTC() }, ai: o.AIRatings}, nil
 }
 
 // openBolt opens the bbolt file with the settings of o.

@@ -15,7 +15,7 @@ import (
 func openTest(t testing.TB, now func() time.Time) (*Store, string) {
 	t.Helper()
 	url := pgtest.URL(t)
-	s, err := Open(context.Background(), url, &Options{Clock: now, MaxConns: 4})
+	s, err := Open(context.Background(), url, &Options{Clock: now, MaxConns: 4, AIRatings: storetest.AIRatings})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -31,7 +31,7 @@ func TestConformance(t *testing.T) {
 				t.Fatal(err)
 			}
 			var err error
-			if s, err = Open(context.Background(), url, &Options{Clock: now}); err != nil {
+			if s, err = Open(context.Background(), url, &Options{Clock: now, AIRatings: storetest.AIRatings}); err != nil {
 				t.Fatal(err)
 			}
 			return s

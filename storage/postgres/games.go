@@ -239,7 +239,7 @@ func (s *Store) commitGame(ctx context.Context, g *storage.Game, res *storage.Re
 			return err
 		}
 		if res != nil {
-			if changes, err = applyRatings(ctx, tx, &rec); err != nil {
+			if changes, err = applyRatings(ctx, tx, &rec, s.ai); err != nil {
 				return err
 			}
 		}

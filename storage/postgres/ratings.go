@@ -56,8 +56,8 @@ func putRating(ctx context.Context, tx pgx.Tx, l storage.Ladder, r storage.Ratin
 
 // applyRatings rates the ended game g (see storage.Rate) inside tx; the
 // caller holds the players' advisory locks.
-func applyRatings(ctx context.Context, tx pgx.Tx, g *storage.Game) ([]storage.RatingChange, error) {
-	return storage.Rate(g,
+func applyRatings(ctx context.Context, tx pgx.Tx, g *storage.Game, ai storage.AIRatings) ([]storage.RatingChange, error) {
+	return storage.Rate(g, ai,
 		func(l storage.Ladder, p storage.PlayerID) (storage.Rating, bool, error) {
 			return getRating(ctx, tx, l, p)
 		},
@@ -87,12 +87,19 @@ func queryStandings(ctx context.Context, tx pgx.Tx, l storage.Ladder, first, ste
 	return out, err
 }
 
-// Leaderboard implements storage.Store, reading the rank index.
+// Leaderboard implements storage.Store, reading the rank index, then the
+// provisional ratings when there are fewer than n established ones.
 func (s *Store) Leaderboard(ctx context.Context, l storage.Ladder, n int) ([]storage.Standing, error) {
 	var top []storage.Standing
 	err := s.view(ctx, func(tx pgx.Tx) (err error) {
 		top, err = queryStandings(ctx, tx, l, 1, 1, `SELECT player, record FROM ratings
 			WHERE ladder = $1 AND established ORDER BY rating DESC, player LIMIT $2`, l.String(), max(n, 0))
+		if err != nil || len(top) >= n {
+			return err
+		}
+		provisional, err := queryStandings(ctx, tx, l, 0, 0, `SELECT player, record FROM ratings
+			WHERE ladder = $1 AND NOT established ORDER BY rating DESC, player LIMIT $2`, l.String(), n-len(top))
+		top = append(top, provisional...)
 		return err
 	})
 	if err != nil {

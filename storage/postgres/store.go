@@ -57,6 +57,10 @@ type Options struct {
 	// of 4 and the number of CPUs) if zero. A pool_max_conns parameter in
 	// the URL does the same.
 	MaxConns int32
+	// AIRatings gives the AI strategies' calibrated, fixed ratings
+	// (strategies.Rating in the bot); without it every AI plays at
+	// storage.DefaultAIRating. AI ratings never move either way.
+	AIRatings storage.AIRatings
 }
 
 // Store is the PostgreSQL implementation of storage.Store, plus the
@@ -66,6 +70,7 @@ type Store struct {
 	name    string
 	now     func() time.Time
 	timeout time.Duration
+	ai      storage.AIRatings
 }
 
 var (
@@ -95,7 +100,7 @@ func Open(ctx context.Context, url string, opts *Options) (*Store, error) {
 	if o.MaxConns > 0 {
 		cfg.MaxConns = o.MaxConns
 	}
-	s := &Store{name: Redact(cfg.ConnConfig), now: func() time.Time { return o.Clock().UTC() }, timeout: o.Timeout}
+	s := &Store{name: Redact(cfg.ConnConfig), now: func() time.Time { return o.Clock().UTC() }, timeout: o.Timeout, ai: o.AIRatings}
 	ctx, cancel := context.WithTimeout(ctx, o.Timeout)
 	defer cancel()
 	if s.pool, err = pgxpool.NewWithConfig(ctx, cfg); err != nil {

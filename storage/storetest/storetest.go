@@ -16,7 +16,17 @@ import (
 	"github.com/gambitbot/gambit/storage"
 )
 
-// Opener opens a new, empty store for one test, with now as its clock.
+// AIRatings is the calibration every store under the suite is opened with
+// (its implementation's AIRatings option): minimax is rated MinimaxRating
+// in every game; no other strategy has a figure.
+func AIRatings(_ storage.Kind, strategy string) (float64, bool) {
+	return MinimaxRating, strategy == "minimax"
+}
+
+// MinimaxRating is minimax's fixed rating under AIRatings.
+const MinimaxRating = 1700
+
+// Opener opens a new, empty store for one test, with AIRatings, with now as its clock.
 // reopen closes that store and opens the same data again, as a restarted
 // process would.
 type Opener func(t testing.TB, now func() time.Time) (s storage.Admin, reopen func() storage.Admin)

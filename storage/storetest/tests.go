@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"math"
 	"slices"
 	"sync"
 	"testing"
@@ -41,6 +42,8 @@ var suite = []struct {
 	{"DeleteUserAnonymisesPuzzles", testDeleteUserAnonymisesPuzzles},
 	{"FinishRatesBothLadders", testFinishRatesBothLadders},
 	{"LeaderboardAndRank", testLeaderboardAndRank},
+	{"AIRatingsStayFixed", testAIRatingsStayFixed},
+	{"HumanVsHumanMovesBoth", testHumanVsHumanMovesBoth},
 	{"DeleteUser", testDeleteUser},
 	{"RatingsNeverCountTwice", testRatingsNeverCountTwice},
 }
@@ -1036,8 +1039,8 @@ func testFinishRatesBothLadders(t *testing.T, o Opener) {
 		t.Fatalf("%d rating changes, want 4 (2 players × global and guild ladders)", len(changes))
 	}
 	for _, c := range changes {
-		won := c.After.Player == alice
-		if won != (c.After.Rating > 1500) || c.After.Games != 1 || c.Before.Games != 0 {
+		moved := c.After.Rating > c.Before.Rating
+		if moved != (c.After.Player == alice) || c.After.Games != 1 || c.Before.Games != 0 {
 			t.Fatalf("change in %s: %+v → %+v", c.Ladder, c.Before, c.After)
 		}
 	}
@@ -1053,13 +1056,21 @@ func testFinishRatesBothLadders(t *testing.T, o Opener) {
 	if _, err := s.Rank(ctx, storage.Global(storage.Kind("tictactoe")), alice, 1); !errors.Is(err, storage.ErrNotFound) {
 		t.Fatalf("rank in an unplayed ladder: %v, want ErrNotFound", err)
 	}
-	if top, err := s.Leaderboard(ctx, storage.Global(storage.Kind("connect4")), 10); err != nil || len(top) != 0 {
-		t.Fatalf("leaderboard with only provisional ratings: %v, %v", top, err)
+	// After one game the board lists the AI, established at its fixed
+	// rating, and below it alice, provisional and unranked.
+	top, err := s.Leaderboard(ctx, storage.Global(storage.Kind("connect4")), 10)
+	if err != nil || len(top) != 2 || top[0].Rating.Player != bot || top[0].Rank != 1 ||
+		top[1].Rating.Player != alice || top[1].Rank != 0 || !top[1].Rating.Provisional() {
+		t.Fatalf("leaderboard after one game: %+v, %v", top, err)
+	}
+	if top, err := s.Leaderboard(ctx, storage.Global(storage.Kind("connect4")), 1); err != nil || len(top) != 1 || top[0].Rating.Player != bot {
+		t.Fatalf("leaderboard of one: %+v, %v", top, err)
 	}
 }
 
 // testLeaderboardAndRank settles a small ladder: players who beat the AI
-// more often rank higher, provisional players stay off the board.
+// more often rank higher, provisional players are listed after the
+// established ones, unranked.
 func testLeaderboardAndRank(t *testing.T, o Opener) {
 	ctx := context.Background()
 	s, _ := openTest(t, o)
@@ -1088,11 +1099,23 @@ func testLeaderboardAndRank(t *testing.T, o Opener) {
 		t.Fatalf("top 3: %+v", top)
 	}
 	all, _ := s.Leaderboard(ctx, l, 100)
-	// p1…p4 and the bot. Not the newcomer, nor p0: losing every game to a
-	// much stronger opponent says little, so p0's deviation stays above 110.
-	if len(all) != 5 {
-		t.Fatalf("leaderboard has %d entries, want 5", len(all))
+	// p1…p4 and the bot, then the newcomer.
+	// p1…p4 and the bot, established, then the newcomer and p0 (losing every
+	// game to a much stronger opponent says little, so p0's deviation stays
+	// above 110), provisional.
+	established := slices.IndexFunc(all, func(st storage.Standing) bool { return st.Rank == 0 })
+	if established != 5 || len(all) != 7 {
+		t.Fatalf("leaderboard: %+v, want 5 established ratings, then 2 provisional", all)
 	}
+	for i, st := range all[established:] {
+		if st.Rank != 0 || !st.Rating.Provisional() || (i > 0 && st.Rating.Rating > all[established+i-1].Rating.Rating) {
+			t.Fatalf("provisional part of the leaderboard: %+v", all[established:])
+		}
+	}
+	if all[5].Rating.Player != newcomer || all[6].Rating.Player != storage.User("p0") {
+		t.Fatalf("provisional players %s and %s, want the newcomer and p0", all[5].Rating.Player, all[6].Rating.Player)
+	}
+	all = all[:established]
 	for i := 1; i < len(all); i++ {
 		if all[i].Rating.Rating > all[i-1].Rating.Rating || all[i].Rank != i+1 {
 			t.Fatalf("leaderboard out of order at %d: %+v", i, all)
@@ -1127,6 +1150,73 @@ func testLeaderboardAndRank(t *testing.T, o Opener) {
 	v, _ := s.Rank(ctx, l, newcomer, 2)
 	if v.Player.Rank != 0 || len(v.Above)+len(v.Below) != 0 || !v.Player.Rating.Provisional() {
 		t.Fatalf("newcomer's view %+v: want provisional, unranked", v)
+	}
+}
+
+// testAIRatingsStayFixed plays a human against AIs: the human's rating
+// moves, each AI plays at its fixed rating (minimax's calibrated one, an
+// uncalibrated strategy's the default) and only its record changes.
+func testAIRatingsStayFixed(t *testing.T, o Opener) {
+	ctx := context.Background()
+	s, _ := openTest(t, o)
+	kind := storage.Kind("connect4")
+	alice := storage.User("alice")
+	for _, ai := range []struct {
+		id    storage.PlayerID
+		fixed float64
+	}{{storage.AI("minimax"), MinimaxRating}, {storage.AI("random"), storage.DefaultAIRating}} {
+		for game, winner := range []int{0, 1, 1, storage.Draw} {
+			var human, bot storage.RatingChange
+			for _, c := range Play(t, s, kind, alice, ai.id, winner) {
+				if c.Ladder != storage.Global(kind) {
+					continue
+				}
+				if c.After.Player == alice {
+					human = c
+				} else {
+					bot = c
+				}
+			}
+			for _, r := range []storage.Rating{bot.Before, bot.After} {
+				if r.Player != ai.id || r.Rating != ai.fixed || r.Deviation != storage.AIDeviation || r.Provisional() {
+					t.Fatalf("%s in game %d: %+v, want fixed at %v ± %v", ai.id, game, r, ai.fixed, storage.AIDeviation)
+				}
+			}
+			if bot.After.Games != game+1 || bot.After.Games != bot.After.Wins+bot.After.Losses+bot.After.Draws {
+				t.Fatalf("%s's record after %d games: %+v", ai.id, game+1, bot.After)
+			}
+			// The human's change is the Glicko-2 update against the fixed rating.
+			want := human.Before.Apply(bot.Before, storage.Result{Winner: winner}.Score(0), human.After.UpdatedAt)
+			if human.After != want || human.After.Rating == human.Before.Rating {
+				t.Fatalf("alice in game %d against %s: %+v → %+v, want %+v", game, ai.id, human.Before, human.After, want)
+			}
+		}
+		v, err := s.Rank(ctx, storage.Global(kind), ai.id, 0)
+		if err != nil || v.Player.Rating.Rating != ai.fixed || v.Player.Rating.Deviation != storage.AIDeviation || v.Player.Rating.Games != 4 {
+			t.Fatalf("stored rating of %s: %+v, %v", ai.id, v.Player, err)
+		}
+	}
+}
+
+// testHumanVsHumanMovesBoth checks that a game between two people rates
+// both by the plain Glicko-2 update, from 1500 ± 350 to 1500 ± 162.
+func testHumanVsHumanMovesBoth(t *testing.T, o Opener) {
+	s, _ := openTest(t, o)
+	alice, bob := storage.User("alice"), storage.User("bob")
+	changes := Play(t, s, storage.Kind("tictactoe"), alice, bob, 0)
+	if len(changes) != 4 {
+		t.Fatalf("%d rating changes, want 4", len(changes))
+	}
+	for _, c := range changes {
+		opp := storage.NewRating(bob)
+		score := 1.0
+		if c.After.Player == bob {
+			opp, score = storage.NewRating(alice), 0
+		}
+		want := storage.NewRating(c.After.Player).Apply(opp, score, c.After.UpdatedAt)
+		if c.After != want || math.Abs(math.Abs(c.After.Rating-1500)-162) > 1 {
+			t.Fatalf("%s in %s: %+v, want %+v", c.After.Player, c.Ladder, c.After, want)
+		}
 	}
 }
 
