@@ -180,3 +180,49 @@ func TestBoardsAreComponentsV2(t *testing.T) {
 		})
 	}
 }
+
+// BenchmarkBoardMessage measures what the picture adds to every board the
+// bot sends: "picture" draws and encodes the board's PNG alone, "full"
+// renders the whole board message (picture included), and "multipart"
+// also builds the multipart/form-data request body discordgo uploads,
+// reporting its size. The picture's cost per move is "picture", plus
+// multipart − full for the upload's body.
+func BenchmarkBoardMessage(b *testing.B) {
+	rng := rand.New(rand.NewPCG(5, 6))
+	for _, gm := range catalog.All() {
+		kind := storage.Kind(gm.Name)
+		pos, moves := play(&testing.T{}, kind, 8, rng, 12)
+		g := newGame(kind, storage.StatusActive, alice, bob)
+		seat(g, pos, moves, 0)
+		v := View{Game: g, Pos: pos}
+		board := gm.Look.Board(pos, lastChange(g))
+		b.Run(gm.Name+"/picture", func(b *testing.B) {
+			for b.Loop() {
+				if boardPicture(gm.Look, board, Ply(g)) == nil {
+					b.Fatal("no picture")
+				}
+			}
+		})
+		b.Run(gm.Name+"/full", func(b *testing.B) {
+			for b.Loop() {
+				Game(v)
+			}
+		})
+		b.Run(gm.Name+"/multipart", func(b *testing.B) {
+			var size int
+			for b.Loop() {
+				m := Game(v)
+				files := []*discordgo.File{{Name: m.Files[0].Name, ContentType: m.Files[0].ContentType, Reader: bytes.NewReader(m.Files[0].Data)}}
+				_, body, err := discordgo.MultipartBodyWithJSON(&discordgo.InteractionResponse{
+					Type: discordgo.InteractionResponseUpdateMessage,
+					Data: &discordgo.InteractionResponseData{Components: m.Components, Flags: m.Flags, Files: files},
+				}, files)
+				if err != nil {
+					b.Fatal(err)
+				}
+				size = len(body)
+			}
+			b.ReportMetric(float64(size), "bytes/body")
+		})
+	}
+}
