@@ -99,7 +99,11 @@ func boardPicture(t testing.TB, m discordtest.Message) discordtest.Attachment {
 		t.Fatalf("board %s is not a components-v2 message (flags %v)", m.ID, m.Flags)
 	}
 	if len(m.Attachments) != 1 {
-		t.Fatalf("board %s has %d attachments, want its picture only: %+v", m.ID, len(m.Attachments), m.Attachments)
+		var names []string
+		for _, a := range m.Attachments {
+			names = append(names, a.Filename)
+		}
+		t.Fatalf("board %s has %d attachments %v, want its picture only", m.ID, len(m.Attachments), names)
 	}
 	a := m.Attachments[0]
 	if a.ContentType != "image/png" || !strings.HasPrefix(a.Filename, "board-") {
