@@ -66,10 +66,9 @@ func (t webhookToken) edits(g *storage.Game, now time.Time) bool {
 // deleted or its ID is unknown. The caller holds the game's lock; g is
 // current.
 func (b *Bot) editBoard(ctx context.Context, g *storage.Game, msg render.Message, tok webhookToken) error {
-	content, embeds, comps := msg.Content, nonNilEmbeds(msg.Embeds), nonNilComponents(msg.Components)
 	if tok.edits(g, b.now()) {
 		wh := &discordgo.Interaction{AppID: b.appID, Token: tok.token}
-		edit := &discordgo.WebhookEdit{Content: &content, Embeds: &embeds, Components: &comps, AllowedMentions: allowedMentions(msg)}
+		edit := webhookEdit(msg)
 		var m *discordgo.Message
 		var err error
 		if tok.followup {
@@ -91,10 +90,7 @@ func (b *Bot) editBoard(ctx context.Context, g *storage.Game, msg render.Message
 		b.log.Warn("edit board through the interaction failed; trying the channel", "game", g.ID, "err", err)
 	}
 	if g.MessageID != "" {
-		_, err := b.session.ChannelMessageEditComplex(&discordgo.MessageEdit{
-			ID: g.MessageID, Channel: g.ChannelID, Content: &content, Embeds: &embeds, Components: &comps,
-			AllowedMentions: allowedMentions(msg),
-		})
+		_, err := b.session.ChannelMessageEditComplex(messageEdit(g.ChannelID, g.MessageID, msg))
 		b.observeREST(err)
 		if err == nil {
 			return nil
@@ -109,9 +105,7 @@ func (b *Bot) editBoard(ctx context.Context, g *storage.Game, msg render.Message
 
 // postBoard posts msg as the game's new board message and saves its ID.
 func (b *Bot) postBoard(ctx context.Context, g *storage.Game, msg render.Message) error {
-	m, err := b.session.ChannelMessageSendComplex(g.ChannelID, &discordgo.MessageSend{
-		Content: msg.Content, Embeds: msg.Embeds, Components: msg.Components, AllowedMentions: allowedMentions(msg),
-	})
+	m, err := b.session.ChannelMessageSendComplex(g.ChannelID, messageSend(msg))
 	b.observeREST(err)
 	if err != nil {
 		return fmt.Errorf("bot: post board of game %s in channel %s: %w", g.ID, g.ChannelID, err)

@@ -91,7 +91,7 @@ func forgedClick(m discordtest.Message, customID string) discordtest.Message {
 // publicMessages returns the messages of a channel everyone sees.
 func publicMessages(h *harness, channel string) []discordtest.Message {
 	var out []discordtest.Message
-	for _, m := range h.srv.Messages(channel) {
+	for _, m := range h.messages(channel) {
 		if !m.Ephemeral() {
 			out = append(out, m)
 		}
@@ -375,7 +375,7 @@ func TestRematchAgainstAnAIStartsOnceWithColoursSwapped(t *testing.T) {
 		t.Fatalf("Rematch answered %q (ephemeral %v, Rematch offered %v), want the old board retired", r.Content, r.Ephemeral(), offered)
 	}
 	g := h.waitGame(h.latestGame(alice).ID, "the rematch board", func(g *storage.Game) bool { return g.MessageID != "" })
-	if m, ok := h.srv.Message(g.MessageID); !ok || m.Ephemeral() || m.ID == oldBoard.ID {
+	if m, ok := h.message(g.MessageID); !ok || m.Ephemeral() || m.ID == oldBoard.ID {
 		t.Fatalf("the rematch board %q is not a new public message", g.MessageID)
 	}
 	if g.ID == old.ID || g.Kind != storage.Kind("tictactoe") || g.Players[0].ID != storage.User(alice) || g.Players[1].ID != storage.AI("random") {
@@ -427,7 +427,7 @@ func TestRematchButtonIsRetired(t *testing.T) {
 	h.run()
 	// The in-memory guard is gone after a restart: whatever the old board
 	// still offers must not start a second rematch.
-	if cur, _ := h.srv.Message(oldBoard.ID); func() bool { _, ok := find(cur, customid.Rematch, nil); return ok }() {
+	if cur, _ := h.message(oldBoard.ID); func() bool { _, ok := find(cur, customid.Rematch, nil); return ok }() {
 		if r := h.click(alice, cur.ID, rematch); !r.Ephemeral() {
 			t.Errorf("after a restart Rematch on the old board answered %q", r.Content)
 		}
@@ -474,7 +474,7 @@ func TestRematchBetweenUsersChallengesTheOtherPlayer(t *testing.T) {
 	if r := h.click(bob, board.ID, rematch); r.Ephemeral() || r.ID != board.ID {
 		t.Fatalf("bob's Rematch answered %q (ephemeral %v), want the old board updated", r.Content, r.Ephemeral())
 	}
-	r, err := h.srv.WaitMessage(h.ctx(), func(m discordtest.Message) bool {
+	r, err := h.waitMessage(h.ctx(), func(m discordtest.Message) bool {
 		_, ok := find(m, customid.Accept, nil)
 		return ok && m.ID != board.ID
 	})
@@ -716,9 +716,9 @@ func TestGamesListsOpenGamesAndRepostsABoard(t *testing.T) {
 	if _, _, ok := moveControl(newBoard, "5"); !ok {
 		t.Errorf("the re-posted board offers no moves: %+v", newBoard.Components)
 	}
-	retired, _ := h.srv.Message(oldBoard.ID)
-	if len(retired.Components) != 0 || !strings.Contains(retired.Content, "This board moved") || !strings.Contains(retired.Content, g.MessageID) {
-		t.Errorf("the old board shows %q with %d components, want a link to the new one and no buttons", retired.Content, len(retired.Components))
+	retired, _ := h.message(oldBoard.ID)
+	if len(controls(retired)) != 0 || !strings.Contains(retired.Content, "This board moved") || !strings.Contains(retired.Content, g.MessageID) {
+		t.Errorf("the old board shows %q with %d components, want a link to the new one and no buttons", retired.Content, len(controls(retired)))
 	}
 	cell5, _, _ := moveControl(oldBoard, "5")
 	if r := h.clickSeen(alice, oldBoard, cell5); !r.Ephemeral() || !strings.Contains(r.Content, "out of date") {
@@ -731,7 +731,7 @@ func TestGamesListsOpenGamesAndRepostsABoard(t *testing.T) {
 	h.waitBoard(g.ID, "the AI's reply on the new board", func(m discordtest.Message) bool {
 		return markedWith(m, "5", "❌") && markedWith(m, g.Moves[1], "⭕")
 	})
-	if still, _ := h.srv.Message(oldBoard.ID); still.Version != retired.Version {
+	if still, _ := h.message(oldBoard.ID); still.Version != retired.Version {
 		t.Errorf("the old board was edited again: %q", still.Content)
 	}
 
@@ -769,8 +769,8 @@ func TestRepostWhileTheAIThinks(t *testing.T) {
 	h.waitBoard(g.ID, "the AI's move on the new board", func(m discordtest.Message) bool {
 		return strings.Contains(m.Content, "<@"+alice+">, your move")
 	})
-	if old, _ := h.srv.Message(oldBoard.ID); len(old.Components) != 0 || !strings.Contains(old.Content, "This board moved") {
-		t.Errorf("the retired board was drawn on again: %q with %d components", old.Content, len(old.Components))
+	if old, _ := h.message(oldBoard.ID); len(controls(old)) != 0 || !strings.Contains(old.Content, "This board moved") {
+		t.Errorf("the retired board was drawn on again: %q with %d components", old.Content, len(controls(old)))
 	}
 }
 
@@ -881,11 +881,11 @@ func TestPrivacyDeleteErasesTheUsersData(t *testing.T) {
 		id   string
 		game storage.GameID
 	}{{activeBoard.ID, active.ID}, {challenge.ID, pending.ID}} {
-		got, err := h.srv.WaitMessage(h.ctx(), func(got discordtest.Message) bool {
+		got, err := h.waitMessage(h.ctx(), func(got discordtest.Message) bool {
 			return got.ID == m.id && strings.Contains(got.Content, "Game "+string(m.game)+" was cancelled")
 		})
-		if err != nil || len(got.Components) != 0 || len(got.Embeds) != 0 {
-			t.Errorf("board of the cancelled %s shows %q with %d components (%v)", m.game, got.Content, len(got.Components), err)
+		if err != nil || len(controls(got)) != 0 || len(got.Embeds) != 0 {
+			t.Errorf("board of the cancelled %s shows %q with %d components (%v)", m.game, got.Content, len(controls(got)), err)
 		}
 	}
 	for _, l := range []storage.Ladder{storage.Global(storage.Kind("tictactoe")), {Kind: storage.Kind("tictactoe"), Guild: h.srv.GuildID()}} {

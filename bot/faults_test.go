@@ -120,7 +120,7 @@ func fltAnswer(t testing.TB, h *harness, ix *discordtest.Interaction) discordtes
 	if err != nil {
 		t.Fatalf("interaction %s: no answer: %v", ix.ID, err)
 	}
-	return m
+	return readable(m)
 }
 
 // fltCommand sends a slash command as user in a channel and waits for the
@@ -843,7 +843,7 @@ func TestAServerErrorOnAClickAgainstTheAIStillShowsTheAnswer(t *testing.T) {
 	h.waitBoard(g.ID, "the AI's answer on the board", func(m discordtest.Message) bool {
 		return strings.Contains(m.Content, "<@"+alice+">, your move")
 	})
-	if m, _ := h.srv.Message(r.ID); len(m.Embeds) > 0 {
+	if m, _ := h.message(r.ID); len(m.Embeds) > 0 {
 		t.Errorf("the error message alice saw was turned into a board: %q", embedText(m))
 	}
 }

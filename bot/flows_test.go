@@ -45,7 +45,7 @@ func okRequests(h *harness, method, route string) int {
 // apologies returns the messages that tell a user something failed.
 func apologies(h *harness) []string {
 	var out []string
-	for _, m := range h.srv.Messages(h.srv.ChannelID()) {
+	for _, m := range h.messages(h.srv.ChannelID()) {
 		if strings.Contains(m.Content, "Sorry") {
 			out = append(out, m.Content)
 		}
@@ -173,7 +173,7 @@ func TestRepostAnswersBeforePosting(t *testing.T) {
 	if now.MessageID == board.ID || now.MessageID == "" {
 		t.Fatalf("the game's board is %q after a re-post (was %s)", now.MessageID, board.ID)
 	}
-	h.srv.WaitMessage(h.ctx(), func(m discordtest.Message) bool {
+	h.waitMessage(h.ctx(), func(m discordtest.Message) bool {
 		return m.ID == board.ID && strings.Contains(m.Content, "This board moved")
 	})
 	if n := len(publicMessages(h, h.srv.ChannelID())); n != 2 {
@@ -198,7 +198,7 @@ func TestPrivacyDeleteAnswersBeforeRetiringBoards(t *testing.T) {
 	if r := h.click(alice, ask.ID, erase); !strings.Contains(r.Content, "1 open game(s) cancelled") {
 		t.Fatalf("erasing answered %q", r.Content)
 	}
-	if _, err := h.srv.WaitMessage(h.ctx(), func(m discordtest.Message) bool {
+	if _, err := h.waitMessage(h.ctx(), func(m discordtest.Message) bool {
 		return m.ID == g.MessageID && strings.Contains(m.Content, "was cancelled")
 	}); err != nil {
 		t.Fatalf("the cancelled game's board was not retired: %v", err)

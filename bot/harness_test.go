@@ -208,7 +208,7 @@ func (h *harness) command(user, name string, opts ...discordtest.Option) (*disco
 	if err != nil {
 		h.t.Fatalf("/%s: no reply: %v", name, err)
 	}
-	return ix, m
+	return ix, readable(m)
 }
 
 // opt is a shorthand for a command option.
@@ -244,7 +244,7 @@ func (h *harness) reply(customID string) func(*discordtest.Interaction, error) d
 		if err != nil {
 			h.t.Fatalf("click %s: no reply: %v", customID, err)
 		}
-		return m
+		return readable(m)
 	}
 }
 
@@ -292,20 +292,23 @@ func (h *harness) board(id storage.GameID) discordtest.Message {
 	if !ok {
 		h.t.Fatalf("game %s: no board message %q", id, g.MessageID)
 	}
-	return m
+	return readable(m)
 }
 
-// waitBoard waits until the board of a game satisfies cond.
+// waitBoard waits until the board of a game satisfies cond. The harness's
+// accessors (command, click, board, waitBoard) return messages through
+// readable, so a test reads a board's text the same way whatever its
+// layout.
 func (h *harness) waitBoard(id storage.GameID, what string, cond func(discordtest.Message) bool) discordtest.Message {
 	h.t.Helper()
 	m, err := h.srv.WaitMessage(h.ctx(), func(m discordtest.Message) bool {
 		g, err := h.store.Game(context.Background(), id)
-		return err == nil && m.ID == g.MessageID && cond(m)
+		return err == nil && m.ID == g.MessageID && cond(readable(m))
 	})
 	if err != nil {
 		h.t.Fatalf("board of %s: timed out waiting for %s: %v", id, what, err)
 	}
-	return m
+	return readable(m)
 }
 
 // components lists every component of a message, depth first.

@@ -63,7 +63,7 @@ func takeSnapshot(h *harness, games []storage.GameID, users []string, messages [
 		s.open[u] = len(open)
 	}
 	for _, id := range messages {
-		m, ok := h.srv.Message(id)
+		m, ok := h.message(id)
 		if !ok {
 			h.t.Fatalf("no message %s", id)
 		}
@@ -87,7 +87,7 @@ func (s snapshot) unchanged(h *harness, what string) {
 		}
 	}
 	for id, before := range s.messages {
-		if m, _ := h.srv.Message(id); m.Version != before || m.Deleted {
+		if m, _ := h.message(id); m.Version != before || m.Deleted {
 			h.t.Fatalf("%s edited message %s", what, id)
 		}
 	}
@@ -312,7 +312,7 @@ func TestNonParticipantsCannotActForThePlayers(t *testing.T) {
 // publicCount counts the messages of the default channel everyone sees.
 func publicCount(h *harness) int {
 	n := 0
-	for _, m := range h.srv.Messages(h.srv.ChannelID()) {
+	for _, m := range h.messages(h.srv.ChannelID()) {
 		if !m.Ephemeral() {
 			n++
 		}

@@ -91,7 +91,7 @@ func (ix *interaction) respond(resp *discordgo.InteractionResponse) error {
 func (ix *interaction) reply(msg render.Message, ephemeral bool) error {
 	data := responseData(msg)
 	if ephemeral {
-		data.Flags = discordgo.MessageFlagsEphemeral
+		data.Flags |= discordgo.MessageFlagsEphemeral
 	}
 	return ix.respond(&discordgo.InteractionResponse{Type: discordgo.InteractionResponseChannelMessageWithSource, Data: data})
 }
@@ -118,10 +118,7 @@ func (ix *interaction) deferUpdate() error {
 // edit changes the interaction's @original: after deferUpdate, the message
 // the component was on.
 func (ix *interaction) edit(msg render.Message) error {
-	content, embeds, comps := msg.Content, nonNilEmbeds(msg.Embeds), nonNilComponents(msg.Components)
-	_, err := ix.out.InteractionResponseEdit(ix.Interaction, &discordgo.WebhookEdit{
-		Content: &content, Embeds: &embeds, Components: &comps, AllowedMentions: allowedMentions(msg),
-	})
+	_, err := ix.out.InteractionResponseEdit(ix.Interaction, webhookEdit(msg))
 	ix.b.observeREST(err)
 	if err != nil {
 		return fmt.Errorf("bot: edit the response to interaction %s: %w", ix.ID, err)
@@ -148,11 +145,9 @@ func (ix *interaction) isAnswered() bool {
 
 // followup sends a message after the first response and returns it.
 func (ix *interaction) followup(msg render.Message, ephemeral bool) (*discordgo.Message, error) {
-	params := &discordgo.WebhookParams{
-		Content: msg.Content, Embeds: msg.Embeds, Components: msg.Components, AllowedMentions: allowedMentions(msg),
-	}
+	params := webhookParams(msg)
 	if ephemeral {
-		params.Flags = discordgo.MessageFlagsEphemeral
+		params.Flags |= discordgo.MessageFlagsEphemeral
 	}
 	m, err := ix.out.FollowupMessageCreate(ix.Interaction, true, params)
 	ix.b.observeREST(err)
@@ -170,37 +165,6 @@ func (ix *interaction) fail(text string) error {
 	}
 	_, err := ix.followup(render.Message{Content: text}, true)
 	return err
-}
-
-// responseData converts a rendered message for an interaction response.
-func responseData(msg render.Message) *discordgo.InteractionResponseData {
-	return &discordgo.InteractionResponseData{
-		Content: msg.Content, Embeds: nonNilEmbeds(msg.Embeds), Components: nonNilComponents(msg.Components),
-		AllowedMentions: allowedMentions(msg),
-	}
-}
-
-func nonNilEmbeds(e []*discordgo.MessageEmbed) []*discordgo.MessageEmbed {
-	if e == nil {
-		return []*discordgo.MessageEmbed{}
-	}
-	return e
-}
-
-func nonNilComponents(c []discordgo.MessageComponent) []discordgo.MessageComponent {
-	if c == nil {
-		return []discordgo.MessageComponent{}
-	}
-	return c
-}
-
-// allowedMentions returns a message's mention rule, pinging nobody when
-// the renderer did not say otherwise.
-func allowedMentions(msg render.Message) *discordgo.MessageAllowedMentions {
-	if msg.AllowedMentions != nil {
-		return msg.AllowedMentions
-	}
-	return &discordgo.MessageAllowedMentions{Parse: []discordgo.AllowedMentionType{}}
 }
 
 // commandHandler handles a slash command or its autocomplete.

@@ -177,20 +177,20 @@ func TestConcurrentRematchesKeepTheCap(t *testing.T) {
 	// Rematch answers first (deferring the update of the old board), so a
 	// started rematch shows on its old board and a refusal comes as a
 	// private follow-up.
-	refused, err := h.srv.WaitMessage(h.ctx(), func(m discordtest.Message) bool {
+	refused, err := h.waitMessage(h.ctx(), func(m discordtest.Message) bool {
 		return m.Ephemeral() && strings.Contains(m.Content, "games and challenges open, the most Gambit allows")
 	})
 	if err != nil {
 		t.Fatalf("no Rematch was refused with the cap's explanation: %v", err)
 	}
-	if _, err := h.srv.WaitMessage(h.ctx(), func(m discordtest.Message) bool {
+	if _, err := h.waitMessage(h.ctx(), func(m discordtest.Message) bool {
 		return strings.Contains(m.Content, "A rematch was started below")
 	}); err != nil {
 		t.Fatalf("no Rematch started (refusal: %q): %v", refused.Content, err)
 	}
 	started := 0
 	for _, board := range ended {
-		if m, _ := h.srv.Message(board.ID); strings.Contains(m.Content, "A rematch was started below") {
+		if m, _ := h.message(board.ID); strings.Contains(m.Content, "A rematch was started below") {
 			started++
 		}
 	}

@@ -274,7 +274,7 @@ func BenchmarkLoadAIOvershoot8Games(b *testing.B) {
 					b.Error(err)
 					return
 				}
-				if _, err := h.srv.WaitMessage(h.ctx(), func(m discordtest.Message) bool {
+				if _, err := h.waitMessage(h.ctx(), func(m discordtest.Message) bool {
 					return m.ID == board.ID && strings.Contains(m.Content, "your move") && m.Version > board.Version+1
 				}); err != nil {
 					b.Errorf("game %s: the AI's move did not arrive: %v", id, err)

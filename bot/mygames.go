@@ -89,12 +89,7 @@ func (b *Bot) clickRepost(ctx context.Context, ix *interaction, g *storage.Game,
 	}
 	if old.MessageID != "" {
 		link := fmt.Sprintf("https://discord.com/channels/%s/%s/%s", g.GuildID, g.ChannelID, g.MessageID)
-		moved := render.Message{Content: "This board moved: " + link}
-		content, embeds, comps := moved.Content, []*discordgo.MessageEmbed{}, []discordgo.MessageComponent{}
-		_, err := b.session.ChannelMessageEditComplex(&discordgo.MessageEdit{
-			ID: old.MessageID, Channel: old.ChannelID, Content: &content, Embeds: &embeds, Components: &comps,
-			AllowedMentions: allowedMentions(moved),
-		})
+		_, err := b.session.ChannelMessageEditComplex(messageEdit(old.ChannelID, old.MessageID, render.Note("This board moved: "+link)))
 		b.observeREST(err)
 		if err != nil && restCode(err) != discordgo.ErrCodeUnknownMessage {
 			b.log.Warn("retire old board", "game", g.ID, "err", err)

@@ -42,12 +42,8 @@ func (b *Bot) clickPrivacyDelete(ctx context.Context, ix *interaction, p customi
 		if g.MessageID == "" {
 			continue
 		}
-		notice := render.Message{Content: fmt.Sprintf("Game %s was cancelled: a player deleted their data.", g.ID)}
-		content, embeds, comps := notice.Content, []*discordgo.MessageEmbed{}, []discordgo.MessageComponent{}
-		_, err := b.session.ChannelMessageEditComplex(&discordgo.MessageEdit{
-			ID: g.MessageID, Channel: g.ChannelID, Content: &content, Embeds: &embeds, Components: &comps,
-			AllowedMentions: allowedMentions(notice),
-		})
+		notice := render.Note(fmt.Sprintf("Game %s was cancelled: a player deleted their data.", g.ID))
+		_, err := b.session.ChannelMessageEditComplex(messageEdit(g.ChannelID, g.MessageID, notice))
 		b.observeREST(err)
 		if err != nil {
 			b.log.Warn("update board of a cancelled game", "game", g.ID, "err", err)

@@ -26,8 +26,8 @@ func TestChallengesCanBeDeclinedAndExpire(t *testing.T) {
 		t.Errorf("a bystander's decline: %q, want an ephemeral refusal", r.Content)
 	}
 	r := h.click(bob, m.ID, decline)
-	if r.Ephemeral() || !strings.Contains(r.Content+embedText(r), "declined") || len(components(r)) != 0 {
-		t.Errorf("declined challenge shows %q %q with %d components", r.Content, embedText(r), len(components(r)))
+	if r.Ephemeral() || !strings.Contains(r.Content+embedText(r), "declined") || len(controls(r)) != 0 {
+		t.Errorf("declined challenge shows %q %q with %d components", r.Content, embedText(r), len(controls(r)))
 	}
 	if g = h.game(g.ID); g.Status != storage.StatusDeclined {
 		t.Errorf("declined challenge stored as %s", g.Status)
@@ -42,7 +42,7 @@ func TestChallengesCanBeDeclinedAndExpire(t *testing.T) {
 	}
 	h.clock.Advance(2 * time.Minute)
 	expired := h.waitBoard(g.ID, "the expiry notice", func(m discordtest.Message) bool {
-		return strings.Contains(m.Content+embedText(m), "expired") && len(components(m)) == 0
+		return strings.Contains(m.Content+embedText(m), "expired") && len(controls(m)) == 0
 	})
 	if expired.ID != m.ID {
 		t.Errorf("expiry posted a new message instead of editing the challenge")
@@ -83,7 +83,7 @@ func TestAWithdrawnChallengeSaysWithdrawn(t *testing.T) {
 // embeds.
 func embedText(m discordtest.Message) string {
 	var b strings.Builder
-	for _, e := range m.Embeds {
+	for _, e := range readable(m).Embeds {
 		b.WriteString(e.Title + "\n" + e.Description + "\n")
 		for _, f := range e.Fields {
 			b.WriteString(f.Name + " " + f.Value + "\n")

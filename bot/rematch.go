@@ -5,8 +5,6 @@ import (
 	"errors"
 	"fmt"
 
-	"github.com/bwmarrin/discordgo"
-
 	"github.com/gambitbot/gambit/bot/customid"
 	"github.com/gambitbot/gambit/bot/render"
 	"github.com/gambitbot/gambit/storage"
@@ -123,7 +121,7 @@ func firstSeat(g *storage.Game) int {
 func endedMessage(g *storage.Game, notice string) render.Message {
 	pos, err := position(g)
 	if err != nil {
-		return render.Message{Content: notice, Components: []discordgo.MessageComponent{}}
+		return render.Note(notice)
 	}
 	return render.Game(render.View{Game: g, Pos: pos, Notice: notice, Rematched: true})
 }

@@ -33,7 +33,13 @@ func TestEveryGameConforms(t *testing.T) {
 			}
 			checkDiscord(t, m)
 			rng := rand.New(rand.NewPCG(7, uint64(len(gm.Name))))
-			for range 20 {
+			// Every board draws its picture (milliseconds, ten times that
+			// under -race), so the test command plays three games a game.
+			n := 20
+			if testing.Short() {
+				n = 3
+			}
+			for range n {
 				playToTheEnd(t, gm, rng)
 			}
 		})

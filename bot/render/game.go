@@ -58,13 +58,13 @@ type View struct {
 func Game(v View) Message {
 	switch v.Game.Status {
 	case storage.StatusPending, storage.StatusExpired, storage.StatusDeclined, storage.StatusWithdrawn:
-		return challenge(v)
+		return layout(challenge(v), nil)
 	case storage.StatusCancelled:
 		if v.Game.Position == "" { // cancelled before it was accepted
-			return challenge(v)
+			return layout(challenge(v), nil)
 		}
 	}
-	return game(v)
+	return layout(game(v))
 }
 
 // gameTitle returns a game's name, such as "Connect Four".
@@ -189,8 +189,9 @@ func challenge(v View) Message {
 	return msg
 }
 
-// game renders an active, ended or cancelled game.
-func game(v View) Message {
+// game renders an active, ended or cancelled game as content and an embed
+// (for layout), and draws its board's picture, nil if there is no board.
+func game(v View) (Message, *File) {
 	g := v.Game
 	gm := gameOf(g.Kind)
 	pos := position(v)
@@ -200,11 +201,14 @@ func game(v View) Message {
 	msg := Message{Components: []discordgo.MessageComponent{}, AllowedMentions: noPings()}
 	embed := &discordgo.MessageEmbed{Title: clip(heading(g), maxTitle), Color: colourGrey, Footer: idFooter(g, g.Status == storage.StatusActive)}
 	lines := append(playerLines(g, gm, pos), "")
+	var pic *File
 	if pos == nil {
 		lines = append(lines, "*The board is not available.*", "")
 	} else {
 		last := lastChange(g)
-		lines = append(lines, grid(gm.Look, gm.Look.Board(pos, last)), "")
+		board := gm.Look.Board(pos, last)
+		pic = boardPicture(gm.Look, board, Ply(g))
+		lines = append(lines, grid(gm.Look, board), "")
 		if l := lastMoveLine(g, gm, pos, last); l != "" {
 			lines = append(lines, l)
 		}
@@ -259,7 +263,7 @@ func game(v View) Message {
 	embed.Description = fitLines(lines, maxDescription)
 	msg.Content = withNotice(msg.Content, v.Notice)
 	msg.Embeds = []*discordgo.MessageEmbed{embed}
-	return msg
+	return msg, pic
 }
 
 // playerLines lists the players, X first, with their colours and their

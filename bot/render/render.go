@@ -4,14 +4,20 @@
 // no I/O and read nothing but their arguments, so the bot can render the
 // same game for an interaction response, an edit or a new message.
 //
-// Boards are emoji grids in an embed's description, labelled with the
-// coordinates moves are typed in: keycap digits for ranks and columns,
-// regional-indicator letters for files, kept apart by a zero-width space
-// because two adjacent regional indicators render as a national flag.
+// A game's message (Game) is a components-v2 message: a container holding
+// its text, the board as a picture (package picture, attached as
+// board-<ply>.png and shown in a media gallery) and the board again as an
+// emoji grid, the text alternative for screen readers and for servers that
+// block attachments. The grid is labelled with the coordinates moves are
+// typed in: keycap digits for ranks and columns, regional-indicator letters
+// for files, kept apart by a zero-width space because two adjacent regional
+// indicators render as a national flag. Other messages (help, leaderboards)
+// are content and embeds.
 //
 // Every message respects Discord's limits (at most five action rows, five
 // buttons a row, 25 options a select, the text lengths of embeds and
-// content), and every component's custom ID is built with package customid.
+// content, 40 components and 4,000 characters in a components-v2 message),
+// and every component's custom ID is built with package customid.
 package render
 
 import (
@@ -42,7 +48,17 @@ type Message struct {
 	// AllowedMentions says who may be pinged; never nil, and it allows at
 	// most the one user whose attention the message needs.
 	AllowedMentions *discordgo.MessageAllowedMentions
+	// Flags is discordgo.MessageFlagsIsComponentsV2 for a components-v2
+	// message (a game's board), which has no Content or Embeds: its text
+	// is in text display components.
+	Flags discordgo.MessageFlags
+	// Files are uploaded with the message, replacing the attachments it
+	// had: the board's picture, which the components show.
+	Files []File
 }
+
+// V2 reports whether the message is a components-v2 message.
+func (m Message) V2() bool { return m.Flags&discordgo.MessageFlagsIsComponentsV2 != 0 }
 
 // Discord's limits on message text, counted in UTF-16 code units: Discord
 // counts characters, and no character takes fewer code units than that.

@@ -137,7 +137,7 @@ func units(s string) int { return len(utf16.Encode([]rune(s))) }
 func flatten(t *testing.T, m Message) (buttons []discordgo.Button, selects []discordgo.SelectMenu, rowOf map[string]int) {
 	t.Helper()
 	rowOf = map[string]int{}
-	for i, c := range m.Components {
+	for i, c := range rows(m) {
 		r, ok := c.(discordgo.ActionsRow)
 		if !ok {
 			t.Fatalf("component %d is %T, want an action row", i, c)
@@ -174,6 +174,11 @@ func discordProblems(m Message) []string {
 	if m.Components == nil {
 		bad("Components is nil; want a slice, empty to clear")
 	}
+	text := m.Content
+	if m.V2() {
+		out = append(out, v2Problems(m)...)
+		text = texts(m.Components)
+	}
 	if m.AllowedMentions == nil {
 		bad("AllowedMentions is nil: the message could ping anyone")
 	} else {
@@ -181,8 +186,8 @@ func discordProblems(m Message) []string {
 			bad("AllowedMentions.Parse = %v, want none", m.AllowedMentions.Parse)
 		}
 		for _, u := range m.AllowedMentions.Users {
-			if !strings.Contains(m.Content, "<@"+u+">") {
-				bad("user %s may be pinged but is not mentioned in %q", u, m.Content)
+			if !strings.Contains(text, "<@"+u+">") {
+				bad("user %s may be pinged but is not mentioned in %q", u, text)
 			}
 		}
 	}
@@ -225,8 +230,8 @@ func discordProblems(m Message) []string {
 			bad("embed %d: colour %#x", i, e.Color)
 		}
 	}
-	if len(m.Components) > 5 {
-		bad("%d action rows, limit 5", len(m.Components))
+	if len(rows(m)) > 5 {
+		bad("%d action rows, limit 5", len(rows(m)))
 	}
 	ids := map[string]bool{}
 	checkID := func(id string) {
@@ -238,7 +243,7 @@ func discordProblems(m Message) []string {
 		}
 		ids[id] = true
 	}
-	for i, c := range m.Components {
+	for i, c := range rows(m) {
 		r, ok := c.(discordgo.ActionsRow)
 		if !ok {
 			bad("component %d is %T, want an action row", i, c)
@@ -396,7 +401,7 @@ func buttonByID(t *testing.T, m Message, id string) (discordgo.Button, bool) {
 
 func description(t *testing.T, m Message) string {
 	t.Helper()
-	if len(m.Embeds) != 1 {
+	if m = unlayout(m); len(m.Embeds) != 1 {
 		t.Fatalf("%d embeds, want 1", len(m.Embeds))
 	}
 	return m.Embeds[0].Description
@@ -684,18 +689,18 @@ func TestGameEveryStatus(t *testing.T) {
 				checkDiscord(t, m)
 				ids := checkIDs(t, g, m)
 				desc := description(t, m)
-				if footer := m.Embeds[0].Footer; footer == nil || !strings.Contains(footer.Text, string(g.ID)) {
+				if footer := embed(m).Footer; footer == nil || !strings.Contains(footer.Text, string(g.ID)) {
 					t.Errorf("footer %v does not name game %s", footer, g.ID)
 				}
-				if sc.view.Notice != "" && !strings.Contains(m.Content, sc.view.Notice) {
-					t.Errorf("notice %q missing from content %q", sc.view.Notice, m.Content)
+				if sc.view.Notice != "" && !strings.Contains(content(m), sc.view.Notice) {
+					t.Errorf("notice %q missing from content %q", sc.view.Notice, content(m))
 				}
 				moveIDs := len(ids[customid.Move]) + len(ids[customid.Pick])
 				switch g.Status {
 				case storage.StatusPending:
 					checkPending(t, g, m, ids)
 				case storage.StatusExpired, storage.StatusDeclined, storage.StatusWithdrawn:
-					if len(m.Components) != 0 {
+					if len(rows(m)) != 0 {
 						t.Errorf("%s challenge has components", g.Status)
 					}
 					if len(m.AllowedMentions.Users) != 0 {
@@ -703,8 +708,8 @@ func TestGameEveryStatus(t *testing.T) {
 					}
 					want := map[storage.Status]string{storage.StatusExpired: "Challenge expired.", storage.StatusDeclined: "Challenge declined.",
 						storage.StatusWithdrawn: "Challenge withdrawn."}[g.Status]
-					if !strings.Contains(m.Content, want) || !strings.Contains(m.Content, "challenges you to") {
-						t.Errorf("content %q lacks the challenge and %q", m.Content, want)
+					if !strings.Contains(content(m), want) || !strings.Contains(content(m), "challenges you to") {
+						t.Errorf("content %q lacks the challenge and %q", content(m), want)
 					}
 				case storage.StatusActive:
 					if len(ids[customid.Resign]) != 1 {
@@ -718,8 +723,8 @@ func TestGameEveryStatus(t *testing.T) {
 					mover := g.Players[g.Turn]
 					if sc.view.Thinking == nil && !mover.ID.IsAI() {
 						uid, _ := mover.ID.UserID()
-						if !strings.HasPrefix(m.Content, "<@"+uid+">, your move") {
-							t.Errorf("content %q does not call the mover %s", m.Content, uid)
+						if !strings.HasPrefix(content(m), "<@"+uid+">, your move") {
+							t.Errorf("content %q does not call the mover %s", content(m), uid)
 						}
 						if !slices.Equal(m.AllowedMentions.Users, []string{uid}) {
 							t.Errorf("allowed mentions %v, want only %s", m.AllowedMentions.Users, uid)
@@ -760,19 +765,19 @@ func TestGameEveryStatus(t *testing.T) {
 
 func checkPending(t *testing.T, g *storage.Game, m Message, ids map[customid.Pattern][]customid.Params) {
 	t.Helper()
-	if !strings.HasPrefix(m.Content, "<@222>, <@111> challenges you to") {
-		t.Errorf("content %q", m.Content)
+	if !strings.HasPrefix(content(m), "<@222>, <@111> challenges you to") {
+		t.Errorf("content %q", content(m))
 	}
-	if ts := fmt.Sprintf("<t:%d:R>", deadline.Unix()); !strings.Contains(m.Content, ts) {
-		t.Errorf("content %q lacks the expiry %s", m.Content, ts)
+	if ts := fmt.Sprintf("<t:%d:R>", deadline.Unix()); !strings.Contains(content(m), ts) {
+		t.Errorf("content %q lacks the expiry %s", content(m), ts)
 	}
-	if g.Kind == storage.Kind("adjacency") && !strings.Contains(m.Content, "8 rounds") {
-		t.Errorf("content %q lacks the rounds", m.Content)
+	if g.Kind == storage.Kind("adjacency") && !strings.Contains(content(m), "8 rounds") {
+		t.Errorf("content %q lacks the rounds", content(m))
 	}
 	if !slices.Equal(m.AllowedMentions.Users, []string{"222"}) {
 		t.Errorf("allowed mentions %v, want only the challenged 222", m.AllowedMentions.Users)
 	}
-	if len(ids[customid.Accept]) != 1 || len(ids[customid.Decline]) != 1 || len(m.Components) != 1 {
+	if len(ids[customid.Accept]) != 1 || len(ids[customid.Decline]) != 1 || len(rows(m)) != 1 {
 		t.Fatalf("want one row with Accept and Decline, got %v", ids)
 	}
 	accept, _ := buttonByID(t, m, customid.Accept.Build(string(g.ID)))
@@ -801,7 +806,7 @@ func checkNoPlayableMoves(t *testing.T, m Message) {
 func checkCancelled(t *testing.T, v View, m Message, ids map[customid.Pattern][]customid.Params) {
 	t.Helper()
 	g := v.Game
-	if len(m.Components) != 0 || len(ids) != 0 {
+	if len(rows(m)) != 0 || len(ids) != 0 {
 		t.Errorf("cancelled %s has components %v", g.Kind, ids)
 	}
 	if len(m.AllowedMentions.Users) != 0 {
@@ -812,14 +817,14 @@ func checkCancelled(t *testing.T, v View, m Message, ids map[customid.Pattern][]
 		t.Errorf("cancelled game shows a result:\n%s", desc)
 	}
 	if v.Pos == nil {
-		if !strings.Contains(m.Content, "Challenge cancelled.") || !strings.Contains(m.Content, "challenges you to") ||
+		if !strings.Contains(content(m), "Challenge cancelled.") || !strings.Contains(content(m), "challenges you to") ||
 			!strings.Contains(desc, "**Status** cancelled") {
-			t.Errorf("cancelled challenge: content %q, description:\n%s", m.Content, desc)
+			t.Errorf("cancelled challenge: content %q, description:\n%s", content(m), desc)
 		}
 		return
 	}
-	if !strings.Contains(m.Content, "Game cancelled.") || !strings.Contains(desc, "Cancelled") || !strings.Contains(desc, "not rated") {
-		t.Errorf("cancelled game: content %q, description:\n%s", m.Content, desc)
+	if !strings.Contains(content(m), "Game cancelled.") || !strings.Contains(desc, "Cancelled") || !strings.Contains(desc, "not rated") {
+		t.Errorf("cancelled game: content %q, description:\n%s", content(m), desc)
 	}
 	if strings.Contains(desc, "to move") || strings.Contains(desc, "thinking") {
 		t.Errorf("cancelled game still says whose turn it is:\n%s", desc)
@@ -862,7 +867,7 @@ func checkEnded(t *testing.T, v View, m Message, ids map[customid.Pattern][]cust
 	if v.Changes == nil {
 		return
 	}
-	fields := m.Embeds[0].Fields
+	fields := embed(m).Fields
 	if len(fields) != 1 {
 		t.Fatalf("want a field of rating changes, got %d fields", len(fields))
 	}
@@ -1054,10 +1059,10 @@ func TestConnect4Buttons(t *testing.T) {
 				t.Errorf("column button %q: label %q, disabled %v", b.CustomID, b.Label, b.Disabled)
 			}
 		}
-		if len(m.Components) != 2 || rowOf[customid.Resign.Build("0001k", Ply(g))] != 1 {
-			t.Errorf("want two rows, Resign in the second: %d rows", len(m.Components))
+		if len(rows(m)) != 2 || rowOf[customid.Resign.Build("0001k", Ply(g))] != 1 {
+			t.Errorf("want two rows, Resign in the second: %d rows", len(rows(m)))
 		}
-		if first := m.Components[0].(discordgo.ActionsRow); len(first.Components) != min(5, len(want)) {
+		if first := rows(m)[0].(discordgo.ActionsRow); len(first.Components) != min(5, len(want)) {
 			t.Errorf("first row has %d buttons for %d columns", len(first.Components), len(want))
 		}
 	}
@@ -1083,8 +1088,8 @@ func TestTicTacToeButtons(t *testing.T) {
 			m := Game(View{Game: g, Pos: pos})
 			checkDiscord(t, m)
 			checkIDs(t, g, m)
-			if len(m.Components) != 4 {
-				t.Fatalf("%d rows, want 3 of cells and Resign", len(m.Components))
+			if len(rows(m)) != 4 {
+				t.Fatalf("%d rows, want 3 of cells and Resign", len(rows(m)))
 			}
 			buttons, _, rowOf := flatten(t, m)
 			cells := 0
@@ -1222,10 +1227,10 @@ func TestTitleAndSetting(t *testing.T) {
 		g := newGame(tc.kind, storage.StatusActive, alice, bot)
 		seat(g, pos, moves, 0)
 		m := Game(View{Game: g, Pos: pos})
-		if m.Embeds[0].Title != tc.want {
-			t.Errorf("title %q, want %q", m.Embeds[0].Title, tc.want)
+		if embed(m).Title != tc.want {
+			t.Errorf("title %q, want %q", embed(m).Title, tc.want)
 		}
-		if f := m.Embeds[0].Footer.Text; !strings.Contains(f, "/move game:0001k") || !strings.Contains(f, "2s") {
+		if f := embed(m).Footer.Text; !strings.Contains(f, "/move game:0001k") || !strings.Contains(f, "2s") {
 			t.Errorf("footer %q lacks the /move hint or the AI's move time", f)
 		}
 	}
@@ -1296,7 +1301,7 @@ func TestRules(t *testing.T) {
 					t.Errorf("overview lacks %s", cmd)
 				}
 			}
-		} else if all := desc + m.Embeds[0].Fields[0].Value; !strings.Contains(all, "/move cell:") {
+		} else if all := desc + embed(m).Fields[0].Value; !strings.Contains(all, "/move cell:") {
 			t.Errorf("Rules(%q) does not say how to move", name)
 		}
 	}
@@ -1391,10 +1396,10 @@ func TestLeaderboard(t *testing.T) {
 			t.Errorf("leaderboard lacks %q", want)
 		}
 	}
-	if !strings.Contains(m.Embeds[0].Title, "Adjacency") || !strings.Contains(m.Embeds[0].Title, "global") {
-		t.Errorf("title %q", m.Embeds[0].Title)
+	if !strings.Contains(embed(m).Title, "Adjacency") || !strings.Contains(embed(m).Title, "global") {
+		t.Errorf("title %q", embed(m).Title)
 	}
-	if f := m.Embeds[0].Fields; len(f) != 1 || !strings.Contains(f[0].Value, "<@333> · **1500?** · 1–2–0") {
+	if f := embed(m).Fields; len(f) != 1 || !strings.Contains(f[0].Value, "<@333> · **1500?** · 1–2–0") {
 		t.Errorf("viewer's place missing or not provisional: %v", f)
 	}
 }
@@ -1466,7 +1471,7 @@ func TestStats(t *testing.T) {
 		{Kind: storage.Kind("tictactoe")},
 	})
 	checkDiscord(t, m)
-	e := m.Embeds[0]
+	e := embed(m)
 	if !strings.Contains(e.Description, "<@111>") || len(e.Fields) != 3 {
 		t.Fatalf("stats: %q with %d fields", e.Description, len(e.Fields))
 	}

@@ -51,12 +51,12 @@ func TestSoloPuzzleInPlay(t *testing.T) {
 		}
 	}
 	for _, absent := range []string{"vs", "to move", "must move", "<@222>", "AI move time"} {
-		if strings.Contains(desc, absent) || strings.Contains(m.Embeds[0].Footer.Text, absent) {
-			t.Errorf("a puzzle's message shows %q:\n%s\n%s", absent, desc, m.Embeds[0].Footer.Text)
+		if strings.Contains(desc, absent) || strings.Contains(embed(m).Footer.Text, absent) {
+			t.Errorf("a puzzle's message shows %q:\n%s\n%s", absent, desc, embed(m).Footer.Text)
 		}
 	}
-	if m.Content != "" || len(m.AllowedMentions.Users) != 0 {
-		t.Errorf("a puzzle pings its own player: %q %+v", m.Content, m.AllowedMentions)
+	if content(m) != "" || len(m.AllowedMentions.Users) != 0 {
+		t.Errorf("a puzzle pings its own player: %q %+v", content(m), m.AllowedMentions)
 	}
 	if len(ids[customid.Move]) == 0 {
 		t.Error("no move buttons on a puzzle in play")
@@ -95,8 +95,8 @@ func TestSoloPuzzleOver(t *testing.T) {
 		if solved := strings.HasPrefix(desc, "🧩 <@111> 🏆\n"); solved != (tc.status == storage.StatusFinished) {
 			t.Errorf("%s: player line of %q", tc.name, strings.SplitN(desc, "\n", 2)[0])
 		}
-		if len(ids) != 0 || len(m.Embeds[0].Fields) != 0 {
-			t.Errorf("%s: an ended puzzle has components %v or fields %v (no Rematch, no ratings)", tc.name, ids, m.Embeds[0].Fields)
+		if len(ids) != 0 || len(embed(m).Fields) != 0 {
+			t.Errorf("%s: an ended puzzle has components %v or fields %v (no Rematch, no ratings)", tc.name, ids, embed(m).Fields)
 		}
 		// In /stats' recent games too.
 		if l := recentLine(alice.ID, g); l != tc.want {

@@ -3,6 +3,7 @@ package discordtest
 import (
 	"encoding/json"
 	"fmt"
+	"strconv"
 	"time"
 
 	"github.com/bwmarrin/discordgo"
@@ -130,6 +131,60 @@ type Component struct {
 	Accessory *Component `json:"accessory,omitempty"`
 	// Component is a label's child.
 	Component *Component `json:"component,omitempty"`
+	// AccentColor is a container's colour, nil for none.
+	AccentColor *int `json:"accent_color,omitempty"`
+	// Items are a media gallery's pictures.
+	Items []MediaItem `json:"items,omitempty"`
+	// Media is a thumbnail's picture.
+	Media *Media `json:"media,omitempty"`
+	// File is a file component's file.
+	File *Media `json:"file,omitempty"`
+}
+
+// MediaItem is a picture of a media gallery.
+type MediaItem struct {
+	Media       Media  `json:"media"`
+	Description string `json:"description,omitempty"`
+}
+
+// Media is a picture or file a component shows: an https URL or
+// attachment://filename, naming a file uploaded with the message.
+type Media struct {
+	URL string `json:"url"`
+}
+
+// attachmentScheme prefixes the URL of media uploaded with the message.
+const attachmentScheme = "attachment://"
+
+// media returns the URLs of the media a component tree shows.
+func media(comps []Component) []string {
+	var out []string
+	for _, c := range comps {
+		for _, it := range c.Items {
+			out = append(out, it.Media.URL)
+		}
+		for _, m := range []*Media{c.Media, c.File} {
+			if m != nil {
+				out = append(out, m.URL)
+			}
+		}
+		children := c.Components
+		if c.Accessory != nil {
+			children = append(children[:len(children):len(children)], *c.Accessory)
+		}
+		out = append(out, media(children)...)
+	}
+	return out
+}
+
+// Attachment returns the message's attachment of that file name.
+func (m Message) Attachment(filename string) (Attachment, bool) {
+	for _, a := range m.Attachments {
+		if a.Filename == filename {
+			return a, true
+		}
+	}
+	return Attachment{}, false
 }
 
 // Emoji is an emoji on a component: a Unicode emoji (Name only) or a
@@ -248,8 +303,11 @@ const editableFlags = discordgo.MessageFlagsSuppressEmbeds | discordgo.MessageFl
 	discordgo.MessageFlagsIsComponentsV2
 
 // apply sets the fields present in the body on m, with Discord's PATCH
-// semantics: absent fields are kept, null clears. Uploaded files are added
-// to the attachments the body keeps.
+// semantics: absent fields are kept, null clears. When the body lists
+// attachments, the message keeps those of its attachments the list names
+// by ID and gains the uploaded files the list names by their index
+// ("0" for files[0]); any others go. Without a list, the uploaded files
+// are added to the attachments the message has.
 func (b messageBody) apply(m *Message, files []Attachment) error {
 	if b.Content != nil {
 		m.Content = ""
@@ -294,14 +352,18 @@ func (b messageBody) apply(m *Message, files []Attachment) error {
 			}
 		}
 		var kept []Attachment
-		for _, a := range m.Attachments {
-			for _, k := range keep {
+		for _, k := range keep {
+			for _, a := range m.Attachments {
 				if k.ID == a.ID {
 					kept = append(kept, a)
 				}
 			}
+			if i, err := strconv.Atoi(k.ID); err == nil && i >= 0 && i < len(files) {
+				kept = append(kept, files[i])
+			}
 		}
 		m.Attachments = kept
+		return nil
 	}
 	m.Attachments = append(m.Attachments[:len(m.Attachments):len(m.Attachments)], files...)
 	return nil

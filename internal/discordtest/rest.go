@@ -182,7 +182,7 @@ func (s *Server) interactionCallback(c *call) (any, error) {
 	}
 	switch body.Type {
 	case discordgo.InteractionResponseChannelMessageWithSource, discordgo.InteractionResponseDeferredChannelMessageWithSource:
-		m, err := s.interactionMessage(st, data, c.files, body.Type == discordgo.InteractionResponseDeferredChannelMessageWithSource)
+		m, err := s.interactionMessage(c, st, data, body.Type == discordgo.InteractionResponseDeferredChannelMessageWithSource)
 		if err != nil {
 			return nil, err
 		}
@@ -194,7 +194,7 @@ func (s *Server) interactionCallback(c *call) (any, error) {
 		if source.Deleted {
 			return nil, errUnknownMessage
 		}
-		m, err := s.editMessage(source, data, c.files)
+		m, err := s.editMessage(c, source, data)
 		if err != nil {
 			return nil, err
 		}
@@ -249,7 +249,7 @@ func (s *Server) ruleViolation(c *call, location, code, message string) error {
 
 // interactionMessage creates the message of an interaction response or
 // follow-up. The caller holds s.mu.
-func (s *Server) interactionMessage(st *interactionState, data messageBody, files []Attachment, loading bool) (*Message, error) {
+func (s *Server) interactionMessage(c *call, st *interactionState, data messageBody, loading bool) (*Message, error) {
 	m := &Message{
 		ChannelID: st.ChannelID, GuildID: st.GuildID, Author: s.bot,
 		InteractionID: st.ID, webhookID: s.appID,
@@ -257,7 +257,7 @@ func (s *Server) interactionMessage(st *interactionState, data messageBody, file
 	if st.Type == discordgo.InteractionApplicationCommand {
 		m.typ = discordgo.MessageTypeChatInputCommand
 	}
-	if err := data.apply(m, files); err != nil {
+	if err := data.apply(m, c.files); err != nil {
 		return nil, err
 	}
 	var flags discordgo.MessageFlags
@@ -274,6 +274,9 @@ func (s *Server) interactionMessage(st *interactionState, data messageBody, file
 		m.Flags |= discordgo.MessageFlagsLoading
 	} else if m.empty() {
 		return nil, errEmptyMessage
+	}
+	if err := s.messageRules(c, nil, m); err != nil {
+		return nil, err
 	}
 	s.storeMessage(m)
 	return m, nil
@@ -333,7 +336,7 @@ func (s *Server) editWebhookMessage(c *call) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	m, err = s.editMessage(m, data, c.files)
+	m, err = s.editMessage(c, m, data)
 	if err != nil {
 		return nil, err
 	}
@@ -370,9 +373,9 @@ func (s *Server) createFollowup(c *call) (any, error) {
 	}
 	var m *Message
 	if orig := s.messages[st.originalID]; orig != nil && orig.Loading() {
-		m, err = s.editMessage(orig, data, c.files)
+		m, err = s.editMessage(c, orig, data)
 	} else {
-		m, err = s.interactionMessage(st, data, c.files, false)
+		m, err = s.interactionMessage(c, st, data, false)
 		if err == nil {
 			st.followups[m.ID] = true
 		}
@@ -447,6 +450,9 @@ func (s *Server) createChannelMessage(c *call) (any, error) {
 	if m.empty() {
 		return nil, errEmptyMessage
 	}
+	if err := s.messageRules(c, nil, m); err != nil {
+		return nil, err
+	}
 	s.storeMessage(m)
 	return s.wireMessage(m), nil
 }
@@ -475,7 +481,7 @@ func (s *Server) editChannelMessage(c *call) (any, error) {
 	if m.Author.ID != s.bot.ID {
 		return nil, errOthersMessage
 	}
-	if m, err = s.editMessage(m, data, c.files); err != nil {
+	if m, err = s.editMessage(c, m, data); err != nil {
 		return nil, err
 	}
 	return s.wireMessage(m), nil

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"strconv"
+	"unicode/utf8"
 
 	"github.com/bwmarrin/discordgo"
 	"github.com/forPelevin/gomoji"
@@ -12,9 +13,10 @@ import (
 // Discord's limits on message components that the OpenAPI schema cannot
 // express (see Discord's documentation of message components).
 const (
-	maxActionRows      = 5  // top-level action rows in a classic message
-	maxRowButtons      = 5  // buttons in one action row
-	maxV2Components    = 40 // components, counted recursively, in a components-v2 message
+	maxActionRows      = 5    // top-level action rows in a classic message
+	maxRowButtons      = 5    // buttons in one action row
+	maxV2Components    = 40   // components, counted recursively, in a components-v2 message
+	maxV2Text          = 4000 // characters of all text displays of a components-v2 message
 	maxCustomIDLength  = 100
 	maxSelectOptions   = 25
 	componentsV2Flag   = int64(discordgo.MessageFlagsIsComponentsV2)
@@ -25,13 +27,20 @@ const (
 // messagePayload is the part of a request body that describes a message,
 // as far as the component rules are concerned.
 type messagePayload struct {
-	Flags      *int64      `json:"flags"`
-	Components []Component `json:"components"`
+	Flags      *int64            `json:"flags"`
+	Content    string            `json:"content"`
+	Embeds     []json.RawMessage `json:"embeds"`
+	Components []Component       `json:"components"`
+	// v2 is set when the payload edits a message that has the
+	// IS_COMPONENTS_V2 flag already.
+	v2 bool
 }
 
 // checkRules applies the component rules to a request body. The message
-// payload is the body itself or, for interaction callbacks, its "data".
-func checkRules(body []byte) []Violation {
+// payload is the body itself or, for interaction callbacks, its "data";
+// editsV2 says whether it edits a components-v2 message, whose rules apply
+// without the flag in the body.
+func checkRules(body []byte, editsV2 bool) []Violation {
 	var top struct {
 		messagePayload
 		Data *messagePayload `json:"data"`
@@ -40,8 +49,10 @@ func checkRules(body []byte) []Violation {
 		return nil // the schema check reports malformed bodies
 	}
 	if top.Data != nil {
+		top.Data.v2 = editsV2
 		return checkComponents("/data", *top.Data)
 	}
+	top.v2 = editsV2
 	return checkComponents("", top.messagePayload)
 }
 
@@ -50,6 +61,7 @@ type ruleChecker struct {
 	out       []Violation
 	customIDs map[string]string // custom_id → location of first use
 	count     int
+	text      int // characters of text displays
 }
 
 func (rc *ruleChecker) add(loc, code, format string, args ...any) {
@@ -58,7 +70,11 @@ func (rc *ruleChecker) add(loc, code, format string, args ...any) {
 
 func checkComponents(prefix string, p messagePayload) []Violation {
 	rc := &ruleChecker{customIDs: map[string]string{}}
-	v2 := p.Flags != nil && *p.Flags&componentsV2Flag != 0
+	v2 := p.v2 || p.Flags != nil && *p.Flags&componentsV2Flag != 0
+	if v2 && (p.Content != "" || len(p.Embeds) > 0) {
+		rc.add(prefix, "MESSAGE_CANNOT_USE_LEGACY_FIELDS_WITH_COMPONENTS_V2",
+			"a message with the IS_COMPONENTS_V2 flag cannot have content or embeds")
+	}
 	if !v2 {
 		if len(p.Components) > maxActionRows {
 			rc.add(prefix+"/components", "BASE_TYPE_BAD_LENGTH",
@@ -75,6 +91,10 @@ func checkComponents(prefix string, p messagePayload) []Violation {
 	if v2 && rc.count > maxV2Components {
 		rc.add(prefix+"/components", "BASE_TYPE_BAD_LENGTH",
 			"a message has at most %d components in total, got %d", maxV2Components, rc.count)
+	}
+	if v2 && rc.text > maxV2Text {
+		rc.add(prefix+"/components", "BASE_TYPE_BAD_LENGTH",
+			"the text displays of a message hold at most %d characters in total, got %d", maxV2Text, rc.text)
 	}
 	return rc.out
 }
@@ -100,6 +120,8 @@ func (rc *ruleChecker) component(loc string, c *Component) {
 		}
 	}
 	switch c.Type {
+	case discordgo.TextDisplayComponent:
+		rc.text += utf8.RuneCountInString(c.Content)
 	case discordgo.ActionsRowComponent:
 		rc.actionRow(loc, c.Components)
 	case discordgo.ButtonComponent:

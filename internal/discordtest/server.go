@@ -6,6 +6,7 @@ import (
 	"context"
 	"crypto/rand"
 	"encoding/hex"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -22,6 +23,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/bwmarrin/discordgo"
 	"github.com/gorilla/websocket"
 
 	"github.com/gambitbot/gambit/internal/apiurl"
@@ -371,7 +373,7 @@ func (s *Server) serveHTTP(w http.ResponseWriter, r *http.Request) {
 		writeError(rec, httpError(http.StatusUnauthorized))
 		return
 	}
-	if vs := s.check(r.Method, r.URL.Path, rt.template, op, c.body); len(vs) > 0 {
+	if vs := s.check(c, op); len(vs) > 0 {
 		writeError(rec, invalidFormBody(vs))
 		return
 	}
@@ -397,10 +399,11 @@ func (s *Server) respond(w http.ResponseWriter, h handler, c *call) {
 
 // check validates a body against the spec and the component rules and
 // records what it finds.
-func (s *Server) check(method, path, route string, op *operation, body []byte) []Violation {
+func (s *Server) check(c *call, op *operation) []Violation {
 	if s.lean {
 		return nil
 	}
+	method, path, route, body := c.method, c.path, c.route, c.body
 	vs, err := s.spec.validate(op, body)
 	if err != nil {
 		// A schema that does not compile is a defect of the stand-in, not
@@ -408,7 +411,7 @@ func (s *Server) check(method, path, route string, op *operation, body []byte) [
 		s.log.Error("discordtest: cannot validate request body", "route", route, "err", err)
 	}
 	if len(body) > 0 {
-		vs = append(vs, checkRules(body)...)
+		vs = append(vs, checkRules(body, s.editsV2(c))...)
 	}
 	for i := range vs {
 		vs[i].Method, vs[i].Path, vs[i].Route = method, path, route
@@ -419,6 +422,40 @@ func (s *Server) check(method, path, route string, op *operation, body []byte) [
 		s.mu.Unlock()
 	}
 	return vs
+}
+
+// editsV2 reports whether a request edits a message that has the
+// IS_COMPONENTS_V2 flag, whose edits need not repeat the flag: a message
+// edit, a webhook message edit, or an interaction response that updates
+// the component's message (type 7).
+func (s *Server) editsV2(c *call) bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	var id string
+	switch {
+	case c.method == http.MethodPatch && c.params["channel_id"] != "":
+		id = c.params["message_id"]
+	case c.method == http.MethodPatch && c.params["webhook_token"] != "":
+		st := s.byToken[c.params["webhook_token"]]
+		if st == nil {
+			return false
+		}
+		id = st.originalID
+		if mid, ok := c.params["message_id"]; ok {
+			id = mid
+		}
+	case c.params["interaction_token"] != "":
+		var body struct {
+			Type discordgo.InteractionResponseType `json:"type"`
+		}
+		st := s.interactions[c.params["interaction_id"]]
+		if json.Unmarshal(c.body, &body) != nil || body.Type != discordgo.InteractionResponseUpdateMessage || st == nil {
+			return false
+		}
+		id = st.MessageID
+	}
+	m := s.messages[id]
+	return m != nil && m.Flags&discordgo.MessageFlagsIsComponentsV2 != 0
 }
 
 // decodeBody returns the JSON payload of a request and its uploaded files.

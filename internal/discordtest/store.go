@@ -2,7 +2,9 @@ package discordtest
 
 import (
 	"context"
+	"fmt"
 	"slices"
+	"strings"
 	"sync"
 
 	"github.com/bwmarrin/discordgo"
@@ -25,23 +27,56 @@ func (s *Server) storeMessage(m *Message) {
 // replaced, never changed, so snapshots handed out stay as they were. An
 // edit ends the loading state of a deferred response. The caller holds
 // s.mu.
-func (s *Server) editMessage(old *Message, data messageBody, files []Attachment) (*Message, error) {
+func (s *Server) editMessage(c *call, old *Message, data messageBody) (*Message, error) {
 	m := *old
-	if err := data.apply(&m, files); err != nil {
+	if err := data.apply(&m, c.files); err != nil {
 		return nil, err
 	}
 	m.Flags &^= discordgo.MessageFlagsLoading
 	if m.empty() {
 		return nil, errEmptyMessage
 	}
+	if err := s.messageRules(c, old, &m); err != nil {
+		return nil, err
+	}
 	m.Version++
 	m.EditedTimestamp = s.clock.Now()
 	s.messages[m.ID] = &m
-	for _, a := range files {
+	for _, a := range c.files {
 		s.attachments[a.ID] = a
 	}
 	s.emit(MessageUpdated, &m)
 	return &m, nil
+}
+
+// messageRules checks a message as a create or an edit (of old, nil for a
+// create) leaves it against the rules Discord applies to the whole
+// message: a components-v2 message has no content or embeds (an edit that
+// makes a message components-v2 must clear them) and keeps its flag, and
+// every attachment:// its components show names one of its files. It
+// records a violation and returns the 50035 answer. The caller holds
+// s.mu.
+func (s *Server) messageRules(c *call, old, m *Message) error {
+	const v2 = discordgo.MessageFlagsIsComponentsV2
+	switch {
+	case old != nil && old.Flags&v2 != 0 && m.Flags&v2 == 0:
+		return s.ruleViolation(c, "/flags", "MESSAGE_CANNOT_REMOVE_COMPONENTS_V2_FLAG",
+			"the IS_COMPONENTS_V2 flag cannot be removed from a message")
+	case m.Flags&v2 != 0 && (m.Content != "" || len(m.Embeds) > 0):
+		return s.ruleViolation(c, "/content", "MESSAGE_CANNOT_USE_LEGACY_FIELDS_WITH_COMPONENTS_V2",
+			"a message with the IS_COMPONENTS_V2 flag cannot have content or embeds")
+	}
+	for _, u := range media(m.Components) {
+		name, ok := strings.CutPrefix(u, attachmentScheme)
+		if !ok {
+			continue
+		}
+		if _, found := m.Attachment(name); !found {
+			return s.ruleViolation(c, "/components", "UNFURLED_MEDIA_ATTACHMENT_NOT_FOUND",
+				fmt.Sprintf("%s names no attachment of the message", u))
+		}
+	}
+	return nil
 }
 
 // deleteMessage marks a message deleted. The caller holds s.mu.

@@ -105,7 +105,7 @@ func TestCheckRules(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		vs := checkRules(body)
+		vs := checkRules(body, false)
 		switch {
 		case tc.want == "" && len(vs) > 0:
 			t.Errorf("%s: violations %v, want none", tc.name, vs)

@@ -197,6 +197,16 @@ func waitText(sel, want string) chromedp.Action[chromedp.Void] {
 	})
 }
 
+// waitPicture waits until a board's picture, served by the stand-in, has
+// loaded and decoded in the page.
+func waitPicture() chromedp.Action[chromedp.Void] {
+	return chromedp.Func(func(ctx context.Context, t *chromedp.Target) error {
+		_, err := chromedp.Poll[bool](`[...document.querySelectorAll('.message .media-gallery img.media')].some(i => i.complete && i.naturalWidth > 0)`,
+			chromedp.WithPollingTimeout(60*time.Second))(ctx, t)
+		return err
+	})
+}
+
 // member switches the page to the named member.
 func member(name string) chromedp.Action[chromedp.Void] {
 	return chromedp.Func(func(ctx context.Context, t *chromedp.Target) error {
@@ -246,7 +256,8 @@ func TestBrowserAdjacencyAgainstAnAI(t *testing.T) {
 		chromedp.Click(css(`.autocomplete-choice[data-value="greedy"]`)),
 		chromedp.SendKeys(css(`[data-option="rounds"]`), "3"),
 		chromedp.Click(css("#command-send")),
-		waitText(".message .embed-description", "🇦"),
+		waitText(".message .container", "🇦"),
+		waitPicture(),
 	)
 	// Three moves of alice's, each through the first cell select, each
 	// answered by the AI.
@@ -310,7 +321,7 @@ func TestBrowserTicTacToeBetweenTwoMembers(t *testing.T) {
 		button := fmt.Sprintf(`button[data-custom-id^="v1/move/"][data-custom-id$="/%d/%s"]`, i, cell)
 		run(t, ctx, member(who), chromedp.WaitEnabled(css(button)), chromedp.Click(css(button)))
 	}
-	run(t, ctx, waitText(".message .embed", "Draw"))
+	run(t, ctx, waitText(".message .container", "Draw"), waitPicture())
 	shot := value(t, ctx, chromedp.FullScreenshot(100))
 	t.Logf("screenshot: %s", saveArtifact(t, "playground-tictactoe.png", shot))
 }

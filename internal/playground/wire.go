@@ -15,12 +15,20 @@ type wireMessage struct {
 	Content     string                    `json:"content"`
 	Embeds      []*discordgo.MessageEmbed `json:"embeds"`
 	Components  []discordtest.Component   `json:"components"`
+	Attachments []wireAttachment          `json:"attachments"`
 	Ephemeral   bool                      `json:"ephemeral"`
 	Loading     bool                      `json:"loading"`
 	Timestamp   time.Time                 `json:"timestamp"`
 	Edited      bool                      `json:"edited"`
 	Deleted     bool                      `json:"deleted"`
 	Interaction *wireInteraction          `json:"interaction"`
+}
+
+// wireAttachment is a file of a message, served by the stand-in at URL.
+type wireAttachment struct {
+	Filename    string `json:"filename"`
+	ContentType string `json:"content_type"`
+	URL         string `json:"url"`
 }
 
 type wireAuthor struct {
@@ -53,6 +61,10 @@ func (p *Page) wire(m discordtest.Message) wireMessage {
 	}
 	if w.Components == nil {
 		w.Components = []discordtest.Component{}
+	}
+	w.Attachments = []wireAttachment{}
+	for _, a := range m.Attachments {
+		w.Attachments = append(w.Attachments, wireAttachment{Filename: a.Filename, ContentType: a.ContentType, URL: a.URL})
 	}
 	if in, ok := p.commandOf(m.InteractionID); ok {
 		w.Interaction = &in

@@ -221,18 +221,29 @@ func stroke(img *image.RGBA, a, b [2]float32, width float32, c color.Color) {
 	})
 }
 
-// labelFace is the font of the labels: Go Bold, parsed once.
-var labelFace = sync.OnceValues(func() (font.Face, error) {
+// labelFont is the font of the labels: Go Bold, parsed once. A parsed
+// font may be shared; a face may not (it keeps a glyph buffer), so each
+// drawing makes its own (labelFace).
+var labelFont = sync.OnceValues(func() (*opentype.Font, error) {
 	f, err := opentype.Parse(gobold.TTF)
 	if err != nil {
 		return nil, fmt.Errorf("picture: font: %w", err)
+	}
+	return f, nil
+})
+
+// labelFace returns a new face of the label font, for one drawing.
+func labelFace() (font.Face, error) {
+	f, err := labelFont()
+	if err != nil {
+		return nil, err
 	}
 	face, err := opentype.NewFace(f, &opentype.FaceOptions{Size: float64(Cell) * 0.34, DPI: 72, Hinting: font.HintingFull})
 	if err != nil {
 		return nil, fmt.Errorf("picture: font: %w", err)
 	}
 	return face, nil
-})
+}
 
 // lighter returns a colour halfway to white: the tile the last move slid.
 func lighter(c int) int {

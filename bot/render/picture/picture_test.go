@@ -8,6 +8,7 @@ import (
 	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"sync"
 	"testing"
 
 	"github.com/gambitbot/gambit/engine"
@@ -214,6 +215,33 @@ func TestWinningLinesAreDrawn(t *testing.T) {
 			t.Errorf("%s: no won game in 50 random games", name)
 		}
 	}
+}
+
+// TestConcurrentDraws draws boards from several goroutines at once, as
+// the bot does for several games: under -race (the test command) it fails
+// if drawings share state, such as a font face.
+func TestConcurrentDraws(t *testing.T) {
+	gm := catalog.All()[0]
+	pos, last := played(t, gm, 3, 10)
+	board := gm.Look.Board(pos, last)
+	want, err := PNG(gm.Look, board)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var wg sync.WaitGroup
+	start := make(chan struct{})
+	for range 8 {
+		wg.Go(func() {
+			<-start
+			for range 3 {
+				if got, err := PNG(gm.Look, board); err != nil || !bytes.Equal(got, want) {
+					t.Errorf("a concurrent drawing differs (%v)", err)
+				}
+			}
+		})
+	}
+	close(start)
+	wg.Wait()
 }
 
 func BenchmarkPNG(b *testing.B) {

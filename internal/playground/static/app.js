@@ -14,7 +14,10 @@ const OPT = {
   USER: 6, CHANNEL: 7, ROLE: 8, MENTIONABLE: 9, NUMBER: 10,
 };
 // Message component types and button styles.
-const COMP = { ROW: 1, BUTTON: 2, STRING_SELECT: 3 };
+const COMP = {
+  ROW: 1, BUTTON: 2, STRING_SELECT: 3, SECTION: 9, TEXT_DISPLAY: 10, THUMBNAIL: 11, MEDIA_GALLERY: 12,
+  SEPARATOR: 14, CONTAINER: 17,
+};
 const BUTTON_STYLES = { 1: 'primary', 2: 'secondary', 3: 'success', 4: 'danger', 5: 'link' };
 const LINK_STYLE = 5;
 // Discord's default avatar colours, picked by (user id >> 22) % 6.
@@ -391,16 +394,71 @@ function renderEmbed(embed) {
     embed.footer?.text && el('div', { class: 'embed-footer', text: embed.footer.text }));
 }
 
+// renderComponents draws a message's components: action rows of a classic
+// message, and the layout of a components-v2 message (text displays,
+// containers with their accent colour, media galleries, separators and
+// sections) in their order.
 function renderComponents(m) {
-  const rows = (m.components ?? []).filter((c) => c.type === COMP.ROW);
-  if (rows.length === 0) return null;
-  return el('div', { class: 'components' },
-    ...rows.map((row) => el('div', { class: 'action-row' },
-      ...(row.components ?? []).map((c) => {
-        if (c.type === COMP.BUTTON) return renderButton(m, c);
-        if (c.type === COMP.STRING_SELECT) return renderSelect(m, c);
-        return null;
-      }))));
+  const parts = (m.components ?? []).map((c) => renderComponent(m, c)).filter(Boolean);
+  if (parts.length === 0) return null;
+  return el('div', { class: 'components' }, ...parts);
+}
+
+function renderComponent(m, c) {
+  switch (c.type) {
+    case COMP.ROW:
+      return el('div', { class: 'action-row' },
+        ...(c.components ?? []).map((cc) => {
+          if (cc.type === COMP.BUTTON) return renderButton(m, cc);
+          if (cc.type === COMP.STRING_SELECT) return renderSelect(m, cc);
+          return null;
+        }));
+    case COMP.TEXT_DISPLAY:
+      return renderTextDisplay(c.content);
+    case COMP.CONTAINER: {
+      const colour = colourOf({ color: c.accent_color });
+      return el('div', { class: 'container', style: colour && `--embed-colour: ${colour}` },
+        ...(c.components ?? []).map((cc) => renderComponent(m, cc)));
+    }
+    case COMP.MEDIA_GALLERY:
+      return el('div', { class: 'media-gallery' },
+        ...(c.items ?? []).map((it) => mediaImage(m, it.media?.url, it.description)));
+    case COMP.SEPARATOR:
+      return el('hr', { class: 'separator' });
+    case COMP.SECTION:
+      return el('div', { class: 'section' },
+        el('div', { class: 'section-text' }, ...(c.components ?? []).map((cc) => renderComponent(m, cc))),
+        c.accessory && (c.accessory.type === COMP.THUMBNAIL
+          ? mediaImage(m, c.accessory.media?.url, c.accessory.description)
+          : renderComponent(m, { type: COMP.ROW, components: [c.accessory] })));
+    default:
+      return null;
+  }
+}
+
+// renderTextDisplay draws a text display's markdown, with Discord's
+// headings ("### ") and small print ("-# ") that embeds do not have.
+function renderTextDisplay(text = '') {
+  const heading = /^(#{1,3}) (.*)$/.exec(text);
+  if (heading && !text.includes('\n')) {
+    return el('div', { class: `text-display text-heading h${heading[1].length}`, html: markdown(heading[2]) });
+  }
+  const small = /^-# (.*)$/.exec(text);
+  if (small && !text.includes('\n')) {
+    return el('div', { class: 'text-display text-small', html: markdown(small[1]) });
+  }
+  return el('div', { class: 'text-display', html: markdown(text) });
+}
+
+// mediaImage shows a picture of a message: attachment://name is the file
+// of that name uploaded with the message, served by the stand-in.
+function mediaImage(m, url = '', description) {
+  const name = url.startsWith('attachment://') ? url.slice('attachment://'.length) : null;
+  const src = name === null ? url : (m.attachments ?? []).find((a) => a.filename === name)?.url;
+  if (!src || !/^https?:\/\//i.test(src)) {
+    return el('div', { class: 'media-missing', text: `missing picture ${name ?? url}` });
+  }
+  return el('img', { class: 'media', src, alt: description ?? '', loading: 'lazy' });
 }
 
 function renderButton(m, c) {
