@@ -111,7 +111,7 @@ func TestPuzzleSolvedWithHintAndButtons(t *testing.T) {
 	}
 	h.waitBoard(g.ID, "the solved board", func(m discordtest.Message) bool {
 		return strings.Contains(embedText(m), "**Solved** in "+strconv.Itoa(len(solution))+" move") && strings.Contains(embedText(m), "optimal!") &&
-			len(components(m)) == 0
+			len(controls(m)) == 0
 	})
 	solved, err := h.store.Solved(h.ctx(), storage.User(alice), g.Kind, 10)
 	if err != nil || len(solved) != 1 || solved[0].ID != g.ID {

@@ -139,11 +139,11 @@ func TestSlidingTileBoard(t *testing.T) {
 	g, pos := puzzleGame(t, "8puzzle", "1,2,3,4,0,5,7,8,6")
 	m := Game(View{Game: g, Pos: pos})
 	checkDiscord(t, m)
-	if len(m.Components) != 4 {
-		t.Fatalf("%d rows, want 3 of tiles and one of help", len(m.Components))
+	if len(rows(m)) != 4 {
+		t.Fatalf("%d rows, want 3 of tiles and one of help", len(rows(m)))
 	}
 	enabled := map[string]string{} // label: cell
-	for i, r := range m.Components[:3] {
+	for i, r := range rows(m)[:3] {
 		for j, c := range r.(discordgo.ActionsRow).Components {
 			b := c.(discordgo.Button)
 			tile := pos.(interface{ Tile(int) int }).Tile(3*i + j)
@@ -166,7 +166,7 @@ func TestSlidingTileBoard(t *testing.T) {
 		t.Errorf("clickable tiles %v, want %v", enabled, want)
 	}
 	var controls []string
-	for _, c := range m.Components[3].(discordgo.ActionsRow).Components {
+	for _, c := range rows(m)[3].(discordgo.ActionsRow).Components {
 		p, _ := parseID(t, c.(discordgo.Button).CustomID)
 		controls = append(controls, string(p))
 	}

@@ -194,7 +194,7 @@ func newCrashDrill(t *testing.T) *crashDrill {
 	go func() {
 		defer close(done)
 		for e := range events {
-			d.boards.observe(e.Message)
+			d.boards.observe(e.Message.Readable())
 		}
 	}()
 	t.Cleanup(func() {
@@ -368,6 +368,7 @@ func (d *crashDrill) reply(ctx context.Context, ix *discordtest.Interaction) (di
 	ctx, cancel := context.WithTimeout(ctx, crashReplyWait)
 	defer cancel()
 	m, err := ix.Reply(ctx)
+	m = m.Readable() // a board as a user reads it
 	if err != nil {
 		d.unanswered.Add(1)
 	}
