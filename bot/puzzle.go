@@ -34,9 +34,9 @@ const solverTime = 2 * time.Second
 // informed searches, while the blind ones show where they give up.
 const compareNodes = 200_000
 
-// maxQueensN is the largest N /puzzle deals: the N×N squares must fit in
-// four menus of 25 beside the row of help (see the N-Queens plug-in).
-const maxQueensN = 10
+// maxQueensN is the largest N /puzzle deals: N-Queens' largest board,
+// whose 144 squares take six menus of 25 under a components-v2 board.
+const maxQueensN = 12
 
 // difficulty is a range of optimal lengths of a sliding-tile start.
 type difficulty struct {

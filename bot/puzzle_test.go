@@ -187,7 +187,7 @@ func TestPuzzleRefusesBadOptions(t *testing.T) {
 	}{
 		{[]discordtest.Option{opt("game", "8puzzle"), opt("n", 6)}, "N-Queens only"},
 		{[]discordtest.Option{opt("game", "nqueens"), opt("difficulty", "hard")}, "sliding-tile"},
-		{[]discordtest.Option{opt("game", "nqueens"), opt("n", 11)}, "between 4 and 10"},
+		{[]discordtest.Option{opt("game", "nqueens"), opt("n", 13)}, "between 4 and 12"},
 	} {
 		if _, r := h.command(alice, "puzzle", tc.opts...); !r.Ephemeral() || !strings.Contains(r.Content, tc.want) {
 			t.Errorf("/puzzle %v answered %q, want %q", tc.opts, r.Content, tc.want)
@@ -220,5 +220,39 @@ func TestPuzzleResumesAfterARestart(t *testing.T) {
 	g = h.waitGame(g.ID, "the puzzle solved after the restart", func(g *storage.Game) bool { return !g.Status.Open() })
 	if !g.Solved() || g.Result.MovesUsed != len(solution) || g.Result.Optimal != len(solution) {
 		t.Fatalf("after the restart: %s %+v", g.Status, g.Result)
+	}
+}
+
+// TestLargestQueensBoardIsPlayable deals N-Queens with N = 12, the
+// largest board, and places a queen through its menus: every square is
+// offered, and the board is within Discord's limits (the harness checks
+// every body against the spec).
+func TestLargestQueensBoardIsPlayable(t *testing.T) {
+	t.Parallel()
+	h := start(t)
+	alice := h.srv.AddUser("alice").ID
+	_, board := h.command(alice, "puzzle", opt("game", "nqueens"), opt("n", 12))
+	if board.Ephemeral() {
+		t.Fatalf("/puzzle n:12 refused: %q", board.Content)
+	}
+	squares := 0
+	var menu discordtest.Component
+	for _, c := range controls(board) {
+		if _, ok := customid.Pick.Match(c.CustomID); ok {
+			squares += len(c.Options)
+			if menu.CustomID == "" {
+				menu = c
+			}
+		}
+	}
+	if squares != 144 {
+		t.Fatalf("the menus offer %d squares, want 144", squares)
+	}
+	if r := h.click(alice, board.ID, menu.CustomID, menu.Options[0].Value); r.Ephemeral() {
+		t.Fatalf("placing a queen: %q", r.Content)
+	}
+	g := h.latestGame(alice)
+	if g.Position == g.Start || len(g.Moves) != 1 {
+		t.Fatalf("after a click: position %s, moves %v", g.Position, g.Moves)
 	}
 }
