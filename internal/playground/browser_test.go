@@ -380,14 +380,14 @@ func TestBrowserEightPuzzleSolvedWithHints(t *testing.T) {
 		tile := fmt.Sprintf(`button[data-custom-id^="v1/move/"][data-custom-id$="/%d/%s"]`, ply, move)
 		run(t, ctx, chromedp.WaitEnabled(css(tile)), chromedp.Click(css(tile)))
 		solved := value(t, ctx, chromedp.Poll[string](fmt.Sprintf(`(() => {
-			if ([...document.querySelectorAll('.message .embed')].some(e => e.innerText.includes('Solved'))) return "solved";
+			if ([...document.querySelectorAll('.message .container')].some(e => e.innerText.includes('Solved'))) return "solved";
 			return document.querySelector('button[data-custom-id^="v1/hint/"][data-custom-id$="/%d"]') ? "next" : null;
 		})()`, ply+1), chromedp.WithPollingTimeout(60*time.Second)))
 		if solved == "solved" {
 			break
 		}
 	}
-	run(t, ctx, waitText(".message .embed", "optimal!"))
+	run(t, ctx, waitText(".message .container", "optimal!"))
 	shot := value(t, ctx, chromedp.FullScreenshot(100))
 	t.Logf("screenshot: %s", saveArtifact(t, "playground-8puzzle.png", shot))
 }
