@@ -2,6 +2,7 @@ package arena_test
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"math/rand/v2"
@@ -417,5 +418,47 @@ func TestValidate(t *testing.T) {
 		if _, runErr := arena.Run(context.Background(), tc.cfg); runErr == nil {
 			t.Errorf("Run accepted %+v", tc.cfg)
 		}
+	}
+}
+
+// TestReportJSONRoundTrip: the JSON report carries the tallies with their
+// pair records, both rating tables and each game's pair and seed, and
+// reads back to the same values.
+func TestReportJSONRoundTrip(t *testing.T) {
+	r := run(t, arena.Config{
+		Game:    game(t, "adjacency"),
+		Players: []arena.Player{{"first", firstLegal}, {"last", lastLegal}, {"seeded", seeded}},
+		Games:   4,
+		Rounds:  []int{2, 3},
+	})
+	data, err := json.Marshal(r)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var back struct {
+		Results []arena.Tally       `json:"results"`
+		Ratings []arena.RatingTable `json:"ratings"`
+		Games   []struct {
+			X, O string
+			Pair int
+			Seed uint64
+		} `json:"games"`
+	}
+	if err := json.Unmarshal(data, &back); err != nil {
+		t.Fatal(err)
+	}
+	if !reflect.DeepEqual(back.Results, r.Tallies) || !reflect.DeepEqual(back.Ratings, r.Ratings) {
+		t.Errorf("read back:\n%+v\n%+v\nwant\n%+v\n%+v", back.Results, back.Ratings, r.Tallies, r.Ratings)
+	}
+	if len(back.Games) != len(r.Games) {
+		t.Fatalf("%d games read back, want %d", len(back.Games), len(r.Games))
+	}
+	for i, g := range back.Games {
+		if want := r.Games[i]; g.X != want.X || g.O != want.O || g.Pair != want.Pair || g.Seed != want.Seed {
+			t.Errorf("game %d read back as %+v, want %+v", i, g, want)
+		}
+	}
+	if r.Ratings[0].PairRatings == nil || back.Results[0].Pairs.Games() != 2 {
+		t.Errorf("no pair ratings or pairs in %s", data)
 	}
 }
