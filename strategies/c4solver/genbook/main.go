@@ -57,8 +57,9 @@ func run(plies int, out string, workers, mib int) error {
 	if err != nil {
 		return fmt.Errorf("write %s: %w", out, err)
 	}
-	defer os.Remove(tmp.Name())              // after a failure; the rename below moves it
-	if err := tmp.Chmod(0o644); err != nil { // CreateTemp makes it private
+	// Removes the file after a failure; after the rename there is none.
+	defer os.Remove(tmp.Name())
+	if err := tmp.Chmod(0o644); err != nil { // CreateTemp makes files private
 		tmp.Close()
 		return fmt.Errorf("write %s: %w", out, err)
 	}
