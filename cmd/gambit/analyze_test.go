@@ -20,6 +20,9 @@ func TestAnalyzeJSON(t *testing.T) {
 		// The last cell of a full Adjacency board: O, 32 marks to 31, takes h1
 		// and flips g1 and h2: 35 to 29.
 		{[]string{"--game", "adjacency", "--position", "oooooooo/oooooooo/oooooooo/oooooooo/xxxxxxxx/xxxxxxxx/xxxxxxxx/xxxxxxx. o 1"}, "h1", 6, true},
+		// The Connect Four start, from the opening book: the centre wins
+		// with the first player's last stone, +1 in Pons' convention.
+		{[]string{"--game", "connect4", "--position", "start"}, "4", 1, true},
 		// A Connect Four benchmark position: exact score -1 from Pons' set.
 		{[]string{"--game", "connect4", "--position", "2252576253462244111563365343671351441"}, "", -1, true},
 	} {

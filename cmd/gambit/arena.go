@@ -38,11 +38,18 @@ limit and a --time deadline as a safety net. A strategy's error or illegal
 move loses it the game (listed under Forfeits). --seed 0 picks a seed and
 prints it.
 
+Games come in pairs: one setup played twice, the same side moving first and
+the same seed, the two players exchanging sides. A player wins a pair when it
+scores more over the two games, draws it on equal scores: in a game where the
+first or second mover has the edge (Adjacency at few rounds), pairs show what
+a player makes of each side, where the game score also counts the setups'.
+
 Prints the results per pairing (wins, losses and draws of A against B), the
-same split by who moved first, and Elo ratings with 95% confidence intervals
-(Bradley–Terry maximum likelihood, draws as half wins, one virtual draw per
-pairing, mean 1500; intervals from the observed Fisher information), as
-Markdown, or with --json one object.
+same split by who moved first, the pairs won, lost and drawn, and Elo ratings
+with 95% confidence intervals over games and over pairs (Bradley–Terry
+maximum likelihood, draws as half wins, one virtual draw per pairing, mean
+1500; intervals from the observed Fisher information), as Markdown, or with
+--json one object.
 Progress goes to stderr: a bar on a terminal, otherwise a line every 10%.
 
 Examples:

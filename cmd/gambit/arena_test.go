@@ -23,6 +23,8 @@ func TestArenaMarkdown(t *testing.T) {
 		"| minimax | random |",
 		"## By first mover", "| A | B | A moving first | A's score | A moving second | A's score |",
 		"## Elo", "| 1 | minimax |", "95% CI",
+		"## Pairs", "| A | B | A's pairs | A's pair score |",
+		"## Pair Elo", "| rank | player | Elo | 95% CI | pairs | score |",
 	} {
 		if !strings.Contains(out, want) {
 			t.Errorf("output lacks %q:\n%s", want, out)
@@ -49,6 +51,7 @@ func TestArenaJSONReplays(t *testing.T) {
 			Wins, Losses, Draws int
 			First               struct{ Wins, Losses, Draws int } `json:"a_first"`
 			Second              struct{ Wins, Losses, Draws int } `json:"a_second"`
+			Pairs               struct{ Wins, Losses, Draws int } `json:"pairs"`
 		} `json:"results"`
 		Ratings []struct {
 			Elo []struct {
@@ -57,9 +60,16 @@ func TestArenaJSONReplays(t *testing.T) {
 				CILow  float64 `json:"ci_low"`
 				CIHigh float64 `json:"ci_high"`
 			}
+			PairElo []struct {
+				Name  string
+				Elo   float64
+				Games int
+			} `json:"pair_elo"`
 		} `json:"ratings"`
 		Games []struct {
 			X, O, First, Result string
+			Pair                int
+			Seed                uint64
 			Moves               []string
 		} `json:"games"`
 	}
@@ -72,13 +82,23 @@ func TestArenaJSONReplays(t *testing.T) {
 	if r := report.Results; len(r) != 1 || r[0].A != "minimax" || r[0].Wins+r[0].Losses+r[0].Draws != 4 || r[0].Losses != 0 {
 		t.Errorf("results %+v: want minimax unbeaten in 4 games against random", r)
 	}
+	for i := 0; i+1 < len(report.Games); i += 2 { // pairs: consecutive games, sides exchanged, one seed
+		g, h := report.Games[i], report.Games[i+1]
+		if g.Pair != i/2 || h.Pair != i/2 || g.X != h.O || g.O != h.X || g.Seed != h.Seed {
+			t.Errorf("games %d and %d: %+v, %+v; want pair %d", i, i+1, g, h, i/2)
+		}
+	}
 	for _, r := range report.Results {
+		if p := r.Pairs; p.Wins+p.Losses+p.Draws != 2 {
+			t.Errorf("result %+v: want 2 pairs", r)
+		}
 		f, s := r.First, r.Second
 		if f.Wins+f.Losses+f.Draws != 2 || s.Wins+s.Losses+s.Draws != 2 || f.Wins+s.Wins != r.Wins || f.Draws+s.Draws != r.Draws {
 			t.Errorf("result %+v: want its games split 2 and 2 by first mover, adding up", r)
 		}
 	}
-	if e := report.Ratings; len(e) != 1 || len(e[0].Elo) != 2 || !(e[0].Elo[0].CILow < e[0].Elo[0].Elo && e[0].Elo[0].Elo < e[0].Elo[0].CIHigh) {
+	if e := report.Ratings; len(e) != 1 || len(e[0].Elo) != 2 || !(e[0].Elo[0].CILow < e[0].Elo[0].Elo && e[0].Elo[0].Elo < e[0].Elo[0].CIHigh) ||
+		len(e[0].PairElo) != 2 || e[0].PairElo[0].Games != 2 {
 		t.Errorf("ratings %+v", e)
 	}
 	for _, g := range report.Games {

@@ -13,6 +13,15 @@
 //     start, so a pairing also plays both first movers: four setups (A as X
 //     or O, times X or O to move first).
 //
+// Games come in pairs: the same setup played twice, the same side moving
+// first and the same seed, the two players exchanging sides. A player
+// wins a pair when it scores more over its two games (a win 1, a draw ½),
+// and draws it on equal scores. Where moving first or second decides much
+// (in Adjacency at few rounds the second mover wins with best play), a
+// player who wins only with the favoured side wins nothing over a pair,
+// while the game score gives it half: pairs measure what a player makes
+// of each side.
+//
 // A game's moves are each one Strategy.Search with Threads 1, bounded by a
 // context deadline (Config.MoveTime) or by a node limit (Config.Nodes)
 // without deadline: then searches are reproducible and so is the whole run,
@@ -21,8 +30,9 @@
 // an illegal move or panics loses the game by forfeit, and the record says
 // why.
 //
-// Results are tallied as wins, losses and draws per pairing and rounds
-// setting, and rated by Ratings (see there for the method).
+// Results are tallied as wins, losses and draws of games and of pairs per
+// pairing and rounds setting, and rated by Ratings (see there for the
+// method) twice: over games and over pairs.
 package arena
 
 import (
@@ -138,8 +148,12 @@ type GameRecord struct {
 	X, O string
 	// First is the side that moves first (always X but in Adjacency).
 	First engine.Side
+	// Pair numbers the game's pair, from 0 in schedule order: the two
+	// games of a pair are the same setup and seed with the players'
+	// sides exchanged.
+	Pair int
 	// Seed seeds the game's searches: each move's Limits.Seed derives
-	// from it and the ply.
+	// from it and the ply. The two games of a pair share it.
 	Seed uint64
 	// Result is the outcome for X.
 	Result engine.Result
@@ -162,12 +176,13 @@ func (g GameRecord) MarshalJSON() ([]byte, error) {
 		X       string   `json:"x"`
 		O       string   `json:"o"`
 		First   string   `json:"first"`
+		Pair    int      `json:"pair"`
 		Seed    uint64   `json:"seed"`
 		Result  string   `json:"result"`
 		Score   int      `json:"score"`
 		Forfeit string   `json:"forfeit,omitempty"`
 		Moves   []string `json:"moves"`
-	}{g.Rounds, g.X, g.O, g.First.String(), g.Seed, result, g.Score, g.Forfeit, g.Moves})
+	}{g.Rounds, g.X, g.O, g.First.String(), g.Pair, g.Seed, result, g.Score, g.Forfeit, g.Moves})
 }
 
 // resultFor returns the game's result for the player named name, who
@@ -221,13 +236,17 @@ type Report struct {
 	Games []GameRecord `json:"games"`
 }
 
-// RatingTable rates the players over the games of some rounds settings.
+// RatingTable rates the players over the games of some rounds settings,
+// and over their pairs.
 type RatingTable struct {
 	// Rounds are the rounds settings whose games are rated; empty for
 	// games without rounds.
 	Rounds []int `json:"rounds,omitempty"`
-	// Ratings are the players from the highest rated down.
+	// Ratings are the players from the highest rated down, over games.
 	Ratings []Rating `json:"elo"`
+	// PairRatings rate the same players over pairs, a pair won counting
+	// as a game won (Rating.Games and Points count pairs).
+	PairRatings []Rating `json:"pair_elo"`
 }
 
 // settings returns the rounds settings played: {0} for a game without
@@ -279,14 +298,16 @@ func (cfg *Config) pairings() [][2]int {
 // Schedule returns the games of the tournament, unplayed, in the order
 // Run reports them: by rounds setting, then pairing, then game; game k of
 // a pairing (A, B) has A as X when k is even, and, in Adjacency, X to
-// move first when k mod 4 < 2. Seeds derive from seed.
+// move first when k mod 4 < 2. Games k and k+1, k even, make a pair:
+// the same side moves first and they share a seed, derived from seed.
 func (cfg *Config) Schedule(seed uint64) []GameRecord {
 	var out []GameRecord
 	for _, rounds := range cfg.settings() {
 		for _, pair := range cfg.pairings() {
 			a, b := cfg.Players[pair[0]].Name, cfg.Players[pair[1]].Name
 			for k := range cfg.GamesPerPairing() {
-				g := GameRecord{Rounds: rounds, X: a, O: b, First: engine.X, Seed: mix(seed, uint64(len(out)))}
+				pair := len(out) / 2 // every pairing plays an even number of games
+				g := GameRecord{Rounds: rounds, X: a, O: b, First: engine.X, Pair: pair, Seed: mix(seed, uint64(pair))}
 				if k%2 == 1 {
 					g.X, g.O = b, a
 				}

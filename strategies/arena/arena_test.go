@@ -2,6 +2,7 @@ package arena_test
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"math/rand/v2"
@@ -64,7 +65,8 @@ func run(t *testing.T, cfg arena.Config) *arena.Report {
 
 // TestTicTacToeColours: first-legal against last-legal always loses as O
 // (x 1 2 3 against o 9 8, or x 9 8 7 against o 1 2), so each wins its two
-// games as X of the four the pairing plays for --games 3.
+// games as X of the four the pairing plays for --games 3, and every pair
+// is drawn: winning every game as X and losing every game as O is even.
 func TestTicTacToeColours(t *testing.T) {
 	r := run(t, arena.Config{
 		Game:    game(t, "tictactoe"),
@@ -75,7 +77,8 @@ func TestTicTacToeColours(t *testing.T) {
 		t.Fatalf("%d games per pairing, %d games; want 3 rounded up to 4", r.GamesPerPairing, len(r.Games))
 	}
 	want := arena.Tally{A: "first", B: "last", Record: arena.Record{Wins: 2, Losses: 2},
-		First: arena.Record{Wins: 2}, Second: arena.Record{Losses: 2}} // X moves first and wins
+		First: arena.Record{Wins: 2}, Second: arena.Record{Losses: 2}, // X moves first and wins
+		Pairs: arena.Record{Draws: 2}}
 	if len(r.Tallies) != 1 || r.Tallies[0] != want {
 		t.Errorf("tallies %+v, want %+v", r.Tallies, want)
 	}
@@ -88,6 +91,9 @@ func TestTicTacToeColours(t *testing.T) {
 	}
 	if len(r.Ratings) != 1 || r.Ratings[0].Ratings[0].Elo != r.Ratings[0].Ratings[1].Elo {
 		t.Errorf("ratings %+v: want one table with equal ratings", r.Ratings)
+	}
+	if p := r.Ratings[0].PairRatings; len(p) != 2 || p[0].Elo != p[1].Elo || p[0].Games != 2 || p[0].Points != 1 {
+		t.Errorf("pair ratings %+v: want equal ratings over 2 pairs", p)
 	}
 }
 
@@ -180,6 +186,47 @@ func TestAdjacencySetups(t *testing.T) {
 			t.Errorf("tally %+v: want %d games with each first mover", tl, perPairing/2)
 		}
 	}
+	// Pairs: exactly the two games of one setup and seed with the sides
+	// exchanged, and the tallies' pair records follow from them.
+	byPair := make(map[int][]arena.GameRecord)
+	for _, g := range r.Games {
+		byPair[g.Pair] = append(byPair[g.Pair], g)
+	}
+	if len(byPair) != len(r.Games)/2 {
+		t.Fatalf("%d pairs for %d games", len(byPair), len(r.Games))
+	}
+	for _, two := range byPair {
+		g, h := two[0], two[1]
+		if len(two) != 2 || g.X != h.O || g.O != h.X || g.First != h.First || g.Rounds != h.Rounds || g.Seed != h.Seed {
+			t.Fatalf("pair %+v: want two games of one setup and seed, sides exchanged", two)
+		}
+	}
+	points := func(g arena.GameRecord, name string) float64 {
+		p := map[engine.Result]float64{engine.Win: 1, engine.Draw: 0.5}[g.Result]
+		if name == g.O {
+			p = 1 - p
+		}
+		return p
+	}
+	for _, tl := range r.Tallies {
+		var want arena.Record
+		for _, two := range byPair {
+			if g := two[0]; g.Rounds != tl.Rounds || !(g.X == tl.A && g.O == tl.B || g.X == tl.B && g.O == tl.A) {
+				continue
+			}
+			switch a := points(two[0], tl.A) + points(two[1], tl.A); {
+			case a > 1:
+				want.Wins++
+			case a < 1:
+				want.Losses++
+			default:
+				want.Draws++
+			}
+		}
+		if want.Games() != perPairing/2 || tl.Pairs != want {
+			t.Errorf("tally %+v: the games give pairs %+v", tl, want)
+		}
+	}
 	// One table per rounds setting and one over both.
 	if len(r.Ratings) != 3 || !reflect.DeepEqual(r.Ratings[2].Rounds, []int{2, 3}) || r.Ratings[2].Ratings[0].Games != 2*2*perPairing {
 		t.Errorf("rating tables %+v", r.Ratings)
@@ -238,8 +285,9 @@ func TestForfeits(t *testing.T) {
 				Games:   4,
 				Rounds:  []int{2},
 			})
+			// Winning both games of every pair wins every pair.
 			want := arena.Tally{Rounds: 2, A: "good", B: "bad", Record: arena.Record{Wins: 4},
-				First: arena.Record{Wins: 2}, Second: arena.Record{Wins: 2}, Forfeits: 4}
+				First: arena.Record{Wins: 2}, Second: arena.Record{Wins: 2}, Forfeits: 4, Pairs: arena.Record{Wins: 2}}
 			if len(r.Tallies) != 1 || r.Tallies[0] != want {
 				t.Errorf("tallies %+v, want %+v", r.Tallies, want)
 			}
@@ -251,6 +299,9 @@ func TestForfeits(t *testing.T) {
 			}
 			if top := r.Ratings[0].Ratings[0]; top.Name != "good" {
 				t.Errorf("top rated %+v, want good", top)
+			}
+			if top := r.Ratings[0].PairRatings[0]; top.Name != "good" || top.Games != 2 || top.Points != 2 {
+				t.Errorf("top pair rated %+v, want good, 2 pairs won of 2", top)
 			}
 		})
 	}
@@ -367,5 +418,47 @@ func TestValidate(t *testing.T) {
 		if _, runErr := arena.Run(context.Background(), tc.cfg); runErr == nil {
 			t.Errorf("Run accepted %+v", tc.cfg)
 		}
+	}
+}
+
+// TestReportJSONRoundTrip: the JSON report carries the tallies with their
+// pair records, both rating tables and each game's pair and seed, and
+// reads back to the same values.
+func TestReportJSONRoundTrip(t *testing.T) {
+	r := run(t, arena.Config{
+		Game:    game(t, "adjacency"),
+		Players: []arena.Player{{"first", firstLegal}, {"last", lastLegal}, {"seeded", seeded}},
+		Games:   4,
+		Rounds:  []int{2, 3},
+	})
+	data, err := json.Marshal(r)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var back struct {
+		Results []arena.Tally       `json:"results"`
+		Ratings []arena.RatingTable `json:"ratings"`
+		Games   []struct {
+			X, O string
+			Pair int
+			Seed uint64
+		} `json:"games"`
+	}
+	if err := json.Unmarshal(data, &back); err != nil {
+		t.Fatal(err)
+	}
+	if !reflect.DeepEqual(back.Results, r.Tallies) || !reflect.DeepEqual(back.Ratings, r.Ratings) {
+		t.Errorf("read back:\n%+v\n%+v\nwant\n%+v\n%+v", back.Results, back.Ratings, r.Tallies, r.Ratings)
+	}
+	if len(back.Games) != len(r.Games) {
+		t.Fatalf("%d games read back, want %d", len(back.Games), len(r.Games))
+	}
+	for i, g := range back.Games {
+		if want := r.Games[i]; g.X != want.X || g.O != want.O || g.Pair != want.Pair || g.Seed != want.Seed {
+			t.Errorf("game %d read back as %+v, want %+v", i, g, want)
+		}
+	}
+	if r.Ratings[0].PairRatings == nil || back.Results[0].Pairs.Games() != 2 {
+		t.Errorf("no pair ratings or pairs in %s", data)
 	}
 }

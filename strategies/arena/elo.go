@@ -73,6 +73,9 @@ type Tally struct {
 	Second Record `json:"a_second"`
 	// Forfeits counts the games, among the above, lost by forfeit.
 	Forfeits int `json:"forfeits"`
+	// Pairs is A's record over pairs (see the package documentation): a
+	// pair won when A scored more in its two games than B.
+	Pairs Record `json:"pairs"`
 }
 
 // Rating is a player's Elo rating with its 95% confidence interval.

@@ -6,6 +6,8 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+
+	"github.com/gambitbot/gambit/engine"
 )
 
 // report tallies and rates the played games.
@@ -21,10 +23,17 @@ func (cfg *Config) report(seed uint64, played []GameRecord) (*Report, error) {
 		r.Rounds = cfg.settings()
 	}
 	// The schedule plays each pairing's games in a row, the first with A
-	// as X.
+	// as X, each pair's two games one after the other.
 	for start := 0; start < len(played); start += r.GamesPerPairing {
 		first := played[start]
 		t := Tally{Rounds: first.Rounds, A: first.X, B: first.O}
+		for i := start; i < start+r.GamesPerPairing; i += 2 {
+			res, err := pairResult(played[i], played[i+1], t.A)
+			if err != nil {
+				return nil, err
+			}
+			t.Pairs.add(res)
+		}
 		for _, g := range played[start : start+r.GamesPerPairing] {
 			res := g.resultFor(t.A)
 			t.Record.add(res)
@@ -57,14 +66,51 @@ func (cfg *Config) report(seed uint64, played []GameRecord) (*Report, error) {
 		if err != nil {
 			return nil, err
 		}
-		r.Ratings = append(r.Ratings, RatingTable{Rounds: settings, Ratings: ratings})
+		for i, t := range tallies { // the same pairings, counting pairs
+			tallies[i] = Tally{Rounds: t.Rounds, A: t.A, B: t.B, Record: t.Pairs}
+		}
+		pairRatings, err := Ratings(r.Players, tallies, VirtualDraws)
+		if err != nil {
+			return nil, err
+		}
+		r.Ratings = append(r.Ratings, RatingTable{Rounds: settings, Ratings: ratings, PairRatings: pairRatings})
 	}
 	return r, nil
 }
 
+// pairResult returns the result of the pair of games g and h for player
+// a: a win when a scored more over the two than its opponent, a draw on
+// equal scores. It fails unless g and h are a pair: the same setup and
+// seed, the players' sides exchanged.
+func pairResult(g, h GameRecord, a string) (engine.Result, error) {
+	if g.Pair != h.Pair || g.X != h.O || g.O != h.X || g.First != h.First || g.Rounds != h.Rounds || g.Seed != h.Seed {
+		return 0, fmt.Errorf("arena: games of pairs %d (x %s, o %s) and %d (x %s, o %s) are not a pair", g.Pair, g.X, g.O, h.Pair, h.X, h.O)
+	}
+	points := gamePoints(g.resultFor(a)) + gamePoints(h.resultFor(a))
+	switch {
+	case points > 1:
+		return engine.Win, nil
+	case points < 1:
+		return engine.Loss, nil
+	}
+	return engine.Draw, nil
+}
+
+// gamePoints returns a game's points for a result: 1, ½ or 0.
+func gamePoints(res engine.Result) float64 {
+	switch res {
+	case engine.Win:
+		return 1
+	case engine.Draw:
+		return 0.5
+	}
+	return 0
+}
+
 // WriteMarkdown writes the report as Markdown: a heading with the
 // settings, the results per pairing, the same split by who moved first,
-// the Elo tables, and the forfeits.
+// the pairs per pairing, the Elo tables over games and over pairs, and
+// the forfeits.
 func (r *Report) WriteMarkdown(w io.Writer) error {
 	var b strings.Builder
 	kind := "round robin"
@@ -88,18 +134,30 @@ func (r *Report) WriteMarkdown(w io.Writer) error {
 			return fmt.Sprintf("| %s | %s | %s | %s | %s | %s |", t.A, t.B,
 				wld(t.First), percent(t.First.Points(), t.First.Games()), wld(t.Second), percent(t.Second.Points(), t.Second.Games()))
 		})
+	b.WriteString("\n## Pairs\n\nA pair is one setup played twice, the players exchanging sides; A wins it by scoring more over\n" +
+		"the two games, draws it on equal scores. A's pairs won–lost–drawn and pair score.\n\n")
+	r.writeTallies(&b, "| A | B | A's pairs | A's pair score |", "|---|---|---:|---:|",
+		func(t Tally) string {
+			return fmt.Sprintf("| %s | %s | %s | %s |", t.A, t.B, wld(t.Pairs), percent(t.Pairs.Points(), t.Pairs.Games()))
+		})
 	for _, table := range r.Ratings {
-		b.WriteString("\n## Elo")
-		if len(table.Rounds) > 0 {
-			fmt.Fprintf(&b, ", %s rounds", joinInts(table.Rounds, " and "))
-		}
-		b.WriteString("\n\n| rank | player | Elo | 95% CI | games | score |\n|---:|---|---:|---|---:|---:|\n")
-		for i, p := range table.Ratings {
-			fmt.Fprintf(&b, "| %d | %s | %.0f | %.0f – %.0f | %d | %s |\n", i+1, p.Name, p.Elo, p.Low, p.High, p.Games, percent(p.Points, p.Games))
+		for _, rated := range []struct {
+			title, unit string
+			ratings     []Rating
+		}{{"Elo", "games", table.Ratings}, {"Pair Elo", "pairs", table.PairRatings}} {
+			fmt.Fprintf(&b, "\n## %s", rated.title)
+			if len(table.Rounds) > 0 {
+				fmt.Fprintf(&b, ", %s rounds", joinInts(table.Rounds, " and "))
+			}
+			fmt.Fprintf(&b, "\n\n| rank | player | Elo | 95%% CI | %s | score |\n|---:|---|---:|---|---:|---:|\n", rated.unit)
+			for i, p := range rated.ratings {
+				fmt.Fprintf(&b, "| %d | %s | %.0f | %.0f – %.0f | %d | %s |\n", i+1, p.Name, p.Elo, p.Low, p.High, p.Games, percent(p.Points, p.Games))
+			}
 		}
 	}
 	fmt.Fprintf(&b, "\nElo: Bradley–Terry maximum likelihood (draws count half), %d virtual draw per pairing, mean %d;\n"+
-		"95%% intervals from the observed Fisher information, each rating against the mean.\n", VirtualDraws, EloMean)
+		"95%% intervals from the observed Fisher information, each rating against the mean. Pair Elo: the same\n"+
+		"over pairs, a pair won counting as a game won.\n", VirtualDraws, EloMean)
 	first := true
 	for i, g := range r.Games {
 		if g.Forfeit == "" {

@@ -39,7 +39,8 @@
 //
 // Bounds are proven facts about positions, so a Solver's tables stay valid
 // across solves: reusing a Solver makes later solves faster, never wrong.
-// No opening book is used.
+// An opening book (see Book), embedded in the binary, gives the exact
+// scores of the first plies' positions, which would take minutes each.
 package c4solver
 
 import (
@@ -63,6 +64,7 @@ type Solver struct {
 	nodes   uint64
 	stopped bool
 	done    <-chan struct{}
+	book    *Book
 }
 
 // New returns a solver whose large transposition table takes about
@@ -70,8 +72,12 @@ type Solver struct {
 // 2³² − 1 entries), besides the fixed 1 MiB table of the positions near the
 // end. The memory is touched at once, so that solves pay no page faults.
 func New(tableBytes int) *Solver {
-	return &Solver{tt: newTable(tableBytes), near: newTable(nearBytes)}
+	return &Solver{tt: newTable(tableBytes), near: newTable(nearBytes), book: DefaultBook()}
 }
+
+// SetBook makes the solver consult b (nil: no book) instead of the
+// embedded DefaultBook: for generating and testing books.
+func (s *Solver) SetBook(b *Book) { s.book = b }
 
 // Reset empties the transposition tables, so that the next solve starts
 // from nothing, as a fresh Solver would: for measurements; the answers
@@ -145,12 +151,17 @@ func (s *Solver) solve(ctx context.Context, p *connect4.Position, weak bool) (Re
 		return Result{Score: score, BestMove: engine.NoMove}, nil
 	}
 	side := p.SideToMove()
-	s.nodes, s.stopped, s.done = 0, false, ctx.Done()
+	s.start(ctx)
 	score, col := s.root(p.Bitboard(side), p.Bitboard(engine.X)|p.Bitboard(engine.O), p.Ply(), weak)
 	if s.stopped {
 		return Result{Nodes: s.nodes}, fmt.Errorf("c4solver: solving %s: stopped after %d nodes: %w", p, s.nodes, ctx.Err())
 	}
 	return Result{Score: score, BestMove: engine.Move(col), Nodes: s.nodes}, nil
+}
+
+// start readies the solver for a solve under ctx.
+func (s *Solver) start(ctx context.Context) {
+	s.nodes, s.stopped, s.done = 0, false, ctx.Done()
 }
 
 // poll reports whether the search must stop, looking at the context.
@@ -164,7 +175,9 @@ func (s *Solver) poll() bool {
 }
 
 // root solves the unfinished position cur/mask after ply moves: its score
-// (weak: the sign) and the column of a move that achieves it.
+// (weak: the sign) and the column of a move that achieves it. Before the
+// book's last ply both come from the book; at its last ply the score does
+// and only the move is searched.
 func (s *Solver) root(cur, mask uint64, ply int, weak bool) (score, col int) {
 	if win := playable(mask) & winningCells(cur, mask); win != 0 {
 		if weak {
@@ -172,7 +185,23 @@ func (s *Solver) root(cur, mask uint64, ply int, weak bool) (score, col int) {
 		}
 		return (cells + 1 - ply) / 2, column(win)
 	}
+	if s.book != nil && ply < s.book.plies {
+		if score, col, ok := s.book.fromChildren(cur, mask, ply); ok {
+			if weak {
+				score = sign(score)
+			}
+			return score, col
+		}
+	}
 	oppWin := winningCells(cur^mask, mask)
+	if s.book != nil && ply == s.book.plies {
+		if score, ok := s.book.score(cur, mask); ok {
+			if weak {
+				score = sign(score)
+			}
+			return score, s.bestMove(cur, mask, oppWin, ply, score, weak)
+		}
+	}
 	// The score lies in [lo, hi]; each null-window search moves one end.
 	// Probing halfway between 0 and the far end rather than in the middle
 	// tries the quick wins and losses first, which are the cheapest to

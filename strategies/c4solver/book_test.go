@@ -1,0 +1,227 @@
+package c4solver
+
+import (
+	"context"
+	"flag"
+	"math/rand/v2"
+	"strings"
+	"testing"
+
+	"github.com/gambitbot/gambit/engine"
+	"github.com/gambitbot/gambit/engine/connect4"
+)
+
+var bookSamples = flag.Int("book-samples", 24, "TestBookAgainstSolver: book positions to solve (each takes seconds; -short: 2)")
+
+// bookPositions lists every unfinished position of at most plies moves,
+// as move strings, by plain enumeration on engine/connect4 (mirror images
+// and transpositions included).
+func bookPositions(t *testing.T, plies int) map[string]*connect4.Position {
+	t.Helper()
+	out := make(map[string]*connect4.Position)
+	var walk func(moves string)
+	walk = func(moves string) {
+		p := mustParse(t, moves)
+		if p.Terminal() {
+			return
+		}
+		out[moves] = p
+		if p.Ply() == plies {
+			return
+		}
+		for c := 1; c <= connect4.Width; c++ {
+			if p.Legal(engine.Move(c - 1)) {
+				walk(moves + string(rune('0'+c)))
+			}
+		}
+	}
+	walk("")
+	return out
+}
+
+// mirrored returns the moves of the mirror image: column c becomes 8 − c.
+func mirrored(moves string) string {
+	return strings.Map(func(r rune) rune { return '8' - r + '0' }, moves)
+}
+
+// TestDefaultBook: the embedded book holds every position of its plies
+// once up to mirror images, each score is negamax over its children's (a
+// check by engine/connect4's rules, independent of how the book was
+// built), a position and its mirror image read the same, and the start is
+// a first-player win with the last stone of the board, +1.
+func TestDefaultBook(t *testing.T) {
+	b := DefaultBook()
+	if b.Plies() < 1 {
+		t.Fatalf("the embedded book covers %d plies: regenerate it (go generate ./strategies/c4solver)", b.Plies())
+	}
+	positions := bookPositions(t, b.Plies())
+	distinct := make(map[[2]uint64]bool) // by bitboards, mirror images merged
+	for moves, p := range positions {
+		m := mustParse(t, mirrored(moves))
+		x, o := p.Bitboard(engine.X), p.Bitboard(engine.O)
+		if mx := mirror(x); mx < x || mx == x && mirror(o) < o {
+			x, o = mx, mirror(o)
+		}
+		distinct[[2]uint64{x, o}] = true
+
+		score, ok := b.Lookup(p)
+		if !ok {
+			t.Fatalf("position %q (ply %d) is not in the book", moves, p.Ply())
+		}
+		if ms, ok := b.Lookup(m); !ok || ms != score {
+			t.Errorf("position %q scores %d, its mirror image %q %d (found %v)", moves, score, mirrored(moves), ms, ok)
+		}
+		if p.Ply() == b.Plies() {
+			continue
+		}
+		best := -cells
+		for c := range connect4.Width {
+			if !p.Legal(engine.Move(c)) {
+				continue
+			}
+			child := *p
+			child.Play(engine.Move(c))
+			v := child.Score(p.SideToMove()) // a win ends the game
+			if !child.Terminal() {
+				cs, ok := b.Lookup(&child)
+				if !ok {
+					t.Fatalf("child %q%d is not in the book", moves, c+1)
+				}
+				v = -cs
+			}
+			best = max(best, v)
+		}
+		if score != best {
+			t.Errorf("position %q scores %d in the book; its children give %d", moves, score, best)
+		}
+	}
+	if b.Len() != len(distinct) {
+		t.Errorf("the book holds %d positions; there are %d up to mirror images", b.Len(), len(distinct))
+	}
+	if score, _ := b.Lookup(connect4.New()); score != 1 {
+		t.Errorf("the start scores %d in the book, want 1", score)
+	}
+	data, err := b.MarshalBinary()
+	if err != nil || string(data) != string(bookFile) {
+		t.Errorf("the book does not write back to its file (error %v)", err)
+	}
+}
+
+// TestBookAgainstSolver: random positions of the book's last ply, whose
+// scores are the solver's and all the others derive from, agree with a
+// solve without the book. Each solve takes seconds: -book-samples sets
+// how many (go test ./strategies/c4solver -run BookAgainstSolver -args
+// -book-samples 200).
+func TestBookAgainstSolver(t *testing.T) {
+	b := DefaultBook()
+	n := *bookSamples
+	if testing.Short() {
+		n = 2
+	}
+	var last []string
+	for moves, p := range bookPositions(t, b.Plies()) {
+		if p.Ply() == b.Plies() {
+			last = append(last, moves)
+		}
+	}
+	rng := rand.New(rand.NewPCG(uint64(b.Len()), 18))
+	s := New(DefaultTableBytes)
+	s.SetBook(nil)
+	for range min(n, len(last)) {
+		i := rng.IntN(len(last))
+		moves := last[i]
+		last[i] = last[len(last)-1]
+		last = last[:len(last)-1]
+		p := mustParse(t, moves)
+		want, err := s.Solve(context.Background(), p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got, ok := b.Lookup(p); !ok || got != want.Score {
+			t.Errorf("position %q: book %d (found %v), solver %d", moves, got, ok, want.Score)
+		}
+	}
+}
+
+// TestSolveFromTheBook: a solver answers the book's positions without
+// searching, or at the book's last ply searching only for the move, and
+// the move achieves the score.
+func TestSolveFromTheBook(t *testing.T) {
+	b := DefaultBook()
+	s := New(DefaultTableBytes)
+	r, err := s.Solve(context.Background(), connect4.New())
+	if err != nil || r.Score != 1 || r.BestMove != 3 || r.Nodes != 0 {
+		t.Errorf("the start: %+v, %v; want score 1 with column 4, no search", r, err)
+	}
+	for _, moves := range []string{"4", "44", "1", "7", "17"} {
+		p := mustParse(t, moves)
+		if p.Ply() >= b.Plies() {
+			continue
+		}
+		r, err := s.Solve(context.Background(), p)
+		want, _ := b.Lookup(p)
+		child := *p
+		child.Play(r.BestMove)
+		got, _ := b.Lookup(&child)
+		if err != nil || r.Score != want || r.Nodes != 0 || -got != want {
+			t.Errorf("position %q: %+v, %v; want score %d from the book and a move keeping it (child %d)", moves, r, err, want, got)
+		}
+	}
+	weak, err := s.SolveWeak(context.Background(), mustParse(t, "1"))
+	if err != nil || weak.Score != 1 || weak.Nodes != 0 {
+		t.Errorf("weak solve of 1: %+v, %v; want 1 (o wins) from the book", weak, err)
+	}
+	// The first moves' values as Pons publishes them ("Solving Connect
+	// Four", part 1): only the centre wins.
+	scores, err := s.MoveScores(context.Background(), connect4.New())
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, want := range []int{-2, -1, 0, 1, 0, -1, -2} {
+		if scores[i].Score != want || scores[i].Nodes != 0 {
+			t.Errorf("first move %d: %+v, want score %d from the book", i+1, scores[i], want)
+		}
+	}
+}
+
+func TestParseBookRejectsDamage(t *testing.T) {
+	good, _ := DefaultBook().MarshalBinary()
+	swapped := append([]byte{}, good...)
+	copy(swapped[bookHeaderBytes:], good[bookHeaderBytes+8:bookHeaderBytes+16])
+	copy(swapped[bookHeaderBytes+8:], good[bookHeaderBytes:bookHeaderBytes+8])
+	for name, data := range map[string][]byte{
+		"empty":     nil,
+		"not book":  []byte("PK\x03\x04 hello"),
+		"truncated": good[:len(good)-3],
+		"unsorted":  swapped,
+	} {
+		if _, err := ParseBook(data); err == nil {
+			t.Errorf("%s: parsed", name)
+		}
+	}
+}
+
+// TestDeriveBook: deriving a book from made-up scores of its last ply
+// finds every child and stores each position once (no solving: the
+// scores are arbitrary).
+func TestDeriveBook(t *testing.T) {
+	const plies = 6
+	levels := enumerate(plies)
+	leafScores := make([]int, len(levels[plies]))
+	for i := range leafScores {
+		leafScores[i] = i%9 - 4
+	}
+	b := derive(levels, leafScores)
+	total := 0
+	for _, level := range levels {
+		total += len(level)
+	}
+	if b.Len() != total || b.Plies() != plies {
+		t.Errorf("%d entries of %d plies, want %d of %d", b.Len(), b.Plies(), total, plies)
+	}
+	for i, p := range levels[plies] {
+		if got, ok := b.score(p[0], p[1]); !ok || got != leafScores[i] {
+			t.Errorf("leaf %d scores %d (found %v), want %d", i, got, ok, leafScores[i])
+		}
+	}
+}
