@@ -167,8 +167,13 @@ func TestPuzzleSolveCompareAndGiveUp(t *testing.T) {
 	}
 	giveUp, _ := find(board, customid.Resign, nil)
 	confirm := h.click(alice, board.ID, giveUp)
+	if !strings.Contains(confirm.Content, "Give up this puzzle?") {
+		t.Errorf("Give up asks %q", confirm.Content)
+	}
 	yes, _ := find(confirm, customid.ResignConfirm, nil)
-	h.click(alice, confirm.ID, yes)
+	if r := h.click(alice, confirm.ID, yes); r.Content != "You gave up the puzzle." {
+		t.Errorf("giving up answered %q", r.Content)
+	}
 	g = h.waitGame(g.ID, "the puzzle given up", func(g *storage.Game) bool { return !g.Status.Open() })
 	if g.Status != storage.StatusAbandoned || g.Result.Reason != "gave up" {
 		t.Fatalf("given up: %s %+v", g.Status, g.Result)

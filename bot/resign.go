@@ -21,10 +21,14 @@ func (b *Bot) clickResign(_ context.Context, ix *interaction, g *storage.Game, _
 	if g.Status != storage.StatusActive {
 		return userErrorf("This game is over.")
 	}
+	question, label := "Resign this game? It counts as a loss.", "Resign"
+	if g.Solo() {
+		question, label = "Give up this puzzle? It is recorded as abandoned, not solved.", "Give up"
+	}
 	return ix.reply(render.Message{
-		Content: "Resign this game? It counts as a loss.",
+		Content: question,
 		Components: []discordgo.MessageComponent{discordgo.ActionsRow{Components: []discordgo.MessageComponent{
-			discordgo.Button{Label: "Resign", Style: discordgo.DangerButton, CustomID: customid.ResignConfirm.Build(string(g.ID), render.Ply(g))},
+			discordgo.Button{Label: label, Style: discordgo.DangerButton, CustomID: customid.ResignConfirm.Build(string(g.ID), render.Ply(g))},
 		}}},
 	}, true)
 }
@@ -52,7 +56,11 @@ func (b *Bot) clickResignConfirm(ctx context.Context, ix *interaction, g *storag
 	if err != nil {
 		return fmt.Errorf("bot: resign game %s: %w", g.ID, err)
 	}
-	if err := ix.update(render.Message{Content: "You resigned."}); err != nil {
+	done := "You resigned."
+	if g.Solo() {
+		done = "You gave up the puzzle."
+	}
+	if err := ix.update(render.Message{Content: done}); err != nil {
 		return err
 	}
 	pos, err := position(g)
