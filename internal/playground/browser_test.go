@@ -197,6 +197,23 @@ func waitText(sel, want string) chromedp.Action[chromedp.Void] {
 	})
 }
 
+// press clicks the enabled element matching sel until the page moves on
+// (no element matches sel any more): the page redraws a message whenever
+// the stand-in changes it, and a click that lands on an element being
+// replaced is lost, so it is given again on the new element. A repeated
+// click of a move already made is refused by the bot as out of date.
+func press(sel string) chromedp.Action[chromedp.Void] {
+	return chromedp.Func(func(ctx context.Context, t *chromedp.Target) error {
+		_, err := chromedp.Poll[bool](fmt.Sprintf(`(() => {
+			const b = document.querySelector(%q);
+			if (!b) return true;
+			if (!b.disabled && !b.dataset.pressed) { b.dataset.pressed = "1"; b.click(); }
+			return false;
+		})()`, sel), chromedp.WithPollingTimeout(60*time.Second))(ctx, t)
+		return err
+	})
+}
+
 // waitPicture waits until a board's picture, served by the stand-in, has
 // loaded and decoded in the page.
 func waitPicture() chromedp.Action[chromedp.Void] {
@@ -319,7 +336,7 @@ func TestBrowserTicTacToeBetweenTwoMembers(t *testing.T) {
 	for i, cell := range []string{"1", "5", "9", "2", "8", "7", "3", "6", "4"} {
 		who := []string{"alice", "bob"}[i%2]
 		button := fmt.Sprintf(`button[data-custom-id^="v1/move/"][data-custom-id$="/%d/%s"]`, i, cell)
-		run(t, ctx, member(who), chromedp.WaitEnabled(css(button)), chromedp.Click(css(button)))
+		run(t, ctx, member(who), chromedp.WaitEnabled(css(button)), press(button))
 	}
 	run(t, ctx, waitText(".message .container", "Draw"), waitPicture())
 	shot := value(t, ctx, chromedp.FullScreenshot(100))
@@ -378,7 +395,7 @@ func TestBrowserEightPuzzleSolvedWithHints(t *testing.T) {
 			return m ? m[1] : null;
 		})()`, ply+1), chromedp.WithPollingTimeout(60*time.Second)))
 		tile := fmt.Sprintf(`button[data-custom-id^="v1/move/"][data-custom-id$="/%d/%s"]`, ply, move)
-		run(t, ctx, chromedp.WaitEnabled(css(tile)), chromedp.Click(css(tile)))
+		run(t, ctx, chromedp.WaitEnabled(css(tile)), press(tile))
 		solved := value(t, ctx, chromedp.Poll[string](fmt.Sprintf(`(() => {
 			if ([...document.querySelectorAll('.message .container')].some(e => e.innerText.includes('Solved'))) return "solved";
 			return document.querySelector('button[data-custom-id^="v1/hint/"][data-custom-id$="/%d"]') ? "next" : null;
