@@ -3,6 +3,7 @@
 package enginetest
 
 import (
+	"reflect"
 	"testing"
 
 	"github.com/gambitbot/gambit/engine"
@@ -14,6 +15,22 @@ import (
 type Game[P engine.Position] struct {
 	Parse func(string) (P, error)
 	Same  func(a, b P) bool
+}
+
+// Fuzz runs the parser checks on every fuzzed pair of a position text and
+// a move text: a text that fails to parse comes with no position; one that
+// parses passes CheckParsedMove with the move.
+func (g Game[P]) Fuzz(f *testing.F) {
+	f.Fuzz(func(t *testing.T, text, move string) {
+		p, err := g.Parse(text)
+		if err != nil {
+			if v := reflect.ValueOf(p); v.IsValid() && !v.IsNil() {
+				t.Fatalf("Parse(%q) failed with a position", text)
+			}
+			return
+		}
+		g.CheckParsedMove(t, p, move)
+	})
 }
 
 // CheckParsedMove checks a position p parsed from some text, and the move

@@ -28,16 +28,7 @@ func FuzzParse(f *testing.F) {
 	} {
 		f.Add(seed.pos, seed.move)
 	}
-	f.Fuzz(func(t *testing.T, text, move string) {
-		p, err := Parse(text)
-		if err != nil {
-			if p != nil {
-				t.Fatalf("Parse(%q) failed with a position", text)
-			}
-			return
-		}
-		fuzzGame.CheckParsedMove(t, p, move)
-	})
+	fuzzGame.Fuzz(f)
 }
 
 // fuzzGame is the game for the shared parser checks.
