@@ -215,7 +215,7 @@ func New(cfg Config, store storage.Store) (*Bot, error) {
 	b := &Bot{cfg: cfg, store: store, session: s, answers: s, log: cfg.Logger}
 	b.ai = newAIPool(b, cfg.SearchThreads)
 	b.routes()
-	s.AddHandler(func(_ *discordgo.Session, e *discordgo.InteractionCreate) { b.onInteraction(e.Interaction) })
+	s.AddHandler(func(_ *discordgo.Session, e *discordgo.InteractionCreate) { b.onInteraction(e.Interaction, nil) })
 	b.handleGuildEvents(s)
 	s.AddHandler(func(_ *discordgo.Session, e *discordgo.Ready) {
 		b.gateway.Store(true)
@@ -250,17 +250,40 @@ func (b *Bot) Run(ctx context.Context) error {
 	started := b.now()
 	// The application ID is learnt before the gateway opens: handlers
 	// read it as soon as interactions arrive.
+	if err := b.whoAmI(); err != nil {
+		return err
+	}
+	if err := b.session.Open(); err != nil {
+		return fmt.Errorf("bot: connect to the gateway: %w", err)
+	}
+	err := b.serve(ctx, started)
+	if cerr := b.session.Close(); cerr != nil {
+		err = errors.Join(err, fmt.Errorf("bot: close the gateway: %w", cerr))
+	}
+	if err == nil {
+		b.log.Info("bot stopped")
+	}
+	return err
+}
+
+// whoAmI learns the application ID, which is the bot user's.
+func (b *Bot) whoAmI() error {
 	me, err := b.session.User("@me")
 	b.observeREST(err)
 	if err != nil {
 		return fmt.Errorf("bot: who am I (is the token right?): %w", err)
 	}
 	b.appID = me.ID
-	if err := b.session.Open(); err != nil {
-		return fmt.Errorf("bot: connect to the gateway: %w", err)
-	}
+	return nil
+}
+
+// serve is the part of Run and Serve that does not depend on how
+// interactions arrive, once they do: it brings the slash commands up to
+// date, starts the AI workers, the timers and the start-up passes, and
+// serves until ctx is cancelled; then it stops taking interactions and
+// waits for the running ones, the AI searches and the timers.
+func (b *Bot) serve(ctx context.Context, started time.Time) error {
 	if err := b.syncCommands(); err != nil {
-		_ = b.session.Close()
 		return err
 	}
 	workers := b.ai.start()
@@ -293,15 +316,12 @@ func (b *Bot) Run(ctx context.Context) error {
 	workers.Wait()
 	b.inflight.Wait()
 	<-timers
-	if err := b.session.Close(); err != nil {
-		return fmt.Errorf("bot: close the gateway: %w", err)
-	}
-	b.log.Info("bot stopped")
 	return nil
 }
 
-// Connected reports whether the gateway connection is up, for health
-// checks.
+// Connected reports whether interactions reach the bot, for health
+// checks: the gateway connection is up (Run), or the interactions endpoint
+// is listening (Serve).
 func (b *Bot) Connected() bool { return b.gateway.Load() }
 
 // now returns the bot's clock time.

@@ -33,6 +33,10 @@ type harness struct {
 	logs    *syncBuffer
 	// beforeRun, if not nil, changes each bot before it runs.
 	beforeRun func(*bot.Bot)
+	// http makes the bot run as `gambit serve` does, taking interactions
+	// on an HTTP endpoint (endpoint_test.go) instead of the gateway.
+	http     bool
+	endpoint string // the endpoint's URL while an HTTP bot runs
 
 	bot    *bot.Bot
 	cancel context.CancelFunc
@@ -151,13 +155,20 @@ func (h *harness) run() {
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	h.bot, h.cancel, h.done = b, cancel, make(chan error, 1)
-	go func() { h.done <- b.Run(ctx) }()
+	run := b.Run
+	if h.http {
+		run = h.serve(b)
+	}
+	go func() { h.done <- run(ctx) }()
 	select {
 	case <-ready:
 	case err := <-h.done:
 		h.t.Fatalf("the bot stopped at start: %v; logs:\n%s", err, h.logs.String())
 	case <-time.After(waitTimeout):
 		h.t.Fatalf("the bot did not come up; logs:\n%s", h.logs.String())
+	}
+	if h.http {
+		h.deliverOverHTTP(h.endpoint)
 	}
 }
 

@@ -52,6 +52,7 @@ type interaction struct {
 	received time.Time // by the wall clock, for latency
 	at       time.Time // by the bot's clock, for deadlines
 	kind     string
+	onAnswer func() // if not nil, called once the first response is sent
 
 	mu       sync.Mutex
 	answered bool
@@ -81,6 +82,9 @@ func (ix *interaction) respond(resp *discordgo.InteractionResponse) error {
 		return fmt.Errorf("bot: respond to interaction %s: %w", ix.ID, err)
 	}
 	ix.answered = true
+	if ix.onAnswer != nil {
+		ix.onAnswer()
+	}
 	if m := ix.b.cfg.Metrics; m != nil {
 		m.FirstResponse.WithLabelValues(ix.kind).Observe(time.Since(ix.received).Seconds())
 	}
@@ -193,11 +197,13 @@ func (r router) match(id string) (componentHandler, customid.Params, customid.Pa
 	return nil, nil, "", false
 }
 
-// onInteraction handles one interaction: it finds the handler, runs it,
-// and turns whatever goes wrong — a user's mistake, a failure of ours, a
-// panic — into one ephemeral reply. It is the only place that does.
-func (b *Bot) onInteraction(i *discordgo.Interaction) {
-	ix := &interaction{Interaction: i, b: b, out: b.answers, received: time.Now(), at: b.now()}
+// onInteraction handles one interaction, however it arrived (the gateway,
+// or the HTTP endpoint of Serve): it finds the handler, runs it, and turns
+// whatever goes wrong — a user's mistake, a failure of ours, a panic — into
+// one ephemeral reply. It is the only place that does. answered, if not
+// nil, is called once the interaction's first response has been sent.
+func (b *Bot) onInteraction(i *discordgo.Interaction, answered func()) {
+	ix := &interaction{Interaction: i, b: b, out: b.answers, received: time.Now(), at: b.now(), onAnswer: answered}
 	if !b.seen.first(i.ID, ix.received) {
 		// Discord may deliver an interaction twice; the first delivery
 		// has (or will have) the one answer an interaction can get.

@@ -175,7 +175,7 @@ func (u *unit) click(user, message, customID string) {
 		Member:  &discordgo.Member{User: &discordgo.User{ID: user, Username: user}},
 		Message: &discordgo.Message{ID: message, ChannelID: "channel"},
 		Data:    discordgo.MessageComponentInteractionData{CustomID: customID, ComponentType: discordgo.ButtonComponent},
-	})
+	}, nil)
 }
 
 // firstMove returns a legal move of g in its notation.

@@ -17,7 +17,7 @@ import (
 // and channels, and the interactions users start.
 
 // ErrNoSession is returned when a user acts while no bot session exists
-// to deliver the interaction to.
+// to deliver the interaction to, and no endpoint takes them by HTTP.
 var ErrNoSession = errors.New("discordtest: no bot gateway session")
 
 // GuildID returns the ID of the guild every server starts with.
@@ -589,10 +589,10 @@ func (ix *Interaction) SubmitModal(values map[string]string) (*Interaction, erro
 		wireModalData{CustomID: modal.CustomID, Components: rows})
 }
 
-// deliver records an interaction and dispatches INTERACTION_CREATE. The
-// caller holds s.mu.
+// deliver records an interaction and delivers it: INTERACTION_CREATE on
+// the gateway, or an HTTP POST (httpdelivery.go). The caller holds s.mu.
 func (s *Server) deliver(it discordgo.InteractionType, userID string, ch *Channel, g *guild, m *Message, data any) (*Interaction, error) {
-	if len(s.sessions) == 0 {
+	if len(s.sessions) == 0 && len(s.web.endpoints) == 0 {
 		return nil, ErrNoSession
 	}
 	st := &interactionState{
@@ -618,7 +618,7 @@ func (s *Server) deliver(it discordgo.InteractionType, userID string, ch *Channe
 	st.wire = w
 	s.interactions[st.ID] = st
 	s.byToken[st.Token] = st
-	s.dispatch("INTERACTION_CREATE", w, 0)
+	s.sendInteraction(st)
 	s.broadcast()
 	ix := st.Interaction
 	return &ix, nil
@@ -632,10 +632,10 @@ func (ix *Interaction) Redeliver() error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	st := s.interactions[ix.ID]
-	if len(s.sessions) == 0 {
+	if len(s.sessions) == 0 && len(s.web.endpoints) == 0 {
 		return ErrNoSession
 	}
-	s.dispatch("INTERACTION_CREATE", st.wire, 0)
+	s.sendInteraction(st)
 	return nil
 }
 

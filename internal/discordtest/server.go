@@ -83,6 +83,7 @@ type Server struct {
 	botPerms       map[string]int64 // channel ID → the bot's permissions there
 	memberPerms    map[string]int64 // guild ID/user ID → the member's permissions
 	departed       map[string]bool  // IDs of the guilds the bot was removed from and of their channels
+	web            webDelivery      // HTTP delivery of interactions (httpdelivery.go)
 }
 
 // guild is the server's record of a guild and its members.
@@ -193,6 +194,7 @@ func (s *Server) Close() {
 		}
 		s.mu.Unlock()
 		s.http.Close()
+		s.web.inflight.Wait()
 		s.subs.Wait()
 	})
 }
