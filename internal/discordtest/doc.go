@@ -39,6 +39,14 @@
 //	session.Client = &http.Client{Transport: srv.Transport()}
 //	_ = session.Open()
 //
+// A bot that takes interactions on an HTTP endpoint instead (Discord's
+// Interactions Endpoint URL) gets them from [Server.DeliverOverHTTP]:
+// POSTs signed with the server's ed25519 key ([Server.PublicKey]), taking
+// turns over several endpoints and skipping one that refuses the
+// connection, as behind a load balancer. The initial response comes back
+// in the answer's body or through the callback route, and is recorded
+// either way.
+//
 // Tests then act as users — [Server.SendCommand], [Server.ClickButton],
 // [Server.SelectValues], [Server.SendAutocomplete], [Interaction.SubmitModal]
 // — and observe the bot through [Interaction.Reply], [Server.WaitMessage],
