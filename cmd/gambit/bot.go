@@ -54,8 +54,21 @@ func runBot(args []string, sio stdio) error {
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
-	return serveBot(ctx, sio)
+	return serveBot(ctx, sio, gatewayMode)
 }
+
+// mode is how the bot receives interactions: on the gateway (gambit bot)
+// or on an HTTP endpoint (gambit serve).
+type mode struct {
+	// check names the operations endpoint's health check of
+	// bot.Connected.
+	check string
+	// run runs the bot until ctx is done.
+	run func(ctx context.Context, b *bot.Bot) error
+}
+
+// gatewayMode is gambit bot's: a gateway connection.
+var gatewayMode = mode{check: "gateway", run: func(ctx context.Context, b *bot.Bot) error { return b.Run(ctx) }}
 
 // botSettings reads the bot's settings from the environment; the Discord
 // ones only when needDiscord (the playground brings its own Discord).
@@ -125,8 +138,9 @@ func opsSettings() (addr, token string, err error) {
 	return addr, token, errors.Join(errs...)
 }
 
-// serveBot runs the bot until ctx is done.
-func serveBot(ctx context.Context, sio stdio) error {
+// serveBot runs the bot, receiving interactions as m says, until ctx is
+// done.
+func serveBot(ctx context.Context, sio stdio, m mode) error {
 	cfg, level, err := botSettings(true)
 	opsAddr, opsToken, opsErr := opsSettings()
 	if err := errors.Join(err, opsErr); err != nil {
@@ -164,7 +178,7 @@ func serveBot(ctx context.Context, sio stdio) error {
 	if opsAddr != "" {
 		h := ops.Handler(cfg.Metrics, []ops.Check{
 			{Name: "storage", Probe: store.Ping},
-			{Name: "gateway", Probe: func(context.Context) error {
+			{Name: m.check, Probe: func(context.Context) error {
 				if !b.Connected() {
 					return errors.New("not connected")
 				}
@@ -186,7 +200,7 @@ func serveBot(ctx context.Context, sio stdio) error {
 	} else {
 		opsDone <- nil
 	}
-	runErr := b.Run(ctx)
+	runErr := m.run(ctx, b)
 	stopOps()
 	return errors.Join(runErr, <-opsDone)
 }

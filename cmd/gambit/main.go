@@ -35,6 +35,7 @@ type stdio struct {
 var commands = []command{
 	{name: "playground", summary: "play without a Discord token: the real bot, a local Discord and a web page", run: runPlayground},
 	{name: "bot", summary: "run the Discord bot (settings from the environment and .env)", run: runBot},
+	{name: "serve", summary: "run the bot on an HTTP interactions endpoint, without a gateway (behind a load balancer)", run: runServe},
 	{name: "perft", summary: "count the leaves of a game tree: the check of the move generators", run: runPerft},
 	{name: "solve", summary: "solve Connect Four positions exactly, read from standard input", run: runSolve},
 	{name: "analyze", summary: "ask a strategy for its move in a position, with score, depth and line", run: runAnalyze},
