@@ -4,14 +4,19 @@ import (
 	"bytes"
 	"context"
 	"crypto/ed25519"
-	"crypto/rand"
+	crand "crypto/rand"
 	"encoding/hex"
+	"fmt"
 	"io"
 	"log/slog"
+	"math/rand/v2"
 	"net"
 	"net/http"
+	"runtime"
+	"slices"
 	"strconv"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -74,6 +79,44 @@ func (h *harness) post(method, url string, body []byte, header map[string]string
 	return resp.StatusCode, string(answer)
 }
 
+// replica runs a second HTTP bot beside h's, on the same store, as a
+// second process would run on one PostgreSQL database, logging to h's
+// logs and measured by metrics; it returns its endpoint's URL. The
+// replica stops when the test ends, before the store closes.
+func (h *harness) replica(metrics *ops.Metrics) string {
+	h.t.Helper()
+	cfg := h.cfg
+	cfg.Token, cfg.APIURL, cfg.Metrics = h.srv.Token(), h.srv.URL(), metrics
+	cfg.Logger = slog.New(slog.NewTextHandler(h.logs, &slog.HandlerOptions{Level: slog.LevelDebug}))
+	ready := make(chan struct{})
+	cfg.Ready = func() { close(ready) }
+	b, err := bot.New(cfg, h.store)
+	if err != nil {
+		h.t.Fatal(err)
+	}
+	first := h.endpoint
+	run := h.serve(b)
+	url := h.endpoint
+	h.endpoint = first
+	ctx, stop := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	go func() { done <- run(ctx) }()
+	h.t.Cleanup(func() {
+		stop()
+		if err := <-done; err != nil {
+			h.t.Errorf("the second replica stopped with %v", err)
+		}
+	})
+	select {
+	case <-ready:
+	case err := <-done:
+		h.t.Fatalf("the second replica stopped at start: %v", err)
+	case <-time.After(waitTimeout):
+		h.t.Fatal("the second replica did not come up")
+	}
+	return url
+}
+
 func TestTheEndpointVerifiesEveryRequest(t *testing.T) {
 	t.Parallel()
 	h := start(t, withHTTP(), withClock())
@@ -83,7 +126,7 @@ func TestTheEndpointVerifiesEveryRequest(t *testing.T) {
 	signed := func(ts string, body []byte) map[string]string {
 		return map[string]string{"X-Signature-Timestamp": ts, "X-Signature-Ed25519": h.srv.Sign(ts, body)}
 	}
-	_, impostor, err := ed25519.GenerateKey(rand.Reader)
+	_, impostor, err := ed25519.GenerateKey(crand.Reader)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -182,35 +225,7 @@ func TestTwoReplicasShareTheTrafficAndOneCarriesOnAlone(t *testing.T) {
 	h := start(t, withHTTP(), withConfig(func(c *bot.Config) { c.Metrics = m1 }))
 	first := h.endpoint
 
-	// The second replica: another bot on the same store, as a second
-	// process would be on one PostgreSQL database.
-	cfg := h.cfg
-	cfg.Token, cfg.APIURL, cfg.Metrics = h.srv.Token(), h.srv.URL(), m2
-	cfg.Logger = slog.New(slog.NewTextHandler(h.logs, &slog.HandlerOptions{Level: slog.LevelDebug}))
-	ready := make(chan struct{})
-	cfg.Ready = func() { close(ready) }
-	b2, err := bot.New(cfg, h.store)
-	if err != nil {
-		t.Fatal(err)
-	}
-	run2 := h.serve(b2)
-	second := h.endpoint
-	ctx, stop2 := context.WithCancel(context.Background())
-	done2 := make(chan error, 1)
-	go func() { done2 <- run2(ctx) }()
-	t.Cleanup(func() {
-		stop2()
-		if err := <-done2; err != nil {
-			t.Errorf("the second replica stopped with %v", err)
-		}
-	})
-	select {
-	case <-ready:
-	case err := <-done2:
-		t.Fatalf("the second replica stopped at start: %v", err)
-	case <-time.After(waitTimeout):
-		t.Fatal("the second replica did not come up")
-	}
+	second := h.replica(m2)
 	h.deliverOverHTTP(first, second)
 
 	alice, bob := h.srv.AddUser("alice").ID, h.srv.AddUser("bob").ID
@@ -245,4 +260,65 @@ func TestTwoReplicasShareTheTrafficAndOneCarriesOnAlone(t *testing.T) {
 	if handled(m2) < 4 {
 		t.Errorf("the second replica handled %v moves, want every one after the first stopped", handled(m2))
 	}
+}
+
+// BenchmarkLoadFirstResponseHTTP2Replicas is the first-response figure of
+// `gambit serve`: two replicas on one store behind the stand-in, which
+// delivers each interaction by signed HTTP POST to them in turn, keep 200
+// two-player Adjacency games going; in each iteration every game's player
+// to move clicks a cell, the clicks spread over one second (200 clicks/s),
+// and the time from the click to the bot's first response is recorded.
+// BenchmarkLoadFirstResponse200Games (load_test.go) is the same load on
+// one gateway bot, without its AI games.
+func BenchmarkLoadFirstResponseHTTP2Replicas(b *testing.B) {
+	const games = 200
+	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(bot.Procs(bot.Config{}))) // as gambit serve sets it
+	h := start(b, withHTTP(), withoutChecks(), withConfig(func(c *bot.Config) { c.TickInterval = time.Second }))
+	first := h.endpoint
+	h.deliverOverHTTP(first, h.replica(nil))
+	users := make([]string, 2*games)
+	for i := range users {
+		users[i] = h.srv.AddUser(fmt.Sprintf("player%d", i)).ID
+	}
+	ids := make([]storage.GameID, games)
+	var wg sync.WaitGroup
+	for i := range games {
+		wg.Go(func() { ids[i] = challengeAndAcceptQuiet(h, users[2*i], users[2*i+1]) })
+	}
+	wg.Wait()
+
+	var mu sync.Mutex
+	var lat []time.Duration
+	record := func(d time.Duration) {
+		mu.Lock()
+		lat = append(lat, d)
+		mu.Unlock()
+	}
+	b.ResetTimer()
+	for b.Loop() {
+		for i, id := range ids {
+			wg.Go(func() {
+				rng := rand.New(rand.NewPCG(uint64(i), uint64(len(lat))))
+				time.Sleep(time.Duration(rng.Int64N(int64(time.Second))))
+				g := h.game(id)
+				if g.Status != storage.StatusActive {
+					return
+				}
+				board := h.board(id)
+				cid, value, ok := moveControl(board, legalCell(rng, g.Position))
+				if !ok {
+					b.Errorf("game %s: no control for a legal cell", id)
+					return
+				}
+				timedPick(b, h, users[2*i+g.Turn], board.ID, cid, value, record)
+			})
+		}
+		wg.Wait()
+	}
+	b.StopTimer()
+	slices.Sort(lat)
+	b.ReportMetric(float64(percentile(lat, 50).Microseconds())/1000, "p50-ms")
+	b.ReportMetric(float64(percentile(lat, 99).Microseconds())/1000, "p99-ms")
+	b.ReportMetric(float64(lat[len(lat)-1].Microseconds())/1000, "max-ms")
+	b.ReportMetric(float64(len(lat)), "clicks")
 }
