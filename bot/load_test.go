@@ -205,21 +205,29 @@ func challengeAndAcceptQuiet(h *harness, alice, bob string) storage.GameID {
 	if err != nil {
 		h.t.Fatal(err)
 	}
+	// Accept once the challenge's board is saved, as a person would be
+	// able to click it: with replicas (gambit serve), the click may reach
+	// another process than the one still saving the board's message ID,
+	// and the two changes would race.
+	var id storage.GameID
+	for deadline := time.Now().Add(waitTimeout); id == ""; time.Sleep(5 * time.Millisecond) {
+		for _, g := range mustActive(h, alice) {
+			if g.MessageID == m.ID {
+				id = g.ID
+			}
+		}
+		if time.Now().After(deadline) {
+			h.t.Fatalf("the challenge on message %s was not saved", m.ID)
+		}
+	}
 	accept, ok := find(m, "v1/accept/{game}", nil)
 	if !ok {
 		h.t.Fatalf("no Accept button: %q", m.Content)
 	}
-	r := h.click(bob, m.ID, accept)
-	if r.Ephemeral() {
+	if r := h.click(bob, m.ID, accept); r.Ephemeral() {
 		h.t.Fatalf("accept refused: %q", r.Content)
 	}
-	for _, g := range mustActive(h, alice) {
-		if g.MessageID == m.ID {
-			return g.ID
-		}
-	}
-	h.t.Fatalf("no game on message %s", m.ID)
-	return ""
+	return id
 }
 
 func mustActive(h *harness, user string) []*storage.Game {
