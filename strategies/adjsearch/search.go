@@ -149,15 +149,15 @@ func (t *thread) evaluate(b adjacency.Board) int {
 // plies deep with the window (alpha, beta), in Units. h is b's key.
 func (t *thread) search(b adjacency.Board, h uint64, depth, ply, alpha, beta int) int {
 	t.pvLen[ply] = 0
+	t.nodes++
+	if t.nodes&checkMask == 0 {
+		t.checkIn()
+	}
 	if b.Terminal() {
 		return diff(b) * Unit
 	}
 	if depth <= 0 {
 		return t.evaluate(b)
-	}
-	t.nodes++
-	if t.nodes&checkMask == 0 {
-		t.checkIn()
 	}
 	if t.r.stop.Load() {
 		return 0 // unwinding: the value is thrown away
