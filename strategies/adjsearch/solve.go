@@ -122,10 +122,10 @@ func (t *thread) solveNode(b adjacency.Board, h uint64, alpha, beta int) int {
 	switch {
 	case left == 0:
 		return bits.OnesCount64(mover) - bits.OnesCount64(other)
-	case left == 1: // the best last move: one mark plus twice its flips
-		return bits.OnesCount64(mover) - bits.OnesCount64(other) + 1 + 2*adjgame.MaxFlips(other, ^(mover|other))
-	case left == 2:
-		return lastTwo(b, beta)
+	case left == 1:
+		return lastOne(b)
+	case left <= shallowMax:
+		return t.shallow(b, alpha, beta)
 	case t.r.stop.Load():
 		return 0
 	}
@@ -189,15 +189,48 @@ func (t *thread) etc(b adjacency.Board, h uint64, beta int) (int, bool) {
 	return 0, false
 }
 
-// lastTwo is the fail-soft value of b with two plies left: each move is
-// answered by the opponent's best last move, worked out without search.
-func lastTwo(b adjacency.Board, beta int) int {
+// shallowMax: positions with this many plies left or fewer are solved by
+// shallow, without table or ordering.
+const shallowMax = 6
+
+// lastOne is the value of b with one ply left: the best last move is worth
+// one mark plus twice its flips.
+func lastOne(b adjacency.Board) int {
+	mover, other := b.Marks()
+	empty := ^(mover | other)
+	flips := 0
+	if bits.OnesCount64(empty) > 4 {
+		flips = adjgame.MaxFlips(other, empty)
+	} else {
+		for e := empty; e != 0; e &= e - 1 {
+			flips = max(flips, bits.OnesCount64(b.Flips(engineMove(bits.TrailingZeros64(e)))))
+		}
+	}
+	return bits.OnesCount64(mover) - bits.OnesCount64(other) + 1 + 2*flips
+}
+
+// shallow is the fail-soft alpha-beta value of b with 2 to shallowMax plies
+// left, the moves taken in cell order: so near the end, working out an
+// order costs more than it saves. With many empty cells (a short game's
+// sparse board) it orders by captures, which cut off sooner there.
+func (t *thread) shallow(b adjacency.Board, alpha, beta int) int {
+	t.nodes++
+	if b.PliesLeft() == 1 {
+		return lastOne(b)
+	}
 	best := -infinity
-	order := newCaptureOrder(b, noCell)
-	for m, ok := order.next(); ok; m, ok = order.next() {
-		mover, other := b.After(engineMove(m)).Marks()
-		reply := bits.OnesCount64(mover) - bits.OnesCount64(other) + 1 + 2*adjgame.MaxFlips(other, ^(mover|other))
-		if best = max(best, -reply); best >= beta {
+	empty := empties(b)
+	if bits.OnesCount64(empty) > 2*shallowMax {
+		order := newCaptureOrder(b, noCell)
+		for m, ok := order.next(); ok; m, ok = order.next() {
+			if best = max(best, -t.shallow(b.After(engineMove(m)), -beta, -max(alpha, best))); best >= beta {
+				break
+			}
+		}
+		return best
+	}
+	for e := empty; e != 0; e &= e - 1 {
+		if best = max(best, -t.shallow(b.After(engineMove(bits.TrailingZeros64(e))), -beta, -max(alpha, best))); best >= beta {
 			break
 		}
 	}
