@@ -1,7 +1,9 @@
 package adjsearch
 
 import (
+	"cmp"
 	"math/bits"
+	"slices"
 
 	"github.com/gambitbot/gambit/engine/adjacency"
 )
@@ -11,13 +13,16 @@ import (
 // capture (report 001's h(s)), then by how few empty neighbours the new
 // mark has (it is harder to take back), then by the history heuristic.
 // The order keys are worked out for all cells at once on bitboards, and
-// the next move is selected lazily since a cut-off often comes first.
+// the first moves are selected lazily since a cut-off often comes first;
+// a node that gets past them sorts the rest at once.
 type moveList struct {
-	cells    [adjacency.Cells]uint8
-	keys     [adjacency.Cells]int32
+	moves    [adjacency.Cells]int64 // order key << 8 | cell
 	captures [adjacency.Cells]uint8 // by cell
 	n, i     int
 }
+
+// lazyPicks is how many moves a list selects one by one before sorting.
+const lazyPicks = 3
 
 // generate fills the list with the moves of the unfinished b.
 func (l *moveList) generate(b adjacency.Board, hint int, killers [2]int, history *[adjacency.Cells]int32) {
@@ -39,7 +44,7 @@ func (l *moveList) generate(b adjacency.Board, hint int, killers [2]int, history
 				case killers[1]:
 					key = 1<<29 - 1
 				}
-				l.cells[l.n], l.keys[l.n] = uint8(c), key
+				l.moves[l.n] = int64(key)<<8 | int64(c)
 				l.captures[c] = uint8(k)
 				l.n++
 			}
@@ -52,15 +57,20 @@ func (l *moveList) next() (int, bool) {
 	if l.i >= l.n {
 		return noCell, false
 	}
-	best := l.i
-	for j := l.i + 1; j < l.n; j++ {
-		if l.keys[j] > l.keys[best] {
-			best = j
-		}
+	if l.i == lazyPicks {
+		rest := l.moves[l.i:l.n]
+		slices.SortFunc(rest, func(a, b int64) int { return cmp.Compare(b, a) })
 	}
-	l.cells[l.i], l.cells[best] = l.cells[best], l.cells[l.i]
-	l.keys[l.i], l.keys[best] = l.keys[best], l.keys[l.i]
-	m := int(l.cells[l.i])
+	if l.i < lazyPicks {
+		best := l.i
+		for j := l.i + 1; j < l.n; j++ {
+			if l.moves[j] > l.moves[best] {
+				best = j
+			}
+		}
+		l.moves[l.i], l.moves[best] = l.moves[best], l.moves[l.i]
+	}
+	m := int(uint8(l.moves[l.i]))
 	l.i++
 	return m, true
 }

@@ -33,13 +33,16 @@ func lines(b adjacency.Board) float64 {
 	return size
 }
 
-// Solve reach, calibrated on this machine's 18-ply solves of positions
-// from real games: solveBits is the largest tree (log2 of its lines) the
-// search starts to solve with a second left, and each doubling of the time
-// left allows solveBitsPerDoubling more; without a deadline, noDeadlineBits.
+// Solve reach, calibrated on the self-play endgames of testdata (one
+// thread, CPU time on a shared machine): 16 plies over 16 empty cells took
+// 0.1–0.25 s, 18 plies 18–57 s. solveBits is the largest tree (log2 of
+// its lines) the search starts to solve with a second left — 16 plies on
+// a full board —, and each doubling of the time left allows
+// solveBitsPerDoubling more; without a deadline, noDeadlineBits (18
+// plies: a search without deadline takes the time it needs).
 const (
-	solveBits            = 52.5 // 18 plies over 18 empty cells
-	solveBitsPerDoubling = 2.5
+	solveBits            = 45
+	solveBitsPerDoubling = 1.5
 	noDeadlineBits       = 52.5
 )
 
