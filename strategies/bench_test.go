@@ -153,4 +153,5 @@ func loadCores() (stop func()) {
 func clearPools() {
 	tables.drop()
 	c4solvers.drop()
+	adjEngines.drop()
 }

@@ -5,6 +5,7 @@ import (
 	"fmt"
 
 	"github.com/gambitbot/gambit/engine"
+	"github.com/gambitbot/gambit/engine/adjacency"
 )
 
 // searchStrategies are Gambit's own strong strategies.
@@ -20,16 +21,21 @@ var searchStrategies = []Info{
 	},
 }
 
-// Minimax is Gambit's strong strategy for every game: negamax alpha-beta
-// with iterative deepening, a shared transposition table, principal
-// variation search, move ordering (hash move, the game's own ordering —
-// report 001's capture count h(s) for Adjacency —, killer and history
-// heuristics), late-move reductions, Lazy SMP over Limits.Threads threads,
-// and exact solving once the plies left fit in the search.
+// Minimax is Gambit's strong strategy for every game. On Adjacency it is
+// the specialised engine of strategies/adjsearch (bitboards, incremental
+// keys, a table sized by the move time, exact endgame solving). On the
+// other games it is negamax alpha-beta with iterative deepening, a shared
+// transposition table, principal variation search, move ordering (hash
+// move, the game's own ordering, killer and history heuristics),
+// late-move reductions, Lazy SMP over Limits.Threads threads, and exact
+// solving once the plies left fit in the search.
 type Minimax struct{}
 
 // Search implements Strategy.
 func (Minimax) Search(ctx context.Context, pos engine.Position, limits Limits) (Result, error) {
+	if p, ok := pos.(*adjacency.Position); ok {
+		return searchAdjacency(ctx, p, limits)
+	}
 	r, ok := rulesFor(pos)
 	if !ok {
 		return Result{}, fmt.Errorf("strategies: minimax: %T: %w", pos, ErrUnsupported)

@@ -1,0 +1,40 @@
+package strategies
+
+import (
+	"context"
+	"fmt"
+
+	"github.com/gambitbot/gambit/engine"
+	"github.com/gambitbot/gambit/engine/adjacency"
+	"github.com/gambitbot/gambit/strategies/adjsearch"
+)
+
+// adjEngines are the Adjacency engines between searches, by table cap in
+// MiB: each keeps its table (sized by the move time, paged in once) for
+// the next move of the process, and concurrent games take different ones.
+var adjEngines = sizedPool[*adjsearch.Engine]{make: func(int) *adjsearch.Engine { return adjsearch.New(nil) }}
+
+// searchAdjacency is minimax on Adjacency: the specialised engine of
+// strategies/adjsearch, which also solves endgames exactly.
+func searchAdjacency(ctx context.Context, pos *adjacency.Position, limits Limits) (Result, error) {
+	hashMiB := limits.HashMiB
+	if hashMiB <= 0 {
+		hashMiB = DefaultHashMiB
+	}
+	e := adjEngines.get(hashMiB)
+	defer adjEngines.put(hashMiB, e)
+	opts := adjsearch.Options{Depth: limits.Depth, Nodes: limits.Nodes, Threads: limits.Threads, MaxTableMiB: hashMiB}
+	if limits.Progress != nil {
+		opts.Progress = func(r adjsearch.Result) {
+			limits.Progress(Progress{Depth: r.Depth, Move: r.Move, Score: r.Score, Exact: r.Exact, Nodes: r.Nodes, Elapsed: r.Elapsed})
+		}
+	}
+	if pos.Terminal() {
+		return Result{}, fmt.Errorf("strategies: minimax %v: %w", pos, ErrNoMoves)
+	}
+	r, err := e.Search(ctx, pos.Board, opts)
+	if err != nil {
+		return Result{}, fmt.Errorf("strategies: minimax: %w", err)
+	}
+	return Result{Move: r.Move, Score: r.Score, Exact: r.Exact, Depth: r.Depth, Nodes: r.Nodes, PV: append([]engine.Move(nil), r.PV...)}, nil
+}
