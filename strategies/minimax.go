@@ -5,6 +5,7 @@ import (
 	"fmt"
 
 	"github.com/gambitbot/gambit/engine"
+	"github.com/gambitbot/gambit/strategies/adjeval"
 )
 
 // searchStrategies are Gambit's own strong strategies.
@@ -18,6 +19,15 @@ var searchStrategies = []Info{
 		Difficulty:  Hard,
 		Strategy:    Minimax{},
 	},
+	{
+		Name:        "minimax-hand",
+		DisplayName: "Deep thinker, classic",
+		Blurb:       "looks many moves ahead with its first, hand-tuned judgement",
+		Games:       []string{"adjacency"},
+		Description: "minimax with the hand-tuned Adjacency evaluation (games/adjacency) instead of the learned one (strategies/adjeval)",
+		Difficulty:  Hard,
+		Strategy:    Minimax{Eval: HandEval},
+	},
 }
 
 // Minimax is Gambit's strong strategy for every game: negamax alpha-beta
@@ -26,13 +36,32 @@ var searchStrategies = []Info{
 // report 001's capture count h(s) for Adjacency —, killer and history
 // heuristics), late-move reductions, Lazy SMP over Limits.Threads threads,
 // and exact solving once the plies left fit in the search.
-type Minimax struct{}
+type Minimax struct {
+	// Eval selects the Adjacency evaluation; the zero value is the
+	// default, LearnedEval. Other games use their plug-in's.
+	Eval AdjacencyEval
+}
+
+// AdjacencyEval names an evaluation minimax can search Adjacency with.
+type AdjacencyEval int
+
+const (
+	// LearnedEval is strategies/adjeval's, fitted by `gambit train`.
+	LearnedEval AdjacencyEval = iota
+	// HandEval is the hand-tuned one of the Adjacency plug-in
+	// (games/adjacency.Evaluate), kept to compare with.
+	HandEval
+)
 
 // Search implements Strategy.
-func (Minimax) Search(ctx context.Context, pos engine.Position, limits Limits) (Result, error) {
+func (m Minimax) Search(ctx context.Context, pos engine.Position, limits Limits) (Result, error) {
 	r, ok := rulesFor(pos)
 	if !ok {
 		return Result{}, fmt.Errorf("strategies: minimax: %T: %w", pos, ErrUnsupported)
+	}
+	if ar, isAdj := r.(adjacencyRules); isAdj && m.Eval == LearnedEval {
+		ar.eval = adjeval.Evaluate
+		r = ar
 	}
 	return runSearch(ctx, pos, limits, r, searchConfig{lmr: true})
 }

@@ -21,8 +21,19 @@ func (r gameRules) evaluate(p engine.Position) int { return r.ai.Evaluate(p) }
 func (r gameRules) orderBonus(p engine.Position, m engine.Move) int { return r.ai.Order(p, m) }
 
 // adjacencyRules add the exact Adjacency endgame solver (solve_adjacency.go)
-// to the plug-in's rules.
-type adjacencyRules struct{ gameRules }
+// to the plug-in's rules, and evaluate with eval when it is set (in Units
+// of games/adjacency, for the side to move) instead of the plug-in's.
+type adjacencyRules struct {
+	gameRules
+	eval func(adjacency.Board) int
+}
+
+func (r adjacencyRules) evaluate(p engine.Position) int {
+	if r.eval == nil {
+		return r.gameRules.evaluate(p)
+	}
+	return r.eval(p.(*adjacency.Position).Board)
+}
 
 // connect4Rules add the exact Connect Four solver (rules_connect4.go) to
 // the plug-in's rules.
@@ -39,7 +50,7 @@ func rulesFor(pos engine.Position) (rules, bool) {
 	r := gameRules{g.AI}
 	switch pos.(type) {
 	case *adjacency.Position:
-		return adjacencyRules{r}, true
+		return adjacencyRules{gameRules: r}, true
 	case *connect4.Position:
 		return connect4Rules{r}, true
 	}
