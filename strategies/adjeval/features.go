@@ -44,7 +44,7 @@ const (
 	// FFrontier is the difference of frontier cells: empty cells next to a
 	// side's marks, from which the opponent can attack them.
 	FFrontier
-	// FFrontierFull is FFrontier times the occupied cells, over 64: the
+	// FFrontierFull is FFrontier times the number of occupied cells: the
 	// frontier matters more on a full board.
 	FFrontierFull
 	// FMultiMine counts the empty cells where the side to move would flip
@@ -115,7 +115,7 @@ func Extract(b adjacency.Board) Features {
 	f[FThreatTheirs] = maxFlips(onTheirs, empty)
 	f[FStable] = int32(bits.OnesCount64(mine&^nearEmpty) - bits.OnesCount64(theirs&^nearEmpty))
 	f[FFrontier] = int32(frontier)
-	f[FFrontierFull] = int32(frontier * bits.OnesCount64(occupied) / 64)
+	f[FFrontierFull] = int32(frontier * bits.OnesCount64(occupied))
 	f[FMultiMine] = int32(bits.OnesCount64(empty &^ (onMine[0] | onMine[1])))
 	f[FMultiTheirs] = int32(bits.OnesCount64(empty &^ (onTheirs[0] | onTheirs[1])))
 	f[FPressureMine] = flipSum(onMine, empty)

@@ -8,7 +8,8 @@ import (
 )
 
 // minSamples is the fewest training positions a stage is fitted on: four
-// per weight. A stage with fewer takes the weights of the stage before.
+// per weight. A stage with fewer takes the weights of the stage before,
+// stage 0 the mark difference alone.
 const minSamples = 4 * adjeval.NumFeatures
 
 // fitStage fits w's weights of stage to its training samples by ridge
@@ -53,9 +54,12 @@ func fitStage(cfg Config, w *adjeval.Weights, stage int, samples []sample, sr *S
 		for i, v := range weights {
 			w[stage][i] = int32(math.Round(v * adjeval.WeightScale))
 		}
-	} else if stage > 0 {
+	} else {
 		sr.Copied = true
-		w[stage] = w[stage-1]
+		w[stage] = [n]int32{adjeval.FMaterial: adjeval.WeightScale}
+		if stage > 0 {
+			w[stage] = w[stage-1]
+		}
 	}
 	measure(w, samples, sr)
 }

@@ -88,7 +88,7 @@ type StageReport struct {
 	// reached the end of the game.
 	Train, HeldOut, Exact int
 	// Copied reports a stage with too few positions to fit, which took
-	// the weights of the stage before.
+	// the weights of the stage before (stage 0: the mark difference).
 	Copied bool
 	// Learned and Hand are the held-out errors of the learned and the
 	// hand-written evaluations.
