@@ -53,6 +53,10 @@ func (w *Weights) evaluate(stage int, f Features) int {
 	return int(sum / (WeightScale / Unit))
 }
 
+// The embedded weights; see README's `gambit train` for the run and its
+// time. Regenerate them after changing the features or the training.
+//
+//go:generate go run ../../cmd/gambit train --out weights.bin --seed 1 --games 1500
 //go:embed weights.bin
 var embedded []byte
 
