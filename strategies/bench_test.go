@@ -153,5 +153,7 @@ func loadCores() (stop func()) {
 func clearPools() {
 	tables.drop()
 	c4solvers.drop()
-	adjEngines.drop()
+	for _, p := range adjEngines {
+		p.drop()
+	}
 }
