@@ -56,6 +56,9 @@ func (s *Server) botPermissions(channelID string) int64 {
 	if p, ok := s.botPerms[channelID]; ok {
 		return p
 	}
+	if ch := s.channels[channelID]; ch != nil && ch.GuildID == "" {
+		return privatePermissions(ch)
+	}
 	return allPermissionBits
 }
 
