@@ -230,6 +230,11 @@ func (b *Bot) playHuman(ctx context.Context, ix *interaction, g *storage.Game, p
 		return err
 	}
 	if err := b.editBoard(ctx, g, msg, webhookToken{}); err != nil {
+		if ix.interactionOnly() {
+			// No valid token shows the board (reach.go): this interaction
+			// shows it again, as a follow-up that becomes the board.
+			return b.showNewBoard(ctx, ix, g, msg)
+		}
 		b.log.Warn("typed move played but its board not updated", "game", g.ID, "err", err)
 		if code := restCode(err); code == discordgo.ErrCodeMissingAccess || code == discordgo.ErrCodeMissingPermissions {
 			return userErrorf("Your move %s counts, but I cannot update the board: I am missing permissions in this channel (View Channel, Send Messages, Embed Links).", played)
