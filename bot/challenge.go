@@ -43,9 +43,6 @@ func (b *Bot) clickAccept(ctx context.Context, ix *interaction, g *storage.Game,
 	if err := b.begin(ctx, g); err != nil {
 		return err
 	}
-	if g.Players[1].Name == "" { // challenged from the context menu, which knows only the ID
-		g.Players[1] = playerOf(ix.user())
-	}
 	if err := b.store.UpdateGame(ctx, g); err != nil {
 		return answerConflict(err, "accept challenge", g.ID)
 	}

@@ -1,6 +1,7 @@
 package bot
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -325,7 +326,7 @@ func (b *Bot) completeMove(ctx context.Context, ix *interaction, opts options) e
 				}
 				against := "solo puzzle"
 				if opp, ok := g.Opponent(seatOf(g, ix.user().ID)); ok {
-					against = "vs " + opp.Name
+					against = "vs " + cmp.Or(opp.Name, "a member") // a context-menu challenge knows only the ID
 				}
 				name := fmt.Sprintf("%s · %s %s · %s", g.ID, g.Kind, against, turn)
 				out = append(out, &discordgo.ApplicationCommandOptionChoice{Name: clipWords(name, 100), Value: string(g.ID)})

@@ -235,8 +235,9 @@ func (b *Bot) clickChallengePick(ctx context.Context, ix *interaction, p customi
 	if p["user"] == ix.user().ID {
 		return userErrorf("You cannot challenge yourself.")
 	}
-	// The select names the user only; checkOpponent saw the whole user
-	// when it offered the select. The name is filled in when they accept.
+	// The select names the user only (checkOpponent saw the whole user
+	// when it offered the select), so the game knows them by ID: boards
+	// mention users by ID anyway.
 	req.opponent = storage.Player{ID: storage.User(p["user"])}
 	_, err = b.challenge(ctx, ix, req)
 	return err
