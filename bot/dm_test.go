@@ -68,8 +68,8 @@ func noChannelRequests(t *testing.T, h *harness, channel string) {
 func playOutAgainstAI(t *testing.T, h *harness, alice string, id storage.GameID) *storage.Game {
 	t.Helper()
 	for range 9 {
-		g := h.waitGame(id, "alice's turn or the end", func(g *storage.Game) bool {
-			return !g.Status.Open() || g.Turn == 0 && !g.AwaitingAI()
+		g := h.waitGame(id, "alice's turn (with the board's ID saved) or the end", func(g *storage.Game) bool {
+			return !g.Status.Open() || g.Turn == 0 && !g.AwaitingAI() && g.MessageID != ""
 		})
 		if !g.Status.Open() {
 			break
@@ -175,6 +175,28 @@ func TestPlayTheAIInAGroupDMThroughInteractionsOnly(t *testing.T) {
 	})
 	g = playOutAgainstAI(t, h, alice, g.ID)
 	if g.Result == nil {
+		t.Fatalf("game ended as %+v", g)
+	}
+	noChannelRequests(t, h, ch.ID)
+}
+
+func TestPlayTheAIInAServerThatDidNotAddGambit(t *testing.T) {
+	t.Parallel()
+	h := start(t)
+	alice := h.srv.AddUser("alice").ID
+	guild, ch, err := h.srv.AddForeignGuild("Elsewhere", alice)
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := h.commandIn(alice, ch.ID, "play", opt("game", "tictactoe"), opt("ai", "random"))
+	if m.Ephemeral() || m.ChannelID != ch.ID {
+		t.Fatalf("/play answered %+v, want the board in the channel (no permission check: the bot is not there)", m)
+	}
+	g := h.latestGame(alice)
+	if g.GuildID != guild.ID {
+		t.Errorf("game stored in guild %q, want %q", g.GuildID, guild.ID)
+	}
+	if g = playOutAgainstAI(t, h, alice, g.ID); g.Result == nil {
 		t.Fatalf("game ended as %+v", g)
 	}
 	noChannelRequests(t, h, ch.ID)

@@ -156,11 +156,13 @@ func (s *Server) addMember(g *guild, userID string) {
 	s.broadcast()
 }
 
-// sortedGuilds returns the guilds in creation order. The caller holds s.mu.
+// sortedGuilds returns the bot's guilds in creation order. The caller holds s.mu.
 func (s *Server) sortedGuilds() []*guild {
 	gs := make([]*guild, 0, len(s.guilds))
 	for _, g := range s.guilds {
-		gs = append(gs, g)
+		if s.botIn(g) { // not the guilds only a user's installation reaches
+			gs = append(gs, g)
+		}
 	}
 	slices.SortFunc(gs, func(a, b *guild) int { return compareIDs(a.ID, b.ID) })
 	return gs
@@ -642,6 +644,9 @@ func (s *Server) deliver(it discordgo.InteractionType, userID string, ch *Channe
 		m := s.member(g, userID, true)
 		w.GuildID, w.Member, w.GuildLocale = g.ID, &m, "en-US"
 		w.AuthorizingIntegrationOwners = map[string]string{"0": g.ID}
+		if !s.botIn(g) { // reached through the user's installation (private.go)
+			w.AuthorizingIntegrationOwners = map[string]string{"1": userID}
+		}
 	} else {
 		// A private channel: the user, not a member, and the app reached
 		// through the user's installation (private.go).

@@ -58,6 +58,8 @@ func (s *Server) botPermissions(channelID string) int64 {
 	}
 	if ch := s.channels[channelID]; ch != nil && ch.GuildID == "" {
 		return privatePermissions(ch)
+	} else if ch != nil && s.guilds[ch.GuildID] != nil && !s.botIn(s.guilds[ch.GuildID]) {
+		return userAppPermissions
 	}
 	return allPermissionBits
 }

@@ -3,11 +3,13 @@ package discordtest
 import (
 	"fmt"
 	"slices"
+	"time"
 
 	"github.com/bwmarrin/discordgo"
 )
 
-// Private channels, and the app reached through a user's installation.
+// Private channels, and the app reached through a user's installation:
+// in them, and in guilds that did not add the bot ([Server.AddForeignGuild]).
 //
 // A DM with the bot ([Server.AddDM]) is a channel the bot is a recipient
 // of: it posts and edits there as in a guild channel, and interactions come
@@ -89,6 +91,34 @@ func (s *Server) addPrivate(typ discordgo.ChannelType, recipients []string) Chan
 	s.channels[ch.ID] = ch
 	s.broadcast()
 	return *ch
+}
+
+// AddForeignGuild creates a guild the bot is not in, with one text
+// channel, whose members are the given users: the app is reachable there
+// only through a member's installation, so interactions name it in
+// authorizing_integration_owners as {"1": user ID}, and the bot's channel
+// message routes get 403 Missing Access. No gateway event announces it.
+func (s *Server) AddForeignGuild(name string, userIDs ...string) (Guild, Channel, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for _, id := range userIDs {
+		if _, ok := s.users[id]; !ok {
+			return Guild{}, Channel{}, fmt.Errorf("discordtest: add foreign guild: unknown user %s", id)
+		}
+	}
+	g := &guild{Guild: Guild{ID: s.newID(), Name: name}, created: s.clock.Now(), members: map[string]time.Time{}}
+	for _, id := range userIDs {
+		g.members[id] = g.created
+	}
+	s.guilds[g.ID] = g
+	ch := s.addChannel(g.ID, "general", "")
+	return g.Guild, *ch, nil
+}
+
+// botIn reports whether the bot is a member of g. The caller holds s.mu.
+func (s *Server) botIn(g *guild) bool {
+	_, ok := g.members[s.bot.ID]
+	return ok
 }
 
 // SendUserCommand runs a user command (a context-menu command, type 2)

@@ -88,6 +88,22 @@ func TestPrivateChannels(t *testing.T) {
 			reply(t, b, in, "wave")
 		})
 	}
+	_, foreign, err := srv.AddForeignGuild("Elsewhere", alice.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := srv.SendCommand(discordtest.SlashCommand{UserID: alice.ID, ChannelID: foreign.ID, Name: "hello"}); err != nil {
+		t.Fatal(err)
+	}
+	in := receive(t, b.interactions, "the command in a guild without the bot").Interaction
+	if in.GuildID == "" || in.Member == nil || in.AuthorizingIntegrationOwners[discordgo.ApplicationIntegrationUserInstall] != alice.ID ||
+		in.AuthorizingIntegrationOwners[discordgo.ApplicationIntegrationGuildInstall] != "" {
+		t.Errorf("guild %q, member %v, owners %v: want the guild, a member and only alice's installation", in.GuildID, in.Member, in.AuthorizingIntegrationOwners)
+	}
+	reply(t, b, in, "hi")
+	_, err = b.ChannelMessageSend(foreign.ID, "posted")
+	restError(t, err, http.StatusForbidden, discordtest.CodeMissingAccess)
+
 	if _, err := srv.SendUserCommand(srv.AddUser("carol").ID, group.ID, "Wave at", bob.ID); err == nil {
 		t.Error("a user who is not in the group DM used a command there")
 	}
