@@ -227,6 +227,37 @@ func TestATypedMoveAfterTheTokensExpiredPostsTheBoardAgain(t *testing.T) {
 	noChannelRequests(t, h, ch.ID)
 }
 
+func TestAnEndTheBotCouldNotShowShowsAtTheNextClick(t *testing.T) {
+	t.Parallel()
+	h := start(t, withClock())
+	alice, bob := h.srv.AddUser("alice").ID, h.srv.AddUser("bob").ID
+	ch, err := h.srv.AddGroupDM(alice, bob)
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := h.commandIn(alice, ch.ID, "challenge", opt("user", bob), opt("game", "connect4"))
+	g := h.waitGame(h.latestGame(alice).ID, "the board's ID", func(g *storage.Game) bool { return g.MessageID != "" })
+	// Past the challenge's expiry and every token's life at once: the
+	// expiry cannot reach the board, which still offers Accept.
+	h.clock.Advance(20 * time.Minute)
+	h.waitGame(g.ID, "the challenge to expire", func(g *storage.Game) bool { return g.Status == storage.StatusExpired })
+	h.waitLog("deadline passed")
+	accept, ok := find(h.board(g.ID), customid.Accept, nil)
+	if !ok {
+		t.Fatal("the board lost its Accept button, though the bot cannot reach it")
+	}
+	r := h.click(bob, m.ID, accept) // the click's answer updates the board
+	if _, ok := find(r, customid.Accept, nil); ok || r.ID != m.ID || !strings.Contains(r.Content, "expired") {
+		t.Errorf("accepting the expired challenge answered %+v, want the board updated to show it expired", r)
+	}
+	if _, err := h.srv.WaitMessage(h.ctx(), func(m discordtest.Message) bool {
+		return m.VisibleTo == bob && strings.Contains(m.Content, "has ended")
+	}); err != nil {
+		t.Errorf("bob was not told privately that the challenge had ended: %v", err)
+	}
+	noChannelRequests(t, h, ch.ID)
+}
+
 func TestChallengeFromTheContextMenu(t *testing.T) {
 	t.Parallel()
 	h, ch, ids := groupDM(t, "alice", "bob")

@@ -64,6 +64,9 @@ func (b *Bot) checkBoardClick(ctx context.Context, ix *interaction, g *storage.G
 	if err := b.adoptBoard(ctx, ix, g); err != nil {
 		return false, err
 	}
+	if endedBehind(ix, g) {
+		return true, b.catchUp(ctx, ix, g)
+	}
 	if err := checkMover(g, ix.user().ID); err != nil {
 		return false, err
 	}
@@ -174,30 +177,50 @@ func (b *Bot) playText(ctx context.Context, ix *interaction, g *storage.Game, te
 // shownPly returns the ply the components of a board message carry, or
 // "" if none does.
 func shownPly(components []discordgo.MessageComponent) string {
+	params, _ := shownControl(components, customid.Move, customid.Pick, customid.File, customid.Resign)
+	return params["ply"]
+}
+
+// shownControl returns the parameters of the first component of a
+// message, in rows, whose custom ID matches one of patterns.
+func shownControl(components []discordgo.MessageComponent, patterns ...customid.Pattern) (customid.Params, bool) {
 	for _, c := range components {
 		var id string
 		switch c := c.(type) {
 		case *discordgo.ActionsRow:
-			if ply := shownPly(c.Components); ply != "" {
-				return ply
+			if params, ok := shownControl(c.Components, patterns...); ok {
+				return params, true
 			}
 		case *discordgo.Button:
 			id = c.CustomID
 		case *discordgo.SelectMenu:
 			id = c.CustomID
 		}
-		for _, pattern := range []customid.Pattern{customid.Move, customid.Pick, customid.File, customid.Resign} {
+		for _, pattern := range patterns {
 			if params, ok := pattern.Match(id); ok {
-				return params["ply"]
+				return params, true
 			}
 		}
 	}
-	return ""
+	return nil, false
+}
+
+// endedBehind reports whether a click came from g's board while it still
+// offers moves or an answer to a challenge though g has ended: an end the
+// bot could not show (a timeout where it may only answer interactions,
+// lost permissions), which the click's answer can.
+func endedBehind(ix *interaction, g *storage.Game) bool {
+	if g.Status.Open() || ix.Message == nil || g.MessageID == "" || ix.Message.ID != g.MessageID {
+		return false
+	}
+	_, open := shownControl(ix.Message.Components, customid.Move, customid.Pick, customid.File, customid.Resign, customid.Accept, customid.Decline)
+	return open
 }
 
 // catchUp answers a click on a board that is itself behind its game —
-// the bot could not edit it (lost permissions, a crash) — by bringing it
-// up to date, and tells the clicker nothing was played.
+// the bot could not edit it (lost permissions, a crash, a timeout where it
+// may only answer interactions) — by bringing it up to date, and tells the
+// clicker nothing was played.
 func (b *Bot) catchUp(ctx context.Context, ix *interaction, g *storage.Game) error {
 	msg, err := gameMessage(g, "")
 	if err != nil {
@@ -205,6 +228,9 @@ func (b *Bot) catchUp(ctx context.Context, ix *interaction, g *storage.Game) err
 	}
 	if err := b.updateBoard(ctx, ix, g, msg); err != nil {
 		return err
+	}
+	if !g.Status.Open() {
+		return ix.fail("This board was behind the game, which has ended; it now shows how. Nothing was played.")
 	}
 	return ix.fail("This board was behind the game; it now shows the current position. Nothing was played: look again and choose your move.")
 }
