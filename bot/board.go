@@ -88,6 +88,7 @@ func (b *Bot) editBoard(ctx context.Context, g *storage.Game, msg render.Message
 		b.log.Warn("edit board through the interaction failed; trying another way", "game", g.ID, "err", err)
 	}
 	if b.reach.isPrivate(g.ChannelID) {
+		b.reach.leftBehind(g.ID)
 		return fmt.Errorf("bot: edit board of game %s: %w", g.ID, errUnreachable)
 	}
 	if g.MessageID != "" {

@@ -64,7 +64,7 @@ func (b *Bot) checkBoardClick(ctx context.Context, ix *interaction, g *storage.G
 	if err := b.adoptBoard(ctx, ix, g); err != nil {
 		return false, err
 	}
-	if endedBehind(ix, g) {
+	if b.endedBehind(ix, g) {
 		return true, b.catchUp(ctx, ix, g)
 	}
 	if err := checkMover(g, ix.user().ID); err != nil {
@@ -206,11 +206,12 @@ func shownControl(components []discordgo.MessageComponent, patterns ...customid.
 }
 
 // endedBehind reports whether a click came from g's board while it still
-// offers moves or an answer to a challenge though g has ended: an end the
-// bot could not show (a timeout where it may only answer interactions,
-// lost permissions), which the click's answer can.
-func endedBehind(ix *interaction, g *storage.Game) bool {
-	if g.Status.Open() || ix.Message == nil || g.MessageID == "" || ix.Message.ID != g.MessageID {
+// offers moves or an answer to a challenge though g has ended, and the
+// bot could not show the end there (a timeout where it may only answer
+// interactions: reach.go), so the click's answer should. A click that
+// merely lost a race with the one that ended g is refused as before.
+func (b *Bot) endedBehind(ix *interaction, g *storage.Game) bool {
+	if g.Status.Open() || ix.Message == nil || g.MessageID == "" || ix.Message.ID != g.MessageID || !b.reach.isBehind(g.ID) {
 		return false
 	}
 	_, open := shownControl(ix.Message.Components, customid.Move, customid.Pick, customid.File, customid.Resign, customid.Accept, customid.Decline)

@@ -23,8 +23,9 @@ import (
 // board (boardTokens): a typed /move or a cell picker, which answer with a
 // message of their own, edit the board through it. When no token is left
 // (after 15 minutes without a click, or after a restart) a background
-// change — an expiry, a forfeit — cannot reach the board: it shows the
-// change at the next click (catchUp), and a move made outside the board
+// change — an expiry, a forfeit — cannot reach the board: the bot notes
+// that the board is behind (leftBehind) and shows the change at the next
+// click on it (catchUp), and a move made outside the board
 // posts the board again as the interaction's follow-up. Tokens are never
 // logged (redact.go).
 
@@ -52,7 +53,8 @@ func (ix *interaction) interactionOnly() bool {
 type reach struct {
 	mu       sync.Mutex
 	tokens   map[storage.GameID]webhookToken
-	private  map[string]bool // channel IDs reachable only through interactions
+	private  map[string]bool         // channel IDs reachable only through interactions
+	behind   map[storage.GameID]bool // games whose board a change could not reach
 	lastTidy time.Time
 }
 
@@ -75,6 +77,26 @@ func (r *reach) remember(id storage.GameID, tok webhookToken, now time.Time) {
 	if old, ok := r.tokens[id]; !ok || !tok.at.Before(old.at) {
 		r.tokens[id] = tok
 	}
+	delete(r.behind, id) // an answer shows the board as it is now
+}
+
+// leftBehind records that a change of game id could not reach its board,
+// so that the next click on it shows the change (catchUp).
+func (r *reach) leftBehind(id storage.GameID) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.behind == nil {
+		r.behind = map[storage.GameID]bool{}
+	}
+	r.behind[id] = true
+}
+
+// isBehind reports whether a change of game id could not reach its board
+// since an answer last showed it.
+func (r *reach) isBehind(id storage.GameID) bool {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return r.behind[id]
 }
 
 // token returns the latest token showing game id's board, the zero token

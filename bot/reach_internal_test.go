@@ -53,6 +53,14 @@ func TestReachKeepsTheLatestValidToken(t *testing.T) {
 	if got := r.token("g1"); got.token != "" {
 		t.Errorf("an expired token was kept: %q", got.token)
 	}
+	r.leftBehind("g2")
+	if !r.isBehind("g2") {
+		t.Error("a board left behind is not noted")
+	}
+	r.remember("g2", webhookToken{token: "newer", at: t0.Add(21 * time.Minute)}, t0.Add(21*time.Minute))
+	if r.isBehind("g2") {
+		t.Error("a board an answer showed again is still noted as behind")
+	}
 	if r.isPrivate("c1") {
 		t.Error("a channel is private before anything said so")
 	}
