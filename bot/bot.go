@@ -178,6 +178,7 @@ type Bot struct {
 	inflight sync.WaitGroup
 	gateway  atomic.Bool
 	seen     seenInteractions
+	locales  locales // each guild's locale, for the boards shown there
 }
 
 // New checks cfg and prepares a bot that keeps its games in store. It

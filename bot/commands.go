@@ -53,7 +53,7 @@ func commandDefinitions() []*discordgo.ApplicationCommand {
 	game := func(required bool) *discordgo.ApplicationCommandOption {
 		return choiceOption("game", "The game", required, gameChoices())
 	}
-	return []*discordgo.ApplicationCommand{
+	return localizeCommands([]*discordgo.ApplicationCommand{
 		{
 			Name: "play", Description: "Start a game against someone or against an AI", Contexts: guildOnly,
 			Options: []*discordgo.ApplicationCommandOption{
@@ -122,7 +122,7 @@ func commandDefinitions() []*discordgo.ApplicationCommand {
 					MaxLength: 100},
 			},
 		},
-	}
+	})
 }
 
 // routes sets up the handlers of commands, autocompletes and components.
@@ -218,6 +218,7 @@ func canonicalCommand(c *discordgo.ApplicationCommand) map[string]any {
 	return map[string]any{
 		"type": typ, "name": c.Name, "description": c.Description, "permissions": perms,
 		"contexts": fmt.Sprint(contexts), "options": canonicalOptions(c.Options),
+		"names": localized(c.NameLocalizations), "descriptions": localized(c.DescriptionLocalizations),
 	}
 }
 
@@ -226,14 +227,22 @@ func canonicalOptions(opts []*discordgo.ApplicationCommandOption) []string {
 	for _, o := range opts {
 		cp := *o
 		cp.Options = nil
-		cp.NameLocalizations, cp.DescriptionLocalizations = nil, nil
 		choices := make([]string, len(o.Choices))
 		for i, ch := range o.Choices {
-			choices[i] = fmt.Sprintf("%s=%v", ch.Name, ch.Value)
+			choices[i] = fmt.Sprintf("%s=%v%v", ch.Name, ch.Value, localized(&ch.NameLocalizations))
 		}
 		cp.Choices = nil
 		raw, _ := json.Marshal(cp) // a struct of plain fields always marshals
 		out = append(out, string(raw)+"|"+strings.Join(choices, ",")+"|"+strings.Join(canonicalOptions(o.Options), ";"))
 	}
 	return out
+}
+
+// localized is a command's localizations in a canonical form: absent and
+// empty compare equal.
+func localized(m *map[discordgo.Locale]string) string {
+	if m == nil || len(*m) == 0 {
+		return ""
+	}
+	return fmt.Sprint(*m) // fmt sorts map keys
 }

@@ -208,6 +208,7 @@ func (b *Bot) onInteraction(i *discordgo.Interaction) {
 		_ = ix.say("Gambit is restarting; try again in a few seconds.")
 		return
 	}
+	b.locales.learn(i)
 	b.inflight.Add(1)
 	defer b.inflight.Done()
 	ctx, cancel := context.WithTimeout(context.Background(), interactionTimeout)

@@ -607,7 +607,7 @@ func (s *Server) deliver(it discordgo.InteractionType, userID string, ch *Channe
 		ID: st.ID, ApplicationID: s.appID, Type: it, Data: data,
 		GuildID: g.ID, Channel: toWireChannel(ch), ChannelID: ch.ID,
 		Member: s.member(g, userID, true), Token: st.Token, Version: 1,
-		AppPermissions: strconv.FormatInt(s.botPermissions(ch.ID), 10), Locale: "en-US", GuildLocale: "en-US",
+		AppPermissions: strconv.FormatInt(s.botPermissions(ch.ID), 10), Locale: s.localeOf(userID), GuildLocale: s.localeOf(g.ID),
 		Entitlements: []any{}, AuthorizingIntegrationOwners: map[string]string{"0": g.ID},
 	}
 	w.Channel.Permissions = w.AppPermissions
