@@ -80,4 +80,3 @@ func TestCommandsAreLocalized(t *testing.T) {
 		t.Errorf("/play is called %q in Indonesian, want main", got)
 	}
 }
-
