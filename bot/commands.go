@@ -218,7 +218,7 @@ func canonicalCommand(c *discordgo.ApplicationCommand) map[string]any {
 	return map[string]any{
 		"type": typ, "name": c.Name, "description": c.Description, "permissions": perms,
 		"contexts": fmt.Sprint(contexts), "options": canonicalOptions(c.Options),
-		"names": localized(c.NameLocalizations), "descriptions": localized(c.DescriptionLocalizations),
+		"names": canonicalLocalizations(c.NameLocalizations), "descriptions": canonicalLocalizations(c.DescriptionLocalizations),
 	}
 }
 
@@ -229,7 +229,7 @@ func canonicalOptions(opts []*discordgo.ApplicationCommandOption) []string {
 		cp.Options = nil
 		choices := make([]string, len(o.Choices))
 		for i, ch := range o.Choices {
-			choices[i] = fmt.Sprintf("%s=%v%v", ch.Name, ch.Value, localized(&ch.NameLocalizations))
+			choices[i] = fmt.Sprintf("%s=%v%v", ch.Name, ch.Value, canonicalLocalizations(&ch.NameLocalizations))
 		}
 		cp.Choices = nil
 		raw, _ := json.Marshal(cp) // a struct of plain fields always marshals
@@ -238,9 +238,9 @@ func canonicalOptions(opts []*discordgo.ApplicationCommandOption) []string {
 	return out
 }
 
-// localized is a command's localizations in a canonical form: absent and
+// canonicalLocalizations is a command's localizations in a canonical form: absent and
 // empty compare equal.
-func localized(m *map[discordgo.Locale]string) string {
+func canonicalLocalizations(m *map[discordgo.Locale]string) string {
 	if m == nil || len(*m) == 0 {
 		return ""
 	}

@@ -32,7 +32,7 @@ func (b *Bot) cmdLeaderboard(ctx context.Context, ix *interaction, opts options)
 	case "global":
 		ladder = storage.Global(kind)
 	default:
-		return userErrorf("Option scope must be server or global.")
+		return userErr("error.scope")
 	}
 	top, err := b.store.Leaderboard(ctx, ladder, leaderboardSize)
 	if err != nil {
@@ -46,7 +46,7 @@ func (b *Bot) cmdLeaderboard(ctx context.Context, ix *interaction, opts options)
 	case !errors.Is(err, storage.ErrNotFound):
 		return fmt.Errorf("bot: rank in %s: %w", ladder, err)
 	}
-	return ix.reply(render.Leaderboard(kind, scope, top, me), false)
+	return ix.reply(render.Leaderboard(ix.shared(), kind, scope, top, me), false)
 }
 
 // cmdStats handles /stats [user].
@@ -79,5 +79,5 @@ func (b *Bot) cmdStats(ctx context.Context, ix *interaction, opts options) error
 		}
 		stats = append(stats, ks)
 	}
-	return ix.reply(render.Stats(player, stats), true)
+	return ix.reply(render.Stats(ix.lang(), player, stats), true)
 }

@@ -6,6 +6,8 @@ import (
 	"github.com/bwmarrin/discordgo"
 
 	"github.com/gambitbot/gambit/bot/i18n"
+	"github.com/gambitbot/gambit/bot/render"
+	"github.com/gambitbot/gambit/storage"
 )
 
 // The languages of Gambit's messages (package i18n has them):
@@ -106,4 +108,20 @@ func translations(id string) map[discordgo.Locale]string {
 		out[discordgo.Locale(loc)] = text
 	}
 	return out
+}
+
+// nameIn is a player's name as render.PlayerName writes it in the
+// language of the message it is put in.
+func nameIn(p storage.Player) localized {
+	return func(l *i18n.Localizer) string { return render.PlayerName(l, p) }
+}
+
+// titleIn is a game's title in the language of the message it is put in.
+func titleIn(k storage.Kind) localized {
+	return func(l *i18n.Localizer) string { return render.Title(l, k) }
+}
+
+// message is a catalogue message put in another message, in its language.
+func message(id string, pairs ...any) localized {
+	return func(l *i18n.Localizer) string { return l.T(id, pairs...) }
 }

@@ -10,6 +10,7 @@ import (
 
 	"github.com/bwmarrin/discordgo"
 
+	"github.com/gambitbot/gambit/bot/i18n"
 	"github.com/gambitbot/gambit/bot/render"
 	"github.com/gambitbot/gambit/games"
 	"github.com/gambitbot/gambit/games/catalog"
@@ -44,9 +45,7 @@ func checkChannelPermissions(ix *interaction) error {
 	if len(missing) == 0 {
 		return nil
 	}
-	return userErrorf("I cannot keep a board up to date in this channel: I am missing the %s permission%s here. "+
-		"Ask a server admin to grant them to Gambit, or play in another channel.",
-		strings.Join(missing, ", "), map[bool]string{true: "s", false: ""}[len(missing) > 1])
+	return userErr("play.missing_permissions", "Permissions", strings.Join(missing, ", "))
 }
 
 // gameRequest is a new game as asked for by /play or Rematch.
@@ -67,12 +66,12 @@ func (b *Bot) cmdPlay(ctx context.Context, ix *interaction, opts options) error 
 	}
 	settings := b.guildSettings(ctx, ix.GuildID)
 	if !settings.Allows(kind) {
-		return userErrorf("%s is not allowed on this server. Allowed here: %s.", render.Title(kind), kindList(settings.AllowedGames))
+		return userErr("play.not_allowed", "Game", titleIn(kind), "Allowed", kindList(settings.AllowedGames))
 	}
 	req := gameRequest{kind: kind, me: playerOf(ix.user()), first: "me", moveTime: settings.MoveTime}
 	if f := opts.str("first"); f != "" {
 		if f != "me" && f != "opponent" && f != "random" {
-			return userErrorf("Option first must be me, opponent or random.")
+			return userErr("play.first_choice")
 		}
 		req.first = f
 	}
@@ -85,10 +84,10 @@ func (b *Bot) cmdPlay(ctx context.Context, ix *interaction, opts options) error 
 	} else if given {
 		rng := gm.Setup.Rounds
 		if rng == nil {
-			return userErrorf("Option rounds applies to %s only.", withRounds())
+			return userErr("play.rounds_only", "Games", withRounds())
 		}
 		if r < int64(rng.Min) || r > int64(rng.Max) {
-			return userErrorf("Option rounds must be between %d and %d.", rng.Min, rng.Max)
+			return userErr("play.rounds_range", "Min", rng.Min, "Max", rng.Max)
 		}
 		req.rounds = int(r)
 	} else if rng := gm.Setup.Rounds; rng != nil {
@@ -107,16 +106,16 @@ func (b *Bot) cmdPlay(ctx context.Context, ix *interaction, opts options) error 
 	aiName := opts.str("ai")
 	switch {
 	case opponentID != "" && aiName != "":
-		return userErrorf("Choose an opponent or an AI, not both.")
+		return userErr("play.both")
 	case opponentID != "":
 		if opponentID == ix.user().ID {
-			return userErrorf("You cannot challenge yourself. Play an AI instead: /play game:%s ai:%s", kind, b.cfg.DefaultAI)
+			return userErr("play.yourself", "Game", kind, "AI", b.cfg.DefaultAI)
 		}
 		if opponent == nil {
-			return userErrorf("I could not find that member.")
+			return userErr("play.no_member")
 		}
 		if opponent.Bot {
-			return userErrorf("%s is a bot and cannot accept challenges. Play one of Gambit's AIs with the ai option.", opponent.Username)
+			return userErr("play.bot_opponent", "Name", opponent.Username)
 		}
 		req.opponent = playerOf(opponent)
 		_, err := b.challenge(ctx, ix, req)
@@ -127,10 +126,10 @@ func (b *Bot) cmdPlay(ctx context.Context, ix *interaction, opts options) error 
 	}
 	info, err := strategies.Lookup(aiName)
 	if err != nil {
-		return userErrorf("There is no AI called %q. Start typing in the ai option to see the choices.", echo(aiName))
+		return userErr("play.no_ai", "Name", quote(aiName))
 	}
 	if !info.Supports(string(kind)) {
-		return userErrorf("%s does not play %s. Choose one of: %s.", info.Name, kind, strategyList(string(kind)))
+		return userErr("play.ai_game", "AI", info.Name, "Game", kind, "Choices", strategyList(string(kind)))
 	}
 	req.opponent = storage.Player{ID: storage.AI(info.Name), Name: info.Name}
 	_, err = b.startAIGame(ctx, ix, req)
@@ -138,12 +137,14 @@ func (b *Bot) cmdPlay(ctx context.Context, ix *interaction, opts options) error 
 }
 
 // kindList names games for people: "Connect Four, Tic-Tac-Toe".
-func kindList(kinds []storage.Kind) string {
-	s := make([]string, len(kinds))
-	for i, k := range kinds {
-		s[i] = render.Title(k)
+func kindList(kinds []storage.Kind) localized {
+	return func(l *i18n.Localizer) string {
+		s := make([]string, len(kinds))
+		for i, k := range kinds {
+			s[i] = render.Title(l, k)
+		}
+		return strings.Join(s, ", ")
 	}
-	return strings.Join(s, ", ")
 }
 
 func strategyList(game string) string {
@@ -199,9 +200,9 @@ func limitRefusal(err error) error {
 		return err
 	}
 	if le.Limit == storage.LimitChallenges {
-		return userErrorf("You have %d challenges waiting for an answer, the most Gambit allows. Wait for answers, or withdraw one with its Decline button.", le.Count)
+		return userErr("play.too_many_challenges", "Count", le.Count)
 	}
-	return userErrorf("You have %d games and challenges open, the most Gambit allows at once. Finish or resign one first (/games lists them).", le.Count)
+	return userErr("play.too_many_games", "Count", le.Count)
 }
 
 // newGame returns the record of a requested game, not yet stored.
@@ -254,7 +255,7 @@ func (b *Bot) startAIGame(ctx context.Context, ix *interaction, req gameRequest)
 		if err != nil {
 			return err
 		}
-		return b.showNewBoard(ctx, ix, g, view(g, pos, ix.queueAI(g), nil, ""))
+		return b.showNewBoard(ctx, ix, g, b.view(g, pos, ix.queueAI(g), nil, ""))
 	})
 }
 
@@ -268,7 +269,7 @@ func (b *Bot) challenge(ctx context.Context, ix *interaction, req gameRequest) (
 		return nil, err
 	}
 	return g, ix.hold(g.ID, func() error {
-		return b.showNewBoard(ctx, ix, g, view(g, nil, nil, nil, ""))
+		return b.showNewBoard(ctx, ix, g, b.view(g, nil, nil, nil, ""))
 	})
 }
 
@@ -284,10 +285,12 @@ func (b *Bot) completeAI(_ context.Context, ix *interaction, opts options) error
 		if kind := opts.str("game"); kind != "" && !info.Supports(kind) {
 			continue
 		}
-		if !strings.Contains(info.Name, typed) && !strings.Contains(strings.ToLower(info.DisplayName), typed) {
+		name := render.AIName(ix.lang(), info)
+		if !strings.Contains(info.Name, typed) && !strings.Contains(strings.ToLower(info.DisplayName), typed) &&
+			!strings.Contains(strings.ToLower(name), typed) {
 			continue
 		}
-		out = append(out, &discordgo.ApplicationCommandOptionChoice{Name: clipWords(info.Label(), 100), Value: info.Name})
+		out = append(out, &discordgo.ApplicationCommandOptionChoice{Name: clipWords(render.AILabel(ix.lang(), info), 100), Value: info.Name})
 	}
 	return ix.choices(out)
 }

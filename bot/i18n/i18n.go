@@ -110,6 +110,11 @@ func (l *Localizer) T(id string, pairs ...any) string {
 		cfg.PluralCount = n
 	}
 	s, err := l.loc.Localize(cfg)
+	if err != nil && cfg.PluralCount != nil {
+		// Count is only a placeholder of a message without plural forms.
+		cfg.PluralCount = nil
+		s, err = l.loc.Localize(cfg)
+	}
 	if err != nil && s == "" {
 		return id
 	}

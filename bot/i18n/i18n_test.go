@@ -128,3 +128,11 @@ func TestFor(t *testing.T) {
 		t.Errorf("Translations(cmd.play.name) = %v", got)
 	}
 }
+
+// TestCountWithoutPluralForms checks that a message without plural forms
+// may still show a count: "… and 1 more."
+func TestCountWithoutPluralForms(t *testing.T) {
+	if got, want := i18n.For(i18n.English).T("games.more", "Count", 1), "… and 1 more."; got != want {
+		t.Errorf("got %q, want %q", got, want)
+	}
+}
