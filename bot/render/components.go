@@ -103,7 +103,7 @@ func menus(l *i18n.Localizer, g *storage.Game, gm *games.Game, pos engine.Positi
 			name := pos.FormatMove(m)
 			opt := discordgo.SelectMenuOption{Label: name, Value: name}
 			if gm.Input.Hint != nil {
-				opt.Description = gm.Input.Hint(pos, m)
+				opt.Description = gameWords(l, gm, gm.Input.Hint(pos, m))
 			}
 			opts = append(opts, opt)
 		}

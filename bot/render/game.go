@@ -236,7 +236,7 @@ func game(v View) (Message, *File) {
 		}
 	} else {
 		if pos != nil && gm.Look.Progress != nil && !pos.Terminal() {
-			lines = append(lines, gm.Look.Progress(pos, options(gm, g)))
+			lines = append(lines, gameWords(l, gm, gm.Look.Progress(pos, options(gm, g))))
 		}
 		mover := g.Players[g.Turn]
 		mark := ""

@@ -129,6 +129,11 @@ func gameText(l *i18n.Localizer, gm *games.Game, field, english string, pairs ..
 	return english
 }
 
+// gameWords puts a game's text about a position into l's language.
+func gameWords(l *i18n.Localizer, gm *games.Game, t games.Text) string {
+	return gameText(l, gm, t.ID, t.English, t.Args...)
+}
+
 // nameOf is PlayerName for a bare player id.
 func nameOf(l *i18n.Localizer, id storage.PlayerID) string {
 	return PlayerName(l, storage.Player{ID: id})
