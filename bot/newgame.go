@@ -19,15 +19,16 @@ import (
 )
 
 // neededPermissions are what the bot needs in a channel to keep a board
-// up to date once interaction tokens expire.
+// up to date once interaction tokens expire, with their names' IDs in the
+// catalogue.
 var neededPermissions = []struct {
 	bit  int64
 	name string
 }{
-	{discordgo.PermissionViewChannel, "View Channel"},
-	{discordgo.PermissionSendMessages, "Send Messages"},
-	{discordgo.PermissionEmbedLinks, "Embed Links"},
-	{discordgo.PermissionReadMessageHistory, "Read Message History"},
+	{discordgo.PermissionViewChannel, "permission.view_channel"},
+	{discordgo.PermissionSendMessages, "permission.send_messages"},
+	{discordgo.PermissionEmbedLinks, "permission.embed_links"},
+	{discordgo.PermissionReadMessageHistory, "permission.read_message_history"},
 }
 
 // checkChannelPermissions explains which permissions the bot lacks in the
@@ -45,7 +46,13 @@ func checkChannelPermissions(ix *interaction) error {
 	if len(missing) == 0 {
 		return nil
 	}
-	return userErr("play.missing_permissions", "Permissions", strings.Join(missing, ", "))
+	return userErr("play.missing_permissions", "Permissions", localized(func(l *i18n.Localizer) string {
+		names := make([]string, len(missing))
+		for i, id := range missing {
+			names[i] = l.T(id)
+		}
+		return strings.Join(names, ", ")
+	}))
 }
 
 // gameRequest is a new game as asked for by /play or Rematch.

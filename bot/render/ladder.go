@@ -75,7 +75,7 @@ func Leaderboard(l *i18n.Localizer, kind storage.Kind, scope string, top []stora
 			lines = append(lines, standingLine(l, s))
 		}
 		if me.Player.Rank == 0 {
-			lines = append(lines, l.T("ladder.your_provisional", "Games", plural(l, me.Player.Rating.Games, "rated game")))
+			lines = append(lines, l.T("ladder.your_provisional", "Games", plural(l, me.Player.Rating.Games, "rated_game")))
 		}
 		embed.Fields = []*discordgo.MessageEmbedField{{Name: l.T("ladder.your_place"), Value: fitLines(lines, maxFieldValue)}}
 	}

@@ -240,7 +240,7 @@ func record(r storage.Rating) string {
 // rounds", from the catalogue's unit.<unit>; "n unit" for a unit the
 // catalogue lacks.
 func plural(l *i18n.Localizer, n int, unit string) string {
-	if id := "unit." + strings.ReplaceAll(unit, " ", "_"); i18n.Has(id) {
+	if id := "unit." + unit; i18n.Has(id) {
 		return l.T(id, "Count", n)
 	}
 	return fmt.Sprintf("%d %s", n, unit)
