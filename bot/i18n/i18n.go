@@ -74,13 +74,21 @@ func For(locales ...string) *Localizer {
 			tags = append(tags, t)
 		}
 	}
-	_, i, conf := language.NewMatcher(languages).Match(tags...)
-	lang := language.English
-	if conf != language.No {
-		lang = languages[i]
+	if _, i, conf := matcher.Match(tags...); conf != language.No {
+		return localizers[i]
 	}
-	return &Localizer{loc: i18n.NewLocalizer(bundle, lang.String()), lang: lang}
+	return localizers[0] // English, the bundle's first language
 }
+
+// matcher matches Discord's locales to the catalogue's languages, and
+// localizers are the languages' localizers, in the same order.
+var matcher, localizers = func() (language.Matcher, []*Localizer) {
+	var ls []*Localizer
+	for _, t := range languages {
+		ls = append(ls, &Localizer{loc: i18n.NewLocalizer(bundle, t.String()), lang: t})
+	}
+	return language.NewMatcher(languages), ls
+}()
 
 // Default is the English localizer, for texts addressed to nobody in
 // particular (logs aside, which are never translated).

@@ -136,3 +136,21 @@ func TestCountWithoutPluralForms(t *testing.T) {
 		t.Errorf("got %q, want %q", got, want)
 	}
 }
+
+// BenchmarkT measures a message with placeholders, and For, which every
+// interaction calls.
+func BenchmarkT(b *testing.B) {
+	for _, loc := range i18n.Locales() {
+		l := i18n.For(loc)
+		b.Run(loc, func(b *testing.B) {
+			for b.Loop() {
+				l.T("board.challenge", "Challenged", "<@1>", "Challenger", "<@2>", "Game", "Connect Four")
+			}
+		})
+	}
+	b.Run("For", func(b *testing.B) {
+		for b.Loop() {
+			i18n.For("id")
+		}
+	})
+}

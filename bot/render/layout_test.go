@@ -1,6 +1,8 @@
 package render
 
 import (
+	"github.com/gambitbot/gambit/bot/i18n"
+
 	"bytes"
 	"fmt"
 	"image/png"
@@ -185,7 +187,7 @@ func TestBoardsAreComponentsV2(t *testing.T) {
 // bot sends: "picture" draws and encodes the board's PNG alone, "full"
 // renders the whole board message (picture included), and "multipart"
 // also builds the multipart/form-data request body discordgo uploads,
-// reporting its size. The picture's cost per move is "picture", plus
+// reporting its size; "full-id" is "full" in Indonesian. The picture's cost per move is "picture", plus
 // multipart − full for the upload's body.
 func BenchmarkBoardMessage(b *testing.B) {
 	rng := rand.New(rand.NewPCG(5, 6))
@@ -204,6 +206,13 @@ func BenchmarkBoardMessage(b *testing.B) {
 			}
 		})
 		b.Run(gm.Name+"/full", func(b *testing.B) {
+			for b.Loop() {
+				Game(v)
+			}
+		})
+		b.Run(gm.Name+"/full-id", func(b *testing.B) {
+			v := v
+			v.Lang = i18n.For(i18n.Indonesian)
 			for b.Loop() {
 				Game(v)
 			}
