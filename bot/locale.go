@@ -125,3 +125,32 @@ func titleIn(k storage.Kind) localized {
 func message(id string, pairs ...any) localized {
 	return func(l *i18n.Localizer) string { return l.T(id, pairs...) }
 }
+
+// optionIn is an option's name as the reader's Discord shows it: its
+// name_localizations (the same in every command that has the option).
+func optionIn(name string) localized {
+	return func(l *i18n.Localizer) string {
+		if n, ok := optionNames()[name][discordgo.Locale(l.Locale())]; ok {
+			return n
+		}
+		return name
+	}
+}
+
+// optionNames are the options' localised names by option name.
+var optionNames = sync.OnceValue(func() map[string]map[discordgo.Locale]string {
+	out := map[string]map[discordgo.Locale]string{}
+	var walk func([]*discordgo.ApplicationCommandOption)
+	walk = func(opts []*discordgo.ApplicationCommandOption) {
+		for _, o := range opts {
+			if _, seen := out[o.Name]; !seen && o.NameLocalizations != nil {
+				out[o.Name] = o.NameLocalizations
+			}
+			walk(o.Options)
+		}
+	}
+	for _, c := range commandDefinitions() {
+		walk(c.Options)
+	}
+	return out
+})

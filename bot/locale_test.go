@@ -130,7 +130,7 @@ func TestIndonesianUsersSeeIndonesian(t *testing.T) {
 	_, help := h.command(alice, "help")
 	speaks(t, "/help", help, []string{"permainan papan di Discord", "Lawan AI", "`/main permainan:"}, []string{"board games in Discord", "AI opponents"})
 	_, rules := h.command(alice, "help", opt("game", "adjacency"))
-	speaks(t, "/help game:adjacency", rules, []string{"Cara melangkah", "**Papan.**", "Pemikir dalam"}, []string{"How to move", "Deep thinker"})
+	speaks(t, "/help game:adjacency", rules, []string{"Cara melangkah", "**Papan.**", "Pemikir mendalam"}, []string{"How to move", "Deep thinker"})
 
 	_, challenge := h.command(alice, "play", opt("game", "adjacency"), opt("opponent", bob), opt("rounds", 4))
 	speaks(t, "the challenge", challenge, []string{"menantangmu bermain **Adjacency**", "4 ronde", "Terima", "Tolak"}, []string{"challenges you", "Accept", "Decline"})

@@ -81,7 +81,7 @@ func (o options) integer(name string) (int64, bool, error) {
 	}
 	f, isNum := opt.Value.(float64)
 	if !isNum || f != math.Trunc(f) || math.Abs(f) > 1<<53 {
-		return 0, true, userErr("error.whole_number", "Option", name)
+		return 0, true, userErr("error.whole_number", "Option", optionIn(name))
 	}
 	return int64(f), true, nil
 }
@@ -96,7 +96,7 @@ func (o options) seconds(name string, lo, hi time.Duration) (time.Duration, bool
 	f, isNum := opt.Value.(float64)
 	d := time.Duration(f * float64(time.Second))
 	if !isNum || math.IsNaN(f) || d < lo || d > hi {
-		return 0, true, userErr("error.seconds_range", "Option", name, "Min", strconv.FormatFloat(lo.Seconds(), 'g', -1, 64), "Max", strconv.FormatFloat(hi.Seconds(), 'g', -1, 64))
+		return 0, true, userErr("error.seconds_range", "Option", optionIn(name), "Min", strconv.FormatFloat(lo.Seconds(), 'g', -1, 64), "Max", strconv.FormatFloat(hi.Seconds(), 'g', -1, 64))
 	}
 	return d, true, nil
 }
