@@ -17,7 +17,8 @@ import (
 //   - a message in a channel that several people read (a board, a
 //     challenge) is in the guild's locale (guild_locale), which the bot
 //     remembers for the updates it makes without an interaction (the AI's
-//     move, a timer);
+//     move, a timer); outside a guild (a DM), where there is no guild
+//     locale, in the locale of the one who used the bot there last;
 //   - English when Gambit does not speak the locale.
 
 // lang is the localizer of the one who started the interaction.
@@ -37,11 +38,25 @@ func place(guildID, channelID string) string {
 // locales remembers each guild's locale as its interactions last gave it.
 type locales struct{ m sync.Map } // place → Discord locale
 
-// learn records the guild locale an interaction carries.
+// learn records the locale of the shared messages where an interaction
+// comes from: the guild's, or outside a guild its user's.
 func (l *locales) learn(ix *discordgo.Interaction) {
-	if ix.GuildLocale != nil && *ix.GuildLocale != "" {
-		l.m.Store(place(ix.GuildID, ix.ChannelID), string(*ix.GuildLocale))
+	if loc := sharedLocale(ix); loc != "" {
+		l.m.Store(place(ix.GuildID, ix.ChannelID), loc)
 	}
+}
+
+// sharedLocale is the locale of the messages everyone sees where the
+// interaction comes from: the guild's, or outside a guild the user's; ""
+// if Discord did not say.
+func sharedLocale(ix *discordgo.Interaction) string {
+	switch {
+	case ix.GuildLocale != nil && *ix.GuildLocale != "":
+		return string(*ix.GuildLocale)
+	case ix.GuildID == "":
+		return string(ix.Locale)
+	}
+	return ""
 }
 
 // of returns the localizer of a guild's (or channel's) shared messages.
@@ -55,8 +70,8 @@ func (l *locales) of(guildID, channelID string) *i18n.Localizer {
 // shared is the localizer of the messages the interaction shows in its
 // channel to everyone: the guild's language.
 func (ix *interaction) shared() *i18n.Localizer {
-	if ix.GuildLocale != nil && *ix.GuildLocale != "" {
-		return i18n.For(string(*ix.GuildLocale))
+	if loc := sharedLocale(ix.Interaction); loc != "" {
+		return i18n.For(loc)
 	}
 	return ix.b.locales.of(ix.GuildID, ix.ChannelID)
 }
