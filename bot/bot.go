@@ -218,6 +218,7 @@ func New(cfg Config, store storage.Store) (*Bot, error) {
 	b.routes()
 	s.AddHandler(func(_ *discordgo.Session, e *discordgo.InteractionCreate) { b.onInteraction(e.Interaction) })
 	b.handleGuildEvents(s)
+	b.handleLocaleEvents(s)
 	s.AddHandler(func(_ *discordgo.Session, e *discordgo.Ready) {
 		b.gateway.Store(true)
 		b.log.Info("gateway ready", "user", e.User.Username, "guilds", len(e.Guilds))

@@ -17,7 +17,8 @@ import (
 //   - a message in a channel that several people read (a board, a
 //     challenge) is in the guild's locale (guild_locale), which the bot
 //     remembers for the updates it makes without an interaction (the AI's
-//     move, a timer); outside a guild (a DM), where there is no guild
+//     move, a timer) — from the gateway's guild events too, so that it
+//     knows them after a restart; outside a guild (a DM), where there is no guild
 //     locale, in the locale of the one who used the bot there last;
 //   - English when Gambit does not speak the locale.
 
@@ -57,6 +58,19 @@ func sharedLocale(ix *discordgo.Interaction) string {
 		return string(ix.Locale)
 	}
 	return ""
+}
+
+// handleLocaleEvents learns each guild's locale from the gateway: every
+// guild at connect (GUILD_CREATE) and its changes (GUILD_UPDATE), so that
+// the boards edited after a restart, before any interaction, speak it.
+func (b *Bot) handleLocaleEvents(s *discordgo.Session) {
+	learn := func(g *discordgo.Guild) {
+		if g != nil && g.ID != "" && g.PreferredLocale != "" {
+			b.locales.m.Store(g.ID, string(g.PreferredLocale))
+		}
+	}
+	s.AddHandler(func(_ *discordgo.Session, e *discordgo.GuildCreate) { learn(e.Guild) })
+	s.AddHandler(func(_ *discordgo.Session, e *discordgo.GuildUpdate) { learn(e.Guild) })
 }
 
 // of returns the localizer of a guild's (or channel's) shared messages.

@@ -4,7 +4,9 @@ import (
 	"regexp"
 	"strings"
 	"testing"
+	"time"
 
+	"github.com/gambitbot/gambit/bot"
 	"github.com/gambitbot/gambit/bot/customid"
 	"github.com/gambitbot/gambit/bot/i18n"
 	"github.com/gambitbot/gambit/internal/discordtest"
@@ -186,4 +188,25 @@ func TestLocaleRules(t *testing.T) {
 	speaks(t, "the board in an English guild", board, []string{"your move", "Resign"}, []string{"giliranmu"})
 	_, refused := h.command(bob, "move", opt("cell", "5"))
 	speaks(t, "bob's move out of turn", refused, []string{"It is not your turn"}, nil)
+}
+
+// TestBoardsAfterARestartSpeakTheGuildsLanguage restarts the bot between a
+// challenge and its expiry: the expired board is edited by a timer, with
+// no interaction since the restart to give the guild's locale, and still
+// reads in Indonesian (the gateway's guild event gave it).
+func TestBoardsAfterARestartSpeakTheGuildsLanguage(t *testing.T) {
+	t.Parallel()
+	h := start(t, withClock())
+	alice, bob := h.srv.AddUser("alice").ID, h.srv.AddUser("bob").ID
+	h.srv.SetLocale(h.srv.GuildID(), i18n.Indonesian)
+	_, m := h.command(alice, "play", opt("game", "tictactoe"), opt("opponent", bob))
+	g := h.waitGame(h.latestGame(alice).ID, "the board", func(g *storage.Game) bool { return g.MessageID != "" })
+	h.stop()
+	h.run()
+	h.clock.Advance(bot.DefaultChallengeTTL + time.Minute)
+	expired := h.waitBoard(g.ID, "the expiry", func(m discordtest.Message) bool { return len(controls(m)) == 0 })
+	speaks(t, "the expired challenge", expired, []string{"Tantangan kedaluwarsa"}, []string{"expired"})
+	if expired.ID != m.ID {
+		t.Errorf("the expiry posted a new message")
+	}
 }

@@ -191,15 +191,16 @@ func (s *Server) wireGuild(g *guild) map[string]any {
 		members = append(members, s.member(g, id, true))
 	}
 	return map[string]any{
-		"id":           g.ID,
-		"name":         g.Name,
-		"owner_id":     s.bot.ID,
-		"joined_at":    g.created,
-		"unavailable":  false,
-		"large":        false,
-		"member_count": len(members),
-		"channels":     channels,
-		"members":      members,
+		"id":               g.ID,
+		"name":             g.Name,
+		"preferred_locale": s.localeOf(g.ID),
+		"owner_id":         s.bot.ID,
+		"joined_at":        g.created,
+		"unavailable":      false,
+		"large":            false,
+		"member_count":     len(members),
+		"channels":         channels,
+		"members":          members,
 		"roles": []map[string]any{{
 			"id": g.ID, "name": "@everyone", "permissions": allPermissions, "position": 0,
 		}},
