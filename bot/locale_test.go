@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 	"time"
+	"unicode/utf8"
 
 	"github.com/gambitbot/gambit/bot"
 	"github.com/gambitbot/gambit/bot/customid"
@@ -35,6 +36,13 @@ func TestCommandsAreLocalized(t *testing.T) {
 			t.Errorf("%s: name %q breaks Discord's rules", what, name)
 		}
 	}
+	// Discord takes descriptions and choice names of 1–100 characters.
+	checkText := func(what, text string) {
+		t.Helper()
+		if n := utf8.RuneCountInString(text); n < 1 || n > 100 {
+			t.Errorf("%s: %q has %d characters, Discord takes 1–100", what, text, n)
+		}
+	}
 	var walk func(key string, opts []discordtest.CommandOption)
 	walk = func(key string, opts []discordtest.CommandOption) {
 		names := map[string]bool{}
@@ -45,6 +53,7 @@ func TestCommandsAreLocalized(t *testing.T) {
 				t.Errorf("option %s has no Indonesian name or description: %q, %q", k, id, desc)
 			}
 			checkName(k, id)
+			checkText(k, desc)
 			if names[id] {
 				t.Errorf("option %s: Indonesian name %q used twice", k, id)
 			}
@@ -59,6 +68,7 @@ func TestCommandsAreLocalized(t *testing.T) {
 				if c.NameLocalizations[i18n.Indonesian] == "" {
 					t.Errorf("option %s: choice %v has no Indonesian name", k, c.Value)
 				}
+				checkText(k+" choice", c.NameLocalizations[i18n.Indonesian])
 			}
 			walk(k, o.Options)
 		}
@@ -71,6 +81,7 @@ func TestCommandsAreLocalized(t *testing.T) {
 			t.Errorf("/%s has no Indonesian name or description: %q, %q", c.Name, id, desc)
 		}
 		checkName("/"+c.Name, id)
+		checkText("/"+c.Name, desc)
 		if names[id] {
 			t.Errorf("/%s: Indonesian name %q used twice", c.Name, id)
 		}
