@@ -15,7 +15,7 @@ const maxRecent = 5
 
 // ladderFooter explains the notation of ratings.
 func ladderFooter(l *i18n.Localizer) *discordgo.MessageEmbedFooter {
-	return &discordgo.MessageEmbedFooter{Text: l.T("ladder.footer")}
+	return &discordgo.MessageEmbedFooter{Text: l.T("ladder.footer", "Provisional", l.T("board.provisional_note"))}
 }
 
 // place returns a rank as a medal for the first three and "#n" below;
