@@ -206,7 +206,7 @@ func (b *Bot) refreshBoard(ctx context.Context, id storage.GameID) error {
 	if !g.Status.Open() || g.AwaitingAI() {
 		return nil
 	}
-	msg, err := gameMessage(g, "")
+	msg, err := b.gameMessage(g, "")
 	if err != nil {
 		return err
 	}
@@ -292,7 +292,7 @@ func (b *Bot) commitAI(ctx context.Context, j *aiJob, res strategies.Result) err
 	if err != nil {
 		return err
 	}
-	return b.editBoard(ctx, g, view(g, pos, nil, changes, ""), j.tok)
+	return b.editBoard(ctx, g, b.view(g, pos, nil, changes, ""), j.tok)
 }
 
 // progressEditor edits a board with a search's progress, at most once per
@@ -390,7 +390,7 @@ func (p *progressEditor) edit(t render.Thinking) {
 	if err != nil {
 		return
 	}
-	if err := b.editBoard(ctx, g, view(g, pos, &t, nil, ""), j.tok); err != nil {
+	if err := b.editBoard(ctx, g, b.view(g, pos, &t, nil, ""), j.tok); err != nil {
 		b.log.Warn("show AI progress", "game", g.ID, "err", err)
 	}
 }

@@ -8,6 +8,7 @@ import (
 
 	"github.com/bwmarrin/discordgo"
 
+	"github.com/gambitbot/gambit/bot/i18n"
 	"github.com/gambitbot/gambit/bot/render"
 	"github.com/gambitbot/gambit/engine"
 	"github.com/gambitbot/gambit/storage"
@@ -17,15 +18,22 @@ import (
 // Discord allows 15 minutes and the bot keeps a minute's margin.
 const tokenLifetime = 14 * time.Minute
 
-// view renders a game's message. thinking is the AI's state when it is to
-// move; Notice and Changes come from the change being shown.
-func view(g *storage.Game, pos engine.Position, thinking *render.Thinking, changes []storage.RatingChange, notice string) render.Message {
-	return render.Game(render.View{Game: g, Pos: pos, Thinking: thinking, Changes: changes, Notice: notice})
+// view renders a game's message, in the language of its guild (boardLang).
+// thinking is the AI's state when it is to move; Notice and Changes come
+// from the change being shown.
+func (b *Bot) view(g *storage.Game, pos engine.Position, thinking *render.Thinking, changes []storage.RatingChange, notice string) render.Message {
+	return render.Game(render.View{Game: g, Pos: pos, Thinking: thinking, Changes: changes, Notice: notice, Lang: b.boardLang(g)})
+}
+
+// boardLang is the language of a game's board and of the notices on it:
+// its guild's, as the guild's interactions last gave it.
+func (b *Bot) boardLang(g *storage.Game) *i18n.Localizer {
+	return b.locales.of(g.GuildID, g.ChannelID)
 }
 
 // gameMessage renders a game from its record alone, for messages that do
 // not follow a move (expiry, forfeits, reposts).
-func gameMessage(g *storage.Game, notice string) (render.Message, error) {
+func (b *Bot) gameMessage(g *storage.Game, notice string) (render.Message, error) {
 	var pos engine.Position
 	if g.Status != storage.StatusPending && g.Position != "" {
 		p, err := position(g)
@@ -38,7 +46,7 @@ func gameMessage(g *storage.Game, notice string) (render.Message, error) {
 	if g.AwaitingAI() {
 		thinking = &render.Thinking{}
 	}
-	return view(g, pos, thinking, nil, notice), nil
+	return b.view(g, pos, thinking, nil, notice), nil
 }
 
 // webhookToken lets the bot edit a board through the interaction that last
@@ -237,5 +245,5 @@ func (b *Bot) updateBoard(ctx context.Context, ix *interaction, g *storage.Game,
 	if eerr := b.editBoard(ctx, g, msg, webhookToken{}); eerr != nil {
 		return errors.Join(err, eerr)
 	}
-	return userErrorf("Discord did not take my answer, so I updated the board directly: it shows what you did.")
+	return userErr("error.answer_lost")
 }

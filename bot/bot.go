@@ -178,7 +178,8 @@ type Bot struct {
 	inflight sync.WaitGroup
 	gateway  atomic.Bool
 	seen     seenInteractions
-	reach    reach // tokens of boards and channels reachable only through interactions (reach.go)
+	reach    reach   // tokens of boards and channels reachable only through interactions (reach.go)
+	locales  locales // each guild's locale, for the boards shown there
 }
 
 // New checks cfg and prepares a bot that keeps its games in store. It
@@ -218,6 +219,7 @@ func New(cfg Config, store storage.Store) (*Bot, error) {
 	b.routes()
 	s.AddHandler(func(_ *discordgo.Session, e *discordgo.InteractionCreate) { b.onInteraction(e.Interaction, nil) })
 	b.handleGuildEvents(s)
+	b.handleLocaleEvents(s)
 	s.AddHandler(func(_ *discordgo.Session, e *discordgo.Ready) {
 		b.gateway.Store(true)
 		b.log.Info("gateway ready", "user", e.User.Username, "guilds", len(e.Guilds))

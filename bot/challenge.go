@@ -6,7 +6,6 @@ import (
 	"fmt"
 
 	"github.com/gambitbot/gambit/bot/customid"
-	"github.com/gambitbot/gambit/bot/render"
 	"github.com/gambitbot/gambit/storage"
 )
 
@@ -14,11 +13,12 @@ import (
 // and the clicker its challenged player (or, for withdraw, the challenger).
 func checkChallenge(ix *interaction, g *storage.Game, challengerMay bool) error {
 	if g.Status != storage.StatusPending {
-		return userErrorf("This challenge is no longer open: it was %s.", map[storage.Status]string{
-			storage.StatusActive: "accepted", storage.StatusFinished: "accepted and played", storage.StatusForfeited: "accepted and played",
-			storage.StatusExpired: "not answered in time", storage.StatusDeclined: "declined",
+		state := map[storage.Status]string{
+			storage.StatusActive: "active", storage.StatusFinished: "played", storage.StatusForfeited: "played",
+			storage.StatusExpired: "expired", storage.StatusDeclined: "declined",
 			storage.StatusWithdrawn: "withdrawn", storage.StatusCancelled: "cancelled", storage.StatusAbandoned: "abandoned",
-		}[g.Status])
+		}[g.Status]
+		return userErr("challenge.closed", "State", message("challenge.closed."+state))
 	}
 	switch seatOf(g, ix.user().ID) {
 	case 1:
@@ -27,9 +27,9 @@ func checkChallenge(ix *interaction, g *storage.Game, challengerMay bool) error 
 		if challengerMay {
 			return nil
 		}
-		return userErrorf("This is your own challenge: it is waiting for %s to answer.", render.PlayerName(g.Players[1]))
+		return userErr("challenge.own", "Player", nameIn(g.Players[1]))
 	}
-	return userErrorf("This challenge is for %s, not for you.", render.PlayerName(g.Players[1]))
+	return userErr("challenge.not_yours", "Player", nameIn(g.Players[1]))
 }
 
 // clickAccept starts a challenged game.
@@ -53,7 +53,7 @@ func (b *Bot) clickAccept(ctx context.Context, ix *interaction, g *storage.Game,
 	if err != nil {
 		return err
 	}
-	return b.updateBoard(ctx, ix, g, view(g, pos, nil, nil, ""))
+	return b.updateBoard(ctx, ix, g, b.view(g, pos, nil, nil, ""))
 }
 
 // clickDecline declines a challenge, or withdraws it when the challenger
@@ -75,13 +75,13 @@ func (b *Bot) clickDecline(ctx context.Context, ix *interaction, g *storage.Game
 	if err := b.store.UpdateGame(ctx, g); err != nil {
 		return answerConflict(err, "decline challenge", g.ID)
 	}
-	return b.updateBoard(ctx, ix, g, view(g, nil, nil, nil, ""))
+	return b.updateBoard(ctx, ix, g, b.view(g, nil, nil, nil, ""))
 }
 
 // answerConflict turns a lost race into a user error and wraps the rest.
 func answerConflict(err error, what string, id storage.GameID) error {
 	if errors.Is(err, storage.ErrConflict) || errors.Is(err, storage.ErrGameOver) {
-		return userErrorf("The game changed at the same moment; nothing was done. Look at it again.")
+		return userErr("error.conflict")
 	}
 	return fmt.Errorf("bot: %s %s: %w", what, id, err)
 }

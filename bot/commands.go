@@ -133,7 +133,7 @@ func commandDefinitions() []*discordgo.ApplicationCommand {
 	for _, c := range cmds {
 		c.Contexts, c.IntegrationTypes = anywhere, bothInstalls
 	}
-	return append(cmds, &discordgo.ApplicationCommand{
+	return localizeCommands(append(cmds, &discordgo.ApplicationCommand{
 		// A server's settings: only where Gambit is installed to the server.
 		Name: "settings", Description: "Gambit's settings for this server",
 		Contexts:                 &[]discordgo.InteractionContextType{discordgo.InteractionContextGuild},
@@ -147,7 +147,7 @@ func commandDefinitions() []*discordgo.ApplicationCommand {
 			{Type: discordgo.ApplicationCommandOptionString, Name: "games", Description: "Allowed games: all, or a list like adjacency,connect4",
 				MaxLength: 100},
 		},
-	})
+	}))
 }
 
 // challengeMenu is the name of the user command (in a member's context
@@ -252,6 +252,7 @@ func canonicalCommand(c *discordgo.ApplicationCommand) map[string]any {
 	return map[string]any{
 		"type": typ, "name": c.Name, "description": c.Description, "permissions": perms,
 		"contexts": fmt.Sprint(contexts), "integration_types": fmt.Sprint(installs), "options": canonicalOptions(c.Options),
+		"names": canonicalLocalizations(c.NameLocalizations), "descriptions": canonicalLocalizations(c.DescriptionLocalizations),
 	}
 }
 
@@ -260,14 +261,22 @@ func canonicalOptions(opts []*discordgo.ApplicationCommandOption) []string {
 	for _, o := range opts {
 		cp := *o
 		cp.Options = nil
-		cp.NameLocalizations, cp.DescriptionLocalizations = nil, nil
 		choices := make([]string, len(o.Choices))
 		for i, ch := range o.Choices {
-			choices[i] = fmt.Sprintf("%s=%v", ch.Name, ch.Value)
+			choices[i] = fmt.Sprintf("%s=%v%v", ch.Name, ch.Value, canonicalLocalizations(&ch.NameLocalizations))
 		}
 		cp.Choices = nil
 		raw, _ := json.Marshal(cp) // a struct of plain fields always marshals
 		out = append(out, string(raw)+"|"+strings.Join(choices, ",")+"|"+strings.Join(canonicalOptions(o.Options), ";"))
 	}
 	return out
+}
+
+// canonicalLocalizations is a command's localizations in a canonical form: absent and
+// empty compare equal.
+func canonicalLocalizations(m *map[discordgo.Locale]string) string {
+	if m == nil || len(*m) == 0 {
+		return ""
+	}
+	return fmt.Sprint(*m) // fmt sorts map keys
 }

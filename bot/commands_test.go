@@ -958,7 +958,7 @@ func TestSettingsNeedManageServerAndApply(t *testing.T) {
 	if g.Settings.MoveTime != 1500*time.Millisecond {
 		t.Errorf("new AI game has move time %v, want the server's 1.5s", g.Settings.MoveTime)
 	}
-	if !strings.Contains(embedText(board), "AI move time 1.5s") {
+	if !strings.Contains(embedText(board), "AI move time 1.5 seconds") {
 		t.Errorf("the board does not show the move time: %q", embedText(board))
 	}
 

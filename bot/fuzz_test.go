@@ -12,6 +12,7 @@ import (
 	"github.com/bwmarrin/discordgo"
 
 	"github.com/gambitbot/gambit/bot/customid"
+	"github.com/gambitbot/gambit/bot/i18n"
 )
 
 // routedPatterns are the patterns the router must serve.
@@ -324,7 +325,7 @@ func checkOptions(t *testing.T, list []*discordgo.ApplicationCommandInteractionD
 
 func isUserError(err error) bool {
 	var ue *userError
-	return errors.As(err, &ue) && ue.msg != ""
+	return errors.As(err, &ue) && i18n.Has(ue.id)
 }
 
 func checkStr(t *testing.T, o options, name string, value any) {

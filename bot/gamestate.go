@@ -7,6 +7,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/gambitbot/gambit/bot/i18n"
 	"github.com/gambitbot/gambit/engine"
 	"github.com/gambitbot/gambit/games"
 	"github.com/gambitbot/gambit/games/catalog"
@@ -33,15 +34,22 @@ func isDuel(k storage.Kind) bool {
 
 // duelNames lists the names of the duels for error messages:
 // "adjacency, connect4 or tictactoe".
-func duelNames() string {
+func duelNames() localized {
 	var names []string
 	for _, g := range duels() {
 		names = append(names, g.Name)
 	}
-	if len(names) < 2 {
-		return strings.Join(names, "")
+	return orList(names)
+}
+
+// orList lists choices as "a, b or c" in the message's language.
+func orList(names []string) localized {
+	return func(l *i18n.Localizer) string {
+		if len(names) < 2 {
+			return strings.Join(names, "")
+		}
+		return l.T("error.or", "List", strings.Join(names[:len(names)-1], ", "), "Last", names[len(names)-1])
 	}
-	return strings.Join(names[:len(names)-1], ", ") + " or " + names[len(names)-1]
 }
 
 // withRounds names the duels that take the rounds option: "Adjacency".
@@ -81,7 +89,7 @@ func position(g *storage.Game) (engine.Position, error) {
 func (b *Bot) loadGame(ctx context.Context, id string) (*storage.Game, error) {
 	g, err := b.store.Game(ctx, storage.GameID(id))
 	if errors.Is(err, storage.ErrNotFound) {
-		return nil, userErrorf("Game %s does not exist (any more).", echo(id))
+		return nil, userErr("error.no_game", "ID", echo(id))
 	}
 	if err != nil {
 		return nil, fmt.Errorf("bot: load game %s: %w", id, err)

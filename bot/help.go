@@ -10,15 +10,15 @@ import (
 // AI's page (the AI's if both are given).
 func (b *Bot) cmdHelp(_ context.Context, ix *interaction, opts options) error {
 	if ai := opts.str("ai"); ai != "" {
-		msg, err := render.AIRules(ai)
+		msg, err := render.AIRules(ix.lang(), ai)
 		if err != nil {
-			return userErrorf("There is no AI %q: start typing in the ai option to see them, or use /help game:<game> for a game's AIs.", echo(ai))
+			return userErr("help.no_ai", "Name", quote(ai))
 		}
 		return ix.reply(msg, true)
 	}
-	msg, err := render.Rules(opts.str("game"))
+	msg, err := render.Rules(ix.lang(), opts.str("game"))
 	if err != nil {
-		return userErrorf("Unknown game %q: choose %s.", echo(opts.str("game")), duelNames())
+		return userErr("error.unknown_game", "Game", quote(opts.str("game")), "Choices", duelNames())
 	}
 	return ix.reply(msg, true)
 }

@@ -5,12 +5,14 @@ import (
 	"errors"
 	"fmt"
 	"runtime/debug"
+	"slices"
 	"sync"
 	"time"
 
 	"github.com/bwmarrin/discordgo"
 
 	"github.com/gambitbot/gambit/bot/customid"
+	"github.com/gambitbot/gambit/bot/i18n"
 	"github.com/gambitbot/gambit/bot/render"
 	"github.com/gambitbot/gambit/storage"
 )
@@ -21,13 +23,34 @@ const interactionTimeout = 10 * time.Second
 
 // userError is an error the user caused and can fix: its text is shown to
 // them as it is, ephemerally.
-type userError struct{ msg string }
+type userError struct {
+	id    string // the message's ID in the catalogue
+	pairs []any  // its placeholders, as for i18n.Localizer.T
+}
 
-func (e *userError) Error() string { return e.msg }
+// Error returns the message in English, for logs and tests.
+func (e *userError) Error() string { return e.text(i18n.Default) }
 
-// userErrorf returns a userError with a formatted message.
-func userErrorf(format string, args ...any) error {
-	return &userError{msg: fmt.Sprintf(format, args...)}
+// text returns the message in l's language. A placeholder's value of type
+// localized (a player's name, a game's title) is written in l's language
+// too.
+func (e *userError) text(l *i18n.Localizer) string {
+	pairs := slices.Clone(e.pairs)
+	for i, v := range pairs {
+		if f, ok := v.(localized); ok {
+			pairs[i] = f(l)
+		}
+	}
+	return l.T(e.id, pairs...)
+}
+
+// localized is a text that depends on the language it is written in.
+type localized func(*i18n.Localizer) string
+
+// userErr returns the user's mistake: the catalogue's message id with its
+// placeholders as name, value pairs, shown to the user in their language.
+func userErr(id string, pairs ...any) error {
+	return &userError{id: id, pairs: pairs}
 }
 
 // responder is the part of Discord an interaction is answered through:
@@ -107,8 +130,8 @@ func (ix *interaction) update(msg render.Message) error {
 }
 
 // say answers with an ephemeral text.
-func (ix *interaction) say(format string, args ...any) error {
-	return ix.reply(render.Message{Content: fmt.Sprintf(format, args...)}, true)
+func (ix *interaction) say(id string, pairs ...any) error {
+	return ix.reply(render.Message{Content: ix.lang().T(id, pairs...)}, true)
 }
 
 // deferUpdate answers a component interaction by acknowledging it without
@@ -166,7 +189,7 @@ func (ix *interaction) followup(msg render.Message, ephemeral bool) (*discordgo.
 // none was sent yet, as a follow-up otherwise.
 func (ix *interaction) fail(text string) error {
 	if !ix.isAnswered() {
-		return ix.say("%s", text)
+		return ix.reply(render.Message{Content: text}, true)
 	}
 	_, err := ix.followup(render.Message{Content: text}, true)
 	return err
@@ -212,9 +235,10 @@ func (b *Bot) onInteraction(i *discordgo.Interaction, answered func()) {
 		return
 	}
 	if b.closing.Load() {
-		_ = ix.say("Gambit is restarting; try again in a few seconds.")
+		_ = ix.say("error.restarting")
 		return
 	}
+	b.locales.learn(i)
 	b.inflight.Add(1)
 	defer b.inflight.Done()
 	ctx, cancel := context.WithTimeout(context.Background(), interactionTimeout)
@@ -225,7 +249,7 @@ func (b *Bot) onInteraction(i *discordgo.Interaction, answered func()) {
 		if v := recover(); v != nil {
 			outcome = "panic"
 			b.log.Error("panic in interaction handler", "interaction", i.ID, "kind", ix.kind, "panic", v, "stack", string(debug.Stack()))
-			_ = ix.fail("Sorry — something broke on our side while handling that. Nothing was changed; please try again.")
+			_ = ix.fail(ix.lang().T("error.panic"))
 		}
 		if m := b.cfg.Metrics; m != nil {
 			m.Interactions.WithLabelValues(ix.kind, outcome).Inc()
@@ -239,13 +263,13 @@ func (b *Bot) onInteraction(i *discordgo.Interaction, answered func()) {
 		return
 	case errors.As(err, &ue):
 		outcome = "user_error"
-		if ferr := ix.fail(ue.msg); ferr != nil {
+		if ferr := ix.fail(ue.text(ix.lang())); ferr != nil {
 			b.log.Warn("could not tell the user", "interaction", i.ID, "err", ferr)
 		}
 	default:
 		outcome = "error"
 		b.log.Error("interaction failed", "interaction", i.ID, "kind", ix.kind, "user", ix.user().ID, "err", err)
-		if ferr := ix.fail("Sorry — that did not work because of a problem on our side. Please try again in a moment."); ferr != nil {
+		if ferr := ix.fail(ix.lang().T("error.internal")); ferr != nil {
 			b.log.Warn("could not tell the user", "interaction", i.ID, "err", ferr)
 		}
 	}
@@ -263,7 +287,7 @@ func (b *Bot) handle(ctx context.Context, ix *interaction) error {
 func (b *Bot) dispatch(ctx context.Context, ix *interaction) error {
 	if ix.user() == nil {
 		ix.kind = "unknown"
-		return userErrorf("Gambit could not tell who you are.")
+		return userErr("error.who")
 	}
 	if ix.interactionOnly() {
 		b.reach.markPrivate(ix.ChannelID)
@@ -277,7 +301,7 @@ func (b *Bot) dispatch(ctx context.Context, ix *interaction) error {
 		}
 		h, ok := b.commands[data.Name]
 		if !ok {
-			return userErrorf("Unknown command /%s: it may have been removed; Discord will update the list shortly.", echo(data.Name))
+			return userErr("error.unknown_command", "Name", echo(data.Name))
 		}
 		return h(ctx, ix, optionsOf(data.Options))
 	case discordgo.InteractionApplicationCommandAutocomplete:
@@ -293,13 +317,13 @@ func (b *Bot) dispatch(ctx context.Context, ix *interaction) error {
 		h, params, pattern, ok := b.router.match(id)
 		if !ok {
 			ix.kind = "component:unknown"
-			return userErrorf("This button is from an older version of Gambit and no longer works. Use /games to get a fresh board.")
+			return userErr("error.old_button")
 		}
 		ix.kind = "component:" + string(pattern)
 		return h(ctx, ix, params)
 	}
 	ix.kind = "unsupported"
-	return userErrorf("Gambit does not handle this kind of interaction.")
+	return userErr("error.unsupported")
 }
 
 // choices answers an autocomplete request.

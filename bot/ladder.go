@@ -28,7 +28,7 @@ func (b *Bot) cmdLeaderboard(ctx context.Context, ix *interaction, opts options)
 	ladder := storage.Ladder{Kind: kind, Guild: ix.GuildID}
 	switch {
 	case ix.GuildID == "" && scope == "server":
-		return userErrorf("There is no server here: outside servers /leaderboard shows everyone (scope global).")
+		return userErr("ladder.no_server")
 	case ix.GuildID == "":
 		scope, ladder = "global", storage.Global(kind)
 	}
@@ -38,7 +38,7 @@ func (b *Bot) cmdLeaderboard(ctx context.Context, ix *interaction, opts options)
 	case "global":
 		ladder = storage.Global(kind)
 	default:
-		return userErrorf("Option scope must be server or global.")
+		return userErr("error.scope")
 	}
 	top, err := b.store.Leaderboard(ctx, ladder, leaderboardSize)
 	if err != nil {
@@ -52,7 +52,7 @@ func (b *Bot) cmdLeaderboard(ctx context.Context, ix *interaction, opts options)
 	case !errors.Is(err, storage.ErrNotFound):
 		return fmt.Errorf("bot: rank in %s: %w", ladder, err)
 	}
-	return ix.reply(render.Leaderboard(kind, scope, top, me), false)
+	return ix.reply(render.Leaderboard(ix.shared(), kind, scope, top, me), false)
 }
 
 // cmdStats handles /stats [user].
@@ -85,5 +85,5 @@ func (b *Bot) cmdStats(ctx context.Context, ix *interaction, opts options) error
 		}
 		stats = append(stats, ks)
 	}
-	return ix.reply(render.Stats(player, stats), true)
+	return ix.reply(render.Stats(ix.lang(), player, stats), true)
 }

@@ -22,16 +22,15 @@ func checkMover(g *storage.Game, userID string) error {
 	seat := seatOf(g, userID)
 	switch {
 	case seat < 0 && g.Solo():
-		return userErrorf("This is not your game: it is %s's puzzle.", render.PlayerName(g.Players[0]))
+		return userErr("move.puzzle_of", "Player", nameIn(g.Players[0]))
 	case seat < 0:
-		return userErrorf("This is not your game: it is between %s and %s. Start your own with /play.",
-			render.PlayerName(g.Players[0]), render.PlayerName(g.Players[1]))
+		return userErr("move.between", "A", nameIn(g.Players[0]), "B", nameIn(g.Players[1]))
 	case g.Status == storage.StatusPending:
-		return userErrorf("This game has not started: the challenge is waiting for an answer.")
+		return userErr("move.not_started")
 	case g.Status != storage.StatusActive:
-		return userErrorf("This game is over.")
+		return userErr("error.game_over")
 	case g.Turn != seat:
-		return userErrorf("It is not your turn: %s is to move.", render.PlayerName(g.Players[g.Turn]))
+		return userErr("move.not_your_turn", "Player", nameIn(g.Players[g.Turn]))
 	}
 	return nil
 }
@@ -40,7 +39,7 @@ func checkMover(g *storage.Game, userID string) error {
 func parseMove(g *storage.Game, pos engine.Position, text string) (engine.Move, error) {
 	mv, err := pos.ParseMove(text)
 	if err != nil || !pos.Legal(mv) {
-		return 0, userErrorf("%q is not a legal move in this game. Legal moves: %s.", echo(text), legalList(pos))
+		return 0, userErr("move.illegal", "Move", quote(text), "Legal", legalList(pos))
 	}
 	return mv, nil
 }
@@ -74,7 +73,7 @@ func (b *Bot) checkBoardClick(ctx context.Context, ix *interaction, g *storage.G
 		if ix.Message != nil && ix.Message.ID == g.MessageID && shownPly(ix.Message.Components) != render.Ply(g) {
 			return true, b.catchUp(ctx, ix, g)
 		}
-		return false, userErrorf("This board is out of date: the game has moved on. Use the newest board, or /games to post it again.")
+		return false, userErr("move.stale")
 	}
 	return false, nil
 }
@@ -88,7 +87,7 @@ func checkPickerClick(g *storage.Game, userID string, p customid.Params) error {
 		return err
 	}
 	if p["ply"] != render.Ply(g) {
-		return userErrorf("This choice is out of date: the game has moved on. Choose again under the newest board.")
+		return userErr("move.stale_choice")
 	}
 	return nil
 }
@@ -118,9 +117,9 @@ func (b *Bot) clickFile(ctx context.Context, ix *interaction, g *storage.Game, p
 	if err != nil {
 		return err
 	}
-	msg, ok := render.CellPicker(g, pos, p["file"])
+	msg, ok := render.CellPicker(ix.lang(), g, pos, p["file"])
 	if !ok {
-		return userErrorf("This board has no column %q.", echo(p["file"]))
+		return userErr("move.no_column", "Column", quote(p["file"]))
 	}
 	if picker {
 		return ix.update(msg)
@@ -223,7 +222,7 @@ func (b *Bot) endedBehind(ix *interaction, g *storage.Game) bool {
 // may only answer interactions) — by bringing it up to date, and tells the
 // clicker nothing was played.
 func (b *Bot) catchUp(ctx context.Context, ix *interaction, g *storage.Game) error {
-	msg, err := gameMessage(g, "")
+	msg, err := b.gameMessage(g, "")
 	if err != nil {
 		return err
 	}
@@ -231,9 +230,9 @@ func (b *Bot) catchUp(ctx context.Context, ix *interaction, g *storage.Game) err
 		return err
 	}
 	if !g.Status.Open() {
-		return ix.fail("This board was behind the game, which has ended; it now shows how. Nothing was played.")
+		return ix.fail(ix.lang().T("move.behind_ended"))
 	}
-	return ix.fail("This board was behind the game; it now shows the current position. Nothing was played: look again and choose your move.")
+	return ix.fail(ix.lang().T("move.behind"))
 }
 
 // playHuman commits a person's move and shows it: by updating the clicked
@@ -245,16 +244,16 @@ func (b *Bot) playHuman(ctx context.Context, ix *interaction, g *storage.Game, p
 	played := pos.FormatMove(mv)
 	changes, err := b.commitMove(ctx, g, pos, mv)
 	if errors.Is(err, storage.ErrConflict) || errors.Is(err, storage.ErrGameOver) {
-		return userErrorf("The game changed while you moved; nothing was played. Look at the board and try again.")
+		return userErr("move.conflict")
 	}
 	if err != nil {
 		return err
 	}
-	msg := view(g, pos, ix.queueAI(g), changes, "")
+	msg := b.view(g, pos, ix.queueAI(g), changes, "")
 	if confirm == nil {
 		return b.updateBoard(ctx, ix, g, msg)
 	}
-	if err := confirm(fmt.Sprintf("You played %s.", played)); err != nil {
+	if err := confirm(ix.lang().T("move.played", "Move", played)); err != nil {
 		return err
 	}
 	if err := b.editBoard(ctx, g, msg, webhookToken{}); err != nil {
@@ -265,9 +264,9 @@ func (b *Bot) playHuman(ctx context.Context, ix *interaction, g *storage.Game, p
 		}
 		b.log.Warn("typed move played but its board not updated", "game", g.ID, "err", err)
 		if code := restCode(err); code == discordgo.ErrCodeMissingAccess || code == discordgo.ErrCodeMissingPermissions {
-			return userErrorf("Your move %s counts, but I cannot update the board: I am missing permissions in this channel (View Channel, Send Messages, Embed Links).", played)
+			return userErr("move.no_permissions", "Move", played)
 		}
-		return userErrorf("Your move %s counts, but I could not update the board; /games can post it again.", played)
+		return userErr("move.no_update", "Move", played)
 	}
 	return nil
 }
@@ -288,7 +287,7 @@ func (b *Bot) typedMove(cell string) gameHandler {
 		if err := checkMover(g, ix.user().ID); err != nil {
 			return err
 		}
-		return b.playText(ctx, ix, g, cell, func(text string) error { return ix.say("%s", text) })
+		return b.playText(ctx, ix, g, cell, func(text string) error { return ix.reply(render.Message{Content: text}, true) })
 	}
 }
 
@@ -320,11 +319,11 @@ func (b *Bot) gameHere(ctx context.Context, ix *interaction, id string) (*storag
 				return g, nil
 			}
 		}
-		return nil, userErrorf("You have no game %s in progress in this channel.", echo(id))
+		return nil, userErr("move.no_such_game", "ID", echo(id))
 	}
 	switch len(here) {
 	case 0:
-		return nil, userErrorf("You have no game in progress in this channel. Start one with /play.")
+		return nil, userErr("move.no_games_here")
 	case 1:
 		return here[0], nil
 	}
@@ -332,7 +331,7 @@ func (b *Bot) gameHere(ctx context.Context, ix *interaction, id string) (*storag
 	for i, g := range here {
 		ids[i] = string(g.ID)
 	}
-	return nil, userErrorf("You have %d games in this channel: say which with the game option (%s).", len(here), strings.Join(ids, ", "))
+	return nil, userErr("move.which", "Count", len(here), "IDs", strings.Join(ids, ", "))
 }
 
 // completeMove suggests the legal moves of the user's game here, or the
@@ -347,13 +346,14 @@ func (b *Bot) completeMove(ctx context.Context, ix *interaction, opts options) e
 	if opts.focused == "game" {
 		for _, g := range here {
 			if strings.HasPrefix(strings.ToLower(string(g.ID)), typed) {
-				turn := "their move"
+				l := ix.lang()
+				turn := l.T("move.their_move")
 				if g.Turn == seatOf(g, ix.user().ID) {
-					turn = "your move"
+					turn = l.T("move.your_move")
 				}
-				against := "solo puzzle"
+				against := l.T("board.solo")
 				if opp, ok := g.Opponent(seatOf(g, ix.user().ID)); ok {
-					against = "vs " + cmp.Or(opp.Name, "a member") // a context-menu challenge knows only the ID
+					against = l.T("board.vs", "Player", cmp.Or(opp.Name, l.T("board.a_member"))) // a context-menu challenge knows only the ID
 				}
 				name := fmt.Sprintf("%s · %s %s · %s", g.ID, g.Kind, against, turn)
 				out = append(out, &discordgo.ApplicationCommandOptionChoice{Name: clipWords(name, 100), Value: string(g.ID)})

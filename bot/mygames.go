@@ -21,36 +21,37 @@ func (b *Bot) cmdGames(ctx context.Context, ix *interaction, _ options) error {
 		return fmt.Errorf("bot: games of %s: %w", ix.user().ID, err)
 	}
 	if len(open) == 0 {
-		return ix.say("You have no games in progress. Start one with /play.")
+		return ix.say("games.none")
 	}
+	l := ix.lang()
 	var lines []string
 	var buttons []discordgo.MessageComponent
 	for i, g := range open {
 		if i == maxListedGames {
-			lines = append(lines, fmt.Sprintf("… and %d more.", len(open)-i))
+			lines = append(lines, l.T("games.more", "Count", len(open)-i))
 			break
 		}
 		seat := seatOf(g, ix.user().ID)
-		state := "waiting for an answer"
+		state := l.T("games.waiting")
 		switch {
 		case g.Status == storage.StatusActive && g.Turn == seat:
-			state = "**your move**"
+			state = l.T("games.your_move")
 		case g.Status == storage.StatusActive:
-			state = "their move"
+			state = l.T("games.their_move")
 		}
-		link := "no board"
+		link := l.T("games.no_board")
 		if g.MessageID != "" {
-			link = "[board](" + boardLink(g) + ")"
+			link = "[" + l.T("games.board") + "](" + boardLink(g) + ")"
 		}
-		lines = append(lines, fmt.Sprintf("`%s` %s %s — %s — %s", g.ID, g.Kind, render.Against(g, seat), state, link))
+		lines = append(lines, fmt.Sprintf("`%s` %s %s — %s — %s", g.ID, g.Kind, render.Against(l, g, seat), state, link))
 		if g.Status == storage.StatusActive {
 			buttons = append(buttons, discordgo.Button{
-				Label: "Re-post " + string(g.ID), Style: discordgo.SecondaryButton, CustomID: customid.Repost.Build(string(g.ID)),
+				Label: l.T("games.repost", "ID", g.ID), Style: discordgo.SecondaryButton, CustomID: customid.Repost.Build(string(g.ID)),
 			})
 		}
 	}
 	return ix.reply(render.Message{
-		Embeds:     []*discordgo.MessageEmbed{{Title: "Your games", Description: strings.Join(lines, "\n")}},
+		Embeds:     []*discordgo.MessageEmbed{{Title: l.T("games.title"), Description: strings.Join(lines, "\n")}},
 		Components: buttonRows(buttons),
 	}, true)
 }
@@ -70,12 +71,12 @@ func buttonRows(buttons []discordgo.MessageComponent) []discordgo.MessageCompone
 // the old one.
 func (b *Bot) clickRepost(ctx context.Context, ix *interaction, g *storage.Game, _ customid.Params) error {
 	if seatOf(g, ix.user().ID) < 0 {
-		return userErrorf("Only the players can re-post this board.")
+		return userErr("games.players_only")
 	}
 	if g.Status != storage.StatusActive {
-		return userErrorf("This game is over.")
+		return userErr("error.game_over")
 	}
-	msg, err := gameMessage(g, "")
+	msg, err := b.gameMessage(g, "")
 	if err != nil {
 		return err
 	}
@@ -92,19 +93,19 @@ func (b *Bot) clickRepost(ctx context.Context, ix *interaction, g *storage.Game,
 		if err := b.showNewBoard(ctx, ix, g, msg); err != nil {
 			return err
 		}
-		return ix.edit(render.Message{Content: "Board of " + string(g.ID) + " posted again."})
+		return ix.edit(render.Message{Content: ix.lang().T("games.posted", "ID", g.ID)})
 	}
 	if err := b.postBoard(ctx, g, msg); err != nil {
 		return err
 	}
 	if old.MessageID != "" {
-		_, err := b.session.ChannelMessageEditComplex(messageEdit(old.ChannelID, old.MessageID, render.Note("This board moved: "+boardLink(g))))
+		_, err := b.session.ChannelMessageEditComplex(messageEdit(old.ChannelID, old.MessageID, render.Note(b.boardLang(g).T("games.moved", "Link", boardLink(g)))))
 		b.observeREST(err)
 		if err != nil && restCode(err) != discordgo.ErrCodeUnknownMessage {
 			b.log.Warn("retire old board", "game", g.ID, "err", err)
 		}
 	}
-	return ix.edit(render.Message{Content: "Board of " + string(g.ID) + " posted again."})
+	return ix.edit(render.Message{Content: ix.lang().T("games.posted", "ID", g.ID)})
 }
 
 // boardLink is the address of a game's board message; a private channel

@@ -11,6 +11,7 @@ import (
 	"github.com/bwmarrin/discordgo"
 
 	"github.com/gambitbot/gambit/bot/customid"
+	"github.com/gambitbot/gambit/bot/i18n"
 	"github.com/gambitbot/gambit/bot/render"
 	"github.com/gambitbot/gambit/games"
 	"github.com/gambitbot/gambit/games/catalog"
@@ -19,15 +20,16 @@ import (
 )
 
 // neededPermissions are what the bot needs in a channel to keep a board
-// up to date once interaction tokens expire.
+// up to date once interaction tokens expire, with their names' IDs in the
+// catalogue.
 var neededPermissions = []struct {
 	bit  int64
 	name string
 }{
-	{discordgo.PermissionViewChannel, "View Channel"},
-	{discordgo.PermissionSendMessages, "Send Messages"},
-	{discordgo.PermissionEmbedLinks, "Embed Links"},
-	{discordgo.PermissionReadMessageHistory, "Read Message History"},
+	{discordgo.PermissionViewChannel, "permission.view_channel"},
+	{discordgo.PermissionSendMessages, "permission.send_messages"},
+	{discordgo.PermissionEmbedLinks, "permission.embed_links"},
+	{discordgo.PermissionReadMessageHistory, "permission.read_message_history"},
 }
 
 // checkChannelPermissions explains which permissions the bot lacks in the
@@ -48,9 +50,13 @@ func checkChannelPermissions(ix *interaction) error {
 	if len(missing) == 0 {
 		return nil
 	}
-	return userErrorf("I cannot keep a board up to date in this channel: I am missing the %s permission%s here. "+
-		"Ask a server admin to grant them to Gambit, or play in another channel.",
-		strings.Join(missing, ", "), map[bool]string{true: "s", false: ""}[len(missing) > 1])
+	return userErr("play.missing_permissions", "Permissions", localized(func(l *i18n.Localizer) string {
+		names := make([]string, len(missing))
+		for i, id := range missing {
+			names[i] = l.T(id)
+		}
+		return strings.Join(names, ", ")
+	}))
 }
 
 // gameRequest is a new game as asked for by /play or Rematch.
@@ -77,7 +83,7 @@ func (b *Bot) cmdPlay(ctx context.Context, ix *interaction, opts options) error 
 	aiName := opts.str("ai")
 	switch {
 	case opponentID != "" && aiName != "":
-		return userErrorf("Choose an opponent or an AI, not both.")
+		return userErr("play.both")
 	case opponentID != "":
 		return b.challengeUser(ctx, ix, req, opponentID, opponent)
 	}
@@ -86,10 +92,10 @@ func (b *Bot) cmdPlay(ctx context.Context, ix *interaction, opts options) error 
 	}
 	info, err := strategies.Lookup(aiName)
 	if err != nil {
-		return userErrorf("There is no AI called %q. Start typing in the ai option to see the choices.", echo(aiName))
+		return userErr("play.no_ai", "Name", quote(aiName))
 	}
 	if !info.Supports(string(kind)) {
-		return userErrorf("%s does not play %s. Choose one of: %s.", info.Name, kind, strategyList(string(kind)))
+		return userErr("play.ai_game", "AI", info.Name, "Game", kind, "Choices", strategyList(string(kind)))
 	}
 	req.opponent = storage.Player{ID: storage.AI(info.Name), Name: info.Name}
 	_, err = b.startAIGame(ctx, ix, req)
@@ -118,12 +124,12 @@ func (b *Bot) cmdChallenge(ctx context.Context, ix *interaction, opts options) e
 func (b *Bot) request(ctx context.Context, ix *interaction, kind storage.Kind, opts options) (gameRequest, error) {
 	settings := b.guildSettings(ctx, ix.GuildID)
 	if !settings.Allows(kind) {
-		return gameRequest{}, userErrorf("%s is not allowed on this server. Allowed here: %s.", render.Title(kind), kindList(settings.AllowedGames))
+		return gameRequest{}, userErr("play.not_allowed", "Game", titleIn(kind), "Allowed", kindList(settings.AllowedGames))
 	}
 	req := gameRequest{kind: kind, me: playerOf(ix.user()), first: "me", moveTime: settings.MoveTime}
 	if f := opts.str("first"); f != "" {
 		if f != "me" && f != "opponent" && f != "random" {
-			return gameRequest{}, userErrorf("Option first must be me, opponent or random.")
+			return gameRequest{}, userErr("play.first_choice")
 		}
 		req.first = f
 	}
@@ -136,10 +142,10 @@ func (b *Bot) request(ctx context.Context, ix *interaction, kind storage.Kind, o
 	} else if given {
 		rng := gm.Setup.Rounds
 		if rng == nil {
-			return gameRequest{}, userErrorf("Option rounds applies to %s only.", withRounds())
+			return gameRequest{}, userErr("play.rounds_only", "Games", withRounds())
 		}
 		if r < int64(rng.Min) || r > int64(rng.Max) {
-			return gameRequest{}, userErrorf("Option rounds must be between %d and %d.", rng.Min, rng.Max)
+			return gameRequest{}, userErr("play.rounds_range", "Min", rng.Min, "Max", rng.Max)
 		}
 		req.rounds = int(r)
 	} else if rng := gm.Setup.Rounds; rng != nil {
@@ -163,16 +169,15 @@ func (b *Bot) request(ctx context.Context, ix *interaction, kind storage.Kind, o
 func (b *Bot) checkOpponent(ix *interaction, kind storage.Kind, opponentID string, opponent *discordgo.User) error {
 	switch {
 	case opponentID == ix.user().ID && kind == "":
-		return userErrorf("You cannot challenge yourself. Play an AI instead: /play with the ai option.")
+		return userErr("play.yourself_any")
 	case opponentID == ix.user().ID:
-		return userErrorf("You cannot challenge yourself. Play an AI instead: /play game:%s ai:%s", kind, b.cfg.DefaultAI)
+		return userErr("play.yourself", "Game", kind, "AI", b.cfg.DefaultAI)
 	case opponent == nil:
-		return userErrorf("I could not find that member.")
+		return userErr("play.no_member")
 	case opponent.Bot:
-		return userErrorf("%s is a bot and cannot accept challenges. Play one of Gambit's AIs with the ai option of /play.", opponent.Username)
+		return userErr("play.bot_opponent", "Name", opponent.Username)
 	case ix.Context == discordgo.InteractionContextBotDM:
-		return userErrorf("Only you and Gambit are in this DM, so nobody else could accept a challenge here. " +
-			"Challenge them in a server or a group DM you share, or play an AI here with /play.")
+		return userErr("play.not_in_dm")
 	}
 	return nil
 }
@@ -203,16 +208,16 @@ func (b *Bot) cmdChallengeMenu(ctx context.Context, ix *interaction, _ options) 
 	var choices []discordgo.SelectMenuOption
 	for _, g := range duels() {
 		if settings.Allows(storage.Kind(g.Name)) {
-			choices = append(choices, discordgo.SelectMenuOption{Label: g.Title, Value: g.Name})
+			choices = append(choices, discordgo.SelectMenuOption{Label: render.Title(ix.lang(), storage.Kind(g.Name)), Value: g.Name})
 		}
 	}
 	if len(choices) == 0 {
-		return userErrorf("No game between two players is allowed on this server.")
+		return userErr("play.no_duel_allowed")
 	}
 	return ix.reply(render.Message{
-		Content: fmt.Sprintf("Challenge <@%s> to which game? The challenge is posted here for them to accept.", data.TargetID),
+		Content: ix.lang().T("play.menu_question", "User", data.TargetID),
 		Components: []discordgo.MessageComponent{discordgo.ActionsRow{Components: []discordgo.MessageComponent{
-			discordgo.SelectMenu{CustomID: customid.ChallengePick.Build(data.TargetID), Placeholder: "Choose a game", Options: choices},
+			discordgo.SelectMenu{CustomID: customid.ChallengePick.Build(data.TargetID), Placeholder: ix.lang().T("play.menu_placeholder"), Options: choices},
 		}}},
 	}, true)
 }
@@ -222,18 +227,18 @@ func (b *Bot) cmdChallengeMenu(ctx context.Context, ix *interaction, _ options) 
 func (b *Bot) clickChallengePick(ctx context.Context, ix *interaction, p customid.Params) error {
 	values := ix.MessageComponentData().Values
 	if len(values) != 1 {
-		return userErrorf("Choose one game.")
+		return userErr("play.pick_one")
 	}
 	kind := storage.Kind(values[0])
 	if !isDuel(kind) {
-		return userErrorf("Unknown game %q: choose %s.", echo(values[0]), duelNames())
+		return userErr("play.unknown_game", "Name", echo(values[0]), "Choices", duelNames())
 	}
 	req, err := b.request(ctx, ix, kind, optionsOf(nil))
 	if err != nil {
 		return err
 	}
 	if p["user"] == ix.user().ID {
-		return userErrorf("You cannot challenge yourself.")
+		return userErr("play.yourself_short")
 	}
 	// The select names the user only (checkOpponent saw the whole user
 	// when it offered the select), so the game knows them by ID: boards
@@ -244,12 +249,14 @@ func (b *Bot) clickChallengePick(ctx context.Context, ix *interaction, p customi
 }
 
 // kindList names games for people: "Connect Four, Tic-Tac-Toe".
-func kindList(kinds []storage.Kind) string {
-	s := make([]string, len(kinds))
-	for i, k := range kinds {
-		s[i] = render.Title(k)
+func kindList(kinds []storage.Kind) localized {
+	return func(l *i18n.Localizer) string {
+		s := make([]string, len(kinds))
+		for i, k := range kinds {
+			s[i] = render.Title(l, k)
+		}
+		return strings.Join(s, ", ")
 	}
-	return strings.Join(s, ", ")
 }
 
 func strategyList(game string) string {
@@ -305,9 +312,9 @@ func limitRefusal(err error) error {
 		return err
 	}
 	if le.Limit == storage.LimitChallenges {
-		return userErrorf("You have %d challenges waiting for an answer, the most Gambit allows. Wait for answers, or withdraw one with its Decline button.", le.Count)
+		return userErr("play.too_many_challenges", "Count", le.Count)
 	}
-	return userErrorf("You have %d games and challenges open, the most Gambit allows at once. Finish or resign one first (/games lists them).", le.Count)
+	return userErr("play.too_many_games", "Count", le.Count)
 }
 
 // newGame returns the record of a requested game, not yet stored.
@@ -360,7 +367,7 @@ func (b *Bot) startAIGame(ctx context.Context, ix *interaction, req gameRequest)
 		if err != nil {
 			return err
 		}
-		return b.showNewBoard(ctx, ix, g, view(g, pos, ix.queueAI(g), nil, ""))
+		return b.showNewBoard(ctx, ix, g, b.view(g, pos, ix.queueAI(g), nil, ""))
 	})
 }
 
@@ -374,7 +381,7 @@ func (b *Bot) challenge(ctx context.Context, ix *interaction, req gameRequest) (
 		return nil, err
 	}
 	return g, ix.hold(g.ID, func() error {
-		return b.showNewBoard(ctx, ix, g, view(g, nil, nil, nil, ""))
+		return b.showNewBoard(ctx, ix, g, b.view(g, nil, nil, nil, ""))
 	})
 }
 
@@ -390,10 +397,12 @@ func (b *Bot) completeAI(_ context.Context, ix *interaction, opts options) error
 		if kind := opts.str("game"); kind != "" && !info.Supports(kind) {
 			continue
 		}
-		if !strings.Contains(info.Name, typed) && !strings.Contains(strings.ToLower(info.DisplayName), typed) {
+		name := render.AIName(ix.lang(), info)
+		if !strings.Contains(info.Name, typed) && !strings.Contains(strings.ToLower(info.DisplayName), typed) &&
+			!strings.Contains(strings.ToLower(name), typed) {
 			continue
 		}
-		out = append(out, &discordgo.ApplicationCommandOptionChoice{Name: clipWords(info.Label(), 100), Value: info.Name})
+		out = append(out, &discordgo.ApplicationCommandOptionChoice{Name: clipWords(render.AILabel(ix.lang(), info), 100), Value: info.Name})
 	}
 	return ix.choices(out)
 }

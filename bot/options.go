@@ -2,6 +2,7 @@ package bot
 
 import (
 	"math"
+	"strconv"
 	"strings"
 	"time"
 
@@ -80,7 +81,7 @@ func (o options) integer(name string) (int64, bool, error) {
 	}
 	f, isNum := opt.Value.(float64)
 	if !isNum || f != math.Trunc(f) || math.Abs(f) > 1<<53 {
-		return 0, true, userErrorf("Option %s must be a whole number.", name)
+		return 0, true, userErr("error.whole_number", "Option", optionIn(name))
 	}
 	return int64(f), true, nil
 }
@@ -95,7 +96,7 @@ func (o options) seconds(name string, lo, hi time.Duration) (time.Duration, bool
 	f, isNum := opt.Value.(float64)
 	d := time.Duration(f * float64(time.Second))
 	if !isNum || math.IsNaN(f) || d < lo || d > hi {
-		return 0, true, userErrorf("Option %s must be between %g and %g seconds.", name, lo.Seconds(), hi.Seconds())
+		return 0, true, userErr("error.seconds_range", "Option", optionIn(name), "Min", strconv.FormatFloat(lo.Seconds(), 'g', -1, 64), "Max", strconv.FormatFloat(hi.Seconds(), 'g', -1, 64))
 	}
 	return d, true, nil
 }
@@ -117,7 +118,10 @@ func (o options) user(name string, resolved *discordgo.ApplicationCommandInterac
 func (o options) kind(name string) (storage.Kind, error) {
 	k := storage.Kind(strings.ToLower(o.str(name)))
 	if !isDuel(k) {
-		return "", userErrorf("Unknown game %q: choose %s.", echo(o.str(name)), duelNames())
+		return "", userErr("error.unknown_game", "Game", quote(o.str(name)), "Choices", duelNames())
 	}
 	return k, nil
 }
+
+// quote is echo in double quotes, as %q writes it: typed text in a reply.
+func quote(text string) string { return strconv.Quote(echo(text)) }

@@ -88,24 +88,24 @@ func puzzleDefinition() *discordgo.ApplicationCommand {
 func (b *Bot) cmdPuzzle(ctx context.Context, ix *interaction, opts options) error {
 	gm, err := catalog.Lookup(opts.str("game"))
 	if err != nil || !gm.Solo() {
-		return userErrorf("Unknown puzzle %q: choose one of %s.", echo(opts.str("game")), soloNames())
+		return userErr("puzzle.unknown", "Name", quote(opts.str("game")), "Choices", soloNames())
 	}
 	n, given, err := opts.integer("n")
 	switch {
 	case err != nil:
 		return err
 	case given && gm.Setup.Size == nil:
-		return userErrorf("Option n applies to N-Queens only.")
+		return userErr("puzzle.n_only")
 	case given && (n < 4 || n > maxQueensN):
-		return userErrorf("Option n must be between 4 and %d: a larger board does not fit under a Discord message.", maxQueensN)
+		return userErr("puzzle.n_range", "Max", maxQueensN)
 	case opts.has("difficulty") && gm.Setup.Size != nil:
-		return userErrorf("Option difficulty applies to the sliding-tile puzzles; N-Queens takes n.")
+		return userErr("puzzle.difficulty_tiles")
 	}
 	level := difficulties[1]
 	if name := opts.str("difficulty"); name != "" {
 		i := indexOf(difficulties, func(d difficulty) bool { return d.name == name })
 		if i < 0 {
-			return userErrorf("Option difficulty must be easy, medium or hard.")
+			return userErr("puzzle.difficulty_choice")
 		}
 		level = difficulties[i]
 	}
@@ -134,7 +134,7 @@ func (b *Bot) cmdPuzzle(ctx context.Context, ix *interaction, opts options) erro
 		return err
 	}
 	return ix.hold(g.ID, func() error {
-		return b.showNewBoard(ctx, ix, g, view(g, pos, nil, nil, ""))
+		return b.showNewBoard(ctx, ix, g, b.view(g, pos, nil, nil, ""))
 	})
 }
 
@@ -204,13 +204,13 @@ func (b *Bot) optimum(ctx context.Context, g *storage.Game) int {
 // and a click on an outdated board.
 func checkPuzzler(ix *interaction, g *storage.Game, p customid.Params) error {
 	if !g.Solo() {
-		return userErrorf("This button belongs to a puzzle.")
+		return userErr("puzzle.not_puzzle")
 	}
 	if err := checkMover(g, ix.user().ID); err != nil {
 		return err
 	}
 	if p["ply"] != render.Ply(g) {
-		return userErrorf("This board is out of date: the puzzle has moved on. Use the newest board, or /games to post it again.")
+		return userErr("puzzle.stale")
 	}
 	pos, err := position(g)
 	if err != nil {
@@ -224,7 +224,7 @@ func checkPuzzler(ix *interaction, g *storage.Game, p customid.Params) error {
 // start): waiting for it would miss Discord's 3-second deadline.
 func solverReady(pos engine.Position) error {
 	if !puzzles.Ready(pos) {
-		return userErrorf("Gambit is still preparing this puzzle's solver (a few seconds after a restart). Try again in a moment.")
+		return userErr("puzzle.preparing")
 	}
 	return nil
 }
@@ -240,7 +240,7 @@ func shortestHere(ctx context.Context, g *storage.Game) (engine.Position, []engi
 	defer cancel()
 	moves, err := puzzles.Shortest(ctx, pos)
 	if errors.Is(err, context.DeadlineExceeded) {
-		return nil, nil, userErrorf("The solver did not finish in time on this position; try again after a move or two.")
+		return nil, nil, userErr("puzzle.solver_timeout")
 	}
 	if err != nil {
 		return nil, nil, fmt.Errorf("bot: solve game %s: %w", g.ID, err)
@@ -259,14 +259,14 @@ func (b *Bot) clickHint(ctx context.Context, ix *interaction, g *storage.Game, p
 		return err
 	}
 	if len(moves) == 0 {
-		return userErrorf("This puzzle is already solved.")
+		return userErr("puzzle.solved_already")
 	}
 	gm, err := gameOf(g)
 	if err != nil {
 		return err
 	}
-	return ix.say("💡 Next: **%s** (`/move cell:%s`). The shortest way from here takes %s.",
-		moveName(gm, pos, moves[0]), pos.FormatMove(moves[0]), render.Plural(len(moves), "move"))
+	return ix.say("puzzle.hint", "Move", moveName(gm, pos, moves[0]), "Cell", pos.FormatMove(moves[0]),
+		"Moves", render.Plural(ix.lang(), len(moves), "move"))
 }
 
 // moveName names a move as the board shows it: the label of the cell it
@@ -309,13 +309,14 @@ func (b *Bot) clickSolve(ctx context.Context, ix *interaction, g *storage.Game, 
 	res := storage.Result{Winner: storage.Nobody, Reason: render.SolvedByGambit, MovesUsed: own}
 	_, err = b.store.FinishGame(ctx, g, res)
 	if errors.Is(err, storage.ErrConflict) || errors.Is(err, storage.ErrGameOver) {
-		return userErrorf("The puzzle changed at the same moment; look at the board and try again.")
+		return userErr("puzzle.conflict")
 	}
 	if err != nil {
 		return fmt.Errorf("bot: solve game %s: %w", g.ID, err)
 	}
-	notice := fmt.Sprintf("Gambit solved it in %s: %s.", render.Plural(len(moves), "move"), strings.Join(g.Moves[own:], " "))
-	return b.updateBoard(ctx, ix, g, view(g, pos, nil, nil, notice))
+	l := b.boardLang(g)
+	notice := l.T("puzzle.solved_by_gambit", "Moves", render.Plural(l, len(moves), "move"), "Line", strings.Join(g.Moves[own:], " "))
+	return b.updateBoard(ctx, ix, g, b.view(g, pos, nil, nil, notice))
 }
 
 // clickCompare shows, privately, the solvers side by side on the board's
@@ -334,5 +335,5 @@ func (b *Bot) clickCompare(ctx context.Context, ix *interaction, g *storage.Game
 	if err != nil {
 		return fmt.Errorf("bot: compare on game %s: %w", g.ID, err)
 	}
-	return ix.reply(render.Compare(runs, compareNodes), true)
+	return ix.reply(render.Compare(ix.lang(), runs, compareNodes), true)
 }

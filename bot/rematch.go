@@ -49,7 +49,7 @@ func (b *Bot) clickRematch(ctx context.Context, ix *interaction, p customid.Para
 		b.releaseRematch(ctx, old.ID) // nothing started: the players may ask again
 		return err
 	}
-	if eerr := ix.edit(endedMessage(old, "A rematch was started below.")); eerr != nil {
+	if eerr := ix.edit(b.endedMessage(old, b.boardLang(old).T("rematch.started"))); eerr != nil {
 		b.log.Warn("remove the rematch button", "game", old.ID, "err", eerr)
 	}
 	return err
@@ -61,22 +61,22 @@ func (b *Bot) clickRematch(ctx context.Context, ix *interaction, p customid.Para
 func (b *Bot) takeRematch(ctx context.Context, ix *interaction, old *storage.Game) (gameRequest, error) {
 	seat := seatOf(old, ix.user().ID)
 	if seat < 0 {
-		return gameRequest{}, userErrorf("Only the players of this game can ask for a rematch. Start your own with /play.")
+		return gameRequest{}, userErr("rematch.players_only")
 	}
 	if !old.Status.Ended() {
-		return gameRequest{}, userErrorf("This game is not over yet.")
+		return gameRequest{}, userErr("rematch.not_over")
 	}
 	if old.Rematched {
 		return gameRequest{}, errRematchTaken
 	}
 	if !b.guildSettings(ctx, ix.GuildID).Allows(old.Kind) {
-		return gameRequest{}, userErrorf("%s is no longer allowed on this server.", render.Title(old.Kind))
+		return gameRequest{}, userErr("rematch.not_allowed", "Game", titleIn(old.Kind))
 	}
 	if old.Solo() {
-		return gameRequest{}, userErrorf("A puzzle has no rematch.")
+		return gameRequest{}, userErr("rematch.puzzle")
 	}
 	if old.Players[1-seat].ID == storage.Anonymous {
-		return gameRequest{}, userErrorf("Your opponent deleted their data; start a new game with /play.")
+		return gameRequest{}, userErr("rematch.deleted")
 	}
 	if err := b.checkLimits(ctx, ix.user().ID, !old.Players[1-seat].ID.IsAI()); err != nil {
 		return gameRequest{}, err
@@ -97,7 +97,7 @@ func (b *Bot) takeRematch(ctx context.Context, ix *interaction, old *storage.Gam
 }
 
 // errRematchTaken refuses a second rematch of a game.
-var errRematchTaken = userErrorf("A rematch of this game was already started.")
+var errRematchTaken = userErr("rematch.taken")
 
 // releaseRematch gives a claimed rematch back after its game could not be
 // started; if that fails too, the players start a new game with /play.
@@ -118,10 +118,10 @@ func firstSeat(g *storage.Game) int {
 // endedMessage renders an ended game whose rematch was taken: the board
 // with the notice and no Rematch button, or the notice alone if the record
 // cannot be drawn.
-func endedMessage(g *storage.Game, notice string) render.Message {
+func (b *Bot) endedMessage(g *storage.Game, notice string) render.Message {
 	pos, err := position(g)
 	if err != nil {
 		return render.Note(notice)
 	}
-	return render.Game(render.View{Game: g, Pos: pos, Notice: notice, Rematched: true})
+	return render.Game(render.View{Game: g, Pos: pos, Notice: notice, Rematched: true, Lang: b.boardLang(g)})
 }

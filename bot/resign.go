@@ -16,14 +16,15 @@ import (
 // clickResign asks the player to confirm resigning.
 func (b *Bot) clickResign(_ context.Context, ix *interaction, g *storage.Game, _ customid.Params) error {
 	if seatOf(g, ix.user().ID) < 0 {
-		return userErrorf("Only the players can resign this game.")
+		return userErr("resign.players_only")
 	}
 	if g.Status != storage.StatusActive {
-		return userErrorf("This game is over.")
+		return userErr("error.game_over")
 	}
-	question, label := "Resign this game? It counts as a loss.", "Resign"
+	l := ix.lang()
+	question, label := l.T("resign.question"), l.T("board.resign")
 	if g.Solo() {
-		question, label = "Give up this puzzle? It is recorded as abandoned, not solved.", "Give up"
+		question, label = l.T("resign.question_puzzle"), l.T("board.give_up")
 	}
 	return ix.reply(render.Message{
 		Content: question,
@@ -37,28 +38,28 @@ func (b *Bot) clickResign(_ context.Context, ix *interaction, g *storage.Game, _
 func (b *Bot) clickResignConfirm(ctx context.Context, ix *interaction, g *storage.Game, p customid.Params) error {
 	seat := seatOf(g, ix.user().ID)
 	if seat < 0 {
-		return userErrorf("Only the players can resign this game.")
+		return userErr("resign.players_only")
 	}
 	if g.Status != storage.StatusActive {
-		return userErrorf("This game is over.")
+		return userErr("error.game_over")
 	}
 	// The confirmation may be for an earlier board (the opponent moved
 	// meanwhile: resigning still stands), never for one not drawn yet.
 	if n, err := strconv.Atoi(p["ply"]); err != nil || n < 0 || n > len(g.Moves) || p["ply"] != strconv.Itoa(n) {
-		return userErrorf("This button does not belong to this game's board. Use the Resign button on the board.")
+		return userErr("resign.wrong_board")
 	}
 	var res storage.Result
 	g.Status, res = g.GiveUp(seat)
 	changes, err := b.store.FinishGame(ctx, g, res)
 	if errors.Is(err, storage.ErrConflict) || errors.Is(err, storage.ErrGameOver) {
-		return userErrorf("The game changed at the same moment; look at the board and try again.")
+		return userErr("error.conflict_board")
 	}
 	if err != nil {
 		return fmt.Errorf("bot: resign game %s: %w", g.ID, err)
 	}
-	done := "You resigned."
+	done := ix.lang().T("resign.done")
 	if g.Solo() {
-		done = "You gave up the puzzle."
+		done = ix.lang().T("resign.done_puzzle")
 	}
 	if err := ix.update(render.Message{Content: done}); err != nil {
 		return err
@@ -67,5 +68,5 @@ func (b *Bot) clickResignConfirm(ctx context.Context, ix *interaction, g *storag
 	if err != nil {
 		return err
 	}
-	return b.editBoard(ctx, g, view(g, pos, nil, changes, ""), webhookToken{})
+	return b.editBoard(ctx, g, b.view(g, pos, nil, changes, ""), webhookToken{})
 }

@@ -296,7 +296,7 @@ func TestAnAITurnIsReleasedWhateverItsHandlerDoes(t *testing.T) {
 				case "error":
 					return errors.New("something of ours broke")
 				case "usererror":
-					return userErrorf("you cannot do that")
+					return userErr("error.game_over")
 				case "panic":
 					panic("a handler broke after queueing the AI")
 				}

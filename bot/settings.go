@@ -9,6 +9,7 @@ import (
 
 	"github.com/bwmarrin/discordgo"
 
+	"github.com/gambitbot/gambit/bot/i18n"
 	"github.com/gambitbot/gambit/bot/render"
 	"github.com/gambitbot/gambit/storage"
 )
@@ -18,10 +19,10 @@ import (
 // may use it.
 func (b *Bot) cmdSettings(ctx context.Context, ix *interaction, opts options) error {
 	if ix.interactionOnly() || ix.GuildID == "" {
-		return userErrorf("/settings changes Gambit's settings for a server: use it in a server that added Gambit.")
+		return userErr("settings.server_only")
 	}
 	if ix.Member == nil || ix.Member.Permissions&(discordgo.PermissionManageGuild|discordgo.PermissionAdministrator) == 0 {
-		return userErrorf("Only members with the Manage Server permission can change Gambit's settings.")
+		return userErr("settings.manage_only")
 	}
 	s, err := b.store.GuildSettings(ctx, ix.GuildID)
 	if err != nil {
@@ -37,7 +38,7 @@ func (b *Bot) cmdSettings(ctx context.Context, ix *interaction, opts options) er
 		return err
 	} else if given {
 		if h < 1 || h > 24*14 {
-			return userErrorf("Option turn-timeout must be between 1 and 336 hours.")
+			return userErr("settings.timeout_range")
 		}
 		s.TurnTimeout, changed = time.Duration(h)*time.Hour, true
 	}
@@ -53,16 +54,17 @@ func (b *Bot) cmdSettings(ctx context.Context, ix *interaction, opts options) er
 			return fmt.Errorf("bot: save settings of guild %s: %w", ix.GuildID, err)
 		}
 	}
-	title := "Gambit's settings here"
+	l := ix.lang()
+	title := l.T("settings.title")
 	if changed {
-		title = "Settings saved"
+		title = l.T("settings.saved")
 	}
 	return ix.reply(render.Message{Embeds: []*discordgo.MessageEmbed{{
 		Title: title,
 		Fields: []*discordgo.MessageEmbedField{
-			{Name: "AI move time", Value: durationOr(s.MoveTime, b.cfg.MoveTime), Inline: true},
-			{Name: "Turn timeout", Value: durationOr(s.TurnTimeout, b.cfg.TurnTimeout), Inline: true},
-			{Name: "Allowed games", Value: allowedText(s.AllowedGames), Inline: true},
+			{Name: l.T("settings.move_time"), Value: durationOr(l, s.MoveTime, b.cfg.MoveTime), Inline: true},
+			{Name: l.T("settings.turn_timeout"), Value: durationOr(l, s.TurnTimeout, b.cfg.TurnTimeout), Inline: true},
+			{Name: l.T("settings.allowed"), Value: allowedText(l, s.AllowedGames), Inline: true},
 		},
 	}}}, true)
 }
@@ -76,7 +78,7 @@ func parseKinds(text string) ([]storage.Kind, error) {
 	for _, f := range strings.FieldsFunc(text, func(r rune) bool { return r == ',' || r == ' ' }) {
 		k := storage.Kind(strings.ToLower(f))
 		if !isDuel(k) {
-			return nil, userErrorf("Unknown game %q in games: use all, or names from %s.", echo(f), duelNames())
+			return nil, userErr("settings.unknown_game", "Game", quote(f), "Choices", duelNames())
 		}
 		if !slices.Contains(kinds, k) {
 			kinds = append(kinds, k)
@@ -87,16 +89,17 @@ func parseKinds(text string) ([]storage.Kind, error) {
 
 // durationOr shows a guild's duration setting, or the default it falls
 // back to.
-func durationOr(d, def time.Duration) string {
+func durationOr(l *i18n.Localizer, d, def time.Duration) string {
 	if d > 0 {
-		return render.Duration(d)
+		return render.Duration(l, d)
 	}
-	return render.Duration(def) + " (default)"
+	return l.T("settings.default", "Value", render.Duration(l, def))
 }
 
-func allowedText(kinds []storage.Kind) string {
+// allowedText shows the games a guild allows.
+func allowedText(l *i18n.Localizer, kinds []storage.Kind) string {
 	if len(kinds) == 0 {
-		return "all"
+		return l.T("play.all_games")
 	}
-	return kindList(kinds)
+	return kindList(kinds)(l)
 }

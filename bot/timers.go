@@ -70,11 +70,11 @@ func (b *Bot) endIfDue(ctx context.Context, id storage.GameID) error {
 	)
 	if g.Status == storage.StatusPending {
 		g.Status = storage.StatusExpired
-		notice = "Challenge expired: it was not answered in time."
+		notice = b.boardLang(g).T("challenge.expired_notice")
 		err = b.store.UpdateGame(ctx, g)
 	} else {
 		loser := g.Turn
-		notice = fmt.Sprintf("%s ran out of time and forfeits.", render.PlayerName(g.Players[loser]))
+		notice = b.boardLang(g).T("board.ran_out", "Player", render.PlayerName(b.boardLang(g), g.Players[loser]))
 		g.Status = storage.StatusForfeited
 		changes, err = b.store.FinishGame(ctx, g, storage.Result{Winner: 1 - loser, Reason: "timeout"})
 	}
@@ -85,7 +85,7 @@ func (b *Bot) endIfDue(ctx context.Context, id storage.GameID) error {
 		return fmt.Errorf("bot: end due game %s: %w", id, err)
 	}
 	b.log.Info("deadline passed", "game", id, "status", g.Status)
-	msg, err := gameMessage(g, notice)
+	msg, err := b.gameMessage(g, notice)
 	if err != nil {
 		return err
 	}
@@ -94,7 +94,7 @@ func (b *Bot) endIfDue(ctx context.Context, id storage.GameID) error {
 		if err != nil {
 			return err
 		}
-		msg = view(g, pos, nil, changes, notice)
+		msg = b.view(g, pos, nil, changes, notice)
 	}
 	return b.editBoard(ctx, g, msg, webhookToken{})
 }

@@ -28,7 +28,7 @@ type Look struct {
 	Tally func(pos engine.Position, s engine.Side) (n int, unit string)
 	// Progress, if not nil, says how far a game in progress has come
 	// ("5 of 8 rounds left"); opts are the game's setup.
-	Progress func(pos engine.Position, opts Options) string
+	Progress func(pos engine.Position, opts Options) Text
 	// Picture is how the board is drawn as an image.
 	Picture Picture
 }
@@ -137,7 +137,7 @@ type Input struct {
 	// moves; every legal move must be in exactly one group.
 	Groups []Group
 	// Hint, if not nil, describes a move for its menu option ("captures 2").
-	Hint func(pos engine.Position, m engine.Move) string
+	Hint func(pos engine.Position, m engine.Move) Text
 	// Order, if not nil, sorts the moves of a menu: a negative result puts
 	// a first.
 	Order func(a, b engine.Move) int
@@ -151,6 +151,18 @@ type Input struct {
 	// Tag, if not nil, is a short note on a move for its button ("+2":
 	// what it captures).
 	Tag func(pos engine.Position, m engine.Move) string
+}
+
+// Text is what a game says about a position for people, in English and as
+// a message of the bot's catalogue, which translates it: the message
+// game.<game name>.<ID> with the placeholders Args (name, value pairs).
+type Text struct {
+	// English is the text in English.
+	English string
+	// ID names the catalogue's message under the game's ("progress").
+	ID string
+	// Args are the message's placeholders as name, value pairs.
+	Args []any
 }
 
 // Group is one select menu of the Menus layout.

@@ -7,6 +7,7 @@ import (
 	"github.com/bwmarrin/discordgo"
 
 	"github.com/gambitbot/gambit/bot/customid"
+	"github.com/gambitbot/gambit/bot/i18n"
 	"github.com/gambitbot/gambit/engine"
 	"github.com/gambitbot/gambit/games"
 	"github.com/gambitbot/gambit/storage"
@@ -33,50 +34,60 @@ func moveID(g *storage.Game, move string) string {
 }
 
 // resignButton asks to resign g; the bot then asks for confirmation.
-func resignButton(g *storage.Game) discordgo.Button {
-	label := "Resign"
+func resignButton(l *i18n.Localizer, g *storage.Game) discordgo.Button {
+	label := l.T("board.resign")
 	if g.Solo() {
-		label = "Give up"
+		label = l.T("board.give_up")
 	}
 	return button(label, "🏳️", discordgo.DangerButton, customid.Resign.Build(string(g.ID), Ply(g)))
 }
 
 // rematchRow offers the players of an ended game a new one.
-func rematchRow(g *storage.Game) []discordgo.MessageComponent {
+func rematchRow(l *i18n.Localizer, g *storage.Game) []discordgo.MessageComponent {
 	return []discordgo.MessageComponent{row(
-		button("Rematch", "🔁", discordgo.PrimaryButton, customid.Rematch.Build(string(g.ID))),
+		button(l.T("board.rematch"), "🔁", discordgo.PrimaryButton, customid.Rematch.Build(string(g.ID))),
 	)}
 }
 
 // moveComponents returns the components of an active game: the moves, in
 // the layout of the game's plug-in, if play is true (a person is to move),
 // and a Resign button (a solo puzzle's row of help and Give up).
-func moveComponents(g *storage.Game, gm *games.Game, pos engine.Position, play bool) []discordgo.MessageComponent {
+func moveComponents(l *i18n.Localizer, g *storage.Game, gm *games.Game, pos engine.Position, play bool) []discordgo.MessageComponent {
 	switch gm.Input.Layout {
 	case games.Menus:
 		if play && gm.Input.Columns {
 			board := gm.Look.Board(pos, nil)
-			rows := columnRows(g, board, pos, -1, resignButton(g))
-			m := menus(g, gm, pos)
+			rows := columnRows(g, board, pos, -1, resignButton(l, g))
+			m := menus(l, g, gm, pos)
 			return append(rows, m[:min(len(m), maxRows-len(rows))]...)
 		}
 		if play {
-			return append(menus(g, gm, pos), controlRow(g))
+			return append(menus(l, g, gm, pos), controlRow(l, g))
 		}
 	case games.MoveButtons:
 		if play {
-			return moveButtons(g, pos)
+			return moveButtons(l, g, pos)
 		}
 	case games.BoardButtons:
-		return append(boardButtons(g, gm, pos, play), controlRow(g))
+		return append(boardButtons(g, gm, pos, play), controlRow(l, g))
 	}
-	return []discordgo.MessageComponent{controlRow(g)}
+	return []discordgo.MessageComponent{controlRow(l, g)}
+}
+
+// placeholder returns a menu's placeholder in l's language: the
+// catalogue's game.<name>.menu.<n>, or game.<name>.menu given N, or the
+// plug-in's own.
+func placeholder(l *i18n.Localizer, gm *games.Game, n int, english string) string {
+	if id := "game." + gm.Name + ".menu." + strconv.Itoa(n); i18n.Has(id) {
+		return l.T(id)
+	}
+	return gameText(l, gm, "menu", english, "N", n)
 }
 
 // menus returns one select of legal moves per group of the game's input
 // that has any, each in its own action row, the options in the input's
 // order and described by its hint.
-func menus(g *storage.Game, gm *games.Game, pos engine.Position) []discordgo.MessageComponent {
+func menus(l *i18n.Localizer, g *storage.Game, gm *games.Game, pos engine.Position) []discordgo.MessageComponent {
 	moves := pos.Moves(make([]engine.Move, 0, engine.MaxMoves))
 	if gm.Input.Order != nil {
 		slices.SortFunc(moves, gm.Input.Order)
@@ -92,7 +103,7 @@ func menus(g *storage.Game, gm *games.Game, pos engine.Position) []discordgo.Mes
 			name := pos.FormatMove(m)
 			opt := discordgo.SelectMenuOption{Label: name, Value: name}
 			if gm.Input.Hint != nil {
-				opt.Description = gm.Input.Hint(pos, m)
+				opt.Description = gameWords(l, gm, gm.Input.Hint(pos, m))
 			}
 			opts = append(opts, opt)
 		}
@@ -101,7 +112,7 @@ func menus(g *storage.Game, gm *games.Game, pos engine.Position) []discordgo.Mes
 		}
 		rows = append(rows, row(discordgo.SelectMenu{
 			CustomID:    customid.Pick.Build(string(g.ID), Ply(g), strconv.Itoa(i+1)),
-			Placeholder: grp.Placeholder,
+			Placeholder: placeholder(l, gm, i+1, grp.Placeholder),
 			MinValues:   &one,
 			MaxValues:   1,
 			Options:     opts,
@@ -113,7 +124,7 @@ func menus(g *storage.Game, gm *games.Game, pos engine.Position) []discordgo.Mes
 // moveButtons returns a button per legal move, up to five in the first
 // row and the rest with Resign in the second. It is called only for a
 // game that is not over, which has a legal move.
-func moveButtons(g *storage.Game, pos engine.Position) []discordgo.MessageComponent {
+func moveButtons(l *i18n.Localizer, g *storage.Game, pos engine.Position) []discordgo.MessageComponent {
 	var buttons []discordgo.MessageComponent
 	for _, m := range pos.Moves(make([]engine.Move, 0, engine.MaxMoves)) {
 		move := pos.FormatMove(m)
@@ -122,7 +133,7 @@ func moveButtons(g *storage.Game, pos engine.Position) []discordgo.MessageCompon
 	n := min(len(buttons), maxRowButtons)
 	return []discordgo.MessageComponent{
 		row(buttons[:n]...),
-		row(append(buttons[n:], resignButton(g))...),
+		row(append(buttons[n:], resignButton(l, g))...),
 	}
 }
 
@@ -217,7 +228,7 @@ const pickColour = "🟨"
 // (labelled with its row and the game's tag, "3 · +2", the legal ones
 // enabled), and the column buttons to choose another column. ok is false
 // if the board has no column named col.
-func CellPicker(g *storage.Game, pos engine.Position, col string) (msg Message, ok bool) {
+func CellPicker(l *i18n.Localizer, g *storage.Game, pos engine.Position, col string) (msg Message, ok bool) {
 	gm := gameOf(g.Kind)
 	if gm == nil || pos == nil {
 		return Message{}, false
@@ -262,7 +273,7 @@ func CellPicker(g *storage.Game, pos engine.Position, col string) (msg Message, 
 	}
 	rows := balancedRows(cells)
 	rows = append(rows, columnRows(g, board, pos, chosen)...)
-	text := gm.Input.Prompt(col) + "\n" + grid(look, board)
+	text := gameText(l, gm, "prompt", gm.Input.Prompt(col), "Column", col) + "\n" + grid(look, board)
 	return Message{Content: clip(text, maxContent), Components: rows, AllowedMentions: noPings()}, true
 }
 

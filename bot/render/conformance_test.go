@@ -27,7 +27,7 @@ func TestEveryGameConforms(t *testing.T) {
 			if t.Failed() {
 				return
 			}
-			m, err := Rules(gm.Name)
+			m, err := Rules(en, gm.Name)
 			if err != nil {
 				t.Fatalf("Rules: %v", err)
 			}

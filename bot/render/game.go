@@ -9,6 +9,7 @@ import (
 	"github.com/bwmarrin/discordgo"
 
 	"github.com/gambitbot/gambit/bot/customid"
+	"github.com/gambitbot/gambit/bot/i18n"
 	"github.com/gambitbot/gambit/engine"
 	"github.com/gambitbot/gambit/games"
 	"github.com/gambitbot/gambit/storage"
@@ -47,6 +48,17 @@ type View struct {
 	// Rematched drops the Rematch button of an ended game whose rematch
 	// was started.
 	Rematched bool
+	// Lang is the language of the message, the guild's for a board in a
+	// channel; nil for English.
+	Lang *i18n.Localizer
+}
+
+// lang returns the view's language.
+func (v View) lang() *i18n.Localizer {
+	if v.Lang == nil {
+		return i18n.Default
+	}
+	return v.Lang
 }
 
 // Game renders a game's message for any status: a challenge with Accept
@@ -68,9 +80,9 @@ func Game(v View) Message {
 }
 
 // gameTitle returns a game's name, such as "Connect Four".
-func gameTitle(k storage.Kind) string {
+func gameTitle(l *i18n.Localizer, k storage.Kind) string {
 	if gm := gameOf(k); gm != nil {
-		return gm.Title
+		return gameText(l, gm, "title", gm.Title)
 	}
 	return string(k)
 }
@@ -85,22 +97,22 @@ func roundsOf(g *storage.Game) int {
 }
 
 // heading returns a game's title with its setting: "Adjacency · 8 rounds".
-func heading(g *storage.Game) string {
+func heading(l *i18n.Localizer, g *storage.Game) string {
 	if r := roundsOf(g); r > 0 {
-		return gameTitle(g.Kind) + " · " + plural(r, "round")
+		return gameTitle(l, g.Kind) + " · " + plural(l, r, "round")
 	}
-	return gameTitle(g.Kind)
+	return gameTitle(l, g.Kind)
 }
 
 // idFooter returns the footer naming a game's id, with the AI's move time
 // if an AI plays.
-func idFooter(g *storage.Game, forMove bool) *discordgo.MessageEmbedFooter {
-	text := "Game ID " + string(g.ID)
+func idFooter(l *i18n.Localizer, g *storage.Game, forMove bool) *discordgo.MessageEmbedFooter {
+	text := l.T("board.game_id", "ID", g.ID)
 	if forMove {
-		text += " (for /move game:" + string(g.ID) + ")"
+		text = l.T("board.game_id_move", "ID", g.ID)
 	}
 	if slices.ContainsFunc(g.Players, func(p storage.Player) bool { return p.ID.IsAI() }) && g.Settings.MoveTime > 0 {
-		text += " · AI move time " + g.Settings.MoveTime.String()
+		text += " · " + l.T("board.ai_move_time", "Time", Duration(l, g.Settings.MoveTime))
 	}
 	return &discordgo.MessageEmbedFooter{Text: text}
 }
@@ -119,69 +131,57 @@ func withNotice(content, notice string) string {
 
 // challenge renders a pending, expired, declined or cancelled challenge.
 func challenge(v View) Message {
-	g := v.Game
-	challenger, challenged := PlayerName(g.Players[0]), PlayerName(g.Players[1])
+	g, l := v.Game, v.lang()
+	challenger, challenged := PlayerName(l, g.Players[0]), PlayerName(l, g.Players[1])
 	var details []string
 	if r := roundsOf(g); r > 0 {
-		details = append(details, plural(r, "round"))
+		details = append(details, plural(l, r, "round"))
 	}
-	first := map[string]string{
-		"me":       "challenger moves first",
-		"opponent": "you move first",
-		"random":   "first move drawn at random",
-	}[g.Settings.First]
-	if first != "" {
-		details = append(details, first)
+	switch g.Settings.First {
+	case "me", "opponent", "random":
+		details = append(details, l.T("board.first_"+g.Settings.First))
 	}
-	text := fmt.Sprintf("%s, %s challenges you to **%s**", challenged, challenger, gameTitle(g.Kind))
+	text := l.T("board.challenge", "Challenged", challenged, "Challenger", challenger, "Game", gameTitle(l, g.Kind))
 	if len(details) > 0 {
 		text += " (" + strings.Join(details, ", ") + ")"
 	}
 	text += "."
 
 	lines := []string{
-		"**Challenger** " + challenger,
-		"**Opponent** " + challenged,
+		l.T("board.challenger", "Player", challenger),
+		l.T("board.opponent", "Player", challenged),
 	}
-	if who := map[string]string{"me": challenger, "opponent": challenged, "random": "drawn at random"}[g.Settings.First]; who != "" {
-		lines = append(lines, "**First move** "+who)
+	if who := map[string]string{"me": challenger, "opponent": challenged, "random": l.T("board.drawn")}[g.Settings.First]; who != "" {
+		lines = append(lines, l.T("board.first_move", "Who", who))
 	}
 	msg := Message{Components: []discordgo.MessageComponent{}, AllowedMentions: noPings()}
-	embed := &discordgo.MessageEmbed{Title: clip("⚔️ "+heading(g), maxTitle), Color: colourGrey, Footer: idFooter(g, false)}
+	embed := &discordgo.MessageEmbed{Title: clip("⚔️ "+heading(l, g), maxTitle), Color: colourGrey, Footer: idFooter(l, g, false)}
 	notice := v.Notice
-	switch g.Status {
-	case storage.StatusPending:
-		if !g.Deadline.IsZero() {
-			text += " The challenge expires " + relativeTime(g.Deadline) + "."
-			lines = append(lines, "**Expires** "+relativeTime(g.Deadline))
+	// An ended challenge's notice and status line, by its status.
+	ended := map[storage.Status][2]string{
+		storage.StatusExpired:   {"board.expired", "board.status_expired"},
+		storage.StatusDeclined:  {"board.declined", "board.status_declined"},
+		storage.StatusWithdrawn: {"board.withdrawn", "board.status_withdrawn"},
+		storage.StatusCancelled: {"board.cancelled_challenge", "board.status_cancelled"},
+	}
+	if e, ok := ended[g.Status]; ok {
+		if notice == "" {
+			notice = l.T(e[0])
 		}
-		lines = append(lines, "", fmt.Sprintf("New to %s? `/help game:%s` explains the rules.", gameTitle(g.Kind), g.Kind))
+		lines = append(lines, l.T(e[1]))
+	}
+	if g.Status == storage.StatusPending {
+		if !g.Deadline.IsZero() {
+			text += " " + l.T("board.expires", "When", relativeTime(g.Deadline))
+			lines = append(lines, l.T("board.expires_line", "When", relativeTime(g.Deadline)))
+		}
+		lines = append(lines, "", l.T("board.new_to", "Game", gameTitle(l, g.Kind), "Name", g.Kind))
 		embed.Color = colourBlurple
 		msg.AllowedMentions = pingOnly(g.Players[1].ID)
 		msg.Components = []discordgo.MessageComponent{row(
-			button("Accept", "✅", discordgo.SuccessButton, customid.Accept.Build(string(g.ID))),
-			button("Decline", "✖️", discordgo.DangerButton, customid.Decline.Build(string(g.ID))),
+			button(l.T("board.accept"), "✅", discordgo.SuccessButton, customid.Accept.Build(string(g.ID))),
+			button(l.T("board.decline"), "✖️", discordgo.DangerButton, customid.Decline.Build(string(g.ID))),
 		)}
-	case storage.StatusExpired:
-		if notice == "" {
-			notice = "Challenge expired."
-		}
-		lines = append(lines, "**Status** expired")
-	case storage.StatusDeclined:
-		if notice == "" {
-			notice = "Challenge declined."
-		}
-		lines = append(lines, "**Status** declined")
-	case storage.StatusWithdrawn:
-		if notice == "" {
-			notice = "Challenge withdrawn."
-		}
-		lines = append(lines, "**Status** withdrawn")
-	case storage.StatusCancelled:
-		if notice == "" {
-			notice = "Challenge cancelled."
-		}
-		lines = append(lines, "**Status** cancelled")
 	}
 	embed.Description = fitLines(lines, maxDescription)
 	msg.Content = withNotice(clip(text, maxContent), notice)
@@ -192,51 +192,51 @@ func challenge(v View) Message {
 // game renders an active, ended or cancelled game as content and an embed
 // (for layout), and draws its board's picture, nil if there is no board.
 func game(v View) (Message, *File) {
-	g := v.Game
+	g, l := v.Game, v.lang()
 	gm := gameOf(g.Kind)
 	pos := position(v)
 	if gm == nil {
 		pos = nil
 	}
 	msg := Message{Components: []discordgo.MessageComponent{}, AllowedMentions: noPings()}
-	embed := &discordgo.MessageEmbed{Title: clip(heading(g), maxTitle), Color: colourGrey, Footer: idFooter(g, g.Status == storage.StatusActive)}
-	lines := append(playerLines(g, gm, pos), "")
+	embed := &discordgo.MessageEmbed{Title: clip(heading(l, g), maxTitle), Color: colourGrey, Footer: idFooter(l, g, g.Status == storage.StatusActive)}
+	lines := append(playerLines(l, g, gm, pos), "")
 	var pic *File
 	if pos == nil {
-		lines = append(lines, "*The board is not available.*", "")
+		lines = append(lines, l.T("board.unavailable"), "")
 	} else {
 		last := lastChange(g)
 		board := gm.Look.Board(pos, last)
-		pic = boardPicture(gm.Look, board, Ply(g))
+		pic = boardPicture(l, gm.Look, board, Ply(g))
 		lines = append(lines, grid(gm.Look, board), "")
-		if l := lastMoveLine(g, gm, pos, last); l != "" {
-			lines = append(lines, l)
+		if line := lastMoveLine(l, g, gm, pos, last); line != "" {
+			lines = append(lines, line)
 		}
 	}
 	if g.Status.Ended() {
 		if pos != nil && gm.Look.Tally != nil {
 			x, _ := gm.Look.Tally(pos, engine.X)
 			o, _ := gm.Look.Tally(pos, engine.O)
-			lines = append(lines, fmt.Sprintf("Final score: %s **%d** – **%d** %s", gm.Look.Mark[engine.X], x, o, gm.Look.Mark[engine.O]))
+			lines = append(lines, l.T("board.final_score", "MarkX", gm.Look.Mark[engine.X], "X", x, "O", o, "MarkO", gm.Look.Mark[engine.O]))
 		}
-		lines = append(lines, resultLine(g))
+		lines = append(lines, resultLine(l, g))
 		if pos != nil && g.Result != nil && g.Result.Winner >= 0 {
 			embed.Color = gm.Look.Colour[seatSides(g, pos)[g.Result.Winner]]
 		}
-		if f := ratingField(g, v.Changes); f != nil {
+		if f := ratingField(l, g, v.Changes); f != nil {
 			embed.Fields = []*discordgo.MessageEmbedField{f}
 		}
 		if !v.Rematched && !g.Solo() {
-			msg.Components = rematchRow(g)
+			msg.Components = rematchRow(l, g)
 		}
 	} else if g.Status == storage.StatusCancelled {
-		lines = append(lines, cancelledLine)
+		lines = append(lines, l.T("board.cancelled_line"))
 		if v.Notice == "" {
-			v.Notice = "Game cancelled."
+			v.Notice = l.T("board.cancelled_game")
 		}
 	} else {
 		if pos != nil && gm.Look.Progress != nil && !pos.Terminal() {
-			lines = append(lines, gm.Look.Progress(pos, options(gm, g)))
+			lines = append(lines, gameWords(l, gm, gm.Look.Progress(pos, options(gm, g))))
 		}
 		mover := g.Players[g.Turn]
 		mark := ""
@@ -245,19 +245,19 @@ func game(v View) (Message, *File) {
 			embed.Color = gm.Look.Colour[pos.SideToMove()]
 		}
 		if g.Solo() {
-			lines = append(lines, movesUsedLine(g))
+			lines = append(lines, movesUsedLine(l, g))
 		} else {
-			lines = append(lines, turnLine(g, v.Thinking, mark))
+			lines = append(lines, turnLine(l, g, v.Thinking, mark))
 		}
 		humanTurn := v.Thinking == nil && !mover.ID.IsAI()
 		if id, ok := mover.ID.UserID(); ok && humanTurn && !g.Solo() {
-			msg.Content = "<@" + id + ">, your move"
+			msg.Content = l.T("board.your_move", "Player", "<@"+id+">")
 			msg.AllowedMentions = pingOnly(mover.ID)
 		}
 		if pos == nil {
-			msg.Components = []discordgo.MessageComponent{row(resignButton(g))}
+			msg.Components = []discordgo.MessageComponent{row(resignButton(l, g))}
 		} else {
-			msg.Components = moveComponents(g, gm, pos, humanTurn && !pos.Terminal())
+			msg.Components = moveComponents(l, g, gm, pos, humanTurn && !pos.Terminal())
 		}
 	}
 	embed.Description = fitLines(lines, maxDescription)
@@ -269,112 +269,124 @@ func game(v View) (Message, *File) {
 // playerLines lists the players, X first, with their colours and their
 // tallies (Adjacency's marks); pos is nil when the board is not available.
 // A solo puzzle has one line: its player, with a trophy once solved.
-func playerLines(g *storage.Game, gm *games.Game, pos engine.Position) []string {
+func playerLines(l *i18n.Localizer, g *storage.Game, gm *games.Game, pos engine.Position) []string {
 	if g.Solo() {
-		line := "🧩 " + PlayerName(g.Players[0])
+		line := "🧩 " + PlayerName(l, g.Players[0])
 		if g.Solved() {
 			line += " 🏆"
 		}
 		return []string{line}
 	}
 	if pos == nil {
-		return []string{PlayerName(g.Players[0]) + " vs " + PlayerName(g.Players[1])}
+		return []string{l.T("board.versus", "A", PlayerName(l, g.Players[0]), "B", PlayerName(l, g.Players[1]))}
 	}
 	sides := seatSides(g, pos)
 	lines := make([]string, 2)
 	for i, p := range g.Players {
-		l := gm.Look.Mark[sides[i]] + " " + PlayerName(p)
+		line := gm.Look.Mark[sides[i]] + " " + PlayerName(l, p)
 		if gm.Look.Tally != nil {
 			n, unit := gm.Look.Tally(pos, sides[i])
-			l += " · " + plural(n, unit)
+			line += " · " + plural(l, n, unit)
 		}
 		if g.Result != nil && g.Result.Winner == i {
-			l += " 🏆"
+			line += " 🏆"
 		}
-		lines[sides[i]] = l
+		lines[sides[i]] = line
 	}
 	return lines
 }
 
+// describe says what a move did, after "Last move: <who> ", in l's
+// language: the catalogue's game.<name>.last, given the move and the
+// cells it captured, or else the plug-in's own words.
+func describe(l *i18n.Localizer, gm *games.Game, c games.Change) string {
+	return gameText(l, gm, "last", gm.Look.Describe(c), "Move", c.Move, "Captured", strings.Join(c.Changed, ", "))
+}
+
 // lastMoveLine says who made the last move and what it did, or returns ""
 // before the first move.
-func lastMoveLine(g *storage.Game, gm *games.Game, pos engine.Position, last *games.Change) string {
+func lastMoveLine(l *i18n.Localizer, g *storage.Game, gm *games.Game, pos engine.Position, last *games.Change) string {
 	if last == nil {
 		return ""
 	}
 	if g.Solo() {
-		return "Last move: " + PlayerName(g.Players[0]) + " " + gm.Look.Describe(*last)
+		return l.T("board.last_move", "Who", PlayerName(l, g.Players[0]), "What", describe(l, gm, *last))
 	}
 	s := pos.SideToMove().Other() // the side that moved last
 	who := gm.Look.Last[s]
 	for i, side := range seatSides(g, pos) {
 		if side == s {
-			who += " " + PlayerName(g.Players[i])
+			who += " " + PlayerName(l, g.Players[i])
 		}
 	}
-	return "Last move: " + who + " " + gm.Look.Describe(*last)
+	return l.T("board.last_move", "Who", who, "What", describe(l, gm, *last))
 }
 
 // turnLine says whose turn it is, or what the AI to move is doing; mark is
 // the emoji of the side to move, empty if unknown.
-func turnLine(g *storage.Game, t *Thinking, mark string) string {
-	mover := PlayerName(g.Players[g.Turn&1])
+func turnLine(l *i18n.Localizer, g *storage.Game, t *Thinking, mark string) string {
+	mover := PlayerName(l, g.Players[g.Turn&1])
 	switch {
 	case t != nil && t.Queue > 0:
-		return fmt.Sprintf("⏳ %s is queued (#%d)", mover, t.Queue)
+		return l.T("board.queued", "Player", mover, "Position", t.Queue)
 	case t != nil:
 		var facts []string
 		if t.Depth > 0 {
-			facts = append(facts, fmt.Sprintf("depth %d", t.Depth))
+			facts = append(facts, l.T("board.depth", "Depth", t.Depth))
 		}
 		if t.Elapsed > 0 {
 			facts = append(facts, t.Elapsed.Round(100*time.Millisecond).String())
 		}
-		line := "🤔 " + mover + " is thinking…"
+		line := l.T("board.thinking", "Player", mover)
 		if len(facts) > 0 {
 			line += " (" + strings.Join(facts, " · ") + ")"
 		}
 		return line
 	}
-	line := fmt.Sprintf("▶️ %s to move", strings.TrimSpace(mark+" "+mover))
+	line := l.T("board.to_move", "Player", strings.TrimSpace(mark+" "+mover))
 	if !g.Deadline.IsZero() && !g.Players[g.Turn&1].ID.IsAI() {
-		line += " · must move " + relativeTime(g.Deadline)
+		line += " · " + l.T("board.must_move", "When", relativeTime(g.Deadline))
 	}
 	return line
 }
 
-// cancelledLine says what a cancelled game's board shows instead of a
-// result.
-const cancelledLine = "🚫 **Cancelled** · no result, not rated"
+// reasonText returns a result's reason in l's language: the catalogue's
+// reason.<reason> (spaces as underscores), or the reason as stored.
+func reasonText(l *i18n.Localizer, reason string) string {
+	if id := "reason." + strings.ReplaceAll(reason, " ", "_"); i18n.Has(id) {
+		return l.T(id)
+	}
+	return reason
+}
 
 // resultLine says how an ended game ended.
-func resultLine(g *storage.Game) string {
+func resultLine(l *i18n.Localizer, g *storage.Game) string {
 	r := g.Result
 	if r == nil {
-		return "Game over."
+		return l.T("board.over")
 	}
 	if g.Solo() {
-		return puzzleResultLine(g)
+		return puzzleResultLine(l, g)
 	}
 	if r.Winner == storage.Draw {
 		if r.Reason != "" {
-			return "🤝 **Draw** · " + r.Reason
+			return l.T("board.draw") + " · " + reasonText(l, r.Reason)
 		}
-		return "🤝 **Draw**"
+		return l.T("board.draw")
 	}
-	winner, loser := PlayerName(g.Players[r.Winner&1]), PlayerName(g.Players[1-r.Winner&1])
-	line := "🏆 **" + winner + " wins**"
+	winner, loser := PlayerName(l, g.Players[r.Winner&1]), PlayerName(l, g.Players[1-r.Winner&1])
+	line := l.T("board.wins", "Player", winner)
 	switch {
 	case r.Reason == "resigned":
-		line += "\n🏳️ " + loser + " resigned."
+		line += "\n" + l.T("board.resigned", "Player", loser)
 	case r.Reason == "timeout":
-		line += "\n⌛ " + loser + " forfeited on time."
+		line += "\n" + l.T("board.timeout", "Player", loser)
 	case g.Status == storage.StatusForfeited && r.Reason != "":
-		line += "\n" + loser + " forfeited: " + r.Reason + "."
+		line += "\n" + l.T("board.forfeited_because", "Player", loser, "Reason", reasonText(l, r.Reason))
 	case g.Status == storage.StatusForfeited:
-		line += "\n" + loser + " forfeited."
+		line += "\n" + l.T("board.forfeited", "Player", loser)
 	case r.Reason != "":
-		line += " · " + r.Reason
+		line += " · " + reasonText(l, r.Reason)
 	}
 	return line
 }
@@ -382,7 +394,7 @@ func resultLine(g *storage.Game) string {
 // ratingField lists the global-ladder rating changes, players in seat
 // order (an AI's fixed rating without a change), with a line explaining a
 // provisional rating; nil if there are none.
-func ratingField(g *storage.Game, changes []storage.RatingChange) *discordgo.MessageEmbedField {
+func ratingField(l *i18n.Localizer, g *storage.Game, changes []storage.RatingChange) *discordgo.MessageEmbedField {
 	var (
 		lines       []string
 		provisional bool
@@ -393,10 +405,10 @@ func ratingField(g *storage.Game, changes []storage.RatingChange) *discordgo.Mes
 				continue
 			}
 			if p.ID.IsAI() {
-				lines = append(lines, fmt.Sprintf("%s %s", PlayerName(p), ratingText(c.After)))
+				lines = append(lines, fmt.Sprintf("%s %s", PlayerName(l, p), ratingText(l, c.After)))
 				continue
 			}
-			lines = append(lines, fmt.Sprintf("%s %s → %s (%s)", PlayerName(p), ratingText(c.Before), ratingText(c.After), ratingDelta(c)))
+			lines = append(lines, fmt.Sprintf("%s %s → %s (%s)", PlayerName(l, p), ratingText(l, c.Before), ratingText(l, c.After), ratingDelta(c)))
 			if c.After.Provisional() {
 				provisional = true
 			}
@@ -406,9 +418,9 @@ func ratingField(g *storage.Game, changes []storage.RatingChange) *discordgo.Mes
 		return nil
 	}
 	if provisional {
-		lines = append(lines, "_"+provisionalNote+"_")
+		lines = append(lines, "_"+l.T("board.provisional_note")+"_")
 	}
-	return &discordgo.MessageEmbedField{Name: "Rating changes · " + gameTitle(g.Kind), Value: fitLines(lines, maxFieldValue)}
+	return &discordgo.MessageEmbedField{Name: l.T("board.rating_changes", "Game", gameTitle(l, g.Kind)), Value: fitLines(lines, maxFieldValue)}
 }
 
 // ratingDelta returns a change of rounded ratings as "+16", "−16" or "±0".

@@ -6,6 +6,7 @@ import (
 
 	"github.com/bwmarrin/discordgo"
 
+	"github.com/gambitbot/gambit/bot/i18n"
 	"github.com/gambitbot/gambit/storage"
 )
 
@@ -13,11 +14,9 @@ import (
 const maxRecent = 5
 
 // ladderFooter explains the notation of ratings.
-var ladderFooter = &discordgo.MessageEmbedFooter{Text: provisionalNote + " · 🤖 AIs play at a fixed rating measured in arena runs · W–L–D: wins–losses–draws · Glicko-2"}
-
-// provisionalDivider separates a leaderboard's established ratings from
-// the provisional ones listed below them.
-const provisionalDivider = "── Provisional: not ranked until their ratings settle ──"
+func ladderFooter(l *i18n.Localizer) *discordgo.MessageEmbedFooter {
+	return &discordgo.MessageEmbedFooter{Text: l.T("ladder.footer", "Provisional", l.T("board.provisional_note"))}
+}
 
 // place returns a rank as a medal for the first three and "#n" below;
 // rank 0 (provisional) as a dash.
@@ -36,50 +35,49 @@ func place(rank int) string {
 }
 
 // standingLine shows one standing: place, player, rating and record.
-func standingLine(s storage.Standing) string {
+func standingLine(l *i18n.Localizer, s storage.Standing) string {
 	r := s.Rating
-	return fmt.Sprintf("%s %s · **%s** · %s", place(s.Rank), nameOf(r.Player), ratingText(r), record(r))
+	return fmt.Sprintf("%s %s · **%s** · %s", place(s.Rank), nameOf(l, r.Player), ratingText(l, r), record(r))
 }
 
 // Leaderboard renders a ladder's top standings of a game kind, in scope
 // "server" or "global", and, if me is not nil, the viewer's own place with
 // their neighbours.
-func Leaderboard(kind storage.Kind, scope string, top []storage.Standing, me *storage.RankView) Message {
-	where := map[string]string{"server": "this server", "global": "global"}[scope]
-	if where == "" {
-		where = scope
+func Leaderboard(l *i18n.Localizer, kind storage.Kind, scope string, top []storage.Standing, me *storage.RankView) Message {
+	where := scope
+	if scope == "server" || scope == "global" {
+		where = l.T("ladder.scope_" + scope)
 	}
 	embed := &discordgo.MessageEmbed{
-		Title:  clip(fmt.Sprintf("🏆 %s leaderboard · %s", gameTitle(kind), where), maxTitle),
+		Title:  clip(l.T("ladder.title", "Game", gameTitle(l, kind), "Scope", where), maxTitle),
 		Color:  colourGold,
-		Footer: ladderFooter,
+		Footer: ladderFooter(l),
 	}
 	if len(top) == 0 {
-		embed.Description = fmt.Sprintf("No rated games yet: start one with `/play game:%s`.", kind)
+		embed.Description = l.T("ladder.empty", "Name", kind)
 	} else {
 		var lines []string
 		for i, s := range top {
 			if s.Rank == 0 && (i == 0 || top[i-1].Rank != 0) {
-				lines = append(lines, provisionalDivider)
+				lines = append(lines, l.T("ladder.divider"))
 			}
-			lines = append(lines, standingLine(s))
+			lines = append(lines, standingLine(l, s))
 		}
 		embed.Description = fitLines(lines, maxDescription)
 	}
 	if me != nil {
 		var lines []string
 		for _, s := range me.Above {
-			lines = append(lines, standingLine(s))
+			lines = append(lines, standingLine(l, s))
 		}
-		lines = append(lines, "👉 "+standingLine(me.Player))
+		lines = append(lines, "👉 "+standingLine(l, me.Player))
 		for _, s := range me.Below {
-			lines = append(lines, standingLine(s))
+			lines = append(lines, standingLine(l, s))
 		}
 		if me.Player.Rank == 0 {
-			lines = append(lines, fmt.Sprintf("Your rating is provisional (%s so far): it is ranked once established, after about a dozen rated games.",
-				plural(me.Player.Rating.Games, "rated game")))
+			lines = append(lines, l.T("ladder.your_provisional", "Games", plural(l, me.Player.Rating.Games, "rated_game")))
 		}
-		embed.Fields = []*discordgo.MessageEmbedField{{Name: "Your place", Value: fitLines(lines, maxFieldValue)}}
+		embed.Fields = []*discordgo.MessageEmbedField{{Name: l.T("ladder.your_place"), Value: fitLines(lines, maxFieldValue)}}
 	}
 	return Message{Embeds: []*discordgo.MessageEmbed{embed}, Components: []discordgo.MessageComponent{}, AllowedMentions: noPings()}
 }
@@ -98,90 +96,90 @@ type KindStats struct {
 }
 
 // Stats renders a player's ratings and recent results across games.
-func Stats(player storage.PlayerID, stats []KindStats) Message {
+func Stats(l *i18n.Localizer, player storage.PlayerID, stats []KindStats) Message {
 	embed := &discordgo.MessageEmbed{
-		Title:       "📊 Stats",
-		Description: "Ratings and recent games of " + nameOf(player) + ".",
+		Title:       l.T("ladder.stats_title"),
+		Description: l.T("ladder.stats_of", "Player", nameOf(l, player)),
 		Color:       colourGold,
-		Footer:      ladderFooter,
+		Footer:      ladderFooter(l),
 	}
 	for _, ks := range stats {
-		lines := []string{ratingSummary(ks)}
+		lines := []string{ratingSummary(l, ks)}
 		if len(ks.Recent) > 0 {
-			lines = append(lines, "**Recent games**")
+			lines = append(lines, l.T("ladder.recent"))
 			for _, g := range ks.Recent[:min(len(ks.Recent), maxRecent)] {
-				if l := recentLine(player, g); l != "" {
-					lines = append(lines, l)
+				if line := recentLine(l, player, g); line != "" {
+					lines = append(lines, line)
 				}
 			}
 		}
 		embed.Fields = append(embed.Fields, &discordgo.MessageEmbedField{
-			Name:  gameTitle(ks.Kind),
+			Name:  gameTitle(l, ks.Kind),
 			Value: fitLines(lines, maxFieldValue),
 		})
 	}
 	if len(stats) == 0 {
-		embed.Description += "\nNo games yet: start one with `/play`."
+		embed.Description += "\n" + l.T("ladder.no_games")
 	}
 	return Message{Embeds: []*discordgo.MessageEmbed{embed}, Components: []discordgo.MessageComponent{}, AllowedMentions: noPings()}
 }
 
 // ratingSummary shows a rating, its rank and its record.
-func ratingSummary(ks KindStats) string {
+func ratingSummary(l *i18n.Localizer, ks KindStats) string {
 	r := ks.Rating
 	if r == nil {
-		return fmt.Sprintf("Not played yet: `/play game:%s`", ks.Kind)
+		return l.T("ladder.not_played", "Name", ks.Kind)
 	}
 	rank := "#" + strconv.Itoa(ks.Rank)
 	switch {
 	case ks.Rank > 0:
 	case r.Provisional():
-		rank = "provisional"
+		rank = l.T("ladder.provisional")
 	default:
-		rank = "unranked"
+		rank = l.T("ladder.unranked")
 	}
-	return fmt.Sprintf("Rating **%s** · %s · %s in %s", ratingText(*r), rank, record(*r), plural(r.Games, "game"))
+	return l.T("ladder.summary", "Rating", ratingText(l, *r), "Rank", rank, "Record", record(*r), "Games", plural(l, r.Games, "game"))
 }
 
 // recentLine shows an ended game from player's side: the outcome, the
 // opponent, Adjacency's marks, how it ended and when. It returns "" for a
 // game player did not play or that has no result.
-func recentLine(player storage.PlayerID, g *storage.Game) string {
+func recentLine(l *i18n.Localizer, player storage.PlayerID, g *storage.Game) string {
 	seat := g.Seat(player)
 	if seat < 0 || g.Result == nil {
 		return ""
 	}
 	if g.Solo() {
-		line := puzzleResultLine(g)
+		line := puzzleResultLine(l, g)
 		if !g.UpdatedAt.IsZero() {
 			line += " · " + relativeTime(g.UpdatedAt)
 		}
 		return line
 	}
-	opp := PlayerName(g.Players[1-seat])
+	opp := PlayerName(l, g.Players[1-seat])
 	var line string
 	switch g.Result.Score(seat) {
 	case 1:
-		line = "✅ Won against " + opp
+		line = l.T("ladder.won", "Player", opp)
 	case 0:
-		line = "❌ Lost to " + opp
+		line = l.T("ladder.lost", "Player", opp)
 	default:
-		line = "🤝 Drew with " + opp
+		line = l.T("ladder.drew", "Player", opp)
 	}
 	if gm, pos := gameOf(g.Kind), parsePosition(g); pos != nil && gm.Look.Tally != nil {
 		sides := seatSides(g, pos)
 		mine, unit := gm.Look.Tally(pos, sides[seat])
 		theirs, _ := gm.Look.Tally(pos, sides[seat].Other())
-		line += fmt.Sprintf(" · %d–%d %ss", mine, theirs, unit)
+		line += fmt.Sprintf(" · %d–%s", mine, plural(l, theirs, unit))
 	}
 	switch g.Result.Reason {
 	case "":
 	case "resigned":
-		line += " · by resignation"
+		line += " · " + l.T("ladder.by_resignation")
 	case "timeout":
-		line += " · on time"
+		line += " · " + l.T("ladder.on_time")
 	default:
-		line += " · " + g.Result.Reason
+		line += " · " + reasonText(l, g.Result.Reason)
 	}
 	if !g.UpdatedAt.IsZero() {
 		line += " · " + relativeTime(g.UpdatedAt)

@@ -5,6 +5,7 @@ import (
 
 	"github.com/bwmarrin/discordgo"
 
+	"github.com/gambitbot/gambit/bot/i18n"
 	"github.com/gambitbot/gambit/bot/render/picture"
 	"github.com/gambitbot/gambit/games"
 )
@@ -15,6 +16,8 @@ type File struct {
 	Name        string
 	ContentType string
 	Data        []byte
+	// Alt describes the picture for screen readers; not uploaded.
+	Alt string
 }
 
 // Discord's limits on a components-v2 message (flag IS_COMPONENTS_V2).
@@ -27,19 +30,15 @@ const (
 	MaxV2Text = 4000
 )
 
-// pictureAlt describes a board picture for screen readers, which read the
-// emoji grid under it.
-const pictureAlt = "The board; the same board is drawn in emoji below."
-
 // boardPicture draws a board as a PNG named after the game's ply, so that
 // every move gets a new name and no client shows a cached older board. It
 // returns nil if the board cannot be drawn: the emoji grid still shows it.
-func boardPicture(look games.Look, board games.Board, ply string) *File {
+func boardPicture(l *i18n.Localizer, look games.Look, board games.Board, ply string) *File {
 	data, err := picture.PNG(look, board)
 	if err != nil {
 		return nil
 	}
-	return &File{Name: "board-" + ply + ".png", ContentType: "image/png", Data: data}
+	return &File{Name: "board-" + ply + ".png", ContentType: "image/png", Data: data, Alt: l.T("board.picture_alt")}
 }
 
 // layout turns a message drawn as content and one embed into a
@@ -78,7 +77,7 @@ func layout(msg Message, pic *File) Message {
 		inside = append(inside, discordgo.TextDisplay{Content: s})
 	}
 	if pic != nil {
-		alt := pictureAlt
+		alt := pic.Alt
 		inside = append(inside, discordgo.MediaGallery{Items: []discordgo.MediaGalleryItem{{
 			Media: discordgo.UnfurledMediaItem{URL: "attachment://" + pic.Name}, Description: &alt,
 		}}})

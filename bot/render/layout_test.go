@@ -1,6 +1,8 @@
 package render
 
 import (
+	"github.com/gambitbot/gambit/bot/i18n"
+
 	"bytes"
 	"fmt"
 	"image/png"
@@ -185,7 +187,7 @@ func TestBoardsAreComponentsV2(t *testing.T) {
 // bot sends: "picture" draws and encodes the board's PNG alone, "full"
 // renders the whole board message (picture included), and "multipart"
 // also builds the multipart/form-data request body discordgo uploads,
-// reporting its size. The picture's cost per move is "picture", plus
+// reporting its size; "full-id" is "full" in Indonesian. The picture's cost per move is "picture", plus
 // multipart − full for the upload's body.
 func BenchmarkBoardMessage(b *testing.B) {
 	rng := rand.New(rand.NewPCG(5, 6))
@@ -198,12 +200,19 @@ func BenchmarkBoardMessage(b *testing.B) {
 		board := gm.Look.Board(pos, lastChange(g))
 		b.Run(gm.Name+"/picture", func(b *testing.B) {
 			for b.Loop() {
-				if boardPicture(gm.Look, board, Ply(g)) == nil {
+				if boardPicture(en, gm.Look, board, Ply(g)) == nil {
 					b.Fatal("no picture")
 				}
 			}
 		})
 		b.Run(gm.Name+"/full", func(b *testing.B) {
+			for b.Loop() {
+				Game(v)
+			}
+		})
+		b.Run(gm.Name+"/full-id", func(b *testing.B) {
+			v := v
+			v.Lang = i18n.For(i18n.Indonesian)
 			for b.Loop() {
 				Game(v)
 			}

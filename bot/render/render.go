@@ -30,6 +30,8 @@ import (
 
 	"github.com/bwmarrin/discordgo"
 
+	"github.com/gambitbot/gambit/bot/i18n"
+	"github.com/gambitbot/gambit/games"
 	"github.com/gambitbot/gambit/storage"
 	"github.com/gambitbot/gambit/strategies"
 )
@@ -77,17 +79,18 @@ const (
 )
 
 // PlayerName returns how a player is shown: a user as a mention <@id>, an
-// AI as "🤖 display name (difficulty)", storage.Anonymous as "deleted user".
-func PlayerName(p storage.Player) string {
+// AI as "🤖 display name (difficulty)", storage.Anonymous as "deleted user",
+// in l's language.
+func PlayerName(l *i18n.Localizer, p storage.Player) string {
 	if p.ID == storage.Anonymous {
-		return "deleted user"
+		return l.T("board.deleted_user")
 	}
 	if id, ok := p.ID.UserID(); ok {
 		return "<@" + id + ">"
 	}
 	if name, ok := p.ID.Strategy(); ok {
 		if info, err := strategies.Lookup(name); err == nil {
-			return fmt.Sprintf("🤖 %s (%s)", info.DisplayName, info.Difficulty)
+			return fmt.Sprintf("🤖 %s (%s)", AIName(l, info), l.T("difficulty."+string(info.Difficulty)))
 		}
 		return "🤖 " + name
 	}
@@ -97,8 +100,44 @@ func PlayerName(p storage.Player) string {
 	return string(p.ID)
 }
 
+// AIName returns a strategy's display name in l's language.
+func AIName(l *i18n.Localizer, info strategies.Info) string {
+	return aiText(l, info, "name", info.DisplayName)
+}
+
+// AILabel is strategies.Info.Label in l's language: the strategy as a
+// player sees it in a list.
+func AILabel(l *i18n.Localizer, info strategies.Info) string {
+	return fmt.Sprintf("%s (%s) — %s", AIName(l, info), l.T("difficulty."+string(info.Difficulty)), aiText(l, info, "blurb", info.Blurb))
+}
+
+// aiText returns a strategy's text (ai.<name>.<field>) in l's language, or
+// english if the catalogue lacks it.
+func aiText(l *i18n.Localizer, info strategies.Info, field, english string) string {
+	if id := "ai." + info.Name + "." + field; i18n.Has(id) {
+		return l.T(id)
+	}
+	return english
+}
+
+// gameText returns a game's text (game.<name>.<field>) in l's language, or
+// english if the catalogue lacks it (a game added without translations).
+func gameText(l *i18n.Localizer, gm *games.Game, field, english string, pairs ...any) string {
+	if id := "game." + gm.Name + "." + field; i18n.Has(id) {
+		return l.T(id, pairs...)
+	}
+	return english
+}
+
+// gameWords puts a game's text about a position into l's language.
+func gameWords(l *i18n.Localizer, gm *games.Game, t games.Text) string {
+	return gameText(l, gm, t.ID, t.English, t.Args...)
+}
+
 // nameOf is PlayerName for a bare player id.
-func nameOf(id storage.PlayerID) string { return PlayerName(storage.Player{ID: id}) }
+func nameOf(l *i18n.Localizer, id storage.PlayerID) string {
+	return PlayerName(l, storage.Player{ID: id})
+}
 
 // noPings allows no mention to ping.
 func noPings() *discordgo.MessageAllowedMentions {
@@ -178,19 +217,16 @@ func relativeTime(t time.Time) string { return fmt.Sprintf("<t:%d:R>", t.Unix())
 
 // ratingText returns a rating rounded to a whole number, with "?" if it is
 // provisional and "(fixed)" if it is an AI's, which games never move.
-func ratingText(r storage.Rating) string {
+func ratingText(l *i18n.Localizer, r storage.Rating) string {
 	s := fmt.Sprintf("%d", roundRating(r))
 	switch {
 	case r.Player.IsAI():
-		s += " (fixed)"
+		s = l.T("board.fixed", "Rating", s)
 	case r.Provisional():
 		s += "?"
 	}
 	return s
 }
-
-// provisionalNote explains the "?" of a provisional rating in one line.
-const provisionalNote = "? = provisional: settles after about a dozen games"
 
 // roundRating returns a rating rounded to a whole number.
 func roundRating(r storage.Rating) int { return int(math.Round(r.Rating)) }
@@ -200,31 +236,33 @@ func record(r storage.Rating) string {
 	return fmt.Sprintf("%d–%d–%d", r.Wins, r.Losses, r.Draws)
 }
 
-// plural returns "1 round" or "n rounds".
-func plural(n int, word string) string {
-	if n == 1 {
-		return "1 " + word
+// plural returns a count with its unit in l's language, "1 round" or "n
+// rounds", from the catalogue's unit.<unit>; "n unit" for a unit the
+// catalogue lacks.
+func plural(l *i18n.Localizer, n int, unit string) string {
+	if id := "unit." + unit; i18n.Has(id) {
+		return l.T(id, "Count", n)
 	}
-	return fmt.Sprintf("%d %ss", n, word)
+	return fmt.Sprintf("%d %s", n, unit)
 }
 
 // Duration writes a setting's duration for people: "24 hours",
 // "90 minutes", "1.5 seconds".
-func Duration(d time.Duration) string {
+func Duration(l *i18n.Localizer, d time.Duration) string {
 	switch {
 	case d > 0 && d%time.Hour == 0:
-		return plural(int(d/time.Hour), "hour")
+		return plural(l, int(d/time.Hour), "hour")
 	case d > 0 && d%time.Minute == 0:
-		return plural(int(d/time.Minute), "minute")
+		return plural(l, int(d/time.Minute), "minute")
 	case d == time.Second:
-		return "1 second"
+		return plural(l, 1, "second")
 	}
-	return strconv.FormatFloat(d.Seconds(), 'f', -1, 64) + " seconds"
+	return l.T("unit.second", "Count", strconv.FormatFloat(d.Seconds(), 'f', -1, 64))
 }
 
 // Title returns a game kind's name for people, such as "Connect Four"; the
 // kind itself for a game no longer registered.
-func Title(k storage.Kind) string { return gameTitle(k) }
+func Title(l *i18n.Localizer, k storage.Kind) string { return gameTitle(l, k) }
 
 // button returns a button with a custom ID.
 func button(label, emoji string, style discordgo.ButtonStyle, customID string) discordgo.Button {

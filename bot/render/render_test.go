@@ -1,6 +1,8 @@
 package render
 
 import (
+	"github.com/gambitbot/gambit/bot/i18n"
+
 	"encoding/json"
 	"fmt"
 	"math/rand/v2"
@@ -845,16 +847,16 @@ func checkEnded(t *testing.T, v View, m Message, ids map[customid.Pattern][]cust
 		if !strings.Contains(desc, "Draw") {
 			t.Errorf("draw not shown:\n%s", desc)
 		}
-	} else if w := PlayerName(g.Players[g.Result.Winner]) + " wins"; !strings.Contains(desc, w) {
+	} else if w := PlayerName(en, g.Players[g.Result.Winner]) + " wins"; !strings.Contains(desc, w) {
 		t.Errorf("%q not shown:\n%s", w, desc)
 	}
 	switch g.Result.Reason {
 	case "timeout":
-		if !strings.Contains(desc, PlayerName(g.Players[1-g.Result.Winner])+" forfeited on time") {
+		if !strings.Contains(desc, PlayerName(en, g.Players[1-g.Result.Winner])+" forfeited on time") {
 			t.Errorf("timeout not shown:\n%s", desc)
 		}
 	case "resigned":
-		if !strings.Contains(desc, PlayerName(g.Players[1-g.Result.Winner])+" resigned") {
+		if !strings.Contains(desc, PlayerName(en, g.Players[1-g.Result.Winner])+" resigned") {
 			t.Errorf("resignation not shown:\n%s", desc)
 		}
 	}
@@ -872,10 +874,10 @@ func checkEnded(t *testing.T, v View, m Message, ids map[customid.Pattern][]cust
 		t.Fatalf("want a field of rating changes, got %d fields", len(fields))
 	}
 	for i, p := range g.Players {
-		want := fmt.Sprintf("%s 1500? → %d (%+d)", PlayerName(p), 1516-32*i, 16-32*i)
+		want := fmt.Sprintf("%s 1500? → %d (%+d)", PlayerName(en, p), 1516-32*i, 16-32*i)
 		want = strings.Replace(want, "(-", "(−", 1)
 		if p.ID.IsAI() {
-			want = PlayerName(p) + " 1500 (fixed)"
+			want = PlayerName(en, p) + " 1500 (fixed)"
 		}
 		if !strings.Contains(fields[0].Value, want) {
 			t.Errorf("rating change %q not in %q", want, fields[0].Value)
@@ -987,7 +989,7 @@ func TestAdjacencyTwoClicks(t *testing.T) {
 			if b.Disabled == hasLegal {
 				t.Errorf("file %s: disabled %v with a legal cell %v", file, b.Disabled, hasLegal)
 			}
-			picker, ok := CellPicker(g, pos, file)
+			picker, ok := CellPicker(en, g, pos, file)
 			if !ok {
 				t.Fatalf("no picker for file %s", file)
 			}
@@ -1023,7 +1025,7 @@ func TestAdjacencyTwoClicks(t *testing.T) {
 	}
 	g := newGame(storage.Kind("adjacency"), storage.StatusActive, alice, bob)
 	pos, _ := play(t, storage.Kind("adjacency"), 8, rng, 0)
-	if _, ok := CellPicker(g, pos, "z"); ok {
+	if _, ok := CellPicker(en, g, pos, "z"); ok {
 		t.Error("a picker for file z")
 	}
 }
@@ -1194,7 +1196,7 @@ func TestAdjacencyPlayersAndCaptures(t *testing.T) {
 		g.Settings.Rounds = 28
 		seat(g, pos, moves, 0)
 		desc := description(t, Game(View{Game: g, Pos: pos}))
-		mover := PlayerName(g.Players[1-g.Turn])
+		mover := PlayerName(en, g.Players[1-g.Turn])
 		want := fmt.Sprintf("played **%s**", moves[len(moves)-1])
 		if len(flipped) > 0 {
 			want += ", capturing " + strings.Join(flipped, ", ")
@@ -1207,7 +1209,7 @@ func TestAdjacencyPlayersAndCaptures(t *testing.T) {
 			if i == 1 {
 				side = engine.O
 			}
-			l := fmt.Sprintf("%s %s · %d marks", gameOf(storage.Kind("adjacency")).Look.Mark[side], PlayerName(p), a.Count(side))
+			l := fmt.Sprintf("%s %s · %d marks", gameOf(storage.Kind("adjacency")).Look.Mark[side], PlayerName(en, p), a.Count(side))
 			if !strings.Contains(desc, l) {
 				t.Errorf("want %q in\n%s", l, desc)
 			}
@@ -1230,7 +1232,7 @@ func TestTitleAndSetting(t *testing.T) {
 		if embed(m).Title != tc.want {
 			t.Errorf("title %q, want %q", embed(m).Title, tc.want)
 		}
-		if f := embed(m).Footer.Text; !strings.Contains(f, "/move game:0001k") || !strings.Contains(f, "2s") {
+		if f := embed(m).Footer.Text; !strings.Contains(f, "/move game:0001k") || !strings.Contains(f, "AI move time 2 seconds") {
 			t.Errorf("footer %q lacks the /move hint or the AI's move time", f)
 		}
 	}
@@ -1278,22 +1280,22 @@ func TestPlayerName(t *testing.T) {
 		{storage.Player{ID: storage.AI("retired")}, "🤖 retired"},
 		{storage.Player{ID: storage.Anonymous, Name: "carol"}, "deleted user"},
 	} {
-		if got := PlayerName(tc.p); got != tc.want {
-			t.Errorf("PlayerName(%v) = %q, want %q", tc.p, got, tc.want)
+		if got := PlayerName(en, tc.p); got != tc.want {
+			t.Errorf("PlayerName(en, %v) = %q, want %q", tc.p, got, tc.want)
 		}
 	}
 }
 
 func TestRules(t *testing.T) {
 	for _, name := range append(catalog.Names(), "") {
-		m, err := Rules(name)
+		m, err := Rules(en, name)
 		if err != nil {
-			t.Fatalf("Rules(%q): %v", name, err)
+			t.Fatalf("Rules(en, %q): %v", name, err)
 		}
 		checkDiscord(t, m)
 		desc := description(t, m)
 		if len(desc) < 200 {
-			t.Errorf("Rules(%q) is short: %q", name, desc)
+			t.Errorf("Rules(en, %q) is short: %q", name, desc)
 		}
 		if name == "" {
 			for _, cmd := range []string{"/play game:", "/move cell:", "/leaderboard", "/stats", "/games", "/help", "/privacy delete", "/settings"} {
@@ -1302,18 +1304,18 @@ func TestRules(t *testing.T) {
 				}
 			}
 		} else if all := desc + embed(m).Fields[0].Value; !strings.Contains(all, "/move cell:") {
-			t.Errorf("Rules(%q) does not say how to move", name)
+			t.Errorf("Rules(en, %q) does not say how to move", name)
 		}
 	}
-	if _, err := Rules("chess"); err == nil || !strings.HasPrefix(err.Error(), "render: ") {
-		t.Errorf("Rules(chess) error %v, want one starting with render:", err)
+	if _, err := Rules(en, "chess"); err == nil || !strings.HasPrefix(err.Error(), "render: ") {
+		t.Errorf("Rules(en, chess) error %v, want one starting with render:", err)
 	}
 }
 
 // TestHelpOverviewIsShort checks the /help overview: it fits on one
 // screen, and the AIs it recommends as the strongest play every game.
 func TestHelpOverviewIsShort(t *testing.T) {
-	m, err := Rules("")
+	m, err := Rules(en, "")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -1336,21 +1338,21 @@ func TestHelpOverviewIsShort(t *testing.T) {
 
 func TestAIRules(t *testing.T) {
 	for _, i := range strategies.All() {
-		m, err := AIRules(i.Name)
+		m, err := AIRules(en, i.Name)
 		if err != nil {
-			t.Fatalf("AIRules(%s): %v", i.Name, err)
+			t.Fatalf("AIRules(en, %s): %v", i.Name, err)
 		}
 		checkDiscord(t, m)
 		e := m.Embeds[0]
 		if !strings.Contains(e.Title, i.DisplayName) || !strings.Contains(strings.ToLower(e.Description), strings.ToLower(i.Blurb)) {
-			t.Errorf("AIRules(%s): %q / %q, want the display name and the blurb", i.Name, e.Title, e.Description)
+			t.Errorf("AIRules(en, %s): %q / %q, want the display name and the blurb", i.Name, e.Title, e.Description)
 		}
 		if all := embedText(e); !strings.Contains(all, "/play game:"+i.Games[0]+" ai:"+i.Name) {
-			t.Errorf("AIRules(%s) does not say how to play it: %q", i.Name, all)
+			t.Errorf("AIRules(en, %s) does not say how to play it: %q", i.Name, all)
 		}
 	}
-	if _, err := AIRules("deep-blue"); err == nil || !strings.HasPrefix(err.Error(), "render: ") {
-		t.Errorf("AIRules(deep-blue) error %v, want one starting with render:", err)
+	if _, err := AIRules(en, "deep-blue"); err == nil || !strings.HasPrefix(err.Error(), "render: ") {
+		t.Errorf("AIRules(en, deep-blue) error %v, want one starting with render:", err)
 	}
 }
 
@@ -1370,7 +1372,7 @@ func standing(rank int, id storage.PlayerID, rating, rd float64, w, l, d int) st
 }
 
 func TestLeaderboard(t *testing.T) {
-	empty := Leaderboard(storage.Kind("connect4"), "server", nil, nil)
+	empty := Leaderboard(en, storage.Kind("connect4"), "server", nil, nil)
 	checkDiscord(t, empty)
 	if d := description(t, empty); !strings.Contains(d, "No rated games yet") || !strings.Contains(d, "/play game:connect4") {
 		t.Errorf("empty board says %q", d)
@@ -1388,7 +1390,7 @@ func TestLeaderboard(t *testing.T) {
 	me := &storage.RankView{
 		Player: standing(0, storage.User("333"), 1500, 200, 1, 2, 0),
 	}
-	m := Leaderboard(storage.Kind("adjacency"), "global", top, me)
+	m := Leaderboard(en, storage.Kind("adjacency"), "global", top, me)
 	checkDiscord(t, m)
 	d := description(t, m)
 	for _, want := range []string{"<@111> · **1732** · 20–5–3", "🤖 Deep thinker (hard) · **1701 (fixed)** · 9–1–0", "**#4** <@1001>"} {
@@ -1413,12 +1415,12 @@ func TestLeaderboardListsProvisionalBelow(t *testing.T) {
 		standing(0, storage.User("111"), 1662, 290, 1, 0, 0),
 		standing(0, storage.User("222"), 1338, 290, 0, 1, 0),
 	}
-	m := Leaderboard(storage.Kind("connect4"), "server", top, nil)
+	m := Leaderboard(en, storage.Kind("connect4"), "server", top, nil)
 	checkDiscord(t, m)
 	lines := strings.Split(description(t, m), "\n")
 	want := []string{
 		"🥇 🤖 Deep thinker (hard) · **2044 (fixed)** · 0–2–0",
-		provisionalDivider,
+		en.T("ladder.divider"),
 		"— <@111> · **1662?** · 1–0–0",
 		"— <@222> · **1338?** · 0–1–0",
 	}
@@ -1426,8 +1428,8 @@ func TestLeaderboardListsProvisionalBelow(t *testing.T) {
 		t.Errorf("leaderboard lines:\n%s\nwant:\n%s", strings.Join(lines, "\n"), strings.Join(want, "\n"))
 	}
 	// With no established rating at all, the divider comes first.
-	m = Leaderboard(storage.Kind("connect4"), "server", top[1:2], nil)
-	if d := description(t, m); d != provisionalDivider+"\n— <@111> · **1662?** · 1–0–0" {
+	m = Leaderboard(en, storage.Kind("connect4"), "server", top[1:2], nil)
+	if d := description(t, m); d != en.T("ladder.divider")+"\n— <@111> · **1662?** · 1–0–0" {
 		t.Errorf("leaderboard of one provisional player: %q", d)
 	}
 }
@@ -1441,12 +1443,12 @@ func TestRatingChangesExplainProvisional(t *testing.T) {
 	human := storage.NewRating(alice.ID)
 	after := human.Apply(storage.AIRatings(nil).Fixed(kind, storage.NewRating(bot.ID)), 1, deadline)
 	fixed := storage.AIRatings(nil).Fixed(kind, storage.NewRating(bot.ID))
-	f := ratingField(g, []storage.RatingChange{
+	f := ratingField(en, g, []storage.RatingChange{
 		{Ladder: storage.Global(kind), Before: human, After: after},
 		{Ladder: storage.Global(kind), Before: fixed, After: fixed},
 	})
 	want := fmt.Sprintf("%s 1500? → %d? (+%d)\n%s 1500 (fixed)\n_? = provisional: settles after about a dozen games_",
-		PlayerName(alice), roundRating(after), roundRating(after)-1500, PlayerName(bot))
+		PlayerName(en, alice), roundRating(after), roundRating(after)-1500, PlayerName(en, bot))
 	if f == nil || f.Value != want {
 		t.Errorf("rating field %+v, want %q", f, want)
 	}
@@ -1465,7 +1467,7 @@ func TestStats(t *testing.T) {
 	lost.Result = &storage.Result{Winner: 0, Reason: "timeout"}
 	r := storage.NewRating(me)
 	r.Rating, r.Deviation, r.Games, r.Wins = 1612.5, 90, 14, 14
-	m := Stats(me, []KindStats{
+	m := Stats(en, me, []KindStats{
 		{Kind: storage.Kind("adjacency"), Rating: &r, Rank: 7, Recent: []*storage.Game{won}},
 		{Kind: storage.Kind("connect4"), Rating: &storage.Rating{Player: me, Rating: 1450, Deviation: 300, Games: 1, Losses: 1}, Recent: []*storage.Game{lost}},
 		{Kind: storage.Kind("tictactoe")},
@@ -1538,8 +1540,11 @@ func TestDuration(t *testing.T) {
 		100 * time.Millisecond:  "0.1 seconds",
 		60 * time.Second:        "1 minute",
 	} {
-		if got := Duration(d); got != want {
-			t.Errorf("Duration(%v) = %q, want %q", d, got, want)
+		if got := Duration(en, d); got != want {
+			t.Errorf("Duration(en, %v) = %q, want %q", d, got, want)
 		}
 	}
 }
+
+// en is the language of the tests' messages.
+var en = i18n.Default

@@ -7,6 +7,7 @@ import (
 
 	"github.com/bwmarrin/discordgo"
 
+	"github.com/gambitbot/gambit/bot/i18n"
 	"github.com/gambitbot/gambit/engine"
 	"github.com/gambitbot/gambit/games"
 	"github.com/gambitbot/gambit/games/catalog"
@@ -15,17 +16,18 @@ import (
 )
 
 // legend explains a palette's emoji.
-func legend(look games.Look) string {
-	s := fmt.Sprintf("%s X · %s O", look.Mark[engine.X], look.Mark[engine.O])
+func legend(l *i18n.Localizer, gm *games.Game) string {
+	look := gm.Look
+	s := l.T("help.legend", "X", look.Mark[engine.X], "O", look.Mark[engine.O])
 	if look.EmptyName != "" {
-		s += fmt.Sprintf(" · %s %s", look.Empty, look.EmptyName)
+		s += " · " + l.T("help.legend_empty", "Empty", look.Empty, "Name", gameText(l, gm, "empty", look.EmptyName))
 	}
-	return s + fmt.Sprintf(" · %s/%s the last move", look.Last[engine.X], look.Last[engine.O])
+	return s + " · " + l.T("help.legend_last", "X", look.Last[engine.X], "O", look.Last[engine.O])
 }
 
 // startBoard draws the start of a game with its legend, for its help
 // page: Adjacency with the fewest rounds.
-func startBoard(gm *games.Game) (string, error) {
+func startBoard(l *i18n.Localizer, gm *games.Game) (string, error) {
 	var opts games.Options
 	if r := gm.Setup.Rounds; r != nil {
 		opts.Rounds = r.Min
@@ -34,56 +36,56 @@ func startBoard(gm *games.Game) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	return grid(gm.Look, gm.Look.Board(pos, nil)) + "\n" + legend(gm.Look), nil
+	return grid(gm.Look, gm.Look.Board(pos, nil)) + "\n" + legend(l, gm), nil
 }
 
 // Rules returns the /help text of a game ("adjacency", "connect4",
-// "tictactoe"), or, for "", an overview of Gambit's commands and games. It
-// fails for an unknown game name.
-func Rules(game string) (Message, error) {
+// "tictactoe"), or, for "", an overview of Gambit's commands and games, in
+// l's language. It fails for an unknown game name.
+func Rules(l *i18n.Localizer, game string) (Message, error) {
 	if strings.TrimSpace(game) == "" {
-		return overview(), nil
+		return overview(l), nil
 	}
 	g, err := catalog.Lookup(game)
 	if err != nil {
 		return Message{}, fmt.Errorf("render: rules: %w", err)
 	}
-	board, err := startBoard(g)
+	board, err := startBoard(l, g)
 	if err != nil {
 		return Message{}, fmt.Errorf("render: rules: %w", err)
 	}
 	embed := &discordgo.MessageEmbed{
-		Title:       "📖 " + g.Title + " — rules",
-		Description: g.Help.Rules,
+		Title:       l.T("help.rules_title", "Game", gameText(l, g, "title", g.Title)),
+		Description: gameText(l, g, "rules", g.Help.Rules),
 		Color:       g.Look.Colour[engine.X],
 		Fields: []*discordgo.MessageEmbedField{
-			{Name: "How to move", Value: g.Help.Moving},
-			{Name: "The board", Value: board},
-			{Name: "Start a game", Value: fmt.Sprintf("`/play game:%s opponent:@friend`, or against an AI: `/play game:%s ai:minimax`", g.Name, g.Name)},
-			{Name: "AI opponents", Value: fitLines(aiLines(g.Name), maxFieldValue)},
+			{Name: l.T("help.how_to_move"), Value: gameText(l, g, "moving", g.Help.Moving)},
+			{Name: l.T("help.the_board"), Value: board},
+			{Name: l.T("help.start_game"), Value: l.T("help.start_game_text", "Name", g.Name)},
+			{Name: l.T("help.ai_opponents"), Value: fitLines(aiLines(l, g.Name), maxFieldValue)},
 		},
-		Footer: &discordgo.MessageEmbedFooter{Text: "/help lists every command"},
+		Footer: &discordgo.MessageEmbedFooter{Text: l.T("help.footer")},
 	}
 	if g.Solo() {
-		embed.Fields = puzzleHelpFields(g)
+		embed.Fields = puzzleHelpFields(l, g)
 	}
 	return Message{Embeds: []*discordgo.MessageEmbed{embed}, Components: []discordgo.MessageComponent{}, AllowedMentions: noPings()}, nil
 }
 
 // aiLines lists the strategies that play a game by difficulty, from easy
 // to perfect, each as its display name and its ID for /play's ai option.
-func aiLines(game string) []string {
+func aiLines(l *i18n.Localizer, game string) []string {
 	infos := strategies.ForGame(game)
 	var lines []string
 	for _, d := range []strategies.Difficulty{strategies.Easy, strategies.Medium, strategies.Hard, strategies.Perfect} {
 		var names []string
 		for _, i := range infos {
 			if i.Difficulty == d {
-				names = append(names, fmt.Sprintf("%s `%s`", i.DisplayName, i.Name))
+				names = append(names, fmt.Sprintf("%s `%s`", AIName(l, i), i.Name))
 			}
 		}
 		if len(names) > 0 {
-			lines = append(lines, fmt.Sprintf("**%s** %s", d, strings.Join(names, ", ")))
+			lines = append(lines, fmt.Sprintf("**%s** %s", l.T("difficulty."+string(d)), strings.Join(names, ", ")))
 		}
 	}
 	return lines
@@ -93,7 +95,7 @@ func aiLines(game string) []string {
 // play every game between two players with an AI: the overview's
 // recommendation, which a one-game strategy (Tic-Tac-Toe's perfect player)
 // must not take.
-func strongest() []string {
+func strongest(l *i18n.Localizer) []string {
 	duels := catalog.All()
 	everywhere := func(i strategies.Info) bool {
 		for _, g := range duels {
@@ -107,7 +109,7 @@ func strongest() []string {
 		var names []string
 		for _, i := range strategies.All() {
 			if i.Difficulty == d && everywhere(i) {
-				names = append(names, fmt.Sprintf("%s (`%s`)", i.DisplayName, i.Name))
+				names = append(names, fmt.Sprintf("%s (`%s`)", AIName(l, i), i.Name))
 			}
 		}
 		if len(names) > 0 {
@@ -117,27 +119,27 @@ func strongest() []string {
 	return nil
 }
 
-// AIRules returns the /help page of an AI strategy, by its ID. It fails
-// for an unknown one.
-func AIRules(name string) (Message, error) {
+// AIRules returns the /help page of an AI strategy, by its ID, in l's
+// language. It fails for an unknown one.
+func AIRules(l *i18n.Localizer, name string) (Message, error) {
 	i, err := strategies.Lookup(name)
 	if err != nil {
 		return Message{}, fmt.Errorf("render: ai rules: %w", err)
 	}
 	var titles []string
 	for _, g := range i.Games {
-		titles = append(titles, gameTitle(storage.Kind(g)))
+		titles = append(titles, gameTitle(l, storage.Kind(g)))
 	}
 	embed := &discordgo.MessageEmbed{
-		Title:       clip(PlayerName(storage.Player{ID: storage.AI(i.Name)}), maxTitle),
-		Description: clip(upperFirst(i.Blurb)+".", maxDescription),
+		Title:       clip(PlayerName(l, storage.Player{ID: storage.AI(i.Name)}), maxTitle),
+		Description: clip(upperFirst(aiText(l, i, "blurb", i.Blurb))+".", maxDescription),
 		Color:       colourBlurple,
 		Fields: []*discordgo.MessageEmbedField{
-			{Name: "Plays", Value: strings.Join(titles, ", ")},
-			{Name: "Play it", Value: fmt.Sprintf("`/play game:%s ai:%s`", i.Games[0], i.Name)},
-			{Name: "How it works", Value: clip(upperFirst(i.Description)+".", maxFieldValue)},
+			{Name: l.T("help.plays"), Value: strings.Join(titles, ", ")},
+			{Name: l.T("help.play_it"), Value: l.T("help.play_ai", "Game", i.Games[0], "AI", i.Name)},
+			{Name: l.T("help.how_it_works"), Value: clip(upperFirst(aiText(l, i, "how", i.Description))+".", maxFieldValue)},
 		},
-		Footer: &discordgo.MessageEmbedFooter{Text: "/help game:<name> lists a game's AIs"},
+		Footer: &discordgo.MessageEmbedFooter{Text: l.T("help.ai_footer")},
 	}
 	return Message{Embeds: []*discordgo.MessageEmbed{embed}, Components: []discordgo.MessageComponent{}, AllowedMentions: noPings()}, nil
 }
@@ -153,28 +155,22 @@ func upperFirst(s string) string {
 
 // overview is the /help page: what Gambit is, how to start, the games and
 // the commands, one short line each, to fit on one screen.
-func overview() Message {
+func overview(l *i18n.Localizer) Message {
 	var gameLines []string
 	for _, g := range catalog.All() {
-		gameLines = append(gameLines, fmt.Sprintf("**%s** (`%s`): %s", g.Title, g.Name, g.Summary))
+		gameLines = append(gameLines, l.T("help.game_line", "Title", gameText(l, g, "title", g.Title), "Name", g.Name, "Summary", gameText(l, g, "summary", g.Summary)))
 	}
-	commands := []string{
-		"`/play game:… opponent:@friend` or `ai:…` — start a game",
-		"`/move cell:…` — type a move instead of clicking",
-		"`/games` — your games in progress",
-		"`/leaderboard game:…` · `/stats` — ratings",
-		"`/help game:…` · `/help ai:…` — a game's rules, an AI",
-		"`/settings` — this server's defaults (Manage Server)",
-		"`/privacy delete` — erase your data",
+	var commands []string
+	for _, c := range []string{"play", "move", "games", "ladder", "help", "settings", "privacy"} {
+		commands = append(commands, l.T("help.overview_"+c))
 	}
 	embed := &discordgo.MessageEmbed{
-		Title: "♟️ Gambit — board games in Discord",
-		Description: "Play against each other or against AI opponents; games are rated on this server and everywhere.\n\n" +
-			strings.Join(commands, "\n"),
-		Color: colourBlurple,
+		Title:       l.T("help.overview_title"),
+		Description: l.T("help.overview_intro") + "\n\n" + strings.Join(commands, "\n"),
+		Color:       colourBlurple,
 		Fields: []*discordgo.MessageEmbedField{
-			{Name: "Games", Value: strings.Join(gameLines, "\n")},
-			{Name: "AI opponents", Value: fmt.Sprintf("%d to choose from (`/help game:…` lists a game's). The strongest in every game: %s.", len(strategies.All()), strings.Join(strongest(), ", "))},
+			{Name: l.T("help.games"), Value: strings.Join(gameLines, "\n")},
+			{Name: l.T("help.ai_opponents"), Value: l.T("help.ais", "Count", len(strategies.All()), "Strongest", strings.Join(strongest(l), ", "))},
 		},
 	}
 	return Message{Embeds: []*discordgo.MessageEmbed{embed}, Components: []discordgo.MessageComponent{}, AllowedMentions: noPings()}

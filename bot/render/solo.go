@@ -9,6 +9,7 @@ import (
 	"github.com/bwmarrin/discordgo"
 
 	"github.com/gambitbot/gambit/bot/customid"
+	"github.com/gambitbot/gambit/bot/i18n"
 	"github.com/gambitbot/gambit/games"
 	"github.com/gambitbot/gambit/storage"
 	"github.com/gambitbot/gambit/strategies/puzzles"
@@ -21,94 +22,98 @@ const SolvedByGambit = "solved by Gambit"
 
 // movesUsedLine is a solo puzzle's progress while it is played: the moves
 // used so far.
-func movesUsedLine(g *storage.Game) string {
-	return "🧩 " + plural(len(g.Moves), "move") + " so far"
+func movesUsedLine(l *i18n.Localizer, g *storage.Game) string {
+	return l.T("board.moves_so_far", "Count", len(g.Moves))
 }
 
 // puzzleResultLine says how a solo puzzle ended: solved, with the moves
 // used against the optimum when it is known, or abandoned.
-func puzzleResultLine(g *storage.Game) string {
+func puzzleResultLine(l *i18n.Localizer, g *storage.Game) string {
 	r := g.Result
+	moves := plural(l, r.MovesUsed, "move")
 	if r.Reason == SolvedByGambit {
-		return "🪄 **Solved by Gambit** · " + plural(r.MovesUsed, "move") + " of your own before"
+		return l.T("board.solved_by_gambit", "Moves", moves)
 	}
 	if !g.Solved() {
-		line := "🏳️ **Abandoned** after " + plural(r.MovesUsed, "move")
+		line := l.T("board.abandoned", "Moves", moves)
 		if r.Reason != "" {
-			line += " · " + r.Reason
+			line += " · " + reasonText(l, r.Reason)
 		}
 		return line
 	}
-	line := "🏆 **Solved** in " + plural(r.MovesUsed, "move")
+	line := l.T("board.solved", "Moves", moves)
 	switch {
 	case r.Optimal == 0:
 	case r.MovesUsed == r.Optimal:
-		line += " · optimal!"
+		line += " · " + l.T("board.optimal")
 	default:
-		line += fmt.Sprintf(" · optimal %d", r.Optimal)
+		line += " · " + l.T("board.optimal_n", "N", r.Optimal)
 	}
 	return line
 }
 
 // Against says who the player in seat plays g against: "vs " and the
 // opponent in a duel, "solo puzzle" in a puzzle.
-func Against(g *storage.Game, seat int) string {
+func Against(l *i18n.Localizer, g *storage.Game, seat int) string {
 	if opp, ok := g.Opponent(seat); ok {
-		return "vs " + PlayerName(opp)
+		return l.T("board.vs", "Player", PlayerName(l, opp))
 	}
-	return "solo puzzle"
+	return l.T("board.solo")
 }
 
 // controlRow is the row under an active board: Resign in a duel; in a
 // solo puzzle Hint, Solve, Compare algorithms and Give up.
-func controlRow(g *storage.Game) discordgo.ActionsRow {
+func controlRow(l *i18n.Localizer, g *storage.Game) discordgo.ActionsRow {
 	if !g.Solo() {
-		return row(resignButton(g))
+		return row(resignButton(l, g))
 	}
 	id, ply := string(g.ID), Ply(g)
 	return row(
-		button("Hint", "💡", discordgo.SecondaryButton, customid.Hint.Build(id, ply)),
-		button("Solve", "🪄", discordgo.SecondaryButton, customid.Solve.Build(id, ply)),
-		button("Compare algorithms", "📊", discordgo.SecondaryButton, customid.Compare.Build(id, ply)),
-		resignButton(g),
+		button(l.T("board.hint"), "💡", discordgo.SecondaryButton, customid.Hint.Build(id, ply)),
+		button(l.T("board.solve"), "🪄", discordgo.SecondaryButton, customid.Solve.Build(id, ply)),
+		button(l.T("board.compare"), "📊", discordgo.SecondaryButton, customid.Compare.Build(id, ply)),
+		resignButton(l, g),
 	)
 }
 
 // puzzleHelpFields are the fields of a solo puzzle's help page: how to
 // move, its standard start drawn (no marks of two sides to explain), and
 // how to start one; no AI plays a puzzle.
-func puzzleHelpFields(g *games.Game) []*discordgo.MessageEmbedField {
-	fields := []*discordgo.MessageEmbedField{{Name: "How to move", Value: g.Help.Moving}}
+func puzzleHelpFields(l *i18n.Localizer, g *games.Game) []*discordgo.MessageEmbedField {
+	fields := []*discordgo.MessageEmbedField{{Name: l.T("help.how_to_move"), Value: gameText(l, g, "moving", g.Help.Moving)}}
 	if pos, err := g.Start(games.Options{}); err == nil {
-		fields = append(fields, &discordgo.MessageEmbedField{Name: "A board", Value: grid(g.Look, g.Look.Board(pos, nil))})
+		fields = append(fields, &discordgo.MessageEmbedField{Name: l.T("help.a_board"), Value: grid(g.Look, g.Look.Board(pos, nil))})
 	}
-	start := "`/puzzle game:" + g.Name + "`"
+	start := l.T("help.start_puzzle_text", "Name", g.Name)
 	if r := g.Setup.Size; r != nil {
-		start += fmt.Sprintf(" (`n:` sets the board's side, %d by default)", r.Default)
+		start = l.T("help.start_puzzle_size", "Name", g.Name, "Default", r.Default)
 	}
-	return append(fields, &discordgo.MessageEmbedField{Name: "Start a puzzle", Value: start + ", then solve it on the board."})
+	return append(fields, &discordgo.MessageEmbedField{Name: l.T("help.start_puzzle"), Value: start})
 }
 
-// Plural returns "1 move", "2 moves": a count and its unit.
-func Plural(n int, unit string) string { return plural(n, unit) }
+// Plural returns "1 move", "2 moves": a count and its unit, in l's
+// language.
+func Plural(l *i18n.Localizer, n int, unit string) string { return plural(l, n, unit) }
 
 // Compare renders the puzzle solvers' runs on one position, for the one
 // who asked: a table of each algorithm's solution length, nodes, time and
 // whether its solution is optimal, each run capped at nodes.
-func Compare(runs []puzzles.Run, nodes uint64) Message {
+func Compare(l *i18n.Localizer, runs []puzzles.Run, nodes uint64) Message {
 	var sb strings.Builder
 	tw := tabwriter.NewWriter(&sb, 0, 0, 2, ' ', tabwriter.AlignRight)
-	fmt.Fprintln(tw, "algorithm\tlength\tnodes\tms\toptimal?\t")
+	fmt.Fprintln(tw, l.T("compare.header"))
 	for _, r := range runs {
 		length, optimal := strconv.Itoa(r.Length), r.Optimal
+		if i18n.Has("compare." + optimal) { // proved, yes, no
+			optimal = l.T("compare." + optimal)
+		}
 		if !r.Solved {
-			length, optimal = "—", "gave up"
+			length, optimal = "—", l.T("compare.gave_up")
 		}
 		fmt.Fprintf(tw, "%s\t%s\t%d\t%.1f\t%s\t\n", r.Algorithm, length, r.Nodes, float64(r.Elapsed.Microseconds())/1000, optimal)
 	}
 	_ = tw.Flush() // a strings.Builder does not fail
-	content := "📊 **The algorithms on this position** (each stops after " + strconv.FormatUint(nodes, 10) + " nodes or when time runs out)\n```\n" +
-		sb.String() + "```\n`proved`: the algorithm always finds a shortest solution. `yes`/`no`: as short as the proved one or not. " +
-		"Report 003 explains each: `/help game:` and the README name the sources."
+	content := l.T("compare.text", "Nodes", strconv.FormatUint(nodes, 10), "Table", sb.String(),
+		"Proved", l.T("compare.proved"), "Yes", l.T("compare.yes"), "No", l.T("compare.no"))
 	return Message{Content: clip(content, maxContent), Components: []discordgo.MessageComponent{}, AllowedMentions: noPings()}
 }

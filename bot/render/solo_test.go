@@ -99,7 +99,7 @@ func TestSoloPuzzleOver(t *testing.T) {
 			t.Errorf("%s: an ended puzzle has components %v or fields %v (no Rematch, no ratings)", tc.name, ids, embed(m).Fields)
 		}
 		// In /stats' recent games too.
-		if l := recentLine(alice.ID, g); l != tc.want {
+		if l := recentLine(en, alice.ID, g); l != tc.want {
 			t.Errorf("%s: recent line %q, want %q", tc.name, l, tc.want)
 		}
 	}
@@ -107,11 +107,11 @@ func TestSoloPuzzleOver(t *testing.T) {
 
 func TestAgainst(t *testing.T) {
 	duel := newGame(storage.Kind("tictactoe"), storage.StatusActive, alice, bob)
-	if got := Against(duel, 0); got != "vs <@222>" {
-		t.Errorf("Against(duel, 0) = %q", got)
+	if got := Against(en, duel, 0); got != "vs <@222>" {
+		t.Errorf("Against(en, duel, 0) = %q", got)
 	}
-	if got := Against(newPuzzle(t, storage.StatusActive, 0), 0); got != "solo puzzle" {
-		t.Errorf("Against(puzzle, 0) = %q", got)
+	if got := Against(en, newPuzzle(t, storage.StatusActive, 0), 0); got != "solo puzzle" {
+		t.Errorf("Against(en, puzzle, 0) = %q", got)
 	}
 }
 

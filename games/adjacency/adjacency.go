@@ -40,8 +40,9 @@ var Game = &games.Game{
 		Tally: func(pos engine.Position, s engine.Side) (int, string) {
 			return pos.(*rules.Position).Count(s), "mark"
 		},
-		Progress: func(pos engine.Position, o games.Options) string {
-			return fmt.Sprintf("%d of %d rounds left", (pos.PliesLeft()+1)/2, o.Rounds)
+		Progress: func(pos engine.Position, o games.Options) games.Text {
+			left := (pos.PliesLeft() + 1) / 2
+			return games.Text{English: fmt.Sprintf("%d of %d rounds left", left, o.Rounds), ID: "progress", Args: []any{"Left", left, "Rounds", o.Rounds}}
 		},
 	},
 	Input: games.Input{
@@ -51,8 +52,9 @@ var Game = &games.Game{
 			{Placeholder: "Ranks 4–6: choose a cell", Has: ranks(3, 5)},
 			{Placeholder: "Ranks 7–8: choose a cell", Has: ranks(6, 7)},
 		},
-		Hint: func(pos engine.Position, m engine.Move) string {
-			return "captures " + strconv.Itoa(pos.(*rules.Position).Captures(m))
+		Hint: func(pos engine.Position, m engine.Move) games.Text {
+			n := pos.(*rules.Position).Captures(m)
+			return games.Text{English: "captures " + strconv.Itoa(n), ID: "hint", Args: []any{"N", n}}
 		},
 		Order:   func(a, b engine.Move) int { return 8*(int(a%8)-int(b%8)) + int(a/8) - int(b/8) }, // a1, a2, …, b1, …
 		Columns: true,

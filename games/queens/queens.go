@@ -48,13 +48,14 @@ var Game = &games.Game{
 		Describe: func(c games.Change) string {
 			return "played **" + c.Move + "**"
 		},
-		Progress: func(pos engine.Position, _ games.Options) string {
+		Progress: func(pos engine.Position, _ games.Options) games.Text {
 			p := pos.(*rules.Position)
 			line := fmt.Sprintf("%d of %d queens placed", p.Placed(), p.N())
-			if n := p.Conflicts(); n > 0 {
+			n := p.Conflicts()
+			if n > 0 {
 				line += fmt.Sprintf(" · %s %d attacking pair%s", conflictEmoji, n, map[bool]string{true: "s"}[n > 1])
 			}
-			return line
+			return games.Text{English: line, ID: "progress", Args: []any{"Placed", p.Placed(), "N", p.N(), "Pairs", n, "Emoji", conflictEmoji}}
 		},
 	},
 	Input: games.Input{
@@ -92,16 +93,16 @@ func groups() []games.Group {
 }
 
 // hint says what a square does: place, move or lift a queen.
-func hint(pos engine.Position, m engine.Move) string {
+func hint(pos engine.Position, m engine.Move) games.Text {
 	p := pos.(*rules.Position)
 	col, row := int(m)/p.N(), int(m)%p.N()+1
 	switch p.Row(col) {
 	case 0:
-		return "places a queen"
+		return games.Text{English: "places a queen", ID: "hint_place"}
 	case row:
-		return "lifts the queen"
+		return games.Text{English: "lifts the queen", ID: "hint_lift"}
 	}
-	return "moves the queen from row " + strconv.Itoa(p.Row(col))
+	return games.Text{English: "moves the queen from row " + strconv.Itoa(p.Row(col)), ID: "hint_move", Args: []any{"Row", p.Row(col)}}
 }
 
 // board is the model of an N-Queens board: row N on top, row numbers on

@@ -193,15 +193,16 @@ func (s *Server) wireGuild(g *guild) map[string]any {
 		members = append(members, s.member(g, id, true))
 	}
 	return map[string]any{
-		"id":           g.ID,
-		"name":         g.Name,
-		"owner_id":     s.bot.ID,
-		"joined_at":    g.created,
-		"unavailable":  false,
-		"large":        false,
-		"member_count": len(members),
-		"channels":     channels,
-		"members":      members,
+		"id":               g.ID,
+		"name":             g.Name,
+		"preferred_locale": s.localeOf(g.ID),
+		"owner_id":         s.bot.ID,
+		"joined_at":        g.created,
+		"unavailable":      false,
+		"large":            false,
+		"member_count":     len(members),
+		"channels":         channels,
+		"members":          members,
 		"roles": []map[string]any{{
 			"id": g.ID, "name": "@everyone", "permissions": allPermissions, "position": 0,
 		}},
@@ -637,12 +638,12 @@ func (s *Server) deliver(it discordgo.InteractionType, userID string, ch *Channe
 	w := wireInteraction{
 		ID: st.ID, ApplicationID: s.appID, Type: it, Data: data,
 		Channel: toWireChannel(ch), ChannelID: ch.ID, Token: st.Token, Version: 1,
-		AppPermissions: strconv.FormatInt(s.botPermissions(ch.ID), 10), Locale: "en-US",
+		AppPermissions: strconv.FormatInt(s.botPermissions(ch.ID), 10), Locale: s.localeOf(userID),
 		Entitlements: []any{}, Context: int(channelContext(ch)),
 	}
 	if g != nil {
 		m := s.member(g, userID, true)
-		w.GuildID, w.Member, w.GuildLocale = g.ID, &m, "en-US"
+		w.GuildID, w.Member, w.GuildLocale = g.ID, &m, s.localeOf(g.ID)
 		w.AuthorizingIntegrationOwners = map[string]string{"0": g.ID}
 		if !s.botIn(g) { // reached through the user's installation (private.go)
 			w.AuthorizingIntegrationOwners = map[string]string{"1": userID}

@@ -229,7 +229,11 @@ type Command struct {
 	Type          discordgo.ApplicationCommandType `json:"type"`
 	Name          string                           `json:"name"`
 	Description   string                           `json:"description"`
-	Options       []CommandOption                  `json:"options"`
+	// NameLocalizations and DescriptionLocalizations are the name and
+	// description by Discord locale ("id"), nil if there are none.
+	NameLocalizations        map[string]string `json:"name_localizations,omitempty"`
+	DescriptionLocalizations map[string]string `json:"description_localizations,omitempty"`
+	Options                  []CommandOption   `json:"options"`
 	// DefaultMemberPermissions is the permission bit set, as a decimal
 	// string, a member needs to see the command; nil for everyone.
 	DefaultMemberPermissions *string `json:"default_member_permissions"`
@@ -255,6 +259,9 @@ type CommandOption struct {
 	MinLength    *int                                   `json:"min_length,omitempty"`
 	MaxLength    *int                                   `json:"max_length,omitempty"`
 	ChannelTypes []int                                  `json:"channel_types,omitempty"`
+	// NameLocalizations and DescriptionLocalizations are as a Command's.
+	NameLocalizations        map[string]string `json:"name_localizations,omitempty"`
+	DescriptionLocalizations map[string]string `json:"description_localizations,omitempty"`
 }
 
 // Choice is a choice of a command option, or one of the choices the bot
@@ -262,6 +269,8 @@ type CommandOption struct {
 type Choice struct {
 	Name  string `json:"name"`
 	Value any    `json:"value"`
+	// NameLocalizations is the name by Discord locale, nil if none.
+	NameLocalizations map[string]string `json:"name_localizations,omitempty"`
 }
 
 // EventType tells what happened to a message.

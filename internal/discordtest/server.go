@@ -80,10 +80,11 @@ type Server struct {
 	sessions       map[string]*gwSession
 	conns          map[*gwConn]bool
 	subscribers    map[*subscriber]bool
-	botPerms       map[string]int64 // channel ID → the bot's permissions there
-	memberPerms    map[string]int64 // guild ID/user ID → the member's permissions
-	departed       map[string]bool  // IDs of the guilds the bot was removed from and of their channels
-	web            webDelivery      // HTTP delivery of interactions (httpdelivery.go)
+	botPerms       map[string]int64  // channel ID → the bot's permissions there
+	memberPerms    map[string]int64  // guild ID/user ID → the member's permissions
+	departed       map[string]bool   // IDs of the guilds the bot was removed from and of their channels
+	locales        map[string]string // user or guild ID → Discord locale, see SetLocale
+	web            webDelivery       // HTTP delivery of interactions (httpdelivery.go)
 }
 
 // guild is the server's record of a guild and its members.
