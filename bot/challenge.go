@@ -75,7 +75,7 @@ func (b *Bot) clickDecline(ctx context.Context, ix *interaction, g *storage.Game
 // answerConflict turns a lost race into a user error and wraps the rest.
 func answerConflict(err error, what string, id storage.GameID) error {
 	if errors.Is(err, storage.ErrConflict) || errors.Is(err, storage.ErrGameOver) {
-		return userErrorf("The game changed at the same moment; nothing was done. Look at it again.")
+		return raceError(err, "The game changed at the same moment; nothing was done. Look at it again.")
 	}
 	return fmt.Errorf("bot: %s %s: %w", what, id, err)
 }

@@ -20,14 +20,29 @@ import (
 const interactionTimeout = 10 * time.Second
 
 // userError is an error the user caused and can fix: its text is shown to
-// them as it is, ephemerally.
-type userError struct{ msg string }
+// them as it is, ephemerally. Its cause, if any, is what happened in our
+// terms (storage.ErrConflict for a lost race), for the code between the
+// handler and the reply.
+type userError struct {
+	msg   string
+	cause error
+}
 
 func (e *userError) Error() string { return e.msg }
+
+func (e *userError) Unwrap() error { return e.cause }
 
 // userErrorf returns a userError with a formatted message.
 func userErrorf(format string, args ...any) error {
 	return &userError{msg: fmt.Sprintf(format, args...)}
+}
+
+// raceError is the user's answer msg to a change that lost a race with
+// another (err: storage.ErrConflict or storage.ErrGameOver). It keeps err
+// as its cause, so that the game seam can run the handler again on the
+// game as it now is instead (onGame).
+func raceError(err error, msg string) error {
+	return &userError{msg: msg, cause: err}
 }
 
 // responder is the part of Discord an interaction is answered through:

@@ -217,7 +217,7 @@ func (b *Bot) playHuman(ctx context.Context, ix *interaction, g *storage.Game, p
 	played := pos.FormatMove(mv)
 	changes, err := b.commitMove(ctx, g, pos, mv)
 	if errors.Is(err, storage.ErrConflict) || errors.Is(err, storage.ErrGameOver) {
-		return userErrorf("The game changed while you moved; nothing was played. Look at the board and try again.")
+		return raceError(err, "The game changed while you moved; nothing was played. Look at the board and try again.")
 	}
 	if err != nil {
 		return err

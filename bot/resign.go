@@ -51,7 +51,7 @@ func (b *Bot) clickResignConfirm(ctx context.Context, ix *interaction, g *storag
 	g.Status, res = g.GiveUp(seat)
 	changes, err := b.store.FinishGame(ctx, g, res)
 	if errors.Is(err, storage.ErrConflict) || errors.Is(err, storage.ErrGameOver) {
-		return userErrorf("The game changed at the same moment; look at the board and try again.")
+		return raceError(err, "The game changed at the same moment; look at the board and try again.")
 	}
 	if err != nil {
 		return fmt.Errorf("bot: resign game %s: %w", g.ID, err)
