@@ -35,6 +35,7 @@ environment and from a .env file in the working directory (see .env.example):
   GAMBIT_MOVE_TIME       default AI time per move (default 2s)
   GAMBIT_CHALLENGE_TTL   how long a challenge waits for an answer (default 5m)
   GAMBIT_TURN_TIMEOUT    how long a player may take per move (default 24h)
+  GAMBIT_CLAIM_TTL       how long a dead process's claim on an AI turn holds it up (default 30s)
   GAMBIT_DEFAULT_AI      the AI of /play without opponent or ai (default minimax)
   GAMBIT_SEARCH_THREADS  total AI search threads (default: the machine's cores)
   GAMBIT_AI_HASH_MIB     each AI search's transposition table in MiB (default 32)
@@ -96,6 +97,7 @@ func botSettings(needDiscord bool) (bot.Config, slog.Level, error) {
 	duration("GAMBIT_MOVE_TIME", &cfg.MoveTime)
 	duration("GAMBIT_CHALLENGE_TTL", &cfg.ChallengeTTL)
 	duration("GAMBIT_TURN_TIMEOUT", &cfg.TurnTimeout)
+	duration("GAMBIT_CLAIM_TTL", &cfg.ClaimTTL)
 	count := func(key string, into *int) {
 		if v := os.Getenv(key); v != "" {
 			n, err := strconv.Atoi(v)
