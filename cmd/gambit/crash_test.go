@@ -180,7 +180,7 @@ func runCrashDrill(t *testing.T, setup crashSetup, kills int) {
 // crashDrill is the state of one drill: the stand-in, the database, the
 // members and what they were shown.
 type crashDrill struct {
-	t      *testing.T
+	t      testing.TB
 	setup  crashSetup
 	srv    *discordtest.Server
 	db     string
@@ -222,7 +222,7 @@ type crashProc struct {
 // running reports whether the process runs (has not been waited for).
 func (p *crashProc) running() bool { return p != nil && p.cmd.ProcessState == nil }
 
-func newCrashDrill(t *testing.T, setup crashSetup) *crashDrill {
+func newCrashDrill(t testing.TB, setup crashSetup) *crashDrill {
 	srv := discordtest.New()
 	t.Cleanup(srv.Close)
 	d := &crashDrill{
