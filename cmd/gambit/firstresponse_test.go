@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"flag"
 	"fmt"
 	"math/rand/v2"
 	"slices"
@@ -16,23 +17,27 @@ import (
 	"github.com/gambitbot/gambit/storage/postgres/pgtest"
 )
 
+var serveBenchGames = flag.Int("servebench.games", 40, "games played at once in BenchmarkFirstResponseTwoServeProcesses, one click each a second")
+
 // BenchmarkFirstResponseTwoServeProcesses measures what a member waits
 // for with two machines: two `gambit serve` processes (the test binary
 // running gambit's main, as in the crash drills) on one PostgreSQL
 // database, the stand-in delivering each interaction over HTTP to them in
-// turn. It keeps 100 two-player Adjacency games going; in each iteration
-// every game's player to move clicks a cell, the clicks spread over one
-// second (100 clicks/s), and the time from the delivery to the bot's first
+// turn. It keeps -servebench.games two-player Adjacency games going (40,
+// as the in-process benchmark of two replicas, bot's
+// BenchmarkLoadFirstResponseHTTP2Replicas); in each iteration every game's
+// player to move clicks a cell, the clicks spread over one second (40
+// clicks/s), and the time from the delivery to the bot's first
 // response is recorded; a click the bot did not answer within Discord's 3
 // seconds (which the stand-in refuses, as Discord does) counts as
 // unanswered instead, and the next click on that game may then be refused
 // as made on a board that is behind (counted, and timed all the same). Run it with
 //
-//	nice -n 19 go test ./cmd/gambit -run '^$' -bench FirstResponseTwoServeProcesses -benchtime 20x
+//	nice -n 19 go test ./cmd/gambit -run '^$' -bench FirstResponseTwoServeProcesses -benchtime 20x -servebench.games 40
 //
 // (GAMBIT_TEST_DATABASE_URL names the server, as for the store's tests).
 func BenchmarkFirstResponseTwoServeProcesses(b *testing.B) {
-	const games = 100
+	games := *serveBenchGames
 	d := newCrashDrill(b, crashSetup{command: "serve", processes: 2, dbURL: pgtest.URL(b)})
 	d.start()
 	users := make([]string, 2*games)
