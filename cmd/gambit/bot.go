@@ -32,10 +32,10 @@ environment and from a .env file in the working directory (see .env.example):
   DISCORD_API_URL        send Discord API requests to this base URL (a REST proxy)
   GAMBIT_DB              the database file (default ./data/gambit.db)
   GAMBIT_DATABASE_URL    a PostgreSQL database (postgres://…) instead of the file
+  GAMBIT_CLAIM_TTL       how long a dead process's AI turns and shards wait for another (default 30s)
   GAMBIT_MOVE_TIME       default AI time per move (default 2s)
   GAMBIT_CHALLENGE_TTL   how long a challenge waits for an answer (default 5m)
   GAMBIT_TURN_TIMEOUT    how long a player may take per move (default 24h)
-  GAMBIT_CLAIM_TTL       how long a dead process's claim on an AI turn holds it up (default 30s)
   GAMBIT_DEFAULT_AI      the AI of /play without opponent or ai (default minimax)
   GAMBIT_SEARCH_THREADS  total AI search threads (default: the machine's cores)
   GAMBIT_AI_HASH_MIB     each AI search's transposition table in MiB (default 32)
