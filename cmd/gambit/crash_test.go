@@ -51,7 +51,6 @@ const (
 	crashReplyWait = 5 * time.Second         // how long a member waits for the answer to a click
 	crashMaxDelay  = 1500 * time.Millisecond // the kill comes up to this long into a burst
 	crashMoveTime  = "300ms"                 // GAMBIT_MOVE_TIME: AI searches are short and often in flight
-	crashClaimTTL  = "2s"                    // GAMBIT_CLAIM_TTL: a killed process's AI turns wait this long for another
 )
 
 // crashSpec is a kind of game the members start.
@@ -122,14 +121,16 @@ func TestBotCrashDrill(t *testing.T) {
 // skips, except in CI.
 func TestServeCrashDrillOnPostgres(t *testing.T) {
 	url := pgtest.URL(t)
-	runCrashDrill(t, crashSetup{command: "serve", processes: 2, dbURL: url}, *pgCrashKills)
+	// A killed process's AI turns wait GAMBIT_CLAIM_TTL for another.
+	runCrashDrill(t, crashSetup{command: "serve", processes: 2, dbURL: url, env: []string{"GAMBIT_CLAIM_TTL=2s"}}, *pgCrashKills)
 }
 
 // crashSetup is what a drill runs.
 type crashSetup struct {
-	command   string // gambit's subcommand: bot (the gateway) or serve (HTTP interactions)
-	processes int    // how many run at once on the one database
-	dbURL     string // a PostgreSQL database; "" for a bbolt file in the test's directory
+	command   string   // gambit's subcommand: bot (the gateway) or serve (HTTP interactions)
+	processes int      // how many run at once on the one database
+	dbURL     string   // a PostgreSQL database; "" for a bbolt file in the test's directory
+	env       []string // settings every process gets besides the drill's own
 }
 
 // runCrashDrill runs the drill: kills SIGKILLs of the processes of setup,
@@ -288,12 +289,13 @@ func (d *crashDrill) run() *crashProc {
 	cmd := exec.Command(os.Args[0], d.setup.command)
 	cmd.Env = append(crashEnviron(), runMainEnv+"=1",
 		"DISCORD_TOKEN="+d.srv.Token(), "DISCORD_API_URL="+d.srv.URL(),
-		"GAMBIT_MOVE_TIME="+crashMoveTime, "GAMBIT_CHALLENGE_TTL=1h", "GAMBIT_CLAIM_TTL="+crashClaimTTL, "GAMBIT_LOG_LEVEL=debug")
+		"GAMBIT_MOVE_TIME="+crashMoveTime, "GAMBIT_CHALLENGE_TTL=1h", "GAMBIT_LOG_LEVEL=debug")
 	if d.setup.dbURL != "" {
 		cmd.Env = append(cmd.Env, envDatabaseURL+"="+d.setup.dbURL)
 	} else {
 		cmd.Env = append(cmd.Env, "GAMBIT_DB="+d.db)
 	}
+	cmd.Env = append(cmd.Env, d.setup.env...)
 	if d.setup.command == "serve" {
 		cmd.Env = append(cmd.Env, "DISCORD_PUBLIC_KEY="+hex.EncodeToString(d.srv.PublicKey()), "GAMBIT_SERVE_ADDR=127.0.0.1:0")
 	}
@@ -759,6 +761,10 @@ func (d *crashDrill) verify(label string, prevAwaiting map[storage.GameID]int) (
 	if !d.boards.sync(ctx, d.srv) {
 		t.Fatalf("%s: the board tracker did not catch up with the stand-in", label)
 	}
+	// What was shown so far, taken before the store is read: a survivor
+	// goes on committing and showing moves (an AI's, a click delivered
+	// before the members stopped) after the read.
+	shown := d.boards.snapshot()
 	s := d.open(ctx, label)
 	defer d.close(s)
 	problems, err := s.Check(ctx)
@@ -834,7 +840,7 @@ func (d *crashDrill) verify(label string, prevAwaiting map[storage.GameID]int) (
 	d.mu.Unlock()
 
 	// What the members were shown is stored, at its place.
-	checks, lost := d.boards.compare(all)
+	checks, lost := shown.compare(all)
 	d.moveChecks += checks
 	d.storedGames = len(all)
 	for _, l := range lost {
@@ -1350,6 +1356,19 @@ func (b *crashBoards) conflicts() []string {
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	return slices.Clone(b.bad)
+}
+
+// snapshot returns a copy of what the members were shown so far.
+func (b *crashBoards) snapshot() *crashBoards {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	c := newCrashBoards()
+	for id, g := range b.games {
+		cg := *g
+		cg.plies = maps.Clone(g.plies)
+		c.games[id] = &cg
+	}
+	return c
 }
 
 // compare checks the stored games against every move the members were
