@@ -60,34 +60,36 @@ func (t webhookToken) edits(g *storage.Game, now time.Time) bool {
 	return t.token != "" && t.board && t.message == g.MessageID && now.Sub(t.at) < tokenLifetime
 }
 
+// errUnreachable says a board is in a channel the bot reaches only through
+// interactions (reach.go) and no valid token shows it: it cannot be
+// edited or posted now.
+var errUnreachable = errors.New("the board is reachable only through an interaction, and none is valid")
+
 // editBoard shows msg on a game's board message: through the interaction
-// webhook while its token is valid, through the channel message endpoint
-// otherwise, and as a new message (whose ID is saved) if the board was
-// deleted or its ID is unknown. The caller holds the game's lock; g is
-// current.
+// webhook while a token showing it is valid (tok, or in a channel reached
+// only through interactions the latest one the bot remembers), through the channel message endpoint otherwise, and as a
+// new message (whose ID is saved) if the board was deleted or its ID is
+// unknown. In a channel the bot reaches only through interactions it
+// returns errUnreachable instead of trying the channel. The caller holds
+// the game's lock; g is current.
 func (b *Bot) editBoard(ctx context.Context, g *storage.Game, msg render.Message, tok webhookToken) error {
-	if tok.edits(g, b.now()) {
-		wh := &discordgo.Interaction{AppID: b.appID, Token: tok.token}
-		edit := webhookEdit(msg)
-		var m *discordgo.Message
-		var err error
-		if tok.followup {
-			m, err = b.session.FollowupMessageEdit(wh, tok.message, edit)
-		} else {
-			m, err = b.session.InteractionResponseEdit(wh, edit)
+	tokens := []webhookToken{tok}
+	if b.reach.isPrivate(g.ChannelID) {
+		tokens = append(tokens, b.reach.token(g.ID))
+	}
+	for _, t := range tokens {
+		if !t.edits(g, b.now()) {
+			continue
 		}
-		b.observeREST(err)
+		err := b.editThrough(ctx, g, msg, t)
 		if err == nil {
-			if g.MessageID == "" {
-				// The board was shown but its ID not learnt: the edit's
-				// answer names it.
-				if err := b.saveBoardID(ctx, g, m.ID); err != nil {
-					b.log.Warn("board edited but its message ID not saved", "game", g.ID, "err", err)
-				}
-			}
 			return nil
 		}
-		b.log.Warn("edit board through the interaction failed; trying the channel", "game", g.ID, "err", err)
+		b.log.Warn("edit board through the interaction failed; trying another way", "game", g.ID, "err", err)
+	}
+	if b.reach.isPrivate(g.ChannelID) {
+		b.reach.leftBehind(g.ID)
+		return fmt.Errorf("bot: edit board of game %s: %w", g.ID, errUnreachable)
 	}
 	if g.MessageID != "" {
 		_, err := b.session.ChannelMessageEditComplex(messageEdit(g.ChannelID, g.MessageID, msg))
@@ -101,6 +103,32 @@ func (b *Bot) editBoard(ctx context.Context, g *storage.Game, msg render.Message
 		b.log.Info("board message was deleted; posting a new one", "game", g.ID, "message", g.MessageID)
 	}
 	return b.postBoard(ctx, g, msg)
+}
+
+// editThrough edits a game's board through an interaction token that
+// shows it.
+func (b *Bot) editThrough(ctx context.Context, g *storage.Game, msg render.Message, tok webhookToken) error {
+	wh := &discordgo.Interaction{AppID: b.appID, Token: tok.token}
+	edit := webhookEdit(msg)
+	var m *discordgo.Message
+	var err error
+	if tok.followup {
+		m, err = b.session.FollowupMessageEdit(wh, tok.message, edit)
+	} else {
+		m, err = b.session.InteractionResponseEdit(wh, edit)
+	}
+	b.observeREST(err)
+	if err != nil {
+		return err
+	}
+	if g.MessageID == "" {
+		// The board was shown but its ID not learnt: the edit's answer
+		// names it.
+		if err := b.saveBoardID(ctx, g, m.ID); err != nil {
+			b.log.Warn("board edited but its message ID not saved", "game", g.ID, "err", err)
+		}
+	}
+	return nil
 }
 
 // postBoard posts msg as the game's new board message and saves its ID.
@@ -153,7 +181,12 @@ func (b *Bot) showNewBoard(ctx context.Context, ix *interaction, g *storage.Game
 	}
 	if err := ix.reply(msg, false); err != nil {
 		// The member saw nothing (the interaction expired, or Discord
-		// failed), but the game exists: its board goes into the channel.
+		// failed), but the game exists: its board goes into the channel,
+		// where the bot may post; elsewhere the next start cannot post it
+		// either, and the member sees the game in /games.
+		if ix.interactionOnly() {
+			return err
+		}
 		if perr := b.postBoard(ctx, g, msg); perr != nil {
 			return errors.Join(err, perr)
 		}

@@ -195,6 +195,7 @@ type Bot struct {
 	inflight sync.WaitGroup
 	gateway  atomic.Bool
 	seen     seenInteractions
+	reach    reach // tokens of boards and channels reachable only through interactions (reach.go)
 }
 
 // New checks cfg and prepares a bot that keeps its games in store. It

@@ -34,6 +34,9 @@ func checkChallenge(ix *interaction, g *storage.Game, challengerMay bool) error 
 
 // clickAccept starts a challenged game.
 func (b *Bot) clickAccept(ctx context.Context, ix *interaction, g *storage.Game, _ customid.Params) error {
+	if b.endedBehind(ix, g) {
+		return b.catchUp(ctx, ix, g)
+	}
 	if err := checkChallenge(ix, g, false); err != nil {
 		return err
 	}
@@ -56,6 +59,9 @@ func (b *Bot) clickAccept(ctx context.Context, ix *interaction, g *storage.Game,
 // clickDecline declines a challenge, or withdraws it when the challenger
 // clicks.
 func (b *Bot) clickDecline(ctx context.Context, ix *interaction, g *storage.Game, _ customid.Params) error {
+	if b.endedBehind(ix, g) {
+		return b.catchUp(ctx, ix, g)
+	}
 	if err := checkChallenge(ix, g, true); err != nil {
 		return err
 	}

@@ -48,30 +48,49 @@ const maxAIName = 32
 // commandDefinitions returns the commands Gambit registers. Every string
 // option has a max_length; answers still quote typed text only through
 // echo, since only Discord's client enforces the limit.
+//
+// Installed to a server, every command works in its channels; installed to
+// a user's account (README, "Install to your account"), every command but
+// /settings also works in the user's DMs with Gambit, group DMs and servers
+// that did not add Gambit (reach.go says how boards work there).
 func commandDefinitions() []*discordgo.ApplicationCommand {
-	guildOnly := &[]discordgo.InteractionContextType{discordgo.InteractionContextGuild}
+	anywhere := &[]discordgo.InteractionContextType{
+		discordgo.InteractionContextGuild, discordgo.InteractionContextBotDM, discordgo.InteractionContextPrivateChannel,
+	}
+	bothInstalls := &[]discordgo.ApplicationIntegrationType{
+		discordgo.ApplicationIntegrationGuildInstall, discordgo.ApplicationIntegrationUserInstall,
+	}
 	game := func(required bool) *discordgo.ApplicationCommandOption {
 		return choiceOption("game", "The game", required, gameChoices())
 	}
-	return []*discordgo.ApplicationCommand{
+	rounds := &discordgo.ApplicationCommandOption{Type: discordgo.ApplicationCommandOptionInteger, Name: "rounds", Description: "Adjacency rounds (2–28)",
+		MinValue: ptr(2.0), MaxValue: 28}
+	first := choiceOption("first", "Who moves first (default: me)", false, []*discordgo.ApplicationCommandOptionChoice{
+		{Name: "me", Value: "me"}, {Name: "opponent", Value: "opponent"}, {Name: "random", Value: "random"},
+	})
+	cmds := []*discordgo.ApplicationCommand{
 		{
-			Name: "play", Description: "Start a game against someone or against an AI", Contexts: guildOnly,
+			Name: "play", Description: "Start a game against someone or against an AI",
 			Options: []*discordgo.ApplicationCommandOption{
 				game(true),
 				{Type: discordgo.ApplicationCommandOptionUser, Name: "opponent", Description: "Challenge this member"},
 				{Type: discordgo.ApplicationCommandOptionString, Name: "ai", Description: "Play this AI strategy", Autocomplete: true,
 					MaxLength: maxAIName},
-				{Type: discordgo.ApplicationCommandOptionInteger, Name: "rounds", Description: "Adjacency rounds (2–28)",
-					MinValue: ptr(2.0), MaxValue: 28},
-				choiceOption("first", "Who moves first (default: me)", false, []*discordgo.ApplicationCommandOptionChoice{
-					{Name: "me", Value: "me"}, {Name: "opponent", Value: "opponent"}, {Name: "random", Value: "random"},
-				}),
+				rounds, first,
 				{Type: discordgo.ApplicationCommandOptionNumber, Name: "movetime", Description: "AI seconds per move",
 					MinValue: ptr(0.1), MaxValue: MaxMoveTime.Seconds()},
 			},
 		},
 		{
-			Name: "move", Description: "Play a move by typing it", Contexts: guildOnly,
+			Name: "challenge", Description: "Challenge someone to a game",
+			Options: []*discordgo.ApplicationCommandOption{
+				{Type: discordgo.ApplicationCommandOptionUser, Name: "user", Description: "Who to challenge", Required: true},
+				game(true), rounds, first,
+			},
+		},
+		{Name: challengeMenu, Type: discordgo.UserApplicationCommand},
+		{
+			Name: "move", Description: "Play a move by typing it",
 			Options: []*discordgo.ApplicationCommandOption{
 				{Type: discordgo.ApplicationCommandOptionString, Name: "cell", Description: "The cell or column, e.g. e4 or 4",
 					Required: true, Autocomplete: true, MaxLength: 8},
@@ -80,23 +99,23 @@ func commandDefinitions() []*discordgo.ApplicationCommand {
 			},
 		},
 		{
-			Name: "leaderboard", Description: "The best players of a game", Contexts: guildOnly,
+			Name: "leaderboard", Description: "The best players of a game",
 			Options: []*discordgo.ApplicationCommandOption{
 				game(true),
-				choiceOption("scope", "This server or everyone (default: server)", false, []*discordgo.ApplicationCommandOptionChoice{
+				choiceOption("scope", "This server or everyone (default: server; everyone outside servers)", false, []*discordgo.ApplicationCommandOptionChoice{
 					{Name: "server", Value: "server"}, {Name: "global", Value: "global"},
 				}),
 			},
 		},
 		{
-			Name: "stats", Description: "Ratings and recent games of a player", Contexts: guildOnly,
+			Name: "stats", Description: "Ratings and recent games of a player",
 			Options: []*discordgo.ApplicationCommandOption{
 				{Type: discordgo.ApplicationCommandOptionUser, Name: "user", Description: "Whose stats (default: yours)"},
 			},
 		},
-		{Name: "games", Description: "Your games in progress", Contexts: guildOnly},
+		{Name: "games", Description: "Your games in progress"},
 		{
-			Name: "help", Description: "How to play", Contexts: guildOnly,
+			Name: "help", Description: "How to play",
 			Options: []*discordgo.ApplicationCommandOption{
 				game(false),
 				{Type: discordgo.ApplicationCommandOptionString, Name: "ai", Description: "An AI opponent", Autocomplete: true,
@@ -104,26 +123,36 @@ func commandDefinitions() []*discordgo.ApplicationCommand {
 			},
 		},
 		{
-			Name: "privacy", Description: "Your data in Gambit", Contexts: guildOnly,
+			Name: "privacy", Description: "Your data in Gambit",
 			Options: []*discordgo.ApplicationCommandOption{
 				{Type: discordgo.ApplicationCommandOptionSubCommand, Name: "delete", Description: "Erase your data (asks to confirm)"},
 			},
 		},
-		puzzleDefinition(guildOnly),
-		{
-			Name: "settings", Description: "Gambit's settings for this server", Contexts: guildOnly,
-			DefaultMemberPermissions: ptr(int64(discordgo.PermissionManageGuild)),
-			Options: []*discordgo.ApplicationCommandOption{
-				{Type: discordgo.ApplicationCommandOptionNumber, Name: "movetime", Description: "Default AI seconds per move",
-					MinValue: ptr(0.1), MaxValue: MaxMoveTime.Seconds()},
-				{Type: discordgo.ApplicationCommandOptionInteger, Name: "turn-timeout", Description: "Hours a player may take per move before forfeiting",
-					MinValue: ptr(1.0), MaxValue: 24 * 14},
-				{Type: discordgo.ApplicationCommandOptionString, Name: "games", Description: "Allowed games: all, or a list like adjacency,connect4",
-					MaxLength: 100},
-			},
-		},
+		puzzleDefinition(),
 	}
+	for _, c := range cmds {
+		c.Contexts, c.IntegrationTypes = anywhere, bothInstalls
+	}
+	return append(cmds, &discordgo.ApplicationCommand{
+		// A server's settings: only where Gambit is installed to the server.
+		Name: "settings", Description: "Gambit's settings for this server",
+		Contexts:                 &[]discordgo.InteractionContextType{discordgo.InteractionContextGuild},
+		IntegrationTypes:         &[]discordgo.ApplicationIntegrationType{discordgo.ApplicationIntegrationGuildInstall},
+		DefaultMemberPermissions: ptr(int64(discordgo.PermissionManageGuild)),
+		Options: []*discordgo.ApplicationCommandOption{
+			{Type: discordgo.ApplicationCommandOptionNumber, Name: "movetime", Description: "Default AI seconds per move",
+				MinValue: ptr(0.1), MaxValue: MaxMoveTime.Seconds()},
+			{Type: discordgo.ApplicationCommandOptionInteger, Name: "turn-timeout", Description: "Hours a player may take per move before forfeiting",
+				MinValue: ptr(1.0), MaxValue: 24 * 14},
+			{Type: discordgo.ApplicationCommandOptionString, Name: "games", Description: "Allowed games: all, or a list like adjacency,connect4",
+				MaxLength: 100},
+		},
+	})
 }
+
+// challengeMenu is the name of the user command (in a member's context
+// menu) that challenges them.
+const challengeMenu = "Challenge to a game"
 
 // routes sets up the handlers of commands, autocompletes and components.
 // A component of one game routes to b.withGame(handler): the seam takes
@@ -132,7 +161,7 @@ func (b *Bot) routes() {
 	b.commands = map[string]commandHandler{
 		"play": b.cmdPlay, "move": b.cmdMove, "leaderboard": b.cmdLeaderboard, "stats": b.cmdStats,
 		"games": b.cmdGames, "help": b.cmdHelp, "privacy": b.cmdPrivacy, "settings": b.cmdSettings,
-		"puzzle": b.cmdPuzzle,
+		"puzzle": b.cmdPuzzle, "challenge": b.cmdChallenge, challengeMenu: b.cmdChallengeMenu,
 	}
 	b.complete = map[string]commandHandler{"play": b.completeAI, "help": b.completeAI, "move": b.completeMove}
 	b.router = router{
@@ -150,6 +179,7 @@ func (b *Bot) routes() {
 		{customid.Hint, b.withGame(b.clickHint)},
 		{customid.Solve, b.withGame(b.clickSolve)},
 		{customid.Compare, b.withGame(b.clickCompare)},
+		{customid.ChallengePick, b.clickChallengePick},
 	}
 }
 
@@ -215,9 +245,13 @@ func canonicalCommand(c *discordgo.ApplicationCommand) map[string]any {
 	if c.Contexts != nil {
 		contexts = *c.Contexts
 	}
+	var installs []discordgo.ApplicationIntegrationType
+	if c.IntegrationTypes != nil {
+		installs = *c.IntegrationTypes
+	}
 	return map[string]any{
 		"type": typ, "name": c.Name, "description": c.Description, "permissions": perms,
-		"contexts": fmt.Sprint(contexts), "options": canonicalOptions(c.Options),
+		"contexts": fmt.Sprint(contexts), "integration_types": fmt.Sprint(installs), "options": canonicalOptions(c.Options),
 	}
 }
 

@@ -76,7 +76,8 @@ type interaction struct {
 	boards   map[storage.GameID]webhookToken // the boards this interaction's messages show
 }
 
-// user returns the user who caused the interaction.
+// user returns the user who caused the interaction: the member's user in
+// a server, the user elsewhere (a DM, a group DM).
 func (ix *interaction) user() *discordgo.User {
 	if ix.Member != nil && ix.Member.User != nil {
 		return ix.Member.User
@@ -279,14 +280,16 @@ func (b *Bot) dispatch(ctx context.Context, ix *interaction) error {
 		ix.kind = "unknown"
 		return userErrorf("Gambit could not tell who you are.")
 	}
-	if ix.GuildID == "" && ix.Type != discordgo.InteractionMessageComponent {
-		ix.kind = "dm"
-		return userErrorf("Gambit plays in server channels: use its commands in a server.")
+	if ix.interactionOnly() {
+		b.reach.markPrivate(ix.ChannelID)
 	}
 	switch ix.Type {
 	case discordgo.InteractionApplicationCommand:
 		data := ix.ApplicationCommandData()
 		ix.kind = "command:/" + data.Name
+		if data.CommandType == discordgo.UserApplicationCommand {
+			ix.kind = "user:" + data.Name
+		}
 		h, ok := b.commands[data.Name]
 		if !ok {
 			return userErrorf("Unknown command /%s: it may have been removed; Discord will update the list shortly.", echo(data.Name))

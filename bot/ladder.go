@@ -26,6 +26,12 @@ func (b *Bot) cmdLeaderboard(ctx context.Context, ix *interaction, opts options)
 	}
 	scope := opts.str("scope")
 	ladder := storage.Ladder{Kind: kind, Guild: ix.GuildID}
+	switch {
+	case ix.GuildID == "" && scope == "server":
+		return userErrorf("There is no server here: outside servers /leaderboard shows everyone (scope global).")
+	case ix.GuildID == "":
+		scope, ladder = "global", storage.Global(kind)
+	}
 	switch scope {
 	case "", "server":
 		scope = "server"

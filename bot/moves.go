@@ -1,6 +1,7 @@
 package bot
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -62,6 +63,9 @@ func legalList(pos engine.Position) string {
 func (b *Bot) checkBoardClick(ctx context.Context, ix *interaction, g *storage.Game, p customid.Params) (answered bool, err error) {
 	if err := b.adoptBoard(ctx, ix, g); err != nil {
 		return false, err
+	}
+	if b.endedBehind(ix, g) {
+		return true, b.catchUp(ctx, ix, g)
 	}
 	if err := checkMover(g, ix.user().ID); err != nil {
 		return false, err
@@ -173,30 +177,51 @@ func (b *Bot) playText(ctx context.Context, ix *interaction, g *storage.Game, te
 // shownPly returns the ply the components of a board message carry, or
 // "" if none does.
 func shownPly(components []discordgo.MessageComponent) string {
+	params, _ := shownControl(components, customid.Move, customid.Pick, customid.File, customid.Resign)
+	return params["ply"]
+}
+
+// shownControl returns the parameters of the first component of a
+// message, in rows, whose custom ID matches one of patterns.
+func shownControl(components []discordgo.MessageComponent, patterns ...customid.Pattern) (customid.Params, bool) {
 	for _, c := range components {
 		var id string
 		switch c := c.(type) {
 		case *discordgo.ActionsRow:
-			if ply := shownPly(c.Components); ply != "" {
-				return ply
+			if params, ok := shownControl(c.Components, patterns...); ok {
+				return params, true
 			}
 		case *discordgo.Button:
 			id = c.CustomID
 		case *discordgo.SelectMenu:
 			id = c.CustomID
 		}
-		for _, pattern := range []customid.Pattern{customid.Move, customid.Pick, customid.File, customid.Resign} {
+		for _, pattern := range patterns {
 			if params, ok := pattern.Match(id); ok {
-				return params["ply"]
+				return params, true
 			}
 		}
 	}
-	return ""
+	return nil, false
+}
+
+// endedBehind reports whether a click came from g's board while it still
+// offers moves or an answer to a challenge though g has ended, and the
+// bot could not show the end there (a timeout where it may only answer
+// interactions: reach.go), so the click's answer should. A click that
+// merely lost a race with the one that ended g is refused as before.
+func (b *Bot) endedBehind(ix *interaction, g *storage.Game) bool {
+	if g.Status.Open() || ix.Message == nil || g.MessageID == "" || ix.Message.ID != g.MessageID || !b.reach.isBehind(g.ID) {
+		return false
+	}
+	_, open := shownControl(ix.Message.Components, customid.Move, customid.Pick, customid.File, customid.Resign, customid.Accept, customid.Decline)
+	return open
 }
 
 // catchUp answers a click on a board that is itself behind its game —
-// the bot could not edit it (lost permissions, a crash) — by bringing it
-// up to date, and tells the clicker nothing was played.
+// the bot could not edit it (lost permissions, a crash, a timeout where it
+// may only answer interactions) — by bringing it up to date, and tells the
+// clicker nothing was played.
 func (b *Bot) catchUp(ctx context.Context, ix *interaction, g *storage.Game) error {
 	msg, err := gameMessage(g, "")
 	if err != nil {
@@ -204,6 +229,9 @@ func (b *Bot) catchUp(ctx context.Context, ix *interaction, g *storage.Game) err
 	}
 	if err := b.updateBoard(ctx, ix, g, msg); err != nil {
 		return err
+	}
+	if !g.Status.Open() {
+		return ix.fail("This board was behind the game, which has ended; it now shows how. Nothing was played.")
 	}
 	return ix.fail("This board was behind the game; it now shows the current position. Nothing was played: look again and choose your move.")
 }
@@ -230,6 +258,11 @@ func (b *Bot) playHuman(ctx context.Context, ix *interaction, g *storage.Game, p
 		return err
 	}
 	if err := b.editBoard(ctx, g, msg, webhookToken{}); err != nil {
+		if ix.interactionOnly() {
+			// No valid token shows the board (reach.go): this interaction
+			// shows it again, as a follow-up that becomes the board.
+			return b.showNewBoard(ctx, ix, g, msg)
+		}
 		b.log.Warn("typed move played but its board not updated", "game", g.ID, "err", err)
 		if code := restCode(err); code == discordgo.ErrCodeMissingAccess || code == discordgo.ErrCodeMissingPermissions {
 			return userErrorf("Your move %s counts, but I cannot update the board: I am missing permissions in this channel (View Channel, Send Messages, Embed Links).", played)
@@ -320,7 +353,7 @@ func (b *Bot) completeMove(ctx context.Context, ix *interaction, opts options) e
 				}
 				against := "solo puzzle"
 				if opp, ok := g.Opponent(seatOf(g, ix.user().ID)); ok {
-					against = "vs " + opp.Name
+					against = "vs " + cmp.Or(opp.Name, "a member") // a context-menu challenge knows only the ID
 				}
 				name := fmt.Sprintf("%s · %s %s · %s", g.ID, g.Kind, against, turn)
 				out = append(out, &discordgo.ApplicationCommandOptionChoice{Name: clipWords(name, 100), Value: string(g.ID)})

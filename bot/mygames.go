@@ -1,6 +1,7 @@
 package bot
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"strings"
@@ -39,7 +40,7 @@ func (b *Bot) cmdGames(ctx context.Context, ix *interaction, _ options) error {
 		}
 		link := "no board"
 		if g.MessageID != "" {
-			link = fmt.Sprintf("[board](https://discord.com/channels/%s/%s/%s)", g.GuildID, g.ChannelID, g.MessageID)
+			link = "[board](" + boardLink(g) + ")"
 		}
 		lines = append(lines, fmt.Sprintf("`%s` %s %s — %s — %s", g.ID, g.Kind, render.Against(g, seat), state, link))
 		if g.Status == storage.StatusActive {
@@ -84,16 +85,30 @@ func (b *Bot) clickRepost(ctx context.Context, ix *interaction, g *storage.Game,
 		return err
 	}
 	old := *g
+	if ix.interactionOnly() {
+		// Where the bot cannot post, the board follows up this click; the
+		// old one cannot be reached, and a click on it is refused as out
+		// of date.
+		if err := b.showNewBoard(ctx, ix, g, msg); err != nil {
+			return err
+		}
+		return ix.edit(render.Message{Content: "Board of " + string(g.ID) + " posted again."})
+	}
 	if err := b.postBoard(ctx, g, msg); err != nil {
 		return err
 	}
 	if old.MessageID != "" {
-		link := fmt.Sprintf("https://discord.com/channels/%s/%s/%s", g.GuildID, g.ChannelID, g.MessageID)
-		_, err := b.session.ChannelMessageEditComplex(messageEdit(old.ChannelID, old.MessageID, render.Note("This board moved: "+link)))
+		_, err := b.session.ChannelMessageEditComplex(messageEdit(old.ChannelID, old.MessageID, render.Note("This board moved: "+boardLink(g))))
 		b.observeREST(err)
 		if err != nil && restCode(err) != discordgo.ErrCodeUnknownMessage {
 			b.log.Warn("retire old board", "game", g.ID, "err", err)
 		}
 	}
 	return ix.edit(render.Message{Content: "Board of " + string(g.ID) + " posted again."})
+}
+
+// boardLink is the address of a game's board message; a private channel
+// (a DM, a group DM) is under @me.
+func boardLink(g *storage.Game) string {
+	return fmt.Sprintf("https://discord.com/channels/%s/%s/%s", cmp.Or(g.GuildID, "@me"), g.ChannelID, g.MessageID)
 }

@@ -10,6 +10,7 @@ import (
 
 	"github.com/bwmarrin/discordgo"
 
+	"github.com/gambitbot/gambit/bot/customid"
 	"github.com/gambitbot/gambit/bot/render"
 	"github.com/gambitbot/gambit/games"
 	"github.com/gambitbot/gambit/games/catalog"
@@ -31,8 +32,11 @@ var neededPermissions = []struct {
 
 // checkChannelPermissions explains which permissions the bot lacks in the
 // channel of an interaction.
+// Outside a server channel of a server that installed Gambit there is
+// nothing to check: in its DM the bot may post, and where it is reached
+// only through interactions, boards live in interaction answers (reach.go).
 func checkChannelPermissions(ix *interaction) error {
-	if ix.AppPermissions&discordgo.PermissionAdministrator != 0 {
+	if ix.GuildID == "" || ix.interactionOnly() || ix.AppPermissions&discordgo.PermissionAdministrator != 0 {
 		return nil
 	}
 	var missing []string
@@ -65,62 +69,17 @@ func (b *Bot) cmdPlay(ctx context.Context, ix *interaction, opts options) error 
 	if err != nil {
 		return err
 	}
-	settings := b.guildSettings(ctx, ix.GuildID)
-	if !settings.Allows(kind) {
-		return userErrorf("%s is not allowed on this server. Allowed here: %s.", render.Title(kind), kindList(settings.AllowedGames))
-	}
-	req := gameRequest{kind: kind, me: playerOf(ix.user()), first: "me", moveTime: settings.MoveTime}
-	if f := opts.str("first"); f != "" {
-		if f != "me" && f != "opponent" && f != "random" {
-			return userErrorf("Option first must be me, opponent or random.")
-		}
-		req.first = f
-	}
-	gm, err := catalog.Lookup(string(kind))
+	req, err := b.request(ctx, ix, kind, opts)
 	if err != nil {
-		return fmt.Errorf("bot: /play: %w", err)
-	}
-	if r, given, err := opts.integer("rounds"); err != nil {
-		return err
-	} else if given {
-		rng := gm.Setup.Rounds
-		if rng == nil {
-			return userErrorf("Option rounds applies to %s only.", withRounds())
-		}
-		if r < int64(rng.Min) || r > int64(rng.Max) {
-			return userErrorf("Option rounds must be between %d and %d.", rng.Min, rng.Max)
-		}
-		req.rounds = int(r)
-	} else if rng := gm.Setup.Rounds; rng != nil {
-		req.rounds = rng.Default
-	}
-	if d, given, err := opts.seconds("movetime", 100*time.Millisecond, MaxMoveTime); err != nil {
-		return err
-	} else if given {
-		req.moveTime = d
-	}
-	if err := checkChannelPermissions(ix); err != nil {
 		return err
 	}
-
 	opponentID, opponent := opts.user("opponent", ix.ApplicationCommandData().Resolved)
 	aiName := opts.str("ai")
 	switch {
 	case opponentID != "" && aiName != "":
 		return userErrorf("Choose an opponent or an AI, not both.")
 	case opponentID != "":
-		if opponentID == ix.user().ID {
-			return userErrorf("You cannot challenge yourself. Play an AI instead: /play game:%s ai:%s", kind, b.cfg.DefaultAI)
-		}
-		if opponent == nil {
-			return userErrorf("I could not find that member.")
-		}
-		if opponent.Bot {
-			return userErrorf("%s is a bot and cannot accept challenges. Play one of Gambit's AIs with the ai option.", opponent.Username)
-		}
-		req.opponent = playerOf(opponent)
-		_, err := b.challenge(ctx, ix, req)
-		return err
+		return b.challengeUser(ctx, ix, req, opponentID, opponent)
 	}
 	if aiName == "" {
 		aiName = b.cfg.DefaultAI
@@ -134,6 +93,153 @@ func (b *Bot) cmdPlay(ctx context.Context, ix *interaction, opts options) error 
 	}
 	req.opponent = storage.Player{ID: storage.AI(info.Name), Name: info.Name}
 	_, err = b.startAIGame(ctx, ix, req)
+	return err
+}
+
+// cmdChallenge handles /challenge user:<…> game:<…>: /play with an
+// opponent, in one step.
+func (b *Bot) cmdChallenge(ctx context.Context, ix *interaction, opts options) error {
+	kind, err := opts.kind("game")
+	if err != nil {
+		return err
+	}
+	req, err := b.request(ctx, ix, kind, opts)
+	if err != nil {
+		return err
+	}
+	opponentID, opponent := opts.user("user", ix.ApplicationCommandData().Resolved)
+	return b.challengeUser(ctx, ix, req, opponentID, opponent)
+}
+
+// request reads the options a new game of kind shares between /play,
+// /challenge and the challenge menu (which has none: the defaults) —
+// rounds, who moves first, the AI's move time — and checks that the
+// game is allowed and the board can be kept up to date here.
+func (b *Bot) request(ctx context.Context, ix *interaction, kind storage.Kind, opts options) (gameRequest, error) {
+	settings := b.guildSettings(ctx, ix.GuildID)
+	if !settings.Allows(kind) {
+		return gameRequest{}, userErrorf("%s is not allowed on this server. Allowed here: %s.", render.Title(kind), kindList(settings.AllowedGames))
+	}
+	req := gameRequest{kind: kind, me: playerOf(ix.user()), first: "me", moveTime: settings.MoveTime}
+	if f := opts.str("first"); f != "" {
+		if f != "me" && f != "opponent" && f != "random" {
+			return gameRequest{}, userErrorf("Option first must be me, opponent or random.")
+		}
+		req.first = f
+	}
+	gm, err := catalog.Lookup(string(kind))
+	if err != nil {
+		return gameRequest{}, fmt.Errorf("bot: new game: %w", err)
+	}
+	if r, given, err := opts.integer("rounds"); err != nil {
+		return gameRequest{}, err
+	} else if given {
+		rng := gm.Setup.Rounds
+		if rng == nil {
+			return gameRequest{}, userErrorf("Option rounds applies to %s only.", withRounds())
+		}
+		if r < int64(rng.Min) || r > int64(rng.Max) {
+			return gameRequest{}, userErrorf("Option rounds must be between %d and %d.", rng.Min, rng.Max)
+		}
+		req.rounds = int(r)
+	} else if rng := gm.Setup.Rounds; rng != nil {
+		req.rounds = rng.Default
+	}
+	if d, given, err := opts.seconds("movetime", 100*time.Millisecond, MaxMoveTime); err != nil {
+		return gameRequest{}, err
+	} else if given {
+		req.moveTime = d
+	}
+	if err := checkChannelPermissions(ix); err != nil {
+		return gameRequest{}, err
+	}
+	return req, nil
+}
+
+// checkOpponent refuses a challenge to a user who cannot take it: the
+// challenger, a bot, or anyone in the challenger's DM with Gambit, where
+// nobody else can see the challenge. opponent is the resolved user, nil
+// if Discord did not resolve it; kind is the game, "" when not chosen yet.
+func (b *Bot) checkOpponent(ix *interaction, kind storage.Kind, opponentID string, opponent *discordgo.User) error {
+	switch {
+	case opponentID == ix.user().ID && kind == "":
+		return userErrorf("You cannot challenge yourself. Play an AI instead: /play with the ai option.")
+	case opponentID == ix.user().ID:
+		return userErrorf("You cannot challenge yourself. Play an AI instead: /play game:%s ai:%s", kind, b.cfg.DefaultAI)
+	case opponent == nil:
+		return userErrorf("I could not find that member.")
+	case opponent.Bot:
+		return userErrorf("%s is a bot and cannot accept challenges. Play one of Gambit's AIs with the ai option of /play.", opponent.Username)
+	case ix.Context == discordgo.InteractionContextBotDM:
+		return userErrorf("Only you and Gambit are in this DM, so nobody else could accept a challenge here. " +
+			"Challenge them in a server or a group DM you share, or play an AI here with /play.")
+	}
+	return nil
+}
+
+// challengeUser posts req as a challenge to the user opponentID.
+func (b *Bot) challengeUser(ctx context.Context, ix *interaction, req gameRequest, opponentID string, opponent *discordgo.User) error {
+	if err := b.checkOpponent(ix, req.kind, opponentID, opponent); err != nil {
+		return err
+	}
+	req.opponent = playerOf(opponent)
+	_, err := b.challenge(ctx, ix, req)
+	return err
+}
+
+// cmdChallengeMenu handles the "Challenge to a game" user command: it
+// shows the challenger alone a select of the games allowed here; choosing
+// one posts the challenge (clickChallengePick).
+func (b *Bot) cmdChallengeMenu(ctx context.Context, ix *interaction, _ options) error {
+	data := ix.ApplicationCommandData()
+	var target *discordgo.User
+	if data.Resolved != nil {
+		target = data.Resolved.Users[data.TargetID]
+	}
+	if err := b.checkOpponent(ix, "", data.TargetID, target); err != nil {
+		return err
+	}
+	settings := b.guildSettings(ctx, ix.GuildID)
+	var choices []discordgo.SelectMenuOption
+	for _, g := range duels() {
+		if settings.Allows(storage.Kind(g.Name)) {
+			choices = append(choices, discordgo.SelectMenuOption{Label: g.Title, Value: g.Name})
+		}
+	}
+	if len(choices) == 0 {
+		return userErrorf("No game between two players is allowed on this server.")
+	}
+	return ix.reply(render.Message{
+		Content: fmt.Sprintf("Challenge <@%s> to which game? The challenge is posted here for them to accept.", data.TargetID),
+		Components: []discordgo.MessageComponent{discordgo.ActionsRow{Components: []discordgo.MessageComponent{
+			discordgo.SelectMenu{CustomID: customid.ChallengePick.Build(data.TargetID), Placeholder: "Choose a game", Options: choices},
+		}}},
+	}, true)
+}
+
+// clickChallengePick posts the challenge chosen in the challenge menu's
+// select, with the game's default options, as a new message.
+func (b *Bot) clickChallengePick(ctx context.Context, ix *interaction, p customid.Params) error {
+	values := ix.MessageComponentData().Values
+	if len(values) != 1 {
+		return userErrorf("Choose one game.")
+	}
+	kind := storage.Kind(values[0])
+	if !isDuel(kind) {
+		return userErrorf("Unknown game %q: choose %s.", echo(values[0]), duelNames())
+	}
+	req, err := b.request(ctx, ix, kind, optionsOf(nil))
+	if err != nil {
+		return err
+	}
+	if p["user"] == ix.user().ID {
+		return userErrorf("You cannot challenge yourself.")
+	}
+	// The select names the user only (checkOpponent saw the whole user
+	// when it offered the select), so the game knows them by ID: boards
+	// mention users by ID anyway.
+	req.opponent = storage.Player{ID: storage.User(p["user"])}
+	_, err = b.challenge(ctx, ix, req)
 	return err
 }
 

@@ -43,8 +43,13 @@ func (b *Bot) clickPrivacyDelete(ctx context.Context, ix *interaction, p customi
 			continue
 		}
 		notice := render.Note(fmt.Sprintf("Game %s was cancelled: a player deleted their data.", g.ID))
-		_, err := b.session.ChannelMessageEditComplex(messageEdit(g.ChannelID, g.MessageID, notice))
-		b.observeREST(err)
+		var err error
+		if b.reach.isPrivate(g.ChannelID) {
+			err = b.editBoard(ctx, g, notice, webhookToken{}) // through a valid token, or not at all
+		} else {
+			_, err = b.session.ChannelMessageEditComplex(messageEdit(g.ChannelID, g.MessageID, notice))
+			b.observeREST(err)
+		}
 		if err != nil {
 			b.log.Warn("update board of a cancelled game", "game", g.ID, "err", err)
 		}

@@ -63,7 +63,7 @@ func soloGames() []*games.Game {
 }
 
 // puzzleDefinition is the /puzzle command.
-func puzzleDefinition(guildOnly *[]discordgo.InteractionContextType) *discordgo.ApplicationCommand {
+func puzzleDefinition() *discordgo.ApplicationCommand {
 	var choices []*discordgo.ApplicationCommandOptionChoice
 	for _, g := range soloGames() {
 		choices = append(choices, &discordgo.ApplicationCommandOptionChoice{Name: g.Title, Value: g.Name})
@@ -73,7 +73,7 @@ func puzzleDefinition(guildOnly *[]discordgo.InteractionContextType) *discordgo.
 		levels = append(levels, &discordgo.ApplicationCommandOptionChoice{Name: d.name, Value: d.name})
 	}
 	return &discordgo.ApplicationCommand{
-		Name: "puzzle", Description: "Solve a puzzle on your own: sliding tiles or N-Queens", Contexts: guildOnly,
+		Name: "puzzle", Description: "Solve a puzzle on your own: sliding tiles or N-Queens",
 		Options: []*discordgo.ApplicationCommandOption{
 			choiceOption("game", "The puzzle", true, choices),
 			choiceOption("difficulty", "Sliding tiles: how many moves the best solution takes (default: medium)", false, levels),

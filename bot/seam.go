@@ -119,7 +119,8 @@ func (ix *interaction) queueAI(g *storage.Game) *render.Thinking {
 
 // showsBoard records that a message of this interaction — its response, or
 // a follow-up — is now game id's board, reachable through tok. An AI turn
-// queued for the game edits the board through it.
+// queued for the game edits the board through it, and so does any later
+// edit while tok is the latest such token and valid (reach.go).
 func (ix *interaction) showsBoard(id storage.GameID, tok webhookToken) {
 	ix.mu.Lock()
 	defer ix.mu.Unlock()
@@ -127,6 +128,7 @@ func (ix *interaction) showsBoard(id storage.GameID, tok webhookToken) {
 		ix.boards = map[storage.GameID]webhookToken{}
 	}
 	ix.boards[id] = tok
+	ix.b.reach.remember(id, tok, ix.at)
 }
 
 // releaseAI lets the workers of the AI turns ix queued start, each with

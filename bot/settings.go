@@ -17,6 +17,9 @@ import (
 // settings, with options it changes them. Only members with Manage Server
 // may use it.
 func (b *Bot) cmdSettings(ctx context.Context, ix *interaction, opts options) error {
+	if ix.interactionOnly() || ix.GuildID == "" {
+		return userErrorf("/settings changes Gambit's settings for a server: use it in a server that added Gambit.")
+	}
 	if ix.Member == nil || ix.Member.Permissions&(discordgo.PermissionManageGuild|discordgo.PermissionAdministrator) == 0 {
 		return userErrorf("Only members with the Manage Server permission can change Gambit's settings.")
 	}

@@ -153,4 +153,7 @@ func loadCores() (stop func()) {
 func clearPools() {
 	tables.drop()
 	c4solvers.drop()
+	for _, p := range adjEngines {
+		p.drop()
+	}
 }

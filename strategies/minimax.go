@@ -5,6 +5,7 @@ import (
 	"fmt"
 
 	"github.com/gambitbot/gambit/engine"
+	"github.com/gambitbot/gambit/engine/adjacency"
 )
 
 // searchStrategies are Gambit's own strong strategies.
@@ -18,18 +19,48 @@ var searchStrategies = []Info{
 		Difficulty:  Hard,
 		Strategy:    Minimax{},
 	},
+	{
+		Name:        "minimax-learned",
+		DisplayName: "Deep thinker, self-taught",
+		Blurb:       "experimental: looks ahead with a judgement learned by self-play",
+		Games:       []string{"adjacency"},
+		Description: "minimax with the learned Adjacency evaluation (strategies/adjeval) instead of the hand-tuned one (games/adjacency)",
+		Difficulty:  Hard,
+		Strategy:    Minimax{Eval: LearnedEval},
+	},
 }
 
-// Minimax is Gambit's strong strategy for every game: negamax alpha-beta
-// with iterative deepening, a shared transposition table, principal
-// variation search, move ordering (hash move, the game's own ordering —
-// report 001's capture count h(s) for Adjacency —, killer and history
-// heuristics), late-move reductions, Lazy SMP over Limits.Threads threads,
-// and exact solving once the plies left fit in the search.
-type Minimax struct{}
+// Minimax is Gambit's strong strategy for every game. On Adjacency it is
+// the specialised engine of strategies/adjsearch (bitboards, incremental
+// keys, a table sized by the move time, exact endgame solving) with the
+// evaluation Eval names. On the other games it is negamax alpha-beta with
+// iterative deepening, a shared transposition table, principal variation
+// search, move ordering (hash move, the game's own ordering, killer and
+// history heuristics), late-move reductions, Lazy SMP over Limits.Threads
+// threads, and exact solving once the plies left fit in the search.
+type Minimax struct {
+	// Eval selects the Adjacency evaluation; the zero value is the
+	// default, HandEval. Other games use their plug-in's.
+	Eval AdjacencyEval
+}
+
+// AdjacencyEval names an evaluation minimax can search Adjacency with.
+type AdjacencyEval int
+
+const (
+	// HandEval is the hand-tuned one of the Adjacency plug-in
+	// (games/adjacency.Evaluate): the default, which the learned one has
+	// not beaten yet (strategies/README.md, "The learned evaluation").
+	HandEval AdjacencyEval = iota
+	// LearnedEval is strategies/adjeval's, fitted by `gambit train`.
+	LearnedEval
+)
 
 // Search implements Strategy.
-func (Minimax) Search(ctx context.Context, pos engine.Position, limits Limits) (Result, error) {
+func (m Minimax) Search(ctx context.Context, pos engine.Position, limits Limits) (Result, error) {
+	if p, ok := pos.(*adjacency.Position); ok {
+		return searchAdjacency(ctx, p, limits, m.Eval)
+	}
 	r, ok := rulesFor(pos)
 	if !ok {
 		return Result{}, fmt.Errorf("strategies: minimax: %T: %w", pos, ErrUnsupported)

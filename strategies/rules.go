@@ -2,7 +2,6 @@ package strategies
 
 import (
 	"github.com/gambitbot/gambit/engine"
-	"github.com/gambitbot/gambit/engine/adjacency"
 	"github.com/gambitbot/gambit/engine/connect4"
 	"github.com/gambitbot/gambit/games"
 	"github.com/gambitbot/gambit/games/catalog"
@@ -20,10 +19,6 @@ func (r gameRules) evaluate(p engine.Position) int { return r.ai.Evaluate(p) }
 
 func (r gameRules) orderBonus(p engine.Position, m engine.Move) int { return r.ai.Order(p, m) }
 
-// adjacencyRules add the exact Adjacency endgame solver (solve_adjacency.go)
-// to the plug-in's rules.
-type adjacencyRules struct{ gameRules }
-
 // connect4Rules add the exact Connect Four solver (rules_connect4.go) to
 // the plug-in's rules.
 type connect4Rules struct{ gameRules }
@@ -38,8 +33,6 @@ func rulesFor(pos engine.Position) (rules, bool) {
 	}
 	r := gameRules{g.AI}
 	switch pos.(type) {
-	case *adjacency.Position:
-		return adjacencyRules{r}, true
 	case *connect4.Position:
 		return connect4Rules{r}, true
 	}

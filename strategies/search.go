@@ -36,6 +36,22 @@ type rules interface {
 	orderBonus(p engine.Position, m engine.Move) int
 }
 
+// exactSolver is implemented by rules that have a dedicated solver for
+// the iteration that searches to the end of the game.
+type exactSolver interface {
+	// solve returns the best move, its exact score in internal units, and
+	// whether the solve finished before the search was told to stop. first
+	// and guess are the heuristic search's best move and score.
+	solve(t *thread, first engine.Move, guess int) (engine.Move, int, bool)
+	// reach says when to solve rather than deepen: in p, once a heuristic
+	// iteration of at least depth plies has completed, if ok.
+	reach(p engine.Position) (depth int, ok bool)
+	// sharesTable reports whether the solver keeps its results in the
+	// search's transposition table, so that helper threads solving the
+	// same position speed the main thread up.
+	sharesTable() bool
+}
+
 // searchConfig selects the features of a search, so that seed replicas
 // and tests can switch them off.
 type searchConfig struct {

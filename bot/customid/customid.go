@@ -63,6 +63,10 @@ const (
 	// Compare shows, privately, the puzzle solvers side by side on a solo
 	// puzzle's position.
 	Compare Pattern = "v1/compare/{game}/{ply}"
+	// ChallengePick is the game select of the "Challenge to a game"
+	// context menu, shown only to the challenger: the chosen value is the
+	// game, and the challenge goes to the user.
+	ChallengePick Pattern = "v1/challenge/{user}"
 )
 
 // Build returns the custom ID of p with its parameters replaced by values,

@@ -41,6 +41,7 @@ var commands = []command{
 	{name: "analyze", summary: "ask a strategy for its move in a position, with score, depth and line", run: runAnalyze},
 	{name: "strategies", summary: "list the AI strategies: games, difficulty, description", run: runStrategies},
 	{name: "arena", summary: "play strategies against each other and rate them (Elo with 95% intervals)", run: runArena},
+	{name: "train", summary: "fit the weights of minimax's learned Adjacency evaluation by self-play", run: runTrain},
 	{name: "play", summary: "play a game against a strategy in the terminal", run: runPlay},
 	{name: "db", summary: "check, back up, inspect or benchmark the database", run: runDB},
 }

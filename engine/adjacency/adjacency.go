@@ -215,6 +215,10 @@ func (b Board) Bitboard(s engine.Side) uint64 {
 	return b.other
 }
 
+// Marks returns the marks of the side to move and of its opponent, the
+// two bitboards a search plays on without asking whose turn it is.
+func (b Board) Marks() (mover, other uint64) { return b.mover, b.other }
+
 // Count returns the number of side s's marks.
 func (b Board) Count(s engine.Side) int { return bits.OnesCount64(b.Bitboard(s)) }
 

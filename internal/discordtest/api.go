@@ -156,11 +156,13 @@ func (s *Server) addMember(g *guild, userID string) {
 	s.broadcast()
 }
 
-// sortedGuilds returns the guilds in creation order. The caller holds s.mu.
+// sortedGuilds returns the bot's guilds in creation order. The caller holds s.mu.
 func (s *Server) sortedGuilds() []*guild {
 	gs := make([]*guild, 0, len(s.guilds))
 	for _, g := range s.guilds {
-		gs = append(gs, g)
+		if s.botIn(g) { // not the guilds only a user's installation reaches
+			gs = append(gs, g)
+		}
 	}
 	slices.SortFunc(gs, func(a, b *guild) int { return compareIDs(a.ID, b.ID) })
 	return gs
@@ -298,9 +300,9 @@ func (s *Server) sendCommand(cmd SlashCommand, it discordgo.InteractionType) (*I
 	if err != nil {
 		return nil, err
 	}
-	def, ok := s.findCommand(g.ID, cmd.Name)
-	if !ok {
-		return nil, fmt.Errorf("discordtest: command %q is not registered for guild %s", cmd.Name, g.ID)
+	def, err := s.findCommand(g, ch, discordgo.ChatApplicationCommand, cmd.Name)
+	if err != nil {
+		return nil, err
 	}
 	b := &optionBuilder{s: s, g: g, resolved: &wireResolved{}, autocomplete: it == discordgo.InteractionApplicationCommandAutocomplete}
 	opts, err := b.build(def.Options, cmd.Options)
@@ -317,7 +319,9 @@ func (s *Server) sendCommand(cmd SlashCommand, it discordgo.InteractionType) (*I
 	return s.deliver(it, cmd.UserID, ch, g, nil, data)
 }
 
-// where checks that a user can act in a channel. The caller holds s.mu.
+// where checks that a user can act in a channel: as a member of its guild
+// or, in a private channel, as one of its recipients (the guild is then
+// nil). The caller holds s.mu.
 func (s *Server) where(userID, channelID string) (*Channel, *guild, error) {
 	if channelID == "" {
 		channelID = s.defaultChannel
@@ -326,6 +330,12 @@ func (s *Server) where(userID, channelID string) (*Channel, *guild, error) {
 	if ch == nil {
 		return nil, nil, fmt.Errorf("discordtest: unknown channel %s", channelID)
 	}
+	if ch.GuildID == "" {
+		if !slices.Contains(ch.Recipients, userID) {
+			return nil, nil, fmt.Errorf("discordtest: user %s is not a recipient of channel %s", userID, ch.ID)
+		}
+		return ch, nil, nil
+	}
 	g := s.guilds[ch.GuildID]
 	if _, ok := g.members[userID]; !ok {
 		return nil, nil, fmt.Errorf("discordtest: user %s is not a member of guild %s", userID, g.ID)
@@ -333,17 +343,31 @@ func (s *Server) where(userID, channelID string) (*Channel, *guild, error) {
 	return ch, g, nil
 }
 
-// findCommand looks a chat command up in a guild, then globally. The
-// caller holds s.mu.
-func (s *Server) findCommand(guildID, name string) (Command, bool) {
-	for _, scope := range []string{guildID, ""} {
+// findCommand looks a command of a type up in a guild, then globally (only
+// globally for g nil, a private channel), and checks that its contexts
+// allow ch, as Discord's client lists only such commands. The caller holds
+// s.mu.
+func (s *Server) findCommand(g *guild, ch *Channel, typ discordgo.ApplicationCommandType, name string) (Command, error) {
+	scopes := []string{""}
+	if g != nil {
+		scopes = []string{g.ID, ""}
+	}
+	for _, scope := range scopes {
 		for _, c := range s.commands[scope] {
-			if c.Name == name && c.Type == discordgo.ChatApplicationCommand {
-				return c, true
+			if c.Name != name || c.Type != typ {
+				continue
 			}
+			if ctx := channelContext(ch); c.Contexts != nil && !slices.Contains(c.Contexts, int(ctx)) {
+				return Command{}, fmt.Errorf("discordtest: command %q cannot be used in context %d (channel %s)", name, ctx, ch.ID)
+			}
+			return c, nil
 		}
 	}
-	return Command{}, false
+	where := "globally"
+	if g != nil {
+		where = "for guild " + g.ID
+	}
+	return Command{}, fmt.Errorf("discordtest: command %q is not registered %s", name, where)
 }
 
 // optionBuilder turns a user's options into interaction options, typed by
@@ -442,6 +466,9 @@ func (b *optionBuilder) resolveUser(id string) bool {
 		b.resolved.Users, b.resolved.Members = map[string]wireUser{}, map[string]wireMember{}
 	}
 	b.resolved.Users[id] = toWireUser(u)
+	if b.g == nil {
+		return true // a private channel has no members
+	}
 	if _, member := b.g.members[id]; member {
 		b.resolved.Members[id] = b.s.member(b.g, id, false)
 	}
@@ -595,20 +622,37 @@ func (s *Server) deliver(it discordgo.InteractionType, userID string, ch *Channe
 	if len(s.sessions) == 0 && len(s.web.endpoints) == 0 {
 		return nil, ErrNoSession
 	}
+	guildID := ""
+	if g != nil {
+		guildID = g.ID
+	}
 	st := &interactionState{
 		Interaction: Interaction{
 			ID: s.newID(), Token: "interaction-" + randomHex(32), Type: it,
-			UserID: userID, ChannelID: ch.ID, GuildID: g.ID, s: s,
+			UserID: userID, ChannelID: ch.ID, GuildID: guildID, s: s,
 		},
 		created:   s.clock.Now(),
 		followups: map[string]bool{},
 	}
 	w := wireInteraction{
 		ID: st.ID, ApplicationID: s.appID, Type: it, Data: data,
-		GuildID: g.ID, Channel: toWireChannel(ch), ChannelID: ch.ID,
-		Member: s.member(g, userID, true), Token: st.Token, Version: 1,
-		AppPermissions: strconv.FormatInt(s.botPermissions(ch.ID), 10), Locale: "en-US", GuildLocale: "en-US",
-		Entitlements: []any{}, AuthorizingIntegrationOwners: map[string]string{"0": g.ID},
+		Channel: toWireChannel(ch), ChannelID: ch.ID, Token: st.Token, Version: 1,
+		AppPermissions: strconv.FormatInt(s.botPermissions(ch.ID), 10), Locale: "en-US",
+		Entitlements: []any{}, Context: int(channelContext(ch)),
+	}
+	if g != nil {
+		m := s.member(g, userID, true)
+		w.GuildID, w.Member, w.GuildLocale = g.ID, &m, "en-US"
+		w.AuthorizingIntegrationOwners = map[string]string{"0": g.ID}
+		if !s.botIn(g) { // reached through the user's installation (private.go)
+			w.AuthorizingIntegrationOwners = map[string]string{"1": userID}
+		}
+	} else {
+		// A private channel: the user, not a member, and the app reached
+		// through the user's installation (private.go).
+		u := toWireUser(s.users[userID])
+		w.User = &u
+		w.AuthorizingIntegrationOwners = map[string]string{"1": userID}
 	}
 	w.Channel.Permissions = w.AppPermissions
 	if m != nil {

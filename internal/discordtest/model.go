@@ -24,11 +24,18 @@ type Guild struct {
 	Name string
 }
 
-// Channel is a guild text channel.
+// Channel is a guild text channel or, with a Type of its own, a private
+// channel: a DM with the bot or a group DM (see private.go).
 type Channel struct {
 	ID      string
-	GuildID string
+	GuildID string // empty for a private channel
 	Name    string
+	// Type is the channel's type: 0 (discordgo.ChannelTypeGuildText) for
+	// a guild channel, ChannelTypeDM or ChannelTypeGroupDM.
+	Type discordgo.ChannelType
+	// Recipients are the users of a private channel (the bot among them
+	// in a DM with the bot, never in a group DM); nil in a guild.
+	Recipients []string
 }
 
 // Message is the state of a message as Discord keeps it, and so as users
@@ -229,6 +236,9 @@ type Command struct {
 	// Contexts lists where the command can be used (0 guild, 1 bot DM,
 	// 2 private channel); nil for the default.
 	Contexts []int `json:"contexts"`
+	// IntegrationTypes lists the installations the command is available
+	// in (0 guild install, 1 user install); nil for the default.
+	IntegrationTypes []int `json:"integration_types"`
 }
 
 // CommandOption is an option of a registered application command.

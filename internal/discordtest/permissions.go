@@ -56,6 +56,11 @@ func (s *Server) botPermissions(channelID string) int64 {
 	if p, ok := s.botPerms[channelID]; ok {
 		return p
 	}
+	if ch := s.channels[channelID]; ch != nil && ch.GuildID == "" {
+		return privatePermissions(ch)
+	} else if ch != nil && s.guilds[ch.GuildID] != nil && !s.botIn(s.guilds[ch.GuildID]) {
+		return userAppPermissions
+	}
 	return allPermissionBits
 }
 

@@ -57,14 +57,14 @@ func (s *Server) member(g *guild, userID string, withUser bool) wireMember {
 type wireChannel struct {
 	ID          string `json:"id"`
 	Type        int    `json:"type"`
-	GuildID     string `json:"guild_id"`
+	GuildID     string `json:"guild_id,omitempty"`
 	Name        string `json:"name"`
 	Position    int    `json:"position"`
 	Permissions string `json:"permissions,omitempty"`
 }
 
 func toWireChannel(c *Channel) wireChannel {
-	return wireChannel{ID: c.ID, Type: int(discordgo.ChannelTypeGuildText), GuildID: c.GuildID, Name: c.Name}
+	return wireChannel{ID: c.ID, Type: int(c.Type), GuildID: c.GuildID, Name: c.Name}
 }
 
 type wireAttachment struct {
@@ -141,16 +141,17 @@ type wireInteraction struct {
 	ApplicationID                string                    `json:"application_id"`
 	Type                         discordgo.InteractionType `json:"type"`
 	Data                         any                       `json:"data"`
-	GuildID                      string                    `json:"guild_id"`
+	GuildID                      string                    `json:"guild_id,omitempty"`
 	Channel                      wireChannel               `json:"channel"`
 	ChannelID                    string                    `json:"channel_id"`
-	Member                       wireMember                `json:"member"`
+	Member                       *wireMember               `json:"member,omitempty"`
+	User                         *wireUser                 `json:"user,omitempty"`
 	Token                        string                    `json:"token"`
 	Version                      int                       `json:"version"`
 	Message                      *wireMessage              `json:"message,omitempty"`
 	AppPermissions               string                    `json:"app_permissions"`
 	Locale                       string                    `json:"locale"`
-	GuildLocale                  string                    `json:"guild_locale"`
+	GuildLocale                  string                    `json:"guild_locale,omitempty"`
 	Entitlements                 []any                     `json:"entitlements"`
 	AuthorizingIntegrationOwners map[string]string         `json:"authorizing_integration_owners"`
 	Context                      int                       `json:"context"`
@@ -182,6 +183,7 @@ type wireCommandData struct {
 	Name     string                           `json:"name"`
 	Type     discordgo.ApplicationCommandType `json:"type"`
 	GuildID  string                           `json:"guild_id,omitempty"`
+	TargetID string                           `json:"target_id,omitempty"`
 	Options  []wireOption                     `json:"options,omitempty"`
 	Resolved *wireResolved                    `json:"resolved,omitempty"`
 }

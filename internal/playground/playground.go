@@ -23,9 +23,12 @@ import (
 	"net/http"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"time"
+
+	"github.com/bwmarrin/discordgo"
 
 	"github.com/gambitbot/gambit/internal/discordtest"
 )
@@ -246,7 +249,10 @@ func (p *Page) member(w http.ResponseWriter, id string) (Member, bool) {
 
 func (p *Page) state(w http.ResponseWriter, _ *http.Request) {
 	bot := p.srv.BotUser()
-	commands := append(p.srv.Commands(""), p.srv.Commands(p.srv.GuildID())...)
+	// The page types slash commands; user commands (a member's context
+	// menu, such as "Challenge to a game") have no place in its box.
+	commands := slices.DeleteFunc(append(p.srv.Commands(""), p.srv.Commands(p.srv.GuildID())...),
+		func(c discordtest.Command) bool { return c.Type != discordgo.ChatApplicationCommand })
 	writeJSON(w, http.StatusOK, map[string]any{
 		"guild":    map[string]string{"id": p.srv.GuildID(), "name": "Gambit playground"},
 		"channel":  map[string]string{"id": p.srv.ChannelID(), "name": "general"},

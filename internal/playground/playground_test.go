@@ -122,10 +122,13 @@ func TestAPIPlaysThroughTheStandIn(t *testing.T) {
 	for _, c := range st.Commands {
 		names[c.Name] = true
 	}
-	for _, want := range []string{"play", "move", "games", "help", "leaderboard", "stats", "privacy", "settings"} {
+	for _, want := range []string{"play", "challenge", "move", "games", "help", "leaderboard", "stats", "privacy", "settings"} {
 		if !names[want] {
 			t.Errorf("command /%s is not offered; have %v", want, names)
 		}
+	}
+	if names["Challenge to a game"] {
+		t.Error("the user command Challenge to a game is offered as a slash command")
 	}
 	alice, bob := st.Members[0], st.Members[1]
 

@@ -1,0 +1,84 @@
+package adjsearch
+
+import (
+	"context"
+	"fmt"
+	"slices"
+	"testing"
+	"time"
+
+	"github.com/gambitbot/gambit/engine"
+	"github.com/gambitbot/gambit/engine/adjacency"
+)
+
+// Run these one at a time under nice, e.g.
+//
+//	nice -n 19 go test -run '^$' -bench 'OpeningDepth' -benchtime 5x ./strategies/adjsearch
+//
+// Each reports its figures as metrics; strategies/README.md quotes them.
+
+// BenchmarkOpeningDepth: the depth the engine completes from the start of
+// a 28-round game in 1 s, on one and two threads, each run with a new
+// Engine (a cold table, paged in during the search).
+func BenchmarkOpeningDepth(b *testing.B) {
+	for _, threads := range []int{1, 2} {
+		b.Run(fmt.Sprintf("threads=%d", threads), func(b *testing.B) {
+			start, err := adjacency.NewBoard(28, engine.X)
+			if err != nil {
+				b.Fatal(err)
+			}
+			var depth, nodes []float64
+			for b.Loop() {
+				ctx, cancel := context.WithTimeout(context.Background(), time.Second)
+				res, err := New(nil).Search(ctx, start, Options{Threads: threads})
+				cancel()
+				if err != nil {
+					b.Fatal(err)
+				}
+				depth = append(depth, float64(res.Depth))
+				nodes = append(nodes, float64(res.Nodes)/res.Elapsed.Seconds())
+			}
+			b.ReportMetric(slices.Min(depth), "min-depth")
+			b.ReportMetric(median(depth), "median-depth")
+			b.ReportMetric(median(nodes), "nodes/s")
+		})
+	}
+}
+
+// BenchmarkSolveGames: the time to solve exactly the self-play endgames of
+// testdata/endgames.txt with 16, 18 and 20 plies left (15 each), on two
+// threads, each with a new Engine and the table its deadline sizes; a
+// solve that does not finish within 5 s counts at 5 s and as unsolved.
+func BenchmarkSolveGames(b *testing.B) {
+	for _, left := range []int{16, 18, 20} {
+		b.Run(fmt.Sprintf("plies=%d", left), func(b *testing.B) {
+			positions := endgames(b, left)
+			const capTime = 5 * time.Second // the bot's longest move time
+			var times []float64
+			unsolved := 0
+			for b.Loop() {
+				for _, p := range positions {
+					ctx, cancel := context.WithTimeout(context.Background(), capTime)
+					res, err := New(nil).Search(ctx, p, Options{Threads: 2, Depth: left})
+					cancel()
+					if err != nil {
+						b.Fatal(err)
+					}
+					if !res.Exact {
+						unsolved++
+					}
+					times = append(times, res.Elapsed.Seconds()*1000)
+				}
+			}
+			b.ReportMetric(median(times), "median-ms")
+			b.ReportMetric(slices.Max(times), "max-ms")
+			b.ReportMetric(float64(unsolved)/float64(b.N), "unsolved/op")
+		})
+	}
+}
+
+func median(xs []float64) float64 {
+	s := slices.Clone(xs)
+	slices.Sort(s)
+	return s[len(s)/2]
+}

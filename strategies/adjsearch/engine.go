@@ -1,0 +1,281 @@
+// Package adjsearch is Gambit's specialised Adjacency search: the engine
+// of the minimax strategy for Adjacency, and its exact endgame solver.
+//
+// An Engine owns its transposition table and plays on
+// engine/adjacency.Board values (two bitboards, the move a mask lookup,
+// undo free) with incremental Zobrist keys: no interface call, allocation
+// or whole-board hash on the path from node to node. Moves are generated
+// and ordered on bitboards (the captures of every empty cell counted at
+// once by a bit-sliced adder). The one call through an interface is the
+// evaluation at the leaves of a heuristic search, an Evaluator, so that
+// another evaluation — a learned one — can replace the plug-in's
+// hand-written one without touching the search.
+//
+// Search is iterative deepening with principal variation search,
+// late-move reductions, killer and history heuristics and Lazy SMP over
+// Options.Threads threads sharing the table; once the end of the game is
+// within reach of the time left it solves the position exactly (see
+// solve.go). The table's size follows the time limit, so that a 20 ms move
+// does not first page in 64 MiB, and an Engine keeps it from one search to
+// the next.
+package adjsearch
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math/bits"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/gambitbot/gambit/engine"
+	"github.com/gambitbot/gambit/engine/adjacency"
+	adjgame "github.com/gambitbot/gambit/games/adjacency"
+)
+
+// Unit is the number of evaluation units in one mark.
+const Unit = adjgame.Unit
+
+// Evaluator estimates positions for a heuristic search.
+type Evaluator interface {
+	// Evaluate estimates the unfinished position b for its side to move, as
+	// the final mark difference in Units (sixteenths of a mark). It is
+	// called from every search thread at once, so it must be safe for
+	// concurrent use. Values beyond ±MaxEval are clamped.
+	Evaluate(b adjacency.Board) int
+}
+
+// EvalFunc adapts a function to the Evaluator interface.
+type EvalFunc func(adjacency.Board) int
+
+// Evaluate implements Evaluator.
+func (f EvalFunc) Evaluate(b adjacency.Board) int { return f(b) }
+
+// Default is the plug-in's hand-written evaluation (games/adjacency).
+var Default Evaluator = EvalFunc(adjgame.Evaluate)
+
+// MaxEval bounds an evaluation, in Units.
+const MaxEval = 8000
+
+// Internal bounds: scores fit the table's 16 bits.
+const (
+	infinity = 30000
+	maxPly   = adjacency.Cells + 1
+	// checkMask: a thread adds its nodes to the total and looks at the
+	// clock every 1024 nodes, a few tens of microseconds.
+	checkMask = 1023
+)
+
+// DefaultMaxTableMiB caps the table when Options do not.
+const DefaultMaxTableMiB = 64
+
+// Options bound a search beyond its context's deadline.
+type Options struct {
+	// Depth caps the nominal depth in plies; 0 means none. A cap of at
+	// least the plies left solves the position exactly.
+	Depth int
+	// Nodes caps the nodes searched (checked every 1024 nodes); 0 means
+	// none. With a node cap and no deadline the table starts empty, so a
+	// one-thread search replays exactly.
+	Nodes uint64
+	// Threads is the number of search threads (Lazy SMP); 0 means one.
+	Threads int
+	// MaxTableMiB caps the table; 0 means DefaultMaxTableMiB. Within the
+	// cap the table is sized by the time limit (see tableBytes).
+	MaxTableMiB int
+	// Progress, if not nil, is called from the searching goroutine after
+	// each completed iteration with the answer so far.
+	Progress func(Result)
+}
+
+// Result is a search's answer.
+type Result struct {
+	// Move is the chosen move, always legal.
+	Move engine.Move
+	// Score is the value for the side to move in marks: the exact final
+	// mark difference when Exact, otherwise the estimate.
+	Score int
+	// Exact reports that Score is the value under perfect play.
+	Exact bool
+	// Depth is the deepest completed iteration (the plies left when
+	// Exact).
+	Depth int
+	// Nodes counts the positions searched.
+	Nodes uint64
+	// PV is the expected line, starting with Move.
+	PV []engine.Move
+	// Elapsed is the time since the search started.
+	Elapsed time.Duration
+}
+
+// ErrGameOver is the error of a search of a finished game.
+var ErrGameOver = errors.New("adjsearch: the game is over: no legal moves")
+
+// config switches features off, for tests that compare with plain
+// searches.
+type config struct {
+	// plain turns off what makes a depth-limited search differ from plain
+	// alpha-beta to the same depth: reductions and pruning of late moves.
+	plain bool
+}
+
+// Engine is a searcher with its own table, evaluation and move-ordering
+// knowledge. Searches on one Engine run one at a time (Search waits for
+// the one before); use one Engine per concurrent game.
+type Engine struct {
+	eval Evaluator
+	cfg  config
+	mu   sync.Mutex
+	tt   *table
+}
+
+// New returns an Engine that evaluates with eval (Default if nil).
+func New(eval Evaluator) *Engine {
+	if eval == nil {
+		eval = Default
+	}
+	return &Engine{eval: eval}
+}
+
+// run is one call of Search: what its threads share.
+type run struct {
+	e        *Engine
+	tt       *table
+	opts     Options
+	ctx      context.Context
+	deadline time.Time
+	started  time.Time
+	stop     atomic.Bool
+	nodes    atomic.Uint64
+}
+
+// Search chooses a move for the side to move in b within ctx's deadline
+// and the options' caps. An expired context gets the capture-greediest
+// move at once. It fails only for a finished game.
+func (e *Engine) Search(ctx context.Context, b adjacency.Board, o Options) (Result, error) {
+	if b.Terminal() {
+		return Result{}, fmt.Errorf("adjsearch: search %v: %w", b, ErrGameOver)
+	}
+	res, _ := e.search(ctx, b, o)
+	return res, nil
+}
+
+// search is Search on an unfinished b; it also returns the score in
+// Units (in marks, times Unit, when exact), which tests compare with plain
+// searches.
+func (e *Engine) search(ctx context.Context, b adjacency.Board, o Options) (Result, int) {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	r := &run{e: e, opts: o, ctx: ctx, started: time.Now()}
+	r.deadline, _ = ctx.Deadline()
+	fallback := greediest(b)
+	res := Result{Move: engine.Move(fallback), PV: []engine.Move{engine.Move(fallback)}}
+	if ctx.Err() != nil {
+		return res, 0
+	}
+	r.tt = e.table(r.deadline, r.started, o)
+	threads := max(o.Threads, 1)
+	maxDepth := b.PliesLeft()
+	if o.Depth > 0 {
+		maxDepth = min(maxDepth, o.Depth)
+	}
+	var wg sync.WaitGroup
+	for i := 1; i < threads; i++ {
+		helper := newThread(r)
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			// Lazy SMP: helpers search the same tree, half of them one ply
+			// deeper, filling the shared table for the main thread.
+			helper.iterate(b, maxDepth, i%2, nil)
+		}()
+	}
+	main := newThread(r)
+	main.iterate(b, maxDepth, 0, &res)
+	r.stop.Store(true)
+	wg.Wait()
+	res.Nodes = r.nodes.Load()
+	res.Elapsed = time.Since(r.started)
+	return res, main.units
+}
+
+// tableBytes is the table size for a search: with a deadline, 64 MiB
+// per thread-second, rounded down to a power of two (about one slot for
+// every four nodes at the engine's speed here, while the first touch of a
+// page costs well under a tenth of the move time); with a node cap and no
+// deadline, 16 bytes a node; with neither, the cap. Never below 256 KiB
+// or above the cap.
+func tableBytes(budget time.Duration, nodes uint64, threads, capMiB int) int {
+	limit := capMiB << 20
+	want := limit
+	switch {
+	case budget > 0:
+		want = int(min(float64(limit), budget.Seconds()*float64(threads)*float64(64<<20)))
+	case nodes > 0:
+		want = int(min(uint64(limit), nodes*16))
+	}
+	return max(min(want, limit), 256<<10)
+}
+
+// table returns the table for a search: the Engine's own if it is large
+// enough (and within the cap), else a new one of the right size. Its
+// entries stay true from one search to the next, so the table is kept; a
+// node-limited search without deadline clears it to be reproducible.
+func (e *Engine) table(deadline, now time.Time, o Options) *table {
+	capMiB := o.MaxTableMiB
+	if capMiB <= 0 {
+		capMiB = DefaultMaxTableMiB
+	}
+	var budget time.Duration
+	if !deadline.IsZero() {
+		budget = max(deadline.Sub(now), time.Millisecond)
+	}
+	want := tableBytes(budget, o.Nodes, max(o.Threads, 1), capMiB)
+	if e.tt == nil || e.tt.bytes() < want/2 || e.tt.bytes() > capMiB<<20 {
+		e.tt = newTable(want)
+	} else if deadline.IsZero() && o.Nodes > 0 {
+		e.tt.clear()
+	}
+	e.tt.age()
+	return e.tt
+}
+
+// greediest is the move capturing most marks, ties to the lowest cell:
+// the answer ready before any search.
+func greediest(b adjacency.Board) int {
+	_, other := b.Marks()
+	sets := adjacency.CaptureSets(other)
+	empty := empties(b)
+	for k := 4; k > 0; k-- {
+		if c := sets[k] & empty; c != 0 {
+			return bits.TrailingZeros64(c)
+		}
+	}
+	return bits.TrailingZeros64(empty)
+}
+
+func empties(b adjacency.Board) uint64 {
+	mover, other := b.Marks()
+	return ^(mover | other)
+}
+
+// diff is the mark difference for the side to move.
+func diff(b adjacency.Board) int {
+	mover, other := b.Marks()
+	return bits.OnesCount64(mover) - bits.OnesCount64(other)
+}
+
+// checkIn adds the thread's nodes to the total and decides whether to
+// stop: node cap, deadline or cancellation.
+func (t *thread) checkIn() {
+	r := t.r
+	total := r.nodes.Add(t.nodes)
+	t.nodes = 0
+	switch {
+	case r.opts.Nodes > 0 && total >= r.opts.Nodes,
+		!r.deadline.IsZero() && !time.Now().Before(r.deadline),
+		r.ctx.Err() != nil:
+		r.stop.Store(true)
+	}
+}

@@ -1,0 +1,280 @@
+package adjsearch
+
+import (
+	"math/bits"
+	"time"
+
+	"github.com/gambitbot/gambit/engine"
+	"github.com/gambitbot/gambit/engine/adjacency"
+)
+
+// thread is one searching goroutine with its own move-ordering tables.
+type thread struct {
+	r       *run
+	nodes   uint64 // since the last check-in
+	lists   [maxPly]moveList
+	killers [maxPly][2]int
+	history [2][adjacency.Cells]int32
+	pv      [maxPly + 1][maxPly]int
+	pvLen   [maxPly + 1]int
+	units   int // the main thread's last score, in Units
+}
+
+// newThread returns a thread of r with empty move-ordering tables.
+func newThread(r *run) *thread {
+	t := &thread{r: r}
+	for i := range t.killers {
+		t.killers[i] = [2]int{noCell, noCell}
+	}
+	return t
+}
+
+// iterate deepens from depth 1 (plus skew) to maxDepth until told to
+// stop. The main thread passes res, which it keeps up to date with each
+// completed iteration; helpers pass nil.
+func (t *thread) iterate(b adjacency.Board, maxDepth, skew int, res *Result) {
+	r := t.r
+	h := hashOf(b)
+	left := b.PliesLeft()
+	for depth := 1 + skew; depth <= maxDepth; depth++ {
+		if t.checkIn(); r.stop.Load() {
+			break
+		}
+		if depth >= left {
+			hint, guess := noCell, 0
+			if res != nil && res.Depth > 0 {
+				hint, guess = int(res.Move), res.Score
+			}
+			move, score, complete := t.solve(b, h, hint, guess)
+			if res != nil && complete {
+				res.Move, res.Score, res.Exact, res.Depth = engine.Move(move), score, true, left
+				t.units = score * Unit
+				res.PV = append(res.PV[:0], engine.Move(move))
+				t.report(res)
+			}
+			break
+		}
+		move, score, complete := t.root(b, h, depth, res)
+		jump := complete && maxDepth == left && depth >= minSolveDepth && r.solvable(b)
+		if res != nil {
+			if !complete && move == noCell {
+				break // interrupted before the first move was searched
+			}
+			res.Move, res.Score, t.units = engine.Move(move), score/Unit, score
+			res.PV = res.PV[:0]
+			for _, m := range t.pv[0][:t.pvLen[0]] {
+				res.PV = append(res.PV, engine.Move(m))
+			}
+			if complete {
+				res.Depth = depth
+				t.report(res)
+			}
+			if !complete {
+				break
+			}
+		}
+		if jump {
+			depth = maxDepth - 1 // solve next rather than deepen
+		}
+	}
+	r.nodes.Add(t.nodes)
+	t.nodes = 0
+}
+
+// report calls the Progress callback, if any.
+func (t *thread) report(res *Result) {
+	if p := t.r.opts.Progress; p != nil {
+		out := *res
+		out.Nodes = t.r.nodes.Load() + t.nodes
+		out.Elapsed = time.Since(t.r.started)
+		p(out)
+	}
+}
+
+// root searches the root to depth with principal variation search. It
+// returns the best move, its score and whether every move was searched;
+// an interrupted iteration still returns a move whose search finished and
+// beat the ones before (noCell if none did).
+func (t *thread) root(b adjacency.Board, h uint64, depth int, res *Result) (int, int, bool) {
+	hint := noCell
+	if res != nil && res.Depth > 0 {
+		hint = int(res.Move)
+	} else if e, ok := t.r.tt.probe(h); ok {
+		hint = e.move
+	}
+	list := &t.lists[0]
+	list.generate(b, hint, t.killers[0], &t.history[b.SideToMove()])
+	alpha, beta := -infinity, infinity
+	best, bestScore := noCell, -infinity
+	for i := 0; ; i++ {
+		m, ok := list.next()
+		if !ok {
+			break
+		}
+		c, ch := play(b, h, m)
+		var score int
+		if i == 0 {
+			score = -t.search(c, ch, depth-1, 1, -beta, -alpha)
+		} else {
+			score = -t.search(c, ch, depth-1, 1, -alpha-1, -alpha)
+			if score > alpha && !t.r.stop.Load() {
+				score = -t.search(c, ch, depth-1, 1, -beta, -alpha)
+			}
+		}
+		if t.r.stop.Load() {
+			return best, bestScore, false
+		}
+		if score > bestScore {
+			best, bestScore = m, score
+			t.updatePV(0, m)
+			alpha = max(alpha, score)
+		}
+	}
+	t.r.tt.store(h, best, bestScore, depth, boundExact, false)
+	return best, bestScore, true
+}
+
+func (t *thread) updatePV(ply, m int) {
+	t.pv[ply][0] = m
+	n := copy(t.pv[ply][1:], t.pv[ply+1][:t.pvLen[ply+1]])
+	t.pvLen[ply] = n + 1
+}
+
+// evaluate is the clamped evaluation of an unfinished b.
+func (t *thread) evaluate(b adjacency.Board) int {
+	return max(-MaxEval, min(MaxEval, t.r.e.eval.Evaluate(b)))
+}
+
+// search is the fail-soft value of b for the side to move, searched depth
+// plies deep with the window (alpha, beta), in Units. h is b's key.
+func (t *thread) search(b adjacency.Board, h uint64, depth, ply, alpha, beta int) int {
+	t.pvLen[ply] = 0
+	t.nodes++
+	if t.nodes&checkMask == 0 {
+		t.checkIn()
+	}
+	if b.Terminal() {
+		return diff(b) * Unit
+	}
+	if depth <= 0 {
+		return t.evaluate(b)
+	}
+	if t.r.stop.Load() {
+		return 0 // unwinding: the value is thrown away
+	}
+	hint := noCell
+	if e, ok := t.r.tt.probe(h); ok {
+		hint = e.move
+		if e.solved || e.depth >= depth {
+			switch {
+			case e.bound == boundExact,
+				e.bound == boundLower && e.score >= beta,
+				e.bound == boundUpper && e.score <= alpha:
+				return e.score
+			}
+		}
+	}
+	side := b.SideToMove()
+	list := &t.lists[ply]
+	list.generate(b, hint, t.killers[ply], &t.history[side])
+	origAlpha := alpha
+	best, bestScore := noCell, -infinity
+	plain := t.r.e.cfg.plain
+	for i := 0; ; i++ {
+		m, ok := list.next()
+		if !ok {
+			break
+		}
+		quiet := list.captures[m] == 0 && m != t.killers[ply][0] && m != t.killers[ply][1] && m != hint
+		if !plain && quiet && i >= lateMoves(depth) && bestScore > -infinity {
+			break // late quiet moves at the frontier: pruned
+		}
+		c, ch := play(b, h, m)
+		var score int
+		if i == 0 {
+			score = -t.search(c, ch, depth-1, ply+1, -beta, -alpha)
+		} else {
+			red := 0
+			if !plain && quiet {
+				red = reduction(depth, i)
+			}
+			score = -t.search(c, ch, depth-1-red, ply+1, -alpha-1, -alpha)
+			if score > alpha && red > 0 {
+				score = -t.search(c, ch, depth-1, ply+1, -alpha-1, -alpha)
+			}
+			if score > alpha && score < beta {
+				score = -t.search(c, ch, depth-1, ply+1, -beta, -alpha)
+			}
+		}
+		if t.r.stop.Load() {
+			return 0
+		}
+		if score > bestScore {
+			best, bestScore = m, score
+			if score > alpha {
+				alpha = score
+				t.updatePV(ply, m)
+			}
+		}
+		if alpha >= beta {
+			t.cutoff(ply, side, m, depth)
+			break
+		}
+	}
+	bd := boundExact
+	switch {
+	case bestScore <= origAlpha:
+		bd, best = boundUpper, noCell // no move stood out
+	case bestScore >= beta:
+		bd = boundLower
+	}
+	t.r.tt.store(h, best, bestScore, depth, bd, false)
+	return bestScore
+}
+
+// cutoff records a move that failed high: a killer of its ply and a
+// history bonus of depth².
+func (t *thread) cutoff(ply int, side engine.Side, m, depth int) {
+	if m != t.killers[ply][0] {
+		t.killers[ply][1], t.killers[ply][0] = t.killers[ply][0], m
+	}
+	hist := &t.history[side]
+	hist[m] += int32(depth * depth)
+	if hist[m] > 1<<20 {
+		for s := range t.history {
+			for j := range t.history[s] {
+				t.history[s][j] /= 2
+			}
+		}
+	}
+}
+
+// minSolveDepth is the heuristic iteration after which a search may jump
+// to solving: its best move is the solve's first guess.
+const minSolveDepth = 4
+
+// reduction is the late-move reduction of the i-th move (from 0) at
+// depth: none for the first three moves or below depth 3, otherwise about
+// log2(depth)·log2(i)/3 plies, leaving at least one.
+func reduction(depth, i int) int {
+	if depth < 3 || i < 3 {
+		return 0
+	}
+	return min(bits.Len(uint(depth))*bits.Len(uint(i))/3, depth-2)
+}
+
+// lateMoves is how many moves a node searches at depth before it prunes
+// the quiet ones (no capture, not a killer or the hash move): the
+// capture order puts the likely best moves first, and near the frontier
+// the rest rarely matter.
+func lateMoves(depth int) int {
+	switch depth {
+	case 1:
+		return 6
+	case 2:
+		return 10
+	case 3:
+		return 16
+	}
+	return adjacency.Cells
+}

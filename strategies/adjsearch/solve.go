@@ -1,0 +1,294 @@
+package adjsearch
+
+import (
+	"math"
+	"math/bits"
+	"time"
+
+	"github.com/gambitbot/gambit/engine/adjacency"
+	adjgame "github.com/gambitbot/gambit/games/adjacency"
+)
+
+// The exact solver: null-window probes at the root, as MTD(f) does, each
+// a fail-soft alpha-beta search to the end of the game in marks, sharing
+// the table with the heuristic search (solved entries only).
+const (
+	// tableMin: positions with fewer plies left are not stored; their
+	// subtrees cost less than a probe's cache miss.
+	tableMin = 5
+	// etcMin: from this many plies left a node first looks up every child
+	// in the table (enhanced transposition cutoffs) and stops if one
+	// already refutes the window.
+	etcMin = 9
+)
+
+// lines is log2 of the number of lines of play from b to the end:
+// E·(E−1)·…·(E−L+1) for E empty cells and L plies left.
+func lines(b adjacency.Board) float64 {
+	empty := bits.OnesCount64(empties(b))
+	size := 0.0
+	for i := range b.PliesLeft() {
+		size += math.Log2(float64(empty - i))
+	}
+	return size
+}
+
+// Solve reach, calibrated on the self-play endgames of testdata (one
+// thread, CPU time on a shared machine): 16 plies over 16 empty cells took
+// 0.1–0.25 s, 18 plies 18–57 s. solveBits is the largest tree (log2 of
+// its lines) the search starts to solve with a second left — 16 plies on
+// a full board —, and each doubling of the time left allows
+// solveBitsPerDoubling more; without a deadline, noDeadlineBits (18
+// plies: a search without deadline takes the time it needs).
+const (
+	solveBits            = 45
+	solveBitsPerDoubling = 1.5
+	noDeadlineBits       = 52.5
+)
+
+// solvable reports whether to solve b rather than deepen, given the
+// time left.
+func (r *run) solvable(b adjacency.Board) bool {
+	limit := noDeadlineBits
+	if !r.deadline.IsZero() {
+		left := time.Until(r.deadline).Seconds()
+		if left <= 0 {
+			return false
+		}
+		limit = solveBits + solveBitsPerDoubling*math.Log2(left)
+	}
+	return lines(b) <= limit
+}
+
+// solve finds the exact final mark difference of b and a move reaching
+// it, and reports whether it finished before the search was told to stop.
+// Each probe asks "is the value at least v?"; the bound it returns is the
+// next probe, until the lower and upper bounds meet (the final difference
+// has the parity of the number of marks at the end, so probes step by
+// two). The first probe is at guess, the heuristic estimate, and each
+// probe tries hint first.
+func (t *thread) solve(b adjacency.Board, h uint64, hint, guess int) (int, int, bool) {
+	total := 64 - bits.OnesCount64(empties(b)) + b.PliesLeft()
+	lo, hi := -total, total // the final difference lies in [lo, hi], of total's parity
+	g := max(lo, min(hi, guess))
+	if (g-total)%2 != 0 {
+		g++
+	}
+	best := noCell
+	for lo < hi {
+		v := max(g, lo+2) // probe "value ≥ v?" with lo < v ≤ hi
+		move, score := t.solveRoot(b, h, v-1, hint)
+		t.checkIn() // probes may be shorter than the nodes between check-ins
+		if t.r.stop.Load() {
+			return noCell, 0, false
+		}
+		if score >= v {
+			lo, best, hint = score, move, move
+		} else {
+			hi = score
+		}
+		g = score
+	}
+	if best == noCell { // every probe failed low: any move reaching lo
+		best, _ = t.solveRoot(b, h, lo-1, hint)
+	}
+	return best, lo, !t.r.stop.Load()
+}
+
+// solveRoot searches the root with the null window (alpha, alpha+1),
+// hint first, and returns the move that did best and its fail-soft score.
+func (t *thread) solveRoot(b adjacency.Board, h uint64, alpha, hint int) (int, int) {
+	best, bestScore := noCell, -infinity
+	order := newCaptureOrder(b, hint)
+	for m, ok := order.next(); ok; m, ok = order.next() {
+		c, ch := play(b, h, m)
+		score := -t.solveNode(c, ch, -alpha-1, -alpha)
+		if score > bestScore {
+			best, bestScore = m, score
+		}
+		if score > alpha || t.r.stop.Load() {
+			break
+		}
+	}
+	return best, bestScore
+}
+
+// solveNode is the fail-soft alpha-beta value of b, searched to the end of
+// the game, in marks. h is b's key.
+func (t *thread) solveNode(b adjacency.Board, h uint64, alpha, beta int) int {
+	t.nodes++
+	if t.nodes&checkMask == 0 {
+		t.checkIn()
+	}
+	mover, other := b.Marks()
+	left := b.PliesLeft()
+	switch {
+	case left == 0:
+		return bits.OnesCount64(mover) - bits.OnesCount64(other)
+	case left == 1:
+		return lastOne(b)
+	case left <= shallowMax:
+		return t.shallow(b, alpha, beta)
+	case t.r.stop.Load():
+		return 0
+	}
+	hint := noCell
+	if left >= tableMin {
+		if e, ok := t.r.tt.probe(h); ok && e.solved {
+			hint = e.move
+			score := e.score / Unit
+			switch {
+			case e.bound == boundExact,
+				e.bound == boundLower && score >= beta,
+				e.bound == boundUpper && score <= alpha:
+				return score
+			}
+		}
+		if left >= etcMin {
+			if score, ok := t.etc(b, h, beta); ok {
+				return score
+			}
+		}
+	}
+	origAlpha := alpha
+	best, bestScore := noCell, -infinity
+	order := newCaptureOrder(b, hint)
+	for m, ok := order.next(); ok; m, ok = order.next() {
+		c, ch := play(b, h, m)
+		score := -t.solveNode(c, ch, -beta, -alpha)
+		if score > bestScore {
+			best, bestScore = m, score
+			alpha = max(alpha, score)
+		}
+		if alpha >= beta {
+			break
+		}
+	}
+	if left >= tableMin && !t.r.stop.Load() {
+		bd := boundExact
+		switch {
+		case bestScore <= origAlpha:
+			bd, best = boundUpper, noCell // no move stood out
+		case bestScore >= beta:
+			bd = boundLower
+		}
+		t.r.tt.store(h, best, bestScore*Unit, left, bd, true)
+	}
+	return bestScore
+}
+
+// etc looks up every child of b in the table: if one is solved with a
+// value that refutes the window (b's value at least beta), b's search is
+// over before it starts.
+func (t *thread) etc(b adjacency.Board, h uint64, beta int) (int, bool) {
+	for e := empties(b); e != 0; e &= e - 1 {
+		_, ch := play(b, h, bits.TrailingZeros64(e))
+		if hit, ok := t.r.tt.probe(ch); ok && hit.solved && hit.bound != boundLower {
+			if score := -hit.score / Unit; score >= beta {
+				return score, true
+			}
+		}
+	}
+	return 0, false
+}
+
+// shallowMax: positions with this many plies left or fewer are solved by
+// shallow, without table or ordering.
+const shallowMax = 6
+
+// lastOne is the value of b with one ply left: the best last move is worth
+// one mark plus twice its flips.
+func lastOne(b adjacency.Board) int {
+	mover, other := b.Marks()
+	empty := ^(mover | other)
+	flips := 0
+	if bits.OnesCount64(empty) > 4 {
+		flips = adjgame.MaxFlips(other, empty)
+	} else {
+		for e := empty; e != 0; e &= e - 1 {
+			flips = max(flips, bits.OnesCount64(b.Flips(engineMove(bits.TrailingZeros64(e)))))
+		}
+	}
+	return bits.OnesCount64(mover) - bits.OnesCount64(other) + 1 + 2*flips
+}
+
+// shallow is the fail-soft alpha-beta value of b with 2 to shallowMax plies
+// left, the moves taken in cell order: so near the end, working out an
+// order costs more than it saves. With many empty cells (a short game's
+// sparse board) it orders by captures, which cut off sooner there.
+func (t *thread) shallow(b adjacency.Board, alpha, beta int) int {
+	t.nodes++
+	if b.PliesLeft() == 1 {
+		return lastOne(b)
+	}
+	best := -infinity
+	empty := empties(b)
+	if bits.OnesCount64(empty) > 2*shallowMax {
+		order := newCaptureOrder(b, noCell)
+		for m, ok := order.next(); ok; m, ok = order.next() {
+			if best = max(best, -t.shallow(b.After(engineMove(m)), -beta, -max(alpha, best))); best >= beta {
+				break
+			}
+		}
+		return best
+	}
+	for e := empty; e != 0; e &= e - 1 {
+		if best = max(best, -t.shallow(b.After(engineMove(bits.TrailingZeros64(e))), -beta, -max(alpha, best))); best >= beta {
+			break
+		}
+	}
+	return best
+}
+
+// captureOrder yields the moves of a board in the solver's order: a hint
+// first (the best move found before), then those capturing four opponent
+// marks, three, two, one and none — counted for all empty cells at once —
+// and among equal captures those with fewer empty neighbours first, as
+// the marks they leave are harder to take back. It works the sets out as
+// it goes, since a cut-off often comes at the first move.
+type captureOrder struct {
+	captures, exposure [5]uint64
+	empty, cur         uint64
+	hint               int
+	k, e               int // the current set: captures[k] & exposure[e]
+}
+
+func newCaptureOrder(b adjacency.Board, hint int) captureOrder {
+	_, other := b.Marks()
+	empty := empties(b)
+	o := captureOrder{
+		captures: adjacency.CaptureSets(other),
+		exposure: adjacency.CaptureSets(empty),
+		empty:    empty,
+		hint:     hint,
+		k:        4,
+		e:        -1,
+	}
+	if hint < adjacency.Cells && empty&(1<<hint) != 0 {
+		o.cur = 1 << hint
+		o.e = -2 // the hint's own "set" comes before the first real one
+	}
+	return o
+}
+
+// next returns the next move, or false when there are no more.
+func (o *captureOrder) next() (int, bool) {
+	for o.cur == 0 {
+		if o.e++; o.e >= len(o.exposure) {
+			if o.k--; o.k < 0 {
+				return noCell, false
+			}
+			o.e = 0
+		}
+		if o.e < 0 {
+			continue
+		}
+		o.cur = o.captures[o.k] & o.exposure[o.e] & o.empty
+		if o.hint < adjacency.Cells {
+			o.cur &^= 1 << o.hint
+		}
+	}
+	m := bits.TrailingZeros64(o.cur)
+	o.cur &= o.cur - 1
+	return m, true
+}
