@@ -81,7 +81,7 @@ func (b *Bot) clickDecline(ctx context.Context, ix *interaction, g *storage.Game
 // answerConflict turns a lost race into a user error and wraps the rest.
 func answerConflict(err error, what string, id storage.GameID) error {
 	if errors.Is(err, storage.ErrConflict) || errors.Is(err, storage.ErrGameOver) {
-		return userErr("error.conflict")
+		return raceError(err, "error.conflict")
 	}
 	return fmt.Errorf("bot: %s %s: %w", what, id, err)
 }

@@ -22,10 +22,13 @@ import (
 const interactionTimeout = 10 * time.Second
 
 // userError is an error the user caused and can fix: its text is shown to
-// them as it is, ephemerally.
+// them as it is, ephemerally. Its cause, if any, is what happened in our
+// terms (storage.ErrConflict for a lost race), for the code between the
+// handler and the reply.
 type userError struct {
 	id    string // the message's ID in the catalogue
 	pairs []any  // its placeholders, as for i18n.Localizer.T
+	cause error
 }
 
 // Error returns the message in English, for logs and tests.
@@ -51,6 +54,20 @@ type localized func(*i18n.Localizer) string
 // placeholders as name, value pairs, shown to the user in their language.
 func userErr(id string, pairs ...any) error {
 	return &userError{id: id, pairs: pairs}
+}
+
+// Unwrap returns the cause of the user's error, if any.
+func (e *userError) Unwrap() error {
+	return e.cause
+}
+
+// raceError is the user's answer (the catalogue's message id with its
+// placeholders) to a change that lost a race with
+// another (err: storage.ErrConflict or storage.ErrGameOver). It keeps err
+// as its cause, so that the game seam can run the handler again on the
+// game as it now is instead (onGame).
+func raceError(err error, id string, pairs ...any) error {
+	return &userError{id: id, pairs: pairs, cause: err}
 }
 
 // responder is the part of Discord an interaction is answered through:

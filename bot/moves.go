@@ -244,7 +244,7 @@ func (b *Bot) playHuman(ctx context.Context, ix *interaction, g *storage.Game, p
 	played := pos.FormatMove(mv)
 	changes, err := b.commitMove(ctx, g, pos, mv)
 	if errors.Is(err, storage.ErrConflict) || errors.Is(err, storage.ErrGameOver) {
-		return userErr("move.conflict")
+		return raceError(err, "move.conflict")
 	}
 	if err != nil {
 		return err

@@ -309,7 +309,7 @@ func (b *Bot) clickSolve(ctx context.Context, ix *interaction, g *storage.Game, 
 	res := storage.Result{Winner: storage.Nobody, Reason: render.SolvedByGambit, MovesUsed: own}
 	_, err = b.store.FinishGame(ctx, g, res)
 	if errors.Is(err, storage.ErrConflict) || errors.Is(err, storage.ErrGameOver) {
-		return userErr("puzzle.conflict")
+		return raceError(err, "puzzle.conflict")
 	}
 	if err != nil {
 		return fmt.Errorf("bot: solve game %s: %w", g.ID, err)

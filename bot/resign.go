@@ -52,7 +52,7 @@ func (b *Bot) clickResignConfirm(ctx context.Context, ix *interaction, g *storag
 	g.Status, res = g.GiveUp(seat)
 	changes, err := b.store.FinishGame(ctx, g, res)
 	if errors.Is(err, storage.ErrConflict) || errors.Is(err, storage.ErrGameOver) {
-		return userErr("error.conflict_board")
+		return raceError(err, "error.conflict_board")
 	}
 	if err != nil {
 		return fmt.Errorf("bot: resign game %s: %w", g.ID, err)

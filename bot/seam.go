@@ -2,6 +2,7 @@ package bot
 
 import (
 	"context"
+	"errors"
 	"fmt"
 
 	"github.com/gambitbot/gambit/bot/customid"
@@ -35,18 +36,46 @@ func (b *Bot) withGame(h gameHandler) componentHandler {
 	}
 }
 
+// conflictRetries is how many times the seam runs a handler again after
+// its change lost the version check to another process's.
+const conflictRetries = 3
+
 // onGame takes the lock of the game id for ix, loads the game and runs h
 // with it; the lock is released when onGame returns. An unknown game is
 // the user's error. A handler that goes on to another game (Rematch
 // creates a new one) does that after onGame returned.
+//
+// The lock serialises a game's changes within this process only. When
+// another process sharing the store changed the game between the load and
+// the handler's write (a replica saving the message ID of the board it
+// just showed, as the first click on that board reaches this one), the
+// write fails with storage.ErrConflict. If the handler has not answered
+// and queued no AI turn — it did nothing anyone saw — the seam loads the
+// game again and runs the handler on it, up to conflictRetries times, so
+// the click is judged on the game as it now is instead of being refused
+// for a race the user had no part in.
 func (b *Bot) onGame(ctx context.Context, ix *interaction, id string, p customid.Params, h gameHandler) error {
 	return ix.hold(storage.GameID(id), func() error {
-		g, err := b.loadGame(ctx, id)
-		if err != nil {
-			return err
+		for attempt := 0; ; attempt++ {
+			g, err := b.loadGame(ctx, id)
+			if err != nil {
+				return err
+			}
+			err = h(ctx, ix, g, p)
+			if attempt == conflictRetries || !errors.Is(err, storage.ErrConflict) || !ix.unseen() {
+				return err
+			}
+			b.log.Debug("game changed by another process under a handler; running it again", "game", id, "interaction", ix.ID)
 		}
-		return h(ctx, ix, g, p)
 	})
+}
+
+// unseen reports whether nothing the handler did so far shows: no answer,
+// no AI turn queued.
+func (ix *interaction) unseen() bool {
+	ix.mu.Lock()
+	defer ix.mu.Unlock()
+	return !ix.answered && len(ix.ai) == 0
 }
 
 // hold runs fn holding the lock of game id on behalf of ix. An interaction

@@ -352,3 +352,92 @@ func TestAHandlerCannotTakeASecondGamesLock(t *testing.T) {
 		t.Errorf("after the refused lock, a move was not played: %v", err)
 	}
 }
+
+// racingStore is a store on which another replica changes a game once,
+// between this bot's load of it and its first write: before that write,
+// the other replica's change (other) is committed.
+type racingStore struct {
+	loggedStore
+	once  sync.Once
+	other func()
+}
+
+func (s *racingStore) UpdateGame(ctx context.Context, g *storage.Game) error {
+	s.once.Do(s.other)
+	return s.loggedStore.UpdateGame(ctx, g)
+}
+
+// TestAClickRacingTheSaveOfItsBoardIsPlayed is the race of two replicas:
+// replica A has shown a new board and is saving its message ID when the
+// first click on that board reaches replica B, which loaded the game
+// before the save. B's write loses the version check; the seam reloads
+// the game and runs the handler again, so the move is played rather than
+// refused with "the game changed at the same moment".
+func TestAClickRacingTheSaveOfItsBoardIsPlayed(t *testing.T) {
+	u := newUnit(t)
+	g := u.game(t, "tictactoe", storage.Player{ID: storage.User("bob"), Name: "bob"})
+	ctx := context.Background()
+	g.MessageID = "" // shown, its ID not saved yet
+	if err := u.store.UpdateGame(ctx, g); err != nil {
+		t.Fatal(err)
+	}
+	u.b.store = &racingStore{loggedStore: loggedStore{Store: u.store, log: u.log}, other: func() {
+		a, err := u.store.Game(ctx, g.ID)
+		if err != nil {
+			t.Error(err)
+			return
+		}
+		a.MessageID = "board" // replica A saves the board it showed
+		if err := u.store.UpdateGame(ctx, a); err != nil {
+			t.Error(err)
+		}
+		u.log.add("replica A saves the board")
+	}}
+	u.log.reset()
+	u.click("alice", "board", customid.Move.Build(string(g.ID), render.Ply(g), firstMove(t, g)))
+
+	resp := u.rec.only(t)
+	if resp.Type != discordgo.InteractionResponseUpdateMessage {
+		t.Errorf("answer %d %q, want the board updated with the move (%d); calls %q",
+			resp.Type, resp.Data.Content, discordgo.InteractionResponseUpdateMessage, u.log.all())
+	}
+	after, err := u.store.Game(ctx, g.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(after.Moves) != 1 || after.MessageID != "board" {
+		t.Errorf("stored game has moves %v and board %q; want the move played on board", after.Moves, after.MessageID)
+	}
+}
+
+// conflictingStore refuses every update as stale.
+type conflictingStore struct{ loggedStore }
+
+func (s conflictingStore) UpdateGame(ctx context.Context, g *storage.Game) error {
+	s.log.add("store UpdateGame")
+	return fmt.Errorf("test: update game %s: %w", g.ID, storage.ErrConflict)
+}
+
+// TestTheSeamRetriesAConflictABoundedNumberOfTimes: a game that changes
+// under every attempt gets the race's answer after a few reloads, not an
+// endless loop.
+func TestTheSeamRetriesAConflictABoundedNumberOfTimes(t *testing.T) {
+	u := newUnit(t)
+	g := u.game(t, "tictactoe", storage.Player{ID: storage.User("bob"), Name: "bob"})
+	u.b.store = conflictingStore{loggedStore{Store: u.store, log: u.log}}
+	u.click("alice", "board", customid.Move.Build(string(g.ID), render.Ply(g), firstMove(t, g)))
+
+	resp := u.rec.only(t)
+	if resp.Data.Flags != discordgo.MessageFlagsEphemeral || !strings.Contains(resp.Data.Content, "changed while you moved") {
+		t.Errorf("answer %+v, want the ephemeral answer to a lost race", resp.Data)
+	}
+	loads := 0
+	for _, c := range u.log.all() {
+		if c == "store Game" {
+			loads++
+		}
+	}
+	if loads != 1+conflictRetries {
+		t.Errorf("the game was loaded %d times, want %d: the first try and %d retries; calls %q", loads, 1+conflictRetries, conflictRetries, u.log.all())
+	}
+}

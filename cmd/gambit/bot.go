@@ -32,6 +32,7 @@ environment and from a .env file in the working directory (see .env.example):
   DISCORD_API_URL        send Discord API requests to this base URL (a REST proxy)
   GAMBIT_DB              the database file (default ./data/gambit.db)
   GAMBIT_DATABASE_URL    a PostgreSQL database (postgres://…) instead of the file
+  GAMBIT_CLAIM_TTL       how long a dead process's AI turns and shards wait for another (default 30s)
   GAMBIT_MOVE_TIME       default AI time per move (default 2s)
   GAMBIT_CHALLENGE_TTL   how long a challenge waits for an answer (default 5m)
   GAMBIT_TURN_TIMEOUT    how long a player may take per move (default 24h)
@@ -96,6 +97,7 @@ func botSettings(needDiscord bool) (bot.Config, slog.Level, error) {
 	duration("GAMBIT_MOVE_TIME", &cfg.MoveTime)
 	duration("GAMBIT_CHALLENGE_TTL", &cfg.ChallengeTTL)
 	duration("GAMBIT_TURN_TIMEOUT", &cfg.TurnTimeout)
+	duration("GAMBIT_CLAIM_TTL", &cfg.ClaimTTL)
 	count := func(key string, into *int) {
 		if v := os.Getenv(key); v != "" {
 			n, err := strconv.Atoi(v)

@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"encoding/hex"
 	"errors"
 	"flag"
 	"fmt"
@@ -27,7 +28,7 @@ import (
 	"github.com/gambitbot/gambit/games/catalog"
 	"github.com/gambitbot/gambit/internal/discordtest"
 	"github.com/gambitbot/gambit/storage"
-	"github.com/gambitbot/gambit/storage/bolt"
+	"github.com/gambitbot/gambit/storage/postgres/pgtest"
 )
 
 // The bot crash drill kills the real `gambit bot` process a few times by
@@ -38,6 +39,10 @@ import (
 // (the package comes before the flag: go test stops reading packages at
 // the first flag it does not know).
 var botCrashKills = flag.Int("botcrash.kills", 3, "number of SIGKILLs in the bot crash drill (TestBotCrashDrill)")
+
+// pgCrashKills is the number of SIGKILLs of the two-process drill on
+// PostgreSQL, which CI runs in full.
+var pgCrashKills = flag.Int("pgcrash.kills", 4, "number of SIGKILLs in the two-process drill on PostgreSQL (TestServeCrashDrillOnPostgres)")
 
 const (
 	crashUsers     = 6                       // simulated members playing at once
@@ -100,8 +105,39 @@ func TestBotCrashDrill(t *testing.T) {
 	if testing.Short() {
 		kills = min(kills, 3)
 	}
+	runCrashDrill(t, crashSetup{command: "bot", processes: 1}, kills)
+}
+
+// TestServeCrashDrillOnPostgres is the drill of several machines: two
+// `gambit serve` processes on one PostgreSQL database, the stand-in
+// delivering interactions over HTTP to both in turn (and to the other when
+// one refuses the connection, as a load balancer does). Each kill takes
+// one of them, in turn, with SIGKILL while members play on both; the
+// members play on with the survivor, which must take the traffic and play
+// every AI turn pending at the kill — the dead process's too, once its
+// claims run out (GAMBIT_CLAIM_TTL) — before the checks of the bbolt drill
+// run on the database and the killed process restarts. The survivor keeps
+// running throughout. Without a server (GAMBIT_TEST_DATABASE_URL) it
+// skips, except in CI.
+func TestServeCrashDrillOnPostgres(t *testing.T) {
+	url := pgtest.URL(t)
+	// A killed process's AI turns wait GAMBIT_CLAIM_TTL for another.
+	runCrashDrill(t, crashSetup{command: "serve", processes: 2, dbURL: url, env: []string{"GAMBIT_CLAIM_TTL=2s"}}, *pgCrashKills)
+}
+
+// crashSetup is what a drill runs.
+type crashSetup struct {
+	command   string   // gambit's subcommand: bot (the gateway) or serve (HTTP interactions)
+	processes int      // how many run at once on the one database
+	dbURL     string   // a PostgreSQL database; "" for a bbolt file in the test's directory
+	env       []string // settings every process gets besides the drill's own
+}
+
+// runCrashDrill runs the drill: kills SIGKILLs of the processes of setup,
+// each followed by the checks, and a last graceful stop.
+func runCrashDrill(t *testing.T, setup crashSetup, kills int) {
 	began := time.Now()
-	d := newCrashDrill(t)
+	d := newCrashDrill(t, setup)
 	var awaiting map[storage.GameID]int   // games awaiting the AI at the last kill → their moves then
 	var stale map[storage.GameID]int      // boards behind their games at the last kill → the stored moves
 	var unboarded map[storage.GameID]bool // open games with a person to move and no board message at the last kill
@@ -128,7 +164,7 @@ func TestBotCrashDrill(t *testing.T) {
 	d.awaitResumed(awaiting)
 	d.awaitRedrawn(stale)
 	d.awaitPosted(unboarded, restarted)
-	d.stop()
+	d.stopAll()
 	_, stale, unboarded = d.verify("the final stop", awaiting)
 	if len(unboarded) > 0 {
 		t.Errorf("games %v have no board message after a graceful stop", unboarded)
@@ -145,16 +181,16 @@ func TestBotCrashDrill(t *testing.T) {
 // crashDrill is the state of one drill: the stand-in, the database, the
 // members and what they were shown.
 type crashDrill struct {
-	t      *testing.T
+	t      testing.TB
+	setup  crashSetup
 	srv    *discordtest.Server
 	db     string
 	dir    string
 	users  []discordtest.User
 	boards *crashBoards
 
-	cmd  *exec.Cmd
-	logs *crashLogs
-	past []string // the logs of the processes that ended
+	procs []*crashProc // the processes, nil or ended where none runs
+	past  []string     // the logs of the processes that ended
 
 	mu        sync.Mutex
 	playsSent map[string]int            // member → /play commands delivered
@@ -170,17 +206,28 @@ type crashDrill struct {
 	modes                            map[string]int
 	inflightAtKills, awaitingAtKills int
 	resumed, redrawn, staleHuman     int
+	pendingAtKills, takenOver        int // AI turns pending at a kill, and played while the killed process was down
 	unboarded, posted                int // open games without a board message at the kills, posted at start
 	staleAfterAI                     int // of staleHuman: the AI's move was committed, not shown
 	moveChecks, storedGames          int
 	orphans                          map[storage.GameID]bool // created, never shown
 }
 
-func newCrashDrill(t *testing.T) *crashDrill {
+// crashProc is one gambit process of a drill.
+type crashProc struct {
+	cmd      *exec.Cmd
+	logs     *crashLogs
+	endpoint string // its interactions endpoint (serve)
+}
+
+// running reports whether the process runs (has not been waited for).
+func (p *crashProc) running() bool { return p != nil && p.cmd.ProcessState == nil }
+
+func newCrashDrill(t testing.TB, setup crashSetup) *crashDrill {
 	srv := discordtest.New()
 	t.Cleanup(srv.Close)
 	d := &crashDrill{
-		t: t, srv: srv, db: filepath.Join(t.TempDir(), "gambit.db"), dir: t.TempDir(),
+		t: t, setup: setup, srv: srv, procs: make([]*crashProc, setup.processes), db: filepath.Join(t.TempDir(), "gambit.db"), dir: t.TempDir(),
 		boards:    newCrashBoards(),
 		playsSent: map[string]int{}, playAcked: map[storage.GameID]string{}, ephemeral: map[string]int{}, refusals: map[string]int{},
 		clicked: make(chan struct{}, 1), modes: map[string]int{}, orphans: map[storage.GameID]bool{},
@@ -200,33 +247,77 @@ func newCrashDrill(t *testing.T) *crashDrill {
 	t.Cleanup(func() {
 		cancel()
 		<-done
-		if d.cmd != nil && d.cmd.ProcessState == nil {
-			_ = d.cmd.Process.Kill()
-			_ = d.cmd.Wait()
+		for _, p := range d.procs {
+			if p.running() {
+				_ = p.cmd.Process.Kill()
+				_ = p.cmd.Wait()
+			}
 		}
 	})
 	return d
 }
 
-// start runs `gambit bot` and waits until it serves.
+// start runs every process that is not running and waits until each
+// serves; with HTTP interactions it then points the stand-in at all of
+// their endpoints.
 func (d *crashDrill) start() {
 	d.t.Helper()
-	cmd := exec.Command(os.Args[0], "bot")
+	for i, p := range d.procs {
+		if !p.running() {
+			d.procs[i] = d.run()
+		}
+	}
+	if d.setup.command != "serve" {
+		return
+	}
+	var urls []string
+	for _, p := range d.procs {
+		urls = append(urls, p.endpoint)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), crashWait)
+	defer cancel()
+	if err := d.srv.DeliverOverHTTP(ctx, urls...); err != nil {
+		d.t.Fatal(err)
+	}
+}
+
+var crashEndpoint = regexp.MustCompile(`msg="interactions endpoint" addr=(\S+) path=(\S+)`)
+
+// run starts one process and waits until it serves.
+func (d *crashDrill) run() *crashProc {
+	d.t.Helper()
+	cmd := exec.Command(os.Args[0], d.setup.command)
 	cmd.Env = append(crashEnviron(), runMainEnv+"=1",
-		"DISCORD_TOKEN="+d.srv.Token(), "DISCORD_API_URL="+d.srv.URL(), "GAMBIT_DB="+d.db,
+		"DISCORD_TOKEN="+d.srv.Token(), "DISCORD_API_URL="+d.srv.URL(),
 		"GAMBIT_MOVE_TIME="+crashMoveTime, "GAMBIT_CHALLENGE_TTL=1h", "GAMBIT_LOG_LEVEL=debug")
+	if d.setup.dbURL != "" {
+		cmd.Env = append(cmd.Env, envDatabaseURL+"="+d.setup.dbURL)
+	} else {
+		cmd.Env = append(cmd.Env, "GAMBIT_DB="+d.db)
+	}
+	cmd.Env = append(cmd.Env, d.setup.env...)
+	if d.setup.command == "serve" {
+		cmd.Env = append(cmd.Env, "DISCORD_PUBLIC_KEY="+hex.EncodeToString(d.srv.PublicKey()), "GAMBIT_SERVE_ADDR=127.0.0.1:0")
+	}
 	cmd.Dir = d.dir // no .env there
-	d.logs = newCrashLogs()
-	cmd.Stderr = d.logs
+	p := &crashProc{cmd: cmd, logs: newCrashLogs()}
+	cmd.Stderr = p.logs
 	if err := cmd.Start(); err != nil {
 		d.t.Fatal(err)
 	}
-	d.cmd = cmd
-	if !d.logs.waitFor("bot running", crashWait) {
+	if !p.logs.waitFor("bot running", crashWait) {
 		_ = cmd.Process.Kill()
 		_ = cmd.Wait()
-		d.t.Fatalf("gambit bot did not come up; its output:\n%s", d.logs)
+		d.t.Fatalf("gambit %s did not come up; its output:\n%s", d.setup.command, p.logs)
 	}
+	if d.setup.command == "serve" {
+		m := crashEndpoint.FindStringSubmatch(p.logs.String())
+		if m == nil {
+			d.t.Fatalf("gambit serve did not name its endpoint; its output:\n%s", p.logs)
+		}
+		p.endpoint = "http://" + m[1] + m[2]
+	}
+	return p
 }
 
 // crashEnviron is the test's environment without settings of Gambit or
@@ -241,32 +332,38 @@ func crashEnviron() []string {
 	return env
 }
 
-// kill ends the process with SIGKILL.
-func (d *crashDrill) kill() {
+// kill ends process i with SIGKILL.
+func (d *crashDrill) kill(i int) {
 	d.t.Helper()
-	_ = d.cmd.Process.Kill() // if it fails, the process ended by itself: Wait says how
-	err := d.cmd.Wait()
+	p := d.procs[i]
+	_ = p.cmd.Process.Kill() // if it fails, the process ended by itself: Wait says how
+	err := p.cmd.Wait()
 	var exit *exec.ExitError
 	if !errors.As(err, &exit) || exit.Sys().(syscall.WaitStatus).Signal() != syscall.SIGKILL {
-		d.t.Errorf("gambit bot ended with %v before the SIGKILL; output:\n%s", err, d.logs)
+		d.t.Errorf("gambit %s ended with %v before the SIGKILL; output:\n%s", d.setup.command, err, p.logs)
 	}
-	d.past = append(d.past, d.logs.String())
+	d.past = append(d.past, p.logs.String())
 }
 
-// stop ends the process with SIGTERM, as in production.
-func (d *crashDrill) stop() {
+// stopAll ends every running process with SIGTERM, as in production.
+func (d *crashDrill) stopAll() {
 	d.t.Helper()
-	if err := d.cmd.Process.Signal(syscall.SIGTERM); err != nil {
-		d.t.Fatal(err)
+	for _, p := range d.procs {
+		if !p.running() {
+			continue
+		}
+		if err := p.cmd.Process.Signal(syscall.SIGTERM); err != nil {
+			d.t.Fatal(err)
+		}
+		if !p.logs.waitFor("bot stopped", crashWait) {
+			d.t.Errorf("gambit %s did not stop after SIGTERM", d.setup.command)
+			_ = p.cmd.Process.Kill()
+		}
+		if err := p.cmd.Wait(); err != nil {
+			d.t.Errorf("gambit %s after SIGTERM: %v", d.setup.command, err)
+		}
+		d.past = append(d.past, p.logs.String())
 	}
-	if !d.logs.waitFor("bot stopped", crashWait) {
-		d.t.Errorf("gambit bot did not stop after SIGTERM")
-		_ = d.cmd.Process.Kill()
-	}
-	if err := d.cmd.Wait(); err != nil {
-		d.t.Errorf("gambit bot after SIGTERM: %v", err)
-	}
-	d.past = append(d.past, d.logs.String())
 }
 
 // burst lets the members play until the kill, which comes at a random
@@ -309,9 +406,51 @@ func (d *crashDrill) burst(round int) {
 	}
 	d.inflightAtKills += int(d.inflight.Load())
 	d.modes[mode]++
-	d.kill()
+	d.kill(round % len(d.procs))
+	if len(d.procs) > 1 {
+		d.takeover()
+	}
 	cancel()
 	wg.Wait()
+}
+
+// takeover, while the members play on with the processes that survived a
+// kill, waits until every AI turn pending at the kill shows on a board:
+// the survivors must play the killed process's turns too, once its claims
+// have run out.
+func (d *crashDrill) takeover() {
+	d.t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), crashWait)
+	defer cancel()
+	s := d.open(ctx, "the takeover")
+	defer d.close(s)
+	pending, err := s.AwaitingAI(ctx)
+	if err != nil {
+		d.t.Fatalf("the takeover: %v", err)
+	}
+	awaiting := map[storage.GameID]int{}
+	for _, g := range pending {
+		awaiting[g.ID] = len(g.Moves)
+	}
+	d.pendingAtKills += len(awaiting)
+	d.takenOver += d.awaitBoards(awaiting, "it awaited the AI at the kill and no survivor played the AI's move")
+}
+
+// open opens the drill's database for reading: a bbolt file only once its
+// process ended, PostgreSQL at any time.
+func (d *crashDrill) open(ctx context.Context, label string) storage.Admin {
+	d.t.Helper()
+	s, err := openStore(ctx, d.setup.dbURL, d.db, inspecting)
+	if err != nil {
+		d.t.Fatalf("%s: open the database to read it: %v", label, err)
+	}
+	return s
+}
+
+func (d *crashDrill) close(s storage.Admin) {
+	if err := s.Close(); err != nil {
+		d.t.Error(err)
+	}
 }
 
 // member plays as one simulated member until ctx ends: moves where a
@@ -546,10 +685,36 @@ func (d *crashDrill) awaitPosted(ids map[storage.GameID]bool, since time.Time) {
 		}
 		return len(missing) == 0
 	})
+	if d.setup.dbURL != "" {
+		missing = d.unshown(missing)
+	}
 	for _, id := range missing {
 		d.t.Errorf("game %s had no board message at the kill and none was posted at start within %v", id, crashWait)
 	}
 	d.posted += len(ids) - len(missing)
+}
+
+// unshown returns the games of ids whose stored board message is not one
+// the members saw showing them. With a survivor running, a game it was
+// showing when the checks read the store had no board message yet, and
+// has one now, which the restarted process rightly leaves alone.
+func (d *crashDrill) unshown(ids []storage.GameID) []storage.GameID {
+	d.t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), crashWait)
+	defer cancel()
+	s := d.open(ctx, "boards posted")
+	defer d.close(s)
+	var out []storage.GameID
+	for _, id := range ids {
+		g, err := s.Game(ctx, id)
+		if err != nil {
+			d.t.Fatalf("boards posted: %v", err)
+		}
+		if shown, ok := d.boards.shownOn(g.MessageID); !ok || shown != id {
+			out = append(out, id)
+		}
+	}
+	return out
 }
 
 // awaitResumed waits until every game that awaited the AI at the kill
@@ -596,15 +761,12 @@ func (d *crashDrill) verify(label string, prevAwaiting map[storage.GameID]int) (
 	if !d.boards.sync(ctx, d.srv) {
 		t.Fatalf("%s: the board tracker did not catch up with the stand-in", label)
 	}
-	s, err := bolt.Open(d.db, &bolt.Options{ReadOnly: true})
-	if err != nil {
-		t.Fatalf("%s: open the database read-only: %v", label, err)
-	}
-	defer func() {
-		if err := s.Close(); err != nil {
-			t.Error(err)
-		}
-	}()
+	// What was shown so far, taken before the store is read: a survivor
+	// goes on committing and showing moves (an AI's, a click delivered
+	// before the members stopped) after the read.
+	shown := d.boards.snapshot()
+	s := d.open(ctx, label)
+	defer d.close(s)
 	problems, err := s.Check(ctx)
 	if err != nil || len(problems) > 0 {
 		t.Errorf("%s: database check: %v\n%s", label, err, strings.Join(problems, "\n"))
@@ -678,7 +840,7 @@ func (d *crashDrill) verify(label string, prevAwaiting map[storage.GameID]int) (
 	d.mu.Unlock()
 
 	// What the members were shown is stored, at its place.
-	checks, lost := d.boards.compare(all)
+	checks, lost := shown.compare(all)
 	d.moveChecks += checks
 	d.storedGames = len(all)
 	for _, l := range lost {
@@ -811,8 +973,9 @@ func (d *crashDrill) finish(kills int, took time.Duration) {
 		d.storedGames, sent, d.playAcks.Load(), len(d.orphans))
 	t.Logf("  moves: %d acknowledged by click replies, %d shown on boards (human and AI) in %d games; %d checks of a shown move against the database after the kills; lost or doubled: %v",
 		d.clickAcks.Load(), shown, withMoves, d.moveChecks, map[bool]string{false: "none", true: "see the errors"}[t.Failed()])
-	t.Logf("  AI turns pending at the kills: %d, resumed after the restart: %d; interactions awaiting their answer at the kills: %d (never answered: %d)",
-		d.awaitingAtKills, d.resumed, d.inflightAtKills, d.unanswered.Load())
+	t.Logf("  AI turns pending at the kills: %d, played by the survivors while the killed process was down: %d; pending at the checks after the kills: %d, played after the restart: %d",
+		d.pendingAtKills, d.takenOver, d.awaitingAtKills, d.resumed)
+	t.Logf("  interactions awaiting their answer at the kills: %d (never answered: %d)", d.inflightAtKills, d.unanswered.Load())
 	t.Logf("  boards a kill left behind their game with a person to move: %d (%d after the AI's move, %d after a member's click), redrawn by the bot at start: %d",
 		d.staleHuman, d.staleAfterAI, d.staleHuman-d.staleAfterAI, d.redrawn)
 	t.Logf("  open games a kill left without a board message (a person to move): %d, posted by the bot at start: %d", d.unboarded, d.posted)
@@ -820,7 +983,13 @@ func (d *crashDrill) finish(kills int, took time.Duration) {
 
 // dumpLogs logs the output of the processes so far, after a failure.
 func (d *crashDrill) dumpLogs() {
-	for i, logs := range d.past {
+	all := slices.Clone(d.past)
+	for _, p := range d.procs {
+		if p.running() {
+			all = append(all, p.logs.String())
+		}
+	}
+	for i, logs := range all {
 		lines := strings.Split(strings.TrimSpace(logs), "\n")
 		d.t.Logf("process %d, last lines:\n%s", i+1, strings.Join(lines[max(len(lines)-40, 0):], "\n"))
 	}
@@ -1187,6 +1356,19 @@ func (b *crashBoards) conflicts() []string {
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	return slices.Clone(b.bad)
+}
+
+// snapshot returns a copy of what the members were shown so far.
+func (b *crashBoards) snapshot() *crashBoards {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	c := newCrashBoards()
+	for id, g := range b.games {
+		cg := *g
+		cg.plies = maps.Clone(g.plies)
+		c.games[id] = &cg
+	}
+	return c
 }
 
 // compare checks the stored games against every move the members were

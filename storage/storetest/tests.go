@@ -46,6 +46,8 @@ var suite = []struct {
 	{"HumanVsHumanMovesBoth", testHumanVsHumanMovesBoth},
 	{"DeleteUser", testDeleteUser},
 	{"RatingsNeverCountTwice", testRatingsNeverCountTwice},
+	{"ClaimsExpire", testClaimsExpire},
+	{"RacingClaims", testRacingClaims},
 }
 
 // clock is a settable time source for deadline tests.
