@@ -148,6 +148,20 @@ type Store interface {
 	// their ratings are removed from every ladder, and their ended games
 	// are kept with the user replaced by Anonymous.
 	DeleteUser(ctx context.Context, userID string) (DeleteReport, error)
+	// Claim takes the expiring claim key for owner until ttl from now by
+	// the store's clock, and reports whether owner holds it: a claim is
+	// taken when nobody holds it, when its holder's time ran out, or when
+	// owner holds it already (which renews it). Of any number of owners
+	// claiming one key at once, one gets it. Processes sharing a store use
+	// claims to split work (an AI turn, a gateway shard) so that it is done
+	// once, and a dead process's claims expire for others to take.
+	Claim(ctx context.Context, key, owner string, ttl time.Duration) (bool, error)
+	// Release gives up owner's claim on key at once; a claim owner does
+	// not hold is left alone.
+	Release(ctx context.Context, key, owner string) error
+	// Claims lists the claims that have not expired whose keys begin with
+	// prefix, key to owner.
+	Claims(ctx context.Context, prefix string) (map[string]string, error)
 	// Close releases the database.
 	Close() error
 }

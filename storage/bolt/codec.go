@@ -32,12 +32,13 @@ var (
 	bucketRatings  = []byte("ratings")      // ladder → player id → rating record
 	bucketRank     = []byte("rank")         // ladder → rank key ‖ player id, established ratings only
 	bucketGuilds   = []byte("guilds")       // guild id → guild settings record
+	bucketClaims   = []byte("claims")       // claim key → claim record (schema 4)
 )
 
 // allBuckets lists the top-level buckets of the current schema.
 var allBuckets = [][]byte{
 	bucketMeta, bucketGames, bucketOpen, bucketHistory, bucketAI, bucketDeadline,
-	bucketRatings, bucketRank, bucketGuilds, bucketSolved,
+	bucketRatings, bucketRank, bucketGuilds, bucketSolved, bucketClaims,
 }
 
 var keySchema = []byte("schema")

@@ -27,6 +27,7 @@ var migrations = []migration{
 	{name: "create buckets", apply: createBuckets},
 	{name: "solo puzzles", apply: addSolvedIndex},
 	{name: "withdrawn challenges", apply: allowWithdrawn},
+	{name: "claims", apply: addClaims},
 }
 
 // createBuckets is the step from version 0 (an empty file) to version 1:
@@ -67,6 +68,16 @@ func addSolvedIndex(tx *bbolt.Tx) error {
 // corrupt. Challenges withdrawn before stay "declined": nothing recorded
 // which of the two they were.
 func allowWithdrawn(*bbolt.Tx) error { return nil }
+
+// addClaims is the step from version 3 to version 4, which brings the
+// bucket of expiring claims (Store.Claim). The bump keeps a Gambit of
+// version 3, whose check does not know the bucket, from reporting it.
+func addClaims(tx *bbolt.Tx) error {
+	if _, err := tx.CreateBucketIfNotExists(bucketClaims); err != nil {
+		return fmt.Errorf("create bucket %s: %w", bucketClaims, err)
+	}
+	return nil
+}
 
 // readSchema returns the stored schema version: 0 for an empty file, an
 // ErrSchema error for a non-empty file without Gambit's meta bucket.

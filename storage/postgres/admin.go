@@ -13,7 +13,7 @@ import (
 )
 
 // tables are Gambit's tables, counted by Stats.
-var tables = []string{"games", "game_players", "ratings", "guilds", "schema_migrations"}
+var tables = []string{"games", "game_players", "ratings", "guilds", "claims", "schema_migrations"}
 
 // Ping implements storage.Admin: the database answers and has Gambit's
 // schema.

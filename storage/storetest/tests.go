@@ -46,6 +46,9 @@ var suite = []struct {
 	{"HumanVsHumanMovesBoth", testHumanVsHumanMovesBoth},
 	{"DeleteUser", testDeleteUser},
 	{"RatingsNeverCountTwice", testRatingsNeverCountTwice},
+	{"ClaimsExpire", testClaimsExpire},
+	{"RacingClaims", testRacingClaims},
+	{"ClaimsSurviveReopening", testClaimsSurviveReopening},
 }
 
 // clock is a settable time source for deadline tests.
