@@ -34,7 +34,7 @@ type aiJob struct {
 
 // aiPool runs AI searches on a fixed number of workers, one search thread
 // each, so that searches never use more threads than the configured total.
-// Jobs wait in a fair queue (see fairQueue); a game is queued at most once.
+// Jobs wait in a fair queue (see fairQueue); a turn is queued at most once.
 type aiPool struct {
 	b       *Bot
 	workers int
@@ -42,13 +42,13 @@ type aiPool struct {
 	mu      sync.Mutex
 	cond    *sync.Cond
 	queue   fairQueue
-	known   map[storage.GameID]bool // queued or running
+	known   map[aiTurn]bool // queued or running
 	idle    int
 	stopped bool
 }
 
 func newAIPool(b *Bot, workers int) *aiPool {
-	p := &aiPool{b: b, workers: workers, known: map[storage.GameID]bool{}}
+	p := &aiPool{b: b, workers: workers, known: map[aiTurn]bool{}}
 	p.cond = sync.NewCond(&p.mu)
 	return p
 }
@@ -73,15 +73,24 @@ func (p *aiPool) stop() {
 	p.cond.Broadcast()
 }
 
-// enqueue queues a job unless its game is already queued or running and
+// aiTurn names one AI turn: a game, and the moves played before it.
+type aiTurn struct {
+	game storage.GameID
+	ply  int
+}
+
+// turn is the AI turn the job plays.
+func (j *aiJob) turn() aiTurn { return aiTurn{j.game, j.ply} }
+
+// enqueue queues a job unless its turn is already queued or running and
 // returns the position the board should show: 0 when a worker is free.
 func (p *aiPool) enqueue(j *aiJob) (pos int, added bool) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	if p.known[j.game] || p.stopped {
+	if p.known[j.turn()] || p.stopped {
 		return 0, false
 	}
-	p.known[j.game] = true
+	p.known[j.turn()] = true
 	pos = max(p.queue.push(j)-p.idle, 0)
 	j.shown = pos
 	p.setQueueGauge()
@@ -115,7 +124,7 @@ func (p *aiPool) work() {
 		p.b.runAI(j)
 
 		p.mu.Lock()
-		delete(p.known, j.game)
+		delete(p.known, j.turn())
 		p.idle++
 	}
 }
@@ -150,21 +159,90 @@ func (j *aiJob) release(tok webhookToken) {
 	})
 }
 
-// resumeAI queues the AI turns that were pending when the bot stopped.
-func (b *Bot) resumeAI(ctx context.Context) error {
+// sweepAI queues the AI turns that await the AI with nobody playing
+// them: at start (grace 0), the turns pending when the bot stopped; later,
+// every tick, the turns a process sharing the store queued and then died
+// or stalled on, whose claims ran out. A turn changed within grace is left
+// to the process that queued it, whose worker may not have claimed it yet.
+// Whichever worker runs a turn claims it first (runAI), so a turn swept by
+// two processes at once is still played once.
+func (b *Bot) sweepAI(ctx context.Context, grace time.Duration) error {
 	pending, err := b.store.AwaitingAI(ctx)
 	if err != nil {
 		return fmt.Errorf("bot: list games awaiting the AI: %w", err)
 	}
+	if len(pending) == 0 {
+		return nil
+	}
+	claimed, err := b.store.Claims(ctx, aiClaimPrefix)
+	if err != nil {
+		return fmt.Errorf("bot: list claimed AI turns: %w", err)
+	}
+	since, queued := b.now().Add(-grace), 0
 	for _, g := range pending {
+		if _, taken := claimed[aiClaim(g.ID, len(g.Moves))]; taken || g.UpdatedAt.After(since) {
+			continue
+		}
 		if _, j := b.enqueueAI(g, time.Now()); j != nil {
 			j.release(webhookToken{}) // no board shows the resumed turn
+			queued++
 		}
 	}
-	if len(pending) > 0 {
-		b.log.Info("resumed pending AI turns", "games", len(pending))
+	if queued > 0 {
+		b.log.Info("resumed pending AI turns", "games", queued)
 	}
 	return nil
+}
+
+// aiClaimPrefix begins the keys of the claims on AI turns.
+const aiClaimPrefix = "ai/"
+
+// aiClaim is the key of the claim on game id's AI turn after ply moves:
+// one claim per turn, so that the release of a finished turn never frees
+// the next one, queued meanwhile.
+func aiClaim(id storage.GameID, ply int) string {
+	return fmt.Sprintf("%s%s/%d", aiClaimPrefix, id, ply)
+}
+
+// claimAI claims the AI turn t for this process and renews the claim
+// until release is called. It reports false when another process holds
+// it. The returned context is done once the claim is lost (a stall longer
+// than its time to live), so that the search stops; the move would lose
+// its compare-and-set anyway to whoever took the claim.
+func (b *Bot) claimAI(ctx context.Context, t aiTurn) (claimed context.Context, release func(), ok bool, err error) {
+	key, ttl, id := aiClaim(t.game, t.ply), b.cfg.ClaimTTL, t.game
+	if ok, err := b.store.Claim(ctx, key, b.cfg.Instance, ttl); !ok || err != nil {
+		return nil, nil, false, err
+	}
+	claimed, lose := context.WithCancel(ctx)
+	stop := make(chan struct{})
+	var wg sync.WaitGroup
+	wg.Go(func() {
+		renew := time.NewTicker(ttl / 3)
+		defer renew.Stop()
+		for {
+			select {
+			case <-stop:
+				return
+			case <-renew.C:
+			}
+			if ok, err := b.store.Claim(ctx, key, b.cfg.Instance, ttl); err != nil {
+				b.log.Warn("AI turn: renew claim", "game", id, "err", err)
+			} else if !ok {
+				b.log.Warn("AI turn: claim lost to another process; dropping the search", "game", id)
+				lose()
+				return
+			}
+		}
+	})
+	return claimed, func() {
+		close(stop)
+		wg.Wait()
+		lose()
+		if err := b.store.Release(context.WithoutCancel(ctx), key, b.cfg.Instance); err != nil {
+			b.log.Warn("AI turn: release claim", "game", id, "err", err)
+		}
+	}, true, nil
 }
 
 // refreshBoards redraws the boards of the open games changed within
@@ -223,6 +301,17 @@ func (b *Bot) runAI(j *aiJob) {
 	if m := b.cfg.Metrics; m != nil {
 		m.AIWait.Observe(time.Since(j.queued).Seconds())
 	}
+	claimed, release, ok, err := b.claimAI(ctx, j.turn())
+	if err != nil {
+		b.log.Error("AI turn: claim", "game", j.game, "err", err)
+		return
+	}
+	if !ok {
+		b.log.Debug("AI turn: another process plays it", "game", j.game)
+		return
+	}
+	defer release()
+	ctx = claimed
 	g, err := b.store.Game(ctx, j.game)
 	if err != nil || !g.AwaitingAI() || len(g.Moves) != j.ply {
 		if err != nil {
@@ -255,6 +344,9 @@ func (b *Bot) runAI(j *aiJob) {
 	})
 	cancel()
 	progress.stop()
+	if ctx.Err() != nil {
+		return // the claim was lost: the process that took it plays the turn
+	}
 	if err != nil {
 		b.log.Error("AI search failed", "game", g.ID, "strategy", name, "err", err)
 		return

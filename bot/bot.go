@@ -18,10 +18,13 @@ package bot
 
 import (
 	"context"
+	"crypto/rand"
+	"encoding/hex"
 	"errors"
 	"fmt"
 	"log/slog"
 	"net/http"
+	"os"
 	"runtime"
 	"sync"
 	"sync/atomic"
@@ -49,6 +52,7 @@ const (
 	DefaultHashMiB          = 32
 	DefaultMaxGamesPerUser  = 10
 	DefaultMaxChallenges    = 3
+	DefaultClaimTTL         = 30 * time.Second
 	// MaxMoveTime bounds the movetime option and settings.
 	MaxMoveTime = 60 * time.Second
 )
@@ -100,6 +104,15 @@ type Config struct {
 	// open games whose boards a crash may have left behind, and redraws
 	// them (posting them again if they are gone).
 	RefreshWindow time.Duration
+	// Instance names this process to the others sharing its store, as
+	// the owner of its claims (AI turns, shards); empty means the host
+	// name, the process ID and a random suffix. Two running processes
+	// must never share one.
+	Instance string
+	// ClaimTTL is how long a claim on an AI turn (or a shard) lasts
+	// without being renewed: a process that dies holding one delays its
+	// work by at most this much, and then another process takes it.
+	ClaimTTL time.Duration
 	// Now is the clock; nil means time.Now.
 	Now func() time.Time
 	// Logger receives the bot's logs; nil means slog.Default(). The bot
@@ -125,6 +138,10 @@ func (c *Config) setDefaults() {
 	def(&c.ProgressInterval, DefaultProgressInterval)
 	def(&c.CountInterval, DefaultCountInterval)
 	def(&c.RefreshWindow, DefaultRefreshWindow)
+	def(&c.ClaimTTL, DefaultClaimTTL)
+	if c.Instance == "" {
+		c.Instance = instanceName()
+	}
 	if c.HashMiB <= 0 {
 		c.HashMiB = DefaultHashMiB
 	}
@@ -264,7 +281,7 @@ func (b *Bot) Run(ctx context.Context) error {
 		return err
 	}
 	workers := b.ai.start()
-	if err := b.resumeAI(ctx); err != nil {
+	if err := b.sweepAI(ctx, 0); err != nil {
 		b.log.Error("resume AI turns", "err", err)
 	}
 	b.inflight.Add(1)
@@ -303,6 +320,19 @@ func (b *Bot) Run(ctx context.Context) error {
 // Connected reports whether the gateway connection is up, for health
 // checks.
 func (b *Bot) Connected() bool { return b.gateway.Load() }
+
+// instanceName names this process among those sharing a store: host,
+// process ID and a random suffix (a restarted process in a container often
+// gets the same host name and PID).
+func instanceName() string {
+	host, err := os.Hostname()
+	if err != nil {
+		host = "gambit"
+	}
+	var r [4]byte
+	_, _ = rand.Read(r[:])
+	return fmt.Sprintf("%s-%d-%s", host, os.Getpid(), hex.EncodeToString(r[:]))
+}
 
 // now returns the bot's clock time.
 func (b *Bot) now() time.Time { return b.cfg.Now() }

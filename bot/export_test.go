@@ -25,3 +25,6 @@ func PanicRoute(b *Bot) {
 func WrapStore(b *Bot, wrap func(storage.Store) storage.Store) {
 	b.store = wrap(b.store)
 }
+
+// AIClaim is the key of the claim on game id's AI turn after ply moves.
+func AIClaim(id storage.GameID, ply int) string { return aiClaim(id, ply) }

@@ -137,7 +137,13 @@ func start(t testing.TB, opts ...option) *harness {
 // run starts the bot and waits until it serves.
 func (h *harness) run() {
 	h.t.Helper()
-	cfg := h.cfg
+	h.bot, h.cancel, h.done = h.launch(h.cfg, h.beforeRun)
+}
+
+// launch starts a bot with cfg on the harness's stand-in and store, after
+// before (if not nil) changed it, and waits until it serves.
+func (h *harness) launch(cfg bot.Config, before func(*bot.Bot)) (*bot.Bot, context.CancelFunc, chan error) {
+	h.t.Helper()
 	cfg.Token, cfg.APIURL = h.srv.Token(), h.srv.URL()
 	cfg.Logger = slog.New(slog.NewTextHandler(h.logs, &slog.HandlerOptions{Level: slog.LevelDebug}))
 	ready := make(chan struct{})
@@ -146,19 +152,49 @@ func (h *harness) run() {
 	if err != nil {
 		h.t.Fatal(err)
 	}
-	if h.beforeRun != nil {
-		h.beforeRun(b)
+	if before != nil {
+		before(b)
 	}
 	ctx, cancel := context.WithCancel(context.Background())
-	h.bot, h.cancel, h.done = b, cancel, make(chan error, 1)
-	go func() { h.done <- b.Run(ctx) }()
+	done := make(chan error, 1)
+	go func() { done <- b.Run(ctx) }()
 	select {
 	case <-ready:
-	case err := <-h.done:
+	case err := <-done:
 		h.t.Fatalf("the bot stopped at start: %v; logs:\n%s", err, h.logs.String())
 	case <-time.After(waitTimeout):
 		h.t.Fatalf("the bot did not come up; logs:\n%s", h.logs.String())
 	}
+	return b, cancel, done
+}
+
+// another runs one more bot on the harness's stand-in and store — another
+// process sharing the database — with the harness's settings changed by
+// edit and its store wrapped by wrap (either may be nil). It stops before
+// the harness's own bot when the test ends.
+func (h *harness) another(edit func(*bot.Config), wrap func(storage.Store) storage.Store) *bot.Bot {
+	h.t.Helper()
+	cfg := h.cfg
+	if edit != nil {
+		edit(&cfg)
+	}
+	b, cancel, done := h.launch(cfg, func(b *bot.Bot) {
+		if wrap != nil {
+			bot.WrapStore(b, wrap)
+		}
+	})
+	h.t.Cleanup(func() {
+		cancel()
+		select {
+		case err := <-done:
+			if err != nil {
+				h.t.Errorf("another bot stopped with %v", err)
+			}
+		case <-time.After(waitTimeout):
+			h.t.Error("another bot did not stop")
+		}
+	})
+	return b
 }
 
 // waitLog waits until the bot's logs contain text.

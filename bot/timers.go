@@ -11,7 +11,8 @@ import (
 )
 
 // runTimers ends what is due until ctx is done: challenges nobody answered
-// and turns nobody played. Deadlines that passed while the bot was down
+// and turns nobody played; and it sweeps up the AI turns nobody plays
+// (sweepAI). Deadlines that passed while the bot was down
 // are handled at the first tick. With metrics, it also counts the open
 // games now and then.
 func (b *Bot) runTimers(ctx context.Context) {
@@ -21,6 +22,9 @@ func (b *Bot) runTimers(ctx context.Context) {
 	for {
 		if err := b.endDue(ctx); err != nil && ctx.Err() == nil {
 			b.log.Error("end due games", "err", err)
+		}
+		if err := b.sweepAI(ctx, b.cfg.ClaimTTL); err != nil && ctx.Err() == nil {
+			b.log.Error("sweep AI turns", "err", err)
 		}
 		if m := b.cfg.Metrics; m != nil && time.Since(counted) >= b.cfg.CountInterval {
 			counted = time.Now()

@@ -154,7 +154,9 @@ type Store interface {
 	// owner holds it already (which renews it). Of any number of owners
 	// claiming one key at once, one gets it. Processes sharing a store use
 	// claims to split work (an AI turn, a gateway shard) so that it is done
-	// once, and a dead process's claims expire for others to take.
+	// once, and a dead process's claims expire for others to take. A store
+	// one process holds alone (storage/bolt) drops every claim when it is
+	// opened: their holders are gone.
 	Claim(ctx context.Context, key, owner string, ttl time.Duration) (bool, error)
 	// Release gives up owner's claim on key at once; a claim owner does
 	// not hold is left alone.

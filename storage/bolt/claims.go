@@ -97,3 +97,24 @@ func (s *Store) Claims(ctx context.Context, prefix string) (map[string]string, e
 	}
 	return out, nil
 }
+
+// dropClaims deletes every claim of a database just opened read-write:
+// the process that took them no longer holds the file, so they are dead,
+// and the AI turns they held are to be played now rather than once they
+// expire.
+func dropClaims(db *bbolt.DB) error {
+	if db.IsReadOnly() {
+		return nil
+	}
+	return db.Update(func(tx *bbolt.Tx) error {
+		b := tx.Bucket(bucketClaims)
+		if b == nil || b.Stats().KeyN == 0 {
+			return nil
+		}
+		if err := tx.DeleteBucket(bucketClaims); err != nil {
+			return fmt.Errorf("drop claims: %w", err)
+		}
+		_, err := tx.CreateBucket(bucketClaims)
+		return err
+	})
+}

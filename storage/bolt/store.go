@@ -97,7 +97,10 @@ func open(path string, opts *Options, steps []migration) (*Store, error) {
 		if err := verify(db, path); err != nil {
 			return err
 		}
-		return migrate(db, path, steps)
+		if err := migrate(db, path, steps); err != nil {
+			return err
+		}
+		return dropClaims(db)
 	})
 	if err != nil {
 		if db != nil {

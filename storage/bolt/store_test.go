@@ -4,6 +4,7 @@ import (
 	"context"
 	"path/filepath"
 	"testing"
+	"time"
 )
 
 // openTest opens a store in a fresh temporary directory and closes it
@@ -25,4 +26,32 @@ func openTest(t testing.TB) *Store {
 		}
 	})
 	return s
+}
+
+// TestOpenDropsClaims: one process holds a bbolt file, so the claims in
+// it when it is opened were taken by a process that is gone; the AI turns
+// they held must be played at once, not after their claims expire.
+func TestOpenDropsClaims(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "gambit.db")
+	s, err := Open(path, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx := context.Background()
+	if ok, err := s.Claim(ctx, "ai/x", "dead", time.Hour); !ok || err != nil {
+		t.Fatalf("Claim = %v, %v", ok, err)
+	}
+	if err := s.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if s, err = Open(path, nil); err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	if got, err := s.Claims(ctx, ""); len(got) != 0 || err != nil {
+		t.Fatalf("claims after reopening: %v, %v", got, err)
+	}
+	if ok, err := s.Claim(ctx, "ai/x", "alive", time.Hour); !ok || err != nil {
+		t.Fatalf("the claim of the previous process still holds: %v, %v", ok, err)
+	}
 }

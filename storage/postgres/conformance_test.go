@@ -38,3 +38,29 @@ func TestConformance(t *testing.T) {
 		}
 	})
 }
+
+// TestClaimsSurviveReopening: a claim lives in the database, not in the
+// process that took it, so another process (here, the store reopened)
+// respects it until it expires.
+func TestClaimsSurviveReopening(t *testing.T) {
+	now := time.Date(2025, 3, 1, 12, 0, 0, 0, time.UTC)
+	clock := func() time.Time { return now }
+	s, url := openTest(t, clock)
+	ctx := context.Background()
+	if ok, err := s.Claim(ctx, "ai/x", "p1", time.Minute); !ok || err != nil {
+		t.Fatalf("Claim = %v, %v", ok, err)
+	}
+	other, err := Open(ctx, url, &Options{Clock: clock})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer other.Close()
+	if ok, err := other.Claim(ctx, "ai/x", "p2", time.Minute); ok || err != nil {
+		t.Fatalf("another process took a live claim: %v, %v", ok, err)
+	}
+	now = now.Add(time.Minute)
+	if ok, err := other.Claim(ctx, "ai/x", "p2", time.Minute); !ok || err != nil {
+		t.Fatalf("another process could not take an expired claim: %v, %v", ok, err)
+	}
+	_ = s.Close()
+}

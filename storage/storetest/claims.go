@@ -134,16 +134,3 @@ func testRacingClaims(t *testing.T, o Opener) {
 		}
 	}
 }
-
-func testClaimsSurviveReopening(t *testing.T, o Opener) {
-	s, clk := openTest(t, o)
-	claim(t, s, "ai/x", "p1", time.Minute)
-	s.Admin = s.reopen()
-	if claim(t, s, "ai/x", "p2", time.Minute) {
-		t.Fatal("a claim was lost by reopening the store")
-	}
-	clk.Advance(time.Minute)
-	if !claim(t, s, "ai/x", "p2", time.Minute) {
-		t.Fatal("an expired claim could not be taken after reopening")
-	}
-}

@@ -48,7 +48,6 @@ var suite = []struct {
 	{"RatingsNeverCountTwice", testRatingsNeverCountTwice},
 	{"ClaimsExpire", testClaimsExpire},
 	{"RacingClaims", testRacingClaims},
-	{"ClaimsSurviveReopening", testClaimsSurviveReopening},
 }
 
 // clock is a settable time source for deadline tests.
