@@ -83,6 +83,7 @@ type Server struct {
 	botPerms       map[string]int64 // channel ID → the bot's permissions there
 	memberPerms    map[string]int64 // guild ID/user ID → the member's permissions
 	departed       map[string]bool  // IDs of the guilds the bot was removed from and of their channels
+	shards         sharding
 }
 
 // guild is the server's record of a guild and its members.
