@@ -104,6 +104,14 @@ type Config struct {
 	// open games whose boards a crash may have left behind, and redraws
 	// them (posting them again if they are gone).
 	RefreshWindow time.Duration
+	// ShardCount is the number of gateway shards of the whole bot, over
+	// all its processes; 0 means one, ShardsAuto what Discord recommends.
+	ShardCount int
+	// ShardIDs are the shards this process runs (each below the count);
+	// empty means all of them. Processes sharing a store split the shards
+	// between them; each handles the timers and boards of its shards'
+	// guilds (DMs belong to shard 0), and any of them plays AI turns.
+	ShardIDs []int
 	// Instance names this process to the others sharing its store, as
 	// the owner of its claims (AI turns, shards); empty means the host
 	// name, the process ID and a random suffix. Two running processes
@@ -193,7 +201,7 @@ type Bot struct {
 
 	closing  atomic.Bool
 	inflight sync.WaitGroup
-	gateway  atomic.Bool
+	shards   shards
 	seen     seenInteractions
 }
 
@@ -213,10 +221,6 @@ func New(cfg Config, store storage.Store) (*Bot, error) {
 	// Every log line goes through the redactor: an error quoting a
 	// request's URL would otherwise leak the interaction token in it.
 	cfg.Logger = slog.New(newRedactor(cfg.Logger.Handler(), cfg.Token))
-	s, err := discordgo.New("Bot " + cfg.Token)
-	if err != nil {
-		return nil, fmt.Errorf("bot: create session: %w", err)
-	}
 	var transport http.RoundTripper = http.DefaultTransport
 	if cfg.APIURL != "" {
 		base, err := apiurl.Parse(cfg.APIURL)
@@ -225,36 +229,14 @@ func New(cfg Config, store storage.Store) (*Bot, error) {
 		}
 		transport = apiurl.Transport(base, nil)
 	}
-	s.Client = &http.Client{Transport: transport, Timeout: 20 * time.Second}
-	s.Identify.Intents = discordgo.IntentsGuilds
-	s.ShouldRetryOnRateLimit = true
-	s.MaxRestRetries = 3
-	b := &Bot{cfg: cfg, store: store, session: s, answers: s, log: cfg.Logger}
+	b := &Bot{cfg: cfg, store: store, log: cfg.Logger, shards: shards{up: map[*discordgo.Session]bool{}}}
+	s, err := b.newSession(&http.Client{Transport: transport, Timeout: 20 * time.Second})
+	if err != nil {
+		return nil, err
+	}
+	b.session, b.answers = s, s
 	b.ai = newAIPool(b, cfg.SearchThreads)
 	b.routes()
-	s.AddHandler(func(_ *discordgo.Session, e *discordgo.InteractionCreate) { b.onInteraction(e.Interaction) })
-	b.handleGuildEvents(s)
-	s.AddHandler(func(_ *discordgo.Session, e *discordgo.Ready) {
-		b.gateway.Store(true)
-		b.log.Info("gateway ready", "user", e.User.Username, "guilds", len(e.Guilds))
-	})
-	s.AddHandler(func(_ *discordgo.Session, _ *discordgo.Resumed) {
-		b.gateway.Store(true)
-		b.log.Info("gateway resumed")
-	})
-	s.AddHandler(func(_ *discordgo.Session, _ *discordgo.Disconnect) {
-		b.gateway.Store(false)
-		b.log.Warn("gateway disconnected; reconnecting")
-	})
-	s.AddHandler(func(_ *discordgo.Session, e *discordgo.RateLimit) {
-		// The URL of an interaction route holds its token: log the bucket.
-		var bucket string
-		var retryAfter time.Duration
-		if e.TooManyRequests != nil {
-			bucket, retryAfter = e.Bucket, e.RetryAfter
-		}
-		b.log.Warn("rate limited by Discord", "bucket", bucket, "retry_after", retryAfter)
-	})
 	return b, nil
 }
 
@@ -273,11 +255,15 @@ func (b *Bot) Run(ctx context.Context) error {
 		return fmt.Errorf("bot: who am I (is the token right?): %w", err)
 	}
 	b.appID = me.ID
-	if err := b.session.Open(); err != nil {
-		return fmt.Errorf("bot: connect to the gateway: %w", err)
+	maxConcurrency, err := b.planShards()
+	if err != nil {
+		return err
+	}
+	if err := b.openShards(ctx, maxConcurrency); err != nil {
+		return err
 	}
 	if err := b.syncCommands(); err != nil {
-		_ = b.session.Close()
+		_ = b.closeShards()
 		return err
 	}
 	workers := b.ai.start()
@@ -298,7 +284,8 @@ func (b *Bot) Run(ctx context.Context) error {
 		defer close(timers)
 		b.runTimers(ctx)
 	}()
-	b.log.Info("bot running", "guild", b.cfg.GuildID, "move_time", b.cfg.MoveTime, "search_threads", b.cfg.SearchThreads)
+	b.log.Info("bot running", "guild", b.cfg.GuildID, "move_time", b.cfg.MoveTime, "search_threads", b.cfg.SearchThreads,
+		"shards", fmt.Sprint(b.shards.ids()), "shard_count", b.shards.count, "instance", b.cfg.Instance)
 	if b.cfg.Ready != nil {
 		b.cfg.Ready()
 	}
@@ -310,8 +297,8 @@ func (b *Bot) Run(ctx context.Context) error {
 	workers.Wait()
 	b.inflight.Wait()
 	<-timers
-	if err := b.session.Close(); err != nil {
-		return fmt.Errorf("bot: close the gateway: %w", err)
+	if err := b.closeShards(); err != nil {
+		return err
 	}
 	b.log.Info("bot stopped")
 	return nil
@@ -319,7 +306,7 @@ func (b *Bot) Run(ctx context.Context) error {
 
 // Connected reports whether the gateway connection is up, for health
 // checks.
-func (b *Bot) Connected() bool { return b.gateway.Load() }
+func (b *Bot) Connected() bool { return b.shards.connected() }
 
 // instanceName names this process among those sharing a store: host,
 // process ID and a random suffix (a restarted process in a container often

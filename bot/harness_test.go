@@ -72,6 +72,11 @@ func withoutChecks() option {
 	return func(h *harness) { h.srvOpts = append(h.srvOpts, discordtest.WithoutChecks()) }
 }
 
+// withServer starts the stand-in with opts.
+func withServer(opts ...discordtest.ServerOption) option {
+	return func(h *harness) { h.srvOpts = append(h.srvOpts, opts...) }
+}
+
 // withBot changes the bot before it runs, such as to add a test route.
 func withBot(f func(*bot.Bot)) option { return func(h *harness) { h.beforeRun = f } }
 

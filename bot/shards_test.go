@@ -1,0 +1,119 @@
+package bot_test
+
+import (
+	"context"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/gambitbot/gambit/bot"
+	"github.com/gambitbot/gambit/internal/discordtest"
+	"github.com/gambitbot/gambit/storage"
+)
+
+// shardSpy records what one process does in a store shared by several:
+// the guilds of the games it creates, and the identify buckets it was
+// refused.
+type shardSpy struct {
+	storage.Store
+	refused chan string // identify claims refused
+
+	mu      sync.Mutex
+	created []string // guild IDs
+}
+
+func newShardSpy(s storage.Store) *shardSpy {
+	return &shardSpy{Store: s, refused: make(chan string, 1000)}
+}
+
+func (s *shardSpy) CreateGame(ctx context.Context, g *storage.Game, l storage.Limits) error {
+	s.mu.Lock()
+	s.created = append(s.created, g.GuildID)
+	s.mu.Unlock()
+	return s.Store.CreateGame(ctx, g, l)
+}
+
+func (s *shardSpy) Claim(ctx context.Context, key, owner string, ttl time.Duration) (bool, error) {
+	ok, err := s.Store.Claim(ctx, key, owner, ttl)
+	if !ok && err == nil && strings.HasPrefix(key, "identify/") {
+		select {
+		case s.refused <- key:
+		default:
+		}
+	}
+	return ok, err
+}
+
+func (s *shardSpy) guilds() []string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return append([]string(nil), s.created...)
+}
+
+// TestTwoProcessesSplitTheShards: two bots sharing a store each run one
+// of two shards against one stand-in, through the real discordgo client.
+// Each serves only its shard's guilds, and with max_concurrency 1 the
+// second waits for the first's identify window instead of being refused.
+func TestTwoProcessesSplitTheShards(t *testing.T) {
+	t.Parallel()
+	var spyA *shardSpy
+	madeB := make(chan *shardSpy, 1)
+	h := start(t, withClock(), withServer(discordtest.WithShards(2, 1)), withConfig(func(c *bot.Config) {
+		c.ShardCount, c.ShardIDs, c.Instance = 2, []int{0}, "process-a"
+	}), withBot(func(b *bot.Bot) {
+		bot.WrapStore(b, func(s storage.Store) storage.Store { spyA = newShardSpy(s); return spyA })
+	}))
+
+	// Process B starts within shard 0's identify window: it must wait,
+	// on the clock, until the window has passed.
+	var waited []discordtest.Identify
+	advanced := make(chan struct{})
+	go func() {
+		defer close(advanced)
+		spyB := <-madeB
+		select {
+		case <-spyB.refused:
+		case <-time.After(waitTimeout):
+			return
+		}
+		waited = h.srv.Identifies()
+		h.clock.Advance(6 * time.Second)
+	}()
+	var spyB *shardSpy
+	h.another(func(c *bot.Config) { c.ShardIDs, c.Instance = []int{1}, "process-b" }, func(s storage.Store) storage.Store {
+		spyB = newShardSpy(s)
+		madeB <- spyB
+		return spyB
+	})
+	<-advanced
+	if len(waited) != 1 || waited[0].Shard != [2]int{0, 2} {
+		t.Fatalf("while process B waited for its bucket the stand-in saw identifies %+v, want shard 0's only", waited)
+	}
+	ids := h.srv.Identifies()
+	if len(ids) != 2 || ids[1].Shard != [2]int{1, 2} || ids[1].Refused || ids[1].At.Sub(ids[0].At) < 5*time.Second {
+		t.Fatalf("identifies = %+v, want shard 1 accepted 5 s or more after shard 0", ids)
+	}
+
+	// A game in each shard's guild is made by the process of that shard.
+	alice := h.srv.AddUser("alice").ID
+	var guilds [2]string
+	for shard := range guilds {
+		g, ch := h.srv.AddGuildOnShard("Guild", shard)
+		guilds[shard] = g.ID
+		if err := h.srv.AddMember(g.ID, alice); err != nil {
+			t.Fatal(err)
+		}
+		ix, err := h.srv.SendCommand(discordtest.SlashCommand{UserID: alice, ChannelID: ch.ID, Name: "play",
+			Options: []discordtest.Option{opt("game", "tictactoe"), opt("ai", "random")}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if m, err := ix.Reply(h.ctx()); err != nil || readable(m).Ephemeral() {
+			t.Fatalf("/play in the guild of shard %d: %+v, %v", shard, m, err)
+		}
+	}
+	if a, b := spyA.guilds(), spyB.guilds(); len(a) != 1 || a[0] != guilds[0] || len(b) != 1 || b[0] != guilds[1] {
+		t.Fatalf("process A made games in %v and B in %v; want A in %s (shard 0) and B in %s (shard 1)", a, b, guilds[0], guilds[1])
+	}
+}
