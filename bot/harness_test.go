@@ -65,6 +65,27 @@ func withClock() option {
 	return func(h *harness) { h.clock = discordtest.NewManualClock(time.Date(2026, 11, 22, 12, 0, 0, 0, time.UTC)) }
 }
 
+// withFastClock is withClock with the clock moving on by step every
+// millisecond of real time until the test ends, for waits on the bot's
+// clock (a shard waiting for its identify bucket) that nothing else ends.
+func withFastClock(step time.Duration) option {
+	return func(h *harness) {
+		withClock()(h)
+		done := make(chan struct{})
+		h.t.Cleanup(func() { close(done) })
+		go func() {
+			for {
+				select {
+				case <-done:
+					return
+				case <-time.After(time.Millisecond):
+					h.clock.Advance(step)
+				}
+			}
+		}()
+	}
+}
+
 // withoutChecks makes the stand-in skip its checks of request bodies and
 // its request log, for load benchmarks that measure the bot rather than
 // the stand-in.

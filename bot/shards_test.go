@@ -117,3 +117,42 @@ func TestTwoProcessesSplitTheShards(t *testing.T) {
 		t.Fatalf("process A made games in %v and B in %v; want A in %s (shard 0) and B in %s (shard 1)", a, b, guilds[0], guilds[1])
 	}
 }
+
+// TestAutoShardsRunWhatDiscordRecommends: with ShardsAuto the bot asks
+// GET /gateway/bot and runs every shard it names, the two of one bucket
+// each 5 s apart on the clock, and serves a guild of each.
+func TestAutoShardsRunWhatDiscordRecommends(t *testing.T) {
+	t.Parallel()
+	h := start(t, withFastClock(50*time.Millisecond), withServer(discordtest.WithShards(3, 2)), withConfig(func(c *bot.Config) {
+		c.ShardCount = bot.ShardsAuto
+	}))
+	if n, err := h.srv.WaitShards(h.ctx()); err != nil || n != 3 {
+		t.Fatalf("WaitShards = %d, %v; want 3 shards up", n, err)
+	}
+	ids := h.srv.Identifies()
+	last := map[int]time.Time{}
+	for _, id := range ids {
+		if id.Refused {
+			t.Errorf("an identify was refused: %+v", ids)
+		}
+		bucket := id.Shard[0] % 2
+		if at, ok := last[bucket]; ok && id.At.Sub(at) < 5*time.Second {
+			t.Errorf("two identifies of bucket %d within 5 s: %+v", bucket, ids)
+		}
+		last[bucket] = id.At
+	}
+	alice := h.srv.AddUser("alice").ID
+	for shard := range 3 {
+		g, ch := h.srv.AddGuildOnShard("Guild", shard)
+		if err := h.srv.AddMember(g.ID, alice); err != nil {
+			t.Fatal(err)
+		}
+		ix, err := h.srv.SendCommand(discordtest.SlashCommand{UserID: alice, ChannelID: ch.ID, Name: "help"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := ix.Reply(h.ctx()); err != nil {
+			t.Fatalf("/help in the guild of shard %d: %v", shard, err)
+		}
+	}
+}
