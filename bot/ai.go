@@ -253,13 +253,14 @@ func (b *Bot) claimAI(ctx context.Context, t aiTurn) (claimed context.Context, r
 // never went out — get their board posted, if they were created before
 // started (a game created since is being shown by its handler). Games
 // awaiting the AI are left to their resumed search, which posts a missing
-// board with its move. Only the games of this process's shards are
-// refreshed; the processes running the others refresh theirs.
-func (b *Bot) refreshBoards(ctx context.Context, started time.Time) {
+// board with its move. Only the games of the guilds mine accepts are
+// refreshed: those of this process's shards at start, of a shard taken
+// over from a dead process later (see shardKeeper).
+func (b *Bot) refreshBoards(ctx context.Context, started time.Time, mine func(guildID string) bool) {
 	since := started.Add(-b.cfg.RefreshWindow)
 	games, err := b.store.OpenGames(ctx, func(g *storage.Game) bool {
 		lost := g.MessageID == "" && g.CreatedAt.Before(started)
-		return (lost || g.MessageID != "" && g.UpdatedAt.After(since)) && !g.AwaitingAI() && b.shards.owns(g.GuildID)
+		return (lost || g.MessageID != "" && g.UpdatedAt.After(since)) && !g.AwaitingAI() && mine(g.GuildID)
 	})
 	if err != nil {
 		b.log.Error("refresh recent boards", "err", err)

@@ -112,6 +112,11 @@ type Config struct {
 	// between them; each handles the timers and boards of its shards'
 	// guilds (DMs belong to shard 0), and any of them plays AI turns.
 	ShardIDs []int
+	// AutoShardIDs shares the shards among the live processes of the bot
+	// (those sharing the store) instead of ShardIDs: each runs its share
+	// and takes over the shards of a process that died once its claims
+	// expire (ClaimTTL). See shardKeeper.
+	AutoShardIDs bool
 	// Instance names this process to the others sharing its store, as
 	// the owner of its claims (AI turns, shards); empty means the host
 	// name, the process ID and a random suffix. Two running processes
@@ -202,6 +207,7 @@ type Bot struct {
 	closing  atomic.Bool
 	inflight sync.WaitGroup
 	shards   shards
+	keeper   *shardKeeper // with Config.AutoShardIDs
 	seen     seenInteractions
 }
 
@@ -262,6 +268,21 @@ func (b *Bot) Run(ctx context.Context) error {
 	if err := b.openShards(ctx, maxConcurrency); err != nil {
 		return err
 	}
+	kept := make(chan struct{})
+	if b.shards.auto {
+		balanced := make(chan struct{})
+		b.keeper = &shardKeeper{b: b}
+		go func() {
+			defer close(kept)
+			b.keeper.run(ctx, maxConcurrency, balanced)
+		}()
+		select {
+		case <-balanced:
+		case <-ctx.Done():
+		}
+	} else {
+		close(kept)
+	}
 	if err := b.syncCommands(); err != nil {
 		_ = b.closeShards()
 		return err
@@ -273,7 +294,7 @@ func (b *Bot) Run(ctx context.Context) error {
 	b.inflight.Add(1)
 	go func() {
 		defer b.inflight.Done()
-		b.refreshBoards(ctx, started)
+		b.refreshBoards(ctx, started, b.shards.owns)
 	}()
 	// The 15-puzzle's pattern databases take a second or two to build,
 	// once per process: now, so that no hint waits for them. Shutdown does
@@ -295,6 +316,7 @@ func (b *Bot) Run(ctx context.Context) error {
 	b.closing.Store(true)
 	b.ai.stop()
 	workers.Wait()
+	<-kept // the shards handed over before the rest winds down
 	b.inflight.Wait()
 	<-timers
 	if err := b.closeShards(); err != nil {

@@ -41,6 +41,7 @@ func shardOf(guildID string, count int) int {
 // this process runs, and which of them are connected.
 type shards struct {
 	count    int                        // shards of the whole bot, ≥ 1
+	auto     bool                       // Config.AutoShardIDs: the sessions change as processes come and go
 	sessions map[int]*discordgo.Session // by shard ID: the ones this process runs
 
 	mu sync.Mutex
@@ -51,6 +52,8 @@ type shards struct {
 // the start-up passes touch only such games, leaving the others to the
 // processes that run their shards.
 func (sh *shards) owns(guildID string) bool {
+	sh.mu.Lock()
+	defer sh.mu.Unlock()
 	_, ok := sh.sessions[shardOf(guildID, sh.count)]
 	return ok
 }
@@ -78,11 +81,13 @@ func (sh *shards) connected() bool {
 			return false
 		}
 	}
-	return len(sh.sessions) > 0
+	return len(sh.sessions) > 0 || sh.auto
 }
 
 // ids returns the shards this process runs, in order.
 func (sh *shards) ids() []int {
+	sh.mu.Lock()
+	defer sh.mu.Unlock()
 	ids := make([]int, 0, len(sh.sessions))
 	for id := range sh.sessions {
 		ids = append(ids, id)
@@ -140,7 +145,7 @@ func (b *Bot) listen(s *discordgo.Session) {
 // Discord's max_concurrency, 0 when it did not ask.
 func (b *Bot) planShards() (maxConcurrency int, err error) {
 	count, ids := b.cfg.ShardCount, b.cfg.ShardIDs
-	if count <= 1 && count != ShardsAuto && len(ids) == 0 {
+	if count <= 1 && count != ShardsAuto && len(ids) == 0 && !b.cfg.AutoShardIDs {
 		b.shards.set(1, map[int]*discordgo.Session{0: b.session})
 		return 0, nil
 	}
@@ -152,7 +157,10 @@ func (b *Bot) planShards() (maxConcurrency int, err error) {
 	if count == ShardsAuto {
 		count = max(gw.Shards, 1)
 	}
-	if len(ids) == 0 {
+	b.shards.auto = b.cfg.AutoShardIDs
+	if b.shards.auto {
+		ids = nil // keepShards takes them
+	} else if len(ids) == 0 {
 		for id := range count {
 			ids = append(ids, id)
 		}
@@ -183,7 +191,7 @@ func (b *Bot) planShards() (maxConcurrency int, err error) {
 func (b *Bot) openShards(ctx context.Context, maxConcurrency int) error {
 	var opened []*discordgo.Session
 	for _, id := range b.shards.ids() {
-		s := b.shards.sessions[id]
+		s := b.shards.session(id)
 		err := error(nil)
 		if maxConcurrency > 0 {
 			err = b.awaitIdentify(ctx, id, maxConcurrency)
@@ -215,6 +223,9 @@ func (b *Bot) awaitIdentify(ctx context.Context, id, maxConcurrency int) error {
 		if ok {
 			return nil
 		}
+		if b.keeper != nil {
+			b.keeper.renew(ctx) // a long wait must not let the shards held expire
+		}
 		select {
 		case <-ctx.Done():
 			return ctx.Err()
@@ -223,11 +234,30 @@ func (b *Bot) awaitIdentify(ctx context.Context, id, maxConcurrency int) error {
 	}
 }
 
+// session returns the session of shard id, nil if this process does not
+// run it.
+func (sh *shards) session(id int) *discordgo.Session {
+	sh.mu.Lock()
+	defer sh.mu.Unlock()
+	return sh.sessions[id]
+}
+
+// put adds (s not nil) or removes shard id's session.
+func (sh *shards) put(id int, s *discordgo.Session) {
+	sh.mu.Lock()
+	defer sh.mu.Unlock()
+	if s == nil {
+		delete(sh.sessions, id)
+		return
+	}
+	sh.sessions[id] = s
+}
+
 // closeShards closes every shard's gateway connection.
 func (b *Bot) closeShards() error {
 	var first error
 	for _, id := range b.shards.ids() {
-		if err := b.shards.sessions[id].Close(); err != nil && first == nil {
+		if err := b.shards.session(id).Close(); err != nil && first == nil {
 			first = fmt.Errorf("bot: close the gateway of shard %d: %w", id, err)
 		}
 	}

@@ -156,3 +156,68 @@ func TestAutoShardsRunWhatDiscordRecommends(t *testing.T) {
 		}
 	}
 }
+
+// waitShards waits until cond holds of the shards each bot runs.
+func waitShards(t *testing.T, what string, cond func(a, b []int) bool, a, b *bot.Bot) {
+	t.Helper()
+	deadline := time.Now().Add(waitTimeout)
+	for {
+		sa, sb := bot.Shards(a), []int(nil)
+		if b != nil {
+			sb = bot.Shards(b)
+		}
+		if cond(sa, sb) {
+			return
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("timed out waiting for %s: shards %v and %v", what, sa, sb)
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+}
+
+// TestAutoShardIDsShareAndTakeOver: processes with AutoShardIDs split the
+// shards between them as they come, and the one left takes the shards of
+// the one that went.
+func TestAutoShardIDsShareAndTakeOver(t *testing.T) {
+	t.Parallel()
+	auto := func(instance string) func(*bot.Config) {
+		return func(c *bot.Config) {
+			c.ShardCount, c.AutoShardIDs, c.ClaimTTL, c.Instance = 2, true, 1500*time.Millisecond, instance
+		}
+	}
+	h := start(t, withServer(discordtest.WithShards(2, 2)), withConfig(auto("process-a")))
+	a := h.bot
+	waitShards(t, "process A alone to run both shards", func(sa, _ []int) bool { return len(sa) == 2 }, a, nil)
+
+	b := h.another(auto("process-b"), nil)
+	waitShards(t, "the shards to be split", func(sa, sb []int) bool {
+		return len(sa) == 1 && len(sb) == 1 && sa[0] != sb[0]
+	}, a, b)
+	// Each process serves the guild of its shard.
+	alice := h.srv.AddUser("alice").ID
+	help := func(shard int) {
+		t.Helper()
+		g, ch := h.srv.AddGuildOnShard("Guild", shard)
+		if err := h.srv.AddMember(g.ID, alice); err != nil {
+			t.Fatal(err)
+		}
+		ix, err := h.srv.SendCommand(discordtest.SlashCommand{UserID: alice, ChannelID: ch.ID, Name: "help"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := ix.Reply(h.ctx()); err != nil {
+			t.Fatalf("/help in the guild of shard %d: %v", shard, err)
+		}
+	}
+	help(0)
+	help(1)
+
+	gone := bot.Shards(a)[0]
+	h.stop()
+	waitShards(t, "process B to take process A's shard", func(sb, _ []int) bool { return len(sb) == 2 }, b, nil)
+	help(gone)
+	if _, err := h.srv.WaitShards(h.ctx()); err != nil {
+		t.Fatal(err)
+	}
+}

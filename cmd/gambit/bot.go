@@ -33,7 +33,9 @@ environment and from a .env file in the working directory (see .env.example):
   GAMBIT_DB              the database file (default ./data/gambit.db)
   GAMBIT_DATABASE_URL    a PostgreSQL database (postgres://…) instead of the file
   GAMBIT_SHARDS          gateway shards of the whole bot: a count, or auto for Discord's (default 1)
-  GAMBIT_SHARD_IDS       the shards this process runs: 0-3, 0,2 (default all)
+  GAMBIT_SHARD_IDS       the shards this process runs: 0-3, 0,2, or auto to share them with the
+                         other processes on the database and take over those of a dead one (default all)
+  GAMBIT_CLAIM_TTL       how long a dead process's AI turns and shards wait for another (default 30s)
   GAMBIT_MOVE_TIME       default AI time per move (default 2s)
   GAMBIT_CHALLENGE_TTL   how long a challenge waits for an answer (default 5m)
   GAMBIT_TURN_TIMEOUT    how long a player may take per move (default 24h)
@@ -85,6 +87,7 @@ func botSettings(needDiscord bool) (bot.Config, slog.Level, error) {
 	duration("GAMBIT_MOVE_TIME", &cfg.MoveTime)
 	duration("GAMBIT_CHALLENGE_TTL", &cfg.ChallengeTTL)
 	duration("GAMBIT_TURN_TIMEOUT", &cfg.TurnTimeout)
+	duration("GAMBIT_CLAIM_TTL", &cfg.ClaimTTL)
 	count := func(key string, into *int) {
 		if v := os.Getenv(key); v != "" {
 			n, err := strconv.Atoi(v)
@@ -126,7 +129,9 @@ func shardSettings(cfg *bot.Config) error {
 		}
 		cfg.ShardCount = n
 	}
-	if v := strings.TrimSpace(os.Getenv("GAMBIT_SHARD_IDS")); v != "" {
+	if v := strings.TrimSpace(os.Getenv("GAMBIT_SHARD_IDS")); v == "auto" {
+		cfg.AutoShardIDs = true
+	} else if v != "" {
 		ids, err := parseShardIDs(v)
 		if err != nil {
 			errs = append(errs, fmt.Errorf("GAMBIT_SHARD_IDS=%q: %w", v, err))

@@ -21,6 +21,7 @@ func TestShardSettings(t *testing.T) {
 		{"4", "0-1", 4, []int{0, 1}, ""},
 		{"8", "0,2, 5-7,2", 8, []int{0, 2, 5, 6, 7}, ""},
 		{"auto", "3", bot.ShardsAuto, []int{3}, ""},
+		{"4", "auto", 4, nil, ""},
 		{"0", "", 0, nil, "GAMBIT_SHARDS"},
 		{"many", "", 0, nil, "GAMBIT_SHARDS"},
 		{"4", "4", 4, nil, "not below GAMBIT_SHARDS (4)"},
@@ -39,7 +40,7 @@ func TestShardSettings(t *testing.T) {
 			}
 			continue
 		}
-		if err != nil || cfg.ShardCount != tc.count || !slices.Equal(cfg.ShardIDs, tc.want) {
+		if err != nil || cfg.ShardCount != tc.count || !slices.Equal(cfg.ShardIDs, tc.want) || cfg.AutoShardIDs != (tc.ids == "auto") {
 			t.Errorf("GAMBIT_SHARDS=%q GAMBIT_SHARD_IDS=%q: count %d ids %v err %v; want %d %v", tc.shards, tc.ids, cfg.ShardCount, cfg.ShardIDs, err, tc.count, tc.want)
 		}
 	}
