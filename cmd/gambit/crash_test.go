@@ -27,7 +27,6 @@ import (
 	"github.com/gambitbot/gambit/games/catalog"
 	"github.com/gambitbot/gambit/internal/discordtest"
 	"github.com/gambitbot/gambit/storage"
-	"github.com/gambitbot/gambit/storage/bolt"
 )
 
 // The bot crash drill kills the real `gambit bot` process a few times by
@@ -148,6 +147,8 @@ type crashDrill struct {
 	t      *testing.T
 	srv    *discordtest.Server
 	db     string
+	url    string   // a PostgreSQL database instead of the file db
+	env    []string // settings every bot process gets besides the drill's own
 	dir    string
 	users  []discordtest.User
 	boards *crashBoards
@@ -176,8 +177,8 @@ type crashDrill struct {
 	orphans                          map[storage.GameID]bool // created, never shown
 }
 
-func newCrashDrill(t *testing.T) *crashDrill {
-	srv := discordtest.New()
+func newCrashDrill(t *testing.T, opts ...discordtest.ServerOption) *crashDrill {
+	srv := discordtest.New(opts...)
 	t.Cleanup(srv.Close)
 	d := &crashDrill{
 		t: t, srv: srv, db: filepath.Join(t.TempDir(), "gambit.db"), dir: t.TempDir(),
@@ -211,22 +212,39 @@ func newCrashDrill(t *testing.T) *crashDrill {
 // start runs `gambit bot` and waits until it serves.
 func (d *crashDrill) start() {
 	d.t.Helper()
+	d.cmd, d.logs = d.spawn()
+}
+
+// spawn runs one more `gambit bot` process with the drill's settings and
+// waits until it serves; the test ends it if it is still running.
+func (d *crashDrill) spawn() (*exec.Cmd, *crashLogs) {
+	d.t.Helper()
 	cmd := exec.Command(os.Args[0], "bot")
 	cmd.Env = append(crashEnviron(), runMainEnv+"=1",
 		"DISCORD_TOKEN="+d.srv.Token(), "DISCORD_API_URL="+d.srv.URL(), "GAMBIT_DB="+d.db,
 		"GAMBIT_MOVE_TIME="+crashMoveTime, "GAMBIT_CHALLENGE_TTL=1h", "GAMBIT_LOG_LEVEL=debug")
+	if d.url != "" {
+		cmd.Env = append(cmd.Env, envDatabaseURL+"="+d.url)
+	}
+	cmd.Env = append(cmd.Env, d.env...)
 	cmd.Dir = d.dir // no .env there
-	d.logs = newCrashLogs()
-	cmd.Stderr = d.logs
+	logs := newCrashLogs()
+	cmd.Stderr = logs
 	if err := cmd.Start(); err != nil {
 		d.t.Fatal(err)
 	}
-	d.cmd = cmd
-	if !d.logs.waitFor("bot running", crashWait) {
+	d.t.Cleanup(func() {
+		if cmd.ProcessState == nil {
+			_ = cmd.Process.Kill()
+			_ = cmd.Wait()
+		}
+	})
+	if !logs.waitFor("bot running", crashWait) {
 		_ = cmd.Process.Kill()
 		_ = cmd.Wait()
-		d.t.Fatalf("gambit bot did not come up; its output:\n%s", d.logs)
+		d.t.Fatalf("gambit bot did not come up; its output:\n%s", logs)
 	}
+	return cmd, logs
 }
 
 // crashEnviron is the test's environment without settings of Gambit or
@@ -596,7 +614,7 @@ func (d *crashDrill) verify(label string, prevAwaiting map[storage.GameID]int) (
 	if !d.boards.sync(ctx, d.srv) {
 		t.Fatalf("%s: the board tracker did not catch up with the stand-in", label)
 	}
-	s, err := bolt.Open(d.db, &bolt.Options{ReadOnly: true})
+	s, err := openStore(ctx, d.url, d.db, inspecting)
 	if err != nil {
 		t.Fatalf("%s: open the database read-only: %v", label, err)
 	}
