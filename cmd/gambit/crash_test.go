@@ -219,21 +219,28 @@ func (d *crashDrill) start() {
 // waits until it serves; the test ends it if it is still running.
 func (d *crashDrill) spawn() (*exec.Cmd, *crashLogs) {
 	d.t.Helper()
-	cmd := exec.Command(os.Args[0], "bot")
-	cmd.Env = append(crashEnviron(), runMainEnv+"=1",
-		"DISCORD_TOKEN="+d.srv.Token(), "DISCORD_API_URL="+d.srv.URL(), "GAMBIT_DB="+d.db,
-		"GAMBIT_MOVE_TIME="+crashMoveTime, "GAMBIT_CHALLENGE_TTL=1h", "GAMBIT_LOG_LEVEL=debug")
+	env := []string{"GAMBIT_DB=" + d.db, "GAMBIT_MOVE_TIME=" + crashMoveTime, "GAMBIT_CHALLENGE_TTL=1h", "GAMBIT_LOG_LEVEL=debug"}
 	if d.url != "" {
-		cmd.Env = append(cmd.Env, envDatabaseURL+"="+d.url)
+		env = append(env, envDatabaseURL+"="+d.url)
 	}
-	cmd.Env = append(cmd.Env, d.env...)
-	cmd.Dir = d.dir // no .env there
+	return startBotProcess(d.t, d.srv, d.dir, append(env, d.env...)...)
+}
+
+// startBotProcess runs `gambit bot` in dir against the stand-in srv with
+// the settings env (and none of the test's own GAMBIT_ or DISCORD_
+// variables) and waits until it serves; the test ends it if it still runs.
+func startBotProcess(tb testing.TB, srv *discordtest.Server, dir string, env ...string) (*exec.Cmd, *crashLogs) {
+	tb.Helper()
+	cmd := exec.Command(os.Args[0], "bot")
+	cmd.Env = append(crashEnviron(), runMainEnv+"=1", "DISCORD_TOKEN="+srv.Token(), "DISCORD_API_URL="+srv.URL())
+	cmd.Env = append(cmd.Env, env...)
+	cmd.Dir = dir // no .env there
 	logs := newCrashLogs()
 	cmd.Stderr = logs
 	if err := cmd.Start(); err != nil {
-		d.t.Fatal(err)
+		tb.Fatal(err)
 	}
-	d.t.Cleanup(func() {
+	tb.Cleanup(func() {
 		if cmd.ProcessState == nil {
 			_ = cmd.Process.Kill()
 			_ = cmd.Wait()
@@ -242,7 +249,7 @@ func (d *crashDrill) spawn() (*exec.Cmd, *crashLogs) {
 	if !logs.waitFor("bot running", crashWait) {
 		_ = cmd.Process.Kill()
 		_ = cmd.Wait()
-		d.t.Fatalf("gambit bot did not come up; its output:\n%s", logs)
+		tb.Fatalf("gambit bot did not come up; its output:\n%s", logs)
 	}
 	return cmd, logs
 }
