@@ -155,8 +155,9 @@ func (b *Bot) planShards() (maxConcurrency int, err error) {
 		return 0, fmt.Errorf("bot: ask Discord for the shard count and start limit: %w", err)
 	}
 	if count == ShardsAuto {
-		count = max(gw.Shards, 1)
+		count = gw.Shards
 	}
+	count = max(count, 1)
 	b.shards.auto = b.cfg.AutoShardIDs
 	if b.shards.auto {
 		ids = nil // keepShards takes them
