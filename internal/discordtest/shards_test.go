@@ -62,9 +62,10 @@ func TestShardsGetTheirOwnGuildsAndEvents(t *testing.T) {
 			}
 		}
 		// A new guild's GUILD_CREATE reaches its shard only: the next
-		// frame on this connection is the guild made for it.
-		mine, _ := srv.AddGuildOnShard("New", shard)
+		// frame on this connection is the guild made for it, not the one
+		// of the other shard made just before.
 		srv.AddGuildOnShard("Other", 1-shard)
+		mine, _ := srv.AddGuildOnShard("New", shard)
 		var g struct {
 			ID string `json:"id"`
 		}
