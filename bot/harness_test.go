@@ -196,9 +196,10 @@ func (h *harness) launch(cfg bot.Config, before func(*bot.Bot)) (*bot.Bot, conte
 
 // another runs one more bot on the harness's stand-in and store — another
 // process sharing the database — with the harness's settings changed by
-// edit and its store wrapped by wrap (either may be nil). It stops before
-// the harness's own bot when the test ends.
-func (h *harness) another(edit func(*bot.Config), wrap func(storage.Store) storage.Store) *bot.Bot {
+// edit and its store wrapped by wrap (either may be nil). It stops when
+// stop is called or, at the latest, before the harness's own bot when the
+// test ends.
+func (h *harness) another(edit func(*bot.Config), wrap func(storage.Store) storage.Store) (b *bot.Bot, stop func()) {
 	h.t.Helper()
 	cfg := h.cfg
 	if edit != nil {
@@ -209,18 +210,22 @@ func (h *harness) another(edit func(*bot.Config), wrap func(storage.Store) stora
 			bot.WrapStore(b, wrap)
 		}
 	})
-	h.t.Cleanup(func() {
-		cancel()
-		select {
-		case err := <-done:
-			if err != nil {
-				h.t.Errorf("another bot stopped with %v", err)
+	var once sync.Once
+	stop = func() {
+		once.Do(func() {
+			cancel()
+			select {
+			case err := <-done:
+				if err != nil {
+					h.t.Errorf("another bot stopped with %v", err)
+				}
+			case <-time.After(waitTimeout):
+				h.t.Error("another bot did not stop")
 			}
-		case <-time.After(waitTimeout):
-			h.t.Error("another bot did not stop")
-		}
-	})
-	return b
+		})
+	}
+	h.t.Cleanup(stop)
+	return b, stop
 }
 
 // waitLog waits until the bot's logs contain text.

@@ -2,6 +2,7 @@ package bot_test
 
 import (
 	"context"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -17,21 +18,39 @@ import (
 // refused.
 type shardSpy struct {
 	storage.Store
-	refused chan string // identify claims refused
+	refused chan string   // identify claims refused
+	ticks   chan struct{} // a value per look for due games
 
 	mu      sync.Mutex
-	created []string // guild IDs
+	created []madeGame
+}
+
+// madeGame is a game a process created.
+type madeGame struct {
+	id    storage.GameID
+	guild string
 }
 
 func newShardSpy(s storage.Store) *shardSpy {
-	return &shardSpy{Store: s, refused: make(chan string, 1000)}
+	return &shardSpy{Store: s, refused: make(chan string, 1000), ticks: make(chan struct{}, 1000)}
 }
 
 func (s *shardSpy) CreateGame(ctx context.Context, g *storage.Game, l storage.Limits) error {
-	s.mu.Lock()
-	s.created = append(s.created, g.GuildID)
-	s.mu.Unlock()
-	return s.Store.CreateGame(ctx, g, l)
+	err := s.Store.CreateGame(ctx, g, l)
+	if err == nil {
+		s.mu.Lock()
+		s.created = append(s.created, madeGame{g.ID, g.GuildID})
+		s.mu.Unlock()
+	}
+	return err
+}
+
+func (s *shardSpy) DueGames(ctx context.Context) ([]*storage.Game, error) {
+	select {
+	case s.ticks <- struct{}{}:
+	default:
+	}
+	return s.Store.DueGames(ctx)
 }
 
 func (s *shardSpy) Claim(ctx context.Context, key, owner string, ttl time.Duration) (bool, error) {
@@ -45,10 +64,20 @@ func (s *shardSpy) Claim(ctx context.Context, key, owner string, ttl time.Durati
 	return ok, err
 }
 
-func (s *shardSpy) guilds() []string {
+// games returns the games the process created, oldest first.
+func (s *shardSpy) games() []madeGame {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	return append([]string(nil), s.created...)
+	return slices.Clone(s.created)
+}
+
+// guilds returns the guilds of the games the process created.
+func (s *shardSpy) guilds() []string {
+	var out []string
+	for _, g := range s.games() {
+		out = append(out, g.guild)
+	}
+	return out
 }
 
 // TestTwoProcessesSplitTheShards: two bots sharing a store each run one
@@ -81,7 +110,7 @@ func TestTwoProcessesSplitTheShards(t *testing.T) {
 		h.clock.Advance(6 * time.Second)
 	}()
 	var spyB *shardSpy
-	h.another(func(c *bot.Config) { c.ShardIDs, c.Instance = []int{1}, "process-b" }, func(s storage.Store) storage.Store {
+	_, stopB := h.another(func(c *bot.Config) { c.ShardIDs, c.Instance = []int{1}, "process-b" }, func(s storage.Store) storage.Store {
 		spyB = newShardSpy(s)
 		madeB <- spyB
 		return spyB
@@ -97,10 +126,10 @@ func TestTwoProcessesSplitTheShards(t *testing.T) {
 
 	// A game in each shard's guild is made by the process of that shard.
 	alice := h.srv.AddUser("alice").ID
-	var guilds [2]string
+	var guilds, channels [2]string
 	for shard := range guilds {
 		g, ch := h.srv.AddGuildOnShard("Guild", shard)
-		guilds[shard] = g.ID
+		guilds[shard], channels[shard] = g.ID, ch.ID
 		if err := h.srv.AddMember(g.ID, alice); err != nil {
 			t.Fatal(err)
 		}
@@ -115,6 +144,44 @@ func TestTwoProcessesSplitTheShards(t *testing.T) {
 	}
 	if a, b := spyA.guilds(), spyB.guilds(); len(a) != 1 || a[0] != guilds[0] || len(b) != 1 || b[0] != guilds[1] {
 		t.Fatalf("process A made games in %v and B in %v; want A in %s (shard 0) and B in %s (shard 1)", a, b, guilds[0], guilds[1])
+	}
+
+	// Deadlines are the business of the shard's process: with B down,
+	// A expires the challenge in its guild and leaves B's alone.
+	bob := h.srv.AddUser("bob").ID
+	var challenges [2]storage.GameID
+	for shard, guild := range guilds {
+		if err := h.srv.AddMember(guild, bob); err != nil {
+			t.Fatal(err)
+		}
+		ix, err := h.srv.SendCommand(discordtest.SlashCommand{UserID: alice, ChannelID: channels[shard], Name: "play",
+			Options: []discordtest.Option{opt("game", "tictactoe"), opt("opponent", bob)}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if m, err := ix.Reply(h.ctx()); err != nil || readable(m).Ephemeral() {
+			t.Fatalf("a challenge in the guild of shard %d: %+v, %v", shard, m, err)
+		}
+	}
+	for shard, spy := range []*shardSpy{spyA, spyB} {
+		made := spy.games()
+		challenges[shard] = made[len(made)-1].id
+	}
+	stopB()
+	h.clock.Advance(bot.DefaultChallengeTTL + time.Minute)
+	for range 3 { // three looks for due games by A after the clock moved
+		for len(spyA.ticks) > 0 {
+			<-spyA.ticks
+		}
+		select {
+		case <-spyA.ticks:
+		case <-time.After(waitTimeout):
+			t.Fatal("process A stopped looking for due games")
+		}
+	}
+	h.waitGame(challenges[0], "process A to expire the challenge of its shard", func(g *storage.Game) bool { return g.Status == storage.StatusExpired })
+	if g := h.game(challenges[1]); g.Status != storage.StatusPending {
+		t.Fatalf("process A ended a challenge of process B's shard: %s", g.Status)
 	}
 }
 
@@ -190,7 +257,7 @@ func TestAutoShardIDsShareAndTakeOver(t *testing.T) {
 	a := h.bot
 	waitShards(t, "process A alone to run both shards", func(sa, _ []int) bool { return len(sa) == 2 }, a, nil)
 
-	b := h.another(auto("process-b"), nil)
+	b, _ := h.another(auto("process-b"), nil)
 	waitShards(t, "the shards to be split", func(sa, sb []int) bool {
 		return len(sa) == 1 && len(sb) == 1 && sa[0] != sb[0]
 	}, a, b)
