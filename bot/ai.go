@@ -267,7 +267,13 @@ func (b *Bot) refreshBoards(ctx context.Context, started time.Time, mine func(gu
 		return
 	}
 	for _, g := range games {
-		if err := b.refreshBoard(ctx, g.ID); err != nil {
+		if ctx.Err() != nil {
+			break // shutting down: the next start refreshes the rest
+		}
+		// A board being posted is saved even if shutdown begins meanwhile
+		// (shutdown waits for it): a posted board whose ID is lost would
+		// stay unknown to its game.
+		if err := b.refreshBoard(context.WithoutCancel(ctx), g.ID); err != nil {
 			b.log.Warn("refresh a recent board", "game", g.ID, "err", err)
 		}
 	}
