@@ -253,19 +253,27 @@ func (b *Bot) claimAI(ctx context.Context, t aiTurn) (claimed context.Context, r
 // never went out — get their board posted, if they were created before
 // started (a game created since is being shown by its handler). Games
 // awaiting the AI are left to their resumed search, which posts a missing
-// board with its move.
-func (b *Bot) refreshBoards(ctx context.Context, started time.Time) {
+// board with its move. Only the games of the guilds mine accepts are
+// refreshed: those of this process's shards at start, of a shard taken
+// over from a dead process later (see shardKeeper).
+func (b *Bot) refreshBoards(ctx context.Context, started time.Time, mine func(guildID string) bool) {
 	since := started.Add(-b.cfg.RefreshWindow)
 	games, err := b.store.OpenGames(ctx, func(g *storage.Game) bool {
 		lost := g.MessageID == "" && g.CreatedAt.Before(started)
-		return (lost || g.MessageID != "" && g.UpdatedAt.After(since)) && !g.AwaitingAI()
+		return (lost || g.MessageID != "" && g.UpdatedAt.After(since)) && !g.AwaitingAI() && mine(g.GuildID)
 	})
 	if err != nil {
 		b.log.Error("refresh recent boards", "err", err)
 		return
 	}
 	for _, g := range games {
-		if err := b.refreshBoard(ctx, g.ID); err != nil {
+		if ctx.Err() != nil {
+			break // shutting down: the next start refreshes the rest
+		}
+		// A board being posted is saved even if shutdown begins meanwhile
+		// (shutdown waits for it): a posted board whose ID is lost would
+		// stay unknown to its game.
+		if err := b.refreshBoard(context.WithoutCancel(ctx), g.ID); err != nil {
 			b.log.Warn("refresh a recent board", "game", g.ID, "err", err)
 		}
 	}

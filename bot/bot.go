@@ -104,6 +104,19 @@ type Config struct {
 	// open games whose boards a crash may have left behind, and redraws
 	// them (posting them again if they are gone).
 	RefreshWindow time.Duration
+	// ShardCount is the number of gateway shards of the whole bot, over
+	// all its processes; 0 means one, ShardsAuto what Discord recommends.
+	ShardCount int
+	// ShardIDs are the shards this process runs (each below the count);
+	// empty means all of them. Processes sharing a store split the shards
+	// between them; each handles the timers and boards of its shards'
+	// guilds (DMs belong to shard 0), and any of them plays AI turns.
+	ShardIDs []int
+	// AutoShardIDs shares the shards among the live processes of the bot
+	// (those sharing the store) instead of ShardIDs: each runs its share
+	// and takes over the shards of a process that died once its claims
+	// expire (ClaimTTL). See shardKeeper.
+	AutoShardIDs bool
 	// Instance names this process to the others sharing its store, as
 	// the owner of its claims (AI turns, shards); empty means the host
 	// name, the process ID and a random suffix. Two running processes
@@ -191,12 +204,14 @@ type Bot struct {
 	locks    gameLocks
 	ai       *aiPool
 
-	closing  atomic.Bool
-	inflight sync.WaitGroup
-	gateway  atomic.Bool
-	seen     seenInteractions
-	reach    reach   // tokens of boards and channels reachable only through interactions (reach.go)
-	locales  locales // each guild's locale, for the boards shown there
+	closing   atomic.Bool
+	inflight  sync.WaitGroup
+	shards    shards
+	keeper    *shardKeeper // with Config.AutoShardIDs
+	listening atomic.Bool  // the interactions endpoint is (Serve)
+	seen      seenInteractions
+	reach     reach   // tokens of boards and channels reachable only through interactions (reach.go)
+	locales   locales // each guild's locale, for the boards shown there
 }
 
 // New checks cfg and prepares a bot that keeps its games in store. It
@@ -215,10 +230,6 @@ func New(cfg Config, store storage.Store) (*Bot, error) {
 	// Every log line goes through the redactor: an error quoting a
 	// request's URL would otherwise leak the interaction token in it.
 	cfg.Logger = slog.New(newRedactor(cfg.Logger.Handler(), cfg.Token))
-	s, err := discordgo.New("Bot " + cfg.Token)
-	if err != nil {
-		return nil, fmt.Errorf("bot: create session: %w", err)
-	}
 	var transport http.RoundTripper = http.DefaultTransport
 	if cfg.APIURL != "" {
 		base, err := apiurl.Parse(cfg.APIURL)
@@ -227,45 +238,22 @@ func New(cfg Config, store storage.Store) (*Bot, error) {
 		}
 		transport = apiurl.Transport(base, nil)
 	}
-	s.Client = &http.Client{Transport: transport, Timeout: 20 * time.Second}
-	s.Identify.Intents = discordgo.IntentsGuilds
-	s.ShouldRetryOnRateLimit = true
-	s.MaxRestRetries = 3
-	b := &Bot{cfg: cfg, store: store, session: s, answers: s, log: cfg.Logger}
+	b := &Bot{cfg: cfg, store: store, log: cfg.Logger, shards: shards{up: map[*discordgo.Session]bool{}}}
+	s, err := b.newSession(&http.Client{Transport: transport, Timeout: 20 * time.Second})
+	if err != nil {
+		return nil, err
+	}
+	b.session, b.answers = s, s
 	b.ai = newAIPool(b, cfg.SearchThreads)
 	b.routes()
-	s.AddHandler(func(_ *discordgo.Session, e *discordgo.InteractionCreate) { b.onInteraction(e.Interaction, nil) })
-	b.handleGuildEvents(s)
-	b.handleLocaleEvents(s)
-	s.AddHandler(func(_ *discordgo.Session, e *discordgo.Ready) {
-		b.gateway.Store(true)
-		b.log.Info("gateway ready", "user", e.User.Username, "guilds", len(e.Guilds))
-	})
-	s.AddHandler(func(_ *discordgo.Session, _ *discordgo.Resumed) {
-		b.gateway.Store(true)
-		b.log.Info("gateway resumed")
-	})
-	s.AddHandler(func(_ *discordgo.Session, _ *discordgo.Disconnect) {
-		b.gateway.Store(false)
-		b.log.Warn("gateway disconnected; reconnecting")
-	})
-	s.AddHandler(func(_ *discordgo.Session, e *discordgo.RateLimit) {
-		// The URL of an interaction route holds its token: log the bucket.
-		var bucket string
-		var retryAfter time.Duration
-		if e.TooManyRequests != nil {
-			bucket, retryAfter = e.Bucket, e.RetryAfter
-		}
-		b.log.Warn("rate limited by Discord", "bucket", bucket, "retry_after", retryAfter)
-	})
 	return b, nil
 }
 
 // Run connects to Discord, brings the slash commands up to date, resumes
 // pending AI turns, and serves until ctx is cancelled. Then it stops
 // taking interactions, lets running AI searches finish (queued ones stay
-// parked in storage and resume at the next start), and closes the gateway.
-// The store is the caller's to close.
+// parked in storage and resume at the next start), and closes the gateway
+// connections of its shards. The store is the caller's to close.
 func (b *Bot) Run(ctx context.Context) error {
 	started := b.now()
 	// The application ID is learnt before the gateway opens: handlers
@@ -273,12 +261,31 @@ func (b *Bot) Run(ctx context.Context) error {
 	if err := b.whoAmI(); err != nil {
 		return err
 	}
-	if err := b.session.Open(); err != nil {
-		return fmt.Errorf("bot: connect to the gateway: %w", err)
+	maxConcurrency, err := b.planShards()
+	if err != nil {
+		return err
 	}
-	err := b.serve(ctx, started)
-	if cerr := b.session.Close(); cerr != nil {
-		err = errors.Join(err, fmt.Errorf("bot: close the gateway: %w", cerr))
+	if err := b.openShards(ctx, maxConcurrency); err != nil {
+		return err
+	}
+	kept := make(chan struct{})
+	if b.shards.auto {
+		balanced := make(chan struct{})
+		b.keeper = &shardKeeper{b: b}
+		go func() {
+			defer close(kept)
+			b.keeper.run(ctx, maxConcurrency, balanced)
+		}()
+		select {
+		case <-balanced:
+		case <-ctx.Done():
+		}
+	} else {
+		close(kept)
+	}
+	err = b.serve(ctx, started, kept)
+	if cerr := b.closeShards(); cerr != nil {
+		err = errors.Join(err, cerr)
 	}
 	if err == nil {
 		b.log.Info("bot stopped")
@@ -301,8 +308,9 @@ func (b *Bot) whoAmI() error {
 // interactions arrive, once they do: it brings the slash commands up to
 // date, starts the AI workers, the timers and the start-up passes, and
 // serves until ctx is cancelled; then it stops taking interactions and
-// waits for the running ones, the AI searches and the timers.
-func (b *Bot) serve(ctx context.Context, started time.Time) error {
+// waits for the running ones, the AI searches, the hand-over of the shards
+// (kept closes when it is done) and the timers.
+func (b *Bot) serve(ctx context.Context, started time.Time, kept <-chan struct{}) error {
 	if err := b.syncCommands(); err != nil {
 		return err
 	}
@@ -313,7 +321,7 @@ func (b *Bot) serve(ctx context.Context, started time.Time) error {
 	b.inflight.Add(1)
 	go func() {
 		defer b.inflight.Done()
-		b.refreshBoards(ctx, started)
+		b.refreshBoards(ctx, started, b.shards.owns)
 	}()
 	// The 15-puzzle's pattern databases take a second or two to build,
 	// once per process: now, so that no hint waits for them. Shutdown does
@@ -324,7 +332,8 @@ func (b *Bot) serve(ctx context.Context, started time.Time) error {
 		defer close(timers)
 		b.runTimers(ctx)
 	}()
-	b.log.Info("bot running", "guild", b.cfg.GuildID, "move_time", b.cfg.MoveTime, "search_threads", b.cfg.SearchThreads)
+	b.log.Info("bot running", "guild", b.cfg.GuildID, "move_time", b.cfg.MoveTime, "search_threads", b.cfg.SearchThreads,
+		"shards", fmt.Sprint(b.shards.ids()), "shard_count", b.shards.count, "instance", b.cfg.Instance)
 	if b.cfg.Ready != nil {
 		b.cfg.Ready()
 	}
@@ -334,15 +343,16 @@ func (b *Bot) serve(ctx context.Context, started time.Time) error {
 	b.closing.Store(true)
 	b.ai.stop()
 	workers.Wait()
+	<-kept // the shards handed over before the rest winds down
 	b.inflight.Wait()
 	<-timers
 	return nil
 }
 
 // Connected reports whether interactions reach the bot, for health
-// checks: the gateway connection is up (Run), or the interactions endpoint
-// is listening (Serve).
-func (b *Bot) Connected() bool { return b.gateway.Load() }
+// checks: every shard's gateway connection is up (Run), or the
+// interactions endpoint is listening (Serve).
+func (b *Bot) Connected() bool { return b.listening.Load() || b.shards.connected() }
 
 // instanceName names this process among those sharing a store: host,
 // process ID and a random suffix (a restarted process in a container often

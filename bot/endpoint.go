@@ -109,7 +109,7 @@ func (b *Bot) Serve(ctx context.Context, ln net.Listener, ep Endpoint) error {
 	}
 	served := make(chan error, 1)
 	go func() { served <- srv.Serve(ln) }()
-	b.gateway.Store(true)
+	b.listening.Store(true)
 	quit, stopped := make(chan struct{}), make(chan error, 1)
 	go func() {
 		select {
@@ -118,7 +118,7 @@ func (b *Bot) Serve(ctx context.Context, ln net.Listener, ep Endpoint) error {
 		}
 		// Stop listening at once, so that new interactions go elsewhere,
 		// and let the requests in flight get their answers.
-		b.gateway.Store(false)
+		b.listening.Store(false)
 		sctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), endpointShutdown)
 		defer cancel()
 		err := srv.Shutdown(sctx)
@@ -129,7 +129,11 @@ func (b *Bot) Serve(ctx context.Context, ln net.Listener, ep Endpoint) error {
 	}()
 	b.log.Info("interactions endpoint", "addr", ln.Addr().String(), "path", ep.Path)
 
-	err := b.serve(ctx, started)
+	// No gateway, so no shards: this process answers for every guild.
+	b.shards.set(1, map[int]*discordgo.Session{0: b.session})
+	kept := make(chan struct{})
+	close(kept)
+	err := b.serve(ctx, started, kept)
 	close(quit)
 	if serr := <-stopped; serr != nil {
 		err = errors.Join(err, fmt.Errorf("bot: shut down the interactions endpoint: %w", serr))

@@ -28,3 +28,6 @@ func WrapStore(b *Bot, wrap func(storage.Store) storage.Store) {
 
 // AIClaim is the key of the claim on game id's AI turn after ply moves.
 func AIClaim(id storage.GameID, ply int) string { return aiClaim(id, ply) }
+
+// Shards returns the shards b runs now.
+func Shards(b *Bot) []int { return b.shards.ids() }

@@ -69,11 +69,37 @@ func withClock() option {
 	return func(h *harness) { h.clock = discordtest.NewManualClock(time.Date(2026, 11, 22, 12, 0, 0, 0, time.UTC)) }
 }
 
+// withFastClock is withClock with the clock moving on by step every
+// millisecond of real time until the test ends, for waits on the bot's
+// clock (a shard waiting for its identify bucket) that nothing else ends.
+func withFastClock(step time.Duration) option {
+	return func(h *harness) {
+		withClock()(h)
+		done := make(chan struct{})
+		h.t.Cleanup(func() { close(done) })
+		go func() {
+			for {
+				select {
+				case <-done:
+					return
+				case <-time.After(time.Millisecond):
+					h.clock.Advance(step)
+				}
+			}
+		}()
+	}
+}
+
 // withoutChecks makes the stand-in skip its checks of request bodies and
 // its request log, for load benchmarks that measure the bot rather than
 // the stand-in.
 func withoutChecks() option {
 	return func(h *harness) { h.srvOpts = append(h.srvOpts, discordtest.WithoutChecks()) }
+}
+
+// withServer starts the stand-in with opts.
+func withServer(opts ...discordtest.ServerOption) option {
+	return func(h *harness) { h.srvOpts = append(h.srvOpts, opts...) }
 }
 
 // withBot changes the bot before it runs, such as to add a test route.
@@ -181,9 +207,10 @@ func (h *harness) launch(cfg bot.Config, before func(*bot.Bot)) (*bot.Bot, conte
 
 // another runs one more bot on the harness's stand-in and store — another
 // process sharing the database — with the harness's settings changed by
-// edit and its store wrapped by wrap (either may be nil). It stops before
-// the harness's own bot when the test ends.
-func (h *harness) another(edit func(*bot.Config), wrap func(storage.Store) storage.Store) *bot.Bot {
+// edit and its store wrapped by wrap (either may be nil). It stops when
+// stop is called or, at the latest, before the harness's own bot when the
+// test ends.
+func (h *harness) another(edit func(*bot.Config), wrap func(storage.Store) storage.Store) (b *bot.Bot, stop func()) {
 	h.t.Helper()
 	cfg := h.cfg
 	if edit != nil {
@@ -194,18 +221,22 @@ func (h *harness) another(edit func(*bot.Config), wrap func(storage.Store) stora
 			bot.WrapStore(b, wrap)
 		}
 	})
-	h.t.Cleanup(func() {
-		cancel()
-		select {
-		case err := <-done:
-			if err != nil {
-				h.t.Errorf("another bot stopped with %v", err)
+	var once sync.Once
+	stop = func() {
+		once.Do(func() {
+			cancel()
+			select {
+			case err := <-done:
+				if err != nil {
+					h.t.Errorf("another bot stopped with %v", err)
+				}
+			case <-time.After(waitTimeout):
+				h.t.Error("another bot did not stop")
 			}
-		case <-time.After(waitTimeout):
-			h.t.Error("another bot did not stop")
-		}
-	})
-	return b
+		})
+	}
+	h.t.Cleanup(stop)
+	return b, stop
 }
 
 // waitLog waits until the bot's logs contain text.

@@ -43,7 +43,8 @@ func (b *Bot) runTimers(ctx context.Context) {
 	}
 }
 
-// endDue expires the due challenges and forfeits the due turns.
+// endDue expires the due challenges and forfeits the due turns of the
+// guilds of this process's shards.
 func (b *Bot) endDue(ctx context.Context) error {
 	due, err := b.store.DueGames(ctx)
 	if err != nil {
@@ -51,6 +52,9 @@ func (b *Bot) endDue(ctx context.Context) error {
 	}
 	var errs []error
 	for _, g := range due {
+		if !b.shards.owns(g.GuildID) {
+			continue // the process running its shard ends it
+		}
 		if err := b.endIfDue(ctx, g.ID); err != nil {
 			errs = append(errs, err)
 		}

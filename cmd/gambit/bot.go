@@ -32,6 +32,9 @@ environment and from a .env file in the working directory (see .env.example):
   DISCORD_API_URL        send Discord API requests to this base URL (a REST proxy)
   GAMBIT_DB              the database file (default ./data/gambit.db)
   GAMBIT_DATABASE_URL    a PostgreSQL database (postgres://…) instead of the file
+  GAMBIT_SHARDS          gateway shards of the whole bot: a count, or auto for Discord's (default 1)
+  GAMBIT_SHARD_IDS       the shards this process runs: 0-3, 0,2, or auto to share them with the
+                         other processes on the database and take over those of a dead one (default all)
   GAMBIT_CLAIM_TTL       how long a dead process's AI turns and shards wait for another (default 30s)
   GAMBIT_MOVE_TIME       default AI time per move (default 2s)
   GAMBIT_CHALLENGE_TTL   how long a challenge waits for an answer (default 5m)
@@ -111,6 +114,11 @@ func botSettings(needDiscord bool) (bot.Config, slog.Level, error) {
 	count("GAMBIT_AI_HASH_MIB", &cfg.HashMiB)
 	count("GAMBIT_MAX_GAMES_PER_USER", &cfg.MaxGamesPerUser)
 	count("GAMBIT_MAX_CHALLENGES", &cfg.MaxChallenges)
+	if needDiscord {
+		if err := shardSettings(&cfg); err != nil {
+			errs = append(errs, err)
+		}
+	}
 	var level slog.Level
 	if v := os.Getenv("GAMBIT_LOG_LEVEL"); v != "" {
 		if err := level.UnmarshalText([]byte(v)); err != nil {
@@ -118,6 +126,63 @@ func botSettings(needDiscord bool) (bot.Config, slog.Level, error) {
 		}
 	}
 	return cfg, level, errors.Join(errs...)
+}
+
+// shardSettings reads GAMBIT_SHARDS and GAMBIT_SHARD_IDS into cfg.
+func shardSettings(cfg *bot.Config) error {
+	var errs []error
+	switch v := strings.TrimSpace(os.Getenv("GAMBIT_SHARDS")); v {
+	case "":
+	case "auto":
+		cfg.ShardCount = bot.ShardsAuto
+	default:
+		n, err := strconv.Atoi(v)
+		if err != nil || n < 1 {
+			errs = append(errs, fmt.Errorf("GAMBIT_SHARDS=%q: want a whole number ≥ 1, or auto", v))
+		}
+		cfg.ShardCount = n
+	}
+	if v := strings.TrimSpace(os.Getenv("GAMBIT_SHARD_IDS")); v == "auto" {
+		cfg.AutoShardIDs = true
+	} else if v != "" {
+		ids, err := parseShardIDs(v)
+		if err != nil {
+			errs = append(errs, fmt.Errorf("GAMBIT_SHARD_IDS=%q: %w", v, err))
+		}
+		for _, id := range ids {
+			if cfg.ShardCount > 0 && id >= cfg.ShardCount || cfg.ShardCount == 0 && id > 0 {
+				errs = append(errs, fmt.Errorf("GAMBIT_SHARD_IDS=%q: shard %d is not below GAMBIT_SHARDS (%d)", v, id, max(cfg.ShardCount, 1)))
+				break
+			}
+		}
+		cfg.ShardIDs = ids
+	}
+	return errors.Join(errs...)
+}
+
+// parseShardIDs reads a list of shard IDs and ranges, such as 0-3 or 0,2,5-7.
+func parseShardIDs(v string) ([]int, error) {
+	var ids []int
+	seen := map[int]bool{}
+	for part := range strings.SplitSeq(v, ",") {
+		lo, hi, isRange := strings.Cut(strings.TrimSpace(part), "-")
+		a, errA := strconv.Atoi(lo)
+		b := a
+		var errB error
+		if isRange {
+			b, errB = strconv.Atoi(hi)
+		}
+		if errA != nil || errB != nil || a < 0 || b < a {
+			return nil, fmt.Errorf("want shard IDs and ranges such as 0-3 or 0,2; %q is neither", part)
+		}
+		for id := a; id <= b; id++ {
+			if !seen[id] {
+				seen[id] = true
+				ids = append(ids, id)
+			}
+		}
+	}
+	return ids, nil
 }
 
 // opsSettings reads the operations endpoint's settings: the address to

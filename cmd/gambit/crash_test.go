@@ -223,8 +223,8 @@ type crashProc struct {
 // running reports whether the process runs (has not been waited for).
 func (p *crashProc) running() bool { return p != nil && p.cmd.ProcessState == nil }
 
-func newCrashDrill(t testing.TB, setup crashSetup) *crashDrill {
-	srv := discordtest.New()
+func newCrashDrill(t testing.TB, setup crashSetup, opts ...discordtest.ServerOption) *crashDrill {
+	srv := discordtest.New(opts...)
 	t.Cleanup(srv.Close)
 	d := &crashDrill{
 		t: t, setup: setup, srv: srv, procs: make([]*crashProc, setup.processes), db: filepath.Join(t.TempDir(), "gambit.db"), dir: t.TempDir(),
@@ -283,37 +283,52 @@ func (d *crashDrill) start() {
 
 var crashEndpoint = regexp.MustCompile(`msg="interactions endpoint" addr=(\S+) path=(\S+)`)
 
-// run starts one process and waits until it serves.
+// run starts one process with the drill's settings and waits until it
+// serves.
 func (d *crashDrill) run() *crashProc {
 	d.t.Helper()
-	cmd := exec.Command(os.Args[0], d.setup.command)
-	cmd.Env = append(crashEnviron(), runMainEnv+"=1",
-		"DISCORD_TOKEN="+d.srv.Token(), "DISCORD_API_URL="+d.srv.URL(),
-		"GAMBIT_MOVE_TIME="+crashMoveTime, "GAMBIT_CHALLENGE_TTL=1h", "GAMBIT_LOG_LEVEL=debug")
+	env := []string{"GAMBIT_MOVE_TIME=" + crashMoveTime, "GAMBIT_CHALLENGE_TTL=1h", "GAMBIT_LOG_LEVEL=debug"}
 	if d.setup.dbURL != "" {
-		cmd.Env = append(cmd.Env, envDatabaseURL+"="+d.setup.dbURL)
+		env = append(env, envDatabaseURL+"="+d.setup.dbURL)
 	} else {
-		cmd.Env = append(cmd.Env, "GAMBIT_DB="+d.db)
+		env = append(env, "GAMBIT_DB="+d.db)
 	}
-	cmd.Env = append(cmd.Env, d.setup.env...)
-	if d.setup.command == "serve" {
-		cmd.Env = append(cmd.Env, "DISCORD_PUBLIC_KEY="+hex.EncodeToString(d.srv.PublicKey()), "GAMBIT_SERVE_ADDR=127.0.0.1:0")
+	return startServing(d.t, d.srv, d.setup.command, d.dir, append(env, d.setup.env...)...)
+}
+
+// startServing runs `gambit command` (bot or serve) in dir against the
+// stand-in srv with the settings env (and none of the test's own GAMBIT_
+// or DISCORD_ variables) and waits until it serves; the test ends it if it
+// still runs then. A serve process's endpoint is learnt from its log.
+func startServing(tb testing.TB, srv *discordtest.Server, command, dir string, env ...string) *crashProc {
+	tb.Helper()
+	cmd := exec.Command(os.Args[0], command)
+	cmd.Env = append(crashEnviron(), runMainEnv+"=1", "DISCORD_TOKEN="+srv.Token(), "DISCORD_API_URL="+srv.URL())
+	if command == "serve" {
+		cmd.Env = append(cmd.Env, "DISCORD_PUBLIC_KEY="+hex.EncodeToString(srv.PublicKey()), "GAMBIT_SERVE_ADDR=127.0.0.1:0")
 	}
-	cmd.Dir = d.dir // no .env there
+	cmd.Env = append(cmd.Env, env...)
+	cmd.Dir = dir // no .env there
 	p := &crashProc{cmd: cmd, logs: newCrashLogs()}
 	cmd.Stderr = p.logs
 	if err := cmd.Start(); err != nil {
-		d.t.Fatal(err)
+		tb.Fatal(err)
 	}
+	tb.Cleanup(func() {
+		if p.running() {
+			_ = cmd.Process.Kill()
+			_ = cmd.Wait()
+		}
+	})
 	if !p.logs.waitFor("bot running", crashWait) {
 		_ = cmd.Process.Kill()
 		_ = cmd.Wait()
-		d.t.Fatalf("gambit %s did not come up; its output:\n%s", d.setup.command, p.logs)
+		tb.Fatalf("gambit %s did not come up; its output:\n%s", command, p.logs)
 	}
-	if d.setup.command == "serve" {
+	if command == "serve" {
 		m := crashEndpoint.FindStringSubmatch(p.logs.String())
 		if m == nil {
-			d.t.Fatalf("gambit serve did not name its endpoint; its output:\n%s", p.logs)
+			tb.Fatalf("gambit serve did not name its endpoint; its output:\n%s", p.logs)
 		}
 		p.endpoint = "http://" + m[1] + m[2]
 	}

@@ -8,7 +8,10 @@
 //   - the gateway: GET /api/v{9,10}/gateway and /gateway/bot return the URL
 //     of a websocket that speaks the gateway protocol (HELLO, IDENTIFY and
 //     READY, heartbeats, RESUME with replay of missed dispatches, INVALID
-//     SESSION, RECONNECT and sequence-numbered dispatches);
+//     SESSION, RECONNECT and sequence-numbered dispatches), sharded when
+//     asked ([WithShards]: each session IDENTIFYs a shard, is told of and
+//     sent the events of its shard's guilds only, and identifies beyond
+//     max_concurrency per 5 seconds are refused);
 //   - the REST API the bot uses: application command registration,
 //     interaction callbacks, the interaction webhook (@original and
 //     follow-ups) and channel messages.

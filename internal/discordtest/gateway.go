@@ -90,6 +90,7 @@ const (
 // client can resume it and be sent what it missed.
 type gwSession struct {
 	id      string
+	shard   int // of Server.shards' count
 	intents int64
 	seq     int64
 	log     []logged // dispatches, for replay on RESUME
@@ -299,8 +300,9 @@ func (s *Server) validToken(token string) bool {
 // The caller holds s.mu.
 func (s *Server) identify(c *gwConn, d json.RawMessage) int {
 	var id struct {
-		Token   string `json:"token"`
-		Intents int64  `json:"intents"`
+		Token   string  `json:"token"`
+		Intents int64   `json:"intents"`
+		Shard   *[2]int `json:"shard"`
 	}
 	if json.Unmarshal(d, &id) != nil {
 		return closeDecodeError
@@ -311,13 +313,25 @@ func (s *Server) identify(c *gwConn, d json.RawMessage) int {
 	if !s.validToken(id.Token) {
 		return closeAuthFailed
 	}
-	sess := &gwSession{id: randomHex(16), intents: id.Intents, conn: c}
+	shard, code, refused := s.admit(id.Shard)
+	if code != 0 {
+		return code
+	}
+	if refused {
+		c.send(opInvalidSession, false)
+		return 0
+	}
+	sess := &gwSession{id: randomHex(16), shard: shard, intents: id.Intents, conn: c}
 	s.sessions[sess.id] = sess
 	c.session = sess
 
 	guilds := []map[string]any{}
+	var mine []*guild
 	for _, g := range s.sortedGuilds() {
-		guilds = append(guilds, map[string]any{"id": g.ID, "unavailable": true})
+		if ShardOf(g.ID, s.shards.shardCount()) == shard {
+			guilds = append(guilds, map[string]any{"id": g.ID, "unavailable": true})
+			mine = append(mine, g)
+		}
 	}
 	s.dispatchTo(sess, "READY", map[string]any{
 		"v":                  10,
@@ -326,11 +340,11 @@ func (s *Server) identify(c *gwConn, d json.RawMessage) int {
 		"session_id":         sess.id,
 		"session_type":       "normal",
 		"resume_gateway_url": s.gatewayURL(),
-		"shard":              []int{0, 1},
+		"shard":              []int{shard, s.shards.shardCount()},
 		"application":        map[string]any{"id": s.appID, "flags": 0},
 		"private_channels":   []any{},
 	}, 0)
-	for _, g := range s.sortedGuilds() {
+	for _, g := range mine {
 		s.dispatchTo(sess, "GUILD_CREATE", s.wireGuild(g), 0)
 	}
 	s.broadcast()
@@ -385,12 +399,14 @@ func (s *Server) dispatchTo(sess *gwSession, event string, d any, delay time.Dur
 	}
 }
 
-// dispatch sends an event to every session that asked for intent (0: to
-// every session), after the configured dispatch delay. Sessions that are
-// disconnected get it on RESUME. The caller holds s.mu.
+// dispatch sends an event to every session of the event's shard (see
+// WithShards) that asked for intent (0: to every such session), after the
+// configured dispatch delay. Sessions that are disconnected get it on
+// RESUME. The caller holds s.mu.
 func (s *Server) dispatch(event string, d any, intent int64) {
+	shard := s.eventShard(event, d)
 	for _, sess := range s.sessions {
-		if intent == 0 || sess.intents&intent != 0 {
+		if sess.shard == shard && (intent == 0 || sess.intents&intent != 0) {
 			s.dispatchTo(sess, event, d, s.dispatchDelay)
 		}
 	}

@@ -71,9 +71,9 @@ func (s *Server) getGateway(*call) (any, error) {
 func (s *Server) getGatewayBot(*call) (any, error) {
 	return map[string]any{
 		"url":    s.gatewayURL(),
-		"shards": 1,
+		"shards": s.shards.shardCount(),
 		"session_start_limit": map[string]int{
-			"total": 1000, "remaining": 1000, "reset_after": 0, "max_concurrency": 1,
+			"total": 1000, "remaining": 1000, "reset_after": 0, "max_concurrency": s.shards.concurrency(),
 		},
 	}, nil
 }

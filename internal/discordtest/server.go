@@ -85,6 +85,7 @@ type Server struct {
 	departed       map[string]bool   // IDs of the guilds the bot was removed from and of their channels
 	locales        map[string]string // user or guild ID → Discord locale, see SetLocale
 	web            webDelivery       // HTTP delivery of interactions (httpdelivery.go)
+	shards         sharding          // the gateway's shards (shards.go)
 }
 
 // guild is the server's record of a guild and its members.

@@ -2,8 +2,11 @@ package postgres
 
 import (
 	"context"
+	"slices"
 	"testing"
 	"time"
+
+	"github.com/jackc/pgx/v5"
 
 	"github.com/gambitbot/gambit/storage"
 	"github.com/gambitbot/gambit/storage/postgres/pgtest"
@@ -63,4 +66,37 @@ func TestClaimsSurviveReopening(t *testing.T) {
 		t.Fatalf("another process could not take an expired claim: %v, %v", ok, err)
 	}
 	_ = s.Close()
+}
+
+// TestOpenDeletesStaleClaims: claims that expired a day ago belong to
+// processes long gone; opening the store deletes them, so that the
+// membership claims of every process that ever ran do not pile up.
+func TestOpenDeletesStaleClaims(t *testing.T) {
+	now := time.Date(2025, 3, 1, 12, 0, 0, 0, time.UTC)
+	clock := func() time.Time { return now }
+	s, url := openTest(t, clock)
+	defer s.Close()
+	ctx := context.Background()
+	for _, key := range []string{"member/old", "member/recent"} {
+		if ok, err := s.Claim(ctx, key, key, time.Minute); !ok || err != nil {
+			t.Fatalf("Claim(%s) = %v, %v", key, ok, err)
+		}
+		now = now.Add(24 * time.Hour)
+	}
+	other, err := Open(ctx, url, &Options{Clock: clock})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer other.Close()
+	var keys []string
+	rows, err := other.pool.Query(ctx, "SELECT key FROM claims ORDER BY key")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if keys, err = pgx.CollectRows(rows, pgx.RowTo[string]); err != nil {
+		t.Fatal(err)
+	}
+	if !slices.Equal(keys, []string{"member/recent"}) {
+		t.Fatalf("claims after reopening: %v, want member/recent only", keys)
+	}
 }

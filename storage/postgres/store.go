@@ -37,6 +37,10 @@ import (
 // DefaultTimeout bounds each store operation unless Options say otherwise.
 const DefaultTimeout = 10 * time.Second
 
+// staleClaims is how long after expiring a claim is deleted, when a store
+// is opened.
+const staleClaims = 24 * time.Hour
+
 // maxAttempts bounds the retries of a transaction PostgreSQL aborted as a
 // deadlock or serialisation failure.
 const maxAttempts = 5
@@ -113,6 +117,14 @@ func Open(ctx context.Context, url string, opts *Options) (*Store, error) {
 	if err := migrate(ctx, s.pool, migrations, o.NoMigrate); err != nil {
 		s.pool.Close()
 		return nil, fmt.Errorf("storage: open %s: %w", s.name, err)
+	}
+	if !o.NoMigrate {
+		// Every process that ever ran leaves its membership claim; those
+		// that expired a day ago are of processes long gone.
+		if _, err := s.pool.Exec(ctx, "DELETE FROM claims WHERE expires_at < $1", s.now().Add(-staleClaims)); err != nil {
+			s.pool.Close()
+			return nil, fmt.Errorf("storage: open %s: delete stale claims: %w", s.name, err)
+		}
 	}
 	return s, nil
 }

@@ -1,0 +1,183 @@
+package bot
+
+import (
+	"context"
+	"fmt"
+	"slices"
+	"sync"
+	"time"
+)
+
+// shardKeeper shares the shards between the processes of a bot that run
+// with Config.AutoShardIDs. Each process holds an expiring claim on its
+// membership (member/<instance>) and one on every shard it runs
+// (shard/<count>/<id>), renewed every third of ClaimTTL. A process runs
+// its share, the shard count divided by the live members rounded up: it
+// takes free shards — never claimed, released, or expired with a dead
+// process — while below it, and gives up its highest shards while above
+// it, so that a process joining gets its share from the others.
+type shardKeeper struct {
+	b *Bot
+
+	mu      sync.Mutex
+	renewed time.Time // by the wall clock
+}
+
+func (k *shardKeeper) memberKey() string { return "member/" + k.b.cfg.Instance }
+
+func (k *shardKeeper) shardKey(id int) string {
+	return fmt.Sprintf("shard/%d/%d", k.b.shards.count, id)
+}
+
+// run balances the shards until ctx is done, then gives up every claim so
+// that the others take the shards at once. balanced is closed after the
+// first round.
+func (k *shardKeeper) run(ctx context.Context, maxConcurrency int, balanced chan<- struct{}) {
+	b := k.b
+	tick := time.NewTicker(b.cfg.ClaimTTL / 3)
+	defer tick.Stop()
+	for first := true; ; first = false {
+		if err := k.balance(ctx, maxConcurrency); err != nil && ctx.Err() == nil {
+			b.log.Error("share the shards", "err", err)
+		}
+		if first {
+			close(balanced)
+		}
+		select {
+		case <-ctx.Done():
+			k.leave()
+			return
+		case <-tick.C:
+		}
+	}
+}
+
+// renew renews the membership and the shard claims, at most once per
+// third of ClaimTTL, and drops a shard whose claim another process took
+// (this one stalled past its claim).
+func (k *shardKeeper) renew(ctx context.Context) {
+	b := k.b
+	k.mu.Lock()
+	if time.Since(k.renewed) < b.cfg.ClaimTTL/3 {
+		k.mu.Unlock()
+		return
+	}
+	k.renewed = time.Now()
+	k.mu.Unlock()
+	if _, err := b.store.Claim(ctx, k.memberKey(), b.cfg.Instance, b.cfg.ClaimTTL); err != nil {
+		b.log.Warn("renew membership", "err", err)
+	}
+	for _, id := range b.shards.ids() {
+		ok, err := b.store.Claim(ctx, k.shardKey(id), b.cfg.Instance, b.cfg.ClaimTTL)
+		if err != nil {
+			b.log.Warn("renew shard claim", "shard", id, "err", err)
+		} else if !ok {
+			b.log.Warn("shard taken by another process; closing it", "shard", id)
+			k.drop(id, false)
+		}
+	}
+}
+
+// balance is one round: renew, then take or give up shards to reach this
+// process's share.
+func (k *shardKeeper) balance(ctx context.Context, maxConcurrency int) error {
+	b := k.b
+	k.mu.Lock()
+	k.renewed = time.Time{} // renew now
+	k.mu.Unlock()
+	k.renew(ctx)
+	members, err := b.store.Claims(ctx, "member/")
+	if err != nil {
+		return err
+	}
+	count := b.shards.count
+	share := (count + max(len(members), 1) - 1) / max(len(members), 1)
+	held := b.shards.ids()
+	for len(held) > share {
+		id := held[len(held)-1]
+		held = held[:len(held)-1]
+		b.log.Info("giving up a shard to another process", "shard", id, "share", share, "processes", len(members))
+		k.drop(id, true)
+	}
+	if len(held) >= share {
+		return nil
+	}
+	live, err := b.store.Claims(ctx, fmt.Sprintf("shard/%d/", count))
+	if err != nil {
+		return err
+	}
+	for id := 0; id < count && len(held) < share; id++ {
+		if _, taken := live[k.shardKey(id)]; taken {
+			continue
+		}
+		ok, err := b.store.Claim(ctx, k.shardKey(id), b.cfg.Instance, b.cfg.ClaimTTL)
+		if err != nil {
+			return err
+		}
+		if !ok {
+			continue
+		}
+		if err := k.take(ctx, id, maxConcurrency); err != nil {
+			_ = b.store.Release(context.WithoutCancel(ctx), k.shardKey(id), b.cfg.Instance)
+			return err
+		}
+		held = append(held, id)
+	}
+	return nil
+}
+
+// take connects shard id, whose claim this process holds, and does for
+// its guilds what a start does: redraw recent boards a dead process may
+// have left behind.
+func (k *shardKeeper) take(ctx context.Context, id, maxConcurrency int) error {
+	b := k.b
+	s, err := b.newSession(b.session.Client)
+	if err != nil {
+		return err
+	}
+	s.ShardID, s.ShardCount = id, b.shards.count
+	if err := b.awaitIdentify(ctx, id, maxConcurrency); err != nil {
+		return fmt.Errorf("bot: connect shard %d: %w", id, err)
+	}
+	if err := s.Open(); err != nil {
+		return fmt.Errorf("bot: connect shard %d to the gateway: %w", id, err)
+	}
+	b.shards.put(id, s)
+	b.log.Info("took a shard", "shard", id, "shards", fmt.Sprint(b.shards.ids()))
+	b.inflight.Add(1)
+	go func() {
+		defer b.inflight.Done()
+		b.refreshBoards(ctx, b.now(), func(guildID string) bool { return shardOf(guildID, b.shards.count) == id })
+	}()
+	return nil
+}
+
+// drop closes shard id's session and, with release, gives up its claim.
+func (k *shardKeeper) drop(id int, release bool) {
+	b := k.b
+	s := b.shards.session(id)
+	b.shards.put(id, nil)
+	if s != nil {
+		if err := s.Close(); err != nil {
+			b.log.Warn("close a shard's gateway", "shard", id, "err", err)
+		}
+	}
+	if release {
+		if err := b.store.Release(context.Background(), k.shardKey(id), b.cfg.Instance); err != nil {
+			b.log.Warn("release a shard", "shard", id, "err", err)
+		}
+	}
+}
+
+// leave gives up every shard and the membership, at shutdown.
+func (k *shardKeeper) leave() {
+	b := k.b
+	ids := b.shards.ids()
+	slices.Reverse(ids)
+	for _, id := range ids {
+		k.drop(id, true)
+	}
+	if err := b.store.Release(context.Background(), k.memberKey(), b.cfg.Instance); err != nil {
+		b.log.Warn("release membership", "err", err)
+	}
+}
