@@ -145,34 +145,56 @@ func runCrashDrill(t *testing.T, setup crashSetup, kills int) {
 		restarted := time.Now()
 		d.start()
 		if round > 0 {
-			d.awaitResumed(awaiting)
-			d.awaitRedrawn(stale)
-			d.awaitPosted(unboarded, restarted)
+			d.answered(awaiting, stale, unboarded, restarted)
 		}
 		d.burst(round)
-		awaiting, stale, unboarded = d.verify(fmt.Sprintf("kill %d", round+1), awaiting)
-		d.staleHuman += len(stale)
-		if t.Failed() {
-			d.dumpLogs()
-			t.FailNow()
-		}
+		awaiting, stale, unboarded = d.afterKill(fmt.Sprintf("kill %d", round+1), awaiting)
 	}
 	// A last start answers the AI turns of the last kill; a graceful stop
 	// then leaves a database that must hold all of it.
 	restarted := time.Now()
 	d.start()
+	d.answered(awaiting, stale, unboarded, restarted)
+	d.windUp("the final stop", awaiting, kills, began)
+}
+
+// afterKill checks the database after a kill (verify, given the games
+// that awaited the AI at the kill before) and ends the test if a check
+// failed; it returns what the kill left for the processes to answer.
+func (d *crashDrill) afterKill(label string, prevAwaiting map[storage.GameID]int) (awaiting, stale map[storage.GameID]int, unboarded map[storage.GameID]bool) {
+	d.t.Helper()
+	awaiting, stale, unboarded = d.verify(label, prevAwaiting)
+	d.staleHuman += len(stale)
+	if d.t.Failed() {
+		d.dumpLogs()
+		d.t.FailNow()
+	}
+	return awaiting, stale, unboarded
+}
+
+// answered waits until the running processes have answered what a kill
+// left: the AI turns awaiting, the boards behind their games, and the
+// games without a board message (posted since since).
+func (d *crashDrill) answered(awaiting, stale map[storage.GameID]int, unboarded map[storage.GameID]bool, since time.Time) {
+	d.t.Helper()
 	d.awaitResumed(awaiting)
 	d.awaitRedrawn(stale)
-	d.awaitPosted(unboarded, restarted)
+	d.awaitPosted(unboarded, since)
+}
+
+// windUp stops every process gracefully, checks that the database holds
+// everything and every board shows it, and reports the drill's figures.
+func (d *crashDrill) windUp(label string, awaiting map[storage.GameID]int, kills int, began time.Time) {
+	d.t.Helper()
 	d.stopAll()
-	_, stale, unboarded = d.verify("the final stop", awaiting)
+	_, stale, unboarded := d.verify(label, awaiting)
 	if len(unboarded) > 0 {
-		t.Errorf("games %v have no board message after a graceful stop", unboarded)
+		d.t.Errorf("games %v have no board message after a graceful stop", unboarded)
 	}
 	if len(stale) > 0 {
-		t.Errorf("boards of %v are behind their games after a graceful stop", stale)
+		d.t.Errorf("boards of %v are behind their games after a graceful stop", stale)
 	}
-	if t.Failed() {
+	if d.t.Failed() {
 		d.dumpLogs()
 	}
 	d.finish(kills, time.Since(began))

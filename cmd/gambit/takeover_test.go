@@ -45,29 +45,10 @@ func TestShardTakeoverDrill(t *testing.T) {
 
 	d.burst(2) // "search": kills the first process while an AI turn is queued or searching
 	killed := time.Now()
-	awaiting, stale, unboarded := d.verify("the kill", nil)
-	d.staleHuman += len(stale)
-	if t.Failed() {
-		d.dumpLogs()
-		t.FailNow()
-	}
+	awaiting, stale, unboarded := d.afterKill("the kill", nil)
 	if !survivor.waitFor(`msg="took a shard" shard=0`, crashWait) {
 		t.Fatalf("the survivor did not take the dead process's shard; its output:\n%s", survivor)
 	}
-	d.awaitResumed(awaiting)
-	d.awaitRedrawn(stale)
-	d.awaitPosted(unboarded, killed)
-
-	d.stopAll()
-	_, stale, unboarded = d.verify("the survivor's stop", awaiting)
-	if len(unboarded) > 0 {
-		t.Errorf("games %v have no board message after a graceful stop", unboarded)
-	}
-	if len(stale) > 0 {
-		t.Errorf("boards of %v are behind their games after a graceful stop", stale)
-	}
-	if t.Failed() {
-		d.dumpLogs()
-	}
-	d.finish(1, time.Since(began))
+	d.answered(awaiting, stale, unboarded, killed)
+	d.windUp("the survivor's stop", awaiting, 1, began)
 }
