@@ -9,11 +9,9 @@ import (
 	"fmt"
 	"io"
 	"log/slog"
-	"math/rand/v2"
 	"net"
 	"net/http"
 	"runtime"
-	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -292,38 +290,12 @@ func BenchmarkLoadFirstResponseHTTP2Replicas(b *testing.B) {
 	}
 	wg.Wait()
 
-	var mu sync.Mutex
-	var lat []time.Duration
-	record := func(d time.Duration) {
-		mu.Lock()
-		lat = append(lat, d)
-		mu.Unlock()
-	}
+	var lat latencies
 	b.ResetTimer()
-	for b.Loop() {
-		for i, id := range ids {
-			wg.Go(func() {
-				rng := rand.New(rand.NewPCG(uint64(i), uint64(len(lat))))
-				time.Sleep(time.Duration(rng.Int64N(int64(time.Second))))
-				g := h.game(id)
-				if g.Status != storage.StatusActive {
-					return
-				}
-				board := h.board(id)
-				cid, value, ok := moveControl(board, legalCell(rng, g.Position))
-				if !ok {
-					b.Errorf("game %s: no control for a legal cell", id)
-					return
-				}
-				timedPick(b, h, users[2*i+g.Turn], board.ID, cid, value, record)
-			})
-		}
+	for round := 0; b.Loop(); round++ {
+		clickEveryGame(b, h, &wg, round, users, ids, &lat)
 		wg.Wait()
 	}
 	b.StopTimer()
-	slices.Sort(lat)
-	b.ReportMetric(float64(percentile(lat, 50).Microseconds())/1000, "p50-ms")
-	b.ReportMetric(float64(percentile(lat, 99).Microseconds())/1000, "p99-ms")
-	b.ReportMetric(float64(lat[len(lat)-1].Microseconds())/1000, "max-ms")
-	b.ReportMetric(float64(len(lat)), "clicks")
+	lat.report(b)
 }

@@ -86,16 +86,10 @@ func BenchmarkLoadFirstResponse200Games(b *testing.B) {
 		aiIDs[i] = g.ID
 	}
 
-	var mu sync.Mutex
-	var lat []time.Duration
-	record := func(d time.Duration) {
-		mu.Lock()
-		lat = append(lat, d)
-		mu.Unlock()
-	}
+	var lat latencies
 	cpuBefore := cpuTime()
 	b.ResetTimer()
-	for b.Loop() {
+	for round := 0; b.Loop(); round++ {
 		for i, id := range aiIDs {
 			wg.Go(func() {
 				rng := rand.New(rand.NewPCG(uint64(i), 7))
@@ -108,39 +102,71 @@ func BenchmarkLoadFirstResponse200Games(b *testing.B) {
 				if !ok {
 					return // the board is between edits
 				}
-				timedPick(b, h, aiUser, board.ID, cid, value, record)
+				timedPick(b, h, aiUser, board.ID, cid, value, lat.record)
 			})
 		}
-		for i, id := range ids {
-			wg.Go(func() {
-				rng := rand.New(rand.NewPCG(uint64(i), uint64(len(lat))))
-				time.Sleep(time.Duration(rng.Int64N(int64(time.Second))))
-				g := h.game(id)
-				if g.Status != storage.StatusActive {
-					return
-				}
-				board := h.board(id)
-				mover := users[2*i+g.Turn]
-				cid, value, ok := moveControl(board, legalCell(rng, g.Position))
-				if !ok {
-					b.Errorf("game %s: no control for a legal cell", id)
-					return
-				}
-				timedPick(b, h, mover, board.ID, cid, value, record)
-			})
-		}
+		clickEveryGame(b, h, &wg, round, users, ids, &lat)
 		wg.Wait()
 	}
 	b.StopTimer()
 	cpu := cpuTime() - cpuBefore
-	slices.Sort(lat)
-	b.ReportMetric(float64(percentile(lat, 50).Microseconds())/1000, "p50-ms")
-	b.ReportMetric(float64(percentile(lat, 99).Microseconds())/1000, "p99-ms")
-	b.ReportMetric(float64(lat[len(lat)-1].Microseconds())/1000, "max-ms")
-	b.ReportMetric(float64(len(lat)), "clicks")
+	clicks := lat.report(b)
 	b.ReportMetric(float64(residentBytes())/(1<<20), "rss-MiB")
 	b.ReportMetric(perGame/(1<<10), "KiB/game")
-	b.ReportMetric(float64(cpu.Microseconds())/1000/float64(len(lat)), "cpu-ms/click")
+	b.ReportMetric(float64(cpu.Microseconds())/1000/float64(clicks), "cpu-ms/click")
+}
+
+// clickEveryGame starts, in wg, a click by the player to move of each
+// two-player Adjacency game of ids (users[2i] and users[2i+1] play game i)
+// on a random empty cell, the clicks spread over one second, and records
+// the time to the bot's first response in lat.
+func clickEveryGame(b *testing.B, h *harness, wg *sync.WaitGroup, round int, users []string, ids []storage.GameID, lat *latencies) {
+	for i, id := range ids {
+		wg.Go(func() {
+			rng := rand.New(rand.NewPCG(uint64(i), uint64(round)))
+			time.Sleep(time.Duration(rng.Int64N(int64(time.Second))))
+			g := h.game(id)
+			if g.Status != storage.StatusActive {
+				return
+			}
+			board := h.board(id)
+			cid, value, ok := moveControl(board, legalCell(rng, g.Position))
+			if !ok {
+				b.Errorf("game %s: no control for a legal cell", id)
+				return
+			}
+			timedPick(b, h, users[2*i+g.Turn], board.ID, cid, value, lat.record)
+		})
+	}
+}
+
+// latencies are the response times of concurrent clicks.
+type latencies struct {
+	mu sync.Mutex
+	d  []time.Duration
+}
+
+// record adds one response time.
+func (l *latencies) record(d time.Duration) {
+	l.mu.Lock()
+	l.d = append(l.d, d)
+	l.mu.Unlock()
+}
+
+// report reports the 50th and 99th percentiles, the slowest and the number
+// of clicks, which it returns.
+func (l *latencies) report(b *testing.B) int {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if len(l.d) == 0 {
+		b.Fatal("no click was answered")
+	}
+	slices.Sort(l.d)
+	b.ReportMetric(float64(percentile(l.d, 50).Microseconds())/1000, "p50-ms")
+	b.ReportMetric(float64(percentile(l.d, 99).Microseconds())/1000, "p99-ms")
+	b.ReportMetric(float64(l.d[len(l.d)-1].Microseconds())/1000, "max-ms")
+	b.ReportMetric(float64(len(l.d)), "clicks")
+	return len(l.d)
 }
 
 // timedPick picks a value in a select as a user and records the time to
