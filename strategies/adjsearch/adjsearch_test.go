@@ -126,7 +126,7 @@ func TestSolveKeepsTheWindowContract(t *testing.T) {
 	if testing.Short() {
 		positions = 8
 	}
-	r := &run{ctx: context.Background(), tt: newTable(1 << 20)}
+	r := &run{e: New(nil), ctx: context.Background(), tt: newTable(1 << 20)}
 	th := newThread(r)
 	for range positions {
 		root := randomBoard(t, rng, 28, 10+rng.IntN(2))
