@@ -21,7 +21,7 @@ import (
 
 const arenaUsage = `
 Usage: gambit arena --game {games} --players A,B,… [--gauntlet NAME]
-                    [--games N] [--rounds 8,16,28] [--time DURATION] [--nodes N]
+                    [--external NAME=STRATEGY@PATH,…] [--games N] [--rounds 8,16,28] [--time DURATION] [--nodes N]
                     [--seed S] [--concurrency K] [--hash MiB] [--json]
 
 Plays strategies against each other and rates them. Round robin: every pair
@@ -50,12 +50,20 @@ with 95% confidence intervals over games and over pairs (Bradley–Terry
 maximum likelihood, draws as half wins, one virtual draw per pairing, mean
 1500; intervals from the observed Fisher information), as Markdown, or with
 --json one object.
+
+--external adds players from other gambit binaries, such as an earlier
+version built from git, to measure a change against: NAME=STRATEGY@PATH
+plays STRATEGY of the binary PATH under the name NAME, running
+'PATH analyze --json' on each position with the move's limits (one process
+a move, whose start-up counts against a timed move; a node-limited external
+player replays exactly if its strategy does without a seed).
 Progress goes to stderr: a bar on a terminal, otherwise a line every 10%.
 
 Examples:
   gambit arena --game tictactoe --players minimax,random --games 20
   gambit arena --game adjacency --players minimax,greedy,random --rounds 8,28 --nodes 20000 --seed 1
   gambit arena --game adjacency --players minimax,greedy,beam,mcts --gauntlet minimax --rounds 8 --games 200 --concurrency 2
+  gambit arena --game adjacency --players minimax --external minimax-v1=minimax@/tmp/gambit-old --rounds 8,28 --nodes 50000
 `
 
 func runArena(args []string, sio stdio) error {
@@ -63,6 +71,7 @@ func runArena(args []string, sio stdio) error {
 	gameName := gameFlag(fs)
 	playerList := fs.String("players", "", "the strategies, comma-separated: at least two (required)")
 	gauntlet := fs.String("gauntlet", "", "one of the players, who meets each of the others (default: round robin)")
+	external := fs.String("external", "", "players from other gambit binaries, NAME=STRATEGY@PATH, comma-separated")
 	gamesPer := fs.Int("games", 20, "games per pairing and rounds setting (rounded up to cover the setups)")
 	roundList := fs.String("rounds", "", "Adjacency: the rounds settings, comma-separated, each 2–28 (default 28)")
 	moveTime := fs.Duration("time", 100*time.Millisecond, "the time of each move")
@@ -74,7 +83,7 @@ func runArena(args []string, sio stdio) error {
 	if err := fs.parse(args); err != nil {
 		return err
 	}
-	cfg, err := arenaConfig(fs, *gameName, *playerList, *roundList)
+	cfg, err := arenaConfig(fs, *gameName, *playerList, *external, *roundList)
 	if err != nil {
 		return err
 	}
@@ -109,9 +118,10 @@ func runArena(args []string, sio stdio) error {
 	return report.WriteMarkdown(sio.out)
 }
 
-// arenaConfig resolves the game, the players and the rounds settings; any
-// problem is a usage error.
-func arenaConfig(fs *flagSet, gameName, playerList, roundList string) (arena.Config, error) {
+// arenaConfig resolves the game, the players (strategies of this binary,
+// then external ones) and the rounds settings; any problem is a usage
+// error.
+func arenaConfig(fs *flagSet, gameName, playerList, externalList, roundList string) (arena.Config, error) {
 	if gameName == "" {
 		return arena.Config{}, errNoGame()
 	}
@@ -130,8 +140,15 @@ func arenaConfig(fs *flagSet, gameName, playerList, roundList string) (arena.Con
 		}
 		cfg.Players = append(cfg.Players, arena.Player{Name: info.Name, Strategy: info.Strategy})
 	}
+	names, externals, err := parseExternal(game.Name, externalList)
+	if err != nil {
+		return arena.Config{}, err
+	}
+	for i, x := range externals {
+		cfg.Players = append(cfg.Players, arena.Player{Name: names[i], Strategy: x})
+	}
 	if len(cfg.Players) < 2 {
-		return arena.Config{}, usagef("--players needs at least two strategies, comma-separated (see gambit strategies --game %s)", game.Name)
+		return arena.Config{}, usagef("--players and --external need at least two strategies between them, comma-separated (see gambit strategies --game %s)", game.Name)
 	}
 	if fs.set()["rounds"] {
 		if !game.Setup.Any() {

@@ -2,6 +2,7 @@ package main
 
 import (
 	"encoding/json"
+	"os"
 	"strings"
 	"testing"
 
@@ -111,6 +112,59 @@ func TestArenaJSONReplays(t *testing.T) {
 	}
 }
 
+// TestArenaExternalPlayers: --external plays another gambit binary's
+// strategy (here this test binary run as gambit) through its analyze
+// command, and a binary that does not answer forfeits its games.
+func TestArenaExternalPlayers(t *testing.T) {
+	t.Setenv(runMainEnv, "1") // the children run gambit's main
+	args := []string{"arena", "--game", "adjacency", "--rounds", "3", "--players", "minimax",
+		"--external", "minimax-ext=minimax@" + os.Args[0] + ",mute=minimax@false",
+		"--games", "4", "--nodes", "100000", "--seed", "5", "--json"}
+	code, out, errOut := gambit(args...)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	var report struct {
+		Results []struct {
+			A, B                string
+			Wins, Losses, Draws int
+			Pairs               struct{ Wins, Losses, Draws int } `json:"pairs"`
+		} `json:"results"`
+		Games []struct {
+			X, O, Forfeit string
+			Moves         []string
+		} `json:"games"`
+	}
+	if err := json.Unmarshal([]byte(out), &report); err != nil {
+		t.Fatalf("%v in %s", err, out)
+	}
+	if len(report.Results) != 3 || len(report.Games) != 12 {
+		t.Fatalf("%d results, %d games; want 3 pairings of 4 games", len(report.Results), len(report.Games))
+	}
+	for _, r := range report.Results {
+		switch {
+		case r.A == "minimax" && r.B == "minimax-ext":
+			// Both solve a 3-round game from the start: every pair is
+			// drawn, each side getting the setup's exact value.
+			if r.Pairs.Draws != 2 {
+				t.Errorf("minimax against itself as an external player: pairs %+v; want both drawn", r.Pairs)
+			}
+		case r.B == "mute":
+			if r.Wins != 4 {
+				t.Errorf("%s against a binary that does not answer: %+v; want 4 wins by forfeit", r.A, r)
+			}
+		default:
+			t.Errorf("unexpected pairing %+v", r)
+		}
+	}
+	for _, g := range report.Games {
+		mute := g.X == "mute" || g.O == "mute"
+		if mute != (g.Forfeit != "") || mute && !strings.Contains(g.Forfeit, "mute") || !mute && len(g.Moves) != 6 {
+			t.Errorf("game %+v: want 6 moves, or a forfeit by mute", g)
+		}
+	}
+}
+
 func TestArenaRejectsBadArguments(t *testing.T) {
 	var other string // a strategy that does not play tic-tac-toe, if any
 	for _, s := range strategies.All() {
@@ -135,6 +189,9 @@ func TestArenaRejectsBadArguments(t *testing.T) {
 		{[]string{"--game", "tictactoe", "--players", "minimax,random", "--nodes", "0"}, "--nodes must be positive"},
 		{[]string{"--game", "tictactoe", "--players", "minimax,random", "--games", "0"}, "0 games"},
 		{[]string{"--game", "tictactoe", "--players", "minimax,random", "--concurrency", "0"}, "--concurrency"},
+		{[]string{"--game", "tictactoe", "--players", "minimax", "--external", "old=/tmp/gambit-old"}, "want NAME=STRATEGY@PATH"},
+		{[]string{"--game", "tictactoe", "--players", "minimax", "--external", "old=minimax@/no/such/gambit"}, "--external old"},
+		{[]string{"--game", "tictactoe", "--players", "minimax", "--external", "minimax=minimax@" + os.Args[0]}, "named twice"},
 	}
 	if other != "" {
 		cases = append(cases, struct {

@@ -111,6 +111,49 @@ func TestSolveMatchesPlainMinimax(t *testing.T) {
 	}
 }
 
+// TestSolveKeepsTheWindowContract: the exact solver's node search, asked
+// about random windows (most far from the value, where cut-offs without
+// search fire) on random endgames and their children in turn, one table
+// kept throughout so that earlier calls' bounds are found again, returns
+// fail-soft bounds that hold: at most alpha only when the value is at most
+// that, at least beta only when the value is at least that, else the
+// value. Centred root windows alone (TestSolveMatchesPlainMinimax) let
+// an unsound cut-off go unseen, such as one that takes a lower bound in
+// the table for an upper one.
+func TestSolveKeepsTheWindowContract(t *testing.T) {
+	rng := rand.New(rand.NewPCG(18, 5))
+	positions := 24
+	if testing.Short() {
+		positions = 8
+	}
+	r := &run{e: New(nil), ctx: context.Background(), tt: newTable(1 << 20)}
+	th := newThread(r)
+	for range positions {
+		root := randomBoard(t, rng, 28, 10+rng.IntN(2))
+		boards := []adjacency.Board{root}
+		for e := empties(root); e != 0; e &= e - 1 {
+			boards = append(boards, root.After(engine.Move(bits.TrailingZeros64(e))))
+		}
+		values := make([]int, len(boards))
+		for i, b := range boards {
+			values[i] = plainSolve(position(t, b), -infinity, infinity)
+		}
+		for range 12 * len(boards) {
+			i := rng.IntN(len(boards))
+			b, want := boards[i], values[i]
+			alpha := want - 16 + rng.IntN(33)
+			beta := alpha + 1 + rng.IntN(4)
+			got := th.solveNode(b, hashOf(b), alpha, beta)
+			switch {
+			case got <= alpha && want > got,
+				got >= beta && want < got,
+				got > alpha && got < beta && got != want:
+				t.Fatalf("%v, window (%d, %d): solver says %d, the value is %d", b, alpha, beta, got, want)
+			}
+		}
+	}
+}
+
 // TestDepthLimitedMatchesPlainAlphaBeta: without reductions and late-move
 // pruning, the engine's depth-limited value on one thread (iterative
 // deepening, table, ordering and all) equals plain alpha-beta's with the

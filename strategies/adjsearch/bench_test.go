@@ -82,3 +82,33 @@ func median(xs []float64) float64 {
 	slices.Sort(s)
 	return s[len(s)/2]
 }
+
+// BenchmarkSolveNodes: the nodes and time to solve exactly the first n
+// self-play endgames with the given plies left, one after another on one
+// thread without deadline, each with a new Engine and a 64 MiB table. The
+// node count is exact and repeats, so it compares solver changes on a
+// loaded machine where times do not; 18 plies takes minutes.
+//
+//	nice -n 19 go test -run '^$' -bench 'SolveNodes/plies=16' -benchtime 1x ./strategies/adjsearch
+func BenchmarkSolveNodes(b *testing.B) {
+	for _, c := range []struct{ left, n int }{{16, 15}, {18, 3}} {
+		b.Run(fmt.Sprintf("plies=%d", c.left), func(b *testing.B) {
+			positions := endgames(b, c.left)[:c.n]
+			var nodes uint64
+			for b.Loop() {
+				nodes = 0
+				for _, p := range positions {
+					res, err := New(nil).Search(context.Background(), p, Options{Threads: 1, Depth: c.left, MaxTableMiB: 64})
+					if err != nil {
+						b.Fatal(err)
+					}
+					if !res.Exact {
+						b.Fatalf("%v: not solved", p)
+					}
+					nodes += res.Nodes
+				}
+			}
+			b.ReportMetric(float64(nodes), "nodes/op")
+		})
+	}
+}

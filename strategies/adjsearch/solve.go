@@ -3,6 +3,7 @@ package adjsearch
 import (
 	"math"
 	"math/bits"
+	"slices"
 	"time"
 
 	"github.com/gambitbot/gambit/engine/adjacency"
@@ -16,6 +17,14 @@ const (
 	// tableMin: positions with fewer plies left are not stored; their
 	// subtrees cost less than a probe's cache miss.
 	tableMin = 5
+	// evalOrderMin: from this many plies left the solver orders a node's
+	// moves by the evaluation of the position each leads to. On the 15
+	// 16-ply self-play endgames (one thread, CPU time on the shared
+	// machine) it halves the nodes and takes 1.7–1.8 s instead of 3.1 s;
+	// from 7 plies left it saves a few more nodes but costs more time, from
+	// 9 or 11 fewer nodes are saved. On 18-ply endgames it saves 37–60% of
+	// the nodes but no time: there the calls cost what the nodes saved.
+	evalOrderMin = 8
 	// etcMin: from this many plies left a node first looks up every child
 	// in the table (enhanced transposition cutoffs) and stops if one
 	// already refutes the window.
@@ -152,8 +161,28 @@ func (t *thread) solveNode(b adjacency.Board, h uint64, alpha, beta int) int {
 	}
 	origAlpha := alpha
 	best, bestScore := noCell, -infinity
-	order := newCaptureOrder(b, hint)
-	for m, ok := order.next(); ok; m, ok = order.next() {
+	// Far from the end the evaluation orders the moves (it costs a call a
+	// child, repaid many times over in subtrees this large); nearer, the
+	// capture order, worked out lazily.
+	var sorted evalOrder
+	var order captureOrder
+	byEval := left >= evalOrderMin
+	if byEval {
+		sorted = t.newEvalOrder(b, hint)
+	} else {
+		order = newCaptureOrder(b, hint)
+	}
+	for {
+		var m int
+		var ok bool
+		if byEval {
+			m, ok = sorted.next()
+		} else {
+			m, ok = order.next()
+		}
+		if !ok {
+			break
+		}
 		c, ch := play(b, h, m)
 		score := -t.solveNode(c, ch, -beta, -alpha)
 		if score > bestScore {
@@ -238,6 +267,37 @@ func (t *thread) shallow(b adjacency.Board, alpha, beta int) int {
 		}
 	}
 	return best
+}
+
+// evalOrder yields a node's moves best first by the evaluation of the
+// position each leads to (the opponent's worst), a hint before them all.
+type evalOrder struct {
+	keys [adjacency.Cells]int64 // the child's evaluation << 8 | cell, ascending
+	n, i int
+}
+
+func (t *thread) newEvalOrder(b adjacency.Board, hint int) evalOrder {
+	var o evalOrder
+	for e := empties(b); e != 0; e &= e - 1 {
+		m := bits.TrailingZeros64(e)
+		key := int64(t.evaluate(b.After(engineMove(m))))
+		if m == hint {
+			key = -MaxEval - 1
+		}
+		o.keys[o.n] = key<<8 | int64(m)
+		o.n++
+	}
+	slices.Sort(o.keys[:o.n])
+	return o
+}
+
+// next returns the next move, or false when there are no more.
+func (o *evalOrder) next() (int, bool) {
+	if o.i >= o.n {
+		return noCell, false
+	}
+	o.i++
+	return int(uint8(o.keys[o.i-1])), true
 }
 
 // captureOrder yields the moves of a board in the solver's order: a hint
