@@ -752,10 +752,14 @@ func TestGamesListsOpenGamesAndRepostsABoard(t *testing.T) {
 // AI's progress and move belong on the new board.
 func TestRepostWhileTheAIThinks(t *testing.T) {
 	t.Parallel()
-	h := start(t)
+	hold := newAIHold()
+	h := start(t, withClock(), withAIHold(hold))
+	t.Cleanup(hold.free)
 	alice := h.srv.AddUser("alice").ID
 	g, oldBoard := playAI(t, h, alice, opt("game", "adjacency"), opt("ai", "minimax"), opt("rounds", 28),
 		opt("first", "opponent"), opt("movetime", 1.5))
+	// The AI has taken its turn and thinks until the re-post is done.
+	hold.wait(t, g.ID)
 	_, list := h.command(alice, "games")
 	repost, ok := find(list, customid.Repost, map[string]string{"game": string(g.ID)})
 	if !ok {
@@ -763,8 +767,9 @@ func TestRepostWhileTheAIThinks(t *testing.T) {
 	}
 	h.click(alice, list.ID, repost)
 	if got := h.game(g.ID); len(got.Moves) != 0 {
-		t.Fatal("the AI moved before the re-post; the test needs a longer move time")
+		t.Fatal("the AI moved before the re-post")
 	}
+	hold.free()
 	h.waitGame(g.ID, "the AI's move", func(g *storage.Game) bool { return len(g.Moves) == 1 })
 	h.waitBoard(g.ID, "the AI's move on the new board", func(m discordtest.Message) bool {
 		return strings.Contains(m.Content, "<@"+alice+">, your move")
