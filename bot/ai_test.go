@@ -1,9 +1,11 @@
 package bot_test
 
 import (
+	"context"
 	"net/http"
 	"regexp"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -24,18 +26,108 @@ func playAI(t testing.TB, h *harness, user string, opts ...discordtest.Option) (
 	return g, m
 }
 
+// aiHold holds the AI mid-turn, as a search that is still thinking: a
+// worker that claimed a turn and loaded its game waits there, before it
+// searches, until release is closed. held gets each game so held. Tests use
+// it instead of a long move time, which a loaded machine can use up before
+// the test gets to act.
+type aiHold struct {
+	storage.Store
+	held    chan storage.GameID
+	release chan struct{}
+	once    sync.Once
+
+	mu      sync.Mutex
+	claimed map[string]bool         // AI claim keys taken
+	loading map[storage.GameID]bool // games whose next load is the worker's
+}
+
+func newAIHold() *aiHold {
+	return &aiHold{held: make(chan storage.GameID, 16), release: make(chan struct{}), claimed: map[string]bool{}, loading: map[storage.GameID]bool{}}
+}
+
+// withAIHold makes every bot of the harness use hold around its store.
+func withAIHold(hold *aiHold) option {
+	return withBot(func(b *bot.Bot) {
+		bot.WrapStore(b, func(s storage.Store) storage.Store { hold.Store = s; return hold })
+	})
+}
+
+func (s *aiHold) Claim(ctx context.Context, key, owner string, ttl time.Duration) (bool, error) {
+	ok, err := s.Store.Claim(ctx, key, owner, ttl)
+	if parts := strings.Split(key, "/"); ok && err == nil && len(parts) == 3 && parts[0] == "ai" {
+		s.mu.Lock()
+		if !s.claimed[key] { // not a renewal
+			s.claimed[key] = true
+			s.loading[storage.GameID(parts[1])] = true
+		}
+		s.mu.Unlock()
+	}
+	return ok, err
+}
+
+func (s *aiHold) Game(ctx context.Context, id storage.GameID) (*storage.Game, error) {
+	g, err := s.Store.Game(ctx, id)
+	s.mu.Lock()
+	hold := s.loading[id]
+	delete(s.loading, id)
+	s.mu.Unlock()
+	if hold {
+		select {
+		case <-s.release: // released: it holds nothing any more
+		default:
+			s.held <- id
+			<-s.release
+		}
+	}
+	return g, err
+}
+
+// free lets the held turns go on, and the later ones pass; a test calls it
+// as a cleanup too, so that a failure before it does not leave a worker
+// held at shutdown.
+func (s *aiHold) free() { s.once.Do(func() { close(s.release) }) }
+
+// wait waits until the AI's turn in game id is held.
+func (s *aiHold) wait(t *testing.T, id storage.GameID) {
+	t.Helper()
+	for {
+		select {
+		case got := <-s.held:
+			if got == id {
+				return
+			}
+		case <-time.After(waitTimeout):
+			t.Fatalf("the AI never took its turn in game %s", id)
+		}
+	}
+}
+
 func TestAITurnsPendingAtShutdownAreAnsweredAfterRestart(t *testing.T) {
 	t.Parallel()
-	h := start(t, withConfig(func(c *bot.Config) { c.SearchThreads = 1 }))
+	hold := newAIHold()
+	h := start(t, withClock(), withAIHold(hold), withConfig(func(c *bot.Config) { c.SearchThreads = 1 }))
+	t.Cleanup(hold.free)
 	alice, bob := h.srv.AddUser("alice").ID, h.srv.AddUser("bob").ID
-	// The AI moves first in both games; with one search thread the second
-	// waits in the queue and says so.
+	// The AI moves first in both games; with one search thread, busy with
+	// the first, the second waits in the queue and says so.
 	first, _ := playAI(t, h, alice, opt("game", "connect4"), opt("ai", "minimax"), opt("first", "opponent"), opt("movetime", 1.0))
+	hold.wait(t, first.ID)
 	second, m := playAI(t, h, bob, opt("game", "tictactoe"), opt("ai", "minimax"), opt("first", "opponent"))
 	if !strings.Contains(embedText(m), "queued (#1)") {
 		t.Errorf("the second AI turn should show its queue place; board says %q", embedText(m))
 	}
-	h.stop()
+	// Shut down while the first search runs: once the workers were told
+	// to stop, it goes on.
+	stopped := make(chan struct{})
+	go func() { defer close(stopped); h.stop() }()
+	for guard := time.Now().Add(waitTimeout); !bot.AIStopped(h.bot); time.Sleep(time.Millisecond) {
+		if time.Now().After(guard) {
+			t.Fatal("the shutdown never stopped the AI workers")
+		}
+	}
+	hold.free()
+	<-stopped
 	if g := h.game(first.ID); len(g.Moves) != 1 {
 		t.Errorf("the running search should finish and commit at shutdown; game has moves %v", g.Moves)
 	}

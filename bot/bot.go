@@ -128,6 +128,12 @@ type Config struct {
 	ClaimTTL time.Duration
 	// Now is the clock; nil means time.Now.
 	Now func() time.Time
+	// InteractionTimeout bounds the work of one interaction's handler, by
+	// the wall clock; 0 means 10 seconds. Discord wants the first answer
+	// within 3 seconds, so past this nobody would see it. Tests that run
+	// Discord's deadlines on a manual clock raise it, so that a slow
+	// machine cannot make the bot give up.
+	InteractionTimeout time.Duration
 	// Logger receives the bot's logs; nil means slog.Default(). The bot
 	// removes its token and every interaction token from what it logs.
 	Logger *slog.Logger
@@ -152,6 +158,7 @@ func (c *Config) setDefaults() {
 	def(&c.CountInterval, DefaultCountInterval)
 	def(&c.RefreshWindow, DefaultRefreshWindow)
 	def(&c.ClaimTTL, DefaultClaimTTL)
+	def(&c.InteractionTimeout, interactionTimeout)
 	if c.Instance == "" {
 		c.Instance = instanceName()
 	}

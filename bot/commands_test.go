@@ -752,10 +752,14 @@ func TestGamesListsOpenGamesAndRepostsABoard(t *testing.T) {
 // AI's progress and move belong on the new board.
 func TestRepostWhileTheAIThinks(t *testing.T) {
 	t.Parallel()
-	h := start(t)
+	hold := newAIHold()
+	h := start(t, withClock(), withAIHold(hold))
+	t.Cleanup(hold.free)
 	alice := h.srv.AddUser("alice").ID
 	g, oldBoard := playAI(t, h, alice, opt("game", "adjacency"), opt("ai", "minimax"), opt("rounds", 28),
 		opt("first", "opponent"), opt("movetime", 1.5))
+	// The AI has taken its turn and thinks until the re-post is done.
+	hold.wait(t, g.ID)
 	_, list := h.command(alice, "games")
 	repost, ok := find(list, customid.Repost, map[string]string{"game": string(g.ID)})
 	if !ok {
@@ -763,8 +767,9 @@ func TestRepostWhileTheAIThinks(t *testing.T) {
 	}
 	h.click(alice, list.ID, repost)
 	if got := h.game(g.ID); len(got.Moves) != 0 {
-		t.Fatal("the AI moved before the re-post; the test needs a longer move time")
+		t.Fatal("the AI moved before the re-post")
 	}
+	hold.free()
 	h.waitGame(g.ID, "the AI's move", func(g *storage.Game) bool { return len(g.Moves) == 1 })
 	h.waitBoard(g.ID, "the AI's move on the new board", func(m discordtest.Message) bool {
 		return strings.Contains(m.Content, "<@"+alice+">, your move")
@@ -1006,12 +1011,19 @@ func TestCommandsAreRegisteredOnceAcrossRestarts(t *testing.T) {
 
 func TestAIProgressIsShownWhileItThinks(t *testing.T) {
 	t.Parallel()
-	h := start(t, withConfig(func(c *bot.Config) { c.ProgressInterval = 50 * time.Millisecond }))
+	// The bot's clock, and Discord's, run at a tenth of real time: Discord's
+	// 3 seconds take 30, so a loaded machine does not make /play's answer
+	// late, and a progress edit is due every 50 ms of real time. The move
+	// time is by the wall clock and counts from the click, so the machine
+	// can use it up before the search starts (the AI then plays at once,
+	// with no progress to show): it is long enough for a machine loaded
+	// far beyond two busy cores.
+	h := start(t, withFastClock(100*time.Microsecond), withConfig(func(c *bot.Config) { c.ProgressInterval = 5 * time.Millisecond }))
 	alice := h.srv.AddUser("alice").ID
 	events := h.srv.Subscribe(h.ctx())
 	began := time.Now()
 	g, board := playAI(t, h, alice, opt("game", "adjacency"), opt("ai", "minimax"), opt("rounds", 28),
-		opt("first", "opponent"), opt("movetime", 2.0))
+		opt("first", "opponent"), opt("movetime", 8.0))
 	if text := embedText(board); !strings.Contains(text, "is thinking") && !strings.Contains(text, "is queued") {
 		t.Errorf("the first board should say the AI is about to move: %q", text)
 	}

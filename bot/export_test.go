@@ -31,3 +31,11 @@ func AIClaim(id storage.GameID, ply int) string { return aiClaim(id, ply) }
 
 // Shards returns the shards b runs now.
 func Shards(b *Bot) []int { return b.shards.ids() }
+
+// AIStopped reports whether b's AI workers were told to stop (shutdown
+// began): from then on a worker takes no further turn from the queue.
+func AIStopped(b *Bot) bool {
+	b.ai.mu.Lock()
+	defer b.ai.mu.Unlock()
+	return b.ai.stopped
+}

@@ -636,7 +636,9 @@ func TestAClickOnABoardLeftStaleUpdatesIt(t *testing.T) {
 // were under way do not bring them back. Games in other guilds go on.
 func TestRemovedFromAGuildCancelsItsGames(t *testing.T) {
 	t.Parallel()
-	h := start(t, withClock(), withConfig(func(c *bot.Config) { c.SearchThreads = 1 }))
+	hold := newAIHold()
+	h := start(t, withClock(), withAIHold(hold), withConfig(func(c *bot.Config) { c.SearchThreads = 1 }))
+	t.Cleanup(hold.free)
 	users := map[string]string{}
 	for _, name := range []string{"alice", "bob", "carol", "dave", "erin", "frank"} {
 		users[name] = h.srv.AddUser(name).ID
@@ -672,6 +674,7 @@ func TestRemovedFromAGuildCancelsItsGames(t *testing.T) {
 	aiOpts := []discordtest.Option{opt("game", "adjacency"), opt("ai", "minimax"), opt("rounds", 28), opt("first", "opponent"), opt("movetime", 4.0)}
 	fltCommand(t, h, erin, ch.ID, "play", aiOpts...)
 	searching := h.waitGame(h.latestGame(erin).ID, "the board", func(g *storage.Game) bool { return g.MessageID != "" })
+	hold.wait(t, searching.ID) // the AI thinks until the bot has left
 	if m := fltCommand(t, h, frank, ch.ID, "play", aiOpts...); !strings.Contains(embedText(m), "queued") {
 		t.Errorf("the second AI turn is not queued behind the first: %q", embedText(m))
 	}
@@ -697,6 +700,7 @@ func TestRemovedFromAGuildCancelsItsGames(t *testing.T) {
 	if g := cancelled[searching.ID]; len(g.Moves) != 0 {
 		t.Fatalf("the AI had moved (%v) before the bot left: the test no longer cancels a game mid-search", g.Moves)
 	}
+	hold.free()
 
 	// Nobody can act in that guild any more.
 	if _, err := h.srv.ClickButton(bob, invite.ID, fltComponentID(find(invite, customid.Accept, nil))); err == nil {

@@ -74,7 +74,7 @@ func TestTicTacToeBetweenTwoUsersEndsInADraw(t *testing.T) {
 
 func TestConnectFourBetweenTwoUsersWithTheAcceptFlow(t *testing.T) {
 	t.Parallel()
-	h := start(t)
+	h := start(t, withClock()) // Discord's 3 seconds on the manual clock, not the loaded machine's
 	alice, bob := h.srv.AddUser("alice").ID, h.srv.AddUser("bob").ID
 	g := challengeAndAccept(t, h, alice, bob, storage.Kind("connect4"), opt("first", "opponent"))
 	if g.Turn != 1 {

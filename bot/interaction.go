@@ -17,8 +17,9 @@ import (
 	"github.com/gambitbot/gambit/storage"
 )
 
-// interactionTimeout bounds a handler's work; Discord wants the first
-// response within 3 seconds and handlers answer long before this.
+// interactionTimeout is the default Config.InteractionTimeout, which
+// bounds a handler's work; Discord wants the first response within 3
+// seconds and handlers answer long before this.
 const interactionTimeout = 10 * time.Second
 
 // userError is an error the user caused and can fix: its text is shown to
@@ -258,7 +259,7 @@ func (b *Bot) onInteraction(i *discordgo.Interaction, answered func()) {
 	b.locales.learn(i)
 	b.inflight.Add(1)
 	defer b.inflight.Done()
-	ctx, cancel := context.WithTimeout(context.Background(), interactionTimeout)
+	ctx, cancel := context.WithTimeout(context.Background(), b.cfg.InteractionTimeout)
 	defer cancel()
 
 	outcome := "ok"

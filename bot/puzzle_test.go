@@ -234,7 +234,7 @@ func TestPuzzleResumesAfterARestart(t *testing.T) {
 // every body against the spec).
 func TestLargestQueensBoardIsPlayable(t *testing.T) {
 	t.Parallel()
-	h := start(t)
+	h := start(t, withClock()) // Discord's 3 seconds on the manual clock, not the loaded machine's
 	alice := h.srv.AddUser("alice").ID
 	_, board := h.command(alice, "puzzle", opt("game", "nqueens"), opt("n", 12))
 	if board.Ephemeral() {

@@ -13,12 +13,14 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
 	"github.com/anishathalye/porcupine"
 	"github.com/bwmarrin/discordgo"
 
+	"github.com/gambitbot/gambit/bot"
 	"github.com/gambitbot/gambit/bot/customid"
 	"github.com/gambitbot/gambit/games"
 	"github.com/gambitbot/gambit/games/catalog"
@@ -232,7 +234,9 @@ func TestClickHistoriesAreLinearizable(t *testing.T) {
 
 	seed := uint64(time.Now().UnixNano())
 	t.Logf("seed %d", seed)
-	h := start(t)
+	// Discord's 3 seconds are counted on a manual clock: however loaded
+	// the machine, an answer is late only when the test makes it so.
+	h := start(t, withClock())
 	kinds := []storage.Kind{storage.Kind("connect4"), storage.Kind("tictactoe"), storage.Kind("connect4"), storage.Kind("tictactoe")}
 	type user struct{ id, name string }
 	players := make([][2]user, len(kinds))
@@ -269,19 +273,23 @@ func TestClickHistoriesAreLinearizable(t *testing.T) {
 
 	base := time.Now()
 	now := func() int64 { return int64(time.Since(base)) }
+	// The clicking lasts 4 seconds, but every clicker makes at least
+	// minClicks clicks however slow the machine is, so that a loaded
+	// machine checks as many clicks as an idle one.
 	deadline := base.Add(4 * time.Second)
-	const maxClicks, clicksAfterEnd = 60, 3
+	const minClicks, maxClicks, clicksAfterEnd = 8, 60, 3
 	var (
 		mu      sync.Mutex
 		records []raceRecord
 		errs    []error
 		wg      sync.WaitGroup
+		clicks  atomic.Int64
 	)
 	for ti, tb := range tables {
 		for ci, c := range tb.clickers {
 			rng := rand.New(rand.NewPCG(seed, uint64(100*ti+ci)))
 			wg.Go(func() {
-				recs, err := c.run(h.srv, rng, tb.g, ci, maxClicks, clicksAfterEnd, deadline, now)
+				recs, err := c.run(h.srv, rng, tb.g, ci, raceBudget{minClicks, maxClicks, clicksAfterEnd, deadline}, now, &clicks)
 				mu.Lock()
 				defer mu.Unlock()
 				records = append(records, recs...)
@@ -291,15 +299,26 @@ func TestClickHistoriesAreLinearizable(t *testing.T) {
 			})
 		}
 	}
-	// Once the clicking is under way, one answer is held past Discord's 3
-	// seconds, as on a loaded machine: its click is unanswered, and
-	// whatever queued behind it may be too.
-	time.Sleep(time.Second)
+	clicked := make(chan struct{})
+	go func() { wg.Wait(); close(clicked) }()
+	// Once the clicking is under way, one answer takes 3.5 seconds as
+	// Discord sees it, as on a loaded machine: its click is unanswered,
+	// and so is every click delivered before it and not answered yet.
+	// Clicks delivered once that answer was refused must all be answered.
+	for clicks.Load() < int64(len(tables)*len(tables[0].clickers)) {
+		select {
+		case <-clicked:
+		case <-time.After(5 * time.Millisecond):
+			continue
+		}
+		break
+	}
 	heldAt := now()
 	h.srv.InjectFault(discordtest.Fault{
-		Method: http.MethodPost, Route: "/interactions/{interaction_id}/{interaction_token}/callback", Delay: 3500 * time.Millisecond,
+		Method: http.MethodPost, Route: "/interactions/{interaction_id}/{interaction_token}/callback", Advance: 3500 * time.Millisecond,
 	})
-	wg.Wait()
+	lateBefore := raceWaitLateAnswer(h.srv, clicked, now)
+	<-clicked
 	for _, err := range errs {
 		t.Error(err)
 	}
@@ -307,27 +326,7 @@ func TestClickHistoriesAreLinearizable(t *testing.T) {
 		t.FailNow()
 	}
 
-	// Read every answer from the stand-in's request log. A click whose
-	// answer did not land must at least have been attempted (and refused
-	// for lateness): the bot answers every interaction.
-	var answers map[string]raceCallback
-	waitCallbacks := time.Now().Add(waitTimeout)
-	for {
-		answers = raceCallbacks(h.srv.Requests())
-		missing := ""
-		for _, r := range records {
-			if _, ok := answers[r.interaction]; !ok {
-				missing = r.interaction
-			}
-		}
-		if missing == "" {
-			break
-		}
-		if time.Now().After(waitCallbacks) {
-			t.Fatalf("the bot never answered interaction %s", missing)
-		}
-		time.Sleep(20 * time.Millisecond)
-	}
+	answers := raceAnswers(t, h, records)
 	history := make([]porcupine.Operation, 0, len(records)+len(tables))
 	unanswered := 0
 	for _, r := range records {
@@ -336,6 +335,9 @@ func TestClickHistoriesAreLinearizable(t *testing.T) {
 		if out.Unanswered {
 			unanswered++
 			ret = math.MaxInt64
+			if r.call > lateBefore {
+				t.Errorf("%s: a click delivered after the held answer was refused went unanswered too", raceDescribe(r.in, out))
+			}
 		} else if ret < 0 {
 			ret = now() // answered after the clicker gave up waiting
 		}
@@ -377,11 +379,11 @@ func TestClickHistoriesAreLinearizable(t *testing.T) {
 	if unanswered == 0 && slices.ContainsFunc(records, func(r raceRecord) bool { return r.call > heldAt }) {
 		t.Error("the answer held past 3 seconds did not leave its click unanswered")
 	}
-	if unanswered > len(records)/4 {
-		t.Errorf("%d of %d clicks were answered too late for Discord: the history says little", unanswered, len(records))
-	}
+	t.Logf("%d of %d clicks unanswered, all delivered before the held answer", unanswered, len(records))
 
-	switch res := porcupine.CheckOperationsTimeout(raceModel, history, 30*time.Second); res {
+	// The timeout only guards against a hang: the check takes well under
+	// a second on an idle machine.
+	switch res := porcupine.CheckOperationsTimeout(raceModel, history, 5*time.Minute); res {
 	case porcupine.Ok:
 		t.Logf("%d clicks on %d games: linearizable", len(records), len(tables))
 	case porcupine.Unknown:
@@ -393,6 +395,116 @@ func TestClickHistoriesAreLinearizable(t *testing.T) {
 	for _, tb := range tables {
 		raceCheckStored(t, h, tb.g, history)
 	}
+}
+
+// TestACaughtUpBoardIsNotAPlayedMove forces the interleaving behind a
+// history once reported as not linearizable: alice's move is committed
+// and its answer not yet sent when bob clicks the board Discord still
+// shows, one ply behind. Bob's click waits for the game's lock; by then
+// the board it came from is behind the game, so the bot brings it up to
+// date (an update of the clicked message, as a played move's answer is)
+// and says in a follow-up that nothing was played. That follow-up comes
+// late, as on a loaded machine. Bob's move must not be stored, and the
+// race test's reading of the answers must count his click as refused for
+// being stale, not as a move played.
+func TestACaughtUpBoardIsNotAPlayedMove(t *testing.T) {
+	t.Parallel()
+	hold := &commitHold{}
+	h := start(t, withClock(), withBot(func(b *bot.Bot) {
+		bot.WrapStore(b, func(s storage.Store) storage.Store { hold.Store = s; return hold })
+	}))
+	alice, bob := h.srv.AddUser("alice").ID, h.srv.AddUser("bob").ID
+	g := challengeAndAccept(t, h, alice, bob, storage.Kind("tictactoe"))
+	board := h.board(g.ID)
+	held, release := hold.arm(g.ID, 1)
+	five, _, _ := moveControl(board, "5")
+	ixA, err := h.srv.ClickButton(alice, board.ID, five)
+	if err != nil {
+		t.Fatal(err)
+	}
+	select {
+	case <-held:
+	case <-time.After(waitTimeout):
+		t.Fatal("alice's move never reached the store")
+	}
+	one, _, _ := moveControl(board, "1")
+	ixB, err := h.srv.ClickSeen(bob, board, one)
+	if err != nil {
+		t.Fatal(err)
+	}
+	h.srv.InjectFault(discordtest.Fault{Method: http.MethodPost, Route: "/webhooks/{webhook_id}/{webhook_token}", Delay: 500 * time.Millisecond})
+	close(release)
+	for _, ix := range []*discordtest.Interaction{ixA, ixB} {
+		if _, err := ix.Response(h.ctx()); err != nil {
+			t.Fatalf("interaction %s: no answer: %v", ix.ID, err)
+		}
+	}
+
+	in := func(user, name string, seat int, cell string) raceInput {
+		return raceInput{Game: g.ID, Kind: g.Kind, First: 0, User: user, Name: name, Seat: seat, Ply: 0, Cell: cell}
+	}
+	records := []raceRecord{
+		{client: 0, in: in(alice, "alice", 0, "5"), interaction: ixA.ID, call: 0, ret: 10},
+		{client: 1, in: in(bob, "bob", 1, "1"), interaction: ixB.ID, call: 1, ret: 11},
+	}
+	answers := raceAnswers(t, h, records)
+	history := []porcupine.Operation{}
+	for _, r := range records {
+		out := raceClassify(g.ID, answers[r.interaction])
+		history = append(history, porcupine.Operation{ClientId: r.client, Input: r.in, Call: r.call, Output: out, Return: r.ret})
+	}
+	if out := history[0].Output.(raceOutput); !out.Applied || out.Ply != 1 {
+		t.Errorf("alice's move: %s, want applied → ply 1", raceDescribe(history[0].Input, out))
+	}
+	if out := history[1].Output.(raceOutput); out.Applied || out.Reason != "stale" {
+		t.Errorf("bob's click on the board behind: %s, want refused: stale", raceDescribe(history[1].Input, out))
+	}
+	if got := h.game(g.ID); !slices.Equal(got.Moves, []string{"5"}) {
+		t.Errorf("stored moves %v, want [5]: bob's click must play nothing", got.Moves)
+	}
+	history = append(history, porcupine.Operation{ClientId: 2, Input: raceInput{Game: g.ID, Kind: g.Kind, Read: true},
+		Call: 20, Output: raceOutput{Moves: strings.Join(h.game(g.ID).Moves, ",")}, Return: 21})
+	if !porcupine.CheckOperations(raceModel, history) {
+		t.Error("the two clicks' history is not linearizable")
+		raceReportViolation(t, history)
+	}
+}
+
+// commitHold is a store that holds one move's commit: once the move is
+// stored, the committing handler waits, holding the game's lock, until
+// the test releases it.
+type commitHold struct {
+	storage.Store
+	mu      sync.Mutex
+	game    storage.GameID
+	moves   int
+	held    chan struct{}
+	release chan struct{}
+}
+
+// arm holds the commit that stores the moves-th move of game id: held
+// closes once it is stored, and closing release lets the handler go on.
+func (s *commitHold) arm(id storage.GameID, moves int) (held <-chan struct{}, release chan<- struct{}) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.game, s.moves, s.held, s.release = id, moves, make(chan struct{}), make(chan struct{})
+	return s.held, s.release
+}
+
+func (s *commitHold) UpdateGame(ctx context.Context, g *storage.Game) error {
+	err := s.Store.UpdateGame(ctx, g)
+	s.mu.Lock()
+	hold := err == nil && s.held != nil && g.ID == s.game && len(g.Moves) == s.moves
+	held, release := s.held, s.release
+	if hold {
+		s.held = nil
+	}
+	s.mu.Unlock()
+	if hold {
+		close(held)
+		<-release
+	}
+	return err
 }
 
 // raceClicker is one simulated client clicking move controls on a board.
@@ -415,16 +527,25 @@ type raceRecord struct {
 // when the clicker moves on.)
 const raceAnswerWait = 3500 * time.Millisecond
 
-// run clicks move controls on g's board until the game ends (and a few
-// clicks more), maxClicks are made or the deadline passes. Each click is
-// on a snapshot of the board: usually the newest, often an older one, so
-// stale, out-of-turn and illegal clicks happen a lot.
-func (c raceClicker) run(srv *discordtest.Server, rng *rand.Rand, g *storage.Game, client, maxClicks, afterEnd int, deadline time.Time, now func() int64) ([]raceRecord, error) {
+// raceBudget says how long a clicker clicks: until its game ends and
+// afterEnd clicks more, or it made max clicks, or the deadline passed
+// and it made at least min.
+type raceBudget struct {
+	min, max, afterEnd int
+	deadline           time.Time
+}
+
+// run clicks move controls on g's board within budget, counting each
+// click in clicks. Each click is on a snapshot of the board: usually the
+// newest, often an older one, so stale, out-of-turn and illegal clicks
+// happen a lot.
+func (c raceClicker) run(srv *discordtest.Server, rng *rand.Rand, g *storage.Game, client int, budget raceBudget, now func() int64, clicks *atomic.Int64) ([]raceRecord, error) {
 	var (
 		recs []raceRecord
 		seen []discordtest.Message // snapshots that had move controls
 	)
-	for len(recs) < maxClicks && time.Now().Before(deadline) {
+	afterEnd := budget.afterEnd
+	for len(recs) < budget.max && (len(recs) < budget.min || time.Now().Before(budget.deadline)) {
 		cur, ok := srv.Message(g.MessageID)
 		if !ok {
 			return recs, fmt.Errorf("the board message %s is gone", g.MessageID)
@@ -459,6 +580,7 @@ func (c raceClicker) run(srv *discordtest.Server, rng *rand.Rand, g *storage.Gam
 		if err != nil {
 			return recs, fmt.Errorf("click %s: %w", cid, err)
 		}
+		clicks.Add(1)
 		ctx, cancel := context.WithTimeout(context.Background(), raceAnswerWait)
 		_, err = ix.Response(ctx)
 		cancel()
@@ -469,6 +591,55 @@ func (c raceClicker) run(srv *discordtest.Server, rng *rand.Rand, g *storage.Gam
 		recs = append(recs, raceRecord{client: client, in: in, interaction: ix.ID, call: call, ret: ret})
 	}
 	return recs, nil
+}
+
+// raceWaitLateAnswer waits until the stand-in refused an answer as late
+// (the held one) or the clicking is over, and returns when, by now: every
+// click delivered after that must be answered in time.
+func raceWaitLateAnswer(srv *discordtest.Server, clicked <-chan struct{}, now func() int64) int64 {
+	for {
+		for _, r := range srv.Requests() {
+			if r.Route == "/interactions/{interaction_id}/{interaction_token}/callback" && r.Status == http.StatusNotFound {
+				return now()
+			}
+		}
+		select {
+		case <-clicked:
+			return now()
+		case <-time.After(5 * time.Millisecond):
+		}
+	}
+}
+
+// raceAnswers reads the bot's answers to the recorded clicks from the
+// stand-in's request log, once the bot has settled. A click whose answer
+// did not land must at least have been attempted (and refused for
+// lateness): the bot answers every interaction. The answer alone does not
+// say everything: an update that only brought a board behind its game up
+// to date is told by the follow-up the same handler sends after it, so
+// the bot is stopped — shutdown waits for every handler — before the log
+// is read.
+func raceAnswers(t *testing.T, h *harness, records []raceRecord) map[string]raceCallback {
+	t.Helper()
+	waitCallbacks := time.Now().Add(waitTimeout)
+	for {
+		answers := raceCallbacks(h.srv.Requests())
+		missing := ""
+		for _, r := range records {
+			if _, ok := answers[r.interaction]; !ok {
+				missing = r.interaction
+			}
+		}
+		if missing == "" {
+			break
+		}
+		if time.Now().After(waitCallbacks) {
+			t.Fatalf("the bot never answered interaction %s", missing)
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	h.stop()
+	return raceCallbacks(h.srv.Requests())
 }
 
 // raceMoveControls returns the custom IDs of a board's move buttons: the
@@ -768,9 +939,11 @@ func testRaceModelRejectsDoctoredHistories(t *testing.T) {
 
 func TestDuplicateDeliveriesAndDoubleClicks(t *testing.T) {
 	t.Parallel()
-	h := start(t)
-	ctx, cancel := context.WithTimeout(context.Background(), waitTimeout)
-	defer cancel()
+	// Discord's 3 seconds on the manual clock: on a loaded machine the
+	// real ones pass while the bot is still working, and the test is not
+	// about lateness.
+	h := start(t, withClock())
+	ctx := context.Background()
 	users := func(names ...string) []string {
 		ids := make([]string, len(names))
 		for i, n := range names {
@@ -791,14 +964,14 @@ func TestDuplicateDeliveriesAndDoubleClicks(t *testing.T) {
 		t.Helper()
 		out := make([]answer, len(ixs))
 		for i, ix := range ixs {
-			resp, err := ix.Response(ctx)
+			resp, err := ix.Response(h.ctx()) // each wait has its own hang guard
 			if err != nil {
 				// Say whether the bot answered too late for Discord (a
 				// loaded machine) or not at all.
 				cb, tried := raceCallbacks(h.srv.Requests())[ix.ID]
 				t.Fatalf("interaction %s: no response: %v (callback attempted %v, status %d)", ix.ID, err, tried, cb.status)
 			}
-			m, err := ix.Reply(ctx)
+			m, err := ix.Reply(h.ctx())
 			if err != nil {
 				t.Fatalf("interaction %s: no reply: %v", ix.ID, err)
 			}

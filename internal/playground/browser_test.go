@@ -314,11 +314,30 @@ func TestBrowserAdjacencyInTwoClicks(t *testing.T) {
 		rank := fmt.Sprintf(`.message.ephemeral button[data-custom-id^="v1/cell/"][data-custom-id*="/%d/%s"]:not([disabled])`, 2*i, f)
 		run(t, ctx, chromedp.WaitEnabled(css(file)), pressUntil(file, rank), chromedp.WaitVisible(css(rank)))
 		if i == 0 {
+			// A second picker of the same file, as a file press given
+			// again after a redraw opens (pressUntil): its buttons stay
+			// after the move is played on the first.
+			value(t, ctx, chromedp.Poll[bool](fmt.Sprintf(`(() => {
+				if (new Set([...document.querySelectorAll(%q)].map(b => b.closest('.message'))).size >= 2) return true;
+				const b = document.querySelector(%q);
+				if (b && !b.disabled && !b.dataset.again) { b.dataset.again = "1"; b.click(); }
+				return false;
+			})()`, rank, file), chromedp.WithPollingTimeout(60*time.Second)))
+		}
+		if i == 0 {
 			shot := value(t, ctx, chromedp.FullScreenshot(100))
 			t.Logf("screenshot: %s", saveArtifact(t, "playground-adjacency-two-clicks.png", shot))
 		}
 		cell := value(t, ctx, chromedp.Evaluate[string](fmt.Sprintf(`document.querySelector(%q).dataset.customId.split('/').pop()`, rank)))
-		run(t, ctx, press(rank), waitText(".message.ephemeral", "You played "+cell))
+		// The cell is pressed until the game has moved on (the AI's answer
+		// is on the board, or the game is over), not until no such button
+		// is left: a file press given again after a redraw (pressUntil)
+		// opens a second picker, whose buttons stay after the move, and
+		// the bot rightly refuses them as out of date. Only that cell's
+		// buttons are pressed, so the move played is the one read.
+		moved := fmt.Sprintf(`button[data-custom-id^="v1/file/"][data-custom-id*="/%d/"], button[data-custom-id^="v1/rematch/"]`, 2*i+2)
+		chosen := fmt.Sprintf(`.message.ephemeral button[data-custom-id^="v1/cell/"][data-custom-id$="/%d/%s"]:not([disabled])`, 2*i, cell)
+		run(t, ctx, pressUntil(chosen, moved), waitText(".message.ephemeral", "You played "+cell))
 	}
 	run(t, ctx, chromedp.WaitVisible(css(`button[data-custom-id^="v1/rematch/"]`)))
 }
