@@ -13,6 +13,8 @@ import (
 
 	"github.com/gambitbot/gambit/engine"
 	"github.com/gambitbot/gambit/engine/adjacency"
+	"github.com/gambitbot/gambit/engine/connect4"
+	"github.com/gambitbot/gambit/strategies/c4solver"
 )
 
 // Run these one at a time, e.g.
@@ -96,6 +98,84 @@ func benchmarkSolve(b *testing.B, k, threads int) {
 		b.ReportMetric(float64(times[len(times)-1].Microseconds())/1000, "max-ms")
 		b.ReportMetric(float64(unsolved)/float64(b.N), "unsolved/op")
 	})
+}
+
+// BenchmarkConnectFourGames: minimax's time per move in Connect Four games
+// from the empty board, at the bot's default move time (2 s) and table
+// size (32 MiB) on one thread: each op is one game, minimax moving first
+// in even ones and second in odd ones, played to 8 moves past the opening
+// book's deepest, so that each side meets its first four turns the book
+// does not answer. The opponent plays a random move half the time and
+// otherwise minimax's heuristic move at depth 8 (not timed), so that
+// games last longer than against random moves. It logs the median and
+// longest move by ply and reports them for the book's plies and for the
+// later ones, and the moves that were not exact (the solve did not finish
+// in time and the heuristic answer was played).
+func BenchmarkConnectFourGames(b *testing.B) {
+	const moveTime = 2 * time.Second
+	deepest := c4solver.DefaultBook().Deepest()
+	clearPools()
+	rng := rand.New(rand.NewPCG(18, 4))
+	byPly := make([][]time.Duration, deepest+9)
+	var inBook, after []time.Duration
+	inexact, game := 0, 0
+	for b.Loop() {
+		p := connect4.New()
+		aiSide := engine.Side(game % 2)
+		game++
+		for p.Ply() < len(byPly) && !p.Terminal() {
+			var buf [connect4.Width]engine.Move
+			moves := p.Moves(buf[:0])
+			m := moves[rng.IntN(len(moves))]
+			if p.SideToMove() != aiSide && rng.IntN(2) == 0 {
+				res, err := (Minimax{}).Search(context.Background(), p, Limits{Threads: 1, HashMiB: 1, Depth: 8})
+				if err != nil {
+					b.Fatal(err)
+				}
+				m = res.Move
+			}
+			if p.SideToMove() == aiSide {
+				ctx, cancel := context.WithTimeout(context.Background(), moveTime)
+				start := time.Now()
+				res, err := (Minimax{}).Search(ctx, p, Limits{Threads: 1, HashMiB: 32})
+				took := time.Since(start)
+				cancel()
+				if err != nil {
+					b.Fatal(err)
+				}
+				if !res.Exact {
+					inexact++
+					b.Logf("not exact in %v: %s (ply %d)", took.Round(time.Millisecond), p, p.Ply())
+				}
+				byPly[p.Ply()] = append(byPly[p.Ply()], took)
+				if p.Ply() <= deepest {
+					inBook = append(inBook, took)
+				} else {
+					after = append(after, took)
+				}
+				m = res.Move
+			}
+			p.Play(m)
+		}
+	}
+	ms := func(d time.Duration) float64 { return float64(d.Microseconds()) / 1000 }
+	for ply, times := range byPly {
+		if len(times) > 0 {
+			slices.Sort(times)
+			b.Logf("ply %2d: %3d moves, median %8.1f ms, max %8.1f ms", ply, len(times), ms(times[len(times)/2]), ms(times[len(times)-1]))
+		}
+	}
+	for _, set := range []struct {
+		name  string
+		times []time.Duration
+	}{{"book", inBook}, {"after", after}} {
+		if len(set.times) > 0 {
+			slices.Sort(set.times)
+			b.ReportMetric(ms(set.times[len(set.times)/2]), set.name+"-median-ms")
+			b.ReportMetric(ms(set.times[len(set.times)-1]), set.name+"-max-ms")
+		}
+	}
+	b.ReportMetric(float64(inexact)/float64(game), "inexact/op")
 }
 
 // BenchmarkDeadlineOvershoot: how late searches return after their

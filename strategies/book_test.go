@@ -2,9 +2,12 @@ package strategies
 
 import (
 	"context"
+	"math/rand/v2"
 	"testing"
 
+	"github.com/gambitbot/gambit/engine"
 	"github.com/gambitbot/gambit/engine/connect4"
+	"github.com/gambitbot/gambit/strategies/c4solver"
 )
 
 // TestConnectFourFromTheBook: minimax answers the empty board exactly
@@ -32,6 +35,39 @@ func TestConnectFourFromTheBook(t *testing.T) {
 		}
 		if res.Nodes > 1_000_000 { // the heuristic search to depth 12 only
 			t.Errorf("position %q: %d nodes: the solver searched", tc.moves, res.Nodes)
+		}
+	}
+}
+
+// TestConnectFourPlaysTheBook: in games from the start against random
+// moves, as first and as second player, minimax answers each of its turns
+// up to the book's deepest exactly, with the book's score and move, after
+// its short heuristic search and no solve (c4solver's tests hold the
+// book's moves to the solver's).
+func TestConnectFourPlaysTheBook(t *testing.T) {
+	book := c4solver.DefaultBook()
+	solver := c4solver.New(1 << 20)
+	rng := rand.New(rand.NewPCG(4, 18))
+	for game := range 8 {
+		p := connect4.New()
+		aiSide := engine.Side(game % 2)
+		for p.Ply() <= book.Deepest() && !p.Terminal() {
+			var buf [connect4.Width]engine.Move
+			moves := p.Moves(buf[:0])
+			m := moves[rng.IntN(len(moves))]
+			if p.SideToMove() == aiSide {
+				want, err := solver.Solve(context.Background(), p)
+				if err != nil || want.Nodes != 0 {
+					t.Fatalf("game %d, position %s: the book's answer %+v, %v: not in the book", game, p, want, err)
+				}
+				res := searchWithHangGuard(t, context.Background(), p, Limits{Threads: 1})
+				if !res.Exact || res.Score != want.Score || res.Move != want.BestMove || res.Nodes > 1_000_000 {
+					t.Errorf("game %d, position %s: move %d, score %d, exact %v, %d nodes; want the book's column %d, score %d, no solve",
+						game, p, res.Move+1, res.Score, res.Exact, res.Nodes, want.BestMove+1, want.Score)
+				}
+				m = res.Move
+			}
+			p.Play(m)
 		}
 	}
 }

@@ -114,19 +114,20 @@ func TestSolveHelp(t *testing.T) {
 	}
 }
 
-// TestSolveConnectFourSaysItIsAliveAndHonoursTime: an early position past
-// the opening book (four discs in the centre column) takes minutes to
-// solve; solve says on standard error that it is still at it, gives up
-// after --time, and goes on with the next line.
+// TestSolveConnectFourSaysItIsAliveAndHonoursTime: an early position off
+// the opening book's lines of play (after 5 moves that neither side
+// following the book would play; 58 M nodes, seconds to solve) makes
+// solve say on standard error that it is still at it, give up after
+// --time, and go on with the next line.
 func TestSolveConnectFourSaysItIsAliveAndHonoursTime(t *testing.T) {
 	defer func(d time.Duration) { solveProgressEvery = d }(solveProgressEvery)
 	solveProgressEvery = time.Millisecond
 	l := solveLines[0]
-	code, out, errOut := gambitWithInput("4444\n"+l.moves+"\n", "solve", "--game", "connect4", "--time", "500ms")
+	code, out, errOut := gambitWithInput("67676\n"+l.moves+"\n", "solve", "--game", "connect4", "--time", "500ms")
 	if code != 1 {
 		t.Errorf("exit %d, want 1 for a position given up", code)
 	}
-	for _, want := range []string{"line 1: still solving 4444 after", "line 1: 4444 not solved within --time 500ms", "1 positions not solved"} {
+	for _, want := range []string{"line 1: still solving 67676 after", "line 1: 67676 not solved within --time 500ms", "1 positions not solved"} {
 		if !strings.Contains(errOut, want) {
 			t.Errorf("stderr %q lacks %q", errOut, want)
 		}

@@ -3,8 +3,12 @@ package c4solver
 import (
 	"context"
 	"fmt"
+	"math/rand/v2"
+	"slices"
 	"testing"
 	"time"
+
+	"github.com/gambitbot/gambit/engine"
 
 	"github.com/gambitbot/gambit/engine/connect4"
 )
@@ -101,4 +105,64 @@ func benchSet(b *testing.B, set string, limit, tableBytes int, weak, shared bool
 	}
 	b.ReportMetric(float64(spent.Microseconds())/float64(solved), "µs/pos")
 	b.ReportMetric(float64(nodes)/float64(solved), "nodes/pos")
+}
+
+// BenchmarkFirstTurnsAfterBook: the first turns a player following the
+// book must solve, as first player (after Deepest()+1 moves or +2,
+// whichever is its turn) and as second, whatever the opponent played: a
+// random sample, one position an op, solved by one solver of the bot's
+// default 32 MiB table kept from one to the next as minimax's pool does.
+// It reports the median, p90 and longest solve and how many took longer
+// than the bot's default move time (2 s); -benchtime 5000x or so covers
+// every position (the log says how many there are).
+func BenchmarkFirstTurnsAfterBook(b *testing.B) {
+	book := DefaultBook()
+	seen := make(map[[2]uint64]bool)
+	var first []*connect4.Position
+	for _, tn := range playTurns(b, New(1<<20), book.Deepest()) {
+		if tn.p.Ply() < book.Deepest()-1 {
+			continue
+		}
+		after := *tn.p
+		after.Play(tn.result.BestMove)
+		for c := range connect4.Width {
+			p := after
+			if !p.Legal(engine.Move(c)) {
+				continue
+			}
+			if p.Play(engine.Move(c)); p.Terminal() {
+				continue
+			}
+			if key := [2]uint64{p.Bitboard(engine.X), p.Bitboard(engine.O)}; !seen[key] {
+				seen[key] = true
+				first = append(first, &p)
+			}
+		}
+	}
+	rng := rand.New(rand.NewPCG(18, 4))
+	rng.Shuffle(len(first), func(i, j int) { first[i], first[j] = first[j], first[i] })
+	b.Logf("%d first turns after the book", len(first))
+	s := New(32 << 20)
+	var times []time.Duration
+	slow, i := 0, 0
+	for b.Loop() {
+		p := first[i%len(first)]
+		i++
+		start := time.Now()
+		if _, err := s.Solve(context.Background(), p); err != nil {
+			b.Fatal(err)
+		}
+		took := time.Since(start)
+		times = append(times, took)
+		if took > 2*time.Second {
+			slow++
+			b.Logf("%s (ply %d): %v", p, p.Ply(), took.Round(time.Millisecond))
+		}
+	}
+	slices.Sort(times)
+	ms := func(d time.Duration) float64 { return float64(d.Microseconds()) / 1000 }
+	b.ReportMetric(ms(times[len(times)/2]), "median-ms")
+	b.ReportMetric(ms(times[len(times)*9/10]), "p90-ms")
+	b.ReportMetric(ms(times[len(times)-1]), "max-ms")
+	b.ReportMetric(float64(slow), "over-2s")
 }

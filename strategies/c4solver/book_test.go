@@ -2,6 +2,7 @@ package c4solver
 
 import (
 	"context"
+	"encoding/binary"
 	"flag"
 	"math/rand/v2"
 	"strings"
@@ -95,8 +96,14 @@ func TestDefaultBook(t *testing.T) {
 			t.Errorf("position %q scores %d in the book; its children give %d", moves, score, best)
 		}
 	}
-	if b.Len() != len(distinct) {
-		t.Errorf("the book holds %d positions; there are %d up to mirror images", b.Len(), len(distinct))
+	full := 0 // entries of at most Plies moves
+	for _, e := range b.entries {
+		if plyOf(e&keyMask) <= b.Plies() {
+			full++
+		}
+	}
+	if full != len(distinct) {
+		t.Errorf("the book holds %d positions of at most %d moves; there are %d up to mirror images", full, b.Plies(), len(distinct))
 	}
 	if score, _ := b.Lookup(connect4.New()); score != 1 {
 		t.Errorf("the start scores %d in the book, want 1", score)
@@ -139,6 +146,127 @@ func TestBookAgainstSolver(t *testing.T) {
 		}
 		if got, ok := b.Lookup(p); !ok || got != want.Score {
 			t.Errorf("position %q: book %d (found %v), solver %d", moves, got, ok, want.Score)
+		}
+	}
+}
+
+// playTurn is a position where a player following the book is to move,
+// with no winning move, as move strings, and the solve's answer.
+type playTurn struct {
+	moves  string
+	p      *connect4.Position
+	result Result
+}
+
+// playTurns walks the games from the start in which one player, first or
+// second, plays s's moves and the other anything, up to the player's
+// turns of deepest moves, and returns those turns (transpositions once
+// per path). A turn at or after the book's last ply that the book does
+// not hold with its move is reported and not followed: s would search.
+func playTurns(t testing.TB, s *Solver, deepest int) []playTurn {
+	t.Helper()
+	b := s.book
+	var out []playTurn
+	var turn func(moves string)
+	turn = func(moves string) {
+		p := mustParse(t, moves)
+		side := p.SideToMove()
+		for c := range connect4.Width {
+			if child := *p; child.Legal(engine.Move(c)) {
+				if child.Play(engine.Move(c)); child.Terminal() && child.Score(side) > 0 {
+					return // the player wins at once: the game ends
+				}
+			}
+		}
+		if p.Ply() >= b.Plies() {
+			if _, col, ok := b.lookup(p.Bitboard(side), p.Bitboard(engine.X)|p.Bitboard(engine.O)); !ok || col < 0 {
+				t.Errorf("the player's turn %q (ply %d) is not in the book with its move (found %v)", moves, p.Ply(), ok)
+				return
+			}
+		}
+		r, err := s.Solve(context.Background(), p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		out = append(out, playTurn{moves, p, r})
+		played := moves + string(rune('1'+r.BestMove))
+		after := mustParse(t, played)
+		if after.Ply()+1 > deepest {
+			return
+		}
+		for c := range connect4.Width {
+			if child := *after; child.Legal(engine.Move(c)) {
+				if child.Play(engine.Move(c)); !child.Terminal() {
+					turn(played + string(rune('1'+c)))
+				}
+			}
+		}
+	}
+	turn("") // the player moves first
+	for c := 1; c <= connect4.Width; c++ {
+		turn(string(rune('0' + c))) // second
+	}
+	return out
+}
+
+// TestBookCoversPlay: a player following the embedded book, as first or
+// as second player, finds every position it meets on its turn up to the
+// book's deepest in the book, with the move, and so plays without
+// searching, whatever its opponent plays; the answer is the book's.
+func TestBookCoversPlay(t *testing.T) {
+	b := DefaultBook()
+	if b.Deepest() <= b.Plies() {
+		t.Fatalf("the embedded book holds no positions of play beyond its %d plies: regenerate it (go generate ./strategies/c4solver)", b.Plies())
+	}
+	s := New(testTableBytes)
+	turns := playTurns(t, s, b.Deepest())
+	byPly := make([]int, b.Deepest()+1)
+	for _, tn := range turns {
+		byPly[tn.p.Ply()]++
+		want, _ := b.Lookup(tn.p)
+		if tn.result.Nodes != 0 || tn.result.Score != want {
+			t.Errorf("turn %q: %+v; want the book's score %d without search", tn.moves, tn.result, want)
+		}
+	}
+	t.Logf("the player's turns by ply, paths counted apart: %v", byPly)
+}
+
+// TestBookMovesAgainstSolver: random turns of a player following the book
+// from its last full ply on, those whose moves the book holds, agree with
+// solves without the book: the score, and the move is optimal (the
+// position after it scores the negation). -book-samples sets how many.
+func TestBookMovesAgainstSolver(t *testing.T) {
+	b := DefaultBook()
+	n := *bookSamples
+	if testing.Short() {
+		n = 2
+	}
+	var deep []playTurn
+	for _, tn := range playTurns(t, New(testTableBytes), b.Deepest()) {
+		if tn.p.Ply() >= b.Plies() {
+			deep = append(deep, tn)
+		}
+	}
+	rng := rand.New(rand.NewPCG(uint64(b.Len()), 7))
+	s := New(DefaultTableBytes)
+	s.SetBook(nil)
+	for range min(n, len(deep)) {
+		i := rng.IntN(len(deep))
+		tn := deep[i]
+		deep[i] = deep[len(deep)-1]
+		deep = deep[:len(deep)-1]
+		want, err := s.Solve(context.Background(), tn.p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		child := *tn.p
+		child.Play(tn.result.BestMove)
+		after, err := s.Solve(context.Background(), &child)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if tn.result.Score != want.Score || -after.Score != want.Score {
+			t.Errorf("turn %q: book score %d and column %d (the position after it scores %d); solver %d", tn.moves, tn.result.Score, tn.result.BestMove+1, after.Score, want.Score)
 		}
 	}
 }
@@ -189,11 +317,22 @@ func TestParseBookRejectsDamage(t *testing.T) {
 	swapped := append([]byte{}, good...)
 	copy(swapped[bookHeaderBytes:], good[bookHeaderBytes+8:bookHeaderBytes+16])
 	copy(swapped[bookHeaderBytes+8:], good[bookHeaderBytes:bookHeaderBytes+8])
+	noMove := append([]byte{}, good...) // a position of play without its move
+	for i := bookHeaderBytes; i < len(noMove); i += 8 {
+		if e := binary.LittleEndian.Uint64(noMove[i:]); plyOf(e&keyMask) > DefaultBook().Plies() {
+			binary.LittleEndian.PutUint64(noMove[i:], e&bookScoreMask)
+			break
+		}
+	}
+	badMove := append([]byte{}, good...)
+	badMove[len(badMove)-1] |= 0x80 // a bit above the move
 	for name, data := range map[string][]byte{
 		"empty":     nil,
 		"not book":  []byte("PK\x03\x04 hello"),
 		"truncated": good[:len(good)-3],
 		"unsorted":  swapped,
+		"no move":   noMove,
+		"bad move":  badMove,
 	} {
 		if _, err := ParseBook(data); err == nil {
 			t.Errorf("%s: parsed", name)

@@ -40,7 +40,8 @@
 // Bounds are proven facts about positions, so a Solver's tables stay valid
 // across solves: reusing a Solver makes later solves faster, never wrong.
 // An opening book (see Book), embedded in the binary, gives the exact
-// scores of the first plies' positions, which would take minutes each.
+// scores of the first plies' positions, which would take minutes each,
+// and the best moves of the later positions a player following it meets.
 package c4solver
 
 import (
@@ -65,6 +66,10 @@ type Solver struct {
 	stopped bool
 	done    <-chan struct{}
 	book    *Book
+	// stable makes bestMove ignore the table's move, so that the move it
+	// picks, the first of the static order that achieves the score, does
+	// not depend on earlier solves: books come out the same every time.
+	stable bool
 }
 
 // New returns a solver whose large transposition table takes about
@@ -176,8 +181,9 @@ func (s *Solver) poll() bool {
 
 // root solves the unfinished position cur/mask after ply moves: its score
 // (weak: the sign) and the column of a move that achieves it. Before the
-// book's last ply both come from the book; at its last ply the score does
-// and only the move is searched.
+// book's last ply both come from the book, and later from the entries
+// that hold the move; a position of the book's last ply without one
+// reads its score and searches only for the move.
 func (s *Solver) root(cur, mask uint64, ply int, weak bool) (score, col int) {
 	if win := playable(mask) & winningCells(cur, mask); win != 0 {
 		if weak {
@@ -194,12 +200,15 @@ func (s *Solver) root(cur, mask uint64, ply int, weak bool) (score, col int) {
 		}
 	}
 	oppWin := winningCells(cur^mask, mask)
-	if s.book != nil && ply == s.book.plies {
-		if score, ok := s.book.score(cur, mask); ok {
+	if s.book != nil && ply >= s.book.plies {
+		if score, col, ok := s.book.lookup(cur, mask); ok {
 			if weak {
 				score = sign(score)
 			}
-			return score, s.bestMove(cur, mask, oppWin, ply, score, weak)
+			if col < 0 { // at the book's last ply, a position without its move
+				col = s.bestMove(cur, mask, oppWin, ply, score, weak)
+			}
+			return score, col
 		}
 	}
 	// The score lies in [lo, hi]; each null-window search moves one end.
@@ -247,6 +256,9 @@ func (s *Solver) bestMove(cur, mask, oppWin uint64, ply, score int, weak bool) i
 		return column(playable(mask)) // every move loses at once
 	}
 	_, _, ttMove := s.tt.get(cur + mask)
+	if s.stable {
+		ttMove = -1
+	}
 	var moves moveList
 	moves.fill(cur, mask, possible, ttMove)
 	if weak && score < 0 {
