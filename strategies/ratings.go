@@ -13,7 +13,7 @@ var ratings = map[string]map[string]float64{
 	// get its rating plus the Elo difference of a 40-game match against it
 	// at 8 rounds, 20 ms (strategies/README.md, "The learned evaluation").
 	"adjacency": {
-		"minimax": 1790, "minimax-learned": 1790, "minimax-hand": 1666, "annealing": 1644, "seed001-minimax": 1612, "hill-steepest": 1612, "mcts": 1605,
+		"minimax": 1682, "minimax-learned": 1682, "minimax-hand": 1666, "annealing": 1644, "seed001-minimax": 1612, "hill-steepest": 1612, "mcts": 1605,
 		"hill-sideways": 1573, "beam": 1553, "seed002-alphabeta": 1553, "hill-stochastic": 1549,
 		"genetic": 1422, "genetic-roulette": 1358, "greedy": 1337, "random": 1017,
 	},
