@@ -15,8 +15,8 @@ import (
 // paged in once) for the next move of the process, and concurrent games
 // take different ones.
 var adjEngines = [...]*sizedPool[*adjsearch.Engine]{
+	LearnedEval: adjEnginePool(adjsearch.EvalFunc(adjeval.SearchEvaluate)),
 	HandEval:    adjEnginePool(adjsearch.Default),
-	LearnedEval: adjEnginePool(adjsearch.EvalFunc(adjeval.Evaluate)),
 }
 
 // adjEnginePool keeps engines that evaluate with ev.

@@ -3,6 +3,7 @@ package adjeval
 import (
 	"encoding/binary"
 	"errors"
+	"fmt"
 	"hash/crc32"
 	"math/rand/v2"
 	"strings"
@@ -150,7 +151,62 @@ func TestEvaluationIsSymmetric(t *testing.T) {
 			if got := Evaluate(c); got != want {
 				t.Fatalf("%s of %v: evaluation %d, want %d", name, b, got, want)
 			}
+			if got, want := SearchEvaluate(c), SearchEvaluate(b); got != want {
+				t.Fatalf("%s of %v: search evaluation %d, want %d", name, b, got, want)
+			}
 		}
+	}
+}
+
+func TestSearchEvaluateHasNoTempo(t *testing.T) {
+	// On an empty board every feature but the tempo ones (bias, parity) is
+	// zero: the value a search sees must be 0 whoever moves and however
+	// many plies are left, not swing from one ply to the next.
+	empty := strings.Repeat("......../", 7) + "........"
+	for left := 1; left <= 2*adjacency.MaxRounds; left++ {
+		for _, side := range []string{"x", "o"} {
+			b := mustBoard(t, fmt.Sprintf("%s %s %d", empty, side, left))
+			if got := SearchEvaluate(b); got != 0 {
+				t.Fatalf("empty board, %s to move, %d plies left: search evaluation %d, want 0 (Evaluate: %d)", side, left, got, Evaluate(b))
+			}
+		}
+	}
+	// Between positions with the same plies left it is Evaluate's
+	// difference, up to the rounding of each (Grain/2) and Evaluate's
+	// truncation (one Unit): a fixed-depth search chooses the same.
+	rng := rand.New(rand.NewPCG(5, 6))
+	for range 500 {
+		n := rng.IntN(55)
+		b, c := randomBoard(rng, n), randomBoard(rng, n)
+		if b.PliesLeft() != c.PliesLeft() {
+			continue // different rounds of the same game: none here, 28 each
+		}
+		got, want := SearchEvaluate(b)-SearchEvaluate(c), Evaluate(b)-Evaluate(c)
+		if d := got - want; d > Grain+2 || d < -Grain-2 {
+			t.Fatalf("%v and %v: search evaluations differ by %d, evaluations by %d", b, c, got, want)
+		}
+		if v := SearchEvaluate(b); v%Grain != 0 {
+			t.Fatalf("%v: search evaluation %d, not a multiple of %d", b, v, Grain)
+		}
+	}
+	// A finished game is its exact mark difference, as with Evaluate.
+	text := "xxxx..oo/xxxx..oo/xxxx..../xxxx..../xxxx..../......../......../........"
+	if got := SearchEvaluate(mustBoard(t, text+" o 0")); got != -16*Unit {
+		t.Errorf("finished, O to move: %d, want %d", got, -16*Unit)
+	}
+}
+
+func TestRoundToIsOddSymmetric(t *testing.T) {
+	for _, v := range []int64{0, 1, 255, 256, 257, 511, 512, 513, 1 << 20} {
+		if a, b := roundTo(v, 512), roundTo(-v, 512); a != -b {
+			t.Errorf("roundTo(%d) = %d, roundTo(%d) = %d: want opposites", v, a, -v, b)
+		}
+	}
+	if got := roundTo(767, 512); got != 1 {
+		t.Errorf("roundTo(767, 512) = %d, want 1", got)
+	}
+	if got := roundTo(768, 512); got != 2 {
+		t.Errorf("roundTo(768, 512) = %d, want 2 (halves away from zero)", got)
 	}
 }
 

@@ -46,11 +46,51 @@ func (w *Weights) Evaluate(b adjacency.Board) int {
 
 // evaluate is the weighted sum of f with stage's weights, in Units.
 func (w *Weights) evaluate(stage int, f Features) int {
+	return int(w.weighted(stage, f) / (WeightScale / Unit))
+}
+
+// weighted is Σ weight × feature of stage, in weight units.
+func (w *Weights) weighted(stage int, f Features) int64 {
 	sum := int64(0)
 	for i, v := range f {
 		sum += int64(w[stage][i]) * int64(v)
 	}
-	return int(sum / (WeightScale / Unit))
+	return sum
+}
+
+// Grain is the step of SearchEvaluate, in Units: half a mark.
+const Grain = Unit / 2
+
+// SearchEvaluate is the evaluation a search should see: w's estimate of
+// b without its tempo — the bias and parity terms, which depend only on
+// the plies left — rounded to a multiple of Grain, in Units. A finished
+// position gets its exact mark difference, as with Evaluate.
+//
+// Both changes leave a fixed-depth search's choice alone where every leaf
+// has the same plies left, and make alpha-beta far cheaper (measured in
+// strategies/README.md, "The learned evaluation"): with the tempo, a
+// leaf's value swings by up to 4.4 marks from one ply to the next, so
+// reduced searches (whose leaves are a ply nearer) and table entries of
+// another depth mislead the search; and at the full 1/16 mark precision
+// null-window searches fail high on differences that the estimate cannot
+// tell apart.
+func (w *Weights) SearchEvaluate(b adjacency.Board) int {
+	left := b.PliesLeft()
+	if left == 0 {
+		return Unit * b.Score(b.SideToMove())
+	}
+	f := Extract(b)
+	f[FBias], f[FParity] = 0, 0
+	return roundTo(w.weighted(Stage(left), f), WeightScale/Unit*Grain) * Grain
+}
+
+// roundTo is v/step rounded to the nearest integer, halves away from
+// zero, so that the rounding is the same for both sides.
+func roundTo(v, step int64) int {
+	if v < 0 {
+		return -int((-v + step/2) / step)
+	}
+	return int((v + step/2) / step)
 }
 
 // The embedded weights; see README's `gambit train` for the run and its
@@ -79,6 +119,10 @@ func Default() *Weights { w := *defaultWeights; return &w }
 // times 16, positive when the side to move is ahead. It is a pure function
 // of the position.
 func Evaluate(b adjacency.Board) int { return defaultWeights.Evaluate(b) }
+
+// SearchEvaluate is Weights.SearchEvaluate with the embedded weights: the
+// evaluation minimax searches with.
+func SearchEvaluate(b adjacency.Board) int { return defaultWeights.SearchEvaluate(b) }
 
 // featureSet identifies the feature set in a weights file's header: the
 // CRC-32 of the feature names in order.

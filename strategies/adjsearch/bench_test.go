@@ -3,12 +3,14 @@ package adjsearch
 import (
 	"context"
 	"fmt"
+	"math/rand/v2"
 	"slices"
 	"testing"
 	"time"
 
 	"github.com/gambitbot/gambit/engine"
 	"github.com/gambitbot/gambit/engine/adjacency"
+	"github.com/gambitbot/gambit/strategies/adjeval"
 )
 
 // Run these one at a time under nice, e.g.
@@ -111,4 +113,69 @@ func BenchmarkSolveNodes(b *testing.B) {
 			b.ReportMetric(float64(nodes), "nodes/op")
 		})
 	}
+}
+
+// BenchmarkEvalNodes: the nodes a one-thread search needs to reach depth
+// 10 in eight 28-round middle games (four random moves, then sixteen of
+// the engine at 3,000 nodes), each with a new Engine and a 16 MiB table,
+// by the evaluation at the leaves: the hand-tuned one, the learned one as
+// fitted (adjeval.Evaluate) and as minimax searches it
+// (adjeval.SearchEvaluate). The counts repeat exactly.
+//
+//	nice -n 19 go test -run '^$' -bench 'EvalNodes' -benchtime 1x ./strategies/adjsearch
+func BenchmarkEvalNodes(b *testing.B) {
+	positions := middleGames(b, 8, 20)
+	for _, c := range []struct {
+		name string
+		eval Evaluator
+	}{
+		{"hand", Default},
+		{"learned", EvalFunc(adjeval.Evaluate)},
+		{"learned-search", EvalFunc(adjeval.SearchEvaluate)},
+	} {
+		b.Run(c.name, func(b *testing.B) {
+			var nodes uint64
+			for b.Loop() {
+				nodes = 0
+				for _, p := range positions {
+					res, err := New(c.eval).Search(context.Background(), p, Options{Depth: 10, Threads: 1, MaxTableMiB: 16})
+					if err != nil {
+						b.Fatal(err)
+					}
+					nodes += res.Nodes
+				}
+			}
+			b.ReportMetric(float64(nodes), "nodes/op")
+		})
+	}
+}
+
+// middleGames returns n positions of 28-round games after plies plies:
+// four random moves from a seeded generator, then the engine's choices at
+// 3,000 nodes (reproducible: a node cap and no deadline).
+func middleGames(b *testing.B, n, plies int) []adjacency.Board {
+	b.Helper()
+	rng := rand.New(rand.NewPCG(7, 9))
+	e := New(nil)
+	var out []adjacency.Board
+	for range n {
+		p, err := adjacency.NewBoard(28, engine.Side(rng.IntN(2)))
+		if err != nil {
+			b.Fatal(err)
+		}
+		for ply := 0; ply < plies && !p.Terminal(); ply++ {
+			if ply < 4 {
+				moves := p.Moves(nil)
+				p = p.After(moves[rng.IntN(len(moves))])
+				continue
+			}
+			res, err := e.Search(context.Background(), p, Options{Nodes: 3000, Threads: 1, MaxTableMiB: 1})
+			if err != nil {
+				b.Fatal(err)
+			}
+			p = p.After(res.Move)
+		}
+		out = append(out, p)
+	}
+	return out
 }
