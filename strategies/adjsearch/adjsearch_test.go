@@ -126,8 +126,16 @@ func TestSolveKeepsTheWindowContract(t *testing.T) {
 	if testing.Short() {
 		positions = 8
 	}
-	r := &run{e: New(nil), ctx: context.Background(), tt: newTable(1 << 20)}
-	th := newThread(r)
+	// Both ways of keying a board that fills: by its marks, and by its
+	// empty cells with values relative to the settled cells (fill.go).
+	for _, fill := range []bool{false, true} {
+		r := &run{e: New(nil), ctx: context.Background(), tt: newTable(1 << 20), fill: fill}
+		windowContract(t, rng, newThread(r), positions)
+	}
+}
+
+func windowContract(t *testing.T, rng *rand.Rand, th *thread, positions int) {
+	t.Helper()
 	for range positions {
 		root := randomBoard(t, rng, 28, 10+rng.IntN(2))
 		boards := []adjacency.Board{root}
@@ -143,7 +151,7 @@ func TestSolveKeepsTheWindowContract(t *testing.T) {
 			b, want := boards[i], values[i]
 			alpha := want - 16 + rng.IntN(33)
 			beta := alpha + 1 + rng.IntN(4)
-			got := th.solveNode(b, hashOf(b), alpha, beta)
+			got := th.solveNode(b, th.r.solveKey(b, hashOf(b)), alpha, beta)
 			switch {
 			case got <= alpha && want > got,
 				got >= beta && want < got,

@@ -179,3 +179,37 @@ func middleGames(b *testing.B, n, plies int) []adjacency.Board {
 	}
 	return out
 }
+
+// BenchmarkSolveReach: how the exact solve of a game that fills the board
+// grows with the plies left: five 28-round middle games (middleGames) at
+// each count, two threads, a new Engine each and a 60 s cap.
+//
+//	nice -n 19 go test -run '^$' -bench 'SolveReach' -benchtime 1x ./strategies/adjsearch
+func BenchmarkSolveReach(b *testing.B) {
+	for _, left := range []int{22, 24, 26, 28, 30} {
+		b.Run(fmt.Sprintf("plies=%d", left), func(b *testing.B) {
+			positions := middleGames(b, 5, 56-left)
+			var times, nodes []float64
+			unsolved := 0
+			for b.Loop() {
+				for _, p := range positions {
+					ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+					res, err := New(nil).Search(ctx, p, Options{Threads: 2, Depth: left})
+					cancel()
+					if err != nil {
+						b.Fatal(err)
+					}
+					if !res.Exact {
+						unsolved++
+					}
+					times = append(times, res.Elapsed.Seconds()*1000)
+					nodes = append(nodes, float64(res.Nodes))
+				}
+			}
+			b.ReportMetric(median(times), "median-ms")
+			b.ReportMetric(slices.Max(times), "max-ms")
+			b.ReportMetric(median(nodes), "median-nodes")
+			b.ReportMetric(float64(unsolved)/float64(b.N), "unsolved/op")
+		})
+	}
+}

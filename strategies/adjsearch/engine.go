@@ -118,6 +118,10 @@ type config struct {
 	// plain turns off what makes a depth-limited search differ from plain
 	// alpha-beta to the same depth: reductions and pruning of late moves.
 	plain bool
+	// boardKeys turns off the solver's keying of games that fill the board
+	// by their empty cells (fill.go): the solver then searches them as any
+	// other.
+	boardKeys bool
 }
 
 // Engine is a searcher with its own table, evaluation and move-ordering
@@ -148,6 +152,9 @@ type run struct {
 	started  time.Time
 	stop     atomic.Bool
 	nodes    atomic.Uint64
+	// fill: the game fills the board, and the solver keys positions by
+	// their empty cells (see fill.go).
+	fill bool
 }
 
 // Search chooses a move for the side to move in b within ctx's deadline
@@ -167,7 +174,7 @@ func (e *Engine) Search(ctx context.Context, b adjacency.Board, o Options) (Resu
 func (e *Engine) search(ctx context.Context, b adjacency.Board, o Options) (Result, int) {
 	e.mu.Lock()
 	defer e.mu.Unlock()
-	r := &run{e: e, opts: o, ctx: ctx, started: time.Now()}
+	r := &run{e: e, opts: o, ctx: ctx, started: time.Now(), fill: fills(b) && !e.cfg.boardKeys}
 	r.deadline, _ = ctx.Deadline()
 	fallback := greediest(b)
 	res := Result{Move: engine.Move(fallback), PV: []engine.Move{engine.Move(fallback)}}

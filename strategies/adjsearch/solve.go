@@ -55,9 +55,40 @@ const (
 	noDeadlineBits       = 52.5
 )
 
+// Fill-solve reach, calibrated with BenchmarkSolveReach (two threads,
+// middle games of 28 rounds): the solve of n plies takes a median of
+// about 2^(fillBits22 + fillBitsPerPly·(n−22)) nodes (3.6 M at 22 plies,
+// 19.5 M at 24, 96 M at 26), and the slowest of five up to 4.5 times the
+// median. The search starts one when 2^fillMargin times its median fits
+// the nodes it has left: by the time left at fillNodesPerSecond a thread,
+// or a node cap.
+const (
+	fillBits22         = 21.7
+	fillBitsPerPly     = 1.2
+	fillMargin         = 2
+	fillNodesPerSecond = 10e6
+)
+
+// fillSolvable reports whether to solve b, of a game that fills the
+// board, rather than deepen.
+func (r *run) fillSolvable(b adjacency.Board) bool {
+	budget := math.Inf(1)
+	if !r.deadline.IsZero() {
+		budget = time.Until(r.deadline).Seconds() * float64(max(r.opts.Threads, 1)) * fillNodesPerSecond
+	}
+	if n := r.opts.Nodes; n > 0 {
+		budget = min(budget, float64(n)-float64(r.nodes.Load()))
+	}
+	need := fillBits22 + fillBitsPerPly*float64(b.PliesLeft()-22) + fillMargin
+	return budget > 0 && need <= math.Log2(budget)
+}
+
 // solvable reports whether to solve b rather than deepen, given the
 // time left.
 func (r *run) solvable(b adjacency.Board) bool {
+	if r.fill {
+		return r.fillSolvable(b)
+	}
 	limit := noDeadlineBits
 	if !r.deadline.IsZero() {
 		left := time.Until(r.deadline).Seconds()
@@ -77,6 +108,7 @@ func (r *run) solvable(b adjacency.Board) bool {
 // two). The first probe is at guess, the heuristic estimate, and each
 // probe tries hint first.
 func (t *thread) solve(b adjacency.Board, h uint64, hint, guess int) (int, int, bool) {
+	h = t.r.solveKey(b, h)
 	total := 64 - bits.OnesCount64(empties(b)) + b.PliesLeft()
 	lo, hi := -total, total // the final difference lies in [lo, hi], of total's parity
 	g := max(lo, min(hi, guess))
@@ -110,7 +142,7 @@ func (t *thread) solveRoot(b adjacency.Board, h uint64, alpha, hint int) (int, i
 	best, bestScore := noCell, -infinity
 	order := newCaptureOrder(b, hint)
 	for m, ok := order.next(); ok; m, ok = order.next() {
-		c, ch := play(b, h, m)
+		c, ch := t.r.step(b, h, m)
 		score := -t.solveNode(c, ch, -alpha-1, -alpha)
 		if score > bestScore {
 			best, bestScore = m, score
@@ -123,7 +155,7 @@ func (t *thread) solveRoot(b adjacency.Board, h uint64, alpha, hint int) (int, i
 }
 
 // solveNode is the fail-soft alpha-beta value of b, searched to the end of
-// the game, in marks. h is b's key.
+// the game, in marks. h is b's solver key.
 func (t *thread) solveNode(b adjacency.Board, h uint64, alpha, beta int) int {
 	t.nodes++
 	if t.nodes&checkMask == 0 {
@@ -136,6 +168,9 @@ func (t *thread) solveNode(b adjacency.Board, h uint64, alpha, beta int) int {
 		return bits.OnesCount64(mover) - bits.OnesCount64(other)
 	case left == 1:
 		return lastOne(b)
+	case t.r.fill:
+		off := settled(b)
+		return off + t.fillNode(empties(b), h, alpha-off, beta-off)
 	case left <= shallowMax:
 		return t.shallow(b, alpha, beta)
 	case t.r.stop.Load():

@@ -1,0 +1,166 @@
+package adjsearch
+
+import (
+	"math/bits"
+
+	"github.com/gambitbot/gambit/engine"
+	"github.com/gambitbot/gambit/engine/adjacency"
+)
+
+// Games that fill the board. When every empty cell will be played (the
+// plies left equal the empty cells: a 28-round game, from any position),
+// who ends up owning a cell no longer depends on its colour now:
+//
+//   - a cell with no empty cell in or next to it is settled: nothing can
+//     change it;
+//   - any other cell, live, belongs at the end to whoever plays the last of
+//     the empty cells in or next to it. That move either puts the mark
+//     there or flips (or keeps) the cell, which is filled by then, and no
+//     later move touches it.
+//
+// So the final mark difference is the settled cells' difference plus a
+// value W(E) that depends only on the set E of empty cells: a game on sets
+// in which a move takes a cell c out of E and scores the live cells that
+// become settled (those of E ∪ neighbours(E) no longer in or next to
+// E∖{c}), and W(E) = max over c of that gain minus W(E∖{c}). Neither the
+// colours nor the side to move enter it, so every order of the same moves
+// transposes: the last n plies are a graph of at most 2^n sets rather than
+// a tree of n! lines, and the solver searches it on one bitboard with no
+// board to update.
+
+// fills reports whether every empty cell of b will be played.
+func fills(b adjacency.Board) bool {
+	return bits.OnesCount64(empties(b)) == b.PliesLeft()
+}
+
+// live returns the cells in or next to the empty cells e: those whose
+// owner can still change.
+func live(e uint64) uint64 { return e | adjacency.Dilate(e) }
+
+// settled is the mark difference, for the side to move, over the cells of
+// b whose owner can no longer change.
+func settled(b adjacency.Board) int {
+	mover, other := b.Marks()
+	l := live(empties(b))
+	return bits.OnesCount64(mover&^l) - bits.OnesCount64(other&^l)
+}
+
+// The keys of sets of empty cells, for the table.
+var (
+	zEmpty [adjacency.Cells]uint64
+	zFill  uint64 // in every set's key, so that they differ from board keys
+)
+
+func init() {
+	var keys [adjacency.Cells + 1]uint64
+	engine.FillKeys(0xf1115ea7c4, keys[:])
+	copy(zEmpty[:], keys[:])
+	zFill = keys[adjacency.Cells]
+}
+
+// fillKey computes the key of the set of empty cells e.
+func fillKey(e uint64) uint64 {
+	h := zFill
+	for ; e != 0; e &= e - 1 {
+		h ^= zEmpty[bits.TrailingZeros64(e)]
+	}
+	return h
+}
+
+// solveKey is the key the solver files b under: the key of its empty
+// cells in a game that fills the board, else h, its board key.
+func (r *run) solveKey(b adjacency.Board, h uint64) uint64 {
+	if r.fill {
+		return fillKey(empties(b))
+	}
+	return h
+}
+
+// step is play for the solver: the board and solver key after the legal
+// move on cell c.
+func (r *run) step(b adjacency.Board, h uint64, c int) (adjacency.Board, uint64) {
+	if r.fill {
+		return b.After(engineMove(c)), h ^ zEmpty[c]
+	}
+	return play(b, h, c)
+}
+
+// fillTableMin: sets with fewer cells are not stored.
+const fillTableMin = 4
+
+// fillNode is the fail-soft alpha-beta value W of the non-empty set of
+// empty cells e, whose key is h.
+func (t *thread) fillNode(e, h uint64, alpha, beta int) int {
+	t.nodes++
+	if t.nodes&checkMask == 0 {
+		t.checkIn()
+	}
+	l := live(e)
+	size := bits.OnesCount64(l)
+	switch {
+	case e&(e-1) == 0: // the last move settles every live cell
+		return size
+	case size <= alpha: // W lies within ±size
+		return size
+	case -size >= beta:
+		return -size
+	case t.r.stop.Load():
+		return 0
+	}
+	n := bits.OnesCount64(e)
+	hint := noCell
+	if n >= fillTableMin {
+		if hit, ok := t.r.tt.probe(h); ok && hit.solved {
+			hint = hit.move
+			score := hit.score / Unit
+			switch {
+			case hit.bound == boundExact,
+				hit.bound == boundLower && score >= beta,
+				hit.bound == boundUpper && score <= alpha:
+				return score
+			}
+		}
+	}
+	// Moves best gain first (the hint before all), as keys gain<<8 | cell.
+	var keys [adjacency.Cells]uint16
+	k := 0
+	for rest := e; rest != 0; rest &= rest - 1 {
+		c := bits.TrailingZeros64(rest)
+		gain := size - bits.OnesCount64(live(e&^(1<<c)))
+		key := uint16(gain+1)<<8 | uint16(c)
+		if c == hint {
+			key = 0xff00 | uint16(c)
+		}
+		j := k
+		for ; j > 0 && keys[j-1] < key; j-- {
+			keys[j] = keys[j-1]
+		}
+		keys[j] = key
+		k++
+	}
+	origAlpha := alpha
+	best, bestScore := noCell, -infinity
+	for _, key := range keys[:k] {
+		c := int(uint8(key))
+		gain := size - bits.OnesCount64(live(e&^(1<<c)))
+		score := gain - t.fillNode(e&^(1<<c), h^zEmpty[c], gain-beta, gain-alpha)
+		if score > bestScore {
+			best, bestScore = c, score
+			alpha = max(alpha, score)
+		}
+		if alpha >= beta {
+			break
+		}
+	}
+	if n >= fillTableMin && !t.r.stop.Load() {
+		bd := boundExact
+		switch {
+		case bestScore <= origAlpha:
+			bd, best = boundUpper, noCell
+		case bestScore >= beta:
+			bd = boundLower
+		}
+		t.r.tt.store(h, best, bestScore*Unit, n, bd, true)
+	}
+	return bestScore
+}

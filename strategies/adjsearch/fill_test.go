@@ -1,0 +1,143 @@
+package adjsearch
+
+import (
+	"context"
+	"math/bits"
+	"math/rand/v2"
+	"strconv"
+	"testing"
+
+	"github.com/gambitbot/gambit/engine"
+	"github.com/gambitbot/gambit/engine/adjacency"
+)
+
+// recolour returns b with every live filled cell (one next to an empty
+// cell) given to a side at random: the same empty cells, side to move
+// and plies left.
+func recolour(t *testing.T, rng *rand.Rand, b adjacency.Board) adjacency.Board {
+	t.Helper()
+	mover, other := b.Marks()
+	e := empties(b)
+	for l := live(e) &^ e; l != 0; l &= l - 1 {
+		bit := l & -l
+		mover, other = mover&^bit, other&^bit
+		if rng.IntN(2) == 0 {
+			mover |= bit
+		} else {
+			other |= bit
+		}
+	}
+	x, o := mover, other
+	if b.SideToMove() == engine.O {
+		x, o = other, mover
+	}
+	text := ""
+	for rank := 7; rank >= 0; rank-- {
+		for file := range 8 {
+			bit := uint64(1) << (8*rank + file)
+			switch {
+			case x&bit != 0:
+				text += "x"
+			case o&bit != 0:
+				text += "o"
+			default:
+				text += "."
+			}
+		}
+		if rank > 0 {
+			text += "/"
+		}
+	}
+	side := "x"
+	if b.SideToMove() == engine.O {
+		side = "o"
+	}
+	c, err := adjacency.ParseBoard(text + " " + side + " " + strconv.Itoa(b.PliesLeft()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return c
+}
+
+// TestFillValueIgnoresLiveColours: in a game that fills the board, the
+// exact value by plain search is the same for every colouring of the live
+// cells (those in or next to an empty cell): what lets the solver key
+// such positions by their empty cells.
+func TestFillValueIgnoresLiveColours(t *testing.T) {
+	rng := rand.New(rand.NewPCG(18, 28))
+	cases := 30
+	if testing.Short() {
+		cases = 10
+	}
+	for range cases {
+		b := randomBoard(t, rng, 28, 5+rng.IntN(4))
+		want := plainSolve(position(t, b), -infinity, infinity)
+		for range 3 {
+			c := recolour(t, rng, b)
+			if got := plainSolve(position(t, c), -infinity, infinity); got != want {
+				t.Fatalf("%v: value %d; recoloured %v: %d", b, want, c, got)
+			}
+		}
+	}
+}
+
+// TestFillSolveMatchesBoardSolve: on endgames of 12 to 14 plies, longer
+// than plain search can check, the solver keyed by empty cells and the
+// one keyed by boards agree on the value, and the fill solver's move
+// reaches it.
+func TestFillSolveMatchesBoardSolve(t *testing.T) {
+	rng := rand.New(rand.NewPCG(28, 18))
+	cases := 10
+	if testing.Short() {
+		cases = 4
+	}
+	for range cases {
+		b := randomBoard(t, rng, 28, 12+rng.IntN(3))
+		boards := New(nil)
+		boards.cfg.boardKeys = true
+		want, err := boards.Search(context.Background(), b, Options{Depth: b.PliesLeft(), MaxTableMiB: 16})
+		if err != nil {
+			t.Fatal(err)
+		}
+		got, err := New(nil).Search(context.Background(), b, Options{Depth: b.PliesLeft(), MaxTableMiB: 16})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !want.Exact || !got.Exact || got.Score != want.Score {
+			t.Fatalf("%v: fill solve %d (exact %v), board solve %d (exact %v)", b, got.Score, got.Exact, want.Score, want.Exact)
+		}
+		after, err := boards.Search(context.Background(), b.After(got.Move), Options{Depth: b.PliesLeft() - 1, MaxTableMiB: 16})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if -after.Score != want.Score {
+			t.Fatalf("%v: the fill solver's move %s reaches %d, want %d", b, b.FormatMove(got.Move), -after.Score, want.Score)
+		}
+	}
+}
+
+// TestFillKeysFollowMoves: the solver's key carried from move to move is
+// the key of the empty cells computed from scratch, and settled cells
+// only grow.
+func TestFillKeysFollowMoves(t *testing.T) {
+	rng := rand.New(rand.NewPCG(2, 28))
+	for range 10 {
+		b := randomBoard(t, rng, 28, 56)
+		r := &run{fill: true}
+		h := r.solveKey(b, 0)
+		for !b.Terminal() {
+			e := empties(b)
+			for n := rng.IntN(bits.OnesCount64(e)); n > 0; n-- {
+				e &= e - 1
+			}
+			before := ^live(empties(b))
+			b, h = r.step(b, h, bits.TrailingZeros64(e))
+			if h != fillKey(empties(b)) {
+				t.Fatalf("%v: key %x, from scratch %x", b, h, fillKey(empties(b)))
+			}
+			if after := ^live(empties(b)); after&before != before {
+				t.Fatalf("%v: settled cells %x lost some of %x", b, after, before)
+			}
+		}
+	}
+}
