@@ -93,7 +93,7 @@ func median(xs []float64) float64 {
 //
 //	nice -n 19 go test -run '^$' -bench 'SolveNodes/plies=16' -benchtime 1x ./strategies/adjsearch
 func BenchmarkSolveNodes(b *testing.B) {
-	for _, c := range []struct{ left, n int }{{16, 15}, {18, 3}} {
+	for _, c := range []struct{ left, n int }{{16, 15}, {18, 15}, {20, 15}} {
 		b.Run(fmt.Sprintf("plies=%d", c.left), func(b *testing.B) {
 			positions := endgames(b, c.left)[:c.n]
 			var nodes uint64

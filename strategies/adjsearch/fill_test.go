@@ -141,3 +141,21 @@ func TestFillKeysFollowMoves(t *testing.T) {
 		}
 	}
 }
+
+// TestLastOnes: a move's gain counted from lastOnes equals the live cells
+// it settles, on every cell of random positions.
+func TestLastOnes(t *testing.T) {
+	rng := rand.New(rand.NewPCG(3, 28))
+	for range 50 {
+		b := randomBoard(t, rng, 28, 1+rng.IntN(56))
+		e := empties(b)
+		ones := lastOnes(e)
+		size := bits.OnesCount64(live(e))
+		for rest := e; rest != 0; rest &= rest - 1 {
+			c := bits.TrailingZeros64(rest)
+			if got, want := bits.OnesCount64(closedCells[c]&ones), size-bits.OnesCount64(live(e&^(1<<c))); got != want {
+				t.Fatalf("%v, %s: gain %d, want %d", b, b.FormatMove(engine.Move(c)), got, want)
+			}
+		}
+	}
+}
