@@ -47,19 +47,27 @@ func plainSolve(p engine.Position, alpha, beta int) int {
 }
 
 // plainAlphaBeta is the depth-limited value of p in Units by plain
-// alpha-beta over the engine.Position interface with the plug-in's
-// evaluation: a finished game scores its mark difference.
+// alpha-beta over the engine.Position interface: a finished game scores
+// its mark difference, a leaf the plug-in's evaluation — or, in a game
+// that fills the board, the settled cells plus fillEval of the empty ones,
+// a leaf with one ply left being searched to the end, as the set game
+// does.
 func plainAlphaBeta(p engine.Position, depth, alpha, beta int) int {
 	if p.Terminal() {
 		return p.(*adjacency.Position).Score(p.SideToMove()) * Unit
 	}
-	if depth == 0 {
-		return adjgame.Evaluate(p.(*adjacency.Position).Board)
+	b := p.(*adjacency.Position).Board
+	switch {
+	case depth > 0:
+	case !fills(b):
+		return adjgame.Evaluate(b)
+	case b.PliesLeft() > 1:
+		return settled(b)*Unit + fillEval(empties(b))
 	}
 	best := -infinity
 	for _, m := range p.Moves(nil) {
 		p.Play(m)
-		v := -plainAlphaBeta(p, depth-1, -beta, -max(alpha, best))
+		v := -plainAlphaBeta(p, max(depth-1, 0), -beta, -max(alpha, best))
 		p.Undo()
 		if best = max(best, v); best >= beta {
 			break
@@ -168,19 +176,20 @@ func windowContract(t *testing.T, rng *rand.Rand, th *thread, positions int) {
 // same evaluation, and its move is one that plain search scores so.
 func TestDepthLimitedMatchesPlainAlphaBeta(t *testing.T) {
 	rng := rand.New(rand.NewPCG(18, 3))
-	cases := 24
+	cases := 32
 	if testing.Short() {
-		cases = 10
+		cases = 12
 	}
 	for i := range cases {
-		rounds := []int{8, 16, 28}[i%3]
+		rounds := []int{8, 16, 28, 28}[i%4] // 28 rounds: the set game
 		left := 4 + rng.IntN(2*rounds-6)
 		b := randomBoard(t, rng, rounds, left)
-		depth := min(1+rng.IntN(3), left-1)
+		depth := min(1+rng.IntN(4), left-1)
 		e := New(nil)
 		e.cfg.plain = true
 		res, units := e.search(context.Background(), b, Options{Depth: depth, MaxTableMiB: 1})
 		want := plainAlphaBeta(position(t, b), depth, -infinity, infinity)
+		t.Logf("%v depth %d fills %v want %d units %d", b, depth, fills(b), want, units)
 		if units != want || res.Depth != depth || res.Exact {
 			t.Fatalf("%v depth %d: got %d (depth %d, exact %v), want %d", b, depth, units, res.Depth, res.Exact, want)
 		}

@@ -15,7 +15,14 @@
 // late-move reductions, killer and history heuristics and Lazy SMP over
 // Options.Threads threads sharing the table; once the end of the game is
 // within reach of the time left it solves the position exactly (see
-// solve.go). The table's size follows the time limit, so that a 20 ms move
+// solve.go).
+//
+// A game that fills the board (28 rounds) is searched differently below
+// the root: its result is the settled cells' difference plus a value of
+// the set of empty cells alone (fill.go), so both the heuristic search and
+// the solver play that set game on one bitboard, keyed by the empty
+// cells, where every order of the same moves transposes. There the leaves
+// are valued by fillEval, not by the Evaluator. The table's size follows the time limit, so that a 20 ms move
 // does not first page in 64 MiB, and an Engine keeps it from one search to
 // the next.
 package adjsearch

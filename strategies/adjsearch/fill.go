@@ -201,3 +201,89 @@ func gainOf(key uint16, e uint64) int {
 	}
 	return int(key >> 8)
 }
+
+// fillSearch is the fail-soft depth-limited value W of the non-empty set
+// of empty cells e, whose key is h, in Units: the heuristic search of a
+// game that fills the board, in the same set game as the solver, so that
+// every order of the same moves transposes here too. A set's leaf value is
+// fillEval, a set of one cell's its exact value. Moves that settle nothing
+// are reduced late as in search.
+func (t *thread) fillSearch(e, h uint64, depth, ply, alpha, beta int) int {
+	t.pvLen[ply] = 0
+	t.nodes++
+	if t.nodes&checkMask == 0 {
+		t.checkIn()
+	}
+	if e&(e-1) == 0 {
+		return bits.OnesCount64(live(e)) * Unit
+	}
+	if depth <= 0 {
+		return fillEval(e)
+	}
+	if t.r.stop.Load() {
+		return 0
+	}
+	hint := noCell
+	if hit, ok := t.r.tt.probe(h); ok {
+		hint = hit.move
+		if hit.solved || hit.depth >= depth {
+			switch {
+			case hit.bound == boundExact,
+				hit.bound == boundLower && hit.score >= beta,
+				hit.bound == boundUpper && hit.score <= alpha:
+				return hit.score
+			}
+		}
+	}
+	var keys [adjacency.Cells]uint16
+	k := fillMoves(e, hint, &keys)
+	origAlpha := alpha
+	best, bestScore := noCell, -infinity
+	for i, key := range keys[:k] {
+		c, gain := int(uint8(key)), gainOf(key, e)*Unit
+		child, ch := e&^(1<<c), h^zEmpty[c]
+		var score int
+		if i == 0 {
+			score = gain - t.fillSearch(child, ch, depth-1, ply+1, gain-beta, gain-alpha)
+		} else {
+			red := 0
+			if gain == 0 && !t.r.e.cfg.plain {
+				red = reduction(depth, i)
+			}
+			score = gain - t.fillSearch(child, ch, depth-1-red, ply+1, gain-alpha-1, gain-alpha)
+			if score > alpha && red > 0 {
+				score = gain - t.fillSearch(child, ch, depth-1, ply+1, gain-alpha-1, gain-alpha)
+			}
+			if score > alpha && score < beta {
+				score = gain - t.fillSearch(child, ch, depth-1, ply+1, gain-beta, gain-alpha)
+			}
+		}
+		if t.r.stop.Load() {
+			return 0
+		}
+		if score > bestScore {
+			best, bestScore = c, score
+			if score > alpha {
+				alpha = score
+				t.updatePV(ply, c)
+			}
+		}
+		if alpha >= beta {
+			break
+		}
+	}
+	bd := boundExact
+	switch {
+	case bestScore <= origAlpha:
+		bd, best = boundUpper, noCell
+	case bestScore >= beta:
+		bd = boundLower
+	}
+	t.r.tt.store(h, best, bestScore, depth, bd, false)
+	return bestScore
+}
+
+// fillEval estimates W of the set of empty cells e, in Units.
+func fillEval(e uint64) int {
+	return 0
+}

@@ -114,11 +114,11 @@ func (t *thread) root(b adjacency.Board, h uint64, depth int, res *Result) (int,
 		c, ch := play(b, h, m)
 		var score int
 		if i == 0 {
-			score = -t.search(c, ch, depth-1, 1, -beta, -alpha)
+			score = -t.child(c, ch, depth-1, -beta, -alpha)
 		} else {
-			score = -t.search(c, ch, depth-1, 1, -alpha-1, -alpha)
+			score = -t.child(c, ch, depth-1, -alpha-1, -alpha)
 			if score > alpha && !t.r.stop.Load() {
-				score = -t.search(c, ch, depth-1, 1, -beta, -alpha)
+				score = -t.child(c, ch, depth-1, -beta, -alpha)
 			}
 		}
 		if t.r.stop.Load() {
@@ -132,6 +132,18 @@ func (t *thread) root(b adjacency.Board, h uint64, depth int, res *Result) (int,
 	}
 	t.r.tt.store(h, best, bestScore, depth, boundExact, false)
 	return best, bestScore, true
+}
+
+// child is the value of the root's child c, whose board key is ch,
+// searched depth plies with the window (alpha, beta): in the set game when
+// the game fills the board, else on boards.
+func (t *thread) child(c adjacency.Board, ch uint64, depth, alpha, beta int) int {
+	if !t.r.fill || c.Terminal() {
+		return t.search(c, ch, depth, 1, alpha, beta)
+	}
+	off := settled(c) * Unit
+	e := empties(c)
+	return off + t.fillSearch(e, fillKey(e), depth, 1, alpha-off, beta-off)
 }
 
 func (t *thread) updatePV(ply, m int) {
