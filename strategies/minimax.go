@@ -33,7 +33,7 @@ var searchStrategies = []Info{
 		DisplayName: "Deep thinker, hand-tuned",
 		Blurb:       "looks many moves ahead with the judgement we wrote by hand",
 		Games:       []string{"adjacency"},
-		Description: "minimax with the hand-tuned Adjacency evaluation (games/adjacency) instead of the learned one (strategies/adjeval)",
+		Description: "minimax with the hand-tuned Adjacency evaluation (games/adjacency) instead of the learned one (strategies/adjeval); at 28 rounds both play the game of empty cells, the same way",
 		Difficulty:  Hard,
 		Strategy:    Minimax{Eval: HandEval},
 	},
