@@ -88,10 +88,6 @@ func (r *run) step(b adjacency.Board, h uint64, c int) (adjacency.Board, uint64)
 // fillTableMin: sets with fewer cells are not stored.
 const fillTableMin = 4
 
-// fillETCMin: from this many empty cells a set looks its children up in
-// the table before searching them (enhanced transposition cutoffs).
-const fillETCMin = 14
-
 // fillNode is the fail-soft alpha-beta value W of the non-empty set of
 // empty cells e, whose key is h.
 func (t *thread) fillNode(e, h uint64, alpha, beta int) int {
