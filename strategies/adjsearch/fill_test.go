@@ -159,3 +159,55 @@ func TestLastOnes(t *testing.T) {
 		}
 	}
 }
+
+// TestTrickiestKeepsTheValueAndSetsTraps: the engine's move in a solved
+// position keeps the exact value, and among the moves that do, it is one
+// after which most of the opponent's replies give some of it up — counted
+// by plain search.
+func TestTrickiestKeepsTheValueAndSetsTraps(t *testing.T) {
+	rng := rand.New(rand.NewPCG(28, 7))
+	cases, chosen := 24, 0
+	if testing.Short() {
+		cases = 8
+	}
+	for i := range cases {
+		rounds, left := 28, 5+rng.IntN(3)
+		if i%4 == 3 {
+			rounds, left = 8, 4+rng.IntN(2)
+		}
+		b := randomBoard(t, rng, rounds, left)
+		v := plainSolve(position(t, b), -infinity, infinity)
+		slips := map[engine.Move]int{}
+		most := -1
+		for _, m := range b.Moves(nil) {
+			c := b.After(m)
+			if -plainSolve(position(t, c), -infinity, infinity) != v {
+				continue
+			}
+			n := 0
+			for _, r := range c.Moves(nil) {
+				if plainSolve(position(t, c.After(r)), -infinity, infinity) > v {
+					n++
+				}
+			}
+			slips[m], most = n, max(most, n)
+		}
+		res, err := New(nil).Search(context.Background(), b, Options{Threads: 1, MaxTableMiB: 1})
+		if err != nil {
+			t.Fatal(err)
+		}
+		n, ok := slips[res.Move]
+		if !res.Exact || res.Score != v || !ok {
+			t.Fatalf("%v: move %s, score %d (exact %v): does not keep the value %d", b, b.FormatMove(res.Move), res.Score, res.Exact, v)
+		}
+		if n != most {
+			t.Fatalf("%v: move %s leaves %d replies that give up value; another keeping %d leaves %d", b, b.FormatMove(res.Move), n, v, most)
+		}
+		if len(slips) > 1 {
+			chosen++
+		}
+	}
+	if chosen == 0 {
+		t.Fatal("no position had two moves keeping its value: the test chose nothing")
+	}
+}
