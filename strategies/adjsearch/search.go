@@ -47,7 +47,6 @@ func (t *thread) iterate(b adjacency.Board, maxDepth, skew int, res *Result) {
 			}
 			move, score, complete := t.solve(b, h, hint, guess)
 			if res != nil && complete {
-				move = t.trickiest(b, h, move, score)
 				res.Move, res.Score, res.Exact, res.Depth = engine.Move(move), score, true, left
 				t.units = score * Unit
 				res.PV = append(res.PV[:0], engine.Move(move))

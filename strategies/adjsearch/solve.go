@@ -136,52 +136,6 @@ func (t *thread) solve(b adjacency.Board, h uint64, hint, guess int) (int, int, 
 	return best, lo, !t.r.stop.Load()
 }
 
-// trickyNodes is the least budget of trickiest, a few milliseconds.
-const trickyNodes = 1 << 16
-
-// trickiest returns, among the moves of b that keep its exact value v,
-// the one after which most of the opponent's replies give some of it up:
-// against perfect play every such move is the same, against a fallible
-// opponent the one with most ways to go wrong wins most. best, a move
-// known to keep v, is the answer unless another has more such replies.
-// The pass spends at most as many nodes as the search had before it (and
-// at least trickyNodes), and what it could not finish counts for nothing.
-func (t *thread) trickiest(b adjacency.Board, h uint64, best, v int) int {
-	if b.PliesLeft() < 3 {
-		return best
-	}
-	h = t.r.solveKey(b, h)
-	spent := func() uint64 { return t.r.nodes.Load() + t.nodes }
-	limit := spent() + max(spent(), trickyNodes)
-	out := func() bool { return t.r.stop.Load() || spent() > limit }
-	choice, most := best, -1
-	order := newCaptureOrder(b, best)
-	for m, ok := order.next(); ok; m, ok = order.next() {
-		c, ch := t.r.step(b, h, m)
-		// m keeps v when the opponent's value after it is at most −v.
-		if m != best && (t.solveNode(c, ch, -v, -v+1) > -v || out()) {
-			if out() {
-				break
-			}
-			continue
-		}
-		slips := 0
-		for e := empties(c); e != 0; e &= e - 1 {
-			cr, chr := t.r.step(c, ch, bits.TrailingZeros64(e))
-			if t.solveNode(cr, chr, v, v+1) > v { // the reply gives up some of v
-				slips++
-			}
-			if out() {
-				return choice
-			}
-		}
-		if slips > most {
-			choice, most = m, slips
-		}
-	}
-	return choice
-}
-
 // solveRoot searches the root with the null window (alpha, alpha+1),
 // hint first, and returns the move that did best and its fail-soft score.
 func (t *thread) solveRoot(b adjacency.Board, h uint64, alpha, hint int) (int, int) {
