@@ -22,9 +22,11 @@
 // the set of empty cells alone (fill.go), so both the heuristic search and
 // the solver play that set game on one bitboard, keyed by the empty
 // cells, where every order of the same moves transposes. There the leaves
-// are valued by fillEval, not by the Evaluator. The table's size follows the time limit, so that a 20 ms move
-// does not first page in 64 MiB, and an Engine keeps it from one search to
-// the next.
+// are valued by fillEval, not by the Evaluator.
+//
+// The table's size follows the time limit, so that a 20 ms move does not
+// first page in 64 MiB, and an Engine keeps it from one search to the
+// next.
 package adjsearch
 
 import (
@@ -125,9 +127,9 @@ type config struct {
 	// plain turns off what makes a depth-limited search differ from plain
 	// alpha-beta to the same depth: reductions and pruning of late moves.
 	plain bool
-	// boardKeys turns off the solver's keying of games that fill the board
-	// by their empty cells (fill.go): the solver then searches them as any
-	// other.
+	// boardKeys turns off the set game of games that fill the board
+	// (fill.go): the search and the solver then play them on boards, as
+	// any other.
 	boardKeys bool
 }
 
@@ -159,8 +161,8 @@ type run struct {
 	started  time.Time
 	stop     atomic.Bool
 	nodes    atomic.Uint64
-	// fill: the game fills the board, and the solver keys positions by
-	// their empty cells (see fill.go).
+	// fill: the game fills the board, and below the root the search and
+	// the solver play the set game (see fill.go).
 	fill bool
 }
 

@@ -57,8 +57,8 @@ const (
 
 // Fill-solve reach, calibrated with BenchmarkSolveReach (two threads,
 // middle games of 28 rounds): the solve of n plies takes a median of
-// about 2^(fillBits22 + fillBitsPerPly·(n−22)) nodes (3.6 M at 22 plies,
-// 19.5 M at 24, 96 M at 26), and the slowest of five up to 4.5 times the
+// about 2^(fillBits22 + fillBitsPerPly·(n−22)) nodes (3.6–5.3 M at 22
+// plies, 20 M at 24, 96 M at 26), and the slowest of five up to 4.5 times the
 // median. The search starts one when 2^fillMargin times its median fits
 // the nodes it has left: by the time left at fillNodesPerSecond a thread,
 // or a node cap.
