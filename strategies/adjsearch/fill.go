@@ -113,10 +113,7 @@ func (t *thread) fillNode(e, h uint64, alpha, beta int) int {
 		if hit, ok := t.r.tt.probe(h); ok && hit.solved {
 			hint = hit.move
 			score := hit.score / Unit
-			switch {
-			case hit.bound == boundExact,
-				hit.bound == boundLower && score >= beta,
-				hit.bound == boundUpper && score <= alpha:
+			if hit.bound.settles(score, alpha, beta) {
 				return score
 			}
 		}
@@ -137,13 +134,7 @@ func (t *thread) fillNode(e, h uint64, alpha, beta int) int {
 		}
 	}
 	if n >= fillTableMin && !t.r.stop.Load() {
-		bd := boundExact
-		switch {
-		case bestScore <= origAlpha:
-			bd, best = boundUpper, noCell
-		case bestScore >= beta:
-			bd = boundLower
-		}
+		best, bd := outcome(best, bestScore, origAlpha, beta)
 		t.r.tt.store(h, best, bestScore*Unit, n, bd, true)
 	}
 	return bestScore
@@ -223,10 +214,7 @@ func (t *thread) fillSearch(e, h uint64, depth, ply, alpha, beta int) int {
 	if hit, ok := t.r.tt.probe(h); ok {
 		hint = hit.move
 		if hit.solved || hit.depth >= depth {
-			switch {
-			case hit.bound == boundExact,
-				hit.bound == boundLower && hit.score >= beta,
-				hit.bound == boundUpper && hit.score <= alpha:
+			if hit.bound.settles(hit.score, alpha, beta) {
 				return hit.score
 			}
 		}
@@ -268,13 +256,7 @@ func (t *thread) fillSearch(e, h uint64, depth, ply, alpha, beta int) int {
 			break
 		}
 	}
-	bd := boundExact
-	switch {
-	case bestScore <= origAlpha:
-		bd, best = boundUpper, noCell
-	case bestScore >= beta:
-		bd = boundLower
-	}
+	best, bd := outcome(best, bestScore, origAlpha, beta)
 	t.r.tt.store(h, best, bestScore, depth, bd, false)
 	return bestScore
 }

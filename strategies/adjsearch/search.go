@@ -178,10 +178,7 @@ func (t *thread) search(b adjacency.Board, h uint64, depth, ply, alpha, beta int
 	if e, ok := t.r.tt.probe(h); ok {
 		hint = e.move
 		if e.solved || e.depth >= depth {
-			switch {
-			case e.bound == boundExact,
-				e.bound == boundLower && e.score >= beta,
-				e.bound == boundUpper && e.score <= alpha:
+			if e.bound.settles(e.score, alpha, beta) {
 				return e.score
 			}
 		}
@@ -233,13 +230,7 @@ func (t *thread) search(b adjacency.Board, h uint64, depth, ply, alpha, beta int
 			break
 		}
 	}
-	bd := boundExact
-	switch {
-	case bestScore <= origAlpha:
-		bd, best = boundUpper, noCell // no move stood out
-	case bestScore >= beta:
-		bd = boundLower
-	}
+	best, bd := outcome(best, bestScore, origAlpha, beta)
 	t.r.tt.store(h, best, bestScore, depth, bd, false)
 	return bestScore
 }

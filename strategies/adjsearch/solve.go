@@ -181,10 +181,7 @@ func (t *thread) solveNode(b adjacency.Board, h uint64, alpha, beta int) int {
 		if e, ok := t.r.tt.probe(h); ok && e.solved {
 			hint = e.move
 			score := e.score / Unit
-			switch {
-			case e.bound == boundExact,
-				e.bound == boundLower && score >= beta,
-				e.bound == boundUpper && score <= alpha:
+			if e.bound.settles(score, alpha, beta) {
 				return score
 			}
 		}
@@ -229,13 +226,7 @@ func (t *thread) solveNode(b adjacency.Board, h uint64, alpha, beta int) int {
 		}
 	}
 	if left >= tableMin && !t.r.stop.Load() {
-		bd := boundExact
-		switch {
-		case bestScore <= origAlpha:
-			bd, best = boundUpper, noCell // no move stood out
-		case bestScore >= beta:
-			bd = boundLower
-		}
+		best, bd := outcome(best, bestScore, origAlpha, beta)
 		t.r.tt.store(h, best, bestScore*Unit, left, bd, true)
 	}
 	return bestScore

@@ -11,6 +11,26 @@ const (
 	boundExact bound = 3
 )
 
+// settles reports whether a stored score with this bound answers a
+// search of the window (alpha, beta): an exact score, or a bound beyond
+// the window.
+func (bd bound) settles(score, alpha, beta int) bool {
+	return bd == boundExact || bd == boundLower && score >= beta || bd == boundUpper && score <= alpha
+}
+
+// outcome is what a fail-soft search of the window (alpha, beta) whose
+// best move best scored score stores: the move — none when no move beat
+// alpha, as none stood out — and the bound.
+func outcome(best, score, alpha, beta int) (int, bound) {
+	switch {
+	case score <= alpha:
+		return noCell, boundUpper
+	case score >= beta:
+		return best, boundLower
+	}
+	return best, boundExact
+}
+
 // noCell is "no move" in the table and the move lists.
 const noCell = 0xff
 
