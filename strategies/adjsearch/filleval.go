@@ -126,7 +126,7 @@ func (w *FillWeights) Estimate(e uint64) float64 {
 	if n <= 1 {
 		return float64(bits.OnesCount64(live(e)))
 	}
-	return float64(w.weighted(n, fillFeatures(e))) / FillWeightScale
+	return float64(w.weighted(min(n, FillStages-1), fillFeatures(e))) / FillWeightScale
 }
 
 // Eval is the leaf value a search should see of the non-empty set of

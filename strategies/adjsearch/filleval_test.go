@@ -3,6 +3,7 @@ package adjsearch
 import (
 	"bytes"
 	"context"
+	"errors"
 	"math/bits"
 	"math/rand/v2"
 	"os"
@@ -236,5 +237,13 @@ func TestFillTrainConfigValidate(t *testing.T) {
 		if _, _, err := TrainFill(context.Background(), c); err == nil {
 			t.Errorf("case %d: TrainFill trained", i)
 		}
+	}
+}
+
+func TestTrainFillStopsWhenCancelled(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	if _, _, err := TrainFill(ctx, smallFill(1)); !errors.Is(err, context.Canceled) {
+		t.Fatalf("cancelled training: error %v, want context.Canceled", err)
 	}
 }
