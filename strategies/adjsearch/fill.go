@@ -261,7 +261,8 @@ func (t *thread) fillSearch(e, h uint64, depth, ply, alpha, beta int) int {
 	return bestScore
 }
 
-// fillEval estimates W of the set of empty cells e, in Units.
+// fillEval estimates W of the set of empty cells e, in Units: the learned
+// set-game evaluation with the embedded weights (filleval.go).
 func fillEval(e uint64) int {
-	return 0
+	return fillWeights.Eval(e)
 }

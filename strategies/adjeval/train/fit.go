@@ -5,6 +5,7 @@ import (
 
 	handeval "github.com/gambitbot/gambit/games/adjacency"
 	"github.com/gambitbot/gambit/strategies/adjeval"
+	"github.com/gambitbot/gambit/strategies/internal/ridge"
 )
 
 // minSamples is the fewest training positions a stage is fitted on: four
@@ -13,17 +14,12 @@ import (
 const minSamples = 4 * adjeval.NumFeatures
 
 // fitStage fits w's weights of stage to its training samples by ridge
-// regression, rounds them to weight units, and measures both evaluations
-// on the held-out samples.
-//
-// The normal equations (XᵀX + λnI)·w = Xᵀy have one row and column per
-// feature (16), so they are built in one pass and solved by Cholesky
-// factorisation here: a linear-algebra library would add a dependency for
-// forty lines.
+// regression (strategies/internal/ridge), rounds them to weight units, and
+// measures both evaluations on the held-out samples.
 func fitStage(cfg Config, w *adjeval.Weights, stage int, samples []sample, sr *StageReport) {
 	const n = adjeval.NumFeatures
-	var xtx [n][n]float64
-	var xty [n]float64
+	sys := ridge.New(n)
+	var x [n]float64
 	for _, s := range samples {
 		if s.exact {
 			sr.Exact++
@@ -33,22 +29,15 @@ func fitStage(cfg Config, w *adjeval.Weights, stage int, samples []sample, sr *S
 			continue
 		}
 		sr.Train++
-		for i := range n {
-			fi := float64(s.f[i])
-			xty[i] += fi * s.label
-			for j := range n {
-				xtx[i][j] += fi * float64(s.f[j])
-			}
+		for i, v := range s.f {
+			x[i] = float64(v)
 		}
+		sys.Add(x[:], s.label)
 	}
-	weights, ok := [n]float64{}, sr.Train >= minSamples
+	var weights []float64
+	ok := sr.Train >= minSamples
 	if ok {
-		for i := range n {
-			if i != adjeval.FBias {
-				xtx[i][i] += cfg.Ridge * float64(sr.Train)
-			}
-		}
-		weights, ok = solve(xtx, xty)
+		weights, ok = sys.Solve(cfg.Ridge, adjeval.FBias)
 	}
 	if ok {
 		for i, v := range weights {
@@ -87,45 +76,4 @@ func measure(w *adjeval.Weights, samples []sample, sr *StageReport) {
 	if sr.HeldOutExact > 0 {
 		sr.LearnedExact, sr.HandExact = learnedExact/float64(sr.HeldOutExact), handExact/float64(sr.HeldOutExact)
 	}
-}
-
-// solve solves a·x = b for a symmetric positive-definite a by Cholesky
-// factorisation a = L·Lᵀ; ok is false when a is not positive definite
-// (a feature constant over the stage's positions and no ridge penalty).
-func solve(a [adjeval.NumFeatures][adjeval.NumFeatures]float64, b [adjeval.NumFeatures]float64) (x [adjeval.NumFeatures]float64, ok bool) {
-	const n = adjeval.NumFeatures
-	var l [n][n]float64
-	for j := range n {
-		d := a[j][j]
-		for k := range j {
-			d -= l[j][k] * l[j][k]
-		}
-		if d <= 1e-9*math.Max(1, a[j][j]) {
-			return x, false
-		}
-		l[j][j] = math.Sqrt(d)
-		for i := j + 1; i < n; i++ {
-			s := a[i][j]
-			for k := range j {
-				s -= l[i][k] * l[j][k]
-			}
-			l[i][j] = s / l[j][j]
-		}
-	}
-	var y [n]float64
-	for i := range n { // L·y = b
-		s := b[i]
-		for k := range i {
-			s -= l[i][k] * y[k]
-		}
-		y[i] = s / l[i][i]
-	}
-	for i := n - 1; i >= 0; i-- { // Lᵀ·x = y
-		s := y[i]
-		for k := i + 1; k < n; k++ {
-			s -= l[k][i] * x[k]
-		}
-		x[i] = s / l[i][i]
-	}
-	return x, true
 }

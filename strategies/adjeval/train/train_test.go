@@ -138,48 +138,6 @@ func plainMinimax(b adjacency.Board) int {
 	return best
 }
 
-func TestSolveRecoversAKnownSystem(t *testing.T) {
-	const n = adjeval.NumFeatures
-	rng := rand.New(rand.NewPCG(9, 9))
-	var m [n][n]float64
-	for i := range m {
-		for j := range m[i] {
-			m[i][j] = rng.Float64()*2 - 1
-		}
-	}
-	var a [n][n]float64 // mᵀm + I: symmetric positive definite
-	for i := range n {
-		for j := range n {
-			for k := range n {
-				a[i][j] += m[k][i] * m[k][j]
-			}
-		}
-		a[i][i]++
-	}
-	var want, b [n]float64
-	for i := range want {
-		want[i] = float64(i) - 7.5
-	}
-	for i := range n {
-		for j := range n {
-			b[i] += a[i][j] * want[j]
-		}
-	}
-	got, ok := solve(a, b)
-	if !ok {
-		t.Fatal("not solved")
-	}
-	for i := range got {
-		if math.Abs(got[i]-want[i]) > 1e-9 {
-			t.Fatalf("x[%d] = %v, want %v", i, got[i], want[i])
-		}
-	}
-	a[3][3] = 0 // not positive definite
-	if _, ok := solve(a, b); ok {
-		t.Error("solved a matrix that is not positive definite")
-	}
-}
-
 func TestConfigValidate(t *testing.T) {
 	for _, c := range []Config{{Games: 0}, {Games: 1, Explore: 2}, {Games: 1, Ridge: -1}, {Games: 1, Opening: -1}} {
 		if err := c.Validate(); err == nil {

@@ -1,0 +1,54 @@
+// Command fillgen trains the set-game evaluation of strategies/adjsearch
+// (adjsearch.TrainFill) and writes its weights as a Go file; `go generate
+// ./strategies/adjsearch` runs it. It prints what each stage measured to
+// standard error.
+package main
+
+import (
+	"context"
+	"flag"
+	"fmt"
+	"os"
+	"strings"
+
+	"github.com/gambitbot/gambit/strategies/adjsearch"
+)
+
+func main() {
+	cfg := adjsearch.DefaultFillTrainConfig
+	flag.Uint64Var(&cfg.Seed, "seed", 1, "seed of the self-play games")
+	flag.IntVar(&cfg.Games, "games", 600, "self-play games")
+	out := flag.String("out", "fillweights.go", "the Go file to write")
+	flag.Parse()
+	cfg.Progress = func(s adjsearch.FillStageReport) {
+		label := "search"
+		if s.Exact {
+			label = "exact"
+		}
+		copied := ""
+		if s.Copied {
+			copied = " (copied)"
+		}
+		fmt.Fprintf(os.Stderr, "%2d empty: %5d train %4d held out, %s labels: MSE learned %6.2f, tempo alone %6.2f, neutral %6.2f%s\n",
+			s.Empty, s.Train, s.HeldOut, label, s.Learned, s.Tempo, s.Neutral, copied)
+	}
+	if err := run(cfg, *out); err != nil {
+		fmt.Fprintln(os.Stderr, "fillgen:", err)
+		os.Exit(1)
+	}
+}
+
+func run(cfg adjsearch.FillTrainConfig, out string) error {
+	w, _, err := adjsearch.TrainFill(context.Background(), cfg)
+	if err != nil {
+		return err
+	}
+	src, err := w.GoSource("go run ./internal/fillgen " + strings.Join(os.Args[1:], " "))
+	if err != nil {
+		return err
+	}
+	if err := os.WriteFile(out, src, 0o644); err != nil {
+		return fmt.Errorf("write the weights: %w", err)
+	}
+	return nil
+}
