@@ -22,7 +22,8 @@
 // the set of empty cells alone (fill.go), so both the heuristic search and
 // the solver play that set game on one bitboard, keyed by the empty
 // cells, where every order of the same moves transposes. There the leaves
-// are valued by fillEval, not by the Evaluator.
+// are valued by a learned estimate of the set's value (filleval.go), not
+// by the Evaluator.
 //
 // The table's size follows the time limit, so that a 20 ms move does not
 // first page in 64 MiB, and an Engine keeps it from one search to the

@@ -114,9 +114,10 @@ type FillWeights struct {
 	Tempo   [FillStages]int32
 }
 
-// fillGrain is the step of the leaf value, in Units: a quarter of a mark.
-// (A null-window search at the full 1/16-mark precision fails high on
-// differences the estimate cannot tell apart.)
+// fillGrain is the step of the leaf value, in Units: one mark. (A
+// null-window search at the full 1/16-mark precision fails high on
+// differences the estimate cannot tell apart; half and quarter marks cost
+// two plies of depth from the opening.)
 const fillGrain = Unit
 
 // Estimate is w's estimate of W(e) for the set of empty cells e, in
