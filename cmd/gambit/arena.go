@@ -45,7 +45,8 @@ first or second mover has the edge (Adjacency at few rounds), pairs show what
 a player makes of each side, where the game score also counts the setups'.
 
 Prints the results per pairing (wins, losses and draws of A against B), the
-same split by who moved first, the pairs won, lost and drawn, and Elo ratings
+same split by who moved first with A's mean final margin each way (its score
+at the end minus B's), the pairs won, lost and drawn, and Elo ratings
 with 95% confidence intervals over games and over pairs (Bradley–Terry
 maximum likelihood, draws as half wins, one virtual draw per pairing, mean
 1500; intervals from the observed Fisher information), as Markdown, or with

@@ -22,7 +22,7 @@ func TestArenaMarkdown(t *testing.T) {
 		"4 games per pairing", "2000 nodes a move", "seed 3",
 		"| A | B | A wins | B wins | draws | A's score | forfeits |",
 		"| minimax | random |",
-		"## By first mover", "| A | B | A moving first | A's score | A moving second | A's score |",
+		"## By first mover", "| A | B | A moving first | A's score | A's margin | A moving second | A's score | A's margin |",
 		"## Elo", "| 1 | minimax |", "95% CI",
 		"## Pairs", "| A | B | A's pairs | A's pair score |",
 		"## Pair Elo", "| rank | player | Elo | 95% CI | pairs | score |",

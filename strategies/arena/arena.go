@@ -199,6 +199,16 @@ func (g GameRecord) resultFor(name string) engine.Result {
 	return g.Result
 }
 
+// scoreFor returns the named player's score at the end of the game: its
+// marks (or the game's unit) minus its opponent's; for a forfeited game,
+// when it stopped.
+func (g GameRecord) scoreFor(name string) int {
+	if name == g.X {
+		return g.Score
+	}
+	return -g.Score
+}
+
 // starter returns the name of the player who moved first.
 func (g GameRecord) starter() string {
 	if g.First == engine.X {

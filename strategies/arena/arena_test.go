@@ -78,6 +78,7 @@ func TestTicTacToeColours(t *testing.T) {
 	}
 	want := arena.Tally{A: "first", B: "last", Record: arena.Record{Wins: 2, Losses: 2},
 		First: arena.Record{Wins: 2}, Second: arena.Record{Losses: 2}, // X moves first and wins
+		MarginFirst: 2, MarginSecond: -2, // by one line each time
 		Pairs: arena.Record{Draws: 2}}
 	if len(r.Tallies) != 1 || r.Tallies[0] != want {
 		t.Errorf("tallies %+v, want %+v", r.Tallies, want)
@@ -157,7 +158,7 @@ func TestAdjacencySetups(t *testing.T) {
 	// Tallies agree with the games, over all and split by who moved
 	// first: [0] all, [1] A moved first, [2] B did.
 	for _, tl := range r.Tallies {
-		var w, l, d [3]int
+		var w, l, d, margin [3]int
 		for _, g := range r.Games {
 			if g.Rounds != tl.Rounds || !(g.X == tl.A && g.O == tl.B || g.X == tl.B && g.O == tl.A) {
 				continue
@@ -166,6 +167,19 @@ func TestAdjacencySetups(t *testing.T) {
 			if (g.First == engine.X) == (g.X == tl.A) {
 				split = 1
 			}
+			pos, err := game(t, "adjacency").Start(games.Options{Rounds: g.Rounds, First: g.First})
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, text := range g.Moves {
+				m, err := pos.ParseMove(text)
+				if err != nil {
+					t.Fatal(err)
+				}
+				pos.Play(m)
+			}
+			own := map[bool]engine.Side{true: engine.X, false: engine.O}[g.X == tl.A]
+			margin[split] += pos.Score(own)
 			for _, i := range []int{0, split} {
 				switch {
 				case g.Result == engine.Draw:
@@ -181,6 +195,9 @@ func TestAdjacencySetups(t *testing.T) {
 			if rec.Wins != w[i] || rec.Losses != l[i] || rec.Draws != d[i] {
 				t.Errorf("tally %+v, part %d: games give %d-%d-%d", tl, i, w[i], l[i], d[i])
 			}
+		}
+		if tl.MarginFirst != margin[1] || tl.MarginSecond != margin[2] {
+			t.Errorf("tally %+v: the games end with A's margins %d moving first, %d moving second", tl, margin[1], margin[2])
 		}
 		if tl.First.Games() != perPairing/2 || tl.Second.Games() != perPairing/2 {
 			t.Errorf("tally %+v: want %d games with each first mover", tl, perPairing/2)
@@ -288,7 +305,12 @@ func TestForfeits(t *testing.T) {
 			// Winning both games of every pair wins every pair.
 			want := arena.Tally{Rounds: 2, A: "good", B: "bad", Record: arena.Record{Wins: 4},
 				First: arena.Record{Wins: 2}, Second: arena.Record{Wins: 2}, Forfeits: 4, Pairs: arena.Record{Wins: 2}}
-			if len(r.Tallies) != 1 || r.Tallies[0] != want {
+			if len(r.Tallies) != 1 {
+				t.Fatalf("tallies %+v, want one", r.Tallies)
+			}
+			got := r.Tallies[0]
+			got.MarginFirst, got.MarginSecond = 0, 0 // the score when the game stopped
+			if got != want {
 				t.Errorf("tallies %+v, want %+v", r.Tallies, want)
 			}
 			for _, g := range r.Games {

@@ -71,6 +71,14 @@ type Tally struct {
 	First Record `json:"a_first"`
 	// Second is A's record in the games B moved first.
 	Second Record `json:"a_second"`
+	// MarginFirst is the sum of A's final margins (A's score at the end
+	// minus B's, in the game's unit: marks in Adjacency) over the games A
+	// moved first; where one side wins with best play, how much each
+	// player wins or loses by tells players apart that every game's
+	// result does not.
+	MarginFirst int `json:"a_first_margin"`
+	// MarginSecond is the same over the games B moved first.
+	MarginSecond int `json:"a_second_margin"`
 	// Forfeits counts the games, among the above, lost by forfeit.
 	Forfeits int `json:"forfeits"`
 	// Pairs is A's record over pairs (see the package documentation): a

@@ -39,8 +39,10 @@ func (cfg *Config) report(seed uint64, played []GameRecord) (*Report, error) {
 			t.Record.add(res)
 			if g.starter() == t.A {
 				t.First.add(res)
+				t.MarginFirst += g.scoreFor(t.A)
 			} else {
 				t.Second.add(res)
+				t.MarginSecond += g.scoreFor(t.A)
 			}
 			if g.Forfeit != "" {
 				t.Forfeits++
@@ -128,11 +130,13 @@ func (r *Report) WriteMarkdown(w io.Writer) error {
 		func(t Tally) string {
 			return fmt.Sprintf("| %s | %s | %d | %d | %d | %s | %d |", t.A, t.B, t.Wins, t.Losses, t.Draws, percent(t.Points(), t.Games()), t.Forfeits)
 		})
-	b.WriteString("\n## By first mover\n\nA's wins–losses–draws and score in the games A moved first and in those B moved first.\n\n")
-	r.writeTallies(&b, "| A | B | A moving first | A's score | A moving second | A's score |", "|---|---|---:|---:|---:|---:|",
+	b.WriteString("\n## By first mover\n\nA's wins–losses–draws, score and mean final margin (A's score at the end minus B's) in the games\n" +
+		"A moved first and in those B moved first.\n\n")
+	r.writeTallies(&b, "| A | B | A moving first | A's score | A's margin | A moving second | A's score | A's margin |", "|---|---|---:|---:|---:|---:|---:|---:|",
 		func(t Tally) string {
-			return fmt.Sprintf("| %s | %s | %s | %s | %s | %s |", t.A, t.B,
-				wld(t.First), percent(t.First.Points(), t.First.Games()), wld(t.Second), percent(t.Second.Points(), t.Second.Games()))
+			return fmt.Sprintf("| %s | %s | %s | %s | %s | %s | %s | %s |", t.A, t.B,
+				wld(t.First), percent(t.First.Points(), t.First.Games()), mean(t.MarginFirst, t.First.Games()),
+				wld(t.Second), percent(t.Second.Points(), t.Second.Games()), mean(t.MarginSecond, t.Second.Games()))
 		})
 	b.WriteString("\n## Pairs\n\nA pair is one setup played twice, the players exchanging sides; A wins it by scoring more over\n" +
 		"the two games, draws it on equal scores. A's pairs won–lost–drawn and pair score.\n\n")
@@ -210,6 +214,14 @@ func percent(points float64, games int) string {
 		return "–"
 	}
 	return fmt.Sprintf("%.1f%%", 100*points/float64(games))
+}
+
+// mean formats a sum over games as a signed mean.
+func mean(sum, games int) string {
+	if games == 0 {
+		return "–"
+	}
+	return fmt.Sprintf("%+.2f", float64(sum)/float64(games))
 }
 
 // joinInts joins numbers with sep.
