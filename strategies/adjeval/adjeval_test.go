@@ -5,12 +5,14 @@ import (
 	"errors"
 	"fmt"
 	"hash/crc32"
+	"maps"
 	"math/rand/v2"
 	"strings"
 	"testing"
 
 	"github.com/gambitbot/gambit/engine"
 	"github.com/gambitbot/gambit/engine/adjacency"
+	"github.com/gambitbot/gambit/strategies/internal/boardsym"
 )
 
 func mustBoard(t *testing.T, text string) adjacency.Board {
@@ -129,16 +131,8 @@ func transform(t *testing.T, b adjacency.Board, f func(file, rank int) (int, int
 func TestEvaluationIsSymmetric(t *testing.T) {
 	// The rules treat every rotation and reflection of the board, and the
 	// two colours, alike: so must the features and the evaluation.
-	symmetries := map[string]func(f, r int) (int, int){
-		"rotate 90":  func(f, r int) (int, int) { return r, 7 - f },
-		"rotate 180": func(f, r int) (int, int) { return 7 - f, 7 - r },
-		"rotate 270": func(f, r int) (int, int) { return 7 - r, f },
-		"mirror":     func(f, r int) (int, int) { return 7 - f, r },
-		"flip":       func(f, r int) (int, int) { return f, 7 - r },
-		"transpose":  func(f, r int) (int, int) { return r, f },
-		"anti":       func(f, r int) (int, int) { return 7 - r, 7 - f },
-		"colours":    func(f, r int) (int, int) { return f, r },
-	}
+	symmetries := maps.Clone(boardsym.Symmetries)
+	symmetries["colours"] = func(f, r int) (int, int) { return f, r }
 	rng := rand.New(rand.NewPCG(1, 2))
 	for range 200 {
 		b := randomBoard(rng, rng.IntN(56))

@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/gambitbot/gambit/engine/adjacency"
+	"github.com/gambitbot/gambit/strategies/internal/boardsym"
 )
 
 // randomEmpties returns a random set of n empty cells.
@@ -54,36 +55,15 @@ func TestFillFeaturesCountCellByCell(t *testing.T) {
 	}
 }
 
-// transformCells maps the set of cells e through sym, a map of (file,
-// rank) to (file, rank).
-func transformCells(e uint64, sym func(f, r int) (int, int)) uint64 {
-	out := uint64(0)
-	for ; e != 0; e &= e - 1 {
-		c := bits.TrailingZeros64(e)
-		f, r := sym(c%8, c/8)
-		out |= 1 << (8*r + f)
-	}
-	return out
-}
-
 // TestFillEvalIsSymmetric: W is the same for every rotation and
 // reflection of the empty cells, and so must be the features and the
 // leaf value.
 func TestFillEvalIsSymmetric(t *testing.T) {
-	symmetries := map[string]func(f, r int) (int, int){
-		"rotate 90":  func(f, r int) (int, int) { return r, 7 - f },
-		"rotate 180": func(f, r int) (int, int) { return 7 - f, 7 - r },
-		"rotate 270": func(f, r int) (int, int) { return 7 - r, f },
-		"mirror":     func(f, r int) (int, int) { return 7 - f, r },
-		"flip":       func(f, r int) (int, int) { return f, 7 - r },
-		"transpose":  func(f, r int) (int, int) { return r, f },
-		"anti":       func(f, r int) (int, int) { return 7 - r, 7 - f },
-	}
 	rng := rand.New(rand.NewPCG(5, 28))
 	for range 300 {
 		e := randomEmpties(rng, 1+rng.IntN(56))
-		for name, sym := range symmetries {
-			s := transformCells(e, sym)
+		for name, sym := range boardsym.Symmetries {
+			s := boardsym.Cells(e, sym)
 			if got, want := fillFeatures(s), fillFeatures(e); got != want {
 				t.Fatalf("%s of %016x: features %v, want %v", name, e, got, want)
 			}
