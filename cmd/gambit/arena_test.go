@@ -24,7 +24,7 @@ func TestArenaMarkdown(t *testing.T) {
 		"| minimax | random |",
 		"## By first mover", "| A | B | A moving first | A's score | A's margin | A moving second | A's score | A's margin |",
 		"## Elo", "| 1 | minimax |", "95% CI",
-		"## Pairs", "| A | B | A's pairs | A's pair score |",
+		"## Pairs", "| A | B | A's pairs | level on games | A's pair score |",
 		"## Pair Elo", "| rank | player | Elo | 95% CI | pairs | score |",
 	} {
 		if !strings.Contains(out, want) {

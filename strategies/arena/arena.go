@@ -15,12 +15,17 @@
 //
 // Games come in pairs: the same setup played twice, the same side moving
 // first and the same seed, the two players exchanging sides. A player
-// wins a pair when it scores more over its two games (a win 1, a draw ½),
-// and draws it on equal scores. Where moving first or second decides much
-// (in Adjacency at few rounds the second mover wins with best play), a
-// player who wins only with the favoured side wins nothing over a pair,
-// while the game score gives it half: pairs measure what a player makes
-// of each side.
+// wins a pair when it scores more over its two games (a win 1, a draw ½).
+// On equal scores the final margins decide, as in duplicate bridge: the
+// player whose margins over the two games add up to more than zero did
+// better than its opponent with the same side of the same setup and wins
+// the pair; equal margins (or a forfeit) draw it. Where moving first or
+// second decides much (in Adjacency the second mover wins with best play
+// at 5–7 rounds, and between strong players at 28), a player who only
+// wins with the favoured side wins nothing over a pair, while the game
+// score gives it half; and two players who both win every game with the
+// favoured side are told apart by how much they win and lose by. Pairs
+// measure what a player makes of each side.
 //
 // A game's moves are each one Strategy.Search with Threads 1, bounded by a
 // context deadline (Config.MoveTime) or by a node limit (Config.Nodes)

@@ -79,7 +79,7 @@ func TestTicTacToeColours(t *testing.T) {
 	want := arena.Tally{A: "first", B: "last", Record: arena.Record{Wins: 2, Losses: 2},
 		First: arena.Record{Wins: 2}, Second: arena.Record{Losses: 2}, // X moves first and wins
 		MarginFirst: 2, MarginSecond: -2, // by one line each time
-		Pairs: arena.Record{Draws: 2}}
+		Pairs: arena.Record{Draws: 2}, Level: arena.Record{Draws: 2}}
 	if len(r.Tallies) != 1 || r.Tallies[0] != want {
 		t.Errorf("tallies %+v, want %+v", r.Tallies, want)
 	}
@@ -104,8 +104,8 @@ func TestTicTacToeColours(t *testing.T) {
 func TestAdjacencySetups(t *testing.T) {
 	adj := game(t, "adjacency")
 	players := []arena.Player{{"first", firstLegal}, {"last", lastLegal}, {"seeded", seeded}}
-	r := run(t, arena.Config{Game: adj, Players: players, Games: 5, Rounds: []int{2, 3}, Concurrency: 2})
-	const perPairing = 8 // 5 rounded up to the 4 setups
+	r := run(t, arena.Config{Game: adj, Players: players, Games: 5, Rounds: []int{2, 3}, Concurrency: 2, Seed: 1}) // a seed that leaves some pairs level on games, unequal on margins
+	const perPairing = 8                                                                                           // 5 rounded up to the 4 setups
 	if r.GamesPerPairing != perPairing || len(r.Games) != 2*3*perPairing || len(r.Tallies) != 2*3 {
 		t.Fatalf("%d per pairing, %d games, %d tallies; want %d, %d, %d", r.GamesPerPairing, len(r.Games), len(r.Tallies), perPairing, 2*3*perPairing, 6)
 	}
@@ -225,24 +225,43 @@ func TestAdjacencySetups(t *testing.T) {
 		}
 		return p
 	}
+	marks := func(g arena.GameRecord, name string) int {
+		if name == g.O {
+			return -g.Score
+		}
+		return g.Score
+	}
+	onMargins := 0 // pairs the games left level and the margins decided
 	for _, tl := range r.Tallies {
-		var want arena.Record
+		var want, level arena.Record
 		for _, two := range byPair {
 			if g := two[0]; g.Rounds != tl.Rounds || !(g.X == tl.A && g.O == tl.B || g.X == tl.B && g.O == tl.A) {
 				continue
 			}
-			switch a := points(two[0], tl.A) + points(two[1], tl.A); {
+			a, m := points(two[0], tl.A)+points(two[1], tl.A), marks(two[0], tl.A)+marks(two[1], tl.A)
+			switch {
 			case a > 1:
 				want.Wins++
 			case a < 1:
 				want.Losses++
+			case m > 0:
+				want.Wins++
+				level.Wins++
+			case m < 0:
+				want.Losses++
+				level.Losses++
 			default:
 				want.Draws++
+				level.Draws++
 			}
 		}
-		if want.Games() != perPairing/2 || tl.Pairs != want {
-			t.Errorf("tally %+v: the games give pairs %+v", tl, want)
+		if want.Games() != perPairing/2 || tl.Pairs != want || tl.Level != level {
+			t.Errorf("tally %+v: the games give pairs %+v, %+v of them level on games", tl, want, level)
 		}
+		onMargins += level.Wins + level.Losses
+	}
+	if onMargins == 0 {
+		t.Errorf("no pair was level on games and decided on margins: the run does not check the margins' part")
 	}
 	// One table per rounds setting and one over both.
 	if len(r.Ratings) != 3 || !reflect.DeepEqual(r.Ratings[2].Rounds, []int{2, 3}) || r.Ratings[2].Ratings[0].Games != 2*2*perPairing {

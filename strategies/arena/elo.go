@@ -82,8 +82,13 @@ type Tally struct {
 	// Forfeits counts the games, among the above, lost by forfeit.
 	Forfeits int `json:"forfeits"`
 	// Pairs is A's record over pairs (see the package documentation): a
-	// pair won when A scored more in its two games than B.
+	// pair won when A scored more in its two games than B or, the games
+	// level, ended them with a larger margin.
 	Pairs Record `json:"pairs"`
+	// Level is the part of Pairs the games left level (each player won
+	// one, or both were drawn): A's record over them on the margins. A
+	// count of games alone would have drawn all of them.
+	Level Record `json:"pairs_level"`
 }
 
 // Rating is a player's Elo rating with its 95% confidence interval.

@@ -28,11 +28,14 @@ func (cfg *Config) report(seed uint64, played []GameRecord) (*Report, error) {
 		first := played[start]
 		t := Tally{Rounds: first.Rounds, A: first.X, B: first.O}
 		for i := start; i < start+r.GamesPerPairing; i += 2 {
-			res, err := pairResult(played[i], played[i+1], t.A)
+			res, level, err := pairResult(played[i], played[i+1], t.A)
 			if err != nil {
 				return nil, err
 			}
 			t.Pairs.add(res)
+			if level {
+				t.Level.add(res)
+			}
 		}
 		for _, g := range played[start : start+r.GamesPerPairing] {
 			res := g.resultFor(t.A)
@@ -81,21 +84,35 @@ func (cfg *Config) report(seed uint64, played []GameRecord) (*Report, error) {
 }
 
 // pairResult returns the result of the pair of games g and h for player
-// a: a win when a scored more over the two than its opponent, a draw on
-// equal scores. It fails unless g and h are a pair: the same setup and
-// seed, the players' sides exchanged.
-func pairResult(g, h GameRecord, a string) (engine.Result, error) {
+// a: a win when a scored more over the two than its opponent, a loss when
+// less. When the two games leave the players level (each won one, or both
+// were drawn) and neither was forfeited, the final margins decide, as in
+// duplicate bridge: a wins the pair when its margins over the two games
+// add up to more than zero, that is when it did better than its opponent
+// with the same side of the same setup; level margins draw the pair.
+// level reports whether the games left the players level. It fails unless
+// g and h are a pair: the same setup and seed, the players' sides
+// exchanged.
+func pairResult(g, h GameRecord, a string) (res engine.Result, level bool, err error) {
 	if g.Pair != h.Pair || g.X != h.O || g.O != h.X || g.First != h.First || g.Rounds != h.Rounds || g.Seed != h.Seed {
-		return 0, fmt.Errorf("arena: games of pairs %d (x %s, o %s) and %d (x %s, o %s) are not a pair", g.Pair, g.X, g.O, h.Pair, h.X, h.O)
+		return 0, false, fmt.Errorf("arena: games of pairs %d (x %s, o %s) and %d (x %s, o %s) are not a pair", g.Pair, g.X, g.O, h.Pair, h.X, h.O)
 	}
 	points := gamePoints(g.resultFor(a)) + gamePoints(h.resultFor(a))
+	margin := 0
+	if g.Forfeit == "" && h.Forfeit == "" {
+		margin = g.scoreFor(a) + h.scoreFor(a)
+	}
 	switch {
 	case points > 1:
-		return engine.Win, nil
+		return engine.Win, false, nil
 	case points < 1:
-		return engine.Loss, nil
+		return engine.Loss, false, nil
+	case margin > 0:
+		return engine.Win, true, nil
+	case margin < 0:
+		return engine.Loss, true, nil
 	}
-	return engine.Draw, nil
+	return engine.Draw, true, nil
 }
 
 // gamePoints returns a game's points for a result: 1, ½ or 0.
@@ -139,10 +156,11 @@ func (r *Report) WriteMarkdown(w io.Writer) error {
 				wld(t.Second), percent(t.Second.Points(), t.Second.Games()), mean(t.MarginSecond, t.Second.Games()))
 		})
 	b.WriteString("\n## Pairs\n\nA pair is one setup played twice, the players exchanging sides; A wins it by scoring more over\n" +
-		"the two games, draws it on equal scores. A's pairs won–lost–drawn and pair score.\n\n")
-	r.writeTallies(&b, "| A | B | A's pairs | A's pair score |", "|---|---|---:|---:|",
+		"the two games or, the games level, by a larger sum of final margins; equal margins draw it. A's pairs\n" +
+		"won–lost–drawn, those of them the games left level (decided on margins), and A's pair score.\n\n")
+	r.writeTallies(&b, "| A | B | A's pairs | level on games | A's pair score |", "|---|---|---:|---:|---:|",
 		func(t Tally) string {
-			return fmt.Sprintf("| %s | %s | %s | %s |", t.A, t.B, wld(t.Pairs), percent(t.Pairs.Points(), t.Pairs.Games()))
+			return fmt.Sprintf("| %s | %s | %s | %s | %s |", t.A, t.B, wld(t.Pairs), wld(t.Level), percent(t.Pairs.Points(), t.Pairs.Games()))
 		})
 	for _, table := range r.Ratings {
 		for _, rated := range []struct {
