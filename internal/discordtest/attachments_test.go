@@ -153,3 +153,52 @@ func TestComponentsV2RulesAreEnforced(t *testing.T) {
 		t.Errorf("refused edits changed the board: version %d, attachments %+v", m.Version, m.Attachments)
 	}
 }
+
+// TestEditsKeepAttachmentsByID edits a message with two pictures: an edit
+// listing one by its ID keeps it without an upload and drops the other, an
+// edit naming an ID the message does not carry is refused 400/50035 and
+// changes nothing, and the request log counts each request's uploads.
+func TestEditsKeepAttachmentsByID(t *testing.T) {
+	t.Parallel()
+	srv := newServer(t)
+	b := openBot(t, srv)
+	ch := srv.ChannelID()
+	send := v2Board("board-0.png", "first")
+	send.Files = append(send.Files, &discordgo.File{Name: "extra.png", ContentType: "image/png", Reader: strings.NewReader("extra")})
+	sent, err := b.ChannelMessageSendComplex(ch, send)
+	if err != nil {
+		t.Fatalf("send: %v", err)
+	}
+	m, _ := srv.Message(sent.ID)
+	picture, _ := m.Attachment("board-0.png")
+	uploads := func() int { r := srv.Requests(); return len(r[len(r)-1].Files) }
+	if n := uploads(); n != 2 {
+		t.Errorf("the send uploaded %d files, want 2", n)
+	}
+
+	keep := v2Board("board-0.png", "")
+	keepEdit := func(id string) *discordgo.MessageEdit {
+		return &discordgo.MessageEdit{ID: sent.ID, Channel: ch, Components: &keep.Components,
+			Attachments: &[]*discordgo.MessageAttachment{{ID: id, Filename: "board-0.png"}}}
+	}
+	if _, err := b.ChannelMessageEditComplex(keepEdit(picture.ID)); err != nil {
+		t.Fatalf("an edit keeping the picture by its ID: %v", err)
+	}
+	if n := uploads(); n != 0 {
+		t.Errorf("the edit keeping the picture uploaded %d files", n)
+	}
+	m, _ = srv.Message(sent.ID)
+	if len(m.Attachments) != 1 || m.Attachments[0].ID != picture.ID || string(m.Attachments[0].Data) != "first" {
+		t.Fatalf("after keeping the picture the message carries %+v, want %s only", m.Attachments, picture.ID)
+	}
+
+	_, err = b.ChannelMessageEditComplex(keepEdit("1234567890123"))
+	restError(t, err, 400, discordtest.CodeInvalidFormBody)
+	if !strings.Contains(err.Error(), "ATTACHMENT_NOT_FOUND") {
+		t.Errorf("the refusal %v does not say ATTACHMENT_NOT_FOUND", err)
+	}
+	if after, _ := srv.Message(sent.ID); after.Version != m.Version || len(after.Attachments) != 1 || after.Attachments[0].ID != picture.ID {
+		t.Errorf("the refused edit changed the message: version %d → %d, attachments %+v", m.Version, after.Version, after.Attachments)
+	}
+	srv.AssertNoViolations(t)
+}

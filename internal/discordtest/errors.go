@@ -87,6 +87,16 @@ func invalidFormBody(vs []Violation) *apiError {
 	return e
 }
 
+// attachmentNotFound is Discord's answer to an attachments list whose
+// entry n names neither an attachment of the message nor an uploaded
+// file. It depends on the message's state, as Unknown Message does, and
+// is not recorded as a violation: a bot that kept an attachment another
+// process replaced meets it.
+func attachmentNotFound(n int) *apiError {
+	return invalidFormBody([]Violation{{Location: "/attachments/" + strconv.Itoa(n),
+		Code: "ATTACHMENT_NOT_FOUND", Message: "Attachment data not found"}})
+}
+
 func writeJSON(w http.ResponseWriter, status int, v any) {
 	body, err := json.Marshal(v)
 	if err != nil {

@@ -325,8 +325,9 @@ const editableFlags = discordgo.MessageFlagsSuppressEmbeds | discordgo.MessageFl
 // semantics: absent fields are kept, null clears. When the body lists
 // attachments, the message keeps those of its attachments the list names
 // by ID and gains the uploaded files the list names by their index
-// ("0" for files[0]); any others go. Without a list, the uploaded files
-// are added to the attachments the message has.
+// ("0" for files[0]); any others go, and an ID that names neither is
+// answered 400/50035 ATTACHMENT_NOT_FOUND, as Discord answers it. Without
+// a list, the uploaded files are added to the attachments the message has.
 func (b messageBody) apply(m *Message, files []Attachment) error {
 	if b.Content != nil {
 		m.Content = ""
@@ -371,14 +372,18 @@ func (b messageBody) apply(m *Message, files []Attachment) error {
 			}
 		}
 		var kept []Attachment
-		for _, k := range keep {
+		for n, k := range keep {
+			found := false
 			for _, a := range m.Attachments {
 				if k.ID == a.ID {
-					kept = append(kept, a)
+					kept, found = append(kept, a), true
 				}
 			}
 			if i, err := strconv.Atoi(k.ID); err == nil && i >= 0 && i < len(files) {
-				kept = append(kept, files[i])
+				kept, found = append(kept, files[i]), true
+			}
+			if !found {
+				return attachmentNotFound(n)
 			}
 		}
 		m.Attachments = kept

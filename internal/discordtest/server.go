@@ -233,6 +233,8 @@ type Request struct {
 	Query url.Values
 	// Body is the JSON body; for a multipart request, its payload_json.
 	Body []byte
+	// Files are the files a multipart request uploaded, in order.
+	Files []Attachment
 	// Status is the answer's HTTP status, 0 for a connection the server
 	// dropped (Fault.Drop).
 	Status   int
@@ -362,7 +364,7 @@ func (s *Server) serveHTTP(w http.ResponseWriter, r *http.Request) {
 		writeError(rec, newAPIError(http.StatusBadRequest, CodeGeneral, err.Error()))
 		return
 	}
-	req.Body = c.body
+	req.Body, req.Files = c.body, c.files
 	if !s.applyFault(rec, r, rt.template) {
 		return
 	}
