@@ -100,8 +100,7 @@ func (b *Bot) editBoard(ctx context.Context, g *storage.Game, msg render.Message
 		return fmt.Errorf("bot: edit board of game %s: %w", g.ID, errUnreachable)
 	}
 	if g.MessageID != "" {
-		_, err := b.session.ChannelMessageEditComplex(messageEdit(g.ChannelID, g.MessageID, msg))
-		b.observeREST(err)
+		err := b.editChannelMessage(g.ChannelID, g.MessageID, msg)
 		if err == nil {
 			return nil
 		}
@@ -117,15 +116,12 @@ func (b *Bot) editBoard(ctx context.Context, g *storage.Game, msg render.Message
 // shows it.
 func (b *Bot) editThrough(ctx context.Context, g *storage.Game, msg render.Message, tok webhookToken) error {
 	wh := &discordgo.Interaction{AppID: b.appID, Token: tok.token}
-	edit := webhookEdit(msg)
-	var m *discordgo.Message
-	var err error
-	if tok.followup {
-		m, err = b.session.FollowupMessageEdit(wh, tok.message, edit)
-	} else {
-		m, err = b.session.InteractionResponseEdit(wh, edit)
-	}
-	b.observeREST(err)
+	m, err := b.keeping(tok.message, msg, func(keep map[string]string) (*discordgo.Message, error) {
+		if tok.followup {
+			return b.session.FollowupMessageEdit(wh, tok.message, webhookEdit(msg, keep))
+		}
+		return b.session.InteractionResponseEdit(wh, webhookEdit(msg, keep))
+	})
 	if err != nil {
 		return err
 	}
@@ -146,6 +142,7 @@ func (b *Bot) postBoard(ctx context.Context, g *storage.Game, msg render.Message
 	if err != nil {
 		return fmt.Errorf("bot: post board of game %s in channel %s: %w", g.ID, g.ChannelID, err)
 	}
+	b.pictures.saw(m, msg)
 	return b.saveBoardID(ctx, g, m.ID)
 }
 
@@ -203,6 +200,7 @@ func (b *Bot) showNewBoard(ctx context.Context, ix *interaction, g *storage.Game
 	}
 	m, err := ix.original()
 	if err == nil {
+		b.pictures.saw(m, msg)
 		err = b.saveBoardID(ctx, g, m.ID)
 	}
 	if err != nil {

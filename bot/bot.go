@@ -217,8 +217,9 @@ type Bot struct {
 	keeper    *shardKeeper // with Config.AutoShardIDs
 	listening atomic.Bool  // the interactions endpoint is (Serve)
 	seen      seenInteractions
-	reach     reach   // tokens of boards and channels reachable only through interactions (reach.go)
-	locales   locales // each guild's locale, for the boards shown there
+	reach     reach    // tokens of boards and channels reachable only through interactions (reach.go)
+	locales   locales  // each guild's locale, for the boards shown there
+	pictures  pictures // the files of messages sent or edited, so that edits keep them (outgoing.go)
 }
 
 // New checks cfg and prepares a bot that keeps its games in store. It

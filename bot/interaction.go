@@ -142,9 +142,15 @@ func (ix *interaction) reply(msg render.Message, ephemeral bool) error {
 	return ix.respond(&discordgo.InteractionResponse{Type: discordgo.InteractionResponseChannelMessageWithSource, Data: data})
 }
 
-// update answers a component interaction by editing its message.
+// update answers a component interaction by editing its message, whose
+// files the bot then no longer knows: the response's answer does not show
+// the message.
 func (ix *interaction) update(msg render.Message) error {
-	return ix.respond(&discordgo.InteractionResponse{Type: discordgo.InteractionResponseUpdateMessage, Data: responseData(msg)})
+	err := ix.respond(&discordgo.InteractionResponse{Type: discordgo.InteractionResponseUpdateMessage, Data: responseData(msg)})
+	if ix.Message != nil {
+		ix.b.pictures.forget(ix.Message.ID)
+	}
+	return err
 }
 
 // say answers with an ephemeral text.
@@ -164,8 +170,13 @@ func (ix *interaction) deferUpdate() error {
 // edit changes the interaction's @original: after deferUpdate, the message
 // the component was on.
 func (ix *interaction) edit(msg render.Message) error {
-	_, err := ix.out.InteractionResponseEdit(ix.Interaction, webhookEdit(msg))
-	ix.b.observeREST(err)
+	var id string
+	if ix.Message != nil {
+		id = ix.Message.ID
+	}
+	_, err := ix.b.keeping(id, msg, func(keep map[string]string) (*discordgo.Message, error) {
+		return ix.out.InteractionResponseEdit(ix.Interaction, webhookEdit(msg, keep))
+	})
 	if err != nil {
 		return fmt.Errorf("bot: edit the response to interaction %s: %w", ix.ID, err)
 	}
@@ -200,6 +211,7 @@ func (ix *interaction) followup(msg render.Message, ephemeral bool) (*discordgo.
 	if err != nil {
 		return nil, fmt.Errorf("bot: follow up interaction %s: %w", ix.ID, err)
 	}
+	ix.b.pictures.saw(m, msg)
 	return m, nil
 }
 

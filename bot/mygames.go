@@ -99,8 +99,7 @@ func (b *Bot) clickRepost(ctx context.Context, ix *interaction, g *storage.Game,
 		return err
 	}
 	if old.MessageID != "" {
-		_, err := b.session.ChannelMessageEditComplex(messageEdit(old.ChannelID, old.MessageID, render.Note(b.boardLang(g).T("games.moved", "Link", boardLink(g)))))
-		b.observeREST(err)
+		err := b.editChannelMessage(old.ChannelID, old.MessageID, render.Note(b.boardLang(g).T("games.moved", "Link", boardLink(g))))
 		if err != nil && restCode(err) != discordgo.ErrCodeUnknownMessage {
 			b.log.Warn("retire old board", "game", g.ID, "err", err)
 		}

@@ -2,7 +2,9 @@ package bot
 
 import (
 	"bytes"
+	"crypto/sha256"
 	"strconv"
+	"sync"
 
 	"github.com/bwmarrin/discordgo"
 
@@ -18,27 +20,47 @@ import (
 //     edited into a v2 one;
 //   - the message's files are uploaded with fresh readers every time, so a
 //     message sent again (a retry, an edit after a failed answer) uploads
-//     them again;
-//   - an edit lists exactly the new files as the attachments to keep, so
-//     the previous board's picture is removed rather than piling up; an
-//     edit without files removes every attachment.
+//     them again — except in an edit, for the files the message already
+//     carries with the same name and bytes (keep, from pictures): those
+//     are listed by their attachment ID and not uploaded, so a progress
+//     edit of a board whose position did not change uploads nothing;
+//   - an edit lists exactly the message's files as the attachments to
+//     keep (the kept ones by ID, the new ones by their index in the
+//     upload), so the previous board's picture is removed rather than
+//     piling up; an edit without files removes every attachment.
+//
+// The bot learns what a message carries from Discord's answers that hold
+// the message (a channel message sent or edited, a follow-up, a webhook
+// edit, @original read back), in memory only: after a restart, or after an
+// answer without the message (an interaction response), the next edit
+// uploads. Every edit goes through keeping.
 
-// uploads returns msg's files as discordgo uploads.
-func uploads(msg render.Message) []*discordgo.File {
+// uploads returns msg's files as discordgo uploads, but for those kept by
+// ID (keep: attachment IDs by file name).
+func uploads(msg render.Message, keep map[string]string) []*discordgo.File {
 	var out []*discordgo.File
 	for _, f := range msg.Files {
+		if _, ok := keep[f.Name]; ok {
+			continue
+		}
 		out = append(out, &discordgo.File{Name: f.Name, ContentType: f.ContentType, Reader: bytes.NewReader(f.Data)})
 	}
 	return out
 }
 
 // attachments lists msg's files as the attachments of the message after
-// an edit: the files uploaded with it (by their index in the upload), and
-// no others.
-func attachments(msg render.Message) *[]*discordgo.MessageAttachment {
+// an edit: those kept by their attachment ID (keep, by file name), the
+// others by their index in the upload (uploads), and no others.
+func attachments(msg render.Message, keep map[string]string) *[]*discordgo.MessageAttachment {
 	list := []*discordgo.MessageAttachment{}
-	for i, f := range msg.Files {
-		list = append(list, &discordgo.MessageAttachment{ID: strconv.Itoa(i), Filename: f.Name})
+	uploaded := 0
+	for _, f := range msg.Files {
+		id, ok := keep[f.Name]
+		if !ok {
+			id = strconv.Itoa(uploaded)
+			uploaded++
+		}
+		list = append(list, &discordgo.MessageAttachment{ID: id, Filename: f.Name})
 	}
 	return &list
 }
@@ -58,19 +80,19 @@ func responseData(msg render.Message) *discordgo.InteractionResponseData {
 	return &discordgo.InteractionResponseData{
 		Content: content, Embeds: embeds, Components: nonNilComponents(msg.Components),
 		AllowedMentions: allowedMentions(msg), Flags: msg.Flags,
-		Files: uploads(msg), Attachments: attachments(msg),
+		Files: uploads(msg, nil), Attachments: attachments(msg, nil),
 	}
 }
 
 // webhookEdit converts a rendered message for an edit through an
-// interaction's token. The request has no flags: it edits a board that was
-// sent as components-v2 already.
-func webhookEdit(msg render.Message) *discordgo.WebhookEdit {
+// interaction's token, keeping the files keep names by ID. The request has
+// no flags: it edits a board that was sent as components-v2 already.
+func webhookEdit(msg render.Message, keep map[string]string) *discordgo.WebhookEdit {
 	content, embeds := legacy(msg)
 	comps := nonNilComponents(msg.Components)
 	return &discordgo.WebhookEdit{
 		Content: &content, Embeds: &embeds, Components: &comps, AllowedMentions: allowedMentions(msg),
-		Files: uploads(msg), Attachments: attachments(msg),
+		Files: uploads(msg, keep), Attachments: attachments(msg, keep),
 	}
 }
 
@@ -79,7 +101,7 @@ func webhookParams(msg render.Message) *discordgo.WebhookParams {
 	content, embeds := legacy(msg)
 	return &discordgo.WebhookParams{
 		Content: content, Embeds: embeds, Components: nonNilComponents(msg.Components),
-		AllowedMentions: allowedMentions(msg), Flags: msg.Flags, Files: uploads(msg),
+		AllowedMentions: allowedMentions(msg), Flags: msg.Flags, Files: uploads(msg, nil),
 	}
 }
 
@@ -88,19 +110,19 @@ func messageSend(msg render.Message) *discordgo.MessageSend {
 	content, embeds := legacy(msg)
 	return &discordgo.MessageSend{
 		Content: content, Embeds: embeds, Components: nonNilComponents(msg.Components),
-		AllowedMentions: allowedMentions(msg), Flags: msg.Flags, Files: uploads(msg),
+		AllowedMentions: allowedMentions(msg), Flags: msg.Flags, Files: uploads(msg, nil),
 	}
 }
 
 // messageEdit converts a rendered message for an edit of the channel
-// message id.
-func messageEdit(channelID, id string, msg render.Message) *discordgo.MessageEdit {
+// message id, keeping the files keep names by ID.
+func messageEdit(channelID, id string, msg render.Message, keep map[string]string) *discordgo.MessageEdit {
 	content, embeds := legacy(msg)
 	comps := nonNilComponents(msg.Components)
 	return &discordgo.MessageEdit{
 		ID: id, Channel: channelID, Content: &content, Embeds: &embeds, Components: &comps,
 		AllowedMentions: allowedMentions(msg), Flags: msg.Flags,
-		Files: uploads(msg), Attachments: attachments(msg),
+		Files: uploads(msg, keep), Attachments: attachments(msg, keep),
 	}
 }
 
@@ -125,4 +147,120 @@ func allowedMentions(msg render.Message) *discordgo.MessageAllowedMentions {
 		return msg.AllowedMentions
 	}
 	return &discordgo.MessageAllowedMentions{Parse: []discordgo.AllowedMentionType{}}
+}
+
+// keeping sends an edit of message id — send builds and sends it, keeping
+// the files keep names by ID — and remembers what the message carries
+// after it. id is "" for an @original whose ID was never learnt. An edit
+// that kept a file and is refused as an invalid form (400/50035: another
+// process replaced the attachment) is sent once more uploading every
+// file; a failed edit forgets the message, whose state is then unknown.
+func (b *Bot) keeping(id string, msg render.Message, send func(keep map[string]string) (*discordgo.Message, error)) (*discordgo.Message, error) {
+	keep := b.pictures.keep(id, msg)
+	m, err := send(keep)
+	b.observeREST(err)
+	if err != nil && len(keep) > 0 && restCode(err) == discordgo.ErrCodeInvalidFormBody {
+		b.log.Info("an edit keeping an attachment was refused; uploading it again", "message", id, "err", err)
+		m, err = send(nil)
+		b.observeREST(err)
+	}
+	if err != nil {
+		b.pictures.forget(id)
+		return nil, err
+	}
+	b.pictures.saw(m, msg)
+	return m, nil
+}
+
+// editChannelMessage edits the channel message id to msg (keeping).
+func (b *Bot) editChannelMessage(channelID, id string, msg render.Message) error {
+	_, err := b.keeping(id, msg, func(keep map[string]string) (*discordgo.Message, error) {
+		return b.session.ChannelMessageEditComplex(messageEdit(channelID, id, msg, keep))
+	})
+	return err
+}
+
+// maxPictures bounds the messages pictures remembers; beyond it, one it
+// knows is forgotten for each new one, and its next edit uploads again.
+const maxPictures = 10_000
+
+// pictures remembers, for messages the bot sent or edited in this
+// process, the files each carries — by file name, the attachment ID and a
+// hash of the bytes — so that an edit keeps a file that did not change
+// instead of uploading it again. It only saves uploads: a message it does
+// not know is edited by uploading. Edits of a board run under its game's
+// lock, so no two race on one message.
+type pictures struct {
+	mu   sync.Mutex
+	byID map[string][]picture // by message ID
+}
+
+// picture is a file a message carries.
+type picture struct {
+	name, id string
+	sum      [sha256.Size]byte
+}
+
+// keep returns the attachment IDs, by file name, of msg's files that
+// message id carries already with the same bytes.
+func (p *pictures) keep(id string, msg render.Message) map[string]string {
+	if id == "" || len(msg.Files) == 0 {
+		return nil
+	}
+	p.mu.Lock()
+	known := p.byID[id]
+	p.mu.Unlock()
+	var keep map[string]string
+	for _, f := range msg.Files {
+		sum := sha256.Sum256(f.Data)
+		for _, k := range known {
+			if k.name == f.Name && k.sum == sum {
+				if keep == nil {
+					keep = map[string]string{}
+				}
+				keep[f.Name] = k.id
+			}
+		}
+	}
+	return keep
+}
+
+// saw records the files of msg that m, Discord's answer to sending or
+// editing it, carries.
+func (p *pictures) saw(m *discordgo.Message, msg render.Message) {
+	if m == nil || m.ID == "" {
+		return
+	}
+	var carried []picture
+	for _, f := range msg.Files {
+		for _, a := range m.Attachments {
+			if a.Filename == f.Name {
+				carried = append(carried, picture{name: f.Name, id: a.ID, sum: sha256.Sum256(f.Data)})
+			}
+		}
+	}
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if len(carried) == 0 {
+		delete(p.byID, m.ID)
+		return
+	}
+	if p.byID == nil {
+		p.byID = map[string][]picture{}
+	}
+	if _, ok := p.byID[m.ID]; !ok && len(p.byID) >= maxPictures {
+		for other := range p.byID {
+			delete(p.byID, other)
+			break
+		}
+	}
+	p.byID[m.ID] = carried
+}
+
+// forget drops what is known of message id: it changed in a way whose
+// answer did not show it (an interaction response), or an edit failed.
+func (p *pictures) forget(id string) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	delete(p.byID, id)
 }

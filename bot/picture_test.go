@@ -1,0 +1,204 @@
+package bot_test
+
+import (
+	"bytes"
+	"encoding/json"
+	"net/http"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/bwmarrin/discordgo"
+
+	"github.com/gambitbot/gambit/bot"
+	"github.com/gambitbot/gambit/internal/discordtest"
+	"github.com/gambitbot/gambit/storage"
+)
+
+// boardEdit is an edit of a board as the stand-in answered it: the
+// request, and the attachments the message carried after it.
+type boardEdit struct {
+	discordtest.Request
+	attachments []string // attachment IDs
+}
+
+// boardEdits returns the edits that changed message id (a channel message
+// edit, a webhook edit, an interaction response's @original), in order,
+// from requests.
+func boardEdits(t *testing.T, requests []discordtest.Request, id string) []boardEdit {
+	t.Helper()
+	var out []boardEdit
+	for _, r := range requests {
+		if r.Method != http.MethodPatch || r.Status != http.StatusOK {
+			continue
+		}
+		var m struct {
+			ID          string `json:"id"`
+			Attachments []struct {
+				ID string `json:"id"`
+			} `json:"attachments"`
+		}
+		if err := json.Unmarshal(r.Response, &m); err != nil {
+			t.Fatalf("%s %s answered %q: %v", r.Method, r.Path, r.Response, err)
+		}
+		if m.ID != id {
+			continue
+		}
+		e := boardEdit{Request: r}
+		for _, a := range m.Attachments {
+			e.attachments = append(e.attachments, a.ID)
+		}
+		out = append(out, e)
+	}
+	return out
+}
+
+// uploaded returns the bytes the requests uploaded.
+func uploaded(requests []discordtest.Request) int {
+	n := 0
+	for _, r := range requests {
+		for _, f := range r.Files {
+			n += len(f.Data)
+		}
+	}
+	return n
+}
+
+// aiThinksLong starts an Adjacency game in which the AI moves first and
+// searches for 5 s of real time, with a progress edit due every 50 ms of
+// real time (the bot's clock runs at a tenth of real time, as in
+// TestAIProgressIsShownWhileItThinks), and returns it with its first board.
+func aiThinksLong(t *testing.T) (*harness, *storage.Game, discordtest.Message) {
+	h := start(t, withFastClock(100*time.Microsecond), withConfig(func(c *bot.Config) { c.ProgressInterval = 5 * time.Millisecond }))
+	alice := h.srv.AddUser("alice").ID
+	g, first := playAI(t, h, alice, opt("game", "adjacency"), opt("ai", "minimax"), opt("rounds", 28),
+		opt("first", "opponent"), opt("movetime", 5.0))
+	return h, g, first
+}
+
+// waitAIMove waits for the AI's first move in g to be on its board.
+func waitAIMove(h *harness, g *storage.Game) discordtest.Message {
+	h.waitGame(g.ID, "the AI's move", func(g *storage.Game) bool { return len(g.Moves) == 1 })
+	return h.waitBoard(g.ID, "the AI's move on the board", func(m discordtest.Message) bool {
+		return strings.Contains(m.Content, "your move") && !strings.Contains(embedText(m), "thinking")
+	})
+}
+
+// TestProgressEditsKeepThePicture: while the AI searches, its progress
+// edits keep the board's picture by its attachment ID and upload nothing;
+// the move's edit uploads the new picture, and the old one goes.
+func TestProgressEditsKeepThePicture(t *testing.T) {
+	t.Parallel()
+	h, g, first := aiThinksLong(t)
+	shown := boardPicture(t, first)
+	final := waitAIMove(h, g)
+	requests := h.srv.Requests()
+	edits := boardEdits(t, requests, g.MessageID)
+	t.Logf("the bot uploaded %d bytes in all: %d board edits (%d of them progress) after a first board of %d bytes",
+		uploaded(requests), len(edits), len(edits)-1, len(shown.Data))
+	if len(edits) < 3 {
+		t.Fatalf("%d edits of the board, want at least two progress edits and the move", len(edits))
+	}
+	for i, e := range edits[:len(edits)-1] {
+		if len(e.Files) != 0 || len(e.attachments) != 1 || e.attachments[0] != shown.ID {
+			t.Errorf("progress edit %d (%s) uploaded %d files and left attachments %v, want none uploaded and %s kept",
+				i+1, e.Path, len(e.Files), e.attachments, shown.ID)
+		}
+	}
+	move := edits[len(edits)-1]
+	picture := boardPicture(t, final)
+	if len(move.Files) != 1 || move.Files[0].Filename != "board-1.png" || picture.ID == shown.ID ||
+		len(move.attachments) != 1 || move.attachments[0] != picture.ID {
+		t.Errorf("the move's edit uploaded %d files and left %v; the board shows %s (%s), want board-1.png uploaded in place of %s",
+			len(move.Files), move.attachments, picture.Filename, picture.ID, shown.ID)
+	}
+}
+
+// TestAKeptPictureReplacedElsewhereIsUploaded: when another process
+// replaced the board's picture (same name and bytes, a new attachment ID)
+// behind the bot's back, the bot's next edit, keeping the ID it knows, is
+// refused and sent again with the picture uploaded.
+func TestAKeptPictureReplacedElsewhereIsUploaded(t *testing.T) {
+	t.Parallel()
+	h, g, first := aiThinksLong(t)
+	shown := boardPicture(t, first)
+	events := h.srv.Subscribe(h.ctx())
+	for e := range events {
+		if e.Type == discordtest.MessageUpdated && e.Message.ID == g.MessageID && strings.Contains(embedText(e.Message), "thinking") {
+			break
+		}
+	}
+	other, err := discordgo.New("Bot " + h.srv.Token())
+	if err != nil {
+		t.Fatal(err)
+	}
+	other.Client = &http.Client{Transport: h.srv.Transport(), Timeout: waitTimeout}
+	replaced, err := other.ChannelMessageEditComplex(&discordgo.MessageEdit{ID: g.MessageID, Channel: g.ChannelID,
+		Files:       []*discordgo.File{{Name: shown.Filename, ContentType: shown.ContentType, Reader: bytes.NewReader(shown.Data)}},
+		Attachments: &[]*discordgo.MessageAttachment{{ID: "0", Filename: shown.Filename}},
+	})
+	if err != nil {
+		t.Fatalf("another process replaces the picture: %v", err)
+	}
+	final := waitAIMove(h, g)
+	boardPicture(t, final)
+	refused := -1
+	requests := h.srv.Requests()
+	for i, r := range requests {
+		if r.Status == http.StatusBadRequest && strings.Contains(string(r.Response), "ATTACHMENT_NOT_FOUND") {
+			refused = i
+			break
+		}
+	}
+	if refused < 0 {
+		t.Fatalf("no edit kept the replaced attachment %s (the move may have come first)", shown.ID)
+	}
+	for _, r := range requests[refused+1:] {
+		if r.Path != requests[refused].Path || r.Method != http.MethodPatch {
+			continue
+		}
+		if r.Status != http.StatusOK || len(r.Files) != 1 || !bytes.Equal(r.Files[0].Data, shown.Data) {
+			t.Errorf("after the refusal the bot sent %s %s: status %d, %d files, want the picture uploaded again",
+				r.Method, r.Path, r.Status, len(r.Files))
+		}
+		return
+	}
+	t.Errorf("the bot did not send its edit again after the refusal; the board keeps %s", replaced.Attachments[0].ID)
+}
+
+// TestARestartedBotUploadsItsFirstEdit: a new Bot on the same store does
+// not know the attachments of the boards the last one sent, so its first
+// edit of a board (the refresh at start) uploads the picture, unchanged,
+// and leaves a correct board.
+func TestARestartedBotUploadsItsFirstEdit(t *testing.T) {
+	t.Parallel()
+	h := start(t, withClock())
+	alice := h.srv.AddUser("alice").ID
+	g, _ := playAI(t, h, alice, opt("game", "tictactoe"), opt("ai", "minimax"))
+	if m := h.move(alice, g.ID, "5"); m.Ephemeral() {
+		t.Fatalf("alice's move: %q", m.Content)
+	}
+	h.waitGame(g.ID, "the AI's move", func(g *storage.Game) bool { return len(g.Moves) == 2 })
+	before := boardPicture(t, h.waitBoard(g.ID, "the AI's move on the board", func(m discordtest.Message) bool {
+		return strings.Contains(m.Content, "your move")
+	}))
+	h.stop()
+	sent := len(h.srv.Requests())
+	h.run()
+	var edits []boardEdit
+	for deadline := time.Now().Add(waitTimeout); len(edits) == 0; time.Sleep(10 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatal("the restarted bot never refreshed the board")
+		}
+		edits = boardEdits(t, h.srv.Requests()[sent:], g.MessageID)
+	}
+	after := boardPicture(t, h.board(g.ID))
+	e := edits[0]
+	if len(e.Files) != 1 || !bytes.Equal(e.Files[0].Data, before.Data) || e.Files[0].Filename != before.Filename {
+		t.Errorf("the first edit after the restart uploaded %d files, want the unchanged %s", len(e.Files), before.Filename)
+	}
+	if after.ID == before.ID || !bytes.Equal(after.Data, before.Data) || len(e.attachments) != 1 || e.attachments[0] != after.ID {
+		t.Errorf("after the restart's edit the board carries %s (%v), want a new upload of the same picture in place of %s",
+			after.ID, e.attachments, before.ID)
+	}
+}
