@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"net/http"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -53,6 +54,23 @@ func boardEdits(t *testing.T, requests []discordtest.Request, id string) []board
 	return out
 }
 
+// editsUntil waits until the request log holds the edit that left message
+// id carrying the attachment shown (a message is stored before its request
+// is logged), and returns the requests and the message's edits.
+func editsUntil(t *testing.T, h *harness, id, shown string) ([]discordtest.Request, []boardEdit) {
+	t.Helper()
+	for deadline := time.Now().Add(waitTimeout); ; time.Sleep(10 * time.Millisecond) {
+		requests := h.srv.Requests()
+		edits := boardEdits(t, requests, id)
+		if n := len(edits); n > 0 && slices.Contains(edits[n-1].attachments, shown) {
+			return requests, edits
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("no logged edit of message %s leaves attachment %s", id, shown)
+		}
+	}
+}
+
 // uploaded returns the bytes the requests uploaded.
 func uploaded(requests []discordtest.Request) int {
 	n := 0
@@ -91,9 +109,8 @@ func TestProgressEditsKeepThePicture(t *testing.T) {
 	t.Parallel()
 	h, g, first := aiThinksLong(t)
 	shown := boardPicture(t, first)
-	final := waitAIMove(h, g)
-	requests := h.srv.Requests()
-	edits := boardEdits(t, requests, g.MessageID)
+	picture := boardPicture(t, waitAIMove(h, g))
+	requests, edits := editsUntil(t, h, g.MessageID, picture.ID)
 	t.Logf("the bot uploaded %d bytes in all: %d board edits (%d of them progress) after a first board of %d bytes",
 		uploaded(requests), len(edits), len(edits)-1, len(shown.Data))
 	if len(edits) < 3 {
@@ -106,7 +123,6 @@ func TestProgressEditsKeepThePicture(t *testing.T) {
 		}
 	}
 	move := edits[len(edits)-1]
-	picture := boardPicture(t, final)
 	if len(move.Files) != 1 || move.Files[0].Filename != "board-1.png" || picture.ID == shown.ID ||
 		len(move.attachments) != 1 || move.attachments[0] != picture.ID {
 		t.Errorf("the move's edit uploaded %d files and left %v; the board shows %s (%s), want board-1.png uploaded in place of %s",
@@ -140,10 +156,8 @@ func TestAKeptPictureReplacedElsewhereIsUploaded(t *testing.T) {
 	if err != nil {
 		t.Fatalf("another process replaces the picture: %v", err)
 	}
-	final := waitAIMove(h, g)
-	boardPicture(t, final)
+	requests, _ := editsUntil(t, h, g.MessageID, boardPicture(t, waitAIMove(h, g)).ID)
 	refused := -1
-	requests := h.srv.Requests()
 	for i, r := range requests {
 		if r.Status == http.StatusBadRequest && strings.Contains(string(r.Response), "ATTACHMENT_NOT_FOUND") {
 			refused = i
