@@ -54,29 +54,37 @@ func BenchmarkOpeningDepth(b *testing.B) {
 func BenchmarkSolveGames(b *testing.B) {
 	for _, left := range []int{16, 18, 20} {
 		b.Run(fmt.Sprintf("plies=%d", left), func(b *testing.B) {
-			positions := endgames(b, left)
-			const capTime = 5 * time.Second // the bot's longest move time
-			var times []float64
-			unsolved := 0
-			for b.Loop() {
-				for _, p := range positions {
-					ctx, cancel := context.WithTimeout(context.Background(), capTime)
-					res, err := New(nil).Search(ctx, p, Options{Threads: 2, Depth: left})
-					cancel()
-					if err != nil {
-						b.Fatal(err)
-					}
-					if !res.Exact {
-						unsolved++
-					}
-					times = append(times, res.Elapsed.Seconds()*1000)
-				}
-			}
-			b.ReportMetric(median(times), "median-ms")
-			b.ReportMetric(slices.Max(times), "max-ms")
-			b.ReportMetric(float64(unsolved)/float64(b.N), "unsolved/op")
+			solveTimed(b, endgames(b, left), left, 5*time.Second) // the bot's longest move time
 		})
 	}
+}
+
+// solveTimed solves each of positions, left plies from the end, on two
+// threads with a new Engine and the table its deadline sizes, capped at
+// limit, and reports the median and longest time, the median nodes and
+// the solves that did not finish.
+func solveTimed(b *testing.B, positions []adjacency.Board, left int, limit time.Duration) {
+	var times, nodes []float64
+	unsolved := 0
+	for b.Loop() {
+		for _, p := range positions {
+			ctx, cancel := context.WithTimeout(context.Background(), limit)
+			res, err := New(nil).Search(ctx, p, Options{Threads: 2, Depth: left})
+			cancel()
+			if err != nil {
+				b.Fatal(err)
+			}
+			if !res.Exact {
+				unsolved++
+			}
+			times = append(times, res.Elapsed.Seconds()*1000)
+			nodes = append(nodes, float64(res.Nodes))
+		}
+	}
+	b.ReportMetric(median(times), "median-ms")
+	b.ReportMetric(slices.Max(times), "max-ms")
+	b.ReportMetric(median(nodes), "median-nodes")
+	b.ReportMetric(float64(unsolved)/float64(b.N), "unsolved/op")
 }
 
 func median(xs []float64) float64 {
@@ -188,28 +196,7 @@ func middleGames(b *testing.B, n, plies int) []adjacency.Board {
 func BenchmarkSolveReach(b *testing.B) {
 	for _, left := range []int{22, 24, 26, 28, 30} {
 		b.Run(fmt.Sprintf("plies=%d", left), func(b *testing.B) {
-			positions := middleGames(b, 5, 56-left)
-			var times, nodes []float64
-			unsolved := 0
-			for b.Loop() {
-				for _, p := range positions {
-					ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
-					res, err := New(nil).Search(ctx, p, Options{Threads: 2, Depth: left})
-					cancel()
-					if err != nil {
-						b.Fatal(err)
-					}
-					if !res.Exact {
-						unsolved++
-					}
-					times = append(times, res.Elapsed.Seconds()*1000)
-					nodes = append(nodes, float64(res.Nodes))
-				}
-			}
-			b.ReportMetric(median(times), "median-ms")
-			b.ReportMetric(slices.Max(times), "max-ms")
-			b.ReportMetric(median(nodes), "median-nodes")
-			b.ReportMetric(float64(unsolved)/float64(b.N), "unsolved/op")
+			solveTimed(b, middleGames(b, 5, 56-left), left, 60*time.Second)
 		})
 	}
 }
