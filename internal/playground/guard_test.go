@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/gambitbot/gambit/bot/i18n"
 	"github.com/gambitbot/gambit/internal/playground"
 )
 
@@ -29,6 +30,7 @@ func TestCrossSiteRequestsChangeNothing(t *testing.T) {
 	play := map[string]any{"member": alice.ID, "name": "play", "options": []map[string]any{
 		{"name": "game", "value": "connect4"}, {"name": "ai", "value": "random"},
 	}}
+	indonesian := map[string]string{"member": alice.ID, "locale": i18n.Indonesian}
 	host := strings.TrimSuffix(strings.TrimPrefix(url, "http://"), "/")
 	_, port, _ := strings.Cut(host, ":")
 
@@ -47,6 +49,9 @@ func TestCrossSiteRequestsChangeNothing(t *testing.T) {
 		{"foreign Origin", "POST", "api/command", play, map[string]string{"Content-Type": "application/json", "Origin": "http://evil.example"}, 403, "cross-origin"},
 		{"foreign Origin, same host other port", "POST", "api/members", map[string]string{"name": "mallory"}, map[string]string{"Content-Type": "application/json", "Origin": "http://127.0.0.1:1"}, 403, "cross-origin"},
 		{"cross-site fetch", "POST", "api/click", map[string]any{"member": alice.ID}, map[string]string{"Content-Type": "application/json", "Sec-Fetch-Site": "cross-site"}, 403, "cross-origin"},
+		{"text/plain locale", "POST", "api/locale", indonesian, map[string]string{"Content-Type": "text/plain"}, 415, "application/json"},
+		{"cross-site locale", "POST", "api/locale", indonesian, map[string]string{"Content-Type": "application/json", "Sec-Fetch-Site": "cross-site"}, 403, "cross-origin"},
+		{"foreign Origin locale", "POST", "api/locale", indonesian, map[string]string{"Content-Type": "application/json", "Origin": "http://evil.example"}, 403, "cross-origin"},
 		{"text/plain and foreign Origin", "POST", "api/command", play, map[string]string{"Content-Type": "text/plain", "Origin": "http://evil.example"}, 403, "cross-origin"},
 		// DNS rebinding: evil.example resolved to 127.0.0.1 after the
 		// page loaded, so the browser calls it same-origin.
@@ -70,6 +75,11 @@ func TestCrossSiteRequestsChangeNothing(t *testing.T) {
 	api(t, "GET", url+"api/state", nil, &after)
 	if len(after.Members) != len(st.Members) {
 		t.Errorf("members after the refused requests: %+v, want %+v", after.Members, st.Members)
+	}
+	var locales localeState
+	api(t, "GET", url+"api/state", nil, &locales)
+	if l := locales.locales()["alice"]; l != i18n.English {
+		t.Errorf("alice's locale after the refused requests: %s, want en-US", l)
 	}
 	var seen []message
 	api(t, "GET", url+"api/messages?member="+alice.ID, nil, &seen)

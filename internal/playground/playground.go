@@ -8,8 +8,9 @@
 // actually sent and sends every click and command through the stand-in as
 // an interaction, so what a newcomer sees is what a Discord user would.
 // The stand-in's identity (application, guild and channel IDs) and the
-// simulated members are kept in a state file next to the database, so
-// games survive restarting the playground.
+// simulated members, with the languages chosen for them and for the
+// server, are kept in a state file next to the database, so games and
+// settings survive restarting the playground.
 package playground
 
 import (
@@ -30,6 +31,7 @@ import (
 
 	"github.com/bwmarrin/discordgo"
 
+	"github.com/gambitbot/gambit/bot/i18n"
 	"github.com/gambitbot/gambit/internal/discordtest"
 )
 
@@ -44,12 +46,18 @@ const responseWait = 3500 * time.Millisecond
 type Member struct {
 	ID   string `json:"id"`
 	Name string `json:"name"`
+	// Locale is the Discord locale of the member's client, which their
+	// interactions carry; empty for the stand-in's default, en-US.
+	Locale string `json:"locale,omitempty"`
 }
 
 // State is what the playground keeps between runs.
 type State struct {
 	Identity discordtest.Identity `json:"identity"`
 	Members  []Member             `json:"members"`
+	// GuildLocale is the server's Discord locale (its guild_locale);
+	// empty for the stand-in's default, en-US.
+	GuildLocale string `json:"guild_locale,omitempty"`
 }
 
 // LoadState reads a state file; a missing file gives the zero State.
@@ -91,12 +99,13 @@ func SaveState(path string, st State) error {
 type Page struct {
 	srv  *discordtest.Server
 	log  *slog.Logger
-	save func([]Member) error
+	save func(State) error
 
-	mu       sync.Mutex
-	members  []Member
-	commands map[string]wireInteraction       // slash commands sent, by interaction ID
-	seen     map[string][]discordtest.Message // the last versions of each message sent to a page, oldest first
+	mu          sync.Mutex
+	members     []Member
+	guildLocale string
+	commands    map[string]wireInteraction       // slash commands sent, by interaction ID
+	seen        map[string][]discordtest.Message // the last versions of each message sent to a page, oldest first
 }
 
 // seenVersions is how many versions of a message the playground remembers
@@ -143,17 +152,22 @@ func hasComponent(m discordtest.Message, customID string) bool {
 	return ok
 }
 
-// NewPage makes the page for srv with the given members, adding those the
-// stand-in does not know yet; save, if not nil, is called with the members
-// whenever one is added.
-func NewPage(srv *discordtest.Server, members []Member, save func([]Member) error, log *slog.Logger) (*Page, error) {
+// NewPage makes the page for srv with the members and server locale of
+// st, adding the members the stand-in does not know yet and giving the
+// stand-in their locales; save, if not nil, is called with the page's
+// members and server locale (st's Identity left zero) whenever they
+// change.
+func NewPage(srv *discordtest.Server, st State, save func(State) error, log *slog.Logger) (*Page, error) {
 	p := &Page{srv: srv, log: log, save: save, commands: map[string]wireInteraction{}, seen: map[string][]discordtest.Message{}}
-	for _, m := range members {
+	for _, m := range st.Members {
 		if _, err := srv.AddUserWithID(m.ID, m.Name); err != nil {
 			return nil, fmt.Errorf("playground: member %s: %w", m.Name, err)
 		}
+		srv.SetLocale(m.ID, m.Locale)
 		p.members = append(p.members, m)
 	}
+	srv.SetLocale(srv.GuildID(), st.GuildLocale)
+	p.guildLocale = st.GuildLocale
 	return p, nil
 }
 
@@ -162,6 +176,19 @@ func (p *Page) Members() []Member {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	return append([]Member(nil), p.members...)
+}
+
+// Saved returns what the page keeps in the state file: the members and
+// the server's locale (Identity is the caller's).
+func (p *Page) Saved() State {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return p.saved()
+}
+
+// saved is Saved for a caller that holds p.mu.
+func (p *Page) saved() State {
+	return State{Members: append([]Member(nil), p.members...), GuildLocale: p.guildLocale}
 }
 
 // MaxMembers is how many members AddMember lets the playground have.
@@ -187,11 +214,59 @@ func (p *Page) AddMember(name string) (Member, error) {
 	m := Member{ID: u.ID, Name: u.Username}
 	p.members = append(p.members, m)
 	if p.save != nil {
-		if err := p.save(append([]Member(nil), p.members...)); err != nil {
+		if err := p.save(p.saved()); err != nil {
 			return m, err
 		}
 	}
 	return m, nil
+}
+
+// ErrUnknownLocale is SetLocale's refusal of a locale the bot has no
+// catalogue for.
+var ErrUnknownLocale = fmt.Errorf("the bot speaks only the Discord locales %s", strings.Join(i18n.Locales(), ", "))
+
+// ErrUnknownMember is SetLocale's refusal of an ID that is no member's.
+var ErrUnknownMember = errors.New("no member of the playground has this ID")
+
+// SetLocale sets the Discord locale of the member memberID (their
+// client's language, which their interactions carry) or, with memberID
+// empty, of the server (guild_locale, the language of its boards and
+// challenges) to one of i18n.Locales, and saves it. A refused change
+// changes nothing.
+func (p *Page) SetLocale(memberID, locale string) error {
+	if !slices.Contains(i18n.Locales(), locale) {
+		return fmt.Errorf("locale %q: %w", locale, ErrUnknownLocale)
+	}
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	next := p.saved()
+	id := p.srv.GuildID()
+	if memberID == "" {
+		next.GuildLocale = locale
+	} else {
+		i := slices.IndexFunc(next.Members, func(m Member) bool { return m.ID == memberID })
+		if i < 0 {
+			return fmt.Errorf("member %q: %w", memberID, ErrUnknownMember)
+		}
+		next.Members[i].Locale = locale
+		id = memberID
+	}
+	if p.save != nil {
+		if err := p.save(next); err != nil {
+			return err
+		}
+	}
+	p.members, p.guildLocale = next.Members, next.GuildLocale
+	p.srv.SetLocale(id, locale)
+	return nil
+}
+
+// localeOrDefault is a locale as the stand-in applies it: empty is en-US.
+func localeOrDefault(l string) string {
+	if l == "" {
+		return i18n.English
+	}
+	return l
 }
 
 // Handler returns the page and the API for a page served on a loopback
@@ -207,6 +282,7 @@ func (p *Page) AddMember(name string) (Member, error) {
 //	POST /api/command       a slash command {"member","name","options"}
 //	POST /api/autocomplete  an autocomplete request, answered with choices
 //	POST /api/click         a button click or select choice {"member","message","custom_id","values"}
+//	POST /api/locale        a member's or the server's language {"member" or "guild","locale"}, answered with the state
 func (p *Page) Handler(port int) http.Handler {
 	mux := http.NewServeMux()
 	assets, _ := fs.Sub(static, "static") // the directory is embedded
@@ -221,6 +297,7 @@ func (p *Page) Handler(port int) http.Handler {
 	mux.HandleFunc("POST /api/command", p.command)
 	mux.HandleFunc("POST /api/autocomplete", p.autocomplete)
 	mux.HandleFunc("POST /api/click", p.click)
+	mux.HandleFunc("POST /api/locale", p.setLocale)
 	return guard(port, mux)
 }
 
@@ -248,18 +325,63 @@ func (p *Page) member(w http.ResponseWriter, id string) (Member, bool) {
 }
 
 func (p *Page) state(w http.ResponseWriter, _ *http.Request) {
+	writeJSON(w, http.StatusOK, p.stateJSON())
+}
+
+// stateJSON is the answer of GET /api/state: the locales are those the
+// bot has catalogues for, and a member's or the server's locale is never
+// empty.
+func (p *Page) stateJSON() map[string]any {
 	bot := p.srv.BotUser()
 	// The page types slash commands; user commands (a member's context
 	// menu, such as "Challenge to a game") have no place in its box.
 	commands := slices.DeleteFunc(append(p.srv.Commands(""), p.srv.Commands(p.srv.GuildID())...),
 		func(c discordtest.Command) bool { return c.Type != discordgo.ChatApplicationCommand })
-	writeJSON(w, http.StatusOK, map[string]any{
-		"guild":    map[string]string{"id": p.srv.GuildID(), "name": "Gambit playground"},
+	saved := p.Saved()
+	for i := range saved.Members {
+		saved.Members[i].Locale = localeOrDefault(saved.Members[i].Locale)
+	}
+	return map[string]any{
+		"guild":    map[string]string{"id": p.srv.GuildID(), "name": "Gambit playground", "locale": localeOrDefault(saved.GuildLocale)},
 		"channel":  map[string]string{"id": p.srv.ChannelID(), "name": "general"},
 		"bot":      map[string]string{"id": bot.ID, "name": "Gambit"},
-		"members":  p.Members(),
+		"members":  saved.Members,
 		"commands": commands,
-	})
+		"locales":  i18n.Locales(),
+	}
+}
+
+// setLocale sets a member's or the server's locale and answers with the
+// new state.
+func (p *Page) setLocale(w http.ResponseWriter, r *http.Request) {
+	var req struct {
+		Member string `json:"member"`
+		Guild  string `json:"guild"`
+		Locale string `json:"locale"`
+	}
+	if err := json.NewDecoder(http.MaxBytesReader(w, r.Body, 1<<10)).Decode(&req); err != nil {
+		fail(w, http.StatusBadRequest, "malformed request: "+err.Error())
+		return
+	}
+	if (req.Member == "") == (req.Guild == "") {
+		fail(w, http.StatusBadRequest, `name either a "member" or the "guild" whose locale to set`)
+		return
+	}
+	if req.Guild != "" && req.Guild != p.srv.GuildID() {
+		fail(w, http.StatusBadRequest, "unknown server "+req.Guild+": the playground's is "+p.srv.GuildID())
+		return
+	}
+	err := p.SetLocale(req.Member, req.Locale)
+	switch {
+	case errors.Is(err, ErrUnknownMember):
+		fail(w, http.StatusBadRequest, "unknown member "+req.Member)
+	case errors.Is(err, ErrUnknownLocale):
+		fail(w, http.StatusBadRequest, err.Error())
+	case err != nil:
+		fail(w, http.StatusInternalServerError, err.Error())
+	default:
+		writeJSON(w, http.StatusOK, p.stateJSON())
+	}
 }
 
 func (p *Page) messages(w http.ResponseWriter, r *http.Request) {

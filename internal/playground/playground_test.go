@@ -103,9 +103,13 @@ func (m message) all() []component {
 	return out
 }
 
-// text joins a message's content and the texts of its text displays.
+// text joins a message's content, its embeds' titles and descriptions
+// and the texts of its text displays.
 func (m message) text() string {
 	s := m.Content
+	for _, e := range m.Embeds {
+		s += "\n" + e.Title + "\n" + e.Description
+	}
 	for _, c := range m.all() {
 		s += "\n" + c.Content
 	}

@@ -25,8 +25,8 @@ type Config struct {
 	// Store is the playground's database, opened by the caller; Run does
 	// not close it.
 	Store storage.Store
-	// StatePath is the file that keeps the members and the server's IDs
-	// between runs.
+	// StatePath is the file that keeps the members, the server's IDs and
+	// the languages chosen for them between runs.
 	StatePath string
 	// Bot holds the bot's settings; its Token, APIURL and Logger are set
 	// by Run.
@@ -59,9 +59,11 @@ func Run(ctx context.Context, cfg Config) error {
 	defer srv.Close()
 	st.Identity = srv.Identity()
 	fresh := len(st.Members) == 0
-	page, err := NewPage(srv, st.Members, func(m []Member) error {
-		return SaveState(statePath, State{Identity: st.Identity, Members: m})
-	}, log)
+	save := func(saved State) error {
+		saved.Identity = st.Identity
+		return SaveState(statePath, saved)
+	}
+	page, err := NewPage(srv, st, save, log)
 	if err != nil {
 		return err
 	}
@@ -71,7 +73,7 @@ func Run(ctx context.Context, cfg Config) error {
 				return err
 			}
 		}
-	} else if err := SaveState(statePath, State{Identity: st.Identity, Members: page.Members()}); err != nil {
+	} else if err := save(page.Saved()); err != nil {
 		return err
 	}
 
