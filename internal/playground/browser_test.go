@@ -14,6 +14,7 @@ import (
 	"github.com/chromedp/chromedp"
 
 	"github.com/gambitbot/gambit/bot"
+	"github.com/gambitbot/gambit/bot/i18n"
 	"github.com/gambitbot/gambit/internal/playground"
 	"github.com/gambitbot/gambit/storage/bolt"
 )
@@ -462,5 +463,36 @@ func TestBrowserMessageLinksStayInThePage(t *testing.T) {
 	}
 	if !value(t, ctx, chromedp.Evaluate[bool](fmt.Sprintf(`document.getElementById(%q)?.querySelector('button[data-custom-id^="v1/accept/"]') != null`, strings.TrimPrefix(href, "#")))) {
 		t.Errorf("the link %s does not lead to the challenge", href)
+	}
+}
+
+// TestBrowserSpeakingIndonesian: alice switches her language to
+// Indonesian; the command box lists /help as /bantuan, and the bot's
+// answer is in Indonesian. A locale the bot has no catalogue for is
+// refused, the refusal shown and the selector put back.
+func TestBrowserSpeakingIndonesian(t *testing.T) {
+	ctx := browser(t, startPlayground(t))
+	run(t, ctx,
+		member("alice"),
+		choose("#member-locale", i18n.Indonesian),
+		waitText("#locale-status", "Indonesian"),
+		chromedp.SendKeys(css("#command-input"), "/"+i18n.For(i18n.Indonesian).T("cmd.help.name")),
+		chromedp.Click(css(`.command-suggestion[data-command="help"]`)),
+		chromedp.Click(css("#command-send")),
+		waitText(".message.ephemeral", overview(i18n.Indonesian)),
+		choose("#server-locale", i18n.Indonesian),
+		waitText("#locale-status", "next edit"),
+	)
+	shot := value(t, ctx, chromedp.FullScreenshot(100))
+	t.Logf("screenshot: %s", saveArtifact(t, "playground-indonesian.png", shot))
+
+	// A locale the selector does not offer, as a stale page could send.
+	run(t, ctx,
+		chromedp.Evaluate[chromedp.Void](`document.querySelector('#member-locale').append(new Option('French', 'fr'))`),
+		choose("#member-locale", "fr"),
+		waitText("#command-error", `Could not set the language: locale "fr"`),
+	)
+	if l := value(t, ctx, chromedp.Evaluate[string](`document.querySelector('#member-locale').value`)); l != i18n.Indonesian {
+		t.Errorf("the member's selector shows %q after the refusal, want %q", l, i18n.Indonesian)
 	}
 }

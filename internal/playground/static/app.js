@@ -2,7 +2,7 @@
 // simulated member at a time. The page reads the channel through the JSON
 // API of the playground server (/api/...) and an event stream, and acts as
 // the selected member: slash commands, autocomplete, button and select
-// clicks. Everything the bot wrote is untrusted text: it is escaped before
+// clicks, in the language chosen for that member (and for the server). Everything the bot wrote is untrusted text: it is escaped before
 // any markup is added (see markdown()).
 'use strict';
 
@@ -48,6 +48,9 @@ const ui = {
   connection: $('connection'),
   connectionLabel: $('connection-label'),
   memberSelect: $('member-select'),
+  memberLocale: $('member-locale'),
+  serverLocale: $('server-locale'),
+  localeStatus: $('locale-status'),
   addMember: $('add-member'),
   messages: $('messages'),
   empty: $('messages-empty'),
@@ -711,6 +714,8 @@ function applyState(info) {
   for (const f of composer.fields) {
     if (f.input.classList.contains('member-options')) fillMemberSelect(f.input, f.input.value, blankText(f.option));
   }
+  fillLocaleSelect(ui.memberLocale, memberLocale());
+  fillLocaleSelect(ui.serverLocale, info.guild.locale);
 }
 
 // fillMemberSelect lists the members in a <select>, keeping the selected
@@ -726,6 +731,8 @@ function fillMemberSelect(select, value, blank) {
 function selectMember(id) {
   state.member = id;
   ui.memberSelect.value = id;
+  ui.memberLocale.value = memberLocale();
+  ui.localeStatus.textContent = '';
   try {
     localStorage.setItem(MEMBER_KEY, id);
   } catch {
@@ -751,6 +758,69 @@ async function addMember() {
     showCommandError(`Could not add the member: ${err.message}`);
   } finally {
     ui.addMember.disabled = false;
+  }
+}
+
+/* ---------- Languages ---------- */
+
+// The locales come from the bot's catalogue (GET /api/state's locales:
+// Discord locale codes such as "en-US" and "id"); the browser names them.
+const languageNames = (() => {
+  try {
+    return new Intl.DisplayNames(['en'], { type: 'language' });
+  } catch {
+    return null;
+  }
+})();
+
+// localeName names a Discord locale: "Indonesian (id)".
+function localeName(code) {
+  const base = code.split('-')[0];
+  let name = null;
+  try {
+    name = languageNames?.of(base);
+  } catch {
+    // Not a language code the browser knows: the code alone.
+  }
+  return name && name !== base ? `${name} (${code})` : code;
+}
+
+// memberLocale is the Discord locale of the selected member's client.
+function memberLocale() {
+  return state.info?.members?.find((m) => m.id === state.member)?.locale ?? 'en-US';
+}
+
+// localized returns a command's, option's or choice's name or description
+// (key) as the selected member's Discord shows it: its localization for
+// the member's locale, if it has one. What is sent stays the name itself,
+// as Discord's interactions carry it.
+function localized(item, key) {
+  return item[`${key}_localizations`]?.[memberLocale()] ?? item[key];
+}
+
+function fillLocaleSelect(select, value) {
+  select.replaceChildren(...(state.info.locales ?? []).map((l) => el('option', { value: l, text: localeName(l) })));
+  select.value = value;
+}
+
+// setLocale asks the playground to set the locale chosen in select for
+// target ({ member } or { guild }); on a refusal the select goes back to
+// the locale in force and the error is shown.
+async function setLocale(select, target) {
+  const locale = select.value;
+  select.disabled = true;
+  ui.localeStatus.textContent = '';
+  try {
+    applyState(await api('/locale', { ...target, locale }));
+    ui.localeStatus.textContent = target.guild
+      ? `The server speaks ${localeName(locale)} now: new challenges and boards are written in it; a board already posted changes at its next edit.`
+      : `${state.names.get(target.member)}'s Discord speaks ${localeName(locale)} now: the bot answers them in it, and the command box shows the commands' names in it.`;
+    showCommandError('');
+  } catch (err) {
+    applyState(state.info);
+    showCommandError(`Could not set the language: ${err.message}`);
+  } finally {
+    select.disabled = false;
   }
 }
 
@@ -831,16 +901,16 @@ function updateCommandSuggestions() {
   const word = text.slice(1).split(/\s+/)[0].toLowerCase();
   const all = commands();
   composer.matches = [
-    ...all.filter((c) => c.name.startsWith(word)),
-    ...all.filter((c) => !c.name.startsWith(word) && c.name.includes(word)),
+    ...all.filter((c) => localized(c, 'name').startsWith(word)),
+    ...all.filter((c) => !localized(c, 'name').startsWith(word) && localized(c, 'name').includes(word)),
   ];
   composer.active = composer.matches.length ? 0 : -1;
   ui.suggestions.replaceChildren(...(composer.matches.length
     ? composer.matches.map((c, i) => el('li', {
       class: 'command-suggestion', role: 'option', id: `command-suggestion-${i}`, 'data-command': c.name,
       onmousedown: keepFocus, onclick: () => chooseCommand(c),
-    }, el('span', { class: 'suggestion-name', text: `/${c.name}` }),
-    el('span', { class: 'suggestion-description', text: c.description })))
+    }, el('span', { class: 'suggestion-name', text: `/${localized(c, 'name')}` }),
+    el('span', { class: 'suggestion-description', text: localized(c, 'description') })))
     : [el('li', { class: 'suggestion-empty', text: 'No command matches' })]));
   showList(ui.suggestions, ui.input, true);
   setActiveSuggestion(ui.suggestions, ui.input, composer.active);
@@ -885,19 +955,22 @@ function submitText() {
     return;
   }
   const name = text.slice(1).split(/\s+/)[0];
-  const cmd = commands().find((c) => c.name === name.toLowerCase());
+  const cmd = commands().find((c) => localized(c, 'name') === name.toLowerCase());
   if (cmd) chooseCommand(cmd, text);
   else showCommandError(`Unknown command /${name}`);
 }
 
-// subcommandsOf lists a command's subcommands, those in groups included.
+// subcommandsOf lists a command's subcommands, those in groups included;
+// shown is the path as the member's Discord names it.
 function subcommandsOf(cmd) {
   const subs = [];
   for (const o of cmd.options ?? []) {
-    if (o.type === OPT.SUBCOMMAND) subs.push({ path: [o.name], option: o });
+    if (o.type === OPT.SUBCOMMAND) subs.push({ path: [o.name], shown: localized(o, 'name'), option: o });
     if (o.type === OPT.GROUP) {
       for (const s of o.options ?? []) {
-        if (s.type === OPT.SUBCOMMAND) subs.push({ path: [o.name, s.name], option: s });
+        if (s.type === OPT.SUBCOMMAND) {
+          subs.push({ path: [o.name, s.name], shown: `${localized(o, 'name')} ${localized(s, 'name')}`, option: s });
+        }
       }
     }
   }
@@ -913,7 +986,7 @@ function chooseCommand(cmd, typed = '') {
   showList(ui.suggestions, ui.input, false);
   ui.input.hidden = true;
   ui.form.hidden = false;
-  ui.chipName.textContent = `/${cmd.name}`;
+  ui.chipName.textContent = `/${localized(cmd, 'name')}`;
   ui.fields.replaceChildren();
   composer.fields = [];
   composer.path = null;
@@ -924,10 +997,10 @@ function chooseCommand(cmd, typed = '') {
     const words = typed.trim().split(/\s+/).slice(1).join(' ');
     const chosen = composer.subcommands.length === 1
       ? composer.subcommands[0]
-      : composer.subcommands.find((s) => s.path.join(' ') === words);
+      : composer.subcommands.find((s) => s.shown === words || s.path.join(' ') === words);
     const select = el('select', { id: 'subcommand-select', 'data-subcommand': '', 'aria-required': 'true' },
       el('option', { value: '', text: 'Choose…' }),
-      ...composer.subcommands.map((s) => el('option', { value: s.path.join(' '), text: s.path.join(' ') })));
+      ...composer.subcommands.map((s) => el('option', { value: s.path.join(' '), text: s.shown })));
     select.addEventListener('change', () => chooseSubcommand(select.value));
     ui.fields.append(el('div', { class: 'option-field' },
       el('label', { class: 'option-name', for: 'subcommand-select' }, 'subcommand', requiredMark()),
@@ -953,9 +1026,9 @@ function chooseSubcommand(pathText) {
 
 function composerHint() {
   const { command, subcommands, path, fields } = composer;
-  if (subcommands.length > 0 && !path) return `${command.description} — choose a subcommand.`;
+  if (subcommands.length > 0 && !path) return `${localized(command, 'description')} — choose a subcommand.`;
   const sub = subcommands.find((s) => s.path === path);
-  const description = sub ? sub.option.description : command.description;
+  const description = localized(sub ? sub.option : command, 'description');
   return fields.length === 0 ? `${description} — no options: press Enter to send.` : description;
 }
 
@@ -984,14 +1057,18 @@ function showOptionFields(options) {
 
 function makeField(option) {
   const id = `option-${option.name}`;
-  const field = { option, input: null, picked: null, ac: null, wrapper: null };
+  // label and description are the option's as the member's Discord shows
+  // them; the name sent is option.name.
+  const label = localized(option, 'name');
+  const description = localized(option, 'description');
+  const field = { option, label, input: null, picked: null, ac: null, wrapper: null };
   let input;
   if (option.choices?.length) {
     input = el('select', {},
       el('option', { value: '', text: blankText(option) }),
-      ...option.choices.map((c) => el('option', { value: String(c.value), text: c.name })));
+      ...option.choices.map((c) => el('option', { value: String(c.value), text: localized(c, 'name') })));
   } else if (option.autocomplete) {
-    input = el('input', { type: 'text', placeholder: option.description });
+    input = el('input', { type: 'text', placeholder: description });
   } else {
     switch (option.type) {
       case OPT.USER:
@@ -1012,25 +1089,25 @@ function makeField(option) {
         input.indeterminate = !option.required;
         break;
       case OPT.INTEGER:
-        input = el('input', { type: 'number', step: '1', inputmode: 'numeric', placeholder: option.description });
+        input = el('input', { type: 'number', step: '1', inputmode: 'numeric', placeholder: description });
         break;
       case OPT.NUMBER:
-        input = el('input', { type: 'number', step: 'any', inputmode: 'decimal', placeholder: option.description });
+        input = el('input', { type: 'number', step: 'any', inputmode: 'decimal', placeholder: description });
         break;
       default: // string, role
-        input = el('input', { type: 'text', placeholder: option.description });
+        input = el('input', { type: 'text', placeholder: description });
     }
   }
   input.id = id;
   input.dataset.option = option.name;
-  input.title = option.description;
+  input.title = description;
   if (option.required) input.setAttribute('aria-required', 'true');
-  input.addEventListener('focus', () => setHint(`${option.name}${option.required ? ' (required)' : ''} — ${option.description}`));
+  input.addEventListener('focus', () => setHint(`${label}${option.required ? ' (required)' : ''} — ${description}`));
   input.addEventListener('input', () => input.removeAttribute('aria-invalid'));
   field.input = input;
 
   field.wrapper = el('div', { class: `option-field command-option${input.type === 'checkbox' ? ' checkbox-field' : ''}` },
-    el('label', { class: 'option-name', for: id }, option.name, option.required && requiredMark()),
+    el('label', { class: 'option-name', for: id }, label, option.required && requiredMark()),
     input);
   if (option.autocomplete) attachAutocomplete(field);
   return field;
@@ -1039,12 +1116,12 @@ function makeField(option) {
 // fieldValue returns the value to send for a field: { set: false } when
 // it is empty, { error } when it cannot be sent as its type.
 function fieldValue(field) {
-  const { option, input } = field;
+  const { option, label, input } = field;
   if (input.type === 'checkbox') {
     return input.indeterminate ? { set: false } : { set: true, value: input.checked };
   }
   if (field.picked) return { set: true, value: field.picked.value };
-  if (input.validity.badInput) return { error: `${option.name} must be a number` };
+  if (input.validity.badInput) return { error: `${label} must be a number` };
   const text = input.value.trim();
   if (text === '') return { set: false };
   const choice = option.choices?.find((c) => String(c.value) === text);
@@ -1052,7 +1129,7 @@ function fieldValue(field) {
   if (option.type === OPT.INTEGER || option.type === OPT.NUMBER) {
     const n = Number(text);
     if (!Number.isFinite(n) || (option.type === OPT.INTEGER && !Number.isInteger(n))) {
-      return { error: `${option.name} must be ${option.type === OPT.INTEGER ? 'a whole number' : 'a number'}` };
+      return { error: `${label} must be ${option.type === OPT.INTEGER ? 'a whole number' : 'a number'}` };
     }
     return { set: true, value: n };
   }
@@ -1078,10 +1155,10 @@ function commandOptions(focused) {
 /* ----- Autocomplete ----- */
 
 function attachAutocomplete(field) {
-  const { input, option } = field;
+  const { input } = field;
   const list = el('ul', {
     class: 'suggestions autocomplete-suggestions', role: 'listbox', id: `${input.id}-choices`,
-    'aria-label': `Choices for ${option.name}`, hidden: true,
+    'aria-label': `Choices for ${field.label}`, hidden: true,
   });
   input.setAttribute('role', 'combobox');
   input.setAttribute('aria-autocomplete', 'list');
@@ -1182,7 +1259,7 @@ async function sendCommand() {
   }
   for (const f of composer.fields) {
     const v = fieldValue(f);
-    const problem = v.error ?? (f.option.required && !v.set ? `Missing required option: ${f.option.name}` : '');
+    const problem = v.error ?? (f.option.required && !v.set ? `Missing required option: ${f.label}` : '');
     if (problem) {
       showCommandError(problem);
       f.input.setAttribute('aria-invalid', 'true');
@@ -1252,6 +1329,8 @@ function bindUI() {
   });
   ui.cancel.addEventListener('click', resetComposer);
   ui.memberSelect.addEventListener('change', () => selectMember(ui.memberSelect.value));
+  ui.memberLocale.addEventListener('change', () => setLocale(ui.memberLocale, { member: state.member }));
+  ui.serverLocale.addEventListener('change', () => setLocale(ui.serverLocale, { guild: state.info.guild.id }));
   ui.addMember.addEventListener('click', addMember);
   document.addEventListener('keydown', (event) => {
     // Escape cancels a command being filled in (autocomplete lists close
