@@ -50,11 +50,15 @@ func lastText(t *testing.T, url, member, name string, options ...map[string]any)
 // overview is the title of /help in a locale, from the bot's catalogue.
 func overview(locale string) string { return i18n.For(locale).T("help.overview_title") }
 
-// challengerLabel is the label before the challenger's name on a
-// challenge in a locale, from the bot's catalogue.
-func challengerLabel(locale string) string {
-	label, _, _ := strings.Cut(i18n.For(locale).T("board.challenger", "Player", "\x00"), "\x00")
-	return label
+// aroundPlayer is the longest part of a catalogue message given a
+// Player, in a locale, that is not the player's name: "**Challenger** "
+// of board.challenger.
+func aroundPlayer(locale, id string) string {
+	before, after, _ := strings.Cut(i18n.For(locale).T(id, "Player", "\x00"), "\x00")
+	if len(after) > len(before) {
+		return after
+	}
+	return before
 }
 
 // TestChoosingALanguage sets a member's and the server's locale through
@@ -93,8 +97,8 @@ func TestChoosingALanguage(t *testing.T) {
 		t.Errorf("locales after the server chose Indonesian: %v", got)
 	}
 	challenge := lastText(t, url, bob.ID, "play", map[string]any{"name": "game", "value": "tictactoe"}, map[string]any{"name": "opponent", "value": alice.ID})
-	if !strings.Contains(challenge, challengerLabel(i18n.Indonesian)) {
-		t.Errorf("bob's challenge in an Indonesian server:\n%s\nwant %q", challenge, challengerLabel(i18n.Indonesian))
+	if !strings.Contains(challenge, aroundPlayer(i18n.Indonesian, "board.challenger")) {
+		t.Errorf("bob's challenge in an Indonesian server:\n%s\nwant %q", challenge, aroundPlayer(i18n.Indonesian, "board.challenger"))
 	}
 }
 
@@ -181,7 +185,49 @@ func TestLocalesSurviveARestart(t *testing.T) {
 		t.Errorf("alice's /help after the restart:\n%s\nwant Indonesian", help)
 	}
 	challenge := lastText(t, url, bob.ID, "play", map[string]any{"name": "game", "value": "tictactoe"}, map[string]any{"name": "opponent", "value": alice.ID})
-	if !strings.Contains(challenge, challengerLabel(i18n.Indonesian)) {
+	if !strings.Contains(challenge, aroundPlayer(i18n.Indonesian, "board.challenger")) {
 		t.Errorf("bob's challenge after the restart:\n%s\nwant Indonesian", challenge)
+	}
+}
+
+// TestAPostedBoardFollowsTheServerAtItsNextEdit: a challenge posted while
+// the server spoke English is written in Indonesian once the server
+// speaks it and the challenge is accepted, the next edit of its message.
+func TestAPostedBoardFollowsTheServerAtItsNextEdit(t *testing.T) {
+	url := startPlayground(t)
+	var st localeState
+	api(t, "GET", url+"api/state", nil, &st)
+	alice, bob := st.Members[0], st.Members[1]
+	var res map[string]any
+	if code := api(t, "POST", url+"api/command", map[string]any{"member": bob.ID, "name": "play", "options": []map[string]any{
+		{"name": "game", "value": "tictactoe"}, {"name": "opponent", "value": alice.ID},
+	}}, &res); code != 200 {
+		t.Fatalf("/play: %d %v", code, res)
+	}
+	var seen []message
+	api(t, "GET", url+"api/messages?member="+alice.ID, nil, &seen)
+	challenge := seen[len(seen)-1]
+	if !strings.Contains(challenge.text(), aroundPlayer(i18n.English, "board.challenger")) {
+		t.Fatalf("the challenge in an English server:\n%s", challenge.text())
+	}
+	if code := api(t, "POST", url+"api/locale", map[string]string{"guild": st.Guild.ID, "locale": i18n.Indonesian}, nil); code != 200 {
+		t.Fatalf("the server's locale: %d", code)
+	}
+	accept := ""
+	for _, c := range challenge.all() {
+		if strings.HasPrefix(c.CustomID, "v1/accept/") {
+			accept = c.CustomID
+		}
+	}
+	if code := api(t, "POST", url+"api/click", map[string]any{"member": alice.ID, "message": challenge.ID, "custom_id": accept}, &res); code != 200 {
+		t.Fatalf("alice accepts: %d %v", code, res)
+	}
+	api(t, "GET", url+"api/messages?member="+alice.ID, nil, &seen)
+	i := slices.IndexFunc(seen, func(m message) bool { return m.ID == challenge.ID })
+	if i < 0 {
+		t.Fatalf("alice no longer sees the challenge's message: %+v", seen)
+	}
+	if board := seen[i].text(); !strings.Contains(board, aroundPlayer(i18n.Indonesian, "board.your_move")) {
+		t.Errorf("the accepted challenge's board:\n%s\nwant %q", board, aroundPlayer(i18n.Indonesian, "board.your_move"))
 	}
 }
