@@ -35,10 +35,7 @@ func (s localeState) locales() map[string]string {
 // playground waits for before it answers.
 func lastText(t *testing.T, url, member, name string, options ...map[string]any) string {
 	t.Helper()
-	var res map[string]any
-	if code := api(t, "POST", url+"api/command", map[string]any{"member": member, "name": name, "options": options}, &res); code != 200 {
-		t.Fatalf("/%s: %d %v", name, code, res)
-	}
+	slash(t, url, member, name, options...)
 	var seen []message
 	api(t, "GET", url+"api/messages?member="+member, nil, &seen)
 	if len(seen) == 0 {
@@ -198,12 +195,7 @@ func TestAPostedBoardFollowsTheServerAtItsNextEdit(t *testing.T) {
 	var st localeState
 	api(t, "GET", url+"api/state", nil, &st)
 	alice, bob := st.Members[0], st.Members[1]
-	var res map[string]any
-	if code := api(t, "POST", url+"api/command", map[string]any{"member": bob.ID, "name": "play", "options": []map[string]any{
-		{"name": "game", "value": "tictactoe"}, {"name": "opponent", "value": alice.ID},
-	}}, &res); code != 200 {
-		t.Fatalf("/play: %d %v", code, res)
-	}
+	slash(t, url, bob.ID, "play", map[string]any{"name": "game", "value": "tictactoe"}, map[string]any{"name": "opponent", "value": alice.ID})
 	var seen []message
 	api(t, "GET", url+"api/messages?member="+alice.ID, nil, &seen)
 	challenge := seen[len(seen)-1]
@@ -219,6 +211,7 @@ func TestAPostedBoardFollowsTheServerAtItsNextEdit(t *testing.T) {
 			accept = c.CustomID
 		}
 	}
+	var res map[string]any
 	if code := api(t, "POST", url+"api/click", map[string]any{"member": alice.ID, "message": challenge.ID, "custom_id": accept}, &res); code != 200 {
 		t.Fatalf("alice accepts: %d %v", code, res)
 	}

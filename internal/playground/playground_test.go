@@ -26,6 +26,17 @@ func api(t *testing.T, method, url string, body, out any) int {
 	return call(t, method, url, body, headers, out)
 }
 
+// slash runs a slash command as a member and fails the test unless the
+// playground answers it with 200 and ok, which it does once the bot has
+// answered.
+func slash(t *testing.T, url, member, name string, options ...map[string]any) {
+	t.Helper()
+	var res map[string]any
+	if code := api(t, "POST", url+"api/command", map[string]any{"member": member, "name": name, "options": options}, &res); code != 200 || res["ok"] != true {
+		t.Fatalf("/%s: %d %v", name, code, res)
+	}
+}
+
 // call makes a request to the playground with body, if not nil, encoded
 // as JSON and the given headers ("Host" sets the request's host), and
 // decodes a JSON answer into out; other answers (the page, an event
@@ -146,12 +157,7 @@ func TestAPIPlaysThroughTheStandIn(t *testing.T) {
 	defer stream.Body.Close()
 	events := bufio.NewScanner(stream.Body)
 
-	var res map[string]any
-	if code := api(t, "POST", url+"api/command", map[string]any{
-		"member": alice.ID, "name": "play", "options": []map[string]any{{"name": "game", "value": "tictactoe"}, {"name": "opponent", "value": bob.ID}},
-	}, &res); code != 200 || res["ok"] != true {
-		t.Fatalf("/play: %d %v", code, res)
-	}
+	slash(t, url, alice.ID, "play", map[string]any{"name": "game", "value": "tictactoe"}, map[string]any{"name": "opponent", "value": bob.ID})
 	// Bob's event stream brings the challenge.
 	var challenge message
 	for events.Scan() {
@@ -171,6 +177,7 @@ func TestAPIPlaysThroughTheStandIn(t *testing.T) {
 			accept = c.CustomID
 		}
 	}
+	var res map[string]any
 	if code := api(t, "POST", url+"api/click", map[string]any{"member": alice.ID, "message": challenge.ID, "custom_id": accept}, &res); code != 200 {
 		t.Fatalf("alice's click: %d %v", code, res)
 	}
@@ -210,12 +217,7 @@ func TestGamesAndMembersSurviveARestart(t *testing.T) {
 	var before state
 	api(t, "GET", url+"api/state", nil, &before)
 	alice := before.Members[0]
-	var res map[string]any
-	if code := api(t, "POST", url+"api/command", map[string]any{
-		"member": alice.ID, "name": "play", "options": []map[string]any{{"name": "game", "value": "connect4"}, {"name": "ai", "value": "random"}},
-	}, &res); code != 200 {
-		t.Fatalf("/play: %d %v", code, res)
-	}
+	slash(t, url, alice.ID, "play", map[string]any{"name": "game", "value": "connect4"}, map[string]any{"name": "ai", "value": "random"})
 	stop()
 
 	url, _ = runPlayground(t, db)
@@ -238,11 +240,7 @@ func TestGamesAndMembersSurviveARestart(t *testing.T) {
 		}
 		time.Sleep(20 * time.Millisecond)
 	}
-	if code := api(t, "POST", url+"api/command", map[string]any{
-		"member": alice.ID, "name": "move", "options": []map[string]any{{"name": "cell", "value": "4"}},
-	}, &res); code != 200 {
-		t.Fatalf("/move on the re-posted board: %d %v", code, res)
-	}
+	slash(t, url, alice.ID, "move", map[string]any{"name": "cell", "value": "4"}) // on the re-posted board
 }
 
 func TestListenRefusesANonLoopbackAddress(t *testing.T) {
@@ -260,12 +258,7 @@ func TestAStaleBoardGetsTheBotsAnswer(t *testing.T) {
 	var st state
 	api(t, "GET", url+"api/state", nil, &st)
 	alice, bob := st.Members[0], st.Members[1]
-	var res map[string]any
-	if code := api(t, "POST", url+"api/command", map[string]any{
-		"member": alice.ID, "name": "play", "options": []map[string]any{{"name": "game", "value": "tictactoe"}, {"name": "opponent", "value": bob.ID}},
-	}, &res); code != 200 {
-		t.Fatalf("/play: %d %v", code, res)
-	}
+	slash(t, url, alice.ID, "play", map[string]any{"name": "game", "value": "tictactoe"}, map[string]any{"name": "opponent", "value": bob.ID})
 	// board returns the board as a member's page shows it now, and the
 	// custom ID of its button for cell.
 	board := func(who apiMember, cell string) (message, string) {
