@@ -5,6 +5,7 @@ import (
 	"context"
 	"fmt"
 	"slices"
+	"time"
 
 	"github.com/gambitbot/gambit/engine"
 	"github.com/gambitbot/gambit/engine/slidingtile"
@@ -42,6 +43,22 @@ func (t TileSolver) Solve(ctx context.Context, p *slidingtile.Position, l Limits
 		return TileSolution{Nodes: b.nodes}, fmt.Errorf("puzzles: %s on %v: %w", t.Name, p, err)
 	}
 	return TileSolution{Moves: moves, Nodes: b.nodes, Optimal: t.Optimal}, nil
+}
+
+// RunTileWithin runs one sliding-tile solver on p within the limits and
+// the context, and times it.
+func RunTileWithin(ctx context.Context, s TileSolver, p *slidingtile.Position, l Limits) Run {
+	start := time.Now()
+	sol, err := s.Solve(ctx, p, l)
+	r := Run{Algorithm: s.Name, Nodes: sol.Nodes, Elapsed: time.Since(start), Err: err}
+	if err != nil {
+		return r
+	}
+	r.Solved, r.Length, r.Moves = true, len(sol.Moves), sol.Moves
+	if sol.Optimal {
+		r.Optimal = "proved"
+	}
+	return r
 }
 
 // TileSolvers lists the sliding-tile solvers in the order --compare shows
