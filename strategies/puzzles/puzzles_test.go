@@ -315,6 +315,10 @@ func TestMemoryBudget(t *testing.T) {
 			t.Errorf("%s: held %d bytes at most, %d at the end; want at most %d, and full", name, peak, b.held, memory)
 		}
 	}
+	// The bot gives its solvers a node cap and no budget: the default.
+	if b := newBudget(context.Background(), Limits{Nodes: 200_000}); b.memory != DefaultMemory {
+		t.Errorf("a solver without a budget has %d bytes; want DefaultMemory", b.memory)
+	}
 	// The searches of one path at a time hold next to nothing.
 	for _, name := range []string{"ids", "idastar"} {
 		if _, err := lookup(t, name).Solve(context.Background(), p, Limits{Nodes: 100_000, Memory: 1 << 10}); !errors.Is(err, ErrLimit) {
