@@ -174,16 +174,16 @@ func TestQueensMemoryBudget(t *testing.T) {
 	}
 }
 
-// TestBacktrackingNeedsNoStack: backtracking thousands of columns deep
+// TestBacktrackingNeedsNoStack: backtracking a thousand columns deep
 // keeps its place in a slice, not in the goroutine's stack.
 func TestBacktrackingNeedsNoStack(t *testing.T) {
 	done := make(chan error)
 	go func() {
 		defer debug.SetMaxStack(debug.SetMaxStack(64 << 10))
-		_, err := mustQueens(t, "backtracking").Solve(context.Background(), 5000, Limits{Nodes: 20_000})
+		_, err := mustQueens(t, "backtracking").Solve(context.Background(), 2000, Limits{Nodes: 4000})
 		done <- err
 	}()
 	if err := <-done; !errors.Is(err, ErrLimit) {
-		t.Fatalf("5,000 queens with 20,000 nodes: %v; want the node limit", err)
+		t.Fatalf("2,000 queens with 4,000 nodes: %v; want the node limit", err)
 	}
 }
