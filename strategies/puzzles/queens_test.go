@@ -174,7 +174,7 @@ func TestQueensMemoryBudget(t *testing.T) {
 	}
 }
 
-// TestBacktrackingNeedsNoStack: backtracking a thousand columns deep
+// TestBacktrackingNeedsNoStack: backtracking hundreds of columns deep
 // keeps its place in a slice, not in the goroutine's stack.
 func TestBacktrackingNeedsNoStack(t *testing.T) {
 	done := make(chan error)
