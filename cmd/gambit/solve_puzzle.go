@@ -115,7 +115,7 @@ func solveTiles(game string, po puzzleOptions, out, stderr io.Writer) error {
 	puzzles.MarkOptimal(runs, best)
 	shown := make([]tileRun, len(runs))
 	for i, r := range runs {
-		shown[i] = tileRunOf(r, p, po.memory)
+		shown[i] = tileRunOf(r, p)
 	}
 	return printTiles(shown, po, out)
 }
@@ -167,8 +167,9 @@ func runTile(s puzzles.TileSolver, p *slidingtile.Position, po puzzleOptions) pu
 
 // tileRunOf is the output of a run on p: its moves as letters and as the
 // tiles slid, its error as a word.
-func tileRunOf(run puzzles.Run, p *slidingtile.Position, memoryMiB int) tileRun {
+func tileRunOf(run puzzles.Run, p *slidingtile.Position) tileRun {
 	r := tileRun{Algorithm: run.Algorithm, Nodes: run.Nodes, Millis: float64(run.Elapsed.Microseconds()) / 1000, Tiles: []int{}, Optimal: run.Optimal}
+	var memory *puzzles.MemoryError
 	switch err := run.Err; {
 	case errors.Is(err, puzzles.ErrLimit):
 		r.Error = "node limit"
@@ -179,8 +180,8 @@ func tileRunOf(run puzzles.Run, p *slidingtile.Position, memoryMiB int) tileRun 
 	case errors.Is(err, context.DeadlineExceeded):
 		r.Error = "time limit"
 		return r
-	case errors.Is(err, puzzles.ErrMemory):
-		r.Error = fmt.Sprintf("memory budget of %d MiB reached", memoryMiB)
+	case errors.As(err, &memory):
+		r.Error = memory.Error()
 		return r
 	case err != nil:
 		r.Error = err.Error()

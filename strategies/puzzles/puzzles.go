@@ -20,9 +20,24 @@ import (
 // (or at its depth cap) without a solution.
 var ErrLimit = errors.New("limit reached without a solution")
 
-// ErrMemory is wrapped by a solver's error when the states it would hold
-// exceed Limits.Memory: it stops before taking more.
+// ErrMemory is matched by a solver's error (a *MemoryError) when the
+// states it would hold exceed Limits.Memory: it stops before taking more.
 var ErrMemory = errors.New("memory budget reached")
+
+// MemoryError is the error of a solver stopped by its memory budget.
+type MemoryError struct {
+	// Budget is the budget in bytes.
+	Budget uint64
+}
+
+// Error says which budget was reached: "memory budget of 512 MiB
+// reached".
+func (e *MemoryError) Error() string {
+	return "memory budget of " + bytesText(e.Budget) + " reached"
+}
+
+// Is makes errors.Is(err, ErrMemory) true.
+func (e *MemoryError) Is(target error) bool { return target == ErrMemory }
 
 // DefaultMemory is the memory budget of a solver whose Limits.Memory is 0:
 // 512 MiB.
@@ -113,7 +128,7 @@ func (b *budget) charge(units uint64) bool {
 // and the caller must stop without taking them.
 func (b *budget) hold(count, size uint64) bool {
 	if count > (b.memory-b.held)/size {
-		b.err = fmt.Errorf("%w: %s", ErrMemory, bytesText(b.memory))
+		b.err = &MemoryError{Budget: b.memory}
 		return true
 	}
 	b.held += count * size

@@ -307,7 +307,7 @@ func TestMemoryBudget(t *testing.T) {
 		b.check = func() error { peak = max(peak, b.held); return check() }
 		_, err := s.solve(context.Background(), newState(p), l, b)
 		peak = max(peak, b.held)
-		if !errors.Is(err, ErrMemory) || !strings.Contains(err.Error(), "4 MiB") {
+		if !errors.Is(err, ErrMemory) || !strings.HasSuffix(err.Error(), "memory budget of 4 MiB reached") {
 			t.Errorf("%s within 4 MiB: %v after %d nodes; want ErrMemory", name, err, b.nodes)
 		}
 		// Full: the next entry, at most a link and an open entry, did not fit.
