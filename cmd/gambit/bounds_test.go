@@ -67,3 +67,20 @@ func TestSolveMemoryBudget(t *testing.T) {
 		t.Errorf("seed003-bfs --json within 4 MiB: exit %d, stdout %q, stderr %q", code, out, errOut)
 	}
 }
+
+// TestBotSettingsAreBounded: the bot's table and thread settings have
+// analyze's bounds, checked at start instead of at the first AI move.
+func TestBotSettingsAreBounded(t *testing.T) {
+	t.Setenv("DISCORD_TOKEN", "secret-token-value")
+	t.Setenv("GAMBIT_AI_HASH_MIB", "100000")
+	t.Setenv("GAMBIT_SEARCH_THREADS", "1000000")
+	// Were the settings taken, the bot would stop at this URL, not at Discord.
+	t.Setenv("DISCORD_API_URL", "http://127.0.0.1:1/api/v10")
+	t.Setenv("GAMBIT_DB", filepath.Join(t.TempDir(), "gambit.db"))
+	code, _, errOut := gambit("bot")
+	for _, want := range []string{"GAMBIT_AI_HASH_MIB=100000: at most 8,192", "GAMBIT_SEARCH_THREADS=1000000: at most 256"} {
+		if code != 1 || !strings.Contains(errOut, want) {
+			t.Errorf("exit %d, stderr %q; want 1 and %q", code, errOut, want)
+		}
+	}
+}
