@@ -72,11 +72,13 @@ func runAnalyze(args []string, sio stdio) error {
 	if err != nil {
 		return usageError{err}
 	}
+	if err := checkBounds(bound{"depth", *depth, 0, maxPlies, ""}, bound{"threads", *threads, 1, maxThreads, ""},
+		bound{"hash", *hash, 1, maxHashMiB, "MiB"}); err != nil {
+		return err
+	}
 	switch {
 	case *moveTime <= 0:
 		return usagef("--time must be positive, such as 500ms or 5s")
-	case *depth < 0 || *threads < 1 || *hash < 1:
-		return usagef("--depth must be 0 or more, --threads and --hash 1 or more")
 	case pos.Terminal():
 		return usagef("the game is over in %v: there is no move to analyze", pos)
 	}

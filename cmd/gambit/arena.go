@@ -99,8 +99,13 @@ func runArena(args []string, sio stdio) error {
 		return usagef("--time must be positive, such as 100ms or 2s")
 	case set["nodes"] && *nodes == 0:
 		return usagef("--nodes must be positive")
-	case *concurrency < 1 || *hash < 1:
-		return usagef("--concurrency and --hash must be 1 or more")
+	}
+	if err := checkBounds(bound{"games", *gamesPer, 1, maxGames, ""}, bound{"concurrency", *concurrency, 1, maxConcurrency, ""},
+		bound{"hash", *hash, 1, maxHashMiB, "MiB"}); err != nil {
+		return err
+	}
+	if *concurrency**hash > maxHashMiB {
+		return usagef("--concurrency %d × --hash %d MiB: the games' tables would take %s MiB at once; at most %s", *concurrency, *hash, thousands(*concurrency**hash), thousands(maxHashMiB))
 	}
 	if err := cfg.Validate(); err != nil {
 		return usageError{err}

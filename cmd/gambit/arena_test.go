@@ -187,7 +187,7 @@ func TestArenaRejectsBadArguments(t *testing.T) {
 		{[]string{"--game", "tictactoe", "--players", "minimax,random", "--gauntlet", "greedy"}, "gauntlet player greedy"},
 		{[]string{"--game", "tictactoe", "--players", "minimax,random", "--time", "0s"}, "--time must be positive"},
 		{[]string{"--game", "tictactoe", "--players", "minimax,random", "--nodes", "0"}, "--nodes must be positive"},
-		{[]string{"--game", "tictactoe", "--players", "minimax,random", "--games", "0"}, "0 games"},
+		{[]string{"--game", "tictactoe", "--players", "minimax,random", "--games", "0"}, "--games 0: must be 1 to 100,000"},
 		{[]string{"--game", "tictactoe", "--players", "minimax,random", "--concurrency", "0"}, "--concurrency"},
 		{[]string{"--game", "tictactoe", "--players", "minimax", "--external", "old=/tmp/gambit-old"}, "want NAME=STRATEGY@PATH"},
 		{[]string{"--game", "tictactoe", "--players", "minimax", "--external", "old=minimax@/no/such/gambit"}, "--external old"},

@@ -114,6 +114,14 @@ func botSettings(needDiscord bool) (bot.Config, slog.Level, error) {
 	count("GAMBIT_AI_HASH_MIB", &cfg.HashMiB)
 	count("GAMBIT_MAX_GAMES_PER_USER", &cfg.MaxGamesPerUser)
 	count("GAMBIT_MAX_CHALLENGES", &cfg.MaxChallenges)
+	// The sizes analyze allows (bounds.go): past them the first AI move
+	// would run out of memory.
+	if cfg.HashMiB > maxHashMiB {
+		errs = append(errs, fmt.Errorf("GAMBIT_AI_HASH_MIB=%d: at most %s", cfg.HashMiB, thousands(maxHashMiB)))
+	}
+	if cfg.SearchThreads > maxThreads {
+		errs = append(errs, fmt.Errorf("GAMBIT_SEARCH_THREADS=%d: at most %d", cfg.SearchThreads, maxThreads))
+	}
 	if needDiscord {
 		if err := shardSettings(&cfg); err != nil {
 			errs = append(errs, err)

@@ -215,8 +215,9 @@ func runDBBench(ctx context.Context, fs *flagSet, db dbTarget, args []string, si
 	if err := fs.parse(args); err != nil {
 		return err
 	}
-	if *games < 0 || *moves < 0 || *concurrency < 1 {
-		return usagef("--games and --moves must be 0 or more, --concurrency 1 or more")
+	if err := checkBounds(bound{"games", *games, 0, maxBenchGames, ""}, bound{"moves", *moves, 0, maxBenchMoves, ""},
+		bound{"concurrency", *concurrency, 1, maxConcurrency, ""}); err != nil {
+		return err
 	}
 	if *db.url != "" {
 		return usagef("bench runs on a bbolt file; PostgreSQL's benchmarks are Go benchmarks (see README)")

@@ -129,7 +129,7 @@ func TestPerftRejectsBadArguments(t *testing.T) {
 	}{
 		{[]string{"--depth", "2"}, "--game is required"},
 		{[]string{"--game", "adjacency"}, "--depth is required"},
-		{[]string{"--game", "adjacency", "--depth", "-1"}, "--depth is required"},
+		{[]string{"--game", "adjacency", "--depth", "-1"}, "--depth -1: must be 0 to 1,000"},
 		{[]string{"--game", "go", "--depth", "1"}, `unknown game "go"`},
 		{[]string{"--game", "connect4", "--depth", "1", "--rounds", "3"}, "apply to adjacency only"},
 		{[]string{"--game", "adjacency", "--depth", "1", "--rounds", "30"}, "30 rounds"},

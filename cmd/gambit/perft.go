@@ -53,8 +53,11 @@ func runPerft(args []string, sio stdio) error {
 	if err != nil {
 		return err
 	}
-	if !fs.set()["depth"] || *depth < 0 {
-		return usagef("--depth is required and must be 0 or more")
+	if !fs.set()["depth"] {
+		return usagef("--depth is required: the depth in moves, 0 to %s", thousands(maxPlies))
+	}
+	if err := checkBounds(bound{"depth", *depth, 0, maxPlies, ""}); err != nil {
+		return err
 	}
 
 	start := time.Now()

@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"runtime/debug"
 	"strconv"
 	"strings"
 	"sync"
@@ -13,12 +14,13 @@ import (
 	"github.com/gambitbot/gambit/engine/connect4"
 	"github.com/gambitbot/gambit/games/catalog"
 	"github.com/gambitbot/gambit/strategies/c4solver"
+	"github.com/gambitbot/gambit/strategies/puzzles"
 )
 
 const solveUsage = `
 Usage: gambit solve --game connect4 [--weak] [--time D] < positions
-       gambit solve --game 8puzzle|15puzzle --position P [--algorithm NAME] [--compare] [--nodes N] [--time D] [--json]
-       gambit solve --game nqueens --n N [--algorithm NAME] [--seed S] [--nodes N] [--time D] [--json]
+       gambit solve --game 8puzzle|15puzzle --position P [--algorithm NAME] [--compare] [--nodes N] [--time D] [--memory MiB] [--json]
+       gambit solve --game nqueens --n N [--algorithm NAME] [--seed S] [--nodes N] [--time D] [--memory MiB] [--json]
 
 Sliding-tile puzzles: P is the tiles row by row, separated by commas, 0 the
 blank, e.g. 1,2,3,5,6,0,7,8,4; the goal is 1…8 (1…15) with the blank last.
@@ -31,13 +33,15 @@ with a node cap (--nodes, 1,000,000 unless given) and prints a table:
 algorithm, length, nodes, ms and optimal? — "proved" for an optimal
 search that finished, "yes" or "no" against the best proved length, "?"
 when none finished. Without --compare no node cap applies unless --nodes
-gives one: bfs, astar and seed003-bfs on the 15-puzzle can then fill the
-memory.
+gives one. Every search stops at its memory budget, --memory MiB (default
+512, at most 1,048,576): the states it holds, counted entry by entry.
 
-N-Queens: places N queens (N ≥ 4) with one of {queens-solvers}
+N-Queens: places N queens (N from 4 to 100,000,000; 2 and 3 have no
+solution) with one of {queens-solvers}
 (default min-conflicts) and prints the solution — each column's row from
 the bottom, 1…N, and the board up to N = 12 — with the nodes, restarts and
-time; the solution is checked conflict-free.
+time; the solution is checked conflict-free. A board that takes more than
+--memory (min-conflicts: 36 bytes a queen) is refused before it is made.
 
 Connect Four: solves positions exactly, one a line from standard input: a
 position (the columns played, or start) and optionally its expected score —
@@ -83,8 +87,19 @@ func runSolve(args []string, sio stdio) error {
 	fs.BoolVar(&po.json, "json", false, "puzzles: print JSON")
 	fs.IntVar(&po.n, "n", 0, "nqueens: the number of queens")
 	fs.Uint64Var(&po.seed, "seed", 0, "nqueens: the seed of the randomised solvers (0: 1)")
+	fs.IntVar(&po.memory, "memory", puzzles.DefaultMemory>>20, "puzzles: the memory budget of each search in MiB")
 	if err := fs.parse(args); err != nil {
 		return err
+	}
+	if err := checkBounds(bound{"memory", po.memory, 1, maxMemoryMiB, "MiB"}); err != nil {
+		return err
+	}
+	po.nGiven = fs.set()["n"]
+	switch *gameName {
+	case "8puzzle", "15puzzle", "nqueens":
+		// The budget counts what the solver holds; the collector is asked
+		// to keep the garbage of its grown maps and slices within it too.
+		defer debug.SetMemoryLimit(debug.SetMemoryLimit(int64(po.memory)<<20 + gcSlack))
 	}
 	switch *gameName {
 	case "8puzzle", "15puzzle":

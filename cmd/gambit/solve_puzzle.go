@@ -22,7 +22,19 @@ type puzzleOptions struct {
 	nodes, seed         uint64
 	time                time.Duration
 	n                   int
+	nGiven              bool
+	// memory is each search's memory budget in MiB.
+	memory int
 }
+
+// limits are the solvers' limits the options give.
+func (po puzzleOptions) limits() puzzles.Limits {
+	return puzzles.Limits{Nodes: po.nodes, Seed: po.seed, Memory: uint64(po.memory) << 20}
+}
+
+// gcSlack is what solve's memory limit for the collector adds to the
+// solvers' budget: the pattern databases (32 MiB) and the runtime's own.
+const gcSlack = 64 << 20
 
 // compareNodes is --compare's node cap when --nodes does not give one.
 const compareNodes = 1_000_000
@@ -131,7 +143,7 @@ func printTiles(runs []tileRun, po puzzleOptions, out io.Writer) error {
 	}
 	r := runs[0]
 	if !r.Solved {
-		return fmt.Errorf("%s: %s after %d nodes", r.Algorithm, r.Error, r.Nodes)
+		return fmt.Errorf("%s gave up: %s after %d nodes", r.Algorithm, r.Error, r.Nodes)
 	}
 	tiles := make([]string, len(r.Tiles))
 	for i, t := range r.Tiles {
@@ -150,13 +162,14 @@ func runTile(s puzzles.TileSolver, p *slidingtile.Position, po puzzleOptions) pu
 		ctx, cancel = context.WithTimeout(context.Background(), po.time)
 	}
 	defer cancel()
-	return puzzles.RunTile(ctx, s, p, po.nodes)
+	return puzzles.RunTileWithin(ctx, s, p, po.limits())
 }
 
 // tileRunOf is the output of a run on p: its moves as letters and as the
 // tiles slid, its error as a word.
 func tileRunOf(run puzzles.Run, p *slidingtile.Position) tileRun {
 	r := tileRun{Algorithm: run.Algorithm, Nodes: run.Nodes, Millis: float64(run.Elapsed.Microseconds()) / 1000, Tiles: []int{}, Optimal: run.Optimal}
+	var memory *puzzles.MemoryError
 	switch err := run.Err; {
 	case errors.Is(err, puzzles.ErrLimit):
 		r.Error = "node limit"
@@ -166,6 +179,9 @@ func tileRunOf(run puzzles.Run, p *slidingtile.Position) tileRun {
 		return r
 	case errors.Is(err, context.DeadlineExceeded):
 		r.Error = "time limit"
+		return r
+	case errors.As(err, &memory):
+		r.Error = memory.Error()
 		return r
 	case err != nil:
 		r.Error = err.Error()
@@ -196,8 +212,14 @@ type queensRun struct {
 const printRowsUpTo = 1000
 
 func solveQueens(po puzzleOptions, out io.Writer) error {
-	if po.n < 4 {
-		return usagef("--n is required for nqueens: at least 4 queens")
+	switch {
+	case !po.nGiven:
+		return usagef("--n is required for nqueens: the number of queens, 4 to %s", thousands(maxQueens))
+	case po.n == 2 || po.n == 3:
+		return usagef("--n %d: %d queens cannot be placed without two attacking each other; must be 4 to %s", po.n, po.n, thousands(maxQueens))
+	}
+	if err := checkBounds(bound{"n", po.n, 4, maxQueens, ""}); err != nil {
+		return err
 	}
 	name := po.algorithm
 	if name == "" {
@@ -213,15 +235,21 @@ func solveQueens(po puzzleOptions, out io.Writer) error {
 	}
 	defer cancel()
 	start := time.Now()
-	sol, err := s.Solve(ctx, po.n, puzzles.Limits{Nodes: po.nodes, Seed: po.seed})
+	sol, err := s.Solve(ctx, po.n, po.limits())
 	elapsed := time.Since(start)
+	switch {
+	case errors.Is(err, puzzles.ErrMemory) && sol.Nodes == 0:
+		return fmt.Errorf("%s gave up: %s queens take more than the memory budget of %d MiB (--memory)", s.Name, thousands(po.n), po.memory)
+	case errors.Is(err, puzzles.ErrMemory):
+		return fmt.Errorf("%s gave up: memory budget of %d MiB reached after %d nodes (--memory)", s.Name, po.memory, sol.Nodes)
+	}
 	if err != nil {
 		return fmt.Errorf("%w (%d nodes, %.1f ms)", err, sol.Nodes, float64(elapsed.Microseconds())/1000)
 	}
-	r := queensRun{Algorithm: s.Name, N: po.n, Rows: make([]int, po.n), Nodes: sol.Nodes, Restarts: sol.Restarts,
+	r := queensRun{Algorithm: s.Name, N: po.n, Rows: sol.Rows, Nodes: sol.Nodes, Restarts: sol.Restarts,
 		Millis: float64(elapsed.Microseconds()) / 1000, Conflicts: puzzles.Conflicts(sol.Rows)}
-	for c, row := range sol.Rows {
-		r.Rows[c] = row + 1
+	for c := range r.Rows {
+		r.Rows[c]++ // from the bottom, 1…N
 	}
 	if r.Conflicts != 0 {
 		return fmt.Errorf("%s placed %d queens with %d attacking pairs", s.Name, po.n, r.Conflicts)

@@ -127,7 +127,7 @@ func TestSolvePuzzleErrors(t *testing.T) {
 		{[]string{"--game", "15puzzle", "--position", "1,2,3,4,5,6,7,8,0"}, "15puzzle wants 16 numbers"},
 		{[]string{"--game", "8puzzle", "--position", "1,2,3,4,5,6,7,8,0", "--algorithm", "magic"}, "no sliding-tile solver"},
 		{[]string{"--game", "8puzzle", "--position", "1,2,3,4,5,6,7,8,0", "--algorithm", "bfs", "--compare"}, "drop --algorithm"},
-		{[]string{"--game", "nqueens"}, "--n is required"},
+		{[]string{"--game", "nqueens"}, "--n is required for nqueens: the number of queens, 4 to 100,000,000"},
 		{[]string{"--game", "nqueens", "--n", "8", "--algorithm", "magic"}, "no N-Queens solver"},
 	} {
 		code, _, errOut := gambit(append([]string{"solve"}, tc.args...)...)

@@ -61,6 +61,10 @@ func runTrain(args []string, sio stdio) error {
 	if *out == "" {
 		return usagef("--out is required: the weights file to write")
 	}
+	if err := checkBounds(bound{"games", cfg.Games, 1, maxGames, ""}, bound{"exact-plies", cfg.ExactPlies, 0, maxPlies, ""},
+		bound{"opening", cfg.Opening, 0, maxPlies, ""}); err != nil {
+		return err
+	}
 	if err := cfg.Validate(); err != nil {
 		return usageError{err}
 	}

@@ -39,7 +39,7 @@ func TestTrainBadOptions(t *testing.T) {
 		want string
 	}{
 		{nil, "--out is required"},
-		{[]string{"--out", filepath.Join(dir, "w"), "--games", "0"}, "0 games"},
+		{[]string{"--out", filepath.Join(dir, "w"), "--games", "0"}, "--games 0: must be 1 to 100,000"},
 		{[]string{"--out", filepath.Join(dir, "w"), "--explore", "1.5"}, "want a probability"},
 		{[]string{"--out", filepath.Join(dir, "w"), "stray"}, `unexpected argument "stray"`},
 	} {

@@ -161,19 +161,9 @@ func MarkOptimal(runs []Run, best int) {
 }
 
 // RunTile runs one sliding-tile solver on p within a node cap (0 for
-// none) and the context, and times it.
+// none) and the context, and times it (RunTileWithin).
 func RunTile(ctx context.Context, s TileSolver, p *slidingtile.Position, nodes uint64) Run {
-	start := time.Now()
-	sol, err := s.Solve(ctx, p, Limits{Nodes: nodes})
-	r := Run{Algorithm: s.Name, Nodes: sol.Nodes, Elapsed: time.Since(start), Err: err}
-	if err != nil {
-		return r
-	}
-	r.Solved, r.Length, r.Moves = true, len(sol.Moves), sol.Moves
-	if sol.Optimal {
-		r.Optimal = "proved"
-	}
-	return r
+	return RunTileWithin(ctx, s, p, Limits{Nodes: nodes})
 }
 
 // runQueens runs one N-Queens solver on p's N and measures the moves from

@@ -20,6 +20,29 @@ import (
 // (or at its depth cap) without a solution.
 var ErrLimit = errors.New("limit reached without a solution")
 
+// ErrMemory is matched by a solver's error (a *MemoryError) when the
+// states it would hold exceed Limits.Memory: it stops before taking more.
+var ErrMemory = errors.New("memory budget reached")
+
+// MemoryError is the error of a solver stopped by its memory budget.
+type MemoryError struct {
+	// Budget is the budget in bytes.
+	Budget uint64
+}
+
+// Error says which budget was reached: "memory budget of 512 MiB
+// reached".
+func (e *MemoryError) Error() string {
+	return "memory budget of " + bytesText(e.Budget) + " reached"
+}
+
+// Is makes errors.Is(err, ErrMemory) true.
+func (e *MemoryError) Is(target error) bool { return target == ErrMemory }
+
+// DefaultMemory is the memory budget of a solver whose Limits.Memory is 0:
+// 512 MiB.
+const DefaultMemory = 512 << 20
+
 // Limits bound a solver beyond its context's deadline.
 type Limits struct {
 	// Nodes caps the nodes expanded (see each solver for what a node is);
@@ -31,18 +54,46 @@ type Limits struct {
 	// Seed seeds the randomised N-Queens solvers; 0 picks seed 1, so runs
 	// replay.
 	Seed uint64
+	// Memory is the most bytes the solver may hold in its states (the
+	// open and closed sets of a graph search, the boards of N-Queens),
+	// counted as entries times an estimate of each entry's size; 0 means
+	// DefaultMemory. The pattern databases, built once per process and
+	// shared, are not counted.
+	Memory uint64
 }
 
-// budget counts nodes against the limits and the context, checking the
-// context at the first node and every 4,096 after.
+// checkWork is the work, in units of about a cell or a row scanned,
+// between two looks at the clock: tens of microseconds.
+const checkWork = 1 << 16
+
+// nodeWork is the work of a node of the sliding-tile searches, so that
+// they look at the clock every 4,096 nodes.
+const nodeWork = checkWork / 4096
+
+// budget counts nodes against the limits, work against the context and
+// the bytes held against the memory budget. It looks at the context at
+// the first node and then after every checkWork units of work.
 type budget struct {
 	ctx   context.Context
 	max   uint64
 	nodes uint64
 	err   error
+	// due is the work left before the next look at the clock; work
+	// counts all the work charged.
+	due, work uint64
+	// check looks at the clock: the context's Err unless a test sets it.
+	check func() error
+	// memory is the budget in bytes, held what the solver holds.
+	memory, held uint64
 }
 
-func newBudget(ctx context.Context, l Limits) *budget { return &budget{ctx: ctx, max: l.Nodes} }
+func newBudget(ctx context.Context, l Limits) *budget {
+	memory := l.Memory
+	if memory == 0 {
+		memory = DefaultMemory
+	}
+	return &budget{ctx: ctx, max: l.Nodes, check: ctx.Err, memory: memory}
+}
 
 // spend counts one node and reports whether the search must stop.
 func (b *budget) spend() bool {
@@ -52,9 +103,46 @@ func (b *budget) spend() bool {
 		b.err = fmt.Errorf("%w: %d nodes", ErrLimit, b.max)
 		return true
 	}
-	if b.nodes&4095 == 1 && b.ctx.Err() != nil {
-		b.err = b.ctx.Err()
+	return b.charge(nodeWork)
+}
+
+// charge counts units of work, looks at the clock when checkWork units
+// have been done since it last did, and reports whether the search must
+// stop.
+func (b *budget) charge(units uint64) bool {
+	b.work += units
+	if units < b.due {
+		b.due -= units
+		return false
+	}
+	b.due = checkWork
+	if err := b.check(); err != nil {
+		b.err = err
 		return true
 	}
 	return false
+}
+
+// hold counts count more entries of size bytes each held by the solver
+// and reports whether that is over the memory budget; then b.err says so
+// and the caller must stop without taking them.
+func (b *budget) hold(count, size uint64) bool {
+	if count > (b.memory-b.held)/size {
+		b.err = &MemoryError{Budget: b.memory}
+		return true
+	}
+	b.held += count * size
+	return false
+}
+
+// release counts count entries of size bytes no longer held.
+func (b *budget) release(count, size uint64) { b.held -= count * size }
+
+// bytesText writes a number of bytes in MiB when it is a whole number of
+// them.
+func bytesText(n uint64) string {
+	if n%(1<<20) == 0 {
+		return fmt.Sprintf("%d MiB", n>>20)
+	}
+	return fmt.Sprintf("%d bytes", n)
 }

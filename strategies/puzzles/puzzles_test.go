@@ -291,3 +291,38 @@ func TestKorf100(t *testing.T) {
 	}
 	fmt.Printf("Korf's first %d: %d nodes, %v\n", min(count, 100), nodes, spent.Round(time.Millisecond))
 }
+
+// TestMemoryBudget runs the graph searches on an 80-move 15-puzzle, one
+// of the hardest, within 4 MiB: each must stop at the budget, before its
+// node cap, having never held more than the budget.
+func TestMemoryBudget(t *testing.T) {
+	p := mustParse(t, "0,12,9,13,15,11,10,14,3,7,2,5,4,8,6,1")
+	const memory = 4 << 20
+	for _, name := range []string{"bfs", "seed003-bfs", "dfs", "astar"} {
+		s := lookup(t, name)
+		l := Limits{Nodes: 1_000_000, Memory: memory}
+		b := newBudget(context.Background(), l)
+		var peak uint64
+		check := b.check
+		b.check = func() error { peak = max(peak, b.held); return check() }
+		_, err := s.solve(context.Background(), newState(p), l, b)
+		peak = max(peak, b.held)
+		if !errors.Is(err, ErrMemory) || !strings.HasSuffix(err.Error(), "memory budget of 4 MiB reached") {
+			t.Errorf("%s within 4 MiB: %v after %d nodes; want ErrMemory", name, err, b.nodes)
+		}
+		// Full: the next entry, at most a link and an open entry, did not fit.
+		if peak > memory || b.held+linkBytes+openBytes < memory {
+			t.Errorf("%s: held %d bytes at most, %d at the end; want at most %d, and full", name, peak, b.held, memory)
+		}
+	}
+	// The bot gives its solvers a node cap and no budget: the default.
+	if b := newBudget(context.Background(), Limits{Nodes: 200_000}); b.memory != DefaultMemory {
+		t.Errorf("a solver without a budget has %d bytes; want DefaultMemory", b.memory)
+	}
+	// The searches of one path at a time hold next to nothing.
+	for _, name := range []string{"ids", "idastar"} {
+		if _, err := lookup(t, name).Solve(context.Background(), p, Limits{Nodes: 100_000, Memory: 1 << 10}); !errors.Is(err, ErrLimit) {
+			t.Errorf("%s within 1 KiB: %v; want the node limit", name, err)
+		}
+	}
+}

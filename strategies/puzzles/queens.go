@@ -65,53 +65,67 @@ var queensSolvers = []QueensSolver{
 // rows[c] being column c's queen's row from 0.
 func Conflicts(rows []int) int {
 	n := len(rows)
-	row, d1, d2 := make([]int, n), make([]int, 2*n), make([]int, 2*n)
+	k := newCounts(n)
 	pairs := 0
 	for c, r := range rows {
 		if r < 0 || r >= n {
 			panic(fmt.Sprintf("puzzles: row %d of column %d outside the board", r, c))
 		}
-		pairs += row[r] + d1[r+c] + d2[r-c+n]
-		row[r]++
-		d1[r+c]++
-		d2[r-c+n]++
+		pairs += int(k.on(c, r))
+		k.add(c, r, 1)
 	}
 	return pairs
 }
 
+// The bytes each solver holds per queen: backtracking a row (8) and three
+// flags (5); hill climbing a row and the counts (28); min-conflicts a row,
+// the counts and a free row (36), and 16 for each entry of its list of
+// attacked queens (8, twice for the list's growth).
+const (
+	backtrackBytes     = 13
+	hillClimbBytes     = 28
+	minConflictsBytes  = 36
+	attackedEntryBytes = 16
+)
+
 // backtrack is the report's solveNQUtil: column by column, the first row
-// attacked by no queen to the left; a dead end backtracks.
+// attacked by no queen to the left; a dead end backtracks. It keeps the
+// columns' rows instead of recursing, so N is not bounded by the stack.
 func backtrack(n int, _ Limits, b *budget) ([]int, int, error) {
+	if b.hold(uint64(n), backtrackBytes) {
+		return nil, 0, b.err
+	}
 	rows := make([]int, n)
 	usedRow, ld, rd := make([]bool, n), make([]bool, 2*n), make([]bool, 2*n)
-	var place func(col int) bool
-	place = func(col int) bool {
-		if col == n {
-			return true
+	col, r := 0, 0 // the column to fill and the first row to try there
+	for {
+		from := r
+		for r < n && (usedRow[r] || ld[r-col+n-1] || rd[r+col]) {
+			r++
 		}
-		for r := range n {
-			if usedRow[r] || ld[r-col+n-1] || rd[r+col] {
-				continue
-			}
+		if b.charge(uint64(r - from + 1)) {
+			return nil, 0, b.err
+		}
+		if r < n {
 			if b.spend() {
-				return false
+				return nil, 0, b.err
 			}
 			rows[col] = r
 			usedRow[r], ld[r-col+n-1], rd[r+col] = true, true, true
-			if place(col + 1) {
-				return true
+			if col++; col == n {
+				return rows, 0, nil
 			}
-			usedRow[r], ld[r-col+n-1], rd[r+col] = false, false, false
-			if b.err != nil {
-				return false
-			}
+			r = 0
+			continue
 		}
-		return false
+		// A dead end: the queen of the column before tries its next row.
+		if col--; col < 0 {
+			return nil, 0, fmt.Errorf("%w: no solution", ErrLimit)
+		}
+		r = rows[col]
+		usedRow[r], ld[r-col+n-1], rd[r+col] = false, false, false
+		r++
 	}
-	if place(0) {
-		return rows, 0, nil
-	}
-	return nil, 0, b.err
 }
 
 func rng(l Limits) *rand.Rand {
@@ -132,6 +146,13 @@ func newCounts(n int) *counts {
 	return &counts{n: n, row: make([]int32, n), d1: make([]int32, 2*n), d2: make([]int32, 2*n)}
 }
 
+// clear empties the board.
+func (k *counts) clear() {
+	clear(k.row)
+	clear(k.d1)
+	clear(k.d2)
+}
+
 func (k *counts) add(c, r int, v int32) {
 	k.row[r] += v
 	k.d1[r+c] += v
@@ -146,10 +167,17 @@ func (k *counts) on(c, r int) int32 { return k.row[r] + k.d1[r+c] + k.d2[r-c+k.n
 // queen (within its column) whose move lowers them most, ties broken at
 // random; on a local minimum it restarts from a new random board.
 func hillClimb(n int, l Limits, b *budget) ([]int, int, error) {
+	if b.hold(uint64(n), hillClimbBytes) {
+		return nil, 0, b.err
+	}
 	rnd := rng(l)
 	rows := make([]int, n)
+	k := newCounts(n)
 	for restarts := 0; ; restarts++ {
-		k := newCounts(n)
+		if b.charge(uint64(n)) {
+			return nil, restarts, b.err
+		}
+		k.clear()
 		pairs := 0
 		for c := range n {
 			rows[c] = rnd.IntN(n)
@@ -201,6 +229,9 @@ func hillClimb(n int, l Limits, b *budget) ([]int, int, error) {
 // random attacked queen and moves it to the row of its column attacked by
 // the fewest queens, ties broken at random.
 func minConflicts(n int, l Limits, b *budget) ([]int, int, error) {
+	if b.hold(uint64(n), minConflictsBytes) {
+		return nil, 0, b.err
+	}
 	rnd := rng(l)
 	k := newCounts(n)
 	rows := make([]int, n)
@@ -208,14 +239,20 @@ func minConflicts(n int, l Limits, b *budget) ([]int, int, error) {
 	for i := range free {
 		free[i] = i
 	}
+	if b.charge(uint64(n)) {
+		return nil, 0, b.err
+	}
 	rnd.Shuffle(n, func(i, j int) { free[i], free[j] = free[j], free[i] })
 	for c := range n {
 		if b.spend() {
 			return nil, 0, b.err
 		}
-		pick := rnd.IntN(len(free))
-		for try := 0; try < 32 && k.on(c, free[pick]) != 0; try++ {
+		pick, try := rnd.IntN(len(free)), 0
+		for ; try < 32 && k.on(c, free[pick]) != 0; try++ {
 			pick = rnd.IntN(len(free))
+		}
+		if b.charge(uint64(try)) {
+			return nil, 0, b.err
 		}
 		rows[c] = free[pick]
 		free[pick] = free[len(free)-1]
@@ -225,12 +262,21 @@ func minConflicts(n int, l Limits, b *budget) ([]int, int, error) {
 	// attacked lists columns whose queen may be attacked; it is checked
 	// when drawn.
 	var attacked []int
+	if b.charge(uint64(n)) {
+		return nil, 0, b.err
+	}
 	for c := range n {
 		if k.on(c, rows[c]) > 3 {
+			if b.hold(1, attackedEntryBytes) {
+				return nil, 0, b.err
+			}
 			attacked = append(attacked, c)
 		}
 	}
 	for len(attacked) > 0 {
+		if b.charge(1) {
+			return nil, 0, b.err
+		}
 		i := rnd.IntN(len(attacked))
 		c := attacked[i]
 		k.add(c, rows[c], -1)
@@ -238,9 +284,12 @@ func minConflicts(n int, l Limits, b *budget) ([]int, int, error) {
 			k.add(c, rows[c], 1)
 			attacked[i] = attacked[len(attacked)-1]
 			attacked = attacked[:len(attacked)-1]
+			b.release(1, attackedEntryBytes)
 			continue
 		}
-		if b.spend() {
+		// A repair scans the column's rows, then the columns for the
+		// queens it attacks.
+		if b.spend() || b.charge(2*uint64(n)) {
 			return nil, 0, b.err
 		}
 		best, bestR, ties := int32(1<<30), 0, 0
@@ -261,6 +310,9 @@ func minConflicts(n int, l Limits, b *budget) ([]int, int, error) {
 			// The queens it attacks now may be newly attacked.
 			for c2 := range n {
 				if c2 != c && (rows[c2] == bestR || rows[c2]-c2 == bestR-c || rows[c2]+c2 == bestR+c) {
+					if b.hold(1, attackedEntryBytes) {
+						return nil, 0, b.err
+					}
 					attacked = append(attacked, c2)
 				}
 			}

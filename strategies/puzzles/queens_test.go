@@ -3,6 +3,7 @@ package puzzles
 import (
 	"context"
 	"errors"
+	"runtime/debug"
 	"testing"
 )
 
@@ -103,5 +104,89 @@ func BenchmarkMinConflictsMillion(b *testing.B) {
 			b.Fatalf("%v, %d conflicts", err, Conflicts(sol.Rows))
 		}
 		b.ReportMetric(float64(sol.Nodes), "nodes/op")
+	}
+}
+
+// TestQueensLookAtTheClockByWorkDone drives each N-Queens solver with a
+// clock that runs out at its third look: the solver must stop there,
+// having done no work after it, and must have looked at the clock after
+// at most checkWork units of work plus one repair's scan. Min-conflicts'
+// repairs, each a scan of the N rows and N columns, are counted
+// independently of the budget's units: between two looks at most
+// checkWork/(2N) + 1 of them.
+func TestQueensLookAtTheClockByWorkDone(t *testing.T) {
+	const n = 20_000
+	for _, s := range QueensSolvers() {
+		b := newBudget(context.Background(), Limits{Seed: 7})
+		type look struct{ work, nodes uint64 }
+		var looks []look
+		b.check = func() error {
+			looks = append(looks, look{b.work, b.nodes})
+			if len(looks) >= 3 {
+				return context.DeadlineExceeded
+			}
+			return nil
+		}
+		_, _, err := s.solve(n, Limits{Seed: 7}, b)
+		if !errors.Is(err, context.DeadlineExceeded) || len(looks) != 3 {
+			t.Fatalf("%s: %v after %d looks at the clock; want the deadline at the third", s.Name, err, len(looks))
+		}
+		if last := looks[len(looks)-1]; b.work != last.work || b.nodes != last.nodes {
+			t.Errorf("%s: %d units and %d nodes at the deadline, %d and %d at the return", s.Name, last.work, last.nodes, b.work, b.nodes)
+		}
+		for i := 1; i < len(looks); i++ {
+			if gap := looks[i].work - looks[i-1].work; gap > checkWork+2*n {
+				t.Errorf("%s: %d units of work between looks %d and %d; want at most %d", s.Name, gap, i, i+1, checkWork+2*n)
+			}
+		}
+	}
+
+	// Min-conflicts on N = 20,000 has dozens of repairs to do after its
+	// N columns are placed; a clock that never runs out sees them all.
+	b := newBudget(context.Background(), Limits{Seed: 7})
+	var nodes []uint64
+	b.check = func() error { nodes = append(nodes, b.nodes); return nil }
+	if _, _, err := minConflicts(n, Limits{Seed: 7}, b); err != nil {
+		t.Fatal(err)
+	}
+	if b.nodes < n+50 {
+		t.Fatalf("%d nodes: want at least 50 repairs to test", b.nodes)
+	}
+	nodes = append(nodes, b.nodes) // the return, as a last look
+	for i := 1; i < len(nodes); i++ {
+		// The first N nodes place the queens, one each; the others repair.
+		if repairs := nodes[i] - max(nodes[i-1], n); nodes[i] > n && repairs > checkWork/(2*n)+1 {
+			t.Errorf("%d repairs of %d rows and columns each between two looks at the clock; want at most %d", repairs, n, checkWork/(2*n)+1)
+		}
+	}
+}
+
+// TestQueensMemoryBudget: a board over the budget is refused before it is
+// allocated, whatever N.
+func TestQueensMemoryBudget(t *testing.T) {
+	for _, s := range QueensSolvers() {
+		for _, n := range []int{1 << 20, 1 << 62} {
+			sol, err := s.Solve(context.Background(), n, Limits{Memory: 1 << 20})
+			if !errors.Is(err, ErrMemory) || sol.Nodes != 0 {
+				t.Errorf("%s on %d queens within 1 MiB: %d nodes, %v; want ErrMemory", s.Name, n, sol.Nodes, err)
+			}
+		}
+	}
+}
+
+// TestBacktrackingNeedsNoStack: backtracking hundreds of columns deep
+// keeps its place in a slice, not in the goroutine's stack.
+func TestBacktrackingNeedsNoStack(t *testing.T) {
+	s := mustQueens(t, "backtracking")
+	done := make(chan error)
+	go func() {
+		// The package's tests run one at a time: no other goroutine
+		// meets the lower limit.
+		defer debug.SetMaxStack(debug.SetMaxStack(64 << 10))
+		_, err := s.Solve(context.Background(), 2000, Limits{Nodes: 4000})
+		done <- err
+	}()
+	if err := <-done; !errors.Is(err, ErrLimit) {
+		t.Fatalf("2,000 queens with 4,000 nodes: %v; want the node limit", err)
 	}
 }

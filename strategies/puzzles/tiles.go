@@ -5,6 +5,7 @@ import (
 	"context"
 	"fmt"
 	"slices"
+	"time"
 
 	"github.com/gambitbot/gambit/engine"
 	"github.com/gambitbot/gambit/engine/slidingtile"
@@ -42,6 +43,22 @@ func (t TileSolver) Solve(ctx context.Context, p *slidingtile.Position, l Limits
 		return TileSolution{Nodes: b.nodes}, fmt.Errorf("puzzles: %s on %v: %w", t.Name, p, err)
 	}
 	return TileSolution{Moves: moves, Nodes: b.nodes, Optimal: t.Optimal}, nil
+}
+
+// RunTileWithin runs one sliding-tile solver on p within the limits and
+// the context, and times it.
+func RunTileWithin(ctx context.Context, s TileSolver, p *slidingtile.Position, l Limits) Run {
+	start := time.Now()
+	sol, err := s.Solve(ctx, p, l)
+	r := Run{Algorithm: s.Name, Nodes: sol.Nodes, Elapsed: time.Since(start), Err: err}
+	if err != nil {
+		return r
+	}
+	r.Solved, r.Length, r.Moves = true, len(sol.Moves), sol.Moves
+	if sol.Optimal {
+		r.Optimal = "proved"
+	}
+	return r
 }
 
 // TileSolvers lists the sliding-tile solvers in the order --compare shows
@@ -205,6 +222,19 @@ type link struct {
 	depth  int
 }
 
+// The bytes a graph search holds per entry of its sets, measured with
+// runtime.MemStats on Go 1.26 and rounded up: a link in a map 53–80 bytes
+// (the most just after the map grows), a closed mark 24–36; a slice entry
+// counts twice its size, for the slack of the slice's growth.
+const (
+	linkBytes     = 80
+	closedBytes   = 40
+	queueBytes    = 2 * 8
+	stackBytes    = 2 * 16
+	treeNodeBytes = 2 * 16
+	openBytes     = 2 * 32
+)
+
 // path follows the links back from key to the start.
 func path(links map[uint64]link, start, key uint64) []engine.Move {
 	var moves []engine.Move
@@ -221,6 +251,9 @@ func path(links map[uint64]link, start, key uint64) []engine.Move {
 // from the queue, as in the report; each state queued once.
 func bfs(_ context.Context, s *state, _ Limits, b *budget) ([]engine.Move, error) {
 	n, goal := s.size*s.size, goalKey(s.size)
+	if b.hold(1, linkBytes+queueBytes) {
+		return nil, b.err
+	}
 	links := map[uint64]link{s.key: {}}
 	queue := []uint64{s.key}
 	for len(queue) > 0 {
@@ -236,6 +269,9 @@ func bfs(_ context.Context, s *state, _ Limits, b *budget) ([]engine.Move, error
 		for _, st := range neighbours[s.size][blank] {
 			child := slide(key, blank, st.to)
 			if _, seen := links[child]; !seen {
+				if b.hold(1, linkBytes+queueBytes) {
+					return nil, b.err
+				}
 				links[child] = link{key, st.move, links[key].depth + 1}
 				queue = append(queue, child)
 			}
@@ -255,6 +291,9 @@ func treeBFS(_ context.Context, s *state, _ Limits, b *budget) ([]engine.Move, e
 		move   engine.Move
 	}
 	n, goal := s.size*s.size, goalKey(s.size)
+	if b.hold(1, treeNodeBytes) {
+		return nil, b.err
+	}
 	nodes := []node{{key: s.key, parent: -1}}
 	for head := 0; head < len(nodes); head++ {
 		nd := nodes[head]
@@ -274,6 +313,9 @@ func treeBFS(_ context.Context, s *state, _ Limits, b *budget) ([]engine.Move, e
 		for _, m := range []engine.Move{slidingtile.Down, slidingtile.Left, slidingtile.Up, slidingtile.Right} {
 			for _, st := range neighbours[s.size][blank] {
 				if st.move == m {
+					if b.hold(1, treeNodeBytes) {
+						return nil, b.err
+					}
 					nodes = append(nodes, node{slide(nd.key, blank, st.to), int32(head), m})
 				}
 			}
@@ -292,6 +334,9 @@ func dfs(_ context.Context, s *state, l Limits, b *budget) ([]engine.Move, error
 		limit = slidingtile.Diameter(s.size)
 	}
 	n, goal := s.size*s.size, goalKey(s.size)
+	if b.hold(1, linkBytes+stackBytes) {
+		return nil, b.err
+	}
 	links := map[uint64]link{s.key: {}}
 	type entry struct {
 		key   uint64
@@ -301,6 +346,7 @@ func dfs(_ context.Context, s *state, l Limits, b *budget) ([]engine.Move, error
 	for len(st) > 0 {
 		e := st[len(st)-1]
 		st = st[:len(st)-1]
+		b.release(1, stackBytes)
 		if links[e.key].depth != e.depth {
 			continue // reached more shallowly since it was pushed
 		}
@@ -320,8 +366,16 @@ func dfs(_ context.Context, s *state, l Limits, b *budget) ([]engine.Move, error
 					continue
 				}
 				child := slide(e.key, blank, nb.to)
-				if old, seen := links[child]; seen && (old.depth <= e.depth+1 || child == s.key) {
+				old, seen := links[child]
+				if seen && (old.depth <= e.depth+1 || child == s.key) {
 					continue
+				}
+				size := uint64(stackBytes)
+				if !seen {
+					size += linkBytes
+				}
+				if b.hold(1, size) {
+					return nil, b.err
 				}
 				links[child] = link{e.key, m, e.depth + 1}
 				st = append(st, entry{child, e.depth + 1})
@@ -404,28 +458,40 @@ func (o *open) Pop() any {
 // path (only A* cares; greedy keeps its first path).
 func bestFirst(s *state, b *budget, h func(int, uint64) int, f func(depth, h int) int, reopen bool) ([]engine.Move, error) {
 	n, goal := s.size*s.size, goalKey(s.size)
+	if b.hold(1, linkBytes+openBytes) {
+		return nil, b.err
+	}
 	links := map[uint64]link{s.key: {}}
 	closed := map[uint64]bool{}
 	q := &open{{key: s.key, f: f(0, h(s.size, s.key))}}
 	var seq uint64
 	for q.Len() > 0 {
 		e := heap.Pop(q).(openEntry)
+		b.release(1, openBytes)
 		if closed[e.key] || links[e.key].depth != e.depth {
 			continue
 		}
 		if e.key == goal {
 			return path(links, s.key, e.key), nil
 		}
-		closed[e.key] = true
-		if b.spend() {
+		if b.spend() || b.hold(1, closedBytes) {
 			return nil, b.err
 		}
+		closed[e.key] = true
 		blank := blankOf(e.key, n)
 		for _, st := range neighbours[s.size][blank] {
 			child := slide(e.key, blank, st.to)
 			d := e.depth + 1
-			if old, seen := links[child]; seen && (!reopen || old.depth <= d || child == s.key) {
+			old, seen := links[child]
+			if seen && (!reopen || old.depth <= d || child == s.key) {
 				continue
+			}
+			size := uint64(openBytes)
+			if !seen {
+				size += linkBytes
+			}
+			if b.hold(1, size) {
+				return nil, b.err
 			}
 			delete(closed, child)
 			links[child] = link{e.key, st.move, d}
