@@ -80,8 +80,10 @@ type Config struct {
 	// DefaultAI is the strategy /play uses when given neither opponent
 	// nor ai.
 	DefaultAI string
-	// MaxGamesPerUser caps a member's open games (challenges included),
-	// so that one member cannot flood a server or the AI workers.
+	// MaxGamesPerUser caps a member's open games — those in progress and
+	// the challenges they sent; a challenge to them once they accept it
+	// (storage.Limits.MaxOpen) — so that one member cannot flood a server
+	// or the AI workers.
 	MaxGamesPerUser int
 	// MaxChallenges caps the challenges a member has waiting for an
 	// answer.
