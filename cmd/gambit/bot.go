@@ -42,11 +42,11 @@ environment and from a .env file in the working directory (see .env.example):
   GAMBIT_DEFAULT_AI      the AI of /play without opponent or ai (default minimax)
   GAMBIT_SEARCH_THREADS  total AI search threads (default: the machine's cores)
   GAMBIT_AI_HASH_MIB     each AI search's transposition table in MiB (default 32)
-  GAMBIT_MAX_GAMES_PER_USER  a member's open games and challenges at most (default 10)
+  GAMBIT_MAX_GAMES_PER_USER  a member's games in progress and challenges sent at most (default 10)
   GAMBIT_MAX_CHALLENGES  a member's challenges waiting for an answer at most (default 3)
   GAMBIT_LOG_LEVEL       debug, info, warn or error (default info)
   GAMBIT_OPS_ADDR        serve /healthz, /metrics and /backup here (":9090" is loopback only)
-  GAMBIT_OPS_TOKEN       the bearer token /backup needs (at least 16 characters); unset: /backup is off
+  GAMBIT_OPS_TOKEN       the bearer token /backup needs (at least 16 characters, hard to guess: openssl rand -hex 32); unset: /backup is off
 
 Without a Discord token, try Gambit locally with 'gambit playground'.`
 
