@@ -262,7 +262,7 @@ func (b *Bot) refreshBoards(ctx context.Context, started time.Time, mine func(gu
 		lost := g.MessageID == "" && g.CreatedAt.Before(started)
 		return (lost || g.MessageID != "" && g.UpdatedAt.After(since)) && !g.AwaitingAI() && mine(g.GuildID)
 	})
-	if err != nil {
+	if err = b.listed("refresh recent boards", err); err != nil {
 		b.log.Error("refresh recent boards", "err", err)
 		return
 	}

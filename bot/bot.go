@@ -377,6 +377,25 @@ func instanceName() string {
 	return fmt.Sprintf("%s-%d-%s", host, os.Getpid(), hex.EncodeToString(r[:]))
 }
 
+// listed reports the games a store listing left out because their records
+// are corrupt (err a *storage.SkippedError): it logs each, with what it
+// was listing, and counts them in the metrics. It returns err unless err
+// was only that — the listing is then complete for every other game, and
+// they go on: one bad record holds up no one else.
+func (b *Bot) listed(what string, err error) error {
+	var skipped *storage.SkippedError
+	if !errors.As(err, &skipped) {
+		return err
+	}
+	for _, g := range skipped.Games {
+		b.log.Error(what+": left out a game whose record is corrupt; 'gambit db check' lists the damage", "game", g.ID, "err", g.Err)
+	}
+	if m := b.cfg.Metrics; m != nil {
+		m.CorruptSkipped.Add(float64(len(skipped.Games)))
+	}
+	return nil
+}
+
 // now returns the bot's clock time.
 func (b *Bot) now() time.Time { return b.cfg.Now() }
 

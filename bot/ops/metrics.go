@@ -39,6 +39,10 @@ type Metrics struct {
 	GamesActive prometheus.Gauge
 	// ChallengesPending is the number of challenges awaiting an answer.
 	ChallengesPending prometheus.Gauge
+	// CorruptSkipped counts the open games left out of a listing (the
+	// boards refreshed at start, the games counted, a guild's games when
+	// the bot leaves it) because their records are corrupt.
+	CorruptSkipped prometheus.Counter
 }
 
 // Label names of the vectors in [Metrics].
@@ -117,6 +121,10 @@ func NewMetrics() *Metrics {
 			Name: "gambit_challenges_pending",
 			Help: "Challenges waiting for the challenged player to accept or decline.",
 		}),
+		CorruptSkipped: prometheus.NewCounter(prometheus.CounterOpts{
+			Name: "gambit_corrupt_records_skipped_total",
+			Help: "Open games left out of a listing (boards refreshed at start, games counted, a guild's games) because their records are corrupt; gambit db check lists them.",
+		}),
 	}
 	m.Registry.MustRegister(
 		collectors.NewGoCollector(),
@@ -125,7 +133,7 @@ func NewMetrics() *Metrics {
 		m.AIQueue, m.AIWait,
 		m.SearchSeconds, m.SearchDepth, m.Overshoot,
 		m.RESTErrors,
-		m.GamesActive, m.ChallengesPending,
+		m.GamesActive, m.ChallengesPending, m.CorruptSkipped,
 	)
 	return m
 }

@@ -3,6 +3,7 @@ package bolt
 import (
 	"bytes"
 	"context"
+	"errors"
 	"fmt"
 	"slices"
 	"strings"
@@ -323,8 +324,9 @@ func indexIDs(tx *bbolt.Tx, bucket, prefix []byte, reverse bool, limit int) []st
 }
 
 // forEachOpen calls fn with each open game once, walking the open-games
-// index (which lists a duel under both of its players).
-func forEachOpen(ctx context.Context, tx *bbolt.Tx, fn func(*storage.Game)) error {
+// index (which lists a duel under both of its players). A game whose
+// record is corrupt, or missing, goes to skipped instead.
+func forEachOpen(ctx context.Context, tx *bbolt.Tx, skipped *storage.SkippedError, fn func(*storage.Game)) error {
 	seen := map[string]bool{}
 	return tx.Bucket(bucketOpen).ForEach(func(k, _ []byte) error {
 		_, id, _ := bytes.Cut(k, []byte{0})
@@ -333,19 +335,24 @@ func forEachOpen(ctx context.Context, tx *bbolt.Tx, fn func(*storage.Game)) erro
 		}
 		seen[string(id)] = true
 		g, err := getGame(tx, storage.GameID(id))
-		if err != nil {
+		switch {
+		case errors.Is(err, storage.ErrCorrupt) || errors.Is(err, storage.ErrNotFound):
+			skipped.Skip(storage.GameID(id), fmt.Errorf("game %s in index %s: %w", id, bucketOpen, err))
+		case err != nil:
 			return fmt.Errorf("game %s in index %s: %w", id, bucketOpen, err)
+		default:
+			fn(g)
 		}
-		fn(g)
 		return ctx.Err()
 	})
 }
 
 // CountOpen implements storage.Store.
 func (s *Store) CountOpen(ctx context.Context) (pending, active int, err error) {
+	var skipped storage.SkippedError
 	err = s.view(ctx, func(tx *bbolt.Tx) error {
-		pending, active = 0, 0
-		return forEachOpen(ctx, tx, func(g *storage.Game) {
+		pending, active, skipped = 0, 0, storage.SkippedError{}
+		return forEachOpen(ctx, tx, &skipped, func(g *storage.Game) {
 			switch g.Status {
 			case storage.StatusPending:
 				pending++
@@ -357,16 +364,22 @@ func (s *Store) CountOpen(ctx context.Context) (pending, active int, err error) 
 	if err != nil {
 		return 0, 0, fmt.Errorf("storage: count open games: %w", err)
 	}
+	if err := skipped.Err(); err != nil {
+		return pending, active, fmt.Errorf("storage: count open games: %w", err)
+	}
 	return pending, active, nil
 }
 
 // OpenGames implements storage.Store. There is no index by guild or time:
 // it reads every open game once.
 func (s *Store) OpenGames(ctx context.Context, keep func(*storage.Game) bool) ([]*storage.Game, error) {
-	var games []*storage.Game
+	var (
+		games   []*storage.Game
+		skipped storage.SkippedError
+	)
 	err := s.view(ctx, func(tx *bbolt.Tx) error {
-		games = nil
-		return forEachOpen(ctx, tx, func(g *storage.Game) {
+		games, skipped = nil, storage.SkippedError{}
+		return forEachOpen(ctx, tx, &skipped, func(g *storage.Game) {
 			if keep == nil || keep(g) {
 				games = append(games, g)
 			}
@@ -376,5 +389,8 @@ func (s *Store) OpenGames(ctx context.Context, keep func(*storage.Game) bool) ([
 		return nil, fmt.Errorf("storage: open games: %w", err)
 	}
 	slices.SortFunc(games, func(a, b *storage.Game) int { return strings.Compare(string(a.ID), string(b.ID)) })
+	if err := skipped.Err(); err != nil {
+		return games, fmt.Errorf("storage: open games: %w", err)
+	}
 	return games, nil
 }

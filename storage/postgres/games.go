@@ -355,9 +355,12 @@ const openGames = "SELECT id, record FROM games WHERE status IN ('pending', 'act
 
 // OpenGames implements storage.Store.
 func (s *Store) OpenGames(ctx context.Context, keep func(*storage.Game) bool) ([]*storage.Game, error) {
-	var games []*storage.Game
+	var (
+		games   []*storage.Game
+		skipped storage.SkippedError
+	)
 	err := s.view(ctx, func(tx pgx.Tx) error {
-		games = nil
+		games, skipped = nil, storage.SkippedError{}
 		rows, err := tx.Query(ctx, openGames)
 		if err != nil {
 			return err
@@ -368,10 +371,10 @@ func (s *Store) OpenGames(ctx context.Context, keep func(*storage.Game) bool) ([
 		)
 		_, err = pgx.ForEachRow(rows, []any{&id, &data}, func() error {
 			g, err := decodeGame(id, data)
-			if err != nil {
-				return err
-			}
-			if keep == nil || keep(g) {
+			switch {
+			case err != nil:
+				skipped.Skip(storage.GameID(id), err)
+			case keep == nil || keep(g):
 				games = append(games, g)
 			}
 			return ctx.Err()
@@ -380,6 +383,9 @@ func (s *Store) OpenGames(ctx context.Context, keep func(*storage.Game) bool) ([
 	})
 	if err != nil {
 		return nil, fmt.Errorf("storage: open games: %w", err)
+	}
+	if err := skipped.Err(); err != nil {
+		return games, fmt.Errorf("storage: open games: %w", err)
 	}
 	return games, nil
 }
