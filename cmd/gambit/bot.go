@@ -36,6 +36,7 @@ environment and from a .env file in the working directory (see .env.example):
   GAMBIT_SHARD_IDS       the shards this process runs: 0-3, 0,2, or auto to share them with the
                          other processes on the database and take over those of a dead one (default all)
   GAMBIT_CLAIM_TTL       how long a dead process's AI turns and shards wait for another (default 30s)
+  GAMBIT_SHUTDOWN_TIMEOUT  how long a stop waits for the work under way (default 7s)
   GAMBIT_MOVE_TIME       default AI time per move (default 2s)
   GAMBIT_CHALLENGE_TTL   how long a challenge waits for an answer (default 5m)
   GAMBIT_TURN_TIMEOUT    how long a player may take per move (default 24h)
@@ -101,6 +102,7 @@ func botSettings(needDiscord bool) (bot.Config, slog.Level, error) {
 	duration("GAMBIT_CHALLENGE_TTL", &cfg.ChallengeTTL)
 	duration("GAMBIT_TURN_TIMEOUT", &cfg.TurnTimeout)
 	duration("GAMBIT_CLAIM_TTL", &cfg.ClaimTTL)
+	duration("GAMBIT_SHUTDOWN_TIMEOUT", &cfg.ShutdownTimeout)
 	count := func(key string, into *int) {
 		if v := os.Getenv(key); v != "" {
 			n, err := strconv.Atoi(v)
