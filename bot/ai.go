@@ -168,7 +168,7 @@ func (j *aiJob) release(tok webhookToken) {
 // two processes at once is still played once.
 func (b *Bot) sweepAI(ctx context.Context, grace time.Duration) error {
 	pending, err := b.store.AwaitingAI(ctx)
-	if err != nil {
+	if err = b.listed("resume AI turns", err); err != nil {
 		return fmt.Errorf("bot: list games awaiting the AI: %w", err)
 	}
 	if len(pending) == 0 {

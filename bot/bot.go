@@ -240,6 +240,10 @@ type Bot struct {
 	locales   locales    // each guild's locale, for the boards shown there
 	pictures  pictures   // the files of messages sent or edited, so that edits keep them (outgoing.go)
 	rest      *stoppable // the transport of every Discord request
+	corrupt   struct {   // the games found corrupt and reported (listed)
+		mu   sync.Mutex
+		seen map[storage.GameID]bool
+	}
 }
 
 // errStopped is the error of a Discord request made after a stop gave up
@@ -433,19 +437,29 @@ func instanceName() string {
 
 // listed reports the games a store listing left out because their records
 // are corrupt (err a *storage.SkippedError): it logs each, with what it
-// was listing, and counts them in the metrics. It returns err unless err
-// was only that — the listing is then complete for every other game, and
-// they go on: one bad record holds up no one else.
+// was listing, and counts it in the metrics — once per game, as the
+// timers list every tick. It returns err unless err was only that: the
+// listing is then complete for every other game, and they go on, so one
+// bad record holds up no one else.
 func (b *Bot) listed(what string, err error) error {
 	var skipped *storage.SkippedError
 	if !errors.As(err, &skipped) {
 		return err
 	}
+	b.corrupt.mu.Lock()
+	defer b.corrupt.mu.Unlock()
 	for _, g := range skipped.Games {
+		if b.corrupt.seen[g.ID] {
+			continue
+		}
+		if b.corrupt.seen == nil {
+			b.corrupt.seen = map[storage.GameID]bool{}
+		}
+		b.corrupt.seen[g.ID] = true
 		b.log.Error(what+": left out a game whose record is corrupt; 'gambit db check' lists the damage", "game", g.ID, "err", g.Err)
-	}
-	if m := b.cfg.Metrics; m != nil {
-		m.CorruptSkipped.Add(float64(len(skipped.Games)))
+		if m := b.cfg.Metrics; m != nil {
+			m.CorruptSkipped.Inc()
+		}
 	}
 	return nil
 }

@@ -52,8 +52,13 @@ func TestACorruptGameHoldsUpNoOtherAtStart(t *testing.T) {
 		}
 		time.Sleep(5 * time.Millisecond)
 	}
-	if strings.Contains(h.logs.String(), "level=ERROR msg=\"refresh recent boards\"") {
+	logs := h.logs.String()
+	if strings.Contains(logs, "level=ERROR msg=\"refresh recent boards\"") {
 		t.Error("the refresh failed as a whole")
+	}
+	// Listed by the refresh and by the count, the bad game is reported once.
+	if n := strings.Count(logs, "left out a game whose record is corrupt"); n != 1 {
+		t.Errorf("the bad game was reported %d times, want once", n)
 	}
 
 	// The database must pass its check when the test ends.

@@ -47,7 +47,7 @@ func (b *Bot) runTimers(ctx context.Context) {
 // guilds of this process's shards.
 func (b *Bot) endDue(ctx context.Context) error {
 	due, err := b.store.DueGames(ctx)
-	if err != nil {
+	if err = b.listed("end due games", err); err != nil {
 		return fmt.Errorf("bot: list due games: %w", err)
 	}
 	var errs []error

@@ -152,7 +152,8 @@ type Store interface {
 	// ActiveGames lists a player's pending and active games, oldest first.
 	ActiveGames(ctx context.Context, p PlayerID) ([]*Game, error)
 	// AwaitingAI lists the active games whose player to move is an AI
-	// strategy, oldest first: the searches to resume after a restart.
+	// strategy, oldest first: the searches to resume after a restart. A
+	// game whose record is corrupt is left out, as in OpenGames.
 	AwaitingAI(ctx context.Context) ([]*Game, error)
 	// OpenGames lists the pending and active games that keep accepts (all
 	// with a nil keep), oldest first: the games of a guild the bot leaves,
@@ -166,7 +167,8 @@ type Store interface {
 	CountOpen(ctx context.Context) (pending, active int, err error)
 	// DueGames lists the pending and active games whose Deadline has
 	// passed, earliest deadline first: challenges to expire and turns to
-	// forfeit.
+	// forfeit. A game whose record is corrupt is left out, as in
+	// OpenGames.
 	DueGames(ctx context.Context) ([]*Game, error)
 	// History lists up to limit ended (finished, forfeited or abandoned)
 	// games of a player, duels and solo puzzles, newest first.

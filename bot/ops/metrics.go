@@ -39,9 +39,10 @@ type Metrics struct {
 	GamesActive prometheus.Gauge
 	// ChallengesPending is the number of challenges awaiting an answer.
 	ChallengesPending prometheus.Gauge
-	// CorruptSkipped counts the open games left out of a listing (the
-	// boards refreshed at start, the games counted, a guild's games when
-	// the bot leaves it) because their records are corrupt.
+	// CorruptSkipped counts the open games the bot left out of its
+	// listings (the boards refreshed at start, AI turns to resume,
+	// deadlines, the games counted, a guild's games when the bot leaves
+	// it) because their records are corrupt, each game once.
 	CorruptSkipped prometheus.Counter
 }
 
@@ -123,7 +124,7 @@ func NewMetrics() *Metrics {
 		}),
 		CorruptSkipped: prometheus.NewCounter(prometheus.CounterOpts{
 			Name: "gambit_corrupt_records_skipped_total",
-			Help: "Open games left out of a listing (boards refreshed at start, games counted, a guild's games) because their records are corrupt; gambit db check lists them.",
+			Help: "Open games left out of the bot's listings (boards refreshed at start, AI turns, deadlines, games counted) because their records are corrupt, each once; gambit db check lists them.",
 		}),
 	}
 	m.Registry.MustRegister(

@@ -105,7 +105,7 @@ func (s *Store) CreateGame(ctx context.Context, g *storage.Game, limits storage.
 	var rec storage.Game
 	err := s.update(ctx, func(tx *bbolt.Tx) error {
 		if p := g.Players[0].ID; !p.IsAI() {
-			open, err := loadIndexed(tx, bucketOpen, pairPrefix(string(p)), false, 0)
+			open, err := loadIndexed(tx, bucketOpen, pairPrefix(string(p)), false, 0, nil)
 			if err != nil {
 				return err
 			}
@@ -217,7 +217,7 @@ func (s *Store) setRematched(ctx context.Context, id storage.GameID, claim bool)
 
 // ActiveGames implements storage.Store.
 func (s *Store) ActiveGames(ctx context.Context, p storage.PlayerID) ([]*storage.Game, error) {
-	games, err := s.indexedGames(ctx, bucketOpen, pairPrefix(string(p)), false, 0)
+	games, err := s.indexedGames(ctx, bucketOpen, pairPrefix(string(p)), false, 0, false)
 	if err != nil {
 		return nil, fmt.Errorf("storage: active games of %s: %w", p, err)
 	}
@@ -226,16 +226,16 @@ func (s *Store) ActiveGames(ctx context.Context, p storage.PlayerID) ([]*storage
 
 // AwaitingAI implements storage.Store.
 func (s *Store) AwaitingAI(ctx context.Context) ([]*storage.Game, error) {
-	games, err := s.indexedGames(ctx, bucketAI, nil, false, 0)
+	games, err := s.indexedGames(ctx, bucketAI, nil, false, 0, true)
 	if err != nil {
-		return nil, fmt.Errorf("storage: games awaiting the AI: %w", err)
+		return games, fmt.Errorf("storage: games awaiting the AI: %w", err)
 	}
 	return games, nil
 }
 
 // History implements storage.Store.
 func (s *Store) History(ctx context.Context, p storage.PlayerID, limit int) ([]*storage.Game, error) {
-	games, err := s.indexedGames(ctx, bucketHistory, pairPrefix(string(p)), true, limit)
+	games, err := s.indexedGames(ctx, bucketHistory, pairPrefix(string(p)), true, limit, false)
 	if err != nil {
 		return nil, fmt.Errorf("storage: history of %s: %w", p, err)
 	}
@@ -244,7 +244,7 @@ func (s *Store) History(ctx context.Context, p storage.PlayerID, limit int) ([]*
 
 // Solved implements storage.Store.
 func (s *Store) Solved(ctx context.Context, p storage.PlayerID, k storage.Kind, limit int) ([]*storage.Game, error) {
-	games, err := s.indexedGames(ctx, bucketSolved, solvedPrefix(p, k), true, limit)
+	games, err := s.indexedGames(ctx, bucketSolved, solvedPrefix(p, k), true, limit, false)
 	if err != nil {
 		return nil, fmt.Errorf("storage: %s puzzles solved by %s: %w", k, p, err)
 	}
@@ -255,46 +255,86 @@ func (s *Store) Solved(ctx context.Context, p storage.PlayerID, k storage.Kind, 
 func (s *Store) DueGames(ctx context.Context) ([]*storage.Game, error) {
 	// Every key of a deadline up to now sorts before this one.
 	end := deadlineKey(s.now(), "\xff")
-	var games []*storage.Game
+	var (
+		games   []*storage.Game
+		skipped storage.SkippedError
+	)
 	err := s.view(ctx, func(tx *bbolt.Tx) error {
-		games = nil
+		games, skipped = nil, storage.SkippedError{}
 		c := tx.Bucket(bucketDeadline).Cursor()
 		for k, _ := c.First(); k != nil && bytes.Compare(k, end) <= 0; k, _ = c.Next() {
-			g, err := getGame(tx, storage.GameID(k[8:]))
+			g, err := indexedGame(tx, bucketDeadline, storage.GameID(k[8:]), &skipped)
 			if err != nil {
-				return fmt.Errorf("game %s in index %s: %w", k[8:], bucketDeadline, err)
+				return err
 			}
-			games = append(games, g)
+			if g != nil {
+				games = append(games, g)
+			}
 		}
 		return nil
 	})
+	if err == nil {
+		err = skipped.Err()
+	}
 	if err != nil {
-		return nil, fmt.Errorf("storage: due games: %w", err)
+		return games, fmt.Errorf("storage: due games: %w", err)
 	}
 	return games, nil
 }
 
-// indexedGames loads the games named by an index (see indexIDs).
-func (s *Store) indexedGames(ctx context.Context, bucket, prefix []byte, reverse bool, limit int) ([]*storage.Game, error) {
-	var games []*storage.Game
+// indexedGames loads the games named by an index (see indexIDs). With
+// skip, a game whose record is corrupt or missing is left out and the
+// others returned with a *storage.SkippedError naming it.
+func (s *Store) indexedGames(ctx context.Context, bucket, prefix []byte, reverse bool, limit int, skip bool) ([]*storage.Game, error) {
+	var (
+		games   []*storage.Game
+		skipped storage.SkippedError
+	)
 	err := s.view(ctx, func(tx *bbolt.Tx) (err error) {
-		games, err = loadIndexed(tx, bucket, prefix, reverse, limit)
+		skipped = storage.SkippedError{}
+		into := &skipped
+		if !skip {
+			into = nil
+		}
+		games, err = loadIndexed(tx, bucket, prefix, reverse, limit, into)
 		return err
 	})
-	return games, err
+	if err != nil {
+		return nil, err
+	}
+	return games, skipped.Err()
 }
 
-// loadIndexed loads the games named by an index inside tx (see indexIDs).
-func loadIndexed(tx *bbolt.Tx, bucket, prefix []byte, reverse bool, limit int) ([]*storage.Game, error) {
+// loadIndexed loads the games named by an index inside tx (see indexIDs);
+// with skipped, as indexedGame.
+func loadIndexed(tx *bbolt.Tx, bucket, prefix []byte, reverse bool, limit int, skipped *storage.SkippedError) ([]*storage.Game, error) {
 	var games []*storage.Game
 	for _, id := range indexIDs(tx, bucket, prefix, reverse, limit) {
-		g, err := getGame(tx, id)
+		g, err := indexedGame(tx, bucket, id, skipped)
 		if err != nil {
-			return nil, fmt.Errorf("game %s in index %s: %w", id, bucket, err)
+			return nil, err
 		}
-		games = append(games, g)
+		if g != nil {
+			games = append(games, g)
+		}
 	}
 	return games, nil
+}
+
+// indexedGame loads game id, named by index bucket. With skipped, a game
+// whose record is corrupt or missing is named there and nil returned
+// instead of an error.
+func indexedGame(tx *bbolt.Tx, bucket []byte, id storage.GameID, skipped *storage.SkippedError) (*storage.Game, error) {
+	g, err := getGame(tx, id)
+	if err == nil {
+		return g, nil
+	}
+	err = fmt.Errorf("game %s in index %s: %w", id, bucket, err)
+	if skipped != nil && (errors.Is(err, storage.ErrCorrupt) || errors.Is(err, storage.ErrNotFound)) {
+		skipped.Skip(id, err)
+		return nil, nil
+	}
+	return nil, err
 }
 
 // indexIDs returns the game ids of the index keys with the given prefix,
@@ -334,13 +374,11 @@ func forEachOpen(ctx context.Context, tx *bbolt.Tx, skipped *storage.SkippedErro
 			return nil
 		}
 		seen[string(id)] = true
-		g, err := getGame(tx, storage.GameID(id))
-		switch {
-		case errors.Is(err, storage.ErrCorrupt) || errors.Is(err, storage.ErrNotFound):
-			skipped.Skip(storage.GameID(id), fmt.Errorf("game %s in index %s: %w", id, bucketOpen, err))
-		case err != nil:
-			return fmt.Errorf("game %s in index %s: %w", id, bucketOpen, err)
-		default:
+		g, err := indexedGame(tx, bucketOpen, storage.GameID(id), skipped)
+		if err != nil {
+			return err
+		}
+		if g != nil {
 			fn(g)
 		}
 		return ctx.Err()

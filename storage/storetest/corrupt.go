@@ -5,23 +5,31 @@ import (
 	"errors"
 	"slices"
 	"testing"
+	"time"
 
 	"github.com/gambitbot/gambit/storage"
 )
 
 // testCorruptOpenGameIsSkipped: one open game whose record no longer
-// decodes is left out of OpenGames and CountOpen and named in a
-// *storage.SkippedError; every other open game is listed and counted.
-// Before, the first bad record failed the whole listing: the boards of
-// every game went unrefreshed at start and the open-games metrics stopped.
+// decodes is left out of OpenGames, CountOpen, AwaitingAI and DueGames and
+// named in a *storage.SkippedError; every other open game is listed and
+// counted. Before, the first bad record failed the whole listing: the
+// boards of every game went unrefreshed at start, the open-games metrics
+// stopped, and so did the resumption of AI turns and the deadlines.
 func testCorruptOpenGameIsSkipped(t *testing.T, o Opener, corrupt Corrupter) {
 	ctx := context.Background()
-	s, _ := openTest(t, o)
-	bad := MustCreate(t, s, UserVsAI(storage.Kind("tictactoe"), "alice"))
+	s, clk := openTest(t, o)
+	// The bad game awaits the AI and is past its deadline, as are one
+	// good game each.
+	bad := UserVsAI(storage.Kind("tictactoe"), "alice")
+	bad.Turn, bad.Deadline = 1, clk.Now().Add(-time.Minute)
+	MustCreate(t, s, bad)
 	challenge := UserVsUser(storage.Kind("connect4"), "bob", "carol")
-	challenge.Status = storage.StatusPending
+	challenge.Status, challenge.Deadline = storage.StatusPending, clk.Now().Add(-time.Minute)
 	MustCreate(t, s, challenge)
-	good := MustCreate(t, s, UserVsAI(storage.Kind("connect4"), "dave"))
+	good := UserVsAI(storage.Kind("connect4"), "dave")
+	good.Turn = 1
+	MustCreate(t, s, good)
 	restore := corrupt(t, s.Admin, bad.ID)
 	names := func(what string, err error) {
 		t.Helper()
@@ -49,6 +57,17 @@ func testCorruptOpenGameIsSkipped(t *testing.T, o Opener, corrupt Corrupter) {
 	}
 	if wantActive := map[bool]int{true: 1, false: 2}[err != nil]; pending != 1 || active != wantActive {
 		t.Errorf("CountOpen with a corrupt record = %d pending, %d active, %v; want 1, %d", pending, active, err, wantActive)
+	}
+
+	ai, err := s.AwaitingAI(ctx)
+	names("AwaitingAI", err)
+	if want := []storage.GameID{good.ID}; !slices.Equal(IDs(ai), want) {
+		t.Errorf("AwaitingAI with a corrupt record listed %v, want the others: %v", IDs(ai), want)
+	}
+	due, err := s.DueGames(ctx)
+	names("DueGames", err)
+	if want := []storage.GameID{challenge.ID}; !slices.Equal(IDs(due), want) {
+		t.Errorf("DueGames with a corrupt record listed %v, want the others: %v", IDs(due), want)
 	}
 
 	restore()
