@@ -1,6 +1,7 @@
 package main
 
 import (
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -28,6 +29,10 @@ func TestAGuessableOpsTokenStopsTheStart(t *testing.T) {
 	t.Setenv("DISCORD_TOKEN", "secret-token-value")
 	t.Setenv("GAMBIT_OPS_ADDR", "9090")
 	t.Setenv("GAMBIT_OPS_TOKEN", "aaaaaaaaaaaaaaaa")
+	// Were the token accepted, the bot would go on: keep it off the
+	// default database and away from Discord.
+	t.Setenv("GAMBIT_DB", filepath.Join(t.TempDir(), "gambit.db"))
+	t.Setenv("DISCORD_API_URL", "http://127.0.0.1:1")
 	code, _, errOut := gambit("bot")
 	if code != 1 || !strings.Contains(errOut, "GAMBIT_OPS_TOKEN") || !strings.Contains(errOut, "openssl rand -hex 32") || strings.Contains(errOut, "aaaaaaaaaaaaaaaa") {
 		t.Errorf("GAMBIT_OPS_TOKEN=aaaaaaaaaaaaaaaa: exit %d, stderr %q; want status 1 naming the setting and openssl, not the token", code, errOut)
