@@ -90,6 +90,9 @@ type SkippedGame struct {
 
 // Error implements error.
 func (e *SkippedError) Error() string {
+	if len(e.Games) == 0 {
+		return "skipped no game records"
+	}
 	msg := fmt.Sprintf("skipped %d corrupt game records: game %s: %v", len(e.Games), e.Games[0].ID, e.Games[0].Err)
 	if len(e.Games) > 1 {
 		msg += fmt.Sprintf(" and %d more", len(e.Games)-1)

@@ -273,10 +273,10 @@ func (s *Store) DueGames(ctx context.Context) ([]*storage.Game, error) {
 		}
 		return nil
 	})
-	if err == nil {
-		err = skipped.Err()
-	}
 	if err != nil {
+		return nil, fmt.Errorf("storage: due games: %w", err)
+	}
+	if err := skipped.Err(); err != nil {
 		return games, fmt.Errorf("storage: due games: %w", err)
 	}
 	return games, nil
