@@ -168,7 +168,7 @@ func (j *aiJob) release(tok webhookToken) {
 // two processes at once is still played once.
 func (b *Bot) sweepAI(ctx context.Context, grace time.Duration) error {
 	pending, err := b.store.AwaitingAI(ctx)
-	if err != nil {
+	if err = b.listed("resume AI turns", err); err != nil {
 		return fmt.Errorf("bot: list games awaiting the AI: %w", err)
 	}
 	if len(pending) == 0 {
@@ -262,7 +262,7 @@ func (b *Bot) refreshBoards(ctx context.Context, started time.Time, mine func(gu
 		lost := g.MessageID == "" && g.CreatedAt.Before(started)
 		return (lost || g.MessageID != "" && g.UpdatedAt.After(since)) && !g.AwaitingAI() && mine(g.GuildID)
 	})
-	if err != nil {
+	if err = b.listed("refresh recent boards", err); err != nil {
 		b.log.Error("refresh recent boards", "err", err)
 		return
 	}

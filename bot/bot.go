@@ -53,6 +53,9 @@ const (
 	DefaultMaxGamesPerUser  = 10
 	DefaultMaxChallenges    = 3
 	DefaultClaimTTL         = 30 * time.Second
+	// DefaultShutdownTimeout leaves, within the 10 seconds Docker gives
+	// a container to stop, time to close the gateway (about a second).
+	DefaultShutdownTimeout = 7 * time.Second
 	// MaxMoveTime bounds the movetime option and settings.
 	MaxMoveTime = 60 * time.Second
 )
@@ -80,8 +83,10 @@ type Config struct {
 	// DefaultAI is the strategy /play uses when given neither opponent
 	// nor ai.
 	DefaultAI string
-	// MaxGamesPerUser caps a member's open games (challenges included),
-	// so that one member cannot flood a server or the AI workers.
+	// MaxGamesPerUser caps a member's open games — those in progress and
+	// the challenges they sent; a challenge to them once they accept it
+	// (storage.Limits.MaxOpen) — so that one member cannot flood a server
+	// or the AI workers.
 	MaxGamesPerUser int
 	// MaxChallenges caps the challenges a member has waiting for an
 	// answer.
@@ -134,6 +139,16 @@ type Config struct {
 	// Discord's deadlines on a manual clock raise it, so that a slow
 	// machine cannot make the bot give up.
 	InteractionTimeout time.Duration
+	// ShutdownTimeout bounds how long a stop waits for the work under way
+	// (interactions, AI searches, board edits) — which Discord's rate
+	// limits can hold up for as long as they last — before it gives up on
+	// it and closes the gateway. What it gave up is redone at the next
+	// start: AI turns are resumed and the boards of recently changed games
+	// redrawn (RefreshWindow).
+	ShutdownTimeout time.Duration
+	// After returns a channel that receives after d, for ShutdownTimeout;
+	// nil means time.After. Tests drive it.
+	After func(d time.Duration) <-chan time.Time
 	// Logger receives the bot's logs; nil means slog.Default(). The bot
 	// removes its token and every interaction token from what it logs.
 	Logger *slog.Logger
@@ -159,6 +174,10 @@ func (c *Config) setDefaults() {
 	def(&c.RefreshWindow, DefaultRefreshWindow)
 	def(&c.ClaimTTL, DefaultClaimTTL)
 	def(&c.InteractionTimeout, interactionTimeout)
+	def(&c.ShutdownTimeout, DefaultShutdownTimeout)
+	if c.After == nil {
+		c.After = time.After
+	}
 	if c.Instance == "" {
 		c.Instance = instanceName()
 	}
@@ -217,9 +236,38 @@ type Bot struct {
 	keeper    *shardKeeper // with Config.AutoShardIDs
 	listening atomic.Bool  // the interactions endpoint is (Serve)
 	seen      seenInteractions
-	reach     reach    // tokens of boards and channels reachable only through interactions (reach.go)
-	locales   locales  // each guild's locale, for the boards shown there
-	pictures  pictures // the files of messages sent or edited, so that edits keep them (outgoing.go)
+	reach     reach      // tokens of boards and channels reachable only through interactions (reach.go)
+	locales   locales    // each guild's locale, for the boards shown there
+	pictures  pictures   // the files of messages sent or edited, so that edits keep them (outgoing.go)
+	rest      *stoppable // the transport of every Discord request
+	corrupt   struct {   // the games found corrupt and reported (listed)
+		mu   sync.Mutex
+		seen map[storage.GameID]bool
+	}
+}
+
+// errStopped is the error of a Discord request made after a stop gave up
+// waiting (Config.ShutdownTimeout).
+var errStopped = errors.New("bot: stopped: the shutdown ran out of time")
+
+// stoppable is the transport of the bot's Discord requests. Once stopped —
+// a stop that ran out of time — it refuses every request at once, so that
+// work still retrying ends: discordgo retries a rate-limited request for as
+// long as Discord answers 429.
+type stoppable struct {
+	next    http.RoundTripper
+	stopped atomic.Bool
+}
+
+// RoundTrip implements http.RoundTripper.
+func (s *stoppable) RoundTrip(r *http.Request) (*http.Response, error) {
+	if s.stopped.Load() {
+		if r.Body != nil {
+			_ = r.Body.Close()
+		}
+		return nil, errStopped
+	}
+	return s.next.RoundTrip(r)
 }
 
 // New checks cfg and prepares a bot that keeps its games in store. It
@@ -246,8 +294,8 @@ func New(cfg Config, store storage.Store) (*Bot, error) {
 		}
 		transport = apiurl.Transport(base, nil)
 	}
-	b := &Bot{cfg: cfg, store: store, log: cfg.Logger, shards: shards{up: map[*discordgo.Session]bool{}}}
-	s, err := b.newSession(&http.Client{Transport: transport, Timeout: 20 * time.Second})
+	b := &Bot{cfg: cfg, store: store, log: cfg.Logger, shards: shards{up: map[*discordgo.Session]bool{}}, rest: &stoppable{next: transport}}
+	s, err := b.newSession(&http.Client{Transport: b.rest, Timeout: 20 * time.Second})
 	if err != nil {
 		return nil, err
 	}
@@ -260,7 +308,8 @@ func New(cfg Config, store storage.Store) (*Bot, error) {
 // Run connects to Discord, brings the slash commands up to date, resumes
 // pending AI turns, and serves until ctx is cancelled. Then it stops
 // taking interactions, lets running AI searches finish (queued ones stay
-// parked in storage and resume at the next start), and closes the gateway
+// parked in storage and resume at the next start) — waiting at most
+// Config.ShutdownTimeout for the work under way — and closes the gateway
 // connections of its shards. The store is the caller's to close.
 func (b *Bot) Run(ctx context.Context) error {
 	started := b.now()
@@ -347,13 +396,24 @@ func (b *Bot) serve(ctx context.Context, started time.Time, kept <-chan struct{}
 	}
 
 	<-ctx.Done()
-	b.log.Info("shutting down: finishing interactions and running searches")
+	b.log.Info("shutting down: finishing interactions and running searches", "within", b.cfg.ShutdownTimeout)
 	b.closing.Store(true)
 	b.ai.stop()
-	workers.Wait()
-	<-kept // the shards handed over before the rest winds down
-	b.inflight.Wait()
-	<-timers
+	wound := make(chan struct{})
+	go func() {
+		defer close(wound)
+		workers.Wait()
+		<-kept // the shards handed over before the rest winds down
+		b.inflight.Wait()
+		<-timers
+	}()
+	select {
+	case <-wound:
+	case <-b.cfg.After(b.cfg.ShutdownTimeout):
+		b.rest.stopped.Store(true)
+		b.log.Warn("shutdown ran out of time: stopped waiting for the work under way (Discord rate limits?); the next start resumes AI turns and redraws recent boards",
+			"after", b.cfg.ShutdownTimeout)
+	}
 	return nil
 }
 
@@ -373,6 +433,35 @@ func instanceName() string {
 	var r [4]byte
 	_, _ = rand.Read(r[:])
 	return fmt.Sprintf("%s-%d-%s", host, os.Getpid(), hex.EncodeToString(r[:]))
+}
+
+// listed reports the games a store listing left out because their records
+// are corrupt (err a *storage.SkippedError): it logs each, with what it
+// was listing, and counts it in the metrics — once per game, as the
+// timers list every tick. It returns err unless err was only that: the
+// listing is then complete for every other game, and they go on, so one
+// bad record holds up no one else.
+func (b *Bot) listed(what string, err error) error {
+	var skipped *storage.SkippedError
+	if !errors.As(err, &skipped) {
+		return err
+	}
+	b.corrupt.mu.Lock()
+	defer b.corrupt.mu.Unlock()
+	for _, g := range skipped.Games {
+		if b.corrupt.seen[g.ID] {
+			continue
+		}
+		if b.corrupt.seen == nil {
+			b.corrupt.seen = map[storage.GameID]bool{}
+		}
+		b.corrupt.seen[g.ID] = true
+		b.log.Error(what+": left out a game whose record is corrupt; 'gambit db check' lists the damage", "game", g.ID, "err", g.Err)
+		if m := b.cfg.Metrics; m != nil {
+			m.CorruptSkipped.Inc()
+		}
+	}
+	return nil
 }
 
 // now returns the bot's clock time.

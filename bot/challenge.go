@@ -40,6 +40,12 @@ func (b *Bot) clickAccept(ctx context.Context, ix *interaction, g *storage.Game,
 	if err := checkChallenge(ix, g, false); err != nil {
 		return err
 	}
+	// A challenge counts against the challenged member's cap once
+	// accepted (storage.Limits.MaxOpen): at the cap, they finish a game
+	// first.
+	if err := b.checkLimits(ctx, ix.user().ID, false); err != nil {
+		return err
+	}
 	if err := b.adoptBoard(ctx, ix, g); err != nil {
 		return err
 	}

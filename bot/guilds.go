@@ -52,7 +52,7 @@ func (b *Bot) leaveGuild(guildID string) {
 	ctx, cancel := context.WithTimeout(context.Background(), leaveTimeout)
 	defer cancel()
 	open, err := b.store.OpenGames(ctx, func(g *storage.Game) bool { return g.GuildID == guildID })
-	if err != nil {
+	if err = b.listed("removed from guild; cancel its games", err); err != nil {
 		b.log.Error("removed from guild; cannot list its open games, which stay open", "guild", guildID, "err", err)
 		return
 	}

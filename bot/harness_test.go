@@ -122,6 +122,12 @@ func start(t testing.TB, opts ...option) *harness {
 	for _, o := range opts {
 		o(h)
 	}
+	// A stop waits for the work under way; a loaded machine must not make
+	// the bound on that wait cut it short (TestShutdownIsBoundedUnderRateLimits
+	// drives the bound with its own timer).
+	if h.cfg.ShutdownTimeout == 0 {
+		h.cfg.ShutdownTimeout = time.Hour
+	}
 	srvOpts := h.srvOpts
 	storeOpts := bolt.Options{AIRatings: bot.AIRatings}
 	if h.clock != nil {

@@ -158,7 +158,7 @@ func (k *shardKeeper) drop(id int, release bool) {
 	s := b.shards.session(id)
 	b.shards.put(id, nil)
 	if s != nil {
-		if err := s.Close(); err != nil {
+		if err := b.closeSession(s); err != nil {
 			b.log.Warn("close a shard's gateway", "shard", id, "err", err)
 		}
 	}

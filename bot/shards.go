@@ -44,8 +44,9 @@ type shards struct {
 	auto     bool                       // Config.AutoShardIDs: the sessions change as processes come and go
 	sessions map[int]*discordgo.Session // by shard ID: the ones this process runs
 
-	mu sync.Mutex
-	up map[*discordgo.Session]bool
+	mu      sync.Mutex
+	up      map[*discordgo.Session]bool
+	closing map[*discordgo.Session]chan struct{} // sessions closed on purpose: their Disconnect handler closes the channel
 }
 
 // owns reports whether this process runs the shard of a guild: timers and
@@ -70,6 +71,37 @@ func (sh *shards) setUp(s *discordgo.Session, up bool) {
 	sh.mu.Lock()
 	defer sh.mu.Unlock()
 	sh.up[s] = up
+}
+
+// closeSession closes s on purpose — at shutdown, or handing its shard
+// over — and returns once its Disconnect handler has run, so that nothing
+// logs a reconnection of s, nor anything about it after the bot stopped.
+// discordgo emits Disconnect at the end of every Close and runs handlers
+// in goroutines of their own.
+func (b *Bot) closeSession(s *discordgo.Session) error {
+	done := make(chan struct{})
+	b.shards.mu.Lock()
+	if b.shards.closing == nil {
+		b.shards.closing = map[*discordgo.Session]chan struct{}{}
+	}
+	b.shards.closing[s] = done
+	b.shards.mu.Unlock()
+	err := s.Close()
+	<-done
+	return err
+}
+
+// closed reports whether s is being closed on purpose (closeSession), and
+// then tells closeSession its Disconnect was handled.
+func (sh *shards) closed(s *discordgo.Session) bool {
+	sh.mu.Lock()
+	defer sh.mu.Unlock()
+	done, ok := sh.closing[s]
+	if ok {
+		delete(sh.closing, s)
+		close(done)
+	}
+	return ok
 }
 
 // connected reports whether every shard's connection is up.
@@ -127,6 +159,10 @@ func (b *Bot) listen(s *discordgo.Session) {
 	})
 	s.AddHandler(func(s *discordgo.Session, _ *discordgo.Disconnect) {
 		b.shards.setUp(s, false)
+		if b.shards.closed(s) {
+			b.log.Info("gateway closed", "shard", s.ShardID)
+			return
+		}
 		b.log.Warn("gateway disconnected; reconnecting", "shard", s.ShardID)
 	})
 	s.AddHandler(func(_ *discordgo.Session, e *discordgo.RateLimit) {
@@ -203,7 +239,7 @@ func (b *Bot) openShards(ctx context.Context, maxConcurrency int) error {
 		}
 		if err != nil {
 			for _, o := range opened {
-				_ = o.Close()
+				_ = b.closeSession(o)
 			}
 			return fmt.Errorf("bot: connect shard %d to the gateway: %w", id, err)
 		}
@@ -259,7 +295,7 @@ func (sh *shards) put(id int, s *discordgo.Session) {
 func (b *Bot) closeShards() error {
 	var first error
 	for _, id := range b.shards.ids() {
-		if err := b.shards.session(id).Close(); err != nil && first == nil {
+		if err := b.closeSession(b.shards.session(id)); err != nil && first == nil {
 			first = fmt.Errorf("bot: close the gateway of shard %d: %w", id, err)
 		}
 	}

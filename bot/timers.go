@@ -28,7 +28,7 @@ func (b *Bot) runTimers(ctx context.Context) {
 		}
 		if m := b.cfg.Metrics; m != nil && time.Since(counted) >= b.cfg.CountInterval {
 			counted = time.Now()
-			if pending, active, err := b.store.CountOpen(ctx); err != nil {
+			if pending, active, err := b.store.CountOpen(ctx); b.listed("count open games", err) != nil {
 				b.log.Error("count open games", "err", err)
 			} else {
 				m.ChallengesPending.Set(float64(pending))
@@ -47,7 +47,7 @@ func (b *Bot) runTimers(ctx context.Context) {
 // guilds of this process's shards.
 func (b *Bot) endDue(ctx context.Context) error {
 	due, err := b.store.DueGames(ctx)
-	if err != nil {
+	if err = b.listed("end due games", err); err != nil {
 		return fmt.Errorf("bot: list due games: %w", err)
 	}
 	var errs []error

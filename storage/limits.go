@@ -9,8 +9,10 @@ import "fmt"
 // other side is not counted: an AI has no caps, and a challenged member
 // is not refused a challenge for their own games. A zero field is no cap.
 type Limits struct {
-	// MaxOpen caps the member's open games: pending and active, in either
-	// seat.
+	// MaxOpen caps the member's open games: active ones in either seat and
+	// the challenges the member sent (pending, seat 0). A challenge to the
+	// member does not count until they accept it, so that others cannot
+	// use up a member's cap by challenging them.
 	MaxOpen int
 	// MaxChallenges caps the member's own challenges waiting for an answer
 	// (pending games with the member in seat 0). It applies only when the
@@ -55,19 +57,20 @@ func (e *LimitError) Unwrap() error { return ErrLimit }
 // says whether the new game is a challenge. The cap on open games is
 // checked first.
 func (l Limits) Check(p PlayerID, open []*Game, challenge bool) error {
-	if l.MaxOpen > 0 && len(open) >= l.MaxOpen {
-		return &LimitError{Player: p, Limit: LimitOpen, Count: len(open), Max: l.MaxOpen}
-	}
-	if !challenge || l.MaxChallenges <= 0 {
-		return nil
-	}
-	waiting := 0
+	counted, waiting := 0, 0
 	for _, g := range open {
-		if g.Status == StatusPending && g.Players[0].ID == p {
+		switch {
+		case g.Status != StatusPending:
+			counted++
+		case g.Players[0].ID == p:
+			counted++
 			waiting++
 		}
 	}
-	if waiting >= l.MaxChallenges {
+	if l.MaxOpen > 0 && counted >= l.MaxOpen {
+		return &LimitError{Player: p, Limit: LimitOpen, Count: counted, Max: l.MaxOpen}
+	}
+	if challenge && l.MaxChallenges > 0 && waiting >= l.MaxChallenges {
 		return &LimitError{Player: p, Limit: LimitChallenges, Count: waiting, Max: l.MaxChallenges}
 	}
 	return nil

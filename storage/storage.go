@@ -73,6 +73,49 @@ func (e *RecordError) Error() string {
 // Unwrap lets errors.Is match both ErrCorrupt and the underlying cause.
 func (e *RecordError) Unwrap() []error { return []error{ErrCorrupt, e.Err} }
 
+// SkippedError reports the games a listing left out because their records
+// are corrupt. It matches ErrCorrupt with errors.Is; what the listing
+// returns beside it is complete for every other game, so one bad record
+// holds up no one else's.
+type SkippedError struct {
+	// Games are the games left out, each with what is wrong with it.
+	Games []SkippedGame
+}
+
+// SkippedGame is one game a listing left out, and why.
+type SkippedGame struct {
+	ID  GameID
+	Err error
+}
+
+// Error implements error.
+func (e *SkippedError) Error() string {
+	if len(e.Games) == 0 {
+		return "skipped no game records"
+	}
+	msg := fmt.Sprintf("skipped %d corrupt game records: game %s: %v", len(e.Games), e.Games[0].ID, e.Games[0].Err)
+	if len(e.Games) > 1 {
+		msg += fmt.Sprintf(" and %d more", len(e.Games)-1)
+	}
+	return msg
+}
+
+// Unwrap lets errors.Is match ErrCorrupt.
+func (e *SkippedError) Unwrap() error { return ErrCorrupt }
+
+// Skip records game id as left out for err.
+func (e *SkippedError) Skip(id GameID, err error) {
+	e.Games = append(e.Games, SkippedGame{ID: id, Err: err})
+}
+
+// Err returns e if it holds a game, else nil.
+func (e *SkippedError) Err() error {
+	if len(e.Games) == 0 {
+		return nil
+	}
+	return e
+}
+
 // Store is the persistence the bot needs. All methods are safe for
 // concurrent use. Methods that change data commit durably before returning.
 type Store interface {
@@ -112,17 +155,23 @@ type Store interface {
 	// ActiveGames lists a player's pending and active games, oldest first.
 	ActiveGames(ctx context.Context, p PlayerID) ([]*Game, error)
 	// AwaitingAI lists the active games whose player to move is an AI
-	// strategy, oldest first: the searches to resume after a restart.
+	// strategy, oldest first: the searches to resume after a restart. A
+	// game whose record is corrupt is left out, as in OpenGames.
 	AwaitingAI(ctx context.Context) ([]*Game, error)
 	// OpenGames lists the pending and active games that keep accepts (all
 	// with a nil keep), oldest first: the games of a guild the bot leaves,
-	// the boards to refresh after a restart. It reads every open game.
+	// the boards to refresh after a restart. It reads every open game. A
+	// game whose record is corrupt is left out, and the others listed
+	// with a *SkippedError naming it.
 	OpenGames(ctx context.Context, keep func(*Game) bool) ([]*Game, error)
-	// CountOpen counts the pending and the active games, for metrics.
+	// CountOpen counts the pending and the active games, for metrics. A
+	// store that must read the records to count them counts the others of
+	// a corrupt one and returns a *SkippedError naming it with them.
 	CountOpen(ctx context.Context) (pending, active int, err error)
 	// DueGames lists the pending and active games whose Deadline has
 	// passed, earliest deadline first: challenges to expire and turns to
-	// forfeit.
+	// forfeit. A game whose record is corrupt is left out, as in
+	// OpenGames.
 	DueGames(ctx context.Context) ([]*Game, error)
 	// History lists up to limit ended (finished, forfeited or abandoned)
 	// games of a player, duels and solo puzzles, newest first.

@@ -39,6 +39,11 @@ type Metrics struct {
 	GamesActive prometheus.Gauge
 	// ChallengesPending is the number of challenges awaiting an answer.
 	ChallengesPending prometheus.Gauge
+	// CorruptSkipped counts the open games the bot left out of its
+	// listings (the boards refreshed at start, AI turns to resume,
+	// deadlines, the games counted, a guild's games when the bot leaves
+	// it) because their records are corrupt, each game once.
+	CorruptSkipped prometheus.Counter
 }
 
 // Label names of the vectors in [Metrics].
@@ -117,6 +122,10 @@ func NewMetrics() *Metrics {
 			Name: "gambit_challenges_pending",
 			Help: "Challenges waiting for the challenged player to accept or decline.",
 		}),
+		CorruptSkipped: prometheus.NewCounter(prometheus.CounterOpts{
+			Name: "gambit_corrupt_records_skipped_total",
+			Help: "Open games left out of the bot's listings (boards refreshed at start, AI turns, deadlines, games counted) because their records are corrupt, each once; gambit db check lists them.",
+		}),
 	}
 	m.Registry.MustRegister(
 		collectors.NewGoCollector(),
@@ -125,7 +134,7 @@ func NewMetrics() *Metrics {
 		m.AIQueue, m.AIWait,
 		m.SearchSeconds, m.SearchDepth, m.Overshoot,
 		m.RESTErrors,
-		m.GamesActive, m.ChallengesPending,
+		m.GamesActive, m.ChallengesPending, m.CorruptSkipped,
 	)
 	return m
 }

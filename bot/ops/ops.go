@@ -21,6 +21,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math"
 	"net"
 	"net/http"
 	"net/netip"
@@ -61,6 +62,16 @@ const (
 
 // MinTokenLength is the shortest operations token [ValidateToken] accepts.
 const MinTokenLength = 16
+
+// The least variety [ValidateToken] accepts in a token: distinct
+// characters, and bits of entropy estimated from the frequency of its
+// characters (its length times their Shannon entropy). A token of one
+// character repeated has none; `openssl rand -hex 32` makes one of about
+// 250 bits.
+const (
+	MinTokenDistinct = 6
+	MinTokenBits     = 40
+)
 
 // Check is one named health check, e.g. "storage" or "gateway".
 type Check struct {
@@ -172,7 +183,8 @@ func requireToken(token string, next http.Handler) http.Handler {
 
 // ValidateToken checks an operations token (GAMBIT_OPS_TOKEN): at least
 // [MinTokenLength] characters, all of them allowed in a bearer token
-// (letters, digits and -._~+/, then = signs at the end). Its error names
+// (letters, digits and -._~+/, then = signs at the end), and not too
+// predictable (see [MinTokenDistinct] and [MinTokenBits]). Its error names
 // the setting but never shows the token.
 func ValidateToken(token string) error {
 	bad := func(why string) error {
@@ -185,7 +197,28 @@ func ValidateToken(token string) error {
 	if body == "" || strings.TrimLeft(body, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~+/") != "" {
 		return bad("a character other than letters, digits and -._~+/ (and = at the end)")
 	}
+	if distinct, bits := tokenEntropy(token); distinct < MinTokenDistinct || bits < MinTokenBits {
+		return bad(fmt.Sprintf("too easy to guess: %d different characters, about %.0f bits; want at least %d and %d bits",
+			distinct, bits, MinTokenDistinct, MinTokenBits))
+	}
 	return nil
+}
+
+// tokenEntropy returns the distinct characters of token and its entropy in
+// bits estimated from their frequencies: its length times their Shannon
+// entropy.
+func tokenEntropy(token string) (distinct int, bits float64) {
+	counts := map[rune]int{}
+	n := 0
+	for _, r := range token {
+		counts[r]++
+		n++
+	}
+	for _, c := range counts {
+		p := float64(c) / float64(n)
+		bits -= float64(n) * p * math.Log2(p)
+	}
+	return len(counts), bits
 }
 
 // serveHealth answers GET /healthz.

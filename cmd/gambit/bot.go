@@ -36,17 +36,18 @@ environment and from a .env file in the working directory (see .env.example):
   GAMBIT_SHARD_IDS       the shards this process runs: 0-3, 0,2, or auto to share them with the
                          other processes on the database and take over those of a dead one (default all)
   GAMBIT_CLAIM_TTL       how long a dead process's AI turns and shards wait for another (default 30s)
+  GAMBIT_SHUTDOWN_TIMEOUT  how long a stop waits for the work under way (default 7s)
   GAMBIT_MOVE_TIME       default AI time per move (default 2s)
   GAMBIT_CHALLENGE_TTL   how long a challenge waits for an answer (default 5m)
   GAMBIT_TURN_TIMEOUT    how long a player may take per move (default 24h)
   GAMBIT_DEFAULT_AI      the AI of /play without opponent or ai (default minimax)
   GAMBIT_SEARCH_THREADS  total AI search threads (default: the machine's cores)
   GAMBIT_AI_HASH_MIB     each AI search's transposition table in MiB (default 32)
-  GAMBIT_MAX_GAMES_PER_USER  a member's open games and challenges at most (default 10)
+  GAMBIT_MAX_GAMES_PER_USER  a member's games in progress and challenges sent at most (default 10)
   GAMBIT_MAX_CHALLENGES  a member's challenges waiting for an answer at most (default 3)
   GAMBIT_LOG_LEVEL       debug, info, warn or error (default info)
   GAMBIT_OPS_ADDR        serve /healthz, /metrics and /backup here (":9090" is loopback only)
-  GAMBIT_OPS_TOKEN       the bearer token /backup needs (at least 16 characters); unset: /backup is off
+  GAMBIT_OPS_TOKEN       the bearer token /backup needs (at least 16 characters, hard to guess: openssl rand -hex 32); unset: /backup is off
 
 Without a Discord token, try Gambit locally with 'gambit playground'.`
 
@@ -101,6 +102,7 @@ func botSettings(needDiscord bool) (bot.Config, slog.Level, error) {
 	duration("GAMBIT_CHALLENGE_TTL", &cfg.ChallengeTTL)
 	duration("GAMBIT_TURN_TIMEOUT", &cfg.TurnTimeout)
 	duration("GAMBIT_CLAIM_TTL", &cfg.ClaimTTL)
+	duration("GAMBIT_SHUTDOWN_TIMEOUT", &cfg.ShutdownTimeout)
 	count := func(key string, into *int) {
 		if v := os.Getenv(key); v != "" {
 			n, err := strconv.Atoi(v)

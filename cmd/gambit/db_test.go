@@ -198,19 +198,27 @@ func TestDamagedDatabaseIsReported(t *testing.T) {
 	for _, tc := range []struct {
 		name   string
 		damage func(page []byte)
+		// checkSays is what db check's error says: the file is corrupt,
+		// or it lists the problems that bbolt's own check found.
+		checkSays string
 	}{
 		{"a page naming another page", func(page []byte) {
 			binary.NativeEndian.PutUint64(page, binary.NativeEndian.Uint64(page)+1000)
-		}},
+		}, "corrupt"},
 		{"keys far past the file", func(page []byte) {
 			for i := range int(binary.NativeEndian.Uint16(page[10:])) {
 				binary.NativeEndian.PutUint32(page[16+16*i+4:], 0x7fff0000) // the leaf element's key offset
 			}
-		}},
+		}, "corrupt"},
+		// Sound pages, but the first key sorts after the others: only
+		// bbolt's own check, which db check runs, sees it.
+		{"keys out of order", func(page []byte) {
+			page[16+binary.NativeEndian.Uint32(page[16+4:])] |= 0x80 // the first leaf element's key
+		}, "problem"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			db := damagedDB(t, tc.damage)
-			reported := func(what string, args ...string) {
+			reported := func(what, says string, args ...string) string {
 				t.Helper()
 				var code int
 				var errOut string
@@ -222,17 +230,20 @@ func TestDamagedDatabaseIsReported(t *testing.T) {
 					}()
 					code, _, errOut = gambit(args...)
 				}()
-				if code != 1 || !strings.Contains(errOut, db) || !strings.Contains(errOut, "corrupt") {
-					t.Errorf("%s: exit %d, stderr %q; want status 1 and an error calling %s corrupt", what, code, errOut, db)
+				if code != 1 || !strings.Contains(errOut, db) || !strings.Contains(errOut, says) {
+					t.Errorf("%s: exit %d, stderr %q; want status 1 and an error naming %s and saying %q", what, code, errOut, db, says)
 				}
+				return errOut
 			}
-			reported("gambit db check", "db", "check", "--db", db)
+			reported("gambit db check", tc.checkSays, "db", "check", "--db", db)
 			t.Setenv("DISCORD_TOKEN", "test-token")
 			// Were the database to pass, this URL stops the bot before it
 			// reaches out: the exit would not mention corruption.
 			t.Setenv("DISCORD_API_URL", "http://127.0.0.1:1/api/v10")
 			t.Setenv("GAMBIT_DB", db)
-			reported("gambit bot", "bot")
+			if errOut := reported("gambit bot", "corrupt", "bot"); !strings.Contains(errOut, "gambit db check --db "+db) || !strings.Contains(errOut, "restore the last backup") {
+				t.Errorf("gambit bot: stderr %q; want it to name db check and the backup", errOut)
+			}
 		})
 	}
 }

@@ -39,7 +39,11 @@ func openStore(ctx context.Context, url, path string, mode storeMode) (storage.A
 			return nil, fmt.Errorf("no database at %s: give its path with --db or GAMBIT_DB, or a PostgreSQL URL with --url or %s", path, envDatabaseURL)
 		}
 	}
-	return bolt.Open(path, &bolt.Options{ReadOnly: mode == inspecting, AIRatings: bot.AIRatings})
+	s, err := bolt.Open(path, &bolt.Options{ReadOnly: mode == inspecting, AIRatings: bot.AIRatings})
+	if mode == serving && errors.Is(err, bolt.ErrCorruptFile) {
+		return nil, fmt.Errorf("%w\nthe bot does not start on a damaged file, and left it as it is: list the damage with 'gambit db check --db %s', then restore the last backup (a copy from 'gambit db backup' or GET /backup)", err, path)
+	}
+	return s, err
 }
 
 // storeName names the database a store holds, for messages.

@@ -57,6 +57,13 @@ func (s *Server) InjectFault(f Fault) {
 	s.faults = append(s.faults, &pendingFault{Fault: f, left: max(f.Times, 1)})
 }
 
+// ClearFaults disarms every fault still pending.
+func (s *Server) ClearFaults() {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.faults = nil
+}
+
 // takeFault consumes the first fault matching a request.
 func (s *Server) takeFault(method, route string) *Fault {
 	s.mu.Lock()

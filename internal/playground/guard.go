@@ -1,7 +1,10 @@
 package playground
 
 import (
+	"bytes"
+	"encoding/json"
 	"fmt"
+	"io"
 	"mime"
 	"net"
 	"net/http"
@@ -42,8 +45,14 @@ func guard(servedPort int, h http.Handler) http.Handler {
 	})
 }
 
+// maxBody bounds the body of a state-changing request, above what any
+// handler accepts (each reads its own, smaller, limit).
+const maxBody = 64 << 10
+
 // requireJSON refuses a state-changing request whose body is not
-// declared application/json, before anything reads it.
+// declared application/json, before anything reads it, and one whose body
+// holds anything but white space after its JSON value (each handler reads
+// one value and would ignore the rest).
 func requireJSON(h http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		switch r.Method {
@@ -54,6 +63,20 @@ func requireJSON(h http.Handler) http.Handler {
 				fail(w, http.StatusUnsupportedMediaType, fmt.Sprintf("refused a %s with Content-Type %q: send the request as JSON, with Content-Type: application/json", r.Method, ct))
 				return
 			}
+			body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, maxBody))
+			if err != nil {
+				fail(w, http.StatusRequestEntityTooLarge, fmt.Sprintf("refused a request body: %v", err))
+				return
+			}
+			dec := json.NewDecoder(bytes.NewReader(body))
+			var value json.RawMessage
+			// A malformed value is left to the handler, which says what it
+			// wanted.
+			if dec.Decode(&value) == nil && dec.Decode(&value) != io.EOF {
+				fail(w, http.StatusBadRequest, "malformed request: data after the JSON value: send exactly one JSON object")
+				return
+			}
+			r.Body = io.NopCloser(bytes.NewReader(body))
 		}
 		h.ServeHTTP(w, r)
 	})

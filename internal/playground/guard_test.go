@@ -1,6 +1,7 @@
 package playground_test
 
 import (
+	"encoding/json"
 	"fmt"
 	"net/http"
 	"strings"
@@ -126,5 +127,53 @@ func TestMembersAreCapped(t *testing.T) {
 	api(t, "GET", url+"api/state", nil, &st)
 	if len(st.Members) != playground.MaxMembers {
 		t.Errorf("%d members, want %d", len(st.Members), playground.MaxMembers)
+	}
+}
+
+// TestTrailingDataAfterTheBodyIsRefused: a request body is one JSON value;
+// anything after it is refused with 400 rather than ignored, on every
+// endpoint that changes something, and nothing changes.
+func TestTrailingDataAfterTheBodyIsRefused(t *testing.T) {
+	url := startPlayground(t)
+	var st state
+	api(t, "GET", url+"api/state", nil, &st)
+	alice := st.Members[0].ID
+	for _, tc := range []struct{ path, body string }{
+		{"api/members", `{"name":"mallory"} {"name":"eve"}`},
+		{"api/members", `{"name":"mallory"}garbage`},
+		{"api/members", `{"name":"mallory"}]`},
+		{"api/command", `{"member":"` + alice + `","name":"play","options":[{"name":"game","value":"connect4"},{"name":"ai","value":"random"}]} 1`},
+		{"api/locale", `{"member":"` + alice + `","locale":"id"}{}`},
+		{"api/click", `{"member":"` + alice + `"} null`},
+	} {
+		req, err := http.NewRequest("POST", url+tc.path, strings.NewReader(tc.body))
+		if err != nil {
+			t.Fatal(err)
+		}
+		req.Header.Set("Content-Type", "application/json")
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var answer struct{ Error string }
+		_ = json.NewDecoder(resp.Body).Decode(&answer)
+		resp.Body.Close()
+		if resp.StatusCode != http.StatusBadRequest || !strings.Contains(answer.Error, "after the JSON value") {
+			t.Errorf("POST /%s %s: %d %q; want 400 naming the data after the JSON value", tc.path, tc.body, resp.StatusCode, answer.Error)
+		}
+	}
+	// White space after the value is fine.
+	if code, text := send(t, "POST", url+"api/members", map[string]string{"name": "carol"}, map[string]string{"Content-Type": "application/json"}); code != 200 {
+		t.Errorf("a plain body: %d %q", code, text)
+	}
+	var after state
+	api(t, "GET", url+"api/state", nil, &after)
+	if len(after.Members) != len(st.Members)+1 {
+		t.Errorf("%d members after the refused requests and one good one, want %d", len(after.Members), len(st.Members)+1)
+	}
+	var locales localeState
+	api(t, "GET", url+"api/state", nil, &locales)
+	if l := locales.locales()["alice"]; l != i18n.English {
+		t.Errorf("alice's locale after the refused requests: %s, want en-US", l)
 	}
 }

@@ -1,9 +1,12 @@
 package bolt
 
 import (
+	"bytes"
 	"path/filepath"
 	"testing"
 	"time"
+
+	"go.etcd.io/bbolt"
 
 	"github.com/gambitbot/gambit/storage"
 	"github.com/gambitbot/gambit/storage/storetest"
@@ -28,5 +31,25 @@ func TestConformance(t *testing.T) {
 			}
 			return open()
 		}
-	})
+	}, corruptRecord)
+}
+
+// corruptRecord replaces the record of game id with bytes that do not
+// decode, for storetest.
+func corruptRecord(t testing.TB, s storage.Admin, id storage.GameID) (restore func()) {
+	db := s.(*Store).db
+	var old []byte
+	put := func(data []byte) {
+		if err := db.Update(func(tx *bbolt.Tx) error {
+			games := tx.Bucket(bucketGames)
+			if old == nil {
+				old = bytes.Clone(games.Get([]byte(id)))
+			}
+			return games.Put([]byte(id), data)
+		}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	put([]byte("\x01{\"version\": \"x\""))
+	return func() { put(old) }
 }

@@ -1,13 +1,16 @@
 package bolt
 
 import (
+	"bytes"
 	"context"
 	"encoding/binary"
 	"errors"
 	"fmt"
+	"maps"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -185,5 +188,124 @@ func TestPageBothFreeAndInUseIsRefused(t *testing.T) {
 	_, err = Open(path, nil)
 	if !errors.Is(err, ErrCorruptFile) || !strings.Contains(err.Error(), fmt.Sprintf("page %d: listed as free", root)) {
 		t.Fatalf("open: %v; want ErrCorruptFile naming page %d as free and in use", err, root)
+	}
+}
+
+// damagedCopies returns the damaged copies of a real database that the
+// probe of the bot's start used, by kind: for every data page, a bit
+// flipped in each field of its header (id, type, count, overflow), a bit
+// flipped in the first and the last key of its elements, and its first
+// element's key swapped with the next (key order); and the file truncated
+// at every page boundary.
+func damagedCopies(t *testing.T) map[string][]byte {
+	t.Helper()
+	orig, pageSize := readDamageSample(t)
+	copies := map[string][]byte{}
+	damage := func(name string, fn func(data []byte)) {
+		data := append([]byte(nil), orig...)
+		fn(data)
+		copies[name] = data
+	}
+	pages := len(orig) / pageSize
+	for id := 2; id < pages; id++ {
+		p := orig[id*pageSize:]
+		for _, field := range []struct {
+			name string
+			at   int
+		}{{"id", 0}, {"type", 8}, {"count", 10}, {"overflow", 12}} {
+			damage(fmt.Sprintf("page %d %s", id, field.name), func(data []byte) { data[id*pageSize+field.at] ^= 1 })
+		}
+		flags, count := order.Uint16(p[8:]), int(order.Uint16(p[10:]))
+		if flags != branchPageFlag && flags != leafPageFlag || count < 2 {
+			continue
+		}
+		key := func(i int) (at, size int) {
+			e := p[pageHeaderSize+i*elementSize:]
+			if flags == branchPageFlag {
+				return pageHeaderSize + i*elementSize + int(order.Uint32(e)), int(order.Uint32(e[4:]))
+			}
+			return pageHeaderSize + i*elementSize + int(order.Uint32(e[4:])), int(order.Uint32(e[8:]))
+		}
+		for _, i := range []int{0, count - 1} {
+			if at, size := key(i); size > 0 && at < pageSize {
+				damage(fmt.Sprintf("page %d key %d", id, i), func(data []byte) { data[id*pageSize+at] ^= 0x80 })
+			}
+		}
+		// The first two elements' headers exchanged, positions kept
+		// relative to each: the keys out of order.
+		damage(fmt.Sprintf("page %d keys swapped", id), func(data []byte) {
+			at0, size0 := key(0)
+			at1, size1 := key(1)
+			if size0 != size1 || size0 == 0 {
+				data[id*pageSize+at0] ^= 0x80
+				return
+			}
+			a, b := data[id*pageSize+at0:][:size0], data[id*pageSize+at1:][:size1]
+			tmp := append([]byte(nil), a...)
+			copy(a, b)
+			copy(b, tmp)
+		})
+	}
+	for id := 1; id < pages; id++ {
+		copies[fmt.Sprintf("truncated at page %d", id)] = orig[:id*pageSize]
+	}
+	return copies
+}
+
+// TestOpenRefusesWhatCheckRejects: `gambit bot` must not start on a file
+// that `gambit db check` rejects at the bbolt level, nor change it. For
+// every damaged copy (damagedCopies), the read-only open and Check of `db
+// check` decide whether the file is rejected at that level — Open refuses
+// it as corrupt, or Check reports a "bbolt:" problem; then the read-write
+// open of the bot's start must refuse each rejected copy as ErrCorruptFile,
+// with an error naming the file, and leave its bytes as they were.
+func TestOpenRefusesWhatCheckRejects(t *testing.T) {
+	dir := t.TempDir()
+	copies := damagedCopies(t)
+	var rejected, byCheckOnly int
+	for _, name := range slices.Sorted(maps.Keys(copies)) {
+		data := copies[name]
+		path := filepath.Join(dir, strings.ReplaceAll(name, " ", "-")+".db")
+		if err := os.WriteFile(path, data, 0o600); err != nil {
+			t.Fatal(err)
+		}
+		refusedRO, bboltProblems := false, false
+		s, err := Open(path, &Options{ReadOnly: true})
+		switch {
+		case errors.Is(err, ErrCorruptFile):
+			refusedRO = true
+		case err != nil:
+			// Not rejected at the bbolt level (a meta page bbolt itself
+			// refuses is its own error).
+		default:
+			problems, err := s.Check(context.Background())
+			bboltProblems = errors.Is(err, ErrCorruptFile) || slices.ContainsFunc(problems, func(p string) bool { return strings.HasPrefix(p, "bbolt: ") })
+			if err := s.Close(); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if !refusedRO && !bboltProblems {
+			continue
+		}
+		rejected++
+		if bboltProblems {
+			byCheckOnly++
+		}
+		s, err = Open(path, nil)
+		if err == nil {
+			t.Errorf("%s: the bot's open accepted a file db check rejects", name)
+			_ = s.Close()
+		} else if !errors.Is(err, ErrCorruptFile) || !strings.Contains(err.Error(), path) {
+			t.Errorf("%s: open: %v; want ErrCorruptFile naming %s", name, err, path)
+		}
+		if after, err := os.ReadFile(path); err != nil {
+			t.Fatal(err)
+		} else if !bytes.Equal(after, data) {
+			t.Errorf("%s: the refused open changed the file", name)
+		}
+	}
+	t.Logf("%d damaged copies, %d rejected by db check, %d of them only by bbolt's check", len(copies), rejected, byCheckOnly)
+	if byCheckOnly == 0 {
+		t.Error("no copy was rejected by bbolt's check alone: the damage misses what the test is about")
 	}
 }

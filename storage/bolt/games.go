@@ -3,6 +3,7 @@ package bolt
 import (
 	"bytes"
 	"context"
+	"errors"
 	"fmt"
 	"slices"
 	"strings"
@@ -104,7 +105,7 @@ func (s *Store) CreateGame(ctx context.Context, g *storage.Game, limits storage.
 	var rec storage.Game
 	err := s.update(ctx, func(tx *bbolt.Tx) error {
 		if p := g.Players[0].ID; !p.IsAI() {
-			open, err := loadIndexed(tx, bucketOpen, pairPrefix(string(p)), false, 0)
+			open, err := loadIndexed(tx, bucketOpen, pairPrefix(string(p)), false, 0, nil)
 			if err != nil {
 				return err
 			}
@@ -216,7 +217,7 @@ func (s *Store) setRematched(ctx context.Context, id storage.GameID, claim bool)
 
 // ActiveGames implements storage.Store.
 func (s *Store) ActiveGames(ctx context.Context, p storage.PlayerID) ([]*storage.Game, error) {
-	games, err := s.indexedGames(ctx, bucketOpen, pairPrefix(string(p)), false, 0)
+	games, err := s.indexedGames(ctx, bucketOpen, pairPrefix(string(p)), false, 0, false)
 	if err != nil {
 		return nil, fmt.Errorf("storage: active games of %s: %w", p, err)
 	}
@@ -225,16 +226,16 @@ func (s *Store) ActiveGames(ctx context.Context, p storage.PlayerID) ([]*storage
 
 // AwaitingAI implements storage.Store.
 func (s *Store) AwaitingAI(ctx context.Context) ([]*storage.Game, error) {
-	games, err := s.indexedGames(ctx, bucketAI, nil, false, 0)
+	games, err := s.indexedGames(ctx, bucketAI, nil, false, 0, true)
 	if err != nil {
-		return nil, fmt.Errorf("storage: games awaiting the AI: %w", err)
+		return games, fmt.Errorf("storage: games awaiting the AI: %w", err)
 	}
 	return games, nil
 }
 
 // History implements storage.Store.
 func (s *Store) History(ctx context.Context, p storage.PlayerID, limit int) ([]*storage.Game, error) {
-	games, err := s.indexedGames(ctx, bucketHistory, pairPrefix(string(p)), true, limit)
+	games, err := s.indexedGames(ctx, bucketHistory, pairPrefix(string(p)), true, limit, false)
 	if err != nil {
 		return nil, fmt.Errorf("storage: history of %s: %w", p, err)
 	}
@@ -243,7 +244,7 @@ func (s *Store) History(ctx context.Context, p storage.PlayerID, limit int) ([]*
 
 // Solved implements storage.Store.
 func (s *Store) Solved(ctx context.Context, p storage.PlayerID, k storage.Kind, limit int) ([]*storage.Game, error) {
-	games, err := s.indexedGames(ctx, bucketSolved, solvedPrefix(p, k), true, limit)
+	games, err := s.indexedGames(ctx, bucketSolved, solvedPrefix(p, k), true, limit, false)
 	if err != nil {
 		return nil, fmt.Errorf("storage: %s puzzles solved by %s: %w", k, p, err)
 	}
@@ -254,46 +255,86 @@ func (s *Store) Solved(ctx context.Context, p storage.PlayerID, k storage.Kind, 
 func (s *Store) DueGames(ctx context.Context) ([]*storage.Game, error) {
 	// Every key of a deadline up to now sorts before this one.
 	end := deadlineKey(s.now(), "\xff")
-	var games []*storage.Game
+	var (
+		games   []*storage.Game
+		skipped storage.SkippedError
+	)
 	err := s.view(ctx, func(tx *bbolt.Tx) error {
-		games = nil
+		games, skipped = nil, storage.SkippedError{}
 		c := tx.Bucket(bucketDeadline).Cursor()
 		for k, _ := c.First(); k != nil && bytes.Compare(k, end) <= 0; k, _ = c.Next() {
-			g, err := getGame(tx, storage.GameID(k[8:]))
+			g, err := indexedGame(tx, bucketDeadline, storage.GameID(k[8:]), &skipped)
 			if err != nil {
-				return fmt.Errorf("game %s in index %s: %w", k[8:], bucketDeadline, err)
+				return err
 			}
-			games = append(games, g)
+			if g != nil {
+				games = append(games, g)
+			}
 		}
 		return nil
 	})
 	if err != nil {
 		return nil, fmt.Errorf("storage: due games: %w", err)
 	}
-	return games, nil
-}
-
-// indexedGames loads the games named by an index (see indexIDs).
-func (s *Store) indexedGames(ctx context.Context, bucket, prefix []byte, reverse bool, limit int) ([]*storage.Game, error) {
-	var games []*storage.Game
-	err := s.view(ctx, func(tx *bbolt.Tx) (err error) {
-		games, err = loadIndexed(tx, bucket, prefix, reverse, limit)
-		return err
-	})
-	return games, err
-}
-
-// loadIndexed loads the games named by an index inside tx (see indexIDs).
-func loadIndexed(tx *bbolt.Tx, bucket, prefix []byte, reverse bool, limit int) ([]*storage.Game, error) {
-	var games []*storage.Game
-	for _, id := range indexIDs(tx, bucket, prefix, reverse, limit) {
-		g, err := getGame(tx, id)
-		if err != nil {
-			return nil, fmt.Errorf("game %s in index %s: %w", id, bucket, err)
-		}
-		games = append(games, g)
+	if err := skipped.Err(); err != nil {
+		return games, fmt.Errorf("storage: due games: %w", err)
 	}
 	return games, nil
+}
+
+// indexedGames loads the games named by an index (see indexIDs). With
+// skip, a game whose record is corrupt or missing is left out and the
+// others returned with a *storage.SkippedError naming it.
+func (s *Store) indexedGames(ctx context.Context, bucket, prefix []byte, reverse bool, limit int, skip bool) ([]*storage.Game, error) {
+	var (
+		games   []*storage.Game
+		skipped storage.SkippedError
+	)
+	err := s.view(ctx, func(tx *bbolt.Tx) (err error) {
+		skipped = storage.SkippedError{}
+		into := &skipped
+		if !skip {
+			into = nil
+		}
+		games, err = loadIndexed(tx, bucket, prefix, reverse, limit, into)
+		return err
+	})
+	if err != nil {
+		return nil, err
+	}
+	return games, skipped.Err()
+}
+
+// loadIndexed loads the games named by an index inside tx (see indexIDs);
+// with skipped, as indexedGame.
+func loadIndexed(tx *bbolt.Tx, bucket, prefix []byte, reverse bool, limit int, skipped *storage.SkippedError) ([]*storage.Game, error) {
+	var games []*storage.Game
+	for _, id := range indexIDs(tx, bucket, prefix, reverse, limit) {
+		g, err := indexedGame(tx, bucket, id, skipped)
+		if err != nil {
+			return nil, err
+		}
+		if g != nil {
+			games = append(games, g)
+		}
+	}
+	return games, nil
+}
+
+// indexedGame loads game id, named by index bucket. With skipped, a game
+// whose record is corrupt or missing is named there and nil returned
+// instead of an error.
+func indexedGame(tx *bbolt.Tx, bucket []byte, id storage.GameID, skipped *storage.SkippedError) (*storage.Game, error) {
+	g, err := getGame(tx, id)
+	if err == nil {
+		return g, nil
+	}
+	err = fmt.Errorf("game %s in index %s: %w", id, bucket, err)
+	if skipped != nil && (errors.Is(err, storage.ErrCorrupt) || errors.Is(err, storage.ErrNotFound)) {
+		skipped.Skip(id, err)
+		return nil, nil
+	}
+	return nil, err
 }
 
 // indexIDs returns the game ids of the index keys with the given prefix,
@@ -323,8 +364,9 @@ func indexIDs(tx *bbolt.Tx, bucket, prefix []byte, reverse bool, limit int) []st
 }
 
 // forEachOpen calls fn with each open game once, walking the open-games
-// index (which lists a duel under both of its players).
-func forEachOpen(ctx context.Context, tx *bbolt.Tx, fn func(*storage.Game)) error {
+// index (which lists a duel under both of its players). A game whose
+// record is corrupt, or missing, goes to skipped instead.
+func forEachOpen(ctx context.Context, tx *bbolt.Tx, skipped *storage.SkippedError, fn func(*storage.Game)) error {
 	seen := map[string]bool{}
 	return tx.Bucket(bucketOpen).ForEach(func(k, _ []byte) error {
 		_, id, _ := bytes.Cut(k, []byte{0})
@@ -332,20 +374,23 @@ func forEachOpen(ctx context.Context, tx *bbolt.Tx, fn func(*storage.Game)) erro
 			return nil
 		}
 		seen[string(id)] = true
-		g, err := getGame(tx, storage.GameID(id))
+		g, err := indexedGame(tx, bucketOpen, storage.GameID(id), skipped)
 		if err != nil {
-			return fmt.Errorf("game %s in index %s: %w", id, bucketOpen, err)
+			return err
 		}
-		fn(g)
+		if g != nil {
+			fn(g)
+		}
 		return ctx.Err()
 	})
 }
 
 // CountOpen implements storage.Store.
 func (s *Store) CountOpen(ctx context.Context) (pending, active int, err error) {
+	var skipped storage.SkippedError
 	err = s.view(ctx, func(tx *bbolt.Tx) error {
-		pending, active = 0, 0
-		return forEachOpen(ctx, tx, func(g *storage.Game) {
+		pending, active, skipped = 0, 0, storage.SkippedError{}
+		return forEachOpen(ctx, tx, &skipped, func(g *storage.Game) {
 			switch g.Status {
 			case storage.StatusPending:
 				pending++
@@ -357,16 +402,22 @@ func (s *Store) CountOpen(ctx context.Context) (pending, active int, err error) 
 	if err != nil {
 		return 0, 0, fmt.Errorf("storage: count open games: %w", err)
 	}
+	if err := skipped.Err(); err != nil {
+		return pending, active, fmt.Errorf("storage: count open games: %w", err)
+	}
 	return pending, active, nil
 }
 
 // OpenGames implements storage.Store. There is no index by guild or time:
 // it reads every open game once.
 func (s *Store) OpenGames(ctx context.Context, keep func(*storage.Game) bool) ([]*storage.Game, error) {
-	var games []*storage.Game
+	var (
+		games   []*storage.Game
+		skipped storage.SkippedError
+	)
 	err := s.view(ctx, func(tx *bbolt.Tx) error {
-		games = nil
-		return forEachOpen(ctx, tx, func(g *storage.Game) {
+		games, skipped = nil, storage.SkippedError{}
+		return forEachOpen(ctx, tx, &skipped, func(g *storage.Game) {
 			if keep == nil || keep(g) {
 				games = append(games, g)
 			}
@@ -376,5 +427,8 @@ func (s *Store) OpenGames(ctx context.Context, keep func(*storage.Game) bool) ([
 		return nil, fmt.Errorf("storage: open games: %w", err)
 	}
 	slices.SortFunc(games, func(a, b *storage.Game) int { return strings.Compare(string(a.ID), string(b.ID)) })
+	if err := skipped.Err(); err != nil {
+		return games, fmt.Errorf("storage: open games: %w", err)
+	}
 	return games, nil
 }

@@ -64,7 +64,9 @@ var _ storage.Admin = (*Store)(nil)
 // holds the file it fails after the lock timeout with an error that names
 // the file and matches ErrLocked. It reads every page of the B+tree first
 // and refuses a damaged file with an error that names it and matches
-// ErrCorruptFile (and storage.ErrCorrupt).
+// ErrCorruptFile (and storage.ErrCorrupt); opened read-write, it runs
+// bbolt's consistency check too, and refuses what `gambit db check` rejects
+// at the bbolt level. A refused file is left as it was.
 func Open(path string, opts *Options) (*Store, error) {
 	return open(path, opts, migrations)
 }
@@ -94,7 +96,7 @@ func open(path string, opts *Options, steps []migration) (*Store, error) {
 		if db, err = openBolt(path, o); err != nil {
 			return err
 		}
-		if err := verify(db, path); err != nil {
+		if err := verify(db, path, !o.ReadOnly); err != nil {
 			return err
 		}
 		if err := migrate(db, path, steps); err != nil {
@@ -135,12 +137,22 @@ func openBolt(path string, o Options) (*bbolt.DB, error) {
 }
 
 // verify refuses a file whose pages are damaged (see verifyPages) before
-// anything walks them.
-func verify(db *bbolt.DB, path string) error {
+// anything walks them. With full, it also runs bbolt's own consistency
+// check (tx.Check: key order, pages neither free nor in use), which `gambit
+// db check` reports too, so that the bot never serves — and writes to — a
+// file that check rejects. A read-only open leaves that to Check, which
+// lists every problem.
+func verify(db *bbolt.DB, path string, full bool) error {
 	var problems []string
 	if err := db.View(func(tx *bbolt.Tx) (err error) {
-		problems, err = verifyPages(tx, path)
-		return err
+		if problems, err = verifyPages(tx, path); err != nil || len(problems) > 0 || !full {
+			return err
+		}
+		// Safe now: the pages' structure is sound (see verifyPages).
+		for err := range tx.Check() {
+			problems = append(problems, fmt.Sprintf("bbolt: %v", err))
+		}
+		return nil
 	}); err != nil {
 		return fmt.Errorf("storage: open %s: verify pages: %w", path, err)
 	}

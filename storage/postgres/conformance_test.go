@@ -39,7 +39,26 @@ func TestConformance(t *testing.T) {
 			}
 			return s
 		}
-	})
+	}, corruptRecord)
+}
+
+// corruptRecord replaces the record of game id with JSON that does not
+// decode as a game, for storetest.
+func corruptRecord(t testing.TB, s storage.Admin, id storage.GameID) (restore func()) {
+	pool := s.(*Store).pool
+	ctx := context.Background()
+	var old []byte
+	if err := pool.QueryRow(ctx, "SELECT record FROM games WHERE id = $1", id).Scan(&old); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := pool.Exec(ctx, `UPDATE games SET record = '{"version": "x"}' WHERE id = $1`, id); err != nil {
+		t.Fatal(err)
+	}
+	return func() {
+		if _, err := pool.Exec(ctx, "UPDATE games SET record = $2 WHERE id = $1", id, old); err != nil {
+			t.Fatal(err)
+		}
+	}
 }
 
 // TestClaimsSurviveReopening: a claim lives in the database, not in the

@@ -110,7 +110,9 @@ func decodeGame(id string, data []byte) (*storage.Game, error) {
 }
 
 // queryGames runs a query selecting (id, record) rows and decodes them.
-func queryGames(ctx context.Context, q pgx.Tx, sql string, args ...any) ([]*storage.Game, error) {
+// With skipped, a record that does not decode is left out and named there
+// instead of failing the query.
+func queryGames(ctx context.Context, q pgx.Tx, skipped *storage.SkippedError, sql string, args ...any) ([]*storage.Game, error) {
 	rows, err := q.Query(ctx, sql, args...)
 	if err != nil {
 		return nil, err
@@ -122,10 +124,14 @@ func queryGames(ctx context.Context, q pgx.Tx, sql string, args ...any) ([]*stor
 	)
 	_, err = pgx.ForEachRow(rows, []any{&id, &data}, func() error {
 		g, err := decodeGame(id, data)
-		if err != nil {
+		switch {
+		case err != nil && skipped != nil:
+			skipped.Skip(storage.GameID(id), err)
+		case err != nil:
 			return err
+		default:
+			games = append(games, g)
 		}
-		games = append(games, g)
 		return nil
 	})
 	return games, err
@@ -137,7 +143,7 @@ func getGame(ctx context.Context, tx pgx.Tx, id storage.GameID, forUpdate bool) 
 	if forUpdate {
 		sql += " FOR UPDATE"
 	}
-	games, err := queryGames(ctx, tx, sql, id)
+	games, err := queryGames(ctx, tx, nil, sql, id)
 	if err != nil {
 		return nil, err
 	}
@@ -164,7 +170,7 @@ func (s *Store) CreateGame(ctx context.Context, g *storage.Game, limits storage.
 			if err := lockPlayers(ctx, tx, p); err != nil {
 				return err
 			}
-			open, err := queryGames(ctx, tx, openGamesOf, p)
+			open, err := queryGames(ctx, tx, nil, openGamesOf, p)
 			if err != nil {
 				return err
 			}
@@ -284,14 +290,27 @@ func (s *Store) setRematched(ctx context.Context, id storage.GameID, claim bool)
 	})
 }
 
-// games runs a read-only query of (id, record) rows in a snapshot.
-func (s *Store) games(ctx context.Context, sql string, args ...any) ([]*storage.Game, error) {
-	var games []*storage.Game
+// games runs a read-only query of (id, record) rows in a snapshot. With
+// skip, a record that does not decode is left out and the others returned
+// with a *storage.SkippedError naming it.
+func (s *Store) games(ctx context.Context, skip bool, sql string, args ...any) ([]*storage.Game, error) {
+	var (
+		games   []*storage.Game
+		skipped storage.SkippedError
+	)
 	err := s.view(ctx, func(tx pgx.Tx) (err error) {
-		games, err = queryGames(ctx, tx, sql, args...)
+		skipped = storage.SkippedError{}
+		into := &skipped
+		if !skip {
+			into = nil
+		}
+		games, err = queryGames(ctx, tx, into, sql, args...)
 		return err
 	})
-	return games, err
+	if err != nil {
+		return nil, err
+	}
+	return games, skipped.Err()
 }
 
 // limit is a LIMIT argument: NULL (no limit) for n <= 0.
@@ -304,7 +323,7 @@ func limit(n int) *int {
 
 // ActiveGames implements storage.Store.
 func (s *Store) ActiveGames(ctx context.Context, p storage.PlayerID) ([]*storage.Game, error) {
-	games, err := s.games(ctx, openGamesOf, p)
+	games, err := s.games(ctx, false, openGamesOf, p)
 	if err != nil {
 		return nil, fmt.Errorf("storage: active games of %s: %w", p, err)
 	}
@@ -313,16 +332,16 @@ func (s *Store) ActiveGames(ctx context.Context, p storage.PlayerID) ([]*storage
 
 // AwaitingAI implements storage.Store.
 func (s *Store) AwaitingAI(ctx context.Context) ([]*storage.Game, error) {
-	games, err := s.games(ctx, "SELECT id, record FROM games WHERE awaiting_ai ORDER BY id")
+	games, err := s.games(ctx, true, "SELECT id, record FROM games WHERE awaiting_ai ORDER BY id")
 	if err != nil {
-		return nil, fmt.Errorf("storage: games awaiting the AI: %w", err)
+		return games, fmt.Errorf("storage: games awaiting the AI: %w", err)
 	}
 	return games, nil
 }
 
 // History implements storage.Store.
 func (s *Store) History(ctx context.Context, p storage.PlayerID, n int) ([]*storage.Game, error) {
-	games, err := s.games(ctx, `SELECT g.id, g.record FROM game_players p JOIN games g ON g.id = p.game_id
+	games, err := s.games(ctx, false, `SELECT g.id, g.record FROM game_players p JOIN games g ON g.id = p.game_id
 		WHERE p.player = $1 AND p.list = 'history' ORDER BY p.game_id DESC LIMIT $2`, p, limit(n))
 	if err != nil {
 		return nil, fmt.Errorf("storage: history of %s: %w", p, err)
@@ -332,7 +351,7 @@ func (s *Store) History(ctx context.Context, p storage.PlayerID, n int) ([]*stor
 
 // Solved implements storage.Store.
 func (s *Store) Solved(ctx context.Context, p storage.PlayerID, k storage.Kind, n int) ([]*storage.Game, error) {
-	games, err := s.games(ctx, `SELECT g.id, g.record FROM game_players p JOIN games g ON g.id = p.game_id
+	games, err := s.games(ctx, false, `SELECT g.id, g.record FROM game_players p JOIN games g ON g.id = p.game_id
 		WHERE p.player = $1 AND p.solved = $2 ORDER BY p.game_id DESC LIMIT $3`, p, k, limit(n))
 	if err != nil {
 		return nil, fmt.Errorf("storage: %s puzzles solved by %s: %w", k, p, err)
@@ -342,10 +361,10 @@ func (s *Store) Solved(ctx context.Context, p storage.PlayerID, k storage.Kind, 
 
 // DueGames implements storage.Store.
 func (s *Store) DueGames(ctx context.Context) ([]*storage.Game, error) {
-	games, err := s.games(ctx, `SELECT id, record FROM games WHERE deadline_ns <= $1
+	games, err := s.games(ctx, true, `SELECT id, record FROM games WHERE deadline_ns <= $1
 		ORDER BY deadline_ns, id`, s.now().UnixNano())
 	if err != nil {
-		return nil, fmt.Errorf("storage: due games: %w", err)
+		return games, fmt.Errorf("storage: due games: %w", err)
 	}
 	return games, nil
 }
@@ -355,9 +374,12 @@ const openGames = "SELECT id, record FROM games WHERE status IN ('pending', 'act
 
 // OpenGames implements storage.Store.
 func (s *Store) OpenGames(ctx context.Context, keep func(*storage.Game) bool) ([]*storage.Game, error) {
-	var games []*storage.Game
+	var (
+		games   []*storage.Game
+		skipped storage.SkippedError
+	)
 	err := s.view(ctx, func(tx pgx.Tx) error {
-		games = nil
+		games, skipped = nil, storage.SkippedError{}
 		rows, err := tx.Query(ctx, openGames)
 		if err != nil {
 			return err
@@ -368,10 +390,10 @@ func (s *Store) OpenGames(ctx context.Context, keep func(*storage.Game) bool) ([
 		)
 		_, err = pgx.ForEachRow(rows, []any{&id, &data}, func() error {
 			g, err := decodeGame(id, data)
-			if err != nil {
-				return err
-			}
-			if keep == nil || keep(g) {
+			switch {
+			case err != nil:
+				skipped.Skip(storage.GameID(id), err)
+			case keep == nil || keep(g):
 				games = append(games, g)
 			}
 			return ctx.Err()
@@ -380,6 +402,9 @@ func (s *Store) OpenGames(ctx context.Context, keep func(*storage.Game) bool) ([
 	})
 	if err != nil {
 		return nil, fmt.Errorf("storage: open games: %w", err)
+	}
+	if err := skipped.Err(); err != nil {
+		return games, fmt.Errorf("storage: open games: %w", err)
 	}
 	return games, nil
 }
@@ -411,14 +436,14 @@ func (s *Store) DeleteUser(ctx context.Context, userID string) (storage.DeleteRe
 		if err := lockPlayers(ctx, tx, p); err != nil {
 			return err
 		}
-		removed, err := queryGames(ctx, tx, `DELETE FROM games WHERE id IN
+		removed, err := queryGames(ctx, tx, nil, `DELETE FROM games WHERE id IN
 			(SELECT game_id FROM game_players WHERE player = $1 AND list = 'open') RETURNING id, record`, p)
 		if err != nil {
 			return err
 		}
 		slices.SortFunc(removed, func(a, b *storage.Game) int { return cmp.Compare(a.ID, b.ID) })
 		rep.Removed = removed
-		ended, err := queryGames(ctx, tx, `SELECT g.id, g.record FROM game_players p JOIN games g ON g.id = p.game_id
+		ended, err := queryGames(ctx, tx, nil, `SELECT g.id, g.record FROM game_players p JOIN games g ON g.id = p.game_id
 			WHERE p.player = $1 AND p.list = 'history' ORDER BY p.game_id FOR UPDATE OF g`, p)
 		if err != nil {
 			return err

@@ -31,16 +31,25 @@ const MinimaxRating = 1700
 // process would.
 type Opener func(t testing.TB, now func() time.Time) (s storage.Admin, reopen func() storage.Admin)
 
+// Corrupter damages the stored record of game id in s, a store an Opener
+// made, so that it no longer decodes — as a disk fault or a hand edit
+// would — and returns a function that puts the record back as it was.
+type Corrupter func(t testing.TB, s storage.Admin, id storage.GameID) (restore func())
+
 // Run runs the suite against the stores open makes, each test in parallel
 // on a store of its own; at the end of each test the store must pass its
-// Check.
-func Run(t *testing.T, open Opener) {
+// Check. The tests of corrupt records damage them with corrupt.
+func Run(t *testing.T, open Opener, corrupt Corrupter) {
 	for _, tc := range suite {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
 			tc.run(t, open)
 		})
 	}
+	t.Run("CorruptOpenGameIsSkipped", func(t *testing.T) {
+		t.Parallel()
+		testCorruptOpenGameIsSkipped(t, open, corrupt)
+	})
 }
 
 // clock is a settable time source for deadline tests.

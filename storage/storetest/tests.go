@@ -487,8 +487,15 @@ func testCreateGameLimits(t *testing.T, o Opener) {
 	if le := createLimited(t, s, challengeOf("dave", "alice"), limits); le != nil {
 		t.Errorf("dave's challenge to alice: %v", le)
 	}
-	// That challenge counts among alice's open games, not her challenges.
-	want("alice's game with a challenge to her open", createLimited(t, s, UserVsAI(storage.Kind("tictactoe"), "alice"), limits), storage.LimitOpen, 4, 3)
+	// That challenge does not count among alice's open games until she
+	// accepts it: others cannot use up her cap by challenging her.
+	want("alice's game with a challenge to her open", createLimited(t, s, UserVsAI(storage.Kind("tictactoe"), "alice"), limits), storage.LimitOpen, 3, 3)
+	for _, from := range []string{"erin", "frank", "gina"} {
+		if le := createLimited(t, s, challengeOf(from, "alice"), limits); le != nil {
+			t.Fatalf("%s's challenge to alice: %v", from, le)
+		}
+	}
+	want("alice's game with four challenges to her open", createLimited(t, s, UserVsAI(storage.Kind("tictactoe"), "alice"), limits), storage.LimitOpen, 3, 3)
 
 	// Games that end free their places.
 	open, err := s.ActiveGames(ctx, storage.User("alice"))
