@@ -23,12 +23,20 @@ func (connect4Rules) sharesTable() bool { return false }
 // spare, and its entries stay true from one position to the next.
 var c4solvers = sizedPool[*c4solver.Solver]{make: func(mib int) *c4solver.Solver { return c4solver.New(mib << 20) }}
 
-// solve runs the exact solver under the search's context, with a table of
-// the search's hash size.
+// solve runs the exact solver under the search's context and what is
+// left of its node limit, with a table of the search's hash size.
 func (connect4Rules) solve(t *thread, _ engine.Move, _ int) (engine.Move, int, bool) {
+	var budget uint64
+	if limit := t.s.limits.Nodes; limit > 0 {
+		used := t.s.nodes.Load() + t.nodes
+		if used >= limit {
+			return engine.NoMove, 0, false
+		}
+		budget = limit - used
+	}
 	solver := c4solvers.get(t.s.hashMiB)
 	defer c4solvers.put(t.s.hashMiB, solver)
-	r, err := solver.Solve(t.s.ctx, t.pos.(*connect4.Position))
+	r, err := solver.SolveWithin(t.s.ctx, t.pos.(*connect4.Position), budget)
 	t.nodes += r.Nodes
 	if err != nil {
 		return engine.NoMove, 0, false

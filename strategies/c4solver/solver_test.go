@@ -358,3 +358,25 @@ func TestNullWindowContract(t *testing.T) {
 		}
 	}
 }
+
+// TestSolveWithinStopsAtTheBudget: a solve with a node budget stops at the
+// first look after the budget is used up (every pollMask+1 nodes), with
+// an error wrapping ErrNodeBudget, however fast the machine is; and the
+// solver stays right.
+func TestSolveWithinStopsAtTheBudget(t *testing.T) {
+	s := New(testTableBytes)
+	s.SetBook(nil) // the book answers the empty board at once
+	start := mustParse(t, "start")
+	for _, budget := range []uint64{1, 5_000, 100_000} {
+		r, err := s.SolveWithin(context.Background(), start, budget)
+		if !errors.Is(err, ErrNodeBudget) || r.Nodes < budget || r.Nodes > budget+pollMask+1 {
+			t.Errorf("budget %d: %d nodes, %v; want ErrNodeBudget within %d nodes after", budget, r.Nodes, err, pollMask+1)
+		}
+	}
+	for _, tc := range loadSet(t, "L2_R2")[:5] {
+		p := mustParse(t, tc.moves)
+		if r, err := s.SolveWithin(context.Background(), p, 0); err != nil || r.Score != tc.score {
+			t.Errorf("%s without budget: score %d, %v; want %d", tc.moves, r.Score, err, tc.score)
+		}
+	}
+}
