@@ -74,7 +74,7 @@ const (
 	maxPly   = adjacency.Cells + 1
 	// checkInterval: a thread adds its nodes to the total and looks at
 	// the clock once it has done this much work since it last did (see
-	// tick), a few hundred microseconds at most.
+	// tick): tens of microseconds to a few milliseconds.
 	checkInterval = 1024
 )
 
