@@ -9,11 +9,8 @@ import (
 
 // thread is one searching goroutine with its own move-ordering tables.
 type thread struct {
-	r     *run
-	nodes uint64 // since the last check-in
-	// work since the last check-in, in nodes: each node is one, and an
-	// evaluation or table probe of a child one more (see tick).
-	work    uint64
+	r       *run
+	nodes   uint64 // since the last check-in
 	lists   [maxPly]moveList
 	killers [maxPly][2]int
 	history [2][adjacency.Cells]int32

@@ -232,7 +232,6 @@ func (t *thread) solveNode(b adjacency.Board, h uint64, alpha, beta int) int {
 // value that refutes the window (b's value at least beta), b's search is
 // over before it starts.
 func (t *thread) etc(b adjacency.Board, h uint64, beta int) (int, bool) {
-	t.addWork(bits.OnesCount64(empties(b)))
 	for e := empties(b); e != 0; e &= e - 1 {
 		_, ch := play(b, h, bits.TrailingZeros64(e))
 		if hit, ok := t.r.tt.probe(ch); ok && hit.solved && hit.bound != boundLower {
@@ -314,7 +313,6 @@ func (t *thread) newEvalOrder(b adjacency.Board, hint int) evalOrder {
 		o.n++
 	}
 	slices.Sort(o.keys[:o.n])
-	t.addWork(o.n)
 	return o
 }
 
