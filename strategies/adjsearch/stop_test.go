@@ -46,8 +46,8 @@ func stopCases(t *testing.T) []stopCase {
 	rng := rand.New(rand.NewPCG(25, 1))
 	return []stopCase{
 		{name: "board iteration", board: overshoot, threads: 1, after: 100_000},
-		{name: "board solve after depth 9", board: overshoot, threads: 1, after: 2_000_000, solving: true, minDepth: 9},
-		{name: "board solve, two threads", board: overshoot, threads: 2, after: 2_000_000},
+		{name: "board solve after depth 9", board: overshoot, threads: 1, after: 500_000, solving: true, minDepth: 9},
+		{name: "board solve, two threads", board: overshoot, threads: 2, after: 500_000},
 		{name: "set-game iteration", board: randomBoard(t, rng, 28, 40), threads: 1, after: 200_000},
 		{name: "set-game solve", board: endgames(t, 20)[0], threads: 1, after: 700_000, solving: true, minDepth: minSolveDepth},
 		{name: "short game iteration", board: randomBoard(t, rng, 12, 20), threads: 1, after: 50_000},
