@@ -74,7 +74,7 @@ func TestSearchStopsAtTheFirstCheckAfterTheDeadline(t *testing.T) {
 				return t0
 			}
 			ctx := deadlineCtx{context.Background(), t0.Add(time.Second)}
-			res, err := e.Search(ctx, c.board, Options{Threads: c.threads})
+			res, err := e.Search(ctx, c.board, Options{Threads: c.threads, MaxTableMiB: 4})
 			checkStop(t, c, res, err)
 		})
 	}
@@ -85,7 +85,7 @@ func TestSearchStopsAtTheFirstCheckAfterTheDeadline(t *testing.T) {
 func TestSearchStopsAtTheFirstCheckAfterTheNodeCap(t *testing.T) {
 	for _, c := range stopCases(t) {
 		t.Run(c.name, func(t *testing.T) {
-			res, err := New(nil).Search(context.Background(), c.board, Options{Threads: c.threads, Nodes: c.after})
+			res, err := New(nil).Search(context.Background(), c.board, Options{Threads: c.threads, Nodes: c.after, MaxTableMiB: 4})
 			if c.solving {
 				// Without a deadline the search may solve sooner; the cut
 				// still falls in the solve.
