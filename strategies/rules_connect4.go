@@ -1,8 +1,6 @@
 package strategies
 
 import (
-	"sync"
-
 	"github.com/gambitbot/gambit/engine"
 	"github.com/gambitbot/gambit/engine/connect4"
 	"github.com/gambitbot/gambit/strategies/c4solver"
@@ -21,10 +19,8 @@ func (connect4Rules) reach(engine.Position) (depth int, ok bool) { return 12, tr
 func (connect4Rules) sharesTable() bool { return false }
 
 // c4solvers keeps solvers between searches: making one touches its whole
-// table, tens of milliseconds for 64 MiB (hundreds on a busy machine),
-// which a move's deadline cannot spare, and its entries stay true from one
-// position to the next. A search with a deadline that finds none idle has
-// one made in the background for the next move (see solve).
+// table, tens of milliseconds for 64 MiB, which a move's deadline cannot
+// spare, and its entries stay true from one position to the next.
 var c4solvers = sizedPool[*c4solver.Solver]{make: func(mib int) *c4solver.Solver { return c4solver.New(mib << 20) }}
 
 // solve runs the exact solver under the search's context and what is
@@ -38,17 +34,7 @@ func (connect4Rules) solve(t *thread, _ engine.Move, _ int) (engine.Move, int, b
 		}
 		budget = limit - used
 	}
-	solver, ok := c4solvers.idleOne(t.s.hashMiB)
-	if !ok && !t.s.deadline.IsZero() {
-		// Making a solver takes longer than a short move has left (see
-		// c4solvers): this move keeps the heuristic answer, and the next
-		// finds the solver ready.
-		buildSolver(t.s.hashMiB)
-		return engine.NoMove, 0, false
-	}
-	if !ok {
-		solver = c4solvers.make(t.s.hashMiB) // no deadline: time is no object
-	}
+	solver := c4solvers.get(t.s.hashMiB)
 	defer c4solvers.put(t.s.hashMiB, solver)
 	r, err := solver.SolveWithin(t.s.ctx, t.pos.(*connect4.Position), budget)
 	t.nodes += r.Nodes
@@ -56,31 +42,4 @@ func (connect4Rules) solve(t *thread, _ engine.Move, _ int) (engine.Move, int, b
 		return engine.NoMove, 0, false
 	}
 	return r.BestMove, t.s.rules.unit() * r.Score, true
-}
-
-// c4building holds the table sizes in MiB of the solvers being made in
-// the background, one at a time of each size.
-var c4building struct {
-	sync.Mutex
-	mib map[int]bool
-}
-
-// buildSolver makes a solver of mib MiB in the background and gives it to
-// c4solvers, unless one of that size is already being made.
-func buildSolver(mib int) {
-	c4building.Lock()
-	defer c4building.Unlock()
-	if c4building.mib[mib] {
-		return
-	}
-	if c4building.mib == nil {
-		c4building.mib = make(map[int]bool)
-	}
-	c4building.mib[mib] = true
-	go func() {
-		c4solvers.put(mib, c4solvers.make(mib))
-		c4building.Lock()
-		delete(c4building.mib, mib)
-		c4building.Unlock()
-	}()
 }

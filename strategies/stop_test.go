@@ -3,12 +3,9 @@ package strategies
 import (
 	"context"
 	"math/rand/v2"
-	"runtime"
 	"testing"
-	"time"
 
 	"github.com/gambitbot/gambit/engine"
-	"github.com/gambitbot/gambit/strategies/c4solver"
 )
 
 // TestMinimaxStopsAtTheNodeLimit: the generic search, in its heuristic
@@ -52,44 +49,6 @@ func TestMinimaxStopsAtTheNodeLimit(t *testing.T) {
 			}
 			t.Logf("%v: limit %d: %d nodes, depth %d", p, c.nodes, res.Nodes, res.Depth)
 		})
-	}
-}
-
-// TestConnectFourMoveDoesNotWaitForANewSolver: making a solver touches
-// its whole table, and the first Connect Four move of a process answered
-// 350 ms after its 20 ms limit on a busy machine. A move with a deadline
-// that finds no solver ready keeps its heuristic answer and has one made
-// in the background, which the next move uses. Here the maker is held
-// until the search has answered: a search that waited for it would never
-// answer.
-func TestConnectFourMoveDoesNotWaitForANewSolver(t *testing.T) {
-	clearPools()
-	defer clearPools()
-	const mib = 16
-	release := make(chan struct{})
-	newSolver := c4solvers.make
-	c4solvers.make = func(mib int) *c4solver.Solver { <-release; return newSolver(mib) }
-	defer func() { c4solvers.make = newSolver }()
-	p := randomPosition(t, rand.New(rand.NewPCG(25, 5)), "connect4", 0, 16)
-	ctx, cancel := context.WithTimeout(context.Background(), time.Hour) // a deadline that does not come
-	defer cancel()
-	res, err := Minimax{}.Search(ctx, p, Limits{HashMiB: mib})
-	if err != nil || !legal(p, res.Move) || res.Exact || res.Depth < 12 {
-		t.Fatalf("%v without a solver: %+v, %v; want the heuristic answer of depth 12 or more", p, res, err)
-	}
-	close(release)
-	for { // until the solver made in the background is in the pool
-		c4building.Lock()
-		busy := c4building.mib[mib]
-		c4building.Unlock()
-		if !busy {
-			break
-		}
-		runtime.Gosched()
-	}
-	res, err = Minimax{}.Search(ctx, p, Limits{HashMiB: mib})
-	if err != nil || !legal(p, res.Move) || !res.Exact {
-		t.Fatalf("%v with the solver made: %+v, %v; want an exact answer", p, res, err)
 	}
 }
 

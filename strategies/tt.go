@@ -91,25 +91,15 @@ const maxIdle = 2
 
 // get returns a T of mib MiB, from an earlier search if one is free.
 func (p *sizedPool[T]) get(mib int) T {
-	if x, ok := p.idleOne(mib); ok {
+	p.mu.Lock()
+	if free := p.idle[mib]; len(free) > 0 {
+		x := free[len(free)-1]
+		p.idle[mib] = free[:len(free)-1]
+		p.mu.Unlock()
 		return x
 	}
+	p.mu.Unlock()
 	return p.make(mib)
-}
-
-// idleOne returns a T of mib MiB from an earlier search, or false if none
-// is free.
-func (p *sizedPool[T]) idleOne(mib int) (T, bool) {
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	free := p.idle[mib]
-	if len(free) == 0 {
-		var none T
-		return none, false
-	}
-	x := free[len(free)-1]
-	p.idle[mib] = free[:len(free)-1]
-	return x, true
 }
 
 // put gives x, of mib MiB, back for later searches.
