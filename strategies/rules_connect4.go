@@ -18,9 +18,8 @@ func (connect4Rules) reach(engine.Position) (depth int, ok bool) { return 12, tr
 // only compete with it for the cores.
 func (connect4Rules) sharesTable() bool { return false }
 
-// c4solvers keeps solvers between searches: making one touches its whole
-// table, tens of milliseconds for 64 MiB, which a move's deadline cannot
-// spare, and its entries stay true from one position to the next.
+// c4solvers keeps solvers between searches: their tables, paged in by the
+// solves, and their entries stay true from one position to the next.
 var c4solvers = sizedPool[*c4solver.Solver]{make: func(mib int) *c4solver.Solver { return c4solver.New(mib << 20) }}
 
 // solve runs the exact solver under the search's context and what is

@@ -77,7 +77,10 @@ type Solver struct {
 // New returns a solver whose large transposition table takes about
 // tableBytes of memory (8 bytes an entry, at least 1,024 and at most
 // 2³² − 1 entries), besides the fixed 1 MiB table of the positions near the
-// end. The memory is touched at once, so that solves pay no page faults.
+// end. The memory is not touched here: the solves page it in as they go,
+// under their context, so that the first move of a process does not wait
+// the tens to hundreds of milliseconds that touching 64 MiB takes before
+// it can look at its clock.
 func New(tableBytes int) *Solver {
 	return &Solver{tt: newTable(tableBytes), near: newTable(nearBytes), book: DefaultBook()}
 }
