@@ -18,17 +18,24 @@ func (connect4Rules) reach(engine.Position) (depth int, ok bool) { return 12, tr
 // only compete with it for the cores.
 func (connect4Rules) sharesTable() bool { return false }
 
-// c4solvers keeps solvers between searches: making one touches its whole
-// table, tens of milliseconds for 64 MiB, which a move's deadline cannot
-// spare, and its entries stay true from one position to the next.
+// c4solvers keeps solvers between searches: their tables, paged in by the
+// solves, and their entries stay true from one position to the next.
 var c4solvers = sizedPool[*c4solver.Solver]{make: func(mib int) *c4solver.Solver { return c4solver.New(mib << 20) }}
 
-// solve runs the exact solver under the search's context, with a table of
-// the search's hash size.
+// solve runs the exact solver under the search's context and what is
+// left of its node limit, with a table of the search's hash size.
 func (connect4Rules) solve(t *thread, _ engine.Move, _ int) (engine.Move, int, bool) {
+	var budget uint64
+	if limit := t.s.limits.Nodes; limit > 0 {
+		used := t.s.nodes.Load() + t.nodes
+		if used >= limit {
+			return engine.NoMove, 0, false
+		}
+		budget = limit - used
+	}
 	solver := c4solvers.get(t.s.hashMiB)
 	defer c4solvers.put(t.s.hashMiB, solver)
-	r, err := solver.Solve(t.s.ctx, t.pos.(*connect4.Position))
+	r, err := solver.SolveWithin(t.s.ctx, t.pos.(*connect4.Position), budget)
 	t.nodes += r.Nodes
 	if err != nil {
 		return engine.NoMove, 0, false

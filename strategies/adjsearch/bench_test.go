@@ -123,6 +123,37 @@ func BenchmarkSolveNodes(b *testing.B) {
 	}
 }
 
+// BenchmarkSolveShortGames: the time to solve exactly, on one thread
+// without deadline, eight positions of 20-ply games (10 rounds) with 8
+// plies left over the board's 50-odd empty cells: the board solver and
+// its shallow search of the last plies, which games that fill the board
+// do not use. The nodes repeat exactly; the time per op compares solver
+// changes (benchstat).
+//
+//	nice -n 10 go test -run '^$' -bench 'SolveShortGames' -count 5 ./strategies/adjsearch
+func BenchmarkSolveShortGames(b *testing.B) {
+	rng := rand.New(rand.NewPCG(20, 8))
+	positions := make([]adjacency.Board, 8)
+	for i := range positions {
+		positions[i] = randomBoard(b, rng, 10, 8)
+	}
+	var nodes uint64
+	for b.Loop() {
+		nodes = 0
+		for _, p := range positions {
+			res, err := New(nil).Search(context.Background(), p, Options{Threads: 1, Depth: p.PliesLeft(), MaxTableMiB: 16})
+			if err != nil {
+				b.Fatal(err)
+			}
+			if !res.Exact {
+				b.Fatalf("%v: not solved", p)
+			}
+			nodes += res.Nodes
+		}
+	}
+	b.ReportMetric(float64(nodes), "nodes/op")
+}
+
 // BenchmarkEvalNodes: the nodes a one-thread search needs to reach depth
 // 10 in eight 28-round middle games (four random moves, then sixteen of
 // the engine at 3,000 nodes), each with a new Engine and a 16 MiB table,

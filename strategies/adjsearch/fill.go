@@ -91,10 +91,7 @@ const fillTableMin = 4
 // fillNode is the fail-soft alpha-beta value W of the non-empty set of
 // empty cells e, whose key is h.
 func (t *thread) fillNode(e, h uint64, alpha, beta int) int {
-	t.nodes++
-	if t.nodes&checkMask == 0 {
-		t.checkIn()
-	}
+	t.tick()
 	l := live(e)
 	size := bits.OnesCount64(l)
 	switch {
@@ -197,10 +194,7 @@ func gainOf(key uint16, e uint64) int {
 // are reduced late as in search.
 func (t *thread) fillSearch(e, h uint64, depth, ply, alpha, beta int) int {
 	t.pvLen[ply] = 0
-	t.nodes++
-	if t.nodes&checkMask == 0 {
-		t.checkIn()
-	}
+	t.tick()
 	if e&(e-1) == 0 {
 		return bits.OnesCount64(live(e)) * Unit
 	}

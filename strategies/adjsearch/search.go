@@ -2,7 +2,6 @@ package adjsearch
 
 import (
 	"math/bits"
-	"time"
 
 	"github.com/gambitbot/gambit/engine"
 	"github.com/gambitbot/gambit/engine/adjacency"
@@ -86,7 +85,7 @@ func (t *thread) report(res *Result) {
 	if p := t.r.opts.Progress; p != nil {
 		out := *res
 		out.Nodes = t.r.nodes.Load() + t.nodes
-		out.Elapsed = time.Since(t.r.started)
+		out.Elapsed = t.r.now().Sub(t.r.started)
 		p(out)
 	}
 }
@@ -161,10 +160,7 @@ func (t *thread) evaluate(b adjacency.Board) int {
 // plies deep with the window (alpha, beta), in Units. h is b's key.
 func (t *thread) search(b adjacency.Board, h uint64, depth, ply, alpha, beta int) int {
 	t.pvLen[ply] = 0
-	t.nodes++
-	if t.nodes&checkMask == 0 {
-		t.checkIn()
-	}
+	t.tick()
 	if b.Terminal() {
 		return diff(b) * Unit
 	}

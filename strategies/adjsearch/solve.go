@@ -4,7 +4,6 @@ import (
 	"math"
 	"math/bits"
 	"slices"
-	"time"
 
 	"github.com/gambitbot/gambit/engine/adjacency"
 	adjgame "github.com/gambitbot/gambit/games/adjacency"
@@ -74,7 +73,7 @@ const (
 func (r *run) fillSolvable(b adjacency.Board) bool {
 	budget := math.Inf(1)
 	if !r.deadline.IsZero() {
-		budget = time.Until(r.deadline).Seconds() * float64(max(r.opts.Threads, 1)) * fillNodesPerSecond
+		budget = r.deadline.Sub(r.now()).Seconds() * float64(max(r.opts.Threads, 1)) * fillNodesPerSecond
 	}
 	if n := r.opts.Nodes; n > 0 {
 		budget = min(budget, float64(n)-float64(r.nodes.Load()))
@@ -91,7 +90,7 @@ func (r *run) solvable(b adjacency.Board) bool {
 	}
 	limit := noDeadlineBits
 	if !r.deadline.IsZero() {
-		left := time.Until(r.deadline).Seconds()
+		left := r.deadline.Sub(r.now()).Seconds()
 		if left <= 0 {
 			return false
 		}
@@ -157,10 +156,7 @@ func (t *thread) solveRoot(b adjacency.Board, h uint64, alpha, hint int) (int, i
 // solveNode is the fail-soft alpha-beta value of b, searched to the end of
 // the game, in marks. h is b's solver key.
 func (t *thread) solveNode(b adjacency.Board, h uint64, alpha, beta int) int {
-	t.nodes++
-	if t.nodes&checkMask == 0 {
-		t.checkIn()
-	}
+	t.tick()
 	mover, other := b.Marks()
 	left := b.PliesLeft()
 	switch {
@@ -272,9 +268,12 @@ func lastOne(b adjacency.Board) int {
 // order costs more than it saves. With many empty cells (a short game's
 // sparse board) it orders by captures, which cut off sooner there.
 func (t *thread) shallow(b adjacency.Board, alpha, beta int) int {
-	t.nodes++
+	t.tick()
 	if b.PliesLeft() == 1 {
 		return lastOne(b)
+	}
+	if t.r.stop.Load() {
+		return 0 // unwinding: the value is thrown away
 	}
 	best := -infinity
 	empty := empties(b)

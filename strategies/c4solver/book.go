@@ -393,7 +393,7 @@ func solveAll(ctx context.Context, solvers []*Solver, book *Book, positions [][2
 			s.SetBook(book)
 			for i := int(next.Add(1) - 1); i < len(positions); i = int(next.Add(1) - 1) {
 				start := time.Now()
-				s.start(ctx)
+				s.start(ctx, 0)
 				score, col := s.root(positions[i][0], positions[i][1], ply, false)
 				if s.stopped {
 					errs[w] = fmt.Errorf("stopped after %d of %d solves of %d moves: %w", done.Load(), len(positions), ply, ctx.Err())

@@ -46,6 +46,7 @@ package c4solver
 
 import (
 	"context"
+	"errors"
 	"fmt"
 
 	"github.com/gambitbot/gambit/engine"
@@ -65,6 +66,7 @@ type Solver struct {
 	nodes   uint64
 	stopped bool
 	done    <-chan struct{}
+	budget  uint64 // the nodes a solve may search; 0 means no bound
 	book    *Book
 	// stable makes bestMove ignore the table's move, so that the move it
 	// picks, the first of the static order that achieves the score, does
@@ -75,7 +77,10 @@ type Solver struct {
 // New returns a solver whose large transposition table takes about
 // tableBytes of memory (8 bytes an entry, at least 1,024 and at most
 // 2³² − 1 entries), besides the fixed 1 MiB table of the positions near the
-// end. The memory is touched at once, so that solves pay no page faults.
+// end. The memory is not touched here: the solves page it in as they go,
+// under their context, so that the first move of a process does not wait
+// the tens to hundreds of milliseconds that touching 64 MiB takes before
+// it can look at its clock.
 func New(tableBytes int) *Solver {
 	return &Solver{tt: newTable(tableBytes), near: newTable(nearBytes), book: DefaultBook()}
 }
@@ -107,13 +112,26 @@ type Result struct {
 // microseconds and Solve returns an error wrapping ctx.Err(). A finished
 // game returns its final score (connect4's Score for the player to move).
 func (s *Solver) Solve(ctx context.Context, p *connect4.Position) (Result, error) {
-	return s.solve(ctx, p, false)
+	return s.solve(ctx, p, false, 0)
+}
+
+// ErrNodeBudget is the error of a solve stopped by its node budget (see
+// SolveWithin).
+var ErrNodeBudget = errors.New("c4solver: node budget used up")
+
+// SolveWithin is Solve with a node budget as well: the search also stops,
+// as it does for a done context, once it has searched maxNodes nodes
+// (looked at every 4,096 nodes; 0 means no budget), and the error then
+// wraps ErrNodeBudget. A search that stops for a node budget rather than a
+// clock stops at the same node on every machine.
+func (s *Solver) SolveWithin(ctx context.Context, p *connect4.Position, maxNodes uint64) (Result, error) {
+	return s.solve(ctx, p, false, maxNodes)
 }
 
 // SolveWeak is Solve for the sign of the score only: 1 when the player to
 // move wins, 0 for a draw, −1 for a loss. It is faster.
 func (s *Solver) SolveWeak(ctx context.Context, p *connect4.Position) (Result, error) {
-	return s.solve(ctx, p, true)
+	return s.solve(ctx, p, true, 0)
 }
 
 // MoveScore is the exact score of one move: the score for the player to
@@ -144,7 +162,7 @@ func (s *Solver) MoveScores(ctx context.Context, p *connect4.Position) ([]MoveSc
 	return out, nil
 }
 
-func (s *Solver) solve(ctx context.Context, p *connect4.Position, weak bool) (Result, error) {
+func (s *Solver) solve(ctx context.Context, p *connect4.Position, weak bool, budget uint64) (Result, error) {
 	if err := ctx.Err(); err != nil {
 		return Result{}, fmt.Errorf("c4solver: solving %s: %w", p, err)
 	}
@@ -156,25 +174,34 @@ func (s *Solver) solve(ctx context.Context, p *connect4.Position, weak bool) (Re
 		return Result{Score: score, BestMove: engine.NoMove}, nil
 	}
 	side := p.SideToMove()
-	s.start(ctx)
+	s.start(ctx, budget)
 	score, col := s.root(p.Bitboard(side), p.Bitboard(engine.X)|p.Bitboard(engine.O), p.Ply(), weak)
 	if s.stopped {
-		return Result{Nodes: s.nodes}, fmt.Errorf("c4solver: solving %s: stopped after %d nodes: %w", p, s.nodes, ctx.Err())
+		cause := ctx.Err()
+		if cause == nil {
+			cause = ErrNodeBudget
+		}
+		return Result{Nodes: s.nodes}, fmt.Errorf("c4solver: solving %s: stopped after %d nodes: %w", p, s.nodes, cause)
 	}
 	return Result{Score: score, BestMove: engine.Move(col), Nodes: s.nodes}, nil
 }
 
-// start readies the solver for a solve under ctx.
-func (s *Solver) start(ctx context.Context) {
-	s.nodes, s.stopped, s.done = 0, false, ctx.Done()
+// start readies the solver for a solve under ctx and a node budget (0:
+// none).
+func (s *Solver) start(ctx context.Context, budget uint64) {
+	s.nodes, s.stopped, s.done, s.budget = 0, false, ctx.Done(), budget
 }
 
-// poll reports whether the search must stop, looking at the context.
+// poll reports whether the search must stop, looking at the context and
+// the node budget.
 func (s *Solver) poll() bool {
 	select {
 	case <-s.done:
 		s.stopped = true
 	default:
+	}
+	if s.budget > 0 && s.nodes >= s.budget {
+		s.stopped = true
 	}
 	return s.stopped
 }

@@ -33,12 +33,10 @@ const (
 )
 
 // newTable returns an empty table of about bytes, its memory advised to
-// huge pages where the system has them and touched, so that no solve pays
-// for page faults.
+// huge pages where the system has them and left untouched (see New).
 func newTable(bytes int) table {
 	t := table{entries: make([]uint64, min(max(bytes/8, minEntries), maxEntries))}
 	adviseHugePages(t.entries)
-	t.clear()
 	return t
 }
 

@@ -1,0 +1,62 @@
+package strategies
+
+import (
+	"context"
+	"math/rand/v2"
+	"testing"
+
+	"github.com/gambitbot/gambit/engine"
+)
+
+// TestMinimaxStopsAtTheNodeLimit: the generic search, in its heuristic
+// iterations and in the Connect Four solve after them, stops at the first
+// check after its node limit is used up — within nodeCheckMask+1 nodes in
+// the search, the solver's own interval in the solve — and answers with a
+// legal move, counted in nodes rather than measured in time. (Adjacency's
+// engine has the same test for its phases in strategies/adjsearch.)
+func TestMinimaxStopsAtTheNodeLimit(t *testing.T) {
+	clearPools()
+	rng := rand.New(rand.NewPCG(25, 4))
+	for _, c := range []struct {
+		name    string
+		stones  int
+		nodes   uint64
+		solving bool // the limit falls in the solve, after the depth-12 iteration
+		slack   uint64
+	}{
+		{"connect4 iteration", 10, 3_000, false, nodeCheckMask + 1},
+		{"connect4 solve", 6, 400_000, true, 4096 + nodeCheckMask + 1}, // c4solver looks every 4,096 nodes
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			p := randomPosition(t, rng, "connect4", 0, 42-c.stones)
+			res, err := Minimax{}.Search(context.Background(), p, Limits{Nodes: c.nodes, HashMiB: 16})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !legal(p, res.Move) {
+				t.Fatalf("%v: illegal move %v", p, res.Move)
+			}
+			if res.Nodes < c.nodes || res.Nodes > c.nodes+c.slack {
+				t.Fatalf("%v: limit %d nodes: searched %d (depth %d, exact %v), want at most %d more", p, c.nodes, res.Nodes, res.Depth, res.Exact, c.slack)
+			}
+			switch {
+			case res.Exact:
+				t.Fatalf("%v: solved in %d nodes: the limit came too late to test", p, res.Nodes)
+			case c.solving && res.Depth < 12:
+				t.Fatalf("%v: stopped after depth %d, want in the solve after depth 12", p, res.Depth)
+			case !c.solving && res.Depth >= 12:
+				t.Fatalf("%v: stopped after depth %d, want in the iterations before 12", p, res.Depth)
+			}
+			t.Logf("%v: limit %d: %d nodes, depth %d", p, c.nodes, res.Nodes, res.Depth)
+		})
+	}
+}
+
+func legal(p engine.Position, m engine.Move) bool {
+	for _, l := range p.Moves(nil) {
+		if l == m {
+			return true
+		}
+	}
+	return false
+}
