@@ -331,7 +331,7 @@ func (b *Bot) clickCompare(ctx context.Context, ix *interaction, g *storage.Game
 	}
 	ctx, cancel := context.WithTimeout(ctx, solverTime)
 	defer cancel()
-	runs, err := puzzles.Compare(ctx, pos, compareNodes)
+	runs, err := puzzles.Compare(ctx, pos, puzzles.Budget{Nodes: compareNodes})
 	if err != nil {
 		return fmt.Errorf("bot: compare on game %s: %w", g.ID, err)
 	}
