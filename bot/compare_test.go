@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"math/rand/v2"
+	"runtime"
 	"strings"
 	"sync"
 	"testing"
@@ -14,6 +15,7 @@ import (
 	"github.com/gambitbot/gambit/engine"
 	"github.com/gambitbot/gambit/engine/slidingtile"
 	"github.com/gambitbot/gambit/internal/discordtest"
+	"github.com/gambitbot/gambit/storage"
 	"github.com/gambitbot/gambit/strategies/puzzles"
 )
 
@@ -359,4 +361,84 @@ func TestCompareWaitsItsTurnAmongAITurns(t *testing.T) {
 	if g := h.game(g.ID); len(g.Moves) != 2 {
 		t.Fatalf("alice's last solver ran before bob's AI turn: his game has moves %v", g.Moves)
 	}
+}
+
+// BenchmarkLoadClicksBesideComparisons measures one member's clicks —
+// placing and lifting a queen on an N-Queens puzzle, one click after the
+// other — alone, and while another member keeps Compare algorithms running
+// on ten 15-puzzles, pressing it again on each as soon as its answer is
+// complete.
+// It reports the clicks' first-response percentiles and their rate:
+//
+//	go test -run '^$' -bench ClicksBesideComparisons -benchtime 300x ./bot/
+func BenchmarkLoadClicksBesideComparisons(b *testing.B) {
+	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(bot.Procs(bot.Config{}))) // as gambit bot sets it
+	puzzles.DefaultPDB(4)
+	b.Run("alone", func(b *testing.B) { clicksBesideComparisons(b, 0) })
+	b.Run("beside-10", func(b *testing.B) { clicksBesideComparisons(b, 10) })
+}
+
+// clicksBesideComparisons is BenchmarkLoadClicksBesideComparisons with
+// the other member comparing on n puzzles.
+func clicksBesideComparisons(b *testing.B, n int) {
+	h := start(b, withoutChecks())
+	alice, bob := h.srv.AddUser("alice").ID, h.srv.AddUser("bob").ID
+	var boards []discordtest.Message
+	for range n {
+		_, m := h.command(alice, "puzzle", opt("game", "15puzzle"), opt("difficulty", "medium"))
+		if m.Ephemeral() {
+			b.Fatalf("/puzzle: %s", m.Content)
+		}
+		boards = append(boards, m)
+	}
+	_, m := h.command(bob, "puzzle", opt("game", "nqueens"), opt("n", 8))
+	if m.Ephemeral() {
+		b.Fatalf("/puzzle: %s", m.Content)
+	}
+	queens := h.waitGame(h.latestGame(bob).ID, "the board's ID", func(g *storage.Game) bool { return g.MessageID != "" })
+
+	stop := make(chan struct{})
+	var comparing sync.WaitGroup
+	for _, board := range boards {
+		comparing.Go(func() {
+			compare, _ := find(board, customid.Compare, nil)
+			for {
+				select {
+				case <-stop:
+					return
+				default:
+				}
+				ix, err := h.srv.ClickButton(alice, board.ID, compare)
+				if err != nil {
+					b.Error(err)
+					return
+				}
+				r, err := ix.Reply(h.ctx())
+				if err != nil {
+					b.Error(err)
+					return
+				}
+				// The next click once this comparison is complete.
+				_, _ = h.srv.WaitMessage(h.ctx(), func(m discordtest.Message) bool {
+					return m.ID == r.ID && !strings.Contains(m.Content, "not done yet")
+				})
+			}
+		})
+	}
+	var lat latencies
+	start := time.Now()
+	for b.Loop() {
+		board := h.board(queens.ID)
+		cid, value, ok := moveControl(board, "a1")
+		if !ok {
+			b.Fatal("no control for a1")
+		}
+		timedPick(b, h, bob, board.ID, cid, value, lat.record)
+		h.waitBoard(queens.ID, "the click shown", func(m discordtest.Message) bool { return m.Version > board.Version })
+	}
+	elapsed := time.Since(start)
+	close(stop)
+	comparing.Wait()
+	clicks := lat.report(b)
+	b.ReportMetric(float64(clicks)/elapsed.Seconds(), "clicks/s")
 }

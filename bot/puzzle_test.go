@@ -127,7 +127,7 @@ func TestPuzzleSolveCompareAndGiveUp(t *testing.T) {
 	t.Parallel()
 	// The solvers' time on the manual clock never runs out: the node caps
 	// decide, however loaded the machine.
-	h := start(t, withClock(), withCompare(20_000, nil))
+	h := start(t, withClock(), withCompare(5_000, nil))
 	alice := h.srv.AddUser("alice").ID
 	g, _ := newPuzzle(t, h, alice, opt("game", "nqueens"), opt("n", 5))
 	if g.Position != "0,0,0,0,0" {
