@@ -132,7 +132,7 @@ func (c *comparison) solve(i int) {
 		c.b.compares.before(ctx, e.Algorithm)
 	}
 	var run puzzles.Run
-	lowPriority(func() { run = e.Run(ctx, puzzles.Budget{Nodes: c.nodes}) })
+	lowPriority(func() { run = e.Run(ctx, puzzles.Budget{Limits: puzzles.Limits{Nodes: c.nodes}}) })
 	cancel()
 
 	c.mu.Lock()

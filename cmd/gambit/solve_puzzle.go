@@ -106,9 +106,9 @@ func solveTiles(game string, po puzzleOptions, out, stderr io.Writer) error {
 	}
 	var runs []puzzles.Run
 	if po.compare {
-		// Each algorithm with its own --nodes and --time, as the bot's
-		// Compare algorithms gives each its own budget.
-		runs, err = puzzles.Compare(context.Background(), p, puzzles.Budget{Nodes: po.nodes, Time: po.time})
+		// Each algorithm with its own --nodes, --memory and --time, as
+		// the bot's Compare algorithms gives each its own budget.
+		runs, err = puzzles.Compare(context.Background(), p, puzzles.Budget{Limits: po.limits(), Time: po.time})
 		if err != nil {
 			return err
 		}

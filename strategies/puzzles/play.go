@@ -111,12 +111,12 @@ type Run struct {
 	Moves []engine.Move
 }
 
-// Budget is what one solver of a comparison may spend: its own node cap
-// and its own time, counted from its start. Each solver gets a whole
-// budget, so one that spends all of it leaves the next its own.
+// Budget is what one solver of a comparison may spend: its own limits
+// (node cap, memory budget) and its own time, counted from its start.
+// Each solver gets a whole budget, so one that spends all of it leaves
+// the next its own.
 type Budget struct {
-	// Nodes caps the nodes it expands; 0 means no cap.
-	Nodes uint64
+	Limits
 	// Time caps its time; 0 means none but the context's.
 	Time time.Duration
 }
@@ -126,7 +126,7 @@ type Entrant struct {
 	// Algorithm is the solver's name.
 	Algorithm string
 
-	run func(ctx context.Context, nodes uint64) Run
+	run func(ctx context.Context, l Limits) Run
 }
 
 // Run runs the solver within its budget and the context, and times it.
@@ -136,7 +136,7 @@ func (e Entrant) Run(ctx context.Context, b Budget) Run {
 		ctx, cancel = context.WithTimeout(ctx, b.Time)
 		defer cancel()
 	}
-	return e.run(ctx, b.Nodes)
+	return e.run(ctx, b.Limits)
 }
 
 // Entrants returns the solvers compared on pos, in the order a comparison
@@ -148,11 +148,11 @@ func Entrants(pos engine.Position) ([]Entrant, error) {
 	switch p := pos.(type) {
 	case *slidingtile.Position:
 		for _, s := range TileSolvers() {
-			out = append(out, Entrant{Algorithm: s.Name, run: func(ctx context.Context, nodes uint64) Run { return RunTile(ctx, s, p, nodes) }})
+			out = append(out, Entrant{Algorithm: s.Name, run: func(ctx context.Context, l Limits) Run { return RunTileWithin(ctx, s, p, l) }})
 		}
 	case *nqueens.Position:
 		for _, s := range QueensSolvers() {
-			out = append(out, Entrant{Algorithm: s.Name, run: func(ctx context.Context, nodes uint64) Run { return runQueens(ctx, s, p, nodes) }})
+			out = append(out, Entrant{Algorithm: s.Name, run: func(ctx context.Context, l Limits) Run { return runQueens(ctx, s, p, l) }})
 		}
 	default:
 		return nil, fmt.Errorf("puzzles: %T is not a puzzle position", pos)
@@ -221,17 +221,11 @@ func MarkOptimal(runs []Run, best int) {
 	}
 }
 
-// RunTile runs one sliding-tile solver on p within a node cap (0 for
-// none) and the context, and times it (RunTileWithin).
-func RunTile(ctx context.Context, s TileSolver, p *slidingtile.Position, nodes uint64) Run {
-	return RunTileWithin(ctx, s, p, Limits{Nodes: nodes})
-}
-
 // runQueens runs one N-Queens solver on p's N and measures the moves from
 // p to its solution.
-func runQueens(ctx context.Context, s QueensSolver, p *nqueens.Position, nodes uint64) Run {
+func runQueens(ctx context.Context, s QueensSolver, p *nqueens.Position, l Limits) Run {
 	start := time.Now()
-	sol, err := s.Solve(ctx, p.N(), Limits{Nodes: nodes})
+	sol, err := s.Solve(ctx, p.N(), l)
 	r := Run{Algorithm: s.Name, Nodes: sol.Nodes, Elapsed: time.Since(start), Err: err}
 	if err != nil {
 		return r
