@@ -19,7 +19,7 @@ func AIRatings(k storage.Kind, strategy string) (float64, bool) {
 	return strategies.Rating(string(k), strategy)
 }
 
-// aiJob is an AI turn to play.
+// aiJob is an AI turn to play, or a task for a worker (enqueueTask).
 type aiJob struct {
 	game     storage.GameID
 	owner    string        // the person whose game it is, for fair queueing
@@ -30,6 +30,9 @@ type aiJob struct {
 	tok      webhookToken  // set when ready closes
 	ready    chan struct{} // closed by release, once the handler that queued the job returned
 	once     sync.Once     // release closes ready once
+	// task, if not nil, is work other than an AI turn (a solver of
+	// Compare algorithms, compare.go) that the worker runs instead.
+	task func()
 }
 
 // aiPool runs AI searches on a fixed number of workers, one search thread
@@ -98,6 +101,22 @@ func (p *aiPool) enqueue(j *aiJob) (pos int, added bool) {
 	return pos, true
 }
 
+// enqueueTask queues work other than an AI turn — a solver of Compare
+// algorithms — for a worker, in owner's turn of the fair queue, so that it
+// waits its turn among the AI turns and the searches never use more
+// threads than the workers. It reports false once the pool has stopped.
+func (p *aiPool) enqueueTask(owner string, task func()) bool {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.stopped {
+		return false
+	}
+	p.queue.push(&aiJob{owner: owner, task: task})
+	p.setQueueGauge()
+	p.cond.Signal()
+	return true
+}
+
 func (p *aiPool) setQueueGauge() {
 	if m := p.b.cfg.Metrics; m != nil {
 		m.AIQueue.Set(float64(p.queue.len()))
@@ -121,7 +140,11 @@ func (p *aiPool) work() {
 		p.setQueueGauge()
 		p.mu.Unlock()
 
-		p.b.runAI(j)
+		if j.task != nil {
+			j.task()
+		} else {
+			p.b.runAI(j)
+		}
 
 		p.mu.Lock()
 		delete(p.known, j.turn())

@@ -229,6 +229,7 @@ type Bot struct {
 	complete map[string]commandHandler
 	locks    gameLocks
 	ai       *aiPool
+	compares comparisons // Compare algorithms running (compare.go)
 
 	closing   atomic.Bool
 	inflight  sync.WaitGroup

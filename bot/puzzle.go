@@ -30,10 +30,6 @@ import (
 // starts /puzzle deals, so a timeout means an unusual position.
 const solverTime = 2 * time.Second
 
-// compareNodes caps each solver of Compare algorithms: enough for the
-// informed searches, while the blind ones show where they give up.
-const compareNodes = 200_000
-
 // maxQueensN is the largest N /puzzle deals: N-Queens' largest board,
 // whose 144 squares take six menus of 25 under a components-v2 board.
 const maxQueensN = 12
@@ -320,7 +316,8 @@ func (b *Bot) clickSolve(ctx context.Context, ix *interaction, g *storage.Game, 
 }
 
 // clickCompare shows, privately, the solvers side by side on the board's
-// position: each within a node cap, all within solverTime.
+// position: it answers at once and the workers fill the answer in
+// (compare.go). A click while the puzzle's comparison runs is told so.
 func (b *Bot) clickCompare(ctx context.Context, ix *interaction, g *storage.Game, p customid.Params) error {
 	if err := checkPuzzler(ix, g, p); err != nil {
 		return err
@@ -329,11 +326,12 @@ func (b *Bot) clickCompare(ctx context.Context, ix *interaction, g *storage.Game
 	if err != nil {
 		return err
 	}
-	ctx, cancel := context.WithTimeout(ctx, solverTime)
-	defer cancel()
-	runs, err := puzzles.Compare(ctx, pos, compareNodes)
+	entrants, err := puzzles.Entrants(pos)
 	if err != nil {
 		return fmt.Errorf("bot: compare on game %s: %w", g.ID, err)
 	}
-	return ix.reply(render.Compare(ix.lang(), runs, compareNodes), true)
+	if !b.compares.claim(g.ID) {
+		return userErr("compare.running")
+	}
+	return b.startComparison(ix, g, pos, entrants)
 }

@@ -5,6 +5,7 @@ import (
 	"strconv"
 	"strings"
 	"text/tabwriter"
+	"time"
 
 	"github.com/bwmarrin/discordgo"
 
@@ -97,15 +98,26 @@ func Plural(l *i18n.Localizer, n int, unit string) string { return plural(l, n, 
 
 // Compare renders the puzzle solvers' runs on one position, for the one
 // who asked: a table of each algorithm's solution length, nodes, time and
-// whether its solution is optimal, each run capped at nodes.
-func Compare(l *i18n.Localizer, runs []puzzles.Run, nodes uint64) Message {
+// whether its solution is optimal, each run within its own budget of
+// nodes and time. A run not done yet (done[i] false) shows as such, under
+// a line counting those done: the message is edited as each finishes.
+func Compare(l *i18n.Localizer, runs []puzzles.Run, done []bool, nodes uint64, each time.Duration) Message {
 	var sb strings.Builder
 	tw := tabwriter.NewWriter(&sb, 0, 0, 2, ' ', tabwriter.AlignRight)
 	fmt.Fprintln(tw, l.T("compare.header"))
-	for _, r := range runs {
+	finished := 0
+	for i, r := range runs {
+		if !done[i] {
+			fmt.Fprintf(tw, "%s\t…\t…\t…\t%s\t\n", r.Algorithm, l.T("compare.pending"))
+			continue
+		}
+		finished++
 		length, optimal := strconv.Itoa(r.Length), r.Optimal
-		if i18n.Has("compare." + optimal) { // proved, yes, no
+		switch {
+		case i18n.Has("compare." + optimal): // proved, yes, no
 			optimal = l.T("compare." + optimal)
+		case optimal == "": // told once every run is done
+			optimal = "…"
 		}
 		if !r.Solved {
 			length, optimal = "—", l.T("compare.gave_up")
@@ -113,7 +125,10 @@ func Compare(l *i18n.Localizer, runs []puzzles.Run, nodes uint64) Message {
 		fmt.Fprintf(tw, "%s\t%s\t%d\t%.1f\t%s\t\n", r.Algorithm, length, r.Nodes, float64(r.Elapsed.Microseconds())/1000, optimal)
 	}
 	_ = tw.Flush() // a strings.Builder does not fail
-	content := l.T("compare.text", "Nodes", strconv.FormatUint(nodes, 10), "Table", sb.String(),
-		"Proved", l.T("compare.proved"), "Yes", l.T("compare.yes"), "No", l.T("compare.no"))
+	content := l.T("compare.text", "Nodes", strconv.FormatUint(nodes, 10), "Millis", strconv.FormatInt(each.Milliseconds(), 10),
+		"Table", sb.String(), "Proved", l.T("compare.proved"), "Yes", l.T("compare.yes"), "No", l.T("compare.no"))
+	if finished < len(runs) {
+		content = l.T("compare.progress", "Done", finished, "Total", len(runs)) + "\n" + content
+	}
 	return Message{Content: clip(content, maxContent), Components: []discordgo.MessageComponent{}, AllowedMentions: noPings()}
 }

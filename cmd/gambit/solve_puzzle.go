@@ -104,15 +104,18 @@ func solveTiles(game string, po puzzleOptions, out, stderr io.Writer) error {
 			fmt.Fprintf(stderr, "pattern database %v: %d bytes, built in %.1f ms (not counted below)\n", d.Patterns(), d.Bytes(), float64(d.Built.Microseconds())/1000)
 		}
 	}
-	runs := make([]puzzles.Run, len(list))
-	best := -1
-	for i, s := range list {
-		runs[i] = runTile(s, p, po)
-		if runs[i].Optimal == "proved" {
-			best = runs[i].Length
+	var runs []puzzles.Run
+	if po.compare {
+		// Each algorithm with its own --nodes, --memory and --time, as
+		// the bot's Compare algorithms gives each its own budget.
+		runs, err = puzzles.Compare(context.Background(), p, puzzles.Budget{Limits: po.limits(), Time: po.time})
+		if err != nil {
+			return err
 		}
+	} else {
+		runs = []puzzles.Run{runTile(list[0], p, po)}
+		puzzles.MarkOptimal(runs, -1)
 	}
-	puzzles.MarkOptimal(runs, best)
 	shown := make([]tileRun, len(runs))
 	for i, r := range runs {
 		shown[i] = tileRunOf(r, p)

@@ -111,35 +111,96 @@ type Run struct {
 	Moves []engine.Move
 }
 
-// Compare runs every solver of pos's puzzle on it, each within the node
-// cap and the context: on a sliding-tile puzzle each TileSolver from pos;
-// on N-Queens each QueensSolver on N, its length being the moves from pos
-// to the solution it found, compared with the nearest solution's.
-func Compare(ctx context.Context, pos engine.Position, nodes uint64) ([]Run, error) {
-	var runs []Run
-	best := -1
+// Budget is what one solver of a comparison may spend: its own limits
+// (node cap, memory budget) and its own time, counted from its start.
+// Each solver gets a whole budget, so one that spends all of it leaves
+// the next its own.
+type Budget struct {
+	Limits
+	// Time caps its time; 0 means none but the context's.
+	Time time.Duration
+}
+
+// Entrant is one solver of a comparison, ready to run on its position.
+type Entrant struct {
+	// Algorithm is the solver's name.
+	Algorithm string
+
+	run func(ctx context.Context, l Limits) Run
+}
+
+// Run runs the solver within its budget and the context, and times it.
+func (e Entrant) Run(ctx context.Context, b Budget) Run {
+	if b.Time > 0 {
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithTimeout(ctx, b.Time)
+		defer cancel()
+	}
+	return e.run(ctx, b.Limits)
+}
+
+// Entrants returns the solvers compared on pos, in the order a comparison
+// shows them: on a sliding-tile puzzle each TileSolver from pos; on
+// N-Queens each QueensSolver on N, its length being the moves from pos to
+// the solution it found.
+func Entrants(pos engine.Position) ([]Entrant, error) {
+	var out []Entrant
 	switch p := pos.(type) {
 	case *slidingtile.Position:
 		for _, s := range TileSolvers() {
-			r := RunTile(ctx, s, p, nodes)
-			if r.Optimal == "proved" {
-				best = r.Length
-			}
-			runs = append(runs, r)
+			out = append(out, Entrant{Algorithm: s.Name, run: func(ctx context.Context, l Limits) Run { return RunTileWithin(ctx, s, p, l) }})
 		}
 	case *nqueens.Position:
 		for _, s := range QueensSolvers() {
-			runs = append(runs, runQueens(ctx, s, p, nodes))
+			out = append(out, Entrant{Algorithm: s.Name, run: func(ctx context.Context, l Limits) Run { return runQueens(ctx, s, p, l) }})
 		}
-		near, err := nearestQueens(ctx, p)
-		if err != nil {
-			return nil, err
-		}
-		best = len(near)
 	default:
 		return nil, fmt.Errorf("puzzles: %T is not a puzzle position", pos)
 	}
+	return out, nil
+}
+
+// Label marks whether the solutions of a finished comparison on pos (the
+// runs of Entrants(pos), in order) are optimal (MarkOptimal): against the
+// length an optimal solver proved on a sliding-tile puzzle, against the
+// nearest solution on N-Queens, searched within ctx. If that search ends
+// first, the runs are marked "?" and its error returned.
+func Label(ctx context.Context, pos engine.Position, runs []Run) error {
+	best := -1
+	var err error
+	switch p := pos.(type) {
+	case *slidingtile.Position:
+		for _, r := range runs {
+			if r.Optimal == "proved" {
+				best = r.Length
+			}
+		}
+	case *nqueens.Position:
+		var near []engine.Move
+		if near, err = nearestQueens(ctx, p); err == nil {
+			best = len(near)
+		}
+	default:
+		err = fmt.Errorf("puzzles: %T is not a puzzle position", pos)
+	}
 	MarkOptimal(runs, best)
+	return err
+}
+
+// Compare runs every solver of pos's puzzle on it (Entrants) in turn,
+// each within its own budget and the context, and labels the runs.
+func Compare(ctx context.Context, pos engine.Position, b Budget) ([]Run, error) {
+	entrants, err := Entrants(pos)
+	if err != nil {
+		return nil, err
+	}
+	runs := make([]Run, len(entrants))
+	for i, e := range entrants {
+		runs[i] = e.Run(ctx, b)
+	}
+	if err := Label(ctx, pos, runs); err != nil {
+		return nil, err
+	}
 	return runs, nil
 }
 
@@ -160,17 +221,11 @@ func MarkOptimal(runs []Run, best int) {
 	}
 }
 
-// RunTile runs one sliding-tile solver on p within a node cap (0 for
-// none) and the context, and times it (RunTileWithin).
-func RunTile(ctx context.Context, s TileSolver, p *slidingtile.Position, nodes uint64) Run {
-	return RunTileWithin(ctx, s, p, Limits{Nodes: nodes})
-}
-
 // runQueens runs one N-Queens solver on p's N and measures the moves from
 // p to its solution.
-func runQueens(ctx context.Context, s QueensSolver, p *nqueens.Position, nodes uint64) Run {
+func runQueens(ctx context.Context, s QueensSolver, p *nqueens.Position, l Limits) Run {
 	start := time.Now()
-	sol, err := s.Solve(ctx, p.N(), Limits{Nodes: nodes})
+	sol, err := s.Solve(ctx, p.N(), l)
 	r := Run{Algorithm: s.Name, Nodes: sol.Nodes, Elapsed: time.Since(start), Err: err}
 	if err != nil {
 		return r

@@ -109,7 +109,7 @@ func TestNearestQueens(t *testing.T) {
 func TestCompare(t *testing.T) {
 	p, _ := slidingtile.Parse("7,2,4,5,0,6,8,3,1")
 	want := bfsLength(t, p)
-	runs, err := Compare(context.Background(), p, 1_000_000)
+	runs, err := Compare(context.Background(), p, Budget{Limits: Limits{Nodes: 1_000_000}})
 	if err != nil || len(runs) != len(TileSolvers()) {
 		t.Fatalf("%d runs, %v", len(runs), err)
 	}
@@ -124,7 +124,7 @@ func TestCompare(t *testing.T) {
 		}
 	}
 	q, _ := nqueens.Parse("1,1,1,1,1,1,1,1")
-	runs, err = Compare(context.Background(), q, 1_000_000)
+	runs, err = Compare(context.Background(), q, Budget{Limits: Limits{Nodes: 1_000_000}})
 	if err != nil || len(runs) != len(QueensSolvers()) {
 		t.Fatalf("%d runs, %v", len(runs), err)
 	}
@@ -134,7 +134,7 @@ func TestCompare(t *testing.T) {
 			t.Errorf("%+v; nearest %d", r, len(near))
 		}
 	}
-	if _, err := Compare(context.Background(), nil, 0); err == nil {
+	if _, err := Compare(context.Background(), nil, Budget{}); err == nil {
 		t.Error("Compare of no puzzle")
 	}
 }
