@@ -38,13 +38,13 @@ var (
 
 var deadline = time.Date(2030, 1, 2, 3, 4, 5, 0, time.UTC)
 
-// cases is how many random positions a test checks: full, or a fifth of
+// cases is how many random positions a test checks: full, or a tenth of
 // it under -short. The README's test command runs -short with -race, where
 // every board's picture costs ten times as much, on machines that may be
 // busy; the full counts run without -short.
 func cases(full int) int {
 	if testing.Short() {
-		return full / 5
+		return full / 10
 	}
 	return full
 }
