@@ -48,10 +48,15 @@ type aiPool struct {
 	known   map[aiTurn]bool // queued or running
 	idle    int
 	stopped bool
+
+	// searchContext gives a search its context: ctx until the job's
+	// deadline. Tests replace it (export_test.go) to end searches when
+	// they choose rather than when the wall clock says.
+	searchContext func(ctx context.Context, deadline time.Time) (context.Context, context.CancelFunc)
 }
 
 func newAIPool(b *Bot, workers int) *aiPool {
-	p := &aiPool{b: b, workers: workers, known: map[aiTurn]bool{}}
+	p := &aiPool{b: b, workers: workers, known: map[aiTurn]bool{}, searchContext: context.WithDeadline}
 	p.cond = sync.NewCond(&p.mu)
 	return p
 }
@@ -367,7 +372,7 @@ func (b *Bot) runAI(j *aiJob) {
 		progress.show(render.Thinking{})
 	}
 	progress.watch(b.cfg.TickInterval)
-	searchCtx, cancel := context.WithDeadline(ctx, j.deadline)
+	searchCtx, cancel := b.ai.searchContext(ctx, j.deadline)
 	started := time.Now()
 	var res strategies.Result
 	lowPriority(func() {

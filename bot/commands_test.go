@@ -1011,43 +1011,33 @@ func TestCommandsAreRegisteredOnceAcrossRestarts(t *testing.T) {
 
 func TestAIProgressIsShownWhileItThinks(t *testing.T) {
 	t.Parallel()
-	// The bot's clock, and Discord's, run at a tenth of real time: Discord's
-	// 3 seconds take 30, so a loaded machine does not make /play's answer
-	// late, and a progress edit is due every 50 ms of real time. The move
-	// time is by the wall clock and counts from the click, so the machine
-	// can use it up before the search starts (the AI then plays at once,
-	// with no progress to show): it is long enough for a machine loaded
-	// far beyond two busy cores.
-	h := start(t, withFastClock(100*time.Microsecond), withConfig(func(c *bot.Config) { c.ProgressInterval = 5 * time.Millisecond }))
+	// The AI searches until the test ends the search, and a progress edit
+	// is due when the test moves the bot's clock on: the test sees the
+	// edits it makes due, however slowly the machine searches or edits.
+	h := start(t, withClock(), withHeldSearches())
 	alice := h.srv.AddUser("alice").ID
-	events := h.srv.Subscribe(h.ctx())
-	began := time.Now()
 	g, board := playAI(t, h, alice, opt("game", "adjacency"), opt("ai", "minimax"), opt("rounds", 28),
 		opt("first", "opponent"), opt("movetime", 8.0))
 	if text := embedText(board); !strings.Contains(text, "is thinking") && !strings.Contains(text, "is queued") {
 		t.Errorf("the first board should say the AI is about to move: %q", text)
 	}
-	depths := 0
-	for moved := false; !moved; {
-		e, ok := <-events
-		if !ok {
-			t.Fatalf("no AI move within %v; %d progress edits seen", waitTimeout, depths)
+	end := h.searchStarted()
+	// Edits until one shows the depth the search reached: the first ones
+	// may come before it finished its first iteration.
+	edits := 0
+	for shown, deadline := false, time.Now().Add(waitTimeout); !shown; {
+		if time.Now().After(deadline) {
+			t.Fatalf("%d progress edits, none showing the search's depth", edits)
 		}
-		if e.Message.ID != g.MessageID || e.Type != discordtest.MessageUpdated {
-			continue
+		edits++
+		progressEdit(t, h, g, edits)
+		text := embedText(h.board(g.ID))
+		if !strings.Contains(text, "thinking") {
+			t.Fatalf("progress edit %d: %q, want the AI thinking", edits, text)
 		}
-		text := embedText(e.Message)
-		switch {
-		case strings.Contains(text, "Last move"):
-			moved = true
-			if depths == 0 {
-				t.Errorf("the AI moved before the board showed its search depth; final board %q", text)
-			}
-		case strings.Contains(text, "thinking") && strings.Contains(text, "depth"):
-			depths++
-		}
+		shown = strings.Contains(text, "depth")
 	}
-	took := time.Since(began)
+	end()
 	g = h.waitGame(g.ID, "the AI's move", func(g *storage.Game) bool { return len(g.Moves) == 1 })
 	if g.Turn != 0 || g.Status != storage.StatusActive {
 		t.Errorf("after the AI's move the game is %s with seat %d to move", g.Status, g.Turn)
@@ -1055,5 +1045,5 @@ func TestAIProgressIsShownWhileItThinks(t *testing.T) {
 	h.waitBoard(g.ID, "alice's turn", func(m discordtest.Message) bool {
 		return strings.Contains(m.Content, "<@"+alice+">, your move") && !strings.Contains(embedText(m), "thinking")
 	})
-	t.Logf("the AI moved %v after /play, after %d progress edits", took.Round(time.Millisecond), depths)
+	t.Logf("the board showed the search depth at progress edit %d", edits)
 }

@@ -2,6 +2,7 @@ package bot
 
 import (
 	"context"
+	"time"
 
 	"github.com/gambitbot/gambit/bot/customid"
 	"github.com/gambitbot/gambit/storage"
@@ -38,4 +39,12 @@ func AIStopped(b *Bot) bool {
 	b.ai.mu.Lock()
 	defer b.ai.mu.Unlock()
 	return b.ai.stopped
+}
+
+// EndSearches makes b's AI searches run until the test ends them instead
+// of until their move time: each search's context comes from search,
+// given the worker's context, which the search context must derive from.
+// Call it after New and before Run.
+func EndSearches(b *Bot, search func(context.Context) (context.Context, context.CancelFunc)) {
+	b.ai.searchContext = func(ctx context.Context, _ time.Time) (context.Context, context.CancelFunc) { return search(ctx) }
 }

@@ -18,8 +18,9 @@ import (
 )
 
 // waitTimeout bounds every wait; it is only reached when something is
-// broken.
-const waitTimeout = 20 * time.Second
+// broken. It is long because a loaded machine under -race can take tens of
+// seconds over what takes milliseconds on a quiet one.
+const waitTimeout = time.Minute
 
 // harness is the real bot, with a real bbolt file, talking through the real
 // discordgo client to the local Discord stand-in.
@@ -33,6 +34,11 @@ type harness struct {
 	logs    *syncBuffer
 	// beforeRun, if not nil, changes each bot before it runs.
 	beforeRun func(*bot.Bot)
+	// searches gets the end of each AI search as it starts, with
+	// withHeldSearches; held keeps them all, for stop.
+	searches chan context.CancelFunc
+	heldMu   sync.Mutex
+	held     []context.CancelFunc
 	// http makes the bot run as `gambit serve` does, taking interactions
 	// on an HTTP endpoint (endpoint_test.go) instead of the gateway.
 	http     bool
@@ -105,6 +111,55 @@ func withServer(opts ...discordtest.ServerOption) option {
 // withBot changes the bot before it runs, such as to add a test route.
 func withBot(f func(*bot.Bot)) option { return func(h *harness) { h.beforeRun = f } }
 
+// withHeldSearches makes the AI search until the test ends the search,
+// whatever its move time: each search, as it starts, sends the function
+// that ends it on h.searches (searchStarted takes it). A test uses it to
+// act while the AI thinks, which a move time on the wall clock does not
+// leave it on a loaded machine.
+func withHeldSearches() option {
+	return func(h *harness) {
+		h.searches = make(chan context.CancelFunc, 16)
+		before := h.beforeRun
+		h.beforeRun = func(b *bot.Bot) {
+			if before != nil {
+				before(b)
+			}
+			bot.EndSearches(b, func(ctx context.Context) (context.Context, context.CancelFunc) {
+				ctx, cancel := context.WithCancel(ctx)
+				h.heldMu.Lock()
+				h.held = append(h.held, cancel)
+				h.heldMu.Unlock()
+				h.searches <- cancel
+				return ctx, cancel
+			})
+		}
+	}
+}
+
+// endSearches ends the held searches, so that the bot can stop.
+func (h *harness) endSearches() {
+	h.heldMu.Lock()
+	defer h.heldMu.Unlock()
+	for _, end := range h.held {
+		end()
+	}
+	h.held = nil
+}
+
+// searchStarted waits for the next AI search of a harness
+// withHeldSearches to start and returns the function that ends it: the
+// search then returns its best move so far.
+func (h *harness) searchStarted() context.CancelFunc {
+	h.t.Helper()
+	select {
+	case end := <-h.searches:
+		return end
+	case <-time.After(waitTimeout):
+		h.t.Fatal("no AI search started")
+		return nil
+	}
+}
+
 // withConfig edits the bot's settings.
 func withConfig(f func(*bot.Config)) option { return func(h *harness) { f(&h.cfg) } }
 
@@ -139,6 +194,17 @@ func start(t testing.TB, opts ...option) *harness {
 		// handler, by the wall clock, must not end it first on a loaded
 		// machine (clicks queued behind a game's lock); the test's waits
 		// are the hang guards.
+		if h.cfg.InteractionTimeout == 0 {
+			h.cfg.InteractionTimeout = time.Hour
+		}
+	}
+	if _, bench := t.(*testing.B); h.clock == nil && !bench {
+		// On the system clock Discord's 3 seconds and the bot's budget
+		// for a handler would be the loaded machine's: a test waits for
+		// the answer as long as for anything else. Benchmarks measure
+		// against Discord's 3 seconds, and tests of the deadlines run on
+		// the manual clock.
+		srvOpts = append(srvOpts, discordtest.WithAnswerDeadline(waitTimeout))
 		if h.cfg.InteractionTimeout == 0 {
 			h.cfg.InteractionTimeout = time.Hour
 		}
@@ -271,6 +337,7 @@ func (h *harness) stop() {
 	if h.cancel == nil {
 		return
 	}
+	h.endSearches()
 	h.cancel()
 	select {
 	case err := <-h.done:

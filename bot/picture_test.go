@@ -2,6 +2,7 @@ package bot_test
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"net/http"
 	"slices"
@@ -11,7 +12,6 @@ import (
 
 	"github.com/bwmarrin/discordgo"
 
-	"github.com/gambitbot/gambit/bot"
 	"github.com/gambitbot/gambit/internal/discordtest"
 	"github.com/gambitbot/gambit/storage"
 )
@@ -83,15 +83,28 @@ func uploaded(requests []discordtest.Request) int {
 }
 
 // aiThinksLong starts an Adjacency game in which the AI moves first and
-// searches for 5 s of real time, with a progress edit due every 50 ms of
-// real time (the bot's clock runs at a tenth of real time, as in
-// TestAIProgressIsShownWhileItThinks), and returns it with its first board.
-func aiThinksLong(t *testing.T) (*harness, *storage.Game, discordtest.Message) {
-	h := start(t, withFastClock(100*time.Microsecond), withConfig(func(c *bot.Config) { c.ProgressInterval = 5 * time.Millisecond }))
+// searches until the test ends the search (the returned function), on the
+// manual clock: a progress edit is due only when the test makes it so
+// (progressEdit). It returns the game with its first board.
+func aiThinksLong(t *testing.T) (*harness, *storage.Game, discordtest.Message, context.CancelFunc) {
+	h := start(t, withClock(), withHeldSearches())
 	alice := h.srv.AddUser("alice").ID
 	g, first := playAI(t, h, alice, opt("game", "adjacency"), opt("ai", "minimax"), opt("rounds", 28),
 		opt("first", "opponent"), opt("movetime", 5.0))
-	return h, g, first
+	return h, g, first, h.searchStarted()
+}
+
+// progressEdit moves the bot's clock on by a progress interval, which makes
+// the next "thinking…" edit of g's board due, and waits until the request
+// log holds it, the board's nth edit.
+func progressEdit(t *testing.T, h *harness, g *storage.Game, n int) {
+	t.Helper()
+	h.clock.Advance(h.cfg.ProgressInterval)
+	for deadline := time.Now().Add(waitTimeout); len(boardEdits(t, h.srv.Requests(), g.MessageID)) < n; time.Sleep(5 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatalf("no progress edit %d of the board", n)
+		}
+	}
 }
 
 // waitAIMove waits for the AI's first move in g to be on its board.
@@ -107,8 +120,11 @@ func waitAIMove(h *harness, g *storage.Game) discordtest.Message {
 // the move's edit uploads the new picture, and the old one goes.
 func TestProgressEditsKeepThePicture(t *testing.T) {
 	t.Parallel()
-	h, g, first := aiThinksLong(t)
+	h, g, first, end := aiThinksLong(t)
 	shown := boardPicture(t, first)
+	progressEdit(t, h, g, 1)
+	progressEdit(t, h, g, 2)
+	end()
 	picture := boardPicture(t, waitAIMove(h, g))
 	requests, edits := editsUntil(t, h, g.MessageID, picture.ID)
 	t.Logf("the bot uploaded %d bytes in all: %d board edits (%d of them progress) after a first board of %d bytes",
@@ -136,14 +152,9 @@ func TestProgressEditsKeepThePicture(t *testing.T) {
 // refused and sent again with the picture uploaded.
 func TestAKeptPictureReplacedElsewhereIsUploaded(t *testing.T) {
 	t.Parallel()
-	h, g, first := aiThinksLong(t)
+	h, g, first, end := aiThinksLong(t)
 	shown := boardPicture(t, first)
-	events := h.srv.Subscribe(h.ctx())
-	for e := range events {
-		if e.Type == discordtest.MessageUpdated && e.Message.ID == g.MessageID && strings.Contains(embedText(e.Message), "thinking") {
-			break
-		}
-	}
+	progressEdit(t, h, g, 1) // the bot learns that the board carries shown
 	other, err := discordgo.New("Bot " + h.srv.Token())
 	if err != nil {
 		t.Fatal(err)
@@ -156,6 +167,10 @@ func TestAKeptPictureReplacedElsewhereIsUploaded(t *testing.T) {
 	if err != nil {
 		t.Fatalf("another process replaces the picture: %v", err)
 	}
+	// The board's second edit was the other process's; the third is the
+	// bot's next progress edit, refused and then sent again.
+	progressEdit(t, h, g, 3)
+	end()
 	requests, _ := editsUntil(t, h, g.MessageID, boardPicture(t, waitAIMove(h, g)).ID)
 	refused := -1
 	for i, r := range requests {
@@ -165,7 +180,7 @@ func TestAKeptPictureReplacedElsewhereIsUploaded(t *testing.T) {
 		}
 	}
 	if refused < 0 {
-		t.Fatalf("no edit kept the replaced attachment %s (the move may have come first)", shown.ID)
+		t.Fatalf("no edit kept the replaced attachment %s", shown.ID)
 	}
 	for _, r := range requests[refused+1:] {
 		if r.Path != requests[refused].Path || r.Method != http.MethodPatch {

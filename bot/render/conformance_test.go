@@ -34,10 +34,11 @@ func TestEveryGameConforms(t *testing.T) {
 			checkDiscord(t, m)
 			rng := rand.New(rand.NewPCG(7, uint64(len(gm.Name))))
 			// Every board draws its picture (milliseconds, ten times that
-			// under -race), so the test command plays three games a game.
+			// under -race), so the test command plays one game a game:
+			// under -race on a busy machine three took minutes.
 			n := 20
 			if testing.Short() {
-				n = 3
+				n = 1
 			}
 			for range n {
 				playToTheEnd(t, gm, rng)
@@ -112,7 +113,7 @@ func playToTheEnd(t *testing.T, gm *games.Game, rng *rand.Rand) {
 		}
 		g.Moves = append(g.Moves, c.Move)
 		g.Last = &storage.LastMove{Move: c.Move, Changed: c.Changed}
-		if gm.Solo() && len(g.Moves) == soloMoves {
+		if gm.Solo() && len(g.Moves) == soloMoves() {
 			break // a random walk seldom solves a puzzle: its player gives up
 		}
 		if len(g.Moves) > 1000 {
@@ -138,8 +139,13 @@ func playToTheEnd(t *testing.T, gm *games.Game, rng *rand.Rand) {
 }
 
 // soloMoves is how many random moves a solo puzzle is played before its
-// player gives up.
-const soloMoves = 40
+// player gives up: 40, or 12 under -short (each draws a board).
+func soloMoves() int {
+	if testing.Short() {
+		return 12
+	}
+	return 40
+}
 
 // routedMoves returns the moves a board's components play, in move
 // order: every move button and menu option read back through the custom

@@ -38,6 +38,17 @@ var (
 
 var deadline = time.Date(2030, 1, 2, 3, 4, 5, 0, time.UTC)
 
+// cases is how many random positions a test checks: full, or a tenth of
+// it under -short. The README's test command runs -short with -race, where
+// every board's picture costs ten times as much, on machines that may be
+// busy; the full counts run without -short.
+func cases(full int) int {
+	if testing.Short() {
+		return full / 10
+	}
+	return full
+}
+
 // newGame returns a game of kind between p0 (the challenger) and p1.
 func newGame(kind storage.Kind, status storage.Status, p0, p1 storage.Player) *storage.Game {
 	g := &storage.Game{
@@ -890,7 +901,7 @@ func checkEnded(t *testing.T, v View, m Message, ids map[customid.Pattern][]cust
 
 func TestAdjacencySelects(t *testing.T) {
 	rng := rand.New(rand.NewPCG(3, 4))
-	for i := range 200 {
+	for i := range cases(200) {
 		rounds := 2 + rng.IntN(27)
 		pos, moves := play(t, storage.Kind("adjacency"), rounds, rng, rng.IntN(2*rounds))
 		a := pos.(*adjacency.Position)
@@ -959,7 +970,7 @@ func TestAdjacencySelects(t *testing.T) {
 // play exactly the file's legal cells, each labelled with its captures.
 func TestAdjacencyTwoClicks(t *testing.T) {
 	rng := rand.New(rand.NewPCG(7, 8))
-	for i := range 100 {
+	for i := range cases(100) {
 		rounds := 2 + rng.IntN(27)
 		pos, moves := play(t, storage.Kind("adjacency"), rounds, rng, rng.IntN(2*rounds))
 		a := pos.(*adjacency.Position)
@@ -1033,7 +1044,7 @@ func TestAdjacencyTwoClicks(t *testing.T) {
 func TestConnect4Buttons(t *testing.T) {
 	rng := rand.New(rand.NewPCG(5, 6))
 	tested := 0
-	for tested < 200 {
+	for tested < cases(200) {
 		pos, moves := play(t, storage.Kind("connect4"), 0, rng, rng.IntN(connect4.Cells))
 		if pos.Terminal() {
 			continue
@@ -1072,7 +1083,7 @@ func TestConnect4Buttons(t *testing.T) {
 
 func TestTicTacToeButtons(t *testing.T) {
 	rng := rand.New(rand.NewPCG(7, 8))
-	for range 100 {
+	for range cases(100) {
 		pos, moves := play(t, storage.Kind("tictactoe"), 0, rng, rng.IntN(9))
 		if pos.Terminal() {
 			continue
@@ -1131,7 +1142,7 @@ func TestGridShowsMarks(t *testing.T) {
 			continue // marks of two sides; puzzles: solo_test.go
 		}
 		kind := storage.Kind(gm.Name)
-		for i := range 150 {
+		for i := range cases(150) {
 			rounds := 2 + rng.IntN(27)
 			pos, moves := play(t, kind, rounds, rng, rng.IntN(60))
 			status := storage.StatusActive
@@ -1171,7 +1182,7 @@ func TestGridShowsMarks(t *testing.T) {
 
 func TestAdjacencyPlayersAndCaptures(t *testing.T) {
 	rng := rand.New(rand.NewPCG(11, 12))
-	for range 100 {
+	for range cases(100) {
 		pos, moves := play(t, storage.Kind("adjacency"), 28, rng, 1+rng.IntN(30))
 		a := pos.(*adjacency.Position)
 		// The board before the last move, replayed independently.

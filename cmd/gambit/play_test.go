@@ -7,9 +7,11 @@ import (
 
 // TestPlayWholeTicTacToeGame plays cells 5, 1, 2, … in order against
 // minimax: the cells it took are refused with a message and asked again,
-// as is a cell that does not exist, until the game ends.
+// as is a cell that does not exist, until the game ends. Minimax solves
+// each move, which ends its search: its time is only a hang guard, so
+// that a busy machine cannot cut a search short and spoil its play.
 func TestPlayWholeTicTacToeGame(t *testing.T) {
-	code, out, errOut := gambitWithInput("5\n5\n0\nmoves\n\n1\n2\n3\n4\n6\n7\n8\n9\n", "play", "--game", "tictactoe")
+	code, out, errOut := gambitWithInput("5\n5\n0\nmoves\n\n1\n2\n3\n4\n6\n7\n8\n9\n", "play", "--game", "tictactoe", "--time", "10m")
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, errOut)
 	}

@@ -166,7 +166,7 @@ func (s *Server) interactionCallback(c *call) (any, error) {
 	if st.response != nil {
 		return nil, errAlreadyAcked
 	}
-	if s.clock.Now().Sub(st.created) > callbackDeadline {
+	if s.clock.Now().Sub(st.created) > s.answerWithin {
 		return nil, errUnknownInteraction
 	}
 	if !callbackAllowed(st.Type, body.Type, st.MessageID != "") {

@@ -28,6 +28,17 @@ func TestDiscordErrors(t *testing.T) {
 		clock.Advance(3 * time.Second)
 		reply(t, b, in, "just in time")
 	})
+	t.Run("a longer answer deadline for tests on the system clock", func(t *testing.T) {
+		clock := discordtest.NewManualClock(time.Date(2025, 1, 1, 12, 0, 0, 0, time.UTC))
+		srv, b, alice, bob := twoPlayers(t, discordtest.WithClock(clock), discordtest.WithAnswerDeadline(time.Minute))
+		_, in := challenge(t, srv, b, alice.ID, bob.ID)
+		clock.Advance(time.Minute)
+		reply(t, b, in, "within the minute")
+		_, in = challenge(t, srv, b, alice.ID, bob.ID)
+		clock.Advance(time.Minute + time.Millisecond)
+		err := b.InteractionRespond(in, &discordgo.InteractionResponse{Type: discordgo.InteractionResponseDeferredChannelMessageWithSource})
+		restError(t, err, 404, discordtest.CodeUnknownInteraction)
+	})
 	t.Run("second answer is 40060 already acknowledged", func(t *testing.T) {
 		_, in := challenge(t, srv, b, alice.ID, bob.ID)
 		reply(t, b, in, "first")

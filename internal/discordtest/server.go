@@ -62,6 +62,7 @@ type Server struct {
 	idSeq          uint64
 	identity       Identity
 	lean           bool // no body checks, no request log
+	answerWithin   time.Duration
 	defaultGuild   string
 	defaultChannel string
 	users          map[string]User
@@ -127,6 +128,15 @@ type Identity struct {
 // log grows with every request; every other test keeps both.
 func WithoutChecks() ServerOption { return func(s *Server) { s.lean = true } }
 
+// WithAnswerDeadline makes the server wait d for an interaction's first
+// answer instead of Discord's 3 seconds. It is for tests on the system
+// clock, where a loaded machine can take longer than that without the
+// bot being at fault; a test of the deadline itself runs on a
+// [ManualClock] and keeps Discord's.
+func WithAnswerDeadline(d time.Duration) ServerOption {
+	return func(s *Server) { s.answerWithin = d }
+}
+
 // WithIdentity starts the server with the given IDs; see [Identity].
 func WithIdentity(id Identity) ServerOption { return func(s *Server) { s.identity = id } }
 
@@ -146,6 +156,7 @@ func New(opts ...ServerOption) *Server {
 	s := &Server{
 		token:        randomHex(24),
 		clock:        systemClock{},
+		answerWithin: callbackDeadline,
 		log:          slog.New(slog.DiscardHandler),
 		spec:         sp,
 		done:         make(chan struct{}),

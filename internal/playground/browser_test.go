@@ -23,8 +23,32 @@ import (
 // chromium package; .ci/run installs it). Without a browser they skip,
 // unless GAMBIT_REQUIRE_BROWSER=1 (set by CI) makes that a failure.
 
-// browserTimeout bounds one browser test.
-const browserTimeout = 90 * time.Second
+// How long a page takes to load, draw and answer depends on the machine
+// (a loaded one, -race), so no browser test sets a limit of its own: a
+// test waits for what it looks for until shortly before the test binary's
+// own deadline (go test -timeout), which is left for failing with a
+// screenshot and the page.
+
+// failureGrace is what is left of the test binary's time when a browser
+// test gives up: enough to save the screenshot and stop the browser.
+const failureGrace = 30 * time.Second
+
+// untilTestDeadline returns parent ended failureGrace before the test
+// binary's deadline, or parent itself when there is none.
+func untilTestDeadline(t *testing.T, parent context.Context) context.Context {
+	t.Helper()
+	d, ok := t.Deadline()
+	if !ok {
+		return parent
+	}
+	ctx, cancel := context.WithDeadline(parent, d.Add(-failureGrace))
+	t.Cleanup(cancel)
+	return ctx
+}
+
+// whileTestRuns makes a poll wait as long as its context lasts
+// (untilTestDeadline) instead of chromedp's 30 seconds.
+var whileTestRuns = chromedp.WithPollingTimeout(0)
 
 // findChromium returns the browser to drive, or "" if there is none.
 func findChromium() string {
@@ -83,7 +107,7 @@ func runPlayground(t *testing.T, db string) (string, func()) {
 		return url, stop
 	case err := <-done:
 		t.Fatalf("playground did not start: %v", err)
-	case <-time.After(30 * time.Second):
+	case <-untilTestDeadline(t, context.Background()).Done():
 		t.Fatal("playground did not start")
 	}
 	return "", stop
@@ -108,8 +132,13 @@ func browser(t *testing.T, url string) context.Context {
 	t.Cleanup(cancelAlloc)
 	ctx, cancelCtx := chromedp.NewContext(allocCtx, chromedp.WithErrorf(t.Logf))
 	t.Cleanup(cancelCtx)
-	ctx, cancelTimeout := context.WithTimeout(ctx, browserTimeout)
-	t.Cleanup(cancelTimeout)
+	// The browser starts with the first action and lives as long as that
+	// action's context, so it starts without the deadline: the screenshot
+	// of a test that ran out of time is taken after it.
+	if err := chromedp.Do(ctx); err != nil {
+		t.Fatalf("start %s: %v", path, err)
+	}
+	ctx = untilTestDeadline(t, ctx)
 	run(t, ctx, chromedp.Navigate(url), chromedp.WaitVisible(css(`#connection[data-state="open"]`)))
 	return ctx
 }
@@ -139,6 +168,10 @@ func value[T any](t *testing.T, ctx context.Context, a chromedp.Action[T]) T {
 // fail ends a browser test, saving a screenshot and logging the page.
 func fail(t *testing.T, ctx context.Context, err error) {
 	t.Helper()
+	// The test's context may be what ended: the screenshot and the page
+	// are taken in the grace left for them.
+	ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), failureGrace/2)
+	defer cancel()
 	if shot, serr := chromedp.Run(ctx, chromedp.FullScreenshot(80)); serr == nil {
 		t.Logf("screenshot of the failure: %s", saveArtifact(t, "failure-"+t.Name()+".jpg", shot))
 	}
@@ -193,7 +226,7 @@ func waitText(sel, want string) chromedp.Action[chromedp.Void] {
 		_, err := chromedp.Poll[bool](fmt.Sprintf(`(() => {
 			const els = [...document.querySelectorAll(%q)];
 			return els.some(e => e.innerText.includes(%q));
-		})()`, sel, want), chromedp.WithPollingTimeout(60*time.Second))(ctx, t)
+		})()`, sel, want), whileTestRuns)(ctx, t)
 		return err
 	})
 }
@@ -215,7 +248,7 @@ func pressUntil(sel, done string) chromedp.Action[chromedp.Void] {
 			if (done ? document.querySelector(done) : !b) return true;
 			if (b && !b.disabled && !b.dataset.pressed) { b.dataset.pressed = "1"; b.click(); }
 			return false;
-		})()`, done, sel), chromedp.WithPollingTimeout(60*time.Second))(ctx, t)
+		})()`, done, sel), whileTestRuns)(ctx, t)
 		return err
 	})
 }
@@ -225,7 +258,7 @@ func pressUntil(sel, done string) chromedp.Action[chromedp.Void] {
 func waitPicture() chromedp.Action[chromedp.Void] {
 	return chromedp.Func(func(ctx context.Context, t *chromedp.Target) error {
 		_, err := chromedp.Poll[bool](`[...document.querySelectorAll('.message .media-gallery img.media')].some(i => i.complete && i.naturalWidth > 0)`,
-			chromedp.WithPollingTimeout(60*time.Second))(ctx, t)
+			whileTestRuns)(ctx, t)
 		return err
 	})
 }
@@ -323,7 +356,7 @@ func TestBrowserAdjacencyInTwoClicks(t *testing.T) {
 				const b = document.querySelector(%q);
 				if (b && !b.disabled && !b.dataset.again) { b.dataset.again = "1"; b.click(); }
 				return false;
-			})()`, rank, file), chromedp.WithPollingTimeout(60*time.Second)))
+			})()`, rank, file), whileTestRuns))
 		}
 		if i == 0 {
 			shot := value(t, ctx, chromedp.FullScreenshot(100))
@@ -424,13 +457,13 @@ func TestBrowserEightPuzzleSolvedWithHints(t *testing.T) {
 			}
 			const m = hints[hints.length - 1].innerText.match(/move cell:([UDLR])/);
 			return m ? m[1] : null;
-		})()`, seen, hint), chromedp.WithPollingTimeout(60*time.Second)))
+		})()`, seen, hint), whileTestRuns))
 		tile := fmt.Sprintf(`button[data-custom-id^="v1/move/"][data-custom-id$="/%d/%s"]`, ply, move)
 		run(t, ctx, chromedp.WaitEnabled(css(tile)), press(tile))
 		solved := value(t, ctx, chromedp.Poll[string](fmt.Sprintf(`(() => {
 			if ([...document.querySelectorAll('.message .container')].some(e => e.innerText.includes('Solved'))) return "solved";
 			return document.querySelector('button[data-custom-id^="v1/hint/"][data-custom-id$="/%d"]') ? "next" : null;
-		})()`, ply+1), chromedp.WithPollingTimeout(60*time.Second)))
+		})()`, ply+1), whileTestRuns))
 		if solved == "solved" {
 			break
 		}
