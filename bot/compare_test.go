@@ -12,8 +12,6 @@ import (
 
 	"github.com/gambitbot/gambit/bot"
 	"github.com/gambitbot/gambit/bot/customid"
-	"github.com/gambitbot/gambit/engine"
-	"github.com/gambitbot/gambit/engine/slidingtile"
 	"github.com/gambitbot/gambit/internal/discordtest"
 	"github.com/gambitbot/gambit/storage"
 	"github.com/gambitbot/gambit/strategies/puzzles"
@@ -121,19 +119,7 @@ func compared(t *testing.T, h *harness, m discordtest.Message) discordtest.Messa
 func hardFifteen(t *testing.T) string {
 	t.Helper()
 	rng := rand.New(rand.NewPCG(316, 0))
-	p := slidingtile.Goal(4)
-	prev := engine.NoMove
-	for range 37 {
-		var moves []engine.Move
-		for m := slidingtile.Up; m <= slidingtile.Right; m++ {
-			if _, ok := p.Target(m); ok && (prev == engine.NoMove || m != slidingtile.Opposite(prev)) {
-				moves = append(moves, m)
-			}
-		}
-		prev = moves[rng.IntN(len(moves))]
-		p.Play(prev)
-	}
-	q, err := slidingtile.Parse(p.String())
+	q, err := puzzles.Walk(rng, 4, 37)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -239,6 +239,25 @@ func runQueens(ctx context.Context, s QueensSolver, p *nqueens.Position, l Limit
 	return r
 }
 
+// Walk returns the sliding-tile position of the given side that a random
+// walk of steps moves from the goal reaches, never undoing its last step,
+// as a fresh position: the walk's history is not the player's.
+func Walk(rng *rand.Rand, size, steps int) (*slidingtile.Position, error) {
+	p := slidingtile.Goal(size)
+	prev := engine.NoMove
+	for range steps {
+		var moves []engine.Move
+		for m := slidingtile.Up; m <= slidingtile.Right; m++ {
+			if _, ok := p.Target(m); ok && (prev == engine.NoMove || m != slidingtile.Opposite(prev)) {
+				moves = append(moves, m)
+			}
+		}
+		prev = moves[rng.IntN(len(moves))]
+		p.Play(prev)
+	}
+	return slidingtile.Parse(p.String())
+}
+
 // ErrNoScramble is wrapped by Scramble's error when no walk found a start
 // of the asked length.
 var ErrNoScramble = errors.New("no start of that length found")
@@ -254,21 +273,7 @@ func Scramble(ctx context.Context, rng *rand.Rand, size, lo, hi int) (*slidingti
 		return nil, 0, fmt.Errorf("puzzles: scramble: lengths %d to %d", lo, hi)
 	}
 	for range 200 {
-		p := slidingtile.Goal(size)
-		steps := lo + rng.IntN(2*hi-lo+1)
-		prev := engine.NoMove
-		for range steps {
-			var moves []engine.Move
-			for m := slidingtile.Up; m <= slidingtile.Right; m++ {
-				if _, ok := p.Target(m); ok && (prev == engine.NoMove || m != slidingtile.Opposite(prev)) {
-					moves = append(moves, m)
-				}
-			}
-			prev = moves[rng.IntN(len(moves))]
-			p.Play(prev)
-		}
-		// A fresh position: the walk's history is not the player's.
-		q, err := slidingtile.Parse(p.String())
+		q, err := Walk(rng, size, lo+rng.IntN(2*hi-lo+1))
 		if err != nil {
 			return nil, 0, fmt.Errorf("puzzles: scramble: %w", err)
 		}
