@@ -13,6 +13,7 @@ import (
 	"log/slog"
 	"mime"
 	"mime/multipart"
+	"net"
 	"net/http"
 	"net/http/httptest"
 	"net/url"
@@ -298,29 +299,32 @@ type recorder struct {
 	http.ResponseWriter
 	status  int
 	body    bytes.Buffer
-	dropped bool
+	dropped net.Conn // the taken-over connection of a dropped request
 }
 
 func (r *recorder) WriteHeader(status int) { r.status = status }
 
 func (r *recorder) Write(p []byte) (int, error) { return r.body.Write(p) }
 
-// drop closes the client's connection without an answer and reports
-// whether it could; the request is recorded with status 0. (The stand-in
-// serves HTTP/1.1, whose connections can always be taken over.)
+// drop takes the client's connection over, to be closed without an
+// answer once the request is recorded (send), and reports whether it
+// could; the request is recorded with status 0. (The stand-in serves
+// HTTP/1.1, whose connections can always be taken over.)
 func (r *recorder) drop() bool {
 	conn, _, err := http.NewResponseController(r.ResponseWriter).Hijack()
 	if err != nil {
 		return false
 	}
-	_ = conn.Close()
-	r.dropped, r.status = true, 0
+	r.dropped, r.status = conn, 0
 	return true
 }
 
-// send writes the held response, unless the connection was dropped.
+// send writes the held response, or closes a dropped request's
+// connection: either way after the request was recorded, so that a
+// client that has seen the outcome finds its request in [Server.Requests].
 func (r *recorder) send() {
-	if r.dropped {
+	if r.dropped != nil {
+		_ = r.dropped.Close()
 		return
 	}
 	r.ResponseWriter.WriteHeader(r.status)
