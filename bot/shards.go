@@ -92,16 +92,18 @@ func (b *Bot) closeSession(s *discordgo.Session) error {
 }
 
 // closed reports whether s is being closed on purpose (closeSession), and
-// then tells closeSession its Disconnect was handled.
-func (sh *shards) closed(s *discordgo.Session) bool {
+// returns the function that tells closeSession its Disconnect was handled:
+// the handler calls it after logging, so that the log has "gateway
+// closed" before anything the stop logs next.
+func (sh *shards) closed(s *discordgo.Session) (handled func(), ok bool) {
 	sh.mu.Lock()
 	defer sh.mu.Unlock()
 	done, ok := sh.closing[s]
-	if ok {
-		delete(sh.closing, s)
-		close(done)
+	if !ok {
+		return nil, false
 	}
-	return ok
+	delete(sh.closing, s)
+	return func() { close(done) }, true
 }
 
 // connected reports whether every shard's connection is up.
@@ -159,8 +161,9 @@ func (b *Bot) listen(s *discordgo.Session) {
 	})
 	s.AddHandler(func(s *discordgo.Session, _ *discordgo.Disconnect) {
 		b.shards.setUp(s, false)
-		if b.shards.closed(s) {
+		if handled, ok := b.shards.closed(s); ok {
 			b.log.Info("gateway closed", "shard", s.ShardID)
+			handled()
 			return
 		}
 		b.log.Warn("gateway disconnected; reconnecting", "shard", s.ShardID)
