@@ -5,6 +5,7 @@
 package adjacency
 
 import (
+	"embed"
 	"fmt"
 	"math/bits"
 	"strconv"
@@ -19,6 +20,11 @@ import (
 // long enough to be a game, short enough for a coffee break.
 const DefaultRounds = 8
 
+// locales holds the game's texts in every language (games.Game.Texts).
+//
+//go:embed locales
+var locales embed.FS
+
 // Game is the Adjacency plug-in.
 var Game = &games.Game{
 	Name:     "adjacency",
@@ -26,6 +32,7 @@ var Game = &games.Game{
 	Summary:  "claim cells on an 8×8 board and capture the neighbours; most marks after the agreed rounds wins",
 	Players:  2,
 	Setup:    games.Setup{Rounds: &games.Range{Min: rules.MinRounds, Max: rules.MaxRounds, Default: DefaultRounds}, ChooseFirst: true},
+	Texts:    games.TextsIn(locales, "locales"),
 	MoveHelp: "a cell a1–h8",
 	New: func(o games.Options) (engine.Position, error) {
 		return games.OrNil(rules.New(o.Rounds, o.First))

@@ -4,6 +4,7 @@
 package connect4
 
 import (
+	"embed"
 	"math/bits"
 	"strconv"
 	"strings"
@@ -13,12 +14,18 @@ import (
 	"github.com/gambitbot/gambit/games"
 )
 
+// locales holds the game's texts in every language (games.Game.Texts).
+//
+//go:embed locales
+var locales embed.FS
+
 // Game is the Connect Four plug-in.
 var Game = &games.Game{
 	Name:     "connect4",
 	Title:    "Connect Four",
 	Summary:  "drop discs into 7 columns; four in a row across, up or diagonally wins",
 	Players:  2,
+	Texts:    games.TextsIn(locales, "locales"),
 	MoveHelp: "a column 1–7",
 	New:      func(games.Options) (engine.Position, error) { return rules.New(), nil },
 	Parse:    func(text string) (engine.Position, error) { return games.OrNil(rules.Parse(text)) },

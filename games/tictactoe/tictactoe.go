@@ -4,6 +4,7 @@
 package tictactoe
 
 import (
+	"embed"
 	"strconv"
 	"strings"
 
@@ -12,12 +13,18 @@ import (
 	"github.com/gambitbot/gambit/games"
 )
 
+// locales holds the game's texts in every language (games.Game.Texts).
+//
+//go:embed locales
+var locales embed.FS
+
 // Game is the Tic-Tac-Toe plug-in.
 var Game = &games.Game{
 	Name:     "tictactoe",
 	Title:    "Tic-Tac-Toe",
 	Summary:  "three in a row on a 3×3 board",
 	Players:  2,
+	Texts:    games.TextsIn(locales, "locales"),
 	MoveHelp: "a cell 1–9, row by row from the top-left",
 	New:      func(games.Options) (engine.Position, error) { return rules.New(), nil },
 	Parse:    func(text string) (engine.Position, error) { return games.OrNil(rules.Parse(text)) },
