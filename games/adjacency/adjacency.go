@@ -104,7 +104,10 @@ var Game = &games.Game{
 		Moving: "Click a file (**a–h**) under the board, then a rank in the message only you see: each rank says how many " +
 			"marks it captures (`3 · +2`). Or choose a cell in one of the menus (ranks 1–3, 4–6 and 7–8), or type `/move cell:e4`.",
 	},
-	AI: &games.AI{Unit: Unit, Evaluate: evaluate, Order: order, Ratings: ratings},
+	AI: &games.AI{
+		Unit: Unit, Evaluate: evaluate, Order: order, Ratings: ratings,
+		Gain: func(p engine.Position, m engine.Move) int { return p.(*rules.Position).Captures(m) },
+	},
 	Perft: func(p engine.Position, depth int) games.PerftCounts {
 		c := p.(*rules.Position).Board.Perft(depth)
 		return games.PerftCounts{Leaves: c.Leaves, HasSums: true, SumX: c.SumX, SumO: c.SumO}
