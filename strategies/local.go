@@ -8,7 +8,6 @@ import (
 	"time"
 
 	"github.com/gambitbot/gambit/engine"
-
 	"github.com/gambitbot/gambit/games/catalog"
 )
 
@@ -76,10 +75,10 @@ const defaultNodes = 1 << 20
 
 // Greedy is the bot that report 000's hill climbers (section 1.3,
 // "Algoritma Local Search") really are: it looks one ply ahead and plays
-// the move that captures most opponent marks (Adjacency's Captures, the
-// plug-in's Gain), breaking ties at random. In the other games it plays the move whose
-// position evaluates best for it, a winning move first. Ties are broken
-// by a PCG generator seeded from Limits.Seed.
+// the move that captures most opponent marks (the plug-in's Gain:
+// Adjacency's Captures), breaking ties at random. In the other games it
+// plays the move whose position evaluates best for it, a winning move
+// first. Ties are broken by a PCG generator seeded from Limits.Seed.
 type Greedy struct{}
 
 // Search implements Strategy.
