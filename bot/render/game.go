@@ -286,7 +286,7 @@ func playerLines(l *i18n.Localizer, g *storage.Game, gm *games.Game, pos engine.
 		line := gm.Look.Mark[sides[i]] + " " + PlayerName(l, p)
 		if gm.Look.Tally != nil {
 			n, unit := gm.Look.Tally(pos, sides[i])
-			line += " · " + plural(l, n, unit)
+			line += " · " + tally(l, gm, n, unit)
 		}
 		if g.Result != nil && g.Result.Winner == i {
 			line += " 🏆"

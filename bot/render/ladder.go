@@ -170,7 +170,7 @@ func recentLine(l *i18n.Localizer, player storage.PlayerID, g *storage.Game) str
 		sides := seatSides(g, pos)
 		mine, unit := gm.Look.Tally(pos, sides[seat])
 		theirs, _ := gm.Look.Tally(pos, sides[seat].Other())
-		line += fmt.Sprintf(" · %d–%s", mine, plural(l, theirs, unit))
+		line += fmt.Sprintf(" · %d–%s", mine, tally(l, gm, theirs, unit))
 	}
 	switch g.Result.Reason {
 	case "":
