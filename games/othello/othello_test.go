@@ -316,3 +316,20 @@ func TestMustPass(t *testing.T) {
 		t.Errorf("after the pass: progress %+v", got)
 	}
 }
+
+// TestRatings checks the calibrated ratings: one for every strategy of
+// the round robin, within the arena's range, minimax the strongest and
+// random the weakest.
+func TestRatings(t *testing.T) {
+	names := []string{"minimax", "mcts", "beam", "annealing", "hill-steepest", "hill-sideways", "hill-stochastic",
+		"genetic", "genetic-roulette", "greedy", "random"}
+	if len(Ratings) != len(names) {
+		t.Errorf("%d ratings, want %d", len(Ratings), len(names))
+	}
+	for _, name := range names {
+		r, ok := Ratings[name]
+		if !ok || r < 500 || r > 3000 || r > Ratings["minimax"] || r < Ratings["random"] {
+			t.Errorf("%s: rating %v, %v", name, r, ok)
+		}
+	}
+}
