@@ -2,6 +2,7 @@ package storage
 
 import (
 	"encoding/json"
+	"fmt"
 	"strings"
 	"testing"
 )
@@ -86,4 +87,21 @@ func TestOutcomesFitTheGame(t *testing.T) {
 			t.Errorf("%s: Validate = %v, want ok %v", tc.name, err, tc.ok)
 		}
 	}
+}
+
+// How a game ended is an Outcome beside its Winner; records keep it as the
+// text earlier versions stored, so an old record reads as its outcome.
+func ExampleOutcome() {
+	data, _ := json.Marshal(Result{Winner: 1, Outcome: Resigned})
+	fmt.Println(string(data))
+	var old Result
+	if err := DecodeJSON([]byte(`{"winner":-2,"reason":"gave up","moves_used":3}`), &old); err != nil {
+		fmt.Println(err)
+	}
+	fmt.Println(old.Outcome == GaveUp, old.Outcome.EndsPuzzle(), old.Outcome.EndsDuel())
+	fmt.Println(DecodeJSON([]byte(`{"winner":0,"reason":"four in a row"}`), &old))
+	// Output:
+	// {"winner":1,"reason":"resigned"}
+	// true true false
+	// storage: unknown outcome "four in a row"
 }
