@@ -121,16 +121,6 @@ func exactMark(exact bool) string {
 	return ""
 }
 
-// moveNames writes moves, each a choice in pos itself, in the game's
-// notation.
-func moveNames(pos engine.Position, moves []engine.Move) []string {
-	out := make([]string, len(moves))
-	for i, m := range moves {
-		out[i] = pos.FormatMove(m)
-	}
-	return out
-}
-
 // formatMoves writes a line of moves from pos in the game's notation,
 // playing them on a copy so each is formatted in its own position.
 func formatMoves(pos engine.Position, line []engine.Move) []string {
