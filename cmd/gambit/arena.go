@@ -16,6 +16,7 @@ import (
 
 	"github.com/gambitbot/gambit/games/catalog"
 	"github.com/gambitbot/gambit/strategies"
+	"github.com/gambitbot/gambit/strategies/analysis"
 	"github.com/gambitbot/gambit/strategies/arena"
 )
 
@@ -146,12 +147,12 @@ func arenaConfig(fs *flagSet, gameName, playerList, externalList, roundList stri
 		}
 		cfg.Players = append(cfg.Players, arena.Player{Name: info.Name, Strategy: info.Strategy})
 	}
-	names, externals, err := parseExternal(game.Name, externalList)
+	externals, err := analysis.ParseExternal(game.Name, externalList)
 	if err != nil {
-		return arena.Config{}, err
+		return arena.Config{}, usageError{err}
 	}
-	for i, x := range externals {
-		cfg.Players = append(cfg.Players, arena.Player{Name: names[i], Strategy: x})
+	for _, x := range externals {
+		cfg.Players = append(cfg.Players, arena.Player{Name: x.Name, Strategy: x.External})
 	}
 	if len(cfg.Players) < 2 {
 		return arena.Config{}, usagef("--players and --external need at least two strategies between them, comma-separated (see gambit strategies --game %s)", game.Name)
