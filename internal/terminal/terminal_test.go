@@ -111,3 +111,17 @@ func TestListsEveryLegalMove(t *testing.T) {
 		t.Errorf("output:\n%s", out)
 	}
 }
+
+// TestProgressLines: away from a terminal, progress is a line at every
+// tenth of the work and at its end, not one per step.
+func TestProgressLines(t *testing.T) {
+	var out bytes.Buffer
+	report := Progress(&out, "arena", "games")
+	for done := 1; done <= 25; done++ {
+		report(done, 25)
+	}
+	lines := strings.Split(strings.TrimSpace(out.String()), "\n")
+	if len(lines) != 10 || lines[0] != "arena: 3/25 games (12%)" || lines[9] != "arena: 25/25 games (100%)" {
+		t.Errorf("progress lines:\n%s", out.String())
+	}
+}
