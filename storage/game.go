@@ -411,7 +411,7 @@ func (g *Game) validateSolo() error {
 			return fmt.Errorf("a %s solo puzzle with winner %d, want %d", g.Status, r.Winner, want)
 		}
 		if !r.Outcome.EndsPuzzle() || (g.Status == StatusFinished && r.Outcome != ByRules) {
-			return fmt.Errorf("a %s solo puzzle ended by %s", g.Status, r.Outcome)
+			return fmt.Errorf("a %s solo puzzle with outcome %q", g.Status, r.Outcome)
 		}
 		if r.MovesUsed < 0 || r.Optimal < 0 || (g.Status == StatusFinished && r.MovesUsed < r.Optimal) {
 			return fmt.Errorf("a solo puzzle's score of %d moves, optimal %d", r.MovesUsed, r.Optimal)
@@ -439,7 +439,7 @@ func (g *Game) validateDuel() error {
 			return errors.New("a duel with a puzzle's score")
 		}
 		if !r.Outcome.EndsDuel() || (r.Outcome != ByRules && r.Winner == Draw) {
-			return fmt.Errorf("a duel with winner %d ended by %s", r.Winner, r.Outcome)
+			return fmt.Errorf("a duel with winner %d and outcome %q", r.Winner, r.Outcome)
 		}
 	}
 	return nil
