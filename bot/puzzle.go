@@ -287,7 +287,7 @@ func (b *Bot) clickSolve(ctx context.Context, ix *interaction, g *storage.Game, 
 	}
 	g.Position = pos.String()
 	g.Status = storage.StatusAbandoned
-	res := storage.Result{Winner: storage.Nobody, Reason: render.SolvedByGambit, MovesUsed: own}
+	res := storage.Result{Winner: storage.Nobody, Outcome: storage.SolvedByGambit, MovesUsed: own}
 	_, err = b.store.FinishGame(ctx, g, res)
 	if errors.Is(err, storage.ErrConflict) || errors.Is(err, storage.ErrGameOver) {
 		return raceError(err, "puzzle.conflict")

@@ -9,7 +9,9 @@
 // and their defaults, how its board looks (an emoji palette and a board
 // model that a renderer draws), how moves are entered, its help text and
 // the evaluation its AI searches with. Nothing here does I/O or knows
-// Discord: renderers turn the descriptions into messages.
+// Discord: renderers turn the descriptions into messages (Board.Text is
+// the plain-text one). The package's examples are the place to start
+// reading.
 package games
 
 import (

@@ -676,11 +676,11 @@ func scenarios(t *testing.T, kind storage.Kind, rng *rand.Rand) []scenario {
 	pos, moves = play(t, kind, 8, rng, 4)
 	g = newGame(kind, storage.StatusForfeited, alice, bob)
 	seat(g, pos, moves, 0)
-	g.Result = &storage.Result{Winner: 0, Reason: "timeout"}
+	g.Result = &storage.Result{Winner: 0, Outcome: storage.TimedOut}
 	add("forfeited-timeout", View{Game: g, Pos: pos, Changes: changes(g)})
 	g = newGame(kind, storage.StatusFinished, bob, alice)
 	seat(g, pos, moves, 0)
-	g.Result = &storage.Result{Winner: 1, Reason: "resigned"}
+	g.Result = &storage.Result{Winner: 1, Outcome: storage.Resigned}
 	add("finished-resigned", View{Game: g, Pos: pos, Notice: "bob resigned."})
 	g = newGame(kind, storage.StatusCancelled, alice, bot)
 	seat(g, pos, moves, 0)
@@ -861,12 +861,12 @@ func checkEnded(t *testing.T, v View, m Message, ids map[customid.Pattern][]cust
 	} else if w := PlayerName(en, g.Players[g.Result.Winner]) + " wins"; !strings.Contains(desc, w) {
 		t.Errorf("%q not shown:\n%s", w, desc)
 	}
-	switch g.Result.Reason {
-	case "timeout":
+	switch g.Result.Outcome {
+	case storage.TimedOut:
 		if !strings.Contains(desc, PlayerName(en, g.Players[1-g.Result.Winner])+" forfeited on time") {
 			t.Errorf("timeout not shown:\n%s", desc)
 		}
-	case "resigned":
+	case storage.Resigned:
 		if !strings.Contains(desc, PlayerName(en, g.Players[1-g.Result.Winner])+" resigned") {
 			t.Errorf("resignation not shown:\n%s", desc)
 		}
@@ -1481,7 +1481,7 @@ func TestStats(t *testing.T) {
 	won.Result = &storage.Result{Winner: 0}
 	won.UpdatedAt = deadline
 	lost := newGame(storage.Kind("connect4"), storage.StatusForfeited, bob, alice)
-	lost.Result = &storage.Result{Winner: 0, Reason: "timeout"}
+	lost.Result = &storage.Result{Winner: 0, Outcome: storage.TimedOut}
 	r := storage.NewRating(me)
 	r.Rating, r.Deviation, r.Games, r.Wins = 1612.5, 90, 14, 14
 	m := Stats(en, me, []KindStats{

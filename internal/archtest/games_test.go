@@ -26,18 +26,14 @@ var gameSpecific = map[string][]struct{ path, why string }{
 		{"strategies/minimax_adjacency.go", "minimax's way into adjsearch (ownEngines)"},
 		{"strategies/seed001.go", "a seed strategy written for Adjacency"},
 		{"strategies/seed002.go", "a seed strategy written for Adjacency"},
-		{"cmd/gambit/play.go", "the terminal board's type switch, until cmd/gambit reads the plug-in"},
 	},
 	"connect4": {
 		{"strategies/c4solver", "the exact Connect Four solver and its book"},
 		{"strategies/rules_connect4.go", "the search's way into c4solver (exact)"},
 		{"strategies/seed004.go", "a seed strategy written for Connect Four"},
-		{"cmd/gambit/solve.go", "gambit solve: c4solver on the command line"},
-		{"cmd/gambit/play.go", "the terminal board's type switch, until cmd/gambit reads the plug-in"},
 	},
 	"tictactoe": {
 		{"strategies/seed003.go", "a seed strategy written for Tic-Tac-Toe"},
-		{"cmd/gambit/play.go", "the terminal board's type switch, until cmd/gambit reads the plug-in"},
 	},
 	"slidingtile": {
 		{"games/tiles", "the plug-in of the 8- and 15-puzzles"},
