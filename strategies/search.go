@@ -5,19 +5,15 @@ import (
 	"fmt"
 	"math/bits"
 	"sync"
-	"sync/atomic"
-	"time"
 
 	"github.com/gambitbot/gambit/engine"
+	"github.com/gambitbot/gambit/strategies/internal/clock"
 )
 
 // Internal scores fit the transposition table's 16 bits.
 const (
 	infinity = 30000
 	maxPly   = 64 // more plies than any game lasts
-	// nodeCheckMask sets how often a thread looks at the clock: every
-	// 256 nodes, a few tens of microseconds.
-	nodeCheckMask = 255
 )
 
 // rules is what the generic search knows of one game. Scores are in
@@ -61,16 +57,12 @@ type searchConfig struct {
 
 // search is one call of Search: what its threads share.
 type search struct {
-	cfg      searchConfig
-	rules    rules
-	tt       *ttable
-	hashMiB  int
-	limits   Limits
-	ctx      context.Context
-	deadline time.Time
-	started  time.Time
-	stop     atomic.Bool
-	nodes    atomic.Uint64 // nodes of finished threads and check-ins
+	cfg     searchConfig
+	rules   rules
+	tt      *ttable
+	hashMiB int
+	limits  Limits
+	clock   clock.Manager // when to stop, and the nodes checked in so far
 }
 
 // thread is one searching goroutine with its own copy of the position
@@ -78,8 +70,8 @@ type search struct {
 type thread struct {
 	s       *search
 	pos     engine.Position
-	nodes   uint64 // since the last check-in
-	exact   bool   // this iteration solves to the end: no reductions
+	count   clock.Counter // nodes since the last check-in
+	exact   bool          // this iteration solves to the end: no reductions
 	moves   [maxPly][engine.MaxMoves]engine.Move
 	order   [maxPly][engine.MaxMoves]int32
 	killers [maxPly][2]engine.Move
@@ -105,8 +97,8 @@ func runSearch(ctx context.Context, pos engine.Position, limits Limits, r rules,
 	if ctx.Err() != nil {
 		return res, nil
 	}
-	s := &search{cfg: cfg, rules: r, limits: limits, ctx: ctx, started: time.Now()}
-	s.deadline, _ = ctx.Deadline()
+	s := &search{cfg: cfg, rules: r, limits: limits}
+	s.clock.Start(ctx, limits.Nodes, nil)
 	s.hashMiB = limits.HashMiB
 	if s.hashMiB <= 0 {
 		s.hashMiB = DefaultHashMiB
@@ -124,7 +116,7 @@ func runSearch(ctx context.Context, pos engine.Position, limits Limits, r rules,
 
 	var wg sync.WaitGroup
 	for i := 1; i < threads; i++ {
-		helper := &thread{s: s, pos: pos.Clone()}
+		helper := s.newThread(pos)
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
@@ -133,26 +125,17 @@ func runSearch(ctx context.Context, pos engine.Position, limits Limits, r rules,
 			helper.iterate(maxDepth, i%2, nil)
 		}()
 	}
-	main := &thread{s: s, pos: pos.Clone()}
+	main := s.newThread(pos)
 	main.iterate(maxDepth, 0, &res)
-	s.stop.Store(true)
+	s.clock.Stop()
 	wg.Wait()
-	res.Nodes = s.nodes.Load()
+	res.Nodes = s.clock.Nodes()
 	return res, nil
 }
 
-// checkIn adds the thread's nodes to the total and decides whether to
-// stop: deadline, cancellation or node limit.
-func (t *thread) checkIn() {
-	s := t.s
-	total := s.nodes.Add(t.nodes)
-	t.nodes = 0
-	switch {
-	case s.limits.Nodes > 0 && total >= s.limits.Nodes,
-		!s.deadline.IsZero() && !time.Now().Before(s.deadline),
-		s.ctx.Err() != nil:
-		s.stop.Store(true)
-	}
+// newThread returns a thread of s on its own copy of pos.
+func (s *search) newThread(pos engine.Position) *thread {
+	return &thread{s: s, pos: pos.Clone(), count: clock.Counter{M: &s.clock}}
 }
 
 // iterate deepens from depth 1 (plus skew) to maxDepth until told to stop.
@@ -161,7 +144,7 @@ func (t *thread) checkIn() {
 func (t *thread) iterate(maxDepth, skew int, res *Result) {
 	s := t.s
 	solver, hasSolver := s.rules.(exactSolver)
-	for depth := 1 + skew; depth <= maxDepth && !s.stop.Load(); depth++ {
+	for depth := 1 + skew; depth <= maxDepth && !s.clock.Stopped(); depth++ {
 		t.exact = depth >= t.pos.PliesLeft()
 		var move engine.Move
 		var score int
@@ -205,7 +188,7 @@ func (t *thread) iterate(maxDepth, skew int, res *Result) {
 		if s.limits.Progress != nil {
 			s.limits.Progress(Progress{
 				Depth: res.Depth, Move: res.Move, Score: res.Score, Exact: res.Exact,
-				Nodes: s.nodes.Load() + t.nodes, Elapsed: time.Since(s.started),
+				Nodes: t.count.Total(), Elapsed: s.clock.Elapsed(),
 			})
 		}
 		if !complete || res.Exact {
@@ -215,8 +198,7 @@ func (t *thread) iterate(maxDepth, skew int, res *Result) {
 			depth = maxDepth - 1
 		}
 	}
-	t.s.nodes.Add(t.nodes)
-	t.nodes = 0
+	t.count.Flush()
 }
 
 // root searches the root position to depth with principal variation
@@ -235,12 +217,12 @@ func (t *thread) root(depth int, res *Result) (engine.Move, int, bool) {
 			score = -t.negamax(depth-1, 1, -beta, -alpha)
 		} else {
 			score = -t.negamax(depth-1, 1, -alpha-1, -alpha)
-			if score > alpha && !t.s.stop.Load() {
+			if score > alpha && !t.s.clock.Stopped() {
 				score = -t.negamax(depth-1, 1, -beta, -alpha)
 			}
 		}
 		t.pos.Undo()
-		if t.s.stop.Load() {
+		if t.s.clock.Stopped() {
 			return best, bestScore, false
 		}
 		if score > bestScore {
@@ -277,11 +259,8 @@ func (t *thread) updatePV(ply int, m engine.Move) {
 // searched depth plies deep with the window (alpha, beta).
 func (t *thread) negamax(depth, ply, alpha, beta int) int {
 	t.pvLen[ply] = 0
-	t.nodes++
-	if t.nodes&nodeCheckMask == 0 {
-		t.checkIn()
-	}
-	if t.s.stop.Load() {
+	t.count.Tick()
+	if t.s.clock.Stopped() {
 		return 0 // unwinding: the value is thrown away
 	}
 	pos := t.pos
@@ -326,7 +305,7 @@ func (t *thread) negamax(depth, ply, alpha, beta int) int {
 			}
 		}
 		pos.Undo()
-		if t.s.stop.Load() {
+		if t.s.clock.Stopped() {
 			return 0
 		}
 		if score > bestScore {

@@ -137,7 +137,7 @@ func TestSolveKeepsTheWindowContract(t *testing.T) {
 	// Both ways of keying a board that fills: by its marks, and by its
 	// empty cells with values relative to the settled cells (fill.go).
 	for _, fill := range []bool{false, true} {
-		r := &run{e: New(nil), ctx: context.Background(), tt: newTable(1 << 20), fill: fill}
+		r := solverRun(context.Background(), New(nil), newTable(1<<20), fill)
 		windowContract(t, rng, newThread(r), positions)
 	}
 }

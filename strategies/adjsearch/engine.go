@@ -36,12 +36,12 @@ import (
 	"fmt"
 	"math/bits"
 	"sync"
-	"sync/atomic"
 	"time"
 
 	"github.com/gambitbot/gambit/engine"
 	"github.com/gambitbot/gambit/engine/adjacency"
 	adjgame "github.com/gambitbot/gambit/games/adjacency"
+	"github.com/gambitbot/gambit/strategies/internal/clock"
 )
 
 // Unit is the number of evaluation units in one mark.
@@ -72,10 +72,6 @@ const MaxEval = 8000
 const (
 	infinity = 30000
 	maxPly   = adjacency.Cells + 1
-	// checkInterval: a thread adds its nodes to the total and looks at
-	// the clock once it has searched this many nodes since it last did
-	// (see tick): tens of microseconds to a few milliseconds.
-	checkInterval = 1024
 )
 
 // DefaultMaxTableMiB caps the table when Options do not.
@@ -86,7 +82,7 @@ type Options struct {
 	// Depth caps the nominal depth in plies; 0 means none. A cap of at
 	// least the plies left solves the position exactly.
 	Depth int
-	// Nodes caps the nodes searched (checked every 1024 nodes); 0 means
+	// Nodes caps the nodes searched (checked every 1,024 nodes); 0 means
 	// none. With a node cap and no deadline the table starts empty, so a
 	// one-thread search replays exactly.
 	Nodes uint64
@@ -159,17 +155,21 @@ func New(eval Evaluator) *Engine {
 
 // run is one call of Search: what its threads share.
 type run struct {
-	e        *Engine
-	tt       *table
-	opts     Options
-	ctx      context.Context
-	deadline time.Time
-	started  time.Time
-	stop     atomic.Bool
-	nodes    atomic.Uint64
+	e     *Engine
+	tt    *table
+	opts  Options
+	clock clock.Manager // when to stop, and the nodes so far
 	// fill: the game fills the board, and below the root the search and
 	// the solver play the set game (see fill.go).
 	fill bool
+}
+
+// solverRun is a run on tt under ctx without caps or threads, for calling
+// the solvers directly rather than through Search.
+func solverRun(ctx context.Context, e *Engine, tt *table, fill bool) *run {
+	r := &run{e: e, tt: tt, fill: fill}
+	r.clock.Start(ctx, 0, nil)
+	return r
 }
 
 // Search chooses a move for the side to move in b within ctx's deadline
@@ -189,15 +189,14 @@ func (e *Engine) Search(ctx context.Context, b adjacency.Board, o Options) (Resu
 func (e *Engine) search(ctx context.Context, b adjacency.Board, o Options) (Result, int) {
 	e.mu.Lock()
 	defer e.mu.Unlock()
-	r := &run{e: e, opts: o, ctx: ctx, fill: fills(b) && !e.cfg.boardKeys}
-	r.started = r.now()
-	r.deadline, _ = ctx.Deadline()
+	r := &run{e: e, opts: o, fill: fills(b) && !e.cfg.boardKeys}
+	r.clock.Start(ctx, o.Nodes, e.clock)
 	fallback := greediest(b)
 	res := Result{Move: engine.Move(fallback), PV: []engine.Move{engine.Move(fallback)}}
 	if ctx.Err() != nil {
 		return res, 0
 	}
-	r.tt = e.table(r.deadline, r.started, o)
+	r.tt = e.table(r.clock.Deadline(), r.clock.Started(), o)
 	threads := max(o.Threads, 1)
 	maxDepth := b.PliesLeft()
 	if o.Depth > 0 {
@@ -216,10 +215,10 @@ func (e *Engine) search(ctx context.Context, b adjacency.Board, o Options) (Resu
 	}
 	main := newThread(r)
 	main.iterate(b, maxDepth, 0, &res)
-	r.stop.Store(true)
+	r.clock.Stop()
 	wg.Wait()
-	res.Nodes = r.nodes.Load()
-	res.Elapsed = r.now().Sub(r.started)
+	res.Nodes = r.clock.Nodes()
+	res.Elapsed = r.clock.Elapsed()
 	return res, main.units
 }
 
@@ -287,43 +286,4 @@ func empties(b adjacency.Board) uint64 {
 func diff(b adjacency.Board) int {
 	mover, other := b.Marks()
 	return bits.OnesCount64(mover) - bits.OnesCount64(other)
-}
-
-// now is the run's clock: time.Now, or the Engine's test clock.
-func (r *run) now() time.Time {
-	if r.e.clock != nil {
-		return r.e.clock(r.nodes.Load())
-	}
-	return time.Now()
-}
-
-// tick counts a node and checks in once checkInterval nodes have passed
-// since the last check-in. Every recursive function of every phase
-// (heuristic search, board solver down to its last plies, set game's
-// search and solver) calls it at each node, so that no phase runs longer
-// than checkInterval nodes without looking at the clock, and a node cap
-// is met within checkInterval nodes; "since the last check-in" rather
-// than "at multiples of the interval" keeps that true even if a node is
-// counted without a tick. Measured here at 1 s a move with a warm table,
-// the longest stretch between two looks was 0.8–3 ms of CPU time; with the
-// table's first touch (a new Engine, page faults) up to 13 ms.
-func (t *thread) tick() {
-	t.nodes++
-	if t.nodes >= checkInterval {
-		t.checkIn()
-	}
-}
-
-// checkIn adds the thread's nodes to the total and decides whether to
-// stop: node cap, deadline or cancellation.
-func (t *thread) checkIn() {
-	r := t.r
-	total := r.nodes.Add(t.nodes)
-	t.nodes = 0
-	switch {
-	case r.opts.Nodes > 0 && total >= r.opts.Nodes,
-		!r.deadline.IsZero() && !r.now().Before(r.deadline),
-		r.ctx.Err() != nil:
-		r.stop.Store(true)
-	}
 }

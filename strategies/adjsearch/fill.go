@@ -91,7 +91,7 @@ const fillTableMin = 4
 // fillNode is the fail-soft alpha-beta value W of the non-empty set of
 // empty cells e, whose key is h.
 func (t *thread) fillNode(e, h uint64, alpha, beta int) int {
-	t.tick()
+	t.count.Tick()
 	l := live(e)
 	size := bits.OnesCount64(l)
 	switch {
@@ -101,7 +101,7 @@ func (t *thread) fillNode(e, h uint64, alpha, beta int) int {
 		return size
 	case -size >= beta:
 		return -size
-	case t.r.stop.Load():
+	case t.r.clock.Stopped():
 		return 0
 	}
 	n := bits.OnesCount64(e)
@@ -130,7 +130,7 @@ func (t *thread) fillNode(e, h uint64, alpha, beta int) int {
 			break
 		}
 	}
-	if n >= fillTableMin && !t.r.stop.Load() {
+	if n >= fillTableMin && !t.r.clock.Stopped() {
 		best, bd := outcome(best, bestScore, origAlpha, beta)
 		t.r.tt.store(h, best, bestScore*Unit, n, bd, true)
 	}
@@ -194,14 +194,14 @@ func gainOf(key uint16, e uint64) int {
 // are reduced late as in search.
 func (t *thread) fillSearch(e, h uint64, depth, ply, alpha, beta int) int {
 	t.pvLen[ply] = 0
-	t.tick()
+	t.count.Tick()
 	if e&(e-1) == 0 {
 		return bits.OnesCount64(live(e)) * Unit
 	}
 	if depth <= 0 {
 		return fillEval(e)
 	}
-	if t.r.stop.Load() {
+	if t.r.clock.Stopped() {
 		return 0
 	}
 	hint := noCell
@@ -236,7 +236,7 @@ func (t *thread) fillSearch(e, h uint64, depth, ply, alpha, beta int) int {
 				score = gain - t.fillSearch(child, ch, depth-1, ply+1, gain-beta, gain-alpha)
 			}
 		}
-		if t.r.stop.Load() {
+		if t.r.clock.Stopped() {
 			return 0
 		}
 		if score > bestScore {

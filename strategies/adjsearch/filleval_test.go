@@ -79,7 +79,7 @@ func TestFillEvalIsSymmetric(t *testing.T) {
 // weights at its (unreached) leaves.
 func TestFillLabelSearchIsExactToTheEnd(t *testing.T) {
 	rng := rand.New(rand.NewPCG(6, 28))
-	r := &run{e: New(nil), tt: newTable(1 << 20), ctx: context.Background(), fill: true}
+	r := solverRun(context.Background(), New(nil), newTable(1<<20), true)
 	solver := newThread(r)
 	w := fillWeights
 	for range 40 {

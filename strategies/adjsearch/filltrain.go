@@ -106,7 +106,7 @@ func TrainFill(ctx context.Context, cfg FillTrainConfig) (*FillWeights, []FillSt
 		return nil, nil, err
 	}
 	byStage := fillSelfPlay(cfg)
-	r := &run{e: New(nil), tt: newTable(max(cfg.TableMiB, 1) << 20), ctx: ctx, fill: true}
+	r := solverRun(ctx, New(nil), newTable(max(cfg.TableMiB, 1)<<20), true)
 	solver := newThread(r)
 	w := new(FillWeights)
 	var reports []FillStageReport
