@@ -12,7 +12,8 @@ import (
 // TestMinimaxStopsAtTheNodeLimit: the generic search, in its heuristic
 // iterations and in the Connect Four solve after them, stops at the first
 // check after its node limit is used up — within clock.Interval nodes in
-// the search, the solver's own interval in the solve — and answers with a
+// the search and in the solve, which is given what is left of the limit
+// and checks in with the same time manager — and answers with a
 // legal move, counted in nodes rather than measured in time. (Adjacency's
 // engine has the same test for its phases in strategies/adjsearch.)
 func TestMinimaxStopsAtTheNodeLimit(t *testing.T) {
@@ -26,7 +27,7 @@ func TestMinimaxStopsAtTheNodeLimit(t *testing.T) {
 		slack   uint64
 	}{
 		{"connect4 iteration", 10, 3_000, false, clock.Interval},
-		{"connect4 solve", 6, 400_000, true, 4096 + clock.Interval}, // c4solver looks every 4,096 nodes
+		{"connect4 solve", 6, 400_000, true, clock.Interval},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			p := randomPosition(t, rng, "connect4", 0, 42-c.stones)

@@ -112,19 +112,21 @@ type Counter struct {
 }
 
 // Tick counts a node and checks in once Interval nodes have passed since
-// the last check-in. It is inlined at every node of the searches: the
-// check-in stays a call.
-func (c *Counter) Tick() {
+// the last check-in. It reports whether that check-in decided to stop
+// (false between check-ins, whatever the Manager decided before). It is
+// inlined at every node of the searches: the check-in stays a call.
+func (c *Counter) Tick() bool {
 	c.n++
 	if c.n >= Interval {
-		c.checkIn()
+		return c.checkIn()
 	}
+	return false
 }
 
 // checkIn is CheckIn kept out of line, so that Tick inlines.
 //
 //go:noinline
-func (c *Counter) checkIn() { c.CheckIn() }
+func (c *Counter) checkIn() bool { return c.CheckIn() }
 
 // Count adds n nodes searched elsewhere (a solver's) without checking in.
 func (c *Counter) Count(n uint64) { c.n += n }
