@@ -8,6 +8,7 @@ import (
 
 	"github.com/gambitbot/gambit/engine"
 	"github.com/gambitbot/gambit/strategies/internal/clock"
+	"github.com/gambitbot/gambit/strategies/internal/ttable"
 )
 
 // Internal scores fit the transposition table's 16 bits.
@@ -59,7 +60,7 @@ type searchConfig struct {
 type search struct {
 	cfg     searchConfig
 	rules   rules
-	tt      *ttable
+	tt      *ttable.Table
 	hashMiB int
 	limits  Limits
 	clock   clock.Manager // when to stop, and the nodes checked in so far
@@ -106,7 +107,7 @@ func runSearch(ctx context.Context, pos engine.Position, limits Limits, r rules,
 	s.tt = borrowTable(s.hashMiB)
 	defer tables.put(s.hashMiB, s.tt)
 	if _, timed := ctx.Deadline(); limits.Nodes > 0 && !timed {
-		s.tt.clear() // what earlier searches left would change the answer
+		s.tt.Clear() // what earlier searches left would change the answer
 	}
 	threads := max(limits.Threads, 1)
 	maxDepth := pos.PliesLeft()
@@ -233,7 +234,7 @@ func (t *thread) root(depth int, res *Result) (engine.Move, int, bool) {
 			}
 		}
 	}
-	t.s.tt.store(t.pos.Hash(), best, bestScore, depth, boundExact, t.exact)
+	t.s.tt.Store(t.pos.Hash(), uint16(best), bestScore, depth, ttable.Exact, t.exact)
 	return best, bestScore, true
 }
 
@@ -243,8 +244,8 @@ func (t *thread) rootHint(res *Result) engine.Move {
 	if res != nil && res.Depth > 0 {
 		return res.Move
 	}
-	if hit, ok := t.s.tt.probe(t.pos.Hash()); ok {
-		return hit.move
+	if hit, ok := t.s.tt.Probe(t.pos.Hash()); ok {
+		return engine.Move(hit.Move)
 	}
 	return engine.NoMove
 }
@@ -272,15 +273,10 @@ func (t *thread) negamax(depth, ply, alpha, beta int) int {
 	}
 	hash := pos.Hash()
 	hint := engine.NoMove
-	if hit, ok := t.s.tt.probe(hash); ok {
-		hint = hit.move
-		if hit.depth >= depth && (hit.solved || !t.exact) {
-			switch {
-			case hit.bound == boundExact,
-				hit.bound == boundLower && hit.score >= beta,
-				hit.bound == boundUpper && hit.score <= alpha:
-				return hit.score
-			}
+	if hit, ok := t.s.tt.Probe(hash); ok {
+		hint = engine.Move(hit.Move)
+		if hit.Depth >= depth && (hit.Solved || !t.exact) && hit.Bound.Settles(hit.Score, alpha, beta) {
+			return hit.Score
 		}
 	}
 
@@ -331,14 +327,14 @@ func (t *thread) negamax(depth, ply, alpha, beta int) int {
 			break
 		}
 	}
-	b := boundExact
+	b := ttable.Exact
 	switch {
 	case bestScore <= origAlpha:
-		b, best = boundUpper, engine.NoMove // no move stood out
+		b, best = ttable.Upper, engine.NoMove // no move stood out
 	case bestScore >= beta:
-		b = boundLower
+		b = ttable.Lower
 	}
-	t.s.tt.store(hash, best, bestScore, depth, b, t.exact)
+	t.s.tt.Store(hash, uint16(best), bestScore, depth, b, t.exact)
 	return bestScore
 }
 

@@ -243,8 +243,8 @@ func TestTableFollowsTheTimeLimit(t *testing.T) {
 	if again := e.table(now.Add(20*time.Millisecond), now, Options{}); again != first {
 		t.Fatal("the table was not kept between searches")
 	}
-	if grown := e.table(now.Add(time.Second), now, Options{}); grown.bytes() <= first.bytes() {
-		t.Fatalf("a 1 s search kept the %d-byte table", first.bytes())
+	if grown := e.table(now.Add(time.Second), now, Options{}); grown.Bytes() <= first.Bytes() {
+		t.Fatalf("a 1 s search kept the %d-byte table", first.Bytes())
 	}
 }
 

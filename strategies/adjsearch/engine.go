@@ -42,6 +42,7 @@ import (
 	"github.com/gambitbot/gambit/engine/adjacency"
 	adjgame "github.com/gambitbot/gambit/games/adjacency"
 	"github.com/gambitbot/gambit/strategies/internal/clock"
+	"github.com/gambitbot/gambit/strategies/internal/ttable"
 )
 
 // Unit is the number of evaluation units in one mark.
@@ -138,7 +139,7 @@ type Engine struct {
 	eval Evaluator
 	cfg  config
 	mu   sync.Mutex
-	tt   *table
+	tt   *ttable.Table
 	// clock, if not nil, replaces time.Now for tests: it is told the
 	// nodes searched so far, so that a test can move time with the
 	// search's work instead of the machine's speed.
@@ -156,7 +157,7 @@ func New(eval Evaluator) *Engine {
 // run is one call of Search: what its threads share.
 type run struct {
 	e     *Engine
-	tt    *table
+	tt    *ttable.Table
 	opts  Options
 	clock clock.Manager // when to stop, and the nodes so far
 	// fill: the game fills the board, and below the root the search and
@@ -166,7 +167,7 @@ type run struct {
 
 // solverRun is a run on tt under ctx without caps or threads, for calling
 // the solvers directly rather than through Search.
-func solverRun(ctx context.Context, e *Engine, tt *table, fill bool) *run {
+func solverRun(ctx context.Context, e *Engine, tt *ttable.Table, fill bool) *run {
 	r := &run{e: e, tt: tt, fill: fill}
 	r.clock.Start(ctx, 0, nil)
 	return r
@@ -244,7 +245,7 @@ func tableBytes(budget time.Duration, nodes uint64, threads, capMiB int) int {
 // enough (and within the cap), else a new one of the right size. Its
 // entries stay true from one search to the next, so the table is kept; a
 // node-limited search without deadline clears it to be reproducible.
-func (e *Engine) table(deadline, now time.Time, o Options) *table {
+func (e *Engine) table(deadline, now time.Time, o Options) *ttable.Table {
 	capMiB := o.MaxTableMiB
 	if capMiB <= 0 {
 		capMiB = DefaultMaxTableMiB
@@ -254,12 +255,12 @@ func (e *Engine) table(deadline, now time.Time, o Options) *table {
 		budget = max(deadline.Sub(now), time.Millisecond)
 	}
 	want := tableBytes(budget, o.Nodes, max(o.Threads, 1), capMiB)
-	if e.tt == nil || e.tt.bytes() < want/2 || e.tt.bytes() > capMiB<<20 {
+	if e.tt == nil || e.tt.Bytes() < want/2 || e.tt.Bytes() > capMiB<<20 {
 		e.tt = newTable(want)
 	} else if deadline.IsZero() && o.Nodes > 0 {
-		e.tt.clear()
+		e.tt.Clear()
 	}
-	e.tt.age()
+	e.tt.Age()
 	return e.tt
 }
 

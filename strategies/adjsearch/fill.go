@@ -107,10 +107,10 @@ func (t *thread) fillNode(e, h uint64, alpha, beta int) int {
 	n := bits.OnesCount64(e)
 	hint := noCell
 	if n >= fillTableMin {
-		if hit, ok := t.r.tt.probe(h); ok && hit.solved {
-			hint = hit.move
-			score := hit.score / Unit
-			if hit.bound.settles(score, alpha, beta) {
+		if hit, ok := t.r.tt.Probe(h); ok && hit.Solved {
+			hint = int(hit.Move)
+			score := hit.Score / Unit
+			if hit.Bound.Settles(score, alpha, beta) {
 				return score
 			}
 		}
@@ -132,7 +132,7 @@ func (t *thread) fillNode(e, h uint64, alpha, beta int) int {
 	}
 	if n >= fillTableMin && !t.r.clock.Stopped() {
 		best, bd := outcome(best, bestScore, origAlpha, beta)
-		t.r.tt.store(h, best, bestScore*Unit, n, bd, true)
+		t.r.tt.Store(h, uint16(best), bestScore*Unit, n, bd, true)
 	}
 	return bestScore
 }
@@ -205,11 +205,11 @@ func (t *thread) fillSearch(e, h uint64, depth, ply, alpha, beta int) int {
 		return 0
 	}
 	hint := noCell
-	if hit, ok := t.r.tt.probe(h); ok {
-		hint = hit.move
-		if hit.solved || hit.depth >= depth {
-			if hit.bound.settles(hit.score, alpha, beta) {
-				return hit.score
+	if hit, ok := t.r.tt.Probe(h); ok {
+		hint = int(hit.Move)
+		if hit.Solved || hit.Depth >= depth {
+			if hit.Bound.Settles(hit.Score, alpha, beta) {
+				return hit.Score
 			}
 		}
 	}
@@ -251,7 +251,7 @@ func (t *thread) fillSearch(e, h uint64, depth, ply, alpha, beta int) int {
 		}
 	}
 	best, bd := outcome(best, bestScore, origAlpha, beta)
-	t.r.tt.store(h, best, bestScore, depth, bd, false)
+	t.r.tt.Store(h, uint16(best), bestScore, depth, bd, false)
 	return bestScore
 }
 

@@ -6,6 +6,7 @@ import (
 	"github.com/gambitbot/gambit/engine"
 	"github.com/gambitbot/gambit/engine/adjacency"
 	"github.com/gambitbot/gambit/strategies/internal/clock"
+	"github.com/gambitbot/gambit/strategies/internal/ttable"
 )
 
 // thread is one searching goroutine with its own move-ordering tables.
@@ -107,8 +108,8 @@ func (t *thread) root(b adjacency.Board, h uint64, depth int, res *Result) (int,
 	hint := noCell
 	if res != nil && res.Depth > 0 {
 		hint = int(res.Move)
-	} else if e, ok := t.r.tt.probe(h); ok {
-		hint = e.move
+	} else if e, ok := t.r.tt.Probe(h); ok {
+		hint = int(e.Move)
 	}
 	list := &t.lists[0]
 	list.generate(b, hint, t.killers[0], &t.history[b.SideToMove()])
@@ -138,7 +139,7 @@ func (t *thread) root(b adjacency.Board, h uint64, depth int, res *Result) (int,
 			alpha = max(alpha, score)
 		}
 	}
-	t.r.tt.store(h, best, bestScore, depth, boundExact, false)
+	t.r.tt.Store(h, uint16(best), bestScore, depth, ttable.Exact, false)
 	return best, bestScore, true
 }
 
@@ -180,11 +181,11 @@ func (t *thread) search(b adjacency.Board, h uint64, depth, ply, alpha, beta int
 		return 0 // unwinding: the value is thrown away
 	}
 	hint := noCell
-	if e, ok := t.r.tt.probe(h); ok {
-		hint = e.move
-		if e.solved || e.depth >= depth {
-			if e.bound.settles(e.score, alpha, beta) {
-				return e.score
+	if e, ok := t.r.tt.Probe(h); ok {
+		hint = int(e.Move)
+		if e.Solved || e.Depth >= depth {
+			if e.Bound.Settles(e.Score, alpha, beta) {
+				return e.Score
 			}
 		}
 	}
@@ -236,7 +237,7 @@ func (t *thread) search(b adjacency.Board, h uint64, depth, ply, alpha, beta int
 		}
 	}
 	best, bd := outcome(best, bestScore, origAlpha, beta)
-	t.r.tt.store(h, best, bestScore, depth, bd, false)
+	t.r.tt.Store(h, uint16(best), bestScore, depth, bd, false)
 	return bestScore
 }
 

@@ -7,6 +7,7 @@ import (
 
 	"github.com/gambitbot/gambit/engine/adjacency"
 	adjgame "github.com/gambitbot/gambit/games/adjacency"
+	"github.com/gambitbot/gambit/strategies/internal/ttable"
 )
 
 // The exact solver: null-window probes at the root, as MTD(f) does, each
@@ -174,10 +175,10 @@ func (t *thread) solveNode(b adjacency.Board, h uint64, alpha, beta int) int {
 	}
 	hint := noCell
 	if left >= tableMin {
-		if e, ok := t.r.tt.probe(h); ok && e.solved {
-			hint = e.move
-			score := e.score / Unit
-			if e.bound.settles(score, alpha, beta) {
+		if e, ok := t.r.tt.Probe(h); ok && e.Solved {
+			hint = int(e.Move)
+			score := e.Score / Unit
+			if e.Bound.Settles(score, alpha, beta) {
 				return score
 			}
 		}
@@ -223,7 +224,7 @@ func (t *thread) solveNode(b adjacency.Board, h uint64, alpha, beta int) int {
 	}
 	if left >= tableMin && !t.r.clock.Stopped() {
 		best, bd := outcome(best, bestScore, origAlpha, beta)
-		t.r.tt.store(h, best, bestScore*Unit, left, bd, true)
+		t.r.tt.Store(h, uint16(best), bestScore*Unit, left, bd, true)
 	}
 	return bestScore
 }
@@ -234,8 +235,8 @@ func (t *thread) solveNode(b adjacency.Board, h uint64, alpha, beta int) int {
 func (t *thread) etc(b adjacency.Board, h uint64, beta int) (int, bool) {
 	for e := empties(b); e != 0; e &= e - 1 {
 		_, ch := play(b, h, bits.TrailingZeros64(e))
-		if hit, ok := t.r.tt.probe(ch); ok && hit.solved && hit.bound != boundLower {
-			if score := -hit.score / Unit; score >= beta {
+		if hit, ok := t.r.tt.Probe(ch); ok && hit.Solved && hit.Bound != ttable.Lower {
+			if score := -hit.Score / Unit; score >= beta {
 				return score, true
 			}
 		}
