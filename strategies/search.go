@@ -3,10 +3,9 @@ package strategies
 import (
 	"context"
 	"fmt"
-	"math/bits"
-	"sync"
 
 	"github.com/gambitbot/gambit/engine"
+	"github.com/gambitbot/gambit/strategies/internal/alphabeta"
 	"github.com/gambitbot/gambit/strategies/internal/clock"
 	"github.com/gambitbot/gambit/strategies/internal/ttable"
 )
@@ -115,21 +114,9 @@ func runSearch(ctx context.Context, pos engine.Position, limits Limits, r rules,
 		maxDepth = min(maxDepth, limits.Depth)
 	}
 
-	var wg sync.WaitGroup
-	for i := 1; i < threads; i++ {
-		helper := s.newThread(pos)
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			// Lazy SMP: helpers search the same tree, half of them one
-			// ply deeper, filling the shared table for the main thread.
-			helper.iterate(maxDepth, i%2, nil)
-		}()
-	}
-	main := s.newThread(pos)
-	main.iterate(maxDepth, 0, &res)
-	s.clock.Stop()
-	wg.Wait()
+	alphabeta.Threads(&s.clock, threads,
+		func() { s.newThread(pos).iterate(maxDepth, 0, &res) },
+		func(i int) { s.newThread(pos).iterate(maxDepth, i%2, nil) })
 	res.Nodes = s.clock.Nodes()
 	return res, nil
 }
@@ -339,16 +326,13 @@ func (t *thread) negamax(depth, ply, alpha, beta int) int {
 }
 
 // reduction is the late-move reduction for the i-th move at this depth:
-// none in exact solving, for the first three moves, the killers, or below
-// depth 3; otherwise about log(depth)·log(i)/2 plies, so that the
-// unlikely tail of a well-ordered move list is searched shallower first
-// and re-searched at full depth only if it beats alpha.
+// none in exact solving or for the killers, otherwise
+// alphabeta.Reduction.
 func (t *thread) reduction(depth, i int, m engine.Move, ply int) int {
-	if !t.s.cfg.lmr || t.exact || depth < 3 || i < 3 || m == t.killers[ply][0] || m == t.killers[ply][1] {
+	if !t.s.cfg.lmr || t.exact || m == t.killers[ply][0] || m == t.killers[ply][1] {
 		return 0
 	}
-	r := bits.Len(uint(depth)) * bits.Len(uint(i)) / 3
-	return min(r, depth-2)
+	return alphabeta.Reduction(depth, i)
 }
 
 // sortMoves orders moves: the hint (hash or previous best move) first,

@@ -41,6 +41,7 @@ import (
 	"github.com/gambitbot/gambit/engine"
 	"github.com/gambitbot/gambit/engine/adjacency"
 	adjgame "github.com/gambitbot/gambit/games/adjacency"
+	"github.com/gambitbot/gambit/strategies/internal/alphabeta"
 	"github.com/gambitbot/gambit/strategies/internal/clock"
 	"github.com/gambitbot/gambit/strategies/internal/ttable"
 )
@@ -203,21 +204,10 @@ func (e *Engine) search(ctx context.Context, b adjacency.Board, o Options) (Resu
 	if o.Depth > 0 {
 		maxDepth = min(maxDepth, o.Depth)
 	}
-	var wg sync.WaitGroup
-	for i := 1; i < threads; i++ {
-		helper := newThread(r)
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			// Lazy SMP: helpers search the same tree, half of them one ply
-			// deeper, filling the shared table for the main thread.
-			helper.iterate(b, maxDepth, i%2, nil)
-		}()
-	}
 	main := newThread(r)
-	main.iterate(b, maxDepth, 0, &res)
-	r.clock.Stop()
-	wg.Wait()
+	alphabeta.Threads(&r.clock, threads,
+		func() { main.iterate(b, maxDepth, 0, &res) },
+		func(i int) { newThread(r).iterate(b, maxDepth, i%2, nil) })
 	res.Nodes = r.clock.Nodes()
 	res.Elapsed = r.clock.Elapsed()
 	return res, main.units

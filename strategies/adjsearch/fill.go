@@ -5,6 +5,7 @@ import (
 
 	"github.com/gambitbot/gambit/engine"
 	"github.com/gambitbot/gambit/engine/adjacency"
+	"github.com/gambitbot/gambit/strategies/internal/alphabeta"
 )
 
 // Games that fill the board. When every empty cell will be played (the
@@ -227,7 +228,7 @@ func (t *thread) fillSearch(e, h uint64, depth, ply, alpha, beta int) int {
 		} else {
 			red := 0
 			if gain == 0 && !t.r.e.cfg.plain {
-				red = reduction(depth, i)
+				red = alphabeta.Reduction(depth, i)
 			}
 			score = gain - t.fillSearch(child, ch, depth-1-red, ply+1, gain-alpha-1, gain-alpha)
 			if score > alpha && red > 0 {

@@ -1,10 +1,9 @@
 package adjsearch
 
 import (
-	"math/bits"
-
 	"github.com/gambitbot/gambit/engine"
 	"github.com/gambitbot/gambit/engine/adjacency"
+	"github.com/gambitbot/gambit/strategies/internal/alphabeta"
 	"github.com/gambitbot/gambit/strategies/internal/clock"
 	"github.com/gambitbot/gambit/strategies/internal/ttable"
 )
@@ -211,7 +210,7 @@ func (t *thread) search(b adjacency.Board, h uint64, depth, ply, alpha, beta int
 		} else {
 			red := 0
 			if !plain && quiet {
-				red = reduction(depth, i)
+				red = alphabeta.Reduction(depth, i)
 			}
 			score = -t.search(c, ch, depth-1-red, ply+1, -alpha-1, -alpha)
 			if score > alpha && red > 0 {
@@ -261,16 +260,6 @@ func (t *thread) cutoff(ply int, side engine.Side, m, depth int) {
 // minSolveDepth is the heuristic iteration after which a search may jump
 // to solving: its best move is the solve's first guess.
 const minSolveDepth = 4
-
-// reduction is the late-move reduction of the i-th move (from 0) at
-// depth: none for the first three moves or below depth 3, otherwise about
-// log2(depth)·log2(i)/3 plies, leaving at least one.
-func reduction(depth, i int) int {
-	if depth < 3 || i < 3 {
-		return 0
-	}
-	return min(bits.Len(uint(depth))*bits.Len(uint(i))/3, depth-2)
-}
 
 // lateMoves is how many moves a node searches at depth before it prunes
 // the quiet ones (no capture, not a killer or the hash move): the
