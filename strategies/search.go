@@ -114,9 +114,15 @@ func runSearch(ctx context.Context, pos engine.Position, limits Limits, r rules,
 		maxDepth = min(maxDepth, limits.Depth)
 	}
 
+	// Every thread's copy of pos is made here, before any runs: a
+	// position need not be safe to copy from several goroutines.
+	ts := make([]*thread, threads)
+	for i := range ts {
+		ts[i] = s.newThread(pos)
+	}
 	alphabeta.Threads(&s.clock, threads,
-		func() { s.newThread(pos).iterate(maxDepth, 0, &res) },
-		func(i int) { s.newThread(pos).iterate(maxDepth, i%2, nil) })
+		func() { ts[0].iterate(maxDepth, 0, &res) },
+		func(i int) { ts[i].iterate(maxDepth, i%2, nil) })
 	res.Nodes = s.clock.Nodes()
 	return res, nil
 }
