@@ -29,7 +29,7 @@ var c4solvers = sizedPool[*c4solver.Solver]{make: func(mib int) *c4solver.Solver
 func (connect4Rules) solve(t *thread, _ engine.Move, _ int) (engine.Move, int, bool) {
 	var budget uint64
 	if limit := t.s.limits.Nodes; limit > 0 {
-		used := t.s.nodes.Load() + t.nodes
+		used := t.count.Total()
 		if used >= limit {
 			return engine.NoMove, 0, false
 		}
@@ -37,8 +37,8 @@ func (connect4Rules) solve(t *thread, _ engine.Move, _ int) (engine.Move, int, b
 	}
 	solver := c4solvers.get(t.s.hashMiB)
 	defer c4solvers.put(t.s.hashMiB, solver)
-	r, err := solver.SolveWithin(t.s.ctx, t.pos.(*connect4.Position), budget)
-	t.nodes += r.Nodes
+	r, err := solver.SolveWithin(t.s.clock.Context(), t.pos.(*connect4.Position), budget)
+	t.count.Count(r.Nodes)
 	if err != nil {
 		return engine.NoMove, 0, false
 	}

@@ -3,21 +3,17 @@ package strategies
 import (
 	"context"
 	"fmt"
-	"math/bits"
-	"sync"
-	"sync/atomic"
-	"time"
 
 	"github.com/gambitbot/gambit/engine"
+	"github.com/gambitbot/gambit/strategies/internal/alphabeta"
+	"github.com/gambitbot/gambit/strategies/internal/clock"
+	"github.com/gambitbot/gambit/strategies/internal/ttable"
 )
 
 // Internal scores fit the transposition table's 16 bits.
 const (
 	infinity = 30000
 	maxPly   = 128 // more plies than any game lasts (Othello: 60 discs and up to 60 passes)
-	// nodeCheckMask sets how often a thread looks at the clock: every
-	// 256 nodes, a few tens of microseconds.
-	nodeCheckMask = 255
 )
 
 // rules is what the generic search knows of one game. Scores are in
@@ -61,16 +57,12 @@ type searchConfig struct {
 
 // search is one call of Search: what its threads share.
 type search struct {
-	cfg      searchConfig
-	rules    rules
-	tt       *ttable
-	hashMiB  int
-	limits   Limits
-	ctx      context.Context
-	deadline time.Time
-	started  time.Time
-	stop     atomic.Bool
-	nodes    atomic.Uint64 // nodes of finished threads and check-ins
+	cfg     searchConfig
+	rules   rules
+	tt      *ttable.Table
+	hashMiB int
+	limits  Limits
+	clock   clock.Manager // when to stop, and the nodes checked in so far
 }
 
 // thread is one searching goroutine with its own copy of the position
@@ -78,8 +70,8 @@ type search struct {
 type thread struct {
 	s       *search
 	pos     engine.Position
-	nodes   uint64 // since the last check-in
-	exact   bool   // this iteration solves to the end: no reductions
+	count   clock.Counter // nodes since the last check-in
+	exact   bool          // this iteration solves to the end: no reductions
 	moves   [maxPly][engine.MaxMoves]engine.Move
 	order   [maxPly][engine.MaxMoves]int32
 	killers [maxPly][2]engine.Move
@@ -105,8 +97,8 @@ func runSearch(ctx context.Context, pos engine.Position, limits Limits, r rules,
 	if ctx.Err() != nil {
 		return res, nil
 	}
-	s := &search{cfg: cfg, rules: r, limits: limits, ctx: ctx, started: time.Now()}
-	s.deadline, _ = ctx.Deadline()
+	s := &search{cfg: cfg, rules: r, limits: limits}
+	s.clock.Start(ctx, limits.Nodes, nil)
 	s.hashMiB = limits.HashMiB
 	if s.hashMiB <= 0 {
 		s.hashMiB = DefaultHashMiB
@@ -114,7 +106,7 @@ func runSearch(ctx context.Context, pos engine.Position, limits Limits, r rules,
 	s.tt = borrowTable(s.hashMiB)
 	defer tables.put(s.hashMiB, s.tt)
 	if _, timed := ctx.Deadline(); limits.Nodes > 0 && !timed {
-		s.tt.clear() // what earlier searches left would change the answer
+		s.tt.Clear() // what earlier searches left would change the answer
 	}
 	threads := max(limits.Threads, 1)
 	maxDepth := pos.PliesLeft()
@@ -122,37 +114,22 @@ func runSearch(ctx context.Context, pos engine.Position, limits Limits, r rules,
 		maxDepth = min(maxDepth, limits.Depth)
 	}
 
-	var wg sync.WaitGroup
-	for i := 1; i < threads; i++ {
-		helper := &thread{s: s, pos: pos.Clone()}
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			// Lazy SMP: helpers search the same tree, half of them one
-			// ply deeper, filling the shared table for the main thread.
-			helper.iterate(maxDepth, i%2, nil)
-		}()
+	// Every thread's copy of pos is made here, before any runs: a
+	// position need not be safe to copy from several goroutines.
+	ts := make([]*thread, threads)
+	for i := range ts {
+		ts[i] = s.newThread(pos)
 	}
-	main := &thread{s: s, pos: pos.Clone()}
-	main.iterate(maxDepth, 0, &res)
-	s.stop.Store(true)
-	wg.Wait()
-	res.Nodes = s.nodes.Load()
+	alphabeta.Threads(&s.clock, threads,
+		func() { ts[0].iterate(maxDepth, 0, &res) },
+		func(i int) { ts[i].iterate(maxDepth, i%2, nil) })
+	res.Nodes = s.clock.Nodes()
 	return res, nil
 }
 
-// checkIn adds the thread's nodes to the total and decides whether to
-// stop: deadline, cancellation or node limit.
-func (t *thread) checkIn() {
-	s := t.s
-	total := s.nodes.Add(t.nodes)
-	t.nodes = 0
-	switch {
-	case s.limits.Nodes > 0 && total >= s.limits.Nodes,
-		!s.deadline.IsZero() && !time.Now().Before(s.deadline),
-		s.ctx.Err() != nil:
-		s.stop.Store(true)
-	}
+// newThread returns a thread of s on its own copy of pos.
+func (s *search) newThread(pos engine.Position) *thread {
+	return &thread{s: s, pos: pos.Clone(), count: clock.Counter{M: &s.clock}}
 }
 
 // iterate deepens from depth 1 (plus skew) to maxDepth until told to stop.
@@ -161,7 +138,7 @@ func (t *thread) checkIn() {
 func (t *thread) iterate(maxDepth, skew int, res *Result) {
 	s := t.s
 	solver, hasSolver := s.rules.(exactSolver)
-	for depth := 1 + skew; depth <= maxDepth && !s.stop.Load(); depth++ {
+	for depth := 1 + skew; depth <= maxDepth && !s.clock.Stopped(); depth++ {
 		t.exact = depth >= t.pos.PliesLeft()
 		var move engine.Move
 		var score int
@@ -205,7 +182,7 @@ func (t *thread) iterate(maxDepth, skew int, res *Result) {
 		if s.limits.Progress != nil {
 			s.limits.Progress(Progress{
 				Depth: res.Depth, Move: res.Move, Score: res.Score, Exact: res.Exact,
-				Nodes: s.nodes.Load() + t.nodes, Elapsed: time.Since(s.started),
+				Nodes: t.count.Total(), Elapsed: s.clock.Elapsed(),
 			})
 		}
 		if !complete || res.Exact {
@@ -215,8 +192,7 @@ func (t *thread) iterate(maxDepth, skew int, res *Result) {
 			depth = maxDepth - 1
 		}
 	}
-	t.s.nodes.Add(t.nodes)
-	t.nodes = 0
+	t.count.Flush()
 }
 
 // root searches the root position to depth with principal variation
@@ -235,12 +211,12 @@ func (t *thread) root(depth int, res *Result) (engine.Move, int, bool) {
 			score = -t.negamax(depth-1, 1, -beta, -alpha)
 		} else {
 			score = -t.negamax(depth-1, 1, -alpha-1, -alpha)
-			if score > alpha && !t.s.stop.Load() {
+			if score > alpha && !t.s.clock.Stopped() {
 				score = -t.negamax(depth-1, 1, -beta, -alpha)
 			}
 		}
 		t.pos.Undo()
-		if t.s.stop.Load() {
+		if t.s.clock.Stopped() {
 			return best, bestScore, false
 		}
 		if score > bestScore {
@@ -251,7 +227,7 @@ func (t *thread) root(depth int, res *Result) (engine.Move, int, bool) {
 			}
 		}
 	}
-	t.s.tt.store(t.pos.Hash(), best, bestScore, depth, boundExact, t.exact)
+	t.s.tt.Store(t.pos.Hash(), uint16(best), bestScore, depth, ttable.Exact, t.exact)
 	return best, bestScore, true
 }
 
@@ -261,8 +237,8 @@ func (t *thread) rootHint(res *Result) engine.Move {
 	if res != nil && res.Depth > 0 {
 		return res.Move
 	}
-	if hit, ok := t.s.tt.probe(t.pos.Hash()); ok {
-		return hit.move
+	if hit, ok := t.s.tt.Probe(t.pos.Hash()); ok {
+		return engine.Move(hit.Move)
 	}
 	return engine.NoMove
 }
@@ -277,11 +253,8 @@ func (t *thread) updatePV(ply int, m engine.Move) {
 // searched depth plies deep with the window (alpha, beta).
 func (t *thread) negamax(depth, ply, alpha, beta int) int {
 	t.pvLen[ply] = 0
-	t.nodes++
-	if t.nodes&nodeCheckMask == 0 {
-		t.checkIn()
-	}
-	if t.s.stop.Load() {
+	t.count.Tick()
+	if t.s.clock.Stopped() {
 		return 0 // unwinding: the value is thrown away
 	}
 	pos := t.pos
@@ -293,15 +266,10 @@ func (t *thread) negamax(depth, ply, alpha, beta int) int {
 	}
 	hash := pos.Hash()
 	hint := engine.NoMove
-	if hit, ok := t.s.tt.probe(hash); ok {
-		hint = hit.move
-		if hit.depth >= depth && (hit.solved || !t.exact) {
-			switch {
-			case hit.bound == boundExact,
-				hit.bound == boundLower && hit.score >= beta,
-				hit.bound == boundUpper && hit.score <= alpha:
-				return hit.score
-			}
+	if hit, ok := t.s.tt.Probe(hash); ok {
+		hint = engine.Move(hit.Move)
+		if hit.Depth >= depth && (hit.Solved || !t.exact) && hit.Bound.Settles(hit.Score, alpha, beta) {
+			return hit.Score
 		}
 	}
 
@@ -326,7 +294,7 @@ func (t *thread) negamax(depth, ply, alpha, beta int) int {
 			}
 		}
 		pos.Undo()
-		if t.s.stop.Load() {
+		if t.s.clock.Stopped() {
 			return 0
 		}
 		if score > bestScore {
@@ -352,28 +320,25 @@ func (t *thread) negamax(depth, ply, alpha, beta int) int {
 			break
 		}
 	}
-	b := boundExact
+	b := ttable.Exact
 	switch {
 	case bestScore <= origAlpha:
-		b, best = boundUpper, engine.NoMove // no move stood out
+		b, best = ttable.Upper, engine.NoMove // no move stood out
 	case bestScore >= beta:
-		b = boundLower
+		b = ttable.Lower
 	}
-	t.s.tt.store(hash, best, bestScore, depth, b, t.exact)
+	t.s.tt.Store(hash, uint16(best), bestScore, depth, b, t.exact)
 	return bestScore
 }
 
 // reduction is the late-move reduction for the i-th move at this depth:
-// none in exact solving, for the first three moves, the killers, or below
-// depth 3; otherwise about log(depth)·log(i)/2 plies, so that the
-// unlikely tail of a well-ordered move list is searched shallower first
-// and re-searched at full depth only if it beats alpha.
+// none in exact solving or for the killers, otherwise
+// alphabeta.Reduction.
 func (t *thread) reduction(depth, i int, m engine.Move, ply int) int {
-	if !t.s.cfg.lmr || t.exact || depth < 3 || i < 3 || m == t.killers[ply][0] || m == t.killers[ply][1] {
+	if !t.s.cfg.lmr || t.exact || m == t.killers[ply][0] || m == t.killers[ply][1] {
 		return 0
 	}
-	r := bits.Len(uint(depth)) * bits.Len(uint(i)) / 3
-	return min(r, depth-2)
+	return alphabeta.Reduction(depth, i)
 }
 
 // sortMoves orders moves: the hint (hash or previous best move) first,

@@ -4,9 +4,9 @@ import (
 	"context"
 	"math"
 	"slices"
-	"time"
 
 	"github.com/gambitbot/gambit/engine"
+	"github.com/gambitbot/gambit/strategies/internal/clock"
 )
 
 // seedStrategies are replicas of the original reports' own bots, quirks
@@ -101,11 +101,8 @@ type seedSearch struct {
 
 	iteration uint32
 	limits    Limits
-	ctx       context.Context
-	deadline  time.Time
-	started   time.Time
-	nodes     uint64
-	stop      bool
+	clock     clock.Manager // when to stop, and the nodes so far
+	count     clock.Counter // the nodes since the last check-in
 	moves     [maxPly][engine.MaxMoves]engine.Move
 	pv        [maxPly + 1][maxPly]engine.Move
 	pvLen     [maxPly + 1]int
@@ -124,8 +121,9 @@ func (s *seedSearch) run(ctx context.Context, limits Limits, depths []int, unit,
 	if ctx.Err() != nil {
 		return res
 	}
-	s.ctx, s.limits, s.started = ctx, limits, time.Now()
-	s.deadline, _ = ctx.Deadline()
+	s.limits = limits
+	s.clock.Start(ctx, limits.Nodes, nil)
+	s.count = clock.Counter{M: &s.clock}
 	if s.key != nil {
 		mib := limits.HashMiB
 		if mib <= 0 {
@@ -149,41 +147,27 @@ func (s *seedSearch) run(ctx context.Context, limits Limits, depths []int, unit,
 		if limits.Progress != nil {
 			limits.Progress(Progress{
 				Depth: res.Depth, Move: res.Move, Score: res.Score, Exact: res.Exact,
-				Nodes: s.nodes, Elapsed: time.Since(s.started),
+				Nodes: s.count.Total(), Elapsed: s.clock.Elapsed(),
 			})
 		}
 	}
-	res.Nodes = s.nodes
+	s.count.Flush()
+	res.Nodes = s.clock.Nodes()
 	return res
-}
-
-// count counts a node and, every few hundred, decides whether to stop:
-// deadline, cancellation or node limit.
-func (s *seedSearch) count() {
-	s.nodes++
-	if s.nodes&nodeCheckMask != 0 {
-		return
-	}
-	switch {
-	case s.limits.Nodes > 0 && s.nodes >= s.limits.Nodes,
-		!s.deadline.IsZero() && !time.Now().Before(s.deadline),
-		s.ctx.Err() != nil:
-		s.stop = true
-	}
 }
 
 // root searches the root to depth and returns its best move and score
 // and whether every move was searched; interrupted, it returns the best
 // move of those searched (NoMove if none was).
 func (s *seedSearch) root(depth int) (engine.Move, int, bool) {
-	s.count()
+	s.count.Tick()
 	moves := s.order(0, s.tree.children(s.moves[0][:0]), true)
 	best, bestScore := engine.NoMove, -seedInfinity
 	for _, m := range moves {
 		s.tree.play(m)
 		score := s.minimax(depth-1, 1, bestScore, seedInfinity, s.follows(0, m, true))
 		s.tree.undo()
-		if s.stop {
+		if s.clock.Stopped() {
 			return best, bestScore, false
 		}
 		if score > bestScore {
@@ -198,9 +182,9 @@ func (s *seedSearch) root(depth int) (engine.Move, int, bool) {
 // plies deep with the window (alpha, beta); onPV says that the moves so
 // far are the previous iteration's principal variation.
 func (s *seedSearch) minimax(depth, ply, alpha, beta int, onPV bool) int {
-	s.count()
+	s.count.Tick()
 	s.pvLen[ply] = 0
-	if s.stop {
+	if s.clock.Stopped() {
 		return 0 // unwinding: the value is thrown away
 	}
 	if depth <= 0 || ply >= maxPly {
@@ -228,7 +212,7 @@ func (s *seedSearch) minimax(depth, ply, alpha, beta int, onPV bool) int {
 		s.tree.play(m)
 		v := s.minimax(depth-1, ply+1, alpha, beta, s.follows(ply, m, onPV))
 		s.tree.undo()
-		if s.stop {
+		if s.clock.Stopped() {
 			return 0
 		}
 		if maximise && v > best || !maximise && v < best {

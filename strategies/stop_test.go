@@ -6,12 +6,14 @@ import (
 	"testing"
 
 	"github.com/gambitbot/gambit/engine"
+	"github.com/gambitbot/gambit/strategies/internal/clock"
 )
 
 // TestMinimaxStopsAtTheNodeLimit: the generic search, in its heuristic
 // iterations and in the Connect Four solve after them, stops at the first
-// check after its node limit is used up — within nodeCheckMask+1 nodes in
-// the search, the solver's own interval in the solve — and answers with a
+// check after its node limit is used up — within clock.Interval nodes in
+// the search and in the solve, which is given what is left of the limit
+// and checks in with the same time manager — and answers with a
 // legal move, counted in nodes rather than measured in time. (Adjacency's
 // engine has the same test for its phases in strategies/adjsearch.)
 func TestMinimaxStopsAtTheNodeLimit(t *testing.T) {
@@ -24,8 +26,8 @@ func TestMinimaxStopsAtTheNodeLimit(t *testing.T) {
 		solving bool // the limit falls in the solve, after the depth-12 iteration
 		slack   uint64
 	}{
-		{"connect4 iteration", 10, 3_000, false, nodeCheckMask + 1},
-		{"connect4 solve", 6, 400_000, true, 4096 + nodeCheckMask + 1}, // c4solver looks every 4,096 nodes
+		{"connect4 iteration", 10, 3_000, false, clock.Interval},
+		{"connect4 solve", 6, 400_000, true, clock.Interval},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			p := randomPosition(t, rng, "connect4", 0, 42-c.stones)

@@ -2,78 +2,13 @@ package strategies
 
 import (
 	"sync"
-	"sync/atomic"
 
 	"github.com/gambitbot/gambit/engine"
+	"github.com/gambitbot/gambit/strategies/internal/ttable"
 )
 
-// bound says what a stored score is: a lower bound (the search failed
-// high), an upper bound (it failed low) or the exact value.
-type bound uint8
-
-const (
-	boundNone  bound = 0
-	boundUpper bound = 1
-	boundLower bound = 2
-	boundExact bound = 3
-)
-
-// ttEntry is one slot of the transposition table: the position's hash
-// XORed with data, and data. Both words are read and written atomically,
-// and a slot whose words were torn by two threads writing at once fails
-// the XOR check and reads as empty, so threads share the table without
-// locks (the "lockless hashing" of Hyatt and Mann).
-type ttEntry struct {
-	check atomic.Uint64 // hash ^ data
-	data  atomic.Uint64
-}
-
-// ttBucket is four slots: one 64-byte cache line.
-type ttBucket [4]ttEntry
-
-// data layout, low to high bits: move 16, score 16 (signed), depth 8,
-// bound 2, solved 1, generation 5.
-const (
-	ttScoreShift = 16
-	ttDepthShift = 32
-	ttBoundShift = 40
-	ttSolvedBit  = 1 << 42
-	ttGenShift   = 43
-	ttGenMask    = 31
-)
-
-// ttHit is what a probe found.
-type ttHit struct {
-	move  engine.Move
-	score int
-	depth int
-	bound bound
-	// solved reports that the score was searched to the end of the game
-	// without reductions: exact play may rely on it.
-	solved bool
-}
-
-// ttable is a fixed-size transposition table shared by a search's
-// threads. Scores are stored as bounds or exact values as they were found,
-// never a bound as an exact value. Replacement prefers to keep deep entries
-// of the current search: a new entry replaces, in order, the slot with the
-// same position, or the one whose depth minus a penalty for each search
-// generation it is old is least.
-type ttable struct {
-	buckets []ttBucket
-	mask    uint64
-	gen     uint64 // current generation, 0–31
-}
-
-// newTable returns a table of about mib MiB (at least one bucket, a power
-// of two of them).
-func newTable(mib int) *ttable {
-	n := uint64(1)
-	for n*2*64 <= uint64(mib)<<20 {
-		n *= 2
-	}
-	return &ttable{buckets: make([]ttBucket, n), mask: n - 1}
-}
+// The generic search keeps its bounds in the search core's table
+// (strategies/internal/ttable), borrowed from a pool between searches.
 
 // sizedPool keeps large per-search structures between searches, by size
 // in MiB: making 64 MiB for every move would cost more than the structure
@@ -121,62 +56,18 @@ func (p *sizedPool[T]) drop() {
 	clear(p.idle)
 }
 
+// tablePolicy is the generic search's use of the shared table: its "no
+// move", an age penalty of 8 plies a search, and a later estimate may
+// replace what a solve stored (its solves replace their own entries).
+var tablePolicy = ttable.Policy{NoMove: uint16(engine.NoMove), AgePenalty: 8}
+
 // tables are the transposition tables between searches.
-var tables = sizedPool[*ttable]{make: newTable}
+var tables = sizedPool[*ttable.Table]{make: func(mib int) *ttable.Table { return ttable.New(mib<<20, tablePolicy) }}
 
 // borrowTable returns a table of mib MiB with its generation advanced, so
 // that entries of earlier searches give way first.
-func borrowTable(mib int) *ttable {
+func borrowTable(mib int) *ttable.Table {
 	t := tables.get(mib)
-	t.gen = (t.gen + 1) & ttGenMask
+	t.Age()
 	return t
-}
-
-// clear empties the table.
-func (t *ttable) clear() { clear(t.buckets) }
-
-func (t *ttable) probe(hash uint64) (ttHit, bool) {
-	b := &t.buckets[hash&t.mask]
-	for i := range b {
-		data := b[i].data.Load()
-		if b[i].check.Load()^data == hash && data != 0 {
-			return ttHit{
-				move:   engine.Move(data),
-				score:  int(int16(data >> ttScoreShift)),
-				depth:  int(uint8(data >> ttDepthShift)),
-				bound:  bound(data>>ttBoundShift) & 3,
-				solved: data&ttSolvedBit != 0,
-			}, true
-		}
-	}
-	return ttHit{}, false
-}
-
-func (t *ttable) store(hash uint64, move engine.Move, score, depth int, b bound, solved bool) {
-	if depth < 0 {
-		depth = 0
-	}
-	bucket := &t.buckets[hash&t.mask]
-	victim, worst := 0, int(^uint(0)>>1)
-	for i := range bucket {
-		data := bucket[i].data.Load()
-		if data == 0 || bucket[i].check.Load()^data == hash {
-			if data != 0 && move == engine.NoMove {
-				move = engine.Move(data) // keep the known best move
-			}
-			victim = i
-			break
-		}
-		age := int((t.gen - data>>ttGenShift) & ttGenMask)
-		if prio := int(uint8(data>>ttDepthShift)) - 8*age; prio < worst {
-			victim, worst = i, prio
-		}
-	}
-	data := uint64(move) | uint64(uint16(int16(score)))<<ttScoreShift |
-		uint64(uint8(depth))<<ttDepthShift | uint64(b)<<ttBoundShift | t.gen<<ttGenShift
-	if solved {
-		data |= ttSolvedBit
-	}
-	bucket[victim].data.Store(data)
-	bucket[victim].check.Store(hash ^ data)
 }

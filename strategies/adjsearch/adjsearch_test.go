@@ -137,7 +137,7 @@ func TestSolveKeepsTheWindowContract(t *testing.T) {
 	// Both ways of keying a board that fills: by its marks, and by its
 	// empty cells with values relative to the settled cells (fill.go).
 	for _, fill := range []bool{false, true} {
-		r := &run{e: New(nil), ctx: context.Background(), tt: newTable(1 << 20), fill: fill}
+		r := solverRun(context.Background(), New(nil), newTable(1<<20), fill)
 		windowContract(t, rng, newThread(r), positions)
 	}
 }
@@ -243,8 +243,8 @@ func TestTableFollowsTheTimeLimit(t *testing.T) {
 	if again := e.table(now.Add(20*time.Millisecond), now, Options{}); again != first {
 		t.Fatal("the table was not kept between searches")
 	}
-	if grown := e.table(now.Add(time.Second), now, Options{}); grown.bytes() <= first.bytes() {
-		t.Fatalf("a 1 s search kept the %d-byte table", first.bytes())
+	if grown := e.table(now.Add(time.Second), now, Options{}); grown.Bytes() <= first.Bytes() {
+		t.Fatalf("a 1 s search kept the %d-byte table", first.Bytes())
 	}
 }
 

@@ -36,12 +36,14 @@ import (
 	"fmt"
 	"math/bits"
 	"sync"
-	"sync/atomic"
 	"time"
 
 	"github.com/gambitbot/gambit/engine"
 	"github.com/gambitbot/gambit/engine/adjacency"
 	adjgame "github.com/gambitbot/gambit/games/adjacency"
+	"github.com/gambitbot/gambit/strategies/internal/alphabeta"
+	"github.com/gambitbot/gambit/strategies/internal/clock"
+	"github.com/gambitbot/gambit/strategies/internal/ttable"
 )
 
 // Unit is the number of evaluation units in one mark.
@@ -72,10 +74,6 @@ const MaxEval = 8000
 const (
 	infinity = 30000
 	maxPly   = adjacency.Cells + 1
-	// checkInterval: a thread adds its nodes to the total and looks at
-	// the clock once it has searched this many nodes since it last did
-	// (see tick): tens of microseconds to a few milliseconds.
-	checkInterval = 1024
 )
 
 // DefaultMaxTableMiB caps the table when Options do not.
@@ -86,7 +84,7 @@ type Options struct {
 	// Depth caps the nominal depth in plies; 0 means none. A cap of at
 	// least the plies left solves the position exactly.
 	Depth int
-	// Nodes caps the nodes searched (checked every 1024 nodes); 0 means
+	// Nodes caps the nodes searched (checked every 1,024 nodes); 0 means
 	// none. With a node cap and no deadline the table starts empty, so a
 	// one-thread search replays exactly.
 	Nodes uint64
@@ -142,7 +140,7 @@ type Engine struct {
 	eval Evaluator
 	cfg  config
 	mu   sync.Mutex
-	tt   *table
+	tt   *ttable.Table
 	// clock, if not nil, replaces time.Now for tests: it is told the
 	// nodes searched so far, so that a test can move time with the
 	// search's work instead of the machine's speed.
@@ -159,17 +157,21 @@ func New(eval Evaluator) *Engine {
 
 // run is one call of Search: what its threads share.
 type run struct {
-	e        *Engine
-	tt       *table
-	opts     Options
-	ctx      context.Context
-	deadline time.Time
-	started  time.Time
-	stop     atomic.Bool
-	nodes    atomic.Uint64
+	e     *Engine
+	tt    *ttable.Table
+	opts  Options
+	clock clock.Manager // when to stop, and the nodes so far
 	// fill: the game fills the board, and below the root the search and
 	// the solver play the set game (see fill.go).
 	fill bool
+}
+
+// solverRun is a run on tt under ctx without caps or threads, for calling
+// the solvers directly rather than through Search.
+func solverRun(ctx context.Context, e *Engine, tt *ttable.Table, fill bool) *run {
+	r := &run{e: e, tt: tt, fill: fill}
+	r.clock.Start(ctx, 0, nil)
+	return r
 }
 
 // Search chooses a move for the side to move in b within ctx's deadline
@@ -189,37 +191,25 @@ func (e *Engine) Search(ctx context.Context, b adjacency.Board, o Options) (Resu
 func (e *Engine) search(ctx context.Context, b adjacency.Board, o Options) (Result, int) {
 	e.mu.Lock()
 	defer e.mu.Unlock()
-	r := &run{e: e, opts: o, ctx: ctx, fill: fills(b) && !e.cfg.boardKeys}
-	r.started = r.now()
-	r.deadline, _ = ctx.Deadline()
+	r := &run{e: e, opts: o, fill: fills(b) && !e.cfg.boardKeys}
+	r.clock.Start(ctx, o.Nodes, e.clock)
 	fallback := greediest(b)
 	res := Result{Move: engine.Move(fallback), PV: []engine.Move{engine.Move(fallback)}}
 	if ctx.Err() != nil {
 		return res, 0
 	}
-	r.tt = e.table(r.deadline, r.started, o)
+	r.tt = e.table(r.clock.Deadline(), r.clock.Started(), o)
 	threads := max(o.Threads, 1)
 	maxDepth := b.PliesLeft()
 	if o.Depth > 0 {
 		maxDepth = min(maxDepth, o.Depth)
 	}
-	var wg sync.WaitGroup
-	for i := 1; i < threads; i++ {
-		helper := newThread(r)
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			// Lazy SMP: helpers search the same tree, half of them one ply
-			// deeper, filling the shared table for the main thread.
-			helper.iterate(b, maxDepth, i%2, nil)
-		}()
-	}
 	main := newThread(r)
-	main.iterate(b, maxDepth, 0, &res)
-	r.stop.Store(true)
-	wg.Wait()
-	res.Nodes = r.nodes.Load()
-	res.Elapsed = r.now().Sub(r.started)
+	alphabeta.Threads(&r.clock, threads,
+		func() { main.iterate(b, maxDepth, 0, &res) },
+		func(i int) { newThread(r).iterate(b, maxDepth, i%2, nil) })
+	res.Nodes = r.clock.Nodes()
+	res.Elapsed = r.clock.Elapsed()
 	return res, main.units
 }
 
@@ -245,7 +235,7 @@ func tableBytes(budget time.Duration, nodes uint64, threads, capMiB int) int {
 // enough (and within the cap), else a new one of the right size. Its
 // entries stay true from one search to the next, so the table is kept; a
 // node-limited search without deadline clears it to be reproducible.
-func (e *Engine) table(deadline, now time.Time, o Options) *table {
+func (e *Engine) table(deadline, now time.Time, o Options) *ttable.Table {
 	capMiB := o.MaxTableMiB
 	if capMiB <= 0 {
 		capMiB = DefaultMaxTableMiB
@@ -255,12 +245,12 @@ func (e *Engine) table(deadline, now time.Time, o Options) *table {
 		budget = max(deadline.Sub(now), time.Millisecond)
 	}
 	want := tableBytes(budget, o.Nodes, max(o.Threads, 1), capMiB)
-	if e.tt == nil || e.tt.bytes() < want/2 || e.tt.bytes() > capMiB<<20 {
+	if e.tt == nil || e.tt.Bytes() < want/2 || e.tt.Bytes() > capMiB<<20 {
 		e.tt = newTable(want)
 	} else if deadline.IsZero() && o.Nodes > 0 {
-		e.tt.clear()
+		e.tt.Clear()
 	}
-	e.tt.age()
+	e.tt.Age()
 	return e.tt
 }
 
@@ -287,43 +277,4 @@ func empties(b adjacency.Board) uint64 {
 func diff(b adjacency.Board) int {
 	mover, other := b.Marks()
 	return bits.OnesCount64(mover) - bits.OnesCount64(other)
-}
-
-// now is the run's clock: time.Now, or the Engine's test clock.
-func (r *run) now() time.Time {
-	if r.e.clock != nil {
-		return r.e.clock(r.nodes.Load())
-	}
-	return time.Now()
-}
-
-// tick counts a node and checks in once checkInterval nodes have passed
-// since the last check-in. Every recursive function of every phase
-// (heuristic search, board solver down to its last plies, set game's
-// search and solver) calls it at each node, so that no phase runs longer
-// than checkInterval nodes without looking at the clock, and a node cap
-// is met within checkInterval nodes; "since the last check-in" rather
-// than "at multiples of the interval" keeps that true even if a node is
-// counted without a tick. Measured here at 1 s a move with a warm table,
-// the longest stretch between two looks was 0.8–3 ms of CPU time; with the
-// table's first touch (a new Engine, page faults) up to 13 ms.
-func (t *thread) tick() {
-	t.nodes++
-	if t.nodes >= checkInterval {
-		t.checkIn()
-	}
-}
-
-// checkIn adds the thread's nodes to the total and decides whether to
-// stop: node cap, deadline or cancellation.
-func (t *thread) checkIn() {
-	r := t.r
-	total := r.nodes.Add(t.nodes)
-	t.nodes = 0
-	switch {
-	case r.opts.Nodes > 0 && total >= r.opts.Nodes,
-		!r.deadline.IsZero() && !r.now().Before(r.deadline),
-		r.ctx.Err() != nil:
-		r.stop.Store(true)
-	}
 }

@@ -5,6 +5,7 @@ import (
 
 	"github.com/gambitbot/gambit/engine"
 	"github.com/gambitbot/gambit/engine/adjacency"
+	"github.com/gambitbot/gambit/strategies/internal/alphabeta"
 )
 
 // Games that fill the board. When every empty cell will be played (the
@@ -91,7 +92,7 @@ const fillTableMin = 4
 // fillNode is the fail-soft alpha-beta value W of the non-empty set of
 // empty cells e, whose key is h.
 func (t *thread) fillNode(e, h uint64, alpha, beta int) int {
-	t.tick()
+	t.count.Tick()
 	l := live(e)
 	size := bits.OnesCount64(l)
 	switch {
@@ -101,22 +102,22 @@ func (t *thread) fillNode(e, h uint64, alpha, beta int) int {
 		return size
 	case -size >= beta:
 		return -size
-	case t.r.stop.Load():
+	case t.r.clock.Stopped():
 		return 0
 	}
 	n := bits.OnesCount64(e)
 	hint := noCell
 	if n >= fillTableMin {
-		if hit, ok := t.r.tt.probe(h); ok && hit.solved {
-			hint = hit.move
-			score := hit.score / Unit
-			if hit.bound.settles(score, alpha, beta) {
+		if hit, ok := t.r.tt.Probe(h); ok && hit.Solved {
+			hint = int(hit.Move)
+			score := hit.Score / Unit
+			if hit.Bound.Settles(score, alpha, beta) {
 				return score
 			}
 		}
 	}
 	var keys [adjacency.Cells]uint16
-	k := fillMoves(e, hint, &keys)
+	k := FillMoves(e, hint, &keys)
 	origAlpha := alpha
 	best, bestScore := noCell, -infinity
 	for _, key := range keys[:k] {
@@ -130,9 +131,9 @@ func (t *thread) fillNode(e, h uint64, alpha, beta int) int {
 			break
 		}
 	}
-	if n >= fillTableMin && !t.r.stop.Load() {
+	if n >= fillTableMin && !t.r.clock.Stopped() {
 		best, bd := outcome(best, bestScore, origAlpha, beta)
-		t.r.tt.store(h, best, bestScore*Unit, n, bd, true)
+		t.r.tt.Store(h, uint16(best), bestScore*Unit, n, bd, true)
 	}
 	return bestScore
 }
@@ -154,12 +155,13 @@ func init() {
 	}
 }
 
-// fillMoves fills keys with the moves of the set of empty cells e, best
+// FillMoves fills keys with the moves of the set of empty cells e, best
 // first: the hint, then by the cells they settle, most first. (Putting
 // last, or first, the moves that leave the opponent cells to settle cost
 // 13–56% more nodes on the self-play endgames.) A key is gain<<8 | cell,
-// the hint's 0xff00 | cell. It returns the number of moves.
-func fillMoves(e uint64, hint int, keys *[adjacency.Cells]uint16) int {
+// the hint's 0xff00 | cell; a hint that is not a cell of e (−1) puts
+// nothing first. It returns the number of moves.
+func FillMoves(e uint64, hint int, keys *[adjacency.Cells]uint16) int {
 	ones := lastOnes(e)
 	k := 0
 	for rest := e; rest != 0; rest &= rest - 1 {
@@ -178,7 +180,7 @@ func fillMoves(e uint64, hint int, keys *[adjacency.Cells]uint16) int {
 	return k
 }
 
-// gainOf is the number of cells a fillMoves key's move settles.
+// gainOf is the number of cells a FillMoves key's move settles.
 func gainOf(key uint16, e uint64) int {
 	if key>>8 == 0xff {
 		return bits.OnesCount64(closedCells[uint8(key)] & lastOnes(e))
@@ -194,27 +196,27 @@ func gainOf(key uint16, e uint64) int {
 // are reduced late as in search.
 func (t *thread) fillSearch(e, h uint64, depth, ply, alpha, beta int) int {
 	t.pvLen[ply] = 0
-	t.tick()
+	t.count.Tick()
 	if e&(e-1) == 0 {
 		return bits.OnesCount64(live(e)) * Unit
 	}
 	if depth <= 0 {
 		return fillEval(e)
 	}
-	if t.r.stop.Load() {
+	if t.r.clock.Stopped() {
 		return 0
 	}
 	hint := noCell
-	if hit, ok := t.r.tt.probe(h); ok {
-		hint = hit.move
-		if hit.solved || hit.depth >= depth {
-			if hit.bound.settles(hit.score, alpha, beta) {
-				return hit.score
+	if hit, ok := t.r.tt.Probe(h); ok {
+		hint = int(hit.Move)
+		if hit.Solved || hit.Depth >= depth {
+			if hit.Bound.Settles(hit.Score, alpha, beta) {
+				return hit.Score
 			}
 		}
 	}
 	var keys [adjacency.Cells]uint16
-	k := fillMoves(e, hint, &keys)
+	k := FillMoves(e, hint, &keys)
 	origAlpha := alpha
 	best, bestScore := noCell, -infinity
 	for i, key := range keys[:k] {
@@ -226,7 +228,7 @@ func (t *thread) fillSearch(e, h uint64, depth, ply, alpha, beta int) int {
 		} else {
 			red := 0
 			if gain == 0 && !t.r.e.cfg.plain {
-				red = reduction(depth, i)
+				red = alphabeta.Reduction(depth, i)
 			}
 			score = gain - t.fillSearch(child, ch, depth-1-red, ply+1, gain-alpha-1, gain-alpha)
 			if score > alpha && red > 0 {
@@ -236,7 +238,7 @@ func (t *thread) fillSearch(e, h uint64, depth, ply, alpha, beta int) int {
 				score = gain - t.fillSearch(child, ch, depth-1, ply+1, gain-beta, gain-alpha)
 			}
 		}
-		if t.r.stop.Load() {
+		if t.r.clock.Stopped() {
 			return 0
 		}
 		if score > bestScore {
@@ -251,7 +253,7 @@ func (t *thread) fillSearch(e, h uint64, depth, ply, alpha, beta int) int {
 		}
 	}
 	best, bd := outcome(best, bestScore, origAlpha, beta)
-	t.r.tt.store(h, best, bestScore, depth, bd, false)
+	t.r.tt.Store(h, uint16(best), bestScore, depth, bd, false)
 	return bestScore
 }
 

@@ -1,6 +1,7 @@
 package adjsearch
 
 import (
+	"context"
 	"hash/crc32"
 	"math/bits"
 	"strings"
@@ -12,8 +13,9 @@ import (
 // the value of the set game on the empty cells E (fill.go), linear in a
 // few counts of E worked out on bitboards, with weights per number of
 // empty cells (each set of n cells lies n moves from the end, and one more
-// empty cell changes who plays last). The weights are fitted by TrainFill
-// (filltrain.go) and embedded as fillweights.go, which
+// empty cell changes who plays last). The weights are fitted by
+// internal/filltrain, a tool outside the package the bot runs, and
+// embedded as fillweights.go, which
 // `go generate ./strategies/adjsearch` writes (about two minutes on one
 // core; strategies/README.md, "The set-game evaluation", has its figures).
 //
@@ -54,19 +56,19 @@ var fillFeatureNames = [NumFillFeatures]string{
 	"filled1", "filled2", "filled3", "filled4", "gain1", "gain2", "gain3", "maxgain",
 }
 
-// fillFeatureSet identifies the feature set: the CRC-32 of the feature
+// FillFeatureSet identifies the feature set: the CRC-32 of the feature
 // names in order. The generated weights record the set they were fitted
 // on, and a test compares.
-func fillFeatureSet() uint32 {
+func FillFeatureSet() uint32 {
 	return crc32.ChecksumIEEE([]byte(strings.Join(fillFeatureNames[:], ",")))
 }
 
 // FillFeatures are the features of a set of empty cells.
 type FillFeatures [NumFillFeatures]int32
 
-// fillFeatures returns the features of the set of empty cells e, counted
+// FillFeaturesOf returns the features of the set of empty cells e, counted
 // on bitboards with two bit-sliced adders.
-func fillFeatures(e uint64) FillFeatures {
+func FillFeaturesOf(e uint64) FillFeatures {
 	var f FillFeatures
 	f[FillBias] = 1
 	near := adjacency.CaptureSets(e) // by empty orthogonal neighbours
@@ -127,7 +129,7 @@ func (w *FillWeights) Estimate(e uint64) float64 {
 	if n <= 1 {
 		return float64(bits.OnesCount64(live(e)))
 	}
-	return float64(w.weighted(min(n, FillStages-1), fillFeatures(e))) / FillWeightScale
+	return float64(w.Weighted(min(n, FillStages-1), FillFeaturesOf(e))) / FillWeightScale
 }
 
 // Eval is the leaf value a search should see of the non-empty set of
@@ -146,11 +148,32 @@ func (w *FillWeights) Eval(e uint64) int {
 		return bits.OnesCount64(live(e)) * Unit
 	}
 	stage := min(n, FillStages-1)
-	return roundTo(w.weighted(stage, fillFeatures(e))-int64(w.Tempo[stage]), FillWeightScale/Unit*fillGrain) * fillGrain
+	return roundTo(w.Weighted(stage, FillFeaturesOf(e))-int64(w.Tempo[stage]), FillWeightScale/Unit*fillGrain) * fillGrain
 }
 
-// weighted is Σ weight × feature of stage, in weight units.
-func (w *FillWeights) weighted(stage int, f FillFeatures) int64 {
+// EmbeddedFillWeights returns a copy of the weights the search uses
+// (fillweights.go), for the generator's check that the file is its own.
+func EmbeddedFillWeights() FillWeights { return fillWeights }
+
+// FillSolver solves sets of empty cells exactly, one at a time, with a
+// table of its own kept from one set to the next: the exact labels of the
+// set-game evaluation's training.
+type FillSolver struct{ t *thread }
+
+// NewFillSolver returns a solver with a table of about tableBytes that
+// stops once ctx is done.
+func NewFillSolver(ctx context.Context, tableBytes int) *FillSolver {
+	return &FillSolver{newThread(solverRun(ctx, New(nil), newTable(tableBytes), true))}
+}
+
+// Value is W(e), the exact value in marks of the non-empty set of empty
+// cells e for the player to move; after ctx is done it is meaningless.
+func (s *FillSolver) Value(e uint64) int {
+	return s.t.fillNode(e, fillKey(e), -infinity, infinity)
+}
+
+// Weighted is Σ weight × feature of stage, in weight units.
+func (w *FillWeights) Weighted(stage int, f FillFeatures) int64 {
 	sum := int64(0)
 	for i, v := range f {
 		sum += int64(w.Weights[stage][i]) * int64(v)

@@ -3,7 +3,7 @@
 package adjsearch
 
 // fillWeightsSet is the feature set the weights were fitted on
-// (fillFeatureSet).
+// (FillFeatureSet).
 const fillWeightsSet = 0x86d2aeed
 
 // fillWeights are the weights of the set-game evaluation (filleval.go),

@@ -7,6 +7,7 @@ import (
 
 	"github.com/gambitbot/gambit/engine/adjacency"
 	adjgame "github.com/gambitbot/gambit/games/adjacency"
+	"github.com/gambitbot/gambit/strategies/internal/ttable"
 )
 
 // The exact solver: null-window probes at the root, as MTD(f) does, each
@@ -72,11 +73,11 @@ const (
 // board, rather than deepen.
 func (r *run) fillSolvable(b adjacency.Board) bool {
 	budget := math.Inf(1)
-	if !r.deadline.IsZero() {
-		budget = r.deadline.Sub(r.now()).Seconds() * float64(max(r.opts.Threads, 1)) * fillNodesPerSecond
+	if !r.clock.Deadline().IsZero() {
+		budget = r.clock.Deadline().Sub(r.clock.Now()).Seconds() * float64(max(r.opts.Threads, 1)) * fillNodesPerSecond
 	}
 	if n := r.opts.Nodes; n > 0 {
-		budget = min(budget, float64(n)-float64(r.nodes.Load()))
+		budget = min(budget, float64(n)-float64(r.clock.Nodes()))
 	}
 	need := fillBits22 + fillBitsPerPly*float64(b.PliesLeft()-22) + fillMargin
 	return budget > 0 && need <= math.Log2(budget)
@@ -89,8 +90,8 @@ func (r *run) solvable(b adjacency.Board) bool {
 		return r.fillSolvable(b)
 	}
 	limit := noDeadlineBits
-	if !r.deadline.IsZero() {
-		left := r.deadline.Sub(r.now()).Seconds()
+	if !r.clock.Deadline().IsZero() {
+		left := r.clock.Deadline().Sub(r.clock.Now()).Seconds()
 		if left <= 0 {
 			return false
 		}
@@ -118,8 +119,8 @@ func (t *thread) solve(b adjacency.Board, h uint64, hint, guess int) (int, int, 
 	for lo < hi {
 		v := max(g, lo+2) // probe "value ≥ v?" with lo < v ≤ hi
 		move, score := t.solveRoot(b, h, v-1, hint)
-		t.checkIn() // probes may be shorter than the nodes between check-ins
-		if t.r.stop.Load() {
+		t.count.CheckIn() // probes may be shorter than the nodes between check-ins
+		if t.r.clock.Stopped() {
 			return noCell, 0, false
 		}
 		if score >= v {
@@ -132,7 +133,7 @@ func (t *thread) solve(b adjacency.Board, h uint64, hint, guess int) (int, int, 
 	if best == noCell { // every probe failed low: any move reaching lo
 		best, _ = t.solveRoot(b, h, lo-1, hint)
 	}
-	return best, lo, !t.r.stop.Load()
+	return best, lo, !t.r.clock.Stopped()
 }
 
 // solveRoot searches the root with the null window (alpha, alpha+1),
@@ -146,7 +147,7 @@ func (t *thread) solveRoot(b adjacency.Board, h uint64, alpha, hint int) (int, i
 		if score > bestScore {
 			best, bestScore = m, score
 		}
-		if score > alpha || t.r.stop.Load() {
+		if score > alpha || t.r.clock.Stopped() {
 			break
 		}
 	}
@@ -156,7 +157,7 @@ func (t *thread) solveRoot(b adjacency.Board, h uint64, alpha, hint int) (int, i
 // solveNode is the fail-soft alpha-beta value of b, searched to the end of
 // the game, in marks. h is b's solver key.
 func (t *thread) solveNode(b adjacency.Board, h uint64, alpha, beta int) int {
-	t.tick()
+	t.count.Tick()
 	mover, other := b.Marks()
 	left := b.PliesLeft()
 	switch {
@@ -169,15 +170,15 @@ func (t *thread) solveNode(b adjacency.Board, h uint64, alpha, beta int) int {
 		return off + t.fillNode(empties(b), h, alpha-off, beta-off)
 	case left <= shallowMax:
 		return t.shallow(b, alpha, beta)
-	case t.r.stop.Load():
+	case t.r.clock.Stopped():
 		return 0
 	}
 	hint := noCell
 	if left >= tableMin {
-		if e, ok := t.r.tt.probe(h); ok && e.solved {
-			hint = e.move
-			score := e.score / Unit
-			if e.bound.settles(score, alpha, beta) {
+		if e, ok := t.r.tt.Probe(h); ok && e.Solved {
+			hint = int(e.Move)
+			score := e.Score / Unit
+			if e.Bound.Settles(score, alpha, beta) {
 				return score
 			}
 		}
@@ -221,9 +222,9 @@ func (t *thread) solveNode(b adjacency.Board, h uint64, alpha, beta int) int {
 			break
 		}
 	}
-	if left >= tableMin && !t.r.stop.Load() {
+	if left >= tableMin && !t.r.clock.Stopped() {
 		best, bd := outcome(best, bestScore, origAlpha, beta)
-		t.r.tt.store(h, best, bestScore*Unit, left, bd, true)
+		t.r.tt.Store(h, uint16(best), bestScore*Unit, left, bd, true)
 	}
 	return bestScore
 }
@@ -234,8 +235,8 @@ func (t *thread) solveNode(b adjacency.Board, h uint64, alpha, beta int) int {
 func (t *thread) etc(b adjacency.Board, h uint64, beta int) (int, bool) {
 	for e := empties(b); e != 0; e &= e - 1 {
 		_, ch := play(b, h, bits.TrailingZeros64(e))
-		if hit, ok := t.r.tt.probe(ch); ok && hit.solved && hit.bound != boundLower {
-			if score := -hit.score / Unit; score >= beta {
+		if hit, ok := t.r.tt.Probe(ch); ok && hit.Solved && hit.Bound != ttable.Lower {
+			if score := -hit.Score / Unit; score >= beta {
 				return score, true
 			}
 		}
@@ -268,11 +269,11 @@ func lastOne(b adjacency.Board) int {
 // order costs more than it saves. With many empty cells (a short game's
 // sparse board) it orders by captures, which cut off sooner there.
 func (t *thread) shallow(b adjacency.Board, alpha, beta int) int {
-	t.tick()
+	t.count.Tick()
 	if b.PliesLeft() == 1 {
 		return lastOne(b)
 	}
-	if t.r.stop.Load() {
+	if t.r.clock.Stopped() {
 		return 0 // unwinding: the value is thrown away
 	}
 	best := -infinity

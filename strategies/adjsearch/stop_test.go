@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/gambitbot/gambit/engine/adjacency"
+	"github.com/gambitbot/gambit/strategies/internal/clock"
 )
 
 // deadlineCtx has a deadline that only the search's clock sees pass: its
@@ -58,7 +59,7 @@ func stopCases(t *testing.T) []stopCase {
 // heuristic iterations on boards and in the set game, the exact solve on
 // boards and in the set game, with helper threads — a search whose clock
 // passes the deadline after a given number of nodes stops at the next
-// check-in, within checkInterval nodes a thread, and answers with a legal
+// check-in, within clock.Interval nodes a thread, and answers with a legal
 // move: the time limit is counted in nodes here, not measured. The board
 // solve after depth 9 of overshootPosition is the case that took 2.5 s
 // at 1 s a move.
@@ -104,10 +105,10 @@ func checkStop(t *testing.T, c stopCase, res Result, err error) {
 	if !c.board.Legal(res.Move) {
 		t.Fatalf("%v: illegal move %v", c.board, res.Move)
 	}
-	// Each thread searches at most checkInterval nodes between check-ins,
+	// Each thread searches at most clock.Interval nodes between check-ins,
 	// and once told to stop at most the leaves of the node it is at (a
 	// node looks at the stop flag after each child, a leaf does not).
-	if limit := c.after + uint64(c.threads)*(checkInterval+adjacency.Cells); res.Nodes < c.after || res.Nodes > limit {
+	if limit := c.after + uint64(c.threads)*(clock.Interval+adjacency.Cells); res.Nodes < c.after || res.Nodes > limit {
 		t.Fatalf("%v: cut after %d nodes: searched %d, want %d to %d (depth %d, exact %v)", c.board, c.after, res.Nodes, c.after, limit, res.Depth, res.Exact)
 	}
 	left := c.board.PliesLeft()

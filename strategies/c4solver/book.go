@@ -395,7 +395,7 @@ func solveAll(ctx context.Context, solvers []*Solver, book *Book, positions [][2
 				start := time.Now()
 				s.start(ctx, 0)
 				score, col := s.root(positions[i][0], positions[i][1], ply, false)
-				if s.stopped {
+				if s.finish(); s.clock.Stopped() {
 					errs[w] = fmt.Errorf("stopped after %d of %d solves of %d moves: %w", done.Load(), len(positions), ply, ctx.Err())
 					return
 				}

@@ -2,10 +2,6 @@ package c4solver
 
 import "math/bits"
 
-// pollMask sets how often the search looks at its context: every 4,096
-// nodes, a few microseconds apart.
-const pollMask = 1<<12 - 1
-
 // moveList is a node's non-losing moves, best first, each with the
 // winning cells its player has after it (the child's oppWin).
 type moveList struct {
@@ -73,9 +69,8 @@ func (s *Solver) cutoff(cur, mask uint64, ply int, moves *moveList, alpha int) (
 // when v > alpha and an upper bound when v <= alpha (fail-soft: often
 // tighter than alpha itself). It returns 0 once the search is stopped.
 func (s *Solver) negamax(cur, mask, oppWin uint64, ply, alpha int) int {
-	s.nodes++
-	if s.nodes&pollMask == 0 && s.poll() {
-		return 0
+	if s.count.Tick() {
+		return 0 // the check-in at this node stopped the solve
 	}
 	possible := nonLosing(mask, oppWin)
 	if possible == 0 {
@@ -108,7 +103,7 @@ func (s *Solver) negamax(cur, mask, oppWin uint64, ply, alpha int) int {
 	for i := range moves.n {
 		cell, threats := moves.at(i)
 		v := -s.negamax(cur^mask, mask|cell, threats, ply+1, -alpha-1)
-		if s.stopped {
+		if s.clock.Stopped() {
 			return 0
 		}
 		if v > alpha {

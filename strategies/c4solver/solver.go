@@ -51,6 +51,7 @@ import (
 
 	"github.com/gambitbot/gambit/engine"
 	"github.com/gambitbot/gambit/engine/connect4"
+	"github.com/gambitbot/gambit/strategies/internal/clock"
 )
 
 // DefaultTableBytes is the transposition table size that New is usually
@@ -61,13 +62,11 @@ const DefaultTableBytes = 64 << 20
 // own, kept from one solve to the next. It is not safe for concurrent use;
 // give each goroutine its own.
 type Solver struct {
-	tt      table
-	near    table
-	nodes   uint64
-	stopped bool
-	done    <-chan struct{}
-	budget  uint64 // the nodes a solve may search; 0 means no bound
-	book    *Book
+	tt    table
+	near  table
+	clock clock.Manager // a solve's context, node budget and nodes
+	count clock.Counter // the nodes since the last check-in
+	book  *Book
 	// stable makes bestMove ignore the table's move, so that the move it
 	// picks, the first of the static order that achieves the score, does
 	// not depend on earlier solves: books come out the same every time.
@@ -82,7 +81,9 @@ type Solver struct {
 // the tens to hundreds of milliseconds that touching 64 MiB takes before
 // it can look at its clock.
 func New(tableBytes int) *Solver {
-	return &Solver{tt: newTable(tableBytes), near: newTable(nearBytes), book: DefaultBook()}
+	s := &Solver{tt: newTable(tableBytes), near: newTable(nearBytes), book: DefaultBook()}
+	s.start(context.Background(), 0) // ready for tests that search below the root
+	return s
 }
 
 // SetBook makes the solver consult b (nil: no book) instead of the
@@ -121,7 +122,7 @@ var ErrNodeBudget = errors.New("c4solver: node budget used up")
 
 // SolveWithin is Solve with a node budget as well: the search also stops,
 // as it does for a done context, once it has searched maxNodes nodes
-// (looked at every 4,096 nodes; 0 means no budget), and the error then
+// (looked at every 1,024 nodes; 0 means no budget), and the error then
 // wraps ErrNodeBudget. A search that stops for a node budget rather than a
 // clock stops at the same node on every machine.
 func (s *Solver) SolveWithin(ctx context.Context, p *connect4.Position, maxNodes uint64) (Result, error) {
@@ -176,34 +177,28 @@ func (s *Solver) solve(ctx context.Context, p *connect4.Position, weak bool, bud
 	side := p.SideToMove()
 	s.start(ctx, budget)
 	score, col := s.root(p.Bitboard(side), p.Bitboard(engine.X)|p.Bitboard(engine.O), p.Ply(), weak)
-	if s.stopped {
+	nodes := s.finish()
+	if s.clock.Stopped() {
 		cause := ctx.Err()
 		if cause == nil {
 			cause = ErrNodeBudget
 		}
-		return Result{Nodes: s.nodes}, fmt.Errorf("c4solver: solving %s: stopped after %d nodes: %w", p, s.nodes, cause)
+		return Result{Nodes: nodes}, fmt.Errorf("c4solver: solving %s: stopped after %d nodes: %w", p, nodes, cause)
 	}
-	return Result{Score: score, BestMove: engine.Move(col), Nodes: s.nodes}, nil
+	return Result{Score: score, BestMove: engine.Move(col), Nodes: nodes}, nil
 }
 
 // start readies the solver for a solve under ctx and a node budget (0:
 // none).
 func (s *Solver) start(ctx context.Context, budget uint64) {
-	s.nodes, s.stopped, s.done, s.budget = 0, false, ctx.Done(), budget
+	s.clock.Start(ctx, budget, nil)
+	s.count = clock.Counter{M: &s.clock}
 }
 
-// poll reports whether the search must stop, looking at the context and
-// the node budget.
-func (s *Solver) poll() bool {
-	select {
-	case <-s.done:
-		s.stopped = true
-	default:
-	}
-	if s.budget > 0 && s.nodes >= s.budget {
-		s.stopped = true
-	}
-	return s.stopped
+// finish ends a solve and returns its nodes.
+func (s *Solver) finish() uint64 {
+	s.count.Flush()
+	return s.clock.Nodes()
 }
 
 // root solves the unfinished position cur/mask after ply moves: its score
@@ -246,7 +241,7 @@ func (s *Solver) root(cur, mask uint64, ply int, weak bool) (score, col int) {
 	// Pons' sets the best compromise between asking only about the sign
 	// (slow on quick wins) and probing twice first (slow on long games).
 	lo, hi := -(cells-ply)/2, (cells+1-ply)/2
-	for first := true; lo < hi && !s.stopped; first = false {
+	for first := true; lo < hi && !s.clock.Stopped(); first = false {
 		if weak && (lo > 0 || hi < 0) {
 			break
 		}
@@ -265,7 +260,7 @@ func (s *Solver) root(cur, mask uint64, ply int, weak bool) (score, col int) {
 			lo = v
 		}
 	}
-	if s.stopped {
+	if s.clock.Stopped() {
 		return 0, 0
 	}
 	score = lo
@@ -296,7 +291,7 @@ func (s *Solver) bestMove(cur, mask, oppWin uint64, ply, score int, weak bool) i
 	// candidate needs no test.
 	for i := range moves.n - 1 {
 		cell, threats := moves.at(i)
-		if s.negamax(cur^mask, mask|cell, threats, ply+1, -score) <= -score || s.stopped {
+		if s.negamax(cur^mask, mask|cell, threats, ply+1, -score) <= -score || s.clock.Stopped() {
 			return column(cell)
 		}
 	}

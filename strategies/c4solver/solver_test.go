@@ -16,6 +16,7 @@ import (
 
 	"github.com/gambitbot/gambit/engine"
 	"github.com/gambitbot/gambit/engine/connect4"
+	"github.com/gambitbot/gambit/strategies/internal/clock"
 )
 
 // testCase is one line of a benchmark set: a position and its score.
@@ -362,7 +363,7 @@ func TestNullWindowContract(t *testing.T) {
 }
 
 // TestSolveWithinStopsAtTheBudget: a solve with a node budget stops at the
-// first look after the budget is used up (every pollMask+1 nodes), with
+// first look after the budget is used up (every clock.Interval nodes), with
 // an error wrapping ErrNodeBudget, however fast the machine is; and the
 // solver stays right.
 func TestSolveWithinStopsAtTheBudget(t *testing.T) {
@@ -371,8 +372,8 @@ func TestSolveWithinStopsAtTheBudget(t *testing.T) {
 	start := mustParse(t, "start")
 	for _, budget := range []uint64{1, 5_000, 100_000} {
 		r, err := s.SolveWithin(context.Background(), start, budget)
-		if !errors.Is(err, ErrNodeBudget) || r.Nodes < budget || r.Nodes > budget+pollMask+1 {
-			t.Errorf("budget %d: %d nodes, %v; want ErrNodeBudget within %d nodes after", budget, r.Nodes, err, pollMask+1)
+		if !errors.Is(err, ErrNodeBudget) || r.Nodes < budget || r.Nodes > budget+clock.Interval {
+			t.Errorf("budget %d: %d nodes, %v; want ErrNodeBudget within %d nodes after", budget, r.Nodes, err, clock.Interval)
 		}
 	}
 	for _, tc := range loadSet(t, "L2_R2")[:5] {

@@ -1,5 +1,5 @@
 // Command fillgen trains the set-game evaluation of strategies/adjsearch
-// (adjsearch.TrainFill) and writes its weights as a Go file; `go generate
+// (filltrain.Train) and writes its weights as a Go file; `go generate
 // ./strategies/adjsearch` runs it. It prints what each stage measured to
 // standard error.
 package main
@@ -11,16 +11,16 @@ import (
 	"os"
 	"strings"
 
-	"github.com/gambitbot/gambit/strategies/adjsearch"
+	"github.com/gambitbot/gambit/strategies/adjsearch/internal/filltrain"
 )
 
 func main() {
-	cfg := adjsearch.DefaultFillTrainConfig
+	cfg := filltrain.DefaultConfig
 	flag.Uint64Var(&cfg.Seed, "seed", 1, "seed of the self-play games")
 	flag.IntVar(&cfg.Games, "games", 600, "self-play games")
 	out := flag.String("out", "fillweights.go", "the Go file to write")
 	flag.Parse()
-	cfg.Progress = func(s adjsearch.FillStageReport) {
+	cfg.Progress = func(s filltrain.StageReport) {
 		label := "search"
 		if s.Exact {
 			label = "exact"
@@ -38,12 +38,12 @@ func main() {
 	}
 }
 
-func run(cfg adjsearch.FillTrainConfig, out string) error {
-	w, _, err := adjsearch.TrainFill(context.Background(), cfg)
+func run(cfg filltrain.Config, out string) error {
+	w, _, err := filltrain.Train(context.Background(), cfg)
 	if err != nil {
 		return err
 	}
-	src, err := w.GoSource("go run ./internal/fillgen " + strings.Join(os.Args[1:], " "))
+	src, err := filltrain.GoSource(w, "go run ./internal/fillgen "+strings.Join(os.Args[1:], " "))
 	if err != nil {
 		return err
 	}

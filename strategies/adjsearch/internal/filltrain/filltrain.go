@@ -1,4 +1,9 @@
-package adjsearch
+// Package filltrain trains the set-game evaluation of strategies/adjsearch
+// (its adjsearch.FillWeights, the learned leaf of games that fill the board) and
+// writes the weights as the Go file the package embeds. It is a tool of
+// the generator (../fillgen, run by go generate), not of the bot: the
+// bot runs only what adjsearch keeps.
+package filltrain
 
 import (
 	"bytes"
@@ -12,11 +17,12 @@ import (
 
 	"github.com/gambitbot/gambit/engine"
 	"github.com/gambitbot/gambit/engine/adjacency"
+	"github.com/gambitbot/gambit/strategies/adjsearch"
 	"github.com/gambitbot/gambit/strategies/internal/ridge"
 )
 
-// FillTrainConfig sets up a training run of the set-game evaluation.
-type FillTrainConfig struct {
+// Config sets up a training run of the set-game evaluation.
+type Config struct {
 	// Seed seeds the self-play games.
 	Seed uint64
 	// Games is the number of self-play games of 28 rounds.
@@ -41,33 +47,33 @@ type FillTrainConfig struct {
 	// TableMiB sizes the exact solver's table.
 	TableMiB int
 	// Progress, if not nil, is called after each stage is fitted.
-	Progress func(FillStageReport)
+	Progress func(StageReport)
 }
 
-// DefaultFillTrainConfig is the configuration of the embedded weights,
+// DefaultConfig is the configuration of the embedded weights,
 // but for the seed and the number of games, which the generator gives.
-var DefaultFillTrainConfig = FillTrainConfig{Opening: 12, Explore: 0.1, ExactMax: 20, LabelDepth: 3, Ridge: 1e-3, HoldOut: 10, TableMiB: 64}
+var DefaultConfig = Config{Opening: 12, Explore: 0.1, ExactMax: 20, LabelDepth: 3, Ridge: 1e-3, HoldOut: 10, TableMiB: 64}
 
 // Validate reports a configuration that cannot train.
-func (c FillTrainConfig) Validate() error {
+func (c Config) Validate() error {
 	switch {
 	case c.Games < 1:
-		return fmt.Errorf("adjsearch: fill training of %d games: want at least 1", c.Games)
+		return fmt.Errorf("filltrain: train of %d games: want at least 1", c.Games)
 	case c.Opening < 0 || c.ExactMax < 0 || c.HoldOut < 0 || c.TableMiB < 0:
-		return errors.New("adjsearch: fill training: opening moves, exact cells, hold-out and table size must not be negative")
+		return errors.New("filltrain: train: opening moves, exact cells, hold-out and table size must not be negative")
 	case c.LabelDepth < 1:
-		return fmt.Errorf("adjsearch: fill training: label depth %d: want at least 1", c.LabelDepth)
+		return fmt.Errorf("filltrain: train: label depth %d: want at least 1", c.LabelDepth)
 	case c.Explore < 0 || c.Explore > 1:
-		return fmt.Errorf("adjsearch: fill training: explore %g: want a probability, 0 to 1", c.Explore)
+		return fmt.Errorf("filltrain: train: explore %g: want a probability, 0 to 1", c.Explore)
 	case c.Ridge < 0 || math.IsNaN(c.Ridge):
-		return fmt.Errorf("adjsearch: fill training: ridge %g: want 0 or more", c.Ridge)
+		return fmt.Errorf("filltrain: train: ridge %g: want 0 or more", c.Ridge)
 	}
 	return nil
 }
 
-// FillStageReport is what training one stage measured. Errors are mean
+// StageReport is what training one stage measured. Errors are mean
 // squared errors in squared marks against the labels of held-out sets.
-type FillStageReport struct {
+type StageReport struct {
 	// Empty is the stage: the number of empty cells.
 	Empty int
 	// Train and HeldOut count the sets fitted and held out.
@@ -78,14 +84,18 @@ type FillStageReport struct {
 	// weights of the stage two cells smaller (the same player moves last).
 	Copied bool
 	// Learned, Neutral and Tempo are the held-out errors of the fitted
-	// estimate (FillWeights.Estimate), of the neutral leaf (0) and of the
+	// estimate (adjsearch.FillWeights.Estimate), of the neutral leaf (0) and of the
 	// stage's tempo alone (the mean estimate).
 	Learned, Neutral, Tempo float64
 }
 
+// window bounds the label searches: beyond every value of a set, in
+// Units.
+const window = 1 << 20
+
 // fillMinSamples is the fewest training sets a stage is fitted on: four
 // per weight.
-const fillMinSamples = 4 * NumFillFeatures
+const fillMinSamples = 4 * adjsearch.NumFillFeatures
 
 // fillSample is one labelled set of empty cells.
 type fillSample struct {
@@ -94,34 +104,33 @@ type fillSample struct {
 	label   float64 // marks
 }
 
-// TrainFill fits the set-game evaluation: it plays cfg.Games self-play
+// Train fits the set-game evaluation: it plays cfg.Games self-play
 // games of 28 rounds from cfg.Seed (a few random opening moves, then a
 // two-ply search of the set game with the neutral leaf, with some random
 // moves), keeps every distinct set of two or more empty cells, labels it
 // and fits each stage by ridge regression of the labels on the features,
 // from the fewest empty cells up. It stops with ctx's error when ctx is
 // cancelled. The same cfg gives the same weights.
-func TrainFill(ctx context.Context, cfg FillTrainConfig) (*FillWeights, []FillStageReport, error) {
+func Train(ctx context.Context, cfg Config) (*adjsearch.FillWeights, []StageReport, error) {
 	if err := cfg.Validate(); err != nil {
 		return nil, nil, err
 	}
 	byStage := fillSelfPlay(cfg)
-	r := &run{e: New(nil), tt: newTable(max(cfg.TableMiB, 1) << 20), ctx: ctx, fill: true}
-	solver := newThread(r)
-	w := new(FillWeights)
-	var reports []FillStageReport
-	for n := 2; n < FillStages; n++ {
-		sr := FillStageReport{Empty: n, Exact: n <= cfg.ExactMax}
+	solver := adjsearch.NewFillSolver(ctx, max(cfg.TableMiB, 1)<<20)
+	w := new(adjsearch.FillWeights)
+	var reports []StageReport
+	for n := 2; n < adjsearch.FillStages; n++ {
+		sr := StageReport{Empty: n, Exact: n <= cfg.ExactMax}
 		samples := byStage[n]
 		for i := range samples {
 			s := &samples[i]
 			if sr.Exact {
-				s.label = float64(solver.fillNode(s.e, fillKey(s.e), -infinity, infinity))
+				s.label = float64(solver.Value(s.e))
 			} else {
-				s.label = float64(w.search(s.e, cfg.LabelDepth, -infinity, infinity)) / Unit
+				s.label = float64(search(w, s.e, cfg.LabelDepth, -window, window)) / adjsearch.Unit
 			}
 			if err := ctx.Err(); err != nil {
-				return nil, nil, fmt.Errorf("adjsearch: fill training, stage %d: %w", n, err)
+				return nil, nil, fmt.Errorf("filltrain: train, stage %d: %w", n, err)
 			}
 		}
 		fitFillStage(cfg, w, n, samples, &sr)
@@ -135,16 +144,16 @@ func TrainFill(ctx context.Context, cfg FillTrainConfig) (*FillWeights, []FillSt
 
 // fitFillStage fits w's stage n to its training samples, rounds the
 // weights to weight units and measures them on the held-out samples.
-func fitFillStage(cfg FillTrainConfig, w *FillWeights, n int, samples []fillSample, sr *FillStageReport) {
-	sys := ridge.New(NumFillFeatures)
-	var x [NumFillFeatures]float64
+func fitFillStage(cfg Config, w *adjsearch.FillWeights, n int, samples []fillSample, sr *StageReport) {
+	sys := ridge.New(adjsearch.NumFillFeatures)
+	var x [adjsearch.NumFillFeatures]float64
 	for _, s := range samples {
 		if s.heldOut {
 			sr.HeldOut++
 			continue
 		}
 		sr.Train++
-		for i, v := range fillFeatures(s.e) {
+		for i, v := range adjsearch.FillFeaturesOf(s.e) {
 			x[i] = float64(v)
 		}
 		sys.Add(x[:], s.label)
@@ -152,16 +161,16 @@ func fitFillStage(cfg FillTrainConfig, w *FillWeights, n int, samples []fillSamp
 	var weights []float64
 	ok := sr.Train >= fillMinSamples
 	if ok {
-		weights, ok = sys.Solve(cfg.Ridge, FillBias)
+		weights, ok = sys.Solve(cfg.Ridge, adjsearch.FillBias)
 	}
 	if ok {
 		for i, v := range weights {
-			w.Weights[n][i] = int32(math.Round(v * FillWeightScale))
+			w.Weights[n][i] = int32(math.Round(v * adjsearch.FillWeightScale))
 		}
 		sum := int64(0)
 		for _, s := range samples {
 			if !s.heldOut {
-				sum += w.weighted(n, fillFeatures(s.e))
+				sum += w.Weighted(n, adjsearch.FillFeaturesOf(s.e))
 			}
 		}
 		w.Tempo[n] = int32(math.Round(float64(sum) / float64(sr.Train)))
@@ -173,7 +182,7 @@ func fitFillStage(cfg FillTrainConfig, w *FillWeights, n int, samples []fillSamp
 	for _, s := range samples {
 		if s.heldOut {
 			d := w.Estimate(s.e) - s.label
-			t := float64(w.Tempo[n])/FillWeightScale - s.label
+			t := float64(w.Tempo[n])/adjsearch.FillWeightScale - s.label
 			learned += d * d
 			neutral += s.label * s.label
 			tempo += t * t
@@ -188,11 +197,11 @@ func fitFillStage(cfg FillTrainConfig, w *FillWeights, n int, samples []fillSamp
 // fillSelfPlay plays cfg.Games games of 28 rounds and returns their
 // distinct sets of two or more empty cells by size, in the order first
 // met.
-func fillSelfPlay(cfg FillTrainConfig) [FillStages][]fillSample {
+func fillSelfPlay(cfg Config) [adjsearch.FillStages][]fillSample {
 	rng := rand.New(rand.NewPCG(cfg.Seed, 0xf111ea1))
-	var out [FillStages][]fillSample
+	var out [adjsearch.FillStages][]fillSample
 	seen := make(map[uint64]bool)
-	var neutral FillWeights
+	var neutral adjsearch.FillWeights
 	start, err := adjacency.NewBoard(adjacency.MaxRounds, engine.X)
 	if err != nil {
 		panic(err) // in range by construction
@@ -200,7 +209,8 @@ func fillSelfPlay(cfg FillTrainConfig) [FillStages][]fillSample {
 	for g := range cfg.Games {
 		heldOut := cfg.HoldOut > 0 && g%cfg.HoldOut == cfg.HoldOut-1
 		opening := rng.IntN(cfg.Opening + 1)
-		for e, ply := empties(start), 0; e&(e-1) != 0; ply++ {
+		x, o := start.Marks()
+		for e, ply := ^(x | o), 0; e&(e-1) != 0; ply++ {
 			if !seen[e] {
 				seen[e] = true
 				n := bits.OnesCount64(e)
@@ -210,7 +220,7 @@ func fillSelfPlay(cfg FillTrainConfig) [FillStages][]fillSample {
 			if ply < opening || rng.Float64() < cfg.Explore {
 				c = nthCell(e, rng.IntN(bits.OnesCount64(e)))
 			} else {
-				c = neutral.bestMove(e, 2, rng)
+				c = bestMove(&neutral, e, 2, rng)
 			}
 			e &^= 1 << c
 		}
@@ -228,13 +238,13 @@ func nthCell(e uint64, i int) int {
 
 // bestMove is a move of the set e whose search depth plies deep (leaves
 // valued by w) is best, ties broken at random.
-func (w *FillWeights) bestMove(e uint64, depth int, rng *rand.Rand) int {
+func bestMove(w *adjsearch.FillWeights, e uint64, depth int, rng *rand.Rand) int {
 	var keys [adjacency.Cells]uint16
-	k := fillMoves(e, noCell, &keys)
-	best, bestScore, ties := noCell, -infinity, 0
+	k := adjsearch.FillMoves(e, -1, &keys)
+	best, bestScore, ties := -1, -window, 0
 	for _, key := range keys[:k] {
-		c, gain := int(uint8(key)), int(key>>8)*Unit
-		score := gain - w.search(e&^(1<<c), depth-1, -infinity, infinity)
+		c, gain := int(uint8(key)), int(key>>8)*adjsearch.Unit
+		score := gain - search(w, e&^(1<<c), depth-1, -window, window)
 		switch {
 		case score > bestScore:
 			best, bestScore, ties = c, score, 1
@@ -250,15 +260,15 @@ func (w *FillWeights) bestMove(e uint64, depth int, rng *rand.Rand) int {
 // search is the fail-hard value W of the non-empty set e searched depth
 // plies deep by plain alpha-beta, in Units, w's Estimate valuing the
 // leaves: the training's label search, which needs no table.
-func (w *FillWeights) search(e uint64, depth, alpha, beta int) int {
+func search(w *adjsearch.FillWeights, e uint64, depth, alpha, beta int) int {
 	if depth <= 0 || e&(e-1) == 0 {
-		return int(math.Round(w.Estimate(e) * Unit))
+		return int(math.Round(w.Estimate(e) * adjsearch.Unit))
 	}
 	var keys [adjacency.Cells]uint16
-	k := fillMoves(e, noCell, &keys)
+	k := adjsearch.FillMoves(e, -1, &keys)
 	for _, key := range keys[:k] {
-		c, gain := int(uint8(key)), int(key>>8)*Unit
-		if score := gain - w.search(e&^(1<<c), depth-1, gain-beta, gain-alpha); score > alpha {
+		c, gain := int(uint8(key)), int(key>>8)*adjsearch.Unit
+		if score := gain - search(w, e&^(1<<c), depth-1, gain-beta, gain-alpha); score > alpha {
 			if alpha = score; alpha >= beta {
 				return beta
 			}
@@ -269,10 +279,10 @@ func (w *FillWeights) search(e uint64, depth, alpha, beta int) int {
 
 // GoSource returns the Go file that embeds w as the package's fillWeights,
 // formatted, with command (the one that wrote it) in its header.
-func (w *FillWeights) GoSource(command string) ([]byte, error) {
+func GoSource(w *adjsearch.FillWeights, command string) ([]byte, error) {
 	var b bytes.Buffer
 	fmt.Fprintf(&b, "// Code generated by %s; DO NOT EDIT.\n\npackage adjsearch\n\n", command)
-	fmt.Fprintf(&b, "// fillWeightsSet is the feature set the weights were fitted on\n// (fillFeatureSet).\nconst fillWeightsSet = 0x%08x\n\n", fillFeatureSet())
+	fmt.Fprintf(&b, "// fillWeightsSet is the feature set the weights were fitted on\n// (FillFeatureSet).\nconst fillWeightsSet = 0x%08x\n\n", adjsearch.FillFeatureSet())
 	b.WriteString("// fillWeights are the weights of the set-game evaluation (filleval.go),\n// stage by stage.\nvar fillWeights = FillWeights{\n\tWeights: [FillStages][NumFillFeatures]int32{\n")
 	for n, stage := range w.Weights {
 		fmt.Fprintf(&b, "\t\t%d: {", n)
@@ -294,7 +304,7 @@ func (w *FillWeights) GoSource(command string) ([]byte, error) {
 	b.WriteString("},\n}\n")
 	src, err := format.Source(b.Bytes())
 	if err != nil {
-		return nil, fmt.Errorf("adjsearch: format the fill weights: %w", err)
+		return nil, fmt.Errorf("filltrain: format the weights: %w", err)
 	}
 	return src, nil
 }
