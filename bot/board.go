@@ -8,6 +8,7 @@ import (
 
 	"github.com/bwmarrin/discordgo"
 
+	"github.com/gambitbot/gambit/bot/egress"
 	"github.com/gambitbot/gambit/bot/i18n"
 	"github.com/gambitbot/gambit/bot/render"
 	"github.com/gambitbot/gambit/engine"
@@ -100,11 +101,11 @@ func (b *Bot) editBoard(ctx context.Context, g *storage.Game, msg render.Message
 		return fmt.Errorf("bot: edit board of game %s: %w", g.ID, errUnreachable)
 	}
 	if g.MessageID != "" {
-		err := b.editChannelMessage(g.ChannelID, g.MessageID, msg)
+		err := b.egress.EditChannelMessage(g.ChannelID, g.MessageID, msg)
 		if err == nil {
 			return nil
 		}
-		if restCode(err) != discordgo.ErrCodeUnknownMessage { // the board was deleted
+		if egress.Code(err) != discordgo.ErrCodeUnknownMessage { // the board was deleted
 			return fmt.Errorf("bot: edit board of game %s: %w", g.ID, err)
 		}
 		b.log.Info("board message was deleted; posting a new one", "game", g.ID, "message", g.MessageID)
@@ -116,11 +117,11 @@ func (b *Bot) editBoard(ctx context.Context, g *storage.Game, msg render.Message
 // shows it.
 func (b *Bot) editThrough(ctx context.Context, g *storage.Game, msg render.Message, tok webhookToken) error {
 	wh := &discordgo.Interaction{AppID: b.appID, Token: tok.token}
-	m, err := b.keeping(tok.message, msg, func(keep map[string]string) (*discordgo.Message, error) {
+	m, err := b.egress.Keeping(tok.message, msg, func(keep map[string]string) (*discordgo.Message, error) {
 		if tok.followup {
-			return b.session.FollowupMessageEdit(wh, tok.message, webhookEdit(msg, keep))
+			return b.session.FollowupMessageEdit(wh, tok.message, egress.WebhookEdit(msg, keep))
 		}
-		return b.session.InteractionResponseEdit(wh, webhookEdit(msg, keep))
+		return b.session.InteractionResponseEdit(wh, egress.WebhookEdit(msg, keep))
 	})
 	if err != nil {
 		return err
@@ -137,12 +138,10 @@ func (b *Bot) editThrough(ctx context.Context, g *storage.Game, msg render.Messa
 
 // postBoard posts msg as the game's new board message and saves its ID.
 func (b *Bot) postBoard(ctx context.Context, g *storage.Game, msg render.Message) error {
-	m, err := b.session.ChannelMessageSendComplex(g.ChannelID, messageSend(msg))
-	b.observeREST(err)
+	m, err := b.egress.SendChannelMessage(g.ChannelID, msg)
 	if err != nil {
 		return fmt.Errorf("bot: post board of game %s in channel %s: %w", g.ID, g.ChannelID, err)
 	}
-	b.pictures.saw(m, msg)
 	return b.saveBoardID(ctx, g, m.ID)
 }
 
@@ -200,7 +199,7 @@ func (b *Bot) showNewBoard(ctx context.Context, ix *interaction, g *storage.Game
 	}
 	m, err := ix.original()
 	if err == nil {
-		b.pictures.saw(m, msg)
+		b.egress.Saw(m, msg)
 		err = b.saveBoardID(ctx, g, m.ID)
 	}
 	if err != nil {

@@ -23,7 +23,6 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
-	"net/http"
 	"os"
 	"runtime"
 	"sync"
@@ -32,8 +31,9 @@ import (
 
 	"github.com/bwmarrin/discordgo"
 
+	"github.com/gambitbot/gambit/bot/egress"
 	"github.com/gambitbot/gambit/bot/ops"
-	"github.com/gambitbot/gambit/internal/apiurl"
+	"github.com/gambitbot/gambit/bot/scheduler"
 	"github.com/gambitbot/gambit/storage"
 	"github.com/gambitbot/gambit/strategies"
 	"github.com/gambitbot/gambit/strategies/puzzles"
@@ -228,8 +228,13 @@ type Bot struct {
 	commands map[string]commandHandler
 	complete map[string]commandHandler
 	locks    gameLocks
-	ai       *aiPool
-	compares comparisons // Compare algorithms running (compare.go)
+	ai       scheduler.Scheduler // where AI turns go: workers, unless a test says otherwise
+	workers  *scheduler.Pool     // the AI workers of this process
+	// searchContext gives an AI search its context: ctx until the job's
+	// deadline. Tests replace it (export_test.go) to end searches when
+	// they choose rather than when the wall clock says.
+	searchContext func(ctx context.Context, deadline time.Time) (context.Context, context.CancelFunc)
+	compares      comparisons // Compare algorithms running (compare.go)
 
 	closing   atomic.Bool
 	inflight  sync.WaitGroup
@@ -237,38 +242,13 @@ type Bot struct {
 	keeper    *shardKeeper // with Config.AutoShardIDs
 	listening atomic.Bool  // the interactions endpoint is (Serve)
 	seen      seenInteractions
-	reach     reach      // tokens of boards and channels reachable only through interactions (reach.go)
-	locales   locales    // each guild's locale, for the boards shown there
-	pictures  pictures   // the files of messages sent or edited, so that edits keep them (outgoing.go)
-	rest      *stoppable // the transport of every Discord request
-	corrupt   struct {   // the games found corrupt and reported (listed)
+	reach     reach          // tokens of boards and channels reachable only through interactions (reach.go)
+	locales   locales        // each guild's locale, for the boards shown there
+	egress    *egress.Client // every Discord request goes out through it
+	corrupt   struct {       // the games found corrupt and reported (listed)
 		mu   sync.Mutex
 		seen map[storage.GameID]bool
 	}
-}
-
-// errStopped is the error of a Discord request made after a stop gave up
-// waiting (Config.ShutdownTimeout).
-var errStopped = errors.New("bot: stopped: the shutdown ran out of time")
-
-// stoppable is the transport of the bot's Discord requests. Once stopped —
-// a stop that ran out of time — it refuses every request at once, so that
-// work still retrying ends: discordgo retries a rate-limited request for as
-// long as Discord answers 429.
-type stoppable struct {
-	next    http.RoundTripper
-	stopped atomic.Bool
-}
-
-// RoundTrip implements http.RoundTripper.
-func (s *stoppable) RoundTrip(r *http.Request) (*http.Response, error) {
-	if s.stopped.Load() {
-		if r.Body != nil {
-			_ = r.Body.Close()
-		}
-		return nil, errStopped
-	}
-	return s.next.RoundTrip(r)
 }
 
 // New checks cfg and prepares a bot that keeps its games in store. It
@@ -286,22 +266,20 @@ func New(cfg Config, store storage.Store) (*Bot, error) {
 	}
 	// Every log line goes through the redactor: an error quoting a
 	// request's URL would otherwise leak the interaction token in it.
-	cfg.Logger = slog.New(newRedactor(cfg.Logger.Handler(), cfg.Token))
-	var transport http.RoundTripper = http.DefaultTransport
-	if cfg.APIURL != "" {
-		base, err := apiurl.Parse(cfg.APIURL)
-		if err != nil {
-			return nil, fmt.Errorf("bot: DISCORD_API_URL: %w", err)
-		}
-		transport = apiurl.Transport(base, nil)
-	}
-	b := &Bot{cfg: cfg, store: store, log: cfg.Logger, shards: shards{up: map[*discordgo.Session]bool{}}, rest: &stoppable{next: transport}}
-	s, err := b.newSession(&http.Client{Transport: b.rest, Timeout: 20 * time.Second})
+	cfg.Logger = slog.New(egress.NewRedactor(cfg.Logger.Handler(), cfg.Token))
+	out, err := egress.New(egress.Config{Token: cfg.Token, APIURL: cfg.APIURL, Logger: cfg.Logger, Metrics: cfg.Metrics})
 	if err != nil {
 		return nil, err
 	}
-	b.session, b.answers = s, s
-	b.ai = newAIPool(b, cfg.SearchThreads)
+	b := &Bot{cfg: cfg, store: store, log: cfg.Logger, shards: shards{up: map[*discordgo.Session]bool{}}, egress: out}
+	b.session, b.answers = out.Session, out.Session
+	b.listen(b.session)
+	b.workers = scheduler.NewPool(cfg.SearchThreads, func(waiting int) {
+		if m := cfg.Metrics; m != nil {
+			m.AIQueue.Set(float64(waiting))
+		}
+	})
+	b.ai, b.searchContext = b.workers, context.WithDeadline
 	b.routes()
 	return b, nil
 }
@@ -354,7 +332,7 @@ func (b *Bot) Run(ctx context.Context) error {
 // whoAmI learns the application ID, which is the bot user's.
 func (b *Bot) whoAmI() error {
 	me, err := b.session.User("@me")
-	b.observeREST(err)
+	b.egress.Observe(err)
 	if err != nil {
 		return fmt.Errorf("bot: who am I (is the token right?): %w", err)
 	}
@@ -372,7 +350,7 @@ func (b *Bot) serve(ctx context.Context, started time.Time, kept <-chan struct{}
 	if err := b.syncCommands(); err != nil {
 		return err
 	}
-	workers := b.ai.start()
+	workers := b.workers.Start()
 	if err := b.sweepAI(ctx, 0); err != nil {
 		b.log.Error("resume AI turns", "err", err)
 	}
@@ -399,7 +377,7 @@ func (b *Bot) serve(ctx context.Context, started time.Time, kept <-chan struct{}
 	<-ctx.Done()
 	b.log.Info("shutting down: finishing interactions and running searches", "within", b.cfg.ShutdownTimeout)
 	b.closing.Store(true)
-	b.ai.stop()
+	b.workers.Stop()
 	wound := make(chan struct{})
 	go func() {
 		defer close(wound)
@@ -411,7 +389,7 @@ func (b *Bot) serve(ctx context.Context, started time.Time, kept <-chan struct{}
 	select {
 	case <-wound:
 	case <-b.cfg.After(b.cfg.ShutdownTimeout):
-		b.rest.stopped.Store(true)
+		b.egress.Stop()
 		b.log.Warn("shutdown ran out of time: stopped waiting for the work under way (Discord rate limits?); the next start resumes AI turns and redraws recent boards",
 			"after", b.cfg.ShutdownTimeout)
 	}

@@ -189,7 +189,7 @@ func (b *Bot) routes() {
 func (b *Bot) syncCommands() error {
 	want := commandDefinitions()
 	have, err := b.session.ApplicationCommands(b.appID, b.cfg.GuildID)
-	b.observeREST(err)
+	b.egress.Observe(err)
 	if err != nil {
 		return fmt.Errorf("bot: list registered commands: %w", err)
 	}
@@ -198,7 +198,7 @@ func (b *Bot) syncCommands() error {
 		return nil
 	}
 	_, err = b.session.ApplicationCommandBulkOverwrite(b.appID, b.cfg.GuildID, want)
-	b.observeREST(err)
+	b.egress.Observe(err)
 	if err != nil {
 		return fmt.Errorf("bot: register commands: %w", err)
 	}

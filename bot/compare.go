@@ -6,6 +6,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/gambitbot/gambit/bot/egress"
 	"github.com/gambitbot/gambit/bot/i18n"
 	"github.com/gambitbot/gambit/bot/render"
 	"github.com/gambitbot/gambit/engine"
@@ -111,7 +112,7 @@ func (b *Bot) startComparison(ix *interaction, g *storage.Game, pos engine.Posit
 	}
 	owner := string(g.Players[0].ID)
 	for i := range entrants {
-		if !b.ai.enqueueTask(owner, func() { c.solve(i) }) {
+		if _, ok := b.ai.Submit(context.Background(), &task{owner: owner, run: func() { c.solve(i) }}); !ok {
 			b.log.Info("comparison cut short: the bot is stopping", "game", g.ID)
 			return nil
 		}
@@ -181,8 +182,8 @@ func (c *comparison) show() {
 		if over {
 			c.b.compares.end(c.game)
 		}
-		_, err := c.ix.out.InteractionResponseEdit(c.ix.Interaction, webhookEdit(msg, nil))
-		c.b.observeREST(err)
+		_, err := c.ix.out.InteractionResponseEdit(c.ix.Interaction, egress.WebhookEdit(msg, nil))
+		c.b.egress.Observe(err)
 		if err != nil {
 			c.b.log.Warn("comparison: show the results", "game", c.game, "err", err)
 		}

@@ -36,9 +36,7 @@ func Shards(b *Bot) []int { return b.shards.ids() }
 // AIStopped reports whether b's AI workers were told to stop (shutdown
 // began): from then on a worker takes no further turn from the queue.
 func AIStopped(b *Bot) bool {
-	b.ai.mu.Lock()
-	defer b.ai.mu.Unlock()
-	return b.ai.stopped
+	return b.workers.Stopped()
 }
 
 // EndSearches makes b's AI searches run until the test ends them instead
@@ -46,5 +44,5 @@ func AIStopped(b *Bot) bool {
 // given the worker's context, which the search context must derive from.
 // Call it after New and before Run.
 func EndSearches(b *Bot, search func(context.Context) (context.Context, context.CancelFunc)) {
-	b.ai.searchContext = func(ctx context.Context, _ time.Time) (context.Context, context.CancelFunc) { return search(ctx) }
+	b.searchContext = func(ctx context.Context, _ time.Time) (context.Context, context.CancelFunc) { return search(ctx) }
 }

@@ -12,6 +12,7 @@ import (
 	"github.com/bwmarrin/discordgo"
 
 	"github.com/gambitbot/gambit/bot/customid"
+	"github.com/gambitbot/gambit/bot/egress"
 	"github.com/gambitbot/gambit/bot/i18n"
 	"github.com/gambitbot/gambit/bot/render"
 	"github.com/gambitbot/gambit/storage"
@@ -119,7 +120,7 @@ func (ix *interaction) respond(resp *discordgo.InteractionResponse) error {
 		return fmt.Errorf("bot: interaction %s answered twice", ix.ID)
 	}
 	err := ix.out.InteractionRespond(ix.Interaction, resp)
-	ix.b.observeREST(err)
+	ix.b.egress.Observe(err)
 	if err != nil {
 		return fmt.Errorf("bot: respond to interaction %s: %w", ix.ID, err)
 	}
@@ -135,7 +136,7 @@ func (ix *interaction) respond(resp *discordgo.InteractionResponse) error {
 
 // reply answers with a new message, ephemeral if asked.
 func (ix *interaction) reply(msg render.Message, ephemeral bool) error {
-	data := responseData(msg)
+	data := egress.ResponseData(msg)
 	if ephemeral {
 		data.Flags |= discordgo.MessageFlagsEphemeral
 	}
@@ -146,9 +147,9 @@ func (ix *interaction) reply(msg render.Message, ephemeral bool) error {
 // files the bot then no longer knows: the response's answer does not show
 // the message.
 func (ix *interaction) update(msg render.Message) error {
-	err := ix.respond(&discordgo.InteractionResponse{Type: discordgo.InteractionResponseUpdateMessage, Data: responseData(msg)})
+	err := ix.respond(&discordgo.InteractionResponse{Type: discordgo.InteractionResponseUpdateMessage, Data: egress.ResponseData(msg)})
 	if ix.Message != nil {
-		ix.b.pictures.forget(ix.Message.ID)
+		ix.b.egress.Forget(ix.Message.ID)
 	}
 	return err
 }
@@ -174,8 +175,8 @@ func (ix *interaction) edit(msg render.Message) error {
 	if ix.Message != nil {
 		id = ix.Message.ID
 	}
-	_, err := ix.b.keeping(id, msg, func(keep map[string]string) (*discordgo.Message, error) {
-		return ix.out.InteractionResponseEdit(ix.Interaction, webhookEdit(msg, keep))
+	_, err := ix.b.egress.Keeping(id, msg, func(keep map[string]string) (*discordgo.Message, error) {
+		return ix.out.InteractionResponseEdit(ix.Interaction, egress.WebhookEdit(msg, keep))
 	})
 	if err != nil {
 		return fmt.Errorf("bot: edit the response to interaction %s: %w", ix.ID, err)
@@ -186,7 +187,7 @@ func (ix *interaction) edit(msg render.Message) error {
 // original returns the interaction's response message, to learn its ID.
 func (ix *interaction) original() (*discordgo.Message, error) {
 	m, err := ix.out.InteractionResponse(ix.Interaction)
-	ix.b.observeREST(err)
+	ix.b.egress.Observe(err)
 	if err != nil {
 		return nil, fmt.Errorf("bot: get the response to interaction %s: %w", ix.ID, err)
 	}
@@ -202,16 +203,16 @@ func (ix *interaction) isAnswered() bool {
 
 // followup sends a message after the first response and returns it.
 func (ix *interaction) followup(msg render.Message, ephemeral bool) (*discordgo.Message, error) {
-	params := webhookParams(msg)
+	params := egress.WebhookParams(msg)
 	if ephemeral {
 		params.Flags |= discordgo.MessageFlagsEphemeral
 	}
 	m, err := ix.out.FollowupMessageCreate(ix.Interaction, true, params)
-	ix.b.observeREST(err)
+	ix.b.egress.Observe(err)
 	if err != nil {
 		return nil, fmt.Errorf("bot: follow up interaction %s: %w", ix.ID, err)
 	}
-	ix.b.pictures.saw(m, msg)
+	ix.b.egress.Saw(m, msg)
 	return m, nil
 }
 
@@ -368,32 +369,6 @@ func (ix *interaction) choices(c []*discordgo.ApplicationCommandOptionChoice) er
 		Type: discordgo.InteractionApplicationCommandAutocompleteResult,
 		Data: &discordgo.InteractionResponseData{Choices: c},
 	})
-}
-
-// observeREST counts a Discord REST error by status and code.
-func (b *Bot) observeREST(err error) {
-	m := b.cfg.Metrics
-	if err == nil || m == nil {
-		return
-	}
-	status, code := "none", "0"
-	var rest *discordgo.RESTError
-	if errors.As(err, &rest) {
-		status = fmt.Sprint(rest.Response.StatusCode)
-		if rest.Message != nil {
-			code = fmt.Sprint(rest.Message.Code)
-		}
-	}
-	m.RESTErrors.WithLabelValues(status, code).Inc()
-}
-
-// restCode returns the Discord JSON error code of a REST error, or 0.
-func restCode(err error) int {
-	var rest *discordgo.RESTError
-	if errors.As(err, &rest) && rest.Message != nil {
-		return rest.Message.Code
-	}
-	return 0
 }
 
 // interactionTTL is how long an interaction can be answered or followed

@@ -12,6 +12,7 @@ import (
 	"github.com/bwmarrin/discordgo"
 
 	"github.com/gambitbot/gambit/bot/customid"
+	"github.com/gambitbot/gambit/bot/egress"
 	"github.com/gambitbot/gambit/bot/render"
 	"github.com/gambitbot/gambit/engine"
 	"github.com/gambitbot/gambit/storage"
@@ -263,7 +264,7 @@ func (b *Bot) playHuman(ctx context.Context, ix *interaction, g *storage.Game, p
 			return b.showNewBoard(ctx, ix, g, msg)
 		}
 		b.log.Warn("typed move played but its board not updated", "game", g.ID, "err", err)
-		if code := restCode(err); code == discordgo.ErrCodeMissingAccess || code == discordgo.ErrCodeMissingPermissions {
+		if code := egress.Code(err); code == discordgo.ErrCodeMissingAccess || code == discordgo.ErrCodeMissingPermissions {
 			return userErr("move.no_permissions", "Move", played)
 		}
 		return userErr("move.no_update", "Move", played)

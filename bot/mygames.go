@@ -9,6 +9,7 @@ import (
 	"github.com/bwmarrin/discordgo"
 
 	"github.com/gambitbot/gambit/bot/customid"
+	"github.com/gambitbot/gambit/bot/egress"
 	"github.com/gambitbot/gambit/bot/render"
 	"github.com/gambitbot/gambit/storage"
 )
@@ -99,8 +100,8 @@ func (b *Bot) clickRepost(ctx context.Context, ix *interaction, g *storage.Game,
 		return err
 	}
 	if old.MessageID != "" {
-		err := b.editChannelMessage(old.ChannelID, old.MessageID, render.Note(b.boardLang(g).T("games.moved", "Link", boardLink(g))))
-		if err != nil && restCode(err) != discordgo.ErrCodeUnknownMessage {
+		err := b.egress.EditChannelMessage(old.ChannelID, old.MessageID, render.Note(b.boardLang(g).T("games.moved", "Link", boardLink(g))))
+		if err != nil && egress.Code(err) != discordgo.ErrCodeUnknownMessage {
 			b.log.Warn("retire old board", "game", g.ID, "err", err)
 		}
 	}

@@ -46,7 +46,7 @@ func (b *Bot) clickPrivacyDelete(ctx context.Context, ix *interaction, p customi
 		if b.reach.isPrivate(g.ChannelID) {
 			err = b.editBoard(ctx, g, notice, webhookToken{}) // through a valid token, or not at all
 		} else {
-			err = b.editChannelMessage(g.ChannelID, g.MessageID, notice)
+			err = b.egress.EditChannelMessage(g.ChannelID, g.MessageID, notice)
 		}
 		if err != nil {
 			b.log.Warn("update board of a cancelled game", "game", g.ID, "err", err)

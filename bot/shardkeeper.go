@@ -131,7 +131,7 @@ func (k *shardKeeper) balance(ctx context.Context, maxConcurrency int) error {
 // have left behind.
 func (k *shardKeeper) take(ctx context.Context, id, maxConcurrency int) error {
 	b := k.b
-	s, err := b.newSession(b.session.Client)
+	s, err := b.newSession()
 	if err != nil {
 		return err
 	}

@@ -3,7 +3,6 @@ package bot
 import (
 	"context"
 	"fmt"
-	"net/http"
 	"slices"
 	"strconv"
 	"sync"
@@ -130,18 +129,12 @@ func (sh *shards) ids() []int {
 	return ids
 }
 
-// newSession makes a discordgo session with the bot's token, HTTP client
-// and handlers; the REST calls all go through the first one (b.session),
-// the others only hold a shard's gateway connection.
-func (b *Bot) newSession(client *http.Client) (*discordgo.Session, error) {
-	s, err := discordgo.New("Bot " + b.cfg.Token)
+// newSession makes a session for one more shard, with the bot's handlers.
+func (b *Bot) newSession() (*discordgo.Session, error) {
+	s, err := b.egress.NewSession()
 	if err != nil {
-		return nil, fmt.Errorf("bot: create session: %w", err)
+		return nil, err
 	}
-	s.Client = client
-	s.Identify.Intents = discordgo.IntentsGuilds
-	s.ShouldRetryOnRateLimit = true
-	s.MaxRestRetries = 3
 	b.listen(s)
 	return s, nil
 }
@@ -190,7 +183,7 @@ func (b *Bot) planShards() (maxConcurrency int, err error) {
 		return 0, nil
 	}
 	gw, err := b.session.GatewayBot()
-	b.observeREST(err)
+	b.egress.Observe(err)
 	if err != nil {
 		return 0, fmt.Errorf("bot: ask Discord for the shard count and start limit: %w", err)
 	}
@@ -213,7 +206,7 @@ func (b *Bot) planShards() (maxConcurrency int, err error) {
 		}
 		s := b.session
 		if len(sessions) > 0 {
-			if s, err = b.newSession(b.session.Client); err != nil {
+			if s, err = b.newSession(); err != nil {
 				return 0, err
 			}
 		}
