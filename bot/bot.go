@@ -18,11 +18,13 @@ package bot
 
 import (
 	"context"
+	"crypto/ed25519"
 	"crypto/rand"
 	"encoding/hex"
 	"errors"
 	"fmt"
 	"log/slog"
+	"net"
 	"os"
 	"runtime"
 	"sync"
@@ -32,6 +34,7 @@ import (
 	"github.com/bwmarrin/discordgo"
 
 	"github.com/gambitbot/gambit/bot/egress"
+	"github.com/gambitbot/gambit/bot/ingress"
 	"github.com/gambitbot/gambit/bot/ops"
 	"github.com/gambitbot/gambit/bot/scheduler"
 	"github.com/gambitbot/gambit/storage"
@@ -236,16 +239,16 @@ type Bot struct {
 	searchContext func(ctx context.Context, deadline time.Time) (context.Context, context.CancelFunc)
 	compares      comparisons // Compare algorithms running (compare.go)
 
-	closing   atomic.Bool
-	inflight  sync.WaitGroup
-	shards    shards
-	keeper    *shardKeeper // with Config.AutoShardIDs
-	listening atomic.Bool  // the interactions endpoint is (Serve)
-	seen      seenInteractions
-	reach     reach          // tokens of boards and channels reachable only through interactions (reach.go)
-	locales   locales        // each guild's locale, for the boards shown there
-	egress    *egress.Client // every Discord request goes out through it
-	corrupt   struct {       // the games found corrupt and reported (listed)
+	closing  atomic.Bool
+	inflight sync.WaitGroup
+	gateway  atomic.Pointer[ingress.Gateway] // the gateway's shards (Run)
+	endpoint atomic.Pointer[ingress.HTTP]    // the interactions endpoint (Serve)
+	owns     func(guildID string) bool       // whether this process runs a guild's timers and boards
+	seen     seenInteractions
+	reach    reach          // tokens of boards and channels reachable only through interactions (reach.go)
+	locales  locales        // each guild's locale, for the boards shown there
+	egress   *egress.Client // every Discord request goes out through it
+	corrupt  struct {       // the games found corrupt and reported (listed)
 		mu   sync.Mutex
 		seen map[storage.GameID]bool
 	}
@@ -271,9 +274,8 @@ func New(cfg Config, store storage.Store) (*Bot, error) {
 	if err != nil {
 		return nil, err
 	}
-	b := &Bot{cfg: cfg, store: store, log: cfg.Logger, shards: shards{up: map[*discordgo.Session]bool{}}, egress: out}
+	b := &Bot{cfg: cfg, store: store, log: cfg.Logger, egress: out}
 	b.session, b.answers = out.Session, out.Session
-	b.listen(b.session)
 	b.workers = scheduler.NewPool(cfg.SearchThreads, func(waiting int) {
 		if m := cfg.Metrics; m != nil {
 			m.AIQueue.Set(float64(waiting))
@@ -297,30 +299,19 @@ func (b *Bot) Run(ctx context.Context) error {
 	if err := b.whoAmI(); err != nil {
 		return err
 	}
-	maxConcurrency, err := b.planShards()
+	gw := ingress.NewGateway(ingress.Config{
+		Primary: b.egress.Session, NewSession: b.egress.NewSession, Observe: b.egress.Observe,
+		ShardCount: b.cfg.ShardCount, ShardIDs: b.cfg.ShardIDs, Auto: b.cfg.AutoShardIDs, Instance: b.cfg.Instance, ClaimTTL: b.cfg.ClaimTTL,
+		Claims: b.store, Handler: ingress.HandlerFunc(b.onInteraction), Guilds: guildEvents{b}, TookShard: b.tookShard, Logger: b.log,
+	})
+	b.gateway.Store(gw)
+	b.owns = gw.Owns
+	kept, err := gw.Start(ctx)
 	if err != nil {
 		return err
 	}
-	if err := b.openShards(ctx, maxConcurrency); err != nil {
-		return err
-	}
-	kept := make(chan struct{})
-	if b.shards.auto {
-		balanced := make(chan struct{})
-		b.keeper = &shardKeeper{b: b}
-		go func() {
-			defer close(kept)
-			b.keeper.run(ctx, maxConcurrency, balanced)
-		}()
-		select {
-		case <-balanced:
-		case <-ctx.Done():
-		}
-	} else {
-		close(kept)
-	}
 	err = b.serve(ctx, started, kept)
-	if cerr := b.closeShards(); cerr != nil {
+	if cerr := gw.Close(); cerr != nil {
 		err = errors.Join(err, cerr)
 	}
 	if err == nil {
@@ -357,7 +348,7 @@ func (b *Bot) serve(ctx context.Context, started time.Time, kept <-chan struct{}
 	b.inflight.Add(1)
 	go func() {
 		defer b.inflight.Done()
-		b.refreshBoards(ctx, started, b.shards.owns)
+		b.refreshBoards(ctx, started, b.owns)
 	}()
 	// The 15-puzzle's pattern databases take a second or two to build,
 	// once per process: now, so that no hint waits for them. Shutdown does
@@ -368,8 +359,12 @@ func (b *Bot) serve(ctx context.Context, started time.Time, kept <-chan struct{}
 		defer close(timers)
 		b.runTimers(ctx)
 	}()
+	ids, count := []int{0}, 1 // Serve: no gateway, and this process answers for every guild
+	if gw := b.gateway.Load(); gw != nil {
+		ids, count = gw.IDs(), gw.Count()
+	}
 	b.log.Info("bot running", "guild", b.cfg.GuildID, "move_time", b.cfg.MoveTime, "search_threads", b.cfg.SearchThreads,
-		"shards", fmt.Sprint(b.shards.ids()), "shard_count", b.shards.count, "instance", b.cfg.Instance)
+		"shards", fmt.Sprint(ids), "shard_count", count, "instance", b.cfg.Instance)
 	if b.cfg.Ready != nil {
 		b.cfg.Ready()
 	}
@@ -399,7 +394,75 @@ func (b *Bot) serve(ctx context.Context, started time.Time, kept <-chan struct{}
 // Connected reports whether interactions reach the bot, for health
 // checks: every shard's gateway connection is up (Run), or the
 // interactions endpoint is listening (Serve).
-func (b *Bot) Connected() bool { return b.listening.Load() || b.shards.connected() }
+func (b *Bot) Connected() bool {
+	if ep := b.endpoint.Load(); ep != nil && ep.Listening() {
+		return true
+	}
+	gw := b.gateway.Load()
+	return gw != nil && gw.Connected()
+}
+
+// tookShard redraws the recent boards of the guilds of a shard this
+// process took over from another (ingress.Config.TookShard).
+func (b *Bot) tookShard(ctx context.Context, owns func(guildID string) bool) {
+	b.inflight.Add(1)
+	go func() {
+		defer b.inflight.Done()
+		b.refreshBoards(ctx, b.now(), owns)
+	}()
+}
+
+// The bot's public face for its transports' settings.
+const (
+	// ShardsAuto, as Config.ShardCount, runs the number of shards
+	// Discord recommends (GET /gateway/bot).
+	ShardsAuto = ingress.ShardsAuto
+	// DefaultEndpointPath is the path of the interactions endpoint when
+	// Endpoint.Path is empty.
+	DefaultEndpointPath = ingress.DefaultEndpointPath
+)
+
+// Endpoint configures the HTTP endpoint of Serve.
+type Endpoint = ingress.Endpoint
+
+// ParsePublicKey reads an application's public key as the developer
+// portal shows it: 64 hexadecimal digits.
+func ParsePublicKey(s string) (ed25519.PublicKey, error) { return ingress.ParsePublicKey(s) }
+
+// Serve is Run without the gateway: it receives interactions on ln, as
+// an HTTP endpoint (see Endpoint), and calls Discord through REST only. It
+// brings the slash commands up to date, resumes pending AI turns, runs the
+// timers and serves until ctx is cancelled. Then it stops listening — a
+// load balancer sends new interactions to another replica — lets the
+// requests in flight be answered and the running AI searches finish, and
+// returns. ln is closed when Serve returns; the store is the caller's to
+// close.
+func (b *Bot) Serve(ctx context.Context, ln net.Listener, ep Endpoint) error {
+	endpoint, err := ingress.NewHTTP(ep, ingress.HandlerFunc(b.onInteraction), b.now, b.log)
+	if err != nil {
+		_ = ln.Close()
+		return err
+	}
+	started := b.now()
+	if err := b.whoAmI(); err != nil {
+		_ = ln.Close()
+		return err
+	}
+	endpoint.Serve(ctx, ln)
+	b.endpoint.Store(endpoint)
+	// No gateway, so no shards: this process answers for every guild.
+	b.owns = func(string) bool { return true }
+	kept := make(chan struct{})
+	close(kept)
+	err = b.serve(ctx, started, kept)
+	if serr := endpoint.Close(); serr != nil {
+		err = errors.Join(err, serr)
+	}
+	if err == nil {
+		b.log.Info("bot stopped")
+	}
+	return err
+}
 
 // instanceName names this process among those sharing a store: host,
 // process ID and a random suffix (a restarted process in a container often

@@ -31,7 +31,7 @@ func WrapStore(b *Bot, wrap func(storage.Store) storage.Store) {
 func AIClaim(id storage.GameID, ply int) string { return aiClaim(id, ply) }
 
 // Shards returns the shards b runs now.
-func Shards(b *Bot) []int { return b.shards.ids() }
+func Shards(b *Bot) []int { return b.gateway.Load().IDs() }
 
 // AIStopped reports whether b's AI workers were told to stop (shutdown
 // began): from then on a worker takes no further turn from the queue.

@@ -6,8 +6,6 @@ import (
 	"fmt"
 	"time"
 
-	"github.com/bwmarrin/discordgo"
-
 	"github.com/gambitbot/gambit/storage"
 )
 
@@ -15,35 +13,33 @@ import (
 // removed from it.
 const leaveTimeout = time.Minute
 
-// handleGuildEvents registers the handlers of the gateway's guild events.
-//
-// GUILD_DELETE means one of two things. With unavailable true the guild is
-// in an outage: Discord will send GUILD_CREATE when it is back, and its
-// games simply wait (their deadlines still run). With unavailable false the
-// bot was removed from the guild (kicked, or the guild was deleted): it can
-// no longer show, post or edit a board there, and nobody there can click
-// one, so every open game of the guild is cancelled — pending challenges
-// and games in progress alike, human or AI. A cancelled game is final,
-// unrated and out of history; an AI search still running for one finds,
-// when it commits, that the game no longer awaits it and drops its move.
-// The boards in the guild are left as they are: the bot cannot reach them.
-func (b *Bot) handleGuildEvents(s *discordgo.Session) {
-	s.AddHandler(func(_ *discordgo.Session, e *discordgo.GuildDelete) {
-		if e.Guild == nil || e.ID == "" {
-			return
-		}
-		if e.Unavailable {
-			b.log.Warn("guild unavailable (a Discord outage); its games stay open", "guild", e.ID)
-			return
-		}
-		if b.closing.Load() {
-			b.log.Warn("removed from guild while shutting down; its games stay open", "guild", e.ID)
-			return
-		}
-		b.inflight.Add(1)
-		defer b.inflight.Done()
-		b.leaveGuild(e.ID)
-	})
+// guildEvents is what the gateway tells the bot of its guilds
+// (ingress.Guilds).
+type guildEvents struct{ b *Bot }
+
+// GuildLocale learns a guild's locale: every guild at connect and its
+// changes, so that the boards edited after a restart, before any
+// interaction, speak it.
+func (e guildEvents) GuildLocale(guildID, locale string) { e.b.locales.m.Store(guildID, locale) }
+
+// GuildRemoved handles the bot's removal from a guild (kicked, or the
+// guild deleted): it can no longer show, post or edit a board there, and
+// nobody there can click one, so every open game of the guild is
+// cancelled — pending challenges and games in progress alike, human or
+// AI. A cancelled game is final, unrated and out of history; an AI search
+// still running for one finds, when it commits, that the game no longer
+// awaits it and drops its move. The boards in the guild are left as they
+// are: the bot cannot reach them. An outage (the guild unavailable) is no
+// removal: its games wait.
+func (e guildEvents) GuildRemoved(guildID string) {
+	b := e.b
+	if b.closing.Load() {
+		b.log.Warn("removed from guild while shutting down; its games stay open", "guild", guildID)
+		return
+	}
+	b.inflight.Add(1)
+	defer b.inflight.Done()
+	b.leaveGuild(guildID)
 }
 
 // leaveGuild cancels the open games of a guild the bot was removed from,

@@ -60,19 +60,6 @@ func sharedLocale(ix *discordgo.Interaction) string {
 	return ""
 }
 
-// handleLocaleEvents learns each guild's locale from the gateway: every
-// guild at connect (GUILD_CREATE) and its changes (GUILD_UPDATE), so that
-// the boards edited after a restart, before any interaction, speak it.
-func (b *Bot) handleLocaleEvents(s *discordgo.Session) {
-	learn := func(g *discordgo.Guild) {
-		if g != nil && g.ID != "" && g.PreferredLocale != "" {
-			b.locales.m.Store(g.ID, string(g.PreferredLocale))
-		}
-	}
-	s.AddHandler(func(_ *discordgo.Session, e *discordgo.GuildCreate) { learn(e.Guild) })
-	s.AddHandler(func(_ *discordgo.Session, e *discordgo.GuildUpdate) { learn(e.Guild) })
-}
-
 // of returns the localizer of a guild's (or channel's) shared messages.
 func (l *locales) of(guildID, channelID string) *i18n.Localizer {
 	if v, ok := l.m.Load(place(guildID, channelID)); ok {

@@ -52,7 +52,7 @@ func (b *Bot) endDue(ctx context.Context) error {
 	}
 	var errs []error
 	for _, g := range due {
-		if !b.shards.owns(g.GuildID) {
+		if !b.owns(g.GuildID) {
 			continue // the process running its shard ends it
 		}
 		if err := b.endIfDue(ctx, g.ID); err != nil {
