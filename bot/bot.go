@@ -228,6 +228,7 @@ type Bot struct {
 	appID   string
 
 	router   router
+	handle   handler // dispatch in the middleware chain (middleware.go)
 	commands map[string]commandHandler
 	complete map[string]commandHandler
 	locks    gameLocks
@@ -283,6 +284,7 @@ func New(cfg Config, store storage.Store) (*Bot, error) {
 	})
 	b.ai, b.searchContext = b.workers, context.WithDeadline
 	b.routes()
+	b.handle = chain(b.dispatch, b.measure, b.answerErrors, b.recoverPanics, releaseAI)
 	return b, nil
 }
 

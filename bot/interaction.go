@@ -2,9 +2,7 @@ package bot
 
 import (
 	"context"
-	"errors"
 	"fmt"
-	"runtime/debug"
 	"slices"
 	"sync"
 	"time"
@@ -253,10 +251,12 @@ func (r router) match(id string) (componentHandler, customid.Params, customid.Pa
 }
 
 // onInteraction handles one interaction, however it arrived (the gateway,
-// or the HTTP endpoint of Serve): it finds the handler, runs it, and turns
-// whatever goes wrong — a user's mistake, a failure of ours, a panic — into
-// one ephemeral reply. It is the only place that does. answered, if not
-// nil, is called once the interaction's first response has been sent.
+// or the HTTP endpoint of Serve; ingress.Handler): it drops a duplicate
+// delivery, refuses work once the bot is stopping, and runs the middleware
+// chain (middleware.go), which turns whatever goes wrong — a user's
+// mistake, a failure of ours, a panic — into one ephemeral reply. answered,
+// if not nil, is called once the interaction's first response has been
+// sent.
 func (b *Bot) onInteraction(i *discordgo.Interaction, answered func()) {
 	ix := &interaction{Interaction: i, b: b, out: b.answers, received: time.Now(), at: b.now(), onAnswer: answered}
 	if !b.seen.first(i.ID, ix.received) {
@@ -274,44 +274,7 @@ func (b *Bot) onInteraction(i *discordgo.Interaction, answered func()) {
 	defer b.inflight.Done()
 	ctx, cancel := context.WithTimeout(context.Background(), b.cfg.InteractionTimeout)
 	defer cancel()
-
-	outcome := "ok"
-	defer func() {
-		if v := recover(); v != nil {
-			outcome = "panic"
-			b.log.Error("panic in interaction handler", "interaction", i.ID, "kind", ix.kind, "panic", v, "stack", string(debug.Stack()))
-			_ = ix.fail(ix.lang().T("error.panic"))
-		}
-		if m := b.cfg.Metrics; m != nil {
-			m.Interactions.WithLabelValues(ix.kind, outcome).Inc()
-		}
-	}()
-
-	err := b.handle(ctx, ix)
-	var ue *userError
-	switch {
-	case err == nil:
-		return
-	case errors.As(err, &ue):
-		outcome = "user_error"
-		if ferr := ix.fail(ue.text(ix.lang())); ferr != nil {
-			b.log.Warn("could not tell the user", "interaction", i.ID, "err", ferr)
-		}
-	default:
-		outcome = "error"
-		b.log.Error("interaction failed", "interaction", i.ID, "kind", ix.kind, "user", ix.user().ID, "err", err)
-		if ferr := ix.fail(ix.lang().T("error.internal")); ferr != nil {
-			b.log.Warn("could not tell the user", "interaction", i.ID, "err", ferr)
-		}
-	}
-}
-
-// handle runs the handler of an interaction and then, whatever it did —
-// answered, failed or panicked — lets the AI turns it queued start (see
-// releaseAI in seam.go), so no handler has to remember to.
-func (b *Bot) handle(ctx context.Context, ix *interaction) error {
-	defer ix.releaseAI()
-	return b.dispatch(ctx, ix)
+	_ = b.handle(ctx, ix) // answered and counted by the chain
 }
 
 // dispatch runs the handler of an interaction.

@@ -11,17 +11,17 @@ import (
 )
 
 // The game seam: what every handler of one game needs done around it, done
-// once here instead of in each handler. onInteraction (interaction.go)
-// keeps what concerns every interaction — recovering panics, turning
-// errors into replies, counting outcomes — and this file adds, for a
-// handler of one game:
+// once here instead of in each handler. The middleware chain
+// (middleware.go) does what concerns every interaction — recovering
+// panics, turning errors into replies, counting outcomes, releasing the AI
+// — and this file adds, for a handler of one game:
 //
 //   - the game's lock, taken before the game is loaded and released when
 //     the handler returns (onGame, withGame, hold);
 //   - the load, with the user's "does not exist" error;
 //   - the AI's hand-off: a handler queues an AI turn with ix.queueAI, and
 //     the worker starts only once the handler has returned (releaseAI,
-//     called by handle), so no handler can forget to let it go.
+//     a middleware), so no handler can forget to let it go.
 
 // gameHandler handles an interaction about one game. It runs holding the
 // game's lock, with the game as loaded under that lock; p are the custom
@@ -82,7 +82,7 @@ func (ix *interaction) unseen() bool {
 // holds one game's lock at a time: the locks are stripes of mutexes that
 // are not reentrant, so taking a second game's lock while holding one
 // waits forever when both games share a stripe. hold refuses that with a
-// panic — a programming error, which onInteraction recovers — whatever the
+// panic — a programming error, which the chain recovers — whatever the
 // stripes, so that a test catches it.
 func (ix *interaction) hold(id storage.GameID, fn func() error) error {
 	ix.mu.Lock()
@@ -133,8 +133,8 @@ func (ix *interaction) showsBoard(id storage.GameID, tok webhookToken) {
 
 // releaseAI lets the workers of the AI turns ix queued start, each with
 // the token of its game's board if an answer showed it (the zero token
-// otherwise: the worker edits the board through the channel). handle calls
-// it once the handler has returned, failed or panicked.
+// otherwise: the worker edits the board through the channel). The chain
+// calls it once the handler has returned, failed or panicked.
 func (ix *interaction) releaseAI() {
 	ix.mu.Lock()
 	jobs, boards := ix.ai, ix.boards
