@@ -230,7 +230,7 @@ type Bot struct {
 	router   router
 	handle   handler // dispatch in the middleware chain (middleware.go)
 	commands map[string]commandHandler
-	complete map[string]commandHandler
+	complete map[string]completeHandler
 	locks    gameLocks
 	ai       scheduler.Scheduler // where AI turns go: workers, unless a test says otherwise
 	workers  *scheduler.Pool     // the AI workers of this process

@@ -163,7 +163,7 @@ func (b *Bot) routes() {
 		"games": b.cmdGames, "help": b.cmdHelp, "privacy": b.cmdPrivacy, "settings": b.cmdSettings,
 		"puzzle": b.cmdPuzzle, "challenge": b.cmdChallenge, challengeMenu: b.cmdChallengeMenu,
 	}
-	b.complete = map[string]commandHandler{"play": b.completeAI, "help": b.completeAI, "move": b.completeMove}
+	b.complete = map[string]completeHandler{"play": b.completeAI, "help": b.completeAI, "move": b.completeMove}
 	b.router = router{
 		{customid.Move, b.withGame(b.clickMove)},
 		{customid.Pick, b.withGame(b.clickMove)},

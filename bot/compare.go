@@ -182,7 +182,7 @@ func (c *comparison) show() {
 		if over {
 			c.b.compares.end(c.game)
 		}
-		_, err := c.ix.out.InteractionResponseEdit(c.ix.Interaction, egress.WebhookEdit(msg, nil))
+		_, err := c.ix.out.InteractionResponseEdit(c.ix.raw, egress.WebhookEdit(msg, nil))
 		c.b.egress.Observe(err)
 		if err != nil {
 			c.b.log.Warn("comparison: show the results", "game", c.game, "err", err)

@@ -80,13 +80,65 @@ type responder interface {
 	FollowupMessageCreate(i *discordgo.Interaction, wait bool, data *discordgo.WebhookParams, options ...discordgo.RequestOption) (*discordgo.Message, error)
 }
 
+// envelope is what an interaction of any kind carries: who, where, and how
+// to answer. Its kind's data — a command's options, a component's custom
+// ID and values — is in its typed event only (command, autocomplete,
+// component), so that a handler of one kind cannot read another's.
+type envelope struct {
+	ID, AppID, Token, GuildID, ChannelID string
+	Member                               *discordgo.Member
+	User                                 *discordgo.User
+	Message                              *discordgo.Message // the message a component is on
+	AppPermissions                       int64
+	Locale                               discordgo.Locale
+	GuildLocale                          *discordgo.Locale
+	Context                              discordgo.InteractionContextType
+	AuthorizingIntegrationOwners         map[discordgo.ApplicationIntegrationType]string
+}
+
+// envelopeOf returns what i carries whatever its kind.
+func envelopeOf(i *discordgo.Interaction) envelope {
+	return envelope{
+		ID: i.ID, AppID: i.AppID, Token: i.Token, GuildID: i.GuildID, ChannelID: i.ChannelID,
+		Member: i.Member, User: i.User, Message: i.Message, AppPermissions: i.AppPermissions,
+		Locale: i.Locale, GuildLocale: i.GuildLocale, Context: i.Context, AuthorizingIntegrationOwners: i.AuthorizingIntegrationOwners,
+	}
+}
+
+// command is a slash command or a user command being handled: its name,
+// options and resolved users, and for a user command its target.
+type command struct {
+	*interaction
+	name     string
+	opts     options
+	target   string // the user a user command was used on
+	resolved *discordgo.ApplicationCommandInteractionDataResolved
+}
+
+// autocomplete is a request for a command option's choices, answered with
+// choices only.
+type autocomplete struct {
+	*interaction
+	name string
+	opts options
+}
+
+// component is a click on a button or a choice in a menu: the custom ID's
+// parameters (by the route that matched it) and the values chosen.
+type component struct {
+	*interaction
+	params customid.Params
+	values []string
+}
+
 // interaction is one interaction being handled, with the helpers to answer
 // it. It remembers whether it has been answered so that the error path
 // knows whether to respond or to follow up, and what the game seam needs
 // (seam.go): the game whose lock the handler holds, the AI turns it
 // queued and the boards its answers showed.
 type interaction struct {
-	*discordgo.Interaction
+	envelope
+	raw      *discordgo.Interaction // for answering it only: its kind's data is the typed event's
 	b        *Bot
 	out      responder
 	received time.Time // by the wall clock, for latency
@@ -117,7 +169,7 @@ func (ix *interaction) respond(resp *discordgo.InteractionResponse) error {
 	if ix.answered {
 		return fmt.Errorf("bot: interaction %s answered twice", ix.ID)
 	}
-	err := ix.out.InteractionRespond(ix.Interaction, resp)
+	err := ix.out.InteractionRespond(ix.raw, resp)
 	ix.b.egress.Observe(err)
 	if err != nil {
 		return fmt.Errorf("bot: respond to interaction %s: %w", ix.ID, err)
@@ -174,7 +226,7 @@ func (ix *interaction) edit(msg render.Message) error {
 		id = ix.Message.ID
 	}
 	_, err := ix.b.egress.Keeping(id, msg, func(keep map[string]string) (*discordgo.Message, error) {
-		return ix.out.InteractionResponseEdit(ix.Interaction, egress.WebhookEdit(msg, keep))
+		return ix.out.InteractionResponseEdit(ix.raw, egress.WebhookEdit(msg, keep))
 	})
 	if err != nil {
 		return fmt.Errorf("bot: edit the response to interaction %s: %w", ix.ID, err)
@@ -184,7 +236,7 @@ func (ix *interaction) edit(msg render.Message) error {
 
 // original returns the interaction's response message, to learn its ID.
 func (ix *interaction) original() (*discordgo.Message, error) {
-	m, err := ix.out.InteractionResponse(ix.Interaction)
+	m, err := ix.out.InteractionResponse(ix.raw)
 	ix.b.egress.Observe(err)
 	if err != nil {
 		return nil, fmt.Errorf("bot: get the response to interaction %s: %w", ix.ID, err)
@@ -205,7 +257,7 @@ func (ix *interaction) followup(msg render.Message, ephemeral bool) (*discordgo.
 	if ephemeral {
 		params.Flags |= discordgo.MessageFlagsEphemeral
 	}
-	m, err := ix.out.FollowupMessageCreate(ix.Interaction, true, params)
+	m, err := ix.out.FollowupMessageCreate(ix.raw, true, params)
 	ix.b.egress.Observe(err)
 	if err != nil {
 		return nil, fmt.Errorf("bot: follow up interaction %s: %w", ix.ID, err)
@@ -224,12 +276,15 @@ func (ix *interaction) fail(text string) error {
 	return err
 }
 
-// commandHandler handles a slash command or its autocomplete.
-type commandHandler func(ctx context.Context, ix *interaction, opts options) error
+// commandHandler handles a slash command or a user command.
+type commandHandler func(ctx context.Context, ix *command) error
+
+// completeHandler answers a command's autocomplete request.
+type completeHandler func(ctx context.Context, ix *autocomplete) error
 
 // componentHandler handles a component interaction whose custom ID
 // matched a route.
-type componentHandler func(ctx context.Context, ix *interaction, p customid.Params) error
+type componentHandler func(ctx context.Context, ix *component) error
 
 // route is one component route.
 type route struct {
@@ -258,7 +313,7 @@ func (r router) match(id string) (componentHandler, customid.Params, customid.Pa
 // if not nil, is called once the interaction's first response has been
 // sent.
 func (b *Bot) onInteraction(i *discordgo.Interaction, answered func()) {
-	ix := &interaction{Interaction: i, b: b, out: b.answers, received: time.Now(), at: b.now(), onAnswer: answered}
+	ix := &interaction{envelope: envelopeOf(i), raw: i, b: b, out: b.answers, received: time.Now(), at: b.now(), onAnswer: answered}
 	if !b.seen.first(i.ID, ix.received) {
 		// Discord may deliver an interaction twice; the first delivery
 		// has (or will have) the one answer an interaction can get.
@@ -286,9 +341,9 @@ func (b *Bot) dispatch(ctx context.Context, ix *interaction) error {
 	if ix.interactionOnly() {
 		b.reach.markPrivate(ix.ChannelID)
 	}
-	switch ix.Type {
+	switch i := ix.raw; i.Type {
 	case discordgo.InteractionApplicationCommand:
-		data := ix.ApplicationCommandData()
+		data := i.ApplicationCommandData()
 		ix.kind = "command:/" + data.Name
 		if data.CommandType == discordgo.UserApplicationCommand {
 			ix.kind = "user:" + data.Name
@@ -297,31 +352,32 @@ func (b *Bot) dispatch(ctx context.Context, ix *interaction) error {
 		if !ok {
 			return userErr("error.unknown_command", "Name", echo(data.Name))
 		}
-		return h(ctx, ix, optionsOf(data.Options))
+		return h(ctx, &command{interaction: ix, name: data.Name, opts: optionsOf(data.Options), target: data.TargetID, resolved: data.Resolved})
 	case discordgo.InteractionApplicationCommandAutocomplete:
-		data := ix.ApplicationCommandData()
+		data := i.ApplicationCommandData()
 		ix.kind = "autocomplete:/" + data.Name
+		ac := &autocomplete{interaction: ix, name: data.Name, opts: optionsOf(data.Options)}
 		h, ok := b.complete[data.Name]
 		if !ok {
-			return ix.choices(nil)
+			return ac.choices(nil)
 		}
-		return h(ctx, ix, optionsOf(data.Options))
+		return h(ctx, ac)
 	case discordgo.InteractionMessageComponent:
-		id := ix.MessageComponentData().CustomID
-		h, params, pattern, ok := b.router.match(id)
+		data := i.MessageComponentData()
+		h, params, pattern, ok := b.router.match(data.CustomID)
 		if !ok {
 			ix.kind = "component:unknown"
 			return userErr("error.old_button")
 		}
 		ix.kind = "component:" + string(pattern)
-		return h(ctx, ix, params)
+		return h(ctx, &component{interaction: ix, params: params, values: data.Values})
 	}
 	ix.kind = "unsupported"
 	return userErr("error.unsupported")
 }
 
 // choices answers an autocomplete request.
-func (ix *interaction) choices(c []*discordgo.ApplicationCommandOptionChoice) error {
+func (ix *autocomplete) choices(c []*discordgo.ApplicationCommandOptionChoice) error {
 	if c == nil {
 		c = []*discordgo.ApplicationCommandOptionChoice{}
 	}

@@ -71,7 +71,7 @@ func (l *locales) of(guildID, channelID string) *i18n.Localizer {
 // shared is the localizer of the messages the interaction shows in its
 // channel to everyone: the guild's language.
 func (ix *interaction) shared() *i18n.Localizer {
-	if loc := sharedLocale(ix.Interaction); loc != "" {
+	if loc := sharedLocale(ix.raw); loc != "" {
 		return i18n.For(loc)
 	}
 	return ix.b.locales.of(ix.GuildID, ix.ChannelID)

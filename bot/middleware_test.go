@@ -58,8 +58,8 @@ func TestAPanicInAHandlerIsRecoveredAnsweredAndCounted(t *testing.T) {
 			u := newUnit(t)
 			metrics := ops.NewMetrics()
 			u.b.cfg.Metrics = metrics
-			u.b.router = append(u.b.router, route{pattern, func(_ context.Context, _ *interaction, p customid.Params) error {
-				switch p["end"] {
+			u.b.router = append(u.b.router, route{pattern, func(_ context.Context, ix *component) error {
+				switch ix.params["end"] {
 				case "panic":
 					panic("a handler broke")
 				case "error":

@@ -105,13 +105,14 @@ func onPicker(ix *interaction) bool {
 // choice lives only in that message's custom IDs, so nothing is stored,
 // nobody else sees it, and a picker the player leaves behind goes stale
 // with the next move.
-func (b *Bot) clickFile(ctx context.Context, ix *interaction, g *storage.Game, p customid.Params) error {
-	picker := onPicker(ix)
+func (b *Bot) clickFile(ctx context.Context, ix *component, g *storage.Game) error {
+	p := ix.params
+	picker := onPicker(ix.interaction)
 	if picker {
 		if err := checkPickerClick(g, ix.user().ID, p); err != nil {
 			return err
 		}
-	} else if answered, err := b.checkBoardClick(ctx, ix, g, p); answered || err != nil {
+	} else if answered, err := b.checkBoardClick(ctx, ix.interaction, g, p); answered || err != nil {
 		return err
 	}
 	pos, err := position(g)
@@ -131,7 +132,8 @@ func (b *Bot) clickFile(ctx context.Context, ix *interaction, g *storage.Game, p
 // clickCell handles the second click of a two-click move, a cell on the
 // picker: it plays the cell, turns the picker into a confirmation and
 // edits the board.
-func (b *Bot) clickCell(ctx context.Context, ix *interaction, g *storage.Game, p customid.Params) error {
+func (b *Bot) clickCell(ctx context.Context, ix *component, g *storage.Game) error {
+	p := ix.params
 	if err := checkPickerClick(g, ix.user().ID, p); err != nil {
 		return err
 	}
@@ -143,21 +145,22 @@ func (b *Bot) clickCell(ctx context.Context, ix *interaction, g *storage.Game, p
 	if err != nil {
 		return err
 	}
-	return b.playHuman(ctx, ix, g, pos, mv, func(text string) error {
+	return b.playHuman(ctx, ix.interaction, g, pos, mv, func(text string) error {
 		return ix.update(render.Message{Content: text, Components: []discordgo.MessageComponent{}})
 	})
 }
 
 // clickMove handles a move button or a cell select on a board.
-func (b *Bot) clickMove(ctx context.Context, ix *interaction, g *storage.Game, p customid.Params) error {
-	if answered, err := b.checkBoardClick(ctx, ix, g, p); answered || err != nil {
+func (b *Bot) clickMove(ctx context.Context, ix *component, g *storage.Game) error {
+	p := ix.params
+	if answered, err := b.checkBoardClick(ctx, ix.interaction, g, p); answered || err != nil {
 		return err
 	}
 	cell := p["cell"]
-	if values := ix.MessageComponentData().Values; cell == "" && len(values) == 1 {
+	if values := ix.values; cell == "" && len(values) == 1 {
 		cell = values[0]
 	}
-	return b.playText(ctx, ix, g, cell, nil)
+	return b.playText(ctx, ix.interaction, g, cell, nil)
 }
 
 // playText plays the move written as text (a clicked component's cell, a
@@ -274,17 +277,18 @@ func (b *Bot) playHuman(ctx context.Context, ix *interaction, g *storage.Game, p
 
 // cmdMove handles /move cell:<…> [game:<…>]: it finds the game, then plays
 // under the game seam, on the game as reloaded under its lock.
-func (b *Bot) cmdMove(ctx context.Context, ix *interaction, opts options) error {
-	g, err := b.gameHere(ctx, ix, opts.str("game"))
+func (b *Bot) cmdMove(ctx context.Context, ix *command) error {
+	opts := ix.opts
+	g, err := b.gameHere(ctx, ix.interaction, opts.str("game"))
 	if err != nil {
 		return err
 	}
-	return b.onGame(ctx, ix, string(g.ID), nil, b.typedMove(opts.str("cell")))
+	return b.onGame(ctx, ix.interaction, string(g.ID), b.typedMove(ix.interaction, opts.str("cell")))
 }
 
 // typedMove plays the move typed in /move.
-func (b *Bot) typedMove(cell string) gameHandler {
-	return func(ctx context.Context, ix *interaction, g *storage.Game, _ customid.Params) error {
+func (b *Bot) typedMove(ix *interaction, cell string) func(context.Context, *storage.Game) error {
+	return func(ctx context.Context, g *storage.Game) error {
 		if err := checkMover(g, ix.user().ID); err != nil {
 			return err
 		}
@@ -337,8 +341,9 @@ func (b *Bot) gameHere(ctx context.Context, ix *interaction, id string) (*storag
 
 // completeMove suggests the legal moves of the user's game here, or the
 // games themselves for the game option.
-func (b *Bot) completeMove(ctx context.Context, ix *interaction, opts options) error {
-	here, err := b.gamesHere(ctx, ix)
+func (b *Bot) completeMove(ctx context.Context, ix *autocomplete) error {
+	opts := ix.opts
+	here, err := b.gamesHere(ctx, ix.interaction)
 	if err != nil {
 		return err
 	}

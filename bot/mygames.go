@@ -16,7 +16,7 @@ import (
 
 // cmdGames handles /games: the user's open games with links, and buttons
 // to post a board again.
-func (b *Bot) cmdGames(ctx context.Context, ix *interaction, _ options) error {
+func (b *Bot) cmdGames(ctx context.Context, ix *command) error {
 	open, err := b.store.ActiveGames(ctx, storage.User(ix.user().ID))
 	if err != nil {
 		return fmt.Errorf("bot: games of %s: %w", ix.user().ID, err)
@@ -70,7 +70,7 @@ func buttonRows(buttons []discordgo.MessageComponent) []discordgo.MessageCompone
 
 // clickRepost posts a fresh board of a game in its channel and retires
 // the old one.
-func (b *Bot) clickRepost(ctx context.Context, ix *interaction, g *storage.Game, _ customid.Params) error {
+func (b *Bot) clickRepost(ctx context.Context, ix *component, g *storage.Game) error {
 	if seatOf(g, ix.user().ID) < 0 {
 		return userErr("games.players_only")
 	}
@@ -91,7 +91,7 @@ func (b *Bot) clickRepost(ctx context.Context, ix *interaction, g *storage.Game,
 		// Where the bot cannot post, the board follows up this click; the
 		// old one cannot be reached, and a click on it is refused as out
 		// of date.
-		if err := b.showNewBoard(ctx, ix, g, msg); err != nil {
+		if err := b.showNewBoard(ctx, ix.interaction, g, msg); err != nil {
 			return err
 		}
 		return ix.edit(render.Message{Content: ix.lang().T("games.posted", "ID", g.ID)})

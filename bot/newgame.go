@@ -70,22 +70,23 @@ type gameRequest struct {
 }
 
 // cmdPlay handles /play.
-func (b *Bot) cmdPlay(ctx context.Context, ix *interaction, opts options) error {
+func (b *Bot) cmdPlay(ctx context.Context, ix *command) error {
+	opts := ix.opts
 	kind, err := opts.kind("game")
 	if err != nil {
 		return err
 	}
-	req, err := b.request(ctx, ix, kind, opts)
+	req, err := b.request(ctx, ix.interaction, kind, opts)
 	if err != nil {
 		return err
 	}
-	opponentID, opponent := opts.user("opponent", ix.ApplicationCommandData().Resolved)
+	opponentID, opponent := opts.user("opponent", ix.resolved)
 	aiName := opts.str("ai")
 	switch {
 	case opponentID != "" && aiName != "":
 		return userErr("play.both")
 	case opponentID != "":
-		return b.challengeUser(ctx, ix, req, opponentID, opponent)
+		return b.challengeUser(ctx, ix.interaction, req, opponentID, opponent)
 	}
 	if aiName == "" {
 		aiName = b.cfg.DefaultAI
@@ -98,23 +99,24 @@ func (b *Bot) cmdPlay(ctx context.Context, ix *interaction, opts options) error 
 		return userErr("play.ai_game", "AI", info.Name, "Game", kind, "Choices", strategyList(string(kind)))
 	}
 	req.opponent = storage.Player{ID: storage.AI(info.Name), Name: info.Name}
-	_, err = b.startAIGame(ctx, ix, req)
+	_, err = b.startAIGame(ctx, ix.interaction, req)
 	return err
 }
 
 // cmdChallenge handles /challenge user:<…> game:<…>: /play with an
 // opponent, in one step.
-func (b *Bot) cmdChallenge(ctx context.Context, ix *interaction, opts options) error {
+func (b *Bot) cmdChallenge(ctx context.Context, ix *command) error {
+	opts := ix.opts
 	kind, err := opts.kind("game")
 	if err != nil {
 		return err
 	}
-	req, err := b.request(ctx, ix, kind, opts)
+	req, err := b.request(ctx, ix.interaction, kind, opts)
 	if err != nil {
 		return err
 	}
-	opponentID, opponent := opts.user("user", ix.ApplicationCommandData().Resolved)
-	return b.challengeUser(ctx, ix, req, opponentID, opponent)
+	opponentID, opponent := opts.user("user", ix.resolved)
+	return b.challengeUser(ctx, ix.interaction, req, opponentID, opponent)
 }
 
 // request reads the options a new game of kind shares between /play,
@@ -195,13 +197,12 @@ func (b *Bot) challengeUser(ctx context.Context, ix *interaction, req gameReques
 // cmdChallengeMenu handles the "Challenge to a game" user command: it
 // shows the challenger alone a select of the games allowed here; choosing
 // one posts the challenge (clickChallengePick).
-func (b *Bot) cmdChallengeMenu(ctx context.Context, ix *interaction, _ options) error {
-	data := ix.ApplicationCommandData()
+func (b *Bot) cmdChallengeMenu(ctx context.Context, ix *command) error {
 	var target *discordgo.User
-	if data.Resolved != nil {
-		target = data.Resolved.Users[data.TargetID]
+	if ix.resolved != nil {
+		target = ix.resolved.Users[ix.target]
 	}
-	if err := b.checkOpponent(ix, "", data.TargetID, target); err != nil {
+	if err := b.checkOpponent(ix.interaction, "", ix.target, target); err != nil {
 		return err
 	}
 	settings := b.guildSettings(ctx, ix.GuildID)
@@ -215,17 +216,18 @@ func (b *Bot) cmdChallengeMenu(ctx context.Context, ix *interaction, _ options) 
 		return userErr("play.no_duel_allowed")
 	}
 	return ix.reply(render.Message{
-		Content: ix.lang().T("play.menu_question", "User", data.TargetID),
+		Content: ix.lang().T("play.menu_question", "User", ix.target),
 		Components: []discordgo.MessageComponent{discordgo.ActionsRow{Components: []discordgo.MessageComponent{
-			discordgo.SelectMenu{CustomID: customid.ChallengePick.Build(data.TargetID), Placeholder: ix.lang().T("play.menu_placeholder"), Options: choices},
+			discordgo.SelectMenu{CustomID: customid.ChallengePick.Build(ix.target), Placeholder: ix.lang().T("play.menu_placeholder"), Options: choices},
 		}}},
 	}, true)
 }
 
 // clickChallengePick posts the challenge chosen in the challenge menu's
 // select, with the game's default options, as a new message.
-func (b *Bot) clickChallengePick(ctx context.Context, ix *interaction, p customid.Params) error {
-	values := ix.MessageComponentData().Values
+func (b *Bot) clickChallengePick(ctx context.Context, ix *component) error {
+	p := ix.params
+	values := ix.values
 	if len(values) != 1 {
 		return userErr("play.pick_one")
 	}
@@ -233,7 +235,7 @@ func (b *Bot) clickChallengePick(ctx context.Context, ix *interaction, p customi
 	if !isDuel(kind) {
 		return userErr("play.unknown_game", "Name", echo(values[0]), "Choices", duelNames())
 	}
-	req, err := b.request(ctx, ix, kind, optionsOf(nil))
+	req, err := b.request(ctx, ix.interaction, kind, optionsOf(nil))
 	if err != nil {
 		return err
 	}
@@ -244,7 +246,7 @@ func (b *Bot) clickChallengePick(ctx context.Context, ix *interaction, p customi
 	// when it offered the select), so the game knows them by ID: boards
 	// mention users by ID anyway.
 	req.opponent = storage.Player{ID: storage.User(p["user"])}
-	_, err = b.challenge(ctx, ix, req)
+	_, err = b.challenge(ctx, ix.interaction, req)
 	return err
 }
 
@@ -387,7 +389,8 @@ func (b *Bot) challenge(ctx context.Context, ix *interaction, req gameRequest) (
 
 // completeAI suggests, for the ai option of /play and /help, the AI
 // strategies that play the chosen game (every one if none is chosen).
-func (b *Bot) completeAI(_ context.Context, ix *interaction, opts options) error {
+func (b *Bot) completeAI(_ context.Context, ix *autocomplete) error {
+	opts := ix.opts
 	if opts.focused != "ai" {
 		return ix.choices(nil)
 	}

@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 
-	"github.com/gambitbot/gambit/bot/customid"
 	"github.com/gambitbot/gambit/bot/render"
 	"github.com/gambitbot/gambit/storage"
 )
@@ -22,14 +21,15 @@ import (
 // the game seam for the old game (onGame), which returns with the old
 // game's lock released; only then is the new game created, under its own
 // lock — which may share the old one's stripe (see hold).
-func (b *Bot) clickRematch(ctx context.Context, ix *interaction, p customid.Params) error {
+func (b *Bot) clickRematch(ctx context.Context, ix *component) error {
+	p := ix.params
 	var (
 		req gameRequest
 		old *storage.Game
 	)
-	err := b.onGame(ctx, ix, p["game"], p, func(ctx context.Context, ix *interaction, g *storage.Game, _ customid.Params) (err error) {
+	err := b.onGame(ctx, ix.interaction, p["game"], func(ctx context.Context, g *storage.Game) (err error) {
 		old = g
-		req, err = b.takeRematch(ctx, ix, g)
+		req, err = b.takeRematch(ctx, ix.interaction, g)
 		return err
 	})
 	if err != nil {
@@ -41,9 +41,9 @@ func (b *Bot) clickRematch(ctx context.Context, ix *interaction, p customid.Para
 	}
 	var g *storage.Game
 	if req.opponent.ID.IsAI() {
-		g, err = b.startAIGame(ctx, ix, req)
+		g, err = b.startAIGame(ctx, ix.interaction, req)
 	} else {
-		g, err = b.challenge(ctx, ix, req)
+		g, err = b.challenge(ctx, ix.interaction, req)
 	}
 	if g == nil {
 		b.releaseRematch(ctx, old.ID) // nothing started: the players may ask again

@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 
-	"github.com/gambitbot/gambit/bot/customid"
 	"github.com/gambitbot/gambit/bot/render"
 	"github.com/gambitbot/gambit/storage"
 )
@@ -23,16 +22,15 @@ import (
 //     the worker starts only once the handler has returned (releaseAI,
 //     a middleware), so no handler can forget to let it go.
 
-// gameHandler handles an interaction about one game. It runs holding the
-// game's lock, with the game as loaded under that lock; p are the custom
-// ID's parameters (nil for a slash command).
-type gameHandler func(ctx context.Context, ix *interaction, g *storage.Game, p customid.Params) error
+// gameHandler handles a click about one game. It runs holding the game's
+// lock, with the game as loaded under that lock.
+type gameHandler func(ctx context.Context, ix *component, g *storage.Game) error
 
 // withGame makes the route handler of a game handler, for a custom ID
 // whose {game} parameter names the game.
 func (b *Bot) withGame(h gameHandler) componentHandler {
-	return func(ctx context.Context, ix *interaction, p customid.Params) error {
-		return b.onGame(ctx, ix, p["game"], p, h)
+	return func(ctx context.Context, ix *component) error {
+		return b.onGame(ctx, ix.interaction, ix.params["game"], func(ctx context.Context, g *storage.Game) error { return h(ctx, ix, g) })
 	}
 }
 
@@ -41,7 +39,7 @@ func (b *Bot) withGame(h gameHandler) componentHandler {
 const conflictRetries = 3
 
 // onGame takes the lock of the game id for ix, loads the game and runs h
-// with it; the lock is released when onGame returns. An unknown game is
+// with it (for a click through withGame, for a command directly); the lock is released when onGame returns. An unknown game is
 // the user's error. A handler that goes on to another game (Rematch
 // creates a new one) does that after onGame returned.
 //
@@ -54,14 +52,14 @@ const conflictRetries = 3
 // game again and runs the handler on it, up to conflictRetries times, so
 // the click is judged on the game as it now is instead of being refused
 // for a race the user had no part in.
-func (b *Bot) onGame(ctx context.Context, ix *interaction, id string, p customid.Params, h gameHandler) error {
+func (b *Bot) onGame(ctx context.Context, ix *interaction, id string, h func(ctx context.Context, g *storage.Game) error) error {
 	return ix.hold(storage.GameID(id), func() error {
 		for attempt := 0; ; attempt++ {
 			g, err := b.loadGame(ctx, id)
 			if err != nil {
 				return err
 			}
-			err = h(ctx, ix, g, p)
+			err = h(ctx, g)
 			if attempt == conflictRetries || !errors.Is(err, storage.ErrConflict) || !ix.unseen() {
 				return err
 			}

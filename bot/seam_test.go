@@ -305,11 +305,11 @@ func TestAnAITurnIsReleasedWhateverItsHandlerDoes(t *testing.T) {
 			if err := u.store.UpdateGame(context.Background(), g); err != nil {
 				t.Fatal(err)
 			}
-			u.b.router = append(u.b.router, route{pattern, u.b.withGame(func(_ context.Context, ix *interaction, g *storage.Game, p customid.Params) error {
+			u.b.router = append(u.b.router, route{pattern, u.b.withGame(func(_ context.Context, ix *component, g *storage.Game) error {
 				if ix.queueAI(g) == nil {
 					t.Error("no AI turn queued for a game awaiting the AI")
 				}
-				switch p["end"] {
+				switch ix.params["end"] {
 				case "error":
 					return errors.New("something of ours broke")
 				case "usererror":
@@ -349,7 +349,7 @@ func TestAHandlerCannotTakeASecondGamesLock(t *testing.T) {
 	u := newUnit(t)
 	g := u.game(t, "tictactoe", storage.Player{ID: storage.User("bob"), Name: "bob"})
 	ran := false
-	u.b.router = append(u.b.router, route{pattern, u.b.withGame(func(_ context.Context, ix *interaction, _ *storage.Game, _ customid.Params) error {
+	u.b.router = append(u.b.router, route{pattern, u.b.withGame(func(_ context.Context, ix *component, _ *storage.Game) error {
 		return ix.hold("other", func() error {
 			ran = true
 			return nil
