@@ -40,7 +40,7 @@ func (j *aiJob) Owner() string { return j.owner }
 func (j *aiJob) Key() string { return aiClaim(j.game, j.ply) }
 
 // Run implements scheduler.Job: it plays the turn.
-func (j *aiJob) Run() { j.b.runAI(j) }
+func (j *aiJob) Run() { j.b.turns.runAI(j) }
 
 // aiTurn names one AI turn: a game, and the moves played before it.
 type aiTurn struct {
@@ -74,12 +74,12 @@ func (t *task) Run() { t.run() }
 // release: handlers queue through ix.queueAI, whose seam releases it once
 // the handler returned. clicked is when the turn began by the wall clock:
 // the move time counts from it, queueing included.
-func (b *Bot) enqueueAI(g *storage.Game, clicked time.Time) (*render.Thinking, *aiJob) {
+func (b aiFlow) enqueueAI(g *storage.Game, clicked time.Time) (*render.Thinking, *aiJob) {
 	if !g.AwaitingAI() {
 		return nil, nil
 	}
 	j := &aiJob{
-		b: b, game: g.ID, owner: string(g.Players[1-g.Turn].ID), ply: len(g.Moves), deadline: clicked.Add(b.moveTime(g)), queued: time.Now(),
+		b: b.Bot, game: g.ID, owner: string(g.Players[1-g.Turn].ID), ply: len(g.Moves), deadline: clicked.Add(b.moveTime(g)), queued: time.Now(),
 		ready: make(chan struct{}),
 	}
 	pos, added := b.ai.Submit(context.Background(), j)
@@ -106,7 +106,7 @@ func (j *aiJob) release(tok webhookToken) {
 // to the process that queued it, whose worker may not have claimed it yet.
 // Whichever worker runs a turn claims it first (runAI), so a turn swept by
 // two processes at once is still played once.
-func (b *Bot) sweepAI(ctx context.Context, grace time.Duration) error {
+func (b aiFlow) sweepAI(ctx context.Context, grace time.Duration) error {
 	pending, err := b.store.AwaitingAI(ctx)
 	if err = b.listed("resume AI turns", err); err != nil {
 		return fmt.Errorf("bot: list games awaiting the AI: %w", err)
@@ -149,7 +149,7 @@ func aiClaim(id storage.GameID, ply int) string {
 // it. The returned context is done once the claim is lost (a stall longer
 // than its time to live), so that the search stops; the move would lose
 // its compare-and-set anyway to whoever took the claim.
-func (b *Bot) claimAI(ctx context.Context, t aiTurn) (claimed context.Context, release func(), ok bool, err error) {
+func (b aiFlow) claimAI(ctx context.Context, t aiTurn) (claimed context.Context, release func(), ok bool, err error) {
 	key, ttl, id := aiClaim(t.game, t.ply), b.cfg.ClaimTTL, t.game
 	if ok, err := b.store.Claim(ctx, key, b.cfg.Instance, ttl); !ok || err != nil {
 		return nil, nil, false, err
@@ -196,7 +196,7 @@ func (b *Bot) claimAI(ctx context.Context, t aiTurn) (claimed context.Context, r
 // board with its move. Only the games of the guilds mine accepts are
 // refreshed: those of this process's shards at start, of a shard taken
 // over from a dead process later (see shardKeeper).
-func (b *Bot) refreshBoards(ctx context.Context, started time.Time, mine func(guildID string) bool) {
+func (b aiFlow) refreshBoards(ctx context.Context, started time.Time, mine func(guildID string) bool) {
 	since := started.Add(-b.cfg.RefreshWindow)
 	games, err := b.store.OpenGames(ctx, func(g *storage.Game) bool {
 		lost := g.MessageID == "" && g.CreatedAt.Before(started)
@@ -223,7 +223,7 @@ func (b *Bot) refreshBoards(ctx context.Context, started time.Time, mine func(gu
 }
 
 // refreshBoard redraws one game's board from its record, under its lock.
-func (b *Bot) refreshBoard(ctx context.Context, id storage.GameID) error {
+func (b aiFlow) refreshBoard(ctx context.Context, id storage.GameID) error {
 	defer b.locks.lock(id)()
 	g, err := b.store.Game(ctx, id)
 	if err != nil {
@@ -232,18 +232,18 @@ func (b *Bot) refreshBoard(ctx context.Context, id storage.GameID) error {
 	if !g.Status.Open() || g.AwaitingAI() {
 		return nil
 	}
-	msg, err := b.gameMessage(g, "")
+	msg, err := b.boards.gameMessage(g, "")
 	if err != nil {
 		return err
 	}
-	return b.editBoard(ctx, g, msg, webhookToken{})
+	return b.boards.editBoard(ctx, g, msg, webhookToken{})
 }
 
 // runAI plays one AI turn: it searches until the job's deadline, then
 // commits and shows the move. Boards are edited under the game's lock
 // after checking the game still awaits this move, so a late progress edit
 // never hides a resignation or the move itself.
-func (b *Bot) runAI(j *aiJob) {
+func (b aiFlow) runAI(j *aiJob) {
 	<-j.ready // released by the seam once the handler that queued it returned
 	ctx := context.Background()
 	if m := b.cfg.Metrics; m != nil {
@@ -279,7 +279,7 @@ func (b *Bot) runAI(j *aiJob) {
 		return
 	}
 
-	progress := &progressEditor{b: b, job: j, every: b.cfg.ProgressInterval, start: b.now(), done: make(chan struct{})}
+	progress := &progressEditor{b: b.Bot, job: j, every: b.cfg.ProgressInterval, start: b.now(), done: make(chan struct{})}
 	if j.shown > 0 {
 		progress.show(render.Thinking{})
 	}
@@ -311,7 +311,7 @@ func (b *Bot) runAI(j *aiJob) {
 
 // commitAI commits the AI's move found by a search, if the game still
 // awaits it, and shows the board.
-func (b *Bot) commitAI(ctx context.Context, j *aiJob, res strategies.Result) error {
+func (b aiFlow) commitAI(ctx context.Context, j *aiJob, res strategies.Result) error {
 	defer b.locks.lock(j.game)()
 	g, err := b.store.Game(ctx, j.game)
 	if err != nil {
@@ -332,7 +332,7 @@ func (b *Bot) commitAI(ctx context.Context, j *aiJob, res strategies.Result) err
 	if err != nil {
 		return err
 	}
-	return b.editBoard(ctx, g, b.view(g, pos, nil, changes, ""), j.tok)
+	return b.boards.editBoard(ctx, g, b.boards.view(g, pos, nil, changes, ""), j.tok)
 }
 
 // progressEditor edits a board with a search's progress, at most once per
@@ -430,7 +430,7 @@ func (p *progressEditor) edit(t render.Thinking) {
 	if err != nil {
 		return
 	}
-	if err := b.editBoard(ctx, g, b.view(g, pos, &t, nil, ""), j.tok); err != nil {
+	if err := b.boards.editBoard(ctx, g, b.boards.view(g, pos, &t, nil, ""), j.tok); err != nil {
 		b.log.Warn("show AI progress", "game", g.ID, "err", err)
 	}
 }

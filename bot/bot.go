@@ -220,6 +220,15 @@ func Procs(cfg Config) int {
 
 // Bot is a running Gambit bot.
 type Bot struct {
+	// The flows (flows.go).
+	boards boardFlow
+	games  gameFlow
+	moves  moveFlow
+	turns  aiFlow
+	solo   soloFlow
+	timers timerFlow
+	info   infoFlow
+
 	cfg     Config
 	store   storage.Store
 	session *discordgo.Session
@@ -283,6 +292,7 @@ func New(cfg Config, store storage.Store) (*Bot, error) {
 		}
 	})
 	b.ai, b.searchContext = b.workers, context.WithDeadline
+	b.boards, b.games, b.moves, b.turns, b.solo, b.timers, b.info = boardFlow{b}, gameFlow{b}, moveFlow{b}, aiFlow{b}, soloFlow{b}, timerFlow{b}, infoFlow{b}
 	b.routes()
 	b.handle = chain(b.dispatch, b.measure, b.answerErrors, b.recoverPanics, releaseAI)
 	return b, nil
@@ -344,13 +354,13 @@ func (b *Bot) serve(ctx context.Context, started time.Time, kept <-chan struct{}
 		return err
 	}
 	workers := b.workers.Start()
-	if err := b.sweepAI(ctx, 0); err != nil {
+	if err := b.turns.sweepAI(ctx, 0); err != nil {
 		b.log.Error("resume AI turns", "err", err)
 	}
 	b.inflight.Add(1)
 	go func() {
 		defer b.inflight.Done()
-		b.refreshBoards(ctx, started, b.owns)
+		b.turns.refreshBoards(ctx, started, b.owns)
 	}()
 	// The 15-puzzle's pattern databases take a second or two to build,
 	// once per process: now, so that no hint waits for them. Shutdown does
@@ -359,7 +369,7 @@ func (b *Bot) serve(ctx context.Context, started time.Time, kept <-chan struct{}
 	timers := make(chan struct{})
 	go func() {
 		defer close(timers)
-		b.runTimers(ctx)
+		b.timers.runTimers(ctx)
 	}()
 	ids, count := []int{0}, 1 // Serve: no gateway, and this process answers for every guild
 	if gw := b.gateway.Load(); gw != nil {
@@ -410,7 +420,7 @@ func (b *Bot) tookShard(ctx context.Context, owns func(guildID string) bool) {
 	b.inflight.Add(1)
 	go func() {
 		defer b.inflight.Done()
-		b.refreshBoards(ctx, b.now(), owns)
+		b.turns.refreshBoards(ctx, b.now(), owns)
 	}()
 }
 

@@ -39,12 +39,12 @@ func (e guildEvents) GuildRemoved(guildID string) {
 	}
 	b.inflight.Add(1)
 	defer b.inflight.Done()
-	b.leaveGuild(guildID)
+	b.timers.leaveGuild(guildID)
 }
 
 // leaveGuild cancels the open games of a guild the bot was removed from,
 // and logs what it did.
-func (b *Bot) leaveGuild(guildID string) {
+func (b timerFlow) leaveGuild(guildID string) {
 	ctx, cancel := context.WithTimeout(context.Background(), leaveTimeout)
 	defer cancel()
 	open, err := b.store.OpenGames(ctx, func(g *storage.Game) bool { return g.GuildID == guildID })
@@ -72,7 +72,7 @@ func (b *Bot) leaveGuild(guildID string) {
 
 // cancelGame cancels one open game under its lock and reports whether it
 // did; a game that ended meanwhile is left as it is.
-func (b *Bot) cancelGame(ctx context.Context, id storage.GameID) (bool, error) {
+func (b timerFlow) cancelGame(ctx context.Context, id storage.GameID) (bool, error) {
 	defer b.locks.lock(id)()
 	// The lock keeps this process's changes out; a conflict can only come
 	// from another writer, so a few reloads settle it.

@@ -19,7 +19,7 @@ const (
 )
 
 // cmdLeaderboard handles /leaderboard game:<…> [scope:server|global].
-func (b *Bot) cmdLeaderboard(ctx context.Context, ix *command) error {
+func (b infoFlow) cmdLeaderboard(ctx context.Context, ix *command) error {
 	opts := ix.opts
 	kind, err := opts.kind("game")
 	if err != nil {
@@ -57,7 +57,7 @@ func (b *Bot) cmdLeaderboard(ctx context.Context, ix *command) error {
 }
 
 // cmdStats handles /stats [user].
-func (b *Bot) cmdStats(ctx context.Context, ix *command) error {
+func (b infoFlow) cmdStats(ctx context.Context, ix *command) error {
 	opts := ix.opts
 	userID := ix.user().ID
 	if id, _ := opts.user("user", ix.resolved); id != "" {

@@ -60,8 +60,8 @@ func legalList(pos engine.Position) string {
 // move and the board is the game's current one. answered reports that the
 // click was answered instead (a board behind its game brought up to date);
 // err refuses it.
-func (b *Bot) checkBoardClick(ctx context.Context, ix *interaction, g *storage.Game, p customid.Params) (answered bool, err error) {
-	if err := b.adoptBoard(ctx, ix, g); err != nil {
+func (b moveFlow) checkBoardClick(ctx context.Context, ix *interaction, g *storage.Game, p customid.Params) (answered bool, err error) {
+	if err := b.boards.adoptBoard(ctx, ix, g); err != nil {
 		return false, err
 	}
 	if b.endedBehind(ix, g) {
@@ -105,7 +105,7 @@ func onPicker(ix *interaction) bool {
 // choice lives only in that message's custom IDs, so nothing is stored,
 // nobody else sees it, and a picker the player leaves behind goes stale
 // with the next move.
-func (b *Bot) clickFile(ctx context.Context, ix *component, g *storage.Game) error {
+func (b moveFlow) clickFile(ctx context.Context, ix *component, g *storage.Game) error {
 	p := ix.params
 	picker := onPicker(ix.interaction)
 	if picker {
@@ -132,7 +132,7 @@ func (b *Bot) clickFile(ctx context.Context, ix *component, g *storage.Game) err
 // clickCell handles the second click of a two-click move, a cell on the
 // picker: it plays the cell, turns the picker into a confirmation and
 // edits the board.
-func (b *Bot) clickCell(ctx context.Context, ix *component, g *storage.Game) error {
+func (b moveFlow) clickCell(ctx context.Context, ix *component, g *storage.Game) error {
 	p := ix.params
 	if err := checkPickerClick(g, ix.user().ID, p); err != nil {
 		return err
@@ -151,7 +151,7 @@ func (b *Bot) clickCell(ctx context.Context, ix *component, g *storage.Game) err
 }
 
 // clickMove handles a move button or a cell select on a board.
-func (b *Bot) clickMove(ctx context.Context, ix *component, g *storage.Game) error {
+func (b moveFlow) clickMove(ctx context.Context, ix *component, g *storage.Game) error {
 	p := ix.params
 	if answered, err := b.checkBoardClick(ctx, ix.interaction, g, p); answered || err != nil {
 		return err
@@ -165,7 +165,7 @@ func (b *Bot) clickMove(ctx context.Context, ix *component, g *storage.Game) err
 
 // playText plays the move written as text (a clicked component's cell, a
 // typed /move) for the player to move in g; confirm is playHuman's.
-func (b *Bot) playText(ctx context.Context, ix *interaction, g *storage.Game, text string, confirm func(string) error) error {
+func (b moveFlow) playText(ctx context.Context, ix *interaction, g *storage.Game, text string, confirm func(string) error) error {
 	pos, err := position(g)
 	if err != nil {
 		return err
@@ -213,7 +213,7 @@ func shownControl(components []discordgo.MessageComponent, patterns ...customid.
 // bot could not show the end there (a timeout where it may only answer
 // interactions: reach.go), so the click's answer should. A click that
 // merely lost a race with the one that ended g is refused as before.
-func (b *Bot) endedBehind(ix *interaction, g *storage.Game) bool {
+func (b moveFlow) endedBehind(ix *interaction, g *storage.Game) bool {
 	if g.Status.Open() || ix.Message == nil || g.MessageID == "" || ix.Message.ID != g.MessageID || !b.reach.isBehind(g.ID) {
 		return false
 	}
@@ -225,12 +225,12 @@ func (b *Bot) endedBehind(ix *interaction, g *storage.Game) bool {
 // the bot could not edit it (lost permissions, a crash, a timeout where it
 // may only answer interactions) — by bringing it up to date, and tells the
 // clicker nothing was played.
-func (b *Bot) catchUp(ctx context.Context, ix *interaction, g *storage.Game) error {
-	msg, err := b.gameMessage(g, "")
+func (b moveFlow) catchUp(ctx context.Context, ix *interaction, g *storage.Game) error {
+	msg, err := b.boards.gameMessage(g, "")
 	if err != nil {
 		return err
 	}
-	if err := b.updateBoard(ctx, ix, g, msg); err != nil {
+	if err := b.boards.updateBoard(ctx, ix, g, msg); err != nil {
 		return err
 	}
 	if !g.Status.Open() {
@@ -244,7 +244,7 @@ func (b *Bot) catchUp(ctx context.Context, ix *interaction, g *storage.Game) err
 // ("You played e4.") and an edit of the board (a typed move, a cell
 // picker). When the AI moves next its search is queued; the seam lets it
 // start once the handler returned. The caller holds the game's lock.
-func (b *Bot) playHuman(ctx context.Context, ix *interaction, g *storage.Game, pos engine.Position, mv engine.Move, confirm func(text string) error) error {
+func (b moveFlow) playHuman(ctx context.Context, ix *interaction, g *storage.Game, pos engine.Position, mv engine.Move, confirm func(text string) error) error {
 	played := pos.FormatMove(mv)
 	changes, err := b.commitMove(ctx, g, pos, mv)
 	if errors.Is(err, storage.ErrConflict) || errors.Is(err, storage.ErrGameOver) {
@@ -253,18 +253,18 @@ func (b *Bot) playHuman(ctx context.Context, ix *interaction, g *storage.Game, p
 	if err != nil {
 		return err
 	}
-	msg := b.view(g, pos, ix.queueAI(g), changes, "")
+	msg := b.boards.view(g, pos, ix.queueAI(g), changes, "")
 	if confirm == nil {
-		return b.updateBoard(ctx, ix, g, msg)
+		return b.boards.updateBoard(ctx, ix, g, msg)
 	}
 	if err := confirm(ix.lang().T("move.played", "Move", played)); err != nil {
 		return err
 	}
-	if err := b.editBoard(ctx, g, msg, webhookToken{}); err != nil {
+	if err := b.boards.editBoard(ctx, g, msg, webhookToken{}); err != nil {
 		if ix.interactionOnly() {
 			// No valid token shows the board (reach.go): this interaction
 			// shows it again, as a follow-up that becomes the board.
-			return b.showNewBoard(ctx, ix, g, msg)
+			return b.boards.showNewBoard(ctx, ix, g, msg)
 		}
 		b.log.Warn("typed move played but its board not updated", "game", g.ID, "err", err)
 		if code := egress.Code(err); code == discordgo.ErrCodeMissingAccess || code == discordgo.ErrCodeMissingPermissions {
@@ -277,7 +277,7 @@ func (b *Bot) playHuman(ctx context.Context, ix *interaction, g *storage.Game, p
 
 // cmdMove handles /move cell:<…> [game:<…>]: it finds the game, then plays
 // under the game seam, on the game as reloaded under its lock.
-func (b *Bot) cmdMove(ctx context.Context, ix *command) error {
+func (b moveFlow) cmdMove(ctx context.Context, ix *command) error {
 	opts := ix.opts
 	g, err := b.gameHere(ctx, ix.interaction, opts.str("game"))
 	if err != nil {
@@ -287,7 +287,7 @@ func (b *Bot) cmdMove(ctx context.Context, ix *command) error {
 }
 
 // typedMove plays the move typed in /move.
-func (b *Bot) typedMove(ix *interaction, cell string) func(context.Context, *storage.Game) error {
+func (b moveFlow) typedMove(ix *interaction, cell string) func(context.Context, *storage.Game) error {
 	return func(ctx context.Context, g *storage.Game) error {
 		if err := checkMover(g, ix.user().ID); err != nil {
 			return err
@@ -297,7 +297,7 @@ func (b *Bot) typedMove(ix *interaction, cell string) func(context.Context, *sto
 }
 
 // gamesHere returns the user's active games in the interaction's channel.
-func (b *Bot) gamesHere(ctx context.Context, ix *interaction) ([]*storage.Game, error) {
+func (b moveFlow) gamesHere(ctx context.Context, ix *interaction) ([]*storage.Game, error) {
 	all, err := b.store.ActiveGames(ctx, storage.User(ix.user().ID))
 	if err != nil {
 		return nil, fmt.Errorf("bot: games of %s: %w", ix.user().ID, err)
@@ -313,7 +313,7 @@ func (b *Bot) gamesHere(ctx context.Context, ix *interaction) ([]*storage.Game, 
 
 // gameHere picks the game a /move means: the one named, or the user's only
 // active game in the channel.
-func (b *Bot) gameHere(ctx context.Context, ix *interaction, id string) (*storage.Game, error) {
+func (b moveFlow) gameHere(ctx context.Context, ix *interaction, id string) (*storage.Game, error) {
 	here, err := b.gamesHere(ctx, ix)
 	if err != nil {
 		return nil, err
@@ -341,7 +341,7 @@ func (b *Bot) gameHere(ctx context.Context, ix *interaction, id string) (*storag
 
 // completeMove suggests the legal moves of the user's game here, or the
 // games themselves for the game option.
-func (b *Bot) completeMove(ctx context.Context, ix *autocomplete) error {
+func (b moveFlow) completeMove(ctx context.Context, ix *autocomplete) error {
 	opts := ix.opts
 	here, err := b.gamesHere(ctx, ix.interaction)
 	if err != nil {

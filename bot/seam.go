@@ -106,7 +106,7 @@ func (ix *interaction) hold(id storage.GameID, fn func() error) error {
 // The worker waits until the handler has returned (see releaseAI), so its
 // edits come after the answer that shows the board.
 func (ix *interaction) queueAI(g *storage.Game) *render.Thinking {
-	thinking, j := ix.b.enqueueAI(g, ix.received)
+	thinking, j := ix.b.turns.enqueueAI(g, ix.received)
 	if j != nil {
 		ix.mu.Lock()
 		ix.ai = append(ix.ai, j)

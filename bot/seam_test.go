@@ -157,7 +157,7 @@ func (u *unit) game(t *testing.T, kind storage.Kind, opponent storage.Player) *s
 		Kind: kind, Players: []storage.Player{{ID: storage.User("alice"), Name: "alice"}, opponent},
 		GuildID: "guild", ChannelID: "channel",
 	}
-	if err := u.b.begin(ctx, g); err != nil {
+	if err := u.b.games.begin(ctx, g); err != nil {
 		t.Fatal(err)
 	}
 	if err := u.store.CreateGame(ctx, g, storage.Limits{}); err != nil {
