@@ -6,7 +6,6 @@ import (
 	"sync"
 	"time"
 
-	"github.com/gambitbot/gambit/bot/egress"
 	"github.com/gambitbot/gambit/bot/i18n"
 	"github.com/gambitbot/gambit/bot/render"
 	"github.com/gambitbot/gambit/engine"
@@ -182,9 +181,7 @@ func (c *comparison) show() {
 		if over {
 			c.b.compares.end(c.game)
 		}
-		_, err := c.ix.out.InteractionResponseEdit(c.ix.raw, egress.WebhookEdit(msg, nil))
-		c.b.egress.Observe(err)
-		if err != nil {
+		if err := c.ix.editResponse(msg); err != nil {
 			c.b.log.Warn("comparison: show the results", "game", c.game, "err", err)
 		}
 		c.mu.Lock()

@@ -234,6 +234,16 @@ func (ix *interaction) edit(msg render.Message) error {
 	return nil
 }
 
+// editResponse changes the interaction's response to msg, uploading its
+// files, without learning what the message carries: for an ephemeral
+// answer edited again and again (Compare), whose files the bot never
+// keeps.
+func (ix *interaction) editResponse(msg render.Message) error {
+	_, err := ix.out.InteractionResponseEdit(ix.raw, egress.WebhookEdit(msg, nil))
+	ix.b.egress.Observe(err)
+	return err
+}
+
 // original returns the interaction's response message, to learn its ID.
 func (ix *interaction) original() (*discordgo.Message, error) {
 	m, err := ix.out.InteractionResponse(ix.raw)
@@ -324,7 +334,7 @@ func (b *Bot) onInteraction(i *discordgo.Interaction, answered func()) {
 		_ = ix.say("error.restarting")
 		return
 	}
-	b.locales.learn(i)
+	b.locales.learn(&ix.envelope)
 	b.inflight.Add(1)
 	defer b.inflight.Done()
 	ctx, cancel := context.WithTimeout(context.Background(), b.cfg.InteractionTimeout)

@@ -7,6 +7,7 @@
 package archtest
 
 import (
+	"go/ast"
 	"go/build"
 	"go/parser"
 	"go/token"
@@ -84,6 +85,41 @@ func TestTransportKnowsNoFlows(t *testing.T) {
 				t.Errorf("bot/%s imports bot/ingress: only %s, the wiring, may", name, wiring)
 			}
 		}
+	}
+}
+
+// dispatch is the one file of package bot that reads an interaction's raw
+// discordgo value (interaction.raw): it makes the typed events, and a
+// handler sees only its own kind's data.
+const dispatch = "interaction.go"
+
+// TestOnlyDispatchReadsTheRawInteraction checks that no file of package bot
+// but dispatch's reads interaction.raw, through which a handler could read
+// another kind's data (a command handler a component's custom ID).
+func TestOnlyDispatchReadsTheRawInteraction(t *testing.T) {
+	root, err := filepath.Abs("../..")
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, err := build.ImportDir(filepath.Join(root, "bot"), 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	fset := token.NewFileSet()
+	for _, name := range p.GoFiles {
+		if name == dispatch {
+			continue
+		}
+		f, err := parser.ParseFile(fset, filepath.Join(p.Dir, name), nil, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		ast.Inspect(f, func(n ast.Node) bool {
+			if sel, ok := n.(*ast.SelectorExpr); ok && sel.Sel.Name == "raw" {
+				t.Errorf("%s reads .raw: only %s may read an interaction's raw value", fset.Position(sel.Pos()), dispatch)
+			}
+			return true
+		})
 	}
 }
 
