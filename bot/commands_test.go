@@ -322,7 +322,7 @@ func TestResignNeedsConfirmationAndOnlyPlayersMayResign(t *testing.T) {
 		t.Errorf("confirming answered %q", r.Content)
 	}
 	g = h.game(g.ID)
-	if g.Status != storage.StatusFinished || g.Result == nil || g.Result.Winner != 0 || g.Result.Reason != "resigned" {
+	if g.Status != storage.StatusFinished || g.Result == nil || g.Result.Winner != 0 || g.Result.Outcome != storage.Resigned {
 		t.Fatalf("after bob resigned the game is %s with %+v, want finished, alice (seat 0) winning, reason resigned", g.Status, g.Result)
 	}
 	final := h.waitBoard(g.ID, "the result on the board", func(m discordtest.Message) bool {
@@ -514,7 +514,7 @@ func TestAnUnplayedTurnForfeitsAfterTheTurnTimeout(t *testing.T) {
 	}
 	h.clock.Advance(2 * time.Minute)
 	g = h.waitGame(g.ID, "the forfeit", func(g *storage.Game) bool { return g.Status != storage.StatusActive })
-	if g.Status != storage.StatusForfeited || g.Result == nil || g.Result.Winner != 1 || g.Result.Reason != "timeout" {
+	if g.Status != storage.StatusForfeited || g.Result == nil || g.Result.Winner != 1 || g.Result.Outcome != storage.TimedOut {
 		t.Fatalf("timed-out game is %s with %+v, want forfeited, bob (seat 1) winning on timeout", g.Status, g.Result)
 	}
 	board := h.waitBoard(g.ID, "the forfeit on the board", func(m discordtest.Message) bool {
@@ -978,7 +978,7 @@ func TestSettingsNeedManageServerAndApply(t *testing.T) {
 	}
 	h.clock.Advance(2 * time.Minute)
 	duel = h.waitGame(duel.ID, "the forfeit after 2 h", func(g *storage.Game) bool { return g.Status != storage.StatusActive })
-	if duel.Status != storage.StatusForfeited || duel.Result == nil || duel.Result.Reason != "timeout" || duel.Result.Winner != 1 {
+	if duel.Status != storage.StatusForfeited || duel.Result == nil || duel.Result.Outcome != storage.TimedOut || duel.Result.Winner != 1 {
 		t.Errorf("after the server's turn timeout the game is %s with %+v", duel.Status, duel.Result)
 	}
 }

@@ -816,7 +816,7 @@ func TestAPlayerWhoLeftForfeitsOnTime(t *testing.T) {
 	}
 	h.clock.Advance(2 * time.Minute)
 	g = h.waitGame(g.ID, "the forfeit", func(g *storage.Game) bool { return !g.Status.Open() })
-	if g.Status != storage.StatusForfeited || g.Result == nil || g.Result.Winner != 0 || g.Result.Reason != "timeout" {
+	if g.Status != storage.StatusForfeited || g.Result == nil || g.Result.Winner != 0 || g.Result.Outcome != storage.TimedOut {
 		t.Fatalf("the game is %s with %+v, want forfeited to alice on time", g.Status, g.Result)
 	}
 	h.waitBoard(g.ID, "the forfeit on the board", func(m discordtest.Message) bool {

@@ -13,7 +13,6 @@ import (
 	"github.com/gambitbot/gambit/bot/customid"
 	"github.com/gambitbot/gambit/bot/render"
 	"github.com/gambitbot/gambit/engine"
-	"github.com/gambitbot/gambit/engine/slidingtile"
 	"github.com/gambitbot/gambit/games"
 	"github.com/gambitbot/gambit/games/catalog"
 	"github.com/gambitbot/gambit/storage"
@@ -34,18 +33,9 @@ const solverTime = 2 * time.Second
 // whose 144 squares take six menus of 25 under a components-v2 board.
 const maxQueensN = 12
 
-// difficulty is a range of optimal lengths of a sliding-tile start.
-type difficulty struct {
-	name   string
-	lo, hi [5]int // by board side: 3 or 4
-}
-
-// difficulties are /puzzle's difficulty choices; medium is the default.
-var difficulties = []difficulty{
-	{name: "easy", lo: [5]int{3: 4, 4: 8}, hi: [5]int{3: 10, 4: 14}},
-	{name: "medium", lo: [5]int{3: 12, 4: 16}, hi: [5]int{3: 18, 4: 24}},
-	{name: "hard", lo: [5]int{3: 20, 4: 26}, hi: [5]int{3: 26, 4: 34}},
-}
+// difficulties are /puzzle's difficulty choices; medium, the middle one,
+// is the default.
+var difficulties = puzzles.Levels()
 
 // puzzles returns the registered solo puzzles: the games of /puzzle.
 func soloGames() []*games.Game {
@@ -66,7 +56,7 @@ func puzzleDefinition() *discordgo.ApplicationCommand {
 	}
 	var levels []*discordgo.ApplicationCommandOptionChoice
 	for _, d := range difficulties {
-		levels = append(levels, &discordgo.ApplicationCommandOptionChoice{Name: d.name, Value: d.name})
+		levels = append(levels, &discordgo.ApplicationCommandOptionChoice{Name: d.Name, Value: d.Name})
 	}
 	return &discordgo.ApplicationCommand{
 		Name: "puzzle", Description: "Solve a puzzle on your own: sliding tiles or N-Queens",
@@ -100,7 +90,7 @@ func (b soloFlow) cmdPuzzle(ctx context.Context, ix *command) error {
 	}
 	level := difficulties[1]
 	if name := opts.str("difficulty"); name != "" {
-		i := indexOf(difficulties, func(d difficulty) bool { return d.name == name })
+		i := indexOf(difficulties, func(d puzzles.Level) bool { return d.Name == name })
 		if i < 0 {
 			return userErr("puzzle.difficulty_choice")
 		}
@@ -157,19 +147,14 @@ func soloNames() string {
 
 // deal returns a new puzzle's start: a sliding-tile start whose optimal
 // solution is as long as the difficulty asks, or the empty N×N board.
-func deal(ctx context.Context, gm *games.Game, n int, level difficulty) (engine.Position, error) {
+func deal(ctx context.Context, gm *games.Game, n int, level puzzles.Level) (engine.Position, error) {
 	start, err := gm.Start(games.Options{Size: n})
 	if err != nil {
 		return nil, fmt.Errorf("bot: deal %s: %w", gm.Name, err)
 	}
-	p, ok := start.(*slidingtile.Position)
-	if !ok {
-		return start, nil
-	}
 	ctx, cancel := context.WithTimeout(ctx, solverTime)
 	defer cancel()
-	size := p.Size()
-	q, _, err := puzzles.Scramble(ctx, rand.New(rand.NewPCG(rand.Uint64(), rand.Uint64())), size, level.lo[size], level.hi[size])
+	q, err := puzzles.Deal(ctx, rand.New(rand.NewPCG(rand.Uint64(), rand.Uint64())), start, level)
 	if err != nil {
 		return nil, fmt.Errorf("bot: deal %s: %w", gm.Name, err)
 	}
@@ -305,7 +290,7 @@ func (b soloFlow) clickSolve(ctx context.Context, ix *component, g *storage.Game
 	}
 	g.Position = pos.String()
 	g.Status = storage.StatusAbandoned
-	res := storage.Result{Winner: storage.Nobody, Reason: render.SolvedByGambit, MovesUsed: own}
+	res := storage.Result{Winner: storage.Nobody, Outcome: storage.SolvedByGambit, MovesUsed: own}
 	_, err = b.store.FinishGame(ctx, g, res)
 	if errors.Is(err, storage.ErrConflict) || errors.Is(err, storage.ErrGameOver) {
 		return raceError(err, "puzzle.conflict")

@@ -155,7 +155,7 @@ func TestPuzzleSolveCompareAndGiveUp(t *testing.T) {
 	}
 	g = h.game(g.ID)
 	p, err := nqueens.Parse(g.Position)
-	if err != nil || !p.Solved() || g.Status != storage.StatusAbandoned || g.Result.MovesUsed != 1 || g.Result.Reason != "solved by Gambit" {
+	if err != nil || !p.Solved() || g.Status != storage.StatusAbandoned || g.Result.MovesUsed != 1 || g.Result.Outcome != storage.SolvedByGambit {
 		t.Fatalf("after Solve: %s %s %+v (%v)", g.Position, g.Status, g.Result, err)
 	}
 	if solved, err := h.store.Solved(h.ctx(), storage.User(alice), g.Kind, 10); err != nil || len(solved) != 0 {
@@ -182,7 +182,7 @@ func TestPuzzleSolveCompareAndGiveUp(t *testing.T) {
 		t.Errorf("giving up answered %q", r.Content)
 	}
 	g = h.waitGame(g.ID, "the puzzle given up", func(g *storage.Game) bool { return !g.Status.Open() })
-	if g.Status != storage.StatusAbandoned || g.Result.Reason != "gave up" {
+	if g.Status != storage.StatusAbandoned || g.Result.Outcome != storage.GaveUp {
 		t.Fatalf("given up: %s %+v", g.Status, g.Result)
 	}
 }

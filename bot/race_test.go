@@ -1221,7 +1221,7 @@ func TestDuplicateDeliveriesAndDoubleClicks(t *testing.T) {
 	}
 	g := h.game(g4.ID)
 	loser := g.Seat(storage.User(resigned[0].ix.UserID))
-	if g.Status != storage.StatusFinished || g.Result == nil || g.Result.Winner != 1-loser || g.Result.Reason != "resigned" {
+	if g.Status != storage.StatusFinished || g.Result == nil || g.Result.Winner != 1-loser || g.Result.Outcome != storage.Resigned {
 		t.Errorf("after the resignation of seat %d the game is %s with %+v", loser, g.Status, g.Result)
 	}
 	ratedOnce(storage.Kind("connect4"), gh)

@@ -84,7 +84,7 @@ func (b timerFlow) endIfDue(ctx context.Context, id storage.GameID) error {
 		loser := g.Turn
 		notice = b.boards.boardLang(g).T("board.ran_out", "Player", render.PlayerName(b.boards.boardLang(g), g.Players[loser]))
 		g.Status = storage.StatusForfeited
-		changes, err = b.store.FinishGame(ctx, g, storage.Result{Winner: 1 - loser, Reason: "timeout"})
+		changes, err = b.store.FinishGame(ctx, g, storage.Result{Winner: 1 - loser, Outcome: storage.TimedOut})
 	}
 	if errors.Is(err, storage.ErrConflict) || errors.Is(err, storage.ErrGameOver) {
 		return nil

@@ -2,10 +2,12 @@
 // moves, results and the Position interface through which a strategy can
 // play any of the games without knowing which.
 //
-// Each game lives in its own subpackage (engine/adjacency, engine/connect4,
-// engine/tictactoe) and engine/games maps game names to them. The packages
-// under engine are pure rules: they do no I/O and import nothing else of
-// Gambit's.
+// Each game's rules live in their own subpackage (engine/adjacency,
+// engine/connect4, engine/tictactoe, and the puzzles engine/slidingtile and
+// engine/nqueens); the plug-ins under games, listed in games/catalog, give
+// them names and everything else the program needs. The packages under
+// engine are pure rules: they do no I/O and import nothing else of
+// Gambit's. The package's examples are the place to start reading.
 package engine
 
 import "fmt"

@@ -9,12 +9,15 @@
 // and their defaults, how its board looks (an emoji palette and a board
 // model that a renderer draws), how moves are entered, its help text and
 // the evaluation its AI searches with. Nothing here does I/O or knows
-// Discord: renderers turn the descriptions into messages.
+// Discord: renderers turn the descriptions into messages (Board.Text is
+// the plain-text one). The package's examples are the place to start
+// reading.
 package games
 
 import (
 	"errors"
 	"fmt"
+	"io/fs"
 	"strings"
 
 	"github.com/gambitbot/gambit/engine"
@@ -89,6 +92,14 @@ type Game struct {
 	Input Input
 	// Help is the game's help page.
 	Help Help
+	// Texts are the game's player texts in every language the bot speaks:
+	// the files en.toml and id.toml at the FS root, each holding only
+	// messages under game.<Name>. (its title, rules, move words, menus,
+	// units of its Tally as game.<Name>.unit.<unit>), in the TOML format
+	// of bot/i18n/locales. bot/i18n loads them beside its own messages and
+	// refuses a file with a message outside the game's prefix. A plug-in
+	// embeds them (//go:embed locales) and passes TextsIn(files, "locales").
+	Texts fs.FS
 	// AI is what searches know of the game; nil for a game no generic
 	// strategy can play.
 	AI *AI
@@ -197,6 +208,17 @@ func (g *Game) Play(pos engine.Position, m engine.Move) Change {
 
 // Solo reports whether the game is a one-player puzzle.
 func (g *Game) Solo() bool { return g.Players == 1 }
+
+// TextsIn returns the directory dir of fsys as the root of a Game's
+// Texts. It panics on an invalid dir, a mistake in the plug-in's own
+// source.
+func TextsIn(fsys fs.FS, dir string) fs.FS {
+	sub, err := fs.Sub(fsys, dir)
+	if err != nil {
+		panic(fmt.Sprintf("games: texts in %q: %v", dir, err))
+	}
+	return sub
+}
 
 // OrNil returns a parsed position as an engine.Position, or a nil one
 // with the error: a nil *Position in an interface would not be nil.

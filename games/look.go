@@ -204,6 +204,21 @@ type AI struct {
 	// Local, if not nil, replaces Evaluate in the local and genetic
 	// searches, whose shallow look-ahead wants a smoother estimate.
 	Local func(p engine.Position) int
+	// Gain, if not nil, returns what the legal move m gains the side to
+	// move in p at once, 0 or more (Adjacency: the marks it captures):
+	// greedy plays a move of most gain, and MCTS's playouts prefer one
+	// half the time. Without it greedy evaluates every move and playouts
+	// are uniformly random.
+	Gain func(p engine.Position, m engine.Move) int
+	// Ratings are the calibrated ratings of the strategies that play the
+	// game, by strategy name: the Elo figures of one round robin of all of
+	// them in `gambit arena`, whose fit puts the mean strategy at 1500
+	// (strategies/README.md, "Calibrated ratings"); the arena command that
+	// measured them stands in a comment beside the figures. The bot rates
+	// players against these fixed figures (strategies.Rating,
+	// storage.AIRatings). Every strategy that plays the game needs one
+	// (TestEveryStrategyHasACalibratedRating in strategies).
+	Ratings map[string]float64
 }
 
 // Terminal returns the exact score of a finished position for the side to

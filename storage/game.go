@@ -193,8 +193,9 @@ const Nobody = -2
 type Result struct {
 	// Winner is the index in Game.Players of the winner, Draw or Nobody.
 	Winner int `json:"winner"`
-	// Reason says why it ended, for display ("resigned", "timeout", …).
-	Reason string `json:"reason,omitempty"`
+	// Outcome is how it ended: by the rules, a resignation, a timeout…
+	// Records keep it under its old name, "reason".
+	Outcome Outcome `json:"reason,omitempty"`
 	// MovesUsed is how many moves the player of a solo puzzle made; 0 in
 	// a duel.
 	MovesUsed int `json:"moves_used,omitempty"`
@@ -302,14 +303,14 @@ func (g *Game) Seat(p PlayerID) int {
 // Outcome returns the status and result that end g when a move by the
 // player in seat ends it with score for that player (1 a win, 0.5 a draw,
 // 0 a loss). A duel is finished with its winner or a draw. A solo puzzle
-// is finished when won (solved) and otherwise abandoned ("no way on"),
+// is finished when won (solved) and otherwise abandoned (NoWayOn),
 // its moves used being len(g.Moves); the optimum is left unknown (0).
 func (g *Game) Outcome(seat int, score float64) (Status, Result) {
 	if g.Solo() {
 		if score == 1 {
 			return StatusFinished, Result{Winner: 0, MovesUsed: len(g.Moves)}
 		}
-		return StatusAbandoned, Result{Winner: Nobody, Reason: "no way on", MovesUsed: len(g.Moves)}
+		return StatusAbandoned, Result{Winner: Nobody, Outcome: NoWayOn, MovesUsed: len(g.Moves)}
 	}
 	switch score {
 	case 1:
@@ -321,13 +322,13 @@ func (g *Game) Outcome(seat int, score float64) (Status, Result) {
 }
 
 // GiveUp returns the status and result that end g when the player in seat
-// gives up: a duel is finished, won by the other side ("resigned"); a solo
-// puzzle is abandoned ("gave up").
+// gives up: a duel is finished, won by the other side (Resigned); a solo
+// puzzle is abandoned (GaveUp).
 func (g *Game) GiveUp(seat int) (Status, Result) {
 	if g.Solo() {
-		return StatusAbandoned, Result{Winner: Nobody, Reason: "gave up", MovesUsed: len(g.Moves)}
+		return StatusAbandoned, Result{Winner: Nobody, Outcome: GaveUp, MovesUsed: len(g.Moves)}
 	}
-	return StatusFinished, Result{Winner: 1 - seat, Reason: "resigned"}
+	return StatusFinished, Result{Winner: 1 - seat, Outcome: Resigned}
 }
 
 // Validate checks the rules every stored game obeys, apart from the id,
@@ -388,7 +389,8 @@ func (g *Game) Validate() error {
 // validateSolo checks the rules of a solo puzzle: its player is a person
 // (or Anonymous, once deleted); it is never a challenge, never forfeited
 // and has no deadline, as nobody waits for its player; a solved puzzle has
-// Winner 0, an abandoned one Nobody, and its score is consistent.
+// Winner 0 and ends by the rules, an abandoned one Nobody and ends by a
+// puzzle's outcome, and its score is consistent.
 func (g *Game) validateSolo() error {
 	if g.Players[0].ID.IsAI() {
 		return fmt.Errorf("a solo puzzle played by %s: only people play puzzles", g.Players[0].ID)
@@ -408,6 +410,9 @@ func (g *Game) validateSolo() error {
 		if r.Winner != want {
 			return fmt.Errorf("a %s solo puzzle with winner %d, want %d", g.Status, r.Winner, want)
 		}
+		if !r.Outcome.EndsPuzzle() || (g.Status == StatusFinished && r.Outcome != ByRules) {
+			return fmt.Errorf("a %s solo puzzle with outcome %q", g.Status, r.Outcome)
+		}
 		if r.MovesUsed < 0 || r.Optimal < 0 || (g.Status == StatusFinished && r.MovesUsed < r.Optimal) {
 			return fmt.Errorf("a solo puzzle's score of %d moves, optimal %d", r.MovesUsed, r.Optimal)
 		}
@@ -417,7 +422,8 @@ func (g *Game) validateSolo() error {
 
 // validateDuel checks the rules of a game between two sides: two different
 // players (unless both were deleted), a winner that is a seat or Draw, no
-// puzzle score and not abandoned, which only a puzzle can be.
+// puzzle score, a duel's outcome (a resignation or timeout has a winner)
+// and not abandoned, which only a puzzle can be.
 func (g *Game) validateDuel() error {
 	if a, b := g.Players[0].ID, g.Players[1].ID; a == b && a != Anonymous {
 		return fmt.Errorf("both players are %s", a)
@@ -431,6 +437,9 @@ func (g *Game) validateDuel() error {
 		}
 		if r.MovesUsed != 0 || r.Optimal != 0 {
 			return errors.New("a duel with a puzzle's score")
+		}
+		if !r.Outcome.EndsDuel() || (r.Outcome != ByRules && r.Winner == Draw) {
+			return fmt.Errorf("a duel with winner %d and outcome %q", r.Winner, r.Outcome)
 		}
 	}
 	return nil

@@ -7,9 +7,11 @@
 // are rated. A solo puzzle ends finished when solved, with its score in
 // the Result (moves used against the optimum), or abandoned when given up.
 //
-// The implementation lives in storage/bolt. Every Store method that changes
-// data is one transaction: it happens completely or not at all, and it is on
-// disk when the method returns.
+// Two implementations pass the same conformance suite (storage/storetest):
+// storage/bolt on one bbolt file and storage/postgres on PostgreSQL; the
+// example of storage/bolt is the place to start reading. Every Store
+// method that changes data is one transaction: it happens completely or not
+// at all, and it is on disk when the method returns.
 //
 // Games use optimistic concurrency. A game's Version is 1 when it is created
 // and grows by one with every committed change; UpdateGame and FinishGame
@@ -17,8 +19,8 @@
 // else committed first, so of two clicks racing on one board exactly one
 // wins. The loser reloads the game and answers from the new state.
 //
-// The JSON field names of the types below are the on-disk record format of
-// storage/bolt; renaming one needs a schema migration there.
+// The JSON field names of the types below are the record format of both
+// stores; renaming one needs a schema migration.
 package storage
 
 import (

@@ -215,7 +215,7 @@ func TestSoloGameValidate(t *testing.T) {
 			g.Status, g.Result = StatusFinished, &Result{Winner: 0, MovesUsed: 7}
 		},
 		"abandoned": func(g *Game) {
-			g.Status, g.Result = StatusAbandoned, &Result{Winner: Nobody, Reason: "gave up", MovesUsed: 2, Optimal: 5}
+			g.Status, g.Result = StatusAbandoned, &Result{Winner: Nobody, Outcome: GaveUp, MovesUsed: 2, Optimal: 5}
 		},
 		"anonymised": func(g *Game) {
 			g.Players[0].ID = Anonymous
@@ -339,11 +339,11 @@ func TestOutcomeAndGiveUp(t *testing.T) {
 	s, r = duel.Outcome(0, 0.5)
 	check("duel drawn", duel, s, r, StatusFinished, Result{Winner: Draw})
 	s, r = duel.GiveUp(0)
-	check("duel resigned by seat 0", duel, s, r, StatusFinished, Result{Winner: 1, Reason: "resigned"})
+	check("duel resigned by seat 0", duel, s, r, StatusFinished, Result{Winner: 1, Outcome: Resigned})
 	s, r = puzzle.Outcome(0, 1)
 	check("puzzle solved", puzzle, s, r, StatusFinished, Result{Winner: 0, MovesUsed: 3})
 	s, r = puzzle.Outcome(0, 0)
-	check("puzzle stuck", puzzle, s, r, StatusAbandoned, Result{Winner: Nobody, Reason: "no way on", MovesUsed: 3})
+	check("puzzle stuck", puzzle, s, r, StatusAbandoned, Result{Winner: Nobody, Outcome: NoWayOn, MovesUsed: 3})
 	s, r = puzzle.GiveUp(0)
-	check("puzzle given up", puzzle, s, r, StatusAbandoned, Result{Winner: Nobody, Reason: "gave up", MovesUsed: 3})
+	check("puzzle given up", puzzle, s, r, StatusAbandoned, Result{Winner: Nobody, Outcome: GaveUp, MovesUsed: 3})
 }

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/gambitbot/gambit/engine"
+	"github.com/gambitbot/gambit/games/catalog"
 )
 
 // TestEveryStrategyKeepsItsPromises runs every registered strategy on
@@ -53,6 +54,28 @@ func TestEveryStrategyKeepsItsPromises(t *testing.T) {
 					}
 				}
 			})
+		}
+	}
+}
+
+// TestEveryStrategyPlaysLongLines runs every strategy that plays Othello
+// on an early position whose lines, passes included, run past 64 plies:
+// a search that follows them to the end (beam) must not run out of its
+// per-ply buffers. The node cap bounds the work, not the clock.
+func TestEveryStrategyPlaysLongLines(t *testing.T) {
+	const text = "......../..o...../..o.o.../.xxxx.../..oox.../.....x../......../........ o"
+	for _, info := range ForGame("othello") {
+		g, err := catalog.Lookup("othello")
+		if err != nil {
+			t.Fatal(err)
+		}
+		p, err := g.Parse(text)
+		if err != nil {
+			t.Fatal(err)
+		}
+		res, err := searchNoPanic(context.Background(), info.Strategy, p, Limits{Nodes: 20000, Seed: 1, HashMiB: 1})
+		if err != nil || !p.Legal(res.Move) || p.String() != text {
+			t.Errorf("%s: move %v, error %v, position left %v", info.Name, res.Move, err, p)
 		}
 	}
 }

@@ -8,8 +8,6 @@ import (
 	"time"
 
 	"github.com/gambitbot/gambit/engine"
-	"github.com/gambitbot/gambit/engine/adjacency"
-
 	"github.com/gambitbot/gambit/games/catalog"
 )
 
@@ -77,10 +75,10 @@ const defaultNodes = 1 << 20
 
 // Greedy is the bot that report 000's hill climbers (section 1.3,
 // "Algoritma Local Search") really are: it looks one ply ahead and plays
-// the move that captures most opponent marks (Adjacency's Captures),
-// breaking ties at random. In the other games it plays the move whose
-// position evaluates best for it, a winning move first. Ties are broken
-// by a PCG generator seeded from Limits.Seed.
+// the move that captures most opponent marks (the plug-in's Gain:
+// Adjacency's Captures), breaking ties at random. In the other games it
+// plays the move whose position evaluates best for it, a winning move
+// first. Ties are broken by a PCG generator seeded from Limits.Seed.
 type Greedy struct{}
 
 // Search implements Strategy.
@@ -98,6 +96,7 @@ func (Greedy) Search(ctx context.Context, pos engine.Position, limits Limits) (R
 type scorer struct {
 	rules rules
 	eval  func(engine.Position) int
+	gain  func(engine.Position, engine.Move) int // the plug-in's Gain, or nil
 }
 
 // scorerFor returns the scorer of pos's game: its plug-in's Local
@@ -111,7 +110,7 @@ func scorerFor(pos engine.Position) (scorer, bool) {
 	if g.AI.Local != nil {
 		eval = g.AI.Local
 	}
-	return scorer{gameRules{g.AI}, eval}, true
+	return scorer{gameRules{g.AI}, eval, g.AI.Gain}, true
 }
 
 // value scores p for the side to move: exactly when the game is over.
@@ -218,18 +217,19 @@ func (r *run) rootValue(v int) int {
 	return v
 }
 
-// greedy returns Greedy's move and its one-ply value for the mover. For
-// Adjacency the move captures most marks; elsewhere it evaluates best.
-// Ties are broken uniformly at random.
+// greedy returns Greedy's move and its one-ply value for the mover. In a
+// game whose plug-in has Gain (Adjacency: the marks captured) the move
+// gains most; elsewhere it evaluates best. Ties are broken uniformly at
+// random.
 func (r *run) greedy() (engine.Move, int) {
-	board, isAdjacency := r.pos.(*adjacency.Position)
+	gain := r.sc.gain
 	var best engine.Move
 	bestKey, ties := math.MinInt, 0
 	for _, m := range r.legal() {
 		var key int
-		if isAdjacency {
+		if gain != nil {
 			r.tick()
-			key = board.Captures(m)
+			key = gain(r.pos, m)
 		} else {
 			r.play(m)
 			key = -r.eval()

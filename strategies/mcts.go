@@ -8,7 +8,7 @@ import (
 	"time"
 
 	"github.com/gambitbot/gambit/engine"
-	"github.com/gambitbot/gambit/engine/adjacency"
+	"github.com/gambitbot/gambit/games/catalog"
 )
 
 // mctsStrategies is Monte Carlo tree search, which none of the reports
@@ -29,9 +29,10 @@ const (
 	// mctsC is UCT's exploration constant: √2, the value of Kocsis and
 	// Szepesvári's bound for rewards in [0, 1].
 	mctsC = math.Sqrt2
-	// mctsGreedy is the probability that an Adjacency playout move is the
-	// one that captures most (ties broken at random) rather than a
-	// uniformly random one.
+	// mctsGreedy is the probability that a playout move is the one that
+	// gains most (games.AI.Gain: in Adjacency, captures most; ties broken
+	// at random) rather than a uniformly random one, in a game that has
+	// Gain.
 	mctsGreedy = 0.5
 	// mctsDefaultPlayouts caps a search with neither a deadline nor a
 	// node limit, which would otherwise never end.
@@ -81,7 +82,7 @@ type mctsNode struct {
 // mcts is one search.
 type mcts struct {
 	pos      engine.Position
-	adj      *adjacency.Position // pos, in Adjacency; nil otherwise
+	gain     func(engine.Position, engine.Move) int // the plug-in's Gain, or nil
 	root     engine.Side
 	rng      *rand.Rand
 	nodes    []mctsNode
@@ -103,7 +104,9 @@ func (MCTS) Search(ctx context.Context, pos engine.Position, limits Limits) (Res
 		mib = DefaultHashMiB
 	}
 	t := &mcts{pos: pos.Clone(), root: pos.SideToMove(), rng: seededRand(limits.Seed), maxNodes: mib << 20 / 32}
-	t.adj, _ = t.pos.(*adjacency.Position)
+	if g := catalog.Of(pos); g != nil && g.AI != nil {
+		t.gain = g.AI.Gain
+	}
 	if ctx.Err() != nil {
 		m := t.choose(moves) // what a playout would play
 		return Result{Move: m, PV: []engine.Move{m}}, nil
@@ -211,12 +214,12 @@ func (t *mcts) selectChild(n int32) int32 {
 
 // choose is the playout policy's move among moves.
 func (t *mcts) choose(moves []engine.Move) engine.Move {
-	if t.adj == nil || t.rng.Float64() >= mctsGreedy {
+	if t.gain == nil || t.rng.Float64() >= mctsGreedy {
 		return moves[t.rng.IntN(len(moves))]
 	}
 	best, most, ties := moves[0], -1, 0
 	for _, m := range moves {
-		switch c := t.adj.Captures(m); {
+		switch c := t.gain(t.pos, m); {
 		case c > most:
 			best, most, ties = m, c, 1
 		case c == most:

@@ -5,7 +5,7 @@ import (
 	"fmt"
 
 	"github.com/gambitbot/gambit/engine"
-	"github.com/gambitbot/gambit/engine/adjacency"
+	"github.com/gambitbot/gambit/games/catalog"
 )
 
 // searchStrategies are Gambit's own strong strategies.
@@ -67,10 +67,19 @@ const (
 	HandEval
 )
 
+// ownEngines are the games minimax searches with an engine of their own
+// instead of the generic search, by game name (games/catalog); each in
+// its file minimax_<game>.go, so nothing here knows a game's types.
+var ownEngines = map[string]func(context.Context, engine.Position, Limits, Minimax) (Result, error){
+	"adjacency": searchAdjacency,
+}
+
 // Search implements Strategy.
 func (m Minimax) Search(ctx context.Context, pos engine.Position, limits Limits) (Result, error) {
-	if p, ok := pos.(*adjacency.Position); ok {
-		return searchAdjacency(ctx, p, limits, m.Eval)
+	if g := catalog.Of(pos); g != nil {
+		if own, ok := ownEngines[g.Name]; ok {
+			return own(ctx, pos, limits, m)
+		}
 	}
 	r, ok := rulesFor(pos)
 	if !ok {

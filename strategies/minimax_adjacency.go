@@ -26,12 +26,13 @@ func adjEnginePool(ev adjsearch.Evaluator) *sizedPool[*adjsearch.Engine] {
 
 // searchAdjacency is minimax on Adjacency: the specialised engine of
 // strategies/adjsearch, which also solves endgames exactly.
-func searchAdjacency(ctx context.Context, pos *adjacency.Position, limits Limits, eval AdjacencyEval) (Result, error) {
+func searchAdjacency(ctx context.Context, p engine.Position, limits Limits, m Minimax) (Result, error) {
+	pos := p.(*adjacency.Position)
 	hashMiB := limits.HashMiB
 	if hashMiB <= 0 {
 		hashMiB = DefaultHashMiB
 	}
-	pool := adjEngines[eval]
+	pool := adjEngines[m.Eval]
 	e := pool.get(hashMiB)
 	defer pool.put(hashMiB, e)
 	opts := adjsearch.Options{Depth: limits.Depth, Nodes: limits.Nodes, Threads: limits.Threads, MaxTableMiB: hashMiB}

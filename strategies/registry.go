@@ -28,7 +28,7 @@ type Info struct {
 	// Name is the stable lowercase name the command line and the bot use;
 	// never renamed once released.
 	Name string
-	// Games lists the engine/games names of the games it plays.
+	// Games lists the names of the games it plays (games/catalog).
 	Games []string
 	// DisplayName is the name players see ("Hill climber"); it may change
 	// between releases, unlike Name.

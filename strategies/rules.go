@@ -2,7 +2,6 @@ package strategies
 
 import (
 	"github.com/gambitbot/gambit/engine"
-	"github.com/gambitbot/gambit/engine/connect4"
 	"github.com/gambitbot/gambit/games"
 	"github.com/gambitbot/gambit/games/catalog"
 )
@@ -19,9 +18,12 @@ func (r gameRules) evaluate(p engine.Position) int { return r.ai.Evaluate(p) }
 
 func (r gameRules) orderBonus(p engine.Position, m engine.Move) int { return r.ai.Order(p, m) }
 
-// connect4Rules add the exact Connect Four solver (rules_connect4.go) to
-// the plug-in's rules.
-type connect4Rules struct{ gameRules }
+// exact are the games whose search has an exact solver of its own, by
+// game name (games/catalog): each makes its rules from the plug-in's, in
+// its own file (rules_<game>.go), so nothing here knows a game's types.
+var exact = map[string]func(gameRules) rules{
+	"connect4": func(r gameRules) rules { return connect4Rules{r} },
+}
 
 // rulesFor returns the search rules of pos's game: its plug-in's AI, with
 // an exact solver for the games that have one. A game without AI
@@ -32,9 +34,8 @@ func rulesFor(pos engine.Position) (rules, bool) {
 		return nil, false
 	}
 	r := gameRules{g.AI}
-	switch pos.(type) {
-	case *connect4.Position:
-		return connect4Rules{r}, true
+	if own, ok := exact[g.Name]; ok {
+		return own(r), true
 	}
 	return r, true
 }

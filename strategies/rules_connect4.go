@@ -6,9 +6,11 @@ import (
 	"github.com/gambitbot/gambit/strategies/c4solver"
 )
 
-// The Connect Four rules solve exactly with strategies/c4solver once a
-// quick heuristic search has an answer ready, and fall back on that answer
-// when the solve does not finish in time.
+// connect4Rules add the exact Connect Four solver to the plug-in's rules
+// (exact, in rules.go): they solve exactly with strategies/c4solver once
+// a quick heuristic search has an answer ready, and fall back on that
+// answer when the solve does not finish in time.
+type connect4Rules struct{ gameRules }
 
 // reach: try the solver in every position, after a heuristic search to
 // depth 12 (a few milliseconds) has a fallback answer.

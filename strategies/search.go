@@ -14,7 +14,7 @@ import (
 // Internal scores fit the transposition table's 16 bits.
 const (
 	infinity = 30000
-	maxPly   = 64 // more plies than any game lasts
+	maxPly   = 128 // more plies than any game lasts (Othello: 60 discs and up to 60 passes)
 	// nodeCheckMask sets how often a thread looks at the clock: every
 	// 256 nodes, a few tens of microseconds.
 	nodeCheckMask = 255

@@ -5,7 +5,8 @@
 // A search's only time limit is its context's deadline: Search returns
 // soon after it with the best move found so far, and an already-expired
 // context still gets a legal move at once. Limits add optional caps on
-// depth, nodes, memory and threads, and a progress callback.
+// depth, nodes, memory and threads, and a progress callback. The
+// package's example is the place to start reading.
 package strategies
 
 import (

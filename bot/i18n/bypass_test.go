@@ -34,7 +34,6 @@ var definitions = map[string]bool{"commandDefinitions": true, "puzzleDefinition"
 // allowed are the prose-like literals that are no text for people, and why.
 var allowed = map[string]string{
 	"in guild ":           "a log attribute",
-	"solved by Gambit":    "render.SolvedByGambit, a stored Result.Reason: boards show reason.solved_by_gambit",
 	"Challenge to a game": "challengeMenu, the menu command's registered name: TestCommandsAreLocalized checks it against cmd.\"Challenge to a game.name\"",
 }
 

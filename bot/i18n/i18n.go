@@ -3,7 +3,9 @@
 // interaction.
 //
 // The messages live in locales/<language>.toml, embedded in the binary,
-// one message a line: an ID and its text, a text/template whose
+// and a game's own texts (game.<name>.…) with its plug-in
+// (games.Game.Texts), which this package loads for every game of the
+// catalog; one message a line: an ID and its text, a text/template whose
 // placeholders are named ({{.Game}}). A message that depends on a number
 // has a plural table (one/other) and takes the number as Count. Adding a
 // message is a line in each file; TestEveryMessageInEveryLanguage fails
@@ -22,16 +24,20 @@ import (
 	"fmt"
 	"io/fs"
 	"path"
+	"slices"
 	"sort"
 	"strings"
 
 	"github.com/BurntSushi/toml"
 	"github.com/nicksnyder/go-i18n/v2/i18n"
 	"golang.org/x/text/language"
+
+	"github.com/gambitbot/gambit/games"
+	"github.com/gambitbot/gambit/games/catalog"
 )
 
 //go:embed locales/*.toml
-var files embed.FS
+var own embed.FS
 
 // Discord's locale codes of the languages Gambit speaks, English first.
 const (
@@ -39,24 +45,124 @@ const (
 	Indonesian = "id"
 )
 
-// bundle holds every language's messages; loaded once, read-only after.
-var bundle, languages = load()
+// bundle holds every language's messages, languages their tags and files
+// the message files they came from; loaded once, read-only after.
+var bundle, languages, files = load()
 
-// load reads the embedded message files. A broken file is a build error
-// of ours, so it panics: the tests load the bundle first thing.
-func load() (*i18n.Bundle, []language.Tag) {
-	b := i18n.NewBundle(language.English)
-	b.RegisterUnmarshalFunc("toml", toml.Unmarshal)
-	names, err := fs.Glob(files, "locales/*.toml")
+// file is one parsed message file: the catalogue's own or a game's.
+type file struct {
+	// name names the file in errors: "locales/en.toml", "game
+	// connect4's en.toml".
+	name string
+	// base is the file's name without its directory: "en.toml".
+	base string
+	*i18n.MessageFile
+}
+
+// unmarshal reads the message files' format.
+var unmarshal = map[string]i18n.UnmarshalFunc{"toml": toml.Unmarshal}
+
+// load reads the embedded message files and every catalog game's texts. A
+// broken file is a build error of ours, so it panics: the tests load the
+// bundle first thing.
+func load() (*i18n.Bundle, []language.Tag, []file) {
+	read, err := readFiles(catalog.All())
 	if err != nil {
-		panic(fmt.Sprintf("i18n: list message files: %v", err))
+		panic(err.Error())
 	}
-	for _, name := range names {
-		if _, err := b.LoadMessageFileFS(files, name); err != nil {
-			panic(fmt.Sprintf("i18n: load %s: %v", path.Base(name), err))
+	b := i18n.NewBundle(language.English)
+	for _, f := range read {
+		if err := b.AddMessages(f.Tag, f.Messages...); err != nil {
+			panic(fmt.Sprintf("i18n: load %s: %v", f.name, err))
 		}
 	}
-	return b, b.LanguageTags()
+	return b, b.LanguageTags(), read
+}
+
+// readFiles parses the catalogue's own message files and the texts of
+// each game (games.Game.Texts): one file for each of the catalogue's
+// languages, holding only messages under game.<name>.. No message may be
+// in two files of a language.
+func readFiles(gs []*games.Game) ([]file, error) {
+	names, err := fs.Glob(own, "locales/*.toml")
+	if err != nil {
+		return nil, fmt.Errorf("i18n: list message files: %w", err)
+	}
+	var out []file
+	var langs []string
+	for _, name := range names {
+		f, err := parse(own, name, name)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, f)
+		langs = append(langs, f.base)
+	}
+	for _, g := range gs {
+		texts, err := gameFiles(g.Name, g.Texts, langs)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, texts...)
+	}
+	seen := map[string]string{} // base and message ID: the file that has it
+	for _, f := range out {
+		for _, m := range f.Messages {
+			key := f.base + " " + m.ID
+			if other, ok := seen[key]; ok {
+				return nil, fmt.Errorf("i18n: message %s is in both %s and %s", m.ID, other, f.name)
+			}
+			seen[key] = f.name
+		}
+	}
+	return out, nil
+}
+
+// gameFiles parses game name's texts: a file for each of langs (file
+// names such as "en.toml") and no other, each holding only messages under
+// game.<name>..
+func gameFiles(name string, texts fs.FS, langs []string) ([]file, error) {
+	if texts == nil {
+		return nil, fmt.Errorf("i18n: game %s has no texts (games.Game.Texts)", name)
+	}
+	prefix := "game." + name + "."
+	var out []file
+	for _, base := range langs {
+		f, err := parse(texts, base, "game "+name+"'s "+base)
+		if err != nil {
+			return nil, err
+		}
+		for _, m := range f.Messages {
+			if !strings.HasPrefix(m.ID, prefix) {
+				return nil, fmt.Errorf("i18n: %s: message %s is not the game's: its texts are under %s", f.name, m.ID, prefix)
+			}
+		}
+		out = append(out, f)
+	}
+	names, err := fs.Glob(texts, "*")
+	if err != nil {
+		return nil, fmt.Errorf("i18n: list game %s's texts: %w", name, err)
+	}
+	for _, n := range names {
+		if !slices.Contains(langs, n) {
+			return nil, fmt.Errorf("i18n: game %s's %s is no message file of a language the bot speaks (%s)", name, n, strings.Join(langs, ", "))
+		}
+	}
+	return out, nil
+}
+
+// parse reads and parses the message file name of fsys, called label in
+// errors.
+func parse(fsys fs.FS, name, label string) (file, error) {
+	raw, err := fs.ReadFile(fsys, name)
+	if err != nil {
+		return file{}, fmt.Errorf("i18n: read %s: %w", label, err)
+	}
+	f, err := i18n.ParseMessageFileBytes(raw, path.Base(name), unmarshal)
+	if err != nil {
+		return file{}, fmt.Errorf("i18n: parse %s: %w", label, err)
+	}
+	return file{name: label, base: path.Base(name), MessageFile: f}, nil
 }
 
 // Localizer gives the messages of one language.
@@ -165,28 +271,28 @@ func Locales() []string {
 	return out
 }
 
-// Messages returns every message of a language's file by ID, each as its
-// plural forms ("other", and "one" for a plural), for the catalogue's
-// tests.
+// Messages returns every message of a language by ID — the catalogue's
+// own file and the games' texts —, each as its plural forms ("other", and
+// "one" for a plural), for the catalogue's tests.
 func Messages(locale string) (map[string]map[string]string, error) {
-	name := "locales/" + strings.ToLower(strings.SplitN(locale, "-", 2)[0]) + ".toml"
-	raw, err := files.ReadFile(name)
-	if err != nil {
-		return nil, fmt.Errorf("i18n: read %s: %w", name, err)
-	}
-	f, err := i18n.ParseMessageFileBytes(raw, name, map[string]i18n.UnmarshalFunc{"toml": toml.Unmarshal})
-	if err != nil {
-		return nil, fmt.Errorf("i18n: parse %s: %w", name, err)
-	}
+	base := strings.ToLower(strings.SplitN(locale, "-", 2)[0]) + ".toml"
 	out := map[string]map[string]string{}
-	for _, m := range f.Messages {
-		forms := map[string]string{}
-		for form, text := range map[string]string{"zero": m.Zero, "one": m.One, "two": m.Two, "few": m.Few, "many": m.Many, "other": m.Other} {
-			if text != "" {
-				forms[form] = text
-			}
+	for _, f := range files {
+		if f.base != base {
+			continue
 		}
-		out[m.ID] = forms
+		for _, m := range f.Messages {
+			forms := map[string]string{}
+			for form, text := range map[string]string{"zero": m.Zero, "one": m.One, "two": m.Two, "few": m.Few, "many": m.Many, "other": m.Other} {
+				if text != "" {
+					forms[form] = text
+				}
+			}
+			out[m.ID] = forms
+		}
+	}
+	if len(out) == 0 {
+		return nil, fmt.Errorf("i18n: no messages in %s", base)
 	}
 	return out, nil
 }

@@ -126,7 +126,7 @@ func playToTheEnd(t *testing.T, gm *games.Game, rng *rand.Rand) {
 		return
 	}
 	for _, status := range []storage.Status{storage.StatusAbandoned, storage.StatusFinished} {
-		g.Status, g.Result = status, &storage.Result{Winner: storage.Nobody, Reason: "gave up", MovesUsed: len(g.Moves)}
+		g.Status, g.Result = status, &storage.Result{Winner: storage.Nobody, Outcome: storage.GaveUp, MovesUsed: len(g.Moves)}
 		if status == storage.StatusFinished {
 			g.Result = &storage.Result{Winner: 0, MovesUsed: len(g.Moves), Optimal: 1}
 		}

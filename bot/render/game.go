@@ -286,7 +286,7 @@ func playerLines(l *i18n.Localizer, g *storage.Game, gm *games.Game, pos engine.
 		line := gm.Look.Mark[sides[i]] + " " + PlayerName(l, p)
 		if gm.Look.Tally != nil {
 			n, unit := gm.Look.Tally(pos, sides[i])
-			line += " · " + plural(l, n, unit)
+			line += " · " + tally(l, gm, n, unit)
 		}
 		if g.Result != nil && g.Result.Winner == i {
 			line += " 🏆"
@@ -350,15 +350,6 @@ func turnLine(l *i18n.Localizer, g *storage.Game, t *Thinking, mark string) stri
 	return line
 }
 
-// reasonText returns a result's reason in l's language: the catalogue's
-// reason.<reason> (spaces as underscores), or the reason as stored.
-func reasonText(l *i18n.Localizer, reason string) string {
-	if id := "reason." + strings.ReplaceAll(reason, " ", "_"); i18n.Has(id) {
-		return l.T(id)
-	}
-	return reason
-}
-
 // resultLine says how an ended game ended.
 func resultLine(l *i18n.Localizer, g *storage.Game) string {
 	r := g.Result
@@ -369,24 +360,17 @@ func resultLine(l *i18n.Localizer, g *storage.Game) string {
 		return puzzleResultLine(l, g)
 	}
 	if r.Winner == storage.Draw {
-		if r.Reason != "" {
-			return l.T("board.draw") + " · " + reasonText(l, r.Reason)
-		}
 		return l.T("board.draw")
 	}
 	winner, loser := PlayerName(l, g.Players[r.Winner&1]), PlayerName(l, g.Players[1-r.Winner&1])
 	line := l.T("board.wins", "Player", winner)
 	switch {
-	case r.Reason == "resigned":
+	case r.Outcome == storage.Resigned:
 		line += "\n" + l.T("board.resigned", "Player", loser)
-	case r.Reason == "timeout":
+	case r.Outcome == storage.TimedOut:
 		line += "\n" + l.T("board.timeout", "Player", loser)
-	case g.Status == storage.StatusForfeited && r.Reason != "":
-		line += "\n" + l.T("board.forfeited_because", "Player", loser, "Reason", reasonText(l, r.Reason))
 	case g.Status == storage.StatusForfeited:
 		line += "\n" + l.T("board.forfeited", "Player", loser)
-	case r.Reason != "":
-		line += " · " + reasonText(l, r.Reason)
 	}
 	return line
 }

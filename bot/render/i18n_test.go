@@ -67,8 +67,8 @@ func TestGameTextsAreInTheCatalogue(t *testing.T) {
 				}
 				if gm.Look.Tally != nil {
 					for _, s := range []engine.Side{engine.X, engine.O} {
-						if _, unit := gm.Look.Tally(pos, s); !i18n.Has("unit." + unit) {
-							t.Errorf("%s: the catalogue has no unit.%s", gm.Name, unit)
+						if _, unit := gm.Look.Tally(pos, s); !i18n.Has("game."+gm.Name+".unit."+unit) && !i18n.Has("unit."+unit) {
+							t.Errorf("%s: neither the game's texts nor the catalogue have its unit %s", gm.Name, unit)
 						}
 					}
 				}

@@ -170,16 +170,13 @@ func recentLine(l *i18n.Localizer, player storage.PlayerID, g *storage.Game) str
 		sides := seatSides(g, pos)
 		mine, unit := gm.Look.Tally(pos, sides[seat])
 		theirs, _ := gm.Look.Tally(pos, sides[seat].Other())
-		line += fmt.Sprintf(" · %d–%s", mine, plural(l, theirs, unit))
+		line += fmt.Sprintf(" · %d–%s", mine, tally(l, gm, theirs, unit))
 	}
-	switch g.Result.Reason {
-	case "":
-	case "resigned":
+	switch g.Result.Outcome {
+	case storage.Resigned:
 		line += " · " + l.T("ladder.by_resignation")
-	case "timeout":
+	case storage.TimedOut:
 		line += " · " + l.T("ladder.on_time")
-	default:
-		line += " · " + reasonText(l, g.Result.Reason)
 	}
 	if !g.UpdatedAt.IsZero() {
 		line += " · " + relativeTime(g.UpdatedAt)

@@ -246,6 +246,16 @@ func plural(l *i18n.Localizer, n int, unit string) string {
 	return fmt.Sprintf("%d %s", n, unit)
 }
 
+// tally returns a count of a game's Tally unit in l's language: the
+// game's own game.<name>.unit.<unit> (its Texts), else the catalogue's
+// unit.<unit>.
+func tally(l *i18n.Localizer, gm *games.Game, n int, unit string) string {
+	if id := "game." + gm.Name + ".unit." + unit; i18n.Has(id) {
+		return l.T(id, "Count", n)
+	}
+	return plural(l, n, unit)
+}
+
 // Duration writes a setting's duration for people: "24 hours",
 // "90 minutes", "1.5 seconds".
 func Duration(l *i18n.Localizer, d time.Duration) string {

@@ -16,11 +16,6 @@ import (
 	"github.com/gambitbot/gambit/strategies/puzzles"
 )
 
-// SolvedByGambit is the Result.Reason of a puzzle whose player had Gambit
-// play the solution out (Solve): it ends abandoned, so that it never
-// counts as the player's own solve, and its MovesUsed are the player's.
-const SolvedByGambit = "solved by Gambit"
-
 // movesUsedLine is a solo puzzle's progress while it is played: the moves
 // used so far.
 func movesUsedLine(l *i18n.Localizer, g *storage.Game) string {
@@ -32,15 +27,16 @@ func movesUsedLine(l *i18n.Localizer, g *storage.Game) string {
 func puzzleResultLine(l *i18n.Localizer, g *storage.Game) string {
 	r := g.Result
 	moves := plural(l, r.MovesUsed, "move")
-	if r.Reason == SolvedByGambit {
+	switch r.Outcome {
+	case storage.SolvedByGambit:
 		return l.T("board.solved_by_gambit", "Moves", moves)
+	case storage.GaveUp:
+		return l.T("board.abandoned", "Moves", moves) + " · " + l.T("reason.gave_up")
+	case storage.NoWayOn:
+		return l.T("board.abandoned", "Moves", moves) + " · " + l.T("reason.no_way_on")
 	}
 	if !g.Solved() {
-		line := l.T("board.abandoned", "Moves", moves)
-		if r.Reason != "" {
-			line += " · " + reasonText(l, r.Reason)
-		}
-		return line
+		return l.T("board.abandoned", "Moves", moves)
 	}
 	line := l.T("board.solved", "Moves", moves)
 	switch {

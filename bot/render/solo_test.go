@@ -77,8 +77,8 @@ func TestSoloPuzzleOver(t *testing.T) {
 		{"solved", storage.StatusFinished, storage.Result{Winner: 0, MovesUsed: 5, Optimal: 3}, "🏆 **Solved** in 5 moves · optimal 3"},
 		{"solved optimally", storage.StatusFinished, storage.Result{Winner: 0, MovesUsed: 5, Optimal: 5}, "🏆 **Solved** in 5 moves · optimal!"},
 		{"solved, optimum unknown", storage.StatusFinished, storage.Result{Winner: 0, MovesUsed: 5}, "🏆 **Solved** in 5 moves"},
-		{"abandoned", storage.StatusAbandoned, storage.Result{Winner: storage.Nobody, Reason: "gave up", MovesUsed: 5}, "🏳️ **Abandoned** after 5 moves · gave up"},
-		{"solved by Gambit", storage.StatusAbandoned, storage.Result{Winner: storage.Nobody, Reason: SolvedByGambit, MovesUsed: 5}, "🪄 **Solved by Gambit** · 5 moves of your own before"},
+		{"abandoned", storage.StatusAbandoned, storage.Result{Winner: storage.Nobody, Outcome: storage.GaveUp, MovesUsed: 5}, "🏳️ **Abandoned** after 5 moves · gave up"},
+		{"solved by Gambit", storage.StatusAbandoned, storage.Result{Winner: storage.Nobody, Outcome: storage.SolvedByGambit, MovesUsed: 5}, "🪄 **Solved by Gambit** · 5 moves of your own before"},
 	} {
 		g := newPuzzle(t, tc.status, 5)
 		g.Result = &tc.result

@@ -4,11 +4,10 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"strings"
 	"time"
 
-	"github.com/gambitbot/gambit/engine"
 	"github.com/gambitbot/gambit/strategies"
+	"github.com/gambitbot/gambit/strategies/analysis"
 )
 
 const analyzeUsage = `
@@ -38,18 +37,6 @@ Examples:
   gambit analyze --game connect4 --position 4453 --time 2s
   gambit analyze --game tictactoe --position 'x...o.... x'
 `
-
-// analyzeReport is the --json output of analyze.
-type analyzeReport struct {
-	Move   string   `json:"move"`
-	Score  int      `json:"score"`
-	Exact  bool     `json:"exact"`
-	Depth  int      `json:"depth"`
-	Nodes  uint64   `json:"nodes"`
-	NPS    uint64   `json:"nps"`
-	PV     []string `json:"pv"`
-	Millis int64    `json:"ms"`
-}
 
 func runAnalyze(args []string, sio stdio) error {
 	fs := newFlagSet("analyze", analyzeUsage, sio.out)
@@ -85,63 +72,17 @@ func runAnalyze(args []string, sio stdio) error {
 
 	limits := strategies.Limits{Depth: *depth, Nodes: *nodes, Threads: *threads, HashMiB: *hash}
 	if !*asJSON {
-		limits.Progress = func(p strategies.Progress) {
-			fmt.Fprintf(sio.err, "depth %2d  %-4s score %+d%s  %d nodes  %d ms\n",
-				p.Depth, pos.FormatMove(p.Move), p.Score, exactMark(p.Exact), p.Nodes, p.Elapsed.Milliseconds())
-		}
+		limits.Progress = func(p strategies.Progress) { fmt.Fprintln(sio.err, analysis.ProgressText(pos, p)) }
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), *moveTime)
 	defer cancel()
-	start := time.Now()
-	res, err := info.Strategy.Search(ctx, pos, limits)
-	elapsed := time.Since(start)
+	report, err := analysis.Analyze(ctx, info.Strategy, pos, limits)
 	if err != nil {
 		return err
-	}
-	report := analyzeReport{
-		Move: pos.FormatMove(res.Move), Score: res.Score, Exact: res.Exact, Depth: res.Depth,
-		Nodes: res.Nodes, PV: formatMoves(pos, res.PV), Millis: elapsed.Milliseconds(),
-	}
-	if secs := elapsed.Seconds(); secs > 0 {
-		report.NPS = uint64(float64(res.Nodes) / secs)
 	}
 	if *asJSON {
 		return json.NewEncoder(sio.out).Encode(report)
 	}
-	_, err = fmt.Fprintf(sio.out, "%s plays %s: score %+d%s, depth %d, %d nodes in %d ms (%d nodes/s), line %s\n",
-		info.Name, report.Move, report.Score, exactMark(report.Exact), report.Depth, report.Nodes,
-		report.Millis, report.NPS, strings.Join(report.PV, " "))
+	_, err = fmt.Fprintln(sio.out, report.Text(info.Name))
 	return err
-}
-
-func exactMark(exact bool) string {
-	if exact {
-		return " (exact)"
-	}
-	return ""
-}
-
-// moveNames writes moves, each a choice in pos itself, in the game's
-// notation.
-func moveNames(pos engine.Position, moves []engine.Move) []string {
-	out := make([]string, len(moves))
-	for i, m := range moves {
-		out[i] = pos.FormatMove(m)
-	}
-	return out
-}
-
-// formatMoves writes a line of moves from pos in the game's notation,
-// playing them on a copy so each is formatted in its own position.
-func formatMoves(pos engine.Position, line []engine.Move) []string {
-	p := pos.Clone()
-	out := make([]string, 0, len(line))
-	for _, m := range line {
-		if !p.Legal(m) {
-			break
-		}
-		out = append(out, p.FormatMove(m))
-		p.Play(m)
-	}
-	return out
 }

@@ -4,6 +4,8 @@ import (
 	"encoding/json"
 	"strings"
 	"testing"
+
+	"github.com/gambitbot/gambit/strategies/analysis"
 )
 
 func TestAnalyzeJSON(t *testing.T) {
@@ -33,7 +35,7 @@ func TestAnalyzeJSON(t *testing.T) {
 		if code != 0 {
 			t.Fatalf("analyze %v: exit %d: %s", tc.args, code, errOut)
 		}
-		var got analyzeReport
+		var got analysis.Report
 		if err := json.Unmarshal([]byte(out), &got); err != nil || strings.Count(out, "\n") != 1 {
 			t.Fatalf("analyze %v: %q is not one JSON line: %v", tc.args, out, err)
 		}
@@ -49,13 +51,13 @@ func TestAnalyzeJSON(t *testing.T) {
 // TestAnalyzeMoves: --moves plays a game's moves first — the position
 // analysed is the one the same moves reach, whatever separates them.
 func TestAnalyzeMoves(t *testing.T) {
-	analyze := func(args ...string) analyzeReport {
+	analyze := func(args ...string) analysis.Report {
 		t.Helper()
 		code, out, errOut := gambit(append([]string{"analyze", "--json", "--depth", "4"}, args...)...)
 		if code != 0 {
 			t.Fatalf("analyze %v: exit %d: %s", args, code, errOut)
 		}
-		var r analyzeReport
+		var r analysis.Report
 		if err := json.Unmarshal([]byte(out), &r); err != nil {
 			t.Fatal(err)
 		}

@@ -3,19 +3,16 @@ package main
 import (
 	"context"
 	"encoding/json"
-	"fmt"
-	"io"
 	"os"
 	"os/signal"
 	"strconv"
 	"strings"
 	"time"
 
-	"github.com/schollz/progressbar/v3"
-	"golang.org/x/term"
-
 	"github.com/gambitbot/gambit/games/catalog"
+	"github.com/gambitbot/gambit/internal/terminal"
 	"github.com/gambitbot/gambit/strategies"
+	"github.com/gambitbot/gambit/strategies/analysis"
 	"github.com/gambitbot/gambit/strategies/arena"
 )
 
@@ -110,7 +107,7 @@ func runArena(args []string, sio stdio) error {
 	if err := cfg.Validate(); err != nil {
 		return usageError{err}
 	}
-	cfg.Progress = progressReporter(sio.err)
+	cfg.Progress = terminal.Progress(sio.err, "arena", "games")
 
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
@@ -146,12 +143,12 @@ func arenaConfig(fs *flagSet, gameName, playerList, externalList, roundList stri
 		}
 		cfg.Players = append(cfg.Players, arena.Player{Name: info.Name, Strategy: info.Strategy})
 	}
-	names, externals, err := parseExternal(game.Name, externalList)
+	externals, err := analysis.ParseExternal(game.Name, externalList)
 	if err != nil {
-		return arena.Config{}, err
+		return arena.Config{}, usageError{err}
 	}
-	for i, x := range externals {
-		cfg.Players = append(cfg.Players, arena.Player{Name: names[i], Strategy: x})
+	for _, x := range externals {
+		cfg.Players = append(cfg.Players, arena.Player{Name: x.Name, Strategy: x.External})
 	}
 	if len(cfg.Players) < 2 {
 		return arena.Config{}, usagef("--players and --external need at least two strategies between them, comma-separated (see gambit strategies --game %s)", game.Name)
@@ -169,26 +166,4 @@ func arenaConfig(fs *flagSet, gameName, playerList, externalList, roundList stri
 		}
 	}
 	return cfg, nil
-}
-
-// progressReporter returns the arena's progress callback: a bar when w is
-// a terminal, otherwise a plain line at every tenth of the games, so that
-// logs stay readable.
-func progressReporter(w io.Writer) func(done, total int) {
-	if f, ok := w.(*os.File); ok && term.IsTerminal(int(f.Fd())) {
-		var bar *progressbar.ProgressBar
-		return func(done, total int) {
-			if bar == nil {
-				bar = progressbar.NewOptions(total, progressbar.OptionSetWriter(w), progressbar.OptionSetDescription("arena"),
-					progressbar.OptionShowCount(), progressbar.OptionSetPredictTime(true), progressbar.OptionClearOnFinish())
-			}
-			_ = bar.Set(done) // drawing on a terminal: nothing to do about a failure
-		}
-	}
-	return func(done, total int) {
-		if done*10/total != (done-1)*10/total { // a new tenth, and always the last game
-
-			fmt.Fprintf(w, "arena: %d/%d games (%d%%)\n", done, total, done*100/total)
-		}
-	}
 }

@@ -1,17 +1,11 @@
 package main
 
 import (
-	"bufio"
 	"context"
 	"errors"
-	"fmt"
 	"runtime/debug"
-	"strconv"
-	"strings"
-	"sync"
 	"time"
 
-	"github.com/gambitbot/gambit/engine/connect4"
 	"github.com/gambitbot/gambit/games/catalog"
 	"github.com/gambitbot/gambit/strategies/c4solver"
 	"github.com/gambitbot/gambit/strategies/puzzles"
@@ -118,105 +112,18 @@ func runSolve(args []string, sio stdio) error {
 	}
 
 	solver := c4solver.New(c4solver.DefaultTableBytes)
-	solve := solver.Solve
+	suite := c4solver.Suite{Solve: solver.Solve, Weak: *weak, Time: po.time, Log: stderr, StillEvery: solveProgressEvery}
 	if *weak {
-		solve = solver.SolveWeak
+		suite.Solve = solver.SolveWeak
 	}
-	var positions, mismatches, unsolved, nodes uint64
-	var spent time.Duration
-	in := bufio.NewScanner(sio.in)
-	for line := 1; in.Scan(); line++ {
-		fields := strings.Fields(in.Text())
-		if len(fields) == 0 {
-			continue
-		}
-		if len(fields) > 2 {
-			return usagef("line %d: %d fields; want a position and optionally its score", line, len(fields))
-		}
-		p, err := connect4.Parse(fields[0])
-		if err != nil {
-			return usagef("line %d: %v", line, err)
-		}
-		want, hasWant := 0, len(fields) == 2
-		if hasWant {
-			if want, err = strconv.Atoi(fields[1]); err != nil {
-				return usagef("line %d: expected score %q is not an integer", line, fields[1])
-			}
-			if *weak {
-				want = max(-1, min(want, 1))
-			}
-		}
-		start := time.Now()
-		r, err := solveOne(solve, p, po.time, func(spent time.Duration) {
-			fmt.Fprintf(stderr, "line %d: still solving %s after %s\n", line, fields[0], spent.Round(time.Second))
-		})
-		elapsed := time.Since(start)
-		if errors.Is(err, context.DeadlineExceeded) {
-			unsolved++
-			fmt.Fprintf(stderr, "line %d: %s not solved within --time %s (%d nodes)\n", line, fields[0], po.time, r.Nodes)
-			continue
-		}
-		if err != nil {
-			return fmt.Errorf("line %d: %w", line, err)
-		}
-		positions++
-		nodes += r.Nodes
-		spent += elapsed
-		if _, err := fmt.Fprintf(stdout, "%s %d %d %d\n", fields[0], r.Score, r.Nodes, elapsed.Microseconds()); err != nil {
-			return err
-		}
-		if hasWant && r.Score != want {
-			mismatches++
-			fmt.Fprintf(stderr, "line %d: %s scores %d, expected %d\n", line, fields[0], r.Score, want)
-		}
+	err = suite.Run(context.Background(), sio.in, stdout)
+	if lineErr := (*c4solver.SuiteLineError)(nil); errors.As(err, &lineErr) {
+		return usageError{err}
 	}
-	if err := in.Err(); err != nil {
-		return fmt.Errorf("reading standard input: %w", err)
-	}
-	var meanMicros, meanNodes float64
-	if positions > 0 {
-		meanMicros = float64(spent.Microseconds()) / float64(positions)
-		meanNodes = float64(nodes) / float64(positions)
-	}
-	fmt.Fprintf(stderr, "%d positions, %d mismatches, mean %.1f µs, mean %.0f nodes\n", positions, mismatches, meanMicros, meanNodes)
-	if mismatches > 0 {
-		return fmt.Errorf("%d of %d scores differ from the expected ones", mismatches, positions)
-	}
-	if unsolved > 0 {
-		return fmt.Errorf("%d positions not solved within --time %s", unsolved, po.time)
-	}
-	return nil
+	return err
 }
 
 // solveProgressEvery is how often solve says on standard error that a
 // Connect Four position is still being solved: an early position can take
 // minutes.
 var solveProgressEvery = 10 * time.Second
-
-// solveOne solves one Connect Four position within limit (0: none),
-// calling still every solveProgressEvery while it runs.
-func solveOne(solve func(context.Context, *connect4.Position) (c4solver.Result, error), p *connect4.Position, limit time.Duration, still func(time.Duration)) (c4solver.Result, error) {
-	ctx, cancel := context.Background(), context.CancelFunc(func() {})
-	if limit > 0 {
-		ctx, cancel = context.WithTimeout(ctx, limit)
-	}
-	defer cancel()
-	done := make(chan struct{})
-	var wg sync.WaitGroup
-	defer wg.Wait()
-	defer close(done)
-	wg.Go(func() {
-		start := time.Now()
-		tick := time.NewTicker(solveProgressEvery)
-		defer tick.Stop()
-		for {
-			select {
-			case <-done:
-				return
-			case <-tick.C:
-				still(time.Since(start))
-			}
-		}
-	})
-	return solve(ctx, p)
-}

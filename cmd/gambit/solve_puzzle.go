@@ -6,9 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"strconv"
 	"strings"
-	"text/tabwriter"
 	"time"
 
 	"github.com/gambitbot/gambit/engine/slidingtile"
@@ -49,21 +47,6 @@ func solveUsageText() string {
 		queens = append(queens, s.Name)
 	}
 	return strings.NewReplacer("{tile-solvers}", strings.Join(tiles, ", "), "{queens-solvers}", strings.Join(queens, ", ")).Replace(solveUsage)
-}
-
-// tileRun is one solver's run: a line of the text output or an element
-// of the JSON.
-type tileRun struct {
-	Algorithm string  `json:"algorithm"`
-	Solved    bool    `json:"solved"`
-	Moves     string  `json:"moves"`
-	Tiles     []int   `json:"tiles"`
-	Length    int     `json:"length"`
-	Nodes     uint64  `json:"nodes"`
-	Millis    float64 `json:"ms"`
-	// Optimal is "proved", "yes", "no" or "?" (see the usage).
-	Optimal string `json:"optimal"`
-	Error   string `json:"error,omitempty"`
 }
 
 func solveTiles(game string, po puzzleOptions, out, stderr io.Writer) error {
@@ -116,46 +99,11 @@ func solveTiles(game string, po puzzleOptions, out, stderr io.Writer) error {
 		runs = []puzzles.Run{runTile(list[0], p, po)}
 		puzzles.MarkOptimal(runs, -1)
 	}
-	shown := make([]tileRun, len(runs))
+	reports := make([]puzzles.TileReport, len(runs))
 	for i, r := range runs {
-		shown[i] = tileRunOf(r, p)
+		reports[i] = puzzles.NewTileReport(r, p)
 	}
-	return printTiles(shown, po, out)
-}
-
-// printTiles prints the runs: as JSON, a table (--compare) or one run.
-func printTiles(runs []tileRun, po puzzleOptions, out io.Writer) error {
-	if po.json {
-		if po.compare {
-			return json.NewEncoder(out).Encode(runs)
-		}
-		return json.NewEncoder(out).Encode(runs[0])
-	}
-	if po.compare {
-		tw := tabwriter.NewWriter(out, 0, 0, 2, ' ', tabwriter.AlignRight)
-		fmt.Fprintln(tw, "algorithm\tlength\tnodes\tms\toptimal?\t")
-		for _, r := range runs {
-			length := strconv.Itoa(r.Length)
-			if !r.Solved {
-				length = "—"
-				r.Optimal = r.Error
-			}
-			fmt.Fprintf(tw, "%s\t%s\t%d\t%.1f\t%s\t\n", r.Algorithm, length, r.Nodes, r.Millis, r.Optimal)
-		}
-		return tw.Flush()
-	}
-	r := runs[0]
-	if !r.Solved {
-		return fmt.Errorf("%s gave up: %s after %d nodes", r.Algorithm, r.Error, r.Nodes)
-	}
-	tiles := make([]string, len(r.Tiles))
-	for i, t := range r.Tiles {
-		tiles[i] = strconv.Itoa(t)
-	}
-	optimal := map[string]string{"proved": "yes (proved)", "?": "not proved"}[r.Optimal]
-	_, err := fmt.Fprintf(out, "algorithm: %s\nmoves (the blank's): %s\ntiles slid: %s\nlength: %d\nnodes: %d\ntime: %.1f ms\noptimal: %s\n",
-		r.Algorithm, r.Moves, strings.Join(tiles, " "), r.Length, r.Nodes, r.Millis, optimal)
-	return err
+	return puzzles.WriteTileReports(out, reports, po.compare, po.json)
 }
 
 // runTile runs one solver on p within the options' limits.
@@ -167,52 +115,6 @@ func runTile(s puzzles.TileSolver, p *slidingtile.Position, po puzzleOptions) pu
 	defer cancel()
 	return puzzles.RunTileWithin(ctx, s, p, po.limits())
 }
-
-// tileRunOf is the output of a run on p: its moves as letters and as the
-// tiles slid, its error as a word.
-func tileRunOf(run puzzles.Run, p *slidingtile.Position) tileRun {
-	r := tileRun{Algorithm: run.Algorithm, Nodes: run.Nodes, Millis: float64(run.Elapsed.Microseconds()) / 1000, Tiles: []int{}, Optimal: run.Optimal}
-	var memory *puzzles.MemoryError
-	switch err := run.Err; {
-	case errors.Is(err, puzzles.ErrLimit):
-		r.Error = "node limit"
-		if strings.Contains(err.Error(), "within") {
-			r.Error = "depth limit"
-		}
-		return r
-	case errors.Is(err, context.DeadlineExceeded):
-		r.Error = "time limit"
-		return r
-	case errors.As(err, &memory):
-		r.Error = memory.Error()
-		return r
-	case err != nil:
-		r.Error = err.Error()
-		return r
-	}
-	r.Solved, r.Length, r.Moves = true, run.Length, slidingtile.FormatMoves(run.Moves)
-	q := p.Clone().(*slidingtile.Position)
-	for _, m := range run.Moves {
-		to, _ := q.Target(m)
-		r.Tiles = append(r.Tiles, q.Tile(to))
-		q.Play(m)
-	}
-	return r
-}
-
-// queensRun is the output of an N-Queens solve.
-type queensRun struct {
-	Algorithm string  `json:"algorithm"`
-	N         int     `json:"n"`
-	Rows      []int   `json:"rows"`
-	Nodes     uint64  `json:"nodes"`
-	Restarts  int     `json:"restarts"`
-	Millis    float64 `json:"ms"`
-	Conflicts int     `json:"conflicts"`
-}
-
-// printRowsUpTo is the largest N whose solution the text output prints.
-const printRowsUpTo = 1000
 
 func solveQueens(po puzzleOptions, out io.Writer) error {
 	switch {
@@ -249,46 +151,12 @@ func solveQueens(po puzzleOptions, out io.Writer) error {
 	if err != nil {
 		return fmt.Errorf("%w (%d nodes, %.1f ms)", err, sol.Nodes, float64(elapsed.Microseconds())/1000)
 	}
-	r := queensRun{Algorithm: s.Name, N: po.n, Rows: sol.Rows, Nodes: sol.Nodes, Restarts: sol.Restarts,
-		Millis: float64(elapsed.Microseconds()) / 1000, Conflicts: puzzles.Conflicts(sol.Rows)}
-	for c := range r.Rows {
-		r.Rows[c]++ // from the bottom, 1…N
-	}
+	r := puzzles.NewQueensReport(s.Name, po.n, sol, elapsed)
 	if r.Conflicts != 0 {
 		return fmt.Errorf("%s placed %d queens with %d attacking pairs", s.Name, po.n, r.Conflicts)
 	}
 	if po.json {
 		return json.NewEncoder(out).Encode(r)
 	}
-	if po.n <= 12 {
-		for row := po.n; row >= 1; row-- {
-			var b strings.Builder
-			fmt.Fprintf(&b, "%2d ", row)
-			for c := range po.n {
-				if r.Rows[c] == row {
-					b.WriteString(" Q")
-				} else {
-					b.WriteString(" .")
-				}
-			}
-			fmt.Fprintln(out, b.String())
-		}
-		var b strings.Builder
-		b.WriteString("   ")
-		for c := range po.n {
-			fmt.Fprintf(&b, " %c", 'a'+c)
-		}
-		fmt.Fprintln(out, b.String())
-	}
-	rows := "not printed above N = " + strconv.Itoa(printRowsUpTo) + " (--json prints it)"
-	if po.n <= printRowsUpTo {
-		parts := make([]string, po.n)
-		for c, row := range r.Rows {
-			parts[c] = strconv.Itoa(row)
-		}
-		rows = strings.Join(parts, ",")
-	}
-	_, err = fmt.Fprintf(out, "algorithm: %s\nqueens: %d, no two attacking\nrows (column by column, from the bottom): %s\nnodes: %d\nrestarts: %d\ntime: %.1f ms\n",
-		s.Name, po.n, rows, r.Nodes, r.Restarts, r.Millis)
-	return err
+	return r.WriteText(out)
 }

@@ -8,6 +8,7 @@ import (
 
 	"github.com/gambitbot/gambit/engine/nqueens"
 	"github.com/gambitbot/gambit/engine/slidingtile"
+	"github.com/gambitbot/gambit/strategies/puzzles"
 )
 
 // replay plays the blank's moves on the position text and reports whether
@@ -64,7 +65,7 @@ func TestSolveJSONAndAlgorithms(t *testing.T) {
 		if code != 0 {
 			t.Fatalf("%s: exit %d, stderr %q", alg, code, errOut)
 		}
-		var r tileRun
+		var r puzzles.TileReport
 		if err := json.Unmarshal([]byte(out), &r); err != nil {
 			t.Fatalf("%s: %v in %q", alg, err, out)
 		}
@@ -110,7 +111,7 @@ func TestSolveCompare(t *testing.T) {
 	}
 	// --json --compare: one element per algorithm.
 	code, out, _ = gambit("solve", "--game", "8puzzle", "--position", pos, "--compare", "--nodes", "5000", "--json")
-	var runs []tileRun
+	var runs []puzzles.TileReport
 	if err := json.Unmarshal([]byte(out), &runs); code != 0 || err != nil || len(runs) != 9 {
 		t.Errorf("--json --compare: exit %d, %v, %q", code, err, out)
 	}
@@ -159,7 +160,7 @@ func TestSolveQueens(t *testing.T) {
 		}
 	}
 	code, out, errOut := gambit("solve", "--game", "nqueens", "--n", "2000", "--json")
-	var r queensRun
+	var r puzzles.QueensReport
 	if err := json.Unmarshal([]byte(out), &r); code != 0 || err != nil || len(r.Rows) != 2000 || r.Conflicts != 0 || r.Algorithm != "min-conflicts" {
 		t.Fatalf("--n 2000 --json: exit %d, %v, stderr %q", code, err, errOut)
 	}
@@ -175,7 +176,7 @@ func TestSolveQueens(t *testing.T) {
 	if len(seen) != 2000 {
 		t.Errorf("%d distinct rows", len(seen))
 	}
-	if code, out, _ := gambit("solve", "--game", "nqueens", "--n", "1001"); code != 0 || !strings.Contains(out, "not printed above N = "+strconv.Itoa(printRowsUpTo)) {
+	if code, out, _ := gambit("solve", "--game", "nqueens", "--n", "1001"); code != 0 || !strings.Contains(out, "not printed above N = "+strconv.Itoa(puzzles.PrintRowsUpTo)) {
 		t.Errorf("--n 1001: exit %d, %q", code, out)
 	}
 }

@@ -127,7 +127,7 @@ func TestSolveConnectFourSaysItIsAliveAndHonoursTime(t *testing.T) {
 	if code != 1 {
 		t.Errorf("exit %d, want 1 for a position given up", code)
 	}
-	for _, want := range []string{"line 1: still solving 67676 after", "line 1: 67676 not solved within --time 500ms", "1 positions not solved"} {
+	for _, want := range []string{"line 1: still solving 67676 after", "line 1: 67676 not solved within 500ms", "1 positions not solved"} {
 		if !strings.Contains(errOut, want) {
 			t.Errorf("stderr %q lacks %q", errOut, want)
 		}

@@ -5,6 +5,7 @@
 package adjacency
 
 import (
+	"embed"
 	"fmt"
 	"math/bits"
 	"strconv"
@@ -19,6 +20,26 @@ import (
 // long enough to be a game, short enough for a coffee break.
 const DefaultRounds = 8
 
+// locales holds the game's texts in every language (games.Game.Texts).
+//
+//go:embed locales
+var locales embed.FS
+
+// ratings are the strategies' calibrated ratings in Adjacency
+// (games.AI.Ratings), measured at 8 rounds by
+//
+//	gambit arena --game adjacency --rounds 8 --players minimax,mcts,beam,seed001-minimax,seed002-alphabeta,annealing,hill-steepest,hill-sideways,hill-stochastic,genetic,genetic-roulette,greedy,random --games 8 --time 20ms --seed 1 --concurrency 2
+//
+// That round robin's minimax had the hand-tuned evaluation, now
+// minimax-hand: minimax and minimax-learned (the learned evaluation) get
+// its rating plus the Elo difference of a 40-game match against it at 8
+// rounds, 20 ms (strategies/README.md, "The learned evaluation").
+var ratings = map[string]float64{
+	"minimax": 1682, "minimax-learned": 1682, "minimax-hand": 1666, "annealing": 1644, "seed001-minimax": 1612, "hill-steepest": 1612, "mcts": 1605,
+	"hill-sideways": 1573, "beam": 1553, "seed002-alphabeta": 1553, "hill-stochastic": 1549,
+	"genetic": 1422, "genetic-roulette": 1358, "greedy": 1337, "random": 1017,
+}
+
 // Game is the Adjacency plug-in.
 var Game = &games.Game{
 	Name:     "adjacency",
@@ -26,6 +47,7 @@ var Game = &games.Game{
 	Summary:  "claim cells on an 8×8 board and capture the neighbours; most marks after the agreed rounds wins",
 	Players:  2,
 	Setup:    games.Setup{Rounds: &games.Range{Min: rules.MinRounds, Max: rules.MaxRounds, Default: DefaultRounds}, ChooseFirst: true},
+	Texts:    games.TextsIn(locales, "locales"),
 	MoveHelp: "a cell a1–h8",
 	New: func(o games.Options) (engine.Position, error) {
 		return games.OrNil(rules.New(o.Rounds, o.First))
@@ -82,7 +104,10 @@ var Game = &games.Game{
 		Moving: "Click a file (**a–h**) under the board, then a rank in the message only you see: each rank says how many " +
 			"marks it captures (`3 · +2`). Or choose a cell in one of the menus (ranks 1–3, 4–6 and 7–8), or type `/move cell:e4`.",
 	},
-	AI: &games.AI{Unit: Unit, Evaluate: evaluate, Order: order},
+	AI: &games.AI{
+		Unit: Unit, Evaluate: evaluate, Order: order, Ratings: ratings,
+		Gain: func(p engine.Position, m engine.Move) int { return p.(*rules.Position).Captures(m) },
+	},
 	Perft: func(p engine.Position, depth int) games.PerftCounts {
 		c := p.(*rules.Position).Board.Perft(depth)
 		return games.PerftCounts{Leaves: c.Leaves, HasSums: true, SumX: c.SumX, SumO: c.SumO}

@@ -8,6 +8,10 @@ import (
 	"github.com/gambitbot/gambit/games"
 )
 
+// TestLookup finds every registered game by its name in any case, and
+// checks that the listings agree: Names follows All, the duels come
+// before the solo puzzles, no name repeats, and an unknown name's error
+// lists them all.
 func TestLookup(t *testing.T) {
 	for _, name := range []string{"adjacency", "Connect4", " tictactoe "} {
 		g, err := Lookup(name)
@@ -15,12 +19,27 @@ func TestLookup(t *testing.T) {
 			t.Errorf("Lookup(%q) = %v, %v", name, g.Name, err)
 		}
 	}
-	_, err := Lookup("chess")
-	if err == nil || !strings.Contains(err.Error(), "adjacency, connect4, tictactoe, 8puzzle, 15puzzle, nqueens") {
-		t.Errorf("Lookup(chess) error %v, want the known names listed", err)
+	names, seen, solo := Names(), map[string]bool{}, false
+	if len(All()) != len(names) || len(names) < 6 {
+		t.Fatalf("%d games, %d names; want the same, at least the 6 games of the first release", len(All()), len(names))
 	}
-	if len(All()) != 6 || len(Names()) != 6 {
-		t.Errorf("%d games, %d names; want 6", len(All()), len(Names()))
+	for i, g := range All() {
+		if names[i] != g.Name || seen[g.Name] || !Known(g.Name) {
+			t.Errorf("game %d: %s, named %q, seen before %v, known %v", i, g.Name, names[i], seen[g.Name], Known(g.Name))
+		}
+		if found, err := Lookup(strings.ToUpper(g.Name)); err != nil || found != g {
+			t.Errorf("Lookup(%q) = %v, %v", strings.ToUpper(g.Name), found, err)
+		}
+		if g.Solo() {
+			solo = true
+		} else if solo {
+			t.Errorf("the duel %s is listed after a solo puzzle", g.Name)
+		}
+		seen[g.Name] = true
+	}
+	_, err := Lookup("chess")
+	if err == nil || !strings.Contains(err.Error(), strings.Join(names, ", ")) {
+		t.Errorf("Lookup(chess) error %v, want the known names listed", err)
 	}
 }
 

@@ -4,6 +4,7 @@
 package connect4
 
 import (
+	"embed"
 	"math/bits"
 	"strconv"
 	"strings"
@@ -13,12 +14,28 @@ import (
 	"github.com/gambitbot/gambit/games"
 )
 
+// locales holds the game's texts in every language (games.Game.Texts).
+//
+//go:embed locales
+var locales embed.FS
+
+// ratings are the strategies' calibrated ratings in Connect Four
+// (games.AI.Ratings), measured by
+//
+//	gambit arena --game connect4 --players minimax,mcts,seed004-minimax,beam,annealing,hill-steepest,hill-sideways,hill-stochastic,genetic,genetic-roulette,greedy,random --games 10 --time 20ms --seed 1 --concurrency 2
+var ratings = map[string]float64{
+	"minimax": 2044, "beam": 1709, "mcts": 1701, "seed004-minimax": 1689, "genetic": 1596,
+	"hill-sideways": 1570, "hill-steepest": 1528, "hill-stochastic": 1505, "annealing": 1474,
+	"genetic-roulette": 1150, "greedy": 1150, "random": 883,
+}
+
 // Game is the Connect Four plug-in.
 var Game = &games.Game{
 	Name:     "connect4",
 	Title:    "Connect Four",
 	Summary:  "drop discs into 7 columns; four in a row across, up or diagonally wins",
 	Players:  2,
+	Texts:    games.TextsIn(locales, "locales"),
 	MoveHelp: "a column 1–7",
 	New:      func(games.Options) (engine.Position, error) { return rules.New(), nil },
 	Parse:    func(text string) (engine.Position, error) { return games.OrNil(rules.Parse(text)) },
@@ -42,7 +59,7 @@ var Game = &games.Game{
 		}, "\n\n"),
 		Moving: "Press a column's button (1–7) under the board, or type `/move cell:4` with the column's number.",
 	},
-	AI: &games.AI{Unit: Unit, Evaluate: evaluate, Order: order},
+	AI: &games.AI{Unit: Unit, Evaluate: evaluate, Order: order, Ratings: ratings},
 }
 
 // board is the model of a Connect Four board: the top row first, column

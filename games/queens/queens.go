@@ -5,6 +5,7 @@
 package queens
 
 import (
+	"embed"
 	"fmt"
 	"strconv"
 	"strings"
@@ -28,6 +29,11 @@ const (
 	conflictEmoji = "💥"
 )
 
+// locales holds the game's texts in every language (games.Game.Texts).
+//
+//go:embed locales
+var locales embed.FS
+
 // Game is the N-Queens plug-in.
 var Game = &games.Game{
 	Name:     "nqueens",
@@ -35,6 +41,7 @@ var Game = &games.Game{
 	Summary:  "put N queens on an N×N board so that none attacks another",
 	Players:  1,
 	Setup:    games.Setup{Size: &games.Range{Min: rules.MinN, Max: rules.MaxN, Default: DefaultN}},
+	Texts:    games.TextsIn(locales, "locales"),
 	MoveHelp: "a square such as c4: column c's queen goes to row 4 (or is lifted if it stands there)",
 	New: func(o games.Options) (engine.Position, error) {
 		return games.OrNil(rules.New(o.Size))

@@ -4,6 +4,7 @@
 package tictactoe
 
 import (
+	"embed"
 	"strconv"
 	"strings"
 
@@ -12,12 +13,28 @@ import (
 	"github.com/gambitbot/gambit/games"
 )
 
+// locales holds the game's texts in every language (games.Game.Texts).
+//
+//go:embed locales
+var locales embed.FS
+
+// ratings are the strategies' calibrated ratings in Tic-Tac-Toe
+// (games.AI.Ratings), measured by
+//
+//	gambit arena --game tictactoe --players minimax,seed003-minimax,mcts,beam,annealing,hill-steepest,hill-sideways,hill-stochastic,genetic,genetic-roulette,greedy,random --games 10 --time 20ms --seed 1 --concurrency 2
+var ratings = map[string]float64{
+	"hill-steepest": 1585, "hill-sideways": 1585, "mcts": 1582, "beam": 1576, "hill-stochastic": 1573,
+	"minimax": 1570, "seed003-minimax": 1564, "genetic": 1564, "annealing": 1561, "greedy": 1505,
+	"genetic-roulette": 1226, "random": 1107,
+}
+
 // Game is the Tic-Tac-Toe plug-in.
 var Game = &games.Game{
 	Name:     "tictactoe",
 	Title:    "Tic-Tac-Toe",
 	Summary:  "three in a row on a 3×3 board",
 	Players:  2,
+	Texts:    games.TextsIn(locales, "locales"),
 	MoveHelp: "a cell 1–9, row by row from the top-left",
 	New:      func(games.Options) (engine.Position, error) { return rules.New(), nil },
 	Parse:    func(text string) (engine.Position, error) { return games.OrNil(rules.Parse(text)) },
@@ -47,7 +64,8 @@ var Game = &games.Game{
 		Order: func(_ engine.Position, m engine.Move) int {
 			return [rules.Cells]int{2, 1, 2, 1, 3, 1, 2, 1, 2}[m%rules.Cells]
 		},
-		Local: lines,
+		Local:   lines,
+		Ratings: ratings,
 	},
 }
 

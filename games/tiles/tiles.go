@@ -6,6 +6,7 @@
 package tiles
 
 import (
+	"embed"
 	"fmt"
 	"strconv"
 	"strings"
@@ -24,6 +25,12 @@ const (
 	start15 = "5,1,3,4,9,2,7,8,13,6,10,12,15,14,11,0"
 )
 
+// locales holds the puzzles' texts, a directory for each puzzle named
+// by its Name (games.Game.Texts).
+//
+//go:embed locales
+var locales embed.FS
+
 // Eight is the 8-puzzle plug-in.
 var Eight = game(3, "8puzzle", "8-Puzzle", start8)
 
@@ -41,6 +48,7 @@ func game(size int, name, title, start string) *games.Game {
 		Title:    title,
 		Summary:  "slide the tiles 1–" + strconv.Itoa(n) + " into order, the blank last",
 		Players:  1,
+		Texts:    games.TextsIn(locales, "locales/"+name),
 		MoveHelp: "a tile next to the blank (its number), or the blank's direction U, D, L or R",
 		New: func(games.Options) (engine.Position, error) {
 			return games.OrNil(rules.Parse(start))

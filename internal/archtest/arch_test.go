@@ -34,6 +34,7 @@ var rules = []struct {
 	{"bot", []string{"internal/discordtest", "internal/playground", "cmd"}},
 	{"internal/discordtest", []string{"bot", "storage", "games", "strategies", "engine", "cmd"}},
 	{"internal/playground", []string{"cmd", "storage/bolt"}},
+	{"internal/terminal", []string{"bot", "storage", "internal/discordtest", "internal/playground", "cmd"}},
 }
 
 // only maps the bot's transport packages to the only packages of ours

@@ -127,7 +127,7 @@ func (s *Store) benchGame(ctx context.Context, i int, cfg BenchConfig, committed
 		var err error
 		if m == cfg.Moves {
 			g.Status = storage.StatusFinished
-			_, err = s.FinishGame(ctx, g, storage.Result{Winner: i%3 - 1, Reason: "bench"})
+			_, err = s.FinishGame(ctx, g, storage.Result{Winner: i%3 - 1})
 		} else {
 			err = s.UpdateGame(ctx, g)
 		}

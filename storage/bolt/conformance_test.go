@@ -31,12 +31,12 @@ func TestConformance(t *testing.T) {
 			}
 			return open()
 		}
-	}, corruptRecord)
+	}, rewriteRecord)
 }
 
-// corruptRecord replaces the record of game id with bytes that do not
-// decode, for storetest.
-func corruptRecord(t testing.TB, s storage.Admin, id storage.GameID) (restore func()) {
+// rewriteRecord replaces the record of game id with record, in the
+// current record format, for storetest.
+func rewriteRecord(t testing.TB, s storage.Admin, id storage.GameID, record []byte) (restore func()) {
 	db := s.(*Store).db
 	var old []byte
 	put := func(data []byte) {
@@ -50,6 +50,6 @@ func corruptRecord(t testing.TB, s storage.Admin, id storage.GameID) (restore fu
 			t.Fatal(err)
 		}
 	}
-	put([]byte("\x01{\"version\": \"x\""))
+	put(append([]byte{recordV1}, record...))
 	return func() { put(old) }
 }

@@ -21,7 +21,7 @@ func sampleGame() *storage.Game {
 		Turn:     1,
 		Settings: storage.Settings{Rounds: 3, First: "me", MoveTime: time.Second},
 		Moves:    []string{"d", "d", "e"}, Position: "6/6/6/6/6/2xo3 x",
-		Result:  &storage.Result{Winner: 0, Reason: "four in a row"},
+		Result:  &storage.Result{Winner: 0, Outcome: storage.Resigned},
 		GuildID: "1", ChannelID: "2", MessageID: "3",
 		CreatedAt: at, UpdatedAt: at.Add(time.Minute),
 	}

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"slices"
@@ -146,12 +147,16 @@ func TestOpensADatabaseOfSchema1(t *testing.T) {
 		}
 	}
 
+	outcomes := map[storage.Outcome]int{}
 	for id, want := range before.games {
 		g, err := s.Game(ctx, id)
 		if err != nil {
 			t.Fatal(err)
 		}
 		sameJSON(t, "game "+string(id), g, want)
+		if g.Result != nil {
+			outcomes[g.Result.Outcome]++
+		}
 		if len(g.Players) != 2 || g.Solo() {
 			t.Errorf("game %s has players %+v", id, g.Players)
 		}
@@ -164,6 +169,9 @@ func TestOpensADatabaseOfSchema1(t *testing.T) {
 				t.Errorf("game %s: position %q: %v", id, g.Position, err)
 			}
 		}
+	}
+	if outcomes[storage.Resigned] == 0 || outcomes[storage.TimedOut] == 0 || outcomes[storage.ByRules] == 0 {
+		t.Errorf("outcomes of the old games: %v; want resignations, timeouts and ends by the rules", outcomes)
 	}
 	for l, players := range before.ratings {
 		for p, want := range players {
@@ -206,7 +214,7 @@ func TestOpensADatabaseOfSchema1(t *testing.T) {
 		t.Fatalf("a move in game %s: %v", g.ID, err)
 	}
 	g.Status = storage.StatusFinished
-	changes, err := s.FinishGame(ctx, g, storage.Result{Winner: 1, Reason: "resigned"})
+	changes, err := s.FinishGame(ctx, g, storage.Result{Winner: 1, Outcome: storage.Resigned})
 	if err != nil || len(changes) != 4 {
 		t.Fatalf("finishing game %s: %d rating changes, %v; want 4 (two players, two ladders)", g.ID, len(changes), err)
 	}
@@ -226,5 +234,58 @@ func TestOpensADatabaseOfSchema1(t *testing.T) {
 	}
 	if problems, err := s.Check(ctx); err != nil || len(problems) > 0 {
 		t.Fatalf("Check after playing on: %v %q", err, problems)
+	}
+}
+
+// TestReadsTheReasonsOfOldRecords opens testdata/reasons.db, written by the
+// last version that stored how a game ended as free text (a result's
+// "reason"), and loads every game: each reason reads as its outcome, and
+// the records read back unchanged.
+func TestReadsTheReasonsOfOldRecords(t *testing.T) {
+	ctx := context.Background()
+	data, err := os.ReadFile(filepath.Join("testdata", "reasons.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join(t.TempDir(), "gambit.db")
+	if err := os.WriteFile(path, data, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	s, err := Open(path, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	before := readRaw(t, s.db)
+	want := []struct {
+		status  storage.Status
+		winner  int
+		outcome storage.Outcome
+	}{
+		{storage.StatusFinished, 0, storage.ByRules},
+		{storage.StatusFinished, storage.Draw, storage.ByRules},
+		{storage.StatusFinished, 1, storage.Resigned},
+		{storage.StatusForfeited, 0, storage.TimedOut},
+		{storage.StatusFinished, 0, storage.ByRules},
+		{storage.StatusAbandoned, storage.Nobody, storage.GaveUp},
+		{storage.StatusAbandoned, storage.Nobody, storage.NoWayOn},
+		{storage.StatusAbandoned, storage.Nobody, storage.SolvedByGambit},
+	}
+	if len(before.games) != len(want) {
+		t.Fatalf("the fixture holds %d games, testdata/README.md says %d", len(before.games), len(want))
+	}
+	for i, w := range want {
+		id := storage.GameID(fmt.Sprintf("%08x", i+1))
+		g, err := s.Game(ctx, id)
+		if err != nil {
+			t.Fatalf("game %s: %v", id, err)
+		}
+		if g.Status != w.status || g.Result == nil || g.Result.Winner != w.winner || g.Result.Outcome != w.outcome {
+			t.Errorf("game %s loaded as %s with result %+v, want %s, winner %d, %s", id, g.Status, g.Result, w.status, w.winner, w.outcome)
+		}
+		sameJSON(t, "game "+string(id), g, before.games[id])
+	}
+	if problems, err := s.Check(ctx); err != nil || len(problems) > 0 {
+		t.Fatalf("Check: %v %q", err, problems)
 	}
 }

@@ -39,19 +39,18 @@ func TestConformance(t *testing.T) {
 			}
 			return s
 		}
-	}, corruptRecord)
+	}, rewriteRecord)
 }
 
-// corruptRecord replaces the record of game id with JSON that does not
-// decode as a game, for storetest.
-func corruptRecord(t testing.TB, s storage.Admin, id storage.GameID) (restore func()) {
+// rewriteRecord replaces the record of game id with record, for storetest.
+func rewriteRecord(t testing.TB, s storage.Admin, id storage.GameID, record []byte) (restore func()) {
 	pool := s.(*Store).pool
 	ctx := context.Background()
 	var old []byte
 	if err := pool.QueryRow(ctx, "SELECT record FROM games WHERE id = $1", id).Scan(&old); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := pool.Exec(ctx, `UPDATE games SET record = '{"version": "x"}' WHERE id = $1`, id); err != nil {
+	if _, err := pool.Exec(ctx, "UPDATE games SET record = $2 WHERE id = $1", id, record); err != nil {
 		t.Fatal(err)
 	}
 	return func() {

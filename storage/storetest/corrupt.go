@@ -16,7 +16,7 @@ import (
 // counted. Before, the first bad record failed the whole listing: the
 // boards of every game went unrefreshed at start, the open-games metrics
 // stopped, and so did the resumption of AI turns and the deadlines.
-func testCorruptOpenGameIsSkipped(t *testing.T, o Opener, corrupt Corrupter) {
+func testCorruptOpenGameIsSkipped(t *testing.T, o Opener, rewrite Rewriter) {
 	ctx := context.Background()
 	s, clk := openTest(t, o)
 	// The bad game awaits the AI and is past its deadline, as are one
@@ -30,7 +30,7 @@ func testCorruptOpenGameIsSkipped(t *testing.T, o Opener, corrupt Corrupter) {
 	good := UserVsAI(storage.Kind("connect4"), "dave")
 	good.Turn = 1
 	MustCreate(t, s, good)
-	restore := corrupt(t, s.Admin, bad.ID)
+	restore := rewrite(t, s.Admin, bad.ID, []byte(`{"version": "x"}`))
 	names := func(what string, err error) {
 		t.Helper()
 		var skipped *storage.SkippedError

@@ -31,15 +31,16 @@ const MinimaxRating = 1700
 // process would.
 type Opener func(t testing.TB, now func() time.Time) (s storage.Admin, reopen func() storage.Admin)
 
-// Corrupter damages the stored record of game id in s, a store an Opener
-// made, so that it no longer decodes — as a disk fault or a hand edit
-// would — and returns a function that puts the record back as it was.
-type Corrupter func(t testing.TB, s storage.Admin, id storage.GameID) (restore func())
+// Rewriter replaces the stored record of game id in s, a store an Opener
+// made, by record, the JSON of a game — as a disk fault, a hand edit or an
+// older version of Gambit would — and returns a function that puts the
+// record back as it was.
+type Rewriter func(t testing.TB, s storage.Admin, id storage.GameID, record []byte) (restore func())
 
 // Run runs the suite against the stores open makes, each test in parallel
 // on a store of its own; at the end of each test the store must pass its
-// Check. The tests of corrupt records damage them with corrupt.
-func Run(t *testing.T, open Opener, corrupt Corrupter) {
+// Check. The tests of damaged and old records write them with rewrite.
+func Run(t *testing.T, open Opener, rewrite Rewriter) {
 	for _, tc := range suite {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
@@ -48,7 +49,11 @@ func Run(t *testing.T, open Opener, corrupt Corrupter) {
 	}
 	t.Run("CorruptOpenGameIsSkipped", func(t *testing.T) {
 		t.Parallel()
-		testCorruptOpenGameIsSkipped(t, open, corrupt)
+		testCorruptOpenGameIsSkipped(t, open, rewrite)
+	})
+	t.Run("OldReasonsRead", func(t *testing.T) {
+		t.Parallel()
+		testOldReasonsRead(t, open, rewrite)
 	})
 }
 

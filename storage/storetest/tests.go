@@ -225,7 +225,7 @@ func testStatusRules(t *testing.T, o Opener) {
 	}
 	g.Players[1].ID = storage.AI("minimax")
 	g.Status = storage.StatusForfeited
-	if _, err := s.FinishGame(ctx, g, storage.Result{Winner: 1, Reason: "timeout"}); err != nil {
+	if _, err := s.FinishGame(ctx, g, storage.Result{Winner: 1, Outcome: storage.TimedOut}); err != nil {
 		t.Fatal(err)
 	}
 	g.Status = storage.StatusForfeited
@@ -572,7 +572,7 @@ func finished(t *testing.T, s storage.Store) *storage.Game {
 	t.Helper()
 	g := MustCreate(t, s, UserVsUser(storage.Kind("tictactoe"), "alice", "bob"))
 	g.Status = storage.StatusFinished
-	if _, err := s.FinishGame(context.Background(), g, storage.Result{Winner: 0, Reason: "resigned"}); err != nil {
+	if _, err := s.FinishGame(context.Background(), g, storage.Result{Winner: 0, Outcome: storage.Resigned}); err != nil {
 		t.Fatal(err)
 	}
 	return g
@@ -856,7 +856,7 @@ func testSoloPuzzleFromStartToSolved(t *testing.T, o Opener) {
 	}
 
 	g.Status = storage.StatusFinished
-	changes, err := s.FinishGame(ctx, g, storage.Result{Winner: 0, Reason: "solved", MovesUsed: 2, Optimal: 2})
+	changes, err := s.FinishGame(ctx, g, storage.Result{Winner: 0, MovesUsed: 2, Optimal: 2})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -903,15 +903,15 @@ func testAbandonedPuzzleIsHistoryButNotSolved(t *testing.T, o Opener) {
 	}
 	// A gave-up puzzle finished as if solved is refused.
 	g.Status = storage.StatusFinished
-	if _, err := s.FinishGame(ctx, g, storage.Result{Winner: storage.Nobody, Reason: "gave up"}); !errors.Is(err, storage.ErrInvalid) {
+	if _, err := s.FinishGame(ctx, g, storage.Result{Winner: storage.Nobody, Outcome: storage.GaveUp}); !errors.Is(err, storage.ErrInvalid) {
 		t.Fatalf("finishing a puzzle with winner Nobody: %v, want ErrInvalid", err)
 	}
 	g.Status = storage.StatusForfeited
-	if _, err := s.FinishGame(ctx, g, storage.Result{Winner: 0, Reason: "timeout"}); !errors.Is(err, storage.ErrInvalid) {
+	if _, err := s.FinishGame(ctx, g, storage.Result{Winner: 0, Outcome: storage.TimedOut}); !errors.Is(err, storage.ErrInvalid) {
 		t.Fatalf("forfeiting a puzzle: %v, want ErrInvalid", err)
 	}
 	g.Status = storage.StatusAbandoned
-	changes, err := s.FinishGame(ctx, g, storage.Result{Winner: storage.Nobody, Reason: "gave up", MovesUsed: 1})
+	changes, err := s.FinishGame(ctx, g, storage.Result{Winner: storage.Nobody, Outcome: storage.GaveUp, MovesUsed: 1})
 	if err != nil || len(changes) != 0 {
 		t.Fatalf("abandoning: %v changes, %v", changes, err)
 	}

@@ -50,7 +50,6 @@ import (
 	"time"
 
 	"github.com/gambitbot/gambit/engine"
-	"github.com/gambitbot/gambit/engine/adjacency"
 	"github.com/gambitbot/gambit/games"
 	"github.com/gambitbot/gambit/strategies"
 )
@@ -123,12 +122,13 @@ func (cfg *Config) Validate() error {
 	if cfg.Games < 1 {
 		return fmt.Errorf("arena: %d games per pairing: want at least 1", cfg.Games)
 	}
-	if len(cfg.Rounds) > 0 && cfg.Game.Setup.Rounds == nil {
-		return fmt.Errorf("arena: %s has no rounds: rounds settings apply to adjacency only", cfg.Game.Name)
+	rounds := cfg.Game.Setup.Rounds
+	if len(cfg.Rounds) > 0 && rounds == nil {
+		return fmt.Errorf("arena: %s has no rounds: rounds settings apply to a game with rounds only", cfg.Game.Name)
 	}
 	for _, r := range cfg.Rounds {
-		if r < adjacency.MinRounds || r > adjacency.MaxRounds {
-			return fmt.Errorf("arena: %d rounds: want %d–%d", r, adjacency.MinRounds, adjacency.MaxRounds)
+		if r < rounds.Min || r > rounds.Max {
+			return fmt.Errorf("arena: %d rounds: want %d–%d", r, rounds.Min, rounds.Max)
 		}
 	}
 	switch {

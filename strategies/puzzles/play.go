@@ -5,16 +5,48 @@ import (
 	"errors"
 	"fmt"
 	"math/rand/v2"
+	"slices"
 	"time"
 
 	"github.com/gambitbot/gambit/engine"
 	"github.com/gambitbot/gambit/engine/nqueens"
 	"github.com/gambitbot/gambit/engine/slidingtile"
+	"github.com/gambitbot/gambit/games/catalog"
 )
 
 // This file serves a person playing a puzzle: the shortest way on from
 // the position in front of them (a hint, a solution played out), the
 // solvers compared on it, and scrambled starts of a chosen difficulty.
+
+// puzzle is what this file does on the positions of one puzzle; tiles.go
+// and queens.go each give one, registered by game name in solvable.
+type puzzle interface {
+	// shortest returns a shortest sequence of moves from pos to a
+	// solution.
+	shortest(ctx context.Context, pos engine.Position) ([]engine.Move, error)
+	// entrants returns the solvers compared on pos.
+	entrants(pos engine.Position) []Entrant
+	// best returns the length of a shortest solution from pos, which the
+	// runs of its entrants are labelled against; -1 if none is known.
+	best(ctx context.Context, pos engine.Position, runs []Run) (int, error)
+	// deal returns a start of the level from the puzzle's start.
+	deal(ctx context.Context, rng *rand.Rand, start engine.Position, level Level) (engine.Position, error)
+}
+
+// solvable are the puzzles this package solves, by game name
+// (games/catalog).
+var solvable = map[string]puzzle{"8puzzle": tilePuzzle{}, "15puzzle": tilePuzzle{}, "nqueens": queensPuzzle{}}
+
+// puzzleOf returns the puzzle of pos, or an error for a position of no
+// puzzle this package solves.
+func puzzleOf(pos engine.Position) (puzzle, error) {
+	if g := catalog.Of(pos); g != nil {
+		if p, ok := solvable[g.Name]; ok {
+			return p, nil
+		}
+	}
+	return nil, fmt.Errorf("puzzles: %T is not a puzzle position", pos)
+}
 
 // Shortest returns a shortest sequence of moves from pos to a solution:
 // for a sliding-tile puzzle an optimal solution (A* on the 8-puzzle,
@@ -24,19 +56,11 @@ import (
 // the fewest moves. It fails for any other position, or at the context's
 // end.
 func Shortest(ctx context.Context, pos engine.Position) ([]engine.Move, error) {
-	switch p := pos.(type) {
-	case *slidingtile.Position:
-		name := map[int]string{3: "astar", 4: "idastar-pdb"}[p.Size()]
-		s, err := LookupTile(name)
-		if err != nil {
-			return nil, err
-		}
-		sol, err := s.Solve(ctx, p, Limits{})
-		return sol.Moves, err
-	case *nqueens.Position:
-		return nearestQueens(ctx, p)
+	p, err := puzzleOf(pos)
+	if err != nil {
+		return nil, err
 	}
-	return nil, fmt.Errorf("puzzles: %T is not a puzzle position", pos)
+	return p.shortest(ctx, pos)
 }
 
 // nearestQueens returns the moves from p to the solution that differs
@@ -144,20 +168,11 @@ func (e Entrant) Run(ctx context.Context, b Budget) Run {
 // N-Queens each QueensSolver on N, its length being the moves from pos to
 // the solution it found.
 func Entrants(pos engine.Position) ([]Entrant, error) {
-	var out []Entrant
-	switch p := pos.(type) {
-	case *slidingtile.Position:
-		for _, s := range TileSolvers() {
-			out = append(out, Entrant{Algorithm: s.Name, run: func(ctx context.Context, l Limits) Run { return RunTileWithin(ctx, s, p, l) }})
-		}
-	case *nqueens.Position:
-		for _, s := range QueensSolvers() {
-			out = append(out, Entrant{Algorithm: s.Name, run: func(ctx context.Context, l Limits) Run { return runQueens(ctx, s, p, l) }})
-		}
-	default:
-		return nil, fmt.Errorf("puzzles: %T is not a puzzle position", pos)
+	p, err := puzzleOf(pos)
+	if err != nil {
+		return nil, err
 	}
-	return out, nil
+	return p.entrants(pos), nil
 }
 
 // Label marks whether the solutions of a finished comparison on pos (the
@@ -166,22 +181,10 @@ func Entrants(pos engine.Position) ([]Entrant, error) {
 // nearest solution on N-Queens, searched within ctx. If that search ends
 // first, the runs are marked "?" and its error returned.
 func Label(ctx context.Context, pos engine.Position, runs []Run) error {
+	p, err := puzzleOf(pos)
 	best := -1
-	var err error
-	switch p := pos.(type) {
-	case *slidingtile.Position:
-		for _, r := range runs {
-			if r.Optimal == "proved" {
-				best = r.Length
-			}
-		}
-	case *nqueens.Position:
-		var near []engine.Move
-		if near, err = nearestQueens(ctx, p); err == nil {
-			best = len(near)
-		}
-	default:
-		err = fmt.Errorf("puzzles: %T is not a puzzle position", pos)
+	if err == nil {
+		best, err = p.best(ctx, pos, runs)
 	}
 	MarkOptimal(runs, best)
 	return err
@@ -237,6 +240,37 @@ func runQueens(ctx context.Context, s QueensSolver, p *nqueens.Position, l Limit
 		}
 	}
 	return r
+}
+
+// Level is a difficulty of a dealt puzzle: for a sliding-tile puzzle the
+// range of its optimal solution's length, by board side.
+type Level struct {
+	// Name is the level's name, one of /puzzle's choices.
+	Name   string
+	lo, hi [slidingtile.MaxSize + 1]int
+}
+
+// levels are the difficulties, easiest first.
+var levels = []Level{
+	{Name: "easy", lo: [slidingtile.MaxSize + 1]int{3: 4, 4: 8}, hi: [slidingtile.MaxSize + 1]int{3: 10, 4: 14}},
+	{Name: "medium", lo: [slidingtile.MaxSize + 1]int{3: 12, 4: 16}, hi: [slidingtile.MaxSize + 1]int{3: 18, 4: 24}},
+	{Name: "hard", lo: [slidingtile.MaxSize + 1]int{3: 20, 4: 26}, hi: [slidingtile.MaxSize + 1]int{3: 26, 4: 34}},
+}
+
+// Levels returns the difficulties Deal takes, easiest first; the middle
+// one is the default.
+func Levels() []Level { return slices.Clone(levels) }
+
+// Deal returns a puzzle to play from start, the start of a puzzle this
+// package solves: for a sliding-tile puzzle a scrambled start whose
+// optimal solution is as long as level asks (Scramble, with rng, within
+// ctx); a puzzle without levels (N-Queens) is played from start itself.
+func Deal(ctx context.Context, rng *rand.Rand, start engine.Position, level Level) (engine.Position, error) {
+	p, err := puzzleOf(start)
+	if err != nil {
+		return nil, err
+	}
+	return p.deal(ctx, rng, start, level)
 }
 
 // Walk returns the sliding-tile position of the given side that a random

@@ -5,6 +5,9 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"slices"
+
+	"github.com/gambitbot/gambit/engine"
+	"github.com/gambitbot/gambit/engine/nqueens"
 )
 
 // QueensSolver is a named solver of N-Queens for any N ≥ 4.
@@ -59,6 +62,39 @@ var queensSolvers = []QueensSolver{
 	{Name: "backtracking", Description: "report 003 §1.4: a queen per column from the left, rows tried from the first; a node is a queen placed", solve: backtrack},
 	{Name: "hill-climbing", Description: "report 003 §2.1: steepest-ascent hill climbing with random restarts; a node is a state evaluated", solve: hillClimb},
 	{Name: "min-conflicts", Description: "min-conflicts repair (Minton et al. 1992) from a greedy start; a node is a queen placed or moved", solve: minConflicts},
+}
+
+// queensPuzzle is N-Queens' part of play.go.
+type queensPuzzle struct{}
+
+// shortest is the way to the nearest solution.
+func (queensPuzzle) shortest(ctx context.Context, pos engine.Position) ([]engine.Move, error) {
+	return nearestQueens(ctx, pos.(*nqueens.Position))
+}
+
+// entrants are every QueensSolver on pos's N, each run's length the moves
+// from pos to the solution it found.
+func (queensPuzzle) entrants(pos engine.Position) []Entrant {
+	p := pos.(*nqueens.Position)
+	var out []Entrant
+	for _, s := range QueensSolvers() {
+		out = append(out, Entrant{Algorithm: s.Name, run: func(ctx context.Context, l Limits) Run { return runQueens(ctx, s, p, l) }})
+	}
+	return out
+}
+
+// best is the number of moves to the nearest solution.
+func (queensPuzzle) best(ctx context.Context, pos engine.Position, _ []Run) (int, error) {
+	near, err := nearestQueens(ctx, pos.(*nqueens.Position))
+	if err != nil {
+		return -1, err
+	}
+	return len(near), nil
+}
+
+// deal plays from the start: N-Queens has no levels.
+func (queensPuzzle) deal(_ context.Context, _ *rand.Rand, start engine.Position, _ Level) (engine.Position, error) {
+	return start, nil
 }
 
 // Conflicts returns the number of pairs of queens that attack each other,

@@ -4,6 +4,7 @@ import (
 	"container/heap"
 	"context"
 	"fmt"
+	"math/rand/v2"
 	"slices"
 	"time"
 
@@ -75,6 +76,52 @@ func LookupTile(name string) (TileSolver, error) {
 		}
 	}
 	return TileSolver{}, fmt.Errorf("puzzles: no sliding-tile solver %q; have %s", name, names(tileSolvers, func(s TileSolver) string { return s.Name }))
+}
+
+// tilePuzzle is the sliding-tile puzzles' part of play.go.
+type tilePuzzle struct{}
+
+// shortest is A* on the 8-puzzle, IDA* on the pattern databases on the
+// 15-puzzle.
+func (tilePuzzle) shortest(ctx context.Context, pos engine.Position) ([]engine.Move, error) {
+	p := pos.(*slidingtile.Position)
+	s, err := LookupTile(map[int]string{3: "astar", 4: "idastar-pdb"}[p.Size()])
+	if err != nil {
+		return nil, err
+	}
+	sol, err := s.Solve(ctx, p, Limits{})
+	return sol.Moves, err
+}
+
+// entrants are every TileSolver from pos.
+func (tilePuzzle) entrants(pos engine.Position) []Entrant {
+	p := pos.(*slidingtile.Position)
+	var out []Entrant
+	for _, s := range TileSolvers() {
+		out = append(out, Entrant{Algorithm: s.Name, run: func(ctx context.Context, l Limits) Run { return RunTileWithin(ctx, s, p, l) }})
+	}
+	return out
+}
+
+// best is the length an optimal solver of the runs proved.
+func (tilePuzzle) best(_ context.Context, _ engine.Position, runs []Run) (int, error) {
+	best := -1
+	for _, r := range runs {
+		if r.Optimal == "proved" {
+			best = r.Length
+		}
+	}
+	return best, nil
+}
+
+// deal scrambles the goal until a start of the level's length comes up.
+func (tilePuzzle) deal(ctx context.Context, rng *rand.Rand, start engine.Position, level Level) (engine.Position, error) {
+	size := start.(*slidingtile.Position).Size()
+	q, _, err := Scramble(ctx, rng, size, level.lo[size], level.hi[size])
+	if err != nil {
+		return nil, err
+	}
+	return q, nil
 }
 
 func names[T any](list []T, name func(T) string) string {
