@@ -19,8 +19,9 @@ func AIRatings(k storage.Kind, strategy string) (float64, bool) {
 	return strategies.Rating(string(k), strategy)
 }
 
-// aiJob is an AI turn to play, or a task for a worker (enqueueTask).
+// aiJob is an AI turn to play, a job of the scheduler.
 type aiJob struct {
+	b        *Bot
 	game     storage.GameID
 	owner    string        // the person whose game it is, for fair queueing
 	ply      int           // moves played when queued; the job is void if this changed
@@ -30,56 +31,16 @@ type aiJob struct {
 	tok      webhookToken  // set when ready closes
 	ready    chan struct{} // closed by release, once the handler that queued the job returned
 	once     sync.Once     // release closes ready once
-	// task, if not nil, is work other than an AI turn (a solver of
-	// Compare algorithms, compare.go) that the worker runs instead.
-	task func()
 }
 
-// aiPool runs AI searches on a fixed number of workers, one search thread
-// each, so that searches never use more threads than the configured total.
-// Jobs wait in a fair queue (see fairQueue); a turn is queued at most once.
-type aiPool struct {
-	b       *Bot
-	workers int
+// Owner implements scheduler.Job: the person whose game it is.
+func (j *aiJob) Owner() string { return j.owner }
 
-	mu      sync.Mutex
-	cond    *sync.Cond
-	queue   fairQueue
-	known   map[aiTurn]bool // queued or running
-	idle    int
-	stopped bool
+// Key implements scheduler.Job: a turn is queued at most once.
+func (j *aiJob) Key() string { return aiClaim(j.game, j.ply) }
 
-	// searchContext gives a search its context: ctx until the job's
-	// deadline. Tests replace it (export_test.go) to end searches when
-	// they choose rather than when the wall clock says.
-	searchContext func(ctx context.Context, deadline time.Time) (context.Context, context.CancelFunc)
-}
-
-func newAIPool(b *Bot, workers int) *aiPool {
-	p := &aiPool{b: b, workers: workers, known: map[aiTurn]bool{}, searchContext: context.WithDeadline}
-	p.cond = sync.NewCond(&p.mu)
-	return p
-}
-
-// start launches the workers; the returned group is done when all have
-// stopped.
-func (p *aiPool) start() *sync.WaitGroup {
-	wg := &sync.WaitGroup{}
-	for range p.workers {
-		wg.Go(p.work)
-	}
-	return wg
-}
-
-// stop makes workers exit once their current search is done. Queued jobs
-// are dropped: their games stay in storage awaiting the AI, and the next
-// start resumes them.
-func (p *aiPool) stop() {
-	p.mu.Lock()
-	p.stopped = true
-	p.mu.Unlock()
-	p.cond.Broadcast()
-}
+// Run implements scheduler.Job: it plays the turn.
+func (j *aiJob) Run() { j.b.turns.runAI(j) }
 
 // aiTurn names one AI turn: a game, and the moves played before it.
 type aiTurn struct {
@@ -90,72 +51,22 @@ type aiTurn struct {
 // turn is the AI turn the job plays.
 func (j *aiJob) turn() aiTurn { return aiTurn{j.game, j.ply} }
 
-// enqueue queues a job unless its turn is already queued or running and
-// returns the position the board should show: 0 when a worker is free.
-func (p *aiPool) enqueue(j *aiJob) (pos int, added bool) {
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	if p.known[j.turn()] || p.stopped {
-		return 0, false
-	}
-	p.known[j.turn()] = true
-	pos = max(p.queue.push(j)-p.idle, 0)
-	j.shown = pos
-	p.setQueueGauge()
-	p.cond.Signal()
-	return pos, true
+// task is work other than an AI turn (a solver of Compare algorithms,
+// compare.go) that waits its owner's turn among the AI turns, so that the
+// searches never use more threads than the workers.
+type task struct {
+	owner string
+	run   func()
 }
 
-// enqueueTask queues work other than an AI turn — a solver of Compare
-// algorithms — for a worker, in owner's turn of the fair queue, so that it
-// waits its turn among the AI turns and the searches never use more
-// threads than the workers. It reports false once the pool has stopped.
-func (p *aiPool) enqueueTask(owner string, task func()) bool {
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	if p.stopped {
-		return false
-	}
-	p.queue.push(&aiJob{owner: owner, task: task})
-	p.setQueueGauge()
-	p.cond.Signal()
-	return true
-}
+// Owner implements scheduler.Job.
+func (t *task) Owner() string { return t.owner }
 
-func (p *aiPool) setQueueGauge() {
-	if m := p.b.cfg.Metrics; m != nil {
-		m.AIQueue.Set(float64(p.queue.len()))
-	}
-}
+// Key implements scheduler.Job: a task is never a duplicate.
+func (t *task) Key() string { return "" }
 
-func (p *aiPool) work() {
-	p.mu.Lock()
-	p.idle++
-	for {
-		for p.queue.len() == 0 && !p.stopped {
-			p.cond.Wait()
-		}
-		if p.stopped {
-			p.idle--
-			p.mu.Unlock()
-			return
-		}
-		j := p.queue.pop()
-		p.idle--
-		p.setQueueGauge()
-		p.mu.Unlock()
-
-		if j.task != nil {
-			j.task()
-		} else {
-			p.b.runAI(j)
-		}
-
-		p.mu.Lock()
-		delete(p.known, j.turn())
-		p.idle++
-	}
-}
+// Run implements scheduler.Job.
+func (t *task) Run() { t.run() }
 
 // enqueueAI queues the AI's turn if g awaits it and returns what the board
 // should show, nil if the AI is not to move, and the job queued, nil if
@@ -163,18 +74,19 @@ func (p *aiPool) work() {
 // release: handlers queue through ix.queueAI, whose seam releases it once
 // the handler returned. clicked is when the turn began by the wall clock:
 // the move time counts from it, queueing included.
-func (b *Bot) enqueueAI(g *storage.Game, clicked time.Time) (*render.Thinking, *aiJob) {
+func (b aiFlow) enqueueAI(g *storage.Game, clicked time.Time) (*render.Thinking, *aiJob) {
 	if !g.AwaitingAI() {
 		return nil, nil
 	}
 	j := &aiJob{
-		game: g.ID, owner: string(g.Players[1-g.Turn].ID), ply: len(g.Moves), deadline: clicked.Add(b.moveTime(g)), queued: time.Now(),
+		b: b.Bot, game: g.ID, owner: string(g.Players[1-g.Turn].ID), ply: len(g.Moves), deadline: clicked.Add(b.moveTime(g)), queued: time.Now(),
 		ready: make(chan struct{}),
 	}
-	pos, added := b.ai.enqueue(j)
+	pos, added := b.ai.Submit(context.Background(), j)
 	if !added {
 		return &render.Thinking{}, nil
 	}
+	j.shown = pos // read by the worker once the job is released
 	return &render.Thinking{Queue: pos}, j
 }
 
@@ -194,7 +106,7 @@ func (j *aiJob) release(tok webhookToken) {
 // to the process that queued it, whose worker may not have claimed it yet.
 // Whichever worker runs a turn claims it first (runAI), so a turn swept by
 // two processes at once is still played once.
-func (b *Bot) sweepAI(ctx context.Context, grace time.Duration) error {
+func (b aiFlow) sweepAI(ctx context.Context, grace time.Duration) error {
 	pending, err := b.store.AwaitingAI(ctx)
 	if err = b.listed("resume AI turns", err); err != nil {
 		return fmt.Errorf("bot: list games awaiting the AI: %w", err)
@@ -237,7 +149,7 @@ func aiClaim(id storage.GameID, ply int) string {
 // it. The returned context is done once the claim is lost (a stall longer
 // than its time to live), so that the search stops; the move would lose
 // its compare-and-set anyway to whoever took the claim.
-func (b *Bot) claimAI(ctx context.Context, t aiTurn) (claimed context.Context, release func(), ok bool, err error) {
+func (b aiFlow) claimAI(ctx context.Context, t aiTurn) (claimed context.Context, release func(), ok bool, err error) {
 	key, ttl, id := aiClaim(t.game, t.ply), b.cfg.ClaimTTL, t.game
 	if ok, err := b.store.Claim(ctx, key, b.cfg.Instance, ttl); !ok || err != nil {
 		return nil, nil, false, err
@@ -284,7 +196,7 @@ func (b *Bot) claimAI(ctx context.Context, t aiTurn) (claimed context.Context, r
 // board with its move. Only the games of the guilds mine accepts are
 // refreshed: those of this process's shards at start, of a shard taken
 // over from a dead process later (see shardKeeper).
-func (b *Bot) refreshBoards(ctx context.Context, started time.Time, mine func(guildID string) bool) {
+func (b aiFlow) refreshBoards(ctx context.Context, started time.Time, mine func(guildID string) bool) {
 	since := started.Add(-b.cfg.RefreshWindow)
 	games, err := b.store.OpenGames(ctx, func(g *storage.Game) bool {
 		lost := g.MessageID == "" && g.CreatedAt.Before(started)
@@ -311,7 +223,7 @@ func (b *Bot) refreshBoards(ctx context.Context, started time.Time, mine func(gu
 }
 
 // refreshBoard redraws one game's board from its record, under its lock.
-func (b *Bot) refreshBoard(ctx context.Context, id storage.GameID) error {
+func (b aiFlow) refreshBoard(ctx context.Context, id storage.GameID) error {
 	defer b.locks.lock(id)()
 	g, err := b.store.Game(ctx, id)
 	if err != nil {
@@ -320,18 +232,18 @@ func (b *Bot) refreshBoard(ctx context.Context, id storage.GameID) error {
 	if !g.Status.Open() || g.AwaitingAI() {
 		return nil
 	}
-	msg, err := b.gameMessage(g, "")
+	msg, err := b.boards.gameMessage(g, "")
 	if err != nil {
 		return err
 	}
-	return b.editBoard(ctx, g, msg, webhookToken{})
+	return b.boards.editBoard(ctx, g, msg, webhookToken{})
 }
 
 // runAI plays one AI turn: it searches until the job's deadline, then
 // commits and shows the move. Boards are edited under the game's lock
 // after checking the game still awaits this move, so a late progress edit
 // never hides a resignation or the move itself.
-func (b *Bot) runAI(j *aiJob) {
+func (b aiFlow) runAI(j *aiJob) {
 	<-j.ready // released by the seam once the handler that queued it returned
 	ctx := context.Background()
 	if m := b.cfg.Metrics; m != nil {
@@ -367,12 +279,12 @@ func (b *Bot) runAI(j *aiJob) {
 		return
 	}
 
-	progress := &progressEditor{b: b, job: j, every: b.cfg.ProgressInterval, start: b.now(), done: make(chan struct{})}
+	progress := &progressEditor{b: b.Bot, job: j, every: b.cfg.ProgressInterval, start: b.now(), done: make(chan struct{})}
 	if j.shown > 0 {
 		progress.show(render.Thinking{})
 	}
 	progress.watch(b.cfg.TickInterval)
-	searchCtx, cancel := b.ai.searchContext(ctx, j.deadline)
+	searchCtx, cancel := b.searchContext(ctx, j.deadline)
 	started := time.Now()
 	var res strategies.Result
 	lowPriority(func() {
@@ -399,7 +311,7 @@ func (b *Bot) runAI(j *aiJob) {
 
 // commitAI commits the AI's move found by a search, if the game still
 // awaits it, and shows the board.
-func (b *Bot) commitAI(ctx context.Context, j *aiJob, res strategies.Result) error {
+func (b aiFlow) commitAI(ctx context.Context, j *aiJob, res strategies.Result) error {
 	defer b.locks.lock(j.game)()
 	g, err := b.store.Game(ctx, j.game)
 	if err != nil {
@@ -420,7 +332,7 @@ func (b *Bot) commitAI(ctx context.Context, j *aiJob, res strategies.Result) err
 	if err != nil {
 		return err
 	}
-	return b.editBoard(ctx, g, b.view(g, pos, nil, changes, ""), j.tok)
+	return b.boards.editBoard(ctx, g, b.boards.view(g, pos, nil, changes, ""), j.tok)
 }
 
 // progressEditor edits a board with a search's progress, at most once per
@@ -518,7 +430,7 @@ func (p *progressEditor) edit(t render.Thinking) {
 	if err != nil {
 		return
 	}
-	if err := b.editBoard(ctx, g, b.view(g, pos, &t, nil, ""), j.tok); err != nil {
+	if err := b.boards.editBoard(ctx, g, b.boards.view(g, pos, &t, nil, ""), j.tok); err != nil {
 		b.log.Warn("show AI progress", "game", g.ID, "err", err)
 	}
 }

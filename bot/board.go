@@ -8,6 +8,7 @@ import (
 
 	"github.com/bwmarrin/discordgo"
 
+	"github.com/gambitbot/gambit/bot/egress"
 	"github.com/gambitbot/gambit/bot/i18n"
 	"github.com/gambitbot/gambit/bot/render"
 	"github.com/gambitbot/gambit/engine"
@@ -21,19 +22,19 @@ const tokenLifetime = 14 * time.Minute
 // view renders a game's message, in the language of its guild (boardLang).
 // thinking is the AI's state when it is to move; Notice and Changes come
 // from the change being shown.
-func (b *Bot) view(g *storage.Game, pos engine.Position, thinking *render.Thinking, changes []storage.RatingChange, notice string) render.Message {
+func (b boardFlow) view(g *storage.Game, pos engine.Position, thinking *render.Thinking, changes []storage.RatingChange, notice string) render.Message {
 	return render.Game(render.View{Game: g, Pos: pos, Thinking: thinking, Changes: changes, Notice: notice, Lang: b.boardLang(g)})
 }
 
 // boardLang is the language of a game's board and of the notices on it:
 // its guild's, as the guild's interactions last gave it.
-func (b *Bot) boardLang(g *storage.Game) *i18n.Localizer {
+func (b boardFlow) boardLang(g *storage.Game) *i18n.Localizer {
 	return b.locales.of(g.GuildID, g.ChannelID)
 }
 
 // gameMessage renders a game from its record alone, for messages that do
 // not follow a move (expiry, forfeits, reposts).
-func (b *Bot) gameMessage(g *storage.Game, notice string) (render.Message, error) {
+func (b boardFlow) gameMessage(g *storage.Game, notice string) (render.Message, error) {
 	var pos engine.Position
 	if g.Status != storage.StatusPending && g.Position != "" {
 		p, err := position(g)
@@ -80,7 +81,7 @@ var errUnreachable = errors.New("the board is reachable only through an interact
 // unknown. In a channel the bot reaches only through interactions it
 // returns errUnreachable instead of trying the channel. The caller holds
 // the game's lock; g is current.
-func (b *Bot) editBoard(ctx context.Context, g *storage.Game, msg render.Message, tok webhookToken) error {
+func (b boardFlow) editBoard(ctx context.Context, g *storage.Game, msg render.Message, tok webhookToken) error {
 	tokens := []webhookToken{tok}
 	if b.reach.isPrivate(g.ChannelID) {
 		tokens = append(tokens, b.reach.token(g.ID))
@@ -100,11 +101,11 @@ func (b *Bot) editBoard(ctx context.Context, g *storage.Game, msg render.Message
 		return fmt.Errorf("bot: edit board of game %s: %w", g.ID, errUnreachable)
 	}
 	if g.MessageID != "" {
-		err := b.editChannelMessage(g.ChannelID, g.MessageID, msg)
+		err := b.egress.EditChannelMessage(g.ChannelID, g.MessageID, msg)
 		if err == nil {
 			return nil
 		}
-		if restCode(err) != discordgo.ErrCodeUnknownMessage { // the board was deleted
+		if egress.Code(err) != discordgo.ErrCodeUnknownMessage { // the board was deleted
 			return fmt.Errorf("bot: edit board of game %s: %w", g.ID, err)
 		}
 		b.log.Info("board message was deleted; posting a new one", "game", g.ID, "message", g.MessageID)
@@ -114,13 +115,13 @@ func (b *Bot) editBoard(ctx context.Context, g *storage.Game, msg render.Message
 
 // editThrough edits a game's board through an interaction token that
 // shows it.
-func (b *Bot) editThrough(ctx context.Context, g *storage.Game, msg render.Message, tok webhookToken) error {
+func (b boardFlow) editThrough(ctx context.Context, g *storage.Game, msg render.Message, tok webhookToken) error {
 	wh := &discordgo.Interaction{AppID: b.appID, Token: tok.token}
-	m, err := b.keeping(tok.message, msg, func(keep map[string]string) (*discordgo.Message, error) {
+	m, err := b.egress.Keeping(tok.message, msg, func(keep map[string]string) (*discordgo.Message, error) {
 		if tok.followup {
-			return b.session.FollowupMessageEdit(wh, tok.message, webhookEdit(msg, keep))
+			return b.session.FollowupMessageEdit(wh, tok.message, egress.WebhookEdit(msg, keep))
 		}
-		return b.session.InteractionResponseEdit(wh, webhookEdit(msg, keep))
+		return b.session.InteractionResponseEdit(wh, egress.WebhookEdit(msg, keep))
 	})
 	if err != nil {
 		return err
@@ -136,19 +137,17 @@ func (b *Bot) editThrough(ctx context.Context, g *storage.Game, msg render.Messa
 }
 
 // postBoard posts msg as the game's new board message and saves its ID.
-func (b *Bot) postBoard(ctx context.Context, g *storage.Game, msg render.Message) error {
-	m, err := b.session.ChannelMessageSendComplex(g.ChannelID, messageSend(msg))
-	b.observeREST(err)
+func (b boardFlow) postBoard(ctx context.Context, g *storage.Game, msg render.Message) error {
+	m, err := b.egress.SendChannelMessage(g.ChannelID, msg)
 	if err != nil {
 		return fmt.Errorf("bot: post board of game %s in channel %s: %w", g.ID, g.ChannelID, err)
 	}
-	b.pictures.saw(m, msg)
 	return b.saveBoardID(ctx, g, m.ID)
 }
 
 // saveBoardID records messageID as g's board. An ended game cannot change
 // in the store any more: its ID is only kept in g, for the caller.
-func (b *Bot) saveBoardID(ctx context.Context, g *storage.Game, messageID string) error {
+func (b boardFlow) saveBoardID(ctx context.Context, g *storage.Game, messageID string) error {
 	if !g.Status.Open() {
 		g.MessageID = messageID
 		return nil
@@ -171,7 +170,7 @@ func (b *Bot) saveBoardID(ctx context.Context, g *storage.Game, messageID string
 // the board, from an edit through the interaction's token, or at the next
 // start, which posts every open game without a board again. The
 // interaction records the token that edits the board (showsBoard).
-func (b *Bot) showNewBoard(ctx context.Context, ix *interaction, g *storage.Game, msg render.Message) error {
+func (b boardFlow) showNewBoard(ctx context.Context, ix *interaction, g *storage.Game, msg render.Message) error {
 	if ix.isAnswered() {
 		m, err := ix.followup(msg, false)
 		if err != nil {
@@ -200,7 +199,7 @@ func (b *Bot) showNewBoard(ctx context.Context, ix *interaction, g *storage.Game
 	}
 	m, err := ix.original()
 	if err == nil {
-		b.pictures.saw(m, msg)
+		b.egress.Saw(m, msg)
 		err = b.saveBoardID(ctx, g, m.ID)
 	}
 	if err != nil {
@@ -213,7 +212,7 @@ func (b *Bot) showNewBoard(ctx context.Context, ix *interaction, g *storage.Game
 // adoptBoard records the message of a click as g's board when g has none:
 // the board was shown but its ID was never saved (see showNewBoard). The
 // caller holds the game's lock; on error g is unchanged.
-func (b *Bot) adoptBoard(ctx context.Context, ix *interaction, g *storage.Game) error {
+func (b boardFlow) adoptBoard(ctx context.Context, ix *interaction, g *storage.Game) error {
 	if g.MessageID != "" || !g.Status.Open() || ix.Message == nil || ix.Message.Flags&discordgo.MessageFlagsEphemeral != 0 {
 		return nil
 	}
@@ -231,7 +230,7 @@ func (b *Bot) adoptBoard(ctx context.Context, ix *interaction, g *storage.Game) 
 // told so if Discord still lets the bot answer. An answer that updated the
 // board leaves the interaction's token to edit it (showsBoard); after a
 // failed one, @original is the error reply.
-func (b *Bot) updateBoard(ctx context.Context, ix *interaction, g *storage.Game, msg render.Message) error {
+func (b boardFlow) updateBoard(ctx context.Context, ix *interaction, g *storage.Game, msg render.Message) error {
 	err := ix.update(msg)
 	if err == nil {
 		if ix.Message != nil {

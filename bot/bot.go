@@ -18,12 +18,13 @@ package bot
 
 import (
 	"context"
+	"crypto/ed25519"
 	"crypto/rand"
 	"encoding/hex"
 	"errors"
 	"fmt"
 	"log/slog"
-	"net/http"
+	"net"
 	"os"
 	"runtime"
 	"sync"
@@ -32,8 +33,10 @@ import (
 
 	"github.com/bwmarrin/discordgo"
 
+	"github.com/gambitbot/gambit/bot/egress"
+	"github.com/gambitbot/gambit/bot/ingress"
 	"github.com/gambitbot/gambit/bot/ops"
-	"github.com/gambitbot/gambit/internal/apiurl"
+	"github.com/gambitbot/gambit/bot/scheduler"
 	"github.com/gambitbot/gambit/storage"
 	"github.com/gambitbot/gambit/strategies"
 	"github.com/gambitbot/gambit/strategies/puzzles"
@@ -217,6 +220,15 @@ func Procs(cfg Config) int {
 
 // Bot is a running Gambit bot.
 type Bot struct {
+	// The flows (flows.go).
+	boards boardFlow
+	games  gameFlow
+	moves  moveFlow
+	turns  aiFlow
+	solo   soloFlow
+	timers timerFlow
+	info   infoFlow
+
 	cfg     Config
 	store   storage.Store
 	session *discordgo.Session
@@ -225,50 +237,31 @@ type Bot struct {
 	appID   string
 
 	router   router
+	handle   handler // dispatch in the middleware chain (middleware.go)
 	commands map[string]commandHandler
-	complete map[string]commandHandler
+	complete map[string]completeHandler
 	locks    gameLocks
-	ai       *aiPool
-	compares comparisons // Compare algorithms running (compare.go)
+	ai       scheduler.Scheduler // where AI turns go: workers, unless a test says otherwise
+	workers  *scheduler.Pool     // the AI workers of this process
+	// searchContext gives an AI search its context: ctx until the job's
+	// deadline. Tests replace it (export_test.go) to end searches when
+	// they choose rather than when the wall clock says.
+	searchContext func(ctx context.Context, deadline time.Time) (context.Context, context.CancelFunc)
+	compares      comparisons // Compare algorithms running (compare.go)
 
-	closing   atomic.Bool
-	inflight  sync.WaitGroup
-	shards    shards
-	keeper    *shardKeeper // with Config.AutoShardIDs
-	listening atomic.Bool  // the interactions endpoint is (Serve)
-	seen      seenInteractions
-	reach     reach      // tokens of boards and channels reachable only through interactions (reach.go)
-	locales   locales    // each guild's locale, for the boards shown there
-	pictures  pictures   // the files of messages sent or edited, so that edits keep them (outgoing.go)
-	rest      *stoppable // the transport of every Discord request
-	corrupt   struct {   // the games found corrupt and reported (listed)
+	closing  atomic.Bool
+	inflight sync.WaitGroup
+	gateway  atomic.Pointer[ingress.Gateway] // the gateway's shards (Run)
+	endpoint atomic.Pointer[ingress.HTTP]    // the interactions endpoint (Serve)
+	owns     func(guildID string) bool       // whether this process runs a guild's timers and boards
+	seen     seenInteractions
+	reach    reach          // tokens of boards and channels reachable only through interactions (reach.go)
+	locales  locales        // each guild's locale, for the boards shown there
+	egress   *egress.Client // every Discord request goes out through it
+	corrupt  struct {       // the games found corrupt and reported (listed)
 		mu   sync.Mutex
 		seen map[storage.GameID]bool
 	}
-}
-
-// errStopped is the error of a Discord request made after a stop gave up
-// waiting (Config.ShutdownTimeout).
-var errStopped = errors.New("bot: stopped: the shutdown ran out of time")
-
-// stoppable is the transport of the bot's Discord requests. Once stopped —
-// a stop that ran out of time — it refuses every request at once, so that
-// work still retrying ends: discordgo retries a rate-limited request for as
-// long as Discord answers 429.
-type stoppable struct {
-	next    http.RoundTripper
-	stopped atomic.Bool
-}
-
-// RoundTrip implements http.RoundTripper.
-func (s *stoppable) RoundTrip(r *http.Request) (*http.Response, error) {
-	if s.stopped.Load() {
-		if r.Body != nil {
-			_ = r.Body.Close()
-		}
-		return nil, errStopped
-	}
-	return s.next.RoundTrip(r)
 }
 
 // New checks cfg and prepares a bot that keeps its games in store. It
@@ -286,23 +279,22 @@ func New(cfg Config, store storage.Store) (*Bot, error) {
 	}
 	// Every log line goes through the redactor: an error quoting a
 	// request's URL would otherwise leak the interaction token in it.
-	cfg.Logger = slog.New(newRedactor(cfg.Logger.Handler(), cfg.Token))
-	var transport http.RoundTripper = http.DefaultTransport
-	if cfg.APIURL != "" {
-		base, err := apiurl.Parse(cfg.APIURL)
-		if err != nil {
-			return nil, fmt.Errorf("bot: DISCORD_API_URL: %w", err)
-		}
-		transport = apiurl.Transport(base, nil)
-	}
-	b := &Bot{cfg: cfg, store: store, log: cfg.Logger, shards: shards{up: map[*discordgo.Session]bool{}}, rest: &stoppable{next: transport}}
-	s, err := b.newSession(&http.Client{Transport: b.rest, Timeout: 20 * time.Second})
+	cfg.Logger = slog.New(egress.NewRedactor(cfg.Logger.Handler(), cfg.Token))
+	out, err := egress.New(egress.Config{Token: cfg.Token, APIURL: cfg.APIURL, Logger: cfg.Logger, Metrics: cfg.Metrics})
 	if err != nil {
 		return nil, err
 	}
-	b.session, b.answers = s, s
-	b.ai = newAIPool(b, cfg.SearchThreads)
+	b := &Bot{cfg: cfg, store: store, log: cfg.Logger, egress: out}
+	b.session, b.answers = out.Session, out.Session
+	b.workers = scheduler.NewPool(cfg.SearchThreads, func(waiting int) {
+		if m := cfg.Metrics; m != nil {
+			m.AIQueue.Set(float64(waiting))
+		}
+	})
+	b.ai, b.searchContext = b.workers, context.WithDeadline
+	b.boards, b.games, b.moves, b.turns, b.solo, b.timers, b.info = boardFlow{b}, gameFlow{b}, moveFlow{b}, aiFlow{b}, soloFlow{b}, timerFlow{b}, infoFlow{b}
 	b.routes()
+	b.handle = chain(b.dispatch, b.measure, b.answerErrors, b.recoverPanics, releaseAI)
 	return b, nil
 }
 
@@ -319,30 +311,19 @@ func (b *Bot) Run(ctx context.Context) error {
 	if err := b.whoAmI(); err != nil {
 		return err
 	}
-	maxConcurrency, err := b.planShards()
+	gw := ingress.NewGateway(ingress.Config{
+		Primary: b.egress.Session, NewSession: b.egress.NewSession, Observe: b.egress.Observe,
+		ShardCount: b.cfg.ShardCount, ShardIDs: b.cfg.ShardIDs, Auto: b.cfg.AutoShardIDs, Instance: b.cfg.Instance, ClaimTTL: b.cfg.ClaimTTL,
+		Claims: b.store, Handler: ingress.HandlerFunc(b.onInteraction), Guilds: guildEvents{b}, TookShard: b.tookShard, Logger: b.log,
+	})
+	b.gateway.Store(gw)
+	b.owns = gw.Owns
+	kept, err := gw.Start(ctx)
 	if err != nil {
 		return err
 	}
-	if err := b.openShards(ctx, maxConcurrency); err != nil {
-		return err
-	}
-	kept := make(chan struct{})
-	if b.shards.auto {
-		balanced := make(chan struct{})
-		b.keeper = &shardKeeper{b: b}
-		go func() {
-			defer close(kept)
-			b.keeper.run(ctx, maxConcurrency, balanced)
-		}()
-		select {
-		case <-balanced:
-		case <-ctx.Done():
-		}
-	} else {
-		close(kept)
-	}
 	err = b.serve(ctx, started, kept)
-	if cerr := b.closeShards(); cerr != nil {
+	if cerr := gw.Close(); cerr != nil {
 		err = errors.Join(err, cerr)
 	}
 	if err == nil {
@@ -354,7 +335,7 @@ func (b *Bot) Run(ctx context.Context) error {
 // whoAmI learns the application ID, which is the bot user's.
 func (b *Bot) whoAmI() error {
 	me, err := b.session.User("@me")
-	b.observeREST(err)
+	b.egress.Observe(err)
 	if err != nil {
 		return fmt.Errorf("bot: who am I (is the token right?): %w", err)
 	}
@@ -372,14 +353,14 @@ func (b *Bot) serve(ctx context.Context, started time.Time, kept <-chan struct{}
 	if err := b.syncCommands(); err != nil {
 		return err
 	}
-	workers := b.ai.start()
-	if err := b.sweepAI(ctx, 0); err != nil {
+	workers := b.workers.Start()
+	if err := b.turns.sweepAI(ctx, 0); err != nil {
 		b.log.Error("resume AI turns", "err", err)
 	}
 	b.inflight.Add(1)
 	go func() {
 		defer b.inflight.Done()
-		b.refreshBoards(ctx, started, b.shards.owns)
+		b.turns.refreshBoards(ctx, started, b.owns)
 	}()
 	// The 15-puzzle's pattern databases take a second or two to build,
 	// once per process: now, so that no hint waits for them. Shutdown does
@@ -388,10 +369,14 @@ func (b *Bot) serve(ctx context.Context, started time.Time, kept <-chan struct{}
 	timers := make(chan struct{})
 	go func() {
 		defer close(timers)
-		b.runTimers(ctx)
+		b.timers.runTimers(ctx)
 	}()
+	ids, count := []int{0}, 1 // Serve: no gateway, and this process answers for every guild
+	if gw := b.gateway.Load(); gw != nil {
+		ids, count = gw.IDs(), gw.Count()
+	}
 	b.log.Info("bot running", "guild", b.cfg.GuildID, "move_time", b.cfg.MoveTime, "search_threads", b.cfg.SearchThreads,
-		"shards", fmt.Sprint(b.shards.ids()), "shard_count", b.shards.count, "instance", b.cfg.Instance)
+		"shards", fmt.Sprint(ids), "shard_count", count, "instance", b.cfg.Instance)
 	if b.cfg.Ready != nil {
 		b.cfg.Ready()
 	}
@@ -399,7 +384,7 @@ func (b *Bot) serve(ctx context.Context, started time.Time, kept <-chan struct{}
 	<-ctx.Done()
 	b.log.Info("shutting down: finishing interactions and running searches", "within", b.cfg.ShutdownTimeout)
 	b.closing.Store(true)
-	b.ai.stop()
+	b.workers.Stop()
 	wound := make(chan struct{})
 	go func() {
 		defer close(wound)
@@ -411,7 +396,7 @@ func (b *Bot) serve(ctx context.Context, started time.Time, kept <-chan struct{}
 	select {
 	case <-wound:
 	case <-b.cfg.After(b.cfg.ShutdownTimeout):
-		b.rest.stopped.Store(true)
+		b.egress.Stop()
 		b.log.Warn("shutdown ran out of time: stopped waiting for the work under way (Discord rate limits?); the next start resumes AI turns and redraws recent boards",
 			"after", b.cfg.ShutdownTimeout)
 	}
@@ -421,7 +406,75 @@ func (b *Bot) serve(ctx context.Context, started time.Time, kept <-chan struct{}
 // Connected reports whether interactions reach the bot, for health
 // checks: every shard's gateway connection is up (Run), or the
 // interactions endpoint is listening (Serve).
-func (b *Bot) Connected() bool { return b.listening.Load() || b.shards.connected() }
+func (b *Bot) Connected() bool {
+	if ep := b.endpoint.Load(); ep != nil && ep.Listening() {
+		return true
+	}
+	gw := b.gateway.Load()
+	return gw != nil && gw.Connected()
+}
+
+// tookShard redraws the recent boards of the guilds of a shard this
+// process took over from another (ingress.Config.TookShard).
+func (b *Bot) tookShard(ctx context.Context, owns func(guildID string) bool) {
+	b.inflight.Add(1)
+	go func() {
+		defer b.inflight.Done()
+		b.turns.refreshBoards(ctx, b.now(), owns)
+	}()
+}
+
+// The bot's public face for its transports' settings.
+const (
+	// ShardsAuto, as Config.ShardCount, runs the number of shards
+	// Discord recommends (GET /gateway/bot).
+	ShardsAuto = ingress.ShardsAuto
+	// DefaultEndpointPath is the path of the interactions endpoint when
+	// Endpoint.Path is empty.
+	DefaultEndpointPath = ingress.DefaultEndpointPath
+)
+
+// Endpoint configures the HTTP endpoint of Serve.
+type Endpoint = ingress.Endpoint
+
+// ParsePublicKey reads an application's public key as the developer
+// portal shows it: 64 hexadecimal digits.
+func ParsePublicKey(s string) (ed25519.PublicKey, error) { return ingress.ParsePublicKey(s) }
+
+// Serve is Run without the gateway: it receives interactions on ln, as
+// an HTTP endpoint (see Endpoint), and calls Discord through REST only. It
+// brings the slash commands up to date, resumes pending AI turns, runs the
+// timers and serves until ctx is cancelled. Then it stops listening — a
+// load balancer sends new interactions to another replica — lets the
+// requests in flight be answered and the running AI searches finish, and
+// returns. ln is closed when Serve returns; the store is the caller's to
+// close.
+func (b *Bot) Serve(ctx context.Context, ln net.Listener, ep Endpoint) error {
+	endpoint, err := ingress.NewHTTP(ep, ingress.HandlerFunc(b.onInteraction), b.now, b.log)
+	if err != nil {
+		_ = ln.Close()
+		return err
+	}
+	started := b.now()
+	if err := b.whoAmI(); err != nil {
+		_ = ln.Close()
+		return err
+	}
+	endpoint.Serve(ctx, ln)
+	b.endpoint.Store(endpoint)
+	// No gateway, so no shards: this process answers for every guild.
+	b.owns = func(string) bool { return true }
+	kept := make(chan struct{})
+	close(kept)
+	err = b.serve(ctx, started, kept)
+	if serr := endpoint.Close(); serr != nil {
+		err = errors.Join(err, serr)
+	}
+	if err == nil {
+		b.log.Info("bot stopped")
+	}
+	return err
+}
 
 // instanceName names this process among those sharing a store: host,
 // process ID and a random suffix (a restarted process in a container often

@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 
-	"github.com/gambitbot/gambit/bot/customid"
 	"github.com/gambitbot/gambit/storage"
 )
 
@@ -33,11 +32,11 @@ func checkChallenge(ix *interaction, g *storage.Game, challengerMay bool) error 
 }
 
 // clickAccept starts a challenged game.
-func (b *Bot) clickAccept(ctx context.Context, ix *interaction, g *storage.Game, _ customid.Params) error {
-	if b.endedBehind(ix, g) {
-		return b.catchUp(ctx, ix, g)
+func (b gameFlow) clickAccept(ctx context.Context, ix *component, g *storage.Game) error {
+	if b.moves.endedBehind(ix.interaction, g) {
+		return b.moves.catchUp(ctx, ix.interaction, g)
 	}
-	if err := checkChallenge(ix, g, false); err != nil {
+	if err := checkChallenge(ix.interaction, g, false); err != nil {
 		return err
 	}
 	// A challenge counts against the challenged member's cap once
@@ -46,7 +45,7 @@ func (b *Bot) clickAccept(ctx context.Context, ix *interaction, g *storage.Game,
 	if err := b.checkLimits(ctx, ix.user().ID, false); err != nil {
 		return err
 	}
-	if err := b.adoptBoard(ctx, ix, g); err != nil {
+	if err := b.boards.adoptBoard(ctx, ix.interaction, g); err != nil {
 		return err
 	}
 	if err := b.begin(ctx, g); err != nil {
@@ -59,19 +58,19 @@ func (b *Bot) clickAccept(ctx context.Context, ix *interaction, g *storage.Game,
 	if err != nil {
 		return err
 	}
-	return b.updateBoard(ctx, ix, g, b.view(g, pos, nil, nil, ""))
+	return b.boards.updateBoard(ctx, ix.interaction, g, b.boards.view(g, pos, nil, nil, ""))
 }
 
 // clickDecline declines a challenge, or withdraws it when the challenger
 // clicks.
-func (b *Bot) clickDecline(ctx context.Context, ix *interaction, g *storage.Game, _ customid.Params) error {
-	if b.endedBehind(ix, g) {
-		return b.catchUp(ctx, ix, g)
+func (b gameFlow) clickDecline(ctx context.Context, ix *component, g *storage.Game) error {
+	if b.moves.endedBehind(ix.interaction, g) {
+		return b.moves.catchUp(ctx, ix.interaction, g)
 	}
-	if err := checkChallenge(ix, g, true); err != nil {
+	if err := checkChallenge(ix.interaction, g, true); err != nil {
 		return err
 	}
-	if err := b.adoptBoard(ctx, ix, g); err != nil {
+	if err := b.boards.adoptBoard(ctx, ix.interaction, g); err != nil {
 		return err
 	}
 	g.Status = storage.StatusDeclined
@@ -81,7 +80,7 @@ func (b *Bot) clickDecline(ctx context.Context, ix *interaction, g *storage.Game
 	if err := b.store.UpdateGame(ctx, g); err != nil {
 		return answerConflict(err, "decline challenge", g.ID)
 	}
-	return b.updateBoard(ctx, ix, g, b.view(g, nil, nil, nil, ""))
+	return b.boards.updateBoard(ctx, ix.interaction, g, b.boards.view(g, nil, nil, nil, ""))
 }
 
 // answerConflict turns a lost race into a user error and wraps the rest.

@@ -159,27 +159,27 @@ const challengeMenu = "Challenge to a game"
 // the game's lock and loads it (seam.go).
 func (b *Bot) routes() {
 	b.commands = map[string]commandHandler{
-		"play": b.cmdPlay, "move": b.cmdMove, "leaderboard": b.cmdLeaderboard, "stats": b.cmdStats,
-		"games": b.cmdGames, "help": b.cmdHelp, "privacy": b.cmdPrivacy, "settings": b.cmdSettings,
-		"puzzle": b.cmdPuzzle, "challenge": b.cmdChallenge, challengeMenu: b.cmdChallengeMenu,
+		"play": b.games.cmdPlay, "move": b.moves.cmdMove, "leaderboard": b.info.cmdLeaderboard, "stats": b.info.cmdStats,
+		"games": b.info.cmdGames, "help": b.info.cmdHelp, "privacy": b.info.cmdPrivacy, "settings": b.info.cmdSettings,
+		"puzzle": b.solo.cmdPuzzle, "challenge": b.games.cmdChallenge, challengeMenu: b.games.cmdChallengeMenu,
 	}
-	b.complete = map[string]commandHandler{"play": b.completeAI, "help": b.completeAI, "move": b.completeMove}
+	b.complete = map[string]completeHandler{"play": b.games.completeAI, "help": b.games.completeAI, "move": b.moves.completeMove}
 	b.router = router{
-		{customid.Move, b.withGame(b.clickMove)},
-		{customid.Pick, b.withGame(b.clickMove)},
-		{customid.File, b.withGame(b.clickFile)},
-		{customid.Cell, b.withGame(b.clickCell)},
-		{customid.Resign, b.withGame(b.clickResign)},
-		{customid.ResignConfirm, b.withGame(b.clickResignConfirm)},
-		{customid.Rematch, b.clickRematch}, // the seam for the old game, then a new one (rematch.go)
-		{customid.Accept, b.withGame(b.clickAccept)},
-		{customid.Decline, b.withGame(b.clickDecline)},
-		{customid.Repost, b.withGame(b.clickRepost)},
-		{customid.PrivacyDelete, b.clickPrivacyDelete},
-		{customid.Hint, b.withGame(b.clickHint)},
-		{customid.Solve, b.withGame(b.clickSolve)},
-		{customid.Compare, b.withGame(b.clickCompare)},
-		{customid.ChallengePick, b.clickChallengePick},
+		{customid.Move, b.withGame(b.moves.clickMove)},
+		{customid.Pick, b.withGame(b.moves.clickMove)},
+		{customid.File, b.withGame(b.moves.clickFile)},
+		{customid.Cell, b.withGame(b.moves.clickCell)},
+		{customid.Resign, b.withGame(b.moves.clickResign)},
+		{customid.ResignConfirm, b.withGame(b.moves.clickResignConfirm)},
+		{customid.Rematch, b.games.clickRematch}, // the seam for the old game, then a new one (rematch.go)
+		{customid.Accept, b.withGame(b.games.clickAccept)},
+		{customid.Decline, b.withGame(b.games.clickDecline)},
+		{customid.Repost, b.withGame(b.info.clickRepost)},
+		{customid.PrivacyDelete, b.info.clickPrivacyDelete},
+		{customid.Hint, b.withGame(b.solo.clickHint)},
+		{customid.Solve, b.withGame(b.solo.clickSolve)},
+		{customid.Compare, b.withGame(b.solo.clickCompare)},
+		{customid.ChallengePick, b.games.clickChallengePick},
 	}
 }
 
@@ -189,7 +189,7 @@ func (b *Bot) routes() {
 func (b *Bot) syncCommands() error {
 	want := commandDefinitions()
 	have, err := b.session.ApplicationCommands(b.appID, b.cfg.GuildID)
-	b.observeREST(err)
+	b.egress.Observe(err)
 	if err != nil {
 		return fmt.Errorf("bot: list registered commands: %w", err)
 	}
@@ -198,7 +198,7 @@ func (b *Bot) syncCommands() error {
 		return nil
 	}
 	_, err = b.session.ApplicationCommandBulkOverwrite(b.appID, b.cfg.GuildID, want)
-	b.observeREST(err)
+	b.egress.Observe(err)
 	if err != nil {
 		return fmt.Errorf("bot: register commands: %w", err)
 	}

@@ -94,9 +94,9 @@ type comparison struct {
 // position, none done yet, and queues them for the workers; the caller
 // has claimed the comparison (comparisons.claim), and it ends once the
 // message shows every result.
-func (b *Bot) startComparison(ix *interaction, g *storage.Game, pos engine.Position, entrants []puzzles.Entrant) error {
+func (b soloFlow) startComparison(ix *interaction, g *storage.Game, pos engine.Position, entrants []puzzles.Entrant) error {
 	c := &comparison{
-		b: b, ix: ix, game: g.ID, pos: pos, entrants: entrants, lang: ix.lang(), nodes: b.compares.nodeCap(), each: compareTime,
+		b: b.Bot, ix: ix, game: g.ID, pos: pos, entrants: entrants, lang: ix.lang(), nodes: b.compares.nodeCap(), each: compareTime,
 		runs: make([]puzzles.Run, len(entrants)), done: make([]bool, len(entrants)), left: len(entrants),
 	}
 	for i, e := range entrants {
@@ -111,7 +111,7 @@ func (b *Bot) startComparison(ix *interaction, g *storage.Game, pos engine.Posit
 	}
 	owner := string(g.Players[0].ID)
 	for i := range entrants {
-		if !b.ai.enqueueTask(owner, func() { c.solve(i) }) {
+		if _, ok := b.ai.Submit(context.Background(), &task{owner: owner, run: func() { c.solve(i) }}); !ok {
 			b.log.Info("comparison cut short: the bot is stopping", "game", g.ID)
 			return nil
 		}
@@ -127,7 +127,7 @@ func (c *comparison) message() render.Message {
 // solve runs the i-th solver, on a worker, and shows its result.
 func (c *comparison) solve(i int) {
 	e := c.entrants[i]
-	ctx, cancel := c.b.solverContext(c.each)
+	ctx, cancel := c.b.solo.solverContext(c.each)
 	if c.b.compares.before != nil {
 		c.b.compares.before(ctx, e.Algorithm)
 	}
@@ -144,7 +144,7 @@ func (c *comparison) solve(i int) {
 		// Every solver is done: label the solutions optimal or not (on
 		// N-Queens, a search for the nearest solution) with a budget of
 		// its own too.
-		ctx, cancel := c.b.solverContext(c.each)
+		ctx, cancel := c.b.solo.solverContext(c.each)
 		var err error
 		lowPriority(func() { err = puzzles.Label(ctx, c.pos, runs) })
 		cancel()
@@ -181,9 +181,7 @@ func (c *comparison) show() {
 		if over {
 			c.b.compares.end(c.game)
 		}
-		_, err := c.ix.out.InteractionResponseEdit(c.ix.Interaction, webhookEdit(msg, nil))
-		c.b.observeREST(err)
-		if err != nil {
+		if err := c.ix.editResponse(msg); err != nil {
 			c.b.log.Warn("comparison: show the results", "game", c.game, "err", err)
 		}
 		c.mu.Lock()
@@ -196,7 +194,7 @@ func (c *comparison) show() {
 // time has passed on the bot's clock, read every twentieth of that time,
 // so that a test's manual clock decides when a solver's time is up (the
 // solvers never see a time that a slow machine ran out).
-func (b *Bot) solverContext(each time.Duration) (context.Context, context.CancelFunc) {
+func (b soloFlow) solverContext(each time.Duration) (context.Context, context.CancelFunc) {
 	ctx, cancel := context.WithCancel(context.Background())
 	deadline := b.now().Add(each)
 	go func() {

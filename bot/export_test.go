@@ -15,7 +15,7 @@ const PanicPattern customid.Pattern = "v1/test-panic/{x}"
 // end-to-end test can check how onInteraction recovers. Call it after New
 // and before Run.
 func PanicRoute(b *Bot) {
-	b.router = append(b.router, route{PanicPattern, func(context.Context, *interaction, customid.Params) error {
+	b.router = append(b.router, route{PanicPattern, func(context.Context, *component) error {
 		panic("test panic: a handler broke")
 	}})
 }
@@ -31,14 +31,12 @@ func WrapStore(b *Bot, wrap func(storage.Store) storage.Store) {
 func AIClaim(id storage.GameID, ply int) string { return aiClaim(id, ply) }
 
 // Shards returns the shards b runs now.
-func Shards(b *Bot) []int { return b.shards.ids() }
+func Shards(b *Bot) []int { return b.gateway.Load().IDs() }
 
 // AIStopped reports whether b's AI workers were told to stop (shutdown
 // began): from then on a worker takes no further turn from the queue.
 func AIStopped(b *Bot) bool {
-	b.ai.mu.Lock()
-	defer b.ai.mu.Unlock()
-	return b.ai.stopped
+	return b.workers.Stopped()
 }
 
 // EndSearches makes b's AI searches run until the test ends them instead
@@ -46,5 +44,5 @@ func AIStopped(b *Bot) bool {
 // given the worker's context, which the search context must derive from.
 // Call it after New and before Run.
 func EndSearches(b *Bot, search func(context.Context) (context.Context, context.CancelFunc)) {
-	b.ai.searchContext = func(ctx context.Context, _ time.Time) (context.Context, context.CancelFunc) { return search(ctx) }
+	b.searchContext = func(ctx context.Context, _ time.Time) (context.Context, context.CancelFunc) { return search(ctx) }
 }

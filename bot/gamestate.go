@@ -169,7 +169,7 @@ func (b *Bot) commitMove(ctx context.Context, g *storage.Game, pos engine.Positi
 		var res storage.Result
 		g.Status, res = g.Outcome(mover, score)
 		if g.Solved() {
-			res.Optimal = b.optimum(ctx, g)
+			res.Optimal = b.solo.optimum(ctx, g)
 		}
 		changes, err := b.store.FinishGame(ctx, g, res)
 		if err != nil {

@@ -6,8 +6,6 @@ import (
 	"fmt"
 	"time"
 
-	"github.com/bwmarrin/discordgo"
-
 	"github.com/gambitbot/gambit/storage"
 )
 
@@ -15,40 +13,38 @@ import (
 // removed from it.
 const leaveTimeout = time.Minute
 
-// handleGuildEvents registers the handlers of the gateway's guild events.
-//
-// GUILD_DELETE means one of two things. With unavailable true the guild is
-// in an outage: Discord will send GUILD_CREATE when it is back, and its
-// games simply wait (their deadlines still run). With unavailable false the
-// bot was removed from the guild (kicked, or the guild was deleted): it can
-// no longer show, post or edit a board there, and nobody there can click
-// one, so every open game of the guild is cancelled — pending challenges
-// and games in progress alike, human or AI. A cancelled game is final,
-// unrated and out of history; an AI search still running for one finds,
-// when it commits, that the game no longer awaits it and drops its move.
-// The boards in the guild are left as they are: the bot cannot reach them.
-func (b *Bot) handleGuildEvents(s *discordgo.Session) {
-	s.AddHandler(func(_ *discordgo.Session, e *discordgo.GuildDelete) {
-		if e.Guild == nil || e.ID == "" {
-			return
-		}
-		if e.Unavailable {
-			b.log.Warn("guild unavailable (a Discord outage); its games stay open", "guild", e.ID)
-			return
-		}
-		if b.closing.Load() {
-			b.log.Warn("removed from guild while shutting down; its games stay open", "guild", e.ID)
-			return
-		}
-		b.inflight.Add(1)
-		defer b.inflight.Done()
-		b.leaveGuild(e.ID)
-	})
+// guildEvents is what the gateway tells the bot of its guilds
+// (ingress.Guilds).
+type guildEvents struct{ b *Bot }
+
+// GuildLocale learns a guild's locale: every guild at connect and its
+// changes, so that the boards edited after a restart, before any
+// interaction, speak it.
+func (e guildEvents) GuildLocale(guildID, locale string) { e.b.locales.m.Store(guildID, locale) }
+
+// GuildRemoved handles the bot's removal from a guild (kicked, or the
+// guild deleted): it can no longer show, post or edit a board there, and
+// nobody there can click one, so every open game of the guild is
+// cancelled — pending challenges and games in progress alike, human or
+// AI. A cancelled game is final, unrated and out of history; an AI search
+// still running for one finds, when it commits, that the game no longer
+// awaits it and drops its move. The boards in the guild are left as they
+// are: the bot cannot reach them. An outage (the guild unavailable) is no
+// removal: its games wait.
+func (e guildEvents) GuildRemoved(guildID string) {
+	b := e.b
+	if b.closing.Load() {
+		b.log.Warn("removed from guild while shutting down; its games stay open", "guild", guildID)
+		return
+	}
+	b.inflight.Add(1)
+	defer b.inflight.Done()
+	b.timers.leaveGuild(guildID)
 }
 
 // leaveGuild cancels the open games of a guild the bot was removed from,
 // and logs what it did.
-func (b *Bot) leaveGuild(guildID string) {
+func (b timerFlow) leaveGuild(guildID string) {
 	ctx, cancel := context.WithTimeout(context.Background(), leaveTimeout)
 	defer cancel()
 	open, err := b.store.OpenGames(ctx, func(g *storage.Game) bool { return g.GuildID == guildID })
@@ -76,7 +72,7 @@ func (b *Bot) leaveGuild(guildID string) {
 
 // cancelGame cancels one open game under its lock and reports whether it
 // did; a game that ended meanwhile is left as it is.
-func (b *Bot) cancelGame(ctx context.Context, id storage.GameID) (bool, error) {
+func (b timerFlow) cancelGame(ctx context.Context, id storage.GameID) (bool, error) {
 	defer b.locks.lock(id)()
 	// The lock keeps this process's changes out; a conflict can only come
 	// from another writer, so a few reloads settle it.

@@ -8,7 +8,8 @@ import (
 
 // cmdHelp handles /help [game] [ai]: the overview, a game's rules or an
 // AI's page (the AI's if both are given).
-func (b *Bot) cmdHelp(_ context.Context, ix *interaction, opts options) error {
+func (b infoFlow) cmdHelp(_ context.Context, ix *command) error {
+	opts := ix.opts
 	if ai := opts.str("ai"); ai != "" {
 		msg, err := render.AIRules(ix.lang(), ai)
 		if err != nil {

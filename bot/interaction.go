@@ -2,9 +2,7 @@ package bot
 
 import (
 	"context"
-	"errors"
 	"fmt"
-	"runtime/debug"
 	"slices"
 	"sync"
 	"time"
@@ -12,6 +10,7 @@ import (
 	"github.com/bwmarrin/discordgo"
 
 	"github.com/gambitbot/gambit/bot/customid"
+	"github.com/gambitbot/gambit/bot/egress"
 	"github.com/gambitbot/gambit/bot/i18n"
 	"github.com/gambitbot/gambit/bot/render"
 	"github.com/gambitbot/gambit/storage"
@@ -81,13 +80,65 @@ type responder interface {
 	FollowupMessageCreate(i *discordgo.Interaction, wait bool, data *discordgo.WebhookParams, options ...discordgo.RequestOption) (*discordgo.Message, error)
 }
 
+// envelope is what an interaction of any kind carries: who, where, and how
+// to answer. Its kind's data — a command's options, a component's custom
+// ID and values — is in its typed event only (command, autocomplete,
+// component), so that a handler of one kind cannot read another's.
+type envelope struct {
+	ID, AppID, Token, GuildID, ChannelID string
+	Member                               *discordgo.Member
+	User                                 *discordgo.User
+	Message                              *discordgo.Message // the message a component is on
+	AppPermissions                       int64
+	Locale                               discordgo.Locale
+	GuildLocale                          *discordgo.Locale
+	Context                              discordgo.InteractionContextType
+	AuthorizingIntegrationOwners         map[discordgo.ApplicationIntegrationType]string
+}
+
+// envelopeOf returns what i carries whatever its kind.
+func envelopeOf(i *discordgo.Interaction) envelope {
+	return envelope{
+		ID: i.ID, AppID: i.AppID, Token: i.Token, GuildID: i.GuildID, ChannelID: i.ChannelID,
+		Member: i.Member, User: i.User, Message: i.Message, AppPermissions: i.AppPermissions,
+		Locale: i.Locale, GuildLocale: i.GuildLocale, Context: i.Context, AuthorizingIntegrationOwners: i.AuthorizingIntegrationOwners,
+	}
+}
+
+// command is a slash command or a user command being handled: its name,
+// options and resolved users, and for a user command its target.
+type command struct {
+	*interaction
+	name     string
+	opts     options
+	target   string // the user a user command was used on
+	resolved *discordgo.ApplicationCommandInteractionDataResolved
+}
+
+// autocomplete is a request for a command option's choices, answered with
+// choices only.
+type autocomplete struct {
+	*interaction
+	name string
+	opts options
+}
+
+// component is a click on a button or a choice in a menu: the custom ID's
+// parameters (by the route that matched it) and the values chosen.
+type component struct {
+	*interaction
+	params customid.Params
+	values []string
+}
+
 // interaction is one interaction being handled, with the helpers to answer
 // it. It remembers whether it has been answered so that the error path
 // knows whether to respond or to follow up, and what the game seam needs
 // (seam.go): the game whose lock the handler holds, the AI turns it
 // queued and the boards its answers showed.
 type interaction struct {
-	*discordgo.Interaction
+	envelope
+	raw      *discordgo.Interaction // for answering it only: its kind's data is the typed event's
 	b        *Bot
 	out      responder
 	received time.Time // by the wall clock, for latency
@@ -118,8 +169,8 @@ func (ix *interaction) respond(resp *discordgo.InteractionResponse) error {
 	if ix.answered {
 		return fmt.Errorf("bot: interaction %s answered twice", ix.ID)
 	}
-	err := ix.out.InteractionRespond(ix.Interaction, resp)
-	ix.b.observeREST(err)
+	err := ix.out.InteractionRespond(ix.raw, resp)
+	ix.b.egress.Observe(err)
 	if err != nil {
 		return fmt.Errorf("bot: respond to interaction %s: %w", ix.ID, err)
 	}
@@ -135,7 +186,7 @@ func (ix *interaction) respond(resp *discordgo.InteractionResponse) error {
 
 // reply answers with a new message, ephemeral if asked.
 func (ix *interaction) reply(msg render.Message, ephemeral bool) error {
-	data := responseData(msg)
+	data := egress.ResponseData(msg)
 	if ephemeral {
 		data.Flags |= discordgo.MessageFlagsEphemeral
 	}
@@ -146,9 +197,9 @@ func (ix *interaction) reply(msg render.Message, ephemeral bool) error {
 // files the bot then no longer knows: the response's answer does not show
 // the message.
 func (ix *interaction) update(msg render.Message) error {
-	err := ix.respond(&discordgo.InteractionResponse{Type: discordgo.InteractionResponseUpdateMessage, Data: responseData(msg)})
+	err := ix.respond(&discordgo.InteractionResponse{Type: discordgo.InteractionResponseUpdateMessage, Data: egress.ResponseData(msg)})
 	if ix.Message != nil {
-		ix.b.pictures.forget(ix.Message.ID)
+		ix.b.egress.Forget(ix.Message.ID)
 	}
 	return err
 }
@@ -174,8 +225,8 @@ func (ix *interaction) edit(msg render.Message) error {
 	if ix.Message != nil {
 		id = ix.Message.ID
 	}
-	_, err := ix.b.keeping(id, msg, func(keep map[string]string) (*discordgo.Message, error) {
-		return ix.out.InteractionResponseEdit(ix.Interaction, webhookEdit(msg, keep))
+	_, err := ix.b.egress.Keeping(id, msg, func(keep map[string]string) (*discordgo.Message, error) {
+		return ix.out.InteractionResponseEdit(ix.raw, egress.WebhookEdit(msg, keep))
 	})
 	if err != nil {
 		return fmt.Errorf("bot: edit the response to interaction %s: %w", ix.ID, err)
@@ -183,10 +234,20 @@ func (ix *interaction) edit(msg render.Message) error {
 	return nil
 }
 
+// editResponse changes the interaction's response to msg, uploading its
+// files, without learning what the message carries: for an ephemeral
+// answer edited again and again (Compare), whose files the bot never
+// keeps.
+func (ix *interaction) editResponse(msg render.Message) error {
+	_, err := ix.out.InteractionResponseEdit(ix.raw, egress.WebhookEdit(msg, nil))
+	ix.b.egress.Observe(err)
+	return err
+}
+
 // original returns the interaction's response message, to learn its ID.
 func (ix *interaction) original() (*discordgo.Message, error) {
-	m, err := ix.out.InteractionResponse(ix.Interaction)
-	ix.b.observeREST(err)
+	m, err := ix.out.InteractionResponse(ix.raw)
+	ix.b.egress.Observe(err)
 	if err != nil {
 		return nil, fmt.Errorf("bot: get the response to interaction %s: %w", ix.ID, err)
 	}
@@ -202,16 +263,16 @@ func (ix *interaction) isAnswered() bool {
 
 // followup sends a message after the first response and returns it.
 func (ix *interaction) followup(msg render.Message, ephemeral bool) (*discordgo.Message, error) {
-	params := webhookParams(msg)
+	params := egress.WebhookParams(msg)
 	if ephemeral {
 		params.Flags |= discordgo.MessageFlagsEphemeral
 	}
-	m, err := ix.out.FollowupMessageCreate(ix.Interaction, true, params)
-	ix.b.observeREST(err)
+	m, err := ix.out.FollowupMessageCreate(ix.raw, true, params)
+	ix.b.egress.Observe(err)
 	if err != nil {
 		return nil, fmt.Errorf("bot: follow up interaction %s: %w", ix.ID, err)
 	}
-	ix.b.pictures.saw(m, msg)
+	ix.b.egress.Saw(m, msg)
 	return m, nil
 }
 
@@ -225,12 +286,15 @@ func (ix *interaction) fail(text string) error {
 	return err
 }
 
-// commandHandler handles a slash command or its autocomplete.
-type commandHandler func(ctx context.Context, ix *interaction, opts options) error
+// commandHandler handles a slash command or a user command.
+type commandHandler func(ctx context.Context, ix *command) error
+
+// completeHandler answers a command's autocomplete request.
+type completeHandler func(ctx context.Context, ix *autocomplete) error
 
 // componentHandler handles a component interaction whose custom ID
 // matched a route.
-type componentHandler func(ctx context.Context, ix *interaction, p customid.Params) error
+type componentHandler func(ctx context.Context, ix *component) error
 
 // route is one component route.
 type route struct {
@@ -252,12 +316,14 @@ func (r router) match(id string) (componentHandler, customid.Params, customid.Pa
 }
 
 // onInteraction handles one interaction, however it arrived (the gateway,
-// or the HTTP endpoint of Serve): it finds the handler, runs it, and turns
-// whatever goes wrong — a user's mistake, a failure of ours, a panic — into
-// one ephemeral reply. It is the only place that does. answered, if not
-// nil, is called once the interaction's first response has been sent.
+// or the HTTP endpoint of Serve; ingress.Handler): it drops a duplicate
+// delivery, refuses work once the bot is stopping, and runs the middleware
+// chain (middleware.go), which turns whatever goes wrong — a user's
+// mistake, a failure of ours, a panic — into one ephemeral reply. answered,
+// if not nil, is called once the interaction's first response has been
+// sent.
 func (b *Bot) onInteraction(i *discordgo.Interaction, answered func()) {
-	ix := &interaction{Interaction: i, b: b, out: b.answers, received: time.Now(), at: b.now(), onAnswer: answered}
+	ix := &interaction{envelope: envelopeOf(i), raw: i, b: b, out: b.answers, received: time.Now(), at: b.now(), onAnswer: answered}
 	if !b.seen.first(i.ID, ix.received) {
 		// Discord may deliver an interaction twice; the first delivery
 		// has (or will have) the one answer an interaction can get.
@@ -268,49 +334,12 @@ func (b *Bot) onInteraction(i *discordgo.Interaction, answered func()) {
 		_ = ix.say("error.restarting")
 		return
 	}
-	b.locales.learn(i)
+	b.locales.learn(&ix.envelope)
 	b.inflight.Add(1)
 	defer b.inflight.Done()
 	ctx, cancel := context.WithTimeout(context.Background(), b.cfg.InteractionTimeout)
 	defer cancel()
-
-	outcome := "ok"
-	defer func() {
-		if v := recover(); v != nil {
-			outcome = "panic"
-			b.log.Error("panic in interaction handler", "interaction", i.ID, "kind", ix.kind, "panic", v, "stack", string(debug.Stack()))
-			_ = ix.fail(ix.lang().T("error.panic"))
-		}
-		if m := b.cfg.Metrics; m != nil {
-			m.Interactions.WithLabelValues(ix.kind, outcome).Inc()
-		}
-	}()
-
-	err := b.handle(ctx, ix)
-	var ue *userError
-	switch {
-	case err == nil:
-		return
-	case errors.As(err, &ue):
-		outcome = "user_error"
-		if ferr := ix.fail(ue.text(ix.lang())); ferr != nil {
-			b.log.Warn("could not tell the user", "interaction", i.ID, "err", ferr)
-		}
-	default:
-		outcome = "error"
-		b.log.Error("interaction failed", "interaction", i.ID, "kind", ix.kind, "user", ix.user().ID, "err", err)
-		if ferr := ix.fail(ix.lang().T("error.internal")); ferr != nil {
-			b.log.Warn("could not tell the user", "interaction", i.ID, "err", ferr)
-		}
-	}
-}
-
-// handle runs the handler of an interaction and then, whatever it did —
-// answered, failed or panicked — lets the AI turns it queued start (see
-// releaseAI in seam.go), so no handler has to remember to.
-func (b *Bot) handle(ctx context.Context, ix *interaction) error {
-	defer ix.releaseAI()
-	return b.dispatch(ctx, ix)
+	_ = b.handle(ctx, ix) // answered and counted by the chain
 }
 
 // dispatch runs the handler of an interaction.
@@ -322,9 +351,9 @@ func (b *Bot) dispatch(ctx context.Context, ix *interaction) error {
 	if ix.interactionOnly() {
 		b.reach.markPrivate(ix.ChannelID)
 	}
-	switch ix.Type {
+	switch i := ix.raw; i.Type {
 	case discordgo.InteractionApplicationCommand:
-		data := ix.ApplicationCommandData()
+		data := i.ApplicationCommandData()
 		ix.kind = "command:/" + data.Name
 		if data.CommandType == discordgo.UserApplicationCommand {
 			ix.kind = "user:" + data.Name
@@ -333,31 +362,32 @@ func (b *Bot) dispatch(ctx context.Context, ix *interaction) error {
 		if !ok {
 			return userErr("error.unknown_command", "Name", echo(data.Name))
 		}
-		return h(ctx, ix, optionsOf(data.Options))
+		return h(ctx, &command{interaction: ix, name: data.Name, opts: optionsOf(data.Options), target: data.TargetID, resolved: data.Resolved})
 	case discordgo.InteractionApplicationCommandAutocomplete:
-		data := ix.ApplicationCommandData()
+		data := i.ApplicationCommandData()
 		ix.kind = "autocomplete:/" + data.Name
+		ac := &autocomplete{interaction: ix, name: data.Name, opts: optionsOf(data.Options)}
 		h, ok := b.complete[data.Name]
 		if !ok {
-			return ix.choices(nil)
+			return ac.choices(nil)
 		}
-		return h(ctx, ix, optionsOf(data.Options))
+		return h(ctx, ac)
 	case discordgo.InteractionMessageComponent:
-		id := ix.MessageComponentData().CustomID
-		h, params, pattern, ok := b.router.match(id)
+		data := i.MessageComponentData()
+		h, params, pattern, ok := b.router.match(data.CustomID)
 		if !ok {
 			ix.kind = "component:unknown"
 			return userErr("error.old_button")
 		}
 		ix.kind = "component:" + string(pattern)
-		return h(ctx, ix, params)
+		return h(ctx, &component{interaction: ix, params: params, values: data.Values})
 	}
 	ix.kind = "unsupported"
 	return userErr("error.unsupported")
 }
 
 // choices answers an autocomplete request.
-func (ix *interaction) choices(c []*discordgo.ApplicationCommandOptionChoice) error {
+func (ix *autocomplete) choices(c []*discordgo.ApplicationCommandOptionChoice) error {
 	if c == nil {
 		c = []*discordgo.ApplicationCommandOptionChoice{}
 	}
@@ -368,32 +398,6 @@ func (ix *interaction) choices(c []*discordgo.ApplicationCommandOptionChoice) er
 		Type: discordgo.InteractionApplicationCommandAutocompleteResult,
 		Data: &discordgo.InteractionResponseData{Choices: c},
 	})
-}
-
-// observeREST counts a Discord REST error by status and code.
-func (b *Bot) observeREST(err error) {
-	m := b.cfg.Metrics
-	if err == nil || m == nil {
-		return
-	}
-	status, code := "none", "0"
-	var rest *discordgo.RESTError
-	if errors.As(err, &rest) {
-		status = fmt.Sprint(rest.Response.StatusCode)
-		if rest.Message != nil {
-			code = fmt.Sprint(rest.Message.Code)
-		}
-	}
-	m.RESTErrors.WithLabelValues(status, code).Inc()
-}
-
-// restCode returns the Discord JSON error code of a REST error, or 0.
-func restCode(err error) int {
-	var rest *discordgo.RESTError
-	if errors.As(err, &rest) && rest.Message != nil {
-		return rest.Message.Code
-	}
-	return 0
 }
 
 // interactionTTL is how long an interaction can be answered or followed

@@ -19,7 +19,8 @@ const (
 )
 
 // cmdLeaderboard handles /leaderboard game:<…> [scope:server|global].
-func (b *Bot) cmdLeaderboard(ctx context.Context, ix *interaction, opts options) error {
+func (b infoFlow) cmdLeaderboard(ctx context.Context, ix *command) error {
+	opts := ix.opts
 	kind, err := opts.kind("game")
 	if err != nil {
 		return err
@@ -56,9 +57,10 @@ func (b *Bot) cmdLeaderboard(ctx context.Context, ix *interaction, opts options)
 }
 
 // cmdStats handles /stats [user].
-func (b *Bot) cmdStats(ctx context.Context, ix *interaction, opts options) error {
+func (b infoFlow) cmdStats(ctx context.Context, ix *command) error {
+	opts := ix.opts
 	userID := ix.user().ID
-	if id, _ := opts.user("user", ix.ApplicationCommandData().Resolved); id != "" {
+	if id, _ := opts.user("user", ix.resolved); id != "" {
 		userID = id
 	}
 	player := storage.User(userID)

@@ -41,7 +41,7 @@ type locales struct{ m sync.Map } // place → Discord locale
 
 // learn records the locale of the shared messages where an interaction
 // comes from: the guild's, or outside a guild its user's.
-func (l *locales) learn(ix *discordgo.Interaction) {
+func (l *locales) learn(ix *envelope) {
 	if loc := sharedLocale(ix); loc != "" {
 		l.m.Store(place(ix.GuildID, ix.ChannelID), loc)
 	}
@@ -50,7 +50,7 @@ func (l *locales) learn(ix *discordgo.Interaction) {
 // sharedLocale is the locale of the messages everyone sees where the
 // interaction comes from: the guild's, or outside a guild the user's; ""
 // if Discord did not say.
-func sharedLocale(ix *discordgo.Interaction) string {
+func sharedLocale(ix *envelope) string {
 	switch {
 	case ix.GuildLocale != nil && *ix.GuildLocale != "":
 		return string(*ix.GuildLocale)
@@ -58,19 +58,6 @@ func sharedLocale(ix *discordgo.Interaction) string {
 		return string(ix.Locale)
 	}
 	return ""
-}
-
-// handleLocaleEvents learns each guild's locale from the gateway: every
-// guild at connect (GUILD_CREATE) and its changes (GUILD_UPDATE), so that
-// the boards edited after a restart, before any interaction, speak it.
-func (b *Bot) handleLocaleEvents(s *discordgo.Session) {
-	learn := func(g *discordgo.Guild) {
-		if g != nil && g.ID != "" && g.PreferredLocale != "" {
-			b.locales.m.Store(g.ID, string(g.PreferredLocale))
-		}
-	}
-	s.AddHandler(func(_ *discordgo.Session, e *discordgo.GuildCreate) { learn(e.Guild) })
-	s.AddHandler(func(_ *discordgo.Session, e *discordgo.GuildUpdate) { learn(e.Guild) })
 }
 
 // of returns the localizer of a guild's (or channel's) shared messages.
@@ -84,7 +71,7 @@ func (l *locales) of(guildID, channelID string) *i18n.Localizer {
 // shared is the localizer of the messages the interaction shows in its
 // channel to everyone: the guild's language.
 func (ix *interaction) shared() *i18n.Localizer {
-	if loc := sharedLocale(ix.Interaction); loc != "" {
+	if loc := sharedLocale(&ix.envelope); loc != "" {
 		return i18n.For(loc)
 	}
 	return ix.b.locales.of(ix.GuildID, ix.ChannelID)

@@ -41,9 +41,9 @@ func TestUserErrorsInTheReadersLanguage(t *testing.T) {
 func TestSharedLocale(t *testing.T) {
 	id, en := discordgo.Locale(i18n.Indonesian), discordgo.Locale(i18n.English)
 	var l locales
-	l.learn(&discordgo.Interaction{GuildID: "g", ChannelID: "c1", Locale: en, GuildLocale: &id})
-	l.learn(&discordgo.Interaction{ChannelID: "dm", Locale: id}) // a DM: no guild locale
-	l.learn(&discordgo.Interaction{GuildID: "h", ChannelID: "c2", Locale: id})
+	l.learn(&envelope{GuildID: "g", ChannelID: "c1", Locale: en, GuildLocale: &id})
+	l.learn(&envelope{ChannelID: "dm", Locale: id}) // a DM: no guild locale
+	l.learn(&envelope{GuildID: "h", ChannelID: "c2", Locale: id})
 	for _, c := range []struct{ guild, channel, want string }{
 		{"g", "c9", i18n.Indonesian}, // the guild's, in any of its channels
 		{"", "dm", i18n.Indonesian},  // the DM's user's

@@ -12,6 +12,7 @@ import (
 	"github.com/bwmarrin/discordgo"
 
 	"github.com/gambitbot/gambit/bot/customid"
+	"github.com/gambitbot/gambit/bot/egress"
 	"github.com/gambitbot/gambit/bot/render"
 	"github.com/gambitbot/gambit/engine"
 	"github.com/gambitbot/gambit/storage"
@@ -59,8 +60,8 @@ func legalList(pos engine.Position) string {
 // move and the board is the game's current one. answered reports that the
 // click was answered instead (a board behind its game brought up to date);
 // err refuses it.
-func (b *Bot) checkBoardClick(ctx context.Context, ix *interaction, g *storage.Game, p customid.Params) (answered bool, err error) {
-	if err := b.adoptBoard(ctx, ix, g); err != nil {
+func (b moveFlow) checkBoardClick(ctx context.Context, ix *interaction, g *storage.Game, p customid.Params) (answered bool, err error) {
+	if err := b.boards.adoptBoard(ctx, ix, g); err != nil {
 		return false, err
 	}
 	if b.endedBehind(ix, g) {
@@ -104,13 +105,14 @@ func onPicker(ix *interaction) bool {
 // choice lives only in that message's custom IDs, so nothing is stored,
 // nobody else sees it, and a picker the player leaves behind goes stale
 // with the next move.
-func (b *Bot) clickFile(ctx context.Context, ix *interaction, g *storage.Game, p customid.Params) error {
-	picker := onPicker(ix)
+func (b moveFlow) clickFile(ctx context.Context, ix *component, g *storage.Game) error {
+	p := ix.params
+	picker := onPicker(ix.interaction)
 	if picker {
 		if err := checkPickerClick(g, ix.user().ID, p); err != nil {
 			return err
 		}
-	} else if answered, err := b.checkBoardClick(ctx, ix, g, p); answered || err != nil {
+	} else if answered, err := b.checkBoardClick(ctx, ix.interaction, g, p); answered || err != nil {
 		return err
 	}
 	pos, err := position(g)
@@ -130,7 +132,8 @@ func (b *Bot) clickFile(ctx context.Context, ix *interaction, g *storage.Game, p
 // clickCell handles the second click of a two-click move, a cell on the
 // picker: it plays the cell, turns the picker into a confirmation and
 // edits the board.
-func (b *Bot) clickCell(ctx context.Context, ix *interaction, g *storage.Game, p customid.Params) error {
+func (b moveFlow) clickCell(ctx context.Context, ix *component, g *storage.Game) error {
+	p := ix.params
 	if err := checkPickerClick(g, ix.user().ID, p); err != nil {
 		return err
 	}
@@ -142,26 +145,27 @@ func (b *Bot) clickCell(ctx context.Context, ix *interaction, g *storage.Game, p
 	if err != nil {
 		return err
 	}
-	return b.playHuman(ctx, ix, g, pos, mv, func(text string) error {
+	return b.playHuman(ctx, ix.interaction, g, pos, mv, func(text string) error {
 		return ix.update(render.Message{Content: text, Components: []discordgo.MessageComponent{}})
 	})
 }
 
 // clickMove handles a move button or a cell select on a board.
-func (b *Bot) clickMove(ctx context.Context, ix *interaction, g *storage.Game, p customid.Params) error {
-	if answered, err := b.checkBoardClick(ctx, ix, g, p); answered || err != nil {
+func (b moveFlow) clickMove(ctx context.Context, ix *component, g *storage.Game) error {
+	p := ix.params
+	if answered, err := b.checkBoardClick(ctx, ix.interaction, g, p); answered || err != nil {
 		return err
 	}
 	cell := p["cell"]
-	if values := ix.MessageComponentData().Values; cell == "" && len(values) == 1 {
+	if values := ix.values; cell == "" && len(values) == 1 {
 		cell = values[0]
 	}
-	return b.playText(ctx, ix, g, cell, nil)
+	return b.playText(ctx, ix.interaction, g, cell, nil)
 }
 
 // playText plays the move written as text (a clicked component's cell, a
 // typed /move) for the player to move in g; confirm is playHuman's.
-func (b *Bot) playText(ctx context.Context, ix *interaction, g *storage.Game, text string, confirm func(string) error) error {
+func (b moveFlow) playText(ctx context.Context, ix *interaction, g *storage.Game, text string, confirm func(string) error) error {
 	pos, err := position(g)
 	if err != nil {
 		return err
@@ -209,7 +213,7 @@ func shownControl(components []discordgo.MessageComponent, patterns ...customid.
 // bot could not show the end there (a timeout where it may only answer
 // interactions: reach.go), so the click's answer should. A click that
 // merely lost a race with the one that ended g is refused as before.
-func (b *Bot) endedBehind(ix *interaction, g *storage.Game) bool {
+func (b moveFlow) endedBehind(ix *interaction, g *storage.Game) bool {
 	if g.Status.Open() || ix.Message == nil || g.MessageID == "" || ix.Message.ID != g.MessageID || !b.reach.isBehind(g.ID) {
 		return false
 	}
@@ -221,12 +225,12 @@ func (b *Bot) endedBehind(ix *interaction, g *storage.Game) bool {
 // the bot could not edit it (lost permissions, a crash, a timeout where it
 // may only answer interactions) — by bringing it up to date, and tells the
 // clicker nothing was played.
-func (b *Bot) catchUp(ctx context.Context, ix *interaction, g *storage.Game) error {
-	msg, err := b.gameMessage(g, "")
+func (b moveFlow) catchUp(ctx context.Context, ix *interaction, g *storage.Game) error {
+	msg, err := b.boards.gameMessage(g, "")
 	if err != nil {
 		return err
 	}
-	if err := b.updateBoard(ctx, ix, g, msg); err != nil {
+	if err := b.boards.updateBoard(ctx, ix, g, msg); err != nil {
 		return err
 	}
 	if !g.Status.Open() {
@@ -240,7 +244,7 @@ func (b *Bot) catchUp(ctx context.Context, ix *interaction, g *storage.Game) err
 // ("You played e4.") and an edit of the board (a typed move, a cell
 // picker). When the AI moves next its search is queued; the seam lets it
 // start once the handler returned. The caller holds the game's lock.
-func (b *Bot) playHuman(ctx context.Context, ix *interaction, g *storage.Game, pos engine.Position, mv engine.Move, confirm func(text string) error) error {
+func (b moveFlow) playHuman(ctx context.Context, ix *interaction, g *storage.Game, pos engine.Position, mv engine.Move, confirm func(text string) error) error {
 	played := pos.FormatMove(mv)
 	changes, err := b.commitMove(ctx, g, pos, mv)
 	if errors.Is(err, storage.ErrConflict) || errors.Is(err, storage.ErrGameOver) {
@@ -249,21 +253,21 @@ func (b *Bot) playHuman(ctx context.Context, ix *interaction, g *storage.Game, p
 	if err != nil {
 		return err
 	}
-	msg := b.view(g, pos, ix.queueAI(g), changes, "")
+	msg := b.boards.view(g, pos, ix.queueAI(g), changes, "")
 	if confirm == nil {
-		return b.updateBoard(ctx, ix, g, msg)
+		return b.boards.updateBoard(ctx, ix, g, msg)
 	}
 	if err := confirm(ix.lang().T("move.played", "Move", played)); err != nil {
 		return err
 	}
-	if err := b.editBoard(ctx, g, msg, webhookToken{}); err != nil {
+	if err := b.boards.editBoard(ctx, g, msg, webhookToken{}); err != nil {
 		if ix.interactionOnly() {
 			// No valid token shows the board (reach.go): this interaction
 			// shows it again, as a follow-up that becomes the board.
-			return b.showNewBoard(ctx, ix, g, msg)
+			return b.boards.showNewBoard(ctx, ix, g, msg)
 		}
 		b.log.Warn("typed move played but its board not updated", "game", g.ID, "err", err)
-		if code := restCode(err); code == discordgo.ErrCodeMissingAccess || code == discordgo.ErrCodeMissingPermissions {
+		if code := egress.Code(err); code == discordgo.ErrCodeMissingAccess || code == discordgo.ErrCodeMissingPermissions {
 			return userErr("move.no_permissions", "Move", played)
 		}
 		return userErr("move.no_update", "Move", played)
@@ -273,17 +277,18 @@ func (b *Bot) playHuman(ctx context.Context, ix *interaction, g *storage.Game, p
 
 // cmdMove handles /move cell:<…> [game:<…>]: it finds the game, then plays
 // under the game seam, on the game as reloaded under its lock.
-func (b *Bot) cmdMove(ctx context.Context, ix *interaction, opts options) error {
-	g, err := b.gameHere(ctx, ix, opts.str("game"))
+func (b moveFlow) cmdMove(ctx context.Context, ix *command) error {
+	opts := ix.opts
+	g, err := b.gameHere(ctx, ix.interaction, opts.str("game"))
 	if err != nil {
 		return err
 	}
-	return b.onGame(ctx, ix, string(g.ID), nil, b.typedMove(opts.str("cell")))
+	return b.onGame(ctx, ix.interaction, string(g.ID), b.typedMove(ix.interaction, opts.str("cell")))
 }
 
 // typedMove plays the move typed in /move.
-func (b *Bot) typedMove(cell string) gameHandler {
-	return func(ctx context.Context, ix *interaction, g *storage.Game, _ customid.Params) error {
+func (b moveFlow) typedMove(ix *interaction, cell string) func(context.Context, *storage.Game) error {
+	return func(ctx context.Context, g *storage.Game) error {
 		if err := checkMover(g, ix.user().ID); err != nil {
 			return err
 		}
@@ -292,7 +297,7 @@ func (b *Bot) typedMove(cell string) gameHandler {
 }
 
 // gamesHere returns the user's active games in the interaction's channel.
-func (b *Bot) gamesHere(ctx context.Context, ix *interaction) ([]*storage.Game, error) {
+func (b moveFlow) gamesHere(ctx context.Context, ix *interaction) ([]*storage.Game, error) {
 	all, err := b.store.ActiveGames(ctx, storage.User(ix.user().ID))
 	if err != nil {
 		return nil, fmt.Errorf("bot: games of %s: %w", ix.user().ID, err)
@@ -308,7 +313,7 @@ func (b *Bot) gamesHere(ctx context.Context, ix *interaction) ([]*storage.Game, 
 
 // gameHere picks the game a /move means: the one named, or the user's only
 // active game in the channel.
-func (b *Bot) gameHere(ctx context.Context, ix *interaction, id string) (*storage.Game, error) {
+func (b moveFlow) gameHere(ctx context.Context, ix *interaction, id string) (*storage.Game, error) {
 	here, err := b.gamesHere(ctx, ix)
 	if err != nil {
 		return nil, err
@@ -336,8 +341,9 @@ func (b *Bot) gameHere(ctx context.Context, ix *interaction, id string) (*storag
 
 // completeMove suggests the legal moves of the user's game here, or the
 // games themselves for the game option.
-func (b *Bot) completeMove(ctx context.Context, ix *interaction, opts options) error {
-	here, err := b.gamesHere(ctx, ix)
+func (b moveFlow) completeMove(ctx context.Context, ix *autocomplete) error {
+	opts := ix.opts
+	here, err := b.gamesHere(ctx, ix.interaction)
 	if err != nil {
 		return err
 	}

@@ -9,13 +9,14 @@ import (
 	"github.com/bwmarrin/discordgo"
 
 	"github.com/gambitbot/gambit/bot/customid"
+	"github.com/gambitbot/gambit/bot/egress"
 	"github.com/gambitbot/gambit/bot/render"
 	"github.com/gambitbot/gambit/storage"
 )
 
 // cmdGames handles /games: the user's open games with links, and buttons
 // to post a board again.
-func (b *Bot) cmdGames(ctx context.Context, ix *interaction, _ options) error {
+func (b infoFlow) cmdGames(ctx context.Context, ix *command) error {
 	open, err := b.store.ActiveGames(ctx, storage.User(ix.user().ID))
 	if err != nil {
 		return fmt.Errorf("bot: games of %s: %w", ix.user().ID, err)
@@ -69,14 +70,14 @@ func buttonRows(buttons []discordgo.MessageComponent) []discordgo.MessageCompone
 
 // clickRepost posts a fresh board of a game in its channel and retires
 // the old one.
-func (b *Bot) clickRepost(ctx context.Context, ix *interaction, g *storage.Game, _ customid.Params) error {
+func (b infoFlow) clickRepost(ctx context.Context, ix *component, g *storage.Game) error {
 	if seatOf(g, ix.user().ID) < 0 {
 		return userErr("games.players_only")
 	}
 	if g.Status != storage.StatusActive {
 		return userErr("error.game_over")
 	}
-	msg, err := b.gameMessage(g, "")
+	msg, err := b.boards.gameMessage(g, "")
 	if err != nil {
 		return err
 	}
@@ -90,17 +91,17 @@ func (b *Bot) clickRepost(ctx context.Context, ix *interaction, g *storage.Game,
 		// Where the bot cannot post, the board follows up this click; the
 		// old one cannot be reached, and a click on it is refused as out
 		// of date.
-		if err := b.showNewBoard(ctx, ix, g, msg); err != nil {
+		if err := b.boards.showNewBoard(ctx, ix.interaction, g, msg); err != nil {
 			return err
 		}
 		return ix.edit(render.Message{Content: ix.lang().T("games.posted", "ID", g.ID)})
 	}
-	if err := b.postBoard(ctx, g, msg); err != nil {
+	if err := b.boards.postBoard(ctx, g, msg); err != nil {
 		return err
 	}
 	if old.MessageID != "" {
-		err := b.editChannelMessage(old.ChannelID, old.MessageID, render.Note(b.boardLang(g).T("games.moved", "Link", boardLink(g))))
-		if err != nil && restCode(err) != discordgo.ErrCodeUnknownMessage {
+		err := b.egress.EditChannelMessage(old.ChannelID, old.MessageID, render.Note(b.boards.boardLang(g).T("games.moved", "Link", boardLink(g))))
+		if err != nil && egress.Code(err) != discordgo.ErrCodeUnknownMessage {
 			b.log.Warn("retire old board", "game", g.ID, "err", err)
 		}
 	}

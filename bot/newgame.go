@@ -70,22 +70,23 @@ type gameRequest struct {
 }
 
 // cmdPlay handles /play.
-func (b *Bot) cmdPlay(ctx context.Context, ix *interaction, opts options) error {
+func (b gameFlow) cmdPlay(ctx context.Context, ix *command) error {
+	opts := ix.opts
 	kind, err := opts.kind("game")
 	if err != nil {
 		return err
 	}
-	req, err := b.request(ctx, ix, kind, opts)
+	req, err := b.request(ctx, ix.interaction, kind, opts)
 	if err != nil {
 		return err
 	}
-	opponentID, opponent := opts.user("opponent", ix.ApplicationCommandData().Resolved)
+	opponentID, opponent := opts.user("opponent", ix.resolved)
 	aiName := opts.str("ai")
 	switch {
 	case opponentID != "" && aiName != "":
 		return userErr("play.both")
 	case opponentID != "":
-		return b.challengeUser(ctx, ix, req, opponentID, opponent)
+		return b.challengeUser(ctx, ix.interaction, req, opponentID, opponent)
 	}
 	if aiName == "" {
 		aiName = b.cfg.DefaultAI
@@ -98,30 +99,31 @@ func (b *Bot) cmdPlay(ctx context.Context, ix *interaction, opts options) error 
 		return userErr("play.ai_game", "AI", info.Name, "Game", kind, "Choices", strategyList(string(kind)))
 	}
 	req.opponent = storage.Player{ID: storage.AI(info.Name), Name: info.Name}
-	_, err = b.startAIGame(ctx, ix, req)
+	_, err = b.startAIGame(ctx, ix.interaction, req)
 	return err
 }
 
 // cmdChallenge handles /challenge user:<…> game:<…>: /play with an
 // opponent, in one step.
-func (b *Bot) cmdChallenge(ctx context.Context, ix *interaction, opts options) error {
+func (b gameFlow) cmdChallenge(ctx context.Context, ix *command) error {
+	opts := ix.opts
 	kind, err := opts.kind("game")
 	if err != nil {
 		return err
 	}
-	req, err := b.request(ctx, ix, kind, opts)
+	req, err := b.request(ctx, ix.interaction, kind, opts)
 	if err != nil {
 		return err
 	}
-	opponentID, opponent := opts.user("user", ix.ApplicationCommandData().Resolved)
-	return b.challengeUser(ctx, ix, req, opponentID, opponent)
+	opponentID, opponent := opts.user("user", ix.resolved)
+	return b.challengeUser(ctx, ix.interaction, req, opponentID, opponent)
 }
 
 // request reads the options a new game of kind shares between /play,
 // /challenge and the challenge menu (which has none: the defaults) —
 // rounds, who moves first, the AI's move time — and checks that the
 // game is allowed and the board can be kept up to date here.
-func (b *Bot) request(ctx context.Context, ix *interaction, kind storage.Kind, opts options) (gameRequest, error) {
+func (b gameFlow) request(ctx context.Context, ix *interaction, kind storage.Kind, opts options) (gameRequest, error) {
 	settings := b.guildSettings(ctx, ix.GuildID)
 	if !settings.Allows(kind) {
 		return gameRequest{}, userErr("play.not_allowed", "Game", titleIn(kind), "Allowed", kindList(settings.AllowedGames))
@@ -166,7 +168,7 @@ func (b *Bot) request(ctx context.Context, ix *interaction, kind storage.Kind, o
 // challenger, a bot, or anyone in the challenger's DM with Gambit, where
 // nobody else can see the challenge. opponent is the resolved user, nil
 // if Discord did not resolve it; kind is the game, "" when not chosen yet.
-func (b *Bot) checkOpponent(ix *interaction, kind storage.Kind, opponentID string, opponent *discordgo.User) error {
+func (b gameFlow) checkOpponent(ix *interaction, kind storage.Kind, opponentID string, opponent *discordgo.User) error {
 	switch {
 	case opponentID == ix.user().ID && kind == "":
 		return userErr("play.yourself_any")
@@ -183,7 +185,7 @@ func (b *Bot) checkOpponent(ix *interaction, kind storage.Kind, opponentID strin
 }
 
 // challengeUser posts req as a challenge to the user opponentID.
-func (b *Bot) challengeUser(ctx context.Context, ix *interaction, req gameRequest, opponentID string, opponent *discordgo.User) error {
+func (b gameFlow) challengeUser(ctx context.Context, ix *interaction, req gameRequest, opponentID string, opponent *discordgo.User) error {
 	if err := b.checkOpponent(ix, req.kind, opponentID, opponent); err != nil {
 		return err
 	}
@@ -195,13 +197,12 @@ func (b *Bot) challengeUser(ctx context.Context, ix *interaction, req gameReques
 // cmdChallengeMenu handles the "Challenge to a game" user command: it
 // shows the challenger alone a select of the games allowed here; choosing
 // one posts the challenge (clickChallengePick).
-func (b *Bot) cmdChallengeMenu(ctx context.Context, ix *interaction, _ options) error {
-	data := ix.ApplicationCommandData()
+func (b gameFlow) cmdChallengeMenu(ctx context.Context, ix *command) error {
 	var target *discordgo.User
-	if data.Resolved != nil {
-		target = data.Resolved.Users[data.TargetID]
+	if ix.resolved != nil {
+		target = ix.resolved.Users[ix.target]
 	}
-	if err := b.checkOpponent(ix, "", data.TargetID, target); err != nil {
+	if err := b.checkOpponent(ix.interaction, "", ix.target, target); err != nil {
 		return err
 	}
 	settings := b.guildSettings(ctx, ix.GuildID)
@@ -215,17 +216,18 @@ func (b *Bot) cmdChallengeMenu(ctx context.Context, ix *interaction, _ options) 
 		return userErr("play.no_duel_allowed")
 	}
 	return ix.reply(render.Message{
-		Content: ix.lang().T("play.menu_question", "User", data.TargetID),
+		Content: ix.lang().T("play.menu_question", "User", ix.target),
 		Components: []discordgo.MessageComponent{discordgo.ActionsRow{Components: []discordgo.MessageComponent{
-			discordgo.SelectMenu{CustomID: customid.ChallengePick.Build(data.TargetID), Placeholder: ix.lang().T("play.menu_placeholder"), Options: choices},
+			discordgo.SelectMenu{CustomID: customid.ChallengePick.Build(ix.target), Placeholder: ix.lang().T("play.menu_placeholder"), Options: choices},
 		}}},
 	}, true)
 }
 
 // clickChallengePick posts the challenge chosen in the challenge menu's
 // select, with the game's default options, as a new message.
-func (b *Bot) clickChallengePick(ctx context.Context, ix *interaction, p customid.Params) error {
-	values := ix.MessageComponentData().Values
+func (b gameFlow) clickChallengePick(ctx context.Context, ix *component) error {
+	p := ix.params
+	values := ix.values
 	if len(values) != 1 {
 		return userErr("play.pick_one")
 	}
@@ -233,7 +235,7 @@ func (b *Bot) clickChallengePick(ctx context.Context, ix *interaction, p customi
 	if !isDuel(kind) {
 		return userErr("play.unknown_game", "Name", echo(values[0]), "Choices", duelNames())
 	}
-	req, err := b.request(ctx, ix, kind, optionsOf(nil))
+	req, err := b.request(ctx, ix.interaction, kind, optionsOf(nil))
 	if err != nil {
 		return err
 	}
@@ -244,7 +246,7 @@ func (b *Bot) clickChallengePick(ctx context.Context, ix *interaction, p customi
 	// when it offered the select), so the game knows them by ID: boards
 	// mention users by ID anyway.
 	req.opponent = storage.Player{ID: storage.User(p["user"])}
-	_, err = b.challenge(ctx, ix, req)
+	_, err = b.challenge(ctx, ix.interaction, req)
 	return err
 }
 
@@ -277,14 +279,14 @@ func playerOf(u *discordgo.User) storage.Player {
 }
 
 // limits are the caps of one member's games, from the configuration.
-func (b *Bot) limits() storage.Limits {
+func (b gameFlow) limits() storage.Limits {
 	return storage.Limits{MaxOpen: b.cfg.MaxGamesPerUser, MaxChallenges: b.cfg.MaxChallenges}
 }
 
 // createGame stores a new game. The store checks the caps of the member
 // who asked for it (Players[0]) in the same transaction, so concurrent
 // commands cannot overshoot them; a member at a cap is told which.
-func (b *Bot) createGame(ctx context.Context, g *storage.Game) error {
+func (b gameFlow) createGame(ctx context.Context, g *storage.Game) error {
 	if err := b.store.CreateGame(ctx, g, b.limits()); err != nil {
 		return limitRefusal(fmt.Errorf("bot: create game: %w", err))
 	}
@@ -295,7 +297,7 @@ func (b *Bot) createGame(ctx context.Context, g *storage.Game) error {
 // or too many challenges waiting, when the new game is a challenge. It is
 // a look ahead, for a refusal before anything else changes (a Rematch
 // removing its button); createGame makes the binding check.
-func (b *Bot) checkLimits(ctx context.Context, userID string, challenge bool) error {
+func (b gameFlow) checkLimits(ctx context.Context, userID string, challenge bool) error {
 	p := storage.User(userID)
 	open, err := b.store.ActiveGames(ctx, p)
 	if err != nil {
@@ -329,7 +331,7 @@ func newGame(ix *interaction, req gameRequest) *storage.Game {
 
 // begin sets up the start position of g and makes it active with the
 // first mover, resolved from the challenger's choice, to move.
-func (b *Bot) begin(ctx context.Context, g *storage.Game) error {
+func (b gameFlow) begin(ctx context.Context, g *storage.Game) error {
 	gm, err := gameOf(g)
 	if err != nil {
 		return fmt.Errorf("bot: start game: %w", err)
@@ -354,7 +356,7 @@ func (b *Bot) begin(ctx context.Context, g *storage.Game) error {
 // startAIGame creates a game against an AI and shows its board, holding
 // the new game's lock; when the AI moves first, its search is queued. It
 // returns the game, nil if none was created.
-func (b *Bot) startAIGame(ctx context.Context, ix *interaction, req gameRequest) (*storage.Game, error) {
+func (b gameFlow) startAIGame(ctx context.Context, ix *interaction, req gameRequest) (*storage.Game, error) {
 	g := newGame(ix, req)
 	if err := b.begin(ctx, g); err != nil {
 		return nil, err
@@ -367,13 +369,13 @@ func (b *Bot) startAIGame(ctx context.Context, ix *interaction, req gameRequest)
 		if err != nil {
 			return err
 		}
-		return b.showNewBoard(ctx, ix, g, b.view(g, pos, ix.queueAI(g), nil, ""))
+		return b.boards.showNewBoard(ctx, ix, g, b.boards.view(g, pos, ix.queueAI(g), nil, ""))
 	})
 }
 
 // challenge posts a challenge to another member, holding the new game's
 // lock. It returns the game, nil if none was created.
-func (b *Bot) challenge(ctx context.Context, ix *interaction, req gameRequest) (*storage.Game, error) {
+func (b gameFlow) challenge(ctx context.Context, ix *interaction, req gameRequest) (*storage.Game, error) {
 	g := newGame(ix, req)
 	g.Status = storage.StatusPending
 	g.Deadline = b.now().Add(b.cfg.ChallengeTTL)
@@ -381,13 +383,14 @@ func (b *Bot) challenge(ctx context.Context, ix *interaction, req gameRequest) (
 		return nil, err
 	}
 	return g, ix.hold(g.ID, func() error {
-		return b.showNewBoard(ctx, ix, g, b.view(g, nil, nil, nil, ""))
+		return b.boards.showNewBoard(ctx, ix, g, b.boards.view(g, nil, nil, nil, ""))
 	})
 }
 
 // completeAI suggests, for the ai option of /play and /help, the AI
 // strategies that play the chosen game (every one if none is chosen).
-func (b *Bot) completeAI(_ context.Context, ix *interaction, opts options) error {
+func (b gameFlow) completeAI(_ context.Context, ix *autocomplete) error {
+	opts := ix.opts
 	if opts.focused != "ai" {
 		return ix.choices(nil)
 	}

@@ -11,7 +11,8 @@ import (
 )
 
 // cmdPrivacy handles /privacy delete: it asks to confirm first.
-func (b *Bot) cmdPrivacy(_ context.Context, ix *interaction, opts options) error {
+func (b infoFlow) cmdPrivacy(_ context.Context, ix *command) error {
+	opts := ix.opts
 	if opts.sub != "delete" {
 		return userErr("privacy.use_delete")
 	}
@@ -27,7 +28,8 @@ func (b *Bot) cmdPrivacy(_ context.Context, ix *interaction, opts options) error
 // clickPrivacyDelete erases the clicking user's data, answers, and only
 // then retires the boards of the games it cancelled: editing them may be
 // rate limited past the 3 seconds Discord waits for the answer.
-func (b *Bot) clickPrivacyDelete(ctx context.Context, ix *interaction, p customid.Params) error {
+func (b infoFlow) clickPrivacyDelete(ctx context.Context, ix *component) error {
+	p := ix.params
 	if p["user"] != ix.user().ID {
 		return userErr("privacy.not_yours")
 	}
@@ -41,12 +43,12 @@ func (b *Bot) clickPrivacyDelete(ctx context.Context, ix *interaction, p customi
 		if g.MessageID == "" {
 			continue
 		}
-		notice := render.Note(b.boardLang(g).T("privacy.cancelled", "ID", g.ID))
+		notice := render.Note(b.boards.boardLang(g).T("privacy.cancelled", "ID", g.ID))
 		var err error
 		if b.reach.isPrivate(g.ChannelID) {
-			err = b.editBoard(ctx, g, notice, webhookToken{}) // through a valid token, or not at all
+			err = b.boards.editBoard(ctx, g, notice, webhookToken{}) // through a valid token, or not at all
 		} else {
-			err = b.editChannelMessage(g.ChannelID, g.MessageID, notice)
+			err = b.egress.EditChannelMessage(g.ChannelID, g.MessageID, notice)
 		}
 		if err != nil {
 			b.log.Warn("update board of a cancelled game", "game", g.ID, "err", err)

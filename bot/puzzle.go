@@ -71,7 +71,8 @@ func puzzleDefinition() *discordgo.ApplicationCommand {
 
 // cmdPuzzle handles /puzzle: it deals the puzzle, stores it as the
 // member's solo game and shows its board.
-func (b *Bot) cmdPuzzle(ctx context.Context, ix *interaction, opts options) error {
+func (b soloFlow) cmdPuzzle(ctx context.Context, ix *command) error {
+	opts := ix.opts
 	gm, err := catalog.Lookup(opts.str("game"))
 	if err != nil || !gm.Solo() {
 		return userErr("puzzle.unknown", "Name", quote(opts.str("game")), "Choices", soloNames())
@@ -95,7 +96,7 @@ func (b *Bot) cmdPuzzle(ctx context.Context, ix *interaction, opts options) erro
 		}
 		level = difficulties[i]
 	}
-	if err := checkChannelPermissions(ix); err != nil {
+	if err := checkChannelPermissions(ix.interaction); err != nil {
 		return err
 	}
 	start, err := gm.Start(games.Options{Size: int(n)})
@@ -116,11 +117,11 @@ func (b *Bot) cmdPuzzle(ctx context.Context, ix *interaction, opts options) erro
 		Position: pos.String(),
 		GuildID:  ix.GuildID, ChannelID: ix.ChannelID,
 	}
-	if err := b.createGame(ctx, g); err != nil {
+	if err := b.games.createGame(ctx, g); err != nil {
 		return err
 	}
 	return ix.hold(g.ID, func() error {
-		return b.showNewBoard(ctx, ix, g, b.view(g, pos, nil, nil, ""))
+		return b.boards.showNewBoard(ctx, ix.interaction, g, b.boards.view(g, pos, nil, nil, ""))
 	})
 }
 
@@ -162,7 +163,7 @@ func deal(ctx context.Context, gm *games.Game, n int, level puzzles.Level) (engi
 
 // optimum returns the fewest moves that solve g from its start, or 0 if
 // the solvers cannot tell in time (the result then leaves it unknown).
-func (b *Bot) optimum(ctx context.Context, g *storage.Game) int {
+func (b soloFlow) optimum(ctx context.Context, g *storage.Game) int {
 	gm, err := gameOf(g)
 	if err != nil {
 		return 0
@@ -231,8 +232,9 @@ func shortestHere(ctx context.Context, g *storage.Game) (engine.Position, []engi
 
 // clickHint shows the player, privately, the next move of a shortest
 // solution. A hint changes nothing in the game.
-func (b *Bot) clickHint(ctx context.Context, ix *interaction, g *storage.Game, p customid.Params) error {
-	if err := checkPuzzler(ix, g, p); err != nil {
+func (b soloFlow) clickHint(ctx context.Context, ix *component, g *storage.Game) error {
+	p := ix.params
+	if err := checkPuzzler(ix.interaction, g, p); err != nil {
 		return err
 	}
 	pos, moves, err := shortestHere(ctx, g)
@@ -267,8 +269,9 @@ func moveName(gm *games.Game, pos engine.Position, m engine.Move) string {
 // ends abandoned, solved by Gambit (render.SolvedByGambit), so that it
 // never counts as the player's own solve; its moves used are the
 // player's own.
-func (b *Bot) clickSolve(ctx context.Context, ix *interaction, g *storage.Game, p customid.Params) error {
-	if err := checkPuzzler(ix, g, p); err != nil {
+func (b soloFlow) clickSolve(ctx context.Context, ix *component, g *storage.Game) error {
+	p := ix.params
+	if err := checkPuzzler(ix.interaction, g, p); err != nil {
 		return err
 	}
 	pos, moves, err := shortestHere(ctx, g)
@@ -295,16 +298,17 @@ func (b *Bot) clickSolve(ctx context.Context, ix *interaction, g *storage.Game, 
 	if err != nil {
 		return fmt.Errorf("bot: solve game %s: %w", g.ID, err)
 	}
-	l := b.boardLang(g)
+	l := b.boards.boardLang(g)
 	notice := l.T("puzzle.solved_by_gambit", "Moves", render.Plural(l, len(moves), "move"), "Line", strings.Join(g.Moves[own:], " "))
-	return b.updateBoard(ctx, ix, g, b.view(g, pos, nil, nil, notice))
+	return b.boards.updateBoard(ctx, ix.interaction, g, b.boards.view(g, pos, nil, nil, notice))
 }
 
 // clickCompare shows, privately, the solvers side by side on the board's
 // position: it answers at once and the workers fill the answer in
 // (compare.go). A click while the puzzle's comparison runs is told so.
-func (b *Bot) clickCompare(ctx context.Context, ix *interaction, g *storage.Game, p customid.Params) error {
-	if err := checkPuzzler(ix, g, p); err != nil {
+func (b soloFlow) clickCompare(ctx context.Context, ix *component, g *storage.Game) error {
+	p := ix.params
+	if err := checkPuzzler(ix.interaction, g, p); err != nil {
 		return err
 	}
 	pos, err := position(g)
@@ -318,5 +322,5 @@ func (b *Bot) clickCompare(ctx context.Context, ix *interaction, g *storage.Game
 	if !b.compares.claim(g.ID) {
 		return userErr("compare.running")
 	}
-	return b.startComparison(ix, g, pos, entrants)
+	return b.startComparison(ix.interaction, g, pos, entrants)
 }

@@ -31,7 +31,7 @@ func TestInteractionOnlyFollowsContextAndInstallation(t *testing.T) {
 		{"a group DM", discordgo.InteractionContextPrivateChannel, "", user, true},
 		{"no guild and no context", discordgo.InteractionContextGuild, "", nil, true},
 	} {
-		ix := &interaction{Interaction: &discordgo.Interaction{Context: tc.context, GuildID: tc.guildID, AuthorizingIntegrationOwners: tc.owners}}
+		ix := &interaction{envelope: envelope{Context: tc.context, GuildID: tc.guildID, AuthorizingIntegrationOwners: tc.owners}}
 		if got := ix.interactionOnly(); got != tc.want {
 			t.Errorf("%s: interactionOnly = %v, want %v", tc.name, got, tc.want)
 		}

@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 
-	"github.com/gambitbot/gambit/bot/customid"
 	"github.com/gambitbot/gambit/bot/render"
 	"github.com/gambitbot/gambit/storage"
 )
@@ -22,14 +21,15 @@ import (
 // the game seam for the old game (onGame), which returns with the old
 // game's lock released; only then is the new game created, under its own
 // lock — which may share the old one's stripe (see hold).
-func (b *Bot) clickRematch(ctx context.Context, ix *interaction, p customid.Params) error {
+func (b gameFlow) clickRematch(ctx context.Context, ix *component) error {
+	p := ix.params
 	var (
 		req gameRequest
 		old *storage.Game
 	)
-	err := b.onGame(ctx, ix, p["game"], p, func(ctx context.Context, ix *interaction, g *storage.Game, _ customid.Params) (err error) {
+	err := b.onGame(ctx, ix.interaction, p["game"], func(ctx context.Context, g *storage.Game) (err error) {
 		old = g
-		req, err = b.takeRematch(ctx, ix, g)
+		req, err = b.takeRematch(ctx, ix.interaction, g)
 		return err
 	})
 	if err != nil {
@@ -41,15 +41,15 @@ func (b *Bot) clickRematch(ctx context.Context, ix *interaction, p customid.Para
 	}
 	var g *storage.Game
 	if req.opponent.ID.IsAI() {
-		g, err = b.startAIGame(ctx, ix, req)
+		g, err = b.startAIGame(ctx, ix.interaction, req)
 	} else {
-		g, err = b.challenge(ctx, ix, req)
+		g, err = b.challenge(ctx, ix.interaction, req)
 	}
 	if g == nil {
 		b.releaseRematch(ctx, old.ID) // nothing started: the players may ask again
 		return err
 	}
-	if eerr := ix.edit(b.endedMessage(old, b.boardLang(old).T("rematch.started"))); eerr != nil {
+	if eerr := ix.edit(b.endedMessage(old, b.boards.boardLang(old).T("rematch.started"))); eerr != nil {
 		b.log.Warn("remove the rematch button", "game", old.ID, "err", eerr)
 	}
 	return err
@@ -58,7 +58,7 @@ func (b *Bot) clickRematch(ctx context.Context, ix *interaction, p customid.Para
 // takeRematch checks that the clicking player may have a rematch of the
 // ended game old, claims it in the store and returns the new game to
 // start. It does not call Discord. The caller holds old's lock.
-func (b *Bot) takeRematch(ctx context.Context, ix *interaction, old *storage.Game) (gameRequest, error) {
+func (b gameFlow) takeRematch(ctx context.Context, ix *interaction, old *storage.Game) (gameRequest, error) {
 	seat := seatOf(old, ix.user().ID)
 	if seat < 0 {
 		return gameRequest{}, userErr("rematch.players_only")
@@ -101,7 +101,7 @@ var errRematchTaken = userErr("rematch.taken")
 
 // releaseRematch gives a claimed rematch back after its game could not be
 // started; if that fails too, the players start a new game with /play.
-func (b *Bot) releaseRematch(ctx context.Context, id storage.GameID) {
+func (b gameFlow) releaseRematch(ctx context.Context, id storage.GameID) {
 	if err := b.store.ReleaseRematch(ctx, id); err != nil {
 		b.log.Error("release the rematch of a game that did not start", "game", id, "err", err)
 	}
@@ -118,10 +118,10 @@ func firstSeat(g *storage.Game) int {
 // endedMessage renders an ended game whose rematch was taken: the board
 // with the notice and no Rematch button, or the notice alone if the record
 // cannot be drawn.
-func (b *Bot) endedMessage(g *storage.Game, notice string) render.Message {
+func (b gameFlow) endedMessage(g *storage.Game, notice string) render.Message {
 	pos, err := position(g)
 	if err != nil {
 		return render.Note(notice)
 	}
-	return render.Game(render.View{Game: g, Pos: pos, Notice: notice, Rematched: true, Lang: b.boardLang(g)})
+	return render.Game(render.View{Game: g, Pos: pos, Notice: notice, Rematched: true, Lang: b.boards.boardLang(g)})
 }

@@ -14,7 +14,7 @@ import (
 )
 
 // clickResign asks the player to confirm resigning.
-func (b *Bot) clickResign(_ context.Context, ix *interaction, g *storage.Game, _ customid.Params) error {
+func (b moveFlow) clickResign(_ context.Context, ix *component, g *storage.Game) error {
 	if seatOf(g, ix.user().ID) < 0 {
 		return userErr("resign.players_only")
 	}
@@ -35,7 +35,8 @@ func (b *Bot) clickResign(_ context.Context, ix *interaction, g *storage.Game, _
 }
 
 // clickResignConfirm resigns for the player who clicked.
-func (b *Bot) clickResignConfirm(ctx context.Context, ix *interaction, g *storage.Game, p customid.Params) error {
+func (b moveFlow) clickResignConfirm(ctx context.Context, ix *component, g *storage.Game) error {
+	p := ix.params
 	seat := seatOf(g, ix.user().ID)
 	if seat < 0 {
 		return userErr("resign.players_only")
@@ -68,5 +69,5 @@ func (b *Bot) clickResignConfirm(ctx context.Context, ix *interaction, g *storag
 	if err != nil {
 		return err
 	}
-	return b.editBoard(ctx, g, b.view(g, pos, nil, changes, ""), webhookToken{})
+	return b.boards.editBoard(ctx, g, b.boards.view(g, pos, nil, changes, ""), webhookToken{})
 }

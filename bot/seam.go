@@ -5,34 +5,32 @@ import (
 	"errors"
 	"fmt"
 
-	"github.com/gambitbot/gambit/bot/customid"
 	"github.com/gambitbot/gambit/bot/render"
 	"github.com/gambitbot/gambit/storage"
 )
 
 // The game seam: what every handler of one game needs done around it, done
-// once here instead of in each handler. onInteraction (interaction.go)
-// keeps what concerns every interaction — recovering panics, turning
-// errors into replies, counting outcomes — and this file adds, for a
-// handler of one game:
+// once here instead of in each handler. The middleware chain
+// (middleware.go) does what concerns every interaction — recovering
+// panics, turning errors into replies, counting outcomes, releasing the AI
+// — and this file adds, for a handler of one game:
 //
 //   - the game's lock, taken before the game is loaded and released when
 //     the handler returns (onGame, withGame, hold);
 //   - the load, with the user's "does not exist" error;
 //   - the AI's hand-off: a handler queues an AI turn with ix.queueAI, and
 //     the worker starts only once the handler has returned (releaseAI,
-//     called by handle), so no handler can forget to let it go.
+//     a middleware), so no handler can forget to let it go.
 
-// gameHandler handles an interaction about one game. It runs holding the
-// game's lock, with the game as loaded under that lock; p are the custom
-// ID's parameters (nil for a slash command).
-type gameHandler func(ctx context.Context, ix *interaction, g *storage.Game, p customid.Params) error
+// gameHandler handles a click about one game. It runs holding the game's
+// lock, with the game as loaded under that lock.
+type gameHandler func(ctx context.Context, ix *component, g *storage.Game) error
 
 // withGame makes the route handler of a game handler, for a custom ID
 // whose {game} parameter names the game.
 func (b *Bot) withGame(h gameHandler) componentHandler {
-	return func(ctx context.Context, ix *interaction, p customid.Params) error {
-		return b.onGame(ctx, ix, p["game"], p, h)
+	return func(ctx context.Context, ix *component) error {
+		return b.onGame(ctx, ix.interaction, ix.params["game"], func(ctx context.Context, g *storage.Game) error { return h(ctx, ix, g) })
 	}
 }
 
@@ -41,7 +39,7 @@ func (b *Bot) withGame(h gameHandler) componentHandler {
 const conflictRetries = 3
 
 // onGame takes the lock of the game id for ix, loads the game and runs h
-// with it; the lock is released when onGame returns. An unknown game is
+// with it (for a click through withGame, for a command directly); the lock is released when onGame returns. An unknown game is
 // the user's error. A handler that goes on to another game (Rematch
 // creates a new one) does that after onGame returned.
 //
@@ -54,14 +52,14 @@ const conflictRetries = 3
 // game again and runs the handler on it, up to conflictRetries times, so
 // the click is judged on the game as it now is instead of being refused
 // for a race the user had no part in.
-func (b *Bot) onGame(ctx context.Context, ix *interaction, id string, p customid.Params, h gameHandler) error {
+func (b *Bot) onGame(ctx context.Context, ix *interaction, id string, h func(ctx context.Context, g *storage.Game) error) error {
 	return ix.hold(storage.GameID(id), func() error {
 		for attempt := 0; ; attempt++ {
 			g, err := b.loadGame(ctx, id)
 			if err != nil {
 				return err
 			}
-			err = h(ctx, ix, g, p)
+			err = h(ctx, g)
 			if attempt == conflictRetries || !errors.Is(err, storage.ErrConflict) || !ix.unseen() {
 				return err
 			}
@@ -82,7 +80,7 @@ func (ix *interaction) unseen() bool {
 // holds one game's lock at a time: the locks are stripes of mutexes that
 // are not reentrant, so taking a second game's lock while holding one
 // waits forever when both games share a stripe. hold refuses that with a
-// panic — a programming error, which onInteraction recovers — whatever the
+// panic — a programming error, which the chain recovers — whatever the
 // stripes, so that a test catches it.
 func (ix *interaction) hold(id storage.GameID, fn func() error) error {
 	ix.mu.Lock()
@@ -108,7 +106,7 @@ func (ix *interaction) hold(id storage.GameID, fn func() error) error {
 // The worker waits until the handler has returned (see releaseAI), so its
 // edits come after the answer that shows the board.
 func (ix *interaction) queueAI(g *storage.Game) *render.Thinking {
-	thinking, j := ix.b.enqueueAI(g, ix.received)
+	thinking, j := ix.b.turns.enqueueAI(g, ix.received)
 	if j != nil {
 		ix.mu.Lock()
 		ix.ai = append(ix.ai, j)
@@ -133,8 +131,8 @@ func (ix *interaction) showsBoard(id storage.GameID, tok webhookToken) {
 
 // releaseAI lets the workers of the AI turns ix queued start, each with
 // the token of its game's board if an answer showed it (the zero token
-// otherwise: the worker edits the board through the channel). handle calls
-// it once the handler has returned, failed or panicked.
+// otherwise: the worker edits the board through the channel). The chain
+// calls it once the handler has returned, failed or panicked.
 func (ix *interaction) releaseAI() {
 	ix.mu.Lock()
 	jobs, boards := ix.ai, ix.boards

@@ -17,6 +17,7 @@ import (
 
 	"github.com/gambitbot/gambit/bot/customid"
 	"github.com/gambitbot/gambit/bot/render"
+	"github.com/gambitbot/gambit/bot/scheduler"
 	"github.com/gambitbot/gambit/storage"
 	"github.com/gambitbot/gambit/storage/bolt"
 )
@@ -122,6 +123,7 @@ func (s loggedStore) GuildSettings(ctx context.Context, guildID string) (storage
 type unit struct {
 	b     *Bot
 	rec   *recorder
+	jobs  *submitted
 	log   *callLog
 	store storage.Store // unlogged, for setup and checks
 }
@@ -141,7 +143,9 @@ func newUnit(t *testing.T) *unit {
 	rec := &recorder{log: log}
 	b.answers = rec
 	b.store = loggedStore{Store: st, log: log}
-	return &unit{b: b, rec: rec, log: log, store: st}
+	jobs := &submitted{}
+	b.ai = jobs
+	return &unit{b: b, rec: rec, jobs: jobs, log: log, store: st}
 }
 
 // game stores an active game of kind between alice and opponent, alice to
@@ -153,7 +157,7 @@ func (u *unit) game(t *testing.T, kind storage.Kind, opponent storage.Player) *s
 		Kind: kind, Players: []storage.Player{{ID: storage.User("alice"), Name: "alice"}, opponent},
 		GuildID: "guild", ChannelID: "channel",
 	}
-	if err := u.b.begin(ctx, g); err != nil {
+	if err := u.b.games.begin(ctx, g); err != nil {
 		t.Fatal(err)
 	}
 	if err := u.store.CreateGame(ctx, g, storage.Limits{}); err != nil {
@@ -188,14 +192,27 @@ func firstMove(t *testing.T, g *storage.Game) string {
 	return pos.FormatMove(pos.Moves(nil)[0])
 }
 
-// queued pops the AI jobs the (never started) pool holds.
+// submitted is a scheduler that records the jobs submitted to it and runs
+// none: a handler's unit test sees what the flows hand over at the seam.
+type submitted struct {
+	mu   sync.Mutex
+	jobs []scheduler.Job
+}
+
+func (s *submitted) Submit(_ context.Context, j scheduler.Job) (int, bool) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.jobs = append(s.jobs, j)
+	return 0, true
+}
+
+// queued returns the AI turns submitted so far.
 func (u *unit) queued() []*aiJob {
-	p := u.b.ai
-	p.mu.Lock()
-	defer p.mu.Unlock()
+	u.jobs.mu.Lock()
+	defer u.jobs.mu.Unlock()
 	var jobs []*aiJob
-	for p.queue.len() > 0 {
-		jobs = append(jobs, p.queue.pop())
+	for _, j := range u.jobs.jobs {
+		jobs = append(jobs, j.(*aiJob))
 	}
 	return jobs
 }
@@ -288,11 +305,11 @@ func TestAnAITurnIsReleasedWhateverItsHandlerDoes(t *testing.T) {
 			if err := u.store.UpdateGame(context.Background(), g); err != nil {
 				t.Fatal(err)
 			}
-			u.b.router = append(u.b.router, route{pattern, u.b.withGame(func(_ context.Context, ix *interaction, g *storage.Game, p customid.Params) error {
+			u.b.router = append(u.b.router, route{pattern, u.b.withGame(func(_ context.Context, ix *component, g *storage.Game) error {
 				if ix.queueAI(g) == nil {
 					t.Error("no AI turn queued for a game awaiting the AI")
 				}
-				switch p["end"] {
+				switch ix.params["end"] {
 				case "error":
 					return errors.New("something of ours broke")
 				case "usererror":
@@ -332,7 +349,7 @@ func TestAHandlerCannotTakeASecondGamesLock(t *testing.T) {
 	u := newUnit(t)
 	g := u.game(t, "tictactoe", storage.Player{ID: storage.User("bob"), Name: "bob"})
 	ran := false
-	u.b.router = append(u.b.router, route{pattern, u.b.withGame(func(_ context.Context, ix *interaction, _ *storage.Game, _ customid.Params) error {
+	u.b.router = append(u.b.router, route{pattern, u.b.withGame(func(_ context.Context, ix *component, _ *storage.Game) error {
 		return ix.hold("other", func() error {
 			ran = true
 			return nil

@@ -17,7 +17,8 @@ import (
 // cmdSettings handles /settings: without options it shows the server's
 // settings, with options it changes them. Only members with Manage Server
 // may use it.
-func (b *Bot) cmdSettings(ctx context.Context, ix *interaction, opts options) error {
+func (b infoFlow) cmdSettings(ctx context.Context, ix *command) error {
+	opts := ix.opts
 	if ix.interactionOnly() || ix.GuildID == "" {
 		return userErr("settings.server_only")
 	}

@@ -15,7 +15,7 @@ import (
 // (sweepAI). Deadlines that passed while the bot was down
 // are handled at the first tick. With metrics, it also counts the open
 // games now and then.
-func (b *Bot) runTimers(ctx context.Context) {
+func (b timerFlow) runTimers(ctx context.Context) {
 	t := time.NewTicker(b.cfg.TickInterval)
 	defer t.Stop()
 	var counted time.Time
@@ -23,7 +23,7 @@ func (b *Bot) runTimers(ctx context.Context) {
 		if err := b.endDue(ctx); err != nil && ctx.Err() == nil {
 			b.log.Error("end due games", "err", err)
 		}
-		if err := b.sweepAI(ctx, b.cfg.ClaimTTL); err != nil && ctx.Err() == nil {
+		if err := b.turns.sweepAI(ctx, b.cfg.ClaimTTL); err != nil && ctx.Err() == nil {
 			b.log.Error("sweep AI turns", "err", err)
 		}
 		if m := b.cfg.Metrics; m != nil && time.Since(counted) >= b.cfg.CountInterval {
@@ -45,14 +45,14 @@ func (b *Bot) runTimers(ctx context.Context) {
 
 // endDue expires the due challenges and forfeits the due turns of the
 // guilds of this process's shards.
-func (b *Bot) endDue(ctx context.Context) error {
+func (b timerFlow) endDue(ctx context.Context) error {
 	due, err := b.store.DueGames(ctx)
 	if err = b.listed("end due games", err); err != nil {
 		return fmt.Errorf("bot: list due games: %w", err)
 	}
 	var errs []error
 	for _, g := range due {
-		if !b.shards.owns(g.GuildID) {
+		if !b.owns(g.GuildID) {
 			continue // the process running its shard ends it
 		}
 		if err := b.endIfDue(ctx, g.ID); err != nil {
@@ -63,7 +63,7 @@ func (b *Bot) endDue(ctx context.Context) error {
 }
 
 // endIfDue ends one game whose deadline has passed, under its lock.
-func (b *Bot) endIfDue(ctx context.Context, id storage.GameID) error {
+func (b timerFlow) endIfDue(ctx context.Context, id storage.GameID) error {
 	defer b.locks.lock(id)()
 	g, err := b.store.Game(ctx, id)
 	if err != nil {
@@ -78,11 +78,11 @@ func (b *Bot) endIfDue(ctx context.Context, id storage.GameID) error {
 	)
 	if g.Status == storage.StatusPending {
 		g.Status = storage.StatusExpired
-		notice = b.boardLang(g).T("challenge.expired_notice")
+		notice = b.boards.boardLang(g).T("challenge.expired_notice")
 		err = b.store.UpdateGame(ctx, g)
 	} else {
 		loser := g.Turn
-		notice = b.boardLang(g).T("board.ran_out", "Player", render.PlayerName(b.boardLang(g), g.Players[loser]))
+		notice = b.boards.boardLang(g).T("board.ran_out", "Player", render.PlayerName(b.boards.boardLang(g), g.Players[loser]))
 		g.Status = storage.StatusForfeited
 		changes, err = b.store.FinishGame(ctx, g, storage.Result{Winner: 1 - loser, Outcome: storage.TimedOut})
 	}
@@ -93,7 +93,7 @@ func (b *Bot) endIfDue(ctx context.Context, id storage.GameID) error {
 		return fmt.Errorf("bot: end due game %s: %w", id, err)
 	}
 	b.log.Info("deadline passed", "game", id, "status", g.Status)
-	msg, err := b.gameMessage(g, notice)
+	msg, err := b.boards.gameMessage(g, notice)
 	if err != nil {
 		return err
 	}
@@ -102,7 +102,7 @@ func (b *Bot) endIfDue(ctx context.Context, id storage.GameID) error {
 		if err != nil {
 			return err
 		}
-		msg = b.view(g, pos, nil, changes, notice)
+		msg = b.boards.view(g, pos, nil, changes, notice)
 	}
-	return b.editBoard(ctx, g, msg, webhookToken{})
+	return b.boards.editBoard(ctx, g, msg, webhookToken{})
 }

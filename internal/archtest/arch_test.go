@@ -1,15 +1,20 @@
 // Package archtest checks that Gambit's packages depend on each other only
 // in the directions DEVELOPERS.md draws: the engine is pure rules, the
 // plug-ins know no Discord and no storage, the strategies know no bot and
-// no storage, storage knows no game, and nothing but the binary depends
-// on the bot.
+// no storage, storage knows no game, nothing but the binary depends on
+// the bot, and the bot's transport packages (ingress, egress, scheduler)
+// know nothing of its flows.
 package archtest
 
 import (
+	"go/ast"
 	"go/build"
+	"go/parser"
+	"go/token"
 	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -30,6 +35,93 @@ var rules = []struct {
 	{"internal/discordtest", []string{"bot", "storage", "games", "strategies", "engine", "cmd"}},
 	{"internal/playground", []string{"cmd", "storage/bolt"}},
 	{"internal/terminal", []string{"bot", "storage", "internal/discordtest", "internal/playground", "cmd"}},
+}
+
+// only maps the bot's transport packages to the only packages of ours
+// each may import (outside its tests): they sit below the flows (package
+// bot), which use them, and beside each other.
+var only = map[string][]string{
+	"bot/ingress":   {},
+	"bot/scheduler": {},
+	"bot/egress":    {"bot/render", "bot/ops", "internal/apiurl"},
+}
+
+// wiring is the one file of package bot that may import bot/ingress: Run
+// and Serve connect the transports to the flows, and no flow knows how
+// its interactions arrive.
+const wiring = "bot.go"
+
+// TestTransportKnowsNoFlows checks the arrows of the bot's packages: the
+// transport packages import only what only allows them, and no file of
+// package bot but the wiring imports ingress.
+func TestTransportKnowsNoFlows(t *testing.T) {
+	root, err := filepath.Abs("../..")
+	if err != nil {
+		t.Fatal(err)
+	}
+	imports := packages(t, root)
+	for pkg, allowed := range only {
+		deps, ok := imports[pkg]
+		if !ok {
+			t.Errorf("no package %s: the rule is stale", pkg)
+		}
+		for _, d := range deps {
+			if !slices.Contains(allowed, d) {
+				t.Errorf("%s imports %s: it may import only %v of ours", pkg, d, allowed)
+			}
+		}
+	}
+	p, err := build.ImportDir(filepath.Join(root, "bot"), 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	fset := token.NewFileSet()
+	for _, name := range p.GoFiles {
+		f, err := parser.ParseFile(fset, filepath.Join(p.Dir, name), nil, parser.ImportsOnly)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, imp := range f.Imports {
+			if imp.Path.Value == `"`+module+`bot/ingress"` && name != wiring {
+				t.Errorf("bot/%s imports bot/ingress: only %s, the wiring, may", name, wiring)
+			}
+		}
+	}
+}
+
+// dispatch is the one file of package bot that reads an interaction's raw
+// discordgo value (interaction.raw): it makes the typed events, and a
+// handler sees only its own kind's data.
+const dispatch = "interaction.go"
+
+// TestOnlyDispatchReadsTheRawInteraction checks that no file of package bot
+// but dispatch's reads interaction.raw, through which a handler could read
+// another kind's data (a command handler a component's custom ID).
+func TestOnlyDispatchReadsTheRawInteraction(t *testing.T) {
+	root, err := filepath.Abs("../..")
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, err := build.ImportDir(filepath.Join(root, "bot"), 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	fset := token.NewFileSet()
+	for _, name := range p.GoFiles {
+		if name == dispatch {
+			continue
+		}
+		f, err := parser.ParseFile(fset, filepath.Join(p.Dir, name), nil, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		ast.Inspect(f, func(n ast.Node) bool {
+			if sel, ok := n.(*ast.SelectorExpr); ok && sel.Sel.Name == "raw" {
+				t.Errorf("%s reads .raw: only %s may read an interaction's raw value", fset.Position(sel.Pos()), dispatch)
+			}
+			return true
+		})
+	}
 }
 
 // TestDependenciesRunOneWay reads every package's imports and checks them

@@ -1,4 +1,4 @@
-package bot
+package ingress
 
 import (
 	"context"
@@ -17,28 +17,28 @@ import (
 // process — while below it, and gives up its highest shards while above
 // it, so that a process joining gets its share from the others.
 type shardKeeper struct {
-	b *Bot
+	g *Gateway
 
 	mu      sync.Mutex
 	renewed time.Time // by the wall clock
 }
 
-func (k *shardKeeper) memberKey() string { return "member/" + k.b.cfg.Instance }
+func (k *shardKeeper) memberKey() string { return "member/" + k.g.cfg.Instance }
 
 func (k *shardKeeper) shardKey(id int) string {
-	return fmt.Sprintf("shard/%d/%d", k.b.shards.count, id)
+	return fmt.Sprintf("shard/%d/%d", k.g.Count(), id)
 }
 
 // run balances the shards until ctx is done, then gives up every claim so
 // that the others take the shards at once. balanced is closed after the
 // first round.
 func (k *shardKeeper) run(ctx context.Context, maxConcurrency int, balanced chan<- struct{}) {
-	b := k.b
-	tick := time.NewTicker(b.cfg.ClaimTTL / 3)
+	g := k.g
+	tick := time.NewTicker(g.cfg.ClaimTTL / 3)
 	defer tick.Stop()
 	for first := true; ; first = false {
 		if err := k.balance(ctx, maxConcurrency); err != nil && ctx.Err() == nil {
-			b.log.Error("share the shards", "err", err)
+			g.log.Error("share the shards", "err", err)
 		}
 		if first {
 			close(balanced)
@@ -56,23 +56,23 @@ func (k *shardKeeper) run(ctx context.Context, maxConcurrency int, balanced chan
 // third of ClaimTTL, and drops a shard whose claim another process took
 // (this one stalled past its claim).
 func (k *shardKeeper) renew(ctx context.Context) {
-	b := k.b
+	g := k.g
 	k.mu.Lock()
-	if time.Since(k.renewed) < b.cfg.ClaimTTL/3 {
+	if time.Since(k.renewed) < g.cfg.ClaimTTL/3 {
 		k.mu.Unlock()
 		return
 	}
 	k.renewed = time.Now()
 	k.mu.Unlock()
-	if _, err := b.store.Claim(ctx, k.memberKey(), b.cfg.Instance, b.cfg.ClaimTTL); err != nil {
-		b.log.Warn("renew membership", "err", err)
+	if _, err := g.cfg.Claims.Claim(ctx, k.memberKey(), g.cfg.Instance, g.cfg.ClaimTTL); err != nil {
+		g.log.Warn("renew membership", "err", err)
 	}
-	for _, id := range b.shards.ids() {
-		ok, err := b.store.Claim(ctx, k.shardKey(id), b.cfg.Instance, b.cfg.ClaimTTL)
+	for _, id := range g.shards.ids() {
+		ok, err := g.cfg.Claims.Claim(ctx, k.shardKey(id), g.cfg.Instance, g.cfg.ClaimTTL)
 		if err != nil {
-			b.log.Warn("renew shard claim", "shard", id, "err", err)
+			g.log.Warn("renew shard claim", "shard", id, "err", err)
 		} else if !ok {
-			b.log.Warn("shard taken by another process; closing it", "shard", id)
+			g.log.Warn("shard taken by another process; closing it", "shard", id)
 			k.drop(id, false)
 		}
 	}
@@ -81,28 +81,28 @@ func (k *shardKeeper) renew(ctx context.Context) {
 // balance is one round: renew, then take or give up shards to reach this
 // process's share.
 func (k *shardKeeper) balance(ctx context.Context, maxConcurrency int) error {
-	b := k.b
+	g := k.g
 	k.mu.Lock()
 	k.renewed = time.Time{} // renew now
 	k.mu.Unlock()
 	k.renew(ctx)
-	members, err := b.store.Claims(ctx, "member/")
+	members, err := g.cfg.Claims.Claims(ctx, "member/")
 	if err != nil {
 		return err
 	}
-	count := b.shards.count
+	count := g.Count()
 	share := (count + max(len(members), 1) - 1) / max(len(members), 1)
-	held := b.shards.ids()
+	held := g.shards.ids()
 	for len(held) > share {
 		id := held[len(held)-1]
 		held = held[:len(held)-1]
-		b.log.Info("giving up a shard to another process", "shard", id, "share", share, "processes", len(members))
+		g.log.Info("giving up a shard to another process", "shard", id, "share", share, "processes", len(members))
 		k.drop(id, true)
 	}
 	if len(held) >= share {
 		return nil
 	}
-	live, err := b.store.Claims(ctx, fmt.Sprintf("shard/%d/", count))
+	live, err := g.cfg.Claims.Claims(ctx, fmt.Sprintf("shard/%d/", count))
 	if err != nil {
 		return err
 	}
@@ -110,7 +110,7 @@ func (k *shardKeeper) balance(ctx context.Context, maxConcurrency int) error {
 		if _, taken := live[k.shardKey(id)]; taken {
 			continue
 		}
-		ok, err := b.store.Claim(ctx, k.shardKey(id), b.cfg.Instance, b.cfg.ClaimTTL)
+		ok, err := g.cfg.Claims.Claim(ctx, k.shardKey(id), g.cfg.Instance, g.cfg.ClaimTTL)
 		if err != nil {
 			return err
 		}
@@ -118,7 +118,7 @@ func (k *shardKeeper) balance(ctx context.Context, maxConcurrency int) error {
 			continue
 		}
 		if err := k.take(ctx, id, maxConcurrency); err != nil {
-			_ = b.store.Release(context.WithoutCancel(ctx), k.shardKey(id), b.cfg.Instance)
+			_ = g.cfg.Claims.Release(context.WithoutCancel(ctx), k.shardKey(id), g.cfg.Instance)
 			return err
 		}
 		held = append(held, id)
@@ -130,54 +130,53 @@ func (k *shardKeeper) balance(ctx context.Context, maxConcurrency int) error {
 // its guilds what a start does: redraw recent boards a dead process may
 // have left behind.
 func (k *shardKeeper) take(ctx context.Context, id, maxConcurrency int) error {
-	b := k.b
-	s, err := b.newSession(b.session.Client)
+	g := k.g
+	s, err := g.newSession()
 	if err != nil {
 		return err
 	}
-	s.ShardID, s.ShardCount = id, b.shards.count
-	if err := b.awaitIdentify(ctx, id, maxConcurrency); err != nil {
+	s.ShardID, s.ShardCount = id, g.Count()
+	if err := g.awaitIdentify(ctx, id, maxConcurrency); err != nil {
 		return fmt.Errorf("bot: connect shard %d: %w", id, err)
 	}
 	if err := s.Open(); err != nil {
 		return fmt.Errorf("bot: connect shard %d to the gateway: %w", id, err)
 	}
-	b.shards.put(id, s)
-	b.log.Info("took a shard", "shard", id, "shards", fmt.Sprint(b.shards.ids()))
-	b.inflight.Add(1)
-	go func() {
-		defer b.inflight.Done()
-		b.refreshBoards(ctx, b.now(), func(guildID string) bool { return shardOf(guildID, b.shards.count) == id })
-	}()
+	g.shards.put(id, s)
+	g.log.Info("took a shard", "shard", id, "shards", fmt.Sprint(g.shards.ids()))
+	if g.cfg.TookShard != nil {
+		count := g.Count()
+		g.cfg.TookShard(ctx, func(guildID string) bool { return shardOf(guildID, count) == id })
+	}
 	return nil
 }
 
 // drop closes shard id's session and, with release, gives up its claim.
 func (k *shardKeeper) drop(id int, release bool) {
-	b := k.b
-	s := b.shards.session(id)
-	b.shards.put(id, nil)
+	g := k.g
+	s := g.shards.session(id)
+	g.shards.put(id, nil)
 	if s != nil {
-		if err := b.closeSession(s); err != nil {
-			b.log.Warn("close a shard's gateway", "shard", id, "err", err)
+		if err := g.closeSession(s); err != nil {
+			g.log.Warn("close a shard's gateway", "shard", id, "err", err)
 		}
 	}
 	if release {
-		if err := b.store.Release(context.Background(), k.shardKey(id), b.cfg.Instance); err != nil {
-			b.log.Warn("release a shard", "shard", id, "err", err)
+		if err := g.cfg.Claims.Release(context.Background(), k.shardKey(id), g.cfg.Instance); err != nil {
+			g.log.Warn("release a shard", "shard", id, "err", err)
 		}
 	}
 }
 
 // leave gives up every shard and the membership, at shutdown.
 func (k *shardKeeper) leave() {
-	b := k.b
-	ids := b.shards.ids()
+	g := k.g
+	ids := g.shards.ids()
 	slices.Reverse(ids)
 	for _, id := range ids {
 		k.drop(id, true)
 	}
-	if err := b.store.Release(context.Background(), k.memberKey(), b.cfg.Instance); err != nil {
-		b.log.Warn("release membership", "err", err)
+	if err := g.cfg.Claims.Release(context.Background(), k.memberKey(), g.cfg.Instance); err != nil {
+		g.log.Warn("release membership", "err", err)
 	}
 }

@@ -1,36 +1,36 @@
-package bot
+package scheduler
 
-// fairQueue holds AI turns waiting for a worker and serves their owners —
+// fairQueue holds jobs (AI turns) waiting for a worker and serves their owners —
 // the people whose games they are — in turn: each owner's turns in the
 // order they came, the owners round robin. One member with many games
 // cannot make everyone else wait behind all of them.
 type fairQueue struct {
-	byOwner map[string][]*aiJob
+	byOwner map[string][]Job
 	order   []string // owners with waiting turns, the next to serve first
 	n       int
 }
 
 // push adds a job and returns its place: 1 for the next to be served.
-func (q *fairQueue) push(j *aiJob) int {
+func (q *fairQueue) push(j Job) int {
 	if q.byOwner == nil {
-		q.byOwner = map[string][]*aiJob{}
+		q.byOwner = map[string][]Job{}
 	}
-	if len(q.byOwner[j.owner]) == 0 {
-		q.order = append(q.order, j.owner)
+	if len(q.byOwner[j.Owner()]) == 0 {
+		q.order = append(q.order, j.Owner())
 	}
-	q.byOwner[j.owner] = append(q.byOwner[j.owner], j)
+	q.byOwner[j.Owner()] = append(q.byOwner[j.Owner()], j)
 	q.n++
 	return q.place(j)
 }
 
 // place returns the place in which j would be served now.
-func (q *fairQueue) place(j *aiJob) int {
+func (q *fairQueue) place(j Job) int {
 	left := make(map[string]int, len(q.order))
 	for _, o := range q.order {
 		left[o] = len(q.byOwner[o])
 	}
 	mine := 0
-	for i, other := range q.byOwner[j.owner] {
+	for i, other := range q.byOwner[j.Owner()] {
 		if other == j {
 			mine = i
 		}
@@ -40,7 +40,7 @@ func (q *fairQueue) place(j *aiJob) int {
 	// turns waiting.
 	place, ahead := 0, true
 	for _, o := range q.order {
-		if o == j.owner {
+		if o == j.Owner() {
 			ahead = false
 			place += mine + 1
 			continue
@@ -55,7 +55,7 @@ func (q *fairQueue) place(j *aiJob) int {
 }
 
 // pop removes and returns the next job to serve, or nil.
-func (q *fairQueue) pop() *aiJob {
+func (q *fairQueue) pop() Job {
 	if len(q.order) == 0 {
 		return nil
 	}

@@ -1,4 +1,4 @@
-package bot
+package egress
 
 import (
 	"bytes"
@@ -28,7 +28,7 @@ func TestRedactorRemovesTokensFromEveryPartOfARecord(t *testing.T) {
 	} {
 		t.Run(name, func(t *testing.T) {
 			var buf bytes.Buffer
-			log := slog.New(newRedactor(newHandler(&buf), botToken, ""))
+			log := slog.New(NewRedactor(newHandler(&buf), botToken, ""))
 			log.With("url", original).WithGroup("req").Error("failed "+callback,
 				"err", urlErr,
 				"auth", "Bot "+botToken,
@@ -58,7 +58,7 @@ func TestRedactorRemovesTokensFromEveryPartOfARecord(t *testing.T) {
 // TestRedactorKeepsPathsWithoutTokens checks that paths that hold no token
 // pass unchanged.
 func TestRedactorKeepsPathsWithoutTokens(t *testing.T) {
-	r := newRedactor(slog.NewTextHandler(&bytes.Buffer{}, nil)).(redactor)
+	r := NewRedactor(slog.NewTextHandler(&bytes.Buffer{}, nil)).(redactor)
 	for _, s := range []string{
 		"/channels/1/messages/2",
 		"/applications/1/commands",

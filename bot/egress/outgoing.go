@@ -1,4 +1,4 @@
-package bot
+package egress
 
 import (
 	"bytes"
@@ -33,7 +33,7 @@ import (
 // the message (a channel message sent or edited, a follow-up, a webhook
 // edit, @original read back), in memory only: after a restart, or after an
 // answer without the message (an interaction response), the next edit
-// uploads. Every edit goes through keeping.
+// uploads. Every edit goes through Keeping.
 
 // uploads returns msg's files as discordgo uploads, but for those kept by
 // ID (keep: attachment IDs by file name).
@@ -74,8 +74,8 @@ func legacy(msg render.Message) (string, []*discordgo.MessageEmbed) {
 	return msg.Content, nonNilEmbeds(msg.Embeds)
 }
 
-// responseData converts a rendered message for an interaction response.
-func responseData(msg render.Message) *discordgo.InteractionResponseData {
+// ResponseData converts a rendered message for an interaction response.
+func ResponseData(msg render.Message) *discordgo.InteractionResponseData {
 	content, embeds := legacy(msg)
 	return &discordgo.InteractionResponseData{
 		Content: content, Embeds: embeds, Components: nonNilComponents(msg.Components),
@@ -84,10 +84,10 @@ func responseData(msg render.Message) *discordgo.InteractionResponseData {
 	}
 }
 
-// webhookEdit converts a rendered message for an edit through an
+// WebhookEdit converts a rendered message for an edit through an
 // interaction's token, keeping the files keep names by ID. The request has
 // no flags: it edits a board that was sent as components-v2 already.
-func webhookEdit(msg render.Message, keep map[string]string) *discordgo.WebhookEdit {
+func WebhookEdit(msg render.Message, keep map[string]string) *discordgo.WebhookEdit {
 	content, embeds := legacy(msg)
 	comps := nonNilComponents(msg.Components)
 	return &discordgo.WebhookEdit{
@@ -96,8 +96,8 @@ func webhookEdit(msg render.Message, keep map[string]string) *discordgo.WebhookE
 	}
 }
 
-// webhookParams converts a rendered message for a follow-up.
-func webhookParams(msg render.Message) *discordgo.WebhookParams {
+// WebhookParams converts a rendered message for a follow-up.
+func WebhookParams(msg render.Message) *discordgo.WebhookParams {
 	content, embeds := legacy(msg)
 	return &discordgo.WebhookParams{
 		Content: content, Embeds: embeds, Components: nonNilComponents(msg.Components),
@@ -105,8 +105,8 @@ func webhookParams(msg render.Message) *discordgo.WebhookParams {
 	}
 }
 
-// messageSend converts a rendered message for a new channel message.
-func messageSend(msg render.Message) *discordgo.MessageSend {
+// MessageSend converts a rendered message for a new channel message.
+func MessageSend(msg render.Message) *discordgo.MessageSend {
 	content, embeds := legacy(msg)
 	return &discordgo.MessageSend{
 		Content: content, Embeds: embeds, Components: nonNilComponents(msg.Components),
@@ -114,9 +114,9 @@ func messageSend(msg render.Message) *discordgo.MessageSend {
 	}
 }
 
-// messageEdit converts a rendered message for an edit of the channel
+// MessageEdit converts a rendered message for an edit of the channel
 // message id, keeping the files keep names by ID.
-func messageEdit(channelID, id string, msg render.Message, keep map[string]string) *discordgo.MessageEdit {
+func MessageEdit(channelID, id string, msg render.Message, keep map[string]string) *discordgo.MessageEdit {
 	content, embeds := legacy(msg)
 	comps := nonNilComponents(msg.Components)
 	return &discordgo.MessageEdit{
@@ -149,36 +149,56 @@ func allowedMentions(msg render.Message) *discordgo.MessageAllowedMentions {
 	return &discordgo.MessageAllowedMentions{Parse: []discordgo.AllowedMentionType{}}
 }
 
-// keeping sends an edit of message id — send builds and sends it, keeping
+// Keeping sends an edit of message id — send builds and sends it, keeping
 // the files keep names by ID — and remembers what the message carries
 // after it. id is "" for an @original whose ID was never learnt. An edit
 // that kept a file and is refused as an invalid form (400/50035: another
 // process replaced the attachment) is sent once more uploading every
 // file; a failed edit forgets the message, whose state is then unknown.
-func (b *Bot) keeping(id string, msg render.Message, send func(keep map[string]string) (*discordgo.Message, error)) (*discordgo.Message, error) {
-	keep := b.pictures.keep(id, msg)
+func (c *Client) Keeping(id string, msg render.Message, send func(keep map[string]string) (*discordgo.Message, error)) (*discordgo.Message, error) {
+	keep := c.pictures.keep(id, msg)
 	m, err := send(keep)
-	b.observeREST(err)
-	if err != nil && len(keep) > 0 && restCode(err) == discordgo.ErrCodeInvalidFormBody {
-		b.log.Info("an edit keeping an attachment was refused; uploading it again", "message", id, "err", err)
+	c.Observe(err)
+	if err != nil && len(keep) > 0 && Code(err) == discordgo.ErrCodeInvalidFormBody {
+		c.log.Info("an edit keeping an attachment was refused; uploading it again", "message", id, "err", err)
 		m, err = send(nil)
-		b.observeREST(err)
+		c.Observe(err)
 	}
 	if err != nil {
-		b.pictures.forget(id)
+		c.pictures.forget(id)
 		return nil, err
 	}
-	b.pictures.saw(m, msg)
+	c.pictures.saw(m, msg)
 	return m, nil
 }
 
-// editChannelMessage edits the channel message id to msg (keeping).
-func (b *Bot) editChannelMessage(channelID, id string, msg render.Message) error {
-	_, err := b.keeping(id, msg, func(keep map[string]string) (*discordgo.Message, error) {
-		return b.session.ChannelMessageEditComplex(messageEdit(channelID, id, msg, keep))
+// EditChannelMessage edits the channel message id to msg (Keeping).
+func (c *Client) EditChannelMessage(channelID, id string, msg render.Message) error {
+	_, err := c.Keeping(id, msg, func(keep map[string]string) (*discordgo.Message, error) {
+		return c.Session.ChannelMessageEditComplex(MessageEdit(channelID, id, msg, keep))
 	})
 	return err
 }
+
+// SendChannelMessage posts msg as a new message of a channel and remembers
+// the files it carries.
+func (c *Client) SendChannelMessage(channelID string, msg render.Message) (*discordgo.Message, error) {
+	m, err := c.Session.ChannelMessageSendComplex(channelID, MessageSend(msg))
+	c.Observe(err)
+	if err != nil {
+		return nil, err
+	}
+	c.pictures.saw(m, msg)
+	return m, nil
+}
+
+// Saw records the files of msg that m, Discord's answer to sending or
+// editing it, carries (a follow-up, @original read back).
+func (c *Client) Saw(m *discordgo.Message, msg render.Message) { c.pictures.saw(m, msg) }
+
+// Forget drops what is known of message id's files: it changed in a way
+// whose answer did not show it (an interaction response).
+func (c *Client) Forget(id string) { c.pictures.forget(id) }
 
 // maxPictures bounds the messages pictures remembers; beyond it, one it
 // knows is forgotten for each new one, and its next edit uploads again.

@@ -1,21 +1,26 @@
-package bot
+package scheduler
 
 import (
 	"math/rand/v2"
 	"testing"
-
-	"github.com/gambitbot/gambit/storage"
 )
+
+// job is a job of the tests: an owner and a name.
+type job struct{ owner, name string }
+
+func (j *job) Owner() string { return j.owner }
+func (j *job) Key() string   { return "" }
+func (j *job) Run()          {}
 
 func TestFairQueueServesOwnersInTurn(t *testing.T) {
 	var q fairQueue
-	job := func(owner, game string) *aiJob { return &aiJob{owner: owner, game: storage.GameID(game)} }
-	for _, j := range []*aiJob{job("flood", "f1"), job("flood", "f2"), job("flood", "f3"), job("ann", "a1"), job("bob", "b1"), job("ann", "a2")} {
+	mk := func(owner, name string) *job { return &job{owner: owner, name: name} }
+	for _, j := range []*job{mk("flood", "f1"), mk("flood", "f2"), mk("flood", "f3"), mk("ann", "a1"), mk("bob", "b1"), mk("ann", "a2")} {
 		q.push(j)
 	}
 	var got []string
 	for j := q.pop(); j != nil; j = q.pop() {
-		got = append(got, string(j.game))
+		got = append(got, j.(*job).name)
 	}
 	want := []string{"f1", "a1", "b1", "f2", "a2", "f3"}
 	if len(got) != len(want) {
@@ -36,15 +41,15 @@ func TestFairQueuePlaceIsTheServingOrder(t *testing.T) {
 	owners := []string{"a", "b", "c", "d"}
 	for range 200 {
 		var q fairQueue
-		var jobs []*aiJob
+		var jobs []*job
 		for i := range 1 + rng.IntN(12) {
 			if len(jobs) > 0 && rng.IntN(4) == 0 {
 				q.pop()
 			}
-			jobs = append(jobs, &aiJob{owner: owners[rng.IntN(len(owners))], game: storage.GameID(string(rune('A' + i)))})
+			jobs = append(jobs, &job{owner: owners[rng.IntN(len(owners))], name: string(rune('A' + i))})
 			q.push(jobs[len(jobs)-1])
 		}
-		places := map[*aiJob]int{}
+		places := map[Job]int{}
 		for _, o := range q.order {
 			for _, j := range q.byOwner[o] {
 				places[j] = q.place(j)
@@ -53,7 +58,7 @@ func TestFairQueuePlaceIsTheServingOrder(t *testing.T) {
 		for n := 1; q.len() > 0; n++ {
 			j := q.pop()
 			if places[j] != n {
-				t.Fatalf("job %s served %d-th, its place said %d", j.game, n, places[j])
+				t.Fatalf("job %s served %d-th, its place said %d", j.(*job).name, n, places[j])
 			}
 		}
 	}

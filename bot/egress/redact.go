@@ -1,4 +1,10 @@
-package bot
+// Package egress is the bot's way out to Discord: the REST client and its
+// transport (which a stop that ran out of time shuts), the conversion of a
+// rendered message into each kind of request, the cache of the pictures
+// messages carry, the count of REST errors, and the redaction of tokens
+// from every log line. It knows nothing of games or interactions' meaning:
+// the flows (package bot) decide what to send, egress sends it.
+package egress
 
 import (
 	"context"
@@ -28,9 +34,9 @@ type redactor struct {
 	secrets []string
 }
 
-// newRedactor returns next wrapped in a redactor that also removes the
+// NewRedactor returns next wrapped in a redactor that also removes the
 // given secrets (empty ones are ignored).
-func newRedactor(next slog.Handler, secrets ...string) slog.Handler {
+func NewRedactor(next slog.Handler, secrets ...string) slog.Handler {
 	r := redactor{next: next}
 	for _, s := range secrets {
 		if s != "" {

@@ -1,4 +1,4 @@
-package bot
+package ingress
 
 import (
 	"context"
@@ -8,10 +8,12 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"log/slog"
 	"net"
 	"net/http"
 	"strconv"
 	"strings"
+	"sync/atomic"
 	"time"
 
 	"github.com/bwmarrin/discordgo"
@@ -23,14 +25,14 @@ import (
 // receives each interaction as an HTTP POST signed with ed25519, so that
 // any number of replicas can sit behind a load balancer. Each request is
 // checked (signature and timestamp), a PING is answered with a PONG, and
-// every other interaction goes to onInteraction, as one from the gateway.
+// every other interaction goes to the Handler, as one from the gateway.
 //
 // The handler answers through the callback route, as it does for the
 // gateway — with its files, and with Discord's error if the answer is
 // refused — and the HTTP request is then answered 202 with no body, as
 // Discord's documentation says to do after using the callback route.
 
-// Endpoint configures the HTTP endpoint of Serve.
+// Endpoint configures the HTTP endpoint.
 type Endpoint struct {
 	// PublicKey is the application's public key (developer portal,
 	// General Information, "Public Key"), which Discord's signatures
@@ -72,34 +74,44 @@ func ParsePublicKey(s string) (ed25519.PublicKey, error) {
 	return ed25519.PublicKey(k), nil
 }
 
-// Serve is Run without the gateway: it receives interactions on ln, as
-// an HTTP endpoint (see Endpoint), and calls Discord through REST only. It
-// brings the slash commands up to date, resumes pending AI turns, runs the
-// timers and serves until ctx is cancelled. Then it stops listening — a
-// load balancer sends new interactions to another replica — lets the
-// requests in flight be answered and the running AI searches finish, and
-// returns. ln is closed when Serve returns; the store is the caller's to
-// close.
-func (b *Bot) Serve(ctx context.Context, ln net.Listener, ep Endpoint) error {
+// HTTP is the interactions endpoint: an HTTP server that hands the
+// interactions POSTed to it to a Handler.
+type HTTP struct {
+	ep        Endpoint
+	h         Handler
+	now       func() time.Time
+	log       *slog.Logger
+	listening atomic.Bool
+
+	srv     *http.Server
+	served  chan error
+	quit    chan struct{}
+	stopped chan error
+}
+
+// NewHTTP checks ep and returns the endpoint that hands interactions to h,
+// checking their timestamps against now. It does not listen yet (Serve).
+func NewHTTP(ep Endpoint, h Handler, now func() time.Time, log *slog.Logger) (*HTTP, error) {
 	if len(ep.PublicKey) != ed25519.PublicKeySize {
-		_ = ln.Close()
-		return errors.New("bot: serve: no valid public key to verify interactions with")
+		return nil, errors.New("bot: serve: no valid public key to verify interactions with")
 	}
 	if ep.Path == "" {
 		ep.Path = DefaultEndpointPath
 	}
 	if !strings.HasPrefix(ep.Path, "/") {
-		_ = ln.Close()
-		return fmt.Errorf("bot: serve: endpoint path %q does not begin with /", ep.Path)
+		return nil, fmt.Errorf("bot: serve: endpoint path %q does not begin with /", ep.Path)
 	}
-	started := b.now()
-	if err := b.whoAmI(); err != nil {
-		_ = ln.Close()
-		return err
-	}
+	return &HTTP{ep: ep, h: h, now: now, log: log}, nil
+}
+
+// Serve listens on ln until ctx is done or Close is called; then it stops
+// listening at once — a load balancer sends new interactions to another
+// replica — and lets the requests in flight be answered. ln is closed by
+// then.
+func (e *HTTP) Serve(ctx context.Context, ln net.Listener) {
 	mux := http.NewServeMux()
-	mux.Handle("POST "+ep.Path, b.endpoint(ep.PublicKey))
-	srv := &http.Server{
+	mux.Handle("POST "+e.ep.Path, e.handler())
+	e.srv = &http.Server{
 		Handler:           mux,
 		ReadHeaderTimeout: 5 * time.Second,
 		ReadTimeout:       10 * time.Second,
@@ -107,49 +119,48 @@ func (b *Bot) Serve(ctx context.Context, ln net.Listener, ep Endpoint) error {
 		IdleTimeout:       2 * time.Minute,
 		MaxHeaderBytes:    16 << 10,
 	}
-	served := make(chan error, 1)
-	go func() { served <- srv.Serve(ln) }()
-	b.listening.Store(true)
-	quit, stopped := make(chan struct{}), make(chan error, 1)
+	e.served, e.quit, e.stopped = make(chan error, 1), make(chan struct{}), make(chan error, 1)
+	go func() { e.served <- e.srv.Serve(ln) }()
+	e.listening.Store(true)
 	go func() {
 		select {
 		case <-ctx.Done():
-		case <-quit:
+		case <-e.quit:
 		}
 		// Stop listening at once, so that new interactions go elsewhere,
 		// and let the requests in flight get their answers.
-		b.listening.Store(false)
+		e.listening.Store(false)
 		sctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), endpointShutdown)
 		defer cancel()
-		err := srv.Shutdown(sctx)
+		err := e.srv.Shutdown(sctx)
 		if err != nil {
-			err = errors.Join(err, srv.Close())
+			err = errors.Join(err, e.srv.Close())
 		}
-		stopped <- err
+		e.stopped <- err
 	}()
-	b.log.Info("interactions endpoint", "addr", ln.Addr().String(), "path", ep.Path)
+	e.log.Info("interactions endpoint", "addr", ln.Addr().String(), "path", e.ep.Path)
+}
 
-	// No gateway, so no shards: this process answers for every guild.
-	b.shards.set(1, map[int]*discordgo.Session{0: b.session})
-	kept := make(chan struct{})
-	close(kept)
-	err := b.serve(ctx, started, kept)
-	close(quit)
-	if serr := <-stopped; serr != nil {
-		err = errors.Join(err, fmt.Errorf("bot: shut down the interactions endpoint: %w", serr))
+// Close stops the endpoint, if ctx did not already, and returns once it
+// has, with what went wrong.
+func (e *HTTP) Close() error {
+	close(e.quit)
+	var err error
+	if serr := <-e.stopped; serr != nil {
+		err = fmt.Errorf("bot: shut down the interactions endpoint: %w", serr)
 	}
-	if serr := <-served; !errors.Is(serr, http.ErrServerClosed) {
+	if serr := <-e.served; !errors.Is(serr, http.ErrServerClosed) {
 		err = errors.Join(err, fmt.Errorf("bot: interactions endpoint: %w", serr))
-	}
-	if err == nil {
-		b.log.Info("bot stopped")
 	}
 	return err
 }
 
-// endpoint is the handler of interaction requests: it verifies each,
-// answers a PING, and hands every other interaction to onInteraction.
-func (b *Bot) endpoint(key ed25519.PublicKey) http.Handler {
+// Listening reports whether the endpoint is listening.
+func (e *HTTP) Listening() bool { return e.listening.Load() }
+
+// handler is the handler of interaction requests: it verifies each,
+// answers a PING, and hands every other interaction to the Handler.
+func (e *HTTP) handler() http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, maxInteractionBytes))
 		if err != nil {
@@ -161,16 +172,16 @@ func (b *Bot) endpoint(key ed25519.PublicKey) http.Handler {
 			http.Error(w, "cannot read the request body", http.StatusBadRequest)
 			return
 		}
-		if err := verifySignature(key, r.Header, body, b.now()); err != nil {
+		if err := verifySignature(e.ep.PublicKey, r.Header, body, e.now()); err != nil {
 			// Discord sends requests with bad signatures on purpose, to
 			// check that they are refused: not worth a warning.
-			b.log.Debug("interaction request refused", "remote", r.RemoteAddr, "err", err)
+			e.log.Debug("interaction request refused", "remote", r.RemoteAddr, "err", err)
 			http.Error(w, "invalid request signature", http.StatusUnauthorized)
 			return
 		}
 		var i discordgo.Interaction
 		if err := json.Unmarshal(body, &i); err != nil {
-			b.log.Warn("signed interaction request that is not an interaction", "err", err)
+			e.log.Warn("signed interaction request that is not an interaction", "err", err)
 			http.Error(w, "the body is not an interaction", http.StatusBadRequest)
 			return
 		}
@@ -182,7 +193,7 @@ func (b *Bot) endpoint(key ed25519.PublicKey) http.Handler {
 		answered, done := make(chan struct{}), make(chan struct{})
 		go func() {
 			defer close(done)
-			b.onInteraction(&i, func() { close(answered) })
+			e.h.Interaction(&i, func() { close(answered) })
 		}()
 		wait := time.NewTimer(answerWait)
 		defer wait.Stop()
@@ -190,7 +201,7 @@ func (b *Bot) endpoint(key ed25519.PublicKey) http.Handler {
 		case <-answered:
 		case <-done:
 		case <-wait.C:
-			b.log.Warn("interaction not answered in time", "interaction", i.ID)
+			e.log.Warn("interaction not answered in time", "interaction", i.ID)
 		case <-r.Context().Done():
 		}
 		w.WriteHeader(http.StatusAccepted)

@@ -1,0 +1,38 @@
+package bot
+
+// The flows: the bot's handlers and their helpers, one small type per
+// flow, each a field of Bot (New sets them). Bot itself keeps the wiring
+// (Run, Serve, serve), the middleware chain, dispatch, the game seam and
+// loading and committing games (gamestate.go); a flow reaches what it
+// needs through the *Bot it embeds, and another flow through that flow's
+// field (b.boards.editBoard).
+
+// boardFlow shows and edits a game's board message (board.go).
+type boardFlow struct{ *Bot }
+
+// gameFlow starts games: /play, /challenge and the "Challenge to a game"
+// user command (newgame.go), Accept and Decline (challenge.go), Rematch
+// (rematch.go).
+type gameFlow struct{ *Bot }
+
+// moveFlow plays moves: a click on a board or /move (moves.go), and
+// resigning (resign.go).
+type moveFlow struct{ *Bot }
+
+// aiFlow plays the AI's turns: a turn as a scheduler job, its claim,
+// search, commit and progress edits, and the passes at start (ai.go).
+type aiFlow struct{ *Bot }
+
+// soloFlow is the one-player puzzles: /puzzle, Hint and Solve (puzzle.go)
+// and Compare (compare.go).
+type soloFlow struct{ *Bot }
+
+// timerFlow ends what ran out of time (timers.go) and the games of a
+// guild the bot was removed from (guilds.go).
+type timerFlow struct{ *Bot }
+
+// infoFlow answers the commands that show or change no game in play:
+// /help (help.go), /leaderboard and /stats (ladder.go), /games and
+// Re-post (mygames.go), /privacy (privacy.go) and /settings
+// (settings.go).
+type infoFlow struct{ *Bot }

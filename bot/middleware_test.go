@@ -1,0 +1,82 @@
+package bot
+
+import (
+	"context"
+	"errors"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/prometheus/client_golang/prometheus/testutil"
+
+	"github.com/gambitbot/gambit/bot/customid"
+	"github.com/gambitbot/gambit/bot/ops"
+)
+
+// TestChainRunsTheFirstMiddlewareOutermost checks chain's order: each
+// middleware runs before and after the ones given after it, and the
+// handler last of all.
+func TestChainRunsTheFirstMiddlewareOutermost(t *testing.T) {
+	var ran []string
+	mark := func(name string) middleware {
+		return func(next handler) handler {
+			return func(ctx context.Context, ix *interaction) error {
+				ran = append(ran, name+" in")
+				err := next(ctx, ix)
+				ran = append(ran, name+" out")
+				return err
+			}
+		}
+	}
+	h := chain(func(context.Context, *interaction) error {
+		ran = append(ran, "handler")
+		return nil
+	}, mark("a"), mark("b"))
+	if err := h(context.Background(), &interaction{}); err != nil {
+		t.Fatal(err)
+	}
+	want := []string{"a in", "b in", "handler", "b out", "a out"}
+	if !slices.Equal(ran, want) {
+		t.Errorf("ran %v, want %v", ran, want)
+	}
+}
+
+// TestAPanicInAHandlerIsRecoveredAnsweredAndCounted runs a handler that
+// panics, one that fails and one that returns a user's mistake through the
+// bot's chain: each is answered once, ephemerally, in the right words, and
+// counted with its outcome.
+func TestAPanicInAHandlerIsRecoveredAnsweredAndCounted(t *testing.T) {
+	const pattern customid.Pattern = "v1/test-end/{end}"
+	for _, tc := range []struct {
+		end, outcome, answer string
+	}{
+		{"panic", "panic", "something broke on our side"},
+		{"error", "error", "problem on our side"},
+		{"usererror", "user_error", "This game is over."},
+	} {
+		t.Run(tc.end, func(t *testing.T) {
+			u := newUnit(t)
+			metrics := ops.NewMetrics()
+			u.b.cfg.Metrics = metrics
+			u.b.router = append(u.b.router, route{pattern, func(_ context.Context, ix *component) error {
+				switch ix.params["end"] {
+				case "panic":
+					panic("a handler broke")
+				case "error":
+					return errors.New("something of ours broke")
+				}
+				return userErr("error.game_over")
+			}})
+			u.click("alice", "board", pattern.Build(tc.end))
+
+			resp := u.rec.only(t)
+			if !strings.Contains(resp.Data.Content, tc.answer) {
+				t.Errorf("answer %q, want it to say %q", resp.Data.Content, tc.answer)
+			}
+			kind := "component:" + string(pattern)
+			if n := testutil.ToFloat64(metrics.Interactions.WithLabelValues(kind, tc.outcome)); n != 1 {
+				t.Errorf("counted %v interactions %s/%s, want 1", n, kind, tc.outcome)
+			}
+		})
+	}
+}
