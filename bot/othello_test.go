@@ -130,7 +130,7 @@ func TestOthelloBetweenTwoUsers(t *testing.T) {
 }
 
 // TestOthelloAgainstAnAIInIndonesian plays Othello against an AI for a
-// player whose Discord speaks Indonesian: the game's help page, the board
+// player whose Discord speaks Indonesian: /help and the game's page, the board
 // and its menus, a typed move and the AI's answer; then, from a stored
 // game where the AI must pass, its pass and the player's last move, and
 // the final board with the disc counts.
@@ -141,6 +141,8 @@ func TestOthelloAgainstAnAIInIndonesian(t *testing.T) {
 	for _, id := range []string{alice, h.srv.GuildID()} {
 		h.srv.SetLocale(id, i18n.Indonesian)
 	}
+	_, all := h.command(alice, "help")
+	speaks(t, "/help", all, []string{"Othello", "apit dan balik cakram"}, []string{"outflank"})
 	_, help := h.command(alice, "help", opt("game", "othello"))
 	speaks(t, "/help game:othello", help, []string{"**Papan.**", "**Pas.**", "`/langkah sel:f5`"}, []string{"**Board.**", "How to move"})
 
