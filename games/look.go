@@ -143,7 +143,8 @@ type Input struct {
 	Order func(a, b engine.Move) int
 	// Columns adds two-click entry to the Menus layout: a button per column
 	// of the board model (at most 10, two rows), and for the chosen column
-	// a button per cell of it (at most 10 rows), the legal ones enabled.
+	// a button per cell of it (at most 10 rows), the legal ones enabled,
+	// in the order of Order (top row first without it).
 	Columns bool
 	// Prompt, for Columns, asks for the cell of a chosen column ("File
 	// **e**: choose a rank…").

@@ -256,7 +256,7 @@ func CellPicker(l *i18n.Localizer, g *storage.Game, pos engine.Position, col str
 		}
 	}
 	var cells []discordgo.MessageComponent
-	for r := len(board.Rows) - 1; r >= 0; r-- { // the bottom row first: a1 before a8
+	for _, r := range pickerRows(gm, board, chosen) {
 		cell := board.Rows[r][chosen]
 		move := pos.FormatMove(cell.Move)
 		label := board.RowLabels[r]
@@ -275,6 +275,22 @@ func CellPicker(l *i18n.Localizer, g *storage.Game, pos engine.Position, col str
 	rows = append(rows, columnRows(g, board, pos, chosen)...)
 	text := gameText(l, gm, "prompt", gm.Input.Prompt(col), "Column", col) + "\n" + grid(look, board)
 	return Message{Content: clip(text, maxContent), Components: rows, AllowedMentions: noPings()}, true
+}
+
+// pickerRows returns the rows of a board model's column in the order the
+// picker lists them: the game's order of moves (games.Input.Order, the
+// order of its menus), so that Adjacency, whose rank 1 is drawn at the
+// bottom, and Othello, whose row 1 is on top, both read a1, a2, …; the
+// model's order, top row first, where the game gives none.
+func pickerRows(gm *games.Game, board games.Board, col int) []int {
+	rows := make([]int, len(board.Rows))
+	for r := range rows {
+		rows[r] = r
+	}
+	if order := gm.Input.Order; order != nil {
+		slices.SortStableFunc(rows, func(a, b int) int { return order(board.Rows[a][col].Move, board.Rows[b][col].Move) })
+	}
+	return rows
 }
 
 // balancedRows puts buttons in as few rows as Discord allows, as evenly as

@@ -3,6 +3,7 @@ package render
 import (
 	"math/rand/v2"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/gambitbot/gambit/bot/customid"
@@ -184,4 +185,38 @@ func sorted(moves []engine.Move) []engine.Move {
 	out := slices.Clone(moves)
 	slices.Sort(out)
 	return out
+}
+
+// TestCellPickerCountsRowsUp checks that the second click of a two-click
+// move lists a column's rows as the game counts them, whichever way up its
+// board is drawn: Adjacency's rank 1 is at the bottom and Othello's row 1
+// at the top, and both pickers read 1, 2, … 8, the order their menus list
+// the same cells in.
+func TestCellPickerCountsRowsUp(t *testing.T) {
+	for _, gm := range catalog.All() {
+		if !gm.Input.Columns {
+			continue
+		}
+		t.Run(gm.Name, func(t *testing.T) {
+			pos, err := gm.Start(games.Options{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			g := newGame(storage.Kind(gm.Name), storage.StatusActive, alice, bob)
+			seat(g, pos, nil, 0)
+			for _, col := range gm.Look.Board(pos, nil).ColLabels {
+				picker, ok := CellPicker(en, g, pos, col)
+				if !ok {
+					t.Fatalf("no picker for column %s", col)
+				}
+				var rows []string
+				for _, ps := range checkIDs(t, g, picker)[customid.Cell] {
+					rows = append(rows, strings.TrimPrefix(ps["cell"], col))
+				}
+				if want := []string{"1", "2", "3", "4", "5", "6", "7", "8"}; !slices.Equal(rows, want) {
+					t.Errorf("column %s: the picker's rows read %v, want %v", col, rows, want)
+				}
+			}
+		})
+	}
 }

@@ -67,12 +67,20 @@ func Play(ctx context.Context, in io.Reader, out io.Writer, g Game) error {
 	if !resigned {
 		drawBoard(out, game, pos)
 	}
-	outcome := map[engine.Result]string{engine.Win: "you win", engine.Loss: ai.Name + " wins", engine.Draw: "a draw"}[pos.Result(human)]
-	if resigned {
-		outcome = "you resign: " + ai.Name + " wins"
+	var err error
+	switch marks := tally(game, pos); {
+	case resigned && marks == "":
+		_, err = fmt.Fprintf(out, "\nGame over: you resign: %s wins.\n", ai.Name)
+	case resigned: // an unfinished game has no final score, only its marks
+		_, err = fmt.Fprintf(out, "\nGame over: you resign: %s wins. On the board: %s.\n", ai.Name, marks)
+	default:
+		outcome := map[engine.Result]string{engine.Win: "you win", engine.Loss: ai.Name + " wins", engine.Draw: "a draw"}[pos.Result(human)]
+		if marks != "" {
+			marks = " (" + marks + ")"
+		}
+		_, err = fmt.Fprintf(out, "\nGame over: %s. Final score: you %d, %s %d%s.\n",
+			outcome, pos.Score(human), ai.Name, pos.Score(human.Other()), marks)
 	}
-	_, err := fmt.Fprintf(out, "\nGame over: %s. Final score: you %d, %s %d%s.\n",
-		outcome, pos.Score(human), ai.Name, pos.Score(human.Other()), tally(game, pos))
 	return err
 }
 
@@ -112,15 +120,15 @@ func readMove(input *bufio.Scanner, out io.Writer, game *games.Game, pos engine.
 	}
 }
 
-// tally returns " (x N marks, o M)" for a game whose plug-in counts a
-// side's marks next to its score (Adjacency), and nothing for the others.
+// tally returns "x N marks, o M" for a game whose plug-in counts a side's
+// marks next to its score (Adjacency, Othello), and "" for the others.
 func tally(game *games.Game, pos engine.Position) string {
 	if game.Look.Tally == nil {
 		return ""
 	}
 	x, unit := game.Look.Tally(pos, engine.X)
 	o, _ := game.Look.Tally(pos, engine.O)
-	return fmt.Sprintf(" (x %d %ss, o %d)", x, unit, o)
+	return fmt.Sprintf("x %d %ss, o %d", x, unit, o)
 }
 
 // drawBoard draws pos with the coordinates moves are typed in.

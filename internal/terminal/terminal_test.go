@@ -3,6 +3,7 @@ package terminal
 import (
 	"bytes"
 	"context"
+	"fmt"
 	"strings"
 	"testing"
 	"time"
@@ -74,13 +75,38 @@ func TestWholeTicTacToeGame(t *testing.T) {
 
 func TestEndOfInputResigns(t *testing.T) {
 	out := play(t, "tictactoe", "minimax", games.Options{}, engine.X, 100*time.Millisecond, "5\n")
-	if !strings.Contains(out, "End of input.") || !strings.HasSuffix(out, "Game over: you resign: minimax wins. Final score: you 0, minimax 0.\n") {
+	if !strings.Contains(out, "End of input.") || !strings.HasSuffix(out, "Game over: you resign: minimax wins.\n") {
 		t.Errorf("output:\n%s", out)
 	}
 	out = play(t, "connect4", "random", games.Options{}, engine.O, time.Second, "quit\n")
 	if !strings.Contains(out, "You play o.") || !strings.Contains(out, "random plays ") ||
 		!strings.Contains(out, "\n1 2 3 4 5 6 7\n") || !strings.Contains(out, "you resign: random wins") {
 		t.Errorf("connect4, ai first, quit: output:\n%s", out)
+	}
+}
+
+// TestResignationHasNoFinalScore: a game resigned before its end has no
+// final score, in every duel: the score of an unfinished position (0 to 0
+// in Othello's start, whatever its discs) is not the result. A game that
+// counts marks says how many were on the board.
+func TestResignationHasNoFinalScore(t *testing.T) {
+	for _, g := range catalog.All() {
+		if g.Players != 2 {
+			continue
+		}
+		t.Run(g.Name, func(t *testing.T) {
+			out := play(t, g.Name, "random", games.Options{}, engine.X, time.Second, "quit\n")
+			end := out[strings.LastIndex(out, "Game over:"):]
+			want := "Game over: you resign: random wins.\n"
+			if start, err := g.Start(games.Options{}); err == nil && g.Look.Tally != nil {
+				x, unit := g.Look.Tally(start, engine.X)
+				o, _ := g.Look.Tally(start, engine.O)
+				want = fmt.Sprintf("Game over: you resign: random wins. On the board: x %d %ss, o %d.\n", x, unit, o)
+			}
+			if end != want {
+				t.Errorf("the game ends %q, want %q", end, want)
+			}
+		})
 	}
 }
 
