@@ -90,11 +90,14 @@ func newLineWaiter(r io.Reader) *lineWaiter {
 	return w
 }
 
-// wait returns the first submatch of re in a line, waiting for it.
+// wait returns the first submatch of re in a line, waiting for it until
+// shortly before the test's deadline (discordtest.UntilTestDeadline).
 func (w *lineWaiter) wait(t *testing.T, re *regexp.Regexp) string {
 	t.Helper()
-	timer := time.AfterFunc(30*time.Second, func() { w.mu.Lock(); w.lines = append(w.lines, "<TIMEOUT>"); w.cond.Broadcast(); w.mu.Unlock() })
-	defer timer.Stop()
+	ctx, cancel := discordtest.UntilTestDeadline(t, context.Background())
+	defer cancel()
+	stop := context.AfterFunc(ctx, func() { w.mu.Lock(); w.lines = append(w.lines, "<TIMEOUT>"); w.cond.Broadcast(); w.mu.Unlock() })
+	defer stop()
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	for i := 0; ; i++ {
@@ -140,7 +143,7 @@ func startGambit(t *testing.T, dir string, stderr bool, args []string, env ...st
 }
 
 func TestBotProcessServesAndStopsOnSIGTERM(t *testing.T) {
-	srv := discordtest.New()
+	srv := discordtest.New(discordtest.AnswerUntilTestDeadline(t)) // the 3 s rule runs on a manual clock in discordtest and bot
 	defer srv.Close()
 	db := filepath.Join(t.TempDir(), "data", "gambit.db")
 	const opsToken = "c0ffee-0123456789abcdef-ops-token"
@@ -155,25 +158,24 @@ func TestBotProcessServesAndStopsOnSIGTERM(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	ctx, cancel := discordtest.UntilTestDeadline(t, context.Background())
 	defer cancel()
 	if m, err := ix.Reply(ctx); err != nil || m.Ephemeral() {
 		t.Fatalf("/play through the process: %+v, %v", m, err)
 	}
 
 	// The handler counts the interaction when it returns, just after the
-	// reply: poll the metrics briefly.
+	// reply: poll the metrics until they show it.
 	for path, want := range map[string]string{
 		"/healthz": `"gateway":"ok"`,
 		"/metrics": `gambit_interactions_total{kind="command:/play",outcome="ok"} 1`,
 	} {
-		deadline := time.Now().Add(10 * time.Second)
 		for {
 			code, body := get(t, "http://"+addr+path)
 			if code == http.StatusOK && strings.Contains(body, want) {
 				break
 			}
-			if time.Now().After(deadline) {
+			if ctx.Err() != nil {
 				t.Errorf("GET %s: %d %s; want 200 with %s", path, code, body, want)
 				break
 			}

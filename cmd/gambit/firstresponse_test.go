@@ -123,7 +123,7 @@ func BenchmarkFirstResponseTwoServeProcesses(b *testing.B) {
 // duel starts an Adjacency game of 28 rounds between two members: a
 // challenge and its acceptance, and returns its ID.
 func (d *crashDrill) duel(tb testing.TB, challenger, opponent string) storage.GameID {
-	ctx, cancel := context.WithTimeout(context.Background(), crashWait)
+	ctx, cancel := discordtest.UntilTestDeadline(tb, context.Background())
 	defer cancel()
 	ix, err := d.srv.SendCommand(discordtest.SlashCommand{UserID: challenger, Name: "play", Options: []discordtest.Option{
 		{Name: "game", Value: "adjacency"}, {Name: "opponent", Value: opponent}, {Name: "rounds", Value: 28}}})

@@ -39,7 +39,7 @@ func TestServeNeedsAPublicKeyAndValidSettings(t *testing.T) {
 }
 
 func TestServeProcessAnswersSignedRequestsAndStopsOnSIGTERM(t *testing.T) {
-	srv := discordtest.New()
+	srv := discordtest.New(discordtest.AnswerUntilTestDeadline(t)) // the 3 s rule runs on a manual clock in discordtest and bot
 	defer srv.Close()
 	db := filepath.Join(t.TempDir(), "gambit.db")
 	cmd, logs := startGambit(t, t.TempDir(), true, []string{"serve"},
@@ -61,7 +61,7 @@ func TestServeProcessAnswersSignedRequestsAndStopsOnSIGTERM(t *testing.T) {
 	}
 	// The stand-in checks the endpoint as Discord does, then delivers a
 	// command to it.
-	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	ctx, cancel := discordtest.UntilTestDeadline(t, context.Background())
 	defer cancel()
 	if err := srv.DeliverOverHTTP(ctx, url); err != nil {
 		t.Fatal(err)

@@ -36,7 +36,7 @@ func TestShardTakeoverDrill(t *testing.T) {
 
 	d.start() // the first alone takes both shards; the second then takes one
 	survivor := d.procs[1].logs
-	if !survivor.waitFor(`msg="took a shard" shard=1`, crashWait) {
+	if !survivor.waitFor(t, `msg="took a shard" shard=1`) {
 		t.Fatalf("the second process did not take shard 1; its output:\n%s", survivor)
 	}
 	if _, err := d.srv.WaitShards(t.Context()); err != nil {
@@ -46,7 +46,7 @@ func TestShardTakeoverDrill(t *testing.T) {
 	d.burst(2) // "search": kills the first process while an AI turn is queued or searching
 	killed := time.Now()
 	awaiting, stale, unboarded := d.afterKill("the kill", nil)
-	if !survivor.waitFor(`msg="took a shard" shard=0`, crashWait) {
+	if !survivor.waitFor(t, `msg="took a shard" shard=0`) {
 		t.Fatalf("the survivor did not take the dead process's shard; its output:\n%s", survivor)
 	}
 	d.answered(awaiting, stale, unboarded, killed)

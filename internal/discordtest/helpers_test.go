@@ -161,3 +161,18 @@ func twoPlayers(t *testing.T, opts ...discordtest.ServerOption) (*discordtest.Se
 	registerCommands(t, b, srv)
 	return srv, b, srv.AddUser("alice"), srv.AddUser("bob")
 }
+
+// UntilTestDeadline ends shortly before go test's -timeout, never after
+// it, and leaves at most DeadlineMargin for the diagnostics.
+func TestUntilTestDeadline(t *testing.T) {
+	ctx, cancel := discordtest.UntilTestDeadline(t, context.Background())
+	defer cancel()
+	got, bounded := ctx.Deadline()
+	want, ok := t.Deadline()
+	switch {
+	case bounded != ok:
+		t.Fatalf("the context has a deadline: %v; the test has one: %v", bounded, ok)
+	case ok && (!got.Before(want) || want.Sub(got) > discordtest.DeadlineMargin):
+		t.Errorf("the context ends at %v, %v before the test's deadline; want within (0, %v]", got, want.Sub(got), discordtest.DeadlineMargin)
+	}
+}

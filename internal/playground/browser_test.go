@@ -15,6 +15,7 @@ import (
 
 	"github.com/gambitbot/gambit/bot"
 	"github.com/gambitbot/gambit/bot/i18n"
+	"github.com/gambitbot/gambit/internal/discordtest"
 	"github.com/gambitbot/gambit/internal/playground"
 	"github.com/gambitbot/gambit/storage/bolt"
 )
@@ -26,28 +27,12 @@ import (
 // How long a page takes to load, draw and answer depends on the machine
 // (a loaded one, -race), so no browser test sets a limit of its own: a
 // test waits for what it looks for until shortly before the test binary's
-// own deadline (go test -timeout), which is left for failing with a
-// screenshot and the page.
-
-// failureGrace is what is left of the test binary's time when a browser
-// test gives up: enough to save the screenshot and stop the browser.
-const failureGrace = 30 * time.Second
-
-// untilTestDeadline returns parent ended failureGrace before the test
-// binary's deadline, or parent itself when there is none.
-func untilTestDeadline(t *testing.T, parent context.Context) context.Context {
-	t.Helper()
-	d, ok := t.Deadline()
-	if !ok {
-		return parent
-	}
-	ctx, cancel := context.WithDeadline(parent, d.Add(-failureGrace))
-	t.Cleanup(cancel)
-	return ctx
-}
+// own deadline (go test -timeout, discordtest.UntilTestDeadline), which
+// leaves discordtest.DeadlineMargin for failing with a screenshot and the
+// page.
 
 // whileTestRuns makes a poll wait as long as its context lasts
-// (untilTestDeadline) instead of chromedp's 30 seconds.
+// (discordtest.UntilTestDeadline) instead of chromedp's 30 seconds.
 var whileTestRuns = chromedp.WithPollingTimeout(0)
 
 // findChromium returns the browser to drive, or "" if there is none.
@@ -102,12 +87,14 @@ func runPlayground(t *testing.T, db string) (string, func()) {
 		}
 	})
 	t.Cleanup(stop)
+	started, cancelStarted := discordtest.UntilTestDeadline(t, context.Background())
+	defer cancelStarted()
 	select {
 	case url := <-urls:
 		return url, stop
 	case err := <-done:
 		t.Fatalf("playground did not start: %v", err)
-	case <-untilTestDeadline(t, context.Background()).Done():
+	case <-started.Done():
 		t.Fatal("playground did not start")
 	}
 	return "", stop
@@ -138,7 +125,8 @@ func browser(t *testing.T, url string) context.Context {
 	if err := chromedp.Do(ctx); err != nil {
 		t.Fatalf("start %s: %v", path, err)
 	}
-	ctx = untilTestDeadline(t, ctx)
+	ctx, cancel := discordtest.UntilTestDeadline(t, ctx)
+	t.Cleanup(cancel)
 	run(t, ctx, chromedp.Navigate(url), chromedp.WaitVisible(css(`#connection[data-state="open"]`)))
 	return ctx
 }
@@ -170,7 +158,7 @@ func fail(t *testing.T, ctx context.Context, err error) {
 	t.Helper()
 	// The test's context may be what ended: the screenshot and the page
 	// are taken in the grace left for them.
-	ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), failureGrace/2)
+	ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), discordtest.DeadlineMargin/2)
 	defer cancel()
 	if shot, serr := chromedp.Run(ctx, chromedp.FullScreenshot(80)); serr == nil {
 		t.Logf("screenshot of the failure: %s", saveArtifact(t, "failure-"+t.Name()+".jpg", shot))

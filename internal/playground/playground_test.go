@@ -12,6 +12,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/gambitbot/gambit/internal/discordtest"
 	"github.com/gambitbot/gambit/internal/playground"
 )
 
@@ -147,7 +148,7 @@ func TestAPIPlaysThroughTheStandIn(t *testing.T) {
 	}
 	alice, bob := st.Members[0], st.Members[1]
 
-	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	ctx, cancel := discordtest.UntilTestDeadline(t, context.Background())
 	defer cancel()
 	req, _ := http.NewRequestWithContext(ctx, "GET", url+"api/events?member="+bob.ID, nil)
 	stream, err := http.DefaultClient.Do(req)
@@ -229,13 +230,14 @@ func TestGamesAndMembersSurviveARestart(t *testing.T) {
 	// The stand-in keeps no messages across restarts: the bot posts the
 	// boards of the open games again when it starts.
 	var seen []message
-	deadline := time.Now().Add(20 * time.Second)
+	ctx, cancel := discordtest.UntilTestDeadline(t, context.Background())
+	defer cancel()
 	for {
 		api(t, "GET", url+"api/messages?member="+alice.ID, nil, &seen)
 		if len(seen) == 1 && strings.Contains(seen[0].text(), "### Connect Four") && len(seen[0].Attachments) == 1 {
 			break
 		}
-		if time.Now().After(deadline) {
+		if ctx.Err() != nil {
 			t.Fatalf("after the restart alice sees %+v, want her Connect Four board posted again", seen)
 		}
 		time.Sleep(20 * time.Millisecond)
@@ -263,8 +265,9 @@ func TestAStaleBoardGetsTheBotsAnswer(t *testing.T) {
 	// custom ID of its button for cell.
 	board := func(who apiMember, cell string) (message, string) {
 		t.Helper()
-		deadline := time.Now().Add(30 * time.Second)
-		for time.Now().Before(deadline) {
+		ctx, cancel := discordtest.UntilTestDeadline(t, context.Background())
+		defer cancel()
+		for ctx.Err() == nil {
 			var seen []message
 			api(t, "GET", url+"api/messages?member="+who.ID, nil, &seen)
 			for _, m := range seen {
