@@ -404,6 +404,10 @@ func TestBrowserAddMemberBeyondTheCap(t *testing.T) {
 		chromedp.Evaluate[chromedp.Void](`window.prompt = () => 'carol'`),
 		chromedp.Click(css("#add-member")),
 		waitText("#member-select", "carol"),
+		// Adding carol switches to her and reconnects; click again once the
+		// page has settled, as a member switch elsewhere waits (a click while
+		// the page redraws may land beside the button).
+		chromedp.WaitVisible(css(`#connection[data-state="open"]`)),
 		chromedp.Evaluate[chromedp.Void](`window.prompt = () => 'dave'`),
 		chromedp.Click(css("#add-member")),
 		waitText("#command-error", fmt.Sprintf("Could not add the member: the playground has its %d members already", playground.MaxMembers)),
