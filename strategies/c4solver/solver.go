@@ -179,7 +179,7 @@ func (s *Solver) solve(ctx context.Context, p *connect4.Position, weak bool, bud
 	score, col := s.root(p.Bitboard(side), p.Bitboard(engine.X)|p.Bitboard(engine.O), p.Ply(), weak)
 	nodes := s.finish()
 	if s.clock.Stopped() {
-		cause := ctx.Err()
+		cause := s.clock.Err()
 		if cause == nil {
 			cause = ErrNodeBudget
 		}

@@ -80,6 +80,22 @@ func (m *Manager) Context() context.Context { return m.ctx }
 // Stopped reports whether the search must stop.
 func (m *Manager) Stopped() bool { return m.stop.Load() }
 
+// Err is why the search must stop, as far as its context goes: the
+// context's error, or context.DeadlineExceeded once the clock has reached
+// the deadline even if the context's own timer has not fired yet (it
+// fires on another goroutine, a little later on a busy machine); nil if
+// the context allows the search to go on, so a stopped search with a nil
+// Err was stopped by its node cap or by Stop.
+func (m *Manager) Err() error {
+	if err := m.ctx.Err(); err != nil {
+		return err
+	}
+	if !m.deadline.IsZero() && !m.Now().Before(m.deadline) {
+		return context.DeadlineExceeded
+	}
+	return nil
+}
+
 // Stop tells every thread to stop.
 func (m *Manager) Stop() { m.stop.Store(true) }
 
@@ -95,9 +111,7 @@ func (m *Manager) Add(n uint64) { m.nodes.Add(n) }
 func (m *Manager) CheckIn(n uint64) bool {
 	total := m.nodes.Add(n)
 	switch {
-	case m.maxNodes > 0 && total >= m.maxNodes,
-		!m.deadline.IsZero() && !m.Now().Before(m.deadline),
-		m.ctx.Err() != nil:
+	case m.maxNodes > 0 && total >= m.maxNodes, m.Err() != nil:
 		m.stop.Store(true)
 	}
 	return m.stop.Load()

@@ -67,6 +67,24 @@ func TestDeadlineIsReadFromTheClock(t *testing.T) {
 	if got := m.Elapsed(); got != 3*Interval*time.Millisecond {
 		t.Fatalf("Elapsed %v; want %v", got, 3*Interval*time.Millisecond)
 	}
+	// The context itself never reports the deadline here, as a real one
+	// does not until its timer fires: Err still names the deadline.
+	if err := m.Err(); err != context.DeadlineExceeded {
+		t.Fatalf("Err after the clock reached the deadline: %v; want context.DeadlineExceeded", err)
+	}
+}
+
+// TestErrIsNilForANodeCap: a search stopped by its node cap has no
+// context error, so its caller can tell the cap from the deadline.
+func TestErrIsNilForANodeCap(t *testing.T) {
+	m := New(context.Background(), Interval, nil)
+	c := Counter{M: m}
+	for !m.Stopped() {
+		c.Tick()
+	}
+	if err := m.Err(); err != nil {
+		t.Fatalf("Err after the node cap: %v; want nil", err)
+	}
 }
 
 // TestCancellationStops: a cancelled context stops the search at the
@@ -83,5 +101,8 @@ func TestCancellationStops(t *testing.T) {
 	cancel()
 	if !c.CheckIn() || !m.Stopped() {
 		t.Fatal("a check-in after cancellation did not stop")
+	}
+	if err := m.Err(); err != context.Canceled {
+		t.Fatalf("Err after cancellation: %v; want context.Canceled", err)
 	}
 }
