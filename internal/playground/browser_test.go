@@ -208,6 +208,42 @@ func choose(sel, value string) chromedp.Action[chromedp.Void] {
 	})
 }
 
+// click clicks the element matching sel once it is shown and enabled.
+// The element is found and clicked in one step inside the page, so a
+// redraw between the two (the page replaces a list of choices with every
+// answer to a keystroke, and a message whenever the stand-in edits it)
+// cannot make the click act on a node that is gone.
+func click(sel string) chromedp.Action[chromedp.Void] {
+	return chromedp.Func(func(ctx context.Context, t *chromedp.Target) error {
+		_, err := chromedp.Poll[bool](fmt.Sprintf(`(() => {
+			const el = document.querySelector(%q);
+			if (!el || el.disabled || !el.getClientRects().length) return false;
+			el.click();
+			return true;
+		})()`, sel), whileTestRuns)(ctx, t)
+		return err
+	})
+}
+
+// typeInto types text into the field matching sel, as keystrokes, once the
+// field is shown: the field is found and focused in one step inside the
+// page, and the keys go to the focused element.
+func typeInto(sel, text string) chromedp.Action[chromedp.Void] {
+	return chromedp.Func(func(ctx context.Context, t *chromedp.Target) error {
+		_, err := chromedp.Poll[bool](fmt.Sprintf(`(() => {
+			const el = document.querySelector(%q);
+			if (!el || el.disabled || !el.getClientRects().length) return false;
+			el.focus();
+			return document.activeElement === el;
+		})()`, sel), whileTestRuns)(ctx, t)
+		if err != nil {
+			return err
+		}
+		_, err = chromedp.KeyEvent(text)(ctx, t)
+		return err
+	})
+}
+
 // waitText waits until the text of the element matching sel contains want.
 func waitText(sel, want string) chromedp.Action[chromedp.Void] {
 	return chromedp.Func(func(ctx context.Context, t *chromedp.Target) error {
@@ -275,8 +311,8 @@ func memberIDOf(name string) chromedp.Action[string] {
 // command types a slash command's name and picks it from the suggestions.
 func command(name string) chromedp.Action[chromedp.Void] {
 	return chromedp.Steps(
-		chromedp.SendKeys(css("#command-input"), "/"+name),
-		chromedp.Click(css(fmt.Sprintf(`.command-suggestion[data-command=%q]`, name))),
+		typeInto("#command-input", "/"+name),
+		click(fmt.Sprintf(`.command-suggestion[data-command=%q]`, name)),
 	)
 }
 
@@ -296,10 +332,10 @@ func TestBrowserAdjacencyAgainstAnAI(t *testing.T) {
 		member("alice"),
 		command("play"),
 		choose(`[data-option="game"]`, "adjacency"),
-		chromedp.SendKeys(css(`[data-option="ai"]`), "gree"),
-		chromedp.Click(css(`.autocomplete-choice[data-value="greedy"]`)),
-		chromedp.SendKeys(css(`[data-option="rounds"]`), "3"),
-		chromedp.Click(css("#command-send")),
+		typeInto(`[data-option="ai"]`, "gree"),
+		click(`.autocomplete-choice[data-value="greedy"]`),
+		typeInto(`[data-option="rounds"]`, "3"),
+		click("#command-send"),
 		waitText(".message .container", "🇦"),
 		waitPicture(),
 	)
@@ -326,10 +362,10 @@ func TestBrowserAdjacencyInTwoClicks(t *testing.T) {
 		member("alice"),
 		command("play"),
 		choose(`[data-option="game"]`, "adjacency"),
-		chromedp.SendKeys(css(`[data-option="ai"]`), "gree"),
-		chromedp.Click(css(`.autocomplete-choice[data-value="greedy"]`)),
-		chromedp.SendKeys(css(`[data-option="rounds"]`), "2"),
-		chromedp.Click(css("#command-send")),
+		typeInto(`[data-option="ai"]`, "gree"),
+		click(`.autocomplete-choice[data-value="greedy"]`),
+		typeInto(`[data-option="rounds"]`, "2"),
+		click("#command-send"),
 	)
 	for i, f := range []string{"c", "e"} { // files with a free cell in any 2-round game
 		file := fmt.Sprintf(`button[data-custom-id^="v1/file/"][data-custom-id*="/%d/"][data-custom-id$="/%s"]`, 2*i, f)
@@ -372,10 +408,10 @@ func TestBrowserTicTacToeBetweenTwoMembers(t *testing.T) {
 		command("play"),
 		choose(`[data-option="game"]`, "tictactoe"),
 		choose(`[data-option="opponent"]`, bob),
-		chromedp.Click(css("#command-send")),
+		click("#command-send"),
 		chromedp.WaitVisible(css(`button[data-custom-id^="v1/accept/"]`)),
 		member("bob"),
-		chromedp.Click(css(`button[data-custom-id^="v1/accept/"]`)),
+		click(`button[data-custom-id^="v1/accept/"]`),
 		chromedp.WaitVisible(css(`button[data-custom-id^="v1/move/"][data-custom-id$="/0/5"]`)),
 	)
 	// A drawn game: 1 X, 2 O, 3 X / 4 X, 5 O, 6 O / 7 O, 8 X, 9 X.
@@ -402,14 +438,14 @@ func TestBrowserAddMemberBeyondTheCap(t *testing.T) {
 	// The page asks for the name with window.prompt; answer it.
 	run(t, ctx,
 		chromedp.Evaluate[chromedp.Void](`window.prompt = () => 'carol'`),
-		chromedp.Click(css("#add-member")),
+		click("#add-member"),
 		waitText("#member-select", "carol"),
 		// Adding carol switches to her and reconnects; click again once the
 		// page has settled, as a member switch elsewhere waits (a click while
 		// the page redraws may land beside the button).
 		chromedp.WaitVisible(css(`#connection[data-state="open"]`)),
 		chromedp.Evaluate[chromedp.Void](`window.prompt = () => 'dave'`),
-		chromedp.Click(css("#add-member")),
+		click("#add-member"),
 		waitText("#command-error", fmt.Sprintf("Could not add the member: the playground has its %d members already", playground.MaxMembers)),
 	)
 	if n := value(t, ctx, chromedp.Evaluate[int](`document.querySelectorAll('#member-select option').length`)); n != playground.MaxMembers {
@@ -428,7 +464,7 @@ func TestBrowserEightPuzzleSolvedWithHints(t *testing.T) {
 		command("puzzle"),
 		choose(`[data-option="game"]`, "8puzzle"),
 		choose(`[data-option="difficulty"]`, "easy"),
-		chromedp.Click(css("#command-send")),
+		click("#command-send"),
 		chromedp.WaitVisible(css(`button[data-custom-id^="v1/hint/"][data-custom-id$="/0"]`)),
 	)
 	for ply := 0; ; ply++ {
@@ -476,10 +512,10 @@ func TestBrowserMessageLinksStayInThePage(t *testing.T) {
 		command("play"),
 		choose(`[data-option="game"]`, "tictactoe"),
 		choose(`[data-option="opponent"]`, bob),
-		chromedp.Click(css("#command-send")),
+		click("#command-send"),
 		chromedp.WaitVisible(css(`button[data-custom-id^="v1/accept/"]`)),
 		command("games"),
-		chromedp.Click(css("#command-send")),
+		click("#command-send"),
 		chromedp.WaitVisible(css(`.message.ephemeral a`)),
 	)
 	href := value(t, ctx, chromedp.Evaluate[string](`document.querySelector('.message.ephemeral a').getAttribute('href')`))
@@ -501,9 +537,9 @@ func TestBrowserSpeakingIndonesian(t *testing.T) {
 		member("alice"),
 		choose("#member-locale", i18n.Indonesian),
 		waitText("#locale-status", "Indonesian"),
-		chromedp.SendKeys(css("#command-input"), "/"+i18n.For(i18n.Indonesian).T("cmd.help.name")),
-		chromedp.Click(css(`.command-suggestion[data-command="help"]`)),
-		chromedp.Click(css("#command-send")),
+		typeInto("#command-input", "/"+i18n.For(i18n.Indonesian).T("cmd.help.name")),
+		click(`.command-suggestion[data-command="help"]`),
+		click("#command-send"),
 		waitText(".message.ephemeral", overview(i18n.Indonesian)),
 		choose("#server-locale", i18n.Indonesian),
 		waitText("#locale-status", "next edit"),
