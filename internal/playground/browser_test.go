@@ -78,6 +78,10 @@ func runPlayground(t *testing.T, db string) (string, func()) {
 			Ready: func(url string) {
 				urls <- url
 			},
+			// A click the bot answers late on a loaded machine must not
+			// be lost to Discord's 3 seconds: the test waits for the
+			// answer ("You played …"), not for the bot's speed.
+			StandIn: []discordtest.ServerOption{discordtest.AnswerUntilTestDeadline(t)},
 		})
 	}()
 	stop := sync.OnceFunc(func() {

@@ -36,6 +36,10 @@ type Config struct {
 	// Ready, if not nil, is called with the page's URL once the page is
 	// served and the bot is ready.
 	Ready func(url string)
+	// StandIn holds extra options for the local Discord stand-in, after
+	// the playground's own: a test gives discordtest.AnswerUntilTestDeadline
+	// so that a loaded machine cannot make Discord's 3 seconds run out.
+	StandIn []discordtest.ServerOption
 }
 
 // defaultMembers are the simulated members of a new playground.
@@ -55,7 +59,8 @@ func Run(ctx context.Context, cfg Config) error {
 	if err != nil {
 		return err
 	}
-	srv := discordtest.New(discordtest.WithIdentity(st.Identity), discordtest.WithLogger(log.With("component", "stand-in")))
+	opts := append([]discordtest.ServerOption{discordtest.WithIdentity(st.Identity), discordtest.WithLogger(log.With("component", "stand-in"))}, cfg.StandIn...)
+	srv := discordtest.New(opts...)
 	defer srv.Close()
 	st.Identity = srv.Identity()
 	fresh := len(st.Members) == 0
