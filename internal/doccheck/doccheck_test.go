@@ -1,8 +1,9 @@
 // Package doccheck checks the project's Markdown: every relative link and
 // picture in README.md, the guides in docs/ and the other top-level pages
 // names a file that exists (and, for a link into a Markdown page, a
-// heading of that page), and every guide in docs/ can be reached from
-// README.md by following links.
+// heading of that page), every guide in docs/ can be reached from
+// README.md by following links, and every table row has as many cells as
+// its header.
 package doccheck
 
 import (
@@ -50,6 +51,30 @@ func TestEveryGuideIsReachableFromREADME(t *testing.T) {
 		if !seen[g] {
 			t.Errorf("%s cannot be reached from README.md by following links", g)
 		}
+	}
+}
+
+// TestTablesAreWhole checks that every row of every table has as many
+// cells as the table's header, so a column added to some rows only (or a
+// figure pasted into the wrong table) shows.
+func TestTablesAreWhole(t *testing.T) {
+	repo := os.DirFS("../..")
+	for _, p := range ragged(repo, checked(t, repo)) {
+		t.Error(p)
+	}
+}
+
+// TestTheCheckFindsRaggedTables holds the table check to account: a row
+// with a cell too many is reported, escaped bars and bars in code are not
+// cells, and a table in a code fence is not a table.
+func TestTheCheckFindsRaggedTables(t *testing.T) {
+	repo := fstest.MapFS{"a.md": {Data: []byte("" +
+		"| a | b |\n|---|---|\n| `x|y` | c\\|d |\n| 1 | 2 | 3 |\n\n" +
+		"```\n| a |\n|---|\n| 1 | 2 |\n```\n")}}
+	got := ragged(repo, []string{"a.md"})
+	want := []string{"a.md:4: a row of 3 cells in a table of 2"}
+	if !slices.Equal(got, want) {
+		t.Errorf("ragged: %q, want %q", got, want)
 	}
 }
 
@@ -131,6 +156,40 @@ func problems(repo fs.FS, files []string) []string {
 		}
 	}
 	return out
+}
+
+var delimiterRE = regexp.MustCompile(`^\|[-:| ]+\|$`)
+
+// ragged returns every table row of the pages whose number of cells is
+// not its header's.
+func ragged(repo fs.FS, files []string) []string {
+	var out []string
+	for _, f := range files {
+		header, inTable := 0, false
+		prev := ""
+		err := eachLine(repo, f, func(n int, text string) {
+			switch {
+			case !strings.HasPrefix(text, "|"):
+				inTable = false
+			case delimiterRE.MatchString(text) && !inTable && strings.HasPrefix(prev, "|"):
+				header, inTable = cells(prev), true
+			case inTable && cells(text) != header:
+				out = append(out, fmt.Sprintf("%s:%d: a row of %d cells in a table of %d", f, n, cells(text), header))
+			}
+			prev = text
+		})
+		if err != nil {
+			out = append(out, err.Error())
+		}
+	}
+	return out
+}
+
+// cells counts the cells of a table row: its unescaped bars outside code,
+// less one.
+func cells(row string) int {
+	row = codeRE.ReplaceAllString(strings.ReplaceAll(row, `\|`, ""), "x")
+	return strings.Count(row, "|") - 1
 }
 
 // reachable returns the Markdown pages reached from start by following
