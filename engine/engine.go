@@ -2,12 +2,13 @@
 // moves, results and the Position interface through which a strategy can
 // play any of the games without knowing which.
 //
-// Each game's rules live in their own subpackage (engine/adjacency,
-// engine/connect4, engine/tictactoe, and the puzzles engine/slidingtile and
-// engine/nqueens); the plug-ins under games, listed in games/catalog, give
-// them names and everything else the program needs. The packages under
-// engine are pure rules: they do no I/O and import nothing else of
-// Gambit's. The package's examples are the place to start reading.
+// Each game's rules live in a subpackage of their own, engine/<game>
+// (engine/adjacency, engine/othello, …; engine/enginetest holds checks
+// their tests share); the plug-ins under games, listed in games/catalog,
+// give them names and everything else the program needs.
+// The packages under engine are pure rules: they do no I/O and import
+// nothing else of Gambit's. The package's examples are the place to start
+// reading.
 package engine
 
 import "fmt"
