@@ -136,11 +136,7 @@ func TestBookAgainstSolver(t *testing.T) {
 	rng := rand.New(rand.NewPCG(uint64(b.Len()), 18))
 	s := New(DefaultTableBytes)
 	s.SetBook(nil)
-	for range min(n, len(last)) {
-		i := rng.IntN(len(last))
-		moves := last[i]
-		last[i] = last[len(last)-1]
-		last = last[:len(last)-1]
+	for _, moves := range drawn(rng, last, n) {
 		p := mustParse(t, moves)
 		want, err := s.Solve(context.Background(), p)
 		if err != nil {
@@ -150,6 +146,19 @@ func TestBookAgainstSolver(t *testing.T) {
 			t.Errorf("position %q: book %d (found %v), solver %d", moves, got, ok, want.Score)
 		}
 	}
+}
+
+// drawn returns n of xs (all if there are fewer), drawn at random
+// without replacement; it reorders xs.
+func drawn[T any](rng *rand.Rand, xs []T, n int) []T {
+	var out []T
+	for range min(n, len(xs)) {
+		i := rng.IntN(len(xs))
+		out = append(out, xs[i])
+		xs[i] = xs[len(xs)-1]
+		xs = xs[:len(xs)-1]
+	}
+	return out
 }
 
 // playTurn is a position where a player following the book is to move,
@@ -252,11 +261,7 @@ func TestBookMovesAgainstSolver(t *testing.T) {
 	rng := rand.New(rand.NewPCG(uint64(b.Len()), 7))
 	s := New(DefaultTableBytes)
 	s.SetBook(nil)
-	for range min(n, len(deep)) {
-		i := rng.IntN(len(deep))
-		tn := deep[i]
-		deep[i] = deep[len(deep)-1]
-		deep = deep[:len(deep)-1]
+	for _, tn := range drawn(rng, deep, n) {
 		want, err := s.Solve(context.Background(), tn.p)
 		if err != nil {
 			t.Fatal(err)
