@@ -32,11 +32,10 @@ import (
 //
 // From ply N on the book also holds, with the best move, the positions a
 // player can face on its turn if it plays the book's moves and its
-// opponent plays anything: since only the opponent's
-// moves branch, these grow sevenfold every two plies rather than every
-// ply. A solve of such a
-// position reads score and move; at ply N otherwise the score is known and
-// only the best move is searched; elsewhere the solver searches as it
+// opponent plays anything: since only the opponent's moves branch, these
+// grow sevenfold every two plies rather than every ply. A solve of such a
+// position reads score and move; at ply N otherwise the score is known
+// and only the best move is searched; elsewhere the solver searches as it
 // would without a book.
 //
 // The file, book.bin, embedded in the binary, is the header "C4BK", one
