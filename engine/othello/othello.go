@@ -54,10 +54,12 @@ const (
 	// PassText is how Pass is written.
 	PassText = "pass"
 
-	fileA = 0x0101010101010101
-	fileH = 0x8080808080808080
-	notA  = ^uint64(fileA)
-	notH  = ^uint64(fileH)
+	fileA    = 0x0101010101010101
+	fileH    = 0x8080808080808080
+	notA     = ^uint64(fileA)
+	notH     = ^uint64(fileH)
+	notRank1 = ^uint64(0xFF)
+	notRank8 = ^uint64(0xFF << 56)
 
 	// centre holds d4, e4, d5 and e5: taken at the start, never emptied.
 	centre = 1<<27 | 1<<28 | 1<<35 | 1<<36
@@ -229,72 +231,50 @@ func (p *Position) playLine(line string) error {
 // own flips at least one of the opponent's discs opp.
 func LegalMoves(own, opp uint64) uint64 {
 	empty := ^(own | opp)
-	return movesLeft(own, opp, empty, 1, notA) | movesRight(own, opp, empty, 1, notH) |
-		movesLeft(own, opp, empty, 8, ^uint64(0)) | movesRight(own, opp, empty, 8, ^uint64(0)) |
-		movesLeft(own, opp, empty, 9, notA) | movesRight(own, opp, empty, 9, notH) |
-		movesLeft(own, opp, empty, 7, notH) | movesRight(own, opp, empty, 7, notA)
-}
-
-// movesLeft returns the moves along the direction of a left shift by s;
-// mask clears the squares a shift wraps onto from the other edge.
-func movesLeft(own, opp, empty uint64, s uint, mask uint64) uint64 {
-	o := opp & mask
-	x := (own << s) & o
-	x |= (x << s) & o
-	x |= (x << s) & o
-	x |= (x << s) & o
-	x |= (x << s) & o
-	x |= (x << s) & o
-	return (x << s) & empty & mask
-}
-
-// movesRight is movesLeft for a right shift.
-func movesRight(own, opp, empty uint64, s uint, mask uint64) uint64 {
-	o := opp & mask
-	x := (own >> s) & o
-	x |= (x >> s) & o
-	x |= (x >> s) & o
-	x |= (x >> s) & o
-	x |= (x >> s) & o
-	x |= (x >> s) & o
-	return (x >> s) & empty & mask
+	return moves(own, opp, empty, 1, notA) | moves(own, opp, empty, -1, notH) |
+		moves(own, opp, empty, 8, notRank1) | moves(own, opp, empty, -8, notRank8) |
+		moves(own, opp, empty, 9, notA&notRank1) | moves(own, opp, empty, -9, notH&notRank8) |
+		moves(own, opp, empty, 7, notH&notRank1) | moves(own, opp, empty, -7, notA&notRank8)
 }
 
 // Flips returns the opponent discs opp that a disc of own on the empty
 // square bit (a one-bit board) flips.
 func Flips(own, opp, bit uint64) uint64 {
-	return flipsLeft(own, opp, bit, 1, notA) | flipsRight(own, opp, bit, 1, notH) |
-		flipsLeft(own, opp, bit, 8, ^uint64(0)) | flipsRight(own, opp, bit, 8, ^uint64(0)) |
-		flipsLeft(own, opp, bit, 9, notA) | flipsRight(own, opp, bit, 9, notH) |
-		flipsLeft(own, opp, bit, 7, notH) | flipsRight(own, opp, bit, 7, notA)
+	return flips(own, opp, bit, 1, notA) | flips(own, opp, bit, -1, notH) |
+		flips(own, opp, bit, 8, notRank1) | flips(own, opp, bit, -8, notRank8) |
+		flips(own, opp, bit, 9, notA&notRank1) | flips(own, opp, bit, -9, notH&notRank8) |
+		flips(own, opp, bit, 7, notH&notRank1) | flips(own, opp, bit, -7, notA&notRank8)
 }
 
-// flipsLeft returns the discs flipped along the direction of a left shift
-// by s: the run of opponent discs next to bit, if one of own ends it.
-func flipsLeft(own, opp, bit uint64, s uint, mask uint64) uint64 {
+// run returns the opponent discs opp in an unbroken line from a square
+// next to one of from, along the direction of a step of k squares (at
+// most six discs, a line of the board being eight long). A step is a
+// rotation of the bitboard (left for k > 0, right for k < 0), which wraps
+// the squares it moves off one edge onto the other; mask, the squares a
+// step of k can reach, clears them (a step east never lands on the
+// a-file, a step north never on the first rank). The callers give k and
+// mask as constants, so that each rotation compiles to one instruction.
+func run(from, opp uint64, k int, mask uint64) uint64 {
 	o := opp & mask
-	x := (bit << s) & o
-	x |= (x << s) & o
-	x |= (x << s) & o
-	x |= (x << s) & o
-	x |= (x << s) & o
-	x |= (x << s) & o
-	if (x<<s)&own&mask != 0 {
-		return x
-	}
-	return 0
+	x := bits.RotateLeft64(from, k) & o
+	x |= bits.RotateLeft64(x, k) & o
+	// Then two steps at once, onto discs whose square before is one too.
+	o &= bits.RotateLeft64(o, k)
+	x |= bits.RotateLeft64(x, 2*k) & o
+	x |= bits.RotateLeft64(x, 2*k) & o
+	return x
 }
 
-// flipsRight is flipsLeft for a right shift.
-func flipsRight(own, opp, bit uint64, s uint, mask uint64) uint64 {
-	o := opp & mask
-	x := (bit >> s) & o
-	x |= (x >> s) & o
-	x |= (x >> s) & o
-	x |= (x >> s) & o
-	x |= (x >> s) & o
-	x |= (x >> s) & o
-	if (x>>s)&own&mask != 0 {
+// moves returns the moves of own along a step of k: the empty squares
+// one step beyond a line of opponent discs from one of own.
+func moves(own, opp, empty uint64, k int, mask uint64) uint64 {
+	return bits.RotateLeft64(run(own, opp, k, mask), k) & empty & mask
+}
+
+// flips returns the discs flipped along a step of k by a disc on bit: the
+// line of opponent discs next to it, if one of own lies one step beyond.
+func flips(own, opp, bit uint64, k int, mask uint64) uint64 {
+	if x := run(bit, opp, k, mask); bits.RotateLeft64(x, k)&own&mask != 0 {
 		return x
 	}
 	return 0

@@ -89,6 +89,57 @@ func TestTransportKnowsNoFlows(t *testing.T) {
 	}
 }
 
+// generators are the packages that generate what a product package
+// embeds (trained weights, an opening book), each with the command that
+// runs it through go generate, its only importer: the product packages
+// keep only what the bot runs, and the binary links no generator.
+var generators = map[string]string{
+	"strategies/adjsearch/internal/filltrain": "strategies/adjsearch/internal/fillgen",
+	"strategies/c4solver/internal/bookgen":    "strategies/c4solver/genbook",
+}
+
+// TestGeneratorsStayOutOfTheBinary checks that each generator exists, is
+// imported (outside tests) only by its command, and is not among the
+// packages cmd/gambit depends on.
+func TestGeneratorsStayOutOfTheBinary(t *testing.T) {
+	root, err := filepath.Abs("../..")
+	if err != nil {
+		t.Fatal(err)
+	}
+	imports := packages(t, root)
+	for gen, cmd := range generators {
+		if _, ok := imports[gen]; !ok {
+			t.Errorf("no package %s: the rule is stale", gen)
+		}
+		if !slices.Contains(imports[cmd], gen) {
+			t.Errorf("%s does not import %s: the rule is stale", cmd, gen)
+		}
+		for pkg, deps := range imports {
+			if pkg != cmd && slices.Contains(deps, gen) {
+				t.Errorf("%s imports the generator %s: only %s may", pkg, gen, cmd)
+			}
+		}
+	}
+	seen := map[string]bool{}
+	var walk func(pkg string)
+	walk = func(pkg string) {
+		if seen[pkg] {
+			return
+		}
+		seen[pkg] = true
+		if _, ok := generators[pkg]; ok {
+			t.Errorf("cmd/gambit depends on the generator %s", pkg)
+		}
+		for _, d := range imports[pkg] {
+			walk(d)
+		}
+	}
+	walk("cmd/gambit")
+	if len(seen) < 10 {
+		t.Fatalf("cmd/gambit depends on %d packages of ours; the test is not looking at the binary", len(seen))
+	}
+}
+
 // dispatch is the one file of package bot that reads an interaction's raw
 // discordgo value (interaction.raw): it makes the typed events, and a
 // handler sees only its own kind's data.

@@ -28,7 +28,7 @@ var gameSpecific = map[string][]struct{ path, why string }{
 		{"strategies/seed002.go", "a seed strategy written for Adjacency"},
 	},
 	"connect4": {
-		{"strategies/c4solver", "the exact Connect Four solver and its book"},
+		{"strategies/c4solver", "the exact Connect Four solver, its book and the book's generator"},
 		{"strategies/rules_connect4.go", "the search's way into c4solver (exact)"},
 		{"strategies/seed004.go", "a seed strategy written for Connect Four"},
 	},

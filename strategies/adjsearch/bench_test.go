@@ -106,17 +106,7 @@ func BenchmarkSolveNodes(b *testing.B) {
 			positions := endgames(b, c.left)[:c.n]
 			var nodes uint64
 			for b.Loop() {
-				nodes = 0
-				for _, p := range positions {
-					res, err := New(nil).Search(context.Background(), p, Options{Threads: 1, Depth: c.left, MaxTableMiB: 64})
-					if err != nil {
-						b.Fatal(err)
-					}
-					if !res.Exact {
-						b.Fatalf("%v: not solved", p)
-					}
-					nodes += res.Nodes
-				}
+				nodes = solveEach(b, positions, 64)
 			}
 			b.ReportMetric(float64(nodes), "nodes/op")
 		})
@@ -139,19 +129,27 @@ func BenchmarkSolveShortGames(b *testing.B) {
 	}
 	var nodes uint64
 	for b.Loop() {
-		nodes = 0
-		for _, p := range positions {
-			res, err := New(nil).Search(context.Background(), p, Options{Threads: 1, Depth: p.PliesLeft(), MaxTableMiB: 16})
-			if err != nil {
-				b.Fatal(err)
-			}
-			if !res.Exact {
-				b.Fatalf("%v: not solved", p)
-			}
-			nodes += res.Nodes
-		}
+		nodes = solveEach(b, positions, 16)
 	}
 	b.ReportMetric(float64(nodes), "nodes/op")
+}
+
+// solveEach solves positions exactly, one after another on one thread
+// without deadline, each with a new Engine and a table of tableMiB, and
+// returns the nodes searched.
+func solveEach(b *testing.B, positions []adjacency.Board, tableMiB int) uint64 {
+	var nodes uint64
+	for _, p := range positions {
+		res, err := New(nil).Search(context.Background(), p, Options{Threads: 1, Depth: p.PliesLeft(), MaxTableMiB: tableMiB})
+		if err != nil {
+			b.Fatal(err)
+		}
+		if !res.Exact {
+			b.Fatalf("%v: not solved", p)
+		}
+		nodes += res.Nodes
+	}
+	return nodes
 }
 
 // BenchmarkEvalNodes: the nodes a one-thread search needs to reach depth

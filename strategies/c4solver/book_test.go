@@ -136,11 +136,7 @@ func TestBookAgainstSolver(t *testing.T) {
 	rng := rand.New(rand.NewPCG(uint64(b.Len()), 18))
 	s := New(DefaultTableBytes)
 	s.SetBook(nil)
-	for range min(n, len(last)) {
-		i := rng.IntN(len(last))
-		moves := last[i]
-		last[i] = last[len(last)-1]
-		last = last[:len(last)-1]
+	for _, moves := range drawn(rng, last, n) {
 		p := mustParse(t, moves)
 		want, err := s.Solve(context.Background(), p)
 		if err != nil {
@@ -150,6 +146,19 @@ func TestBookAgainstSolver(t *testing.T) {
 			t.Errorf("position %q: book %d (found %v), solver %d", moves, got, ok, want.Score)
 		}
 	}
+}
+
+// drawn returns n of xs (all if there are fewer), drawn at random
+// without replacement; it reorders xs.
+func drawn[T any](rng *rand.Rand, xs []T, n int) []T {
+	var out []T
+	for range min(n, len(xs)) {
+		i := rng.IntN(len(xs))
+		out = append(out, xs[i])
+		xs[i] = xs[len(xs)-1]
+		xs = xs[:len(xs)-1]
+	}
+	return out
 }
 
 // playTurn is a position where a player following the book is to move,
@@ -252,11 +261,7 @@ func TestBookMovesAgainstSolver(t *testing.T) {
 	rng := rand.New(rand.NewPCG(uint64(b.Len()), 7))
 	s := New(DefaultTableBytes)
 	s.SetBook(nil)
-	for range min(n, len(deep)) {
-		i := rng.IntN(len(deep))
-		tn := deep[i]
-		deep[i] = deep[len(deep)-1]
-		deep = deep[:len(deep)-1]
+	for _, tn := range drawn(rng, deep, n) {
 		want, err := s.Solve(context.Background(), tn.p)
 		if err != nil {
 			t.Fatal(err)
@@ -342,27 +347,38 @@ func TestParseBookRejectsDamage(t *testing.T) {
 	}
 }
 
-// TestDeriveBook: deriving a book from made-up scores of its last ply
-// finds every child and stores each position once (no solving: the
-// scores are arbitrary).
-func TestDeriveBook(t *testing.T) {
-	const plies = 6
-	levels := enumerate(plies)
-	leafScores := make([]int, len(levels[plies]))
-	for i := range leafScores {
-		leafScores[i] = i%9 - 4
+// TestNewBookRejectsBadEntries: NewBook stores a position and its mirror
+// image once, with the move mirrored as the image needs, and refuses an
+// entry it cannot store or a position given twice.
+func TestNewBookRejectsBadEntries(t *testing.T) {
+	entry := func(moves string, score int, move engine.Move) BookEntry {
+		return BookEntry{Position: mustParse(t, moves), Score: score, Move: move}
 	}
-	b := derive(levels, leafScores)
-	total := 0
-	for _, level := range levels {
-		total += len(level)
+	b, err := NewBook(1, []BookEntry{entry("", 1, engine.NoMove), entry("1", 2, engine.NoMove), entry("12", -3, 0)})
+	if err != nil {
+		t.Fatal(err)
 	}
-	if b.Len() != total || b.Plies() != plies {
-		t.Errorf("%d entries of %d plies, want %d of %d", b.Len(), b.Plies(), total, plies)
+	if b.Len() != 3 || b.Plies() != 1 || b.Deepest() != 2 {
+		t.Errorf("%d entries, %d plies, deepest %d; want 3, 1, 2", b.Len(), b.Plies(), b.Deepest())
 	}
-	for i, p := range levels[plies] {
-		if got, ok := b.score(p[0], p[1]); !ok || got != leafScores[i] {
-			t.Errorf("leaf %d scores %d (found %v), want %d", i, got, ok, leafScores[i])
+	mirrorPos := mustParse(t, "76") // "12" reflected
+	if score, col, ok := b.lookup(mirrorPos.Bitboard(mirrorPos.SideToMove()), mirrorPos.Bitboard(engine.X)|mirrorPos.Bitboard(engine.O)); !ok || score != -3 || col != 6 {
+		t.Errorf("the mirror image of 12 reads score %d, column %d (found %v); want -3 and column 7", score, col+1, ok)
+	}
+	for name, entries := range map[string][]BookEntry{
+		"finished":        {entry("1212121", 0, engine.NoMove)},
+		"twice":           {entry("1", 2, engine.NoMove), entry("1", 2, engine.NoMove)},
+		"mirror twice":    {entry("1", 2, engine.NoMove), entry("7", 2, engine.NoMove)},
+		"score too high":  {entry("1", 32, engine.NoMove)},
+		"score too low":   {entry("1", -33, engine.NoMove)},
+		"illegal move":    {entry("111111", 0, 0)},
+		"deeper, no move": {entry("12", 0, engine.NoMove)},
+	} {
+		if _, err := NewBook(1, entries); err == nil {
+			t.Errorf("%s: made a book", name)
 		}
+	}
+	if _, err := NewBook(cells, nil); err == nil {
+		t.Errorf("a book of %d plies: made", cells)
 	}
 }

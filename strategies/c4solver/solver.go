@@ -90,6 +90,12 @@ func New(tableBytes int) *Solver {
 // embedded DefaultBook: for generating and testing books.
 func (s *Solver) SetBook(b *Book) { s.book = b }
 
+// SetStable makes the solver, when several moves achieve the score,
+// pick the first in its static order (centre first) rather than the one
+// its table suggests, so that the move does not depend on earlier
+// solves: books must come out the same every time they are generated.
+func (s *Solver) SetStable(stable bool) { s.stable = stable }
+
 // Reset empties the transposition tables, so that the next solve starts
 // from nothing, as a fresh Solver would: for measurements; the answers
 // are the same either way.

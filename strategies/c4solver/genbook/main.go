@@ -2,7 +2,7 @@
 // strategies/c4solver embeds: it solves every position of -plies moves
 // with the solver itself, then, with -play, adds the best move of every
 // position up to -play moves that a player following the book meets on
-// its turn (Book.ExtendForPlay), and writes the book to -out. Run it
+// its turn (bookgen.ExtendForPlay), and writes the book to -out. Run it
 // through go generate in strategies/c4solver (see book.go for the depths
 // used):
 //
@@ -29,6 +29,7 @@ import (
 	"time"
 
 	"github.com/gambitbot/gambit/strategies/c4solver"
+	"github.com/gambitbot/gambit/strategies/c4solver/internal/bookgen"
 )
 
 func main() {
@@ -75,13 +76,13 @@ func run(plies, play int, from, out string, workers, mib int) error {
 		}
 	} else {
 		var err error
-		if book, err = c4solver.GenerateBook(ctx, plies, mib<<20, workers, progress); err != nil {
+		if book, err = bookgen.Generate(ctx, plies, mib<<20, workers, progress); err != nil {
 			return err
 		}
 	}
 	if play > 0 {
 		var err error
-		if book, err = book.ExtendForPlay(ctx, play, mib<<20, workers, progress); err != nil {
+		if book, err = bookgen.ExtendForPlay(ctx, book, play, mib<<20, workers, progress); err != nil {
 			return err
 		}
 	}

@@ -4,38 +4,33 @@ import (
 	"bytes"
 	"context"
 	"errors"
-	"math/bits"
-	"math/rand/v2"
 	"os"
 	"strings"
 	"testing"
 
-	"github.com/gambitbot/gambit/engine/adjacency"
 	"github.com/gambitbot/gambit/strategies/adjsearch"
 )
 
-// randomEmpties returns a random set of n empty cells.
-func randomEmpties(rng *rand.Rand, n int) uint64 {
-	e := uint64(0)
-	for bits.OnesCount64(e) < n {
-		e |= 1 << rng.IntN(adjacency.Cells)
-	}
-	return e
-}
-
 // TestFillLabelSearchIsExactToTheEnd: the training's label search, deep
 // enough to reach the last cell, is the solver's exact value whatever the
-// weights at its (unreached) leaves.
+// weights at its (unreached) leaves, on the sets of 2 to 8 empty cells
+// that self-play gives it.
 func TestFillLabelSearchIsExactToTheEnd(t *testing.T) {
-	rng := rand.New(rand.NewPCG(6, 28))
 	solver := adjsearch.NewFillSolver(context.Background(), 1<<20)
 	w := adjsearch.EmbeddedFillWeights()
-	for range 40 {
-		e := randomEmpties(rng, 2+rng.IntN(7))
-		want := solver.Value(e) * adjsearch.Unit
-		if got := search(&w, e, bits.OnesCount64(e)-1, -window, window); got != want {
-			t.Fatalf("%016x: label search %d, solver %d", e, got, want)
+	sets := fillSelfPlay(smallFill(6))
+	checked := 0
+	for n := 2; n <= 8; n++ {
+		for _, s := range sets[n][:min(6, len(sets[n]))] {
+			want := solver.Value(s.e) * adjsearch.Unit
+			if got := search(&w, s.e, n-1, -window, window); got != want {
+				t.Fatalf("%016x: label search %d, solver %d", s.e, got, want)
+			}
+			checked++
 		}
+	}
+	if checked < 30 {
+		t.Fatalf("self-play gave %d sets of 2 to 8 empty cells, want 30 or more", checked)
 	}
 }
 
