@@ -97,7 +97,7 @@ func (s *aiHold) wait(t *testing.T, id storage.GameID) {
 			if got == id {
 				return
 			}
-		case <-time.After(waitTimeout):
+		case <-time.After(waitTimeout()):
 			t.Fatalf("the AI never took its turn in game %s", id)
 		}
 	}
@@ -121,7 +121,7 @@ func TestAITurnsPendingAtShutdownAreAnsweredAfterRestart(t *testing.T) {
 	// to stop, it goes on.
 	stopped := make(chan struct{})
 	go func() { defer close(stopped); h.stop() }()
-	for guard := time.Now().Add(waitTimeout); !bot.AIStopped(h.bot); time.Sleep(time.Millisecond) {
+	for guard := time.Now().Add(waitTimeout()); !bot.AIStopped(h.bot); time.Sleep(time.Millisecond) {
 		if time.Now().After(guard) {
 			t.Fatal("the shutdown never stopped the AI workers")
 		}
@@ -262,7 +262,7 @@ func TestThinkingShowsTimeWithoutANewDepth(t *testing.T) {
 	h := start(t, withClock(), withConfig(func(c *bot.Config) { c.ProgressInterval = 2 * time.Second }))
 	alice := h.srv.AddUser("alice").ID
 	g, _ := playAI(t, h, alice, opt("game", "tictactoe"), opt("ai", "annealing"), opt("first", "opponent"), opt("movetime", 5.0))
-	deadline := time.Now().Add(waitTimeout)
+	deadline := time.Now().Add(waitTimeout())
 	for {
 		text := embedText(h.board(g.ID))
 		if strings.Contains(text, "is thinking… (") {

@@ -67,7 +67,7 @@ func (c *claimSpy) waitSweeps(t *testing.T, n int) {
 	for range n {
 		select {
 		case <-c.sweeps:
-		case <-time.After(waitTimeout):
+		case <-time.After(waitTimeout()):
 			t.Fatal("the bot stopped sweeping for AI turns")
 		}
 	}
@@ -89,7 +89,7 @@ func TestAITurnOfADeadProcessIsPlayedOnceByAnother(t *testing.T) {
 	alice := h.srv.AddUser("alice").ID
 	g, _ := playAI(t, h, alice, opt("game", "tictactoe"), opt("ai", "random"), opt("first", "opponent"))
 	key := bot.AIClaim(g.ID, 0)
-	deadline := time.Now().Add(waitTimeout)
+	deadline := time.Now().Add(waitTimeout())
 	for deadSpy.claimed(key) == 0 {
 		if time.Now().After(deadline) {
 			t.Fatal("process A never claimed the AI turn")
@@ -118,7 +118,7 @@ func TestAITurnOfADeadProcessIsPlayedOnceByAnother(t *testing.T) {
 		t.Fatalf("the turn was not played exactly once: moves %v, B's claims %d", got.Moves, liveSpy.claimed(key))
 	}
 	// B releases its claim once the move is shown.
-	for deadline := time.Now().Add(waitTimeout); ; time.Sleep(5 * time.Millisecond) {
+	for deadline := time.Now().Add(waitTimeout()); ; time.Sleep(5 * time.Millisecond) {
 		left, err := h.store.Claims(context.Background(), "ai/")
 		if err != nil {
 			t.Fatal(err)

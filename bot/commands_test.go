@@ -1025,7 +1025,7 @@ func TestAIProgressIsShownWhileItThinks(t *testing.T) {
 	// Edits until one shows the depth the search reached: the first ones
 	// may come before it finished its first iteration.
 	edits := 0
-	for shown, deadline := false, time.Now().Add(waitTimeout); !shown; {
+	for shown, deadline := false, time.Now().Add(waitTimeout()); !shown; {
 		if time.Now().After(deadline) {
 			t.Fatalf("%d progress edits, none showing the search's depth", edits)
 		}

@@ -42,7 +42,7 @@ func (g *solverGate) next(t *testing.T) string {
 	select {
 	case name := <-g.reached:
 		return name
-	case <-time.After(waitTimeout):
+	case <-time.After(waitTimeout()):
 		t.Fatal("no solver reached the gate")
 		return ""
 	}
@@ -147,7 +147,7 @@ func TestCompareGivesEachSolverItsOwnBudget(t *testing.T) {
 		clock.Advance(bot.CompareTime)
 		select {
 		case <-ctx.Done():
-		case <-time.After(waitTimeout):
+		case <-time.After(waitTimeout()):
 			t.Errorf("%s: its context lives on after its time", algorithm)
 		}
 	}

@@ -45,7 +45,7 @@ func TestACorruptGameHoldsUpNoOtherAtStart(t *testing.T) {
 	if n := testutil.ToFloat64(metrics.CorruptSkipped); n < 1 {
 		t.Errorf("gambit_corrupt_records_skipped_total = %v, want the bad game counted", n)
 	}
-	deadline := time.Now().Add(waitTimeout)
+	deadline := time.Now().Add(waitTimeout())
 	for testutil.ToFloat64(metrics.GamesActive) != 1 {
 		if time.Now().After(deadline) {
 			t.Fatalf("gambit_games_active = %v, want bob's game counted", testutil.ToFloat64(metrics.GamesActive))

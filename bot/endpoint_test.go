@@ -109,7 +109,7 @@ func (h *harness) replica(metrics *ops.Metrics) string {
 	case <-ready:
 	case err := <-done:
 		h.t.Fatalf("the second replica stopped at start: %v", err)
-	case <-time.After(waitTimeout):
+	case <-time.After(waitTimeout()):
 		h.t.Fatal("the second replica did not come up")
 	}
 	return url

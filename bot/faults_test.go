@@ -164,7 +164,7 @@ func fltHumanMoves(t testing.TB, g *storage.Game, played []string) {
 // fltLogCount waits until the logs contain text at least n times.
 func fltLogCount(t testing.TB, h *harness, text string, n int) {
 	t.Helper()
-	deadline := time.Now().Add(waitTimeout)
+	deadline := time.Now().Add(waitTimeout())
 	for strings.Count(h.logs.String(), text) < n {
 		if time.Now().After(deadline) {
 			t.Fatalf("%d log lines with %q, want %d; logs:\n%s", strings.Count(h.logs.String(), text), text, n, h.logs.String())
@@ -177,7 +177,7 @@ func fltLogCount(t testing.TB, h *harness, text string, n int) {
 // numbered from on, one that match accepts.
 func fltWaitRequest(t testing.TB, h *harness, from int, what string, match func(discordtest.Request) bool) {
 	t.Helper()
-	deadline := time.Now().Add(waitTimeout)
+	deadline := time.Now().Add(waitTimeout())
 	for !slices.ContainsFunc(h.srv.Requests()[from:], match) {
 		if time.Now().After(deadline) {
 			t.Fatalf("timed out waiting for %s", what)

@@ -162,7 +162,7 @@ func TestMetricsCountGamesAndInteractions(t *testing.T) {
 	// Handlers count an interaction when they return, just after the
 	// reply, and the gauges follow within a count interval: wait for both.
 	plays := metrics.Interactions.WithLabelValues("command:/play", "ok")
-	deadline := time.Now().Add(waitTimeout)
+	deadline := time.Now().Add(waitTimeout())
 	for testutil.ToFloat64(metrics.ChallengesPending) != 1 || testutil.ToFloat64(metrics.GamesActive) != 1 ||
 		testutil.ToFloat64(plays) != 2 {
 		if time.Now().After(deadline) {

@@ -3,6 +3,7 @@ package bot_test
 import (
 	"bytes"
 	"context"
+	"flag"
 	"log/slog"
 	"path/filepath"
 	"strings"
@@ -17,10 +18,36 @@ import (
 	"github.com/gambitbot/gambit/storage/bolt"
 )
 
-// waitTimeout bounds every wait; it is only reached when something is
-// broken. It is long because a loaded machine under -race can take tens of
-// seconds over what takes milliseconds on a quiet one.
-const waitTimeout = time.Minute
+// waitTimeout bounds a wait that only something broken makes long: it
+// runs to the test binary's deadline (go test -timeout, from the binary's
+// start), less discordtest.DeadlineMargin for the failure's report, so
+// that a loaded machine makes a test slower, never failing. Without a
+// deadline (-timeout 0) it is an hour.
+func waitTimeout() time.Duration {
+	d := testDeadline()
+	if d.IsZero() {
+		return time.Hour
+	}
+	return max(time.Until(d), time.Second)
+}
+
+// binaryStart is when the test binary started, the origin of go test's
+// -timeout.
+var binaryStart = time.Now()
+
+// testDeadline is the test binary's deadline less DeadlineMargin; zero
+// without a deadline. It reads the flag once flags are parsed.
+var testDeadline = sync.OnceValue(func() time.Time {
+	f := flag.Lookup("test.timeout")
+	if f == nil {
+		return time.Time{}
+	}
+	timeout, _ := f.Value.(flag.Getter).Get().(time.Duration)
+	if timeout <= 0 {
+		return time.Time{}
+	}
+	return binaryStart.Add(timeout - min(discordtest.DeadlineMargin, timeout/4))
+})
 
 // harness is the real bot, with a real bbolt file, talking through the real
 // discordgo client to the local Discord stand-in.
@@ -154,7 +181,7 @@ func (h *harness) searchStarted() context.CancelFunc {
 	select {
 	case end := <-h.searches:
 		return end
-	case <-time.After(waitTimeout):
+	case <-time.After(waitTimeout()):
 		h.t.Fatal("no AI search started")
 		return nil
 	}
@@ -204,7 +231,7 @@ func start(t testing.TB, opts ...option) *harness {
 		// the answer as long as for anything else. Benchmarks measure
 		// against Discord's 3 seconds, and tests of the deadlines run on
 		// the manual clock.
-		srvOpts = append(srvOpts, discordtest.WithAnswerDeadline(waitTimeout))
+		srvOpts = append(srvOpts, discordtest.WithAnswerDeadline(waitTimeout()))
 		if h.cfg.InteractionTimeout == 0 {
 			h.cfg.InteractionTimeout = time.Hour
 		}
@@ -279,7 +306,7 @@ func (h *harness) launch(cfg bot.Config, before func(*bot.Bot)) (*bot.Bot, conte
 	case <-ready:
 	case err := <-done:
 		h.t.Fatalf("the bot stopped at start: %v; logs:\n%s", err, h.logs.String())
-	case <-time.After(waitTimeout):
+	case <-time.After(waitTimeout()):
 		h.t.Fatalf("the bot did not come up; logs:\n%s", h.logs.String())
 	}
 	return b, cancel, done
@@ -310,7 +337,7 @@ func (h *harness) another(edit func(*bot.Config), wrap func(storage.Store) stora
 				if err != nil {
 					h.t.Errorf("another bot stopped with %v", err)
 				}
-			case <-time.After(waitTimeout):
+			case <-time.After(waitTimeout()):
 				h.t.Error("another bot did not stop")
 			}
 		})
@@ -322,7 +349,7 @@ func (h *harness) another(edit func(*bot.Config), wrap func(storage.Store) stora
 // waitLog waits until the bot's logs contain text.
 func (h *harness) waitLog(text string) {
 	h.t.Helper()
-	deadline := time.Now().Add(waitTimeout)
+	deadline := time.Now().Add(waitTimeout())
 	for !strings.Contains(h.logs.String(), text) {
 		if time.Now().After(deadline) {
 			h.t.Fatalf("no log line with %q; logs:\n%s", text, h.logs.String())
@@ -344,14 +371,14 @@ func (h *harness) stop() {
 		if err != nil {
 			h.t.Errorf("bot stopped with %v", err)
 		}
-	case <-time.After(waitTimeout):
+	case <-time.After(waitTimeout()):
 		h.t.Error("the bot did not stop")
 	}
 	h.cancel = nil
 }
 
 func (h *harness) ctx() context.Context {
-	ctx, cancel := context.WithTimeout(context.Background(), waitTimeout)
+	ctx, cancel := context.WithTimeout(context.Background(), waitTimeout())
 	h.t.Cleanup(cancel)
 	return ctx
 }
@@ -430,7 +457,7 @@ func (h *harness) latestGame(user string) *storage.Game {
 // waitGame waits until a game satisfies cond.
 func (h *harness) waitGame(id storage.GameID, what string, cond func(*storage.Game) bool) *storage.Game {
 	h.t.Helper()
-	deadline := time.Now().Add(waitTimeout)
+	deadline := time.Now().Add(waitTimeout())
 	for {
 		g := h.game(id)
 		if cond(g) {

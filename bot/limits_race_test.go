@@ -62,7 +62,7 @@ func (s *gatedStore) CreateGame(ctx context.Context, g *storage.Game, limits sto
 	if open != nil {
 		select {
 		case <-open:
-		case <-time.After(waitTimeout): // guards against a hang; held fails the test
+		case <-time.After(waitTimeout()): // guards against a hang; held fails the test
 		}
 	}
 	return s.Store.CreateGame(ctx, g, limits)

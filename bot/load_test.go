@@ -236,7 +236,7 @@ func challengeAndAcceptQuiet(h *harness, alice, bob string) storage.GameID {
 	// another process than the one still saving the board's message ID,
 	// and the two changes would race.
 	var id storage.GameID
-	for deadline := time.Now().Add(waitTimeout); id == ""; time.Sleep(5 * time.Millisecond) {
+	for deadline := time.Now().Add(waitTimeout()); id == ""; time.Sleep(5 * time.Millisecond) {
 		for _, g := range mustActive(h, alice) {
 			if g.MessageID == m.ID {
 				id = g.ID

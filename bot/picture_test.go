@@ -59,7 +59,7 @@ func boardEdits(t *testing.T, requests []discordtest.Request, id string) []board
 // is logged), and returns the requests and the message's edits.
 func editsUntil(t *testing.T, h *harness, id, shown string) ([]discordtest.Request, []boardEdit) {
 	t.Helper()
-	for deadline := time.Now().Add(waitTimeout); ; time.Sleep(10 * time.Millisecond) {
+	for deadline := time.Now().Add(waitTimeout()); ; time.Sleep(10 * time.Millisecond) {
 		requests := h.srv.Requests()
 		edits := boardEdits(t, requests, id)
 		if n := len(edits); n > 0 && slices.Contains(edits[n-1].attachments, shown) {
@@ -100,7 +100,7 @@ func aiThinksLong(t *testing.T) (*harness, *storage.Game, discordtest.Message, c
 func progressEdit(t *testing.T, h *harness, g *storage.Game, n int) {
 	t.Helper()
 	h.clock.Advance(h.cfg.ProgressInterval)
-	for deadline := time.Now().Add(waitTimeout); len(boardEdits(t, h.srv.Requests(), g.MessageID)) < n; time.Sleep(5 * time.Millisecond) {
+	for deadline := time.Now().Add(waitTimeout()); len(boardEdits(t, h.srv.Requests(), g.MessageID)) < n; time.Sleep(5 * time.Millisecond) {
 		if time.Now().After(deadline) {
 			t.Fatalf("no progress edit %d of the board", n)
 		}
@@ -159,7 +159,7 @@ func TestAKeptPictureReplacedElsewhereIsUploaded(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	other.Client = &http.Client{Transport: h.srv.Transport(), Timeout: waitTimeout}
+	other.Client = &http.Client{Transport: h.srv.Transport(), Timeout: waitTimeout()}
 	replaced, err := other.ChannelMessageEditComplex(&discordgo.MessageEdit{ID: g.MessageID, Channel: g.ChannelID,
 		Files:       []*discordgo.File{{Name: shown.Filename, ContentType: shown.ContentType, Reader: bytes.NewReader(shown.Data)}},
 		Attachments: &[]*discordgo.MessageAttachment{{ID: "0", Filename: shown.Filename}},
@@ -215,7 +215,7 @@ func TestARestartedBotUploadsItsFirstEdit(t *testing.T) {
 	sent := len(h.srv.Requests())
 	h.run()
 	var edits []boardEdit
-	for deadline := time.Now().Add(waitTimeout); len(edits) == 0; time.Sleep(10 * time.Millisecond) {
+	for deadline := time.Now().Add(waitTimeout()); len(edits) == 0; time.Sleep(10 * time.Millisecond) {
 		if time.Now().After(deadline) {
 			t.Fatal("the restarted bot never refreshed the board")
 		}

@@ -424,7 +424,7 @@ func TestACaughtUpBoardIsNotAPlayedMove(t *testing.T) {
 	}
 	select {
 	case <-held:
-	case <-time.After(waitTimeout):
+	case <-time.After(waitTimeout()):
 		t.Fatal("alice's move never reached the store")
 	}
 	one, _, _ := moveControl(board, "1")
@@ -621,7 +621,7 @@ func raceWaitLateAnswer(srv *discordtest.Server, clicked <-chan struct{}, now fu
 // is read.
 func raceAnswers(t *testing.T, h *harness, records []raceRecord) map[string]raceCallback {
 	t.Helper()
-	waitCallbacks := time.Now().Add(waitTimeout)
+	waitCallbacks := time.Now().Add(waitTimeout())
 	for {
 		answers := raceCallbacks(h.srv.Requests())
 		missing := ""
@@ -1244,7 +1244,7 @@ func TestDuplicateDeliveriesAndDoubleClicks(t *testing.T) {
 // delivery of an interaction.
 func raceWaitDuplicate(h *harness, id string) {
 	h.t.Helper()
-	deadline := time.Now().Add(waitTimeout)
+	deadline := time.Now().Add(waitTimeout())
 	for {
 		for _, line := range strings.Split(h.logs.String(), "\n") {
 			if strings.Contains(line, "duplicate delivery") && strings.Contains(line, "interaction="+id) {

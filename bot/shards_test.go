@@ -103,7 +103,7 @@ func TestTwoProcessesSplitTheShards(t *testing.T) {
 		spyB := <-madeB
 		select {
 		case <-spyB.refused:
-		case <-time.After(waitTimeout):
+		case <-time.After(waitTimeout()):
 			return
 		}
 		waited = h.srv.Identifies()
@@ -175,7 +175,7 @@ func TestTwoProcessesSplitTheShards(t *testing.T) {
 		}
 		select {
 		case <-spyA.ticks:
-		case <-time.After(waitTimeout):
+		case <-time.After(waitTimeout()):
 			t.Fatal("process A stopped looking for due games")
 		}
 	}
@@ -227,7 +227,7 @@ func TestAutoShardsRunWhatDiscordRecommends(t *testing.T) {
 // waitShards waits until cond holds of the shards each bot runs.
 func waitShards(t *testing.T, what string, cond func(a, b []int) bool, a, b *bot.Bot) {
 	t.Helper()
-	deadline := time.Now().Add(waitTimeout)
+	deadline := time.Now().Add(waitTimeout())
 	for {
 		sa, sb := bot.Shards(a), []int(nil)
 		if b != nil {

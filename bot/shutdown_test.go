@@ -76,7 +76,7 @@ func TestShutdownIsBoundedUnderRateLimits(t *testing.T) {
 		}
 	case <-stopped:
 		t.Fatal("the bot stopped before the edit was sent, without waiting for it")
-	case <-time.After(waitTimeout):
+	case <-time.After(waitTimeout()):
 		t.Fatal("the stop set no bound on its wait")
 	}
 	// The edit is still being refused: the stop is waiting for it.
@@ -108,13 +108,13 @@ func TestShutdownIsBoundedUnderRateLimits(t *testing.T) {
 	}
 }
 
-// waitFor waits until cond holds, failing the test after waitTimeout.
+// waitFor waits until cond holds, failing the test at waitTimeout.
 func waitFor(t *testing.T, what string, cond func() bool) {
 	t.Helper()
-	deadline := time.Now().Add(waitTimeout)
+	deadline := time.Now().Add(waitTimeout())
 	for !cond() {
 		if time.Now().After(deadline) {
-			t.Fatalf("waited %v for %s", waitTimeout, what)
+			t.Fatalf("waited %v for %s", waitTimeout(), what)
 		}
 		time.Sleep(5 * time.Millisecond)
 	}

@@ -17,9 +17,6 @@ import (
 	"github.com/gambitbot/gambit/storage/bolt"
 )
 
-// hangGuard bounds a wait that only a hang makes long.
-const hangGuard = time.Minute
-
 // bigGame returns a new game whose record takes about size bytes.
 func bigGame(i, size int) *storage.Game {
 	user := fmt.Sprintf("u%d", i)
@@ -55,7 +52,7 @@ func TestSlowBackupClientDoesNotStallWrites(t *testing.T) {
 
 	// A client that asks for a backup, reads the answer's head and then
 	// nothing more.
-	conn, err := net.DialTimeout("tcp", addr.String(), wait)
+	conn, err := net.DialTimeout("tcp", addr.String(), hang(t))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -100,14 +97,14 @@ func TestSlowBackupClientDoesNotStallWrites(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-	case <-time.After(hangGuard):
-		t.Errorf("CreateGame still waiting %s after a backup client stopped reading", hangGuard)
+	case <-time.After(hang(t)):
+		t.Errorf("CreateGame still waiting at the test's deadline after a backup client stopped reading")
 		conn.Close() // lets the backup, and then the writes, go on
 		<-wrote
 	}
 	conn.Close()
 	stop()
-	if err := stopped(t, served, wait); err != nil {
+	if err := stopped(t, served, hang(t)); err != nil {
 		t.Errorf("Serve: %v", err)
 	}
 }

@@ -27,10 +27,22 @@ import (
 	"github.com/prometheus/common/model"
 
 	"github.com/gambitbot/gambit/bot/ops"
+	"github.com/gambitbot/gambit/internal/discordtest"
 )
 
-// wait bounds every wait for something another goroutine does.
-const wait = 10 * time.Second
+// hang bounds a wait for something another goroutine does, which only a
+// hang makes long: it lasts until the test binary's deadline, less the
+// margin a failure report needs, so a loaded machine makes these tests
+// slower, never failing.
+func hang(t *testing.T) time.Duration {
+	t.Helper()
+	ctx, cancel := discordtest.UntilTestDeadline(t, context.Background())
+	defer cancel()
+	if d, ok := ctx.Deadline(); ok {
+		return time.Until(d)
+	}
+	return time.Hour
+}
 
 // serve starts h on a test server and returns its URL.
 func serve(t *testing.T, h http.Handler) string {
@@ -52,7 +64,7 @@ func bearer(token string) func(*http.Request) {
 // with its body read.
 func do(t *testing.T, method, url string, edit ...func(*http.Request)) (*http.Response, []byte) {
 	t.Helper()
-	ctx, cancel := context.WithTimeout(t.Context(), wait)
+	ctx, cancel := context.WithTimeout(t.Context(), hang(t))
 	defer cancel()
 	req, err := http.NewRequestWithContext(ctx, method, url, nil)
 	if err != nil {
@@ -626,7 +638,7 @@ func startServe(t *testing.T, ctx context.Context, h http.Handler) (net.Addr, <-
 		return addr, done
 	case err := <-done:
 		t.Fatalf("Serve: %v", err)
-	case <-time.After(wait):
+	case <-time.After(hang(t)):
 		t.Fatal("Serve did not report its address")
 	}
 	return nil, nil
@@ -659,10 +671,10 @@ func TestServe(t *testing.T) {
 	}
 
 	cancel()
-	if err := stopped(t, done, wait); err != nil {
+	if err := stopped(t, done, hang(t)); err != nil {
 		t.Errorf("Serve after its context ended: %v", err)
 	}
-	if conn, err := net.DialTimeout("tcp", addr.String(), wait); err == nil {
+	if conn, err := net.DialTimeout("tcp", addr.String(), hang(t)); err == nil {
 		conn.Close()
 		t.Errorf("%s still accepts connections after Serve returned", addr)
 	}
@@ -697,14 +709,14 @@ func TestServeCancelsInFlight(t *testing.T) {
 	}()
 	select {
 	case <-started:
-	case <-time.After(wait):
+	case <-time.After(hang(t)):
 		t.Fatal("the backup did not start")
 	}
 	cancel()
 	// Serve returns nil only after a shutdown that ended in time: a backup
 	// that did not learn of it would hold the shutdown until
 	// ShutdownTimeout and make Serve return an error.
-	if err := stopped(t, done, wait); err != nil {
+	if err := stopped(t, done, hang(t)); err != nil {
 		t.Errorf("Serve: %v", err)
 	}
 	if err := <-sawCancel; !errors.Is(err, context.Canceled) {
@@ -763,7 +775,7 @@ func TestServeRefusesForeignHosts(t *testing.T) {
 	}
 
 	// HTTP/1.0 allows a request without Host; on loopback it is refused too.
-	conn, err := net.DialTimeout("tcp", addr.String(), wait)
+	conn, err := net.DialTimeout("tcp", addr.String(), hang(t))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -771,7 +783,7 @@ func TestServeRefusesForeignHosts(t *testing.T) {
 	if _, err := io.WriteString(conn, "GET /healthz HTTP/1.0\r\n\r\n"); err != nil {
 		t.Fatal(err)
 	}
-	if err := conn.SetReadDeadline(time.Now().Add(wait)); err != nil {
+	if err := conn.SetReadDeadline(time.Now().Add(hang(t))); err != nil {
 		t.Fatal(err)
 	}
 	resp, err := http.ReadResponse(bufio.NewReader(conn), nil)

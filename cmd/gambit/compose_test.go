@@ -94,11 +94,11 @@ func TestComposeFileRunsReplicasBehindTheProxy(t *testing.T) {
 	if slices.Sort(replicas); len(replicas) < 2 {
 		t.Errorf("compose.yaml runs gambit serve as %v; want two replicas at least", replicas)
 	}
-	readme, err := os.ReadFile(filepath.Join(root, "README.md"))
+	guide, err := os.ReadFile(filepath.Join(root, "docs", "operating.md"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !strings.Contains(string(readme), "(compose.yaml)") {
-		t.Error("README does not link compose.yaml")
+	if !strings.Contains(string(guide), "(../compose.yaml)") {
+		t.Error("the operators' guide, docs/operating.md, does not link compose.yaml")
 	}
 }
