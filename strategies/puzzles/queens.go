@@ -62,6 +62,7 @@ var queensSolvers = []QueensSolver{
 	{Name: "backtracking", Description: "report 003 §1.4: a queen per column from the left, rows tried from the first; a node is a queen placed", solve: backtrack},
 	{Name: "hill-climbing", Description: "report 003 §2.1: steepest-ascent hill climbing with random restarts; a node is a state evaluated", solve: hillClimb},
 	{Name: "min-conflicts", Description: "min-conflicts repair (Minton et al. 1992) from a greedy start; a node is a queen placed or moved", solve: minConflicts},
+	{Name: "swap-repair", Description: "swap repair after Sosic and Gu's QS4 (1991): a permutation with few diagonal conflicts, repaired by swapping two queens' rows; a node is a queen placed or a swap tried", solve: swapRepair},
 }
 
 // queensPuzzle is N-Queens' part of play.go.
@@ -115,13 +116,15 @@ func Conflicts(rows []int) int {
 
 // The bytes each solver holds per queen: backtracking a row (8) and three
 // flags (5); hill climbing a row and the counts (28); min-conflicts a row
-// (4), the counts (20), a free row (4) and the answer's row (8), and 8 for
-// each entry of its list of attacked queens (4, twice for the list's
-// growth).
+// (4), the counts (20), a free row (4) and the answer's row (8); the swap
+// repair a row (4), the diagonals' counts (16) and the answer's row (8);
+// and the repairs 8 for each entry of their lists of attacked queens (4,
+// twice for the list's growth).
 const (
 	backtrackBytes     = 13
 	hillClimbBytes     = 28
 	minConflictsBytes  = 36
+	swapRepairBytes    = 28
 	attackedEntryBytes = 8
 )
 

@@ -7,6 +7,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"runtime/debug"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -116,6 +117,14 @@ func BenchmarkMinConflictsMillion(b *testing.B) {
 		b.ReportMetric(float64(cpu)/float64(b.N), "cpu-ns/op")
 		b.ReportMetric(float64(runs[len(runs)-1].nodes), "nodes/op")
 	})
+}
+
+// BenchmarkSwapRepair places 1,000,000 and 10,000,000 queens by the swap
+// repair.
+func BenchmarkSwapRepair(b *testing.B) {
+	for _, n := range []int{1_000_000, 10_000_000} {
+		b.Run(strconv.Itoa(n), func(b *testing.B) { benchQueens(b, "swap-repair", n) })
+	}
 }
 
 // benchQueens solves n queens by the named solver, seeds 1, 2, …, and
@@ -293,5 +302,60 @@ func TestBacktrackingNeedsNoStack(t *testing.T) {
 	}()
 	if err := <-done; !errors.Is(err, ErrLimit) {
 		t.Fatalf("2,000 queens with 4,000 nodes: %v; want the node limit", err)
+	}
+}
+
+// TestSwapRepairSolves: the swap repair places valid boards for every N
+// from 4 to 300 and for large N, over several seeds, and a seed replays
+// its board.
+func TestSwapRepairSolves(t *testing.T) {
+	s := mustQueens(t, "swap-repair")
+	sizes := []int{1000, 4096, 100_000}
+	if testing.Short() {
+		sizes = sizes[:2]
+	}
+	for n := 4; n <= 300; n++ {
+		sizes = append(sizes, n)
+	}
+	for _, n := range sizes {
+		for seed := uint64(1); seed <= 3; seed++ {
+			sol, err := s.Solve(context.Background(), n, Limits{Seed: seed})
+			if err != nil {
+				t.Fatalf("N = %d, seed %d: %v", n, seed, err)
+			}
+			if len(sol.Rows) != n || Conflicts(sol.Rows) != 0 || sol.Nodes < uint64(n) {
+				t.Fatalf("N = %d, seed %d: %d rows, %d conflicts, %d nodes", n, seed, len(sol.Rows), Conflicts(sol.Rows), sol.Nodes)
+			}
+			if n <= 12 && naiveConflicts(sol.Rows) != 0 {
+				t.Fatalf("N = %d, seed %d: %v attack each other", n, seed, sol.Rows)
+			}
+		}
+	}
+	for _, n := range []int{8, 5000} {
+		a, errA := s.Solve(context.Background(), n, Limits{Seed: 42})
+		b, errB := s.Solve(context.Background(), n, Limits{Seed: 42})
+		c, errC := s.Solve(context.Background(), n, Limits{Seed: 43})
+		if err := errors.Join(errA, errB, errC); err != nil {
+			t.Fatal(err)
+		}
+		if !slices.Equal(a.Rows, b.Rows) || a.Nodes != b.Nodes {
+			t.Errorf("N = %d, seed 42 twice: %d and %d nodes, boards equal: %v", n, a.Nodes, b.Nodes, slices.Equal(a.Rows, b.Rows))
+		}
+		if n > 8 && slices.Equal(a.Rows, c.Rows) {
+			t.Errorf("N = %d: seeds 42 and 43 placed the same board", n)
+		}
+	}
+}
+
+// TestQueensWithoutSolution: every solver refuses N = 1 to 3 (2 and 3 have
+// no solution) with an error that says so, having done no work.
+func TestQueensWithoutSolution(t *testing.T) {
+	for _, s := range QueensSolvers() {
+		for _, n := range []int{-1, 0, 1, 2, 3} {
+			sol, err := s.Solve(context.Background(), n, Limits{})
+			if err == nil || !strings.Contains(err.Error(), "want at least 4") || sol.Nodes != 0 || sol.Rows != nil {
+				t.Errorf("%s on N = %d: %+v, %v; want an error saying N must be at least 4", s.Name, n, sol, err)
+			}
+		}
 	}
 }
