@@ -116,10 +116,11 @@ func Conflicts(rows []int) int {
 
 // The bytes each solver holds per queen: backtracking a row (8) and three
 // flags (5); hill climbing a row and the counts (28); min-conflicts a row
-// (4), the counts (20), a free row (4) and the answer's row (8); the swap
-// repair a row (4), the diagonals' counts (16) and the answer's row (8);
-// and the repairs 8 for each entry of their lists of attacked queens (4,
-// twice for the list's growth).
+// (4), the counts (20), a free row (4) and the answer's row (8), leaving
+// out its scan's blocks (8 bytes per 2,048 rows); the swap repair a row
+// (4), the diagonals' counts (16) and the answer's row (8); and the
+// repairs 8 for each entry of their lists of attacked queens (4, twice for
+// the list's growth).
 const (
 	backtrackBytes     = 13
 	hillClimbBytes     = 28

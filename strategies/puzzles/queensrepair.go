@@ -38,14 +38,16 @@ func (w *wyrand) intN(n int) int {
 // no queen holds yet, trying a few random free rows for one whose
 // diagonals are free too; then, while some queen is attacked, it takes a
 // random attacked queen and moves it to the row of its column attacked by
-// the fewest queens, ties broken uniformly at random (the rows counted in
-// one scan, the one drawn found in a second).
+// the fewest queens, ties broken uniformly at random: one scan counts the
+// rows attacked by the fewest, block by block, and the one drawn is found
+// in its block.
 func minConflicts(n int, l Limits, b *budget) ([]int, int, error) {
 	if b.hold(uint64(n), minConflictsBytes) {
 		return nil, 0, b.err
 	}
 	rnd := newWyrand(l)
 	k := newCounts(n)
+	scan := newRowScan(k)
 	rows := make([]int32, n)
 	free := make([]int32, n) // the rows no queen holds, in random order
 	for i := range free {
@@ -108,8 +110,8 @@ func minConflicts(n int, l Limits, b *budget) ([]int, int, error) {
 		if b.spend() || b.charge(2*uint64(n)) {
 			return nil, 0, b.err
 		}
-		best, ties := k.fewest(c)
-		r := k.nth(c, best, rnd.intN(ties))
+		best, ties := scan.fewest(c)
+		r := scan.nth(c, best, rnd.intN(ties))
 		rows[c] = int32(r)
 		k.add(c, r, 1)
 		// The best queens it attacks now may be newly attacked.
@@ -126,17 +128,54 @@ func minConflicts(n int, l Limits, b *budget) ([]int, int, error) {
 	return widen(rows), 0, nil
 }
 
+// tieBlock is the rows of a block of a min-conflicts scan: fewest keeps
+// each block's fewest attacking queens and how many rows are attacked by
+// that few, so that nth reads only the block holding the row it looks for.
+const tieBlock = 2048
+
+// blockTies is a block's fewest attacking queens and the rows attacked by
+// that few.
+type blockTies struct{ fewest, ties int32 }
+
+// rowScan holds the blocks of min-conflicts' scans of a column's rows.
+type rowScan struct {
+	k      *counts
+	blocks []blockTies
+}
+
+func newRowScan(k *counts) *rowScan {
+	return &rowScan{k: k, blocks: make([]blockTies, (k.n+tieBlock-1)/tieBlock)}
+}
+
 // fewest returns the fewest queens attacking a square of column c, whose
-// queen is lifted, and the number of rows attacked by that few. Four rows
-// at a time, each with its own minimum, so that the minima do not wait on
-// each other.
-func (k *counts) fewest(c int) (best int32, ties int) {
-	n := k.n
-	row, d1, d2 := k.row[:n], k.d1[c:c+n], k.d2[n-c:2*n-c]
+// queen is lifted, and the number of rows attacked by that few.
+func (s *rowScan) fewest(c int) (best int32, ties int) {
+	n := s.k.n
+	row, d1, d2 := s.k.row[:n], s.k.d1[c:c+n], s.k.d2[n-c:2*n-c]
+	best = 1 << 30
+	for i := range s.blocks {
+		lo, hi := i*tieBlock, min((i+1)*tieBlock, n)
+		f, t := fewestIn(row[lo:hi], d1[lo:hi], d2[lo:hi])
+		s.blocks[i] = blockTies{f, t}
+		if f < best {
+			best, ties = f, 0
+		}
+		if f == best {
+			ties += int(t)
+		}
+	}
+	return best, ties
+}
+
+// fewestIn returns the least of row[i]+d1[i]+d2[i] and how often it
+// occurs. Four rows at a time, each with its own minimum, so that the
+// minima do not wait on each other.
+func fewestIn(row, d1, d2 []int32) (int32, int32) {
+	d1, d2 = d1[:len(row)], d2[:len(row)]
 	b0, b1, b2, b3 := int32(1<<30), int32(1<<30), int32(1<<30), int32(1<<30)
-	t0, t1, t2, t3 := 0, 0, 0, 0
+	var t0, t1, t2, t3 int32
 	r := 0
-	for ; r+4 <= n; r += 4 {
+	for ; r+4 <= len(row); r += 4 {
 		x, y, z := row[r:r+4:r+4], d1[r:r+4:r+4], d2[r:r+4:r+4]
 		v0, v1, v2, v3 := x[0]+y[0]+z[0], x[1]+y[1]+z[1], x[2]+y[2]+z[2], x[3]+y[3]+z[3]
 		if v0 < b0 {
@@ -164,7 +203,7 @@ func (k *counts) fewest(c int) (best int32, ties int) {
 			t3++
 		}
 	}
-	for ; r < n; r++ {
+	for ; r < len(row); r++ {
 		v := row[r] + d1[r] + d2[r]
 		if v < b0 {
 			b0, t0 = v, 0
@@ -173,8 +212,8 @@ func (k *counts) fewest(c int) (best int32, ties int) {
 			t0++
 		}
 	}
-	best = min(b0, b1, b2, b3)
-	for i, t := range [4]int{t0, t1, t2, t3} {
+	best, ties := min(b0, b1, b2, b3), int32(0)
+	for i, t := range [4]int32{t0, t1, t2, t3} {
 		if [4]int32{b0, b1, b2, b3}[i] == best {
 			ties += t
 		}
@@ -183,17 +222,28 @@ func (k *counts) fewest(c int) (best int32, ties int) {
 }
 
 // nth returns the row of column c of the tie-th (from 0) square attacked
-// by best queens.
-func (k *counts) nth(c int, best int32, tie int) int {
-	n := k.n
-	row, d1, d2 := k.row[:n], k.d1[c:c+n], k.d2[n-c:2*n-c]
-	for r, v := range row {
-		eq := 0
-		if v+d1[r]+d2[r] == best {
-			eq = 1
+// by best queens, after fewest(c).
+func (s *rowScan) nth(c int, best int32, tie int) int {
+	n := s.k.n
+	row, d1, d2 := s.k.row[:n], s.k.d1[c:c+n], s.k.d2[n-c:2*n-c]
+	for i, bl := range s.blocks {
+		if bl.fewest != best {
+			continue
 		}
-		if tie -= eq; tie < 0 {
-			return r
+		if tie >= int(bl.ties) {
+			tie -= int(bl.ties)
+			continue
+		}
+		lo, hi := i*tieBlock, min((i+1)*tieBlock, n)
+		y, z := d1[lo:hi], d2[lo:hi]
+		for r, v := range row[lo:hi] {
+			eq := 0
+			if v+y[r]+z[r] == best {
+				eq = 1
+			}
+			if tie -= eq; tie < 0 {
+				return lo + r
+			}
 		}
 	}
 	panic("puzzles: min-conflicts lost a row it counted")
