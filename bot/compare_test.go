@@ -186,7 +186,7 @@ func TestCompareAnswersBeforeAnySolverRuns(t *testing.T) {
 	_, board := newPuzzle(t, h, alice, opt("game", "nqueens"), opt("n", 6))
 	compare, _ := find(board, customid.Compare, nil)
 	r := h.click(alice, board.ID, compare) // the solvers are held: the answer comes first
-	if !r.Ephemeral() || !strings.Contains(r.Content, "0 of 3 done") {
+	if !r.Ephemeral() || !strings.Contains(r.Content, "0 of 4 done") {
 		t.Fatalf("Compare answered %q", r.Content)
 	}
 	for name, row := range compareRows(t, r) {
@@ -244,15 +244,15 @@ func TestCompareShowsResultsAsSolversFinish(t *testing.T) {
 	_, board := newPuzzle(t, h, alice, opt("game", "nqueens"), opt("n", 6))
 	compare, _ := find(board, customid.Compare, nil)
 	r := h.click(alice, board.ID, compare)
-	order := []string{"backtracking", "hill-climbing", "min-conflicts"}
+	order := []string{"backtracking", "hill-climbing", "min-conflicts", "swap-repair"}
 	for k, name := range order {
 		if got := gate.next(t); got != name {
 			t.Fatalf("solver %d is %s, want %s", k+1, got, name)
 		}
 		gate.release <- struct{}{}
-		progress := fmt.Sprintf("%d of 3 done", k+1)
+		progress := fmt.Sprintf("%d of %d done", k+1, len(order))
 		m := waitCompare(t, h, r.ID, name+" done", func(m discordtest.Message) bool {
-			return strings.Contains(m.Content, progress) || k == 2 && !strings.Contains(m.Content, "not done yet")
+			return strings.Contains(m.Content, progress) || k == len(order)-1 && !strings.Contains(m.Content, "not done yet")
 		})
 		rows := compareRows(t, m)
 		for i, other := range order {
@@ -301,7 +301,7 @@ func TestConcurrentCompareClicksAreAllAnswered(t *testing.T) {
 	running := 0
 	for _, r := range replies[:20] {
 		switch {
-		case strings.Contains(r.Content, "0 of 3 done"):
+		case strings.Contains(r.Content, "0 of 4 done"):
 			tables = append(tables, r)
 		case strings.Contains(r.Content, "still being compared"):
 			running++
@@ -312,13 +312,13 @@ func TestConcurrentCompareClicksAreAllAnswered(t *testing.T) {
 	if len(tables) != 1 || running != 19 {
 		t.Fatalf("%d comparisons and %d clicks told one runs, want 1 and 19", len(tables), running)
 	}
-	if !strings.Contains(replies[20].Content, "0 of 3 done") {
+	if !strings.Contains(replies[20].Content, "0 of 4 done") {
 		t.Fatalf("the other puzzle's Compare answered %q", replies[20].Content)
 	}
 	gate.open()
 	compared(t, h, tables[0])
 	compared(t, h, replies[20])
-	if r := h.click(alice, one.ID, compareOne); !strings.Contains(r.Content, "0 of 3 done") {
+	if r := h.click(alice, one.ID, compareOne); !strings.Contains(r.Content, "0 of 4 done") {
 		t.Errorf("Compare after the comparison ended answered %q", r.Content)
 	}
 }

@@ -143,7 +143,7 @@ func TestPuzzleSolveCompareAndGiveUp(t *testing.T) {
 		t.Fatalf("Compare answered %q in public", r.Content)
 	}
 	r = compared(t, h, r)
-	for _, want := range []string{"backtracking", "hill-climbing", "min-conflicts", "optimal?"} {
+	for _, want := range []string{"backtracking", "hill-climbing", "min-conflicts", "swap-repair", "optimal?"} {
 		if !strings.Contains(r.Content, want) {
 			t.Fatalf("Compare answered %q, want %q in it", r.Content, want)
 		}

@@ -143,7 +143,7 @@ func TestSolvePuzzleErrors(t *testing.T) {
 }
 
 func TestSolveQueens(t *testing.T) {
-	for _, alg := range []string{"backtracking", "hill-climbing", "min-conflicts"} {
+	for _, alg := range []string{"backtracking", "hill-climbing", "min-conflicts", "swap-repair"} {
 		code, out, errOut := gambit("solve", "--game", "nqueens", "--n", "8", "--algorithm", alg)
 		if code != 0 {
 			t.Fatalf("%s: exit %d, stderr %q", alg, code, errOut)

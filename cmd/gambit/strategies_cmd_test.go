@@ -88,7 +88,7 @@ func TestStrategiesListsPuzzleSolvers(t *testing.T) {
 	for game, want := range map[string][]string{
 		"8puzzle":  {"bfs", "seed003-bfs", "dfs", "ids", "greedy-h1", "greedy-h2", "astar", "idastar", "idastar-pdb"},
 		"15puzzle": {"bfs", "seed003-bfs", "dfs", "ids", "greedy-h1", "greedy-h2", "astar", "idastar", "idastar-pdb"},
-		"nqueens":  {"backtracking", "hill-climbing", "min-conflicts"},
+		"nqueens":  {"backtracking", "hill-climbing", "min-conflicts", "swap-repair"},
 	} {
 		var got []string
 		for _, s := range strategiesJSON(t, "--game", game) {

@@ -24,12 +24,23 @@ import (
 // still admissible; in exchange a table builds by a plain breadth-first
 // search over the placements alone. A table is indexed by the cells of its
 // tiles, 4 bits each, so a pattern of k tiles takes 16^k bytes.
+//
+// The board reflected in its main diagonal (rows read as columns) is as
+// far from the goal as the board itself, since the goal and the moves
+// reflect onto themselves; reflected, other tiles fall in each pattern. So
+// the tables looked up on the reflected board give a second lower bound,
+// and the larger of the two is one too (Culberson & Schaeffer 1998; Korf &
+// Felner 2002).
 type PDB struct {
 	size     int
 	patterns [][]int // tiles of each pattern
 	tables   [][]uint8
 	patOf    [16]int8 // the pattern of each tile, −1 for the blank
 	slotOf   [16]uint8
+	// mirrorCell is each cell's reflection; mirrorTile each tile's, the
+	// tile whose home is the reflection of its home (the blank's is the
+	// blank).
+	mirrorCell, mirrorTile [16]uint8
 	// Built is how long the tables took to build.
 	Built time.Duration
 }
@@ -53,6 +64,12 @@ func NewPDB(size int, patterns [][]int) (*PDB, error) {
 	d := &PDB{size: size, patterns: patterns}
 	for i := range d.patOf {
 		d.patOf[i] = -1
+	}
+	for c := range size * size {
+		d.mirrorCell[c] = uint8(c%size*size + c/size)
+	}
+	for t := 1; t < size*size; t++ {
+		d.mirrorTile[t] = d.mirrorCell[t-1] + 1
 	}
 	covered := 0
 	for p, tiles := range patterns {
@@ -125,17 +142,33 @@ func (d *PDB) index(p int, pos *[16]uint8) uint32 {
 	return idx
 }
 
-// Estimate returns the database's lower bound for the position.
+// reflect returns the cells of the tiles (tile → cell) of the reflected
+// board.
+func (d *PDB) reflect(pos *[16]uint8) (m [16]uint8) {
+	for t := range d.size * d.size {
+		m[d.mirrorTile[t]] = d.mirrorCell[pos[t]]
+	}
+	return m
+}
+
+// sum returns the tables' sum on the board given by pos (tile → cell).
+func (d *PDB) sum(pos *[16]uint8) int {
+	h := 0
+	for i := range d.patterns {
+		h += int(d.tables[i][d.index(i, pos)])
+	}
+	return h
+}
+
+// Estimate returns the database's lower bound for the position: the larger
+// of the tables' sums on the board and on its reflection.
 func (d *PDB) Estimate(p *slidingtile.Position) int {
 	var pos [16]uint8
 	for c, t := range p.Tiles() {
 		pos[t] = uint8(c)
 	}
-	h := 0
-	for i := range d.patterns {
-		h += int(d.tables[i][d.index(i, &pos)])
-	}
-	return h
+	m := d.reflect(&pos)
+	return max(d.sum(&pos), d.sum(&m))
 }
 
 // Default partitions: 6-6-3 on the 15-puzzle (the two 6-tile blocks the
@@ -193,32 +226,40 @@ var manhattanPDB = func() (m [slidingtile.MaxSize + 1]*PDB) {
 	return m
 }()
 
+// idaManhattan searches on the one-tile tables: their sum is the
+// Manhattan distance, the same on the reflected board, so it is not
+// looked up there.
 func idaManhattan(ctx context.Context, s *state, l Limits, b *budget) ([]engine.Move, error) {
-	return idaStar(s, manhattanPDB[s.size], b)
+	return idaStar(s, manhattanPDB[s.size], false, b)
 }
 
 func idaPDB(ctx context.Context, s *state, l Limits, b *budget) ([]engine.Move, error) {
-	return idaStar(s, DefaultPDB(s.size), b)
+	return idaStar(s, DefaultPDB(s.size), true, b)
 }
 
 // ida is one IDA* search: the board in place, each pattern's table index
-// and the estimate kept up to date move by move.
+// on the board and on its reflection, and the estimates kept up to date
+// move by move.
 type ida struct {
 	d     *PDB
 	size  int
 	cells [16]uint8
-	idx   []uint32
-	b     *budget
-	moves []engine.Move
-	next  int // the least f above the bound seen in this iteration
+	// idx and midx are each pattern's table index on the board and on
+	// its reflection; midx is kept only when reflect is.
+	idx, midx []uint32
+	reflect   bool
+	b         *budget
+	moves     []engine.Move
+	next      int // the least f above the bound seen in this iteration
 }
 
 // idaStar is iterative-deepening A* (Korf 1985): depth-first searches
 // bounded by f = depth + h, the bound raised each time to the least f that
-// exceeded it, never undoing the move just made.
-func idaStar(s *state, d *PDB, b *budget) ([]engine.Move, error) {
+// exceeded it, never undoing the move just made. With reflect, h is the
+// larger of the tables' sums on the board and on its reflection.
+func idaStar(s *state, d *PDB, reflect bool, b *budget) ([]engine.Move, error) {
 	n := s.size * s.size
-	r := &ida{d: d, size: s.size, b: b, idx: make([]uint32, len(d.patterns))}
+	r := &ida{d: d, size: s.size, b: b, reflect: reflect, idx: make([]uint32, len(d.patterns)), midx: make([]uint32, len(d.patterns))}
 	var pos [16]uint8
 	blank := 0
 	for c := range n {
@@ -228,14 +269,19 @@ func idaStar(s *state, d *PDB, b *budget) ([]engine.Move, error) {
 			blank = c
 		}
 	}
-	h := 0
+	m := d.reflect(&pos)
+	h, mh := 0, 0
 	for i := range d.patterns {
-		r.idx[i] = d.index(i, &pos)
+		r.idx[i], r.midx[i] = d.index(i, &pos), d.index(i, &m)
 		h += int(d.tables[i][r.idx[i]])
+		mh += int(d.tables[i][r.midx[i]])
 	}
-	for bound := h; ; bound = r.next {
+	if !reflect {
+		mh = 0
+	}
+	for bound := max(h, mh); ; bound = r.next {
 		r.next = 1 << 30
-		if r.search(blank, 0, h, bound, engine.NoMove) {
+		if r.search(blank, 0, h, mh, bound, engine.NoMove) {
 			return r.moves, nil
 		}
 		if b.err != nil {
@@ -247,8 +293,10 @@ func idaStar(s *state, d *PDB, b *budget) ([]engine.Move, error) {
 	}
 }
 
-func (r *ida) search(blank, g, h, bound int, prev engine.Move) bool {
-	if f := g + h; f > bound {
+// search searches below the board whose estimates are h on the board and
+// mh on its reflection (0 without reflect).
+func (r *ida) search(blank, g, h, mh, bound int, prev engine.Move) bool {
+	if f := g + max(h, mh); f > bound {
 		r.next = min(r.next, f)
 		return false
 	}
@@ -269,14 +317,28 @@ func (r *ida) search(blank, g, h, bound int, prev engine.Move) bool {
 		moved := old&^(15<<shift) | uint32(blank)<<shift
 		h2 := h - int(table[old]) + int(table[moved])
 		r.idx[p] = moved
+		// On the reflection, t's reflection moves to the blank's.
+		mh2, mp, mold := 0, 0, uint32(0)
+		if r.reflect {
+			mt := r.d.mirrorTile[t]
+			mp, shift = int(r.d.patOf[mt]), 4*r.d.slotOf[mt]
+			mtable := r.d.tables[mp]
+			mold = r.midx[mp]
+			mmoved := mold&^(15<<shift) | uint32(r.d.mirrorCell[blank])<<shift
+			mh2 = mh - int(mtable[mold]) + int(mtable[mmoved])
+			r.midx[mp] = mmoved
+		}
 		r.cells[blank], r.cells[st.to] = t, 0
 		r.moves = append(r.moves, st.move)
-		if r.search(st.to, g+1, h2, bound, st.move) {
+		if r.search(st.to, g+1, h2, mh2, bound, st.move) {
 			return true
 		}
 		r.moves = r.moves[:len(r.moves)-1]
 		r.cells[blank], r.cells[st.to] = 0, t
 		r.idx[p] = old
+		if r.reflect {
+			r.midx[mp] = mold
+		}
 		if r.b.err != nil {
 			return false
 		}

@@ -62,6 +62,7 @@ var queensSolvers = []QueensSolver{
 	{Name: "backtracking", Description: "report 003 §1.4: a queen per column from the left, rows tried from the first; a node is a queen placed", solve: backtrack},
 	{Name: "hill-climbing", Description: "report 003 §2.1: steepest-ascent hill climbing with random restarts; a node is a state evaluated", solve: hillClimb},
 	{Name: "min-conflicts", Description: "min-conflicts repair (Minton et al. 1992) from a greedy start; a node is a queen placed or moved", solve: minConflicts},
+	{Name: "swap-repair", Description: "swap repair after Sosic and Gu's QS4 (1991): a permutation with few diagonal conflicts, repaired by swapping two queens' rows; a node is a queen placed or a swap tried", solve: swapRepair},
 }
 
 // queensPuzzle is N-Queens' part of play.go.
@@ -114,14 +115,18 @@ func Conflicts(rows []int) int {
 }
 
 // The bytes each solver holds per queen: backtracking a row (8) and three
-// flags (5); hill climbing a row and the counts (28); min-conflicts a row,
-// the counts and a free row (36), and 16 for each entry of its list of
-// attacked queens (8, twice for the list's growth).
+// flags (5); hill climbing a row and the counts (28); min-conflicts a row
+// (4), the counts (20), a free row (4) and the answer's row (8), leaving
+// out its scan's blocks (8 bytes per 2,048 rows); the swap repair a row
+// (4), the diagonals' counts (16) and the answer's row (8); and the
+// repairs 8 for each entry of their lists of attacked queens (4, twice for
+// the list's growth).
 const (
 	backtrackBytes     = 13
 	hillClimbBytes     = 28
 	minConflictsBytes  = 36
-	attackedEntryBytes = 16
+	swapRepairBytes    = 28
+	attackedEntryBytes = 8
 )
 
 // backtrack is the report's solveNQUtil: column by column, the first row
@@ -257,102 +262,4 @@ func hillClimb(n int, l Limits, b *budget) ([]int, int, error) {
 			return rows, restarts, nil
 		}
 	}
-}
-
-// minConflicts places the queens greedily, one column at a time on a row
-// no queen holds yet, trying a few random free rows for one whose
-// diagonals are free too; then, while some queen is attacked, it takes a
-// random attacked queen and moves it to the row of its column attacked by
-// the fewest queens, ties broken at random.
-func minConflicts(n int, l Limits, b *budget) ([]int, int, error) {
-	if b.hold(uint64(n), minConflictsBytes) {
-		return nil, 0, b.err
-	}
-	rnd := rng(l)
-	k := newCounts(n)
-	rows := make([]int, n)
-	free := make([]int, n) // the rows no queen holds, in random order
-	for i := range free {
-		free[i] = i
-	}
-	if b.charge(uint64(n)) {
-		return nil, 0, b.err
-	}
-	rnd.Shuffle(n, func(i, j int) { free[i], free[j] = free[j], free[i] })
-	for c := range n {
-		if b.spend() {
-			return nil, 0, b.err
-		}
-		pick, try := rnd.IntN(len(free)), 0
-		for ; try < 32 && k.on(c, free[pick]) != 0; try++ {
-			pick = rnd.IntN(len(free))
-		}
-		if b.charge(uint64(try)) {
-			return nil, 0, b.err
-		}
-		rows[c] = free[pick]
-		free[pick] = free[len(free)-1]
-		free = free[:len(free)-1]
-		k.add(c, rows[c], 1)
-	}
-	// attacked lists columns whose queen may be attacked; it is checked
-	// when drawn.
-	var attacked []int
-	if b.charge(uint64(n)) {
-		return nil, 0, b.err
-	}
-	for c := range n {
-		if k.on(c, rows[c]) > 3 {
-			if b.hold(1, attackedEntryBytes) {
-				return nil, 0, b.err
-			}
-			attacked = append(attacked, c)
-		}
-	}
-	for len(attacked) > 0 {
-		if b.charge(1) {
-			return nil, 0, b.err
-		}
-		i := rnd.IntN(len(attacked))
-		c := attacked[i]
-		k.add(c, rows[c], -1)
-		if k.on(c, rows[c]) == 0 {
-			k.add(c, rows[c], 1)
-			attacked[i] = attacked[len(attacked)-1]
-			attacked = attacked[:len(attacked)-1]
-			b.release(1, attackedEntryBytes)
-			continue
-		}
-		// A repair scans the column's rows, then the columns for the
-		// queens it attacks.
-		if b.spend() || b.charge(2*uint64(n)) {
-			return nil, 0, b.err
-		}
-		best, bestR, ties := int32(1<<30), 0, 0
-		for r := range n {
-			switch v := k.on(c, r); {
-			case v < best:
-				best, bestR, ties = v, r, 1
-			case v == best:
-				ties++
-				if rnd.IntN(ties) == 0 {
-					bestR = r
-				}
-			}
-		}
-		rows[c] = bestR
-		k.add(c, bestR, 1)
-		if best > 0 {
-			// The queens it attacks now may be newly attacked.
-			for c2 := range n {
-				if c2 != c && (rows[c2] == bestR || rows[c2]-c2 == bestR-c || rows[c2]+c2 == bestR+c) {
-					if b.hold(1, attackedEntryBytes) {
-						return nil, 0, b.err
-					}
-					attacked = append(attacked, c2)
-				}
-			}
-		}
-	}
-	return rows, 0, nil
 }

@@ -3,7 +3,13 @@ package puzzles
 import (
 	"context"
 	"errors"
+	"fmt"
+	"os/exec"
+	"path/filepath"
 	"runtime/debug"
+	"slices"
+	"strconv"
+	"strings"
 	"testing"
 )
 
@@ -92,18 +98,126 @@ func mustQueens(t testing.TB, name string) QueensSolver {
 	return s
 }
 
-// BenchmarkMinConflictsMillion places 1,000,000 queens: the figure of
-// README (go test -run X -bench MinConflictsMillion -benchtime 3x).
+// BenchmarkMinConflictsMillion places 1,000,000 queens (seeds 1, 2, …): the
+// figure of README (go test -run X -bench MinConflictsMillion -benchtime
+// 3x). Its go and c parts run the Go solver and testdata/minconflicts.c,
+// the same algorithm with the same draws in plain C (c is skipped without
+// gcc); compare their cpu-ns/op, the CPU time of a solve.
 func BenchmarkMinConflictsMillion(b *testing.B) {
-	s := mustQueens(b, "min-conflicts")
+	b.Run("go", func(b *testing.B) { benchQueens(b, "min-conflicts", 1_000_000) })
+	b.Run("c", func(b *testing.B) {
+		bin := buildMinConflictsC(b)
+		cmd := exec.Command(bin, "1000000", "1", strconv.Itoa(b.N))
+		out, err := cmd.Output()
+		if err != nil {
+			b.Fatalf("%s: %v", bin, err)
+		}
+		runs := cRuns(b, out)
+		cpu := cmd.ProcessState.UserTime() + cmd.ProcessState.SystemTime()
+		b.ReportMetric(float64(cpu)/float64(b.N), "cpu-ns/op")
+		b.ReportMetric(float64(runs[len(runs)-1].nodes), "nodes/op")
+	})
+}
+
+// BenchmarkSwapRepair places 1,000,000 and 10,000,000 queens by the swap
+// repair.
+func BenchmarkSwapRepair(b *testing.B) {
+	for _, n := range []int{1_000_000, 10_000_000} {
+		b.Run(strconv.Itoa(n), func(b *testing.B) { benchQueens(b, "swap-repair", n) })
+	}
+}
+
+// benchQueens solves n queens by the named solver, seeds 1, 2, …, and
+// reports the nodes and the CPU time of a solve; the last board is checked.
+func benchQueens(b *testing.B, name string, n int) {
+	s := mustQueens(b, name)
+	var sol QueensSolution
+	var err error
 	seed := uint64(0)
+	start := cpuTime(b)
 	for b.Loop() {
 		seed++
-		sol, err := s.Solve(context.Background(), 1_000_000, Limits{Seed: seed})
-		if err != nil || Conflicts(sol.Rows) != 0 {
-			b.Fatalf("%v, %d conflicts", err, Conflicts(sol.Rows))
+		if sol, err = s.Solve(context.Background(), n, Limits{Seed: seed}); err != nil {
+			b.Fatal(err)
 		}
-		b.ReportMetric(float64(sol.Nodes), "nodes/op")
+	}
+	reportCPU(b, start)
+	b.ReportMetric(float64(sol.Nodes), "nodes/op")
+	if c := Conflicts(sol.Rows); c != 0 {
+		b.Fatalf("%d conflicts", c)
+	}
+}
+
+// buildMinConflictsC compiles testdata/minconflicts.c with gcc -O2, or
+// skips the test without gcc.
+func buildMinConflictsC(tb testing.TB) string {
+	tb.Helper()
+	gcc, err := exec.LookPath("gcc")
+	if err != nil {
+		tb.Skip("no gcc to build testdata/minconflicts.c")
+	}
+	bin := filepath.Join(tb.TempDir(), "minconflicts")
+	if out, err := exec.Command(gcc, "-O2", "-o", bin, filepath.Join("testdata", "minconflicts.c")).CombinedOutput(); err != nil {
+		tb.Fatalf("gcc: %v\n%s", err, out)
+	}
+	return bin
+}
+
+// cRun is a solve of testdata/minconflicts.c: its nodes and its rows' hash.
+type cRun struct {
+	nodes uint64
+	hash  string
+}
+
+// cRuns reads minconflicts.c's output: a line "nodes hash" a run, then the
+// CPU time.
+func cRuns(tb testing.TB, out []byte) []cRun {
+	tb.Helper()
+	lines := strings.Split(strings.TrimSpace(string(out)), "\n")
+	var runs []cRun
+	for _, line := range lines[:len(lines)-1] {
+		var r cRun
+		if _, err := fmt.Sscanf(line, "%d %s", &r.nodes, &r.hash); err != nil {
+			tb.Fatalf("minconflicts.c printed %q: %v", line, err)
+		}
+		runs = append(runs, r)
+	}
+	return runs
+}
+
+// rowsHash is minconflicts.c's hash of a board: FNV-1a over the rows.
+func rowsHash(rows []int) string {
+	h := uint64(14695981039346656037)
+	for _, r := range rows {
+		h ^= uint64(uint32(r))
+		h *= 1099511628211
+	}
+	return fmt.Sprintf("%016x", h)
+}
+
+// TestMinConflictsMatchesC: the C port of min-conflicts the benchmark
+// measures ours against places the same boards after the same nodes, so
+// the two run the same algorithm with the same draws.
+func TestMinConflictsMatchesC(t *testing.T) {
+	bin := buildMinConflictsC(t)
+	const n = 20_000
+	out, err := exec.Command(bin, strconv.Itoa(n), "7", "3").Output()
+	if err != nil {
+		t.Fatal(err)
+	}
+	runs := cRuns(t, out)
+	if len(runs) != 3 {
+		t.Fatalf("minconflicts.c printed %q; want 3 runs", out)
+	}
+	s := mustQueens(t, "min-conflicts")
+	for k, c := range runs {
+		sol, err := s.Solve(context.Background(), n, Limits{Seed: 7 + uint64(k)})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := (cRun{sol.Nodes, rowsHash(sol.Rows)}); got != c {
+			t.Errorf("seed %d: Go %+v, C %+v", 7+k, got, c)
+		}
 	}
 }
 
@@ -188,5 +302,60 @@ func TestBacktrackingNeedsNoStack(t *testing.T) {
 	}()
 	if err := <-done; !errors.Is(err, ErrLimit) {
 		t.Fatalf("2,000 queens with 4,000 nodes: %v; want the node limit", err)
+	}
+}
+
+// TestSwapRepairSolves: the swap repair places valid boards for every N
+// from 4 to 300 and for large N, over several seeds, and a seed replays
+// its board.
+func TestSwapRepairSolves(t *testing.T) {
+	s := mustQueens(t, "swap-repair")
+	sizes := []int{1000, 4096, 100_000}
+	if testing.Short() {
+		sizes = sizes[:2]
+	}
+	for n := 4; n <= 300; n++ {
+		sizes = append(sizes, n)
+	}
+	for _, n := range sizes {
+		for seed := uint64(1); seed <= 3; seed++ {
+			sol, err := s.Solve(context.Background(), n, Limits{Seed: seed})
+			if err != nil {
+				t.Fatalf("N = %d, seed %d: %v", n, seed, err)
+			}
+			if len(sol.Rows) != n || Conflicts(sol.Rows) != 0 || sol.Nodes < uint64(n) {
+				t.Fatalf("N = %d, seed %d: %d rows, %d conflicts, %d nodes", n, seed, len(sol.Rows), Conflicts(sol.Rows), sol.Nodes)
+			}
+			if n <= 12 && naiveConflicts(sol.Rows) != 0 {
+				t.Fatalf("N = %d, seed %d: %v attack each other", n, seed, sol.Rows)
+			}
+		}
+	}
+	for _, n := range []int{8, 5000} {
+		a, errA := s.Solve(context.Background(), n, Limits{Seed: 42})
+		b, errB := s.Solve(context.Background(), n, Limits{Seed: 42})
+		c, errC := s.Solve(context.Background(), n, Limits{Seed: 43})
+		if err := errors.Join(errA, errB, errC); err != nil {
+			t.Fatal(err)
+		}
+		if !slices.Equal(a.Rows, b.Rows) || a.Nodes != b.Nodes {
+			t.Errorf("N = %d, seed 42 twice: %d and %d nodes, boards equal: %v", n, a.Nodes, b.Nodes, slices.Equal(a.Rows, b.Rows))
+		}
+		if n > 8 && slices.Equal(a.Rows, c.Rows) {
+			t.Errorf("N = %d: seeds 42 and 43 placed the same board", n)
+		}
+	}
+}
+
+// TestQueensWithoutSolution: every solver refuses N = 1 to 3 (2 and 3 have
+// no solution) with an error that says so, having done no work.
+func TestQueensWithoutSolution(t *testing.T) {
+	for _, s := range QueensSolvers() {
+		for _, n := range []int{-1, 0, 1, 2, 3} {
+			sol, err := s.Solve(context.Background(), n, Limits{})
+			if err == nil || !strings.Contains(err.Error(), "want at least 4") || sol.Nodes != 0 || sol.Rows != nil {
+				t.Errorf("%s on N = %d: %+v, %v; want an error saying N must be at least 4", s.Name, n, sol, err)
+			}
+		}
 	}
 }

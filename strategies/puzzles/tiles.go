@@ -144,7 +144,7 @@ var tileSolvers = []TileSolver{
 	{Name: "greedy-h2", Description: "greedy best-first search on the Manhattan distance (report 003 §2, h2)", solve: greedy(h2)},
 	{Name: "astar", Description: "A* on the Manhattan distance", Optimal: true, solve: astar},
 	{Name: "idastar", Description: "IDA* on the Manhattan distance (Korf 1985)", Optimal: true, solve: idaManhattan},
-	{Name: "idastar-pdb", Description: "IDA* on additive pattern databases (Korf & Felner 2002): 6-6-3 tiles, 4-4 on the 8-puzzle", Optimal: true, solve: idaPDB},
+	{Name: "idastar-pdb", Description: "IDA* on additive pattern databases (Korf & Felner 2002): 6-6-3 tiles, 4-4 on the 8-puzzle, the larger of the lookups on the board and on its reflection", Optimal: true, solve: idaPDB},
 }
 
 // state is a position packed 4 bits a cell, the first cell lowest.

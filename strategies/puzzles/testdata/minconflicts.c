@@ -1,0 +1,150 @@
+/*
+ * minconflicts.c: strategies/puzzles' min-conflicts (queensrepair.go) in
+ * plain C, the same algorithm with the same generator (wyrand) and the
+ * same draws, to measure the Go solver against: for the same N and seed
+ * both place the same board after the same nodes
+ * (TestMinConflictsMatchesC, BenchmarkMinConflictsMillion/c).
+ *
+ * Usage: minconflicts N SEED REPS. It solves N queens REPS times, with the
+ * seeds SEED, SEED+1, ..., and prints for each run the nodes (queens
+ * placed plus repairs) and an FNV-1a hash of the rows, then the CPU
+ * seconds per run.
+ *
+ * Build: gcc -O2 -o minconflicts minconflicts.c
+ */
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <time.h>
+
+static uint64_t state;
+
+static uint64_t next(void) {
+	state += 0xa0761d6478bd642full;
+	__uint128_t p = (__uint128_t)state * (state ^ 0xe7037ed1a0b428dbull);
+	return (uint64_t)(p >> 64) ^ (uint64_t)p;
+}
+
+static int64_t intn(int64_t n) {
+	return (int64_t)(((__uint128_t)next() * (uint64_t)n) >> 64);
+}
+
+static void *check(void *p) {
+	if (p == NULL) {
+		perror("minconflicts");
+		exit(1);
+	}
+	return p;
+}
+
+static void *alloc(size_t count, size_t size) { return check(calloc(count, size)); }
+
+
+/* solve places n queens from seed; rows gets each column's row. */
+static uint64_t solve(int64_t n, uint64_t seed, int32_t *rows) {
+	state = seed == 0 ? 1 : seed;
+	int32_t *row = alloc(n, 4), *d1 = alloc(2 * n, 4), *d2 = alloc(2 * n, 4);
+	int32_t *free_rows = alloc(n, 4);
+	uint64_t nodes = 0;
+	for (int64_t i = 0; i < n; i++)
+		free_rows[i] = (int32_t)i;
+	for (int64_t i = n - 1; i > 0; i--) {
+		int64_t j = intn(i + 1);
+		int32_t t = free_rows[i];
+		free_rows[i] = free_rows[j];
+		free_rows[j] = t;
+	}
+	int64_t nfree = n;
+	for (int64_t c = 0; c < n; c++) {
+		nodes++;
+		int64_t pick = intn(nfree);
+		for (int try = 0; try < 32 && d1[free_rows[pick] + c] + d2[free_rows[pick] - c + n] != 0; try++)
+			pick = intn(nfree);
+		int64_t r = free_rows[pick];
+		rows[c] = (int32_t)r;
+		free_rows[pick] = free_rows[--nfree];
+		row[r]++, d1[r + c]++, d2[r - c + n]++;
+	}
+	int64_t len = 0, cap = 16;
+	int32_t *attacked = alloc(cap, 4);
+	for (int64_t c = 0; c < n; c++) {
+		int64_t r = rows[c];
+		if (row[r] + d1[r + c] + d2[r - c + n] > 3) {
+			if (len == cap) {
+				cap *= 2;
+				attacked = check(realloc(attacked, cap * 4));
+			}
+			attacked[len++] = (int32_t)c;
+		}
+	}
+	while (len > 0) {
+		int64_t i = intn(len);
+		int64_t c = attacked[i], r = rows[c];
+		row[r]--, d1[r + c]--, d2[r - c + n]--;
+		if (row[r] + d1[r + c] + d2[r - c + n] == 0) {
+			row[r]++, d1[r + c]++, d2[r - c + n]++;
+			attacked[i] = attacked[--len];
+			continue;
+		}
+		nodes++;
+		/* The fewest queens attacking a row of column c, and how many rows. */
+		int32_t best = 1 << 30;
+		int64_t ties = 0;
+		for (int64_t q = 0; q < n; q++) {
+			int32_t v = row[q] + d1[q + c] + d2[q - c + n];
+			if (v < best)
+				best = v, ties = 0;
+			if (v == best)
+				ties++;
+		}
+		int64_t tie = intn(ties);
+		for (r = 0;; r++) {
+			if (row[r] + d1[r + c] + d2[r - c + n] == best && tie-- == 0)
+				break;
+		}
+		rows[c] = (int32_t)r;
+		row[r]++, d1[r + c]++, d2[r - c + n]++;
+		for (int64_t c2 = 0, found = 0; found < best; c2++) {
+			int64_t r2 = rows[c2];
+			if (c2 != c && (r2 == r || r2 - c2 == r - c || r2 + c2 == r + c)) {
+				if (len == cap) {
+					cap *= 2;
+					attacked = check(realloc(attacked, cap * 4));
+				}
+				attacked[len++] = (int32_t)c2;
+				found++;
+			}
+		}
+	}
+	free(row), free(d1), free(d2), free(free_rows), free(attacked);
+	return nodes;
+}
+
+int main(int argc, char **argv) {
+	if (argc != 4) {
+		fprintf(stderr, "usage: minconflicts N SEED REPS\n");
+		return 2;
+	}
+	int64_t n = atoll(argv[1]), reps = atoll(argv[3]);
+	uint64_t seed = strtoull(argv[2], NULL, 10);
+	if (n < 4 || reps < 1) {
+		fprintf(stderr, "minconflicts: want N >= 4 and REPS >= 1\n");
+		return 2;
+	}
+	struct timespec t0, t1;
+	clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &t0);
+	for (int64_t k = 0; k < reps; k++) {
+		int32_t *rows = alloc(n, 4);
+		uint64_t nodes = solve(n, seed + k, rows);
+		uint64_t h = 14695981039346656037ull;
+		for (int64_t c = 0; c < n; c++) {
+			h ^= (uint64_t)(uint32_t)rows[c];
+			h *= 1099511628211ull;
+		}
+		printf("%llu %016llx\n", (unsigned long long)nodes, (unsigned long long)h);
+		free(rows);
+	}
+	clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &t1);
+	printf("%.3f s a run\n", ((t1.tv_sec - t0.tv_sec) + (t1.tv_nsec - t0.tv_nsec) / 1e9) / reps);
+	return 0;
+}
