@@ -3,17 +3,20 @@ package bot_test
 import (
 	"testing"
 
+	"github.com/gambitbot/gambit/internal/discordtest"
 	"github.com/gambitbot/gambit/storage"
 )
 
 // A session like the playground's — two members play tic-tac-toe and
 // Connect Four, and one plays Adjacency against the AI — stays within
-// Discord's rate limits, which the stand-in enforces by default: not one
-// 429 of any scope, and no invalid request (401, 403, 429) counting
-// toward a ban.
+// Discord's rate limits, the global one and the channel messages'
+// buckets: not one 429 of any scope, and no invalid request (401, 403,
+// 429) counting toward a ban.
 func TestAPlaygroundSessionMeetsNoRateLimit(t *testing.T) {
 	t.Parallel()
-	h := start(t)
+	limits := discordtest.DiscordRateLimits()
+	limits.Routes = discordtest.DiscordRouteLimits()
+	h := start(t, withServer(discordtest.WithRateLimits(limits)))
 	alice, bob := h.srv.AddUser("alice").ID, h.srv.AddUser("bob").ID
 
 	g := challengeAndAccept(t, h, alice, bob, storage.Kind("tictactoe"))

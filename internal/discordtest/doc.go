@@ -27,7 +27,7 @@
 // It also enforces Discord's rate limits on its clock ([RateLimits],
 // [DiscordRateLimits] by default): the global 50 requests per second (the
 // interaction endpoints excepted), per-route buckets answered with the
-// X-RateLimit-* headers, 429s with retry_after, the ban (Cloudflare's 429)
+// X-RateLimit-* headers (when given, see [DiscordRouteLimits]), 429s with retry_after, the ban (Cloudflare's 429)
 // after too many invalid requests, and the gateway's session start limit
 // (session_start_limit in GET /gateway/bot; an IDENTIFY beyond it resets
 // the token). [Server.RateLimitStats] counts requests per route, 429s by

@@ -158,7 +158,9 @@ func TestRouteLimitHeadersMakeDiscordgoWait(t *testing.T) {
 // A client that ignores the headers gets Discord's 429 of scope user.
 func TestRouteLimitRefusesAnExhaustedBucket(t *testing.T) {
 	t.Parallel()
-	srv := newServer(t, discordtest.WithClock(rateClock()))
+	limits := discordtest.DiscordRateLimits()
+	limits.Routes = discordtest.DiscordRouteLimits()
+	srv := newServer(t, discordtest.WithClock(rateClock()), discordtest.WithRateLimits(limits))
 	ch := srv.Identity().ChannelID
 	var codes []int
 	for range 6 {
@@ -185,7 +187,7 @@ func TestRouteLimitRefusesAnExhaustedBucket(t *testing.T) {
 		}
 	}
 	if want := []int{200, 200, 200, 200, 200, 429}; !slices.Equal(codes, want) {
-		t.Errorf("statuses %v, want %v (5 messages per 5 s per channel by default)", codes, want)
+		t.Errorf("statuses %v, want %v (5 messages per 5 s per channel)", codes, want)
 	}
 	if st := srv.RateLimitStats(); st.TooManyRequests["user"] != 1 || st.Invalid != 1 {
 		t.Errorf("stats %+v, want one 429 of scope user, counted invalid", st)
