@@ -205,15 +205,18 @@ func (w *window) roll(now time.Time, per time.Duration) {
 	}
 }
 
-// exemptFromGlobal reports whether a route is one of the interaction
-// endpoints, which "are not bound to the bot's Global Rate Limit".
-func exemptFromGlobal(route string) bool {
+// exemptFromGlobal reports whether a request is to one of the
+// interaction endpoints, which "are not bound to the bot's Global Rate
+// Limit": the callback, and the webhook of the application (whose ID is
+// the webhook's) with an interaction token. The caller holds Server.mu.
+func (s *Server) exemptFromGlobal(route string, params map[string]string) bool {
 	switch route {
-	case "/interactions/{interaction_id}/{interaction_token}/callback",
-		"/webhooks/{webhook_id}/{webhook_token}",
+	case "/interactions/{interaction_id}/{interaction_token}/callback":
+		return true
+	case "/webhooks/{webhook_id}/{webhook_token}",
 		"/webhooks/{webhook_id}/{webhook_token}/messages/@original",
 		"/webhooks/{webhook_id}/{webhook_token}/messages/{message_id}":
-		return true
+		return params["webhook_id"] == s.appID
 	}
 	return false
 }
@@ -260,7 +263,7 @@ func (s *Server) banned(w http.ResponseWriter, now time.Time) bool {
 // false if a limit is spent. The caller holds Server.mu.
 func (s *Server) limit(w http.ResponseWriter, method, route string, params map[string]string, now time.Time) bool {
 	l := &s.limits
-	if l.Global > 0 && !exemptFromGlobal(route) && !l.global.take(now, l.Global, time.Second) {
+	if l.Global > 0 && !s.exemptFromGlobal(route, params) && !l.global.take(now, l.Global, time.Second) {
 		retry := l.global.reset.Sub(now)
 		h := w.Header()
 		h.Set("X-RateLimit-Global", "true")

@@ -224,13 +224,16 @@ func TestGlobalLimit(t *testing.T) {
 	if resp, _ := call(t, srv, http.MethodGet, "/webhooks/"+srv.ApplicationID()+"/unknown/messages/@original", ""); resp.StatusCode == http.StatusTooManyRequests {
 		t.Errorf("interaction webhook: %s, want no global 429", resp.Status)
 	}
+	if resp, _ := call(t, srv, http.MethodGet, "/webhooks/1/unknown/messages/@original", ""); resp.StatusCode != http.StatusTooManyRequests {
+		t.Errorf("another application's webhook: %s, want the global 429", resp.Status)
+	}
 	clock.Advance(600 * time.Millisecond)
 	if resp, _ := call(t, srv, http.MethodGet, "/users/@me", ""); resp.StatusCode != http.StatusOK {
 		t.Errorf("a second later: %s, want 200", resp.Status)
 	}
 	st := srv.RateLimitStats()
-	if st.TooManyRequests["global"] != 1 || st.Requests["GET /users/@me"] != discordtest.DiscordGlobalLimit+2 {
-		t.Errorf("stats %+v, want one global 429 and %d requests to /users/@me", st, discordtest.DiscordGlobalLimit+2)
+	if st.TooManyRequests["global"] != 2 || st.Requests["GET /users/@me"] != discordtest.DiscordGlobalLimit+2 {
+		t.Errorf("stats %+v, want two global 429s and %d requests to /users/@me", st, discordtest.DiscordGlobalLimit+2)
 	}
 }
 
