@@ -109,10 +109,25 @@ func TestAdjacencyAgainstAnAIIsPlayedToTheEnd(t *testing.T) {
 	if g.Players[1].ID != storage.AI("greedy") || g.Settings.Rounds != 3 {
 		t.Fatalf("game stored as %+v", g)
 	}
+	g = playAdjacencyAgainstAI(t, h, alice, g)
+	if g.Status != storage.StatusFinished || len(g.Moves) != 6 {
+		t.Fatalf("game ended as %s after %d moves, want finished after 6", g.Status, len(g.Moves))
+	}
+	rv, err := h.store.Rank(context.Background(), storage.Global(storage.Kind("adjacency")), storage.AI("greedy"), 0)
+	if err != nil || rv.Player.Rating.Games != 1 {
+		t.Errorf("the AI's rating after one game: %+v, %v", rv, err)
+	}
+}
+
+// playAdjacencyAgainstAI has user play the first empty cell of an
+// Adjacency game against the AI, and waits for each of the AI's replies,
+// until the game is over; it returns the game as it ended.
+func playAdjacencyAgainstAI(t *testing.T, h *harness, user string, g *storage.Game) *storage.Game {
+	t.Helper()
 	for g.Status == storage.StatusActive {
 		pos := g.Position
 		cell := firstEmptyCell(t, pos)
-		reply := h.move(alice, g.ID, cell)
+		reply := h.move(user, g.ID, cell)
 		if reply.Ephemeral() {
 			t.Fatalf("move %s refused: %s", cell, reply.Content)
 		}
@@ -127,13 +142,7 @@ func TestAdjacencyAgainstAnAIIsPlayedToTheEnd(t *testing.T) {
 			})
 		}
 	}
-	if g.Status != storage.StatusFinished || len(g.Moves) != 6 {
-		t.Fatalf("game ended as %s after %d moves, want finished after 6", g.Status, len(g.Moves))
-	}
-	rv, err := h.store.Rank(context.Background(), storage.Global(storage.Kind("adjacency")), storage.AI("greedy"), 0)
-	if err != nil || rv.Player.Rating.Games != 1 {
-		t.Errorf("the AI's rating after one game: %+v, %v", rv, err)
-	}
+	return g
 }
 
 // firstEmptyCell returns the first empty cell of an Adjacency position text

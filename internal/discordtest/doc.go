@@ -24,6 +24,16 @@
 // minutes 50027, an unknown message 10008. The clock is injectable (see
 // [ManualClock]) so those rules are tested without sleeping.
 //
+// It also enforces Discord's rate limits on its clock ([RateLimits],
+// [DiscordRateLimits] by default): the global 50 requests per second (the
+// interaction endpoints excepted), per-route buckets answered with the
+// X-RateLimit-* headers (when given, see [DiscordRouteLimits]), 429s with retry_after, the ban (Cloudflare's 429)
+// after too many invalid requests, and the gateway's session start limit
+// (session_start_limit in GET /gateway/bot; an IDENTIFY beyond it resets
+// the token). [Server.RateLimitStats] counts requests per route, 429s by
+// scope and invalid requests, so a test can assert that a bot never met a
+// global 429; [WithoutRateLimits] turns the limits off for load tests.
+//
 // Every JSON body the bot sends is validated against the request schema of
 // Discord's official OpenAPI 3.1 description (embedded in the package, MIT
 // licensed by Discord) for the request's method and path, and against the

@@ -321,6 +321,9 @@ func (s *Server) identify(c *gwConn, d json.RawMessage) int {
 		c.send(opInvalidSession, false)
 		return 0
 	}
+	if !s.startSession() {
+		return closeAuthFailed
+	}
 	sess := &gwSession{id: randomHex(16), shard: shard, intents: id.Intents, conn: c}
 	s.sessions[sess.id] = sess
 	c.session = sess

@@ -69,12 +69,12 @@ func (s *Server) getGateway(*call) (any, error) {
 }
 
 func (s *Server) getGatewayBot(*call) (any, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
 	return map[string]any{
-		"url":    s.gatewayURL(),
-		"shards": s.shards.shardCount(),
-		"session_start_limit": map[string]int{
-			"total": 1000, "remaining": 1000, "reset_after": 0, "max_concurrency": s.shards.concurrency(),
-		},
+		"url":                 s.gatewayURL(),
+		"shards":              s.shards.shardCount(),
+		"session_start_limit": s.sessionStartLimit(),
 	}, nil
 }
 

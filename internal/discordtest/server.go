@@ -88,6 +88,7 @@ type Server struct {
 	locales        map[string]string // user or guild ID → Discord locale, see SetLocale
 	web            webDelivery       // HTTP delivery of interactions (httpdelivery.go)
 	shards         sharding          // the gateway's shards (shards.go)
+	limits         limiter           // the rate limits and their counters (ratelimit.go)
 }
 
 // guild is the server's record of a guild and its members.
@@ -177,6 +178,7 @@ func New(opts ...ServerOption) *Server {
 		memberPerms:  map[string]int64{},
 		departed:     map[string]bool{},
 	}
+	s.limits.RateLimits = DiscordRateLimits()
 	for _, opt := range opts {
 		opt(s)
 	}
@@ -217,8 +219,13 @@ func (s *Server) Close() {
 func (s *Server) URL() string { return s.base.String() }
 
 // Token returns the bot token the server accepts, without the "Bot "
-// prefix.
-func (s *Server) Token() string { return s.token }
+// prefix. It changes when the bot starts more gateway sessions than
+// RateLimits.SessionStarts allows, as Discord resets the token then.
+func (s *Server) Token() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.token
+}
 
 // ApplicationID returns the bot's application ID, which is also the bot
 // user's ID.
@@ -345,6 +352,11 @@ func (s *Server) serveHTTP(w http.ResponseWriter, r *http.Request) {
 	defer func() {
 		req.Status, req.Response = rec.status, rec.body.Bytes()
 		s.mu.Lock()
+		scope := rec.Header().Get("X-RateLimit-Scope")
+		if rec.status == http.StatusTooManyRequests && scope == "" {
+			scope = "cloudflare"
+		}
+		s.count(r.Method, req.Route, rec.status, scope, req.Time)
 		if !s.lean {
 			s.requests = append(s.requests, req)
 			s.broadcast()
@@ -356,6 +368,12 @@ func (s *Server) serveHTTP(w http.ResponseWriter, r *http.Request) {
 	raw, err := io.ReadAll(io.LimitReader(r.Body, maxBodyBytes))
 	if err != nil {
 		writeError(rec, httpError(http.StatusBadRequest))
+		return
+	}
+	s.mu.Lock()
+	banned := s.banned(rec, req.Time)
+	s.mu.Unlock()
+	if banned {
 		return
 	}
 	m := apiPrefix.FindStringSubmatch(r.URL.Path)
@@ -374,6 +392,12 @@ func (s *Server) serveHTTP(w http.ResponseWriter, r *http.Request) {
 		writeError(rec, httpError(http.StatusMethodNotAllowed))
 		return
 	}
+	s.mu.Lock()
+	allowed := s.limit(rec, r.Method, rt.template, params, req.Time)
+	s.mu.Unlock()
+	if !allowed {
+		return
+	}
 	c := &call{method: r.Method, path: r.URL.Path, route: rt.template, params: params, query: r.URL.Query()}
 	if c.body, c.files, err = s.decodeBody(r.Header.Get("Content-Type"), raw); err != nil {
 		writeError(rec, newAPIError(http.StatusBadRequest, CodeGeneral, err.Error()))
@@ -390,7 +414,7 @@ func (s *Server) serveHTTP(w http.ResponseWriter, r *http.Request) {
 		writeError(rec, httpError(http.StatusNotFound))
 		return
 	}
-	if auth && r.Header.Get("Authorization") != "Bot "+s.token {
+	if auth && r.Header.Get("Authorization") != "Bot "+s.Token() {
 		writeError(rec, httpError(http.StatusUnauthorized))
 		return
 	}
