@@ -219,8 +219,9 @@ func (s *Store) FinishGame(ctx context.Context, g *storage.Game, res storage.Res
 // commitGame is UpdateGame (res nil) and FinishGame: under the game's row
 // lock it compares the version, checks the change (storage.Commit), and
 // writes the game, its lists and, when finishing, the ratings — all in
-// one transaction. Finishing takes the players' advisory locks first, as
-// their ratings change.
+// one transaction. Finishing takes the advisory locks of the players
+// whose ratings move first (ratedPlayers: never an AI's), and rates last,
+// as an AI's rating row stays locked from its read to the commit.
 func (s *Store) commitGame(ctx context.Context, g *storage.Game, res *storage.Result) ([]storage.RatingChange, error) {
 	var (
 		rec     storage.Game
@@ -229,11 +230,7 @@ func (s *Store) commitGame(ctx context.Context, g *storage.Game, res *storage.Re
 	err := s.update(ctx, func(tx pgx.Tx) error {
 		changes = nil
 		if res != nil {
-			ids := make([]storage.PlayerID, 0, len(g.Players))
-			for _, p := range g.Players {
-				ids = append(ids, p.ID)
-			}
-			if err := lockPlayers(ctx, tx, ids...); err != nil {
+			if err := lockPlayers(ctx, tx, ratedPlayers(g)...); err != nil {
 				return err
 			}
 		}
@@ -244,12 +241,11 @@ func (s *Store) commitGame(ctx context.Context, g *storage.Game, res *storage.Re
 		if rec, err = storage.Commit(old, g, res, s.now()); err != nil {
 			return err
 		}
-		if res != nil {
-			if changes, err = applyRatings(ctx, tx, &rec, s.ai); err != nil {
-				return err
-			}
+		if err := putGame(ctx, tx, old, &rec); err != nil || res == nil {
+			return err
 		}
-		return putGame(ctx, tx, old, &rec)
+		changes, err = applyRatings(ctx, tx, &rec, s.ai)
+		return err
 	})
 	if err != nil {
 		return nil, fmt.Errorf("storage: update game %s: %w", g.ID, err)

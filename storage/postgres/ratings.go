@@ -55,13 +55,57 @@ func putRating(ctx context.Context, tx pgx.Tx, l storage.Ladder, r storage.Ratin
 }
 
 // applyRatings rates the ended game g (see storage.Rate) inside tx; the
-// caller holds the players' advisory locks.
+// caller holds the advisory locks of the players whose ratings move
+// (ratedPlayers). An AI's rating never moves, only its tally of games, so
+// it has no advisory lock: its row is locked (created first if missing)
+// when it is read, for the rest of the transaction, which the caller keeps
+// short by rating last. Games against one AI then wait on each other only
+// for that row's write and the commit, not for the whole transaction.
 func applyRatings(ctx context.Context, tx pgx.Tx, g *storage.Game, ai storage.AIRatings) ([]storage.RatingChange, error) {
 	return storage.Rate(g, ai,
 		func(l storage.Ladder, p storage.PlayerID) (storage.Rating, bool, error) {
+			if p.IsAI() {
+				return lockAIRating(ctx, tx, l, p)
+			}
 			return getRating(ctx, tx, l, p)
 		},
 		func(l storage.Ladder, _, r storage.Rating) error { return putRating(ctx, tx, l, r) })
+}
+
+// ratedPlayers returns the players whose ratings an ended game g moves:
+// a duel's users, never an AI (whose rating is fixed) and nobody in a solo
+// puzzle.
+func ratedPlayers(g *storage.Game) []storage.PlayerID {
+	if g.Solo() {
+		return nil
+	}
+	var out []storage.PlayerID
+	for _, p := range g.Players {
+		if !p.ID.IsAI() {
+			out = append(out, p.ID)
+		}
+	}
+	return out
+}
+
+// lockAIRating returns AI p's rating in ladder l under the row's lock,
+// writing a new rating first if p has none so that there is a row to lock
+// (the caller replaces it in the same transaction).
+func lockAIRating(ctx context.Context, tx pgx.Tx, l storage.Ladder, p storage.PlayerID) (storage.Rating, bool, error) {
+	r := storage.NewRating(p)
+	data, err := json.Marshal(r)
+	if err != nil {
+		return r, false, fmt.Errorf("encode rating: %w", err)
+	}
+	if _, err := tx.Exec(ctx, `INSERT INTO ratings (ladder, player, rating, established, record) VALUES ($1, $2, $3, $4, $5)
+		ON CONFLICT (ladder, player) DO NOTHING`, l.String(), p, r.Rating, !r.Provisional(), data); err != nil {
+		return r, false, fmt.Errorf("create rating of %s in %s: %w", p, l, err)
+	}
+	if err := tx.QueryRow(ctx, "SELECT record FROM ratings WHERE ladder = $1 AND player = $2 FOR UPDATE", l.String(), p).Scan(&data); err != nil {
+		return r, false, fmt.Errorf("lock rating of %s in %s: %w", p, l, err)
+	}
+	r, err = decodeRating(l.String(), string(p), data)
+	return r, err == nil, err
 }
 
 // queryStandings runs a query of (player, record) rating rows of ladder l

@@ -7,11 +7,13 @@
 // a game's Version is a fencing token, compared and set under the game's
 // row lock, so of two writers racing on one game exactly one commits;
 // leaderboards and ranks are read from a partial index of the established
-// ratings. Transactions that touch a player's caps or ratings (CreateGame,
-// FinishGame, DeleteUser) first take that player's transaction-scoped
+// ratings. Transactions that touch a user's caps or ratings (CreateGame,
+// FinishGame, DeleteUser) first take that user's transaction-scoped
 // advisory lock, always in the same order, so that concurrent changes
-// serialise per player instead of deadlocking; a transaction PostgreSQL
-// still aborts as a deadlock or serialisation failure is retried.
+// serialise per user instead of deadlocking; an AI, whose rating never
+// moves, has none, so that the games of many users against one AI finish
+// side by side. A transaction PostgreSQL still aborts as a deadlock or
+// serialisation failure is retried.
 //
 // The schema is created and upgraded by the SQL files in migrations/,
 // applied in order at Open and recorded in the table schema_migrations.
