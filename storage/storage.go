@@ -200,7 +200,10 @@ type Store interface {
 	// are kept with the user replaced by Anonymous.
 	DeleteUser(ctx context.Context, userID string) (DeleteReport, error)
 	// Claim takes the expiring claim key for owner until ttl from now by
-	// the store's clock, and reports whether owner holds it: a claim is
+	// the store's clock — the database server's for a store that
+	// processes share (storage/postgres), so that their own clocks need
+	// not agree, the process's for one it holds alone (storage/bolt) —
+	// and reports whether owner holds it: a claim is
 	// taken when nobody holds it, when its holder's time ran out, or when
 	// owner holds it already (which renews it). Of any number of owners
 	// claiming one key at once, one gets it. Processes sharing a store use

@@ -39,8 +39,8 @@ import (
 // DefaultTimeout bounds each store operation unless Options say otherwise.
 const DefaultTimeout = 10 * time.Second
 
-// staleClaims is how long after expiring a claim is deleted, when a store
-// is opened.
+// staleClaims is how long after expiring, by the database's clock, a
+// claim is deleted when a store is opened.
 const staleClaims = 24 * time.Hour
 
 // maxAttempts bounds the retries of a transaction PostgreSQL aborted as a
@@ -50,7 +50,9 @@ const maxAttempts = 5
 // Options tune Open; the zero value is the production setting.
 type Options struct {
 	// Clock returns the current time; time.Now if nil. Tests inject one
-	// to drive deadlines.
+	// to drive deadlines. It stamps the games (created, updated, the
+	// deadline passed); claims are timed by the database server's clock,
+	// so that processes whose clocks disagree split work correctly.
 	Clock func() time.Time
 	// Timeout bounds each operation (its context gets this deadline);
 	// DefaultTimeout if zero.
@@ -67,6 +69,10 @@ type Options struct {
 	// (strategies.Rating in the bot); without it every AI plays at
 	// storage.DefaultAIRating. AI ratings never move either way.
 	AIRatings storage.AIRatings
+
+	// dbClock stands in for the database server's clock, which times the
+	// claims, in this package's tests; nil (the server's clock) otherwise.
+	dbClock func() time.Time
 }
 
 // Store is the PostgreSQL implementation of storage.Store, plus the
@@ -75,6 +81,7 @@ type Store struct {
 	pool    *pgxpool.Pool
 	name    string
 	now     func() time.Time
+	dbClock func() time.Time // Options.dbClock
 	timeout time.Duration
 	ai      storage.AIRatings
 }
@@ -106,7 +113,7 @@ func Open(ctx context.Context, url string, opts *Options) (*Store, error) {
 	if o.MaxConns > 0 {
 		cfg.MaxConns = o.MaxConns
 	}
-	s := &Store{name: Redact(cfg.ConnConfig), now: func() time.Time { return o.Clock().UTC() }, timeout: o.Timeout, ai: o.AIRatings}
+	s := &Store{name: Redact(cfg.ConnConfig), now: func() time.Time { return o.Clock().UTC() }, dbClock: o.dbClock, timeout: o.Timeout, ai: o.AIRatings}
 	ctx, cancel := context.WithTimeout(ctx, o.Timeout)
 	defer cancel()
 	if s.pool, err = pgxpool.NewWithConfig(ctx, cfg); err != nil {
@@ -123,7 +130,8 @@ func Open(ctx context.Context, url string, opts *Options) (*Store, error) {
 	if !o.NoMigrate {
 		// Every process that ever ran leaves its membership claim; those
 		// that expired a day ago are of processes long gone.
-		if _, err := s.pool.Exec(ctx, "DELETE FROM claims WHERE expires_at < $1", s.now().Add(-staleClaims)); err != nil {
+		if _, err := s.pool.Exec(ctx, "DELETE FROM claims WHERE expires_at < "+dbNow(1)+" - $2 * interval '1 microsecond'",
+			s.dbTime(), staleClaims.Microseconds()); err != nil {
 			s.pool.Close()
 			return nil, fmt.Errorf("storage: open %s: delete stale claims: %w", s.name, err)
 		}
