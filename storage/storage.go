@@ -170,11 +170,12 @@ type Store interface {
 	// store that must read the records to count them counts the others of
 	// a corrupt one and returns a *SkippedError naming it with them.
 	CountOpen(ctx context.Context) (pending, active int, err error)
-	// DueGames lists the pending and active games whose Deadline has
-	// passed, earliest deadline first: challenges to expire and turns to
-	// forfeit. A game whose record is corrupt is left out, as in
-	// OpenGames.
-	DueGames(ctx context.Context) ([]*Game, error)
+	// DueGames lists the pending and active games of the guilds in shards
+	// (every game with the zero Shards) whose Deadline has passed,
+	// earliest deadline first: challenges to expire and turns to forfeit,
+	// by the process running their shard. A game whose record is corrupt
+	// is left out, as in OpenGames.
+	DueGames(ctx context.Context, shards Shards) ([]*Game, error)
 	// History lists up to limit ended (finished, forfeited or abandoned)
 	// games of a player, duels and solo puzzles, newest first.
 	History(ctx context.Context, p PlayerID, limit int) ([]*Game, error)

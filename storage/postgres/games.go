@@ -57,6 +57,17 @@ func deadlineNS(g *storage.Game) *int64 {
 	return &ns
 }
 
+// shardKey is the shard_key column of g: its guild's id >> 22, nil
+// without a guild or for an id that is not a snowflake (storage.ShardKey).
+func shardKey(g *storage.Game) *int64 {
+	key, ok := storage.ShardKey(g.GuildID)
+	if !ok {
+		return nil
+	}
+	k := int64(key)
+	return &k
+}
+
 // putGame writes g, replacing old (nil for a new game) and its list rows.
 func putGame(ctx context.Context, tx pgx.Tx, old, g *storage.Game) error {
 	data, err := json.Marshal(g)
@@ -64,11 +75,11 @@ func putGame(ctx context.Context, tx pgx.Tx, old, g *storage.Game) error {
 		return fmt.Errorf("encode game %s: %w", g.ID, err)
 	}
 	if old == nil {
-		_, err = tx.Exec(ctx, `INSERT INTO games (id, version, status, awaiting_ai, deadline_ns, record)
-			VALUES ($1, $2, $3, $4, $5, $6)`, g.ID, g.Version, g.Status, g.AwaitingAI(), deadlineNS(g), data)
+		_, err = tx.Exec(ctx, `INSERT INTO games (id, version, status, awaiting_ai, deadline_ns, shard_key, record)
+			VALUES ($1, $2, $3, $4, $5, $6, $7)`, g.ID, g.Version, g.Status, g.AwaitingAI(), deadlineNS(g), shardKey(g), data)
 	} else {
-		_, err = tx.Exec(ctx, `UPDATE games SET version = $2, status = $3, awaiting_ai = $4, deadline_ns = $5, record = $6
-			WHERE id = $1`, g.ID, g.Version, g.Status, g.AwaitingAI(), deadlineNS(g), data)
+		_, err = tx.Exec(ctx, `UPDATE games SET version = $2, status = $3, awaiting_ai = $4, deadline_ns = $5, shard_key = $6, record = $7
+			WHERE id = $1`, g.ID, g.Version, g.Status, g.AwaitingAI(), deadlineNS(g), shardKey(g), data)
 	}
 	if err != nil {
 		return fmt.Errorf("write game %s: %w", g.ID, err)
@@ -355,10 +366,16 @@ func (s *Store) Solved(ctx context.Context, p storage.PlayerID, k storage.Kind, 
 	return games, nil
 }
 
-// DueGames implements storage.Store.
-func (s *Store) DueGames(ctx context.Context) ([]*storage.Game, error) {
+// DueGames implements storage.Store, selecting the shards' games by
+// their shard_key column (see migrations/0003_shard_key.sql).
+func (s *Store) DueGames(ctx context.Context, shards storage.Shards) ([]*storage.Game, error) {
+	var count *int
+	if !shards.All() {
+		count = &shards.Count
+	}
 	games, err := s.games(ctx, true, `SELECT id, record FROM games WHERE deadline_ns <= $1
-		ORDER BY deadline_ns, id`, s.now().UnixNano())
+		AND ($2::bigint IS NULL OR coalesce(shard_key % $2, 0) = ANY($3::bigint[]))
+		ORDER BY deadline_ns, id`, s.now().UnixNano(), count, shards.IDs)
 	if err != nil {
 		return games, fmt.Errorf("storage: due games: %w", err)
 	}
