@@ -171,8 +171,8 @@ type Store interface {
 	// a corrupt one and returns a *SkippedError naming it with them.
 	CountOpen(ctx context.Context) (pending, active int, err error)
 	// DueGames lists the pending and active games of the guilds in shards
-	// (every game with the zero Shards) whose Deadline has passed,
-	// earliest deadline first: challenges to expire and turns to forfeit,
+	// (every game with the zero Shards) whose Deadline has passed by the
+	// store's clock (as for Claim), earliest deadline first: challenges to expire and turns to forfeit,
 	// by the process running their shard. A game whose record is corrupt
 	// is left out, as in OpenGames.
 	DueGames(ctx context.Context, shards Shards) ([]*Game, error)

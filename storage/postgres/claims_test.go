@@ -7,7 +7,9 @@ import (
 	"testing"
 	"time"
 
+	"github.com/gambitbot/gambit/storage"
 	"github.com/gambitbot/gambit/storage/postgres/pgtest"
+	"github.com/gambitbot/gambit/storage/storetest"
 )
 
 // world is the true time of a test, the database server's clock, which
@@ -132,5 +134,26 @@ func TestClaimsUseTheServersClock(t *testing.T) {
 	}
 	if left <= 0 || left > time.Hour {
 		t.Fatalf("the claim expires %v from the server's now, want within the hour it was taken for", left)
+	}
+}
+
+// TestSkewedClockListsNoGameBeforeItsDeadline: a process whose clock is
+// 3 h ahead lists a game as due when its deadline has passed by the
+// database's clock, not 3 h early.
+func TestSkewedClockListsNoGameBeforeItsDeadline(t *testing.T) {
+	w := &world{t: time.Date(2025, 3, 1, 12, 0, 0, 0, time.UTC)}
+	url := pgtest.URL(t)
+	ctx := context.Background()
+	right := w.skewed(t, url, 0)
+	ahead := w.skewed(t, url, 3*time.Hour)
+	g := storetest.UserVsUser("connect4", "a", "b")
+	g.Deadline = w.now().Add(time.Hour)
+	storetest.MustCreate(t, right, g)
+	if due, err := ahead.DueGames(ctx, storage.Shards{}); err != nil || len(due) != 0 {
+		t.Fatalf("a process 3 h ahead listed a game due in an hour: %v, %v", storetest.IDs(due), err)
+	}
+	w.advance(time.Hour)
+	if due, err := ahead.DueGames(ctx, storage.Shards{}); err != nil || len(due) != 1 {
+		t.Fatalf("the game was not due at its deadline: %v, %v", storetest.IDs(due), err)
 	}
 }

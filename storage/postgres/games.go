@@ -367,15 +367,19 @@ func (s *Store) Solved(ctx context.Context, p storage.PlayerID, k storage.Kind, 
 }
 
 // DueGames implements storage.Store, selecting the shards' games by
-// their shard_key column (see migrations/0003_shard_key.sql).
+// their shard_key column (see migrations/0003_shard_key.sql). A deadline
+// has passed by the database server's clock, as the claims expire
+// (dbNow), so that a process whose clock runs ahead does not list a game
+// before its time.
 func (s *Store) DueGames(ctx context.Context, shards storage.Shards) ([]*storage.Game, error) {
 	var count *int
 	if !shards.All() {
 		count = &shards.Count
 	}
-	games, err := s.games(ctx, true, `SELECT id, record FROM games WHERE deadline_ns <= $1
+	games, err := s.games(ctx, true, `SELECT id, record FROM games
+		WHERE deadline_ns <= (extract(epoch FROM `+dbNow(1)+`) * 1000000000)::bigint
 		AND ($2::bigint IS NULL OR coalesce(shard_key % $2, 0) = ANY($3::bigint[]))
-		ORDER BY deadline_ns, id`, s.now().UnixNano(), count, shards.IDs)
+		ORDER BY deadline_ns, id`, s.dbTime(), count, shards.IDs)
 	if err != nil {
 		return games, fmt.Errorf("storage: due games: %w", err)
 	}
