@@ -49,10 +49,10 @@ const maxAttempts = 5
 
 // Options tune Open; the zero value is the production setting.
 type Options struct {
-	// Clock returns the current time; time.Now if nil. Tests inject one
-	// to drive deadlines. It stamps the games (created, updated, the
-	// deadline passed); claims are timed by the database server's clock,
-	// so that processes whose clocks disagree split work correctly.
+	// Clock returns the current time; time.Now if nil. It stamps the
+	// games (created, updated). Claims and whether a deadline has passed
+	// follow the database server's clock instead, so that processes whose
+	// clocks disagree split work correctly.
 	Clock func() time.Time
 	// Timeout bounds each operation (its context gets this deadline);
 	// DefaultTimeout if zero.
