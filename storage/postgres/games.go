@@ -232,7 +232,7 @@ func (s *Store) FinishGame(ctx context.Context, g *storage.Game, res storage.Res
 // writes the game, its lists and, when finishing, the ratings — all in
 // one transaction. Finishing takes the advisory locks of the players
 // whose ratings move first (ratedPlayers: never an AI's), and rates last,
-// as an AI's rating row stays locked from its read to the commit.
+// as the lock of an AI's tally is held from its read to the commit.
 func (s *Store) commitGame(ctx context.Context, g *storage.Game, res *storage.Result) ([]storage.RatingChange, error) {
 	var (
 		rec     storage.Game

@@ -10,10 +10,11 @@
 // ratings. Transactions that touch a user's caps or ratings (CreateGame,
 // FinishGame, DeleteUser) first take that user's transaction-scoped
 // advisory lock, always in the same order, so that concurrent changes
-// serialise per user instead of deadlocking; an AI, whose rating never
-// moves, has none, so that the games of many users against one AI finish
-// side by side. A transaction PostgreSQL still aborts as a deadlock or
-// serialisation failure is retried.
+// serialise per user instead of deadlocking. An AI's rating never moves:
+// its lock is taken last, only to count the game in its tally, so that
+// the games of many users against one AI do their own work side by side.
+// A transaction PostgreSQL still aborts as a deadlock or serialisation
+// failure is retried.
 //
 // The schema is created and upgraded by the SQL files in migrations/,
 // applied in order at Open and recorded in the table schema_migrations.
@@ -184,16 +185,21 @@ func retryable(err error) bool {
 	return errors.As(err, &pe) && (pe.Code == "40001" || pe.Code == "40P01")
 }
 
+// playerKey is the key of a player's advisory lock.
+func playerKey(p storage.PlayerID) int64 {
+	h := fnv.New64a()
+	h.Write([]byte("gambit player "))
+	h.Write([]byte(p))
+	return int64(h.Sum64())
+}
+
 // lockPlayers takes the transaction-scoped advisory locks of the players,
 // ordered by lock key so that two transactions never wait on each other in
 // a cycle.
 func lockPlayers(ctx context.Context, tx pgx.Tx, players ...storage.PlayerID) error {
 	keys := make([]int64, 0, len(players))
 	for _, p := range players {
-		h := fnv.New64a()
-		h.Write([]byte("gambit player "))
-		h.Write([]byte(p))
-		keys = append(keys, int64(h.Sum64()))
+		keys = append(keys, playerKey(p))
 	}
 	slices.Sort(keys)
 	for _, k := range slices.Compact(keys) {
