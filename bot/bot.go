@@ -254,6 +254,7 @@ type Bot struct {
 	gateway  atomic.Pointer[ingress.Gateway] // the gateway's shards (Run)
 	endpoint atomic.Pointer[ingress.HTTP]    // the interactions endpoint (Serve)
 	owns     func(guildID string) bool       // whether this process runs a guild's timers and boards
+	shards   func() storage.Shards           // the shards whose due games this process ends; nil for every game
 	seen     seenInteractions
 	reach    reach          // tokens of boards and channels reachable only through interactions (reach.go)
 	locales  locales        // each guild's locale, for the boards shown there
@@ -318,6 +319,7 @@ func (b *Bot) Run(ctx context.Context) error {
 	})
 	b.gateway.Store(gw)
 	b.owns = gw.Owns
+	b.shards = func() storage.Shards { return storage.Shards{Count: gw.Count(), IDs: gw.IDs()} }
 	kept, err := gw.Start(ctx)
 	if err != nil {
 		return err

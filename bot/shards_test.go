@@ -45,12 +45,12 @@ func (s *shardSpy) CreateGame(ctx context.Context, g *storage.Game, l storage.Li
 	return err
 }
 
-func (s *shardSpy) DueGames(ctx context.Context) ([]*storage.Game, error) {
+func (s *shardSpy) DueGames(ctx context.Context, shards storage.Shards) ([]*storage.Game, error) {
 	select {
 	case s.ticks <- struct{}{}:
 	default:
 	}
-	return s.Store.DueGames(ctx)
+	return s.Store.DueGames(ctx, shards)
 }
 
 func (s *shardSpy) Claim(ctx context.Context, key, owner string, ttl time.Duration) (bool, error) {

@@ -44,17 +44,19 @@ func (b timerFlow) runTimers(ctx context.Context) {
 }
 
 // endDue expires the due challenges and forfeits the due turns of the
-// guilds of this process's shards.
+// guilds of this process's shards (the store selects them); the process
+// running a shard ends its games.
 func (b timerFlow) endDue(ctx context.Context) error {
-	due, err := b.store.DueGames(ctx)
+	var shards storage.Shards
+	if b.shards != nil {
+		shards = b.shards()
+	}
+	due, err := b.store.DueGames(ctx, shards)
 	if err = b.listed("end due games", err); err != nil {
 		return fmt.Errorf("bot: list due games: %w", err)
 	}
 	var errs []error
 	for _, g := range due {
-		if !b.owns(g.GuildID) {
-			continue // the process running its shard ends it
-		}
 		if err := b.endIfDue(ctx, g.ID); err != nil {
 			errs = append(errs, err)
 		}

@@ -170,11 +170,12 @@ type Store interface {
 	// store that must read the records to count them counts the others of
 	// a corrupt one and returns a *SkippedError naming it with them.
 	CountOpen(ctx context.Context) (pending, active int, err error)
-	// DueGames lists the pending and active games whose Deadline has
-	// passed, earliest deadline first: challenges to expire and turns to
-	// forfeit. A game whose record is corrupt is left out, as in
-	// OpenGames.
-	DueGames(ctx context.Context) ([]*Game, error)
+	// DueGames lists the pending and active games of the guilds in shards
+	// (every game with the zero Shards) whose Deadline has passed by the
+	// store's clock (as for Claim), earliest deadline first: challenges to expire and turns to forfeit,
+	// by the process running their shard. A game whose record is corrupt
+	// is left out, as in OpenGames.
+	DueGames(ctx context.Context, shards Shards) ([]*Game, error)
 	// History lists up to limit ended (finished, forfeited or abandoned)
 	// games of a player, duels and solo puzzles, newest first.
 	History(ctx context.Context, p PlayerID, limit int) ([]*Game, error)
@@ -200,7 +201,10 @@ type Store interface {
 	// are kept with the user replaced by Anonymous.
 	DeleteUser(ctx context.Context, userID string) (DeleteReport, error)
 	// Claim takes the expiring claim key for owner until ttl from now by
-	// the store's clock, and reports whether owner holds it: a claim is
+	// the store's clock — the database server's for a store that
+	// processes share (storage/postgres), so that their own clocks need
+	// not agree, the process's for one it holds alone (storage/bolt) —
+	// and reports whether owner holds it: a claim is
 	// taken when nobody holds it, when its holder's time ran out, or when
 	// owner holds it already (which renews it). Of any number of owners
 	// claiming one key at once, one gets it. Processes sharing a store use

@@ -252,7 +252,7 @@ func (s *Store) Solved(ctx context.Context, p storage.PlayerID, k storage.Kind, 
 }
 
 // DueGames implements storage.Store.
-func (s *Store) DueGames(ctx context.Context) ([]*storage.Game, error) {
+func (s *Store) DueGames(ctx context.Context, shards storage.Shards) ([]*storage.Game, error) {
 	// Every key of a deadline up to now sorts before this one.
 	end := deadlineKey(s.now(), "\xff")
 	var (
@@ -267,7 +267,7 @@ func (s *Store) DueGames(ctx context.Context) ([]*storage.Game, error) {
 			if err != nil {
 				return err
 			}
-			if g != nil {
+			if g != nil && shards.Has(g.GuildID) {
 				games = append(games, g)
 			}
 		}

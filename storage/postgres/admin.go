@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"maps"
 	"slices"
+	"strconv"
 
 	"github.com/jackc/pgx/v5"
 
@@ -75,12 +76,24 @@ func (s *Store) Stats(ctx context.Context) (storage.Stats, error) {
 	return st, nil
 }
 
+// sameInt reports whether two nullable columns hold the same value.
+func sameInt(a, b *int64) bool { return (a == nil) == (b == nil) && (a == nil || *a == *b) }
+
+// show formats a nullable column.
+func show(v *int64) string {
+	if v == nil {
+		return "NULL"
+	}
+	return strconv.FormatInt(*v, 10)
+}
+
 // gameColumns are the columns of the games table beside the record.
 type gameColumns struct {
 	version    uint64
 	status     string
 	awaitingAI bool
 	deadlineNS *int64
+	shardKey   *int64
 }
 
 // forEachGame calls fn with every game (or the error decoding it), in id
@@ -90,7 +103,7 @@ func forEachGame(ctx context.Context, tx pgx.Tx, fn func(id string, g *storage.G
 }
 
 func forEachGameRow(ctx context.Context, tx pgx.Tx, fn func(id string, cols gameColumns, g *storage.Game, err error)) error {
-	rows, err := tx.Query(ctx, "SELECT id, version, status, awaiting_ai, deadline_ns, record FROM games ORDER BY id")
+	rows, err := tx.Query(ctx, "SELECT id, version, status, awaiting_ai, deadline_ns, shard_key, record FROM games ORDER BY id")
 	if err != nil {
 		return err
 	}
@@ -99,7 +112,7 @@ func forEachGameRow(ctx context.Context, tx pgx.Tx, fn func(id string, cols game
 		c    gameColumns
 		data []byte
 	)
-	_, err = pgx.ForEachRow(rows, []any{&id, &c.version, &c.status, &c.awaitingAI, &c.deadlineNS, &data}, func() error {
+	_, err = pgx.ForEachRow(rows, []any{&id, &c.version, &c.status, &c.awaitingAI, &c.deadlineNS, &c.shardKey, &data}, func() error {
 		g, err := decodeGame(id, data)
 		fn(id, c, g, err)
 		return ctx.Err()
@@ -137,11 +150,10 @@ func (s *Store) Check(ctx context.Context) ([]string, error) {
 			} else {
 				maxSeq = max(maxSeq, seq)
 			}
-			ns := deadlineNS(g)
 			if c.version != g.Version || c.status != string(g.Status) || c.awaitingAI != g.AwaitingAI() ||
-				(ns == nil) != (c.deadlineNS == nil) || (ns != nil && *ns != *c.deadlineNS) {
-				addf("game %s: columns (version %d, status %s, awaiting_ai %t, deadline_ns %v) disagree with the record",
-					id, c.version, c.status, c.awaitingAI, c.deadlineNS)
+				!sameInt(deadlineNS(g), c.deadlineNS) || !sameInt(shardKey(g), c.shardKey) {
+				addf("game %s: columns (version %d, status %s, awaiting_ai %t, deadline_ns %v, shard_key %v) disagree with the record",
+					id, c.version, c.status, c.awaitingAI, show(c.deadlineNS), show(c.shardKey))
 			}
 			for _, r := range gameLists(g) {
 				want[listKey(string(r.player), r.list, id, r.solved)] = true

@@ -12,6 +12,7 @@ import (
 	"github.com/jackc/pgx/v5"
 
 	"github.com/gambitbot/gambit/storage"
+	"github.com/gambitbot/gambit/storage/postgres/pgtest"
 	"github.com/gambitbot/gambit/storage/storetest"
 )
 
@@ -115,4 +116,53 @@ func BenchmarkRank(b *testing.B) {
 			b.Fatal(v, err)
 		}
 	}
+}
+
+// BenchmarkFinishGame finishes games with 8 and 64 writers, each game
+// its own: against one AI (every game's opponent is minimax, as when a
+// popular AI is played in many guilds at once) and against distinct human
+// opponents. The games are created before the timer starts; games/s is
+// the finishes per second of one database.
+func BenchmarkFinishGame(b *testing.B) {
+	for _, opp := range []string{"oneAI", "distinct"} {
+		for _, writers := range []int{8, 64} {
+			b.Run(fmt.Sprintf("%s/writers=%d", opp, writers), func(b *testing.B) {
+				benchmarkFinishGame(b, writers, opp == "oneAI")
+			})
+		}
+	}
+}
+
+func benchmarkFinishGame(b *testing.B, writers int, oneAI bool) {
+	url := pgtest.URL(b)
+	s, err := Open(context.Background(), url, &Options{MaxConns: int32(writers), AIRatings: storetest.AIRatings})
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.Cleanup(func() { s.Close() })
+	games := make([]*storage.Game, b.N)
+	for i := range games {
+		g := storetest.UserVsAI("connect4", fmt.Sprintf("u%d", i))
+		if !oneAI {
+			g = storetest.UserVsUser("connect4", fmt.Sprintf("u%d", i), fmt.Sprintf("v%d", i))
+		}
+		games[i] = storetest.MustCreate(b, s, g)
+	}
+	var next atomic.Int64
+	var wg sync.WaitGroup
+	b.ResetTimer()
+	for range writers {
+		wg.Go(func() {
+			for i := next.Add(1); i <= int64(b.N); i = next.Add(1) {
+				g := games[i-1]
+				g.Status = storage.StatusFinished
+				if _, err := s.FinishGame(context.Background(), g, storage.Result{Winner: int(i % 2)}); err != nil {
+					b.Error(err)
+					return
+				}
+			}
+		})
+	}
+	wg.Wait()
+	b.ReportMetric(float64(b.N)/b.Elapsed().Seconds(), "games/s")
 }

@@ -14,11 +14,12 @@ import (
 )
 
 // openTest opens a store on a fresh schema of the test server (see
-// pgtest), with now as its clock.
+// pgtest), with now as its clock and as the database's (which times the
+// claims).
 func openTest(t testing.TB, now func() time.Time) (*Store, string) {
 	t.Helper()
 	url := pgtest.URL(t)
-	s, err := Open(context.Background(), url, &Options{Clock: now, MaxConns: 4, AIRatings: storetest.AIRatings})
+	s, err := Open(context.Background(), url, &Options{Clock: now, dbClock: now, MaxConns: 4, AIRatings: storetest.AIRatings})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -34,7 +35,7 @@ func TestConformance(t *testing.T) {
 				t.Fatal(err)
 			}
 			var err error
-			if s, err = Open(context.Background(), url, &Options{Clock: now, AIRatings: storetest.AIRatings}); err != nil {
+			if s, err = Open(context.Background(), url, &Options{Clock: now, dbClock: now, AIRatings: storetest.AIRatings}); err != nil {
 				t.Fatal(err)
 			}
 			return s
@@ -71,7 +72,7 @@ func TestClaimsSurviveReopening(t *testing.T) {
 	if ok, err := s.Claim(ctx, "ai/x", "p1", time.Minute); !ok || err != nil {
 		t.Fatalf("Claim = %v, %v", ok, err)
 	}
-	other, err := Open(ctx, url, &Options{Clock: clock})
+	other, err := Open(ctx, url, &Options{Clock: clock, dbClock: clock})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -101,7 +102,7 @@ func TestOpenDeletesStaleClaims(t *testing.T) {
 		}
 		now = now.Add(24 * time.Hour)
 	}
-	other, err := Open(ctx, url, &Options{Clock: clock})
+	other, err := Open(ctx, url, &Options{Clock: clock, dbClock: clock})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -57,6 +57,17 @@ func deadlineNS(g *storage.Game) *int64 {
 	return &ns
 }
 
+// shardKey is the shard_key column of g: its guild's id >> 22, nil
+// without a guild or for an id that is not a snowflake (storage.ShardKey).
+func shardKey(g *storage.Game) *int64 {
+	key, ok := storage.ShardKey(g.GuildID)
+	if !ok {
+		return nil
+	}
+	k := int64(key)
+	return &k
+}
+
 // putGame writes g, replacing old (nil for a new game) and its list rows.
 func putGame(ctx context.Context, tx pgx.Tx, old, g *storage.Game) error {
 	data, err := json.Marshal(g)
@@ -64,11 +75,11 @@ func putGame(ctx context.Context, tx pgx.Tx, old, g *storage.Game) error {
 		return fmt.Errorf("encode game %s: %w", g.ID, err)
 	}
 	if old == nil {
-		_, err = tx.Exec(ctx, `INSERT INTO games (id, version, status, awaiting_ai, deadline_ns, record)
-			VALUES ($1, $2, $3, $4, $5, $6)`, g.ID, g.Version, g.Status, g.AwaitingAI(), deadlineNS(g), data)
+		_, err = tx.Exec(ctx, `INSERT INTO games (id, version, status, awaiting_ai, deadline_ns, shard_key, record)
+			VALUES ($1, $2, $3, $4, $5, $6, $7)`, g.ID, g.Version, g.Status, g.AwaitingAI(), deadlineNS(g), shardKey(g), data)
 	} else {
-		_, err = tx.Exec(ctx, `UPDATE games SET version = $2, status = $3, awaiting_ai = $4, deadline_ns = $5, record = $6
-			WHERE id = $1`, g.ID, g.Version, g.Status, g.AwaitingAI(), deadlineNS(g), data)
+		_, err = tx.Exec(ctx, `UPDATE games SET version = $2, status = $3, awaiting_ai = $4, deadline_ns = $5, shard_key = $6, record = $7
+			WHERE id = $1`, g.ID, g.Version, g.Status, g.AwaitingAI(), deadlineNS(g), shardKey(g), data)
 	}
 	if err != nil {
 		return fmt.Errorf("write game %s: %w", g.ID, err)
@@ -219,8 +230,9 @@ func (s *Store) FinishGame(ctx context.Context, g *storage.Game, res storage.Res
 // commitGame is UpdateGame (res nil) and FinishGame: under the game's row
 // lock it compares the version, checks the change (storage.Commit), and
 // writes the game, its lists and, when finishing, the ratings — all in
-// one transaction. Finishing takes the players' advisory locks first, as
-// their ratings change.
+// one transaction. Finishing takes the advisory locks of the players
+// whose ratings move first (ratedPlayers: never an AI's), and rates last,
+// as the lock of an AI's tally is held from its read to the commit.
 func (s *Store) commitGame(ctx context.Context, g *storage.Game, res *storage.Result) ([]storage.RatingChange, error) {
 	var (
 		rec     storage.Game
@@ -229,11 +241,7 @@ func (s *Store) commitGame(ctx context.Context, g *storage.Game, res *storage.Re
 	err := s.update(ctx, func(tx pgx.Tx) error {
 		changes = nil
 		if res != nil {
-			ids := make([]storage.PlayerID, 0, len(g.Players))
-			for _, p := range g.Players {
-				ids = append(ids, p.ID)
-			}
-			if err := lockPlayers(ctx, tx, ids...); err != nil {
+			if err := lockPlayers(ctx, tx, ratedPlayers(g)...); err != nil {
 				return err
 			}
 		}
@@ -244,12 +252,11 @@ func (s *Store) commitGame(ctx context.Context, g *storage.Game, res *storage.Re
 		if rec, err = storage.Commit(old, g, res, s.now()); err != nil {
 			return err
 		}
-		if res != nil {
-			if changes, err = applyRatings(ctx, tx, &rec, s.ai); err != nil {
-				return err
-			}
+		if err := putGame(ctx, tx, old, &rec); err != nil || res == nil {
+			return err
 		}
-		return putGame(ctx, tx, old, &rec)
+		changes, err = applyRatings(ctx, tx, &rec, s.ai)
+		return err
 	})
 	if err != nil {
 		return nil, fmt.Errorf("storage: update game %s: %w", g.ID, err)
@@ -359,10 +366,20 @@ func (s *Store) Solved(ctx context.Context, p storage.PlayerID, k storage.Kind, 
 	return games, nil
 }
 
-// DueGames implements storage.Store.
-func (s *Store) DueGames(ctx context.Context) ([]*storage.Game, error) {
-	games, err := s.games(ctx, true, `SELECT id, record FROM games WHERE deadline_ns <= $1
-		ORDER BY deadline_ns, id`, s.now().UnixNano())
+// DueGames implements storage.Store, selecting the shards' games by
+// their shard_key column (see migrations/0003_shard_key.sql). A deadline
+// has passed by the database server's clock, as the claims expire
+// (dbNow), so that a process whose clock runs ahead does not list a game
+// before its time.
+func (s *Store) DueGames(ctx context.Context, shards storage.Shards) ([]*storage.Game, error) {
+	var count *int
+	if !shards.All() {
+		count = &shards.Count
+	}
+	games, err := s.games(ctx, true, `SELECT id, record FROM games
+		WHERE deadline_ns <= (extract(epoch FROM `+dbNow(1)+`) * 1000000000)::bigint
+		AND ($2::bigint IS NULL OR coalesce(shard_key % $2, 0) = ANY($3::bigint[]))
+		ORDER BY deadline_ns, id`, s.dbTime(), count, shards.IDs)
 	if err != nil {
 		return games, fmt.Errorf("storage: due games: %w", err)
 	}

@@ -7,11 +7,14 @@
 // a game's Version is a fencing token, compared and set under the game's
 // row lock, so of two writers racing on one game exactly one commits;
 // leaderboards and ranks are read from a partial index of the established
-// ratings. Transactions that touch a player's caps or ratings (CreateGame,
-// FinishGame, DeleteUser) first take that player's transaction-scoped
+// ratings. Transactions that touch a user's caps or ratings (CreateGame,
+// FinishGame, DeleteUser) first take that user's transaction-scoped
 // advisory lock, always in the same order, so that concurrent changes
-// serialise per player instead of deadlocking; a transaction PostgreSQL
-// still aborts as a deadlock or serialisation failure is retried.
+// serialise per user instead of deadlocking. An AI's rating never moves:
+// its lock is taken last, only to count the game in its tally, so that
+// the games of many users against one AI do their own work side by side.
+// A transaction PostgreSQL still aborts as a deadlock or serialisation
+// failure is retried.
 //
 // The schema is created and upgraded by the SQL files in migrations/,
 // applied in order at Open and recorded in the table schema_migrations.
@@ -37,8 +40,8 @@ import (
 // DefaultTimeout bounds each store operation unless Options say otherwise.
 const DefaultTimeout = 10 * time.Second
 
-// staleClaims is how long after expiring a claim is deleted, when a store
-// is opened.
+// staleClaims is how long after expiring, by the database's clock, a
+// claim is deleted when a store is opened.
 const staleClaims = 24 * time.Hour
 
 // maxAttempts bounds the retries of a transaction PostgreSQL aborted as a
@@ -47,8 +50,10 @@ const maxAttempts = 5
 
 // Options tune Open; the zero value is the production setting.
 type Options struct {
-	// Clock returns the current time; time.Now if nil. Tests inject one
-	// to drive deadlines.
+	// Clock returns the current time; time.Now if nil. It stamps the
+	// games (created, updated). Claims and whether a deadline has passed
+	// follow the database server's clock instead, so that processes whose
+	// clocks disagree split work correctly.
 	Clock func() time.Time
 	// Timeout bounds each operation (its context gets this deadline);
 	// DefaultTimeout if zero.
@@ -65,6 +70,10 @@ type Options struct {
 	// (strategies.Rating in the bot); without it every AI plays at
 	// storage.DefaultAIRating. AI ratings never move either way.
 	AIRatings storage.AIRatings
+
+	// dbClock stands in for the database server's clock, which times the
+	// claims, in this package's tests; nil (the server's clock) otherwise.
+	dbClock func() time.Time
 }
 
 // Store is the PostgreSQL implementation of storage.Store, plus the
@@ -73,6 +82,7 @@ type Store struct {
 	pool    *pgxpool.Pool
 	name    string
 	now     func() time.Time
+	dbClock func() time.Time // Options.dbClock
 	timeout time.Duration
 	ai      storage.AIRatings
 }
@@ -104,7 +114,7 @@ func Open(ctx context.Context, url string, opts *Options) (*Store, error) {
 	if o.MaxConns > 0 {
 		cfg.MaxConns = o.MaxConns
 	}
-	s := &Store{name: Redact(cfg.ConnConfig), now: func() time.Time { return o.Clock().UTC() }, timeout: o.Timeout, ai: o.AIRatings}
+	s := &Store{name: Redact(cfg.ConnConfig), now: func() time.Time { return o.Clock().UTC() }, dbClock: o.dbClock, timeout: o.Timeout, ai: o.AIRatings}
 	ctx, cancel := context.WithTimeout(ctx, o.Timeout)
 	defer cancel()
 	if s.pool, err = pgxpool.NewWithConfig(ctx, cfg); err != nil {
@@ -121,7 +131,8 @@ func Open(ctx context.Context, url string, opts *Options) (*Store, error) {
 	if !o.NoMigrate {
 		// Every process that ever ran leaves its membership claim; those
 		// that expired a day ago are of processes long gone.
-		if _, err := s.pool.Exec(ctx, "DELETE FROM claims WHERE expires_at < $1", s.now().Add(-staleClaims)); err != nil {
+		if _, err := s.pool.Exec(ctx, "DELETE FROM claims WHERE expires_at < "+dbNow(1)+" - $2 * interval '1 microsecond'",
+			s.dbTime(), staleClaims.Microseconds()); err != nil {
 			s.pool.Close()
 			return nil, fmt.Errorf("storage: open %s: delete stale claims: %w", s.name, err)
 		}
@@ -174,16 +185,21 @@ func retryable(err error) bool {
 	return errors.As(err, &pe) && (pe.Code == "40001" || pe.Code == "40P01")
 }
 
+// playerKey is the key of a player's advisory lock.
+func playerKey(p storage.PlayerID) int64 {
+	h := fnv.New64a()
+	h.Write([]byte("gambit player "))
+	h.Write([]byte(p))
+	return int64(h.Sum64())
+}
+
 // lockPlayers takes the transaction-scoped advisory locks of the players,
 // ordered by lock key so that two transactions never wait on each other in
 // a cycle.
 func lockPlayers(ctx context.Context, tx pgx.Tx, players ...storage.PlayerID) error {
 	keys := make([]int64, 0, len(players))
 	for _, p := range players {
-		h := fnv.New64a()
-		h.Write([]byte("gambit player "))
-		h.Write([]byte(p))
-		keys = append(keys, int64(h.Sum64()))
+		keys = append(keys, playerKey(p))
 	}
 	slices.Sort(keys)
 	for _, k := range slices.Compact(keys) {

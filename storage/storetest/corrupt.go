@@ -64,7 +64,7 @@ func testCorruptOpenGameIsSkipped(t *testing.T, o Opener, rewrite Rewriter) {
 	if want := []storage.GameID{good.ID}; !slices.Equal(IDs(ai), want) {
 		t.Errorf("AwaitingAI with a corrupt record listed %v, want the others: %v", IDs(ai), want)
 	}
-	due, err := s.DueGames(ctx)
+	due, err := s.DueGames(ctx, storage.Shards{})
 	names("DueGames", err)
 	if want := []storage.GameID{challenge.ID}; !slices.Equal(IDs(due), want) {
 		t.Errorf("DueGames with a corrupt record listed %v, want the others: %v", IDs(due), want)

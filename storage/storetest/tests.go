@@ -46,6 +46,7 @@ var suite = []struct {
 	{"HumanVsHumanMovesBoth", testHumanVsHumanMovesBoth},
 	{"DeleteUser", testDeleteUser},
 	{"RatingsNeverCountTwice", testRatingsNeverCountTwice},
+	{"DueGamesOfShards", testDueGamesOfShards},
 	{"ClaimsExpire", testClaimsExpire},
 	{"RacingClaims", testRacingClaims},
 }
@@ -286,11 +287,11 @@ func testIndexesFollowTheGame(t *testing.T, o Opener) {
 		t.Fatalf("awaiting AI %v, want %v", IDs(waiting), want)
 	}
 
-	if due, _ := s.DueGames(ctx); len(due) != 0 {
+	if due, _ := s.DueGames(ctx, storage.Shards{}); len(due) != 0 {
 		t.Fatalf("due before the deadline: %v", IDs(due))
 	}
 	clk.Advance(5 * time.Minute)
-	due, _ := s.DueGames(ctx)
+	due, _ := s.DueGames(ctx, storage.Shards{})
 	if want := []storage.GameID{challenge.ID}; !slices.Equal(IDs(due), want) {
 		t.Fatalf("due at the deadline %v, want %v", IDs(due), want)
 	}
@@ -301,7 +302,7 @@ func testIndexesFollowTheGame(t *testing.T, o Opener) {
 	if !challenge.Deadline.IsZero() {
 		t.Fatalf("expired challenge kept its deadline %v", challenge.Deadline)
 	}
-	if due, _ := s.DueGames(ctx); len(due) != 0 {
+	if due, _ := s.DueGames(ctx, storage.Shards{}); len(due) != 0 {
 		t.Fatalf("due after expiry: %v", IDs(due))
 	}
 
@@ -711,7 +712,7 @@ func testCancelledGamesLeaveEveryIndex(t *testing.T, o Opener) {
 		t.Errorf("awaiting AI after cancelling: %v", IDs(waiting))
 	}
 	clk.Advance(2 * time.Hour)
-	if due, _ := s.DueGames(ctx); len(due) != 0 {
+	if due, _ := s.DueGames(ctx, storage.Shards{}); len(due) != 0 {
 		t.Errorf("due after cancelling: %v", IDs(due))
 	}
 	if p, a, err := s.CountOpen(ctx); err != nil || p != 0 || a != 0 {
@@ -851,7 +852,7 @@ func testSoloPuzzleFromStartToSolved(t *testing.T, o Opener) {
 	if g.Turn != 0 || g.Version != 3 {
 		t.Fatalf("after two moves: turn %d version %d, want 0 and 3", g.Turn, g.Version)
 	}
-	if due, err := s.DueGames(ctx); err != nil || len(due) != 0 {
+	if due, err := s.DueGames(ctx, storage.Shards{}); err != nil || len(due) != 0 {
 		t.Fatalf("due games: %v, %v", IDs(due), err)
 	}
 
