@@ -9,7 +9,9 @@
 // Without it the module's version is used (as "go install ...@v0.3.0"
 // stamps it), else "devel". The commit comes from the build's version
 // control stamp (vcs.revision, vcs.time, vcs.modified), which go build
-// writes when it runs in a git checkout without -buildvcs=false.
+// writes when it runs in a git checkout without -buildvcs=false; a build
+// without the checkout (the Docker image's: .git stays out of its context)
+// sets it at link time, -X github.com/gambitbot/gambit/internal/buildinfo.commit=HASH.
 package buildinfo
 
 import (
@@ -22,6 +24,10 @@ import (
 // version is the release version set with -ldflags -X; empty in a
 // development build.
 var version string
+
+// commit is the commit set with -ldflags -X, for a build without version
+// control information; the build's own stamp wins over it.
+var commit string
 
 // Info is what a binary knows of its build.
 type Info struct {
@@ -41,13 +47,14 @@ type Info struct {
 // Read returns this binary's build information.
 func Read() Info {
 	bi, _ := debug.ReadBuildInfo()
-	return fromBuildInfo(bi, version)
+	return fromBuildInfo(bi, version, commit)
 }
 
 // fromBuildInfo builds an Info from the Go build information (nil when the
-// binary has none) and the link-time version (empty when not set).
-func fromBuildInfo(bi *debug.BuildInfo, linked string) Info {
-	i := Info{Version: linked, GoVersion: runtime.Version() + " " + runtime.GOOS + "/" + runtime.GOARCH}
+// binary has none) and the link-time version and commit (empty when not
+// set).
+func fromBuildInfo(bi *debug.BuildInfo, linked, linkedCommit string) Info {
+	i := Info{Version: linked, Commit: linkedCommit, GoVersion: runtime.Version() + " " + runtime.GOOS + "/" + runtime.GOARCH}
 	if bi == nil {
 		bi = &debug.BuildInfo{}
 	}

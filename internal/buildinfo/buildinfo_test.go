@@ -24,12 +24,23 @@ func TestInfoFromBuild(t *testing.T) {
 		name          string
 		bi            *debug.BuildInfo
 		linked        string
+		linkedCommit  string
 		short, string string
 	}{
 		{
 			name: "release", bi: stamped("false"), linked: "v0.3.0",
 			short:  "v0.3.0 (e64b12e)",
 			string: "gambit v0.3.0\ncommit: e64b12e71c0c5a1b2c3d4e5f60718293a4b5c6d7 (2026-11-27T09:58:00Z)\ngo: " + goVersion + "\n",
+		},
+		{
+			name: "the build's stamp over the linked commit", bi: stamped("false"), linked: "v0.3.0", linkedCommit: "0123456789",
+			short:  "v0.3.0 (e64b12e)",
+			string: "gambit v0.3.0\ncommit: e64b12e71c0c5a1b2c3d4e5f60718293a4b5c6d7 (2026-11-27T09:58:00Z)\ngo: " + goVersion + "\n",
+		},
+		{
+			name: "a Docker build: version and commit linked", bi: &debug.BuildInfo{}, linked: "v0.3.0", linkedCommit: "0123456789abcdef",
+			short:  "v0.3.0 (0123456)",
+			string: "gambit v0.3.0\ncommit: 0123456789abcdef\ngo: " + goVersion + "\n",
 		},
 		{
 			name: "modified checkout", bi: stamped("true"),
@@ -48,7 +59,7 @@ func TestInfoFromBuild(t *testing.T) {
 			string: "gambit devel\ncommit: unknown (built without version control information)\ngo: " + goVersion + "\n",
 		},
 	} {
-		i := fromBuildInfo(tc.bi, tc.linked)
+		i := fromBuildInfo(tc.bi, tc.linked, tc.linkedCommit)
 		if got := i.Short(); got != tc.short {
 			t.Errorf("%s: Short() = %q, want %q", tc.name, got, tc.short)
 		}
