@@ -40,6 +40,10 @@ type figure struct {
 	smallLines int
 	// long marks a figure that takes minutes: -short leaves it out.
 	long bool
+	// summary marks a figure whose standard error holds the figure (a
+	// summary line) and whose standard output only the lines it sums up:
+	// the page shows standard error alone.
+	summary bool
 }
 
 func gambit(args ...string) []string { return append([]string{"gambit"}, args...) }
@@ -66,15 +70,15 @@ var figures = []figure{
 	{name: "Tic-Tac-Toe perft, depth 9", about: "Every game of Tic-Tac-Toe.",
 		args: gambit("perft", "--game", "tictactoe", "--depth", "9"), small: gambit("perft", "--game", "tictactoe", "--depth", "2")},
 	{name: "Connect Four solver, Pons' set L3_R1", about: "1,000 end-game positions solved exactly, the table kept from line to line; the summary (mean time and nodes) is on stderr.",
-		args: gambit("solve", "--game", "connect4"), stdin: "engine/connect4/testdata/Test_L3_R1", small: gambit("solve", "--game", "connect4"), smallLines: 5},
+		args: gambit("solve", "--game", "connect4"), stdin: "engine/connect4/testdata/Test_L3_R1", summary: true, small: gambit("solve", "--game", "connect4"), smallLines: 5},
 	{name: "Connect Four solver, Pons' set L2_R1", about: "1,000 middle-game positions, as above.",
-		args: gambit("solve", "--game", "connect4"), stdin: "engine/connect4/testdata/Test_L2_R1", small: gambit("solve", "--game", "connect4"), smallLines: 5},
+		args: gambit("solve", "--game", "connect4"), stdin: "engine/connect4/testdata/Test_L2_R1", summary: true, small: gambit("solve", "--game", "connect4"), smallLines: 5},
 	{name: "Connect Four solver, Pons' set L2_R2", about: "1,000 harder middle-game positions, as above.",
-		args: gambit("solve", "--game", "connect4"), stdin: "engine/connect4/testdata/Test_L2_R2", small: gambit("solve", "--game", "connect4"), smallLines: 2},
+		args: gambit("solve", "--game", "connect4"), stdin: "engine/connect4/testdata/Test_L2_R2", summary: true, small: gambit("solve", "--game", "connect4"), smallLines: 2},
 	{name: "Connect Four solver, Pons' set L1_R1", about: "1,000 opening positions, as above.",
-		args: gambit("solve", "--game", "connect4"), stdin: "engine/connect4/testdata/Test_L1_R1", small: gambit("solve", "--game", "connect4"), smallLines: 2},
+		args: gambit("solve", "--game", "connect4"), stdin: "engine/connect4/testdata/Test_L1_R1", summary: true, small: gambit("solve", "--game", "connect4"), smallLines: 2},
 	{name: "Connect Four solver, Pons' set L1_R2", about: "1,000 harder opening positions, as above: minutes.",
-		args: gambit("solve", "--game", "connect4"), stdin: "engine/connect4/testdata/Test_L1_R2", small: gambit("solve", "--game", "connect4"), smallLines: 1, long: true},
+		args: gambit("solve", "--game", "connect4"), stdin: "engine/connect4/testdata/Test_L1_R2", summary: true, small: gambit("solve", "--game", "connect4"), smallLines: 1, long: true},
 	{name: "8-puzzle, every algorithm", about: "Each search on one 13-move position: length, nodes, time and whether the answer is proved shortest.",
 		args: gambit("solve", "--game", "8puzzle", "--position", "1,2,3,5,6,0,7,8,4", "--compare"), small: gambit("solve", "--game", "8puzzle", "--position", "1,2,3,5,6,0,7,8,4", "--compare", "--nodes", "2000")},
 	{name: "15-puzzle, IDA* with pattern databases", about: "A hard 15-puzzle position; the pattern databases are built first (their time is given apart).",
@@ -85,7 +89,7 @@ var figures = []figure{
 		args:  gambit("arena", "--game", "adjacency", "--players", "minimax,greedy,hill-steepest", "--rounds", "8", "--games", "20", "--nodes", "3000", "--seed", "1", "--concurrency", "2"),
 		small: gambit("arena", "--game", "adjacency", "--players", "minimax,greedy", "--rounds", "8", "--games", "2", "--nodes", "200", "--seed", "1")},
 	{name: "Database: durable commits a second (bbolt)", about: "100 games with 10 moves each, each commit synced to disk.",
-		args:  gambit("db", "bench", "--db", "{tmp}/bench.db", "--games", "100", "--moves", "10"),
+		args: gambit("db", "bench", "--db", "{tmp}/bench.db", "--games", "100", "--moves", "10"), summary: true,
 		small: gambit("db", "bench", "--db", "{tmp}/bench.db", "--games", "2", "--moves", "2")},
 	rating("adjacency", "8", "--rounds", "8"),
 	rating("connect4", "10"),
@@ -162,6 +166,9 @@ func write(path string, short bool) error {
 		if err != nil {
 			return fmt.Errorf("%s: %w\n%s", f.name, err, stderr)
 		}
+		if f.summary {
+			stdout = ""
+		}
 		fmt.Fprintf(&body, " (%.1f s)\n\n```text\n%s```\n", time.Since(start).Seconds(), excerpt(stdout, stderr))
 	}
 	fmt.Fprintf(&b, "- load average after: %s\n", loadAverage())
@@ -221,7 +228,9 @@ func excerpt(stdout, stderr string) string {
 	var b strings.Builder
 	writeTail(&b, stdout, 40)
 	if strings.TrimSpace(stderr) != "" {
-		b.WriteString("stderr:\n")
+		if strings.TrimSpace(stdout) != "" {
+			b.WriteString("stderr:\n")
+		}
 		writeTail(&b, stderr, 5)
 	}
 	return b.String()
@@ -244,10 +253,11 @@ func writeTail(w io.Writer, text string, n int) {
 	}
 }
 
-// commandLine writes a command as a shell would take it.
+// commandLine writes a command as a shell would take it, {tmp} as /tmp.
 func commandLine(args []string, stdin string) string {
 	words := make([]string, len(args))
 	for i, a := range args {
+		a = strings.ReplaceAll(a, "{tmp}", "/tmp")
 		if a == "" || strings.ContainsAny(a, " '\"$^*?[]|<>&;()\\") {
 			a = "'" + strings.ReplaceAll(a, "'", `'\''`) + "'"
 		}

@@ -103,3 +103,23 @@ func checkBenchmark(t *testing.T, root string, args []string) {
 	}
 	t.Errorf("-bench %s names no benchmark of %s", pattern, pkg)
 }
+
+func TestCommandLineAndExcerpt(t *testing.T) {
+	if got, want := commandLine([]string{"gambit", "db", "bench", "--db", "{tmp}/b.db", "--position", "x o"}, "engine/f"), "gambit db bench --db /tmp/b.db --position 'x o' < engine/f"; got != want {
+		t.Errorf("commandLine = %q, want %q", got, want)
+	}
+	if got, want := commandLine(goBench("-bench", "A/B", "./p"), ""), "go test -run '^$' -bench A/B ./p"; got != want {
+		t.Errorf("commandLine = %q, want %q", got, want)
+	}
+	var out strings.Builder
+	for i := range 45 {
+		out.WriteString(strings.Repeat("x", i%3+1) + "\n")
+	}
+	got := excerpt(out.String(), "progress\r50%\rdone\n")
+	if !strings.HasPrefix(got, "… (5 lines before)\n") || !strings.HasSuffix(got, "stderr:\nprogress\n50%\ndone\n") || strings.Count(got, "\n") != 1+40+1+3 {
+		t.Errorf("excerpt:\n%s", got)
+	}
+	if got := excerpt("", "1000 positions\n"); got != "1000 positions\n" {
+		t.Errorf("a summary's excerpt = %q", got)
+	}
+}
