@@ -20,13 +20,17 @@ import (
 // the example's arguments after "gambit", as docExamples normalises them
 // (quotes removed, one space between arguments).
 var docSkips = map[string]string{
+	// Need a Discord token, or serve until stopped.
+	"bot":        "needs a Discord token and runs until stopped; TestBotNeedsATokenAndValidSettings and the process tests run it",
+	"playground": "serves a web page until stopped; internal/playground's tests and its browser tests run it",
+
 	// Time-bound searches (--time, 1 s by default): how deep they get, and
 	// so their answer, depends on the machine's speed. analyze.txtar runs
 	// the same positions (or nearby ones) bounded by --depth or to an
 	// exact end, with --time as a hang guard only.
-	"analyze --game adjacency --position ......oo/......oo/......../......../......../......../xx....../xx...... o 8 --json": "solving takes 8.5 million nodes, beyond 1 s under -race",
-	"analyze --game connect4 --position 2252576253462244111563 --json":                                                       "time-bound; analyze.txtar runs it with --time 1m",
-	"analyze --game connect4 --position start --json":                                                                        "time-bound; analyze.txtar runs it with --depth 8",
+	"analyze --game adjacency --position ......oo/......oo/......../......../......../......../xx....../xx...... o 8 --time 10s --json": "solving takes 8.5 million nodes, more than 10 s under -race on a loaded machine; analyze.txtar solves the o 4 position",
+	"analyze --game connect4 --position 2252576253462244111563 --json":                                                                  "time-bound; analyze.txtar runs it with --time 1m",
+	"analyze --game connect4 --position start --json":                                                                                   "time-bound; analyze.txtar runs it with --depth 8",
 
 	// Compares two builds of gambit: needs the other commit's binary.
 	"arena --game adjacency --external v2=minimax@/tmp/gambit-v2,v1=minimax@/tmp/gambit-v1/gambit --rounds 8,16,28 --games 24 --time 100ms --seed 21 --concurrency 2": "needs two built binaries and runs for minutes",
@@ -47,7 +51,8 @@ type docExample struct {
 
 // TestDocExamplesAreScripts checks that every example command line in the
 // documentation — a line of a fenced code block that starts with
-// "gambit " or "$ gambit ", in any Markdown file of the repository — is
+// "gambit " or "go run ./cmd/gambit " (after an optional "$ "), in any
+// Markdown file of the repository — is
 // run by a testscript in testdata/script with the same arguments, or is in
 // docSkips with its reason. A usage synopsis ("--depth N",
 // "[--json]", "adjacency|connect4") is not an example. A skip that no
@@ -129,7 +134,7 @@ func markdownExamples(t *testing.T, name string, f *os.File) []docExample {
 		if !fenced {
 			continue
 		}
-		cmd, ok := strings.CutPrefix(strings.TrimPrefix(line, "$ "), "gambit ")
+		cmd, ok := gambitArgs(strings.TrimPrefix(line, "$ "))
 		if !ok {
 			continue
 		}
@@ -148,6 +153,17 @@ func markdownExamples(t *testing.T, name string, f *os.File) []docExample {
 		t.Fatalf("%s: %v", name, err)
 	}
 	return examples
+}
+
+// gambitArgs returns the arguments of a command line that runs gambit:
+// "gambit ARGS" or "go run ./cmd/gambit ARGS".
+func gambitArgs(line string) (string, bool) {
+	for _, prefix := range []string{"gambit ", "go run ./cmd/gambit "} {
+		if args, ok := strings.CutPrefix(line, prefix); ok {
+			return args, true
+		}
+	}
+	return "", false
 }
 
 // placeholder matches a word of a usage synopsis: N, G, FILE, bolt:PATH.
