@@ -7,7 +7,7 @@ import (
 	"testing"
 )
 
-// TestListIsCurrent checks that docs/licenses.md lists the modules the
+// TestListIsCurrent checks that THIRD_PARTY_LICENSES.md lists the modules the
 // gambit binary links now, with their versions and licences: a new or
 // upgraded dependency fails here until the list is regenerated.
 func TestListIsCurrent(t *testing.T) {

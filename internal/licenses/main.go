@@ -1,4 +1,4 @@
-// Command licenses writes docs/licenses.md: every module the gambit binary
+// Command licenses writes THIRD_PARTY_LICENSES.md: every module the gambit binary
 // links, with its version and the licence its LICENSE (or COPYING) file
 // carries, as the module cache holds it. Run it from the repository's root
 // after a dependency changes:
@@ -24,7 +24,7 @@ import (
 )
 
 // out is the list's path from the repository's root.
-const out = "docs/licenses.md"
+const out = "THIRD_PARTY_LICENSES.md"
 
 func main() {
 	text, err := generate(".")
