@@ -1,6 +1,6 @@
-// Command licenses writes THIRD_PARTY_LICENSES.md: every module the gambit binary
-// links, with its version and the licence its LICENSE (or COPYING) file
-// carries, as the module cache holds it. Run it from the repository's root
+// Command licenses writes THIRD_PARTY_LICENSES.md: every module the gambit
+// binary links, with its version and the licence its LICENSE (or COPYING)
+// file carries, as the module cache holds it. Run it from the repository's root
 // after a dependency changes:
 //
 //	go run ./internal/licenses
