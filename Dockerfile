@@ -1,12 +1,16 @@
 # syntax=docker/dockerfile:1
 # Gambit: a static binary on a distroless base, run as a non-root user.
 # Build: docker build -t gambit .
+# A release names its version and commit (gambit version, /help's footer):
+#   docker build --build-arg VERSION=v0.3.0 --build-arg COMMIT=$(git rev-parse HEAD) -t gambit .
 FROM golang:1.26 AS build
 WORKDIR /src
 COPY go.mod go.sum* ./
 RUN go mod download
 COPY . .
-RUN CGO_ENABLED=0 go build -trimpath -ldflags="-s -w" -o /out/gambit ./cmd/gambit
+ARG VERSION=
+ARG COMMIT=
+RUN CGO_ENABLED=0 go build -trimpath -ldflags="-s -w -X github.com/gambitbot/gambit/internal/buildinfo.version=${VERSION} -X github.com/gambitbot/gambit/internal/buildinfo.commit=${COMMIT}" -o /out/gambit ./cmd/gambit
 # The data directory exists in the image, owned by the user that runs, so
 # a named volume mounted there starts with that ownership.
 RUN mkdir -p /out/data

@@ -11,6 +11,7 @@ import (
 	"github.com/gambitbot/gambit/engine"
 	"github.com/gambitbot/gambit/games"
 	"github.com/gambitbot/gambit/games/catalog"
+	"github.com/gambitbot/gambit/internal/buildinfo"
 	"github.com/gambitbot/gambit/storage"
 	"github.com/gambitbot/gambit/strategies"
 )
@@ -172,6 +173,7 @@ func overview(l *i18n.Localizer) Message {
 			{Name: l.T("help.games"), Value: strings.Join(gameLines, "\n")},
 			{Name: l.T("help.ai_opponents"), Value: l.T("help.ais", "Count", len(strategies.All()), "Strongest", strings.Join(strongest(l), ", "))},
 		},
+		Footer: &discordgo.MessageEmbedFooter{Text: l.T("help.version_footer", "Version", buildinfo.Read().Short())},
 	}
 	return Message{Embeds: []*discordgo.MessageEmbed{embed}, Components: []discordgo.MessageComponent{}, AllowedMentions: noPings()}
 }

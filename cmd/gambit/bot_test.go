@@ -16,18 +16,21 @@ import (
 	"time"
 
 	"github.com/gambitbot/gambit/internal/discordtest"
+	"github.com/rogpeppe/go-internal/testscript"
 )
 
 // runMainEnv makes the test binary run gambit's main instead of the tests,
 // so that tests can start the real process and signal it.
 const runMainEnv = "GAMBIT_TEST_RUN_MAIN"
 
+// TestMain also installs gambit as a command of the testscripts
+// (script_test.go): run under the name gambit, the test binary is gambit.
 func TestMain(m *testing.M) {
 	if os.Getenv(runMainEnv) == "1" {
 		main()
 		return
 	}
-	os.Exit(m.Run())
+	testscript.Main(m, map[string]func(){"gambit": main})
 }
 
 func TestBotNeedsATokenAndValidSettings(t *testing.T) {

@@ -44,6 +44,7 @@ var commands = []command{
 	{name: "train", summary: "fit the weights of minimax's learned Adjacency evaluation by self-play", run: runTrain},
 	{name: "play", summary: "play a game against a strategy in the terminal", run: runPlay},
 	{name: "db", summary: "check, back up, inspect or benchmark the database", run: runDB},
+	{name: "version", summary: "print the version, the commit and the Go that built this binary", run: runVersion},
 }
 
 // usageError marks an error in the command line, which exits with status
@@ -79,6 +80,8 @@ func run(args []string, sio stdio) int {
 		}
 		printUsage(stdout)
 		return 0
+	case "-version", "--version":
+		name, args = "version", append([]string{"version"}, args[1:]...)
 	}
 	for _, c := range commands {
 		if c.name != name {

@@ -356,6 +356,7 @@ func TestBrowserAdjacencyAgainstAnAI(t *testing.T) {
 	run(t, ctx, chromedp.WaitVisible(css(`button[data-custom-id^="v1/rematch/"]`)))
 	shot := value(t, ctx, chromedp.FullScreenshot(100))
 	t.Logf("screenshot: %s", saveArtifact(t, "playground-adjacency.png", shot))
+	updateDocs(t, ctx, "playground.png")
 }
 
 // TestBrowserAdjacencyInTwoClicks plays Adjacency moves the two-click way:
@@ -560,4 +561,24 @@ func TestBrowserSpeakingIndonesian(t *testing.T) {
 	if l := value(t, ctx, chromedp.Evaluate[string](`document.querySelector('#member-locale').value`)); l != i18n.Indonesian {
 		t.Errorf("the member's selector shows %q after the refusal, want %q", l, i18n.Indonesian)
 	}
+}
+
+// updateDocs writes a screenshot for the docs (docs/name) when
+// GAMBIT_UPDATE_DOCS=1, so that the picture the docs show is the product's
+// as its test saw it. The window is made tall enough for a whole game
+// message first:
+//
+//	GAMBIT_UPDATE_DOCS=1 go test -run TestBrowserAdjacencyAgainstAnAI ./internal/playground
+func updateDocs(t *testing.T, ctx context.Context, name string) {
+	t.Helper()
+	if os.Getenv("GAMBIT_UPDATE_DOCS") != "1" {
+		return
+	}
+	run(t, ctx, chromedp.EmulateViewport(1280, 1300))
+	shot := value(t, ctx, chromedp.FullScreenshot(100))
+	path := filepath.Join("..", "..", "docs", name)
+	if err := os.WriteFile(path, shot, 0o644); err != nil {
+		t.Fatalf("update the docs' picture: %v", err)
+	}
+	t.Logf("wrote %s", path)
 }

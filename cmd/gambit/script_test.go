@@ -1,0 +1,28 @@
+package main
+
+import (
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/rogpeppe/go-internal/testscript"
+)
+
+// TestScripts runs the command-line examples in testdata/script, each a
+// testscript that runs gambit (this test binary, as TestMain arranges) and
+// checks its output, so that an example whose output changes fails here.
+// The scripts' work directory holds the repository's engine directory, so
+// an example reading engine/connect4/testdata/... reads as in the docs.
+func TestScripts(t *testing.T) {
+	engine, err := filepath.Abs("../../engine")
+	if err != nil {
+		t.Fatal(err)
+	}
+	testscript.Run(t, testscript.Params{
+		Dir:                 filepath.Join("testdata", "script"),
+		RequireExplicitExec: true,
+		Setup: func(env *testscript.Env) error {
+			return os.Symlink(engine, filepath.Join(env.WorkDir, "engine"))
+		},
+	})
+}
