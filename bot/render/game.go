@@ -304,13 +304,18 @@ func describe(l *i18n.Localizer, gm *games.Game, c games.Change) string {
 }
 
 // lastMoveLine says who made the last move and what it did, or returns ""
-// before the first move.
+// before the first move. A puzzle's Solve button plays its moves for the
+// player, so the last move of a puzzle solved by Gambit is Gambit's.
 func lastMoveLine(l *i18n.Localizer, g *storage.Game, gm *games.Game, pos engine.Position, last *games.Change) string {
 	if last == nil {
 		return ""
 	}
 	if g.Solo() {
-		return l.T("board.last_move", "Who", PlayerName(l, g.Players[0]), "What", describe(l, gm, *last))
+		who := PlayerName(l, g.Players[0])
+		if g.Result != nil && g.Result.Outcome == storage.SolvedByGambit {
+			who = l.T("board.gambit")
+		}
+		return l.T("board.last_move", "Who", who, "What", describe(l, gm, *last))
 	}
 	s := pos.SideToMove().Other() // the side that moved last
 	who := gm.Look.Last[s]
