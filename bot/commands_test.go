@@ -471,8 +471,22 @@ func TestRematchBetweenUsersChallengesTheOtherPlayer(t *testing.T) {
 	board := h.board(old.ID)
 	rematch, _ := find(board, customid.Rematch, nil)
 
+	ratings := embedText(board)
+	if i := strings.Index(ratings, "Rating changes"); i < 0 {
+		t.Fatalf("the ended board shows no rating changes: %q", ratings)
+	} else {
+		ratings = ratings[i:]
+	}
 	if r := h.click(bob, board.ID, rematch); r.Ephemeral() || r.ID != board.ID {
 		t.Fatalf("bob's Rematch answered %q (ephemeral %v), want the old board updated", r.Content, r.Ephemeral())
+	}
+	// The old board keeps its rating changes.
+	h.waitBoard(old.ID, "the old board without its Rematch button", func(m discordtest.Message) bool {
+		_, ok := find(m, customid.Rematch, nil)
+		return !ok && strings.Contains(m.Content, "A rematch was started below")
+	})
+	if now := embedText(h.board(old.ID)); !strings.Contains(now, ratings) {
+		t.Errorf("the rematch took the rating changes off the old board: %q, want %q in it", now, ratings)
 	}
 	r, err := h.waitMessage(h.ctx(), func(m discordtest.Message) bool {
 		_, ok := find(m, customid.Accept, nil)
