@@ -13,7 +13,9 @@ import (
 	"os"
 	"strings"
 
+	"github.com/gambitbot/gambit/games"
 	"github.com/gambitbot/gambit/games/catalog"
+	"github.com/gambitbot/gambit/strategies"
 )
 
 // command is one subcommand of gambit.
@@ -151,6 +153,27 @@ func gameFlag(fs *flagSet) *string {
 // errNoGame is the usage error of a command run without --game.
 func errNoGame() error {
 	return usagef("--game is required: %s", strings.Join(catalog.Names(), ", "))
+}
+
+// lookupAI finds the strategy name for game, as play, arena and analyze
+// take it; any problem is a usage error. A puzzle has no AI: it is
+// solved, and the error says with which command.
+func lookupAI(name string, game *games.Game) (strategies.Info, error) {
+	if len(strategies.ForGame(game.Name)) == 0 {
+		var duels []string
+		for _, g := range catalog.All() {
+			if len(strategies.ForGame(g.Name)) > 0 {
+				duels = append(duels, g.Name)
+			}
+		}
+		return strategies.Info{}, usagef("%s is a puzzle for one player, with no AI to play it: solve it with gambit solve --game %s (see gambit solve --help); AIs play %s",
+			game.Name, game.Name, strings.Join(duels, ", "))
+	}
+	info, err := strategies.LookupFor(name, game.Name)
+	if err != nil {
+		return strategies.Info{}, usageError{err}
+	}
+	return info, nil
 }
 
 // parse parses args: --help prints the usage and the options and returns
