@@ -78,10 +78,10 @@ func game(size int, name, title, start string) *games.Game {
 				"**Goal.** The tiles read 1–" + strconv.Itoa(n) + " row by row from the top-left, the blank last. Every puzzle Gambit deals can be solved; " +
 					"fewer moves is better, and the board says at the end how many an optimal solution needs.",
 			}, "\n\n"),
-			Moving: "Press a tile next to the blank under the board, or type `/move cell:6` with the tile's number " +
-				"(or the blank's direction: `U`, `D`, `L`, `R`). **Hint** shows privately the next move of an optimal solution, " +
+			Moving: "Press a tile next to the blank under the board, or type `/move cell:6` with the tile's number. " +
+				"**Hint** shows privately the next tile to slide on an optimal solution, " +
 				"**Solve** plays one out (the puzzle then counts as solved by Gambit, not by you), **Compare algorithms** runs " +
-				"the searches of report 003 on the board in front of you.",
+				"Gambit's search algorithms side by side on the board in front of you.",
 		},
 	}
 	if size == 4 {
