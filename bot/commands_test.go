@@ -555,8 +555,8 @@ func TestAnUnplayedTurnForfeitsAfterTheTurnTimeout(t *testing.T) {
 
 // TestLeaderboardAfterOneGameAgainstAnAI starts from an empty ladder; after
 // one game against an AI the AI's rating is still its calibrated one, the
-// player's moved, and /leaderboard lists the AI and, below a divider, the
-// player as provisional.
+// player's moved, and /leaderboard ranks the player first, provisional,
+// and lists the AI apart below.
 func TestLeaderboardAfterOneGameAgainstAnAI(t *testing.T) {
 	t.Parallel()
 	h := start(t)
@@ -603,10 +603,10 @@ func TestLeaderboardAfterOneGameAgainstAnAI(t *testing.T) {
 		}
 		e := m.Embeds[0]
 		lines := strings.Split(e.Description, "\n")
-		if len(lines) != 3 || !strings.HasPrefix(lines[0], "🥇 🤖 Random") || !strings.Contains(lines[0], fmt.Sprintf("**%.0f (fixed)** · 1–0–0", calibrated)) ||
-			!strings.Contains(lines[1], "Provisional") ||
-			!strings.HasPrefix(lines[2], "— <@"+alice+"> · **") || !strings.Contains(lines[2], "?** · 0–1–0") {
-			t.Errorf("scope %s: leaderboard %q, want the AI ranked, a divider and alice provisional below", scope, e.Description)
+		if len(lines) != 3 || !strings.HasPrefix(lines[0], "🥇 <@"+alice+"> · **") || !strings.Contains(lines[0], "?** · 0–1–0") ||
+			!strings.Contains(lines[1], "AIs") ||
+			!strings.HasPrefix(lines[2], "🤖 Random") || !strings.Contains(lines[2], fmt.Sprintf("**%.0f (fixed)** · 1–0–0", calibrated)) {
+			t.Errorf("scope %s: leaderboard %q, want alice ranked first, provisional, and the AI apart below", scope, e.Description)
 		}
 		if !strings.Contains(e.Footer.Text, "? = provisional: settles after about a dozen games") {
 			t.Errorf("scope %s: footer %q does not explain '?'", scope, e.Footer.Text)

@@ -1420,7 +1420,7 @@ func TestLeaderboard(t *testing.T) {
 	m := Leaderboard(en, storage.Kind("adjacency"), "global", top, me)
 	checkDiscord(t, m)
 	d := description(t, m)
-	for _, want := range []string{"<@111> · **1732** · 20–5–3", "🤖 Deep thinker (hard) · **1701 (fixed)** · 9–1–0", "**#4** <@1001>"} {
+	for _, want := range []string{"🥇 <@111> · **1732** · 20–5–3", "🤖 Deep thinker (hard) · **1701 (fixed)** · 9–1–0", "**#4** <@1002>"} {
 		if !strings.Contains(d, want) {
 			t.Errorf("leaderboard lacks %q", want)
 		}
@@ -1428,15 +1428,19 @@ func TestLeaderboard(t *testing.T) {
 	if !strings.Contains(embed(m).Title, "Adjacency") || !strings.Contains(embed(m).Title, "global") {
 		t.Errorf("title %q", embed(m).Title)
 	}
+	if strings.Contains(d, "🥇 🤖") {
+		t.Errorf("an AI has a place among the people:\n%s", d)
+	}
 	if f := embed(m).Fields; len(f) != 1 || !strings.Contains(f[0].Value, "<@333> · **1500?** · 1–2–0") {
 		t.Errorf("viewer's place missing or not provisional: %v", f)
 	}
 }
 
-// TestLeaderboardListsProvisionalBelow shows a ladder whose only
-// established rating is an AI's: the provisional players follow below a
-// divider, unranked and marked with "?".
-func TestLeaderboardListsProvisionalBelow(t *testing.T) {
+// TestLeaderboardRanksPeopleApartFromAIs shows a new server's ladder,
+// whose only established rating is an AI's: the people are ranked from
+// their first rated game, marked provisional with "?", and the AIs are
+// listed apart, below, without a place.
+func TestLeaderboardRanksPeopleApartFromAIs(t *testing.T) {
 	top := []storage.Standing{
 		standing(1, storage.AI("minimax"), 2044, storage.AIDeviation, 0, 2, 0),
 		standing(0, storage.User("111"), 1662, 290, 1, 0, 0),
@@ -1446,18 +1450,23 @@ func TestLeaderboardListsProvisionalBelow(t *testing.T) {
 	checkDiscord(t, m)
 	lines := strings.Split(description(t, m), "\n")
 	want := []string{
-		"🥇 🤖 Deep thinker (hard) · **2044 (fixed)** · 0–2–0",
-		en.T("ladder.divider"),
-		"— <@111> · **1662?** · 1–0–0",
-		"— <@222> · **1338?** · 0–1–0",
+		"🥇 <@111> · **1662?** · 1–0–0",
+		"🥈 <@222> · **1338?** · 0–1–0",
+		en.T("ladder.ais"),
+		"🤖 Deep thinker (hard) · **2044 (fixed)** · 0–2–0",
 	}
 	if !slices.Equal(lines, want) {
 		t.Errorf("leaderboard lines:\n%s\nwant:\n%s", strings.Join(lines, "\n"), strings.Join(want, "\n"))
 	}
-	// With no established rating at all, the divider comes first.
+	// One person, no AI: ranked first, provisional.
 	m = Leaderboard(en, storage.Kind("connect4"), "server", top[1:2], nil)
-	if d := description(t, m); d != en.T("ladder.divider")+"\n— <@111> · **1662?** · 1–0–0" {
+	if d := description(t, m); d != "🥇 <@111> · **1662?** · 1–0–0" {
 		t.Errorf("leaderboard of one provisional player: %q", d)
+	}
+	// Only AIs: the people's part says nobody has played yet.
+	m = Leaderboard(en, storage.Kind("connect4"), "server", top[:1], nil)
+	if d := description(t, m); !strings.HasPrefix(d, en.T("ladder.no_people", "Name", "connect4")+"\n"+en.T("ladder.ais")) {
+		t.Errorf("leaderboard of an AI alone: %q", d)
 	}
 }
 
