@@ -61,13 +61,21 @@ func game(size int, name, title, start string) *games.Game {
 			return games.OrNil(p, err)
 		},
 		Owns: func(pos engine.Position) bool { return pos.(*rules.Position).Size() == size },
+		Moved: func(pos engine.Position, m engine.Move) string {
+			p := pos.(*rules.Position)
+			to, _ := p.Target(m)
+			return strconv.Itoa(p.Tile(to))
+		},
 		Look: games.Look{
 			Mark: [2]string{"🧩", "🧩"}, Last: [2]string{"🧩", "🧩"},
 			Colour:  [2]int{0x55ACEE, 0x55ACEE},
 			Picture: games.Picture{Board: 0x2B2D31, Cell: 0xE8D5B0, Mark: [2]int{0x3B2A14, 0x3B2A14}, Labels: true},
 			Board:   board,
 			Describe: func(c games.Change) string {
-				return "moved the blank **" + direction(c.Move) + "**"
+				if len(c.Changed) == 1 {
+					return "slid tile **" + c.Changed[0] + "**"
+				}
+				return "moved the blank **" + direction(c.Move) + "**" // a move recorded without its tile
 			},
 		},
 		Input: games.Input{Layout: games.BoardButtons},
