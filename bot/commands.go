@@ -144,7 +144,7 @@ func commandDefinitions() []*discordgo.ApplicationCommand {
 				MinValue: ptr(0.1), MaxValue: MaxMoveTime.Seconds()},
 			{Type: discordgo.ApplicationCommandOptionInteger, Name: "turn-timeout", Description: "Hours a player may take per move before forfeiting",
 				MinValue: ptr(1.0), MaxValue: 24 * 14},
-			{Type: discordgo.ApplicationCommandOptionString, Name: "games", Description: "Allowed games: all, or a list like adjacency,connect4",
+			{Type: discordgo.ApplicationCommandOptionString, Name: "games", Description: "The games allowed: all, or a list like adjacency,connect4",
 				MaxLength: 100},
 		},
 	}))

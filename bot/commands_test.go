@@ -471,8 +471,22 @@ func TestRematchBetweenUsersChallengesTheOtherPlayer(t *testing.T) {
 	board := h.board(old.ID)
 	rematch, _ := find(board, customid.Rematch, nil)
 
+	ratings := embedText(board)
+	if i := strings.Index(ratings, "Rating changes"); i < 0 {
+		t.Fatalf("the ended board shows no rating changes: %q", ratings)
+	} else {
+		ratings = ratings[i:]
+	}
 	if r := h.click(bob, board.ID, rematch); r.Ephemeral() || r.ID != board.ID {
 		t.Fatalf("bob's Rematch answered %q (ephemeral %v), want the old board updated", r.Content, r.Ephemeral())
+	}
+	// The old board keeps its rating changes.
+	h.waitBoard(old.ID, "the old board without its Rematch button", func(m discordtest.Message) bool {
+		_, ok := find(m, customid.Rematch, nil)
+		return !ok && strings.Contains(m.Content, "A rematch was started below")
+	})
+	if now := embedText(h.board(old.ID)); !strings.Contains(now, ratings) {
+		t.Errorf("the rematch took the rating changes off the old board: %q, want %q in it", now, ratings)
 	}
 	r, err := h.waitMessage(h.ctx(), func(m discordtest.Message) bool {
 		_, ok := find(m, customid.Accept, nil)
@@ -541,8 +555,8 @@ func TestAnUnplayedTurnForfeitsAfterTheTurnTimeout(t *testing.T) {
 
 // TestLeaderboardAfterOneGameAgainstAnAI starts from an empty ladder; after
 // one game against an AI the AI's rating is still its calibrated one, the
-// player's moved, and /leaderboard lists the AI and, below a divider, the
-// player as provisional.
+// player's moved, and /leaderboard ranks the player first, provisional,
+// and lists the AI apart below.
 func TestLeaderboardAfterOneGameAgainstAnAI(t *testing.T) {
 	t.Parallel()
 	h := start(t)
@@ -589,10 +603,10 @@ func TestLeaderboardAfterOneGameAgainstAnAI(t *testing.T) {
 		}
 		e := m.Embeds[0]
 		lines := strings.Split(e.Description, "\n")
-		if len(lines) != 3 || !strings.HasPrefix(lines[0], "🥇 🤖 Random") || !strings.Contains(lines[0], fmt.Sprintf("**%.0f (fixed)** · 1–0–0", calibrated)) ||
-			!strings.Contains(lines[1], "Provisional") ||
-			!strings.HasPrefix(lines[2], "— <@"+alice+"> · **") || !strings.Contains(lines[2], "?** · 0–1–0") {
-			t.Errorf("scope %s: leaderboard %q, want the AI ranked, a divider and alice provisional below", scope, e.Description)
+		if len(lines) != 3 || !strings.HasPrefix(lines[0], "🥇 <@"+alice+"> · **") || !strings.Contains(lines[0], "?** · 0–1–0") ||
+			!strings.Contains(lines[1], "AIs") ||
+			!strings.HasPrefix(lines[2], "🤖 Random") || !strings.Contains(lines[2], fmt.Sprintf("**%.0f (fixed)** · 1–0–0", calibrated)) {
+			t.Errorf("scope %s: leaderboard %q, want alice ranked first, provisional, and the AI apart below", scope, e.Description)
 		}
 		if !strings.Contains(e.Footer.Text, "? = provisional: settles after about a dozen games") {
 			t.Errorf("scope %s: footer %q does not explain '?'", scope, e.Footer.Text)

@@ -154,7 +154,7 @@ func TestIndonesianUsersSeeIndonesian(t *testing.T) {
 	}
 
 	_, help := h.command(alice, "help")
-	speaks(t, "/help", help, []string{"permainan papan di Discord", "Lawan AI", "`/main permainan:"}, []string{"board games in Discord", "AI opponents"})
+	speaks(t, "/help", help, []string{"permainan papan di Discord", "Lawan AI", "`/main` — "}, []string{"board games in Discord", "AI opponents"})
 	_, rules := h.command(alice, "help", opt("game", "adjacency"))
 	speaks(t, "/help game:adjacency", rules, []string{"Cara melangkah", "**Papan.**", "Pemikir mendalam"}, []string{"How to move", "Deep thinker"})
 
@@ -232,5 +232,39 @@ func TestBoardsAfterARestartSpeakTheGuildsLanguage(t *testing.T) {
 	speaks(t, "the expired challenge", expired, []string{"Tantangan kedaluwarsa"}, []string{"expired"})
 	if expired.ID != m.ID {
 		t.Errorf("the expiry posted a new message")
+	}
+}
+
+// TestHelpListsEveryCommand checks that /help's overview names every
+// command Gambit registers, by the name the reader's Discord shows, in
+// English and, as /bantuan, in Indonesian, and still fits on one screen.
+func TestHelpListsEveryCommand(t *testing.T) {
+	t.Parallel()
+	h := start(t)
+	alice := h.srv.AddUser("alice").ID
+	cmds := h.srv.Commands("")
+	if len(cmds) < 10 {
+		t.Fatalf("%d commands registered", len(cmds))
+	}
+	for _, loc := range []string{"en-US", i18n.Indonesian} {
+		h.srv.SetLocale(alice, loc)
+		_, help := h.command(alice, "help")
+		s := text(help)
+		for _, c := range cmds {
+			name := c.Name
+			if n, ok := c.NameLocalizations[loc]; ok {
+				name = n
+			}
+			if c.Type == discordgo.ChatApplicationCommand {
+				name = "`/" + name + "`"
+			}
+			if !strings.Contains(s, name) {
+				t.Errorf("%s: /help lacks %s:\n%s", loc, name, s)
+			}
+		}
+		// One screen: short lines, and not many.
+		if n, lines := utf8.RuneCountInString(s), strings.Count(s, "\n")+1; n > 1800 || lines > 26 {
+			t.Errorf("%s: the overview has %d characters on %d lines, want at most 1800 on 26:\n%s", loc, n, lines, s)
+		}
 	}
 }

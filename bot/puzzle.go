@@ -248,7 +248,8 @@ func (b soloFlow) clickHint(ctx context.Context, ix *component, g *storage.Game)
 	if err != nil {
 		return err
 	}
-	return ix.say("puzzle.hint", "Move", moveName(gm, pos, moves[0]), "Cell", pos.FormatMove(moves[0]),
+	name := moveName(gm, pos, moves[0]) // a sliding tile's number, which /move takes too
+	return ix.say("puzzle.hint", "Move", name, "Cell", name,
 		"Moves", render.Plural(ix.lang(), len(moves), "move"))
 }
 
@@ -283,7 +284,9 @@ func (b soloFlow) clickSolve(ctx context.Context, ix *component, g *storage.Game
 		return err
 	}
 	own := len(g.Moves)
-	for _, m := range moves {
+	names := make([]string, len(moves)) // as the board names them: the tiles that slide
+	for i, m := range moves {
+		names[i] = moveName(gm, pos, m)
 		c := gm.Play(pos, m)
 		g.Moves = append(g.Moves, c.Move)
 		g.Last = &storage.LastMove{Move: c.Move, Changed: c.Changed}
@@ -299,7 +302,7 @@ func (b soloFlow) clickSolve(ctx context.Context, ix *component, g *storage.Game
 		return fmt.Errorf("bot: solve game %s: %w", g.ID, err)
 	}
 	l := b.boards.boardLang(g)
-	notice := l.T("puzzle.solved_by_gambit", "Moves", render.Plural(l, len(moves), "move"), "Line", strings.Join(g.Moves[own:], " "))
+	notice := l.T("puzzle.solved_by_gambit", "Moves", render.Plural(l, len(moves), "move"), "Line", strings.Join(names, " "))
 	return b.boards.updateBoard(ctx, ix.interaction, g, b.boards.view(g, pos, nil, nil, notice))
 }
 

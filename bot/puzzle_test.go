@@ -68,7 +68,7 @@ func TestPuzzleSolvedWithHintAndButtons(t *testing.T) {
 	hint, _ := find(board, customid.Hint, nil)
 	r := h.click(alice, board.ID, hint)
 	dir, tile, _ := strings.Cut(solution[0], "/")
-	if !r.Ephemeral() || !strings.Contains(r.Content, "Next: **"+tile+"**") || !strings.Contains(r.Content, "`/move cell:"+dir+"`") ||
+	if !r.Ephemeral() || !strings.Contains(r.Content, "Next: **"+tile+"**") || !strings.Contains(r.Content, "`/move cell:"+tile+"`") ||
 		!strings.Contains(r.Content, strconv.Itoa(len(solution))+" move") {
 		t.Fatalf("hint %q; solution %v", r.Content, solution)
 	}
@@ -88,6 +88,10 @@ func TestPuzzleSolvedWithHintAndButtons(t *testing.T) {
 		t.Fatalf("/move %s: %q", tile, r.Content)
 	}
 	h.waitGame(g.ID, "the typed move", func(g *storage.Game) bool { return len(g.Moves) == 1 })
+	// The board names the move as the hint and /move did: the tile.
+	h.waitBoard(g.ID, "the tile slid on the board", func(m discordtest.Message) bool {
+		return strings.Contains(embedText(m), "Last move: <@"+alice+"> slid tile **"+tile+"**")
+	})
 	if r := h.clickSeen(alice, board, hint); !r.Ephemeral() || !strings.Contains(r.Content, "out of date") {
 		t.Errorf("a hint on the stale board answered %q", r.Content)
 	}
@@ -184,6 +188,29 @@ func TestPuzzleSolveCompareAndGiveUp(t *testing.T) {
 	g = h.waitGame(g.ID, "the puzzle given up", func(g *storage.Game) bool { return !g.Status.Open() })
 	if g.Status != storage.StatusAbandoned || g.Result.Outcome != storage.GaveUp {
 		t.Fatalf("given up: %s %+v", g.Status, g.Result)
+	}
+}
+
+// TestSolveNamesTheTiles has Gambit solve an 8-puzzle: its answer lists
+// the tiles it slid, as the board and the hint name moves, and the board's
+// last move is Gambit's.
+func TestSolveNamesTheTiles(t *testing.T) {
+	t.Parallel()
+	h := start(t)
+	alice := h.srv.AddUser("alice").ID
+	g, board := newPuzzle(t, h, alice, opt("game", "8puzzle"), opt("difficulty", "easy"))
+	var tiles []string
+	for _, s := range tileSolution(t, g) {
+		_, tile, _ := strings.Cut(s, "/")
+		tiles = append(tiles, tile)
+	}
+	solve, _ := find(board, customid.Solve, nil)
+	r := h.click(alice, board.ID, solve)
+	if !strings.Contains(r.Content, ": "+strings.Join(tiles, " ")+".") {
+		t.Errorf("Solve answered %q, want the tiles %v", r.Content, tiles)
+	}
+	if !strings.Contains(embedText(r), "Last move: 🪄 Gambit slid tile **"+tiles[len(tiles)-1]+"**") {
+		t.Errorf("the solved board reads %q", embedText(r))
 	}
 }
 

@@ -5,6 +5,8 @@ import (
 	"errors"
 	"fmt"
 
+	"github.com/bwmarrin/discordgo"
+
 	"github.com/gambitbot/gambit/bot/render"
 	"github.com/gambitbot/gambit/storage"
 )
@@ -49,7 +51,7 @@ func (b gameFlow) clickRematch(ctx context.Context, ix *component) error {
 		b.releaseRematch(ctx, old.ID) // nothing started: the players may ask again
 		return err
 	}
-	if eerr := ix.edit(b.endedMessage(old, b.boards.boardLang(old).T("rematch.started"))); eerr != nil {
+	if eerr := ix.edit(b.endedMessage(old, b.boards.boardLang(old).T("rematch.started"), ix.Message)); eerr != nil {
 		b.log.Warn("remove the rematch button", "game", old.ID, "err", eerr)
 	}
 	return err
@@ -117,11 +119,13 @@ func firstSeat(g *storage.Game) int {
 
 // endedMessage renders an ended game whose rematch was taken: the board
 // with the notice and no Rematch button, or the notice alone if the record
-// cannot be drawn.
-func (b gameFlow) endedMessage(g *storage.Game, notice string) render.Message {
+// cannot be drawn. The rating changes that shown, the board clicked (nil
+// if unknown), has are kept: the store does not keep them.
+func (b gameFlow) endedMessage(g *storage.Game, notice string, shown *discordgo.Message) render.Message {
 	pos, err := position(g)
 	if err != nil {
 		return render.Note(notice)
 	}
-	return render.Game(render.View{Game: g, Pos: pos, Notice: notice, Rematched: true, Lang: b.boards.boardLang(g)})
+	l := b.boards.boardLang(g)
+	return render.Game(render.View{Game: g, Pos: pos, Notice: notice, Rematched: true, Lang: l, ShownChanges: render.ShownChanges(l, g, shown)})
 }

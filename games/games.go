@@ -111,6 +111,11 @@ type Game struct {
 	// legal move m changes in pos (Adjacency's captures), before it is
 	// played.
 	Changes func(pos engine.Position, m engine.Move) []engine.Move
+	// Moved, if not nil, names the piece the legal move m moves in pos,
+	// before it is played, as a player names it (a sliding tile's
+	// number): Play records it in Change.Changed, so that the last move
+	// reads as the piece that moved.
+	Moved func(pos engine.Position, m engine.Move) string
 	// Perft, if not nil, counts the leaves of the game tree faster than
 	// engine.Perft, or with more detail.
 	Perft func(p engine.Position, depth int) PerftCounts
@@ -201,6 +206,9 @@ func (g *Game) Play(pos engine.Position, m engine.Move) Change {
 		for _, cell := range g.Changes(pos, m) {
 			c.Changed = append(c.Changed, pos.FormatMove(cell))
 		}
+	}
+	if g.Moved != nil {
+		c.Changed = append(c.Changed, g.Moved(pos, m))
 	}
 	pos.Play(m)
 	return c

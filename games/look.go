@@ -68,7 +68,8 @@ type Change struct {
 	// Move is the move played.
 	Move string
 	// Changed lists other cells the move changed (captured marks), in the
-	// game's cell notation.
+	// game's cell notation, or the piece it moved (Game.Moved: a sliding
+	// tile's number).
 	Changed []string
 }
 

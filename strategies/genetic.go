@@ -14,7 +14,7 @@ var geneticStrategies = []Info{
 	{
 		Name:        "genetic",
 		DisplayName: "Evolver",
-		Blurb:       "breeds whole lines of play and keeps the fittest — from report 001",
+		Blurb:       "breeds whole lines of play and keeps the fittest",
 		Games:       allGames,
 		Description: "genetic algorithm over game-tree paths with a minimax reservation tree (Hong, Huang & Lin 2001)",
 		Difficulty:  Medium,
@@ -23,9 +23,9 @@ var geneticStrategies = []Info{
 	{
 		Name:        "genetic-roulette",
 		DisplayName: "Roulette evolver",
-		Blurb:       "breeds short move sequences by chance — from report 000",
+		Blurb:       "breeds short move sequences by chance",
 		Games:       allGames,
-		Description: "roulette-wheel genetic algorithm over 5-ply move sequences, as report 000 meant it",
+		Description: "roulette-wheel genetic algorithm over 5-ply move sequences",
 		Difficulty:  Easy,
 		Strategy:    GeneticRoulette{},
 	},

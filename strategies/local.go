@@ -25,7 +25,7 @@ var localStrategies = []Info{
 	{
 		Name:        "hill-steepest",
 		DisplayName: "Hill climber",
-		Blurb:       "improves a three-move plan step by step — from report 000",
+		Blurb:       "improves a three-move plan step by step",
 		Games:       allGames,
 		Description: "steepest-ascent hill climbing with restarts over 3-move plans against greedy replies",
 		Difficulty:  Medium,
@@ -34,7 +34,7 @@ var localStrategies = []Info{
 	{
 		Name:        "hill-sideways",
 		DisplayName: "Patient climber",
-		Blurb:       "a hill climber that may step sideways when stuck — from report 000",
+		Blurb:       "a hill climber that may step sideways when stuck",
 		Games:       allGames,
 		Description: "hill climbing allowing up to 10 sideways moves, with restarts, over 3-move plans",
 		Difficulty:  Medium,
@@ -43,7 +43,7 @@ var localStrategies = []Info{
 	{
 		Name:        "hill-stochastic",
 		DisplayName: "Wandering climber",
-		Blurb:       "a hill climber taking any step up at random — from report 000",
+		Blurb:       "a hill climber taking any step up at random",
 		Games:       allGames,
 		Description: "stochastic hill climbing (a random uphill neighbour) with restarts over 3-move plans",
 		Difficulty:  Medium,
@@ -52,7 +52,7 @@ var localStrategies = []Info{
 	{
 		Name:        "annealing",
 		DisplayName: "Annealer",
-		Blurb:       "tries plans, sometimes worse ones, to avoid dead ends — from report 000",
+		Blurb:       "tries plans, sometimes worse ones, to avoid dead ends",
 		Games:       allGames,
 		Description: "simulated annealing over 3-move plans against greedy replies, reheating until time runs out",
 		Difficulty:  Medium,
@@ -61,7 +61,7 @@ var localStrategies = []Info{
 	{
 		Name:        "beam",
 		DisplayName: "Beam searcher",
-		Blurb:       "follows the best few lines to the end of the game — from report 001",
+		Blurb:       "follows the best few lines to the end of the game",
 		Games:       allGames,
 		Description: "local beam search to the end of the game with minimax backup, widening the beam while time lasts",
 		Difficulty:  Medium,

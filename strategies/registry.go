@@ -33,10 +33,10 @@ type Info struct {
 	// DisplayName is the name players see ("Hill climber"); it may change
 	// between releases, unlike Name.
 	DisplayName string
-	// Blurb is one line a player understands: how it plays and where it
-	// comes from ("improves a three-move plan step by step — from report
-	// 000"). Label puts it after the name and difficulty in at most
-	// MaxLabel characters.
+	// Blurb is one line a player understands: how it plays, and how it
+	// differs from a player of a similar name ("improves a three-move plan
+	// step by step"), in a player's words. Label puts it after the name
+	// and difficulty in at most MaxLabel characters.
 	Blurb string
 	// Description is one technical line for developers: the algorithm.
 	Description string
@@ -123,7 +123,7 @@ func names(infos []Info) string {
 const MaxLabel = 100
 
 // Label is the strategy as a player sees it in a list: "Hill climber
-// (medium) — improves a three-move plan step by step — from report 000".
+// (medium) — improves a three-move plan step by step".
 func (i Info) Label() string {
 	return fmt.Sprintf("%s (%s) — %s", i.DisplayName, i.Difficulty, i.Blurb)
 }

@@ -154,3 +154,29 @@ func BenchmarkT(b *testing.B) {
 		}
 	})
 }
+
+// internalWords are words of the developers' history and code that a
+// player should never read: the reports and issues Gambit grew from (in
+// English and Indonesian), its tools, and package names as they prefix
+// errors ("puzzles:") or paths ("strategies/adjeval").
+var internalWords = regexp.MustCompile(`(?i)\b(reports?|laporan|issues?|isu|arena)\b|\b(slidingtile|puzzles|games|strategies|engine|storage|render|adjeval|adjsearch|c4solver|nqueens|catalog)[:/]`)
+
+// TestNoInternalWordsForPlayers reads every message of every language —
+// the catalogue's and the games', the AIs' names and descriptions among
+// them — and fails on a word from the developers' history or code: the
+// history belongs in the docs, and a player reads the game in their words.
+func TestNoInternalWordsForPlayers(t *testing.T) {
+	for _, loc := range i18n.Locales() {
+		msgs, err := i18n.Messages(loc)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for id, forms := range msgs {
+			for _, text := range forms {
+				if w := internalWords.FindString(text); w != "" {
+					t.Errorf("%s: %s says %q, a word players should not see: %q", loc, id, w, text)
+				}
+			}
+		}
+	}
+}

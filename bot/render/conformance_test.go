@@ -220,3 +220,35 @@ func TestCellPickerCountsRowsUp(t *testing.T) {
 		})
 	}
 }
+
+// discEmoji are the colours Discord draws the round emoji in (Twemoji).
+var discEmoji = map[string]int{
+	"🔴": 0xDD2E44, "🟠": 0xF4900C, "🟡": 0xFDCB58, "🟢": 0x78B159, "🔵": 0x55ACEE,
+	"🟣": 0xAA8ED6, "🟤": 0xC1694F, "⚫": 0x31373D, "⚪": 0xE6E7E8,
+}
+
+// TestPictureMarksMatchTheEmoji checks that a game drawing discs draws
+// each side in the colour of its emoji, which the text legend and the
+// emoji grid show: a player told "🔴 X" looks for red on the picture.
+func TestPictureMarksMatchTheEmoji(t *testing.T) {
+	for _, gm := range catalog.All() {
+		if gm.Look.Picture.Shape != games.Discs || gm.Look.Picture.Labels {
+			continue
+		}
+		for side, mark := range gm.Look.Mark {
+			emoji, ok := discEmoji[mark]
+			if !ok {
+				continue
+			}
+			pic := gm.Look.Picture.Mark[side]
+			d := 0.0
+			for shift := 0; shift <= 16; shift += 8 {
+				c := float64((pic>>shift)&0xFF) - float64((emoji>>shift)&0xFF)
+				d += c * c
+			}
+			if d > 60*60 {
+				t.Errorf("%s: side %d is %s in the legend but #%06X on the picture (%s is #%06X)", gm.Name, side, mark, pic, mark, emoji)
+			}
+		}
+	}
+}

@@ -42,6 +42,10 @@ type View struct {
 	// Changes are the rating changes of a game that just ended; the
 	// global-ladder ones (Ladder.Guild == "") are shown.
 	Changes []storage.RatingChange
+	// ShownChanges are the rating changes as a board of the game shows
+	// them already (ShownChanges finds them), kept when the board is drawn
+	// again without Changes, which the store does not keep.
+	ShownChanges string
 	// Notice is an optional line shown prominently, such as "Challenge
 	// expired." or "alice resigned.".
 	Notice string
@@ -225,6 +229,8 @@ func game(v View) (Message, *File) {
 		}
 		if f := ratingField(l, g, v.Changes); f != nil {
 			embed.Fields = []*discordgo.MessageEmbedField{f}
+		} else if v.ShownChanges != "" {
+			embed.Fields = []*discordgo.MessageEmbedField{{Name: ratingFieldName(l, g), Value: clip(v.ShownChanges, maxFieldValue)}}
 		}
 		if !v.Rematched && !g.Solo() {
 			msg.Components = rematchRow(l, g)
@@ -304,13 +310,18 @@ func describe(l *i18n.Localizer, gm *games.Game, c games.Change) string {
 }
 
 // lastMoveLine says who made the last move and what it did, or returns ""
-// before the first move.
+// before the first move. A puzzle's Solve button plays its moves for the
+// player, so the last move of a puzzle solved by Gambit is Gambit's.
 func lastMoveLine(l *i18n.Localizer, g *storage.Game, gm *games.Game, pos engine.Position, last *games.Change) string {
 	if last == nil {
 		return ""
 	}
 	if g.Solo() {
-		return l.T("board.last_move", "Who", PlayerName(l, g.Players[0]), "What", describe(l, gm, *last))
+		who := PlayerName(l, g.Players[0])
+		if g.Result != nil && g.Result.Outcome == storage.SolvedByGambit {
+			who = l.T("board.gambit")
+		}
+		return l.T("board.last_move", "Who", who, "What", describe(l, gm, *last))
 	}
 	s := pos.SideToMove().Other() // the side that moved last
 	who := gm.Look.Last[s]
@@ -404,7 +415,39 @@ func ratingField(l *i18n.Localizer, g *storage.Game, changes []storage.RatingCha
 	if provisional {
 		lines = append(lines, "_"+l.T("board.provisional_note")+"_")
 	}
-	return &discordgo.MessageEmbedField{Name: l.T("board.rating_changes", "Game", gameTitle(l, g.Kind)), Value: fitLines(lines, maxFieldValue)}
+	return &discordgo.MessageEmbedField{Name: ratingFieldName(l, g), Value: fitLines(lines, maxFieldValue)}
+}
+
+// ratingFieldName is the heading of a board's rating changes.
+func ratingFieldName(l *i18n.Localizer, g *storage.Game) string {
+	return l.T("board.rating_changes", "Game", gameTitle(l, g.Kind))
+}
+
+// ShownChanges returns the rating changes that m, a board of g drawn in
+// l's language, shows ("" if none), for View.ShownChanges: the text
+// display layout made of the rating field.
+func ShownChanges(l *i18n.Localizer, g *storage.Game, m *discordgo.Message) string {
+	if m == nil {
+		return ""
+	}
+	head := "**" + ratingFieldName(l, g) + "**\n"
+	var find func([]discordgo.MessageComponent) string
+	find = func(cs []discordgo.MessageComponent) string {
+		for _, c := range cs {
+			switch c := c.(type) {
+			case *discordgo.Container:
+				if s := find(c.Components); s != "" {
+					return s
+				}
+			case *discordgo.TextDisplay:
+				if rest, ok := strings.CutPrefix(c.Content, head); ok {
+					return rest
+				}
+			}
+		}
+		return ""
+	}
+	return find(m.Components)
 }
 
 // ratingDelta returns a change of rounded ratings as "+16", "−16" or "±0".

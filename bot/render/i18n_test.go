@@ -97,3 +97,18 @@ func TestStrategyTextsAreInTheCatalogue(t *testing.T) {
 		}
 	}
 }
+
+// TestAILabelsFitInEveryLanguage checks that every AI's label (name,
+// difficulty and blurb, as the ai option's list shows it) fits whole in
+// Discord's 100 characters of a choice's name, in every language: a
+// longer one is cut mid-sentence.
+func TestAILabelsFitInEveryLanguage(t *testing.T) {
+	for _, loc := range i18n.Locales() {
+		l := i18n.For(loc)
+		for _, info := range strategies.All() {
+			if s := AILabel(l, info); units(s) > strategies.MaxLabel {
+				t.Errorf("%s: %s's label has %d characters, more than %d: %q", loc, info.Name, units(s), strategies.MaxLabel, s)
+			}
+		}
+	}
+}

@@ -36,13 +36,22 @@ func place(rank int) string {
 
 // standingLine shows one standing: place, player, rating and record.
 func standingLine(l *i18n.Localizer, s storage.Standing) string {
+	return place(s.Rank) + " " + standingText(l, s)
+}
+
+// standingText is a standing without its place: player, rating and
+// record.
+func standingText(l *i18n.Localizer, s storage.Standing) string {
 	r := s.Rating
-	return fmt.Sprintf("%s %s · **%s** · %s", place(s.Rank), nameOf(l, r.Player), ratingText(l, r), record(r))
+	return fmt.Sprintf("%s · **%s** · %s", nameOf(l, r.Player), ratingText(l, r), record(r))
 }
 
 // Leaderboard renders a ladder's top standings of a game kind, in scope
 // "server" or "global", and, if me is not nil, the viewer's own place with
-// their neighbours.
+// their neighbours. The people are ranked among themselves from their
+// first rated game, a provisional rating marked "?" (the store's order:
+// established ratings first), and the AIs, whose ratings are fixed, are
+// listed apart below them, without a place.
 func Leaderboard(l *i18n.Localizer, kind storage.Kind, scope string, top []storage.Standing, me *storage.RankView) Message {
 	where := scope
 	if scope == "server" || scope == "global" {
@@ -53,28 +62,50 @@ func Leaderboard(l *i18n.Localizer, kind storage.Kind, scope string, top []stora
 		Color:  colourGold,
 		Footer: ladderFooter(l),
 	}
-	if len(top) == 0 {
-		embed.Description = l.T("ladder.empty", "Name", kind)
-	} else {
-		var lines []string
-		for i, s := range top {
-			if s.Rank == 0 && (i == 0 || top[i-1].Rank != 0) {
-				lines = append(lines, l.T("ladder.divider"))
-			}
-			lines = append(lines, standingLine(l, s))
+	places := map[storage.PlayerID]int{} // a person's place among the people listed
+	var people, ais []string
+	for _, s := range top {
+		if s.Rating.Player.IsAI() {
+			ais = append(ais, standingText(l, s))
+			continue
 		}
-		embed.Description = fitLines(lines, maxDescription)
+		places[s.Rating.Player] = len(places) + 1
+		people = append(people, place(len(places))+" "+standingText(l, s))
+	}
+	switch {
+	case len(top) == 0:
+		embed.Description = l.T("ladder.empty", "Name", kind)
+	case len(ais) == 0:
+		embed.Description = fitLines(people, maxDescription)
+	default:
+		aiPart := fitLines(append([]string{l.T("ladder.ais")}, ais...), maxDescription/2)
+		if len(people) == 0 {
+			people = []string{l.T("ladder.no_people", "Name", kind)}
+		}
+		embed.Description = fitLines(people, maxDescription-textLen(aiPart)-1) + "\n" + aiPart
 	}
 	if me != nil {
+		// The viewer and their neighbours, with their places among the
+		// people listed when they are (the store's rank counts the AIs).
+		line := func(s storage.Standing) string {
+			if p, ok := places[s.Rating.Player]; ok {
+				return place(p) + " " + standingText(l, s)
+			}
+			return standingLine(l, s)
+		}
 		var lines []string
 		for _, s := range me.Above {
-			lines = append(lines, standingLine(l, s))
+			if !s.Rating.Player.IsAI() {
+				lines = append(lines, line(s))
+			}
 		}
-		lines = append(lines, "👉 "+standingLine(l, me.Player))
+		lines = append(lines, "👉 "+line(me.Player))
 		for _, s := range me.Below {
-			lines = append(lines, standingLine(l, s))
+			if !s.Rating.Player.IsAI() {
+				lines = append(lines, line(s))
+			}
 		}
-		if me.Player.Rank == 0 {
+		if me.Player.Rating.Provisional() {
 			lines = append(lines, l.T("ladder.your_provisional", "Games", plural(l, me.Player.Rating.Games, "rated_game")))
 		}
 		embed.Fields = []*discordgo.MessageEmbedField{{Name: l.T("ladder.your_place"), Value: fitLines(lines, maxFieldValue)}}

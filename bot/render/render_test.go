@@ -12,7 +12,6 @@ import (
 	"testing"
 	"time"
 	"unicode/utf16"
-	"unicode/utf8"
 
 	"github.com/bwmarrin/discordgo"
 	"github.com/forPelevin/gomoji"
@@ -1304,7 +1303,7 @@ func TestPlayerName(t *testing.T) {
 }
 
 func TestRules(t *testing.T) {
-	for _, name := range append(catalog.Names(), "") {
+	for _, name := range catalog.Names() {
 		m, err := Rules(en, name)
 		if err != nil {
 			t.Fatalf("Rules(en, %q): %v", name, err)
@@ -1314,36 +1313,47 @@ func TestRules(t *testing.T) {
 		if len(desc) < 200 {
 			t.Errorf("Rules(en, %q) is short: %q", name, desc)
 		}
-		if name == "" {
-			for _, cmd := range []string{"/play game:", "/move cell:", "/leaderboard", "/stats", "/games", "/help", "/privacy delete", "/settings"} {
-				if !strings.Contains(desc, cmd) {
-					t.Errorf("overview lacks %s", cmd)
-				}
-			}
-		} else if all := desc + embed(m).Fields[0].Value; !strings.Contains(all, "/move cell:") {
+		if all := desc + embed(m).Fields[0].Value; !strings.Contains(all, "/move cell:") {
 			t.Errorf("Rules(en, %q) does not say how to move", name)
 		}
 	}
-	if _, err := Rules(en, "chess"); err == nil || !strings.HasPrefix(err.Error(), "render: ") {
-		t.Errorf("Rules(en, chess) error %v, want one starting with render:", err)
+	for _, name := range []string{"chess", ""} {
+		if _, err := Rules(en, name); err == nil || !strings.HasPrefix(err.Error(), "render: ") {
+			t.Errorf("Rules(en, %q) error %v, want one starting with render:", name, err)
+		}
 	}
 }
 
-// TestHelpOverviewIsShort checks the /help overview: it fits on one
-// screen, and the AIs it recommends as the strongest play every game.
-func TestHelpOverviewIsShort(t *testing.T) {
-	m, err := Rules(en, "")
-	if err != nil {
-		t.Fatal(err)
+// someCommands are commands of each kind the overview lists: a slash
+// command, one only members who manage the server see, a user command.
+var someCommands = []*discordgo.ApplicationCommand{
+	{Name: "play"}, {Name: "settings", DefaultMemberPermissions: ptr(int64(discordgo.PermissionManageGuild))},
+	{Name: "Challenge to a game", Type: discordgo.UserApplicationCommand},
+}
+
+func ptr[T any](v T) *T { return &v }
+
+// TestHelpOverview checks the /help overview's lines of commands in both
+// languages (bot's TestHelpListsEveryCommand checks that it lists every
+// command registered, and its length), and that the AIs it recommends as
+// the strongest play every game.
+func TestHelpOverview(t *testing.T) {
+	for _, tc := range []struct {
+		l    *i18n.Localizer
+		want []string
+	}{
+		{en, []string{"`/play` — Start a game", "`/settings` — Gambit's settings for this server (Manage Server)", "**Challenge to a game** — in a member's menu"}},
+		{i18n.For(i18n.Indonesian), []string{"`/main` — ", "`/pengaturan` — ", "(Kelola Server)", "**Tantang bermain** — di menu"}},
+	} {
+		m := Overview(tc.l, someCommands)
+		checkDiscord(t, m)
+		for _, w := range tc.want {
+			if !strings.Contains(m.Embeds[0].Description, w) {
+				t.Errorf("%s: the overview lacks %q:\n%s", tc.l.Locale(), w, m.Embeds[0].Description)
+			}
+		}
 	}
-	e := m.Embeds[0]
-	text := e.Description
-	for _, f := range e.Fields {
-		text += "\n" + f.Name + "\n" + f.Value
-	}
-	if n, lines := utf8.RuneCountInString(text), strings.Count(text, "\n")+1; n > 1200 || lines > 20 {
-		t.Errorf("the overview has %d characters on %d lines, want at most 1200 on 20:\n%s", n, lines, text)
-	}
+	text := embedText(Overview(en, someCommands).Embeds[0])
 	for _, i := range strategies.All() {
 		for _, g := range catalog.All() {
 			if g.Players == 2 && g.AI != nil && !i.Supports(g.Name) && strings.Contains(text, "`"+i.Name+"`") {
@@ -1410,7 +1420,7 @@ func TestLeaderboard(t *testing.T) {
 	m := Leaderboard(en, storage.Kind("adjacency"), "global", top, me)
 	checkDiscord(t, m)
 	d := description(t, m)
-	for _, want := range []string{"<@111> · **1732** · 20–5–3", "🤖 Deep thinker (hard) · **1701 (fixed)** · 9–1–0", "**#4** <@1001>"} {
+	for _, want := range []string{"🥇 <@111> · **1732** · 20–5–3", "🤖 Deep thinker (hard) · **1701 (fixed)** · 9–1–0", "**#4** <@1002>"} {
 		if !strings.Contains(d, want) {
 			t.Errorf("leaderboard lacks %q", want)
 		}
@@ -1418,15 +1428,19 @@ func TestLeaderboard(t *testing.T) {
 	if !strings.Contains(embed(m).Title, "Adjacency") || !strings.Contains(embed(m).Title, "global") {
 		t.Errorf("title %q", embed(m).Title)
 	}
+	if strings.Contains(d, "🥇 🤖") {
+		t.Errorf("an AI has a place among the people:\n%s", d)
+	}
 	if f := embed(m).Fields; len(f) != 1 || !strings.Contains(f[0].Value, "<@333> · **1500?** · 1–2–0") {
 		t.Errorf("viewer's place missing or not provisional: %v", f)
 	}
 }
 
-// TestLeaderboardListsProvisionalBelow shows a ladder whose only
-// established rating is an AI's: the provisional players follow below a
-// divider, unranked and marked with "?".
-func TestLeaderboardListsProvisionalBelow(t *testing.T) {
+// TestLeaderboardRanksPeopleApartFromAIs shows a new server's ladder,
+// whose only established rating is an AI's: the people are ranked from
+// their first rated game, marked provisional with "?", and the AIs are
+// listed apart, below, without a place.
+func TestLeaderboardRanksPeopleApartFromAIs(t *testing.T) {
 	top := []storage.Standing{
 		standing(1, storage.AI("minimax"), 2044, storage.AIDeviation, 0, 2, 0),
 		standing(0, storage.User("111"), 1662, 290, 1, 0, 0),
@@ -1436,18 +1450,23 @@ func TestLeaderboardListsProvisionalBelow(t *testing.T) {
 	checkDiscord(t, m)
 	lines := strings.Split(description(t, m), "\n")
 	want := []string{
-		"🥇 🤖 Deep thinker (hard) · **2044 (fixed)** · 0–2–0",
-		en.T("ladder.divider"),
-		"— <@111> · **1662?** · 1–0–0",
-		"— <@222> · **1338?** · 0–1–0",
+		"🥇 <@111> · **1662?** · 1–0–0",
+		"🥈 <@222> · **1338?** · 0–1–0",
+		en.T("ladder.ais"),
+		"🤖 Deep thinker (hard) · **2044 (fixed)** · 0–2–0",
 	}
 	if !slices.Equal(lines, want) {
 		t.Errorf("leaderboard lines:\n%s\nwant:\n%s", strings.Join(lines, "\n"), strings.Join(want, "\n"))
 	}
-	// With no established rating at all, the divider comes first.
+	// One person, no AI: ranked first, provisional.
 	m = Leaderboard(en, storage.Kind("connect4"), "server", top[1:2], nil)
-	if d := description(t, m); d != en.T("ladder.divider")+"\n— <@111> · **1662?** · 1–0–0" {
+	if d := description(t, m); d != "🥇 <@111> · **1662?** · 1–0–0" {
 		t.Errorf("leaderboard of one provisional player: %q", d)
+	}
+	// Only AIs: the people's part says nobody has played yet.
+	m = Leaderboard(en, storage.Kind("connect4"), "server", top[:1], nil)
+	if d := description(t, m); !strings.HasPrefix(d, en.T("ladder.no_people", "Name", "connect4")+"\n"+en.T("ladder.ais")) {
+		t.Errorf("leaderboard of an AI alone: %q", d)
 	}
 }
 

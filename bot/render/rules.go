@@ -41,12 +41,8 @@ func startBoard(l *i18n.Localizer, gm *games.Game) (string, error) {
 }
 
 // Rules returns the /help text of a game ("adjacency", "connect4",
-// "tictactoe"), or, for "", an overview of Gambit's commands and games, in
-// l's language. It fails for an unknown game name.
+// "tictactoe") in l's language. It fails for an unknown game name.
 func Rules(l *i18n.Localizer, game string) (Message, error) {
-	if strings.TrimSpace(game) == "" {
-		return overview(l), nil
-	}
 	g, err := catalog.Lookup(game)
 	if err != nil {
 		return Message{}, fmt.Errorf("render: rules: %w", err)
@@ -154,20 +150,23 @@ func upperFirst(s string) string {
 	return string(r)
 }
 
-// overview is the /help page: what Gambit is, how to start, the games and
-// the commands, one short line each, to fit on one screen.
-func overview(l *i18n.Localizer) Message {
+// Overview is the /help page in l's language: what Gambit is, the games
+// and every command of commands (those Gambit registers, so that the page
+// lists what a member can use), one short line each, to fit on one
+// screen. A command's name and description are the catalogue's
+// (cmd.<name>.name and .desc), as the member's Discord shows them.
+func Overview(l *i18n.Localizer, commands []*discordgo.ApplicationCommand) Message {
 	var gameLines []string
 	for _, g := range catalog.All() {
 		gameLines = append(gameLines, l.T("help.game_line", "Title", gameText(l, g, "title", g.Title), "Name", g.Name, "Summary", gameText(l, g, "summary", g.Summary)))
 	}
-	var commands []string
-	for _, c := range []string{"play", "move", "games", "ladder", "help", "settings", "privacy"} {
-		commands = append(commands, l.T("help.overview_"+c))
+	var lines []string
+	for _, c := range commands {
+		lines = append(lines, commandLine(l, c))
 	}
 	embed := &discordgo.MessageEmbed{
 		Title:       l.T("help.overview_title"),
-		Description: l.T("help.overview_intro") + "\n\n" + strings.Join(commands, "\n"),
+		Description: l.T("help.overview_intro") + "\n\n" + strings.Join(lines, "\n"),
 		Color:       colourBlurple,
 		Fields: []*discordgo.MessageEmbedField{
 			{Name: l.T("help.games"), Value: strings.Join(gameLines, "\n")},
@@ -176,4 +175,19 @@ func overview(l *i18n.Localizer) Message {
 		Footer: &discordgo.MessageEmbedFooter{Text: l.T("help.version_footer", "Version", buildinfo.Read().Short())},
 	}
 	return Message{Embeds: []*discordgo.MessageEmbed{embed}, Components: []discordgo.MessageComponent{}, AllowedMentions: noPings()}
+}
+
+// commandLine is a command's line in the overview: a slash command's name
+// and description, with the permission it needs if any, or where a user
+// command is found.
+func commandLine(l *i18n.Localizer, c *discordgo.ApplicationCommand) string {
+	name := l.T("cmd." + c.Name + ".name")
+	if c.Type == discordgo.UserApplicationCommand {
+		return l.T("help.user_command", "Name", name)
+	}
+	desc := l.T("cmd." + c.Name + ".desc")
+	if c.DefaultMemberPermissions != nil && *c.DefaultMemberPermissions&discordgo.PermissionManageGuild != 0 {
+		desc += " (" + l.T("permission.manage_server") + ")"
+	}
+	return l.T("help.command", "Name", name, "Desc", desc)
 }

@@ -92,6 +92,14 @@ func TestSoloPuzzleOver(t *testing.T) {
 		if !strings.HasSuffix(desc, "\n"+tc.want) {
 			t.Errorf("%s: description ends\n%s\nwant %q", tc.name, desc, tc.want)
 		}
+		// Solve's moves are Gambit's, never the player's.
+		byGambit := tc.result.Outcome == storage.SolvedByGambit
+		if credited := strings.Contains(desc, "Last move: <@111>"); credited == byGambit {
+			t.Errorf("%s: last move credited to the player: %v\n%s", tc.name, credited, desc)
+		}
+		if byGambit && !strings.Contains(desc, "Last move: 🪄 Gambit took cell") {
+			t.Errorf("%s: last move not Gambit's:\n%s", tc.name, desc)
+		}
 		if solved := strings.HasPrefix(desc, "🧩 <@111> 🏆\n"); solved != (tc.status == storage.StatusFinished) {
 			t.Errorf("%s: player line of %q", tc.name, strings.SplitN(desc, "\n", 2)[0])
 		}

@@ -15,10 +15,7 @@ func TestHelpFooterNamesTheVersion(t *testing.T) {
 		i18n.English:    "Gambit " + v,
 		i18n.Indonesian: "Gambit versi " + v,
 	} {
-		m, err := Rules(i18n.For(lang), "")
-		if err != nil {
-			t.Fatal(err)
-		}
+		m := Overview(i18n.For(lang), nil)
 		if f := m.Embeds[0].Footer; f == nil || f.Text != want {
 			t.Errorf("the %s /help footer is %+v, want %q", lang, f, want)
 		}

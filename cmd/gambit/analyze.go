@@ -55,9 +55,9 @@ func runAnalyze(args []string, sio stdio) error {
 	if err != nil {
 		return err
 	}
-	info, err := strategies.LookupFor(*name, game.Name)
+	info, err := lookupAI(*name, game)
 	if err != nil {
-		return usageError{err}
+		return err
 	}
 	if err := checkBounds(bound{"depth", *depth, 0, maxPlies, ""}, bound{"threads", *threads, 1, maxThreads, ""},
 		bound{"hash", *hash, 1, maxHashMiB, "MiB"}); err != nil {

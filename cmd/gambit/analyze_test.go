@@ -100,6 +100,7 @@ func TestAnalyzeRejectsBadArguments(t *testing.T) {
 		{[]string{"--game", "adjacency", "--threads", "0"}, "--threads"},
 		{[]string{"--game", "tictactoe", "--position", "xxxoo.... o"}, "the game is over"},
 		{[]string{"--game", "connect4", "--rounds", "3"}, "apply to adjacency only"},
+		{[]string{"--game", "15puzzle"}, "solve it with gambit solve --game 15puzzle"},
 		{[]string{"--position", "start"}, "--game is required"},
 		{[]string{"--game", "adjacency", "--moves", "a3 z9"}, `--moves: move 2: adjacency: cell "z9"`},
 		{[]string{"--game", "adjacency", "--moves", "a3 a3"}, "--moves: move 2: adjacency: move a3: the cell is taken"},

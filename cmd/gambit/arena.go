@@ -11,7 +11,6 @@ import (
 
 	"github.com/gambitbot/gambit/games/catalog"
 	"github.com/gambitbot/gambit/internal/terminal"
-	"github.com/gambitbot/gambit/strategies"
 	"github.com/gambitbot/gambit/strategies/analysis"
 	"github.com/gambitbot/gambit/strategies/arena"
 )
@@ -137,9 +136,9 @@ func arenaConfig(fs *flagSet, gameName, playerList, externalList, roundList stri
 		if name = strings.TrimSpace(name); name == "" {
 			continue
 		}
-		info, err := strategies.LookupFor(name, game.Name)
+		info, err := lookupAI(name, game)
 		if err != nil {
-			return arena.Config{}, usageError{err}
+			return arena.Config{}, err
 		}
 		cfg.Players = append(cfg.Players, arena.Player{Name: info.Name, Strategy: info.Strategy})
 	}

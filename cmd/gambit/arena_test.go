@@ -180,6 +180,7 @@ func TestArenaRejectsBadArguments(t *testing.T) {
 		{[]string{"--game", "tictactoe"}, "at least two"},
 		{[]string{"--game", "tictactoe", "--players", "minimax"}, "at least two"},
 		{[]string{"--game", "tictactoe", "--players", "minimax,nobody"}, `unknown strategy "nobody"`},
+		{[]string{"--game", "8puzzle", "--players", "astar,bfs"}, "8puzzle is a puzzle for one player, with no AI to play it: solve it with gambit solve --game 8puzzle"},
 		{[]string{"--game", "tictactoe", "--players", "minimax,minimax"}, "named twice"},
 		{[]string{"--game", "tictactoe", "--players", "minimax,random", "--rounds", "8"}, "--rounds applies to adjacency only"},
 		{[]string{"--game", "adjacency", "--players", "minimax,random", "--rounds", "8,x"}, "--rounds"},

@@ -11,9 +11,12 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"regexp"
 	"strings"
 
+	"github.com/gambitbot/gambit/games"
 	"github.com/gambitbot/gambit/games/catalog"
+	"github.com/gambitbot/gambit/strategies"
 )
 
 // command is one subcommand of gambit.
@@ -37,7 +40,7 @@ var commands = []command{
 	{name: "bot", summary: "run the Discord bot (settings from the environment and .env)", run: runBot},
 	{name: "serve", summary: "run the bot on an HTTP interactions endpoint, without a gateway (behind a load balancer)", run: runServe},
 	{name: "perft", summary: "count the leaves of a game tree: the check of the move generators", run: runPerft},
-	{name: "solve", summary: "solve Connect Four positions exactly, read from standard input", run: runSolve},
+	{name: "solve", summary: "solve Connect Four positions exactly, and the puzzles: sliding tiles, N-Queens", run: runSolve},
 	{name: "analyze", summary: "ask a strategy for its move in a position, with score, depth and line", run: runAnalyze},
 	{name: "strategies", summary: "list the AI strategies: games, difficulty, description", run: runStrategies},
 	{name: "arena", summary: "play strategies against each other and rate them (Elo with 95% intervals)", run: runArena},
@@ -93,7 +96,7 @@ func run(args []string, sio stdio) int {
 		case err == nil, errors.Is(err, flag.ErrHelp):
 			return 0
 		case errors.As(err, &ue):
-			fmt.Fprintf(stderr, "gambit %s: %v\nRun 'gambit %s --help' for usage.\n", name, err, name)
+			fmt.Fprintf(stderr, "gambit %s: %s\nRun 'gambit %s --help' for usage.\n", name, plainUsage(err), name)
 			return 2
 		default:
 			fmt.Fprintf(stderr, "gambit %s: %v\n", name, err)
@@ -105,10 +108,21 @@ func run(args []string, sio stdio) int {
 	return 2
 }
 
+// packagePrefix matches the package names our errors begin with
+// ("slidingtile: position …"): context for a log, noise in the answer to
+// a mistake on the command line.
+var packagePrefix = regexp.MustCompile(`^(?:(?:slidingtile|nqueens|tiles|queens|games|catalog|strategies|puzzles|c4solver|analysis|arena|terminal|engine): )+`)
+
+// plainUsage is the text of a usage error for the person who typed the
+// command: without the package names it begins with.
+func plainUsage(err error) string {
+	return packagePrefix.ReplaceAllString(err.Error(), "")
+}
+
 func printUsage(w io.Writer) {
-	fmt.Fprint(w, `Gambit plays strategy board games — Adjacency, Connect Four and Tic-Tac-Toe —
-in Discord channels, between people or against AI strategies. This binary is
-the bot and the tools that measure its engines.
+	fmt.Fprint(w, `Gambit plays board games and puzzles in Discord channels, between people or
+against AI strategies (the games are listed below). This binary is the bot
+and the tools that measure its engines.
 
 Usage:
   gambit <command> [options]
@@ -154,6 +168,27 @@ func gameFlag(fs *flagSet) *string {
 // errNoGame is the usage error of a command run without --game.
 func errNoGame() error {
 	return usagef("--game is required: %s", strings.Join(catalog.Names(), ", "))
+}
+
+// lookupAI finds the strategy name for game, as play, arena and analyze
+// take it; any problem is a usage error. A puzzle has no AI: it is
+// solved, and the error says with which command.
+func lookupAI(name string, game *games.Game) (strategies.Info, error) {
+	if len(strategies.ForGame(game.Name)) == 0 {
+		var duels []string
+		for _, g := range catalog.All() {
+			if len(strategies.ForGame(g.Name)) > 0 {
+				duels = append(duels, g.Name)
+			}
+		}
+		return strategies.Info{}, usagef("%s is a puzzle for one player, with no AI to play it: solve it with gambit solve --game %s (see gambit solve --help); AIs play %s",
+			game.Name, game.Name, strings.Join(duels, ", "))
+	}
+	info, err := strategies.LookupFor(name, game.Name)
+	if err != nil {
+		return strategies.Info{}, usageError{err}
+	}
+	return info, nil
 }
 
 // parse parses args: --help prints the usage and the options and returns

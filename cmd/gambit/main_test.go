@@ -5,6 +5,8 @@ import (
 	"encoding/json"
 	"strings"
 	"testing"
+
+	"github.com/gambitbot/gambit/games/catalog"
 )
 
 // gambit runs the command line in-process and returns its exit status and
@@ -26,6 +28,17 @@ func TestHelp(t *testing.T) {
 		if code != 0 || !strings.Contains(out, "perft") || !strings.Contains(out, "Usage:") {
 			t.Errorf("gambit %v: exit %d, output %q", args, code, out)
 		}
+	}
+	// The games and what solve does come from the catalog, not a list
+	// written once.
+	_, out, _ := gambit("--help")
+	for _, g := range catalog.All() {
+		if !strings.Contains(out, g.Name) {
+			t.Errorf("gambit --help does not name %s:\n%s", g.Name, out)
+		}
+	}
+	if strings.Contains(out, "Adjacency, Connect Four and Tic-Tac-Toe") || !strings.Contains(out, "the puzzles") {
+		t.Errorf("gambit --help names three games, or not that solve solves the puzzles:\n%s", out)
 	}
 	code, _, errOut := gambit()
 	if code != 2 || !strings.Contains(errOut, "Commands:") {

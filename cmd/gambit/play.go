@@ -10,7 +10,6 @@ import (
 	"github.com/gambitbot/gambit/games"
 	"github.com/gambitbot/gambit/games/catalog"
 	"github.com/gambitbot/gambit/internal/terminal"
-	"github.com/gambitbot/gambit/strategies"
 )
 
 const playUsage = `
@@ -52,9 +51,9 @@ func runPlay(args []string, sio stdio) error {
 	if err != nil {
 		return usageError{err}
 	}
-	ai, err := strategies.LookupFor(*vs, game.Name)
+	ai, err := lookupAI(*vs, game)
 	if err != nil {
-		return usageError{err}
+		return err
 	}
 	human := engine.X
 	switch {

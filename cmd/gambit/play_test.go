@@ -27,6 +27,8 @@ func TestPlayRejectsBadArguments(t *testing.T) {
 		{[]string{"--game", "tictactoe", "--rounds", "8"}, "--rounds applies to adjacency only"},
 		{[]string{"--game", "adjacency", "--rounds", "40"}, "40 rounds"},
 		{[]string{"--game", "tictactoe", "--time", "-1s"}, "--time must be positive"},
+		{[]string{"--game", "8puzzle"}, "solve it with gambit solve --game 8puzzle"},
+		{[]string{"--game", "nqueens", "--vs", "random"}, "solve it with gambit solve --game nqueens"},
 	} {
 		code, out, errOut := gambit(append([]string{"play"}, tc.args...)...)
 		if code != 2 || out != "" || !strings.Contains(errOut, tc.want) {

@@ -18,6 +18,9 @@ Usage: gambit solve --game connect4 [--weak] [--time D] < positions
 
 Sliding-tile puzzles: P is the tiles row by row, separated by commas, 0 the
 blank, e.g. 1,2,3,5,6,0,7,8,4; the goal is 1…8 (1…15) with the blank last.
+P start is the puzzle's standard start: 7,2,4,5,0,6,8,3,1 (Russell and
+Norvig's 8-puzzle, 20 moves) or 5,1,3,4,9,2,7,8,13,6,10,12,15,14,11,0 (a
+15-puzzle 22 moves from the goal).
 It prints the solution as the blank's moves (U, D, L, R: the direction the
 blank goes, as report 003 writes them) and as the tiles slid, its length,
 the nodes expanded, the time and whether the solution is proved shortest.

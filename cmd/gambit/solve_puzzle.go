@@ -10,6 +10,8 @@ import (
 	"time"
 
 	"github.com/gambitbot/gambit/engine/slidingtile"
+	"github.com/gambitbot/gambit/games"
+	"github.com/gambitbot/gambit/games/catalog"
 	"github.com/gambitbot/gambit/strategies/puzzles"
 )
 
@@ -51,15 +53,17 @@ func solveUsageText() string {
 
 func solveTiles(game string, po puzzleOptions, out, stderr io.Writer) error {
 	if po.position == "" {
-		return usagef("--position is required for %s: the tiles row by row, e.g. 1,2,3,5,6,0,7,8,4", game)
+		return usagef("--position is required for %s: the tiles row by row, e.g. 1,2,3,5,6,0,7,8,4, or start", game)
 	}
-	p, err := slidingtile.Parse(po.position)
+	gm, err := catalog.Lookup(game)
 	if err != nil {
 		return usageError{err}
 	}
-	if want := map[string]int{"8puzzle": 3, "15puzzle": 4}[game]; p.Size() != want {
-		return usagef("%s wants %d numbers; --position has %d", game, want*want, p.Size()*p.Size())
+	pos, err := gm.Position(po.position, games.Options{}) // "start" is the puzzle's standard start
+	if err != nil {
+		return usageError{err}
 	}
+	p := pos.(*slidingtile.Position)
 	var list []puzzles.TileSolver
 	switch {
 	case po.compare && po.algorithm != "":

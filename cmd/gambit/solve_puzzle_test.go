@@ -129,12 +129,26 @@ func TestSolvePuzzleErrors(t *testing.T) {
 		{[]string{"--game", "8puzzle", "--position", "1,2,3,4,5,6,7,8,0", "--algorithm", "magic"}, "no sliding-tile solver"},
 		{[]string{"--game", "8puzzle", "--position", "1,2,3,4,5,6,7,8,0", "--algorithm", "bfs", "--compare"}, "drop --algorithm"},
 		{[]string{"--game", "nqueens"}, "--n is required for nqueens: the number of queens, 4 to 100,000,000"},
+		{[]string{"--game", "nqueens", "--n", "3"}, "3 queens cannot be placed without two attacking each other"},
 		{[]string{"--game", "nqueens", "--n", "8", "--algorithm", "magic"}, "no N-Queens solver"},
 	} {
 		code, _, errOut := gambit(append([]string{"solve"}, tc.args...)...)
 		if code != 2 || !strings.Contains(errOut, tc.want) {
 			t.Errorf("%v: exit %d, stderr %q; want 2 and %q", tc.args, code, errOut, tc.want)
 		}
+		// A mistake on the command line is told without package names.
+		for _, pkg := range []string{"slidingtile:", "puzzles:", "games:", "tiles:"} {
+			if strings.Contains(errOut, pkg) {
+				t.Errorf("%v: stderr %q names the package %s", tc.args, errOut, pkg)
+			}
+		}
+	}
+	// start is the standard start of either sliding-tile puzzle.
+	if code, out, errOut := gambit("solve", "--game", "8puzzle", "--position", "start"); code != 0 || !strings.Contains(out, "length: 20") {
+		t.Errorf("solve --game 8puzzle --position start: exit %d, stdout %q, stderr %q; want a solution of 20 moves", code, out, errOut)
+	}
+	if code, _, errOut := gambit("solve", "--game", "15puzzle", "--position", "start", "--algorithm", "astar", "--nodes", "10"); code != 1 || !strings.Contains(errOut, "node limit") {
+		t.Errorf("solve --game 15puzzle --position start: exit %d, stderr %q; want it searched (and stopped at 10 nodes)", code, errOut)
 	}
 	code, _, errOut := gambit("solve", "--game", "8puzzle", "--position", "8,6,7,2,5,4,3,0,1", "--algorithm", "astar", "--nodes", "10")
 	if code != 1 || !strings.Contains(errOut, "node limit after 10 nodes") {

@@ -56,7 +56,7 @@ var Game = &games.Game{
 	Look: games.Look{
 		Mark: [2]string{"🔴", "🔵"}, Last: [2]string{"🟥", "🟦"}, Empty: "🟩", EmptyName: "empty",
 		Colour:   [2]int{0xDD2E44, 0x55ACEE},
-		Picture:  games.Picture{Board: 0x1E3D2B, Cell: 0x3F7A52, Mark: [2]int{0xD55E00, 0x56B4E9}, Shape: games.Discs},
+		Picture:  games.Picture{Board: 0x1E3D2B, Cell: 0x3F7A52, Mark: [2]int{0xDD2E44, 0x56B4E9}, Shape: games.Discs},
 		Board:    board,
 		Describe: describe,
 		Tally: func(pos engine.Position, s engine.Side) (int, string) {

@@ -42,7 +42,7 @@ var Game = &games.Game{
 	Look: games.Look{
 		Mark: [2]string{"🔴", "🟡"}, Last: [2]string{"🟥", "🟨"}, Empty: "⚫", EmptyName: "empty",
 		Colour:  [2]int{0xDD2E44, 0xFDCB58},
-		Picture: games.Picture{Board: 0x0B3C8C, Cell: 0xF4F4F4, Mark: [2]int{0xD55E00, 0xF0E442}, Shape: games.Discs},
+		Picture: games.Picture{Board: 0x0B3C8C, Cell: 0xF4F4F4, Mark: [2]int{0xDD2E44, 0xF0E442}, Shape: games.Discs},
 		Board:   board,
 		Describe: func(c games.Change) string {
 			return "dropped into column **" + c.Move + "**"

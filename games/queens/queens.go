@@ -79,7 +79,7 @@ var Game = &games.Game{
 		}, "\n\n"),
 		Moving: "Choose a square in the menus under the board (each option says what it does), or type `/move cell:c4`. " +
 			"**Hint** shows privately a move of a shortest way to a solution, **Solve** plays one out (the puzzle then counts as solved by " +
-			"Gambit, not by you), **Compare algorithms** runs report 003's backtracking and hill climbing, min-conflicts and a swap repair, on your N.",
+			"Gambit, not by you), **Compare algorithms** runs backtracking, hill climbing, min-conflicts and a swap repair on your N, side by side.",
 	},
 }
 

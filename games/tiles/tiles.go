@@ -61,13 +61,21 @@ func game(size int, name, title, start string) *games.Game {
 			return games.OrNil(p, err)
 		},
 		Owns: func(pos engine.Position) bool { return pos.(*rules.Position).Size() == size },
+		Moved: func(pos engine.Position, m engine.Move) string {
+			p := pos.(*rules.Position)
+			to, _ := p.Target(m)
+			return strconv.Itoa(p.Tile(to))
+		},
 		Look: games.Look{
 			Mark: [2]string{"🧩", "🧩"}, Last: [2]string{"🧩", "🧩"},
 			Colour:  [2]int{0x55ACEE, 0x55ACEE},
 			Picture: games.Picture{Board: 0x2B2D31, Cell: 0xE8D5B0, Mark: [2]int{0x3B2A14, 0x3B2A14}, Labels: true},
 			Board:   board,
 			Describe: func(c games.Change) string {
-				return "moved the blank **" + direction(c.Move) + "**"
+				if len(c.Changed) == 1 {
+					return "slid tile **" + c.Changed[0] + "**"
+				}
+				return "moved the blank **" + direction(c.Move) + "**" // a move recorded without its tile
 			},
 		},
 		Input: games.Input{Layout: games.BoardButtons},
@@ -78,10 +86,10 @@ func game(size int, name, title, start string) *games.Game {
 				"**Goal.** The tiles read 1–" + strconv.Itoa(n) + " row by row from the top-left, the blank last. Every puzzle Gambit deals can be solved; " +
 					"fewer moves is better, and the board says at the end how many an optimal solution needs.",
 			}, "\n\n"),
-			Moving: "Press a tile next to the blank under the board, or type `/move cell:6` with the tile's number " +
-				"(or the blank's direction: `U`, `D`, `L`, `R`). **Hint** shows privately the next move of an optimal solution, " +
+			Moving: "Press a tile next to the blank under the board, or type `/move cell:6` with the tile's number. " +
+				"**Hint** shows privately the next tile to slide on an optimal solution, " +
 				"**Solve** plays one out (the puzzle then counts as solved by Gambit, not by you), **Compare algorithms** runs " +
-				"the searches of report 003 on the board in front of you.",
+				"Gambit's search algorithms side by side on the board in front of you.",
 		},
 	}
 	if size == 4 {

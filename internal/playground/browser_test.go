@@ -546,9 +546,17 @@ func TestBrowserSpeakingIndonesian(t *testing.T) {
 		click(`.command-suggestion[data-command="help"]`),
 		click("#command-send"),
 		waitText(".message.ephemeral", overview(i18n.Indonesian)),
+		// The line above the answer names the command as alice's Discord
+		// shows it.
+		waitText(".interaction-command", "/"+i18n.For(i18n.Indonesian).T("cmd.help.name")),
 		choose("#server-locale", i18n.Indonesian),
 		waitText("#locale-status", "next edit"),
 	)
+	// Times relative to now read in alice's language, as a challenge's
+	// expiry (<t:…:R>) does on her Discord.
+	if s := value(t, ctx, chromedp.Evaluate[string](`formatTimestamp(Math.round(Date.now() / 1000) + 300, 'R')`)); s != "dalam 5 menit" {
+		t.Errorf("a time 5 minutes ahead reads %q for alice, who speaks Indonesian; want %q", s, "dalam 5 menit")
+	}
 	shot := value(t, ctx, chromedp.FullScreenshot(100))
 	t.Logf("screenshot: %s", saveArtifact(t, "playground-indonesian.png", shot))
 

@@ -26,12 +26,21 @@ import (
 	"github.com/gambitbot/gambit/games"
 )
 
-// Cell is the side of a cell in pixels; the margins that hold the labels
-// are of the same size.
+// Cell is the side of a cell in pixels on a board of 8 or more cells a
+// side; a smaller board's cells are larger (cellSize).
 const Cell = 56
 
-// margin is the width of the label margins.
-const margin = Cell * 2 / 3
+// minBoard is the side in pixels that a board's cells fill at least, so
+// that a small board (Tic-Tac-Toe, the 8-puzzle) shows about as large as
+// an 8×8 one.
+const minBoard = 8 * Cell
+
+// cellSize is the side in pixels of a cell of a board of rows × cols
+// cells.
+func cellSize(rows, cols int) int { return max(Cell, minBoard/max(rows, cols)) }
+
+// margin is the width of the label margins beside cells of side cell.
+func margin(cell int) int { return cell * 2 / 3 }
 
 // colours that do not depend on the game.
 var (
@@ -61,19 +70,20 @@ func Draw(look games.Look, board games.Board) (*image.RGBA, error) {
 		return nil, fmt.Errorf("picture: empty board")
 	}
 	cols := len(board.Rows[0])
+	cell := cellSize(rows, cols)
 	left, bottom := 0, 0
 	if board.RowLabels != nil {
-		left = margin
+		left = margin(cell)
 	}
 	if board.ColLabels != nil {
-		bottom = margin
+		bottom = margin(cell)
 	}
-	pad := Cell / 8
-	w, h := left+cols*Cell+2*pad, rows*Cell+bottom+2*pad
+	pad := cell / 8
+	w, h := left+cols*cell+2*pad, rows*cell+bottom+2*pad
 	img := image.NewRGBA(image.Rect(0, 0, w, h))
 	pic := look.Picture
 	draw.Draw(img, img.Bounds(), &image.Uniform{rgb(pic.Board)}, image.Point{}, draw.Src)
-	face, err := labelFace()
+	face, err := labelFace(cell)
 	if err != nil {
 		return nil, err
 	}
@@ -82,31 +92,31 @@ func Draw(look games.Look, board games.Board) (*image.RGBA, error) {
 		if len(row) != cols {
 			return nil, fmt.Errorf("picture: row %d has %d cells, want %d", r, len(row), cols)
 		}
-		for c, cell := range row {
-			cx, cy := x0+c*Cell+Cell/2, y0+r*Cell+Cell/2
-			drawCell(img, pic, face, cell, cx, cy)
+		for c, spot := range row {
+			cx, cy := x0+c*cell+cell/2, y0+r*cell+cell/2
+			drawCell(img, pic, face, spot, cx, cy, cell)
 		}
 		if board.RowLabels != nil {
-			text(img, face, board.RowLabels[r], pad+left/2, y0+r*Cell+Cell/2, label)
+			text(img, face, board.RowLabels[r], pad+left/2, y0+r*cell+cell/2, label)
 		}
 	}
 	for c, l := range board.ColLabels {
-		text(img, face, l, x0+c*Cell+Cell/2, y0+rows*Cell+bottom/2, label)
+		text(img, face, l, x0+c*cell+cell/2, y0+rows*cell+bottom/2, label)
 	}
-	centre := func(s games.Spot) [2]float32 { return pt(x0+s.Col*Cell+Cell/2, y0+s.Row*Cell+Cell/2, 0, 0) }
+	centre := func(s games.Spot) [2]float32 { return pt(x0+s.Col*cell+cell/2, y0+s.Row*cell+cell/2, 0, 0) }
 	for _, l := range board.Lines {
-		stroke(img, centre(l[0]), centre(l[1]), float32(Cell)/7, ink)
-		stroke(img, centre(l[0]), centre(l[1]), float32(Cell)/14, paper)
+		stroke(img, centre(l[0]), centre(l[1]), float32(cell)/7, ink)
+		stroke(img, centre(l[0]), centre(l[1]), float32(cell)/14, paper)
 	}
 	return img, nil
 }
 
-// drawCell draws one cell centred on (cx, cy): its square, its mark, and
+// drawCell draws one cell centred on (cx, cy), of side side pixels: its square, its mark, and
 // the marks of the last move; in a style with Labels, an empty cell's
 // label (a sliding tile's number) on it, or a hole for none (the blank).
-func drawCell(img *image.RGBA, pic games.Picture, face font.Face, cell games.Cell, cx, cy int) {
-	inset := Cell / 16
-	sq := image.Rect(cx-Cell/2+inset, cy-Cell/2+inset, cx+Cell/2-inset, cy+Cell/2-inset)
+func drawCell(img *image.RGBA, pic games.Picture, face font.Face, cell games.Cell, cx, cy, side int) {
+	inset := side / 16
+	sq := image.Rect(cx-side/2+inset, cy-side/2+inset, cx+side/2-inset, cy+side/2-inset)
 	if pic.Labels && !cell.Occupied {
 		if cell.Label == "" {
 			return // the board's colour shows through
@@ -124,7 +134,7 @@ func drawCell(img *image.RGBA, pic games.Picture, face font.Face, cell games.Cel
 		return
 	}
 	c := rgb(pic.Mark[cell.Side&1])
-	r := float32(Cell) * 0.38
+	r := float32(side) * 0.38
 	switch pic.Shape {
 	case games.Letters:
 		if cell.Side == 0 {
@@ -139,8 +149,8 @@ func drawCell(img *image.RGBA, pic games.Picture, face font.Face, cell games.Cel
 		disc(img, cx, cy, r, c)
 	}
 	if cell.Last {
-		ring(img, cx, cy, r+float32(Cell)/14, float32(Cell)/14, paper)
-		ring(img, cx, cy, r+float32(Cell)/7, float32(Cell)/28, ink)
+		ring(img, cx, cy, r+float32(side)/14, float32(side)/14, paper)
+		ring(img, cx, cy, r+float32(side)/7, float32(side)/28, ink)
 	}
 	if cell.Changed {
 		disc(img, cx, cy, r/3.5, ink)
@@ -232,13 +242,14 @@ var labelFont = sync.OnceValues(func() (*opentype.Font, error) {
 	return f, nil
 })
 
-// labelFace returns a new face of the label font, for one drawing.
-func labelFace() (font.Face, error) {
+// labelFace returns a new face of the label font, for one drawing of
+// cells of side cell.
+func labelFace(cell int) (font.Face, error) {
 	f, err := labelFont()
 	if err != nil {
 		return nil, err
 	}
-	face, err := opentype.NewFace(f, &opentype.FaceOptions{Size: float64(Cell) * 0.34, DPI: 72, Hinting: font.HintingFull})
+	face, err := opentype.NewFace(f, &opentype.FaceOptions{Size: float64(cell) * 0.34, DPI: 72, Hinting: font.HintingFull})
 	if err != nil {
 		return nil, fmt.Errorf("picture: font: %w", err)
 	}

@@ -42,12 +42,32 @@ func played(t testing.TB, gm *games.Game, seed uint64, n int) (engine.Position, 
 // at returns the colour at the centre of the cell in row r, column c of a
 // picture of board.
 func at(img *image.RGBA, board games.Board, r, c int) (uint8, uint8, uint8) {
-	x0, y0 := Cell/8, Cell/8
+	cell := sideOf(board)
+	x0, y0 := cell/8, cell/8
 	if board.RowLabels != nil {
-		x0 += margin
+		x0 += margin(cell)
 	}
-	p := img.RGBAAt(x0+c*Cell+Cell/2, y0+r*Cell+Cell/2)
+	p := img.RGBAAt(x0+c*cell+cell/2, y0+r*cell+cell/2)
 	return p.R, p.G, p.B
+}
+
+// sideOf is the side of a cell of a picture of board.
+func sideOf(board games.Board) int { return cellSize(len(board.Rows), len(board.Rows[0])) }
+
+// TestEveryGamePictureIsOfASize checks that no game's picture is much
+// smaller than another's: Tic-Tac-Toe and the 8-puzzle as wide as an
+// 8×8 board, give or take its labels.
+func TestEveryGamePictureIsOfASize(t *testing.T) {
+	for _, gm := range catalog.All() {
+		pos, last := played(t, gm, 1, 0)
+		img, err := Draw(gm.Look, gm.Look.Board(pos, last))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if w := img.Bounds().Dx(); w < minBoard || w > minBoard*3/2 {
+			t.Errorf("%s: its picture is %d pixels wide, want %d to %d", gm.Name, w, minBoard, minBoard*3/2)
+		}
+	}
 }
 
 // TestEveryGameDraws draws positions of every game and checks the picture:
@@ -64,10 +84,11 @@ func TestEveryGameDraws(t *testing.T) {
 				t.Fatalf("%s: %v", gm.Name, err)
 			}
 			rows, cols := len(board.Rows), len(board.Rows[0])
-			if w := img.Bounds().Dx(); w < cols*Cell || w > cols*Cell+margin+Cell/4 {
+			side := sideOf(board)
+			if w := img.Bounds().Dx(); w < cols*side || w > cols*side+margin(side)+side/4 {
 				t.Errorf("%s: width %d for %d columns", gm.Name, w, cols)
 			}
-			if h := img.Bounds().Dy(); h < rows*Cell || h > rows*Cell+margin+Cell/4 {
+			if h := img.Bounds().Dy(); h < rows*side || h > rows*side+margin(side)+side/4 {
 				t.Errorf("%s: height %d for %d rows", gm.Name, h, rows)
 			}
 			pic := gm.Look.Picture
@@ -127,16 +148,17 @@ func TestTilesShowTheirNumbers(t *testing.T) {
 		for r, row := range board.Rows {
 			for c, cell := range row {
 				counts := colours(img, board, r, c)
+				side := sideOf(board)
 				corner := pic.Cell
 				if cell.Last {
 					corner, lastSeen = lighter(pic.Cell), true
 				}
 				switch {
 				case cell.Label == "":
-					if counts[pic.Board] < Cell*Cell*9/10 {
+					if counts[pic.Board] < side*side*9/10 {
 						t.Errorf("%s: the blank at %d,%d is not a hole: %d pixels of the board's colour", name, r, c, counts[pic.Board])
 					}
-				case counts[corner] < Cell*Cell/2 || counts[pic.Mark[0]] < 20:
+				case counts[corner] < side*side/2 || counts[pic.Mark[0]] < 20:
 					t.Errorf("%s: tile %s at %d,%d: %d pixels of its colour #%06x, %d of ink", name, cell.Label, r, c, counts[corner], corner, counts[pic.Mark[0]])
 				}
 			}
@@ -150,13 +172,14 @@ func TestTilesShowTheirNumbers(t *testing.T) {
 // colours counts the pixels of each colour in the cell at row r, column c
 // of a picture of board.
 func colours(img *image.RGBA, board games.Board, r, c int) map[int]int {
-	x0, y0 := Cell/8+c*Cell, Cell/8+r*Cell
+	cell := sideOf(board)
+	x0, y0 := cell/8+c*cell, cell/8+r*cell
 	if board.RowLabels != nil {
-		x0 += margin
+		x0 += margin(cell)
 	}
 	counts := map[int]int{}
-	for y := y0; y < y0+Cell; y++ {
-		for x := x0; x < x0+Cell; x++ {
+	for y := y0; y < y0+cell; y++ {
+		for x := x0; x < x0+cell; x++ {
 			p := img.RGBAAt(x, y)
 			counts[int(p.R)<<16|int(p.G)<<8|int(p.B)]++
 		}
@@ -201,12 +224,13 @@ func TestWinningLinesAreDrawn(t *testing.T) {
 			l := board.Lines[0]
 			// Halfway between the line's first two cells lies on the line.
 			next := games.Spot{Row: l[0].Row + sign(l[1].Row-l[0].Row), Col: l[0].Col + sign(l[1].Col-l[0].Col)}
-			x0, y0 := Cell/8, Cell/8
+			cell := sideOf(board)
+			x0, y0 := cell/8, cell/8
 			if board.RowLabels != nil {
-				x0 += margin
+				x0 += margin(cell)
 			}
-			x := x0 + (l[0].Col+next.Col+1)*Cell/2
-			y := y0 + (l[0].Row+next.Row+1)*Cell/2
+			x := x0 + (l[0].Col+next.Col+1)*cell/2
+			y := y0 + (l[0].Row+next.Row+1)*cell/2
 			if p := img.RGBAAt(x, y); p != paper {
 				t.Errorf("%s: the line between %v and %v is %v at (%d,%d), want the line's white core", name, l[0], next, p, x, y)
 			}

@@ -140,12 +140,13 @@ function avatar(id, name, cls = 'avatar') {
 
 /* ---------- Times ---------- */
 
-const relativeFormat = new Intl.RelativeTimeFormat(undefined, { numeric: 'always' });
 const RELATIVE_UNITS = [['year', 31536000], ['month', 2592000], ['day', 86400], ['hour', 3600], ['minute', 60]];
 
 // relativeTime says how far unix (seconds) is from now: "in 5 minutes",
-// "3 minutes ago".
+// "3 minutes ago", in the selected member's language, as their Discord
+// shows it.
 function relativeTime(unix) {
+  const relativeFormat = new Intl.RelativeTimeFormat(memberLocale(), { numeric: 'always' });
   const diff = unix - Date.now() / 1000;
   for (const [unit, seconds] of RELATIVE_UNITS) {
     if (Math.abs(diff) >= seconds) return relativeFormat.format(Math.round(diff / seconds), unit);
@@ -165,7 +166,7 @@ const TIMESTAMP_STYLES = {
 
 function formatTimestamp(unix, style) {
   if (style === 'R') return relativeTime(unix);
-  return new Date(unix * 1000).toLocaleString(undefined, TIMESTAMP_STYLES[style] ?? TIMESTAMP_STYLES.f);
+  return new Date(unix * 1000).toLocaleString(memberLocale(), TIMESTAMP_STYLES[style] ?? TIMESTAMP_STYLES.f);
 }
 
 // messageTime is the time in a message header: "Today at 14:03".
@@ -374,8 +375,20 @@ function renderMessage(m) {
   body);
 }
 
+// commandText is the command a message answers ("help", "privacy
+// delete") as the selected member's Discord names it: "/bantuan".
 function commandText(command = '') {
-  return command.startsWith('/') ? command : `/${command}`;
+  const [name, ...subs] = command.replace(/^\//, '').split(' ');
+  const cmd = (state.info?.commands ?? []).find((c) => c.name === name);
+  if (!cmd) return `/${command.replace(/^\//, '')}`;
+  const words = [localized(cmd, 'name')];
+  let options = cmd.options ?? [];
+  for (const sub of subs) {
+    const o = options.find((x) => x.name === sub);
+    words.push(o ? localized(o, 'name') : sub);
+    options = o?.options ?? [];
+  }
+  return `/${words.join(' ')}`;
 }
 
 function colourOf(embed) {
