@@ -142,9 +142,11 @@ type Input struct {
 	// a first.
 	Order func(a, b engine.Move) int
 	// Columns adds two-click entry to the Menus layout: a button per column
-	// of the board model (at most 10, two rows), and for the chosen column
-	// a button per cell of it (at most 10 rows), the legal ones enabled,
-	// in the order of Order (top row first without it).
+	// of the board model (at most 15, three rows, with the menus that fit
+	// below them), and for the chosen column a button per cell of it (at
+	// most 15 rows), the legal ones enabled, in the order of Order (top
+	// row first without it), with the column buttons again if they fit in
+	// Discord's five rows.
 	Columns bool
 	// Prompt, for Columns, asks for the cell of a chosen column ("File
 	// **e**: choose a rank…").
