@@ -1330,7 +1330,8 @@ func TestRules(t *testing.T) {
 }
 
 // TestHelpOverviewIsShort checks the /help overview: it fits on one
-// screen, and the AIs it recommends as the strongest play every game.
+// screen, names a game whose command name is its title once, and the AIs
+// it recommends as the strongest play every game.
 func TestHelpOverviewIsShort(t *testing.T) {
 	m, err := Rules(en, "")
 	if err != nil {
@@ -1343,6 +1344,11 @@ func TestHelpOverviewIsShort(t *testing.T) {
 	}
 	if n, lines := utf8.RuneCountInString(text), strings.Count(text, "\n")+1; n > 1200 || lines > 20 {
 		t.Errorf("the overview has %d characters on %d lines, want at most 1200 on 20:\n%s", n, lines, text)
+	}
+	for _, g := range catalog.All() {
+		if twice := "**" + g.Title + "** (`" + g.Name + "`)"; strings.EqualFold(g.Title, g.Name) && strings.Contains(text, twice) {
+			t.Errorf("the overview names %s twice: %s", g.Title, twice)
+		}
 	}
 	for _, i := range strategies.All() {
 		for _, g := range catalog.All() {
