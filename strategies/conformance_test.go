@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/gambitbot/gambit/engine"
+	"github.com/gambitbot/gambit/games"
 	"github.com/gambitbot/gambit/games/catalog"
 )
 
@@ -88,4 +89,26 @@ func searchNoPanic(ctx context.Context, s Strategy, p engine.Position, limits Li
 		}
 	}()
 	return s.Search(ctx, p, limits)
+}
+
+// TestBuffersHoldEveryGame checks the fixed per-search buffers against
+// every game a generic strategy plays: its start's moves fit a buffer of
+// engine.MaxMoves, and its longest game fits the per-ply buffers of
+// maxPly plies (a search such as beam follows a line to the end).
+func TestBuffersHoldEveryGame(t *testing.T) {
+	for _, g := range catalog.All() {
+		if g.AI == nil {
+			continue
+		}
+		p, err := g.Start(games.Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if n := len(p.Moves(nil)); n > engine.MaxMoves {
+			t.Errorf("%s: %d moves at the start, engine.MaxMoves is %d", g.Name, n, engine.MaxMoves)
+		}
+		if n := p.PliesLeft(); n >= maxPly {
+			t.Errorf("%s: up to %d plies from the start, maxPly is %d", g.Name, n, maxPly)
+		}
+	}
 }
