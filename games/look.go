@@ -198,6 +198,9 @@ type Help struct {
 // game's score unit (engine.Position.Score) times Unit.
 type AI struct {
 	// Unit is the number of internal units in one unit of the game's score.
+	// Every score the search meets, Unit × Score of a finished game and
+	// every Evaluate, must stay within ±29,999: the search's transposition
+	// table holds scores in 16 bits.
 	Unit int
 	// Evaluate estimates an unfinished position for the side to move.
 	Evaluate func(p engine.Position) int

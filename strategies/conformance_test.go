@@ -112,3 +112,33 @@ func TestBuffersHoldEveryGame(t *testing.T) {
 		}
 	}
 }
+
+// TestEveryGameScoresFitTheTable checks every game's AI against the
+// search's score range (games.AI.Unit): the evaluation of every position
+// of a few random games and the score of their ends stay within
+// ±infinity, which the transposition table's 16 bits hold. A score out
+// of it leaves a search that finds every move losing with no best move.
+func TestEveryGameScoresFitTheTable(t *testing.T) {
+	rng := rand.New(rand.NewPCG(3, 4))
+	for _, g := range catalog.All() {
+		if g.AI == nil {
+			continue
+		}
+		for range 3 {
+			p, err := g.Start(games.Options{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			for !p.Terminal() {
+				if v := g.AI.Evaluate(p); v <= -infinity || v >= infinity {
+					t.Fatalf("%s: %v evaluates to %d, outside ±%d", g.Name, p, v, infinity)
+				}
+				moves := p.Moves(nil)
+				p.Play(moves[rng.IntN(len(moves))])
+			}
+			if v := g.AI.Terminal(p); v <= -infinity || v >= infinity {
+				t.Fatalf("%s: %v ends with %d, outside ±%d", g.Name, p, v, infinity)
+			}
+		}
+	}
+}
