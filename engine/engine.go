@@ -100,10 +100,11 @@ func PuzzleResult(solved bool, s Side) Result {
 	return Loss
 }
 
-// MaxMoves is the most legal moves any position of any Gambit game has; a
-// move buffer of this capacity never grows. The largest is N-Queens on its
-// 12×12 board, where every square is a move (Adjacency has 64 cells).
-const MaxMoves = 144
+// MaxMoves is the most legal moves a position of a Gambit game may have; a
+// move buffer of this capacity never grows. It allows a 15×15 board where
+// every point is a move (N-Queens' largest board has 144 squares,
+// Adjacency 64 cells).
+const MaxMoves = 225
 
 // Position is a game position that can be searched: it generates its legal
 // moves, plays a move and takes it back. Implementations are mutable and

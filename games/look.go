@@ -143,9 +143,11 @@ type Input struct {
 	// a first.
 	Order func(a, b engine.Move) int
 	// Columns adds two-click entry to the Menus layout: a button per column
-	// of the board model (at most 10, two rows), and for the chosen column
-	// a button per cell of it (at most 10 rows), the legal ones enabled,
-	// in the order of Order (top row first without it).
+	// of the board model (at most 15, three rows, with the menus that fit
+	// below them), and for the chosen column a button per cell of it (at
+	// most 15 rows), the legal ones enabled, in the order of Order (top
+	// row first without it), with the column buttons again if they fit in
+	// Discord's five rows.
 	Columns bool
 	// Prompt, for Columns, asks for the cell of a chosen column ("File
 	// **e**: choose a rank…").
@@ -197,6 +199,9 @@ type Help struct {
 // game's score unit (engine.Position.Score) times Unit.
 type AI struct {
 	// Unit is the number of internal units in one unit of the game's score.
+	// Every score the search meets, Unit × Score of a finished game and
+	// every Evaluate, must stay within ±29,999: the search's transposition
+	// table holds scores in 16 bits.
 	Unit int
 	// Evaluate estimates an unfinished position for the side to move.
 	Evaluate func(p engine.Position) int

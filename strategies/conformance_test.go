@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/gambitbot/gambit/engine"
+	"github.com/gambitbot/gambit/games"
 	"github.com/gambitbot/gambit/games/catalog"
 )
 
@@ -88,4 +89,56 @@ func searchNoPanic(ctx context.Context, s Strategy, p engine.Position, limits Li
 		}
 	}()
 	return s.Search(ctx, p, limits)
+}
+
+// TestBuffersHoldEveryGame checks the fixed per-search buffers against
+// every game a generic strategy plays: its start's moves fit a buffer of
+// engine.MaxMoves, and its longest game fits the per-ply buffers of
+// maxPly plies (a search such as beam follows a line to the end).
+func TestBuffersHoldEveryGame(t *testing.T) {
+	for _, g := range catalog.All() {
+		if g.AI == nil {
+			continue
+		}
+		p, err := g.Start(games.Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if n := len(p.Moves(nil)); n > engine.MaxMoves {
+			t.Errorf("%s: %d moves at the start, engine.MaxMoves is %d", g.Name, n, engine.MaxMoves)
+		}
+		if n := p.PliesLeft(); n >= maxPly {
+			t.Errorf("%s: up to %d plies from the start, maxPly is %d", g.Name, n, maxPly)
+		}
+	}
+}
+
+// TestEveryGameScoresFitTheTable checks every game's AI against the
+// search's score range (games.AI.Unit): the evaluation of every position
+// of a few random games and the score of their ends stay within
+// ±infinity, which the transposition table's 16 bits hold. A score out
+// of it leaves a search that finds every move losing with no best move.
+func TestEveryGameScoresFitTheTable(t *testing.T) {
+	rng := rand.New(rand.NewPCG(3, 4))
+	for _, g := range catalog.All() {
+		if g.AI == nil {
+			continue
+		}
+		for range 3 {
+			p, err := g.Start(games.Options{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			for !p.Terminal() {
+				if v := g.AI.Evaluate(p); v <= -infinity || v >= infinity {
+					t.Fatalf("%s: %v evaluates to %d, outside ±%d", g.Name, p, v, infinity)
+				}
+				moves := p.Moves(nil)
+				p.Play(moves[rng.IntN(len(moves))])
+			}
+			if v := g.AI.Terminal(p); v <= -infinity || v >= infinity {
+				t.Fatalf("%s: %v ends with %d, outside ±%d", g.Name, p, v, infinity)
+			}
+		}
+	}
 }

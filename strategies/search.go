@@ -13,7 +13,7 @@ import (
 // Internal scores fit the transposition table's 16 bits.
 const (
 	infinity = 30000
-	maxPly   = 128 // more plies than any game lasts (Othello: 60 discs and up to 60 passes)
+	maxPly   = 256 // more plies than any game lasts (Othello: 60 discs and up to 60 passes; a 15×15 board fills in 225)
 )
 
 // rules is what the generic search knows of one game. Scores are in

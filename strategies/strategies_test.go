@@ -32,9 +32,17 @@ func bruteForce(p engine.Position) int {
 	return best
 }
 
+// randomMoves bounds the moves of randomPosition: more than a game on 64
+// cells or fewer lasts (Othello: 60 discs and its passes), so their
+// positions are the same as without it.
+const randomMoves = 100
+
 // randomPosition plays random moves from the start of game until at most
-// left plies remain (for Adjacency, a game of the given rounds) and
-// returns the position, freshly parsed so it has no history.
+// left plies remain (for Adjacency, a game of the given rounds), or
+// randomMoves moves are played, and returns the position, freshly parsed
+// so it has no history. The bound matters on a large board alone: random
+// play on a 15×15 board nearly always makes five in a row long before 56
+// points are left, and every such game would be drawn again.
 func randomPosition(t testing.TB, rng *rand.Rand, game string, rounds, left int) engine.Position {
 	t.Helper()
 	g, err := catalog.Lookup(game)
@@ -50,7 +58,7 @@ func randomPosition(t testing.TB, rng *rand.Rand, game string, rounds, left int)
 		if err != nil {
 			t.Fatal(err)
 		}
-		for !p.Terminal() && p.PliesLeft() > left {
+		for n := 0; !p.Terminal() && p.PliesLeft() > left && n < randomMoves; n++ {
 			moves := p.Moves(nil)
 			p.Play(moves[rng.IntN(len(moves))])
 		}

@@ -226,7 +226,8 @@ const pickColour = "🟨"
 // Columns), shown to the mover alone: the board with the legal cells of
 // the chosen column highlighted, a button per cell of that column
 // (labelled with its row and the game's tag, "3 · +2", the legal ones
-// enabled), and the column buttons to choose another column. ok is false
+// enabled), and the column buttons to choose another column where they
+// fit beside the cells in Discord's five action rows. ok is false
 // if the board has no column named col.
 func CellPicker(l *i18n.Localizer, g *storage.Game, pos engine.Position, col string) (msg Message, ok bool) {
 	gm := gameOf(g.Kind)
@@ -272,7 +273,12 @@ func CellPicker(l *i18n.Localizer, g *storage.Game, pos engine.Position, col str
 		cells = append(cells, b)
 	}
 	rows := balancedRows(cells)
-	rows = append(rows, columnRows(g, board, pos, chosen)...)
+	// The column buttons to choose another column, where Discord's five
+	// rows leave room (a 15×15 board's 15 rows and 15 columns take six):
+	// the board's own column buttons still do it.
+	if cols := columnRows(g, board, pos, chosen); len(rows)+len(cols) <= maxRows {
+		rows = append(rows, cols...)
+	}
 	text := gameText(l, gm, "prompt", gm.Input.Prompt(col), "Column", col) + "\n" + grid(look, board)
 	return Message{Content: clip(text, maxContent), Components: rows, AllowedMentions: noPings()}, true
 }

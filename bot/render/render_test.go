@@ -1336,7 +1336,8 @@ func ptr[T any](v T) *T { return &v }
 // TestHelpOverview checks the /help overview's lines of commands in both
 // languages (bot's TestHelpListsEveryCommand checks that it lists every
 // command registered, and its length), and that the AIs it recommends as
-// the strongest play every game.
+// the strongest play every game, and that it names a game whose command
+// name is its title once.
 func TestHelpOverview(t *testing.T) {
 	for _, tc := range []struct {
 		l    *i18n.Localizer
@@ -1354,6 +1355,11 @@ func TestHelpOverview(t *testing.T) {
 		}
 	}
 	text := embedText(Overview(en, someCommands).Embeds[0])
+	for _, g := range catalog.All() {
+		if twice := "**" + g.Title + "** (`" + g.Name + "`)"; strings.EqualFold(g.Title, g.Name) && strings.Contains(text, twice) {
+			t.Errorf("the overview names %s twice: %s", g.Title, twice)
+		}
+	}
 	for _, i := range strategies.All() {
 		for _, g := range catalog.All() {
 			if g.Players == 2 && g.AI != nil && !i.Supports(g.Name) && strings.Contains(text, "`"+i.Name+"`") {

@@ -158,7 +158,13 @@ func upperFirst(s string) string {
 func Overview(l *i18n.Localizer, commands []*discordgo.ApplicationCommand) Message {
 	var gameLines []string
 	for _, g := range catalog.All() {
-		gameLines = append(gameLines, l.T("help.game_line", "Title", gameText(l, g, "title", g.Title), "Name", g.Name, "Summary", gameText(l, g, "summary", g.Summary)))
+		// A game is named by its command name only where that is not its
+		// title in lower case (connect4, not othello), to keep to one screen.
+		name := g.Name
+		if strings.EqualFold(g.Title, g.Name) {
+			name = ""
+		}
+		gameLines = append(gameLines, l.T("help.game_line", "Title", gameText(l, g, "title", g.Title), "Name", name, "Summary", gameText(l, g, "summary", g.Summary)))
 	}
 	var lines []string
 	for _, c := range commands {

@@ -13,6 +13,7 @@ import (
 	"github.com/gambitbot/gambit/games"
 	"github.com/gambitbot/gambit/games/adjacency"
 	"github.com/gambitbot/gambit/games/connect4"
+	"github.com/gambitbot/gambit/games/gomoku"
 	"github.com/gambitbot/gambit/games/othello"
 	"github.com/gambitbot/gambit/games/queens"
 	"github.com/gambitbot/gambit/games/tictactoe"
@@ -26,6 +27,7 @@ var all = []*games.Game{
 	connect4.Game,
 	tictactoe.Game,
 	othello.Game,
+	gomoku.Game,
 	tiles.Eight,
 	tiles.Fifteen,
 	queens.Game,
