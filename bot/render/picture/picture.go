@@ -26,8 +26,9 @@ import (
 	"github.com/gambitbot/gambit/games"
 )
 
-// Cell is the side of a cell in pixels on a board of 8 or more cells a
-// side; a smaller board's cells are larger (cellSize).
+// Cell is the side of a cell in pixels on a board of 8 to 11 cells a
+// side; a smaller board's cells are larger, a larger one's smaller
+// (cellSize).
 const Cell = 56
 
 // minBoard is the side in pixels that a board's cells fill at least, so
@@ -35,9 +36,18 @@ const Cell = 56
 // an 8×8 one.
 const minBoard = 8 * Cell
 
+// maxBoard bounds the side in pixels of a large board with its labels,
+// so that Gomoku's 15×15 (891 pixels at Cell) or 12 queens show about
+// as large as an 8×8 board too.
+const maxBoard = minBoard * 3 / 2
+
 // cellSize is the side in pixels of a cell of a board of rows × cols
-// cells.
-func cellSize(rows, cols int) int { return max(Cell, minBoard/max(rows, cols)) }
+// cells: Cell, grown until a small board fills minBoard, shrunk until a
+// large one with its label margins (about one cell) fits maxBoard.
+func cellSize(rows, cols int) int {
+	n := max(rows, cols)
+	return min(max(Cell, minBoard/n), maxBoard/(n+1))
+}
 
 // margin is the width of the label margins beside cells of side cell.
 func margin(cell int) int { return cell * 2 / 3 }
