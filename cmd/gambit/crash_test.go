@@ -639,9 +639,12 @@ func (d *crashDrill) move(ctx context.Context, u discordtest.User, b crashBoard)
 		d.refused(ctx, u, b.game, m.Content)
 		return
 	}
-	// The reply is the board as it is now: an AI that answers at once may
-	// have moved on it already. Its update showing this move went by the
-	// board tracker, which checks it against this acknowledgement.
+	// The reply is the board as it is now. It acknowledges the move when
+	// it shows it as the last one. A board further on is no proof either
+	// way: an AI that answers at once may have moved after it (its update
+	// showing this move went by the board tracker, which checks it), or
+	// the clicked board was behind its game — a crash left it unedited —
+	// and the bot brought it up to date instead of playing the click.
 	r, ok := parseCrashBoard(m)
 	shows := ok && r.game == b.game && (r.status == storage.StatusFinished ||
 		r.status == storage.StatusActive && (r.ply == b.ply+1 && r.last == c.cell || r.ply > b.ply+1))
@@ -649,8 +652,10 @@ func (d *crashDrill) move(ctx context.Context, u discordtest.User, b crashBoard)
 		d.t.Errorf("game %s: %s played %s at ply %d; the reply does not show it: %v", b.game, u.ID, c.cell, b.ply, r)
 		return
 	}
-	d.boards.ack(b.game, b.ply+1, c.cell)
-	d.clickAcks.Add(1)
+	if r.ply == b.ply+1 && r.last == c.cell || r.status == storage.StatusFinished && r.last == c.cell {
+		d.boards.ack(b.game, b.ply+1, c.cell)
+		d.clickAcks.Add(1)
+	}
 }
 
 // accept accepts a challenge to u.
