@@ -6,6 +6,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -479,8 +480,8 @@ func TestBrowserEightPuzzleSolvedWithHints(t *testing.T) {
 		hint := fmt.Sprintf(`button[data-custom-id^="v1/hint/"][data-custom-id$="/%d"]`, ply)
 		run(t, ctx, chromedp.WaitEnabled(css(hint)))
 		seen := value(t, ctx, chromedp.Evaluate[int](`[...document.querySelectorAll('.message')].filter(m => m.innerText.includes('Next:')).length`))
-		// The next hint names the move: "/move cell:L". Hint is pressed
-		// again if a redraw swallowed the click (see pressUntil).
+		// The next hint names the tile that slides: "/move cell:7". Hint
+		// is pressed again if a redraw swallowed the click (see pressUntil).
 		move := value(t, ctx, chromedp.Poll[string](fmt.Sprintf(`(() => {
 			const hints = [...document.querySelectorAll('.message')].filter(m => m.innerText.includes('Next:'));
 			if (hints.length <= %d) {
@@ -488,10 +489,16 @@ func TestBrowserEightPuzzleSolvedWithHints(t *testing.T) {
 				if (b && !b.disabled && !b.dataset.pressed) { b.dataset.pressed = "1"; b.click(); }
 				return null;
 			}
-			const m = hints[hints.length - 1].innerText.match(/move cell:([UDLR])/);
+			const m = hints[hints.length - 1].innerText.match(/move cell:(\d+)/);
 			return m ? m[1] : null;
 		})()`, seen, hint), whileTestRuns))
-		tile := fmt.Sprintf(`button[data-custom-id^="v1/move/"][data-custom-id$="/%d/%s"]`, ply, move)
+		// The board's button of that tile, labelled with its number.
+		id := value(t, ctx, chromedp.Poll[string](fmt.Sprintf(`(() => {
+			const b = [...document.querySelectorAll('button[data-custom-id^="v1/move/"]')]
+				.find(b => b.dataset.customId.split('/')[3] === %q && b.innerText.trim() === %q);
+			return b ? b.dataset.customId : null;
+		})()`, strconv.Itoa(ply), move), whileTestRuns))
+		tile := fmt.Sprintf(`button[data-custom-id=%q]`, id)
 		run(t, ctx, chromedp.WaitEnabled(css(tile)), press(tile))
 		solved := value(t, ctx, chromedp.Poll[string](fmt.Sprintf(`(() => {
 			if ([...document.querySelectorAll('.message .container')].some(e => e.innerText.includes('Solved'))) return "solved";
