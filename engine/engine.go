@@ -87,6 +87,18 @@ func (r Result) String() string {
 	return fmt.Sprintf("Result(%d)", int8(r))
 }
 
+// Sign is 1 for a win, −1 for a loss and 0 otherwise: the score of a
+// game that only counts who won.
+func (r Result) Sign() int {
+	switch r {
+	case Win:
+		return 1
+	case Loss:
+		return -1
+	}
+	return 0
+}
+
 // PuzzleResult is the Result of a one-player puzzle for side s: the
 // player (X) wins once it is solved, O — nobody — loses, and it is
 // Ongoing before.

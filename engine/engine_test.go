@@ -56,3 +56,11 @@ func TestFillKeys(t *testing.T) {
 		seen[a[i]] = true
 	}
 }
+
+func TestResultSign(t *testing.T) {
+	for r, want := range map[engine.Result]int{engine.Win: 1, engine.Loss: -1, engine.Draw: 0, engine.Ongoing: 0} {
+		if got := r.Sign(); got != want {
+			t.Errorf("%v.Sign() = %d, want %d", r, got, want)
+		}
+	}
+}

@@ -277,15 +277,7 @@ func (p *Position) Result(s engine.Side) engine.Result {
 }
 
 // Score returns 1 if side s has won, −1 if it has lost, else 0.
-func (p *Position) Score(s engine.Side) int {
-	switch p.Result(s) {
-	case engine.Win:
-		return 1
-	case engine.Loss:
-		return -1
-	}
-	return 0
-}
+func (p *Position) Score(s engine.Side) int { return p.Result(s).Sign() }
 
 // PliesLeft returns an upper bound on the moves left: the empty points,
 // or 0 once the game is over.

@@ -209,15 +209,7 @@ func (p *Position) Result(s engine.Side) engine.Result {
 }
 
 // Score returns +1 if s has won, −1 if s has lost, 0 otherwise.
-func (p *Position) Score(s engine.Side) int {
-	switch p.Result(s) {
-	case engine.Win:
-		return 1
-	case engine.Loss:
-		return -1
-	}
-	return 0
-}
+func (p *Position) Score(s engine.Side) int { return p.Result(s).Sign() }
 
 // PliesLeft returns the number of empty cells, or 0 once the game is over.
 func (p *Position) PliesLeft() int {
