@@ -3,6 +3,7 @@ package strategies
 import (
 	"context"
 	"fmt"
+	"sync"
 
 	"github.com/gambitbot/gambit/engine"
 	"github.com/gambitbot/gambit/strategies/internal/alphabeta"
@@ -123,13 +124,31 @@ func runSearch(ctx context.Context, pos engine.Position, limits Limits, r rules,
 	alphabeta.Threads(&s.clock, threads,
 		func() { ts[0].iterate(maxDepth, 0, &res) },
 		func(i int) { ts[i].iterate(maxDepth, i%2, nil) })
+	for _, t := range ts {
+		t.s, t.pos = nil, nil
+		threadPool.Put(t)
+	}
 	res.Nodes = s.clock.Nodes()
 	return res, nil
 }
 
-// newThread returns a thread of s on its own copy of pos.
+// threadPool keeps threads between searches: a thread's tables are about
+// half a megabyte, and a bot or a test that runs thousands of short
+// searches (Tic-Tac-Toe's, an AI's reply in an endgame) would otherwise
+// allocate and clear them every time.
+var threadPool = sync.Pool{New: func() any { return new(thread) }}
+
+// newThread returns a thread of s on its own copy of pos, with the move
+// ordering's memory (killers, history) and the principal variation empty,
+// as a new one: a search's node count must not depend on the searches
+// before it. The move lists are scratch, written before they are read.
 func (s *search) newThread(pos engine.Position) *thread {
-	return &thread{s: s, pos: pos.Clone(), count: clock.Counter{M: &s.clock}}
+	t := threadPool.Get().(*thread)
+	t.s, t.pos, t.count, t.exact = s, pos.Clone(), clock.Counter{M: &s.clock}, false
+	t.killers = [maxPly][2]engine.Move{}
+	t.history = [2][256]int32{}
+	t.pvLen = [maxPly + 1]int{}
+	return t
 }
 
 // iterate deepens from depth 1 (plus skew) to maxDepth until told to stop.
