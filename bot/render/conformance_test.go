@@ -93,9 +93,12 @@ func playToTheEnd(t *testing.T, gm *games.Game, rng *rand.Rand) {
 		g.Players = g.Players[:1]
 	}
 	g.Settings.Rounds = options(gm, g).Rounds
+	var draw bool
+	defer somePictures(&draw)()
 	for {
 		g.Position = pos.String()
 		g.Turn = int(pos.SideToMove())
+		draw = len(g.Moves)%everyPicture() == 0 || pos.Terminal()
 		m := Game(View{Game: g, Pos: pos})
 		checkDiscord(t, m)
 		if t.Failed() {
@@ -122,6 +125,7 @@ func playToTheEnd(t *testing.T, gm *games.Game, rng *rand.Rand) {
 			t.Fatalf("%s: no end after 1000 moves", gm.Name)
 		}
 	}
+	draw = true
 	if !gm.Solo() {
 		g.Status, g.Result = storage.StatusFinished, &storage.Result{Winner: storage.Draw}
 		checkDiscord(t, Game(View{Game: g, Pos: pos}))

@@ -30,11 +30,16 @@ const (
 	MaxV2Text = 4000
 )
 
+// drawPNG draws a board's picture: picture.PNG, which the package's tests
+// replace to draw each board once, under -race, where a picture costs
+// a tenth of a second.
+var drawPNG = picture.PNG
+
 // boardPicture draws a board as a PNG named after the game's ply, so that
 // every move gets a new name and no client shows a cached older board. It
 // returns nil if the board cannot be drawn: the emoji grid still shows it.
 func boardPicture(l *i18n.Localizer, look games.Look, board games.Board, ply string) *File {
-	data, err := picture.PNG(look, board)
+	data, err := drawPNG(look, board)
 	if err != nil {
 		return nil
 	}

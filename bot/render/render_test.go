@@ -688,6 +688,7 @@ func scenarios(t *testing.T, kind storage.Kind, rng *rand.Rand) []scenario {
 }
 
 func TestGameEveryStatus(t *testing.T) {
+	defer somePictures(new(bool))() // the statuses' texts and components, not pictures
 	rng := rand.New(rand.NewPCG(1, 2))
 	for _, gm := range catalog.All() {
 		if gm.Solo() {
@@ -899,6 +900,7 @@ func checkEnded(t *testing.T, v View, m Message, ids map[customid.Pattern][]cust
 }
 
 func TestAdjacencySelects(t *testing.T) {
+	defer somePictures(new(bool))() // the boards' texts and components, not pictures
 	rng := rand.New(rand.NewPCG(3, 4))
 	for i := range cases(200) {
 		rounds := 2 + rng.IntN(27)
@@ -1141,6 +1143,7 @@ func TestTicTacToeButtons(t *testing.T) {
 var gridCells = map[storage.Kind]int{"adjacency": 64, "connect4": 42, "tictactoe": 9}
 
 func TestGridShowsMarks(t *testing.T) {
+	defer somePictures(new(bool))() // the boards' texts and components, not pictures
 	rng := rand.New(rand.NewPCG(9, 10))
 	for _, gm := range catalog.All() {
 		kind := storage.Kind(gm.Name)

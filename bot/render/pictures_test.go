@@ -1,0 +1,114 @@
+package render
+
+import (
+	"bytes"
+	"fmt"
+	"image/png"
+	"os"
+	"sync"
+	"testing"
+
+	"github.com/gambitbot/gambit/games"
+)
+
+// TestMain makes the package's tests draw a board's picture once when
+// they render the same board several times (its statuses, its languages):
+// a picture is a pure function of the look and the board, and drawing and
+// encoding one costs a tenth of a second under -race.
+func TestMain(m *testing.M) {
+	draw := drawPNG
+	drawPNG = func(look games.Look, board games.Board) ([]byte, error) {
+		r := pictures.get(fmt.Sprintf("%v|%v", look.Picture, board), func() drawn {
+			data, err := draw(look, board)
+			return drawn{data, err}
+		})
+		return r.data, r.err
+	}
+	os.Exit(m.Run())
+}
+
+// drawn is what drawPNG returned.
+type drawn struct {
+	data []byte
+	err  error
+}
+
+var (
+	pictures  recent[drawn] // drawPNG's latest boards
+	pngChecks recent[error] // decodePNG's latest files
+)
+
+// decodePNG reports whether data decodes as a PNG, decoding the same
+// bytes once.
+func decodePNG(data []byte) error {
+	return pngChecks.get(string(data), func() error {
+		_, err := png.Decode(bytes.NewReader(data))
+		return err
+	})
+}
+
+// recent remembers the latest results of a pure, costly function by its
+// argument's key: enough for a test that renders the same board in turn
+// in several ways, little enough that thousands of boards hold no memory.
+type recent[V any] struct {
+	mu   sync.Mutex
+	keys []string
+	vals map[string]V
+}
+
+// recentSize is how many results a recent keeps.
+const recentSize = 16
+
+// get returns the result for key, calling f for one not kept.
+func (r *recent[V]) get(key string, f func() V) V {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if v, ok := r.vals[key]; ok {
+		return v
+	}
+	if r.vals == nil {
+		r.vals = map[string]V{}
+	}
+	if len(r.keys) == recentSize {
+		delete(r.vals, r.keys[0])
+		r.keys = r.keys[1:]
+	}
+	v := f()
+	r.keys = append(r.keys, key)
+	r.vals[key] = v
+	return v
+}
+
+// everyPicture is how often TestEveryGameConforms draws a picture: at
+// every ply, or under -short (the README's test command, with -race) at
+// every tenth ply and at the end, the other boards carrying the picture
+// last drawn. Their text, emoji grid and components are checked at every
+// ply either way, and package picture checks the drawing of random
+// positions of every game.
+func everyPicture() int {
+	if testing.Short() {
+		return 10
+	}
+	return 1
+}
+
+// somePictures makes Game draw a picture only while *now is true, until
+// the returned function restores drawing every picture; otherwise a board
+// carries the picture last drawn of its game (its look), a real PNG. A
+// test that checks a board's text and components, not its picture, passes
+// a false it never sets: package picture checks the drawing.
+func somePictures(now *bool) (restore func()) {
+	draw := drawPNG
+	last := map[games.Picture][]byte{}
+	drawPNG = func(look games.Look, board games.Board) ([]byte, error) {
+		if data, ok := last[look.Picture]; ok && !*now {
+			return data, nil
+		}
+		data, err := draw(look, board)
+		if err == nil {
+			last[look.Picture] = data
+		}
+		return data, err
+	}
+	return func() { drawPNG = draw }
+}
