@@ -100,12 +100,17 @@ func roundsOf(g *storage.Game) int {
 	return options(gm, g).Rounds
 }
 
-// heading returns a game's title with its setting: "Adjacency · 8 rounds".
+// heading returns a game's title with its settings: "Adjacency · 8
+// rounds", with "casual" for a game that moves no rating.
 func heading(l *i18n.Localizer, g *storage.Game) string {
+	title := gameTitle(l, g.Kind)
 	if r := roundsOf(g); r > 0 {
-		return gameTitle(l, g.Kind) + " · " + plural(l, r, "round")
+		title += " · " + plural(l, r, "round")
 	}
-	return gameTitle(l, g.Kind)
+	if g.Settings.Casual {
+		title += " · " + l.T("board.casual")
+	}
+	return title
 }
 
 // idFooter returns the footer naming a game's id, with the AI's move time
