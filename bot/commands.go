@@ -175,6 +175,11 @@ func (b *Bot) routes() {
 		{customid.Cell, b.withGame(b.moves.clickCell)},
 		{customid.Resign, b.withGame(b.moves.clickResign)},
 		{customid.ResignConfirm, b.withGame(b.moves.clickResignConfirm)},
+		{customid.Abort, b.withGame(b.moves.clickAbort)},
+		{customid.AbortConfirm, b.withGame(b.moves.clickAbortConfirm)},
+		{customid.DrawOffer, b.withGame(b.games.clickDrawOffer)},
+		{customid.DrawAccept, b.withGame(b.games.clickDrawAnswer(true))},
+		{customid.DrawDecline, b.withGame(b.games.clickDrawAnswer(false))},
 		{customid.Rematch, b.games.clickRematch}, // the seam for the old game, then a new one (rematch.go)
 		{customid.Accept, b.withGame(b.games.clickAccept)},
 		{customid.Decline, b.withGame(b.games.clickDecline)},

@@ -240,10 +240,14 @@ func game(v View) (Message, *File) {
 		if !v.Rematched && !g.Solo() {
 			msg.Components = rematchRow(l, g)
 		}
-	} else if g.Status == storage.StatusCancelled {
-		lines = append(lines, l.T("board.cancelled_line"))
+	} else if g.Status == storage.StatusCancelled || g.Status == storage.StatusAborted {
+		line, notice := "board.cancelled_line", "board.cancelled_game"
+		if g.Status == storage.StatusAborted {
+			line, notice = "board.aborted_line", "board.aborted_game"
+		}
+		lines = append(lines, l.T(line))
 		if v.Notice == "" {
-			v.Notice = l.T("board.cancelled_game")
+			v.Notice = l.T(notice)
 		}
 	} else {
 		if pos != nil && gm.Look.Progress != nil && !pos.Terminal() {
@@ -259,6 +263,9 @@ func game(v View) (Message, *File) {
 			lines = append(lines, movesUsedLine(l, g))
 		} else {
 			lines = append(lines, turnLine(l, g, v.Thinking, mark))
+		}
+		if o := g.DrawOffer; o != nil && !g.Solo() {
+			lines = append(lines, l.T("board.draw_offered", "Player", PlayerName(l, g.Players[o.Seat&1]), "Opponent", PlayerName(l, g.Players[1-o.Seat&1])))
 		}
 		humanTurn := v.Thinking == nil && !mover.ID.IsAI()
 		if id, ok := mover.ID.UserID(); ok && humanTurn && !g.Solo() {
@@ -374,6 +381,9 @@ func resultLine(l *i18n.Localizer, g *storage.Game) string {
 	}
 	if g.Solo() {
 		return puzzleResultLine(l, g)
+	}
+	if r.Winner == storage.Draw && r.Outcome == storage.DrawAgreed {
+		return l.T("board.draw_agreed")
 	}
 	if r.Winner == storage.Draw {
 		return l.T("board.draw")
