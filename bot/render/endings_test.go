@@ -108,3 +108,26 @@ func TestAbortedAndAgreedEndings(t *testing.T) {
 		}
 	}
 }
+
+// TestStatsSayAgreedAndCasual: a player's recent games say which draws
+// were agreed and which games were casual, in both languages.
+func TestStatsSayAgreedAndCasual(t *testing.T) {
+	me := storage.User("111")
+	agreed := newGame("connect4", storage.StatusFinished, alice, bob)
+	agreed.Result = &storage.Result{Winner: storage.Draw, Outcome: storage.DrawAgreed}
+	casual := newGame("connect4", storage.StatusFinished, alice, bob)
+	casual.Settings.Casual = true
+	casual.Result = &storage.Result{Winner: 0}
+	for lang, want := range map[string][]string{
+		i18n.English:    {"🤝 Drew with <@222> · by agreement", "✅ Won against <@222> · casual, not rated"},
+		i18n.Indonesian: {"atas kesepakatan", "santai, tidak dinilai"},
+	} {
+		m := Stats(i18n.For(lang), me, []KindStats{{Kind: "connect4", Recent: []*storage.Game{agreed, casual}}})
+		checkDiscord(t, m)
+		for _, w := range want {
+			if text := embed(m).Fields[0].Value; !strings.Contains(text, w) {
+				t.Errorf("%s: recent games %q lack %q", lang, text, w)
+			}
+		}
+	}
+}
