@@ -103,6 +103,8 @@ func TestAbortEndsOnceEachSideMovedTwice(t *testing.T) {
 	}
 
 	other := challengeAndAccept(t, h, alice, bob, storage.Kind("tictactoe"))
+	challenge := h.board(other.ID) // the challenge became the board
+	accept := customid.Accept.Build(string(other.ID))
 	h.move(alice, other.ID, "5")
 	h.stop()
 	h.run()
@@ -112,6 +114,9 @@ func TestAbortEndsOnceEachSideMovedTwice(t *testing.T) {
 	h.waitBoard(other.ID, "the abort in Indonesian", func(m discordtest.Message) bool {
 		return strings.Contains(m.Content, "Permainan dibatalkan oleh pemain.")
 	})
+	if r := h.clickSeen(bob, forgedClick(challenge, accept), accept); !strings.Contains(r.Content, "accepted, then aborted") {
+		t.Errorf("accepting the aborted game's challenge again: %q", r.Content)
+	}
 }
 
 // drawButton returns the custom ID of a draw button of pattern p on the
