@@ -16,6 +16,7 @@ func checkChallenge(ix *interaction, g *storage.Game, challengerMay bool) error 
 			storage.StatusActive: "active", storage.StatusFinished: "played", storage.StatusForfeited: "played",
 			storage.StatusExpired: "expired", storage.StatusDeclined: "declined",
 			storage.StatusWithdrawn: "withdrawn", storage.StatusCancelled: "cancelled", storage.StatusAbandoned: "abandoned",
+			storage.StatusAborted: "aborted",
 		}[g.Status]
 		return userErr("challenge.closed", "State", message("challenge.closed."+state))
 	}

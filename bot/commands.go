@@ -68,6 +68,8 @@ func commandDefinitions() []*discordgo.ApplicationCommand {
 	first := choiceOption("first", "Who moves first (default: me)", false, []*discordgo.ApplicationCommandOptionChoice{
 		{Name: "me", Value: "me"}, {Name: "opponent", Value: "opponent"}, {Name: "random", Value: "random"},
 	})
+	rated := &discordgo.ApplicationCommandOption{Type: discordgo.ApplicationCommandOptionBoolean, Name: "rated",
+		Description: "Whether the game moves ratings (default: this server's setting, rated)"}
 	cmds := []*discordgo.ApplicationCommand{
 		{
 			Name: "play", Description: "Start a game against someone or against an AI",
@@ -79,13 +81,14 @@ func commandDefinitions() []*discordgo.ApplicationCommand {
 				rounds, first,
 				{Type: discordgo.ApplicationCommandOptionNumber, Name: "movetime", Description: "AI seconds per move",
 					MinValue: ptr(0.1), MaxValue: MaxMoveTime.Seconds()},
+				rated,
 			},
 		},
 		{
 			Name: "challenge", Description: "Challenge someone to a game",
 			Options: []*discordgo.ApplicationCommandOption{
 				{Type: discordgo.ApplicationCommandOptionUser, Name: "user", Description: "Who to challenge", Required: true},
-				game(true), rounds, first,
+				game(true), rounds, first, rated,
 			},
 		},
 		{Name: challengeMenu, Type: discordgo.UserApplicationCommand},
@@ -146,6 +149,7 @@ func commandDefinitions() []*discordgo.ApplicationCommand {
 				MinValue: ptr(1.0), MaxValue: 24 * 14},
 			{Type: discordgo.ApplicationCommandOptionString, Name: "games", Description: "The games allowed: all, or a list like adjacency,connect4",
 				MaxLength: 100},
+			{Type: discordgo.ApplicationCommandOptionBoolean, Name: "rated", Description: "Whether new games are rated unless their players choose"},
 		},
 	}))
 }
@@ -171,6 +175,11 @@ func (b *Bot) routes() {
 		{customid.Cell, b.withGame(b.moves.clickCell)},
 		{customid.Resign, b.withGame(b.moves.clickResign)},
 		{customid.ResignConfirm, b.withGame(b.moves.clickResignConfirm)},
+		{customid.Abort, b.withGame(b.moves.clickAbort)},
+		{customid.AbortConfirm, b.withGame(b.moves.clickAbortConfirm)},
+		{customid.DrawOffer, b.withGame(b.games.clickDrawOffer)},
+		{customid.DrawAccept, b.withGame(b.games.clickDrawAnswer(true))},
+		{customid.DrawDecline, b.withGame(b.games.clickDrawAnswer(false))},
 		{customid.Rematch, b.games.clickRematch}, // the seam for the old game, then a new one (rematch.go)
 		{customid.Accept, b.withGame(b.games.clickAccept)},
 		{customid.Decline, b.withGame(b.games.clickDecline)},

@@ -155,6 +155,7 @@ func (b *Bot) commitMove(ctx context.Context, g *storage.Game, pos engine.Positi
 	mover, side := g.Turn, pos.SideToMove()
 	change := gm.Play(pos, mv)
 	g.Moves = append(g.Moves, change.Move)
+	g.DrawOffer = nil // a move ends a draw offer
 	g.Last = &storage.LastMove{Move: change.Move, Changed: change.Changed}
 	g.Position = pos.String()
 	g.Turn = g.Next(mover)

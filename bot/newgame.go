@@ -67,6 +67,7 @@ type gameRequest struct {
 	first    string // "me", "opponent" or "random", from me's side
 	rounds   int
 	moveTime time.Duration
+	casual   bool // moves no rating
 }
 
 // cmdPlay handles /play.
@@ -121,14 +122,20 @@ func (b gameFlow) cmdChallenge(ctx context.Context, ix *command) error {
 
 // request reads the options a new game of kind shares between /play,
 // /challenge and the challenge menu (which has none: the defaults) —
-// rounds, who moves first, the AI's move time — and checks that the
+// rounds, who moves first, the AI's move time, rated or casual (the
+// server's setting unless given) — and checks that the
 // game is allowed and the board can be kept up to date here.
 func (b gameFlow) request(ctx context.Context, ix *interaction, kind storage.Kind, opts options) (gameRequest, error) {
 	settings := b.guildSettings(ctx, ix.GuildID)
 	if !settings.Allows(kind) {
 		return gameRequest{}, userErr("play.not_allowed", "Game", titleIn(kind), "Allowed", kindList(settings.AllowedGames))
 	}
-	req := gameRequest{kind: kind, me: playerOf(ix.user()), first: "me", moveTime: settings.MoveTime}
+	req := gameRequest{kind: kind, me: playerOf(ix.user()), first: "me", moveTime: settings.MoveTime, casual: settings.Casual}
+	if rated, given, err := opts.flag("rated"); err != nil {
+		return gameRequest{}, err
+	} else if given {
+		req.casual = !rated
+	}
 	if f := opts.str("first"); f != "" {
 		if f != "me" && f != "opponent" && f != "random" {
 			return gameRequest{}, userErr("play.first_choice")
@@ -323,7 +330,7 @@ func limitRefusal(err error) error {
 func newGame(ix *interaction, req gameRequest) *storage.Game {
 	return &storage.Game{
 		Kind: req.kind, Players: []storage.Player{req.me, req.opponent},
-		Settings:  storage.Settings{Rounds: req.rounds, First: req.first, MoveTime: req.moveTime},
+		Settings:  storage.Settings{Rounds: req.rounds, First: req.first, MoveTime: req.moveTime, Casual: req.casual},
 		GuildID:   ix.GuildID,
 		ChannelID: ix.ChannelID,
 	}

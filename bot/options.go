@@ -101,6 +101,19 @@ func (o options) seconds(name string, lo, hi time.Duration) (time.Duration, bool
 	return d, true, nil
 }
 
+// flag returns a boolean option and whether it was given as one.
+func (o options) flag(name string) (v, given bool, err error) {
+	opt, ok := o.byName[name]
+	if !ok {
+		return false, false, nil
+	}
+	v, isBool := opt.Value.(bool)
+	if !isBool {
+		return false, true, userErr("error.true_false", "Option", optionIn(name))
+	}
+	return v, true, nil
+}
+
 // user returns a user option's ID and the resolved user, if any.
 func (o options) user(name string, resolved *discordgo.ApplicationCommandInteractionDataResolved) (string, *discordgo.User) {
 	opt, ok := o.byName[name]

@@ -94,7 +94,7 @@ func (b gameFlow) takeRematch(ctx context.Context, ix *interaction, old *storage
 	}
 	return gameRequest{
 		kind: old.Kind, me: playerOf(ix.user()), opponent: old.Players[1-seat], first: first,
-		rounds: old.Settings.Rounds, moveTime: old.Settings.MoveTime,
+		rounds: old.Settings.Rounds, moveTime: old.Settings.MoveTime, casual: old.Settings.Casual,
 	}, nil
 }
 

@@ -13,41 +13,77 @@ import (
 	"github.com/gambitbot/gambit/storage"
 )
 
+// Resign and Abort end a game for the player who clicks, after a
+// confirmation only they see: resigning loses it (a solo puzzle is given
+// up), aborting — before each side has moved twice — closes it without a
+// result or rating change.
+
 // clickResign asks the player to confirm resigning.
 func (b moveFlow) clickResign(_ context.Context, ix *component, g *storage.Game) error {
-	if seatOf(g, ix.user().ID) < 0 {
-		return userErr("resign.players_only")
-	}
-	if g.Status != storage.StatusActive {
-		return userErr("error.game_over")
+	if _, err := checkEnding(ix, g, false, false); err != nil {
+		return err
 	}
 	l := ix.lang()
 	question, label := l.T("resign.question"), l.T("board.resign")
 	if g.Solo() {
 		question, label = l.T("resign.question_puzzle"), l.T("board.give_up")
 	}
+	return askToConfirm(ix, question, label, customid.ResignConfirm.Build(string(g.ID), render.Ply(g)))
+}
+
+// clickAbort asks the player to confirm aborting.
+func (b moveFlow) clickAbort(_ context.Context, ix *component, g *storage.Game) error {
+	if _, err := checkEnding(ix, g, true, false); err != nil {
+		return err
+	}
+	l := ix.lang()
+	return askToConfirm(ix, l.T("abort.question"), l.T("board.abort"), customid.AbortConfirm.Build(string(g.ID), render.Ply(g)))
+}
+
+// checkEnding refuses a click that would resign or abort g unless the
+// clicker plays g, g is active and, for an abort, still abortable; a confirmation must be for
+// the game's board as drawn now or earlier (the opponent may have moved
+// meanwhile: the decision stands), never for one not drawn yet. It
+// returns the clicker's seat.
+func checkEnding(ix *component, g *storage.Game, abort, confirming bool) (int, error) {
+	playersOnly, wrongBoard := "resign.players_only", "resign.wrong_board"
+	if abort {
+		playersOnly, wrongBoard = "abort.players_only", "abort.wrong_board"
+	}
+	seat := seatOf(g, ix.user().ID)
+	if seat < 0 {
+		return seat, userErr(playersOnly)
+	}
+	if g.Status != storage.StatusActive {
+		return seat, userErr("error.game_over")
+	}
+	if abort && !g.Abortable() {
+		return seat, userErr("abort.too_late")
+	}
+	if p := ix.params["ply"]; confirming {
+		if n, err := strconv.Atoi(p); err != nil || n < 0 || n > len(g.Moves) || p != strconv.Itoa(n) {
+			return seat, userErr(wrongBoard)
+		}
+	}
+	return seat, nil
+}
+
+// askToConfirm answers, to the clicker alone, a question with the one
+// button that confirms it.
+func askToConfirm(ix *component, question, label, confirmID string) error {
 	return ix.reply(render.Message{
 		Content: question,
 		Components: []discordgo.MessageComponent{discordgo.ActionsRow{Components: []discordgo.MessageComponent{
-			discordgo.Button{Label: label, Style: discordgo.DangerButton, CustomID: customid.ResignConfirm.Build(string(g.ID), render.Ply(g))},
+			discordgo.Button{Label: label, Style: discordgo.DangerButton, CustomID: confirmID},
 		}}},
 	}, true)
 }
 
 // clickResignConfirm resigns for the player who clicked.
 func (b moveFlow) clickResignConfirm(ctx context.Context, ix *component, g *storage.Game) error {
-	p := ix.params
-	seat := seatOf(g, ix.user().ID)
-	if seat < 0 {
-		return userErr("resign.players_only")
-	}
-	if g.Status != storage.StatusActive {
-		return userErr("error.game_over")
-	}
-	// The confirmation may be for an earlier board (the opponent moved
-	// meanwhile: resigning still stands), never for one not drawn yet.
-	if n, err := strconv.Atoi(p["ply"]); err != nil || n < 0 || n > len(g.Moves) || p["ply"] != strconv.Itoa(n) {
-		return userErr("resign.wrong_board")
+	seat, err := checkEnding(ix, g, false, true)
+	if err != nil {
+		return err
 	}
 	var res storage.Result
 	g.Status, res = g.GiveUp(seat)
@@ -62,6 +98,29 @@ func (b moveFlow) clickResignConfirm(ctx context.Context, ix *component, g *stor
 	if g.Solo() {
 		done = ix.lang().T("resign.done_puzzle")
 	}
+	return b.showEnded(ctx, ix, g, done, changes)
+}
+
+// clickAbortConfirm aborts the game for the player who clicked: it
+// closes without a result, and nobody's rating moves.
+func (b moveFlow) clickAbortConfirm(ctx context.Context, ix *component, g *storage.Game) error {
+	if _, err := checkEnding(ix, g, true, true); err != nil {
+		return err
+	}
+	g.Status = storage.StatusAborted
+	err := b.store.UpdateGame(ctx, g)
+	if errors.Is(err, storage.ErrConflict) || errors.Is(err, storage.ErrGameOver) {
+		return raceError(err, "error.conflict_board")
+	}
+	if err != nil {
+		return fmt.Errorf("bot: abort game %s: %w", g.ID, err)
+	}
+	return b.showEnded(ctx, ix, g, ix.lang().T("abort.done"), nil)
+}
+
+// showEnded answers the confirmation of an ended game with done and
+// shows the game's end on its board, with its rating changes.
+func (b moveFlow) showEnded(ctx context.Context, ix *component, g *storage.Game, done string, changes []storage.RatingChange) error {
 	if err := ix.update(render.Message{Content: done}); err != nil {
 		return err
 	}

@@ -50,6 +50,11 @@ func (b infoFlow) cmdSettings(ctx context.Context, ix *command) error {
 		}
 		s.AllowedGames, changed = kinds, true
 	}
+	if rated, given, err := opts.flag("rated"); err != nil {
+		return err
+	} else if given {
+		s.Casual, changed = !rated, true
+	}
 	if changed {
 		if err := b.store.PutGuildSettings(ctx, ix.GuildID, s); err != nil {
 			return fmt.Errorf("bot: save settings of guild %s: %w", ix.GuildID, err)
@@ -66,6 +71,7 @@ func (b infoFlow) cmdSettings(ctx context.Context, ix *command) error {
 			{Name: l.T("settings.move_time"), Value: durationOr(l, s.MoveTime, b.cfg.MoveTime), Inline: true},
 			{Name: l.T("settings.turn_timeout"), Value: durationOr(l, s.TurnTimeout, b.cfg.TurnTimeout), Inline: true},
 			{Name: l.T("settings.allowed"), Value: allowedText(l, s.AllowedGames), Inline: true},
+			{Name: l.T("settings.new_games"), Value: ratedText(l, s.Casual), Inline: true},
 		},
 	}}}, true)
 }
@@ -95,6 +101,14 @@ func durationOr(l *i18n.Localizer, d, def time.Duration) string {
 		return render.Duration(l, d)
 	}
 	return l.T("settings.default", "Value", render.Duration(l, def))
+}
+
+// ratedText shows whether a guild's new games are rated by default.
+func ratedText(l *i18n.Localizer, casual bool) string {
+	if casual {
+		return l.T("settings.casual")
+	}
+	return l.T("settings.rated")
 }
 
 // allowedText shows the games a guild allows.

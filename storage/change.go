@@ -79,7 +79,7 @@ func Commit(old, g *Game, res *Result, now time.Time) (Game, error) {
 	rec.CreatedAt = old.CreatedAt
 	rec.UpdatedAt = now
 	if !rec.Status.Open() {
-		rec.Deadline = time.Time{}
+		rec.Deadline, rec.DrawOffer = time.Time{}, nil
 	}
 	if err := rec.Validate(); err != nil {
 		return Game{}, err
@@ -122,9 +122,10 @@ func Anonymise(old *Game, p PlayerID, now time.Time) Game {
 
 // Ladders returns the ladders an ended duel g is rated in: its kind's
 // global ladder and, for a game in a guild, the guild's. A solo puzzle is
-// rated in none: ratings measure players against each other.
+// rated in none: ratings measure players against each other; nor is a
+// casual game (Settings.Casual).
 func (g *Game) Ladders() []Ladder {
-	if g.Solo() {
+	if g.Solo() || g.Settings.Casual {
 		return nil
 	}
 	ladders := []Ladder{Global(g.Kind)}

@@ -37,8 +37,8 @@ type Status string
 
 // Game statuses. A game starts pending (a challenge waiting for an answer)
 // or active; pending becomes active, expired, declined, withdrawn or
-// cancelled; active becomes finished, forfeited, abandoned or cancelled.
-// The last seven are final. A solo puzzle (see Game.Solo) starts active and ends finished
+// cancelled; active becomes finished, forfeited, abandoned, aborted or
+// cancelled. The last eight are final. A solo puzzle (see Game.Solo) starts active and ends finished
 // (solved), abandoned or cancelled.
 const (
 	StatusPending   Status = "pending"
@@ -64,17 +64,21 @@ const (
 	// finished, it has a Result (Winner Nobody) and is in history; it is
 	// never rated, as no solo game is.
 	StatusAbandoned Status = "abandoned"
+	// StatusAborted ends a duel one of its players called off before
+	// each side had moved twice (Game.Abortable): like a cancelled game it
+	// has no result, is not rated and is not in history.
+	StatusAborted Status = "aborted"
 )
 
 // Statuses returns every status in a stable order.
 func Statuses() []Status {
-	return []Status{StatusPending, StatusActive, StatusFinished, StatusForfeited, StatusExpired, StatusDeclined, StatusWithdrawn, StatusCancelled, StatusAbandoned}
+	return []Status{StatusPending, StatusActive, StatusFinished, StatusForfeited, StatusExpired, StatusDeclined, StatusWithdrawn, StatusCancelled, StatusAbandoned, StatusAborted}
 }
 
 // Valid reports whether s is a known status.
 func (s Status) Valid() bool {
 	switch s {
-	case StatusPending, StatusActive, StatusFinished, StatusForfeited, StatusExpired, StatusDeclined, StatusWithdrawn, StatusCancelled, StatusAbandoned:
+	case StatusPending, StatusActive, StatusFinished, StatusForfeited, StatusExpired, StatusDeclined, StatusWithdrawn, StatusCancelled, StatusAbandoned, StatusAborted:
 		return true
 	}
 	return false
@@ -100,7 +104,7 @@ func (s Status) CanBecome(to Status, finishing bool) bool {
 	case StatusPending:
 		return to == StatusPending || to == StatusActive || to == StatusExpired || to == StatusDeclined || to == StatusWithdrawn || to == StatusCancelled
 	case StatusActive:
-		return to == StatusActive || to == StatusCancelled
+		return to == StatusActive || to == StatusCancelled || to == StatusAborted
 	}
 	return false
 }
@@ -168,6 +172,18 @@ type Settings struct {
 	First string `json:"first,omitempty"`
 	// MoveTime is the AI's time per move.
 	MoveTime time.Duration `json:"move_time,omitempty"`
+	// Casual is set on a game that moves no rating (Game.Ladders is
+	// empty); records written before it existed are rated.
+	Casual bool `json:"casual,omitempty"`
+}
+
+// DrawOffer is a player's offer of a draw, standing on the board of one
+// ply: the next move ends it.
+type DrawOffer struct {
+	// Seat is the index in Game.Players of the player who offered it.
+	Seat int `json:"seat"`
+	// Ply is len(Game.Moves) when it was offered.
+	Ply int `json:"ply"`
 }
 
 // LastMove is what a game's last move did, in the game's notation: the
@@ -257,6 +273,10 @@ type Game struct {
 	// Deadline is when a pending challenge expires or the player to move
 	// forfeits; zero for none. The store clears it when the game closes.
 	Deadline time.Time `json:"deadline,omitzero"`
+	// DrawOffer is the draw one player of an active duel between people
+	// offered on the current board, nil if none. The store clears it when
+	// the game closes.
+	DrawOffer *DrawOffer `json:"draw_offer,omitempty"`
 	// Rematched is set on an ended game once a rematch of it was claimed
 	// (Store.ClaimRematch), so that its Rematch button starts one game
 	// only, also across restarts.
@@ -280,6 +300,22 @@ func (g *Game) Solved() bool { return g.Solo() && g.Status == StatusFinished }
 // Next returns the seat that moves after seat: the other side in a duel,
 // the same player in a solo puzzle.
 func (g *Game) Next(seat int) int { return (seat + 1) % len(g.Players) }
+
+// abortPlies is the number of moves after which a duel can no longer be
+// aborted: each side has moved twice.
+const abortPlies = 4
+
+// Abortable reports whether g is an active duel that either player may
+// still call off without a result: fewer than abortPlies moves were made.
+func (g *Game) Abortable() bool {
+	return g.Status == StatusActive && !g.Solo() && len(g.Moves) < abortPlies
+}
+
+// BetweenPeople reports whether g is a duel whose two sides are people,
+// not AI strategies: the games in which players may agree a draw.
+func (g *Game) BetweenPeople() bool {
+	return !g.Solo() && !g.Players[0].ID.IsAI() && !g.Players[1].ID.IsAI()
+}
 
 // Opponent returns the other side of a duel from seat's point of view;
 // false in a solo puzzle, which has none.
@@ -319,6 +355,12 @@ func (g *Game) Outcome(seat int, score float64) (Status, Result) {
 		return StatusFinished, Result{Winner: 1 - seat}
 	}
 	return StatusFinished, Result{Winner: Draw}
+}
+
+// AgreeDraw returns the status and result that end g, an active duel,
+// when its players agree a draw.
+func (g *Game) AgreeDraw() (Status, Result) {
+	return StatusFinished, Result{Winner: Draw, Outcome: DrawAgreed}
 }
 
 // GiveUp returns the status and result that end g when the player in seat
@@ -367,6 +409,9 @@ func (g *Game) Validate() error {
 	} else if err := g.validateDuel(); err != nil {
 		return bad("%v", err)
 	}
+	if o := g.DrawOffer; o != nil && (g.Status != StatusActive || !g.BetweenPeople() || o.Seat < 0 || o.Seat > 1 || o.Ply != len(g.Moves)) {
+		return bad("draw offer %+v on a %s game at move %d", *o, g.Status, len(g.Moves))
+	}
 	if g.Rematched && !g.Status.Ended() {
 		return bad("rematch claimed on a %s game", g.Status)
 	}
@@ -396,7 +441,7 @@ func (g *Game) validateSolo() error {
 		return fmt.Errorf("a solo puzzle played by %s: only people play puzzles", g.Players[0].ID)
 	}
 	switch g.Status {
-	case StatusPending, StatusExpired, StatusDeclined, StatusWithdrawn, StatusForfeited:
+	case StatusPending, StatusExpired, StatusDeclined, StatusWithdrawn, StatusForfeited, StatusAborted:
 		return fmt.Errorf("a solo puzzle cannot be %s", g.Status)
 	}
 	if !g.Deadline.IsZero() {
@@ -422,14 +467,18 @@ func (g *Game) validateSolo() error {
 
 // validateDuel checks the rules of a game between two sides: two different
 // players (unless both were deleted), a winner that is a seat or Draw, no
-// puzzle score, a duel's outcome (a resignation or timeout has a winner)
-// and not abandoned, which only a puzzle can be.
+// puzzle score, a duel's outcome (a resignation or timeout has a winner, a
+// draw agreed has none), not abandoned, which only a puzzle can be, and
+// aborted only while it was abortable.
 func (g *Game) validateDuel() error {
 	if a, b := g.Players[0].ID, g.Players[1].ID; a == b && a != Anonymous {
 		return fmt.Errorf("both players are %s", a)
 	}
 	if g.Status == StatusAbandoned {
 		return errors.New("only a solo puzzle can be abandoned")
+	}
+	if g.Status == StatusAborted && len(g.Moves) >= abortPlies {
+		return fmt.Errorf("aborted after %d moves: a game can be aborted only before each side has moved twice", len(g.Moves))
 	}
 	if r := g.Result; r != nil {
 		if r.Winner < Draw || r.Winner > 1 {
@@ -438,7 +487,8 @@ func (g *Game) validateDuel() error {
 		if r.MovesUsed != 0 || r.Optimal != 0 {
 			return errors.New("a duel with a puzzle's score")
 		}
-		if !r.Outcome.EndsDuel() || (r.Outcome != ByRules && r.Winner == Draw) {
+		drawn := r.Winner == Draw
+		if !r.Outcome.EndsDuel() || (drawn && r.Outcome != ByRules && r.Outcome != DrawAgreed) || (!drawn && r.Outcome == DrawAgreed) {
 			return fmt.Errorf("a duel with winner %d and outcome %q", r.Winner, r.Outcome)
 		}
 	}

@@ -28,6 +28,8 @@ const (
 	// out: abandoned (Winner Nobody), so that it never counts as the
 	// player's own solve; MovesUsed are the player's.
 	SolvedByGambit
+	// DrawAgreed is a duel its players agreed to draw (Winner Draw).
+	DrawAgreed
 	outcomes // the number of outcomes
 )
 
@@ -40,6 +42,7 @@ var outcomeTexts = [outcomes]string{
 	GaveUp:         "gave up",
 	NoWayOn:        "no way on",
 	SolvedByGambit: "solved by Gambit",
+	DrawAgreed:     "draw agreed",
 }
 
 // String returns o's text in records, "by rules" for ByRules.
@@ -81,10 +84,12 @@ func (o *Outcome) UnmarshalText(text []byte) error {
 	return fmt.Errorf("storage: unknown outcome %q", s)
 }
 
-// EndsDuel reports whether o can end a duel: by the rules, by resignation
-// or on time.
-func (o Outcome) EndsDuel() bool { return o == ByRules || o == Resigned || o == TimedOut }
+// EndsDuel reports whether o can end a duel: by the rules, by resignation,
+// on time or by a draw agreed.
+func (o Outcome) EndsDuel() bool {
+	return o == ByRules || o == Resigned || o == TimedOut || o == DrawAgreed
+}
 
 // EndsPuzzle reports whether o can end a solo puzzle: solved by the rules,
 // or abandoned (given up, no way on, solved by Gambit).
-func (o Outcome) EndsPuzzle() bool { return o == ByRules || (o >= GaveUp && o < outcomes) }
+func (o Outcome) EndsPuzzle() bool { return o == ByRules || (o >= GaveUp && o <= SolvedByGambit) }

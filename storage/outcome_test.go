@@ -18,6 +18,7 @@ func TestOutcomeRecordTexts(t *testing.T) {
 		GaveUp:         `{"winner":0,"reason":"gave up"}`,
 		NoWayOn:        `{"winner":0,"reason":"no way on"}`,
 		SolvedByGambit: `{"winner":0,"reason":"solved by Gambit"}`,
+		DrawAgreed:     `{"winner":0,"reason":"draw agreed"}`,
 	} {
 		data, err := json.Marshal(Result{Outcome: o})
 		if err != nil || string(data) != want {
@@ -44,8 +45,8 @@ func TestOutcomeRecordTexts(t *testing.T) {
 	}
 }
 
-// TestOutcomesFitTheGame: a duel ends by the rules, a resignation or a
-// timeout, the last two with a winner; a solved puzzle by the rules, an
+// TestOutcomesFitTheGame: a duel ends by the rules, a resignation, a
+// timeout (the last two with a winner) or a draw agreed (without one); a solved puzzle by the rules, an
 // abandoned one by a puzzle's outcome.
 func TestOutcomesFitTheGame(t *testing.T) {
 	duel := func(winner int, o Outcome) *Game {
@@ -75,6 +76,9 @@ func TestOutcomesFitTheGame(t *testing.T) {
 		{"duel drawn on time", duel(Draw, TimedOut), false},
 		{"duel given up", duel(0, GaveUp), false},
 		{"duel solved by Gambit", duel(0, SolvedByGambit), false},
+		{"duel drawn by agreement", duel(Draw, DrawAgreed), true},
+		{"duel won by a draw agreed", duel(0, DrawAgreed), false},
+		{"puzzle drawn by agreement", puzzle(StatusAbandoned, DrawAgreed), false},
 		{"puzzle solved", puzzle(StatusFinished, ByRules), true},
 		{"puzzle solved, given up", puzzle(StatusFinished, GaveUp), false},
 		{"puzzle given up", puzzle(StatusAbandoned, GaveUp), true},

@@ -242,6 +242,9 @@ type GuildSettings struct {
 	TurnTimeout time.Duration `json:"turn_timeout,omitempty"`
 	// AllowedGames lists the kinds that may be played; empty allows all.
 	AllowedGames []Kind `json:"allowed_games,omitempty"`
+	// Casual makes new games casual (Settings.Casual) unless their
+	// players ask for a rated one; false, the default, makes them rated.
+	Casual bool `json:"casual,omitempty"`
 }
 
 // Allows reports whether the guild allows games of kind k.

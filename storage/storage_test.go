@@ -49,6 +49,26 @@ func TestGameValidate(t *testing.T) {
 		"empty move":        func(g *Game) { g.Moves = []string{"a1", ""} },
 		"NUL in message id": func(g *Game) { g.MessageID = "1\x002" },
 		"negative rounds":   func(g *Game) { g.Settings.Rounds = -1 },
+		"aborted after each side moved twice": func(g *Game) {
+			g.Status, g.Moves = StatusAborted, []string{"1", "2", "3", "4"}
+		},
+		"aborted with a result": func(g *Game) {
+			g.Status, g.Result = StatusAborted, &Result{Winner: 0}
+		},
+		"aborted puzzle": func(g *Game) {
+			g.Status, g.Players = StatusAborted, g.Players[:1]
+		},
+		"draw offered against an AI": func(g *Game) { g.DrawOffer = &DrawOffer{Seat: 0} },
+		"draw offer from seat 2": func(g *Game) {
+			g.Players[1].ID, g.DrawOffer = User("2"), &DrawOffer{Seat: 2}
+		},
+		"draw offer outlasting a move": func(g *Game) {
+			g.Players[1].ID, g.Moves, g.DrawOffer = User("2"), []string{"5"}, &DrawOffer{Seat: 0, Ply: 0}
+		},
+		"draw offer on a finished game": func(g *Game) {
+			g.Players[1].ID, g.DrawOffer = User("2"), &DrawOffer{Seat: 0}
+			g.Status, g.Result = StatusFinished, &Result{Winner: Draw}
+		},
 	} {
 		g := validGame()
 		breakIt(g)
@@ -86,6 +106,10 @@ func TestStatusTransitions(t *testing.T) {
 		{StatusCancelled, StatusCancelled, false, false},
 		{StatusFinished, StatusCancelled, false, false},
 		{StatusExpired, StatusCancelled, false, false},
+		{StatusActive, StatusAborted, false, true},
+		{StatusActive, StatusAborted, true, false},
+		{StatusPending, StatusAborted, false, false},
+		{StatusAborted, StatusActive, false, false},
 	} {
 		if got := tc.from.CanBecome(tc.to, tc.finishing); got != tc.want {
 			t.Errorf("%s→%s (finishing %v) = %v, want %v", tc.from, tc.to, tc.finishing, got, tc.want)

@@ -43,6 +43,18 @@ const (
 	Resign Pattern = "v1/resign/{game}/{ply}"
 	// ResignConfirm resigns the game.
 	ResignConfirm Pattern = "v1/resign/{game}/{ply}/yes"
+	// Abort asks a player to confirm aborting a duel that has just begun
+	// (storage.Game.Abortable).
+	Abort Pattern = "v1/abort/{game}/{ply}"
+	// AbortConfirm aborts the game: no result, no rating.
+	AbortConfirm Pattern = "v1/abort/{game}/{ply}/yes"
+	// DrawOffer offers the opponent a draw on the board of ply; the next
+	// move ends the offer.
+	DrawOffer Pattern = "v1/draw/{game}/{ply}"
+	// DrawAccept accepts the draw offered on the board of ply.
+	DrawAccept Pattern = "v1/draw/{game}/{ply}/accept"
+	// DrawDecline declines the draw offered on the board of ply.
+	DrawDecline Pattern = "v1/draw/{game}/{ply}/decline"
 	// Rematch offers a finished game's players a new game with colours
 	// swapped.
 	Rematch Pattern = "v1/rematch/{game}"

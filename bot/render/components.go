@@ -42,6 +42,32 @@ func resignButton(l *i18n.Localizer, g *storage.Game) discordgo.Button {
 	return button(label, "🏳️", discordgo.DangerButton, customid.Resign.Build(string(g.ID), Ply(g)))
 }
 
+// controls are the buttons beside a board's moves: a solo puzzle's Give
+// up; a duel's Resign with, while the game may still be called off
+// without a result, Abort, and after that, in a game between people,
+// Offer draw, or Accept and Decline draw while one is offered. Two buttons
+// but for an offer's answer, so that they fit beside Adjacency's and
+// Othello's last files.
+func controls(l *i18n.Localizer, g *storage.Game) []discordgo.MessageComponent {
+	c := []discordgo.MessageComponent{resignButton(l, g)}
+	if g.Solo() {
+		return c
+	}
+	id, ply := string(g.ID), Ply(g)
+	switch {
+	case g.Abortable():
+		c = append(c, button(l.T("board.abort"), "✖️", discordgo.SecondaryButton, customid.Abort.Build(id, ply)))
+	case !g.BetweenPeople():
+	case g.DrawOffer == nil:
+		c = append(c, button(l.T("board.offer_draw"), "🤝", discordgo.SecondaryButton, customid.DrawOffer.Build(id, ply)))
+	default:
+		c = append(c,
+			button(l.T("board.accept_draw"), "🤝", discordgo.SuccessButton, customid.DrawAccept.Build(id, ply)),
+			button(l.T("board.decline_draw"), "", discordgo.SecondaryButton, customid.DrawDecline.Build(id, ply)))
+	}
+	return c
+}
+
 // rematchRow offers the players of an ended game a new one.
 func rematchRow(l *i18n.Localizer, g *storage.Game) []discordgo.MessageComponent {
 	return []discordgo.MessageComponent{row(
@@ -57,7 +83,7 @@ func moveComponents(l *i18n.Localizer, g *storage.Game, gm *games.Game, pos engi
 	case games.Menus:
 		if play && gm.Input.Columns {
 			board := gm.Look.Board(pos, nil)
-			rows := columnRows(g, board, pos, -1, resignButton(l, g))
+			rows := columnRows(g, board, pos, -1, controls(l, g)...)
 			m := menus(l, g, gm, pos)
 			return append(rows, m[:min(len(m), maxRows-len(rows))]...)
 		}
@@ -121,20 +147,40 @@ func menus(l *i18n.Localizer, g *storage.Game, gm *games.Game, pos engine.Positi
 	return rows
 }
 
-// moveButtons returns a button per legal move, up to five in the first
-// row and the rest with Resign in the second. It is called only for a
-// game that is not over, which has a legal move.
+// moveButtons returns a button per legal move, five to a row, with the
+// board's controls in the last row if it has room, else in a row of their
+// own. It is called only for a game that is not over, which has a legal
+// move.
 func moveButtons(l *i18n.Localizer, g *storage.Game, pos engine.Position) []discordgo.MessageComponent {
 	var buttons []discordgo.MessageComponent
 	for _, m := range pos.Moves(make([]engine.Move, 0, engine.MaxMoves)) {
 		move := pos.FormatMove(m)
 		buttons = append(buttons, button(move, "", discordgo.PrimaryButton, moveID(g, move)))
 	}
-	n := min(len(buttons), maxRowButtons)
-	return []discordgo.MessageComponent{
-		row(buttons[:n]...),
-		row(append(buttons[n:], resignButton(l, g))...),
+	return withExtra(buttonRows(buttons), controls(l, g))
+}
+
+// buttonRows lays buttons out five to a row.
+func buttonRows(buttons []discordgo.MessageComponent) []discordgo.MessageComponent {
+	var rows []discordgo.MessageComponent
+	for len(buttons) > 0 {
+		n := min(len(buttons), maxRowButtons)
+		rows = append(rows, row(buttons[:n]...))
+		buttons = buttons[n:]
 	}
+	return rows
+}
+
+// withExtra adds extra buttons to rows: in the last row if it has room,
+// else in a row of their own.
+func withExtra(rows, extra []discordgo.MessageComponent) []discordgo.MessageComponent {
+	if last := len(rows) - 1; last >= 0 && len(rows[last].(discordgo.ActionsRow).Components)+len(extra) <= maxRowButtons {
+		r := rows[last].(discordgo.ActionsRow)
+		rows[last] = row(append(r.Components, extra...)...)
+	} else if len(extra) > 0 {
+		rows = append(rows, row(extra...))
+	}
+	return rows
 }
 
 // boardButtons returns the board model as rows of buttons: marked cells
@@ -180,7 +226,7 @@ func boardButtons(g *storage.Game, gm *games.Game, pos engine.Position, play boo
 // columnRows returns a button per column of a board model, labelled with
 // the column's label and enabled if a legal move is in it, five to a row;
 // the column chosen (-1 for none) is highlighted and disabled. extra
-// buttons (Resign) join the last row if it has room, else a row of their
+// buttons (the board's controls) join the last row if it has room, else a row of their
 // own.
 func columnRows(g *storage.Game, board games.Board, pos engine.Position, chosen int, extra ...discordgo.MessageComponent) []discordgo.MessageComponent {
 	var buttons []discordgo.MessageComponent
@@ -192,19 +238,7 @@ func columnRows(g *storage.Game, board games.Board, pos engine.Position, chosen 
 		}
 		buttons = append(buttons, b)
 	}
-	var rows []discordgo.MessageComponent
-	for len(buttons) > 0 {
-		n := min(len(buttons), maxRowButtons)
-		rows = append(rows, row(buttons[:n]...))
-		buttons = buttons[n:]
-	}
-	if last := len(rows) - 1; last >= 0 && len(rows[last].(discordgo.ActionsRow).Components)+len(extra) <= maxRowButtons {
-		r := rows[last].(discordgo.ActionsRow)
-		rows[last] = row(append(r.Components, extra...)...)
-	} else if len(extra) > 0 {
-		rows = append(rows, row(extra...))
-	}
-	return rows
+	return withExtra(buttonRows(buttons), extra)
 }
 
 // legalIn returns the rows of a board model's column whose cell is a

@@ -100,12 +100,17 @@ func roundsOf(g *storage.Game) int {
 	return options(gm, g).Rounds
 }
 
-// heading returns a game's title with its setting: "Adjacency · 8 rounds".
+// heading returns a game's title with its settings: "Adjacency · 8
+// rounds", with "casual" for a game that moves no rating.
 func heading(l *i18n.Localizer, g *storage.Game) string {
+	title := gameTitle(l, g.Kind)
 	if r := roundsOf(g); r > 0 {
-		return gameTitle(l, g.Kind) + " · " + plural(l, r, "round")
+		title += " · " + plural(l, r, "round")
 	}
-	return gameTitle(l, g.Kind)
+	if g.Settings.Casual {
+		title += " · " + l.T("board.casual")
+	}
+	return title
 }
 
 // idFooter returns the footer naming a game's id, with the AI's move time
@@ -235,10 +240,14 @@ func game(v View) (Message, *File) {
 		if !v.Rematched && !g.Solo() {
 			msg.Components = rematchRow(l, g)
 		}
-	} else if g.Status == storage.StatusCancelled {
-		lines = append(lines, l.T("board.cancelled_line"))
+	} else if g.Status == storage.StatusCancelled || g.Status == storage.StatusAborted {
+		line, notice := "board.cancelled_line", "board.cancelled_game"
+		if g.Status == storage.StatusAborted {
+			line, notice = "board.aborted_line", "board.aborted_game"
+		}
+		lines = append(lines, l.T(line))
 		if v.Notice == "" {
-			v.Notice = l.T("board.cancelled_game")
+			v.Notice = l.T(notice)
 		}
 	} else {
 		if pos != nil && gm.Look.Progress != nil && !pos.Terminal() {
@@ -254,6 +263,9 @@ func game(v View) (Message, *File) {
 			lines = append(lines, movesUsedLine(l, g))
 		} else {
 			lines = append(lines, turnLine(l, g, v.Thinking, mark))
+		}
+		if o := g.DrawOffer; o != nil && !g.Solo() {
+			lines = append(lines, l.T("board.draw_offered", "Player", PlayerName(l, g.Players[o.Seat&1]), "Opponent", PlayerName(l, g.Players[1-o.Seat&1])))
 		}
 		humanTurn := v.Thinking == nil && !mover.ID.IsAI()
 		if id, ok := mover.ID.UserID(); ok && humanTurn && !g.Solo() {
@@ -369,6 +381,9 @@ func resultLine(l *i18n.Localizer, g *storage.Game) string {
 	}
 	if g.Solo() {
 		return puzzleResultLine(l, g)
+	}
+	if r.Winner == storage.Draw && r.Outcome == storage.DrawAgreed {
+		return l.T("board.draw_agreed")
 	}
 	if r.Winner == storage.Draw {
 		return l.T("board.draw")

@@ -208,6 +208,11 @@ func recentLine(l *i18n.Localizer, player storage.PlayerID, g *storage.Game) str
 		line += " · " + l.T("ladder.by_resignation")
 	case storage.TimedOut:
 		line += " · " + l.T("ladder.on_time")
+	case storage.DrawAgreed:
+		line += " · " + l.T("ladder.by_agreement")
+	}
+	if g.Settings.Casual {
+		line += " · " + l.T("board.casual")
 	}
 	if !g.UpdatedAt.IsZero() {
 		line += " · " + relativeTime(g.UpdatedAt)

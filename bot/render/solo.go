@@ -58,11 +58,11 @@ func Against(l *i18n.Localizer, g *storage.Game, seat int) string {
 	return l.T("board.solo")
 }
 
-// controlRow is the row under an active board: Resign in a duel; in a
-// solo puzzle Hint, Solve, Compare algorithms and Give up.
+// controlRow is the row under an active board: a duel's controls
+// (controls); in a solo puzzle Hint, Solve, Compare algorithms and Give up.
 func controlRow(l *i18n.Localizer, g *storage.Game) discordgo.ActionsRow {
 	if !g.Solo() {
-		return row(resignButton(l, g))
+		return row(controls(l, g)...)
 	}
 	id, ply := string(g.ID), Ply(g)
 	return row(

@@ -46,6 +46,7 @@ var suite = []struct {
 	{"HumanVsHumanMovesBoth", testHumanVsHumanMovesBoth},
 	{"DeleteUser", testDeleteUser},
 	{"RatingsNeverCountTwice", testRatingsNeverCountTwice},
+	{"CasualAbortedAndAgreedDraws", testCasualAbortedAndAgreedDraws},
 	{"DueGamesOfShards", testDueGamesOfShards},
 	{"ClaimsExpire", testClaimsExpire},
 	{"RacingClaims", testRacingClaims},
@@ -1296,5 +1297,86 @@ func testRatingsNeverCountTwice(t *testing.T, o Opener) {
 	v, _ := s.Rank(ctx, storage.Global(storage.Kind("tictactoe")), storage.User("alice"), 0)
 	if v.Player.Rating.Games != 1 {
 		t.Fatalf("alice has %d rated games, want 1", v.Player.Rating.Games)
+	}
+}
+
+// testCasualAbortedAndAgreedDraws: a casual game ends with a result and in
+// history but moves no rating; an aborted game has neither and leaves every
+// list; a draw offer is kept with the game, cleared when it closes, and a
+// draw agreed is rated as a draw; the rated default of guild settings is
+// kept.
+func testCasualAbortedAndAgreedDraws(t *testing.T, o Opener) {
+	ctx := context.Background()
+	s, _ := openTest(t, o)
+	alice, bob := storage.User("alice"), storage.User("bob")
+	ttt := storage.Kind("tictactoe")
+
+	casual := UserVsUser(ttt, "alice", "bob")
+	casual.Settings.Casual = true
+	MustCreate(t, s, casual)
+	casual.Status = storage.StatusFinished
+	if changes, err := s.FinishGame(ctx, casual, storage.Result{Winner: 0}); err != nil || len(changes) != 0 {
+		t.Fatalf("finishing a casual game: changes %+v, %v; want none", changes, err)
+	}
+	if _, err := s.Rank(ctx, storage.Global(ttt), alice, 0); !errors.Is(err, storage.ErrNotFound) {
+		t.Errorf("alice is rated after a casual game: %v", err)
+	}
+	if hist, err := s.History(ctx, alice, 0); err != nil || !slices.Equal(IDs(hist), []storage.GameID{casual.ID}) {
+		t.Errorf("history after a casual game: %v, %v", IDs(hist), err)
+	}
+	if got, err := s.Game(ctx, casual.ID); err != nil || !got.Settings.Casual {
+		t.Errorf("casual game reloaded: %+v, %v", got, err)
+	}
+
+	aborted := UserVsAI(ttt, "alice")
+	aborted.Moves = []string{"5", "1", "9"}
+	MustCreate(t, s, aborted)
+	aborted.Status = storage.StatusAborted
+	if err := s.UpdateGame(ctx, aborted); err != nil {
+		t.Fatalf("aborting: %v", err)
+	}
+	if open, err := s.ActiveGames(ctx, alice); err != nil || len(open) != 0 {
+		t.Errorf("open games after aborting: %v, %v", IDs(open), err)
+	}
+	if hist, err := s.History(ctx, alice, 0); err != nil || len(hist) != 1 {
+		t.Errorf("history after aborting: %v, %v; want the casual game alone", IDs(hist), err)
+	}
+	late := UserVsAI(ttt, "alice")
+	late.Moves = []string{"5", "1", "9", "3"}
+	MustCreate(t, s, late)
+	late.Status = storage.StatusAborted
+	if err := s.UpdateGame(ctx, late); !errors.Is(err, storage.ErrInvalid) {
+		t.Errorf("aborting after each side moved twice: %v, want ErrInvalid", err)
+	}
+
+	drawn := UserVsUser(ttt, "alice", "bob")
+	drawn.Moves = []string{"5"}
+	MustCreate(t, s, drawn)
+	drawn.DrawOffer = &storage.DrawOffer{Seat: 1, Ply: 1}
+	if err := s.UpdateGame(ctx, drawn); err != nil {
+		t.Fatalf("offering a draw: %v", err)
+	}
+	if got, err := s.Game(ctx, drawn.ID); err != nil || got.DrawOffer == nil || *got.DrawOffer != (storage.DrawOffer{Seat: 1, Ply: 1}) {
+		t.Fatalf("draw offer reloaded: %+v, %v", got, err)
+	}
+	drawn.Status = storage.StatusFinished
+	changes, err := s.FinishGame(ctx, drawn, storage.Result{Winner: storage.Draw, Outcome: storage.DrawAgreed})
+	if err != nil || len(changes) != 4 {
+		t.Fatalf("agreeing a draw: %d changes, %v; want 4", len(changes), err)
+	}
+	if got, err := s.Game(ctx, drawn.ID); err != nil || got.DrawOffer != nil || got.Result.Outcome != storage.DrawAgreed {
+		t.Fatalf("agreed draw reloaded: %+v, %v", got, err)
+	}
+	for _, p := range []storage.PlayerID{alice, bob} {
+		if v, err := s.Rank(ctx, storage.Global(ttt), p, 0); err != nil || v.Player.Rating.Draws != 1 || v.Player.Rating.Games != 1 {
+			t.Errorf("%s after a draw agreed: %+v, %v; want one draw", p, v.Player.Rating, err)
+		}
+	}
+
+	if err := s.PutGuildSettings(ctx, "g1", storage.GuildSettings{Casual: true}); err != nil {
+		t.Fatal(err)
+	}
+	if gs, err := s.GuildSettings(ctx, "g1"); err != nil || !gs.Casual {
+		t.Errorf("guild settings reloaded: %+v, %v; want casual", gs, err)
 	}
 }
