@@ -17,6 +17,7 @@ import (
 
 	"github.com/gambitbot/gambit/bot"
 	"github.com/gambitbot/gambit/bot/ops"
+	"github.com/gambitbot/gambit/internal/aiqueue"
 	"github.com/gambitbot/gambit/storage"
 	"github.com/gambitbot/gambit/storage/bolt"
 )
@@ -35,6 +36,8 @@ environment and from a .env file in the working directory (see .env.example):
   GAMBIT_SHARDS          gateway shards of the whole bot: a count, or auto for Discord's (default 1)
   GAMBIT_SHARD_IDS       the shards this process runs: 0-3, 0,2, or auto to share them with the
                          other processes on the database and take over those of a dead one (default all)
+  GAMBIT_AI_TURNS        on PostgreSQL: here (default) plays queued AI turns in this process too,
+                         workers leaves them to gambit worker processes
   GAMBIT_CLAIM_TTL       how long a dead process's AI turns and shards wait for another (default 30s)
   GAMBIT_SHUTDOWN_TIMEOUT  how long a stop waits for the work under way (default 7s)
   GAMBIT_MOVE_TIME       default AI time per move (default 2s)
@@ -220,7 +223,8 @@ func opsSettings() (addr, token string, err error) {
 func serveBot(ctx context.Context, sio stdio, m mode) error {
 	cfg, level, err := botSettings(true)
 	opsAddr, opsToken, opsErr := opsSettings()
-	if err := errors.Join(err, opsErr); err != nil {
+	here, hereErr := aiTurnsHere()
+	if err := errors.Join(err, opsErr, hereErr); err != nil {
 		return err
 	}
 	log := slog.New(slog.NewTextHandler(sio.err, &slog.HandlerOptions{Level: level}))
@@ -245,7 +249,27 @@ func serveBot(ctx context.Context, sio stdio, m mode) error {
 		"active", stats.Games[storage.StatusActive], "pending", stats.Games[storage.StatusPending],
 		"finished", stats.Games[storage.StatusFinished]+stats.Games[storage.StatusForfeited])
 
-	b, err := bot.New(cfg, store)
+	// On PostgreSQL the AI turns go through the queue, and this process
+	// plays them too unless GAMBIT_AI_TURNS leaves them to the workers.
+	if cfg.AIQueue, err = aiQueue(store, log); err != nil {
+		return err
+	}
+	if cfg.AIQueue == nil && !here {
+		return fmt.Errorf("%s=workers needs PostgreSQL (%s): with the database file, the bot plays the AI turns itself", envAITurns, envDatabaseURL)
+	}
+	var b *bot.Bot
+	var worker *aiqueue.Worker
+	if cfg.AIQueue != nil && here {
+		// Worked once the bot serves: a board's edit through an
+		// interaction needs the application ID, learnt by then. Ready
+		// runs in m.run's goroutine, this one.
+		cfg.Ready = func() {
+			if worker, err = startAIWorker(ctx, store, b, cfg, log); err != nil {
+				log.Error("AI turns: start working the queue; this process leaves them to the others", "err", err)
+			}
+		}
+	}
+	b, err = bot.New(cfg, store)
 	if err != nil {
 		return err
 	}
@@ -278,6 +302,9 @@ func serveBot(ctx context.Context, sio stdio, m mode) error {
 		opsDone <- nil
 	}
 	runErr := m.run(ctx, b)
+	if worker != nil {
+		runErr = errors.Join(runErr, stopAIWorker(worker, cfg))
+	}
 	stopOps()
 	return errors.Join(runErr, <-opsDone)
 }
