@@ -17,7 +17,6 @@ import (
 
 	"github.com/gambitbot/gambit/bot"
 	"github.com/gambitbot/gambit/bot/ops"
-	"github.com/gambitbot/gambit/internal/aiqueue"
 	"github.com/gambitbot/gambit/storage"
 	"github.com/gambitbot/gambit/storage/bolt"
 )
@@ -258,15 +257,25 @@ func serveBot(ctx context.Context, sio stdio, m mode) error {
 		return fmt.Errorf("%s=workers needs PostgreSQL (%s): with the database file, the bot plays the AI turns itself", envAITurns, envDatabaseURL)
 	}
 	var b *bot.Bot
-	var worker *aiqueue.Worker
+	var workerStopped chan error // receives once the queue's worker stopped, if it started
+	workerCtx, stopWorker := context.WithCancel(ctx)
+	defer stopWorker()
 	if cfg.AIQueue != nil && here {
 		// Worked once the bot serves: a board's edit through an
 		// interaction needs the application ID, learnt by then. Ready
-		// runs in m.run's goroutine, this one.
+		// runs in m.run's goroutine, this one. The worker stops with
+		// the bot, within the same shutdown timeout.
 		cfg.Ready = func() {
-			if worker, err = startAIWorker(ctx, store, b, cfg, log); err != nil {
+			w, err := startAIWorker(ctx, store, b, cfg, log)
+			if err != nil {
 				log.Error("AI turns: start working the queue; this process leaves them to the others", "err", err)
+				return
 			}
+			workerStopped = make(chan error, 1)
+			go func() {
+				<-workerCtx.Done()
+				workerStopped <- stopAIWorker(w, cfg)
+			}()
 		}
 	}
 	b, err = bot.New(cfg, store)
@@ -302,8 +311,9 @@ func serveBot(ctx context.Context, sio stdio, m mode) error {
 		opsDone <- nil
 	}
 	runErr := m.run(ctx, b)
-	if worker != nil {
-		runErr = errors.Join(runErr, stopAIWorker(worker, cfg))
+	stopWorker()
+	if workerStopped != nil {
+		runErr = errors.Join(runErr, <-workerStopped)
 	}
 	stopOps()
 	return errors.Join(runErr, <-opsDone)

@@ -121,7 +121,7 @@ func startAIWorker(ctx context.Context, store storage.Admin, b *bot.Bot, cfg bot
 	if threads <= 0 {
 		threads = runtime.NumCPU()
 	}
-	w, err := aiqueue.NewWorker(pg.Pool(), b, aiqueue.Config{Workers: threads, ID: cfg.Instance, Logger: log})
+	w, err := aiqueue.NewWorker(pg.Pool(), b, aiqueue.Config{Workers: threads, ID: cfg.Instance, Logger: log, RescueAfter: cfg.ClaimTTL})
 	if err != nil {
 		return nil, err
 	}

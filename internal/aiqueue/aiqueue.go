@@ -111,19 +111,20 @@ type Config struct {
 	// again; 0 means a second. A player is waiting.
 	RetryAfter time.Duration
 	// RescueAfter is how long a job may stay running before River takes
-	// it as its worker's death and runs it again; 0 means
-	// DefaultRescueAfter.
+	// its worker for dead and runs it again elsewhere (River's rescuer
+	// looks every 30 seconds); 0 means DefaultRescueAfter. Give the
+	// bot's ClaimTTL: a job rescued from a worker still alive — a search
+	// longer than this — finds the turn claimed and waits (ErrTurnBusy),
+	// then finds it played.
 	RescueAfter time.Duration
 }
 
-// JobTimeout bounds one attempt at a turn: the longest move time, and
-// time for the store and the board's edits.
-const JobTimeout = bot.MaxMoveTime + time.Minute
+// DefaultRescueAfter is Config.RescueAfter's default, the bot's claim's.
+const DefaultRescueAfter = bot.DefaultClaimTTL
 
-// DefaultRescueAfter is Config.RescueAfter's default: past JobTimeout, as
-// River requires, so that only a worker that died leaves a job running
-// that long.
-const DefaultRescueAfter = JobTimeout + time.Minute
+// jobMargin is the time an attempt at a turn may take beyond its search:
+// the store and the board's edits.
+const jobMargin = time.Minute
 
 // Worker is a River client that plays the queued AI turns.
 type Worker struct {
@@ -151,7 +152,7 @@ func NewWorker(pool *pgxpool.Pool, p Player, cfg Config) (*Worker, error) {
 		Logger:               cfg.Logger,
 		Queues:               map[string]river.QueueConfig{QueueName: {MaxWorkers: cfg.Workers}},
 		Workers:              workers,
-		JobTimeout:           JobTimeout,
+		JobTimeout:           cfg.RescueAfter, // every turn has its own (turnWorker.Timeout)
 		RescueStuckJobsAfter: cfg.RescueAfter,
 		RetryPolicy:          retryAfter(cfg.RetryAfter),
 	})
@@ -189,9 +190,20 @@ type turnWorker struct {
 	p Player
 }
 
-// Work plays the turn. An error makes River try again, up to MaxAttempts.
+// Work plays the turn. An error makes River try again, up to MaxAttempts;
+// a turn another worker holds waits until that one's search should be
+// over (a snooze, which River does not count as an attempt).
 func (w *turnWorker) Work(ctx context.Context, job *river.Job[Args]) error {
-	return w.p.PlayAI(ctx, job.Args.Turn)
+	err := w.p.PlayAI(ctx, job.Args.Turn)
+	if errors.Is(err, bot.ErrTurnBusy) {
+		return river.JobSnooze(max(time.Until(job.Args.Turn.Deadline), 0) + time.Second)
+	}
+	return err
+}
+
+// Timeout bounds one attempt at a turn: its move time and jobMargin.
+func (w *turnWorker) Timeout(job *river.Job[Args]) time.Duration {
+	return max(job.Args.Turn.MoveTime, time.Until(job.Args.Turn.Deadline)) + jobMargin
 }
 
 // retryAfter is a retry policy: a fixed wait, as a player is waiting for
