@@ -71,10 +71,16 @@ func (j *aiJob) aiTurn() AITurn {
 	return t
 }
 
+// enqueueTimeout bounds the hand-over of a turn to the AI queue, which
+// runs in the handler's goroutine once it answered.
+const enqueueTimeout = 10 * time.Second
+
 // enqueue hands the released job to the AI queue; a failure is logged,
 // and the turn is queued again by the next sweep (sweepAI).
 func (j *aiJob) enqueue(q AIQueue) {
-	if err := q.EnqueueAI(context.Background(), j.aiTurn()); err != nil {
+	ctx, cancel := context.WithTimeout(context.Background(), enqueueTimeout)
+	defer cancel()
+	if err := q.EnqueueAI(ctx, j.aiTurn()); err != nil {
 		j.b.log.Error("AI turn: queue", "game", j.game, "err", err)
 	}
 }
