@@ -1,10 +1,73 @@
 package main
 
 import (
+	"context"
+	"log/slog"
 	"path/filepath"
+	"regexp"
 	"strings"
+	"syscall"
 	"testing"
+	"time"
+
+	"github.com/gambitbot/gambit/bot"
+	"github.com/gambitbot/gambit/internal/aiqueue"
+	"github.com/gambitbot/gambit/internal/discordtest"
+	"github.com/gambitbot/gambit/storage"
+	"github.com/gambitbot/gambit/storage/postgres"
+	"github.com/gambitbot/gambit/storage/postgres/pgtest"
+	"github.com/gambitbot/gambit/storage/storetest"
 )
+
+// TestWorkerProcessPlaysATurnAnotherProcessQueued: a `gambit worker`
+// process, which opens no gateway, plays the AI turn another process
+// queued on PostgreSQL: it commits the move and posts the board over
+// REST, and stops on SIGTERM.
+func TestWorkerProcessPlaysATurnAnotherProcessQueued(t *testing.T) {
+	url := pgtest.URL(t)
+	srv := discordtest.New()
+	defer srv.Close()
+	ctx := context.Background()
+	store, err := postgres.Open(ctx, url, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer store.Close()
+	ann := srv.AddUser("ann")
+	g := storetest.UserVsAI("tictactoe", ann.ID)
+	g.Players[0], g.Players[1] = g.Players[1], g.Players[0] // the AI opens
+	g.GuildID, g.ChannelID, g.MessageID = srv.GuildID(), srv.ChannelID(), ""
+	storetest.MustCreate(t, store, g)
+	q, err := aiqueue.NewQueue(store.Pool(), slog.New(slog.DiscardHandler))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := q.EnqueueAI(ctx, bot.AITurn{Game: g.ID, Owner: string(storage.User(ann.ID)), Deadline: time.Now(), MoveTime: 100 * time.Millisecond, Queued: time.Now()}); err != nil {
+		t.Fatal(err)
+	}
+
+	cmd, logs := startGambit(t, t.TempDir(), true, []string{"worker"},
+		"DISCORD_TOKEN="+srv.Token(), "DISCORD_API_URL="+srv.URL(), envDatabaseURL+"="+url, "GAMBIT_SEARCH_THREADS=1")
+	logs.wait(t, regexp.MustCompile(`AI worker running`))
+	wait, cancel := discordtest.UntilTestDeadline(t, ctx)
+	defer cancel()
+	if _, err := srv.WaitMessage(wait, func(m discordtest.Message) bool { return m.ChannelID == srv.ChannelID() }); err != nil {
+		t.Fatalf("no board posted: %v; worker's output:\n%s", err, logs)
+	}
+	played, err := store.Game(ctx, g.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(played.Moves) != 1 || played.Turn != 1 || played.Status != storage.StatusActive {
+		t.Errorf("after the worker: %d moves, seat %d to move, %s; want the AI's one move and ann to play", len(played.Moves), played.Turn, played.Status)
+	}
+	if err := cmd.Process.Signal(syscall.SIGTERM); err != nil {
+		t.Fatal(err)
+	}
+	if err := cmd.Wait(); err != nil {
+		t.Errorf("the worker stopped with %v; output:\n%s", err, logs)
+	}
+}
 
 // TestWorkerNeedsPostgreSQL: gambit worker without a PostgreSQL database
 // stops at once, saying that the bot plays the turns of the file itself.
