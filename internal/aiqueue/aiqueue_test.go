@@ -42,7 +42,7 @@ func newRig(t *testing.T) *rig {
 	t.Cleanup(func() { _ = s.Close() })
 	ds := discordtest.New()
 	t.Cleanup(ds.Close)
-	g := storetest.UserVsAI("connect4", "ann")
+	g := storetest.UserVsAI("connect4", ds.AddUser("ann").ID) // a user Discord knows, whom the board mentions
 	g.Players[0], g.Players[1] = g.Players[1], g.Players[0] // the AI opens
 	g.GuildID, g.ChannelID, g.MessageID = ds.GuildID(), ds.ChannelID(), ""
 	storetest.MustCreate(t, s, g)
@@ -54,7 +54,7 @@ func newRig(t *testing.T) *rig {
 
 // turn is the AI's turn in the rig's game, searching for d.
 func (r *rig) turn(d time.Duration) bot.AITurn {
-	return bot.AITurn{Game: r.game.ID, Ply: 0, Owner: "ann", Deadline: time.Now().Add(d), MoveTime: d, Queued: time.Now()}
+	return bot.AITurn{Game: r.game.ID, Ply: 0, Owner: string(r.game.Players[1].ID), Deadline: time.Now().Add(d), MoveTime: d, Queued: time.Now()}
 }
 
 // bot returns a bot of a worker process: REST only, no gateway.
