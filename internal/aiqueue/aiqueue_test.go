@@ -43,7 +43,7 @@ func newRig(t *testing.T) *rig {
 	ds := discordtest.New()
 	t.Cleanup(ds.Close)
 	g := storetest.UserVsAI("connect4", ds.AddUser("ann").ID) // a user Discord knows, whom the board mentions
-	g.Players[0], g.Players[1] = g.Players[1], g.Players[0] // the AI opens
+	g.Players[0], g.Players[1] = g.Players[1], g.Players[0]   // the AI opens
 	g.GuildID, g.ChannelID, g.MessageID = ds.GuildID(), ds.ChannelID(), ""
 	storetest.MustCreate(t, s, g)
 	if !g.AwaitingAI() {
