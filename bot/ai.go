@@ -26,7 +26,10 @@ type aiJob struct {
 	owner    string        // the person whose game it is, for fair queueing
 	ply      int           // moves played when queued; the job is void if this changed
 	deadline time.Time     // by the wall clock: the click plus the move time
+	moveTime time.Duration // the game's move time
 	queued   time.Time     // by the wall clock
+	place    string        // where the game's shared messages' locale is kept (locales)
+	remote   bool          // the job goes to Config.AIQueue once released, not to this process's workers
 	shown    int           // the queue position the board showed, 0 for "thinking"
 	tok      webhookToken  // set when ready closes
 	ready    chan struct{} // closed by release, once the handler that queued the job returned
@@ -78,9 +81,14 @@ func (b aiFlow) enqueueAI(g *storage.Game, clicked time.Time) (*render.Thinking,
 	if !g.AwaitingAI() {
 		return nil, nil
 	}
+	mt := b.moveTime(g)
 	j := &aiJob{
-		b: b.Bot, game: g.ID, owner: string(g.Players[1-g.Turn].ID), ply: len(g.Moves), deadline: clicked.Add(b.moveTime(g)), queued: time.Now(),
-		ready: make(chan struct{}),
+		b: b.Bot, game: g.ID, owner: string(g.Players[1-g.Turn].ID), ply: len(g.Moves), deadline: clicked.Add(mt), moveTime: mt, queued: time.Now(),
+		place: place(g.GuildID, g.ChannelID), ready: make(chan struct{}),
+	}
+	if b.cfg.AIQueue != nil {
+		j.remote = true // queued once released, with the token of the board
+		return &render.Thinking{}, j
 	}
 	pos, added := b.ai.Submit(context.Background(), j)
 	if !added {
@@ -91,11 +99,15 @@ func (b aiFlow) enqueueAI(g *storage.Game, clicked time.Time) (*render.Thinking,
 }
 
 // release lets the job's worker start, editing the board through tok (the
-// zero token for none). Later calls change nothing.
+// zero token for none); a remote job is handed to the AI queue. Later
+// calls change nothing.
 func (j *aiJob) release(tok webhookToken) {
 	j.once.Do(func() {
 		j.tok = tok
 		close(j.ready)
+		if j.remote {
+			j.enqueue(j.b.cfg.AIQueue)
+		}
 	})
 }
 
@@ -239,44 +251,57 @@ func (b aiFlow) refreshBoard(ctx context.Context, id storage.GameID) error {
 	return b.boards.editBoard(ctx, g, msg, webhookToken{})
 }
 
-// runAI plays one AI turn: it searches until the job's deadline, then
-// commits and shows the move. Boards are edited under the game's lock
-// after checking the game still awaits this move, so a late progress edit
-// never hides a resignation or the move itself.
+// runAI plays one AI turn of this process's workers (playAI), once the
+// seam released it.
 func (b aiFlow) runAI(j *aiJob) {
 	<-j.ready // released by the seam once the handler that queued it returned
-	ctx := context.Background()
+	switch err := b.playAI(context.Background(), j); {
+	case errors.Is(err, ErrTurnBusy):
+		b.log.Debug("AI turn: another process plays it", "game", j.game)
+	case errors.Is(err, errClaimLost):
+		// the process that took the claim plays the turn
+	case err != nil:
+		b.log.Error("AI turn", "game", j.game, "err", err)
+	}
+}
+
+// errClaimLost says the claim on an AI turn ran out during its search.
+var errClaimLost = errors.New("the claim on the turn was lost during the search")
+
+// playAI plays one AI turn: it searches until the job's deadline, then
+// commits and shows the move. Boards are edited under the game's lock
+// after checking the game still awaits this move, so a late progress edit
+// never hides a resignation or the move itself. It returns nil once the
+// turn is played or void (the game moved on), and an error when it is
+// neither: ctx ended, the turn is another process's (ErrTurnBusy), the
+// store or the search failed.
+func (b aiFlow) playAI(ctx context.Context, j *aiJob) error {
 	if m := b.cfg.Metrics; m != nil {
 		m.AIWait.Observe(time.Since(j.queued).Seconds())
 	}
 	claimed, release, ok, err := b.claimAI(ctx, j.turn())
 	if err != nil {
-		b.log.Error("AI turn: claim", "game", j.game, "err", err)
-		return
+		return fmt.Errorf("claim: %w", err)
 	}
 	if !ok {
-		b.log.Debug("AI turn: another process plays it", "game", j.game)
-		return
+		return ErrTurnBusy
 	}
 	defer release()
-	ctx = claimed
-	g, err := b.store.Game(ctx, j.game)
-	if err != nil || !g.AwaitingAI() || len(g.Moves) != j.ply {
-		if err != nil {
-			b.log.Error("AI turn: load game", "game", j.game, "err", err)
-		}
-		return
+	g, err := b.store.Game(claimed, j.game)
+	if err != nil {
+		return fmt.Errorf("load game: %w", err)
+	}
+	if !g.AwaitingAI() || len(g.Moves) != j.ply {
+		return nil
 	}
 	name, _ := g.Players[g.Turn].ID.Strategy()
 	info, err := strategies.Lookup(name)
 	if err != nil {
-		b.log.Error("AI turn: unknown strategy", "game", g.ID, "strategy", name)
-		return
+		return fmt.Errorf("strategy %q: %w", name, err)
 	}
 	pos, err := position(g)
 	if err != nil {
-		b.log.Error("AI turn: read position", "game", g.ID, "err", err)
-		return
+		return fmt.Errorf("read position: %w", err)
 	}
 
 	progress := &progressEditor{b: b.Bot, job: j, every: b.cfg.ProgressInterval, start: b.now(), done: make(chan struct{})}
@@ -284,7 +309,7 @@ func (b aiFlow) runAI(j *aiJob) {
 		progress.show(render.Thinking{})
 	}
 	progress.watch(b.cfg.TickInterval)
-	searchCtx, cancel := b.searchContext(ctx, j.deadline)
+	searchCtx, cancel := b.searchContext(claimed, j.deadline)
 	started := time.Now()
 	var res strategies.Result
 	lowPriority(func() {
@@ -292,25 +317,30 @@ func (b aiFlow) runAI(j *aiJob) {
 	})
 	cancel()
 	progress.stop()
-	if ctx.Err() != nil {
-		return // the claim was lost: the process that took it plays the turn
+	if err := ctx.Err(); err != nil {
+		return fmt.Errorf("search stopped: %w", err) // the worker is stopping: the turn is tried again
+	}
+	if claimed.Err() != nil {
+		return errClaimLost // the process that took the claim plays the turn
 	}
 	if err != nil {
-		b.log.Error("AI search failed", "game", g.ID, "strategy", name, "err", err)
-		return
+		return fmt.Errorf("search (%s): %w", name, err)
 	}
 	if m := b.cfg.Metrics; m != nil {
 		m.SearchSeconds.WithLabelValues(string(g.Kind)).Observe(time.Since(started).Seconds())
 		m.SearchDepth.WithLabelValues(string(g.Kind)).Observe(float64(res.Depth))
 		m.Overshoot.WithLabelValues(string(g.Kind)).Observe(max(time.Since(j.deadline), 0).Seconds())
 	}
-	if err := b.commitAI(ctx, j, res); err != nil {
-		b.log.Error("AI turn: commit", "game", g.ID, "err", err)
+	if err := b.commitAI(claimed, j, res); err != nil {
+		return fmt.Errorf("commit: %w", err)
 	}
+	return nil
 }
 
 // commitAI commits the AI's move found by a search, if the game still
-// awaits it, and shows the board.
+// awaits it, and shows the board. Once the move is committed it returns
+// nil whatever the board's edit did: the turn is played, and a retry
+// would find it so.
 func (b aiFlow) commitAI(ctx context.Context, j *aiJob, res strategies.Result) error {
 	defer b.locks.lock(j.game)()
 	g, err := b.store.Game(ctx, j.game)
@@ -332,7 +362,10 @@ func (b aiFlow) commitAI(ctx context.Context, j *aiJob, res strategies.Result) e
 	if err != nil {
 		return err
 	}
-	return b.boards.editBoard(ctx, g, b.boards.view(g, pos, nil, changes, ""), j.tok)
+	if err := b.boards.editBoard(ctx, g, b.boards.view(g, pos, nil, changes, ""), j.tok); err != nil {
+		b.log.Error("AI turn: commit: the move is played but its board not updated", "game", g.ID, "err", err)
+	}
+	return nil
 }
 
 // progressEditor edits a board with a search's progress, at most once per

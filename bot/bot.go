@@ -157,6 +157,10 @@ type Config struct {
 	Logger *slog.Logger
 	// Metrics, if not nil, receives the bot's measurements.
 	Metrics *ops.Metrics
+	// AIQueue, if not nil, takes the AI turns this process queues, for
+	// the workers of every process sharing it (see PlayAI); nil runs them
+	// on this process's workers.
+	AIQueue AIQueue
 	// Ready, if not nil, is called once the bot serves: connected, its
 	// commands registered and its pending AI turns queued.
 	Ready func()

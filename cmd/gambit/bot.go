@@ -35,6 +35,8 @@ environment and from a .env file in the working directory (see .env.example):
   GAMBIT_SHARDS          gateway shards of the whole bot: a count, or auto for Discord's (default 1)
   GAMBIT_SHARD_IDS       the shards this process runs: 0-3, 0,2, or auto to share them with the
                          other processes on the database and take over those of a dead one (default all)
+  GAMBIT_AI_TURNS        on PostgreSQL: here (default) plays queued AI turns in this process too,
+                         workers leaves them to gambit worker processes
   GAMBIT_CLAIM_TTL       how long a dead process's AI turns and shards wait for another (default 30s)
   GAMBIT_SHUTDOWN_TIMEOUT  how long a stop waits for the work under way (default 7s)
   GAMBIT_MOVE_TIME       default AI time per move (default 2s)
@@ -220,7 +222,8 @@ func opsSettings() (addr, token string, err error) {
 func serveBot(ctx context.Context, sio stdio, m mode) error {
 	cfg, level, err := botSettings(true)
 	opsAddr, opsToken, opsErr := opsSettings()
-	if err := errors.Join(err, opsErr); err != nil {
+	here, hereErr := aiTurnsHere()
+	if err := errors.Join(err, opsErr, hereErr); err != nil {
 		return err
 	}
 	log := slog.New(slog.NewTextHandler(sio.err, &slog.HandlerOptions{Level: level}))
@@ -245,7 +248,37 @@ func serveBot(ctx context.Context, sio stdio, m mode) error {
 		"active", stats.Games[storage.StatusActive], "pending", stats.Games[storage.StatusPending],
 		"finished", stats.Games[storage.StatusFinished]+stats.Games[storage.StatusForfeited])
 
-	b, err := bot.New(cfg, store)
+	// On PostgreSQL the AI turns go through the queue, and this process
+	// plays them too unless GAMBIT_AI_TURNS leaves them to the workers.
+	if cfg.AIQueue, err = aiQueue(store, log); err != nil {
+		return err
+	}
+	if cfg.AIQueue == nil && !here {
+		return fmt.Errorf("%s=workers needs PostgreSQL (%s): with the database file, the bot plays the AI turns itself", envAITurns, envDatabaseURL)
+	}
+	var b *bot.Bot
+	var workerStopped chan error // receives once the queue's worker stopped, if it started
+	workerCtx, stopWorker := context.WithCancel(ctx)
+	defer stopWorker()
+	if cfg.AIQueue != nil && here {
+		// Worked once the bot serves: a board's edit through an
+		// interaction needs the application ID, learnt by then. Ready
+		// runs in m.run's goroutine, this one. The worker stops with
+		// the bot, within the same shutdown timeout.
+		cfg.Ready = func() {
+			w, err := startAIWorker(ctx, store, b, cfg, log)
+			if err != nil {
+				log.Error("AI turns: start working the queue; this process leaves them to the others", "err", err)
+				return
+			}
+			workerStopped = make(chan error, 1)
+			go func() {
+				<-workerCtx.Done()
+				workerStopped <- stopAIWorker(w, cfg)
+			}()
+		}
+	}
+	b, err = bot.New(cfg, store)
 	if err != nil {
 		return err
 	}
@@ -278,6 +311,10 @@ func serveBot(ctx context.Context, sio stdio, m mode) error {
 		opsDone <- nil
 	}
 	runErr := m.run(ctx, b)
+	stopWorker()
+	if workerStopped != nil {
+		runErr = errors.Join(runErr, <-workerStopped)
+	}
 	stopOps()
 	return errors.Join(runErr, <-opsDone)
 }

@@ -39,6 +39,7 @@ var commands = []command{
 	{name: "playground", summary: "play without a Discord token: the real bot, a local Discord and a web page", run: runPlayground},
 	{name: "bot", summary: "run the Discord bot (settings from the environment and .env)", run: runBot},
 	{name: "serve", summary: "run the bot on an HTTP interactions endpoint, without a gateway (behind a load balancer)", run: runServe},
+	{name: "worker", summary: "play the AI turns queued on PostgreSQL, without a gateway or endpoint (scale the AI)", run: runWorker},
 	{name: "perft", summary: "count the leaves of a game tree: the check of the move generators", run: runPerft},
 	{name: "solve", summary: "solve Connect Four positions exactly, and the puzzles: sliding tiles, N-Queens", run: runSolve},
 	{name: "analyze", summary: "ask a strategy for its move in a position, with score, depth and line", run: runAnalyze},

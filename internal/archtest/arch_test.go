@@ -31,7 +31,7 @@ var rules = []struct {
 	{"games", []string{"strategies", "storage", "bot", "internal", "cmd"}},
 	{"strategies", []string{"storage", "bot", "internal", "cmd"}},
 	{"storage", []string{"engine", "games", "strategies", "bot", "internal", "cmd"}},
-	{"bot", []string{"internal/discordtest", "internal/playground", "cmd"}},
+	{"bot", []string{"internal/discordtest", "internal/playground", "internal/aiqueue", "cmd"}},
 	{"internal/discordtest", []string{"bot", "storage", "games", "strategies", "engine", "cmd"}},
 	{"internal/playground", []string{"cmd", "storage/bolt"}},
 	{"internal/terminal", []string{"bot", "storage", "internal/discordtest", "internal/playground", "cmd"}},

@@ -6,12 +6,15 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"log/slog"
 	"path"
 	"strconv"
 	"strings"
 
 	"github.com/jackc/pgx/v5"
 	"github.com/jackc/pgx/v5/pgxpool"
+	"github.com/riverqueue/river/riverdriver/riverpgxv5"
+	"github.com/riverqueue/river/rivermigrate"
 )
 
 // ErrSchema reports a database whose schema this build cannot use: written
@@ -109,6 +112,29 @@ func migrate(ctx context.Context, pool *pgxpool.Pool, steps []migration, noMigra
 		}); err != nil {
 			return fmt.Errorf("migrate schema %d→%d (%s): %w", step.version-1, step.version, step.name, err)
 		}
+	}
+	if noMigrate {
+		return nil
+	}
+	return migrateQueue(ctx, pool)
+}
+
+// migrateQueue creates or upgrades the tables of River, the job queue the
+// AI turns go through (river_job and its companions), in the same schema
+// and under the same lock as Gambit's own: River's migrations are its
+// own, versioned by River in its table river_migration, and a River
+// upgrade in go.mod brings its new ones here. Each runs in a transaction
+// of its own on another of the pool's connections (one of them adds an
+// enum value that a later statement uses, which PostgreSQL refuses
+// within one transaction), while the caller's connection holds the
+// migration lock.
+func migrateQueue(ctx context.Context, pool *pgxpool.Pool) error {
+	m, err := rivermigrate.New(riverpgxv5.New(pool), &rivermigrate.Config{Logger: slog.New(slog.DiscardHandler)})
+	if err != nil {
+		return fmt.Errorf("migrate the job queue: %w", err)
+	}
+	if _, err := m.Migrate(ctx, rivermigrate.DirectionUp, nil); err != nil {
+		return fmt.Errorf("migrate the job queue's tables: %w", err)
 	}
 	return nil
 }

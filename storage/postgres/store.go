@@ -149,6 +149,11 @@ func Redact(c *pgx.ConnConfig) string {
 // Name returns the database's URL without its password.
 func (s *Store) Name() string { return s.name }
 
+// Pool returns the store's connection pool, for what shares the database
+// beside the store: the job queue of the AI turns, whose tables Open
+// created with Gambit's (migrateQueue).
+func (s *Store) Pool() *pgxpool.Pool { return s.pool }
+
 // Close closes the pool, waiting for connections in use.
 func (s *Store) Close() error {
 	s.pool.Close()

@@ -1,0 +1,115 @@
+package bot
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/gambitbot/gambit/storage"
+)
+
+// The AI queue seam: with Config.AIQueue set, the AI turns a process
+// queues go to a job queue over the shared store (a River queue on
+// PostgreSQL, wired by the binary) instead of this process's workers, and
+// whichever process works that queue plays them through PlayAI — a
+// `gambit worker`, or a bot process that works it too. Without it (one
+// machine on bbolt) the turns run on this process's pool as before.
+
+// AITurn is an AI turn handed to an AIQueue: what a worker in any
+// process needs to play it and show it. It is stored with the job, so it
+// holds the interaction token of the board's message for its 15 minutes
+// of validity; a worker falls back to the channel message without it.
+type AITurn struct {
+	Game storage.GameID `json:"game"`
+	// Ply is the number of moves played when the turn was queued: the
+	// turn is void once the game's moves changed.
+	Ply   int    `json:"ply"`
+	Owner string `json:"owner"` // the person whose game it is
+	// Deadline is when the search ends (the click plus the move time);
+	// a turn started after it — a retry after a worker died — searches
+	// MoveTime from its start instead.
+	Deadline time.Time     `json:"deadline"`
+	MoveTime time.Duration `json:"move_time"`
+	Queued   time.Time     `json:"queued"`
+	// Place and Locale are the language of the game's shared messages
+	// (locales), which the worker's process may not have learnt.
+	Place  string `json:"place,omitempty"`
+	Locale string `json:"locale,omitempty"`
+	// The interaction that shows the board, if any (webhookToken).
+	Token    string    `json:"token,omitempty"`
+	TokenAt  time.Time `json:"token_at,omitzero"`
+	Followup bool      `json:"followup,omitempty"`
+	Message  string    `json:"message,omitempty"`
+}
+
+// Key names the turn: one job per game and ply, whoever queues it.
+func (t AITurn) Key() string { return aiClaim(t.Game, t.Ply) }
+
+// AIQueue takes AI turns for workers that may run in other processes.
+// Queueing a turn already queued, running or played is no error and adds
+// nothing.
+type AIQueue interface {
+	EnqueueAI(ctx context.Context, turns ...AITurn) error
+}
+
+// ErrTurnBusy says another process holds the claim on an AI turn: the
+// job should be tried again later, when that process has played it (and
+// the retry finds nothing to do) or died.
+var ErrTurnBusy = errors.New("bot: the AI turn is claimed by another process")
+
+// aiTurn is the queue's form of the job j, once released through tok.
+func (j *aiJob) aiTurn() AITurn {
+	t := AITurn{Game: j.game, Ply: j.ply, Owner: j.owner, Deadline: j.deadline, MoveTime: j.moveTime, Queued: j.queued}
+	if j.tok.board {
+		t.Token, t.TokenAt, t.Followup, t.Message = j.tok.token, j.tok.at, j.tok.followup, j.tok.message
+	}
+	t.Place = j.place
+	if v, ok := j.b.locales.m.Load(j.place); ok {
+		t.Locale = v.(string)
+	}
+	return t
+}
+
+// enqueueTimeout bounds the hand-over of a turn to the AI queue, which
+// runs in the handler's goroutine once it answered.
+const enqueueTimeout = 10 * time.Second
+
+// enqueue hands the released job to the AI queue; a failure is logged,
+// and the turn is queued again by the next sweep (sweepAI).
+func (j *aiJob) enqueue(q AIQueue) {
+	ctx, cancel := context.WithTimeout(context.Background(), enqueueTimeout)
+	defer cancel()
+	if err := q.EnqueueAI(ctx, j.aiTurn()); err != nil {
+		j.b.log.Error("AI turn: queue", "game", j.game, "err", err)
+	}
+}
+
+// PrepareWorker readies a bot that only plays queued AI turns (PlayAI),
+// without Run or Serve: it learns the application ID, which editing a
+// board through an interaction needs, over REST.
+func (b *Bot) PrepareWorker() error { return b.whoAmI() }
+
+// PlayAI plays an AI turn taken from the queue: it searches, commits the
+// move against the game's version and shows it. It returns nil when the
+// turn is done — played, or void because the game moved on (so a second
+// job for one turn plays nothing) — and an error when it should be tried
+// again: ctx ended (the worker is stopping), another process holds the
+// turn (ErrTurnBusy), the store failed.
+func (b *Bot) PlayAI(ctx context.Context, t AITurn) error {
+	if t.Locale != "" && t.Place != "" {
+		b.locales.m.Store(t.Place, t.Locale)
+	}
+	deadline := t.Deadline
+	if now := time.Now(); !now.Before(deadline) {
+		deadline = now.Add(t.MoveTime)
+	}
+	j := &aiJob{
+		b: b, game: t.Game, owner: t.Owner, ply: t.Ply, deadline: deadline, moveTime: t.MoveTime, queued: t.Queued, place: t.Place,
+		tok: webhookToken{token: t.Token, at: t.TokenAt, board: t.Token != "", followup: t.Followup, message: t.Message},
+	}
+	if err := b.turns.playAI(ctx, j); err != nil {
+		return fmt.Errorf("bot: AI turn of game %s after %d moves: %w", t.Game, t.Ply, err)
+	}
+	return nil
+}

@@ -1,0 +1,74 @@
+package bot_test
+
+import (
+	"context"
+	"log/slog"
+	"testing"
+	"time"
+
+	"github.com/gambitbot/gambit/bot"
+	"github.com/gambitbot/gambit/storage"
+)
+
+// chanQueue is an AI queue that hands the turns to the test.
+type chanQueue chan bot.AITurn
+
+func (q chanQueue) EnqueueAI(_ context.Context, turns ...bot.AITurn) error {
+	for _, t := range turns {
+		q <- t
+	}
+	return nil
+}
+
+// TestAITurnsGoToTheQueueAndAWorkerPlaysThem: with an AI queue the bot
+// that got the click queues the AI's turn, with the interaction that
+// shows the board, instead of searching it; a worker — another bot that
+// only plays queued turns, over REST — plays it, commits it once and
+// shows it on that board.
+func TestAITurnsGoToTheQueueAndAWorkerPlaysThem(t *testing.T) {
+	q := make(chanQueue, 16)
+	h := start(t, withConfig(func(c *bot.Config) { c.AIQueue = q }))
+	alice := h.srv.AddUser("alice").ID
+	g, _ := playAI(t, h, alice, opt("game", "tictactoe"), opt("ai", "minimax"), opt("first", "opponent"))
+	var turn bot.AITurn
+	select {
+	case turn = <-q:
+	case <-time.After(waitTimeout()):
+		t.Fatal("no AI turn queued")
+	}
+	if turn.Game != g.ID || turn.Ply != 0 || turn.Owner != string(storage.User(alice)) || turn.Token == "" || turn.Message != g.MessageID || turn.MoveTime <= 0 {
+		t.Errorf("queued game %s ply %d for %s, move time %v, through a token: %v, of message %q; want game %s's first move for alice, with the board's interaction and a move time",
+			turn.Game, turn.Ply, turn.Owner, turn.MoveTime, turn.Token != "", turn.Message, g.ID)
+	}
+	board, ok := h.srv.Message(g.MessageID)
+	if !ok {
+		t.Fatalf("no board message %s", g.MessageID)
+	}
+
+	w, err := bot.New(bot.Config{Token: h.srv.Token(), APIURL: h.srv.URL(), Logger: slog.New(slog.NewTextHandler(h.logs, nil))}, h.store)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := w.PrepareWorker(); err != nil {
+		t.Fatal(err)
+	}
+	turn.Deadline = time.Now() // a search of its whole move time from now
+	turn.MoveTime = 50 * time.Millisecond
+	if err := w.PlayAI(context.Background(), turn); err != nil {
+		t.Fatalf("the worker: %v", err)
+	}
+	g = h.waitGame(g.ID, "the AI's move", func(g *storage.Game) bool { return len(g.Moves) >= 1 })
+	if len(g.Moves) != 1 {
+		t.Errorf("%d moves after the AI's turn, want 1", len(g.Moves))
+	}
+	if after, _ := h.srv.Message(g.MessageID); g.MessageID != board.ID || after.Version <= board.Version {
+		t.Errorf("board %s (version %d, then %d), game's board %s: want the same board edited", board.ID, board.Version, after.Version, g.MessageID)
+	}
+	// The turn again, as a second job of it would: nothing to play.
+	if err := w.PlayAI(context.Background(), turn); err != nil {
+		t.Errorf("the turn played again: %v", err)
+	}
+	if g = h.waitGame(g.ID, "the game", func(*storage.Game) bool { return true }); len(g.Moves) != 1 {
+		t.Errorf("%d moves after the turn's second job, want 1", len(g.Moves))
+	}
+}

@@ -1,0 +1,214 @@
+// Package aiqueue puts the bot's AI turns on River (riverqueue.com), a job
+// queue over the PostgreSQL database the games live in: bot and serve
+// processes enqueue turns (Queue, the bot's Config.AIQueue) and any
+// process working the queue (Work: `gambit worker`, or a bot process that
+// works it too) plays them through the bot's PlayAI. River hands each job
+// to one worker (SELECT … FOR UPDATE SKIP LOCKED), wakes the workers by
+// LISTEN/NOTIFY, retries a job whose worker failed or stopped mid-search
+// and rescues one whose worker died; a job is unique per game and ply, and
+// the move is committed against the game's version, so a turn is played
+// once however often its job runs.
+//
+// River's tables are created and upgraded with Gambit's schema by
+// storage/postgres (migrateQueue). The bot knows only its AIQueue
+// interface; this package is the adapter the binary wires in.
+package aiqueue
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"time"
+
+	"github.com/jackc/pgx/v5"
+	"github.com/jackc/pgx/v5/pgxpool"
+	"github.com/riverqueue/river"
+	"github.com/riverqueue/river/riverdriver/riverpgxv5"
+	"github.com/riverqueue/river/rivertype"
+
+	"github.com/gambitbot/gambit/bot"
+)
+
+// QueueName is River's queue of the AI turns.
+const QueueName = "ai_turns"
+
+// MaxAttempts is how many times a turn's job runs before River gives up
+// on it (a turn given up stays awaiting the AI, and a bot's sweep queues
+// it again).
+const MaxAttempts = 5
+
+// Args is a job: one AI turn. Only Key makes jobs the same: the turn's
+// game and ply.
+type Args struct {
+	Turn bot.AITurn `json:"turn"`
+	Key  string     `json:"key" river:"unique"`
+}
+
+// Kind implements river.JobArgs.
+func (Args) Kind() string { return "gambit_ai_turn" }
+
+// InsertOpts implements river.JobArgsWithInsertOpts: the turns' queue,
+// and one job per turn while it waits, runs or after it completed.
+func (Args) InsertOpts() river.InsertOpts {
+	return river.InsertOpts{Queue: QueueName, MaxAttempts: MaxAttempts, UniqueOpts: river.UniqueOpts{ByArgs: true}}
+}
+
+// Queue enqueues AI turns on River: the bot's AIQueue.
+type Queue struct {
+	client *river.Client[pgx.Tx]
+}
+
+var _ bot.AIQueue = (*Queue)(nil)
+
+// NewQueue returns a queue that inserts jobs through pool (an insert-only
+// River client: it works none).
+func NewQueue(pool *pgxpool.Pool, log *slog.Logger) (*Queue, error) {
+	c, err := river.NewClient(riverpgxv5.New(pool), &river.Config{Logger: log})
+	if err != nil {
+		return nil, fmt.Errorf("aiqueue: new client: %w", err)
+	}
+	return &Queue{client: c}, nil
+}
+
+// EnqueueAI implements bot.AIQueue: one job per turn not already queued,
+// running or played.
+func (q *Queue) EnqueueAI(ctx context.Context, turns ...bot.AITurn) error {
+	if len(turns) == 0 {
+		return nil
+	}
+	// One row per turn: PostgreSQL refuses a batch that inserts one
+	// unique key twice.
+	params := make([]river.InsertManyParams, 0, len(turns))
+	seen := make(map[string]bool, len(turns))
+	for _, t := range turns {
+		if k := t.Key(); !seen[k] {
+			seen[k] = true
+			params = append(params, river.InsertManyParams{Args: Args{Turn: t, Key: k}})
+		}
+	}
+	if _, err := q.client.InsertMany(ctx, params); err != nil {
+		return fmt.Errorf("aiqueue: enqueue %d AI turns: %w", len(turns), err)
+	}
+	return nil
+}
+
+// Player plays a turn: *bot.Bot, after PrepareWorker or Run.
+type Player interface {
+	PlayAI(ctx context.Context, t bot.AITurn) error
+}
+
+// Config configures Work.
+type Config struct {
+	// Workers is how many turns this process plays at once: its search
+	// threads.
+	Workers int
+	// ID names the process among River's clients (the bot's Instance).
+	ID string
+	// Logger receives River's logs; nil means slog.Default().
+	Logger *slog.Logger
+	// RetryAfter is how long after a failed attempt a turn is tried
+	// again; 0 means a second. A player is waiting.
+	RetryAfter time.Duration
+	// RescueAfter is how long a job may stay running before River takes
+	// its worker for dead and runs it again elsewhere (River's rescuer
+	// looks every 30 seconds); 0 means DefaultRescueAfter. Give the
+	// bot's ClaimTTL: a job rescued from a worker still alive — a search
+	// longer than this — finds the turn claimed and waits (ErrTurnBusy),
+	// then finds it played.
+	RescueAfter time.Duration
+}
+
+// DefaultRescueAfter is Config.RescueAfter's default, the bot's claim's.
+const DefaultRescueAfter = bot.DefaultClaimTTL
+
+// jobMargin is the time an attempt at a turn may take beyond its search:
+// the store and the board's edits.
+const jobMargin = time.Minute
+
+// Worker is a River client that plays the queued AI turns.
+type Worker struct {
+	client *river.Client[pgx.Tx]
+}
+
+// NewWorker returns a worker of the AI turns queued in pool's database;
+// Start starts it.
+func NewWorker(pool *pgxpool.Pool, p Player, cfg Config) (*Worker, error) {
+	if cfg.Workers < 1 {
+		return nil, fmt.Errorf("aiqueue: %d workers: want at least one", cfg.Workers)
+	}
+	if cfg.RetryAfter <= 0 {
+		cfg.RetryAfter = time.Second
+	}
+	if cfg.RescueAfter <= 0 {
+		cfg.RescueAfter = DefaultRescueAfter
+	}
+	workers := river.NewWorkers()
+	if err := river.AddWorkerSafely(workers, &turnWorker{p: p}); err != nil {
+		return nil, fmt.Errorf("aiqueue: %w", err)
+	}
+	c, err := river.NewClient(riverpgxv5.New(pool), &river.Config{
+		ID:                   cfg.ID,
+		Logger:               cfg.Logger,
+		Queues:               map[string]river.QueueConfig{QueueName: {MaxWorkers: cfg.Workers}},
+		Workers:              workers,
+		JobTimeout:           cfg.RescueAfter, // every turn has its own (turnWorker.Timeout)
+		RescueStuckJobsAfter: cfg.RescueAfter,
+		RetryPolicy:          retryAfter(cfg.RetryAfter),
+	})
+	if err != nil {
+		return nil, fmt.Errorf("aiqueue: new worker: %w", err)
+	}
+	return &Worker{client: c}, nil
+}
+
+// Start starts working the queue until ctx is done or Stop.
+func (w *Worker) Start(ctx context.Context) error {
+	if err := w.client.Start(ctx); err != nil {
+		return fmt.Errorf("aiqueue: start worker: %w", err)
+	}
+	return nil
+}
+
+// Stop stops taking turns and waits for those under way until ctx is
+// done; then it cancels them (their jobs are retried by another worker)
+// and waits for them to return.
+func (w *Worker) Stop(ctx context.Context) error {
+	err := w.client.Stop(ctx)
+	if err == nil {
+		return nil
+	}
+	if cerr := w.client.StopAndCancel(context.WithoutCancel(ctx)); cerr != nil {
+		return fmt.Errorf("aiqueue: stop worker: %w", errors.Join(err, cerr))
+	}
+	return nil
+}
+
+// turnWorker is River's worker of the Args jobs.
+type turnWorker struct {
+	river.WorkerDefaults[Args]
+	p Player
+}
+
+// Work plays the turn. An error makes River try again, up to MaxAttempts;
+// a turn another worker holds waits until that one's search should be
+// over (a snooze, which River does not count as an attempt).
+func (w *turnWorker) Work(ctx context.Context, job *river.Job[Args]) error {
+	err := w.p.PlayAI(ctx, job.Args.Turn)
+	if errors.Is(err, bot.ErrTurnBusy) {
+		return river.JobSnooze(max(time.Until(job.Args.Turn.Deadline), 0) + time.Second)
+	}
+	return err
+}
+
+// Timeout bounds one attempt at a turn: its move time and jobMargin.
+func (w *turnWorker) Timeout(job *river.Job[Args]) time.Duration {
+	return max(job.Args.Turn.MoveTime, time.Until(job.Args.Turn.Deadline)) + jobMargin
+}
+
+// retryAfter is a retry policy: a fixed wait, as a player is waiting for
+// the move.
+type retryAfter time.Duration
+
+// NextRetry implements river.ClientRetryPolicy.
+func (d retryAfter) NextRetry(*rivertype.JobRow) time.Time { return time.Now().Add(time.Duration(d)) }

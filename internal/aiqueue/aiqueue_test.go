@@ -1,0 +1,265 @@
+package aiqueue
+
+import (
+	"context"
+	"errors"
+	"log/slog"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/riverqueue/river"
+	"github.com/riverqueue/river/rivertype"
+
+	"github.com/gambitbot/gambit/bot"
+	"github.com/gambitbot/gambit/internal/discordtest"
+	"github.com/gambitbot/gambit/storage"
+	"github.com/gambitbot/gambit/storage/postgres"
+	"github.com/gambitbot/gambit/storage/postgres/pgtest"
+	"github.com/gambitbot/gambit/storage/storetest"
+)
+
+// waitLimit only guards against a hang: nothing in these tests is timed.
+const waitLimit = 2 * time.Minute
+
+// rig is a shared database, a stand-in Discord and a game awaiting the
+// AI's first move, as the processes of a deployment see them.
+type rig struct {
+	t     *testing.T
+	url   string
+	store *postgres.Store
+	ds    *discordtest.Server
+	game  *storage.Game
+}
+
+func newRig(t *testing.T) *rig {
+	t.Helper()
+	url := pgtest.URL(t)
+	s, err := postgres.Open(context.Background(), url, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = s.Close() })
+	ds := discordtest.New()
+	t.Cleanup(ds.Close)
+	g := storetest.UserVsAI("connect4", ds.AddUser("ann").ID) // a user Discord knows, whom the board mentions
+	g.Players[0], g.Players[1] = g.Players[1], g.Players[0]   // the AI opens
+	g.GuildID, g.ChannelID, g.MessageID = ds.GuildID(), ds.ChannelID(), ""
+	storetest.MustCreate(t, s, g)
+	if !g.AwaitingAI() {
+		t.Fatal("the game does not await the AI")
+	}
+	return &rig{t: t, url: url, store: s, ds: ds, game: g}
+}
+
+// turn is the AI's turn in the rig's game, searching for d.
+func (r *rig) turn(d time.Duration) bot.AITurn {
+	return bot.AITurn{Game: r.game.ID, Ply: 0, Owner: string(r.game.Players[1].ID), Deadline: time.Now().Add(d), MoveTime: d, Queued: time.Now()}
+}
+
+// bot returns a bot of a worker process: REST only, no gateway.
+func (r *rig) bot(instance string) *bot.Bot {
+	r.t.Helper()
+	b, err := bot.New(bot.Config{
+		Token: r.ds.Token(), APIURL: r.ds.URL(), Instance: instance,
+		ProgressInterval: time.Millisecond, TickInterval: time.Millisecond, Logger: slog.New(slog.DiscardHandler),
+	}, r.store)
+	if err != nil {
+		r.t.Fatal(err)
+	}
+	if err := b.PrepareWorker(); err != nil {
+		r.t.Fatal(err)
+	}
+	return b
+}
+
+// queue returns the insert-only queue of a bot or serve process, on a
+// store of its own.
+func (r *rig) queue() *Queue {
+	r.t.Helper()
+	s, err := postgres.Open(context.Background(), r.url, nil)
+	if err != nil {
+		r.t.Fatal(err)
+	}
+	r.t.Cleanup(func() { _ = s.Close() })
+	q, err := NewQueue(s.Pool(), slog.New(slog.DiscardHandler))
+	if err != nil {
+		r.t.Fatal(err)
+	}
+	return q
+}
+
+// worker starts a worker process named instance playing turns with p;
+// it is stopped at the end of the test unless the test stopped it.
+func (r *rig) worker(instance string, p Player) *Worker {
+	r.t.Helper()
+	s, err := postgres.Open(context.Background(), r.url, nil)
+	if err != nil {
+		r.t.Fatal(err)
+	}
+	w, err := NewWorker(s.Pool(), p, Config{Workers: 1, ID: instance, Logger: slog.New(slog.DiscardHandler), RetryAfter: time.Millisecond})
+	if err != nil {
+		r.t.Fatal(err)
+	}
+	if err := w.Start(context.Background()); err != nil {
+		r.t.Fatal(err)
+	}
+	r.t.Cleanup(func() {
+		_ = w.client.StopAndCancel(context.Background())
+		_ = s.Close()
+	})
+	return w
+}
+
+// completed waits until w completes a job and returns it.
+func completed(t *testing.T, w *Worker) *rivertype.JobRow {
+	t.Helper()
+	events, cancel := w.client.Subscribe(river.EventKindJobCompleted)
+	defer cancel()
+	select {
+	case e := <-events:
+		return e.Job
+	case <-time.After(waitLimit):
+		t.Fatal("no job completed")
+		return nil
+	}
+}
+
+// moves returns the moves the store holds for the rig's game.
+func (r *rig) moves() int {
+	r.t.Helper()
+	g, err := r.store.Game(context.Background(), r.game.ID)
+	if err != nil {
+		r.t.Fatal(err)
+	}
+	return len(g.Moves)
+}
+
+// jobs returns the jobs of the AI turns in the database.
+func (r *rig) jobs(w *Worker) []*rivertype.JobRow {
+	r.t.Helper()
+	res, err := w.client.JobList(context.Background(), river.NewJobListParams().Kinds(Args{}.Kind()).First(100))
+	if err != nil {
+		r.t.Fatal(err)
+	}
+	return res.Jobs
+}
+
+// playerFunc is a Player made of a function.
+type playerFunc func(ctx context.Context, t bot.AITurn) error
+
+func (f playerFunc) PlayAI(ctx context.Context, t bot.AITurn) error { return f(ctx, t) }
+
+// TestTurnIsPlayedByAnotherProcess: a turn enqueued by a bot process is
+// played by a worker process, which commits the move and posts the board
+// over REST.
+func TestTurnIsPlayedByAnotherProcess(t *testing.T) {
+	r := newRig(t)
+	w := r.worker("worker-b", r.bot("worker-b"))
+	done := make(chan *rivertype.JobRow, 1)
+	go func() { done <- completed(t, w) }()
+	if err := r.queue().EnqueueAI(context.Background(), r.turn(50*time.Millisecond)); err != nil {
+		t.Fatal(err)
+	}
+	job := <-done
+	if job == nil {
+		return
+	}
+	if len(job.AttemptedBy) != 1 || job.AttemptedBy[0] != "worker-b" {
+		t.Errorf("the job was worked by %v, want worker-b", job.AttemptedBy)
+	}
+	if n := r.moves(); n != 1 {
+		t.Errorf("%d moves stored after the AI's turn, want 1", n)
+	}
+	if msgs := r.ds.Messages(r.ds.ChannelID()); len(msgs) != 1 {
+		t.Errorf("%d messages in the channel, want the board", len(msgs))
+	}
+}
+
+// TestWorkerStoppedMidSearchLosesNothing: a worker stopped in the middle
+// of a search (its context cancelled, as River's hard stop does) commits
+// nothing; the job is retried by another worker, which commits the move,
+// once.
+func TestWorkerStoppedMidSearchLosesNothing(t *testing.T) {
+	r := newRig(t)
+	var cancelled atomic.Bool
+	slow := r.bot("worker-a")
+	a := r.worker("worker-a", playerFunc(func(ctx context.Context, turn bot.AITurn) error {
+		turn.Deadline, turn.MoveTime = time.Now().Add(bot.MaxMoveTime), bot.MaxMoveTime // never ends by itself in this test
+		err := slow.PlayAI(ctx, turn)
+		cancelled.Store(errors.Is(err, context.Canceled))
+		return err
+	}))
+	if err := r.queue().EnqueueAI(context.Background(), r.turn(time.Second)); err != nil {
+		t.Fatal(err)
+	}
+	// The search shows its progress on the board: it is under way.
+	ctx, cancel := context.WithTimeout(context.Background(), waitLimit)
+	defer cancel()
+	if _, err := r.ds.WaitMessage(ctx, func(m discordtest.Message) bool { return m.ChannelID == r.ds.ChannelID() }); err != nil {
+		t.Fatal(err)
+	}
+	if err := a.client.StopAndCancel(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if !cancelled.Load() {
+		t.Fatal("the stopped worker's search did not end by its context")
+	}
+	if n := r.moves(); n != 0 {
+		t.Fatalf("the stopped worker committed %d moves", n)
+	}
+	fast := r.bot("worker-b")
+	b := r.worker("worker-b", playerFunc(func(ctx context.Context, turn bot.AITurn) error {
+		turn.Deadline, turn.MoveTime = time.Now(), 50*time.Millisecond
+		return fast.PlayAI(ctx, turn)
+	}))
+	job := completed(t, b)
+	if job == nil {
+		return
+	}
+	// (River does not count an attempt its own stop cut short.)
+	if len(job.AttemptedBy) != 2 || job.AttemptedBy[0] != "worker-a" || job.AttemptedBy[1] != "worker-b" {
+		t.Errorf("worked by %v, want worker-a then worker-b", job.AttemptedBy)
+	}
+	if n := r.moves(); n != 1 {
+		t.Errorf("%d moves stored, want 1", n)
+	}
+}
+
+// TestDuplicateTurnPlaysOneMove: two processes enqueue the same turn, and
+// a stale job for it runs after the move was played (a worker River took
+// for dead, still alive): one job, one move.
+func TestDuplicateTurnPlaysOneMove(t *testing.T) {
+	r := newRig(t)
+	b := r.bot("worker-b")
+	turn := r.turn(50 * time.Millisecond)
+	for i, q := range []*Queue{r.queue(), r.queue()} {
+		// Each process queues the turn as it saw it: its own times.
+		again := turn
+		again.Queued, again.Deadline = turn.Queued.Add(time.Duration(i)*time.Second), turn.Deadline.Add(time.Duration(i)*time.Second)
+		if err := q.EnqueueAI(context.Background(), again, again); err != nil {
+			t.Fatal(err)
+		}
+	}
+	w := r.worker("worker-b", b)
+	if job := completed(t, w); job == nil {
+		return
+	}
+	if jobs := r.jobs(w); len(jobs) != 1 {
+		t.Errorf("%d jobs for one turn, want 1", len(jobs))
+	}
+	// Queued again once played: nothing new.
+	if err := r.queue().EnqueueAI(context.Background(), turn); err != nil {
+		t.Fatal(err)
+	}
+	if jobs := r.jobs(w); len(jobs) != 1 {
+		t.Errorf("%d jobs after queueing a played turn again, want 1", len(jobs))
+	}
+	// A job of the played turn that runs anyway ends without a move.
+	if err := b.PlayAI(context.Background(), turn); err != nil {
+		t.Errorf("a stale turn: %v, want nil (nothing to do)", err)
+	}
+	if n := r.moves(); n != 1 {
+		t.Errorf("%d moves stored, want 1", n)
+	}
+}
