@@ -42,7 +42,7 @@ import (
 	"github.com/gambitbot/gambit/strategies/puzzles"
 )
 
-// Defaults of Config's zero fields; README's settings table lists them.
+// Defaults of Config's zero fields; docs/server-admins.md, "Settings", lists them.
 const (
 	DefaultMoveTime         = 2 * time.Second
 	DefaultChallengeTTL     = 5 * time.Minute

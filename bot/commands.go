@@ -50,7 +50,7 @@ const maxAIName = 32
 // echo, since only Discord's client enforces the limit.
 //
 // Installed to a server, every command works in its channels; installed to
-// a user's account (README, "Install to your account"), every command but
+// a user's account (docs/server-admins.md, "Install to your account"), every command but
 // /settings also works in the user's DMs with Gambit, group DMs and servers
 // that did not add Gambit (reach.go says how boards work there).
 func commandDefinitions() []*discordgo.ApplicationCommand {

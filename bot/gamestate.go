@@ -33,7 +33,7 @@ func isDuel(k storage.Kind) bool {
 }
 
 // duelNames lists the names of the duels for error messages:
-// "adjacency, connect4 or tictactoe".
+// "adjacency, connect4, tictactoe, othello or gomoku".
 func duelNames() localized {
 	var names []string
 	for _, g := range duels() {

@@ -220,7 +220,7 @@ type AI struct {
 	// Ratings are the calibrated ratings of the strategies that play the
 	// game, by strategy name: the Elo figures of one round robin of all of
 	// them in `gambit arena`, whose fit puts the mean strategy at 1500
-	// (strategies/README.md, "Calibrated ratings"); the arena command that
+	// (docs/ai.md, "Calibrated ratings"); the arena command that
 	// measured them stands in a comment beside the figures. The bot rates
 	// players against these fixed figures (strategies.Rating,
 	// storage.AIRatings). Every strategy that plays the game needs one

@@ -21,7 +21,7 @@ import (
 //
 //	go test -run '^$' -bench 'OpeningDepth' -benchtime 3x ./strategies
 //
-// Each reports its figures as metrics; the README and the notes quote them.
+// Each reports its figures as metrics; docs/ai.md quotes them.
 
 // BenchmarkOpeningDepth: the depth minimax completes from the start of a
 // 28-round Adjacency game in a given time, with one or two threads (Lazy

@@ -49,8 +49,9 @@ const (
 // maximises mean reward + √2·√(ln N / n), every unvisited child first (in
 // random order), adds the children of the first node it reaches that has
 // been visited before, and plays on to the end of the game: uniformly
-// random moves in Connect Four and Tic-Tac-Toe; in Adjacency, with
-// probability ½ the move that captures most, otherwise a random one.
+// random moves, except in a game whose plug-in gives games.AI.Gain
+// (Adjacency: captures; Othello: flips), where with probability ½ it plays
+// the move that gains most, otherwise a random one.
 // The result — 1 for a win, ½ a draw, 0 a loss, for the side that moved
 // into each node — is added along the path. There is no tree reuse
 // between moves.

@@ -59,7 +59,7 @@ type AdjacencyEval int
 const (
 	// LearnedEval is strategies/adjeval's, fitted by `gambit train` and
 	// searched as adjeval.SearchEvaluate: the default, which beats the
-	// hand-tuned one in paired arenas (strategies/README.md, "The learned
+	// hand-tuned one in paired arenas (docs/ai.md, "The learned
 	// evaluation").
 	LearnedEval AdjacencyEval = iota
 	// HandEval is the hand-tuned one of the Adjacency plug-in

@@ -38,7 +38,7 @@ var (
 var deadline = time.Date(2030, 1, 2, 3, 4, 5, 0, time.UTC)
 
 // cases is how many random positions a test checks: full, or a tenth of
-// it under -short. The README's test command runs -short with -race, where
+// it under -short. README.md's test command runs -short with -race, where
 // every board's picture costs ten times as much, on machines that may be
 // busy; the full counts run without -short.
 func cases(full int) int {

@@ -41,7 +41,7 @@ Examples:
 func runAnalyze(args []string, sio stdio) error {
 	fs := newFlagSet("analyze", analyzeUsage, sio.out)
 	where := addPositionFlags(fs)
-	name := fs.String("strategy", "minimax", "the strategy (see README)")
+	name := fs.String("strategy", "minimax", "the strategy ('gambit strategies' lists them)")
 	moveTime := fs.Duration("time", time.Second, "the time to search")
 	depth := fs.Int("depth", 0, "stop after this many plies (0: no limit)")
 	nodes := fs.Uint64("nodes", 0, "stop after about this many positions (0: no limit)")

@@ -88,7 +88,7 @@ func botSettings(needDiscord bool) (bot.Config, slog.Level, error) {
 	}
 	if needDiscord && cfg.Token == "" {
 		return cfg, 0, errors.New("DISCORD_TOKEN is not set: create a Discord application and put its bot token in .env " +
-			"(see README), or try Gambit without Discord: gambit playground")
+			"(see docs/server-admins.md), or try Gambit without Discord: gambit playground")
 	}
 	var errs []error
 	duration := func(key string, into *time.Duration) {

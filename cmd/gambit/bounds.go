@@ -4,7 +4,7 @@ import "strconv"
 
 // The ranges of the commands' size options: past them a value would take
 // more memory or threads than a machine has, or mean nothing (more plies
-// than any game lasts). README's Command line section lists them.
+// than any game lasts). docs/ai.md, "The command-line tools", lists them.
 const (
 	maxHashMiB     = 8192        // --hash, and --concurrency × --hash
 	maxThreads     = 256         // --threads

@@ -23,7 +23,7 @@ type composeService struct {
 }
 
 // TestComposeFileRunsReplicasBehindTheProxy checks the repository's
-// compose.yaml, which README's "Running on several machines" points to,
+// compose.yaml, which docs/operating.md's "Running on several machines" points to,
 // without Docker: it parses, its gambit services run `serve` from this
 // repository's image on the compose PostgreSQL, listen where the Caddyfile
 // sends requests, and set only settings that .env.example documents.

@@ -40,7 +40,7 @@ first, or take a copy while it runs from its operations endpoint (GET
   bench    [--games 100] [--moves 50] [--concurrency 1]: create N games and
            commit M durable changes to each, printing "<game-id> <version>"
            per commit as it lands, and the rate on stderr (bbolt only; see
-           README for PostgreSQL's benchmarks)
+           docs/contributing.md for PostgreSQL's benchmarks)
   copy     --from bolt:PATH --to postgres:URL: copy every game, rating and
            guild setting into an empty PostgreSQL database, in one
            transaction, then check it
@@ -220,7 +220,7 @@ func runDBBench(ctx context.Context, fs *flagSet, db dbTarget, args []string, si
 		return err
 	}
 	if *db.url != "" {
-		return usagef("bench runs on a bbolt file; PostgreSQL's benchmarks are Go benchmarks (see README)")
+		return usagef("bench runs on a bbolt file; PostgreSQL's benchmarks are Go benchmarks (see docs/contributing.md, \"Tests and benchmarks\")")
 	}
 	s, err := bolt.Open(*db.path, nil)
 	if err != nil {

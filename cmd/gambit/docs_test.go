@@ -156,14 +156,34 @@ func markdownExamples(t *testing.T, name string, f *os.File) []docExample {
 }
 
 // gambitArgs returns the arguments of a command line that runs gambit:
-// "gambit ARGS" or "go run ./cmd/gambit ARGS".
+// "gambit ARGS" or "go run ./cmd/gambit ARGS", alone or at the end of a
+// pipe ("printf 'moves\n' | gambit ARGS").
 func gambitArgs(line string) (string, bool) {
 	for _, prefix := range []string{"gambit ", "go run ./cmd/gambit "} {
 		if args, ok := strings.CutPrefix(line, prefix); ok {
 			return args, true
 		}
+		if _, args, ok := strings.Cut(line, "| "+prefix); ok {
+			return args, true
+		}
 	}
 	return "", false
+}
+
+func TestGambitArgs(t *testing.T) {
+	for _, tc := range []struct{ line, args string }{
+		{"gambit perft --game tictactoe --depth 9", "perft --game tictactoe --depth 9"},
+		{"go run ./cmd/gambit playground", "playground"},
+		{"printf 'moves\\nquit\\n' | gambit play --game tictactoe --vs random", "play --game tictactoe --vs random"},
+		{"cat moves.txt | go run ./cmd/gambit play --game connect4", "play --game connect4"},
+		{"go test ./cmd/gambit", ""},
+		{"docker compose run gambit db check", ""},
+	} {
+		args, ok := gambitArgs(tc.line)
+		if args != tc.args || ok != (tc.args != "") {
+			t.Errorf("gambitArgs(%q) = %q, %v; want %q", tc.line, args, ok, tc.args)
+		}
+	}
 }
 
 // placeholder matches a word of a usage synopsis: N, G, FILE, bolt:PATH.

@@ -136,7 +136,7 @@ Commands:
 	fmt.Fprint(w, `
 Run 'gambit <command> --help' for a command's options.
 Games: `+strings.Join(catalog.Names(), ", ")+`. Position texts and move notation are
-described in README.md.
+described in docs/playing.md, "The games".
 `)
 }
 

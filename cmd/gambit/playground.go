@@ -29,7 +29,7 @@ are kept in their own database, so they survive restarts.
                           as for 'gambit bot'
 
 To play on Discord instead, create a Discord application, set DISCORD_TOKEN
-and run 'gambit bot' (see README).`
+and run 'gambit bot' (see docs/server-admins.md).`
 
 // defaultPlaygroundDB is the playground's database unless
 // GAMBIT_PLAYGROUND_DB says otherwise.
@@ -71,7 +71,7 @@ func runPlayground(args []string, sio stdio) error {
 		Logger:    slog.New(slog.NewTextHandler(sio.err, &slog.HandlerOptions{Level: level})),
 		Ready: func(url string) {
 			fmt.Fprintf(sio.out, "Gambit playground: open %s in your browser.\n", url)
-			fmt.Fprintln(sio.out, "To play on real Discord instead, put a bot token in DISCORD_TOKEN and run 'gambit bot' (see README).")
+			fmt.Fprintln(sio.out, "To play on real Discord instead, put a bot token in DISCORD_TOKEN and run 'gambit bot' (see docs/server-admins.md).")
 		},
 	})
 }

@@ -33,7 +33,7 @@ var locales embed.FS
 // That round robin's minimax had the hand-tuned evaluation, now
 // minimax-hand: minimax and minimax-learned (the learned evaluation) get
 // its rating plus the Elo difference of a 40-game match against it at 8
-// rounds, 20 ms (strategies/README.md, "The learned evaluation").
+// rounds, 20 ms (docs/ai.md, "The learned evaluation").
 var ratings = map[string]float64{
 	"minimax": 1682, "minimax-learned": 1682, "minimax-hand": 1666, "annealing": 1644, "seed001-minimax": 1612, "hill-steepest": 1612, "mcts": 1605,
 	"hill-sideways": 1573, "beam": 1553, "seed002-alphabeta": 1553, "hill-stochastic": 1549,

@@ -1,9 +1,9 @@
 // Package archtest checks that Gambit's packages depend on each other only
-// in the directions DEVELOPERS.md draws: the engine is pure rules, the
-// plug-ins know no Discord and no storage, the strategies know no bot and
-// no storage, storage knows no game, nothing but the binary depends on
-// the bot, and the bot's transport packages (ingress, egress, scheduler)
-// know nothing of its flows.
+// in the directions docs/contributing.md ("Architecture") draws: the
+// engine is pure rules, the plug-ins know no Discord and no storage, the
+// strategies know no bot and no storage, storage knows no game, nothing
+// but the binary depends on the bot, and the bot's transport packages
+// (ingress, egress, scheduler) know nothing of its flows.
 package archtest
 
 import (

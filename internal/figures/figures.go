@@ -51,7 +51,7 @@ func gambit(args ...string) []string { return append([]string{"gambit"}, args...
 func goBench(args ...string) []string { return append([]string{"go", "test", "-run", "^$"}, args...) }
 
 // ratingPlayers are the strategies of the rating round robins of
-// strategies/README.md, by game.
+// docs/ai.md ("Calibrated ratings"), by game.
 var ratingPlayers = map[string]string{
 	"adjacency": "minimax,mcts,beam,seed001-minimax,seed002-alphabeta,annealing,hill-steepest,hill-sideways,hill-stochastic,genetic,genetic-roulette,greedy,random",
 	"connect4":  "minimax,mcts,seed004-minimax,beam,annealing,hill-steepest,hill-sideways,hill-stochastic,genetic,genetic-roulette,greedy,random",
@@ -107,7 +107,7 @@ var figures = []figure{
 		args: goBench("-bench", "LoadFirstResponse", "-benchtime", "10x", "-count", "3", "./bot"), small: goBench("-bench", "LoadFirstResponse200Games", "-benchtime", "1x", "./bot"), long: true},
 }
 
-// rating is the figure of a game's rating round robin (strategies/README.md).
+// rating is the figure of a game's rating round robin (docs/ai.md, "Calibrated ratings").
 func rating(game, games string, extra ...string) figure {
 	args := append([]string{"arena", "--game", game}, extra...)
 	args = append(args, "--players", ratingPlayers[game], "--games", games, "--time", "20ms", "--seed", "1", "--concurrency", "2")

@@ -68,7 +68,7 @@ const Grain = Unit / 2
 //
 // Both changes leave a fixed-depth search's choice alone where every leaf
 // has the same plies left, and make alpha-beta far cheaper (measured in
-// strategies/README.md, "The learned evaluation"): with the tempo, a
+// docs/ai.md, "The learned evaluation"): with the tempo, a
 // leaf's value swings by up to 4.4 marks from one ply to the next, so
 // reduced searches (whose leaves are a ply nearer) and table entries of
 // another depth mislead the search; and at the full 1/16 mark precision
@@ -93,8 +93,8 @@ func roundTo(v, step int64) int {
 	return int((v + step/2) / step)
 }
 
-// The embedded weights; see README's `gambit train` for the run and its
-// time. Regenerate them after changing the features or the training.
+// The embedded weights; see docs/ai.md, "`gambit train`", for the run
+// and its time. Regenerate them after changing the features or the training.
 //
 //go:generate go run ../../cmd/gambit train --out weights.bin --seed 1 --games 1500
 //go:embed weights.bin

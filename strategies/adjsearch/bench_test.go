@@ -17,7 +17,7 @@ import (
 //
 //	nice -n 19 go test -run '^$' -bench 'OpeningDepth' -benchtime 5x ./strategies/adjsearch
 //
-// Each reports its figures as metrics; strategies/README.md quotes them.
+// Each reports its figures as metrics; docs/ai.md quotes them.
 
 // BenchmarkOpeningDepth: the depth the engine completes from the start of
 // a 28-round game in 1 s, on one and two threads, each run with a new

@@ -17,7 +17,7 @@ import (
 // internal/filltrain, a tool outside the package the bot runs, and
 // embedded as fillweights.go, which
 // `go generate ./strategies/adjsearch` writes (about two minutes on one
-// core; strategies/README.md, "The set-game evaluation", has its figures).
+// core; docs/ai.md, "The set-game evaluation", has its figures).
 //
 //go:generate go run ./internal/fillgen -seed 1 -games 1000
 

@@ -7,9 +7,10 @@
 //
 //   - colour is the side a player plays, X or O. Each player of a pairing
 //     plays both.
-//   - the first mover is the side that makes the first move. Connect Four
-//     and Tic-Tac-Toe always start with X, so the two colours already give
-//     each player both first and second move. Adjacency lets either side
+//   - the first mover is the side that makes the first move. Every game
+//     but Adjacency (Connect Four, Tic-Tac-Toe, Othello, Gomoku) always
+//     starts with X, so the two colours already give each player both
+//     first and second move. Adjacency lets either side
 //     start, so a pairing also plays both first movers: four setups (A as X
 //     or O, times X or O to move first).
 //

@@ -122,7 +122,8 @@ func (s *Solver) negamax(cur, mask, oppWin uint64, ply, alpha int) int {
 // them more than it saves. They go to a near table of nearBytes, which
 // stays in the processor's cache; the earlier positions go to the large
 // table, where the enhanced transposition cutoff also looks up their
-// children. Both constants were tuned on Pons' sets (see the README).
+// children. Both constants were tuned on Pons' sets (docs/ai.md, "The
+// Connect Four solver").
 const (
 	nearPly   = 28
 	nearBytes = 1 << 20

@@ -2,7 +2,7 @@
 // algorithms of report 003 on the sliding-tile puzzles (engine/slidingtile)
 // and on N-Queens (engine/nqueens), with the optimal searches that measure
 // them. Each solver has a stable name; TileSolvers and QueensSolvers list
-// them and README.md in strategies names their origins.
+// them and docs/ai.md, "Puzzle solvers", names their origins.
 //
 // A solver stops at its context's deadline or at Limits.Nodes, whichever
 // comes first, with an error wrapping ErrLimit or the context's error.

@@ -261,7 +261,7 @@ func TestKorfEasiest(t *testing.T) {
 }
 
 // TestKorf100 runs IDA* with the 6-6-3 pattern database on Korf's 100
-// instances and logs the totals: the measurement of README. It is long;
+// instances and logs the totals: the measurement of docs/ai.md, "`gambit solve`". It is long;
 // it runs only when GAMBIT_KORF100 names how many instances to solve
 // (1–100), e.g. GAMBIT_KORF100=100 go test -run TestKorf100 -v.
 func TestKorf100(t *testing.T) {

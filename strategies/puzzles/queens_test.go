@@ -99,8 +99,8 @@ func mustQueens(t testing.TB, name string) QueensSolver {
 }
 
 // BenchmarkMinConflictsMillion places 1,000,000 queens (seeds 1, 2, …): the
-// figure of README (go test -run X -bench MinConflictsMillion -benchtime
-// 3x). Its go and c parts run the Go solver and testdata/minconflicts.c,
+// figure of docs/ai.md, "`gambit solve`" (go test -run X -bench
+// MinConflictsMillion -benchtime 3x). Its go and c parts run the Go solver and testdata/minconflicts.c,
 // the same algorithm with the same draws in plain C (c is skipped without
 // gcc); compare their cpu-ns/op, the CPU time of a solve.
 func BenchmarkMinConflictsMillion(b *testing.B) {

@@ -31,7 +31,7 @@ func URL(t testing.TB) string {
 		if os.Getenv("CI") == "true" {
 			t.Fatalf("%s is not set: CI must run the PostgreSQL tests (.ci/run starts a server with .ci/postgres)", EnvURL)
 		}
-		t.Skipf("no PostgreSQL server: set %s (a throwaway one: export %s=$(.ci/postgres start /tmp/gambit-pg); see README)", EnvURL, EnvURL)
+		t.Skipf("no PostgreSQL server: set %s (a throwaway one: export %s=$(.ci/postgres start /tmp/gambit-pg); see docs/contributing.md, \"The PostgreSQL store's tests\")", EnvURL, EnvURL)
 	}
 	u, err := url.Parse(base)
 	if err != nil {
