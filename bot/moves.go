@@ -239,13 +239,23 @@ func (b moveFlow) catchUp(ctx context.Context, ix *interaction, g *storage.Game)
 	return ix.fail(ix.lang().T("move.behind"))
 }
 
+// playedName names mv, about to be played in pos, as the board will
+// name it: a sliding tile by its number ("You played tile 7."; Moved names only tiles), as the hint
+// and the last-move line do, and other moves in the game's notation.
+func playedName(ix *interaction, g *storage.Game, pos engine.Position, mv engine.Move) string {
+	if gm, err := gameOf(g); err == nil && gm.Moved != nil {
+		return ix.lang().T("move.tile", "Tile", gm.Moved(pos, mv))
+	}
+	return pos.FormatMove(mv)
+}
+
 // playHuman commits a person's move and shows it: by updating the clicked
 // board if confirm is nil, or else by answering with confirm's text
 // ("You played e4.") and an edit of the board (a typed move, a cell
 // picker). When the AI moves next its search is queued; the seam lets it
 // start once the handler returned. The caller holds the game's lock.
 func (b moveFlow) playHuman(ctx context.Context, ix *interaction, g *storage.Game, pos engine.Position, mv engine.Move, confirm func(text string) error) error {
-	played := pos.FormatMove(mv)
+	played := playedName(ix, g, pos, mv)
 	changes, err := b.commitMove(ctx, g, pos, mv)
 	if errors.Is(err, storage.ErrConflict) || errors.Is(err, storage.ErrGameOver) {
 		return raceError(err, "move.conflict")

@@ -84,7 +84,7 @@ func TestPuzzleSolvedWithHintAndButtons(t *testing.T) {
 	}
 
 	// The first move typed, by the tile's number.
-	if _, r := h.command(alice, "move", opt("cell", tile)); !strings.Contains(r.Content, "You played "+dir) {
+	if _, r := h.command(alice, "move", opt("cell", tile)); !strings.Contains(r.Content, "You played tile **"+tile+"**") {
 		t.Fatalf("/move %s: %q", tile, r.Content)
 	}
 	h.waitGame(g.ID, "the typed move", func(g *storage.Game) bool { return len(g.Moves) == 1 })
