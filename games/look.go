@@ -153,7 +153,7 @@ type Input struct {
 	// **e**: choose a rank…").
 	Prompt func(column string) string
 	// Tag, if not nil, is a short note on a move for its button ("+2":
-	// what it captures).
+	// what it captures), "" for none.
 	Tag func(pos engine.Position, m engine.Move) string
 }
 
@@ -171,7 +171,10 @@ type Text struct {
 
 // Group is one select menu of the Menus layout.
 type Group struct {
-	// Placeholder is the menu's text before a choice ("Ranks 1–3: choose a cell").
+	// Placeholder is the menu's text before a choice ("Ranks 1–3: choose
+	// a cell"). {{.From}} and {{.To}} in it stand for the menu's first and
+	// last options, for a menu whose cells depend on the board's size
+	// ("Squares {{.From}} to {{.To}}").
 	Placeholder string
 	// Has reports whether a move belongs to the group.
 	Has func(m engine.Move) bool
