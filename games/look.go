@@ -42,6 +42,8 @@ const (
 	Discs Shape = iota
 	// Letters: X draws a cross, O a ring.
 	Letters
+	// Queens: a chess queen, a crown on a base, in the side's colour.
+	Queens
 )
 
 // Picture is the style of a board drawn as an image. Colours are 0xRRGGBB;
@@ -50,8 +52,13 @@ const (
 type Picture struct {
 	// Board is the colour of the board around and between the cells.
 	Board int
-	// Cell is the colour of an empty cell.
+	// Cell is the colour of an empty cell; of a light square on a
+	// checkerboard (Dark).
 	Cell int
+	// Dark, if not 0, draws the cells as a checkerboard, as a chessboard
+	// is: Dark is the colour of the bottom-left square (a1) and of every
+	// other square from there.
+	Dark int
 	// Mark is the colour of each side's marks.
 	Mark [2]int
 	// Shape is how marks are drawn.
@@ -112,6 +119,9 @@ type Cell struct {
 	Last bool
 	// Changed marks a cell the last move changed (a captured mark).
 	Changed bool
+	// Attacked marks a mark that another attacks: an N-Queens queen in
+	// conflict, which a picture draws on a square of its own colour.
+	Attacked bool
 }
 
 // Layout is how moves are entered under the board.

@@ -53,7 +53,7 @@ var Game = &games.Game{
 	Look: games.Look{
 		Mark: [2]string{"👑", "👑"}, Last: [2]string{"🌟", "🌟"},
 		Colour:  [2]int{0xFFAC33, 0xFFAC33},
-		Picture: games.Picture{Board: 0x2B2D31, Cell: 0xE8D5B0, Mark: [2]int{0xE69F00, 0xE69F00}, Shape: games.Discs},
+		Picture: games.Picture{Board: 0x2B2D31, Cell: 0xF0D9B5, Dark: 0xB58863, Mark: [2]int{0xFFFFFF, 0xFFFFFF}, Shape: games.Queens},
 		Board:   board,
 		Describe: func(c games.Change) string {
 			return "played **" + c.Move + "**"
@@ -154,11 +154,11 @@ func board(pos engine.Position, last *games.Change) games.Board {
 		for c := range n {
 			m := p.Square(c, r)
 			queen := p.Row(c) == r
-			cell := games.Cell{Occupied: queen, Side: engine.X, Move: m, Last: queen && m == lastMove}
+			cell := games.Cell{Occupied: queen, Side: engine.X, Move: m, Last: queen && m == lastMove, Attacked: queen && attacked[c]}
 			switch {
-			case queen && attacked[c]:
+			case cell.Attacked:
 				cell.Emoji = conflictEmoji
-			case !queen && (r+c)%2 == 0:
+			case !queen && (r+c)%2 == 1: // a1 is dark, as on a chessboard
 				cell.Emoji = darkEmoji
 			case !queen:
 				cell.Emoji = lightEmoji
