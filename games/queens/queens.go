@@ -90,7 +90,7 @@ var Game = &games.Game{
 			"**Board.** N×N (4 to 12; 8 is the classic), columns **a, b, …** from the left and rows **1…N** from the bottom, as on a chessboard.",
 			"**A move.** Each column holds at most one queen. Naming a square puts that column's queen there: it is placed if the column is empty, " +
 				"moved if the column has one, and lifted off if it already stands there.",
-			"**Goal.** N queens on the board and no two in the same row, column or diagonal. Queens that attack another are shown as " + conflictEmoji + ".",
+			"**Goal.** N queens on the board and no two in the same row, column or diagonal. Queens that attack another stand on red squares in the picture and are shown as " + conflictEmoji + " in the emoji grid.",
 		}, "\n\n"),
 		Moving: "Click a column (**a, b, …**) under the board, then a row in the message only you see (" + queenTag + " marks the row of the column's queen: " +
 			"clicking it lifts the queen); or choose a square in a menu (each names its squares, each option says what it does), or type `/move cell:c4`. " +
