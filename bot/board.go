@@ -23,7 +23,7 @@ const tokenLifetime = 14 * time.Minute
 // thinking is the AI's state when it is to move; Notice and Changes come
 // from the change being shown.
 func (b boardFlow) view(g *storage.Game, pos engine.Position, thinking *render.Thinking, changes []storage.RatingChange, notice string) render.Message {
-	return render.Game(render.View{Game: g, Pos: pos, Thinking: thinking, Changes: changes, Notice: notice, Lang: b.boardLang(g)})
+	return render.Game(render.View{Game: g, Pos: pos, Thinking: thinking, Changes: changes, Notice: notice, Lang: b.boardLang(g), Board: b.boardForm(g)})
 }
 
 // boardLang is the language of a game's board and of the notices on it:

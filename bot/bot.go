@@ -262,6 +262,7 @@ type Bot struct {
 	seen     seenInteractions
 	reach    reach          // tokens of boards and channels reachable only through interactions (reach.go)
 	locales  locales        // each guild's locale, for the boards shown there
+	forms    boardForms     // the board forms of guilds and users (boardform.go)
 	egress   *egress.Client // every Discord request goes out through it
 	corrupt  struct {       // the games found corrupt and reported (listed)
 		mu   sync.Mutex

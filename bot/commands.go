@@ -132,6 +132,12 @@ func commandDefinitions() []*discordgo.ApplicationCommand {
 			},
 		},
 		puzzleDefinition(),
+		{
+			Name: "board", Description: "How the boards of your games look: picture, emoji grid or both",
+			Options: []*discordgo.ApplicationCommandOption{
+				choiceOption("form", "Your choice, over the server's (server: as the server says)", false, formChoices(true)),
+			},
+		},
 	}
 	for _, c := range cmds {
 		c.Contexts, c.IntegrationTypes = anywhere, bothInstalls
@@ -150,6 +156,7 @@ func commandDefinitions() []*discordgo.ApplicationCommand {
 			{Type: discordgo.ApplicationCommandOptionString, Name: "games", Description: "The games allowed: all, or a list like adjacency,connect4",
 				MaxLength: 100},
 			{Type: discordgo.ApplicationCommandOptionBoolean, Name: "rated", Description: "Whether new games are rated unless their players choose"},
+			choiceOption("board", "How boards look, unless a player chose for themselves with /board", false, formChoices(false)),
 		},
 	}))
 }
@@ -165,7 +172,7 @@ func (b *Bot) routes() {
 	b.commands = map[string]commandHandler{
 		"play": b.games.cmdPlay, "move": b.moves.cmdMove, "leaderboard": b.info.cmdLeaderboard, "stats": b.info.cmdStats,
 		"games": b.info.cmdGames, "help": b.info.cmdHelp, "privacy": b.info.cmdPrivacy, "settings": b.info.cmdSettings,
-		"puzzle": b.solo.cmdPuzzle, "challenge": b.games.cmdChallenge, challengeMenu: b.games.cmdChallengeMenu,
+		"puzzle": b.solo.cmdPuzzle, "board": b.info.cmdBoard, "challenge": b.games.cmdChallenge, challengeMenu: b.games.cmdChallengeMenu,
 	}
 	b.complete = map[string]completeHandler{"play": b.games.completeAI, "help": b.games.completeAI, "move": b.moves.completeMove}
 	b.router = router{

@@ -8,6 +8,7 @@ import (
 
 	"github.com/gambitbot/gambit/bot/customid"
 	"github.com/gambitbot/gambit/bot/render"
+	"github.com/gambitbot/gambit/storage"
 )
 
 // cmdPrivacy handles /privacy delete: it asks to confirm first.
@@ -37,6 +38,7 @@ func (b infoFlow) clickPrivacyDelete(ctx context.Context, ix *component) error {
 	if err != nil {
 		return fmt.Errorf("bot: delete user data: %w", err)
 	}
+	b.forms.set("u:"+ix.user().ID, storage.BoardDefault, b.now())
 	answered := ix.update(render.Message{Content: ix.lang().T("privacy.done",
 		"Games", len(rep.Removed), "Ratings", rep.Ratings, "Finished", rep.Anonymised)})
 	for _, g := range rep.Removed {

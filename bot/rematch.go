@@ -127,5 +127,6 @@ func (b gameFlow) endedMessage(g *storage.Game, notice string, shown *discordgo.
 		return render.Note(notice)
 	}
 	l := b.boards.boardLang(g)
-	return render.Game(render.View{Game: g, Pos: pos, Notice: notice, Rematched: true, Lang: l, ShownChanges: render.ShownChanges(l, g, shown)})
+	return render.Game(render.View{Game: g, Pos: pos, Notice: notice, Rematched: true, Lang: l, ShownChanges: render.ShownChanges(l, g, shown),
+		Board: b.boards.boardForm(g)})
 }

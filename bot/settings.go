@@ -43,6 +43,13 @@ func (b infoFlow) cmdSettings(ctx context.Context, ix *command) error {
 		}
 		s.TurnTimeout, changed = time.Duration(h)*time.Hour, true
 	}
+	if opts.has("board") {
+		s.Board = storage.BoardForm(opts.str("board"))
+		if !s.Board.Valid() {
+			return userErr("board_form.unknown", "Form", quote(opts.str("board")))
+		}
+		changed = true
+	}
 	if opts.has("games") {
 		kinds, err := parseKinds(opts.str("games"))
 		if err != nil {
@@ -59,6 +66,7 @@ func (b infoFlow) cmdSettings(ctx context.Context, ix *command) error {
 		if err := b.store.PutGuildSettings(ctx, ix.GuildID, s); err != nil {
 			return fmt.Errorf("bot: save settings of guild %s: %w", ix.GuildID, err)
 		}
+		b.forms.set("g:"+ix.GuildID, s.Board, b.now())
 	}
 	l := ix.lang()
 	title := l.T("settings.title")
@@ -72,6 +80,7 @@ func (b infoFlow) cmdSettings(ctx context.Context, ix *command) error {
 			{Name: l.T("settings.turn_timeout"), Value: durationOr(l, s.TurnTimeout, b.cfg.TurnTimeout), Inline: true},
 			{Name: l.T("settings.allowed"), Value: allowedText(l, s.AllowedGames), Inline: true},
 			{Name: l.T("settings.new_games"), Value: ratedText(l, s.Casual), Inline: true},
+			{Name: l.T("settings.board"), Value: formOr(l, s.Board), Inline: true},
 		},
 	}}}, true)
 }
@@ -109,6 +118,14 @@ func ratedText(l *i18n.Localizer, casual bool) string {
 		return l.T("settings.casual")
 	}
 	return l.T("settings.rated")
+}
+
+// formOr shows a guild's board form, or the default it falls back to.
+func formOr(l *i18n.Localizer, f storage.BoardForm) string {
+	if f == storage.BoardDefault {
+		return l.T("settings.default", "Value", formName(l, f))
+	}
+	return formName(l, f)
 }
 
 // allowedText shows the games a guild allows.

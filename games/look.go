@@ -42,6 +42,8 @@ const (
 	Discs Shape = iota
 	// Letters: X draws a cross, O a ring.
 	Letters
+	// Queens: a chess queen, a crown on a base, in the side's colour.
+	Queens
 )
 
 // Picture is the style of a board drawn as an image. Colours are 0xRRGGBB;
@@ -50,8 +52,13 @@ const (
 type Picture struct {
 	// Board is the colour of the board around and between the cells.
 	Board int
-	// Cell is the colour of an empty cell.
+	// Cell is the colour of an empty cell; of a light square on a
+	// checkerboard (Dark).
 	Cell int
+	// Dark, if not 0, draws the cells as a checkerboard, as a chessboard
+	// is: Dark is the colour of the bottom-left square (a1) and of every
+	// other square from there.
+	Dark int
 	// Mark is the colour of each side's marks.
 	Mark [2]int
 	// Shape is how marks are drawn.
@@ -112,6 +119,9 @@ type Cell struct {
 	Last bool
 	// Changed marks a cell the last move changed (a captured mark).
 	Changed bool
+	// Attacked marks a mark that another attacks: an N-Queens queen in
+	// conflict, which a picture draws on a square of its own colour.
+	Attacked bool
 }
 
 // Layout is how moves are entered under the board.
@@ -153,7 +163,7 @@ type Input struct {
 	// **e**: choose a rank…").
 	Prompt func(column string) string
 	// Tag, if not nil, is a short note on a move for its button ("+2":
-	// what it captures).
+	// what it captures), "" for none.
 	Tag func(pos engine.Position, m engine.Move) string
 }
 
@@ -171,7 +181,10 @@ type Text struct {
 
 // Group is one select menu of the Menus layout.
 type Group struct {
-	// Placeholder is the menu's text before a choice ("Ranks 1–3: choose a cell").
+	// Placeholder is the menu's text before a choice ("Ranks 1–3: choose
+	// a cell"). {{.From}} and {{.To}} in it stand for the menu's first and
+	// last options, for a menu whose cells depend on the board's size
+	// ("Squares {{.From}} to {{.To}}").
 	Placeholder string
 	// Has reports whether a move belongs to the group.
 	Has func(m engine.Move) bool

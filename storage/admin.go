@@ -49,6 +49,8 @@ type Sink interface {
 	Rating(l Ladder, r Rating) error
 	// GuildSettings receives one guild's settings.
 	GuildSettings(guildID string, s GuildSettings) error
+	// UserSettings receives one user's settings.
+	UserSettings(userID string, s UserSettings) error
 }
 
 // Importer is a store that can be filled from another (see Copy).
@@ -61,7 +63,7 @@ type Importer interface {
 
 // Copy copies every record of from into the empty store to, in one
 // transaction of to's: games with their ids, versions and indexes, ratings,
-// guild settings.
+// guild and user settings.
 func Copy(ctx context.Context, from Admin, to Importer) error {
 	return to.Import(ctx, func(sink Sink) error { return from.Export(ctx, sink) })
 }

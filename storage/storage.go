@@ -27,6 +27,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"time"
 )
 
@@ -195,6 +196,11 @@ type Store interface {
 	GuildSettings(ctx context.Context, guildID string) (GuildSettings, error)
 	// PutGuildSettings saves a guild's settings.
 	PutGuildSettings(ctx context.Context, guildID string, s GuildSettings) error
+	// UserSettings returns a Discord user's own settings; the zero value
+	// (meaning "as the server says") when none were saved.
+	UserSettings(ctx context.Context, userID string) (UserSettings, error)
+	// PutUserSettings saves a user's own settings; DeleteUser erases them.
+	PutUserSettings(ctx context.Context, userID string, s UserSettings) error
 	// DeleteUser erases a Discord user's data: their pending and active
 	// games are removed (and returned so their messages can be updated),
 	// their ratings are removed from every ladder, and their ended games
@@ -245,6 +251,51 @@ type GuildSettings struct {
 	// Casual makes new games casual (Settings.Casual) unless their
 	// players ask for a rated one; false, the default, makes them rated.
 	Casual bool `json:"casual,omitempty"`
+	// Board is how the guild's boards are shown to members who did not
+	// choose for themselves (UserSettings.Board).
+	Board BoardForm `json:"board,omitempty"`
+}
+
+// BoardForm is how a board message shows the board: its picture, its
+// emoji grid, or both. The zero value defers: a user's to the guild's,
+// a guild's to Gambit's, the picture.
+type BoardForm string
+
+// The board forms.
+const (
+	BoardDefault BoardForm = ""
+	BoardPicture BoardForm = "picture"
+	BoardEmoji   BoardForm = "emoji"
+	BoardBoth    BoardForm = "both"
+)
+
+// BoardForms are the forms one may choose, in the order menus list them.
+var BoardForms = []BoardForm{BoardPicture, BoardEmoji, BoardBoth}
+
+// Valid reports whether f is a form or the default.
+func (f BoardForm) Valid() bool { return f == BoardDefault || slices.Contains(BoardForms, f) }
+
+// Or returns f, or def if f is the default.
+func (f BoardForm) Or(def BoardForm) BoardForm {
+	if f == BoardDefault {
+		return def
+	}
+	return f
+}
+
+// UserSettings are a user's own choices, which override their guilds';
+// zero fields mean "as the guild says".
+type UserSettings struct {
+	// Board is how boards are shown in the games the user plays.
+	Board BoardForm `json:"board,omitempty"`
+}
+
+// Validate checks the settings before they are stored.
+func (s UserSettings) Validate() error {
+	if !s.Board.Valid() {
+		return fmt.Errorf("%w: unknown board form %q in user settings", ErrInvalid, s.Board)
+	}
+	return nil
 }
 
 // Allows reports whether the guild allows games of kind k.
@@ -269,6 +320,9 @@ func (s GuildSettings) Validate() error {
 		if !k.Valid() {
 			return fmt.Errorf("%w: unknown game kind %q in guild settings", ErrInvalid, k)
 		}
+	}
+	if !s.Board.Valid() {
+		return fmt.Errorf("%w: unknown board form %q in guild settings", ErrInvalid, s.Board)
 	}
 	return nil
 }

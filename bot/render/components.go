@@ -3,6 +3,7 @@ package render
 import (
 	"slices"
 	"strconv"
+	"strings"
 
 	"github.com/bwmarrin/discordgo"
 
@@ -83,7 +84,12 @@ func moveComponents(l *i18n.Localizer, g *storage.Game, gm *games.Game, pos engi
 	case games.Menus:
 		if play && gm.Input.Columns {
 			board := gm.Look.Board(pos, nil)
-			rows := columnRows(g, board, pos, -1, controls(l, g)...)
+			var rows []discordgo.MessageComponent
+			if g.Solo() { // a puzzle's help and Give up fill a row
+				rows = append(columnRows(g, board, pos, -1), controlRow(l, g))
+			} else {
+				rows = columnRows(g, board, pos, -1, controls(l, g)...)
+			}
 			m := menus(l, g, gm, pos)
 			return append(rows, m[:min(len(m), maxRows-len(rows))]...)
 		}
@@ -101,13 +107,15 @@ func moveComponents(l *i18n.Localizer, g *storage.Game, gm *games.Game, pos engi
 }
 
 // placeholder returns a menu's placeholder in l's language: the
-// catalogue's game.<name>.menu.<n>, or game.<name>.menu given N, or the
-// plug-in's own.
-func placeholder(l *i18n.Localizer, gm *games.Game, n int, english string) string {
+// catalogue's game.<name>.menu.<n>, or game.<name>.menu given N, From and
+// To (the menu's first and last options), or the plug-in's own with From
+// and To put in.
+func placeholder(l *i18n.Localizer, gm *games.Game, n int, english, from, to string) string {
 	if id := "game." + gm.Name + ".menu." + strconv.Itoa(n); i18n.Has(id) {
 		return l.T(id)
 	}
-	return gameText(l, gm, "menu", english, "N", n)
+	english = strings.NewReplacer("{{.From}}", from, "{{.To}}", to).Replace(english)
+	return gameText(l, gm, "menu", english, "N", n, "From", from, "To", to)
 }
 
 // menus returns one select of legal moves per group of the game's input
@@ -138,7 +146,7 @@ func menus(l *i18n.Localizer, g *storage.Game, gm *games.Game, pos engine.Positi
 		}
 		rows = append(rows, row(discordgo.SelectMenu{
 			CustomID:    customid.Pick.Build(string(g.ID), Ply(g), strconv.Itoa(i+1)),
-			Placeholder: placeholder(l, gm, i+1, grp.Placeholder),
+			Placeholder: placeholder(l, gm, i+1, grp.Placeholder, opts[0].Label, opts[len(opts)-1].Label),
 			MinValues:   &one,
 			MaxValues:   1,
 			Options:     opts,
@@ -242,11 +250,12 @@ func columnRows(g *storage.Game, board games.Board, pos engine.Position, chosen 
 }
 
 // legalIn returns the rows of a board model's column whose cell is a
-// legal move of pos.
+// legal move of pos (an occupied one too: an N-Queens queen's square
+// lifts it).
 func legalIn(board games.Board, pos engine.Position, col int) []int {
 	var out []int
 	for r, cells := range board.Rows {
-		if col < len(cells) && !cells[col].Occupied && cells[col].Move != engine.NoMove && pos.Legal(cells[col].Move) {
+		if col < len(cells) && cells[col].Move != engine.NoMove && pos.Legal(cells[col].Move) {
 			out = append(out, r)
 		}
 	}
@@ -284,7 +293,7 @@ func CellPicker(l *i18n.Localizer, g *storage.Game, pos engine.Position, col str
 			switch {
 			case cells[c].Occupied:
 			case c == chosen && slices.Contains(legal, r):
-				cells[c].Label = pickColour
+				cells[c].Label, cells[c].Emoji = pickColour, ""
 			default:
 				cells[c].Label = gm.Look.Empty
 			}
@@ -299,7 +308,9 @@ func CellPicker(l *i18n.Localizer, g *storage.Game, pos engine.Position, col str
 		if slices.Contains(legal, r) {
 			b.Style = discordgo.PrimaryButton
 			if gm.Input.Tag != nil {
-				b.Label += " · " + gm.Input.Tag(pos, cell.Move)
+				if tag := gm.Input.Tag(pos, cell.Move); tag != "" {
+					b.Label += " · " + tag
+				}
 			}
 		} else {
 			b.Disabled = true

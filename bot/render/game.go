@@ -55,6 +55,11 @@ type View struct {
 	// Lang is the language of the message, the guild's for a board in a
 	// channel; nil for English.
 	Lang *i18n.Localizer
+	// Board is the form of the board: its picture, its emoji grid, or
+	// both. The bot resolves the form its settings give (the picture
+	// unless a server or player chose otherwise); the zero value shows
+	// both.
+	Board storage.BoardForm
 }
 
 // lang returns the view's language.
@@ -216,8 +221,13 @@ func game(v View) (Message, *File) {
 	} else {
 		last := lastChange(g)
 		board := gm.Look.Board(pos, last)
-		pic = boardPicture(l, gm.Look, board, Ply(g))
-		lines = append(lines, grid(gm.Look, board), "")
+		form := v.Board.Or(storage.BoardBoth)
+		if form != storage.BoardEmoji {
+			pic = boardPicture(l, gm, board, Ply(g))
+		}
+		if pic == nil || form != storage.BoardPicture { // the grid, also where the picture failed
+			lines = append(lines, grid(gm.Look, board), "")
+		}
 		if line := lastMoveLine(l, g, gm, pos, last); line != "" {
 			lines = append(lines, line)
 		}

@@ -3,6 +3,7 @@ package render
 import (
 	"math/rand/v2"
 	"strconv"
+	"strings"
 	"testing"
 
 	"github.com/gambitbot/gambit/bot/i18n"
@@ -38,8 +39,9 @@ func TestGameTextsAreInTheCatalogue(t *testing.T) {
 			check(field, english, en.T("game."+gm.Name+"."+field))
 		}
 		for i, grp := range gm.Input.Groups {
-			if got := placeholder(en, gm, i+1, grp.Placeholder); got != grp.Placeholder || !(i18n.Has("game."+gm.Name+".menu") || i18n.Has("game."+gm.Name+".menu."+strconv.Itoa(i+1))) {
-				t.Errorf("%s: menu %d's placeholder is %q in the catalogue, %q in the plug-in", gm.Name, i+1, got, grp.Placeholder)
+			want := strings.NewReplacer("{{.From}}", "a1", "{{.To}}", "b2").Replace(grp.Placeholder)
+			if got := placeholder(en, gm, i+1, grp.Placeholder, "a1", "b2"); got != want || !(i18n.Has("game."+gm.Name+".menu") || i18n.Has("game."+gm.Name+".menu."+strconv.Itoa(i+1))) {
+				t.Errorf("%s: menu %d's placeholder is %q in the catalogue, %q in the plug-in", gm.Name, i+1, got, want)
 			}
 		}
 		rng := rand.New(rand.NewPCG(7, uint64(len(gm.Name))))

@@ -30,20 +30,26 @@ const (
 	MaxV2Text = 4000
 )
 
+// maxAlt is the most characters of a media gallery item's description.
+const maxAlt = 1024
+
 // drawPNG draws a board's picture: picture.PNG, which the package's tests
 // replace to draw each board once, under -race, where a picture costs
 // a tenth of a second.
 var drawPNG = picture.PNG
 
 // boardPicture draws a board as a PNG named after the game's ply, so that
-// every move gets a new name and no client shows a cached older board. It
-// returns nil if the board cannot be drawn: the emoji grid still shows it.
-func boardPicture(l *i18n.Localizer, look games.Look, board games.Board, ply string) *File {
-	data, err := drawPNG(look, board)
+// every move gets a new name and no client shows a cached older board,
+// described for screen readers by a line that says what is on it
+// (boardSummary). It returns nil if the board cannot be drawn: the emoji
+// grid shows it instead.
+func boardPicture(l *i18n.Localizer, gm *games.Game, board games.Board, ply string) *File {
+	data, err := drawPNG(gm.Look, board)
 	if err != nil {
 		return nil
 	}
-	return &File{Name: "board-" + ply + ".png", ContentType: "image/png", Data: data, Alt: l.T("board.picture_alt")}
+	alt := clip(l.T("board.picture_alt", "Game", gameText(l, gm, "title", gm.Title), "Summary", boardSummary(l, gm, board)), maxAlt)
+	return &File{Name: "board-" + ply + ".png", ContentType: "image/png", Data: data, Alt: alt}
 }
 
 // layout turns a message drawn as content and one embed into a

@@ -199,7 +199,7 @@ func BenchmarkBoardMessage(b *testing.B) {
 		board := gm.Look.Board(pos, lastChange(g))
 		b.Run(gm.Name+"/picture", func(b *testing.B) {
 			for b.Loop() {
-				if boardPicture(en, gm.Look, board, Ply(g)) == nil {
+				if boardPicture(en, gm, board, Ply(g)) == nil {
 					b.Fatal("no picture")
 				}
 			}

@@ -22,6 +22,7 @@ type dump struct {
 	Games   []*storage.Game
 	Ratings map[string][]storage.Rating
 	Guilds  map[string]storage.GuildSettings
+	Users   map[string]storage.UserSettings
 }
 
 func (d *dump) Game(g *storage.Game) error { d.Games = append(d.Games, g); return nil }
@@ -30,10 +31,11 @@ func (d *dump) Rating(l storage.Ladder, r storage.Rating) error {
 	return nil
 }
 func (d *dump) GuildSettings(id string, s storage.GuildSettings) error { d.Guilds[id] = s; return nil }
+func (d *dump) UserSettings(id string, s storage.UserSettings) error   { d.Users[id] = s; return nil }
 
 func export(t *testing.T, s storage.Admin) dump {
 	t.Helper()
-	d := dump{Ratings: map[string][]storage.Rating{}, Guilds: map[string]storage.GuildSettings{}}
+	d := dump{Ratings: map[string][]storage.Rating{}, Guilds: map[string]storage.GuildSettings{}, Users: map[string]storage.UserSettings{}}
 	if err := s.Export(context.Background(), &d); err != nil {
 		t.Fatal(err)
 	}
@@ -70,7 +72,10 @@ func TestDBCopyBoltToPostgres(t *testing.T) {
 	if _, err := src.DeleteUser(ctx, "carol"); err != nil {
 		t.Fatal(err)
 	}
-	if err := src.PutGuildSettings(ctx, "g1", storage.GuildSettings{MoveTime: time.Second, AllowedGames: []storage.Kind{"connect4"}}); err != nil {
+	if err := src.PutGuildSettings(ctx, "g1", storage.GuildSettings{MoveTime: time.Second, AllowedGames: []storage.Kind{"connect4"}, Board: storage.BoardBoth}); err != nil {
+		t.Fatal(err)
+	}
+	if err := src.PutUserSettings(ctx, "alice", storage.UserSettings{Board: storage.BoardEmoji}); err != nil {
 		t.Fatal(err)
 	}
 	want := export(t, src)

@@ -27,6 +27,9 @@ const (
 	lightEmoji    = "⬜"
 	darkEmoji     = "🟫"
 	conflictEmoji = "💥"
+	// queenTag marks, on the picker of a column, the row its queen
+	// stands on.
+	queenTag = "👑"
 )
 
 // locales holds the game's texts in every language (games.Game.Texts).
@@ -50,7 +53,7 @@ var Game = &games.Game{
 	Look: games.Look{
 		Mark: [2]string{"👑", "👑"}, Last: [2]string{"🌟", "🌟"},
 		Colour:  [2]int{0xFFAC33, 0xFFAC33},
-		Picture: games.Picture{Board: 0x2B2D31, Cell: 0xE8D5B0, Mark: [2]int{0xE69F00, 0xE69F00}, Shape: games.Discs},
+		Picture: games.Picture{Board: 0x2B2D31, Cell: 0xF0D9B5, Dark: 0xB58863, Mark: [2]int{0xFFFFFF, 0xFFFFFF}, Shape: games.Queens},
 		Board:   board,
 		Describe: func(c games.Change) string {
 			return "played **" + c.Move + "**"
@@ -66,18 +69,31 @@ var Game = &games.Game{
 		},
 	},
 	Input: games.Input{
-		Layout: games.Menus,
-		Groups: groups(),
-		Hint:   hint,
+		Layout:  games.Menus,
+		Groups:  groups(),
+		Hint:    hint,
+		Order:   func(a, b engine.Move) int { return int(a) - int(b) }, // a1, a2, …, b1, …: Square's order
+		Columns: true,
+		Prompt: func(column string) string {
+			return "Column **" + column + "**: choose a row (" + queenTag + " where its queen stands: lifts it), or another column."
+		},
+		Tag: func(pos engine.Position, m engine.Move) string {
+			p := pos.(*rules.Position)
+			if p.Row(int(m)/p.N()) == int(m)%p.N()+1 {
+				return queenTag
+			}
+			return ""
+		},
 	},
 	Help: games.Help{
 		Rules: strings.Join([]string{
 			"**Board.** N×N (4 to 12; 8 is the classic), columns **a, b, …** from the left and rows **1…N** from the bottom, as on a chessboard.",
 			"**A move.** Each column holds at most one queen. Naming a square puts that column's queen there: it is placed if the column is empty, " +
 				"moved if the column has one, and lifted off if it already stands there.",
-			"**Goal.** N queens on the board and no two in the same row, column or diagonal. Queens that attack another are shown as " + conflictEmoji + ".",
+			"**Goal.** N queens on the board and no two in the same row, column or diagonal. Queens that attack another stand on red squares in the picture and are shown as " + conflictEmoji + " in the emoji grid.",
 		}, "\n\n"),
-		Moving: "Choose a square in the menus under the board (each option says what it does), or type `/move cell:c4`. " +
+		Moving: "Click a column (**a, b, …**) under the board, then a row in the message only you see (" + queenTag + " marks the row of the column's queen: " +
+			"clicking it lifts the queen); or choose a square in a menu (each names its squares, each option says what it does), or type `/move cell:c4`. " +
 			"**Hint** shows privately a move of a shortest way to a solution, **Solve** plays one out (the puzzle then counts as solved by " +
 			"Gambit, not by you), **Compare algorithms** runs backtracking, hill climbing, min-conflicts and a swap repair on your N, side by side.",
 	},
@@ -85,14 +101,15 @@ var Game = &games.Game{
 
 // groups are the menus of the squares: 25 squares each in column order
 // (a1, a2, …, b1, …), as many as the largest board needs; a smaller board
-// fills fewer of them.
+// fills fewer of them. Which squares a menu holds depends on N, so its
+// placeholder names its first and last (games.Group's From and To).
 func groups() []games.Group {
 	n := (rules.MaxN*rules.MaxN + perMenu - 1) / perMenu
 	out := make([]games.Group, n)
 	for i := range out {
 		lo, hi := engine.Move(i*perMenu), engine.Move((i+1)*perMenu)
 		out[i] = games.Group{
-			Placeholder: "Choose a square (menu " + strconv.Itoa(i+1) + ")",
+			Placeholder: "Squares {{.From}} to {{.To}}",
 			Has:         func(m engine.Move) bool { return m >= lo && m < hi },
 		}
 	}
@@ -137,11 +154,11 @@ func board(pos engine.Position, last *games.Change) games.Board {
 		for c := range n {
 			m := p.Square(c, r)
 			queen := p.Row(c) == r
-			cell := games.Cell{Occupied: queen, Side: engine.X, Move: m, Last: queen && m == lastMove}
+			cell := games.Cell{Occupied: queen, Side: engine.X, Move: m, Last: queen && m == lastMove, Attacked: queen && attacked[c]}
 			switch {
-			case queen && attacked[c]:
+			case cell.Attacked:
 				cell.Emoji = conflictEmoji
-			case !queen && (r+c)%2 == 0:
+			case !queen && (r+c)%2 == 1: // a1 is dark, as on a chessboard
 				cell.Emoji = darkEmoji
 			case !queen:
 				cell.Emoji = lightEmoji

@@ -341,7 +341,7 @@ func TestBrowserAdjacencyAgainstAnAI(t *testing.T) {
 		click(`.autocomplete-choice[data-value="greedy"]`),
 		typeInto(`[data-option="rounds"]`, "3"),
 		click("#command-send"),
-		waitText(".message .container", "🇦"),
+		waitText(".message .container", "Adjacency"),
 		waitPicture(),
 	)
 	// Three moves of alice's, each through the first cell select, each

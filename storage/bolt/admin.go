@@ -247,12 +247,21 @@ func (s *Store) Export(ctx context.Context, put storage.Sink) error {
 				return err
 			}
 		}
-		return tx.Bucket(bucketGuilds).ForEach(func(k, v []byte) error {
+		if err := tx.Bucket(bucketGuilds).ForEach(func(k, v []byte) error {
 			gs, err := decodeGuildSettings(k, v)
 			if err != nil {
 				return err
 			}
 			return put.GuildSettings(string(k), gs)
+		}); err != nil {
+			return err
+		}
+		return tx.Bucket(bucketUsers).ForEach(func(k, v []byte) error {
+			us, err := decodeUserSettings(k, v)
+			if err != nil {
+				return err
+			}
+			return put.UserSettings(string(k), us)
 		})
 	})
 	if err != nil {

@@ -186,5 +186,11 @@ func checkTx(ctx context.Context, tx *bbolt.Tx) []string {
 		}
 		return ctx.Err()
 	})
+	_ = tx.Bucket(bucketUsers).ForEach(func(k, v []byte) error {
+		if _, err := decodeUserSettings(k, v); err != nil {
+			c.addf("%v", err)
+		}
+		return ctx.Err()
+	})
 	return c.problems
 }

@@ -33,12 +33,13 @@ var (
 	bucketRank     = []byte("rank")         // ladder → rank key ‖ player id, established ratings only
 	bucketGuilds   = []byte("guilds")       // guild id → guild settings record
 	bucketClaims   = []byte("claims")       // claim key → claim record (schema 4)
+	bucketUsers    = []byte("users")        // user id → user settings record (schema 5)
 )
 
 // allBuckets lists the top-level buckets of the current schema.
 var allBuckets = [][]byte{
 	bucketMeta, bucketGames, bucketOpen, bucketHistory, bucketAI, bucketDeadline,
-	bucketRatings, bucketRank, bucketGuilds, bucketSolved, bucketClaims,
+	bucketRatings, bucketRank, bucketGuilds, bucketSolved, bucketClaims, bucketUsers,
 }
 
 var keySchema = []byte("schema")
@@ -103,6 +104,18 @@ func decodeGuildSettings(key, data []byte) (storage.GuildSettings, error) {
 	}
 	if err := s.Validate(); err != nil {
 		return s, &storage.RecordError{Bucket: string(bucketGuilds), Key: string(key), Err: err}
+	}
+	return s, nil
+}
+
+// decodeUserSettings decodes and validates a user settings record.
+func decodeUserSettings(key, data []byte) (storage.UserSettings, error) {
+	var s storage.UserSettings
+	if err := decodeRecord(string(bucketUsers), key, data, &s); err != nil {
+		return s, err
+	}
+	if err := s.Validate(); err != nil {
+		return s, &storage.RecordError{Bucket: string(bucketUsers), Key: string(key), Err: err}
 	}
 	return s, nil
 }

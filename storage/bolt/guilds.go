@@ -45,3 +45,40 @@ func (s *Store) PutGuildSettings(ctx context.Context, guildID string, gs storage
 	}
 	return nil
 }
+
+// UserSettings implements storage.Store.
+func (s *Store) UserSettings(ctx context.Context, userID string) (storage.UserSettings, error) {
+	var us storage.UserSettings
+	err := s.view(ctx, func(tx *bbolt.Tx) (err error) {
+		us = storage.UserSettings{}
+		if data := tx.Bucket(bucketUsers).Get([]byte(userID)); data != nil {
+			us, err = decodeUserSettings([]byte(userID), data)
+		}
+		return err
+	})
+	if err != nil {
+		return storage.UserSettings{}, fmt.Errorf("storage: settings of user %s: %w", userID, err)
+	}
+	return us, nil
+}
+
+// PutUserSettings implements storage.Store.
+func (s *Store) PutUserSettings(ctx context.Context, userID string, us storage.UserSettings) error {
+	err := us.Validate()
+	if err == nil {
+		err = storage.User(userID).Validate()
+	}
+	if err == nil {
+		err = s.update(ctx, func(tx *bbolt.Tx) error {
+			data, err := encode(us)
+			if err != nil {
+				return err
+			}
+			return tx.Bucket(bucketUsers).Put([]byte(userID), data)
+		})
+	}
+	if err != nil {
+		return fmt.Errorf("storage: save settings of user %s: %w", userID, err)
+	}
+	return nil
+}

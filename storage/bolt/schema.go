@@ -28,6 +28,7 @@ var migrations = []migration{
 	{name: "solo puzzles", apply: addSolvedIndex},
 	{name: "withdrawn challenges", apply: allowWithdrawn},
 	{name: "claims", apply: addClaims},
+	{name: "user settings", apply: addUsers},
 }
 
 // createBuckets is the step from version 0 (an empty file) to version 1:
@@ -75,6 +76,17 @@ func allowWithdrawn(*bbolt.Tx) error { return nil }
 func addClaims(tx *bbolt.Tx) error {
 	if _, err := tx.CreateBucketIfNotExists(bucketClaims); err != nil {
 		return fmt.Errorf("create bucket %s: %w", bucketClaims, err)
+	}
+	return nil
+}
+
+// addUsers is the step from version 4 to version 5, which brings the
+// bucket of users' own settings (Store.UserSettings) and the board form
+// of guild settings. The bump keeps a Gambit of version 4, whose check
+// does not know the bucket nor the form, from reporting them.
+func addUsers(tx *bbolt.Tx) error {
+	if _, err := tx.CreateBucketIfNotExists(bucketUsers); err != nil {
+		return fmt.Errorf("create bucket %s: %w", bucketUsers, err)
 	}
 	return nil
 }

@@ -45,6 +45,9 @@ func (s *Store) DeleteUser(ctx context.Context, userID string) (storage.DeleteRe
 			}
 			rep.Anonymised++
 		}
+		if err := tx.Bucket(bucketUsers).Delete([]byte(userID)); err != nil {
+			return err
+		}
 		ladders, err := ratedLadders(tx)
 		if err != nil {
 			return err

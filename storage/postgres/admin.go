@@ -14,7 +14,7 @@ import (
 )
 
 // tables are Gambit's tables, counted by Stats.
-var tables = []string{"games", "game_players", "ratings", "guilds", "claims", "schema_migrations"}
+var tables = []string{"games", "game_players", "ratings", "guilds", "users", "claims", "schema_migrations"}
 
 // Ping implements storage.Admin: the database answers and has Gambit's
 // schema.
@@ -197,7 +197,10 @@ func (s *Store) Check(ctx context.Context) ([]string, error) {
 		if err := checkRatings(ctx, tx, addf); err != nil {
 			return err
 		}
-		return checkGuilds(ctx, tx, addf)
+		if err := checkGuilds(ctx, tx, addf); err != nil {
+			return err
+		}
+		return checkUsers(ctx, tx, addf)
 	})
 	if err != nil {
 		return nil, fmt.Errorf("storage: check %s: %w", s.name, err)
@@ -257,6 +260,24 @@ func checkGuilds(ctx context.Context, tx pgx.Tx, addf func(string, ...any)) erro
 	return err
 }
 
+func checkUsers(ctx context.Context, tx pgx.Tx, addf func(string, ...any)) error {
+	rows, err := tx.Query(ctx, "SELECT user_id, record FROM users ORDER BY user_id")
+	if err != nil {
+		return err
+	}
+	var (
+		id   string
+		data []byte
+	)
+	_, err = pgx.ForEachRow(rows, []any{&id, &data}, func() error {
+		if _, err := decodeUserSettings(id, data); err != nil {
+			addf("%v", err)
+		}
+		return ctx.Err()
+	})
+	return err
+}
+
 // Export implements storage.Admin from one snapshot, so the copy is
 // consistent while writers go on.
 func (s *Store) Export(ctx context.Context, put storage.Sink) error {
@@ -298,12 +319,24 @@ func (s *Store) Export(ctx context.Context, put storage.Sink) error {
 		if rows, err = tx.Query(ctx, "SELECT guild_id, record FROM guilds ORDER BY guild_id"); err != nil {
 			return err
 		}
-		_, err = pgx.ForEachRow(rows, []any{&player, &data}, func() error {
+		if _, err = pgx.ForEachRow(rows, []any{&player, &data}, func() error {
 			gs, err := decodeGuildSettings(player, data)
 			if err != nil {
 				return err
 			}
 			return put.GuildSettings(player, gs)
+		}); err != nil {
+			return err
+		}
+		if rows, err = tx.Query(ctx, "SELECT user_id, record FROM users ORDER BY user_id"); err != nil {
+			return err
+		}
+		_, err = pgx.ForEachRow(rows, []any{&player, &data}, func() error {
+			us, err := decodeUserSettings(player, data)
+			if err != nil {
+				return err
+			}
+			return put.UserSettings(player, us)
 		})
 		return err
 	})
@@ -323,7 +356,7 @@ func (s *Store) Import(ctx context.Context, fill func(storage.Sink) error) error
 	err := pgx.BeginFunc(ctx, s.pool, func(tx pgx.Tx) error {
 		var used bool
 		if err := tx.QueryRow(ctx, `SELECT EXISTS (SELECT FROM games) OR EXISTS (SELECT FROM ratings)
-			OR EXISTS (SELECT FROM guilds)`).Scan(&used); err != nil {
+			OR EXISTS (SELECT FROM guilds) OR EXISTS (SELECT FROM users)`).Scan(&used); err != nil {
 			return err
 		}
 		if used {
@@ -377,4 +410,11 @@ func (k *importSink) GuildSettings(guildID string, gs storage.GuildSettings) err
 		return fmt.Errorf("settings of guild %s: %w", guildID, err)
 	}
 	return putGuildSettings(k.ctx, k.tx, guildID, gs)
+}
+
+func (k *importSink) UserSettings(userID string, us storage.UserSettings) error {
+	if err := us.Validate(); err != nil {
+		return fmt.Errorf("settings of user %s: %w", userID, err)
+	}
+	return putUserSettings(k.ctx, k.tx, userID, us)
 }

@@ -473,6 +473,9 @@ func (s *Store) DeleteUser(ctx context.Context, userID string) (storage.DeleteRe
 			}
 			rep.Anonymised++
 		}
+		if _, err := tx.Exec(ctx, "DELETE FROM users WHERE user_id = $1", userID); err != nil {
+			return err
+		}
 		tag, err := tx.Exec(ctx, "DELETE FROM ratings WHERE player = $1", p)
 		if err != nil {
 			return err
@@ -543,5 +546,65 @@ func putGuildSettings(ctx context.Context, tx pgx.Tx, guildID string, gs storage
 	}
 	_, err = tx.Exec(ctx, `INSERT INTO guilds (guild_id, record) VALUES ($1, $2)
 		ON CONFLICT (guild_id) DO UPDATE SET record = excluded.record`, guildID, data)
+	return err
+}
+
+// UserSettings implements storage.Store.
+func (s *Store) UserSettings(ctx context.Context, userID string) (storage.UserSettings, error) {
+	var us storage.UserSettings
+	err := s.view(ctx, func(tx pgx.Tx) error {
+		us = storage.UserSettings{}
+		var data []byte
+		err := tx.QueryRow(ctx, "SELECT record FROM users WHERE user_id = $1", userID).Scan(&data)
+		if errors.Is(err, pgx.ErrNoRows) {
+			return nil
+		}
+		if err != nil {
+			return err
+		}
+		us, err = decodeUserSettings(userID, data)
+		return err
+	})
+	if err != nil {
+		return storage.UserSettings{}, fmt.Errorf("storage: settings of user %s: %w", userID, err)
+	}
+	return us, nil
+}
+
+// decodeUserSettings decodes and validates a user settings record.
+func decodeUserSettings(userID string, data []byte) (storage.UserSettings, error) {
+	var us storage.UserSettings
+	err := storage.DecodeJSON(data, &us)
+	if err == nil {
+		err = us.Validate()
+	}
+	if err != nil {
+		return us, &storage.RecordError{Bucket: "users", Key: userID, Err: err}
+	}
+	return us, nil
+}
+
+// PutUserSettings implements storage.Store.
+func (s *Store) PutUserSettings(ctx context.Context, userID string, us storage.UserSettings) error {
+	err := us.Validate()
+	if err == nil {
+		err = storage.User(userID).Validate()
+	}
+	if err == nil {
+		err = s.update(ctx, func(tx pgx.Tx) error { return putUserSettings(ctx, tx, userID, us) })
+	}
+	if err != nil {
+		return fmt.Errorf("storage: save settings of user %s: %w", userID, err)
+	}
+	return nil
+}
+
+func putUserSettings(ctx context.Context, tx pgx.Tx, userID string, us storage.UserSettings) error {
+	data, err := json.Marshal(us)
+	if err != nil {
+		return fmt.Errorf("encode user settings: %w", err)
+	}
+	_, err = tx.Exec(ctx, `INSERT INTO users (user_id, record) VALUES ($1, $2)
+		ON CONFLICT (user_id) DO UPDATE SET record = excluded.record`, userID, data)
 	return err
 }

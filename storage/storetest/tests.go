@@ -25,6 +25,7 @@ var suite = []struct {
 	{"IndexesFollowTheGame", testIndexesFollowTheGame},
 	{"HistoryNewestFirstWithLimit", testHistoryNewestFirstWithLimit},
 	{"GuildSettings", testGuildSettings},
+	{"BoardForms", testBoardForms},
 	{"CancelledContext", testCancelledContext},
 	{"CountOpenCountsEachGameOnce", testCountOpenCountsEachGameOnce},
 	{"CreateGameLimits", testCreateGameLimits},

@@ -59,6 +59,22 @@ var (
 	label = color.RGBA{0xE8, 0xE8, 0xE8, 0xFF}
 )
 
+// Attacked is the colour of the square of an attacked mark
+// (games.Cell's Attacked): the Okabe–Ito palette's vermillion, apart
+// from the light and dark squares and the marks for colour-blind eyes too.
+const Attacked = 0xD55E00
+
+// Square returns the colour of the empty square in row r (0 on top),
+// column c of a board of rows rows drawn in pic: a checkerboard's light or
+// dark one (games.Picture's Dark: the bottom-left square is dark), or
+// else the cell colour.
+func Square(pic games.Picture, rows, r, c int) int {
+	if pic.Dark != 0 && (rows-1-r+c)%2 == 0 {
+		return pic.Dark
+	}
+	return pic.Cell
+}
+
 // PNG draws board in look's picture style and encodes it as a PNG.
 func PNG(look games.Look, board games.Board) ([]byte, error) {
 	img, err := Draw(look, board)
@@ -104,7 +120,7 @@ func Draw(look games.Look, board games.Board) (*image.RGBA, error) {
 		}
 		for c, spot := range row {
 			cx, cy := x0+c*cell+cell/2, y0+r*cell+cell/2
-			drawCell(img, pic, face, spot, cx, cy, cell)
+			drawCell(img, pic, face, spot, Square(pic, rows, r, c), cx, cy, cell)
 		}
 		if board.RowLabels != nil {
 			text(img, face, board.RowLabels[r], pad+left/2, y0+r*cell+cell/2, label)
@@ -121,10 +137,11 @@ func Draw(look games.Look, board games.Board) (*image.RGBA, error) {
 	return img, nil
 }
 
-// drawCell draws one cell centred on (cx, cy), of side side pixels: its square, its mark, and
-// the marks of the last move; in a style with Labels, an empty cell's
+// drawCell draws one cell centred on (cx, cy), of side side pixels: its
+// square in the colour square (Attacked for an attacked mark), its mark,
+// and the marks of the last move; in a style with Labels, an empty cell's
 // label (a sliding tile's number) on it, or a hole for none (the blank).
-func drawCell(img *image.RGBA, pic games.Picture, face font.Face, cell games.Cell, cx, cy, side int) {
+func drawCell(img *image.RGBA, pic games.Picture, face font.Face, cell games.Cell, square, cx, cy, side int) {
 	inset := side / 16
 	sq := image.Rect(cx-side/2+inset, cy-side/2+inset, cx+side/2-inset, cy+side/2-inset)
 	if pic.Labels && !cell.Occupied {
@@ -139,7 +156,10 @@ func drawCell(img *image.RGBA, pic games.Picture, face font.Face, cell games.Cel
 		text(img, face, cell.Label, cx, cy, rgb(pic.Mark[0]))
 		return
 	}
-	draw.Draw(img, sq, &image.Uniform{rgb(pic.Cell)}, image.Point{}, draw.Src)
+	if cell.Occupied && cell.Attacked {
+		square = Attacked
+	}
+	draw.Draw(img, sq, &image.Uniform{rgb(square)}, image.Point{}, draw.Src)
 	if !cell.Occupied {
 		return
 	}
@@ -154,6 +174,8 @@ func drawCell(img *image.RGBA, pic games.Picture, face font.Face, cell games.Cel
 		} else {
 			ring(img, cx, cy, r*0.85, r/3.2, c)
 		}
+	case games.Queens:
+		queen(img, cx, cy, float32(side), c)
 	default:
 		disc(img, cx, cy, r+1.5, ink)
 		disc(img, cx, cy, r, c)
@@ -165,6 +187,49 @@ func drawCell(img *image.RGBA, pic games.Picture, face font.Face, cell games.Cel
 	if cell.Changed {
 		disc(img, cx, cy, r/3.5, ink)
 		disc(img, cx, cy, r/4.5, paper)
+	}
+}
+
+// queenShape is the outline of a chess queen in a cell of side 1 centred
+// on (0, 0): a crown of five points over a band and a base, drawn
+// clockwise from the base's bottom left.
+var queenShape = [][2]float32{
+	{-0.32, 0.34}, {-0.32, 0.24}, {-0.24, 0.16}, // the base and the band
+	{-0.34, -0.22}, {-0.15, 0.0}, // the points of the crown, each with the notch after it
+	{-0.17, -0.3}, {-0.05, -0.02},
+	{0, -0.36}, {0.05, -0.02},
+	{0.17, -0.3}, {0.15, 0.0},
+	{0.34, -0.22}, {0.24, 0.16},
+	{0.32, 0.24}, {0.32, 0.34},
+}
+
+// queenBalls are the balls on the crown's points, in queenShape's units.
+var queenBalls = [][2]float32{{-0.34, -0.22}, {-0.17, -0.3}, {0, -0.36}, {0.17, -0.3}, {0.34, -0.22}}
+
+// queen draws a chess queen in colour c, outlined in ink, in the cell of
+// side side centred on (cx, cy).
+func queen(img *image.RGBA, cx, cy int, side float32, c color.Color) {
+	x, y := float32(cx), float32(cy)
+	shape := func(grow float32) func(z *vector.Rasterizer, ox, oy float32) {
+		return func(z *vector.Rasterizer, ox, oy float32) {
+			for i, p := range queenShape {
+				px, py := x+p[0]*(side+grow)-ox, y+p[1]*(side+grow)-oy
+				if i == 0 {
+					z.MoveTo(px, py)
+				} else {
+					z.LineTo(px, py)
+				}
+			}
+			z.ClosePath()
+		}
+	}
+	outline := side / 14
+	fill(img, ink, x, y, side/2, shape(outline*2))
+	fill(img, c, x, y, side/2, shape(0))
+	for _, b := range queenBalls {
+		bx, by := int(x+b[0]*side), int(y+b[1]*side)
+		disc(img, bx, by, side/16+outline/2, ink)
+		disc(img, bx, by, side/16, c)
 	}
 }
 
