@@ -315,7 +315,7 @@ func (b *Bot) Run(ctx context.Context) error {
 	gw := ingress.NewGateway(ingress.Config{
 		Primary: b.egress.Session, NewSession: b.egress.NewSession, Observe: b.egress.Observe,
 		ShardCount: b.cfg.ShardCount, ShardIDs: b.cfg.ShardIDs, Auto: b.cfg.AutoShardIDs, Instance: b.cfg.Instance, ClaimTTL: b.cfg.ClaimTTL,
-		Claims: b.store, Handler: ingress.HandlerFunc(b.onInteraction), Guilds: guildEvents{b}, TookShard: b.tookShard, Logger: b.log,
+		Claims: b.store, Handler: ingress.HandlerFunc(b.onInteraction), Guilds: guildEvents{b}, TookShard: b.tookShard, Logger: b.log, Now: b.now,
 	})
 	b.gateway.Store(gw)
 	b.owns = gw.Owns
