@@ -236,7 +236,8 @@ func (b aiFlow) refreshBoards(ctx context.Context, started time.Time, mine func(
 
 // refreshBoard redraws one game's board from its record, under its lock.
 func (b aiFlow) refreshBoard(ctx context.Context, id storage.GameID) error {
-	defer b.locks.lock(id)()
+	ctx, unlock := b.locks.hold(ctx, id)
+	defer unlock()
 	g, err := b.store.Game(ctx, id)
 	if err != nil {
 		return fmt.Errorf("bot: reload game %s: %w", id, err)
@@ -342,7 +343,8 @@ func (b aiFlow) playAI(ctx context.Context, j *aiJob) error {
 // nil whatever the board's edit did: the turn is played, and a retry
 // would find it so.
 func (b aiFlow) commitAI(ctx context.Context, j *aiJob, res strategies.Result) error {
-	defer b.locks.lock(j.game)()
+	ctx, unlock := b.locks.hold(ctx, j.game)
+	defer unlock()
 	g, err := b.store.Game(ctx, j.game)
 	if err != nil {
 		return fmt.Errorf("bot: reload game %s: %w", j.game, err)
@@ -453,8 +455,8 @@ func (p *progressEditor) stop() {
 
 func (p *progressEditor) edit(t render.Thinking) {
 	b, j := p.b, p.job
-	ctx := context.Background()
-	defer b.locks.lock(j.game)()
+	ctx, unlock := b.locks.hold(context.Background(), j.game)
+	defer unlock()
 	g, err := b.store.Game(ctx, j.game)
 	if err != nil || !g.AwaitingAI() || len(g.Moves) != j.ply {
 		return

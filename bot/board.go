@@ -80,7 +80,8 @@ var errUnreachable = errors.New("the board is reachable only through an interact
 // new message (whose ID is saved) if the board was deleted or its ID is
 // unknown. In a channel the bot reaches only through interactions it
 // returns errUnreachable instead of trying the channel. The caller holds
-// the game's lock; g is current.
+// the game's lock, which ctx carries (gameLocks.hold) to turn it to
+// sending before the first call; g is current.
 func (b boardFlow) editBoard(ctx context.Context, g *storage.Game, msg render.Message, tok webhookToken) error {
 	tokens := []webhookToken{tok}
 	if b.reach.isPrivate(g.ChannelID) {
@@ -101,6 +102,7 @@ func (b boardFlow) editBoard(ctx context.Context, g *storage.Game, msg render.Me
 		return fmt.Errorf("bot: edit board of game %s: %w", g.ID, errUnreachable)
 	}
 	if g.MessageID != "" {
+		sending(ctx)
 		err := b.egress.EditChannelMessage(g.ChannelID, g.MessageID, msg)
 		if err == nil {
 			return nil
@@ -117,6 +119,7 @@ func (b boardFlow) editBoard(ctx context.Context, g *storage.Game, msg render.Me
 // shows it.
 func (b boardFlow) editThrough(ctx context.Context, g *storage.Game, msg render.Message, tok webhookToken) error {
 	wh := &discordgo.Interaction{AppID: b.appID, Token: tok.token}
+	sending(ctx)
 	m, err := b.egress.Keeping(tok.message, msg, func(keep map[string]string) (*discordgo.Message, error) {
 		if tok.followup {
 			return b.session.FollowupMessageEdit(wh, tok.message, egress.WebhookEdit(msg, keep))
@@ -138,6 +141,7 @@ func (b boardFlow) editThrough(ctx context.Context, g *storage.Game, msg render.
 
 // postBoard posts msg as the game's new board message and saves its ID.
 func (b boardFlow) postBoard(ctx context.Context, g *storage.Game, msg render.Message) error {
+	sending(ctx)
 	m, err := b.egress.SendChannelMessage(g.ChannelID, msg)
 	if err != nil {
 		return fmt.Errorf("bot: post board of game %s in channel %s: %w", g.ID, g.ChannelID, err)

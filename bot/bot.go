@@ -320,7 +320,7 @@ func (b *Bot) Run(ctx context.Context) error {
 	gw := ingress.NewGateway(ingress.Config{
 		Primary: b.egress.Session, NewSession: b.egress.NewSession, Observe: b.egress.Observe,
 		ShardCount: b.cfg.ShardCount, ShardIDs: b.cfg.ShardIDs, Auto: b.cfg.AutoShardIDs, Instance: b.cfg.Instance, ClaimTTL: b.cfg.ClaimTTL,
-		Claims: b.store, Handler: ingress.HandlerFunc(b.onInteraction), Guilds: guildEvents{b}, TookShard: b.tookShard, Logger: b.log,
+		Claims: b.store, Handler: ingress.HandlerFunc(b.onInteraction), Guilds: guildEvents{b}, TookShard: b.tookShard, Logger: b.log, Now: b.now,
 	})
 	b.gateway.Store(gw)
 	b.owns = gw.Owns
@@ -527,20 +527,3 @@ func (b *Bot) listed(what string, err error) error {
 
 // now returns the bot's clock time.
 func (b *Bot) now() time.Time { return b.cfg.Now() }
-
-// gameLocks serialises the changes to one game within the process; the
-// store's versions guard against everything else.
-type gameLocks struct {
-	stripes [64]sync.Mutex
-}
-
-// lock locks the stripe of a game and returns its unlock.
-func (l *gameLocks) lock(id storage.GameID) func() {
-	var h uint32 = 2166136261
-	for i := 0; i < len(id); i++ {
-		h = (h ^ uint32(id[i])) * 16777619
-	}
-	m := &l.stripes[h%uint32(len(l.stripes))]
-	m.Lock()
-	return m.Unlock
-}

@@ -73,7 +73,8 @@ func (b timerFlow) leaveGuild(guildID string) {
 // cancelGame cancels one open game under its lock and reports whether it
 // did; a game that ended meanwhile is left as it is.
 func (b timerFlow) cancelGame(ctx context.Context, id storage.GameID) (bool, error) {
-	defer b.locks.lock(id)()
+	ctx, unlock := b.locks.hold(ctx, id)
+	defer unlock()
 	// The lock keeps this process's changes out; a conflict can only come
 	// from another writer, so a few reloads settle it.
 	for range 3 {

@@ -149,6 +149,7 @@ type interaction struct {
 	mu       sync.Mutex
 	answered bool
 	holds    storage.GameID                  // the game whose lock the handler holds, "" for none
+	held     *gameHold                       // that lock, once taken
 	ai       []*aiJob                        // AI turns queued, released once the handler returned
 	boards   map[storage.GameID]webhookToken // the boards this interaction's messages show
 }
@@ -164,6 +165,7 @@ func (ix *interaction) user() *discordgo.User {
 
 // respond sends the interaction's first response.
 func (ix *interaction) respond(resp *discordgo.InteractionResponse) error {
+	ix.send()
 	ix.mu.Lock()
 	defer ix.mu.Unlock()
 	if ix.answered {
@@ -221,6 +223,7 @@ func (ix *interaction) deferUpdate() error {
 // edit changes the interaction's @original: after deferUpdate, the message
 // the component was on.
 func (ix *interaction) edit(msg render.Message) error {
+	ix.send()
 	var id string
 	if ix.Message != nil {
 		id = ix.Message.ID
@@ -239,6 +242,7 @@ func (ix *interaction) edit(msg render.Message) error {
 // answer edited again and again (Compare), whose files the bot never
 // keeps.
 func (ix *interaction) editResponse(msg render.Message) error {
+	ix.send()
 	_, err := ix.out.InteractionResponseEdit(ix.raw, egress.WebhookEdit(msg, nil))
 	ix.b.egress.Observe(err)
 	return err
@@ -246,6 +250,7 @@ func (ix *interaction) editResponse(msg render.Message) error {
 
 // original returns the interaction's response message, to learn its ID.
 func (ix *interaction) original() (*discordgo.Message, error) {
+	ix.send()
 	m, err := ix.out.InteractionResponse(ix.raw)
 	ix.b.egress.Observe(err)
 	if err != nil {
@@ -263,6 +268,7 @@ func (ix *interaction) isAnswered() bool {
 
 // followup sends a message after the first response and returns it.
 func (ix *interaction) followup(msg render.Message, ephemeral bool) (*discordgo.Message, error) {
+	ix.send()
 	params := egress.WebhookParams(msg)
 	if ephemeral {
 		params.Flags |= discordgo.MessageFlagsEphemeral

@@ -16,14 +16,18 @@ import (
 // — and this file adds, for a handler of one game:
 //
 //   - the game's lock, taken before the game is loaded and released when
-//     the handler returns (onGame, withGame, hold);
+//     the handler returns (onGame, withGame, hold), or given up to the next
+//     holder as the handler first calls Discord (gamelock.go);
 //   - the load, with the user's "does not exist" error;
 //   - the AI's hand-off: a handler queues an AI turn with ix.queueAI, and
 //     the worker starts only once the handler has returned (releaseAI,
 //     a middleware), so no handler can forget to let it go.
 
 // gameHandler handles a click about one game. It runs holding the game's
-// lock, with the game as loaded under that lock.
+// lock, with the game as loaded under that lock, until its first Discord
+// call (through ix or a board call given its ctx): the game's next handler
+// may then decide while the call is on the network, and its own calls wait
+// for this one's.
 type gameHandler func(ctx context.Context, ix *component, g *storage.Game) error
 
 // withGame makes the route handler of a game handler, for a custom ID
@@ -54,13 +58,14 @@ const conflictRetries = 3
 // for a race the user had no part in.
 func (b *Bot) onGame(ctx context.Context, ix *interaction, id string, h func(ctx context.Context, g *storage.Game) error) error {
 	return ix.hold(storage.GameID(id), func() error {
+		ctx := context.WithValue(ctx, holdKey{}, ix.held)
 		for attempt := 0; ; attempt++ {
 			g, err := b.loadGame(ctx, id)
 			if err != nil {
 				return err
 			}
 			err = h(ctx, g)
-			if attempt == conflictRetries || !errors.Is(err, storage.ErrConflict) || !ix.unseen() {
+			if attempt == conflictRetries || !errors.Is(err, storage.ErrConflict) || !ix.unseen() || !ix.held.isDeciding() {
 				return err
 			}
 			b.log.Debug("game changed by another process under a handler; running it again", "game", id, "interaction", ix.ID)
@@ -76,29 +81,44 @@ func (ix *interaction) unseen() bool {
 	return !ix.answered && len(ix.ai) == 0
 }
 
-// hold runs fn holding the lock of game id on behalf of ix. An interaction
-// holds one game's lock at a time: the locks are stripes of mutexes that
-// are not reentrant, so taking a second game's lock while holding one
-// waits forever when both games share a stripe. hold refuses that with a
-// panic — a programming error, which the chain recovers — whatever the
-// stripes, so that a test catches it.
+// hold runs fn holding the lock of game id on behalf of ix, until fn
+// returns or, through ix, first calls Discord (ix.send). An interaction
+// holds one game's lock at a time: the locks are not reentrant, and two
+// handlers taking two games' locks in opposite orders would wait for each
+// other forever. hold refuses that with a panic — a programming error,
+// which the chain recovers — so that a test catches it.
 func (ix *interaction) hold(id storage.GameID, fn func() error) error {
 	ix.mu.Lock()
-	held := ix.holds
-	if held == "" {
+	busy := ix.holds
+	if busy == "" {
 		ix.holds = id
 	}
 	ix.mu.Unlock()
-	if held != "" {
-		panic(fmt.Sprintf("bot: the lock of game %s taken while holding the lock of game %s", id, held))
+	if busy != "" {
+		panic(fmt.Sprintf("bot: the lock of game %s taken while holding the lock of game %s", id, busy))
 	}
+	held := ix.b.locks.acquire(id)
+	ix.mu.Lock()
+	ix.held = held
+	ix.mu.Unlock()
 	defer func() {
 		ix.mu.Lock()
-		ix.holds = ""
+		ix.holds, ix.held = "", nil
 		ix.mu.Unlock()
+		held.release()
 	}()
-	defer ix.b.locks.lock(id)()
 	return fn()
+}
+
+// send turns the game lock ix holds, if any, to sending (gameHold.send):
+// it is called before each Discord call made through ix.
+func (ix *interaction) send() {
+	ix.mu.Lock()
+	held := ix.held
+	ix.mu.Unlock()
+	if held != nil {
+		held.send()
+	}
 }
 
 // queueAI queues the AI's turn if g awaits it and returns what the board

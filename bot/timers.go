@@ -66,7 +66,8 @@ func (b timerFlow) endDue(ctx context.Context) error {
 
 // endIfDue ends one game whose deadline has passed, under its lock.
 func (b timerFlow) endIfDue(ctx context.Context, id storage.GameID) error {
-	defer b.locks.lock(id)()
+	ctx, unlock := b.locks.hold(ctx, id)
+	defer unlock()
 	g, err := b.store.Game(ctx, id)
 	if err != nil {
 		return fmt.Errorf("bot: load due game %s: %w", id, err)

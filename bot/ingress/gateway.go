@@ -12,6 +12,7 @@ import (
 	"slices"
 	"strconv"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/bwmarrin/discordgo"
@@ -79,6 +80,9 @@ type Config struct {
 	TookShard func(ctx context.Context, owns func(guildID string) bool)
 	// Logger receives the gateway's logs.
 	Logger *slog.Logger
+	// Now is the clock of the waits for Discord's session start limit;
+	// nil means time.Now.
+	Now func() time.Time
 }
 
 // Gateway runs the bot's gateway shards: this process's share of them, as
@@ -88,12 +92,19 @@ type Gateway struct {
 	log    *slog.Logger
 	shards shards
 	keeper *shardKeeper // with Config.Auto
+
+	mu             sync.Mutex
+	ctx            context.Context // Start's: the waits of the identifies end with it
+	maxConcurrency int             // Discord's, for the identify queue; 0 for a bot of one shard
+	limit          startLimit      // Discord's session start limit
+	identifies     atomic.Int64    // identifies queued, to name their claims
 }
 
 // NewGateway returns the gateway of cfg, not connected yet (Start). It
 // listens to the primary session at once.
 func NewGateway(cfg Config) *Gateway {
-	g := &Gateway{cfg: cfg, log: cfg.Logger, shards: shards{up: map[*discordgo.Session]bool{}}}
+	g := &Gateway{cfg: cfg, log: cfg.Logger, shards: shards{up: map[*discordgo.Session]bool{}}, ctx: context.Background()}
+	g.gate(cfg.Primary)
 	g.listen(cfg.Primary)
 	return g
 }
@@ -107,7 +118,13 @@ func (g *Gateway) Start(ctx context.Context) (kept <-chan struct{}, err error) {
 	if err != nil {
 		return nil, err
 	}
-	if err := g.open(ctx, maxConcurrency); err != nil {
+	g.mu.Lock()
+	g.ctx, g.maxConcurrency = ctx, maxConcurrency
+	g.mu.Unlock()
+	if g.shards.auto {
+		g.keeper = &shardKeeper{g: g}
+	}
+	if err := g.open(); err != nil {
 		return nil, err
 	}
 	done := make(chan struct{})
@@ -116,10 +133,9 @@ func (g *Gateway) Start(ctx context.Context) (kept <-chan struct{}, err error) {
 		return done, nil
 	}
 	balanced := make(chan struct{})
-	g.keeper = &shardKeeper{g: g}
 	go func() {
 		defer close(done)
-		g.keeper.run(ctx, maxConcurrency, balanced)
+		g.keeper.run(ctx, balanced)
 	}()
 	select {
 	case <-balanced:
@@ -268,6 +284,7 @@ func (g *Gateway) newSession() (*discordgo.Session, error) {
 	if err != nil {
 		return nil, err
 	}
+	g.gate(s)
 	g.listen(s)
 	return s, nil
 }
@@ -321,6 +338,7 @@ func (g *Gateway) plan() (maxConcurrency int, err error) {
 	if err != nil {
 		return 0, fmt.Errorf("bot: ask Discord for the shard count and start limit: %w", err)
 	}
+	g.learn(gw.SessionStartLimit, g.now())
 	if count == ShardsAuto {
 		count = gw.Shards
 	}
@@ -351,23 +369,13 @@ func (g *Gateway) plan() (maxConcurrency int, err error) {
 	return max(gw.SessionStartLimit.MaxConcurrency, 1), nil
 }
 
-// open connects the shards' gateways, in order. With maxConcurrency
-// set, each shard first waits for its bucket: a claim in the store, shared
-// with every process of the bot, that lasts identifyWindow, so that no
-// more than maxConcurrency shards identify per 5 seconds across them all.
-// On failure it closes what it opened.
-func (g *Gateway) open(ctx context.Context, maxConcurrency int) error {
+// open connects the shards' gateways, in order, each identifying through
+// Gateway.identify. On failure it closes what it opened.
+func (g *Gateway) open() error {
 	var opened []*discordgo.Session
 	for _, id := range g.shards.ids() {
 		s := g.shards.session(id)
-		err := error(nil)
-		if maxConcurrency > 0 {
-			err = g.awaitIdentify(ctx, id, maxConcurrency)
-		}
-		if err == nil {
-			err = s.Open()
-		}
-		if err != nil {
+		if err := s.Open(); err != nil {
 			for _, o := range opened {
 				_ = g.closeSession(o)
 			}
@@ -379,11 +387,15 @@ func (g *Gateway) open(ctx context.Context, maxConcurrency int) error {
 }
 
 // awaitIdentify waits until shard id may identify: it takes the claim on
-// its bucket, which lasts identifyWindow and is not released.
+// its bucket, a claim in the store shared with every process of the bot
+// that lasts identifyWindow and is not released, so that no more than
+// maxConcurrency shards identify per 5 seconds across them all.
 func (g *Gateway) awaitIdentify(ctx context.Context, id, maxConcurrency int) error {
 	key := fmt.Sprintf("identify/%d/%d", maxConcurrency, id%maxConcurrency)
-	owner := fmt.Sprintf("%s/shard-%d", g.cfg.Instance, id)
-	for {
+	// An owner of its own, so that no identify takes the bucket a recent
+	// one of the same shard holds, as a claim's owner renews it.
+	owner := fmt.Sprintf("%s/shard-%d/%d", g.cfg.Instance, id, g.identifies.Add(1))
+	for waited := false; ; waited = true {
 		ok, err := g.cfg.Claims.Claim(ctx, key, owner, identifyWindow)
 		if err != nil {
 			return fmt.Errorf("claim identify bucket: %w", err)
@@ -391,8 +403,8 @@ func (g *Gateway) awaitIdentify(ctx context.Context, id, maxConcurrency int) err
 		if ok {
 			return nil
 		}
-		if g.keeper != nil {
-			g.keeper.renew(ctx) // a long wait must not let the shards held expire
+		if !waited {
+			g.log.Info("waiting for the identify queue", "shard", id, "bucket", id%maxConcurrency)
 		}
 		select {
 		case <-ctx.Done():
@@ -400,6 +412,21 @@ func (g *Gateway) awaitIdentify(ctx context.Context, id, maxConcurrency int) err
 		case <-time.After(identifyPoll):
 		}
 	}
+}
+
+// life returns the context the identifies' waits end with: Start's.
+func (g *Gateway) life() context.Context {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	return g.ctx
+}
+
+// concurrency returns Discord's max_concurrency for the identify queue, 0
+// for a bot of one shard, which needs none.
+func (g *Gateway) concurrency() int {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	return g.maxConcurrency
 }
 
 // session returns the session of shard id, nil if this process does not

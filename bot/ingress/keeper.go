@@ -32,12 +32,12 @@ func (k *shardKeeper) shardKey(id int) string {
 // run balances the shards until ctx is done, then gives up every claim so
 // that the others take the shards at once. balanced is closed after the
 // first round.
-func (k *shardKeeper) run(ctx context.Context, maxConcurrency int, balanced chan<- struct{}) {
+func (k *shardKeeper) run(ctx context.Context, balanced chan<- struct{}) {
 	g := k.g
 	tick := time.NewTicker(g.cfg.ClaimTTL / 3)
 	defer tick.Stop()
 	for first := true; ; first = false {
-		if err := k.balance(ctx, maxConcurrency); err != nil && ctx.Err() == nil {
+		if err := k.balance(ctx); err != nil && ctx.Err() == nil {
 			g.log.Error("share the shards", "err", err)
 		}
 		if first {
@@ -80,7 +80,7 @@ func (k *shardKeeper) renew(ctx context.Context) {
 
 // balance is one round: renew, then take or give up shards to reach this
 // process's share.
-func (k *shardKeeper) balance(ctx context.Context, maxConcurrency int) error {
+func (k *shardKeeper) balance(ctx context.Context) error {
 	g := k.g
 	k.mu.Lock()
 	k.renewed = time.Time{} // renew now
@@ -117,7 +117,7 @@ func (k *shardKeeper) balance(ctx context.Context, maxConcurrency int) error {
 		if !ok {
 			continue
 		}
-		if err := k.take(ctx, id, maxConcurrency); err != nil {
+		if err := k.take(ctx, id); err != nil {
 			_ = g.cfg.Claims.Release(context.WithoutCancel(ctx), k.shardKey(id), g.cfg.Instance)
 			return err
 		}
@@ -129,17 +129,29 @@ func (k *shardKeeper) balance(ctx context.Context, maxConcurrency int) error {
 // take connects shard id, whose claim this process holds, and does for
 // its guilds what a start does: redraw recent boards a dead process may
 // have left behind.
-func (k *shardKeeper) take(ctx context.Context, id, maxConcurrency int) error {
+func (k *shardKeeper) take(ctx context.Context, id int) error {
 	g := k.g
 	s, err := g.newSession()
 	if err != nil {
 		return err
 	}
 	s.ShardID, s.ShardCount = id, g.Count()
-	if err := g.awaitIdentify(ctx, id, maxConcurrency); err != nil {
-		return fmt.Errorf("bot: connect shard %d: %w", id, err)
-	}
-	if err := s.Open(); err != nil {
+	// Open waits for the identify queue (Gateway.identify); a long wait
+	// must not let the shards held expire.
+	opened := make(chan struct{})
+	go func() {
+		for {
+			select {
+			case <-opened:
+				return
+			case <-time.After(identifyPoll):
+				k.renew(ctx)
+			}
+		}
+	}()
+	err = s.Open()
+	close(opened)
+	if err != nil {
 		return fmt.Errorf("bot: connect shard %d to the gateway: %w", id, err)
 	}
 	g.shards.put(id, s)

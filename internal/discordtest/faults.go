@@ -1,10 +1,12 @@
 package discordtest
 
 import (
+	"context"
 	"fmt"
 	"math"
 	"net/http"
 	"strconv"
+	"sync"
 	"time"
 )
 
@@ -21,6 +23,10 @@ type Fault struct {
 	// Delay holds each matching request back this long (in real time)
 	// before it is answered, to simulate a slow Discord.
 	Delay time.Duration
+	// Gate, if not nil, holds each matching request until the gate opens
+	// (Gate.Open), telling the test of its arrival (Gate.Arrived): a test
+	// keeps Discord's answer back at an explicit point, with no sleep.
+	Gate *Gate
 	// Advance moves the server's ManualClock (WithClock) forward this much
 	// when a matching request arrives, before it is answered: the request
 	// takes that long as Discord sees it — a slow answer, or the wait of a
@@ -39,6 +45,44 @@ type Fault struct {
 	// reports an error of its own, which carries the request's URL. Status
 	// is then ignored.
 	Drop bool
+}
+
+// Gate holds the requests of a Fault until it opens.
+type Gate struct {
+	arrived chan struct{}
+	open    chan struct{}
+	once    sync.Once
+}
+
+// NewGate returns a closed gate.
+func NewGate() *Gate { return &Gate{arrived: make(chan struct{}), open: make(chan struct{})} }
+
+// Arrived yields once for each request the gate holds, as it arrives.
+func (g *Gate) Arrived() <-chan struct{} { return g.arrived }
+
+// Open lets the requests held go, and those to come pass.
+func (g *Gate) Open() { g.once.Do(func() { close(g.open) }) }
+
+// hold tells of a request's arrival and waits until the gate opens; false
+// if the request or the server ended first.
+func (g *Gate) hold(ctx context.Context, done <-chan struct{}) bool {
+	select {
+	case g.arrived <- struct{}{}:
+	case <-g.open:
+		return true
+	case <-ctx.Done():
+		return false
+	case <-done:
+		return false
+	}
+	select {
+	case <-g.open:
+		return true
+	case <-ctx.Done():
+		return false
+	case <-done:
+		return false
+	}
 }
 
 type pendingFault struct {
@@ -86,6 +130,9 @@ func (s *Server) applyFault(w *recorder, r *http.Request, route string) bool {
 	f := s.takeFault(r.Method, route)
 	if f == nil {
 		return true
+	}
+	if f.Gate != nil && !f.Gate.hold(r.Context(), s.done) {
+		return false
 	}
 	if f.Advance > 0 {
 		s.clock.(*ManualClock).Advance(f.Advance)
