@@ -97,7 +97,7 @@ func Take(old, g *Game, now time.Time) (Game, error) {
 	switch {
 	case old.OpenChallenge() && old.Status == StatusPending:
 	case old.Status == StatusActive || old.Status.Ended():
-		return Game{}, fmt.Errorf("%w: %s accepted it", ErrTaken, old.Players[len(old.Players)-1].ID)
+		return Game{}, fmt.Errorf("%w: it is %s", ErrTaken, old.Status)
 	case !old.Status.Open():
 		return Game{}, fmt.Errorf("%w: it is %s", ErrGameOver, old.Status)
 	default:
@@ -106,8 +106,8 @@ func Take(old, g *Game, now time.Time) (Game, error) {
 	if len(g.Players) != 2 || g.Players[0] != old.Players[0] || g.Status != StatusActive {
 		return Game{}, fmt.Errorf("%w: a taken challenge keeps its challenger and starts", ErrInvalid)
 	}
-	if p := g.Players[1].ID; !strings.HasPrefix(string(p), userPrefix) || p == old.Players[0].ID {
-		return Game{}, fmt.Errorf("%w: %q cannot take %s's open challenge", ErrInvalid, p, old.Players[0].ID)
+	if _, ok := g.Players[1].ID.UserID(); !ok || g.Players[1].ID == old.Players[0].ID {
+		return Game{}, fmt.Errorf("%w: %q cannot take %s's open challenge", ErrInvalid, g.Players[1].ID, old.Players[0].ID)
 	}
 	filled := *old
 	filled.Players = g.Players
