@@ -29,6 +29,9 @@ func checkChallenge(ix *interaction, g *storage.Game, challengerMay bool) error 
 		}
 		return userErr("challenge.own", "Player", nameIn(g.Players[1]))
 	}
+	if g.OpenChallenge() {
+		return userErr("open.withdraw_own", "Player", nameIn(g.Players[0]))
+	}
 	return userErr("challenge.not_yours", "Player", nameIn(g.Players[1]))
 }
 

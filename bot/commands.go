@@ -85,10 +85,13 @@ func commandDefinitions() []*discordgo.ApplicationCommand {
 			},
 		},
 		{
+			// Without a user the challenge is open: anyone here may accept
+			// it. Discord wants required options first, so game leads.
 			Name: "challenge", Description: "Challenge someone to a game",
 			Options: []*discordgo.ApplicationCommandOption{
-				{Type: discordgo.ApplicationCommandOptionUser, Name: "user", Description: "Who to challenge", Required: true},
-				game(true), rounds, first, rated,
+				game(true),
+				{Type: discordgo.ApplicationCommandOptionUser, Name: "user", Description: "Who to challenge (leave out: anyone here may accept)"},
+				rounds, first, rated,
 			},
 		},
 		{Name: challengeMenu, Type: discordgo.UserApplicationCommand},
@@ -190,6 +193,7 @@ func (b *Bot) routes() {
 		{customid.Rematch, b.games.clickRematch}, // the seam for the old game, then a new one (rematch.go)
 		{customid.Accept, b.withGame(b.games.clickAccept)},
 		{customid.Decline, b.withGame(b.games.clickDecline)},
+		{customid.Take, b.withGame(b.games.clickTake)},
 		{customid.Repost, b.withGame(b.info.clickRepost)},
 		{customid.PrivacyDelete, b.info.clickPrivacyDelete},
 		{customid.Hint, b.withGame(b.solo.clickHint)},

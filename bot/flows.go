@@ -11,8 +11,8 @@ package bot
 type boardFlow struct{ *Bot }
 
 // gameFlow starts games: /play, /challenge and the "Challenge to a game"
-// user command (newgame.go), Accept and Decline (challenge.go), Rematch
-// (rematch.go).
+// user command (newgame.go), Accept and Decline (challenge.go), open
+// challenges (open.go), Rematch (rematch.go).
 type gameFlow struct{ *Bot }
 
 // moveFlow plays moves: a click on a board or /move (moves.go), and

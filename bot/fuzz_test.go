@@ -18,7 +18,7 @@ import (
 // routedPatterns are the patterns the router must serve.
 var routedPatterns = []customid.Pattern{
 	customid.Move, customid.Pick, customid.Resign, customid.ResignConfirm, customid.Rematch,
-	customid.Accept, customid.Decline, customid.Repost, customid.PrivacyDelete,
+	customid.Accept, customid.Take, customid.Decline, customid.Repost, customid.PrivacyDelete,
 }
 
 // FuzzRouter checks the bot's component router on any custom ID: it never

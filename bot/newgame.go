@@ -105,7 +105,7 @@ func (b gameFlow) cmdPlay(ctx context.Context, ix *command) error {
 }
 
 // cmdChallenge handles /challenge user:<…> game:<…>: /play with an
-// opponent, in one step.
+// opponent, in one step; without a user, an open challenge (open.go).
 func (b gameFlow) cmdChallenge(ctx context.Context, ix *command) error {
 	opts := ix.opts
 	kind, err := opts.kind("game")
@@ -117,6 +117,9 @@ func (b gameFlow) cmdChallenge(ctx context.Context, ix *command) error {
 		return err
 	}
 	opponentID, opponent := opts.user("user", ix.resolved)
+	if opponentID == "" {
+		return b.openChallenge(ctx, ix.interaction, req)
+	}
 	return b.challengeUser(ctx, ix.interaction, req, opponentID, opponent)
 }
 

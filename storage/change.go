@@ -87,6 +87,33 @@ func Commit(old, g *Game, res *Result, now time.Time) (Game, error) {
 	return rec, nil
 }
 
+// Take returns the record that TakeChallenge stores when the caller's g,
+// the open challenge old started for its acceptor in seat 1, replaces old
+// at time now, or the error the take fails with: ErrTaken when another
+// member took old first, ErrGameOver when it ended unanswered, ErrInvalid
+// when g is not old started for a member other than its challenger, and
+// Commit's errors otherwise.
+func Take(old, g *Game, now time.Time) (Game, error) {
+	switch {
+	case old.OpenChallenge() && old.Status == StatusPending:
+	case old.Status == StatusActive || old.Status.Ended():
+		return Game{}, fmt.Errorf("%w: it is %s", ErrTaken, old.Status)
+	case !old.Status.Open():
+		return Game{}, fmt.Errorf("%w: it is %s", ErrGameOver, old.Status)
+	default:
+		return Game{}, fmt.Errorf("%w: game %s is not an open challenge", ErrInvalid, old.ID)
+	}
+	if len(g.Players) != 2 || g.Players[0] != old.Players[0] || g.Status != StatusActive {
+		return Game{}, fmt.Errorf("%w: a taken challenge keeps its challenger and starts", ErrInvalid)
+	}
+	if _, ok := g.Players[1].ID.UserID(); !ok || g.Players[1].ID == old.Players[0].ID {
+		return Game{}, fmt.Errorf("%w: %q cannot take %s's open challenge", ErrInvalid, g.Players[1].ID, old.Players[0].ID)
+	}
+	filled := *old
+	filled.Players = g.Players
+	return Commit(&filled, g, nil, now)
+}
+
 // MarkRematch returns the record that sets old's Rematched mark to claim
 // at time now, and whether anything changes: claiming a claimed game fails
 // with ErrRematchTaken, releasing an unclaimed one changes nothing, and a

@@ -122,6 +122,12 @@ const (
 // Anonymous replaces a user who asked for their data to be deleted.
 const Anonymous PlayerID = "deleted"
 
+// Anyone holds seat 1 of an open challenge: a challenge any member but
+// its challenger may accept, the first to accept taking the seat
+// (Store.TakeChallenge). Only a challenge that was never accepted has
+// it: pending, or expired, withdrawn or cancelled unanswered.
+const Anyone PlayerID = "anyone"
+
 // User returns the player id of a Discord user.
 func User(discordID string) PlayerID { return PlayerID(userPrefix + discordID) }
 
@@ -142,7 +148,7 @@ const maxIDLen = 200
 
 // Validate checks that p is a well-formed player id.
 func (p PlayerID) Validate() error {
-	if p == Anonymous {
+	if p == Anonymous || p == Anyone {
 		return nil
 	}
 	rest, ok := p.UserID()
@@ -291,6 +297,10 @@ func (g *Game) AwaitingAI() bool {
 	return g.Status == StatusActive && g.Players[g.Turn].ID.IsAI()
 }
 
+// OpenChallenge reports whether g is an open challenge nobody has
+// accepted: a duel with Anyone in seat 1.
+func (g *Game) OpenChallenge() bool { return len(g.Players) == 2 && g.Players[1].ID == Anyone }
+
 // Solo reports whether g is a one-player puzzle rather than a duel.
 func (g *Game) Solo() bool { return len(g.Players) == 1 }
 
@@ -412,6 +422,9 @@ func (g *Game) Validate() error {
 	if o := g.DrawOffer; o != nil && (g.Status != StatusActive || !g.BetweenPeople() || o.Seat < 0 || o.Seat > 1 || o.Ply != len(g.Moves)) {
 		return bad("draw offer %+v on a %s game at move %d", *o, g.Status, len(g.Moves))
 	}
+	if err := g.validateAnyone(); err != nil {
+		return bad("%v", err)
+	}
 	if g.Rematched && !g.Status.Ended() {
 		return bad("rematch claimed on a %s game", g.Status)
 	}
@@ -426,6 +439,25 @@ func (g *Game) Validate() error {
 	for i, m := range g.Moves {
 		if m == "" {
 			return bad("move %d is empty", i+1)
+		}
+	}
+	return nil
+}
+
+// validateAnyone checks where Anyone sits: only in seat 1 of a duel,
+// and only while the challenge was never accepted.
+func (g *Game) validateAnyone() error {
+	for i, p := range g.Players {
+		if p.ID != Anyone {
+			continue
+		}
+		if i != 1 {
+			return fmt.Errorf("%s in seat %d of %d: only an open challenge's seat 1 is anyone's", Anyone, i, len(g.Players))
+		}
+		switch g.Status {
+		case StatusPending, StatusExpired, StatusWithdrawn, StatusCancelled:
+		default:
+			return fmt.Errorf("an open challenge cannot be %s with nobody in seat 1", g.Status)
 		}
 	}
 	return nil

@@ -45,6 +45,9 @@ var (
 	// ErrRematchTaken reports a ClaimRematch of a game whose rematch was
 	// claimed already.
 	ErrRematchTaken = errors.New("rematch already claimed")
+	// ErrTaken reports a TakeChallenge of an open challenge that another
+	// member accepted first.
+	ErrTaken = errors.New("challenge already taken")
 	// ErrInvalid reports a record the caller asked to write that breaks the
 	// rules of the data model (unknown kind, illegal status change, …).
 	ErrInvalid = errors.New("invalid")
@@ -137,6 +140,16 @@ type Store interface {
 	// or decline a challenge and cancel a challenge or an active game.
 	// Kind and players never change.
 	UpdateGame(ctx context.Context, g *Game) error
+	// TakeChallenge commits g, an open challenge (Game.OpenChallenge) that
+	// the caller started for the member accepting it: g.Players[1] is that
+	// member and g.Status active, the rest changed as UpdateGame allows.
+	// In the same transaction it counts the acceptor's open games and
+	// fails with a *LimitError (ErrLimit) when they are at limits.MaxOpen.
+	// Of any number of takes of one challenge, concurrent or not, one
+	// succeeds; the others fail with ErrTaken once another member took it,
+	// ErrGameOver once it ended unanswered, and ErrConflict for another
+	// stale version.
+	TakeChallenge(ctx context.Context, g *Game, limits Limits) error
 	// FinishGame ends an active game with the given result, g.Status being
 	// StatusFinished or StatusForfeited (a duel) or StatusFinished or
 	// StatusAbandoned (a solo puzzle). In the same transaction it writes the

@@ -60,7 +60,11 @@ const (
 	Rematch Pattern = "v1/rematch/{game}"
 	// Accept accepts a challenge.
 	Accept Pattern = "v1/accept/{game}"
-	// Decline declines a challenge.
+	// Take accepts an open challenge, one any member but its challenger
+	// may accept: the first click takes it.
+	Take Pattern = "v1/take/{game}"
+	// Decline declines a challenge, or withdraws it when its challenger
+	// clicks (an open challenge's Withdraw button).
 	Decline Pattern = "v1/decline/{game}"
 	// Repost posts a fresh copy of a game's board in its channel.
 	Repost Pattern = "v1/repost/{game}"

@@ -14,7 +14,7 @@ func TestBuildAndMatchRoundTrip(t *testing.T) {
 	if !ok || p["game"] != "0001k" || p["ply"] != "7" || p["cell"] != "e4" {
 		t.Fatalf("Match(%q) = %v, %v", id, p, ok)
 	}
-	for _, other := range []Pattern{Pick, File, Cell, Resign, ResignConfirm, Abort, AbortConfirm, DrawOffer, DrawAccept, DrawDecline, Rematch, Accept, Decline, Repost, PrivacyDelete, Hint, Solve, Compare} {
+	for _, other := range []Pattern{Pick, File, Cell, Resign, ResignConfirm, Abort, AbortConfirm, DrawOffer, DrawAccept, DrawDecline, Rematch, Accept, Take, Decline, Repost, PrivacyDelete, Hint, Solve, Compare} {
 		if _, ok := other.Match(id); ok {
 			t.Errorf("%s matches a move ID", other)
 		}

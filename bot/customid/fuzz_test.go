@@ -7,7 +7,7 @@ import (
 
 // fuzzPatterns are every pattern Gambit routes; a new pattern belongs
 // here too.
-var fuzzPatterns = []Pattern{Move, Pick, Resign, ResignConfirm, Rematch, Accept, Decline, Repost, PrivacyDelete}
+var fuzzPatterns = []Pattern{Move, Pick, Resign, ResignConfirm, Rematch, Accept, Take, Decline, Repost, PrivacyDelete}
 
 // paramNames returns the parameter names of p in order.
 func paramNames(p Pattern) []string {

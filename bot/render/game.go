@@ -155,7 +155,11 @@ func challenge(v View) Message {
 	case "me", "opponent", "random":
 		details = append(details, l.T("board.first_"+g.Settings.First))
 	}
-	text := l.T("board.challenge", "Challenged", challenged, "Challenger", challenger, "Game", gameTitle(l, g.Kind))
+	textID := "board.challenge"
+	if g.OpenChallenge() {
+		textID = "board.open_challenge"
+	}
+	text := l.T(textID, "Challenged", challenged, "Challenger", challenger, "Game", gameTitle(l, g.Kind))
 	if len(details) > 0 {
 		text += " (" + strings.Join(details, ", ") + ")"
 	}
@@ -196,6 +200,15 @@ func challenge(v View) Message {
 			button(l.T("board.accept"), "✅", discordgo.SuccessButton, customid.Accept.Build(string(g.ID))),
 			button(l.T("board.decline"), "✖️", discordgo.DangerButton, customid.Decline.Build(string(g.ID))),
 		)}
+		if g.OpenChallenge() {
+			// Anyone but the challenger may take it; only the challenger
+			// answers it otherwise, by withdrawing it.
+			lines = append(lines, l.T("board.open_note"))
+			msg.Components = []discordgo.MessageComponent{row(
+				button(l.T("board.accept"), "✅", discordgo.SuccessButton, customid.Take.Build(string(g.ID))),
+				button(l.T("board.withdraw"), "✖️", discordgo.DangerButton, customid.Decline.Build(string(g.ID))),
+			)}
+		}
 	}
 	embed.Description = fitLines(lines, maxDescription)
 	msg.Content = withNotice(clip(text, maxContent), notice)

@@ -82,8 +82,11 @@ const (
 // AI as "🤖 display name (difficulty)", storage.Anonymous as "deleted user",
 // in l's language.
 func PlayerName(l *i18n.Localizer, p storage.Player) string {
-	if p.ID == storage.Anonymous {
+	switch p.ID {
+	case storage.Anonymous:
 		return l.T("board.deleted_user")
+	case storage.Anyone:
+		return l.T("board.anyone")
 	}
 	if id, ok := p.ID.UserID(); ok {
 		return "<@" + id + ">"

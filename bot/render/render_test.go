@@ -350,7 +350,7 @@ func flagPair(m Message) (string, bool) {
 
 var patterns = []customid.Pattern{
 	customid.Move, customid.Pick, customid.File, customid.Cell, customid.Resign, customid.ResignConfirm, customid.Rematch,
-	customid.Accept, customid.Decline, customid.Repost, customid.PrivacyDelete,
+	customid.Accept, customid.Take, customid.Decline, customid.Repost, customid.PrivacyDelete,
 	customid.Hint, customid.Solve, customid.Compare, customid.ChallengePick,
 	customid.Abort, customid.AbortConfirm, customid.DrawOffer, customid.DrawAccept, customid.DrawDecline,
 }

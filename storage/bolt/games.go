@@ -28,7 +28,7 @@ func gameIndex(g *storage.Game) []indexEntry {
 	var out []indexEntry
 	players := func(bucket []byte) {
 		for _, p := range g.Players {
-			if p.ID != storage.Anonymous {
+			if p.ID != storage.Anonymous && p.ID != storage.Anyone {
 				out = append(out, indexEntry{bucket, pairKey(string(p.ID), string(g.ID))})
 			}
 		}
@@ -180,6 +180,37 @@ func (s *Store) commitGame(ctx context.Context, g *storage.Game, res *storage.Re
 	}
 	*g = rec
 	return changes, nil
+}
+
+// TakeChallenge implements storage.Store. bbolt runs one write
+// transaction at a time, so of concurrent takes the first commits and
+// the others find the challenge taken; the acceptor's open games are
+// counted in the same transaction.
+func (s *Store) TakeChallenge(ctx context.Context, g *storage.Game, limits storage.Limits) error {
+	var rec storage.Game
+	err := s.update(ctx, func(tx *bbolt.Tx) error {
+		old, err := getGame(tx, g.ID)
+		if err != nil {
+			return err
+		}
+		if rec, err = storage.Take(old, g, s.now()); err != nil {
+			return err
+		}
+		p := rec.Players[1].ID
+		open, err := loadIndexed(tx, bucketOpen, pairPrefix(string(p)), false, 0, nil)
+		if err != nil {
+			return err
+		}
+		if err := limits.Check(p, open, false); err != nil {
+			return err
+		}
+		return putGame(tx, old, &rec)
+	})
+	if err != nil {
+		return fmt.Errorf("storage: take challenge %s: %w", g.ID, err)
+	}
+	*g = rec
+	return nil
 }
 
 // ClaimRematch implements storage.Store.

@@ -34,7 +34,7 @@ func gameLists(g *storage.Game) []listRow {
 	}
 	var rows []listRow
 	for _, p := range g.Players {
-		if p.ID == storage.Anonymous {
+		if p.ID == storage.Anonymous || p.ID == storage.Anyone {
 			continue
 		}
 		r := listRow{player: p.ID, list: list}
@@ -263,6 +263,44 @@ func (s *Store) commitGame(ctx context.Context, g *storage.Game, res *storage.Re
 	}
 	*g = rec
 	return changes, nil
+}
+
+// TakeChallenge implements storage.Store. The acceptor's advisory lock,
+// then the challenge's row lock, are held from the checks to the commit:
+// of concurrent takes, in one process or several, the first commits and
+// the others, waiting on the row, find the challenge taken; and the
+// acceptor's open games cannot change between their count and the commit.
+func (s *Store) TakeChallenge(ctx context.Context, g *storage.Game, limits storage.Limits) error {
+	if len(g.Players) != 2 {
+		return fmt.Errorf("storage: take challenge %s: %w: %d players", g.ID, storage.ErrInvalid, len(g.Players))
+	}
+	var rec storage.Game
+	err := s.update(ctx, func(tx pgx.Tx) error {
+		p := g.Players[1].ID
+		if err := lockPlayers(ctx, tx, p); err != nil {
+			return err
+		}
+		old, err := getGame(ctx, tx, g.ID, true)
+		if err != nil {
+			return err
+		}
+		if rec, err = storage.Take(old, g, s.now()); err != nil {
+			return err
+		}
+		open, err := queryGames(ctx, tx, nil, openGamesOf, p)
+		if err != nil {
+			return err
+		}
+		if err := limits.Check(p, open, false); err != nil {
+			return err
+		}
+		return putGame(ctx, tx, old, &rec)
+	})
+	if err != nil {
+		return fmt.Errorf("storage: take challenge %s: %w", g.ID, err)
+	}
+	*g = rec
+	return nil
 }
 
 // ClaimRematch implements storage.Store.

@@ -51,6 +51,8 @@ var suite = []struct {
 	{"DueGamesOfShards", testDueGamesOfShards},
 	{"ClaimsExpire", testClaimsExpire},
 	{"RacingClaims", testRacingClaims},
+	{"RacingTakesOfAnOpenChallenge", testRacingTakesOfAnOpenChallenge},
+	{"OpenChallengeRules", testOpenChallengeRules},
 }
 
 // clock is a settable time source for deadline tests.
