@@ -19,7 +19,7 @@ var mctsStrategies = []Info{
 		DisplayName: "Monte Carlo",
 		Blurb:       "plays out many random games to pick its move",
 		Games:       allGames,
-		Description: "Monte Carlo tree search (UCT) with random playouts, capture-greedy ones in Adjacency",
+		Description: "Monte Carlo tree search (UCT), random playouts; greedy ones in Adjacency and Othello",
 		Difficulty:  Hard,
 		Strategy:    MCTS{},
 	},

@@ -24,6 +24,9 @@ coordinates the bot uses, and moves are typed the same way:
   Connect Four  a column 1–7
   Tic-Tac-Toe   a cell 1–9, row by row from the top-left (empty cells show
                 their number)
+  Othello       a square such as f5 (rows from the top), or pass
+  Gomoku        a point such as h8 (rows from the bottom)
+The puzzles have no opponent: solve them with gambit solve.
 An illegal or unreadable move is explained and asked again. "moves" lists
 the legal moves; "quit" or "resign", or the end of the input, resigns. The
 result and the final score end the game.
