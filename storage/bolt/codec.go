@@ -98,24 +98,22 @@ func decodeRating(l string, key, data []byte) (storage.Rating, error) {
 
 // decodeGuildSettings decodes and validates a guild settings record.
 func decodeGuildSettings(key, data []byte) (storage.GuildSettings, error) {
-	var s storage.GuildSettings
-	if err := decodeRecord(string(bucketGuilds), key, data, &s); err != nil {
-		return s, err
-	}
-	if err := s.Validate(); err != nil {
-		return s, &storage.RecordError{Bucket: string(bucketGuilds), Key: string(key), Err: err}
-	}
-	return s, nil
+	return decodeSettings[storage.GuildSettings](bucketGuilds, key, data)
 }
 
 // decodeUserSettings decodes and validates a user settings record.
 func decodeUserSettings(key, data []byte) (storage.UserSettings, error) {
-	var s storage.UserSettings
-	if err := decodeRecord(string(bucketUsers), key, data, &s); err != nil {
+	return decodeSettings[storage.UserSettings](bucketUsers, key, data)
+}
+
+// decodeSettings decodes a settings record of bucket and validates it.
+func decodeSettings[T interface{ Validate() error }](bucket, key, data []byte) (T, error) {
+	var s T
+	if err := decodeRecord(string(bucket), key, data, &s); err != nil {
 		return s, err
 	}
 	if err := s.Validate(); err != nil {
-		return s, &storage.RecordError{Bucket: string(bucketUsers), Key: string(key), Err: err}
+		return s, &storage.RecordError{Bucket: string(bucket), Key: string(key), Err: err}
 	}
 	return s, nil
 }

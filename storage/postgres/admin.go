@@ -197,10 +197,17 @@ func (s *Store) Check(ctx context.Context) ([]string, error) {
 		if err := checkRatings(ctx, tx, addf); err != nil {
 			return err
 		}
-		if err := checkGuilds(ctx, tx, addf); err != nil {
+		err = checkSettings(ctx, tx, "SELECT guild_id, record FROM guilds ORDER BY guild_id", func(id string, data []byte) error {
+			_, err := decodeGuildSettings(id, data)
+			return err
+		}, addf)
+		if err != nil {
 			return err
 		}
-		return checkUsers(ctx, tx, addf)
+		return checkSettings(ctx, tx, "SELECT user_id, record FROM users ORDER BY user_id", func(id string, data []byte) error {
+			_, err := decodeUserSettings(id, data)
+			return err
+		}, addf)
 	})
 	if err != nil {
 		return nil, fmt.Errorf("storage: check %s: %w", s.name, err)
@@ -242,8 +249,10 @@ func checkRatings(ctx context.Context, tx pgx.Tx, addf func(string, ...any)) err
 	return err
 }
 
-func checkGuilds(ctx context.Context, tx pgx.Tx, addf func(string, ...any)) error {
-	rows, err := tx.Query(ctx, "SELECT guild_id, record FROM guilds ORDER BY guild_id")
+// checkSettings reports every record of query's rows (an ID and a
+// record) that decode refuses, guilds' and users' settings alike.
+func checkSettings(ctx context.Context, tx pgx.Tx, query string, decode func(id string, data []byte) error, addf func(string, ...any)) error {
+	rows, err := tx.Query(ctx, query)
 	if err != nil {
 		return err
 	}
@@ -252,25 +261,7 @@ func checkGuilds(ctx context.Context, tx pgx.Tx, addf func(string, ...any)) erro
 		data []byte
 	)
 	_, err = pgx.ForEachRow(rows, []any{&id, &data}, func() error {
-		if _, err := decodeGuildSettings(id, data); err != nil {
-			addf("%v", err)
-		}
-		return ctx.Err()
-	})
-	return err
-}
-
-func checkUsers(ctx context.Context, tx pgx.Tx, addf func(string, ...any)) error {
-	rows, err := tx.Query(ctx, "SELECT user_id, record FROM users ORDER BY user_id")
-	if err != nil {
-		return err
-	}
-	var (
-		id   string
-		data []byte
-	)
-	_, err = pgx.ForEachRow(rows, []any{&id, &data}, func() error {
-		if _, err := decodeUserSettings(id, data); err != nil {
+		if err := decode(id, data); err != nil {
 			addf("%v", err)
 		}
 		return ctx.Err()
