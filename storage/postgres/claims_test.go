@@ -3,7 +3,6 @@ package postgres
 import (
 	"context"
 	"maps"
-	"sync"
 	"testing"
 	"time"
 
@@ -14,28 +13,13 @@ import (
 
 // world is the true time of a test, the database server's clock, which
 // the test moves on by hand.
-type world struct {
-	mu sync.Mutex
-	t  time.Time
-}
-
-func (w *world) now() time.Time {
-	w.mu.Lock()
-	defer w.mu.Unlock()
-	return w.t
-}
-
-func (w *world) advance(d time.Duration) {
-	w.mu.Lock()
-	defer w.mu.Unlock()
-	w.t = w.t.Add(d)
-}
+type world struct{ *storetest.Clock }
 
 // skewed opens a store on url as a process whose clock is off by skew
 // from the world's, the database keeping the world's time.
 func (w *world) skewed(t *testing.T, url string, skew time.Duration) *Store {
 	t.Helper()
-	s, err := Open(context.Background(), url, &Options{Clock: func() time.Time { return w.now().Add(skew) }, dbClock: w.now})
+	s, err := Open(context.Background(), url, &Options{Clock: func() time.Time { return w.Now().Add(skew) }, dbClock: w.Now})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -51,7 +35,7 @@ func (w *world) skewed(t *testing.T, url string, skew time.Duration) *Store {
 // expires when its time to live has passed by the database's clock, not
 // three hours later or earlier.
 func TestSkewedClocksNeitherStealNorKeepClaims(t *testing.T) {
-	w := &world{t: time.Date(2025, 3, 1, 12, 0, 0, 0, time.UTC)}
+	w := &world{storetest.NewClock(time.Date(2025, 3, 1, 12, 0, 0, 0, time.UTC))}
 	url := pgtest.URL(t)
 	ctx := context.Background()
 	right := w.skewed(t, url, 0)
@@ -93,7 +77,7 @@ func TestSkewedClocksNeitherStealNorKeepClaims(t *testing.T) {
 	if claim(behind, "ai/2", "behind") {
 		t.Fatal("a process whose clock is 3 h behind took a claim taken a moment ago with a minute to live")
 	}
-	w.advance(time.Minute)
+	w.Advance(time.Minute)
 	listed(right, map[string]string{})
 	if !claim(right, "ai/2", "right") {
 		t.Fatal("a claim taken by a process 3 h ahead was kept past its minute")
@@ -141,18 +125,18 @@ func TestClaimsUseTheServersClock(t *testing.T) {
 // 3 h ahead lists a game as due when its deadline has passed by the
 // database's clock, not 3 h early.
 func TestSkewedClockListsNoGameBeforeItsDeadline(t *testing.T) {
-	w := &world{t: time.Date(2025, 3, 1, 12, 0, 0, 0, time.UTC)}
+	w := &world{storetest.NewClock(time.Date(2025, 3, 1, 12, 0, 0, 0, time.UTC))}
 	url := pgtest.URL(t)
 	ctx := context.Background()
 	right := w.skewed(t, url, 0)
 	ahead := w.skewed(t, url, 3*time.Hour)
 	g := storetest.UserVsUser("connect4", "a", "b")
-	g.Deadline = w.now().Add(time.Hour)
+	g.Deadline = w.Now().Add(time.Hour)
 	storetest.MustCreate(t, right, g)
 	if due, err := ahead.DueGames(ctx, storage.Shards{}); err != nil || len(due) != 0 {
 		t.Fatalf("a process 3 h ahead listed a game due in an hour: %v, %v", storetest.IDs(due), err)
 	}
-	w.advance(time.Hour)
+	w.Advance(time.Hour)
 	if due, err := ahead.DueGames(ctx, storage.Shards{}); err != nil || len(due) != 1 {
 		t.Fatalf("the game was not due at its deadline: %v, %v", storetest.IDs(due), err)
 	}

@@ -57,21 +57,25 @@ func Run(t *testing.T, open Opener, rewrite Rewriter) {
 	})
 }
 
-// clock is a settable time source for deadline tests.
-type clock struct {
+// Clock is a settable time source for deadline tests: the stores' own
+// tests use it as the process's or the database's clock.
+type Clock struct {
 	mu sync.Mutex
 	t  time.Time
 }
 
+// NewClock returns a clock that reads t until it is advanced.
+func NewClock(t time.Time) *Clock { return &Clock{t: t} }
+
 // Now returns the clock's time.
-func (c *clock) Now() time.Time {
+func (c *Clock) Now() time.Time {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	return c.t
 }
 
 // Advance moves the clock on by d.
-func (c *clock) Advance(d time.Duration) {
+func (c *Clock) Advance(d time.Duration) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	c.t = c.t.Add(d)
@@ -85,9 +89,9 @@ type store struct {
 
 // openTest opens a store with a fake clock and closes it, checking its
 // invariants, at the end of the test.
-func openTest(t *testing.T, o Opener) (*store, *clock) {
+func openTest(t *testing.T, o Opener) (*store, *Clock) {
 	t.Helper()
-	clk := &clock{t: time.Date(2025, 3, 1, 12, 0, 0, 0, time.UTC)}
+	clk := NewClock(time.Date(2025, 3, 1, 12, 0, 0, 0, time.UTC))
 	s := &store{}
 	s.Admin, s.reopen = o(t, clk.Now)
 	t.Cleanup(func() {
