@@ -5,7 +5,10 @@ import (
 	"flag"
 	"fmt"
 	"math/rand/v2"
+	"os"
+	"runtime"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"syscall"
@@ -85,6 +88,7 @@ func TestLoad(t *testing.T) {
 
 	// The load: figures from its start to its end.
 	from := time.Now()
+	cpuFrom := l.cpu(workers)
 	ctx, stop := context.WithCancel(context.Background())
 	sampled := l.sampleREST(ctx)
 	members := l.play(ctx)
@@ -92,7 +96,7 @@ func TestLoad(t *testing.T) {
 	stop()
 	members.Wait()
 	rest := <-sampled
-	l.report(from, time.Now(), rest)
+	l.report(from, time.Now(), rest, cpuFrom, l.cpu(workers))
 
 	// The kill drill: a worker in the middle of an AI turn if one comes,
 	// and a serve process, while the members play on.
@@ -350,9 +354,44 @@ func (l *loadRun) queue(from, to time.Time) queueFigures {
 	return q
 }
 
+// loadCPU is the CPU time the processes of a load test have used.
+type loadCPU struct {
+	serves, workers, harness time.Duration
+	known                    bool // false where /proc cannot tell
+}
+
+// cpu reads the CPU time of the serve processes, of workers and of the
+// test's own (the stand-in and the members) from /proc.
+func (l *loadRun) cpu(workers []*crashProc) loadCPU {
+	c := loadCPU{known: true}
+	read := func(pid string) time.Duration {
+		stat, err := os.ReadFile("/proc/" + pid + "/stat")
+		// The fields after the command's name, which is in parentheses:
+		// utime and stime, in clock ticks (USER_HZ, 100 on Linux), are the
+		// 12th and 13th.
+		_, after, ok := strings.Cut(string(stat), ") ")
+		f := strings.Fields(after)
+		if err != nil || !ok || len(f) < 13 {
+			c.known = false
+			return 0
+		}
+		user, _ := strconv.ParseInt(f[11], 10, 64)
+		sys, _ := strconv.ParseInt(f[12], 10, 64)
+		return time.Duration(user+sys) * 10 * time.Millisecond
+	}
+	for _, p := range l.d.procs {
+		c.serves += read(strconv.Itoa(p.cmd.Process.Pid))
+	}
+	for _, w := range workers {
+		c.workers += read(strconv.Itoa(w.cmd.Process.Pid))
+	}
+	c.harness = read("self")
+	return c
+}
+
 // report logs the load's figures and checks that it stayed within
 // Discord's global limit.
-func (l *loadRun) report(from, to time.Time, rest restFigures) {
+func (l *loadRun) report(from, to time.Time, rest restFigures, cpuFrom, cpuTo loadCPU) {
 	t := l.d.t
 	secs := to.Sub(from).Seconds()
 	l.mu.Lock()
@@ -375,6 +414,15 @@ func (l *loadRun) report(from, to time.Time, rest restFigures) {
 		q.played, float64(q.played)/secs, q.waitP50.Round(time.Millisecond), q.wait.Round(time.Millisecond))
 	t.Logf("  REST: %d requests under the global limit, %.1f/s (the most in a sampled second %d; Discord's limit %d/s); 429s by scope %v; bans %d",
 		rest.requests, float64(rest.requests)/secs, rest.peak, discordtest.DiscordGlobalLimit, rest.stats.TooManyRequests, rest.stats.Bans)
+	if cpuFrom.known && cpuTo.known {
+		serves, workers := cpuTo.serves-cpuFrom.serves, cpuTo.workers-cpuFrom.workers
+		per := func(d time.Duration, n int) time.Duration {
+			return (d / time.Duration(max(n, 1))).Round(100 * time.Microsecond)
+		}
+		t.Logf("  CPU: serve processes %v (%v an interaction), workers %v (%v an AI turn), the test (stand-in and members) %v; %d cores, load average %s",
+			serves.Round(time.Millisecond), per(serves, len(first)), workers.Round(time.Millisecond), per(workers, q.played),
+			(cpuTo.harness - cpuFrom.harness).Round(time.Millisecond), runtime.NumCPU(), loadAverage())
+	}
 	var routes []string
 	for route, n := range rest.stats.Requests {
 		routes = append(routes, fmt.Sprintf("%s %d", route, n))
@@ -387,4 +435,14 @@ func (l *loadRun) report(from, to time.Time, rest restFigures) {
 	if rest.stats.Bans > 0 || rest.stats.TooManyRequests["cloudflare"] > 0 {
 		t.Errorf("the processes earned %d bans (%d requests refused by one)", rest.stats.Bans, rest.stats.TooManyRequests["cloudflare"])
 	}
+}
+
+// loadAverage is the machine's 1, 5 and 15-minute load averages, or
+// "unknown".
+func loadAverage() string {
+	avg, err := os.ReadFile("/proc/loadavg")
+	if f := strings.Fields(string(avg)); err == nil && len(f) >= 3 {
+		return strings.Join(f[:3], " ")
+	}
+	return "unknown"
 }
