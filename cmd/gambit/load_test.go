@@ -39,9 +39,10 @@ var (
 const (
 	loadServes  = 3 // gambit serve processes: the stand-in delivers interactions to them in turn
 	loadWorkers = 2 // gambit worker processes: they play every AI turn
-	// loadLean is the traffic time from which the stand-in skips its
-	// checks of request bodies (discordtest.WithoutChecks), which cost as
-	// much CPU as the processes under test; shorter runs keep them.
+	// loadLean is the traffic time from which a run is for the figures:
+	// the stand-in skips its checks of request bodies
+	// (discordtest.WithoutChecks), which cost as much CPU as the
+	// processes under test, and keeps Discord's 3 seconds to answer.
 	loadLean = time.Minute
 	// loadAfterKill is how long the members play on the survivors of the
 	// kills before the checks.
@@ -57,9 +58,10 @@ const (
 // serve` processes take the interactions (GAMBIT_AI_TURNS=workers) and
 // two `gambit worker` processes play every AI turn, all against one
 // stand-in that enforces Discord's rate limits (the global 50 requests
-// per second, the invalid-request ban). Members play for -load.duration:
-// moves between members, games against AIs, puzzles, and challenges that
-// the challenged accept. It then logs the figures — interactions per
+// per second, the invalid-request ban). Members play for -load.duration,
+// and on until the boards showed loadMinMoves moves: moves between
+// members, games against AIs, puzzles, and challenges that the
+// challenged accept. It then logs the figures — interactions per
 // second, time to the first answer, AI turns per second, the AI queue's
 // wait, REST requests per second against the global limit, 429s by scope
 // — and checks that no request went above Discord's global limit (no
