@@ -29,7 +29,8 @@ import (
 //	go test ./cmd/gambit -run 'TestLoad$' -v -timeout 30m -load.duration 10m
 //
 // (the package before the flags: go test stops reading packages at the
-// first flag it does not know).
+// first flag it does not know). With GAMBIT_TEST_REDIS_URL set, the
+// processes share Discord's rate limits through that Redis.
 var (
 	loadDuration = flag.Duration("load.duration", 3*time.Second, "how long the members play before the kill drill (TestLoad); 10m for the figures")
 	loadMembers  = flag.Int("load.members", 12, "members playing at once (TestLoad); each waits for the answer to one interaction before the next")
@@ -84,7 +85,7 @@ func TestLoad(t *testing.T) {
 	}
 	began := time.Now()
 	d := newCrashDrill(t, crashSetup{command: "serve", processes: loadServes, dbURL: url,
-		env: []string{envAITurns + "=workers", "GAMBIT_CLAIM_TTL=3s", "GAMBIT_LOG_LEVEL=info"}}, opts...)
+		env: append(loadEnv(), envAITurns+"=workers")}, opts...)
 	for i := len(d.users); i < *loadMembers; i++ {
 		d.users = append(d.users, d.srv.AddUser(fmt.Sprintf("member%d", i+1)))
 	}
@@ -168,8 +169,22 @@ func (l *loadRun) answered(took time.Duration) {
 // and waits until it works the queue.
 func (l *loadRun) startWorker() *crashProc {
 	l.d.t.Helper()
-	return startServing(l.d.t, l.d.srv, "worker", l.d.dir, envDatabaseURL+"="+l.url,
-		"GAMBIT_MOVE_TIME="+crashMoveTime, "GAMBIT_CLAIM_TTL=3s", "GAMBIT_LOG_LEVEL=info")
+	return startServing(l.d.t, l.d.srv, "worker", l.d.dir, append(loadEnv(), envDatabaseURL+"="+l.url, "GAMBIT_MOVE_TIME="+crashMoveTime)...)
+}
+
+// loadEnvRedis names a Redis server for the load test's processes to
+// share Discord's rate limits through (GAMBIT_REDIS_URL), as in
+// production; without it each process keeps its own.
+const loadEnvRedis = "GAMBIT_TEST_REDIS_URL"
+
+// loadEnv is the settings of every process of the load test beside the
+// crash drill's own.
+func loadEnv() []string {
+	env := []string{"GAMBIT_CLAIM_TTL=3s", "GAMBIT_LOG_LEVEL=info"}
+	if u := os.Getenv(loadEnvRedis); u != "" {
+		env = append(env, "GAMBIT_REDIS_URL="+u)
+	}
+	return env
 }
 
 // kill ends a worker with SIGKILL.
