@@ -221,6 +221,9 @@ type crashDrill struct {
 
 	inflight atomic.Int64  // interactions delivered whose answer has not come
 	clicked  chan struct{} // a click or command was just delivered
+	// firstAnswer, if set, is told how long each interaction answered
+	// waited for its first answer (the load test's figure).
+	firstAnswer func(time.Duration)
 
 	// Figures for the summary.
 	clickAcks, playAcks, unanswered  atomic.Int64
@@ -317,7 +320,7 @@ func (d *crashDrill) run() *crashProc {
 	return startServing(d.t, d.srv, d.setup.command, d.dir, append(env, d.setup.env...)...)
 }
 
-// startServing runs `gambit command` (bot or serve) in dir against the
+// startServing runs `gambit command` (bot, serve or worker) in dir against the
 // stand-in srv with the settings env (and none of the test's own GAMBIT_
 // or DISCORD_ variables) and waits until it serves; the test ends it if it
 // still runs then. A serve process's endpoint is learnt from its log.
@@ -341,7 +344,11 @@ func startServing(tb testing.TB, srv *discordtest.Server, command, dir string, e
 			_ = cmd.Wait()
 		}
 	})
-	if !p.logs.waitFor(tb, "bot running") {
+	ready := "bot running"
+	if command == "worker" {
+		ready = "AI worker running"
+	}
+	if !p.logs.waitFor(tb, ready) {
 		_ = cmd.Process.Kill()
 		_ = cmd.Wait()
 		tb.Fatalf("gambit %s did not come up; its output:\n%s", command, p.logs)
@@ -558,6 +565,12 @@ func (d *crashDrill) reply(ctx context.Context, ix *discordtest.Interaction) (di
 	defer d.inflight.Add(-1)
 	ctx, cancel := context.WithTimeout(ctx, crashReplyWait)
 	defer cancel()
+	if d.firstAnswer != nil {
+		asked := time.Now()
+		if _, err := ix.Response(ctx); err == nil {
+			d.firstAnswer(time.Since(asked))
+		}
+	}
 	m, err := ix.Reply(ctx)
 	m = m.Readable() // a board as a user reads it
 	if err != nil {
@@ -948,7 +961,7 @@ func (d *crashDrill) verify(label string, prevAwaiting map[storage.GameID]int) (
 		case g.Status == storage.StatusActive && !g.AwaitingAI() &&
 			(st.status != storage.StatusActive || st.ply != len(g.Moves)):
 			stale[g.ID] = len(g.Moves)
-			if len(g.Moves) > 0 && g.Players[1-g.Turn].ID.IsAI() {
+			if len(g.Moves) > 0 && !g.Solo() && g.Players[1-g.Turn].ID.IsAI() {
 				d.staleAfterAI++ // the last move, the AI's, was committed and not edited in
 			}
 		}
@@ -961,8 +974,9 @@ func (d *crashDrill) verify(label string, prevAwaiting map[storage.GameID]int) (
 
 // crashReplay replays a stored game from the start: every move must be
 // legal, the position must be the stored one, the game must be over
-// exactly when the position is, and the turn must alternate from the
-// first mover — a move stored twice breaks one of these.
+// exactly when the position is, and in a duel the turn must alternate
+// from the first mover — a move stored twice breaks one of these. A
+// puzzle replays from the start it was dealt.
 func crashReplay(g *storage.Game) error {
 	gm, err := catalog.Lookup(string(g.Kind))
 	if err != nil {
@@ -972,7 +986,7 @@ func crashReplay(g *storage.Game) error {
 	if gm.Setup.Any() {
 		setup = games.Options{Rounds: g.Settings.Rounds, First: engine.X}
 	}
-	pos, err := gm.Start(setup)
+	pos, err := gm.Position(g.Start, setup) // a puzzle's dealt start, or the game's own
 	if err != nil {
 		return err
 	}
@@ -1002,7 +1016,7 @@ func crashReplay(g *storage.Game) error {
 	if g.Settings.First == "opponent" {
 		first = 1
 	}
-	if g.Turn != (first+len(g.Moves))%2 {
+	if !g.Solo() && g.Turn != (first+len(g.Moves))%2 {
 		return fmt.Errorf("turn %d after %d moves, the first mover being seat %d", g.Turn, len(g.Moves), first)
 	}
 	return nil
