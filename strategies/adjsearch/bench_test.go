@@ -47,6 +47,43 @@ func BenchmarkOpeningDepth(b *testing.B) {
 	}
 }
 
+// BenchmarkOpeningNodes: the nodes a one-thread search from the start of
+// a 28-round game needs to complete each depth (every iteration up to it
+// counted), with a new Engine and no deadline, and the depth it completes
+// within a budget of nodes. Both are exact and repeat on any machine, so
+// they compare versions where the machine's load blurs the time; the
+// time per op of the depth=16 run is the time to reach depth 16.
+//
+//	nice -n 10 go test -run '^$' -bench 'OpeningNodes' -count 6 ./strategies/adjsearch
+func BenchmarkOpeningNodes(b *testing.B) {
+	start, err := adjacency.NewBoard(28, engine.X)
+	if err != nil {
+		b.Fatal(err)
+	}
+	for _, depth := range []int{12, 14, 16} {
+		b.Run(fmt.Sprintf("depth=%d", depth), func(b *testing.B) {
+			var res Result
+			for b.Loop() {
+				if res, err = New(nil).Search(context.Background(), start, Options{Depth: depth, Threads: 1}); err != nil {
+					b.Fatal(err)
+				}
+			}
+			b.ReportMetric(float64(res.Nodes), "nodes")
+		})
+	}
+	for _, budget := range []uint64{1_000_000, 3_000_000} {
+		b.Run(fmt.Sprintf("nodes=%d", budget), func(b *testing.B) {
+			var res Result
+			for b.Loop() {
+				if res, err = New(nil).Search(context.Background(), start, Options{Nodes: budget, Threads: 1}); err != nil {
+					b.Fatal(err)
+				}
+			}
+			b.ReportMetric(float64(res.Depth), "depth")
+		})
+	}
+}
+
 // BenchmarkSolveGames: the time to solve exactly the self-play endgames of
 // testdata/endgames.txt with 16, 18 and 20 plies left (15 each), on two
 // threads, each with a new Engine and the table its deadline sizes; a
