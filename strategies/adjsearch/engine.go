@@ -85,8 +85,9 @@ type Options struct {
 	// least the plies left solves the position exactly.
 	Depth int
 	// Nodes caps the nodes searched (checked every 1,024 nodes); 0 means
-	// none. With a node cap and no deadline the table starts empty, so a
-	// one-thread search replays exactly.
+	// none. A search without deadline (capped by nodes or depth, or
+	// solving) starts from an empty table, so on one thread it replays
+	// exactly: the same move, score, line and nodes.
 	Nodes uint64
 	// Threads is the number of search threads (Lazy SMP); 0 means one.
 	Threads int
@@ -241,7 +242,7 @@ const tableBytesPerSecond = 16 << 20
 // table returns the table for a search: the Engine's own if it is large
 // enough (and within the cap), else a new one of the right size. Its
 // entries stay true from one search to the next, so the table is kept; a
-// node-limited search without deadline clears it to be reproducible.
+// search without deadline clears it to be reproducible.
 func (e *Engine) table(deadline, now time.Time, o Options) *ttable.Table {
 	capMiB := o.MaxTableMiB
 	if capMiB <= 0 {
@@ -254,7 +255,7 @@ func (e *Engine) table(deadline, now time.Time, o Options) *ttable.Table {
 	want := tableBytes(budget, o.Nodes, max(o.Threads, 1), capMiB)
 	if e.tt == nil || e.tt.Bytes() < want/2 || e.tt.Bytes() > capMiB<<20 {
 		e.tt = newTable(want)
-	} else if deadline.IsZero() && o.Nodes > 0 {
+	} else if deadline.IsZero() {
 		e.tt.Clear()
 	}
 	e.tt.Age()
