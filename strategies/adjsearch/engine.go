@@ -94,6 +94,11 @@ type Options struct {
 	// MaxTableMiB caps the table; 0 means DefaultMaxTableMiB. Within the
 	// cap the table is sized by the time limit (see tableBytes).
 	MaxTableMiB int
+	// Traps: once the position is solved, spend the time left choosing,
+	// among the moves of the best exact value, one that a shallow
+	// search's reply gets wrong (see trap.go). The value stays exact;
+	// only the move among equal ones changes.
+	Traps bool
 	// Progress, if not nil, is called from the searching goroutine after
 	// each completed iteration with the answer so far.
 	Progress func(Result)

@@ -60,6 +60,10 @@ func (t *thread) iterate(b adjacency.Board, maxDepth, skew int, res *Result) {
 				t.units = score * Unit
 				res.PV = append(res.PV[:0], engine.Move(move))
 				t.report(res)
+				if r.opts.Traps {
+					res.Move = engine.Move(t.trap(b, h, move, score))
+					res.PV[0] = res.Move
+				}
 			}
 			break
 		}
