@@ -61,8 +61,10 @@ func (t *thread) iterate(b adjacency.Board, maxDepth, skew int, res *Result) {
 				res.PV = append(res.PV[:0], engine.Move(move))
 				t.report(res)
 				if r.opts.Traps {
-					res.Move = engine.Move(t.trap(b, h, move, score))
-					res.PV[0] = res.Move
+					if trap := t.trap(b, h, move, score); trap != move {
+						res.Move, res.PV[0] = engine.Move(trap), engine.Move(trap)
+						t.report(res)
+					}
 				}
 			}
 			break
