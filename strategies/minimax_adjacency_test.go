@@ -36,7 +36,7 @@ func TestMinimaxAdjacencyEvaluations(t *testing.T) {
 			if err != nil {
 				t.Fatalf("%s on %v: %v", c.strategy, p, err)
 			}
-			want, err := adjsearch.New(c.eval).Search(context.Background(), p.Board, adjsearch.Options{Nodes: nodes, Threads: 1, MaxTableMiB: DefaultHashMiB})
+			want, err := adjsearch.New(c.eval).Search(context.Background(), p.Board, adjsearch.Options{Nodes: nodes, Threads: 1, MaxTableMiB: DefaultHashMiB, Traps: true})
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"math/bits"
 	"math/rand/v2"
+	"slices"
 	"testing"
 	"time"
 
@@ -300,5 +301,39 @@ func TestFinishedGame(t *testing.T) {
 	b := randomBoard(t, rand.New(rand.NewPCG(1, 1)), 2, 0)
 	if _, err := New(nil).Search(context.Background(), b, Options{}); err == nil {
 		t.Fatal("no error for a finished game")
+	}
+}
+
+// TestSearchesWithoutDeadlineRepeat: a one-thread search without deadline
+// — capped by depth, by nodes, or solving to the end — gives the same
+// move, score, depth, line and node count every time, on a new Engine or
+// on one that searched the same position before, in a game on boards and
+// in one that fills the board.
+func TestSearchesWithoutDeadlineRepeat(t *testing.T) {
+	rng := rand.New(rand.NewPCG(30, 2))
+	fill, short := randomBoard(t, rng, 28, 40), randomBoard(t, rng, 10, 12)
+	cases := []struct {
+		name  string
+		board adjacency.Board
+		opts  Options
+	}{
+		{"set game, depth 8", fill, Options{Depth: 8}},
+		{"set game, 30,000 nodes", fill, Options{Nodes: 30000}},
+		{"set game, solve", endgames(t, 16)[0], Options{}},
+		{"boards, depth 5", short, Options{Depth: 5}},
+		{"boards, solve", randomBoard(t, rng, 10, 6), Options{}},
+	}
+	for _, c := range cases {
+		c.opts.MaxTableMiB = 4
+		e := New(nil)
+		first, _ := e.Search(context.Background(), c.board, c.opts)
+		fresh, _ := New(nil).Search(context.Background(), c.board, c.opts)
+		again, _ := e.Search(context.Background(), c.board, c.opts)
+		for name, got := range map[string]Result{"a new Engine": fresh, "the same Engine": again} {
+			if got.Move != first.Move || got.Score != first.Score || got.Depth != first.Depth || got.Nodes != first.Nodes || !slices.Equal(got.PV, first.PV) {
+				t.Errorf("%s, %s: move %v score %d depth %d nodes %d line %v; first %v %d %d %d %v", c.name, name,
+					got.Move, got.Score, got.Depth, got.Nodes, got.PV, first.Move, first.Score, first.Depth, first.Nodes, first.PV)
+			}
+		}
 	}
 }

@@ -85,14 +85,20 @@ type Options struct {
 	// least the plies left solves the position exactly.
 	Depth int
 	// Nodes caps the nodes searched (checked every 1,024 nodes); 0 means
-	// none. With a node cap and no deadline the table starts empty, so a
-	// one-thread search replays exactly.
+	// none. A search without deadline (capped by nodes or depth, or
+	// solving) starts from an empty table, so on one thread it replays
+	// exactly: the same move, score, line and nodes.
 	Nodes uint64
 	// Threads is the number of search threads (Lazy SMP); 0 means one.
 	Threads int
 	// MaxTableMiB caps the table; 0 means DefaultMaxTableMiB. Within the
 	// cap the table is sized by the time limit (see tableBytes).
 	MaxTableMiB int
+	// Traps: once the position is solved, spend the time left choosing,
+	// among the moves of the best exact value, one that a shallow
+	// search's reply gets wrong (see trap.go). The value stays exact;
+	// only the move among equal ones changes.
+	Traps bool
 	// Progress, if not nil, is called from the searching goroutine after
 	// each completed iteration with the answer so far.
 	Progress func(Result)
@@ -213,28 +219,35 @@ func (e *Engine) search(ctx context.Context, b adjacency.Board, o Options) (Resu
 	return res, main.units
 }
 
-// tableBytes is the table size for a search: with a deadline, 64 MiB
-// per thread-second, rounded down to a power of two (about one slot for
-// every four nodes at the engine's speed here, while the first touch of a
-// page costs well under a tenth of the move time); with a node cap and no
-// deadline, 16 bytes a node; with neither, the cap. Never below 256 KiB
-// or above the cap.
+// tableBytes is the table size for a search: with a deadline,
+// tableBytesPerSecond per thread-second, rounded down to a power of two;
+// with a node cap and no deadline, 16 bytes a node; with neither, the
+// cap. Never below 256 KiB or above the cap.
 func tableBytes(budget time.Duration, nodes uint64, threads, capMiB int) int {
 	limit := capMiB << 20
 	want := limit
 	switch {
 	case budget > 0:
-		want = int(min(float64(limit), budget.Seconds()*float64(threads)*float64(64<<20)))
+		want = int(min(float64(limit), budget.Seconds()*float64(threads)*tableBytesPerSecond))
 	case nodes > 0:
 		want = int(min(uint64(limit), nodes*16))
 	}
 	return max(min(want, limit), 256<<10)
 }
 
+// tableBytesPerSecond is the table a thread gets for each second of its
+// deadline: 16 MiB, a million slots, one for every five nodes at the
+// engine's speed here (most nodes are leaves, which are not stored).
+// Larger tables cost more than they save: from the 28-round opening to
+// depth 16 on one thread, 64 MiB took 1.06–1.12 s of user CPU time and
+// 16 MiB 0.70–0.77 s (TLB and cache misses on the probes, and the
+// first touch of every page), for 1% more nodes.
+const tableBytesPerSecond = 16 << 20
+
 // table returns the table for a search: the Engine's own if it is large
 // enough (and within the cap), else a new one of the right size. Its
 // entries stay true from one search to the next, so the table is kept; a
-// node-limited search without deadline clears it to be reproducible.
+// search without deadline clears it to be reproducible.
 func (e *Engine) table(deadline, now time.Time, o Options) *ttable.Table {
 	capMiB := o.MaxTableMiB
 	if capMiB <= 0 {
@@ -247,7 +260,7 @@ func (e *Engine) table(deadline, now time.Time, o Options) *ttable.Table {
 	want := tableBytes(budget, o.Nodes, max(o.Threads, 1), capMiB)
 	if e.tt == nil || e.tt.Bytes() < want/2 || e.tt.Bytes() > capMiB<<20 {
 		e.tt = newTable(want)
-	} else if deadline.IsZero() && o.Nodes > 0 {
+	} else if deadline.IsZero() {
 		e.tt.Clear()
 	}
 	e.tt.Age()

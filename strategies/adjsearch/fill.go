@@ -155,27 +155,45 @@ func init() {
 	}
 }
 
-// FillMoves fills keys with the moves of the set of empty cells e, best
-// first: the hint, then by the cells they settle, most first. (Putting
-// last, or first, the moves that leave the opponent cells to settle cost
-// 13–56% more nodes on the self-play endgames.) A key is gain<<8 | cell,
-// the hint's 0xff00 | cell; a hint that is not a cell of e (−1) puts
-// nothing first. It returns the number of moves.
-func FillMoves(e uint64, hint int, keys *[adjacency.Cells]uint16) int {
+// gainSets returns, for the empty cells e, the empty cells by the number
+// of live cells their move settles (0 to 5): the cell itself if it has
+// count 1, and its neighbours of count 1 (see lastOnes), counted for all
+// cells at once by a bit-sliced adder.
+func gainSets(e uint64) [6]uint64 {
 	ones := lastOnes(e)
+	by := adjacency.CaptureSets(ones) // by neighbours of count 1
+	var gain [6]uint64
+	for k := range 5 {
+		gain[k] |= by[k] &^ ones & e
+		gain[k+1] |= by[k] & ones & e
+	}
+	return gain
+}
+
+// FillMoves fills keys with the moves of the set of empty cells e, best
+// first: the hint, then by the cells they settle, most first, ties to the
+// higher cell. (Putting last, or first, the moves that leave the opponent
+// cells to settle cost 13–56% more nodes on the self-play endgames; the
+// heuristic search's killer moves put after the hint, or first among the
+// moves that settle nothing, 3–110% more from the opening.) A key is
+// gain<<8 | cell, the hint's 0xff00 | cell; a hint that is not a cell of
+// e (−1, noCell) puts nothing first. It returns the number of moves.
+func FillMoves(e uint64, hint int, keys *[adjacency.Cells]uint16) int {
+	gain := gainSets(e)
 	k := 0
-	for rest := e; rest != 0; rest &= rest - 1 {
-		c := bits.TrailingZeros64(rest)
-		key := uint16(bits.OnesCount64(closedCells[c]&ones))<<8 | uint16(c)
-		if c == hint {
-			key = 0xff00 | uint16(c)
+	if hint >= 0 && hint < adjacency.Cells && e&(1<<hint) != 0 {
+		keys[0] = 0xff00 | uint16(hint)
+		k = 1
+		for g := range gain {
+			gain[g] &^= 1 << hint
 		}
-		j := k
-		for ; j > 0 && keys[j-1] < key; j-- {
-			keys[j] = keys[j-1]
+	}
+	for g := len(gain) - 1; g >= 0; g-- {
+		for rest := gain[g]; rest != 0; k++ {
+			c := 63 - bits.LeadingZeros64(rest)
+			rest &^= 1 << c
+			keys[k] = uint16(g)<<8 | uint16(c)
 		}
-		keys[j] = key
-		k++
 	}
 	return k
 }
@@ -193,7 +211,11 @@ func gainOf(key uint16, e uint64) int {
 // game that fills the board, in the same set game as the solver, so that
 // every order of the same moves transposes here too. A set's leaf value is
 // fillEval, a set of one cell's its exact value. Moves that settle nothing
-// are reduced late as in search.
+// are reduced late, and pruned late near the frontier, as in search: the
+// pruning halves the nodes to depth 16 from the opening (5.40 M to
+// 2.66 M) and played even against the search without it at equal nodes
+// (100,000 a move, 12 openings with each on both sides: 11 wins, 1 draw,
+// 12 losses, +4 marks in all).
 func (t *thread) fillSearch(e, h uint64, depth, ply, alpha, beta int) int {
 	t.pvLen[ply] = 0
 	t.count.Tick()
@@ -221,6 +243,9 @@ func (t *thread) fillSearch(e, h uint64, depth, ply, alpha, beta int) int {
 	best, bestScore := noCell, -infinity
 	for i, key := range keys[:k] {
 		c, gain := int(uint8(key)), gainOf(key, e)*Unit
+		if gain == 0 && i >= lateMoves(depth) && !t.r.e.cfg.plain && bestScore > -infinity {
+			break // late moves that settle nothing at the frontier: pruned
+		}
 		child, ch := e&^(1<<c), h^zEmpty[c]
 		var score int
 		if i == 0 {

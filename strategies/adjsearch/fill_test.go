@@ -1,9 +1,11 @@
 package adjsearch
 
 import (
+	"cmp"
 	"context"
 	"math/bits"
 	"math/rand/v2"
+	"slices"
 	"testing"
 
 	"github.com/gambitbot/gambit/engine"
@@ -132,6 +134,32 @@ func TestLastOnes(t *testing.T) {
 			if got, want := bits.OnesCount64(closedCells[c]&ones), size-bits.OnesCount64(live(e&^(1<<c))); got != want {
 				t.Fatalf("%v, %s: gain %d, want %d", b, b.FormatMove(engine.Move(c)), got, want)
 			}
+		}
+	}
+}
+
+// TestFillMovesOrder: FillMoves lists every empty cell once, the hint
+// first, then by the cells each settles (counted cell by cell), most
+// first, ties to the higher cell.
+func TestFillMovesOrder(t *testing.T) {
+	rng := rand.New(rand.NewPCG(6, 28))
+	for range 300 {
+		e := randomEmpties(rng, 1+rng.IntN(56))
+		hint := []int{-1, noCell, rng.IntN(adjacency.Cells)}[rng.IntN(3)]
+		var want []uint16
+		size := bits.OnesCount64(live(e))
+		for rest := e; rest != 0; rest &= rest - 1 {
+			c := bits.TrailingZeros64(rest)
+			key := uint16(size-bits.OnesCount64(live(e&^(1<<c))))<<8 | uint16(c)
+			if c == hint {
+				key = 0xff00 | uint16(c)
+			}
+			want = append(want, key)
+		}
+		slices.SortFunc(want, func(a, b uint16) int { return cmp.Compare(b, a) })
+		var keys [adjacency.Cells]uint16
+		if got := keys[:FillMoves(e, hint, &keys)]; !slices.Equal(got, want) {
+			t.Fatalf("%016x, hint %d: moves %x, want %x", e, hint, got, want)
 		}
 	}
 }

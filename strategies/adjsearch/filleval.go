@@ -78,15 +78,7 @@ func FillFeaturesOf(e uint64) FillFeatures {
 	for k := 1; k < 5; k++ {
 		f[FillFilled1+k-1] = int32(bits.OnesCount64(near[k] &^ e))
 	}
-	// A move's gain is 1 if its own cell has count 1, plus its neighbours
-	// of count 1.
-	ones := near[1]&^e | near[0]&e
-	by := adjacency.CaptureSets(ones)
-	gain := [6]uint64{} // gain[g]: the empty cells of gain g
-	for k := range 5 {
-		gain[k] |= by[k] &^ ones & e
-		gain[k+1] |= by[k] & ones & e
-	}
+	gain := gainSets(e) // gain[g]: the empty cells of gain g
 	atLeast := uint64(0)
 	for g := 5; g >= 1; g-- {
 		atLeast |= gain[g]

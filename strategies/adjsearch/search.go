@@ -60,6 +60,12 @@ func (t *thread) iterate(b adjacency.Board, maxDepth, skew int, res *Result) {
 				t.units = score * Unit
 				res.PV = append(res.PV[:0], engine.Move(move))
 				t.report(res)
+				if r.opts.Traps {
+					if trap := t.trap(b, h, move, score); trap != move {
+						res.Move, res.PV[0] = engine.Move(trap), engine.Move(trap)
+						t.report(res)
+					}
+				}
 			}
 			break
 		}
