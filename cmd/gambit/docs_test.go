@@ -28,7 +28,7 @@ var docSkips = map[string]string{
 	// so their answer, depends on the machine's speed. analyze.txtar runs
 	// the same positions (or nearby ones) bounded by --depth or to an
 	// exact end, with --time as a hang guard only.
-	"analyze --game adjacency --position ......oo/......oo/......../......../......../......../xx....../xx...... o 8 --time 10s --json": "solving takes 8.5 million nodes, more than 10 s under -race on a loaded machine; analyze.txtar solves the o 4 position",
+	"analyze --game adjacency --position ......oo/......oo/......../......../......../......../xx....../xx...... o 8 --time 10s --json": "solving and its traps take 17 million nodes, more than 10 s under -race on a loaded machine; analyze.txtar solves the o 4 position",
 	"analyze --game connect4 --position 2252576253462244111563 --json":                                                                  "time-bound; analyze.txtar runs it with --time 1m",
 	"analyze --game connect4 --position start --json":                                                                                   "time-bound; analyze.txtar runs it with --depth 8",
 
