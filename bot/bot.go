@@ -290,7 +290,7 @@ func New(cfg Config, store storage.Store) (*Bot, error) {
 	if err != nil {
 		return nil, err
 	}
-	b := &Bot{cfg: cfg, store: store, log: cfg.Logger, egress: out}
+	b := &Bot{cfg: cfg, store: dailyRecorder{Store: store, log: cfg.Logger}, log: cfg.Logger, egress: out}
 	b.session, b.answers = out.Session, out.Session
 	b.workers = scheduler.NewPool(cfg.SearchThreads, func(waiting int) {
 		if m := cfg.Metrics; m != nil {
