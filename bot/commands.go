@@ -82,6 +82,7 @@ func commandDefinitions() []*discordgo.ApplicationCommand {
 				{Type: discordgo.ApplicationCommandOptionNumber, Name: "movetime", Description: "AI seconds per move",
 					MinValue: ptr(0.1), MaxValue: MaxMoveTime.Seconds()},
 				rated,
+				{Type: discordgo.ApplicationCommandOptionBoolean, Name: "open", Description: "Post the challenge for anyone here to accept"},
 			},
 		},
 		{
