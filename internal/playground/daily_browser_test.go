@@ -28,17 +28,17 @@ func onDay(day string) func(*playground.Config) {
 	}
 }
 
-// pressUntilText clicks the enabled element matching sel until a private
-// answer says text: a click on an element the page is redrawing is lost,
-// and given again on the new one (see pressUntil).
-func pressUntilText(sel, text string) chromedp.Action[chromedp.Void] {
+// pressUntilText clicks the enabled element matching sel until an
+// element matching where says text: a click on an element the page is
+// redrawing is lost, and given again on the new one (see pressUntil).
+func pressUntilText(sel, where, text string) chromedp.Action[chromedp.Void] {
 	return chromedp.Func(func(ctx context.Context, t *chromedp.Target) error {
 		_, err := chromedp.Poll[bool](fmt.Sprintf(`(() => {
-			if ([...document.querySelectorAll('.message.ephemeral')].some(m => m.innerText.includes(%q))) return true;
+			if ([...document.querySelectorAll(%q)].some(m => m.innerText.includes(%q))) return true;
 			const b = document.querySelector(%q);
 			if (b && !b.disabled && !b.dataset.pressed) { b.dataset.pressed = "1"; b.click(); }
 			return false;
-		})()`, text, sel), whileTestRuns)(ctx, t)
+		})()`, where, text, sel), whileTestRuns)(ctx, t)
 		return err
 	})
 }
@@ -79,8 +79,8 @@ func TestBrowserDailyPuzzle(t *testing.T) {
 	hint := fmt.Sprintf(`button[data-custom-id="v1/daily/%s/%s/hint"]`, guild, day)
 	answer := fmt.Sprintf(`button[data-custom-id="v1/daily/%s/%s/move/%s"]`, guild, day, p.Answer)
 	run(t, ctx,
-		pressUntilText(hint, "The move is one of"),
-		pressUntilText(answer, "is right"),
+		pressUntilText(hint, ".message.ephemeral", "The move is one of"),
+		pressUntilText(answer, ".message.ephemeral", "is right"),
 		waitText(".message.ephemeral", "Your streak: 1 day"),
 	)
 	shot := value(t, ctx, chromedp.FullScreenshot(100))
