@@ -223,3 +223,20 @@ func checkDaily(tx *bbolt.Tx, c *checker) {
 	})
 	c.compare(string(bucketDailySolved), tx.Bucket(bucketDailySolved))
 }
+
+// exportDaily gives put the attempts and posts of the daily puzzles.
+func exportDaily(tx *bbolt.Tx, put storage.Sink) error {
+	if err := tx.Bucket(bucketDaily).ForEach(func(k, v []byte) error {
+		a, err := decodeDaily(k, v)
+		if err != nil {
+			return err
+		}
+		return put.DailyAttempt(a)
+	}); err != nil {
+		return err
+	}
+	return tx.Bucket(bucketDailyPosts).ForEach(func(k, _ []byte) error {
+		guild, day, _ := strings.Cut(string(k), "\x00")
+		return put.DailyPost(guild, day)
+	})
+}

@@ -333,7 +333,10 @@ func (s *Store) Export(ctx context.Context, put storage.Sink) error {
 			}
 			return put.UserSettings(player, us)
 		})
-		return err
+		if err != nil {
+			return err
+		}
+		return exportDaily(ctx, tx, put)
 	})
 	if err != nil {
 		return fmt.Errorf("storage: export %s: %w", s.name, err)

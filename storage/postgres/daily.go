@@ -214,3 +214,50 @@ func checkDaily(ctx context.Context, tx pgx.Tx, addf func(string, ...any)) error
 	})
 	return err
 }
+
+// exportDaily gives put the attempts and posts of the daily puzzles.
+func exportDaily(ctx context.Context, tx pgx.Tx, put storage.Sink) error {
+	rows, err := tx.Query(ctx, "SELECT guild_id, day, player, record FROM daily_attempts ORDER BY guild_id, day, player")
+	if err != nil {
+		return err
+	}
+	var guild, day, player string
+	var data []byte
+	if _, err := pgx.ForEachRow(rows, []any{&guild, &day, &player, &data}, func() error {
+		a, err := decodeDaily(guild, day, player, data)
+		if err != nil {
+			return err
+		}
+		return put.DailyAttempt(a)
+	}); err != nil {
+		return err
+	}
+	if rows, err = tx.Query(ctx, "SELECT guild_id, day FROM daily_posts ORDER BY guild_id, day"); err != nil {
+		return err
+	}
+	_, err = pgx.ForEachRow(rows, []any{&guild, &day}, func() error { return put.DailyPost(guild, day) })
+	return err
+}
+
+// DailyAttempt implements storage.Sink.
+func (k *importSink) DailyAttempt(a storage.DailyAttempt) error {
+	if err := a.Validate(); err != nil {
+		return err
+	}
+	data, err := json.Marshal(a)
+	if err != nil {
+		return err
+	}
+	_, err = k.tx.Exec(k.ctx, "INSERT INTO daily_attempts (guild_id, day, player, status, record) VALUES ($1, $2, $3, $4, $5)",
+		a.GuildID, a.Day, string(a.Player.ID), string(a.Status), data)
+	return err
+}
+
+// DailyPost implements storage.Sink.
+func (k *importSink) DailyPost(guildID, day string) error {
+	if guildID == "" || !storage.ValidDay(day) {
+		return fmt.Errorf("%w: daily post of guild %q on %q", storage.ErrInvalid, guildID, day)
+	}
+	_, err := k.tx.Exec(k.ctx, "INSERT INTO daily_posts (guild_id, day) VALUES ($1, $2)", guildID, day)
+	return err
+}
