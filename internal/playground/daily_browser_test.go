@@ -23,7 +23,7 @@ func onDay(day string) func(*playground.Config) {
 		if err != nil {
 			panic(err)
 		}
-		offset := at.Add(12 * time.Hour).Sub(time.Now())
+		offset := time.Until(at.Add(12 * time.Hour))
 		c.Bot.Now = func() time.Time { return time.Now().Add(offset) }
 	}
 }
