@@ -263,6 +263,7 @@ type Bot struct {
 	reach    reach          // tokens of boards and channels reachable only through interactions (reach.go)
 	locales  locales        // each guild's locale, for the boards shown there
 	forms    boardForms     // the board forms of guilds and users (boardform.go)
+	posted   postedToday    // the guilds whose daily puzzle was posted today (daily.go)
 	egress   *egress.Client // every Discord request goes out through it
 	corrupt  struct {       // the games found corrupt and reported (listed)
 		mu   sync.Mutex

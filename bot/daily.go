@@ -184,11 +184,45 @@ func (b timerFlow) postDailies(ctx context.Context) {
 	}
 }
 
+// postedToday remembers the guilds whose daily post was claimed today,
+// by this process or another sharing the store, so that each tick does
+// not write the claim to the store again: a fact of the store's, kept
+// for the day.
+type postedToday struct {
+	mu     sync.Mutex
+	day    string
+	guilds map[string]bool
+}
+
+// has reports whether guild's post of day is known to be claimed.
+func (p *postedToday) has(guild, day string) bool {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return p.day == day && p.guilds[guild]
+}
+
+// add records that guild's post of day is claimed.
+func (p *postedToday) add(guild, day string) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.day != day {
+		p.day, p.guilds = day, map[string]bool{}
+	}
+	p.guilds[guild] = true
+}
+
 // postDaily posts guild's puzzle of day in channel unless it was posted.
 func (b timerFlow) postDaily(ctx context.Context, guild, channel, day string) error {
+	if b.posted.has(guild, day) {
+		return nil
+	}
 	first, err := b.store.ClaimDailyPost(ctx, guild, day)
-	if err != nil || !first {
+	if err != nil {
 		return err
+	}
+	b.posted.add(guild, day)
+	if !first {
+		return nil
 	}
 	p, err := todaysPuzzle(ctx, guild, day)
 	if err != nil {
