@@ -263,6 +263,7 @@ type Bot struct {
 	reach    reach          // tokens of boards and channels reachable only through interactions (reach.go)
 	locales  locales        // each guild's locale, for the boards shown there
 	forms    boardForms     // the board forms of guilds and users (boardform.go)
+	posted   postedToday    // the guilds whose daily puzzle was posted today (daily.go)
 	egress   *egress.Client // every Discord request goes out through it
 	corrupt  struct {       // the games found corrupt and reported (listed)
 		mu   sync.Mutex
@@ -290,7 +291,7 @@ func New(cfg Config, store storage.Store) (*Bot, error) {
 	if err != nil {
 		return nil, err
 	}
-	b := &Bot{cfg: cfg, store: store, log: cfg.Logger, egress: out}
+	b := &Bot{cfg: cfg, store: dailyRecorder{Store: store, log: cfg.Logger}, log: cfg.Logger, egress: out}
 	b.session, b.answers = out.Session, out.Session
 	b.workers = scheduler.NewPool(cfg.SearchThreads, func(waiting int) {
 		if m := cfg.Metrics; m != nil {

@@ -82,6 +82,7 @@ func commandDefinitions() []*discordgo.ApplicationCommand {
 				{Type: discordgo.ApplicationCommandOptionNumber, Name: "movetime", Description: "AI seconds per move",
 					MinValue: ptr(0.1), MaxValue: MaxMoveTime.Seconds()},
 				rated,
+				{Type: discordgo.ApplicationCommandOptionBoolean, Name: "open", Description: "Post the challenge for anyone here to accept"},
 			},
 		},
 		{
@@ -135,6 +136,7 @@ func commandDefinitions() []*discordgo.ApplicationCommand {
 			},
 		},
 		puzzleDefinition(),
+		dailyDefinition(),
 		{
 			Name: "board", Description: "How the boards of your games look: picture, emoji grid or both",
 			Options: []*discordgo.ApplicationCommandOption{
@@ -160,6 +162,9 @@ func commandDefinitions() []*discordgo.ApplicationCommand {
 				MaxLength: 100},
 			{Type: discordgo.ApplicationCommandOptionBoolean, Name: "rated", Description: "Whether new games are rated unless their players choose"},
 			choiceOption("board", "How boards look, unless a player chose for themselves with /board", false, formChoices(false)),
+			{Type: discordgo.ApplicationCommandOptionChannel, Name: "daily-channel", Description: "Post a daily puzzle in this channel, every day at 00:00 UTC",
+				ChannelTypes: []discordgo.ChannelType{discordgo.ChannelTypeGuildText}},
+			{Type: discordgo.ApplicationCommandOptionBoolean, Name: "daily", Description: "False stops the daily puzzle's posts"},
 		},
 	}))
 }
@@ -176,6 +181,7 @@ func (b *Bot) routes() {
 		"play": b.games.cmdPlay, "move": b.moves.cmdMove, "leaderboard": b.info.cmdLeaderboard, "stats": b.info.cmdStats,
 		"games": b.info.cmdGames, "help": b.info.cmdHelp, "privacy": b.info.cmdPrivacy, "settings": b.info.cmdSettings,
 		"puzzle": b.solo.cmdPuzzle, "board": b.info.cmdBoard, "challenge": b.games.cmdChallenge, challengeMenu: b.games.cmdChallengeMenu,
+		"daily": b.solo.cmdDaily,
 	}
 	b.complete = map[string]completeHandler{"play": b.games.completeAI, "help": b.games.completeAI, "move": b.moves.completeMove}
 	b.router = router{
@@ -200,6 +206,13 @@ func (b *Bot) routes() {
 		{customid.Solve, b.withGame(b.solo.clickSolve)},
 		{customid.Compare, b.withGame(b.solo.clickCompare)},
 		{customid.ChallengePick, b.games.clickChallengePick},
+		{customid.DailyPlay, b.solo.clickDailyPlay},
+		{customid.DailyMove, b.solo.clickDailyMove},
+		{customid.DailyHint, b.solo.clickDailyHint},
+		{customid.DailyGiveUp, b.solo.clickDailyGiveUp},
+		{customid.NewPuzzle, b.solo.clickNewPuzzle},
+		{customid.PracticeNew, b.solo.clickPracticeNew},
+		{customid.PracticeMove, b.solo.clickPracticeMove},
 	}
 }
 

@@ -70,7 +70,7 @@ type gameRequest struct {
 	casual   bool // moves no rating
 }
 
-// cmdPlay handles /play.
+// cmdPlay handles /play: against a member, an AI, or (open) anyone here.
 func (b gameFlow) cmdPlay(ctx context.Context, ix *command) error {
 	opts := ix.opts
 	kind, err := opts.kind("game")
@@ -83,7 +83,15 @@ func (b gameFlow) cmdPlay(ctx context.Context, ix *command) error {
 	}
 	opponentID, opponent := opts.user("opponent", ix.resolved)
 	aiName := opts.str("ai")
+	open, _, err := opts.flag("open")
+	if err != nil {
+		return err
+	}
 	switch {
+	case open && (opponentID != "" || aiName != ""):
+		return userErr("play.open_alone")
+	case open:
+		return b.openChallenge(ctx, ix.interaction, req)
 	case opponentID != "" && aiName != "":
 		return userErr("play.both")
 	case opponentID != "":
@@ -205,8 +213,9 @@ func (b gameFlow) challengeUser(ctx context.Context, ix *interaction, req gameRe
 }
 
 // cmdChallengeMenu handles the "Challenge to a game" user command: it
-// shows the challenger alone a select of the games allowed here; choosing
-// one posts the challenge (clickChallengePick).
+// shows the challenger alone a select of the games allowed here, and a
+// second for an open challenge instead; choosing one posts the challenge
+// (clickChallengePick).
 func (b gameFlow) cmdChallengeMenu(ctx context.Context, ix *command) error {
 	var target *discordgo.User
 	if ix.resolved != nil {
@@ -229,9 +238,15 @@ func (b gameFlow) cmdChallengeMenu(ctx context.Context, ix *command) error {
 		Content: ix.lang().T("play.menu_question", "User", ix.target),
 		Components: []discordgo.MessageComponent{discordgo.ActionsRow{Components: []discordgo.MessageComponent{
 			discordgo.SelectMenu{CustomID: customid.ChallengePick.Build(ix.target), Placeholder: ix.lang().T("play.menu_placeholder"), Options: choices},
+		}}, discordgo.ActionsRow{Components: []discordgo.MessageComponent{
+			discordgo.SelectMenu{CustomID: customid.ChallengePick.Build(anyoneHere), Placeholder: ix.lang().T("play.menu_anyone"), Options: choices},
 		}}},
 	}, true)
 }
+
+// anyoneHere is the user of the challenge menu's select that posts an
+// open challenge: no Discord user ID is a word.
+const anyoneHere = "anyone"
 
 // clickChallengePick posts the challenge chosen in the challenge menu's
 // select, with the game's default options, as a new message.
@@ -248,6 +263,9 @@ func (b gameFlow) clickChallengePick(ctx context.Context, ix *component) error {
 	req, err := b.request(ctx, ix.interaction, kind, optionsOf(nil))
 	if err != nil {
 		return err
+	}
+	if p["user"] == anyoneHere {
+		return b.openChallenge(ctx, ix.interaction, req)
 	}
 	if p["user"] == ix.user().ID {
 		return userErr("play.yourself_short")

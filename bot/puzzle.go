@@ -96,23 +96,38 @@ func (b soloFlow) cmdPuzzle(ctx context.Context, ix *command) error {
 		}
 		level = difficulties[i]
 	}
-	if err := checkChannelPermissions(ix.interaction); err != nil {
+	return b.dealPuzzle(ctx, ix.interaction, gm, int(n), level)
+}
+
+// dealPuzzle deals a puzzle of gm (N-Queens of side n) at level and
+// shows it as the member's new solo game: /puzzle, and New puzzle after
+// a daily one.
+func (b soloFlow) dealPuzzle(ctx context.Context, ix *interaction, gm *games.Game, n int, level puzzles.Level) error {
+	if err := checkChannelPermissions(ix); err != nil {
 		return err
 	}
-	start, err := gm.Start(games.Options{Size: int(n)})
+	start, err := gm.Start(games.Options{Size: n})
 	if err != nil {
 		return fmt.Errorf("bot: /puzzle %s: %w", gm.Name, err)
 	}
 	if err := solverReady(start); err != nil {
 		return err
 	}
-	pos, err := deal(ctx, gm, int(n), level)
+	pos, err := deal(ctx, gm, n, level)
 	if err != nil {
 		return err
 	}
+	return b.startSolo(ctx, ix, gm, pos, "", nil)
+}
+
+// startSolo stores pos as the start of the member's new solo game of gm,
+// the attempt at the daily puzzle of day if day is not empty, and shows
+// its board once created, if not nil, accepts the game.
+func (b soloFlow) startSolo(ctx context.Context, ix *interaction, gm *games.Game, pos engine.Position, day string, created func(*storage.Game) error) error {
 	g := &storage.Game{
 		Kind: storage.Kind(gm.Name), Status: storage.StatusActive,
 		Players:  []storage.Player{playerOf(ix.user())},
+		Settings: storage.Settings{Daily: day},
 		Start:    pos.String(),
 		Position: pos.String(),
 		GuildID:  ix.GuildID, ChannelID: ix.ChannelID,
@@ -121,7 +136,12 @@ func (b soloFlow) cmdPuzzle(ctx context.Context, ix *command) error {
 		return err
 	}
 	return ix.hold(g.ID, func() error {
-		return b.boards.showNewBoard(ctx, ix.interaction, g, b.boards.view(g, pos, nil, nil, ""))
+		if created != nil {
+			if err := created(g); err != nil {
+				return err
+			}
+		}
+		return b.boards.showNewBoard(ctx, ix, g, b.boards.view(g, pos, nil, nil, ""))
 	})
 }
 
@@ -249,6 +269,7 @@ func (b soloFlow) clickHint(ctx context.Context, ix *component, g *storage.Game)
 		return err
 	}
 	name := moveName(gm, pos, moves[0]) // a sliding tile's number, which /move takes too
+	b.countDailyHint(ctx, g)
 	return ix.say("puzzle.hint", "Move", name, "Cell", name,
 		"Moves", render.Plural(ix.lang(), len(moves), "move"))
 }

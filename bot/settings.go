@@ -62,6 +62,14 @@ func (b infoFlow) cmdSettings(ctx context.Context, ix *command) error {
 	} else if given {
 		s.Casual, changed = !rated, true
 	}
+	if ch := opts.str("daily-channel"); ch != "" {
+		s.DailyChannel, changed = ch, true
+	}
+	if on, given, err := opts.flag("daily"); err != nil {
+		return err
+	} else if given && !on {
+		s.DailyChannel, changed = "", true
+	}
 	if changed {
 		if err := b.store.PutGuildSettings(ctx, ix.GuildID, s); err != nil {
 			return fmt.Errorf("bot: save settings of guild %s: %w", ix.GuildID, err)
@@ -81,6 +89,7 @@ func (b infoFlow) cmdSettings(ctx context.Context, ix *command) error {
 			{Name: l.T("settings.allowed"), Value: allowedText(l, s.AllowedGames), Inline: true},
 			{Name: l.T("settings.new_games"), Value: ratedText(l, s.Casual), Inline: true},
 			{Name: l.T("settings.board"), Value: formOr(l, s.Board), Inline: true},
+			{Name: l.T("settings.daily"), Value: dailyText(l, s.DailyChannel), Inline: true},
 		},
 	}}}, true)
 }
@@ -126,6 +135,14 @@ func formOr(l *i18n.Localizer, f storage.BoardForm) string {
 		return l.T("settings.default", "Value", formName(l, f))
 	}
 	return formName(l, f)
+}
+
+// dailyText shows where a guild's daily puzzle is posted.
+func dailyText(l *i18n.Localizer, channel string) string {
+	if channel == "" {
+		return l.T("settings.daily_off")
+	}
+	return l.T("settings.daily_in", "Channel", "<#"+channel+">")
 }
 
 // allowedText shows the games a guild allows.

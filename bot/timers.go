@@ -26,6 +26,7 @@ func (b timerFlow) runTimers(ctx context.Context) {
 		if err := b.turns.sweepAI(ctx, b.cfg.ClaimTTL); err != nil && ctx.Err() == nil {
 			b.log.Error("sweep AI turns", "err", err)
 		}
+		b.postDailies(ctx)
 		if m := b.cfg.Metrics; m != nil && time.Since(counted) >= b.cfg.CountInterval {
 			counted = time.Now()
 			if pending, active, err := b.store.CountOpen(ctx); b.listed("count open games", err) != nil {

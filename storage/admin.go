@@ -51,6 +51,11 @@ type Sink interface {
 	GuildSettings(guildID string, s GuildSettings) error
 	// UserSettings receives one user's settings.
 	UserSettings(userID string, s UserSettings) error
+	// DailyAttempt receives one member's attempt at a daily puzzle, as
+	// stored (UpdatedAt kept).
+	DailyAttempt(a DailyAttempt) error
+	// DailyPost receives one daily puzzle posted.
+	DailyPost(guildID, day string) error
 }
 
 // Importer is a store that can be filled from another (see Copy).
@@ -63,7 +68,7 @@ type Importer interface {
 
 // Copy copies every record of from into the empty store to, in one
 // transaction of to's: games with their ids, versions and indexes, ratings,
-// guild and user settings.
+// guild and user settings, the daily puzzles' attempts and posts.
 func Copy(ctx context.Context, from Admin, to Importer) error {
 	return to.Import(ctx, func(sink Sink) error { return from.Export(ctx, sink) })
 }

@@ -181,6 +181,10 @@ type Settings struct {
 	// Casual is set on a game that moves no rating (Game.Ladders is
 	// empty); records written before it existed are rated.
 	Casual bool `json:"casual,omitempty"`
+	// Daily is set on the solo puzzle a member plays a server's daily
+	// puzzle in: the day, as DailyAttempt.Day, whose attempt the game's
+	// end settles; empty for any other game.
+	Daily string `json:"daily,omitempty"`
 }
 
 // DrawOffer is a player's offer of a draw, standing on the board of one
@@ -408,6 +412,9 @@ func (g *Game) Validate() error {
 	}
 	if g.Settings.Rounds < 0 || g.Settings.MoveTime < 0 {
 		return bad("negative setting")
+	}
+	if d := g.Settings.Daily; d != "" && (!g.Solo() || !ValidDay(d)) {
+		return bad("daily puzzle day %q on a game of %d players", d, len(g.Players))
 	}
 	if (g.Result != nil) != g.Status.Ended() {
 		return bad("status %s with result %v", g.Status, g.Result)

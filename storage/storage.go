@@ -216,8 +216,9 @@ type Store interface {
 	PutUserSettings(ctx context.Context, userID string, s UserSettings) error
 	// DeleteUser erases a Discord user's data: their pending and active
 	// games are removed (and returned so their messages can be updated),
-	// their ratings are removed from every ladder, and their ended games
-	// are kept with the user replaced by Anonymous.
+	// their ratings are removed from every ladder, their daily puzzle
+	// attempts are removed, and their ended games are kept with the user
+	// replaced by Anonymous.
 	DeleteUser(ctx context.Context, userID string) (DeleteReport, error)
 	// Claim takes the expiring claim key for owner until ttl from now by
 	// the store's clock — the database server's for a store that
@@ -238,6 +239,9 @@ type Store interface {
 	// Claims lists the claims that have not expired whose keys begin with
 	// prefix, key to owner.
 	Claims(ctx context.Context, prefix string) (map[string]string, error)
+	// DailyStore keeps the servers' daily puzzles (schema 6 of
+	// storage/bolt, migration 5 of storage/postgres).
+	DailyStore
 	// Close releases the database.
 	Close() error
 }
@@ -267,6 +271,9 @@ type GuildSettings struct {
 	// Board is how the guild's boards are shown to members who did not
 	// choose for themselves (UserSettings.Board).
 	Board BoardForm `json:"board,omitempty"`
+	// DailyChannel is the channel the daily puzzle is posted in; empty,
+	// the default, posts none.
+	DailyChannel string `json:"daily_channel,omitempty"`
 }
 
 // BoardForm is how a board message shows the board: its picture, its
@@ -336,6 +343,9 @@ func (s GuildSettings) Validate() error {
 	}
 	if !s.Board.Valid() {
 		return fmt.Errorf("%w: unknown board form %q in guild settings", ErrInvalid, s.Board)
+	}
+	if len(s.DailyChannel) > maxIDLen {
+		return fmt.Errorf("%w: daily channel id of %d bytes in guild settings", ErrInvalid, len(s.DailyChannel))
 	}
 	return nil
 }

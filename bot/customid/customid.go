@@ -83,6 +83,27 @@ const (
 	// context menu, shown only to the challenger: the chosen value is the
 	// game, and the challenge goes to the user.
 	ChallengePick Pattern = "v1/challenge/{user}"
+	// DailyPlay starts the clicker's attempt at a server's daily sliding
+	// or N-Queens puzzle of day: a puzzle of their own to solve.
+	DailyPlay Pattern = "v1/daily/{guild}/{day}/play"
+	// DailyMove plays cell as the clicker's one answer to a server's daily
+	// "find the best move" puzzle of day.
+	DailyMove Pattern = "v1/daily/{guild}/{day}/move/{cell}"
+	// DailyHint narrows, privately, the moves of a daily best-move puzzle
+	// down; the hint is recorded.
+	DailyHint Pattern = "v1/daily/{guild}/{day}/hint"
+	// DailyGiveUp shows the answer of a daily best-move puzzle; the
+	// attempt ends given up.
+	DailyGiveUp Pattern = "v1/daily/{guild}/{day}/giveup"
+	// NewPuzzle deals the clicker a practice puzzle of the kind of an
+	// ended daily puzzle's game.
+	NewPuzzle Pattern = "v1/newpuzzle/{game}"
+	// PracticeNew deals the clicker a practice best-move puzzle of a kind
+	// (connect4, adjacency), privately.
+	PracticeNew Pattern = "v1/practice/{kind}/new"
+	// PracticeMove answers the practice best-move puzzle made from seed
+	// with cell.
+	PracticeMove Pattern = "v1/practice/{kind}/{seed}/{cell}"
 )
 
 // Build returns the custom ID of p with its parameters replaced by values,

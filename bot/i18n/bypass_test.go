@@ -29,7 +29,7 @@ var notForPeople = map[string]bool{
 // definitions are the functions that define the slash commands: their
 // English is checked against the catalogue by TestCommandsAreLocalized,
 // which also wants every command, option and choice translated.
-var definitions = map[string]bool{"commandDefinitions": true, "puzzleDefinition": true}
+var definitions = map[string]bool{"commandDefinitions": true, "puzzleDefinition": true, "dailyDefinition": true}
 
 // allowed are the prose-like literals that are no text for people, and why.
 var allowed = map[string]string{

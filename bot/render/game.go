@@ -262,6 +262,8 @@ func game(v View) (Message, *File) {
 		}
 		if !v.Rematched && !g.Solo() {
 			msg.Components = rematchRow(l, g)
+		} else if g.Settings.Daily != "" {
+			msg.Components = newPuzzleRow(l, g)
 		}
 	} else if g.Status == storage.StatusCancelled || g.Status == storage.StatusAborted {
 		line, notice := "board.cancelled_line", "board.cancelled_game"

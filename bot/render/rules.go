@@ -172,7 +172,7 @@ func Overview(l *i18n.Localizer, commands []*discordgo.ApplicationCommand) Messa
 	}
 	embed := &discordgo.MessageEmbed{
 		Title:       l.T("help.overview_title"),
-		Description: l.T("help.overview_intro") + "\n\n" + strings.Join(lines, "\n"),
+		Description: l.T("help.overview_intro") + "\n" + strings.Join(lines, "\n"),
 		Color:       colourBlurple,
 		Fields: []*discordgo.MessageEmbedField{
 			{Name: l.T("help.games"), Value: strings.Join(gameLines, "\n")},

@@ -23,6 +23,8 @@ type dump struct {
 	Ratings map[string][]storage.Rating
 	Guilds  map[string]storage.GuildSettings
 	Users   map[string]storage.UserSettings
+	Daily   []storage.DailyAttempt
+	Posts   []string
 }
 
 func (d *dump) Game(g *storage.Game) error { d.Games = append(d.Games, g); return nil }
@@ -32,6 +34,11 @@ func (d *dump) Rating(l storage.Ladder, r storage.Rating) error {
 }
 func (d *dump) GuildSettings(id string, s storage.GuildSettings) error { d.Guilds[id] = s; return nil }
 func (d *dump) UserSettings(id string, s storage.UserSettings) error   { d.Users[id] = s; return nil }
+func (d *dump) DailyAttempt(a storage.DailyAttempt) error              { d.Daily = append(d.Daily, a); return nil }
+func (d *dump) DailyPost(guild, day string) error {
+	d.Posts = append(d.Posts, guild+"/"+day)
+	return nil
+}
 
 func export(t *testing.T, s storage.Admin) dump {
 	t.Helper()
@@ -78,6 +85,15 @@ func TestDBCopyBoltToPostgres(t *testing.T) {
 	if err := src.PutUserSettings(ctx, "alice", storage.UserSettings{Board: storage.BoardEmoji}); err != nil {
 		t.Fatal(err)
 	}
+	if _, err := src.UpdateDailyAttempt(ctx, "g1", "2026-11-24", storage.Player{ID: storage.User("alice")}, func(a *storage.DailyAttempt) error {
+		a.Status, a.Hints = storage.DailySolved, 2
+		return nil
+	}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := src.ClaimDailyPost(ctx, "g1", "2026-11-24"); err != nil {
+		t.Fatal(err)
+	}
 	want := export(t, src)
 	if err := src.Close(); err != nil {
 		t.Fatal(err)
@@ -101,6 +117,9 @@ func TestDBCopyBoltToPostgres(t *testing.T) {
 	}
 	if len(want.Games) != 9 || len(want.Ratings) != 4 || len(want.Guilds) != 1 {
 		t.Fatalf("the source held %d games, %d ladders, %d guilds; the test meant 9, 4, 1", len(want.Games), len(want.Ratings), len(want.Guilds))
+	}
+	if len(want.Daily) != 1 || len(want.Posts) != 1 {
+		t.Fatalf("the source held %d daily attempts and %d posts; the test meant 1 and 1", len(want.Daily), len(want.Posts))
 	}
 	if h, err := dst.Solved(ctx, storage.User("dave"), "tictactoe", 0); err != nil || len(h) != 1 {
 		t.Errorf("dave's solved puzzles in the copy: %v, %v", storetest.IDs(h), err)

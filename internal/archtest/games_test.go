@@ -26,11 +26,13 @@ var gameSpecific = map[string][]struct{ path, why string }{
 		{"strategies/minimax_adjacency.go", "minimax's way into adjsearch (ownEngines)"},
 		{"strategies/seed001.go", "a seed strategy written for Adjacency"},
 		{"strategies/seed002.go", "a seed strategy written for Adjacency"},
+		{"strategies/daily", "the daily puzzles, chosen by the solvers"},
 	},
 	"connect4": {
 		{"strategies/c4solver", "the exact Connect Four solver, its book and the book's generator"},
 		{"strategies/rules_connect4.go", "the search's way into c4solver (exact)"},
 		{"strategies/seed004.go", "a seed strategy written for Connect Four"},
+		{"strategies/daily", "the daily puzzles, chosen by the solvers"},
 	},
 	"tictactoe": {
 		{"strategies/seed003.go", "a seed strategy written for Tic-Tac-Toe"},
@@ -43,6 +45,7 @@ var gameSpecific = map[string][]struct{ path, why string }{
 	"nqueens": {
 		{"games/queens", "the N-Queens plug-in"},
 		{"strategies/puzzles", "the puzzles' solvers"},
+		{"strategies/daily", "the daily puzzles, chosen by the solvers"},
 	},
 }
 

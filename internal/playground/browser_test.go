@@ -47,16 +47,18 @@ func findChromium() string {
 }
 
 // startPlayground runs a playground with a new database on a free
-// loopback port and returns its URL; it stops when the test ends.
-func startPlayground(t *testing.T) string {
+// loopback port, its settings changed by edit, and returns its URL; it
+// stops when the test ends.
+func startPlayground(t *testing.T, edit ...func(*playground.Config)) string {
 	t.Helper()
-	url, _ := runPlayground(t, filepath.Join(t.TempDir(), "playground.db"))
+	url, _ := runPlayground(t, filepath.Join(t.TempDir(), "playground.db"), edit...)
 	return url
 }
 
-// runPlayground runs a playground on db and returns its URL and the
-// function that stops it (called, if not before, when the test ends).
-func runPlayground(t *testing.T, db string) (string, func()) {
+// runPlayground runs a playground on db, its settings changed by edit,
+// and returns its URL and the function that stops it (called, if not
+// before, when the test ends).
+func runPlayground(t *testing.T, db string, edit ...func(*playground.Config)) (string, func()) {
 	t.Helper()
 	ctx, cancel := context.WithCancel(context.Background())
 	urls := make(chan string, 1)
@@ -69,21 +71,25 @@ func runPlayground(t *testing.T, db string) (string, func()) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	cfg := playground.Config{
+		Listener:  ln,
+		Store:     store,
+		StatePath: strings.TrimSuffix(db, ".db") + ".json",
+		Bot:       bot.Config{MoveTime: 300 * time.Millisecond, TickInterval: 50 * time.Millisecond},
+		Ready: func(url string) {
+			urls <- url
+		},
+		// A click the bot answers late on a loaded machine must not
+		// be lost to Discord's 3 seconds: the test waits for the
+		// answer ("You played …"), not for the bot's speed.
+		StandIn: []discordtest.ServerOption{discordtest.AnswerUntilTestDeadline(t)},
+	}
+	for _, e := range edit {
+		e(&cfg)
+	}
 	go func() {
 		defer store.Close()
-		done <- playground.Run(ctx, playground.Config{
-			Listener:  ln,
-			Store:     store,
-			StatePath: strings.TrimSuffix(db, ".db") + ".json",
-			Bot:       bot.Config{MoveTime: 300 * time.Millisecond, TickInterval: 50 * time.Millisecond},
-			Ready: func(url string) {
-				urls <- url
-			},
-			// A click the bot answers late on a loaded machine must not
-			// be lost to Discord's 3 seconds: the test waits for the
-			// answer ("You played …"), not for the bot's speed.
-			StandIn: []discordtest.ServerOption{discordtest.AnswerUntilTestDeadline(t)},
-		})
+		done <- playground.Run(ctx, cfg)
 	}()
 	stop := sync.OnceFunc(func() {
 		cancel()

@@ -256,13 +256,16 @@ func (s *Store) Export(ctx context.Context, put storage.Sink) error {
 		}); err != nil {
 			return err
 		}
-		return tx.Bucket(bucketUsers).ForEach(func(k, v []byte) error {
+		if err := tx.Bucket(bucketUsers).ForEach(func(k, v []byte) error {
 			us, err := decodeUserSettings(k, v)
 			if err != nil {
 				return err
 			}
 			return put.UserSettings(string(k), us)
-		})
+		}); err != nil {
+			return err
+		}
+		return exportDaily(tx, put)
 	})
 	if err != nil {
 		return fmt.Errorf("storage: export %s: %w", s.path, err)

@@ -192,5 +192,6 @@ func checkTx(ctx context.Context, tx *bbolt.Tx) []string {
 		}
 		return ctx.Err()
 	})
+	checkDaily(tx, c)
 	return c.problems
 }

@@ -34,12 +34,19 @@ var (
 	bucketGuilds   = []byte("guilds")       // guild id → guild settings record
 	bucketClaims   = []byte("claims")       // claim key → claim record (schema 4)
 	bucketUsers    = []byte("users")        // user id → user settings record (schema 5)
+	// The daily puzzles (schema 6): guild \x00 day \x00 player id → attempt
+	// record; guild \x00 player id \x00 day for the solved attempts; guild
+	// \x00 day for the puzzles posted.
+	bucketDaily       = []byte("daily")
+	bucketDailySolved = []byte("idx_daily_solved")
+	bucketDailyPosts  = []byte("daily_posts")
 )
 
 // allBuckets lists the top-level buckets of the current schema.
 var allBuckets = [][]byte{
 	bucketMeta, bucketGames, bucketOpen, bucketHistory, bucketAI, bucketDeadline,
 	bucketRatings, bucketRank, bucketGuilds, bucketSolved, bucketClaims, bucketUsers,
+	bucketDaily, bucketDailySolved, bucketDailyPosts,
 }
 
 var keySchema = []byte("schema")

@@ -29,6 +29,7 @@ var migrations = []migration{
 	{name: "withdrawn challenges", apply: allowWithdrawn},
 	{name: "claims", apply: addClaims},
 	{name: "user settings", apply: addUsers},
+	{name: "daily puzzles", apply: addDaily},
 }
 
 // createBuckets is the step from version 0 (an empty file) to version 1:
@@ -87,6 +88,19 @@ func addClaims(tx *bbolt.Tx) error {
 func addUsers(tx *bbolt.Tx) error {
 	if _, err := tx.CreateBucketIfNotExists(bucketUsers); err != nil {
 		return fmt.Errorf("create bucket %s: %w", bucketUsers, err)
+	}
+	return nil
+}
+
+// addDaily is the step from version 5 to version 6, which brings the
+// buckets of the servers' daily puzzles (storage.DailyStore) and the daily
+// channel of guild settings. The bump keeps a Gambit of version 5, whose
+// check does not know the buckets, from reporting them.
+func addDaily(tx *bbolt.Tx) error {
+	for _, b := range [][]byte{bucketDaily, bucketDailySolved, bucketDailyPosts} {
+		if _, err := tx.CreateBucketIfNotExists(b); err != nil {
+			return fmt.Errorf("create bucket %s: %w", b, err)
+		}
 	}
 	return nil
 }

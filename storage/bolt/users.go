@@ -48,6 +48,9 @@ func (s *Store) DeleteUser(ctx context.Context, userID string) (storage.DeleteRe
 		if err := tx.Bucket(bucketUsers).Delete([]byte(userID)); err != nil {
 			return err
 		}
+		if err := deleteDaily(tx, p); err != nil {
+			return err
+		}
 		ladders, err := ratedLadders(tx)
 		if err != nil {
 			return err

@@ -14,7 +14,7 @@ import (
 )
 
 // tables are Gambit's tables, counted by Stats.
-var tables = []string{"games", "game_players", "ratings", "guilds", "users", "claims", "schema_migrations"}
+var tables = []string{"games", "game_players", "ratings", "guilds", "users", "claims", "daily_attempts", "daily_posts", "schema_migrations"}
 
 // Ping implements storage.Admin: the database answers and has Gambit's
 // schema.
@@ -204,10 +204,14 @@ func (s *Store) Check(ctx context.Context) ([]string, error) {
 		if err != nil {
 			return err
 		}
-		return checkSettings(ctx, tx, "SELECT user_id, record FROM users ORDER BY user_id", func(id string, data []byte) error {
+		err = checkSettings(ctx, tx, "SELECT user_id, record FROM users ORDER BY user_id", func(id string, data []byte) error {
 			_, err := decodeUserSettings(id, data)
 			return err
 		}, addf)
+		if err != nil {
+			return err
+		}
+		return checkDaily(ctx, tx, addf)
 	})
 	if err != nil {
 		return nil, fmt.Errorf("storage: check %s: %w", s.name, err)
@@ -329,7 +333,10 @@ func (s *Store) Export(ctx context.Context, put storage.Sink) error {
 			}
 			return put.UserSettings(player, us)
 		})
-		return err
+		if err != nil {
+			return err
+		}
+		return exportDaily(ctx, tx, put)
 	})
 	if err != nil {
 		return fmt.Errorf("storage: export %s: %w", s.name, err)

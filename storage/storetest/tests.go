@@ -53,6 +53,9 @@ var suite = []struct {
 	{"RacingClaims", testRacingClaims},
 	{"RacingTakesOfAnOpenChallenge", testRacingTakesOfAnOpenChallenge},
 	{"OpenChallengeRules", testOpenChallengeRules},
+	{"DailyAttempts", testDailyAttempts},
+	{"RacingDailyChanges", testRacingDailyChanges},
+	{"DailyPostsAndChannels", testDailyPostsAndChannels},
 }
 
 // clock is a settable time source for deadline tests.

@@ -1,0 +1,649 @@
+package bot
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"math/rand/v2"
+	"slices"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/bwmarrin/discordgo"
+
+	"github.com/gambitbot/gambit/bot/customid"
+	"github.com/gambitbot/gambit/bot/i18n"
+	"github.com/gambitbot/gambit/bot/render"
+	"github.com/gambitbot/gambit/engine"
+	"github.com/gambitbot/gambit/games"
+	"github.com/gambitbot/gambit/games/catalog"
+	"github.com/gambitbot/gambit/storage"
+	"github.com/gambitbot/gambit/strategies/daily"
+	"github.com/gambitbot/gambit/strategies/puzzles"
+)
+
+// The daily puzzle: one puzzle a day per server (strategies/daily makes
+// it from the server and the date, so that everyone there meets the same),
+// posted at DailyPostTime in the channel the server's admins chose
+// (/settings daily-channel), played from the post or from /daily. A
+// sliding-tile or N-Queens puzzle is played as the member's own solo game
+// (Settings.Daily marks it), whose end settles the attempt (dailyRecorder);
+// a "find the best move" puzzle is answered in one click on the post. The
+// store keeps the attempts: hints, solves, streaks, the day's solvers.
+
+// DailyPostTime is when, after midnight UTC, the daily puzzle is posted:
+// at the first tick of the timers from then on.
+const DailyPostTime = 0 * time.Hour
+
+// streakDays bounds the solved days read to count a streak.
+const streakDays = 366
+
+// dailyDefinition is the /daily command.
+func dailyDefinition() *discordgo.ApplicationCommand {
+	return &discordgo.ApplicationCommand{Name: "daily", Description: "Today's puzzle here, your streak and the solvers"}
+}
+
+// puzzleCache keeps the puzzles made today and yesterday: making one
+// takes up to a few tens of milliseconds, and every click needs it. A
+// puzzle depends on its kind and seed alone, so one cache serves every
+// bot of the process.
+var puzzleCache = struct {
+	sync.Mutex
+	m map[string]daily.Puzzle
+}{m: map[string]daily.Puzzle{}}
+
+// makePuzzle returns the puzzle of kind from seed, made once.
+func makePuzzle(ctx context.Context, kind daily.Kind, seed uint64) (daily.Puzzle, error) {
+	key := string(kind) + "/" + strconv.FormatUint(seed, 10)
+	puzzleCache.Lock()
+	p, ok := puzzleCache.m[key]
+	puzzleCache.Unlock()
+	if ok {
+		return p, nil
+	}
+	p, err := daily.Make(ctx, kind, seed)
+	if err != nil {
+		return daily.Puzzle{}, fmt.Errorf("bot: make a %s puzzle: %w", kind, err)
+	}
+	puzzleCache.Lock()
+	defer puzzleCache.Unlock()
+	if len(puzzleCache.m) > 4096 { // a day's worth of servers many times over
+		clear(puzzleCache.m)
+	}
+	puzzleCache.m[key] = p
+	return p, nil
+}
+
+// todaysPuzzle returns guild's puzzle of day.
+func todaysPuzzle(ctx context.Context, guild, day string) (daily.Puzzle, error) {
+	kind, err := daily.KindOn(day)
+	if err != nil {
+		return daily.Puzzle{}, err
+	}
+	return makePuzzle(ctx, kind, daily.Seed(day, guild))
+}
+
+// puzzlePosition parses a puzzle's start.
+func puzzlePosition(p daily.Puzzle) (*games.Game, engine.Position, error) {
+	gm, err := catalog.Lookup(p.Game)
+	if err != nil {
+		return nil, nil, fmt.Errorf("bot: daily puzzle: %w", err)
+	}
+	pos, err := gm.Position(p.Position, games.Options{})
+	if err != nil {
+		return nil, nil, fmt.Errorf("bot: daily puzzle %s: %w", p.Position, err)
+	}
+	return gm, pos, nil
+}
+
+// puzzleTask says what a puzzle asks of the player.
+func puzzleTask(l *i18n.Localizer, gm *games.Game, pos engine.Position, p daily.Puzzle) string {
+	switch {
+	case p.BestMove() && p.Wins:
+		return l.T("daily.task_win", "Mark", gm.Look.Mark[pos.SideToMove()])
+	case p.BestMove():
+		return l.T("daily.task_save", "Mark", gm.Look.Mark[pos.SideToMove()])
+	case p.Moves > 0:
+		return l.T("daily.task_tiles", "Moves", render.Plural(l, p.Moves, "move"))
+	}
+	return l.T("daily.task_queens", "N", len(gm.Look.Board(pos, nil).Rows))
+}
+
+// moveButtons are the buttons of a best-move puzzle's legal moves, each
+// built into a custom ID by id.
+func moveButtons(gm *games.Game, pos engine.Position, id func(cell string) string) []discordgo.MessageComponent {
+	var buttons []discordgo.MessageComponent
+	for _, m := range pos.Moves(make([]engine.Move, 0, engine.MaxMoves)) {
+		name := pos.FormatMove(m)
+		buttons = append(buttons, render.Button(moveName(gm, pos, m), "", discordgo.SecondaryButton, id(name)))
+	}
+	return render.ButtonRows(buttons)
+}
+
+// moveNames lists a position's legal moves in the game's notation.
+func moveNames(pos engine.Position) []string {
+	var out []string
+	for _, m := range pos.Moves(make([]engine.Move, 0, engine.MaxMoves)) {
+		out = append(out, pos.FormatMove(m))
+	}
+	return out
+}
+
+// dailyMessage renders guild's puzzle of day with its controls, and
+// under it lines (a member's streak, the solvers). The controls are
+// left out where the member has ended their attempt (ended).
+func dailyMessage(l *i18n.Localizer, guild, day string, p daily.Puzzle, ended bool, lines []string) (render.Message, error) {
+	gm, pos, err := puzzlePosition(p)
+	if err != nil {
+		return render.Message{}, err
+	}
+	title := l.T("daily.title", "Day", day, "Game", render.Title(l, storage.Kind(gm.Name)))
+	text := append([]string{puzzleTask(l, gm, pos, p)}, lines...)
+	var rows []discordgo.MessageComponent
+	switch {
+	case ended:
+	case p.BestMove():
+		rows = moveButtons(gm, pos, func(cell string) string { return customid.DailyMove.Build(guild, day, cell) })
+		rows = append(rows, discordgo.ActionsRow{Components: []discordgo.MessageComponent{
+			render.Button(l.T("daily.hint"), "💡", discordgo.SecondaryButton, customid.DailyHint.Build(guild, day)),
+			render.Button(l.T("board.give_up"), "🏳️", discordgo.DangerButton, customid.DailyGiveUp.Build(guild, day)),
+		}})
+	default:
+		rows = []discordgo.MessageComponent{discordgo.ActionsRow{Components: []discordgo.MessageComponent{
+			render.Button(l.T("daily.play"), "🧩", discordgo.PrimaryButton, customid.DailyPlay.Build(guild, day)),
+		}}}
+	}
+	return render.Puzzle(l, storage.Kind(gm.Name), pos, "daily-"+day, title, text, rows), nil
+}
+
+// postDailies posts today's puzzle in every server that chose a channel
+// for it and whose timers this process runs, once per server and day (the
+// store's claim), from DailyPostTime on. A server whose post fails is
+// logged and not tried again that day: its members still have /daily.
+func (b timerFlow) postDailies(ctx context.Context) {
+	now := b.now().UTC()
+	day := daily.Day(now)
+	if now.Sub(now.Truncate(24*time.Hour)) < DailyPostTime {
+		return
+	}
+	channels, err := b.store.DailyChannels(ctx)
+	if err != nil {
+		b.log.Error("list the daily puzzle's channels", "err", err)
+		return
+	}
+	for guild, channel := range channels {
+		if b.owns != nil && !b.owns(guild) {
+			continue
+		}
+		if err := b.postDaily(ctx, guild, channel, day); err != nil {
+			b.log.Error("post the daily puzzle", "guild", guild, "channel", channel, "err", err)
+		}
+	}
+}
+
+// postedToday remembers the guilds whose daily post was claimed today,
+// by this process or another sharing the store, so that each tick does
+// not write the claim to the store again: a fact of the store's, kept
+// for the day.
+type postedToday struct {
+	mu     sync.Mutex
+	day    string
+	guilds map[string]bool
+}
+
+// has reports whether guild's post of day is known to be claimed.
+func (p *postedToday) has(guild, day string) bool {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return p.day == day && p.guilds[guild]
+}
+
+// add records that guild's post of day is claimed.
+func (p *postedToday) add(guild, day string) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.day != day {
+		p.day, p.guilds = day, map[string]bool{}
+	}
+	p.guilds[guild] = true
+}
+
+// postDaily posts guild's puzzle of day in channel unless it was posted.
+func (b timerFlow) postDaily(ctx context.Context, guild, channel, day string) error {
+	if b.posted.has(guild, day) {
+		return nil
+	}
+	first, err := b.store.ClaimDailyPost(ctx, guild, day)
+	if err != nil {
+		return err
+	}
+	b.posted.add(guild, day)
+	if !first {
+		return nil
+	}
+	p, err := todaysPuzzle(ctx, guild, day)
+	if err != nil {
+		return err
+	}
+	msg, err := dailyMessage(b.locales.of(guild, channel), guild, day, p, false, nil)
+	if err != nil {
+		return err
+	}
+	if _, err := b.egress.SendChannelMessage(channel, msg); err != nil {
+		return fmt.Errorf("bot: post the daily puzzle of guild %s in channel %s: %w", guild, channel, err)
+	}
+	b.log.Info("daily puzzle posted", "guild", guild, "channel", channel, "day", day, "kind", p.Kind)
+	return nil
+}
+
+// cmdDaily handles /daily: today's puzzle with the controls left to the
+// member, their streak and today's solvers, privately.
+func (b soloFlow) cmdDaily(ctx context.Context, ix *command) error {
+	if ix.GuildID == "" {
+		return userErr("daily.server_only")
+	}
+	day := daily.Day(b.now())
+	p, err := todaysPuzzle(ctx, ix.GuildID, day)
+	if err != nil {
+		return err
+	}
+	me := playerOf(ix.user())
+	a, err := b.store.DailyAttempt(ctx, ix.GuildID, day, me.ID)
+	if err != nil && !errors.Is(err, storage.ErrNotFound) {
+		return fmt.Errorf("bot: /daily: %w", err)
+	}
+	l := ix.lang()
+	streak, err := b.streak(ctx, ix.GuildID, me.ID, day)
+	if err != nil {
+		return err
+	}
+	lines := []string{"", l.T("daily.your_streak", "Days", render.Plural(l, streak, "day"))}
+	if a.Status.Ended() {
+		lines = append(lines, l.T("daily.you_"+string(a.Status)))
+	}
+	board, err := b.solvers(ctx, l, ix.GuildID, day)
+	if err != nil {
+		return err
+	}
+	msg, err := dailyMessage(l, ix.GuildID, day, p, a.Status.Ended(), append(lines, board...))
+	if err != nil {
+		return err
+	}
+	return ix.reply(msg, true)
+}
+
+// streak returns p's streak of daily solves in guild, as of day.
+func (b *Bot) streak(ctx context.Context, guild string, p storage.PlayerID, day string) (int, error) {
+	days, err := b.store.DailySolvedDays(ctx, guild, p, streakDays)
+	if err != nil {
+		return 0, fmt.Errorf("bot: streak of %s: %w", p, err)
+	}
+	return storage.Streak(days, day), nil
+}
+
+// solvers returns the lines of guild's board of day: who solved the
+// puzzle, in the order they did, with the hints they used, and how many
+// played.
+func (b *Bot) solvers(ctx context.Context, l *i18n.Localizer, guild, day string) ([]string, error) {
+	list, err := b.store.DailyAttempts(ctx, guild, day)
+	if err != nil {
+		return nil, fmt.Errorf("bot: the daily board of guild %s: %w", guild, err)
+	}
+	out := []string{"", "**" + l.T("daily.solvers") + "**"}
+	n := 0
+	for _, a := range list {
+		if a.Status != storage.DailySolved {
+			continue
+		}
+		n++
+		hints := l.T("daily.no_hints")
+		if a.Hints > 0 {
+			hints = render.Plural(l, a.Hints, "hint")
+		}
+		out = append(out, fmt.Sprintf("%d. %s · %s", n, render.PlayerName(l, a.Player), hints))
+	}
+	if n == 0 {
+		out = append(out, l.T("daily.no_solvers"))
+	}
+	return append(out, "-# "+l.T("daily.played", "Count", len(list))), nil
+}
+
+// checkToday refuses a click on the post of another day than today.
+func (b soloFlow) checkToday(ix *component) (guild, day string, err error) {
+	guild, day = ix.params["guild"], ix.params["day"]
+	if ix.GuildID == "" || guild != ix.GuildID {
+		return "", "", userErr("daily.server_only")
+	}
+	if day != daily.Day(b.now()) {
+		return "", "", userErr("daily.not_today")
+	}
+	return guild, day, nil
+}
+
+// clickDailyPlay starts the member's attempt at a sliding-tile or
+// N-Queens daily puzzle: their own solo game from the puzzle's start.
+func (b soloFlow) clickDailyPlay(ctx context.Context, ix *component) error {
+	guild, day, err := b.checkToday(ix)
+	if err != nil {
+		return err
+	}
+	me := playerOf(ix.user())
+	switch a, err := b.store.DailyAttempt(ctx, guild, day, me.ID); {
+	case err == nil && a.Status.Ended():
+		return userErr("daily.you_" + string(a.Status))
+	case err == nil && a.GameID != "":
+		return userErr("daily.playing", "ID", a.GameID)
+	case err != nil && !errors.Is(err, storage.ErrNotFound):
+		return fmt.Errorf("bot: start the daily puzzle: %w", err)
+	}
+	p, err := todaysPuzzle(ctx, guild, day)
+	if err != nil {
+		return err
+	}
+	gm, pos, err := puzzlePosition(p)
+	if err != nil {
+		return err
+	}
+	if p.BestMove() {
+		return userErr("daily.stale")
+	}
+	if err := checkChannelPermissions(ix.interaction); err != nil {
+		return err
+	}
+	// The attempt takes the game before its board is shown: of two Play
+	// clicks at once, the second's game is cancelled unseen.
+	return b.startSolo(ctx, ix.interaction, gm, pos, day, func(g *storage.Game) error {
+		a, err := b.store.UpdateDailyAttempt(ctx, guild, day, me, func(a *storage.DailyAttempt) error {
+			if a.GameID == "" {
+				a.GameID = g.ID
+			}
+			return nil
+		})
+		if err == nil && a.GameID == g.ID {
+			return nil
+		}
+		g.Status = storage.StatusCancelled
+		if cerr := b.store.UpdateGame(ctx, g); cerr != nil {
+			b.log.Warn("a second daily game not cancelled", "game", g.ID, "err", cerr)
+		}
+		switch {
+		case errors.Is(err, storage.ErrGameOver):
+			return b.alreadyPlayed(ctx, guild, day, me.ID)
+		case err != nil:
+			return fmt.Errorf("bot: record the daily puzzle's game %s: %w", g.ID, err)
+		}
+		return userErr("daily.playing", "ID", a.GameID)
+	})
+}
+
+// clickDailyMove takes the member's one answer to a daily best-move
+// puzzle: right, the attempt is solved; wrong, it failed, and the answer
+// is shown.
+func (b soloFlow) clickDailyMove(ctx context.Context, ix *component) error {
+	guild, day, err := b.checkToday(ix)
+	if err != nil {
+		return err
+	}
+	p, err := todaysPuzzle(ctx, guild, day)
+	if err != nil {
+		return err
+	}
+	gm, pos, err := puzzlePosition(p)
+	if err != nil {
+		return err
+	}
+	cell := ix.params["cell"]
+	if !slices.Contains(moveNames(pos), cell) {
+		return userErr("daily.stale")
+	}
+	me := playerOf(ix.user())
+	a, err := b.store.UpdateDailyAttempt(ctx, guild, day, me, func(a *storage.DailyAttempt) error {
+		a.Moves = 1
+		a.Status = storage.DailyFailed
+		if cell == p.Answer {
+			a.Status = storage.DailySolved
+		}
+		return nil
+	})
+	if errors.Is(err, storage.ErrGameOver) {
+		return b.alreadyPlayed(ctx, guild, day, me.ID)
+	}
+	if err != nil {
+		return fmt.Errorf("bot: answer the daily puzzle: %w", err)
+	}
+	return b.answered(ctx, ix.interaction, gm, pos, p, cell, &a)
+}
+
+// alreadyPlayed tells a member who ended their attempt how it ended.
+func (b soloFlow) alreadyPlayed(ctx context.Context, guild, day string, p storage.PlayerID) error {
+	a, err := b.store.DailyAttempt(ctx, guild, day, p)
+	if err != nil {
+		return fmt.Errorf("bot: the daily attempt of %s: %w", p, err)
+	}
+	return userErr("daily.you_" + string(a.Status))
+}
+
+// answered shows, privately, how a best-move puzzle was answered with
+// cell ("" when given up) — right or not, the answer, and for the daily
+// puzzle (a not nil)
+// the streak — with a New puzzle button for practice.
+func (b soloFlow) answered(ctx context.Context, ix *interaction, gm *games.Game, pos engine.Position, p daily.Puzzle, cell string, a *storage.DailyAttempt) error {
+	l := ix.lang()
+	move := func(name string) string {
+		m, err := pos.ParseMove(name)
+		if err != nil {
+			return name
+		}
+		return moveName(gm, pos, m)
+	}
+	outcome := "daily.answer_saves"
+	if p.Wins {
+		outcome = "daily.answer_wins"
+	}
+	var lines []string
+	switch cell {
+	case "":
+		lines = append(lines, l.T("daily.gave_up"))
+	case p.Answer:
+		lines = append(lines, l.T("daily.right", "Move", move(cell)))
+	default:
+		lines = append(lines, l.T("daily.wrong", "Move", move(cell)))
+	}
+	lines = append(lines, l.T(outcome, "Move", move(p.Answer)))
+	if a != nil {
+		streak, err := b.streak(ctx, a.GuildID, a.Player.ID, a.Day)
+		if err != nil {
+			return err
+		}
+		lines = append(lines, l.T("daily.your_streak", "Days", render.Plural(l, streak, "day")))
+	}
+	row := discordgo.ActionsRow{Components: []discordgo.MessageComponent{
+		render.Button(l.T("daily.new_puzzle"), "🧩", discordgo.PrimaryButton, customid.PracticeNew.Build(string(p.Kind))),
+	}}
+	title := l.T("daily.practice_title", "Game", render.Title(l, storage.Kind(gm.Name)))
+	if a != nil {
+		title = l.T("daily.title", "Day", a.Day, "Game", render.Title(l, storage.Kind(gm.Name)))
+	}
+	return ix.reply(render.Puzzle(l, storage.Kind(gm.Name), pos, "answer", title, lines, []discordgo.MessageComponent{row}), true)
+}
+
+// clickDailyHint narrows a daily best-move puzzle's moves down by half,
+// privately, and records the hint.
+func (b soloFlow) clickDailyHint(ctx context.Context, ix *component) error {
+	guild, day, err := b.checkToday(ix)
+	if err != nil {
+		return err
+	}
+	p, err := todaysPuzzle(ctx, guild, day)
+	if err != nil {
+		return err
+	}
+	gm, pos, err := puzzlePosition(p)
+	if err != nil {
+		return err
+	}
+	me := playerOf(ix.user())
+	a, err := b.store.UpdateDailyAttempt(ctx, guild, day, me, func(a *storage.DailyAttempt) error {
+		a.Hints++
+		return nil
+	})
+	if errors.Is(err, storage.ErrGameOver) {
+		return b.alreadyPlayed(ctx, guild, day, me.ID)
+	}
+	if err != nil {
+		return fmt.Errorf("bot: hint on the daily puzzle: %w", err)
+	}
+	var names []string
+	for _, n := range daily.Hints(moveNames(pos), p.Answer, a.Hints) {
+		m, err := pos.ParseMove(n)
+		if err != nil {
+			return fmt.Errorf("bot: hint on the daily puzzle: %w", err)
+		}
+		names = append(names, "**"+moveName(gm, pos, m)+"**")
+	}
+	return ix.say("daily.hint_moves", "Moves", strings.Join(names, ", "), "Hints", render.Plural(ix.lang(), a.Hints, "hint"))
+}
+
+// clickDailyGiveUp ends the member's attempt at a daily best-move puzzle
+// given up, and shows them the answer.
+func (b soloFlow) clickDailyGiveUp(ctx context.Context, ix *component) error {
+	guild, day, err := b.checkToday(ix)
+	if err != nil {
+		return err
+	}
+	p, err := todaysPuzzle(ctx, guild, day)
+	if err != nil {
+		return err
+	}
+	gm, pos, err := puzzlePosition(p)
+	if err != nil {
+		return err
+	}
+	me := playerOf(ix.user())
+	a, err := b.store.UpdateDailyAttempt(ctx, guild, day, me, func(a *storage.DailyAttempt) error {
+		a.Status = storage.DailyGaveUp
+		return nil
+	})
+	if errors.Is(err, storage.ErrGameOver) {
+		return b.alreadyPlayed(ctx, guild, day, me.ID)
+	}
+	if err != nil {
+		return fmt.Errorf("bot: give up the daily puzzle: %w", err)
+	}
+	return b.answered(ctx, ix.interaction, gm, pos, p, "", &a)
+}
+
+// clickNewPuzzle deals the clicker a practice puzzle of the kind of an
+// ended daily puzzle's game: the same puzzle and size, medium.
+func (b soloFlow) clickNewPuzzle(ctx context.Context, ix *component) error {
+	g, err := b.loadGame(ctx, ix.params["game"])
+	if err != nil {
+		return err
+	}
+	gm, err := gameOf(g)
+	if err != nil {
+		return err
+	}
+	n := 0
+	if gm.Setup.Size != nil {
+		pos, err := position(g)
+		if err != nil {
+			return err
+		}
+		n = len(gm.Look.Board(pos, nil).Rows)
+	}
+	return b.dealPuzzle(ctx, ix.interaction, gm, n, puzzles.Levels()[1])
+}
+
+// clickPracticeNew shows the clicker, privately, a practice best-move
+// puzzle of a kind, made from a fresh seed.
+func (b soloFlow) clickPracticeNew(ctx context.Context, ix *component) error {
+	kind := daily.Kind(ix.params["kind"])
+	if kind != daily.Connect4 && kind != daily.Adjacency {
+		return userErr("daily.stale")
+	}
+	seed := rand.Uint64()
+	p, err := makePuzzle(ctx, kind, seed)
+	if err != nil {
+		return err
+	}
+	gm, pos, err := puzzlePosition(p)
+	if err != nil {
+		return err
+	}
+	l := ix.lang()
+	rows := moveButtons(gm, pos, func(cell string) string {
+		return customid.PracticeMove.Build(string(kind), strconv.FormatUint(seed, 10), cell)
+	})
+	title := l.T("daily.practice_title", "Game", render.Title(l, storage.Kind(gm.Name)))
+	return ix.reply(render.Puzzle(l, storage.Kind(gm.Name), pos, "practice", title, []string{puzzleTask(l, gm, pos, p), l.T("daily.not_counted")}, rows), true)
+}
+
+// clickPracticeMove answers a practice best-move puzzle; nothing is
+// recorded.
+func (b soloFlow) clickPracticeMove(ctx context.Context, ix *component) error {
+	kind := daily.Kind(ix.params["kind"])
+	seed, err := strconv.ParseUint(ix.params["seed"], 10, 64)
+	if err != nil || kind != daily.Connect4 && kind != daily.Adjacency {
+		return userErr("daily.stale")
+	}
+	p, err := makePuzzle(ctx, kind, seed)
+	if err != nil {
+		return err
+	}
+	gm, pos, err := puzzlePosition(p)
+	if err != nil {
+		return err
+	}
+	if !slices.Contains(moveNames(pos), ix.params["cell"]) {
+		return userErr("daily.stale")
+	}
+	return b.answered(ctx, ix.interaction, gm, pos, p, ix.params["cell"], nil)
+}
+
+// countDailyHint records a hint on the solo game of a member's attempt
+// at the daily puzzle. A failure is logged: the hint is shown anyway.
+func (b soloFlow) countDailyHint(ctx context.Context, g *storage.Game) {
+	if g.Settings.Daily == "" {
+		return
+	}
+	_, err := b.store.UpdateDailyAttempt(ctx, g.GuildID, g.Settings.Daily, g.Players[0], func(a *storage.DailyAttempt) error {
+		a.Hints++
+		return nil
+	})
+	if err != nil && !errors.Is(err, storage.ErrGameOver) {
+		b.log.Warn("hint on the daily puzzle not recorded", "game", g.ID, "err", err)
+	}
+}
+
+// dailyRecorder is the store as the flows see it: the end of a daily
+// puzzle's solo game — solved by a move, given up, or solved by Gambit —
+// settles the member's attempt, whichever flow ended it.
+type dailyRecorder struct {
+	storage.Store
+	log *slog.Logger
+}
+
+// FinishGame implements storage.Store: the game's end, then its daily
+// attempt's. A failure of the second is logged: the game is over either
+// way.
+func (s dailyRecorder) FinishGame(ctx context.Context, g *storage.Game, res storage.Result) ([]storage.RatingChange, error) {
+	changes, err := s.Store.FinishGame(ctx, g, res)
+	if err != nil || g.Settings.Daily == "" || !g.Solo() {
+		return changes, err
+	}
+	_, derr := s.UpdateDailyAttempt(ctx, g.GuildID, g.Settings.Daily, g.Players[0], func(a *storage.DailyAttempt) error {
+		a.GameID, a.Moves, a.Status = g.ID, res.MovesUsed, storage.DailyGaveUp
+		if g.Solved() {
+			a.Status = storage.DailySolved
+		}
+		return nil
+	})
+	if derr != nil {
+		s.log.Warn("daily puzzle's end not recorded", "game", g.ID, "err", derr)
+	}
+	return changes, nil
+}

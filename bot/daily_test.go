@@ -1,0 +1,257 @@
+package bot_test
+
+import (
+	"context"
+	"strings"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/gambitbot/gambit/bot"
+	"github.com/gambitbot/gambit/bot/customid"
+	"github.com/gambitbot/gambit/engine/adjacency"
+	"github.com/gambitbot/gambit/internal/discordtest"
+	"github.com/gambitbot/gambit/storage"
+	"github.com/gambitbot/gambit/strategies/daily"
+)
+
+// dailyPost waits for the post of the daily puzzle of day in channel.
+func dailyPost(t *testing.T, h *harness, channel, day string) discordtest.Message {
+	t.Helper()
+	m, err := h.srv.WaitMessage(h.ctx(), func(m discordtest.Message) bool {
+		return m.ChannelID == channel && m.VisibleTo == "" && strings.Contains(embedText(m), "Daily puzzle · "+day)
+	})
+	if err != nil {
+		t.Fatalf("no daily puzzle posted for %s: %v\nlogs:\n%s", day, err, h.logs.String())
+	}
+	return readable(m)
+}
+
+// TestDailyBestMovePostedAndAnswered turns the daily puzzle on, lets the
+// timers post it (on the manual clock, at the first tick of the day),
+// and has members answer the day's Adjacency position from the post: a
+// hint narrows the moves, a wrong move fails, the one winning move
+// solves with a streak of a day, a second answer is refused, giving up
+// shows the answer; /daily shows the solvers with their hints. The next
+// day brings the next post, and the old one's buttons are refused.
+func TestDailyBestMovePostedAndAnswered(t *testing.T) {
+	t.Parallel()
+	h := start(t, withClock()) // 2026-11-22, Adjacency's day
+	alice, bob, carol, dave := h.srv.AddUser("alice").ID, h.srv.AddUser("bob").ID, h.srv.AddUser("carol").ID, h.srv.AddUser("dave").ID
+	guild, channel := h.srv.GuildID(), h.srv.ChannelID()
+	_, m := h.command(alice, "settings", opt("daily-channel", channel))
+	if s := embedText(m); !strings.Contains(s, "Daily puzzle") || !strings.Contains(s, "<#"+channel+">") {
+		t.Fatalf("/settings daily-channel answered:\n%s", s)
+	}
+	day := "2026-11-22"
+	post := dailyPost(t, h, channel, day)
+	p, err := daily.ForDay(context.Background(), day, guild)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if p.Kind != daily.Adjacency || !strings.Contains(embedText(post), "to move: find the one move that wins") && !strings.Contains(embedText(post), "saves the game") {
+		t.Fatalf("the post of %s puzzle %+v says:\n%s", p.Kind, p, embedText(post))
+	}
+	b, err := adjacency.ParseBoard(p.Position)
+	if err != nil {
+		t.Fatal(err)
+	}
+	wrong := ""
+	for _, mv := range b.Moves(nil) {
+		if b.FormatMove(mv) != p.Answer {
+			wrong = b.FormatMove(mv)
+		}
+	}
+	move := func(cell string) string {
+		id, ok := find(post, customid.DailyMove, map[string]string{"cell": cell})
+		if !ok {
+			t.Fatalf("no button plays %s on the post: %+v", cell, controls(post))
+		}
+		return id
+	}
+	hint, _ := find(post, customid.DailyHint, nil)
+	giveUp, _ := find(post, customid.DailyGiveUp, nil)
+
+	if r := h.click(carol, post.ID, hint); !r.Ephemeral() || !strings.Contains(r.Content, "The move is one of") || !strings.Contains(r.Content, "**"+p.Answer+"**") {
+		t.Fatalf("carol's hint: %q", r.Content)
+	}
+	if r := h.click(bob, post.ID, move(wrong)); !strings.Contains(text(r), "**"+wrong+"** is not it") || !strings.Contains(text(r), "**"+p.Answer+"**") {
+		t.Fatalf("bob's wrong move:\n%s", text(r))
+	}
+	r := h.click(carol, post.ID, move(p.Answer))
+	if s := text(r); !r.Ephemeral() || !strings.Contains(s, "**"+p.Answer+"** is right") || !strings.Contains(s, "Your streak: 1 day") {
+		t.Fatalf("carol's answer:\n%s", s)
+	}
+	if _, ok := find(r, customid.PracticeNew, map[string]string{"kind": "adjacency"}); !ok {
+		t.Errorf("no New puzzle after a solve: %+v", controls(r))
+	}
+	if r := h.click(bob, post.ID, move(p.Answer)); !strings.Contains(r.Content, "You missed today's puzzle") {
+		t.Errorf("bob's second answer: %q", r.Content)
+	}
+	if r := h.click(alice, post.ID, giveUp); !strings.Contains(text(r), "You gave up") || !strings.Contains(text(r), "**"+p.Answer+"**") {
+		t.Errorf("alice's give up:\n%s", text(r))
+	}
+	_, board := h.command(dave, "daily")
+	s := text(board)
+	if !board.Ephemeral() || !strings.Contains(s, "Today's solvers") || !strings.Contains(s, "1. <@"+carol+"> · 1 hint") ||
+		strings.Contains(s, "<@"+bob+">") || !strings.Contains(s, "Played today: 3.") || !strings.Contains(s, "Your streak: 0 days") {
+		t.Fatalf("/daily:\n%s", s)
+	}
+	if _, ok := find(board, customid.DailyMove, nil); !ok {
+		t.Errorf("/daily offers dave, who has not played, no moves: %+v", controls(board))
+	}
+	if _, carols := h.command(carol, "daily"); strings.Contains(text(carols), "is right") || !strings.Contains(text(carols), "You solved today's puzzle") {
+		t.Errorf("/daily for carol, who solved it:\n%s", text(carols))
+	} else if _, ok := find(carols, customid.DailyMove, nil); ok {
+		t.Errorf("/daily offers carol moves after her solve")
+	}
+	a, err := h.store.DailyAttempt(h.ctx(), guild, day, storage.User(bob))
+	if err != nil || a.Status != storage.DailyFailed || a.Moves != 1 {
+		t.Errorf("bob's attempt %+v, %v; want failed after one move", a, err)
+	}
+
+	// The next day: the next post; yesterday's buttons are refused.
+	h.clock.Advance(12 * time.Hour)
+	dailyPost(t, h, channel, "2026-11-23")
+	if r := h.clickSeen(dave, post, move(p.Answer)); !strings.Contains(r.Content, "earlier day's puzzle") {
+		t.Errorf("a move on yesterday's post: %q", r.Content)
+	}
+}
+
+// TestDailyTilesPlayedAsOwnPuzzle plays a sliding-tile daily puzzle from
+// /daily: Play starts the member's own board from the day's start, its
+// hint is recorded, the solve settles the attempt (the board, the streak
+// and the solvers say so) and the solved board offers New puzzle, a
+// practice puzzle that counts for nothing.
+func TestDailyTilesPlayedAsOwnPuzzle(t *testing.T) {
+	t.Parallel()
+	h := start(t, withClock())
+	h.clock.Advance(12 * time.Hour) // 2026-11-23, the 8-puzzle's day
+	carol := h.srv.AddUser("carol").ID
+	guild, day := h.srv.GuildID(), "2026-11-23"
+	_, m := h.command(carol, "daily")
+	if !strings.Contains(text(m), "Slide the tiles into order") || !strings.Contains(text(m), "Nobody yet") {
+		t.Fatalf("/daily on a tiles day:\n%s", text(m))
+	}
+	play, ok := find(m, customid.DailyPlay, nil)
+	if !ok {
+		t.Fatalf("no Play on /daily: %+v", controls(m))
+	}
+	h.click(carol, m.ID, play)
+	g := h.waitGame(h.latestGame(carol).ID, "the board", func(g *storage.Game) bool { return g.MessageID != "" })
+	p, err := daily.ForDay(context.Background(), day, guild)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if g.Start != p.Position || g.Settings.Daily != day || !g.Solo() {
+		t.Fatalf("the daily game %+v; want the day's start %s", g, p.Position)
+	}
+	if r := h.click(carol, m.ID, play); !strings.Contains(r.Content, "playing today's puzzle already") {
+		t.Errorf("a second Play: %q", r.Content)
+	}
+	board := h.board(g.ID)
+	hint, _ := find(board, customid.Hint, nil)
+	if r := h.click(carol, board.ID, hint); !strings.Contains(r.Content, "Next:") {
+		t.Fatalf("hint: %q", r.Content)
+	}
+	for _, s := range tileSolution(t, g) {
+		dir, _, _ := strings.Cut(s, "/")
+		if r := h.move(carol, g.ID, dir); r.Ephemeral() {
+			t.Fatalf("move %s: %q", dir, r.Content)
+		}
+	}
+	h.waitGame(g.ID, "the solve", func(g *storage.Game) bool { return g.Solved() })
+	solved := h.waitBoard(g.ID, "New puzzle on the solved board", func(m discordtest.Message) bool {
+		_, ok := find(m, customid.NewPuzzle, nil)
+		return ok
+	})
+	a, err := h.store.DailyAttempt(h.ctx(), guild, day, storage.User(carol))
+	if err != nil || a.Status != storage.DailySolved || a.Hints != 1 || a.GameID != g.ID || a.Moves != p.Moves {
+		t.Fatalf("carol's attempt %+v, %v; want solved in %d moves with 1 hint", a, err, p.Moves)
+	}
+	_, m = h.command(carol, "daily")
+	if s := text(m); !strings.Contains(s, "1. <@"+carol+"> · 1 hint") || !strings.Contains(s, "Your streak: 1 day") || !strings.Contains(s, "You solved today's puzzle") {
+		t.Fatalf("/daily after the solve:\n%s", s)
+	}
+	newPuzzle, _ := find(solved, customid.NewPuzzle, nil)
+	h.click(carol, solved.ID, newPuzzle)
+	practice := h.waitGame(h.latestGame(carol).ID, "the practice board", func(g *storage.Game) bool { return g.MessageID != "" })
+	if practice.ID == g.ID || practice.Settings.Daily != "" || practice.Kind != g.Kind {
+		t.Fatalf("New puzzle dealt %+v", practice)
+	}
+}
+
+// TestDailySettingsAndDirectMessages turns the daily puzzle on and off
+// and refuses /daily outside a server.
+func TestDailySettingsAndDirectMessages(t *testing.T) {
+	t.Parallel()
+	h := start(t)
+	alice := h.srv.AddUser("alice").ID
+	channel := h.srv.ChannelID()
+	h.command(alice, "settings", opt("daily-channel", channel))
+	if got, err := h.store.DailyChannels(h.ctx()); err != nil || got[h.srv.GuildID()] != channel {
+		t.Fatalf("daily channels %v, %v", got, err)
+	}
+	_, m := h.command(alice, "settings", opt("daily", false))
+	if s := embedText(m); !strings.Contains(s, "off (turn it on with daily-channel)") {
+		t.Errorf("/settings daily:false answered:\n%s", s)
+	}
+	if got, err := h.store.DailyChannels(h.ctx()); err != nil || len(got) != 0 {
+		t.Fatalf("daily channels after turning it off: %v, %v", got, err)
+	}
+	dm, err := h.srv.AddDM(alice)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ix, err := h.srv.SendCommand(discordtest.SlashCommand{UserID: alice, Name: "daily", ChannelID: dm.ID})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r, err := ix.Reply(h.ctx()); err != nil || !strings.Contains(r.Content, "belongs to a server") {
+		t.Errorf("/daily in a DM: %q, %v", r.Content, err)
+	}
+}
+
+// countingDaily counts a store's daily posts claimed and tells each look
+// for the daily channels (one per tick of the timers).
+type countingDaily struct {
+	storage.Store
+	claims atomic.Int32
+	ticks  chan struct{}
+}
+
+func (s *countingDaily) ClaimDailyPost(ctx context.Context, guild, day string) (bool, error) {
+	s.claims.Add(1)
+	return s.Store.ClaimDailyPost(ctx, guild, day)
+}
+
+func (s *countingDaily) DailyChannels(ctx context.Context) (map[string]string, error) {
+	select {
+	case s.ticks <- struct{}{}:
+	default:
+	}
+	return s.Store.DailyChannels(ctx)
+}
+
+// TestDailyClaimedOncePerDay: the timers claim a server's daily post in
+// the store once a day, not at every tick.
+func TestDailyClaimedOncePerDay(t *testing.T) {
+	t.Parallel()
+	counter := &countingDaily{ticks: make(chan struct{})}
+	h := start(t, withClock(), withBot(func(b *bot.Bot) {
+		bot.WrapStore(b, func(s storage.Store) storage.Store { counter.Store = s; return counter })
+	}))
+	alice := h.srv.AddUser("alice").ID
+	h.command(alice, "settings", opt("daily-channel", h.srv.ChannelID()))
+	dailyPost(t, h, h.srv.ChannelID(), "2026-11-22")
+	for range 3 { // three more ticks
+		select {
+		case <-counter.ticks:
+		case <-h.ctx().Done():
+			t.Fatal("the timers stopped ticking")
+		}
+	}
+	if n := counter.claims.Load(); n != 1 {
+		t.Errorf("the day's post was claimed %d times, want once", n)
+	}
+}
