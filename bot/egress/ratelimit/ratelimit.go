@@ -320,7 +320,7 @@ func (l *Limiter) tooMany(ctx context.Context, r route, resp *http.Response, b B
 	if l.cfg.Observer != nil {
 		l.cfg.Observer.TooMany(scope)
 	}
-	l.cfg.Logger.Warn("Discord rate limits: 429 Too Many Requests", "route", r.name, "scope", scope, "retry_after", after)
+	l.cfg.Logger.Warn("rate limited by Discord", "route", r.name, "scope", scope, "retry_after", after)
 	l.pause(ctx, r, b, global || scope == "cloudflare", after)
 	if scope != "shared" && scope != "cloudflare" {
 		l.invalid(ctx, r)
