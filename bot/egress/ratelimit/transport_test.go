@@ -2,12 +2,14 @@ package ratelimit_test
 
 import (
 	"bytes"
+	"context"
 	"errors"
 	"fmt"
 	"log/slog"
 	"net/http"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -307,5 +309,45 @@ func TestInvalidRequestsAreCountedAcrossProcesses(t *testing.T) {
 				t.Errorf("the logs hold the token:\n%s", w.logs)
 			}
 		})
+	}
+}
+
+// failingStore is a shared store that fails while down is set.
+type failingStore struct {
+	ratelimit.Store
+	down atomic.Bool
+}
+
+func (f *failingStore) Take(ctx context.Context, key ratelimit.Key, global int) (ratelimit.Decision, error) {
+	if f.down.Load() {
+		return ratelimit.Decision{}, errors.New("connection refused")
+	}
+	return f.Store.Take(ctx, key, global)
+}
+
+// While the shared store fails, requests still go, within this process's
+// own limits, and the process says so once; it says so again once the
+// store answers.
+func TestAFailingSharedStoreLeavesTheLimitsToEachProcess(t *testing.T) {
+	t.Parallel()
+	w := newWorld(t)
+	store := &failingStore{Store: ratelimit.NewMemory(w.clock.Now)}
+	store.down.Store(true)
+	s := w.process(store, ratelimit.Config{})
+	ch := w.channels(t, 1)[0]
+	for range 2 {
+		if _, err := s.ChannelMessageSend(ch, "x"); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if n := strings.Count(w.logs.String(), "the shared store fails"); n != 1 {
+		t.Errorf("%d logs of the failing store, want 1; logs:\n%s", n, w.logs)
+	}
+	store.down.Store(false)
+	if _, err := s.ChannelMessageSend(ch, "y"); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(w.logs.String(), "the shared store answers again") {
+		t.Errorf("no log of the store's return; logs:\n%s", w.logs)
 	}
 }
