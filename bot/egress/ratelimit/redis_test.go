@@ -9,6 +9,8 @@ import (
 	"time"
 
 	"github.com/redis/go-redis/v9"
+
+	"github.com/gambitbot/gambit/bot/egress/ratelimit"
 )
 
 // envRedisURL names the Redis server of the tests.
@@ -57,4 +59,27 @@ func redisClient(t testing.TB) *redis.Client {
 	client := redis.NewClient(opts)
 	t.Cleanup(func() { _ = client.Close() })
 	return client
+}
+
+// Without a test clock the Redis store reads the server's TIME: a global
+// pause of an hour holds a request back for (nearly) an hour, whatever the
+// time the processes' clocks say, and the invalid requests are counted.
+func TestRedisOnTheServersClock(t *testing.T) {
+	t.Parallel()
+	prefix := redisPrefix(t)
+	a, b := ratelimit.NewRedis(redisClient(t), prefix), ratelimit.NewRedis(redisClient(t), prefix)
+	ctx := t.Context()
+	if err := a.Pause(ctx, send, ratelimit.Bucket{}, true, time.Hour); err != nil {
+		t.Fatal(err)
+	}
+	d, err := b.Take(ctx, edit, 50)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if d.Wait <= 50*time.Minute || d.Wait > time.Hour {
+		t.Errorf("after a global pause of an hour, a request waits %v", d.Wait)
+	}
+	if n, err := b.Invalid(ctx); err != nil || n != 1 {
+		t.Errorf("the first invalid request counted %d, %v", n, err)
+	}
 }
