@@ -34,6 +34,7 @@ import (
 	"github.com/bwmarrin/discordgo"
 
 	"github.com/gambitbot/gambit/bot/egress"
+	"github.com/gambitbot/gambit/bot/egress/ratelimit"
 	"github.com/gambitbot/gambit/bot/ingress"
 	"github.com/gambitbot/gambit/bot/ops"
 	"github.com/gambitbot/gambit/bot/scheduler"
@@ -157,6 +158,14 @@ type Config struct {
 	Logger *slog.Logger
 	// Metrics, if not nil, receives the bot's measurements.
 	Metrics *ops.Metrics
+	// RESTLimits, if not nil, keeps Discord's rate limits of the REST
+	// requests (see bot/egress/ratelimit), shared by every process of the
+	// bot that uses it: a ratelimit.Redis. Nil keeps them in this
+	// process's memory, for this process alone.
+	RESTLimits ratelimit.Store
+	// RESTGlobal is Discord's global limit of the bot's REST requests per
+	// second, over all its processes; 0 means ratelimit.DefaultGlobal.
+	RESTGlobal int
 	// AIQueue, if not nil, takes the AI turns this process queues, for
 	// the workers of every process sharing it (see PlayAI); nil runs them
 	// on this process's workers.
@@ -287,7 +296,7 @@ func New(cfg Config, store storage.Store) (*Bot, error) {
 	// Every log line goes through the redactor: an error quoting a
 	// request's URL would otherwise leak the interaction token in it.
 	cfg.Logger = slog.New(egress.NewRedactor(cfg.Logger.Handler(), cfg.Token))
-	out, err := egress.New(egress.Config{Token: cfg.Token, APIURL: cfg.APIURL, Logger: cfg.Logger, Metrics: cfg.Metrics})
+	out, err := egress.New(egress.Config{Token: cfg.Token, APIURL: cfg.APIURL, Logger: cfg.Logger, Metrics: cfg.Metrics, Limit: restLimiter(cfg).Transport})
 	if err != nil {
 		return nil, err
 	}

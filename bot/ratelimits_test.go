@@ -1,8 +1,17 @@
 package bot_test
 
 import (
+	"context"
+	"net/http"
+	"sync/atomic"
 	"testing"
+	"time"
 
+	"github.com/prometheus/client_golang/prometheus/testutil"
+
+	"github.com/gambitbot/gambit/bot"
+	"github.com/gambitbot/gambit/bot/egress/ratelimit"
+	"github.com/gambitbot/gambit/bot/ops"
 	"github.com/gambitbot/gambit/internal/discordtest"
 	"github.com/gambitbot/gambit/storage"
 )
@@ -48,5 +57,55 @@ func TestAPlaygroundSessionMeetsNoRateLimit(t *testing.T) {
 	}
 	if st.Requests["POST /interactions/{interaction_id}/{interaction_token}/callback"] == 0 {
 		t.Errorf("no interaction callback counted: %v", st.Requests)
+	}
+}
+
+// countingLimits is a store of the rate limits that counts what the bot
+// asks of it.
+type countingLimits struct {
+	ratelimit.Store
+	takes, pauses atomic.Int64
+}
+
+func (c *countingLimits) Take(ctx context.Context, key ratelimit.Key, global int) (ratelimit.Decision, error) {
+	c.takes.Add(1)
+	return c.Store.Take(ctx, key, global)
+}
+
+func (c *countingLimits) Pause(ctx context.Context, key ratelimit.Key, b ratelimit.Bucket, global bool, after time.Duration) error {
+	c.pauses.Add(1)
+	return c.Store.Pause(ctx, key, b, global, after)
+}
+
+// The bot's REST requests go through the store of the rate limits it is
+// given (Config.RESTLimits, which processes share): every request asks it
+// for its place, a 429 is recorded there and waited out by the limiter
+// (the click is answered, the stand-in sees the 429 once) and counted in
+// the metrics.
+func TestTheBotsRequestsGoThroughTheSharedLimits(t *testing.T) {
+	t.Parallel()
+	limits := &countingLimits{Store: ratelimit.NewMemory(nil)}
+	metrics := ops.NewMetrics()
+	h := start(t, withConfig(func(c *bot.Config) { c.RESTLimits, c.Metrics = limits, metrics }))
+	alice := h.srv.AddUser("alice").ID
+	h.srv.InjectFault(discordtest.Fault{
+		Method: http.MethodPost, Route: "/interactions/{interaction_id}/{interaction_token}/callback",
+		Status: http.StatusTooManyRequests, RetryAfter: 10 * time.Millisecond,
+	})
+	if _, m := h.command(alice, "help"); !m.Ephemeral() {
+		t.Fatalf("/help answered %q", m.Content)
+	}
+	sent := int64(len(h.srv.Requests()))
+	if n := limits.takes.Load(); n < sent {
+		t.Errorf("the store was asked %d times for %d requests", n, sent)
+	}
+	if n := limits.pauses.Load(); n != 1 {
+		t.Errorf("the store recorded %d pauses, want the 429's", n)
+	}
+	if n := testutil.ToFloat64(metrics.RESTTooMany.WithLabelValues("user")); n != 1 {
+		t.Errorf("gambit_discord_rest_429_total{scope=\"user\"} = %v, want 1", n)
+	}
+	if n := testutil.ToFloat64(metrics.RESTInvalid); n != 1 {
+		t.Errorf("gambit_discord_rest_invalid_requests = %v, want 1", n)
 	}
 }

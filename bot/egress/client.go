@@ -24,7 +24,7 @@ var ErrStopped = errors.New("bot: stopped: the shutdown ran out of time")
 // 429.
 type stoppable struct {
 	next    http.RoundTripper
-	stopped atomic.Bool
+	stopped *atomic.Bool
 }
 
 // RoundTrip implements http.RoundTripper.
@@ -50,6 +50,10 @@ type Config struct {
 	Logger *slog.Logger
 	// Metrics, if not nil, counts the REST errors.
 	Metrics *ops.Metrics
+	// Limit, if not nil, wraps the transport of every request: the rate
+	// limiter (bot/egress/ratelimit). What it sends, a request again
+	// after a 429 too, a stop refuses as any other.
+	Limit func(next http.RoundTripper) http.RoundTripper
 }
 
 // Client sends the bot's requests to Discord. Session is the discordgo
@@ -61,12 +65,12 @@ type Client struct {
 	// Session makes the REST calls.
 	Session *discordgo.Session
 
-	transport *stoppable
-	client    *http.Client
-	token     string
-	log       *slog.Logger
-	metrics   *ops.Metrics
-	pictures  pictures
+	stopped  atomic.Bool // set by Stop: every request fails at once
+	client   *http.Client
+	token    string
+	log      *slog.Logger
+	metrics  *ops.Metrics
+	pictures pictures
 }
 
 // New returns a client for cfg. It does not call Discord.
@@ -79,8 +83,12 @@ func New(cfg Config) (*Client, error) {
 		}
 		transport = apiurl.Transport(base, nil)
 	}
-	c := &Client{transport: &stoppable{next: transport}, token: cfg.Token, log: cfg.Logger, metrics: cfg.Metrics}
-	c.client = &http.Client{Transport: c.transport, Timeout: 20 * time.Second}
+	c := &Client{token: cfg.Token, log: cfg.Logger, metrics: cfg.Metrics}
+	transport = &stoppable{next: transport, stopped: &c.stopped}
+	if cfg.Limit != nil {
+		transport = &stoppable{next: cfg.Limit(transport), stopped: &c.stopped}
+	}
+	c.client = &http.Client{Transport: transport, Timeout: 20 * time.Second}
 	s, err := c.NewSession()
 	if err != nil {
 		return nil, err
@@ -106,7 +114,7 @@ func (c *Client) NewSession() (*discordgo.Session, error) {
 }
 
 // Stop makes every request from now on fail at once with ErrStopped.
-func (c *Client) Stop() { c.transport.stopped.Store(true) }
+func (c *Client) Stop() { c.stopped.Store(true) }
 
 // Observe counts a Discord REST error by status and code.
 func (c *Client) Observe(err error) {

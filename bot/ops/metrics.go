@@ -35,6 +35,17 @@ type Metrics struct {
 	// RESTErrors counts Discord REST errors by HTTP status ("404", "429")
 	// and Discord JSON error code ("10008"; "0" when the body had none).
 	RESTErrors *prometheus.CounterVec
+	// RESTWaits is the time Discord REST requests waited for Discord's
+	// rate limits before they went, in seconds: one observation for each
+	// request that waited.
+	RESTWaits prometheus.Histogram
+	// RESTTooMany counts the 429s Discord answered, by scope ("global",
+	// "user", "shared", "cloudflare" for a ban).
+	RESTTooMany *prometheus.CounterVec
+	// RESTInvalid is the count of invalid requests (401, 403, 429 but
+	// "shared") in the last 10 minutes, as last seen: Discord bans at
+	// 10,000.
+	RESTInvalid prometheus.Gauge
 	// GamesActive is the number of games in progress.
 	GamesActive prometheus.Gauge
 	// ChallengesPending is the number of challenges awaiting an answer.
@@ -53,6 +64,7 @@ const (
 	labelGame    = "game"
 	labelStatus  = "status"
 	labelCode    = "code"
+	labelScope   = "scope"
 )
 
 // Histogram buckets, in seconds unless said otherwise.
@@ -114,6 +126,19 @@ func NewMetrics() *Metrics {
 			Name: "gambit_discord_rest_errors_total",
 			Help: "Failed Discord REST requests, by HTTP status and Discord JSON error code (0 when the response had none).",
 		}, []string{labelStatus, labelCode}),
+		RESTWaits: prometheus.NewHistogram(prometheus.HistogramOpts{
+			Name:    "gambit_discord_rest_wait_seconds",
+			Help:    "Time Discord REST requests waited for Discord's rate limits (shared by the bot's processes) before they went; requests that did not wait are not counted.",
+			Buckets: waitBuckets,
+		}),
+		RESTTooMany: prometheus.NewCounterVec(prometheus.CounterOpts{
+			Name: "gambit_discord_rest_429_total",
+			Help: "Discord REST answers 429 Too Many Requests, by scope (global, user, shared; cloudflare for a ban).",
+		}, []string{labelScope}),
+		RESTInvalid: prometheus.NewGauge(prometheus.GaugeOpts{
+			Name: "gambit_discord_rest_invalid_requests",
+			Help: "Invalid Discord REST requests (401, 403, 429 but shared) in the last 10 minutes, as last counted; Discord bans at 10,000.",
+		}),
 		GamesActive: prometheus.NewGauge(prometheus.GaugeOpts{
 			Name: "gambit_games_active",
 			Help: "Games in progress.",
@@ -133,7 +158,7 @@ func NewMetrics() *Metrics {
 		m.Interactions, m.FirstResponse,
 		m.AIQueue, m.AIWait,
 		m.SearchSeconds, m.SearchDepth, m.Overshoot,
-		m.RESTErrors,
+		m.RESTErrors, m.RESTWaits, m.RESTTooMany, m.RESTInvalid,
 		m.GamesActive, m.ChallengesPending, m.CorruptSkipped,
 	)
 	return m

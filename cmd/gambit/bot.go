@@ -48,6 +48,9 @@ environment and from a .env file in the working directory (see .env.example):
   GAMBIT_MAX_GAMES_PER_USER  a member's games in progress and challenges sent at most (default 10)
   GAMBIT_MAX_CHALLENGES  a member's challenges waiting for an answer at most (default 3)
   GAMBIT_LOG_LEVEL       debug, info, warn or error (default info)
+  GAMBIT_REDIS_URL       share Discord's rate limits between the bot's processes on this Redis
+                         server (redis://host:port/0); unset, each process keeps its own
+  GAMBIT_REST_RATE       Discord's global limit of the bot's REST requests per second (default 50)
   GAMBIT_OPS_ADDR        serve /healthz, /metrics and /backup here (":9090" is loopback only)
   GAMBIT_OPS_TOKEN       the bearer token /backup needs (at least 16 characters, hard to guess: openssl rand -hex 32); unset: /backup is off
 
@@ -230,6 +233,11 @@ func serveBot(ctx context.Context, sio stdio, m mode) error {
 	cfg.Logger = log
 	runtime.GOMAXPROCS(bot.Procs(cfg))
 	cfg.Metrics = ops.NewMetrics()
+	closeLimits, err := restLimits(ctx, &cfg)
+	if err != nil {
+		return err
+	}
+	defer closeLimits()
 
 	store, err := openStore(ctx, os.Getenv(envDatabaseURL), envOr("GAMBIT_DB", defaultDB), serving)
 	if err != nil {

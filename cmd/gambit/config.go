@@ -1,11 +1,22 @@
 package main
 
 import (
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"errors"
 	"fmt"
 	"io/fs"
+	"os"
+	"strconv"
+	"strings"
+	"time"
 
 	"github.com/joho/godotenv"
+	"github.com/redis/go-redis/v9"
+
+	"github.com/gambitbot/gambit/bot"
+	"github.com/gambitbot/gambit/bot/egress/ratelimit"
 )
 
 // loadDotEnv adds the settings of the .env file at path to the
@@ -17,4 +28,45 @@ func loadDotEnv(path string) error {
 		return nil
 	}
 	return fmt.Errorf("read settings from %s: %w", path, err)
+}
+
+// Settings of Discord's rate limits, shared by the bot's processes.
+const (
+	envRedisURL = "GAMBIT_REDIS_URL"
+	envRESTRate = "GAMBIT_REST_RATE"
+)
+
+// restLimits reads where the bot's processes share Discord's rate limits
+// (GAMBIT_REDIS_URL: a Redis server; unset, each process keeps its own in
+// memory, which suits one process) and the global limit
+// (GAMBIT_REST_RATE), into cfg. It checks that the server answers. The
+// returned function closes the connection.
+func restLimits(ctx context.Context, cfg *bot.Config) (func(), error) {
+	if v := strings.TrimSpace(os.Getenv(envRESTRate)); v != "" {
+		n, err := strconv.Atoi(v)
+		if err != nil || n < 1 {
+			return nil, fmt.Errorf("%s=%q: want Discord's global limit of requests per second, a whole number ≥ 1 (Discord's default is %d)", envRESTRate, v, ratelimit.DefaultGlobal)
+		}
+		cfg.RESTGlobal = n
+	}
+	url := strings.TrimSpace(os.Getenv(envRedisURL))
+	if url == "" {
+		return func() {}, nil
+	}
+	opts, err := redis.ParseURL(url)
+	if err != nil {
+		// go-redis quotes the URL, password included: name the setting only.
+		return nil, fmt.Errorf("%s: want redis://[user:password@]host:port/db or rediss://…", envRedisURL)
+	}
+	client := redis.NewClient(opts)
+	pctx, cancel := context.WithTimeout(ctx, 10*time.Second)
+	defer cancel()
+	if err := client.Ping(pctx).Err(); err != nil {
+		_ = client.Close()
+		return nil, fmt.Errorf("%s: the Redis server of Discord's shared rate limits does not answer at %s: %w", envRedisURL, opts.Addr, err)
+	}
+	// One bot's limits: another bot on the same server has its own.
+	sum := sha256.Sum256([]byte(cfg.Token))
+	cfg.RESTLimits = ratelimit.NewRedis(client, "gambit:ratelimit:"+hex.EncodeToString(sum[:6])+":")
+	return func() { _ = client.Close() }, nil
 }

@@ -35,6 +35,8 @@ Settings come from the environment and from a .env file (see gambit bot):
   GAMBIT_CLAIM_TTL       how long a dead worker's turn waits for another (default 30s)
   GAMBIT_SHUTDOWN_TIMEOUT  how long a stop waits for the searches under way before
                          handing them to another worker (default 7s)
+  GAMBIT_REDIS_URL       the Redis server where the bot's processes share Discord's rate limits
+  GAMBIT_REST_RATE       Discord's global limit of the bot's REST requests per second (default 50)
   GAMBIT_LOG_LEVEL       debug, info, warn or error (default info)`
 
 // envAITurns says which processes play the AI turns on PostgreSQL.
@@ -59,6 +61,11 @@ func runWorker(args []string, sio stdio) error {
 	runtime.GOMAXPROCS(bot.Procs(cfg))
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
+	closeLimits, err := restLimits(ctx, &cfg)
+	if err != nil {
+		return err
+	}
+	defer closeLimits()
 	store, err := openStore(ctx, url, "", serving)
 	if err != nil {
 		return err

@@ -1,0 +1,26 @@
+package bot
+
+import (
+	"time"
+
+	"github.com/gambitbot/gambit/bot/egress/ratelimit"
+	"github.com/gambitbot/gambit/bot/ops"
+)
+
+// restLimiter returns the limiter of the bot's Discord REST requests:
+// Discord's rate limits kept in cfg.RESTLimits, shared with the other
+// processes of the bot, or in this process's memory.
+func restLimiter(cfg Config) *ratelimit.Limiter {
+	rc := ratelimit.Config{Store: cfg.RESTLimits, Global: cfg.RESTGlobal, Logger: cfg.Logger}
+	if cfg.Metrics != nil {
+		rc.Observer = limitMetrics{cfg.Metrics}
+	}
+	return ratelimit.New(rc)
+}
+
+// limitMetrics passes the limiter's measurements to the metrics.
+type limitMetrics struct{ m *ops.Metrics }
+
+func (l limitMetrics) Waited(d time.Duration) { l.m.RESTWaits.Observe(d.Seconds()) }
+func (l limitMetrics) TooMany(scope string)   { l.m.RESTTooMany.WithLabelValues(scope).Inc() }
+func (l limitMetrics) Invalid(n int)          { l.m.RESTInvalid.Set(float64(n)) }

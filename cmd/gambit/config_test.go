@@ -1,0 +1,37 @@
+package main
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/gambitbot/gambit/bot"
+)
+
+// TestRESTLimitsSettings: without GAMBIT_REDIS_URL each process keeps
+// Discord's rate limits in memory; GAMBIT_REST_RATE sets the global
+// limit and a bad one is refused naming it; a Redis server that does not
+// answer stops the start with an error that names the setting and not the
+// password.
+func TestRESTLimitsSettings(t *testing.T) {
+	t.Setenv(envRedisURL, "")
+	t.Setenv(envRESTRate, "75")
+	var cfg bot.Config
+	closeLimits, err := restLimits(t.Context(), &cfg)
+	if err != nil || cfg.RESTLimits != nil || cfg.RESTGlobal != 75 {
+		t.Fatalf("%s unset, %s=75: store %v, global %d, err %v; want none, 75", envRedisURL, envRESTRate, cfg.RESTLimits, cfg.RESTGlobal, err)
+	}
+	closeLimits()
+
+	t.Setenv(envRESTRate, "fast")
+	if _, err := restLimits(t.Context(), &cfg); err == nil || !strings.Contains(err.Error(), envRESTRate) {
+		t.Errorf("%s=fast: %v; want an error naming it", envRESTRate, err)
+	}
+	t.Setenv(envRESTRate, "")
+	for _, url := range []string{"redis://:hunter2secret@127.0.0.1:1/0", "http://:hunter2secret@x"} {
+		t.Setenv(envRedisURL, url)
+		_, err := restLimits(t.Context(), &cfg)
+		if err == nil || !strings.Contains(err.Error(), envRedisURL) || strings.Contains(err.Error(), "hunter2secret") {
+			t.Errorf("%s=%s: %v; want an error naming the setting, not the password", envRedisURL, url, err)
+		}
+	}
+}
