@@ -61,7 +61,7 @@ func newPackedPDB(size int, patterns [][]int) (*PackedPDB, error) {
 func (d *PackedPDB) Bytes() int {
 	n := 0
 	for _, t := range d.tables {
-		n += 4 * len(t.words)
+		n += 4 * int((t.entries+7)/8)
 	}
 	return n
 }

@@ -243,9 +243,6 @@ func loadPacked(path string, size int, patterns [][]int) (*PackedPDB, error) {
 	if err != nil {
 		return nil, err
 	}
-	for _, t := range d.tables {
-		t.words = make([]uint32, (t.entries+7)/8)
-	}
 	f, err := os.Open(path)
 	if err != nil {
 		return nil, fmt.Errorf("puzzles: load pattern database: %w", err)
@@ -258,6 +255,9 @@ func loadPacked(path string, size int, patterns [][]int) (*PackedPDB, error) {
 	}
 	if info, err := f.Stat(); err != nil || info.Size() != int64(len(head)+d.Bytes()) {
 		return nil, fmt.Errorf("puzzles: load pattern database %s: %w: length", path, errCorrupt)
+	}
+	for _, t := range d.tables {
+		t.words = make([]uint32, (t.entries+7)/8)
 	}
 	sum := uint32(0)
 	if err := eachChunk(d, func(words []uint32, buf []byte) error {
