@@ -162,7 +162,9 @@ func TestCompareGivesEachSolverItsOwnBudget(t *testing.T) {
 	compare, _ := find(board, customid.Compare, nil)
 	m := compared(t, h, h.click(alice, board.ID, compare))
 	rows := compareRows(t, m)
-	if len(rows) != len(puzzles.TileSolvers()) {
+	// Every tile solver but idastar-pdb78, whose 7-8 tables a click
+	// never builds or loads.
+	if _, has := rows["idastar-pdb78"]; has || len(rows) != len(puzzles.TileSolvers())-1 {
 		t.Fatalf("%d rows in %q", len(rows), m.Content)
 	}
 	for name, row := range rows {

@@ -85,7 +85,7 @@ func TestSolveCompare(t *testing.T) {
 		t.Fatalf("exit %d, stderr %q", code, errOut)
 	}
 	lines := strings.Split(strings.TrimSpace(out), "\n")
-	if len(lines) != 10 || !strings.Contains(lines[0], "optimal?") {
+	if len(lines) != 11 || !strings.Contains(lines[0], "optimal?") {
 		t.Fatalf("table %q", out)
 	}
 	rows := map[string][]string{}
@@ -112,7 +112,7 @@ func TestSolveCompare(t *testing.T) {
 	// --json --compare: one element per algorithm.
 	code, out, _ = gambit("solve", "--game", "8puzzle", "--position", pos, "--compare", "--nodes", "5000", "--json")
 	var runs []puzzles.TileReport
-	if err := json.Unmarshal([]byte(out), &runs); code != 0 || err != nil || len(runs) != 9 {
+	if err := json.Unmarshal([]byte(out), &runs); code != 0 || err != nil || len(runs) != 10 {
 		t.Errorf("--json --compare: exit %d, %v, %q", code, err, out)
 	}
 }

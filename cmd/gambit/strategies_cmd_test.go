@@ -86,8 +86,8 @@ func TestStrategiesTable(t *testing.T) {
 
 func TestStrategiesListsPuzzleSolvers(t *testing.T) {
 	for game, want := range map[string][]string{
-		"8puzzle":  {"bfs", "seed003-bfs", "dfs", "ids", "greedy-h1", "greedy-h2", "astar", "idastar", "idastar-pdb"},
-		"15puzzle": {"bfs", "seed003-bfs", "dfs", "ids", "greedy-h1", "greedy-h2", "astar", "idastar", "idastar-pdb"},
+		"8puzzle":  {"bfs", "seed003-bfs", "dfs", "ids", "greedy-h1", "greedy-h2", "astar", "idastar", "idastar-pdb", "idastar-pdb78"},
+		"15puzzle": {"bfs", "seed003-bfs", "dfs", "ids", "greedy-h1", "greedy-h2", "astar", "idastar", "idastar-pdb", "idastar-pdb78"},
 		"nqueens":  {"backtracking", "hill-climbing", "min-conflicts", "swap-repair"},
 	} {
 		var got []string
@@ -96,7 +96,7 @@ func TestStrategiesListsPuzzleSolvers(t *testing.T) {
 			if !slices.Contains(s["games"].([]any), any(game)) {
 				t.Errorf("--game %s lists %v", game, s)
 			}
-			if optimal := s["optimal"].(bool); optimal != slices.Contains([]string{"bfs", "seed003-bfs", "ids", "astar", "idastar", "idastar-pdb"}, s["name"].(string)) {
+			if optimal := s["optimal"].(bool); optimal != slices.Contains([]string{"bfs", "seed003-bfs", "ids", "astar", "idastar", "idastar-pdb", "idastar-pdb78"}, s["name"].(string)) {
 				t.Errorf("--game %s: %v", game, s)
 			}
 		}

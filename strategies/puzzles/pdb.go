@@ -32,17 +32,55 @@ import (
 // and the larger of the two is one too (Culberson & Schaeffer 1998; Korf &
 // Felner 2002).
 type PDB struct {
+	partition
+	tables [][]uint8
+	// Built is how long the tables took to build.
+	Built time.Duration
+}
+
+// partition is the split of a board's tiles into disjoint patterns, with
+// the board's reflection in its main diagonal.
+type partition struct {
 	size     int
-	patterns [][]int // tiles of each pattern
-	tables   [][]uint8
+	patterns [][]int  // tiles of each pattern
 	patOf    [16]int8 // the pattern of each tile, −1 for the blank
 	slotOf   [16]uint8
 	// mirrorCell is each cell's reflection; mirrorTile each tile's, the
 	// tile whose home is the reflection of its home (the blank's is the
 	// blank).
 	mirrorCell, mirrorTile [16]uint8
-	// Built is how long the tables took to build.
-	Built time.Duration
+}
+
+// newPartition checks that the patterns, of at most maxTiles tiles each,
+// split the tiles of the board of the given side.
+func newPartition(size int, patterns [][]int, maxTiles int, why string) (partition, error) {
+	d := partition{size: size, patterns: patterns}
+	for i := range d.patOf {
+		d.patOf[i] = -1
+	}
+	for c := range size * size {
+		d.mirrorCell[c] = uint8(c%size*size + c/size)
+	}
+	for t := 1; t < size*size; t++ {
+		d.mirrorTile[t] = d.mirrorCell[t-1] + 1
+	}
+	covered := 0
+	for p, tiles := range patterns {
+		if len(tiles) > maxTiles {
+			return d, fmt.Errorf("puzzles: pattern %v: at most %d tiles (%s)", tiles, maxTiles, why)
+		}
+		for s, t := range tiles {
+			if t < 1 || t >= size*size || d.patOf[t] != -1 {
+				return d, fmt.Errorf("puzzles: pattern %v: tile %d is not a tile of the %d×%d board or is in two patterns", tiles, t, size, size)
+			}
+			d.patOf[t], d.slotOf[t] = int8(p), uint8(s)
+			covered++
+		}
+	}
+	if covered != size*size-1 {
+		return d, fmt.Errorf("puzzles: patterns %v cover %d of %d tiles", patterns, covered, size*size-1)
+	}
+	return d, nil
 }
 
 // Bytes returns the memory the tables take.
@@ -55,38 +93,19 @@ func (d *PDB) Bytes() int {
 }
 
 // Patterns returns the tiles of each pattern.
-func (d *PDB) Patterns() [][]int { return d.patterns }
+func (d *partition) Patterns() [][]int { return d.patterns }
 
 // NewPDB builds the additive pattern database of the given board side for
 // the given disjoint patterns, which must cover every tile.
 func NewPDB(size int, patterns [][]int) (*PDB, error) {
 	start := time.Now()
-	d := &PDB{size: size, patterns: patterns}
-	for i := range d.patOf {
-		d.patOf[i] = -1
+	pt, err := newPartition(size, patterns, 6, "16^k bytes")
+	if err != nil {
+		return nil, err
 	}
-	for c := range size * size {
-		d.mirrorCell[c] = uint8(c%size*size + c/size)
-	}
-	for t := 1; t < size*size; t++ {
-		d.mirrorTile[t] = d.mirrorCell[t-1] + 1
-	}
-	covered := 0
-	for p, tiles := range patterns {
-		if len(tiles) > 6 {
-			return nil, fmt.Errorf("puzzles: pattern %v: at most 6 tiles (16^k bytes)", tiles)
-		}
-		for s, t := range tiles {
-			if t < 1 || t >= size*size || d.patOf[t] != -1 {
-				return nil, fmt.Errorf("puzzles: pattern %v: tile %d is not a tile of the %d×%d board or is in two patterns", tiles, t, size, size)
-			}
-			d.patOf[t], d.slotOf[t] = int8(p), uint8(s)
-			covered++
-		}
+	d := &PDB{partition: pt}
+	for _, tiles := range patterns {
 		d.tables = append(d.tables, buildTable(size, tiles))
-	}
-	if covered != size*size-1 {
-		return nil, fmt.Errorf("puzzles: patterns %v cover %d of %d tiles", patterns, covered, size*size-1)
 	}
 	d.Built = time.Since(start)
 	return d, nil
@@ -144,7 +163,7 @@ func (d *PDB) index(p int, pos *[16]uint8) uint32 {
 
 // reflect returns the cells of the tiles (tile → cell) of the reflected
 // board.
-func (d *PDB) reflect(pos *[16]uint8) (m [16]uint8) {
+func (d *partition) reflect(pos *[16]uint8) (m [16]uint8) {
 	for t := range d.size * d.size {
 		m[d.mirrorTile[t]] = d.mirrorCell[pos[t]]
 	}

@@ -49,8 +49,9 @@ func puzzleOf(pos engine.Position) (puzzle, error) {
 }
 
 // Shortest returns a shortest sequence of moves from pos to a solution:
-// for a sliding-tile puzzle an optimal solution (A* on the 8-puzzle,
-// IDA* on the pattern databases on the 15-puzzle), for N-Queens the moves
+// for a sliding-tile puzzle an optimal solution (IDA* on the pattern
+// databases: the exact one of the 8-puzzle, the 7-8 or 6-6-3 ones of the
+// 15-puzzle), for N-Queens the moves
 // to the nearest solution — every solution of N enumerated, and a column
 // whose queen differs takes one move, so the fewest differing columns is
 // the fewest moves. It fails for any other position, or at the context's

@@ -81,11 +81,17 @@ func LookupTile(name string) (TileSolver, error) {
 // tilePuzzle is the sliding-tile puzzles' part of play.go.
 type tilePuzzle struct{}
 
-// shortest is A* on the 8-puzzle, IDA* on the pattern databases on the
-// 15-puzzle.
+// shortest is IDA* on the pattern databases: on the 8-puzzle on the one
+// table of all its tiles, the exact distance (built in milliseconds at
+// first use); on the 15-puzzle on the 7-8 tables when they are in memory,
+// else on the 6-6-3 ones.
 func (tilePuzzle) shortest(ctx context.Context, pos engine.Position) ([]engine.Move, error) {
 	p := pos.(*slidingtile.Position)
-	s, err := LookupTile(map[int]string{3: "astar", 4: "idastar-pdb"}[p.Size()])
+	name := "idastar-pdb"
+	if PDB78Ready(p.Size()) {
+		name = "idastar-pdb78"
+	}
+	s, err := LookupTile(name)
 	if err != nil {
 		return nil, err
 	}
@@ -98,6 +104,9 @@ func (tilePuzzle) entrants(pos engine.Position) []Entrant {
 	p := pos.(*slidingtile.Position)
 	var out []Entrant
 	for _, s := range TileSolvers() {
+		if s.Name == "idastar-pdb78" && !PDB78Ready(p.Size()) {
+			continue // never built or loaded on a player's click
+		}
 		out = append(out, Entrant{Algorithm: s.Name, run: func(ctx context.Context, l Limits) Run { return RunTileWithin(ctx, s, p, l) }})
 	}
 	return out
@@ -145,6 +154,7 @@ var tileSolvers = []TileSolver{
 	{Name: "astar", Description: "A* on the Manhattan distance", Optimal: true, solve: astar},
 	{Name: "idastar", Description: "IDA* on the Manhattan distance (Korf 1985)", Optimal: true, solve: idaManhattan},
 	{Name: "idastar-pdb", Description: "IDA* on additive pattern databases (Korf & Felner 2002): 6-6-3 tiles, 4-4 on the 8-puzzle, the larger of the lookups on the board and on its reflection", Optimal: true, solve: idaPDB},
+	{Name: "idastar-pdb78", Description: "IDA* on the 7-8 additive pattern database (Korf & Felner 2002), 4 bits an entry, built once and kept on disk; the 8-puzzle's one table of all 8 tiles is the exact distance", Optimal: true, solve: idaPDB78},
 }
 
 // state is a position packed 4 bits a cell, the first cell lowest.
