@@ -22,7 +22,10 @@
 //     node's score lies in a window that shrinks with the stones left;
 //   - consults a transposition table of one-word entries holding the full
 //     key, a lower and an upper bound on the score and the move that proved
-//     the lower bound, which it tries first;
+//     the lower bound, which it tries first; the large table's buckets of
+//     two keep the position of fewest moves they have seen beside the
+//     latest, and before 20 moves a position and its mirror image share
+//     an entry;
 //   - orders the other moves by the number of winning cells each creates
 //     for the mover (its threats), centre columns first among equals;
 //   - with more than 14 empty cells, looks up all its children in the
@@ -81,7 +84,7 @@ type Solver struct {
 // the tens to hundreds of milliseconds that touching 64 MiB takes before
 // it can look at its clock.
 func New(tableBytes int) *Solver {
-	s := &Solver{tt: newTable(tableBytes), near: newTable(nearBytes), book: DefaultBook()}
+	s := &Solver{tt: newTable(tableBytes, true), near: newTable(nearBytes, false), book: DefaultBook()}
 	s.start(context.Background(), 0) // ready for tests that search below the root
 	return s
 }
@@ -283,7 +286,7 @@ func (s *Solver) bestMove(cur, mask, oppWin uint64, ply, score int, weak bool) i
 	if possible == 0 {
 		return column(playable(mask)) // every move loses at once
 	}
-	_, _, ttMove := s.tt.get(cur + mask)
+	_, _, ttMove := s.get(cur+mask, ply)
 	if s.stable {
 		ttMove = -1
 	}

@@ -292,7 +292,7 @@ func TestCancel(t *testing.T) {
 }
 
 func TestTable(t *testing.T) {
-	tt := newTable(0)
+	tt := newTable(0, false)
 	if l, u, m := tt.get(0); l != noLower || u != noUpper || m != -1 {
 		t.Errorf("empty table, key 0: %d %d %d; want no bounds, no move", l, u, m)
 	}

@@ -1,0 +1,18 @@
+//go:build !linux
+
+package c4solver
+
+import (
+	"syscall"
+	"testing"
+	"time"
+)
+
+// cpuTime returns the CPU time, user and system, this process has used.
+func cpuTime(tb testing.TB) time.Duration {
+	var ru syscall.Rusage
+	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
+		tb.Fatal(err)
+	}
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
+}
