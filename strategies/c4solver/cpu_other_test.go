@@ -8,8 +8,9 @@ import (
 	"time"
 )
 
-// cpuTime returns the CPU time, user and system, this process has used.
-func cpuTime(tb testing.TB) time.Duration {
+// threadCPUTime returns the CPU time, user and system, this process has
+// used: where the thread's own clock is not at hand, the process's.
+func threadCPUTime(tb testing.TB) time.Duration {
 	var ru syscall.Rusage
 	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
 		tb.Fatal(err)
