@@ -136,7 +136,7 @@ func (s *Solver) get(key uint64, ply int) (lower, upper, move int) {
 		return s.near.get(key)
 	}
 	if ply < symPly {
-		if m := mirror(key); m < key {
+		if m := mirrorKey(key); m < key {
 			lower, upper, move = s.tt.get(m)
 			return lower, upper, mirrorMove(move)
 		}
@@ -149,15 +149,15 @@ func (s *Solver) get(key uint64, ply int) (lower, upper, move int) {
 func (s *Solver) put(key uint64, ply, lower, upper, move int) {
 	switch {
 	case ply >= nearPly:
-		s.near.put(key, lower, upper, move)
+		s.near.put(key, ply, lower, upper, move)
 	case ply < symPly:
-		if m := mirror(key); m < key {
-			s.tt.put(m, lower, upper, mirrorMove(move))
+		if m := mirrorKey(key); m < key {
+			s.tt.put(m, ply, lower, upper, mirrorMove(move))
 			return
 		}
 		fallthrough
 	default:
-		s.tt.put(key, lower, upper, move)
+		s.tt.put(key, ply, lower, upper, move)
 	}
 }
 
@@ -165,6 +165,16 @@ func (s *Solver) put(key uint64, ply, lower, upper, move int) {
 // early, where the mirror image of a position is often met and its subtree
 // is large, the mirroring costs little.
 const symPly = 20
+
+// mirrorKey is mirror for the search: the columns moved in one step each
+// rather than one after the other.
+func mirrorKey(key uint64) uint64 {
+	const c = 1<<colBits - 1
+	return key&(c<<(3*colBits)) |
+		key&(c<<(2*colBits))<<(2*colBits) | key>>(2*colBits)&(c<<(2*colBits)) |
+		key&(c<<colBits)<<(4*colBits) | key>>(4*colBits)&(c<<colBits) |
+		key&c<<(6*colBits) | key>>(6*colBits)&c
+}
 
 // mirrorMove returns the column of move (−1: none) in the mirror image.
 func mirrorMove(move int) int {

@@ -82,10 +82,11 @@ func decode(e uint64) (lower, upper, move int) {
 	return int(e>>lowerShift&boundMask) + noLower, noUpper - int(e>>upperShift&boundMask), int(e>>moveShift) - 1
 }
 
-// put records that key's score lies in [lower, upper] (noLower, noUpper
-// for a missing side) and that move (−1: unknown) reaches the lower bound,
-// tightening what the table already knows of key.
-func (t *table) put(key uint64, lower, upper, move int) {
+// put records that the score of key, a position after ply moves, lies in
+// [lower, upper] (noLower, noUpper for a missing side) and that move (−1:
+// unknown) reaches the lower bound, tightening what the table already
+// knows of key.
+func (t *table) put(key uint64, ply, lower, upper, move int) {
 	i := t.index(key)
 	slot := i
 	switch e0 := t.entries[i]; {
@@ -93,7 +94,7 @@ func (t *table) put(key uint64, lower, upper, move int) {
 	case !t.twoWay:
 	case t.entries[i+1]&keyMask == key:
 		slot = i + 1
-	case e0 == 0 || plies(key) <= plies(e0&keyMask):
+	case e0 == 0 || ply <= plies(e0&keyMask):
 		t.entries[i+1] = e0 // the first slot's entry is now the second's
 		t.entries[i] = 0
 	default:
@@ -114,14 +115,21 @@ func (t *table) put(key uint64, lower, upper, move int) {
 
 // plies returns the number of stones of the position of key: in each
 // column, key holds the stones' count of ones plus the player to move's
-// stones, so key+1 has its highest bit at the column's height.
+// stones, so key+1 has its highest bit at the column's height, which
+// columnHeight holds for each of the 127 values a column can take.
 func plies(key uint64) int {
-	n := 0
-	for range width {
-		n += bits.Len64(key&(1<<colBits-1)+1) - 1
-		key >>= colBits
-	}
-	return n
+	const c = 1<<colBits - 1
+	return int(columnHeight[key&c]) + int(columnHeight[key>>colBits&c]) + int(columnHeight[key>>(2*colBits)&c]) +
+		int(columnHeight[key>>(3*colBits)&c]) + int(columnHeight[key>>(4*colBits)&c]) +
+		int(columnHeight[key>>(5*colBits)&c]) + int(columnHeight[key>>(6*colBits)&c])
 }
+
+// columnHeight maps a column of a key to the column's stones.
+var columnHeight = func() (h [1 << colBits]uint8) {
+	for v := range h {
+		h[v] = uint8(bits.Len(uint(v)+1) - 1)
+	}
+	return h
+}()
 
 func (t *table) clear() { clear(t.entries) }

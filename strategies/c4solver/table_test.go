@@ -47,7 +47,7 @@ func TestTwoWayTableKeepsTheEarlierPosition(t *testing.T) {
 	tt := newTable(0, true)
 	rng := rand.New(rand.NewPCG(5, 6))
 	early := keyOf(randomPosition(rng, 4))
-	tt.put(early, 2, 5, 3)
+	tt.put(early, 4, 2, 5, 3)
 	var late uint64
 	for stored := 0; stored < 20; {
 		p := randomPosition(rng, 20)
@@ -55,7 +55,7 @@ func TestTwoWayTableKeepsTheEarlierPosition(t *testing.T) {
 			continue
 		}
 		late = keyOf(p)
-		tt.put(late, -1, 1, 0)
+		tt.put(late, 20, -1, 1, 0)
 		stored++
 	}
 	if l, u, m := tt.get(early); l != 2 || u != 5 || m != 3 {
@@ -89,5 +89,15 @@ func TestMirrorImageSharesTheEntries(t *testing.T) {
 	}
 	if m.Nodes*20 > r.Nodes {
 		t.Errorf("%s took %d nodes, then its mirror image %s %d; want at most a twentieth", moves, r.Nodes, mirrored, m.Nodes)
+	}
+}
+
+// TestMirrorKey: the search's mirror of a key is the book's.
+func TestMirrorKey(t *testing.T) {
+	rng := rand.New(rand.NewPCG(7, 8))
+	for range 2000 {
+		if p := randomPosition(rng, rng.IntN(cells)); p != nil && mirrorKey(keyOf(p)) != mirror(keyOf(p)) {
+			t.Fatalf("%s: mirrorKey %x, mirror %x", p, mirrorKey(keyOf(p)), mirror(keyOf(p)))
+		}
 	}
 }
