@@ -254,15 +254,7 @@ func (s *Solver) root(cur, mask uint64, ply int, weak bool) (score, col int) {
 		if weak && (lo > 0 || hi < 0) {
 			break
 		}
-		med := lo + (hi-lo)/2
-		if med <= 0 && lo/2 < med {
-			med = lo / 2
-		} else if med >= 0 && hi/2 > med {
-			med = hi / 2
-		}
-		if weak && !first {
-			med = max(-1, min(med, 0))
-		}
+		med := probe(lo, hi, ply, weak, first)
 		if v := s.negamax(cur, mask, oppWin, ply, med); v <= med {
 			hi = v
 		} else {
@@ -278,6 +270,39 @@ func (s *Solver) root(cur, mask uint64, ply int, weak bool) (score, col int) {
 	}
 	return score, s.bestMove(cur, mask, oppWin, ply, score, weak)
 }
+
+// probe returns the null window (med, med+1) the root searches next when
+// the score lies in [lo, hi] (lo < hi), after ply moves: halfway between
+// 0 and the far end, or, for a weak solve after its first probe, about
+// the sign. Before stepPly moves a strong solve asks about the sign first
+// and then steps one score at a time away from 0: the first moves' scores
+// are small, and there each probe near the score costs hundreds of
+// millions of nodes (the empty board without the book: 732 M nodes
+// instead of 898 M).
+func probe(lo, hi, ply int, weak, first bool) int {
+	if !weak && ply < stepPly {
+		switch {
+		case lo >= 0:
+			return lo
+		case hi <= 0:
+			return hi - 1
+		}
+		return 0
+	}
+	med := lo + (hi-lo)/2
+	if med <= 0 && lo/2 < med {
+		med = lo / 2
+	} else if med >= 0 && hi/2 > med {
+		med = hi / 2
+	}
+	if weak && !first {
+		med = max(-1, min(med, 0))
+	}
+	return med
+}
+
+// stepPly: see probe.
+const stepPly = 4
 
 // bestMove returns the column of a move that achieves score (weak: its
 // sign) in the position of root, whose score it is.

@@ -101,3 +101,25 @@ func TestMirrorKey(t *testing.T) {
 		}
 	}
 }
+
+// TestProbeStepsFromZeroEarly: before stepPly moves a strong solve asks
+// about the sign first, then steps one score at a time away from 0; later
+// it probes halfway to the far end.
+func TestProbeStepsFromZeroEarly(t *testing.T) {
+	for _, tc := range []struct {
+		lo, hi, ply int
+		want        int
+	}{
+		{-21, 21, 0, 0}, // the empty board: the sign first
+		{1, 21, 0, 1},   // a win: is it more than 1?
+		{2, 21, 0, 2},
+		{-20, 0, 1, -1}, // a draw or a loss: is it a draw?
+		{-20, -1, 1, -2},
+		{-21, 21, stepPly, -10}, // later: the quick losses first
+		{-9, 21, stepPly, 10},
+	} {
+		if got := probe(tc.lo, tc.hi, tc.ply, false, true); got != tc.want {
+			t.Errorf("probe(%d, %d) after %d moves = %d; want %d", tc.lo, tc.hi, tc.ply, got, tc.want)
+		}
+	}
+}
