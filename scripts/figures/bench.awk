@@ -15,5 +15,5 @@
 	printf "%-36s %s, %s%s\n", name, cpu, nodes, mem
 	next
 }
-/^(goos|goarch|pkg|cpu|PASS|ok) / || /^PASS$/ { next }
+/^(goos|goarch|pkg|cpu): / || /^PASS$/ || /^ok / { next }
 { print }
