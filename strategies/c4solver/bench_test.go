@@ -2,8 +2,10 @@ package c4solver
 
 import (
 	"context"
+	"flag"
 	"fmt"
 	"math/rand/v2"
+	"runtime"
 	"slices"
 	"testing"
 	"time"
@@ -12,6 +14,10 @@ import (
 
 	"github.com/gambitbot/gambit/engine/connect4"
 )
+
+// benchTableMiB is the large table of BenchmarkSolve and
+// BenchmarkEmptyBoard.
+var benchTableMiB = flag.Int("table-mib", DefaultTableBytes>>20, "BenchmarkSolve, BenchmarkEmptyBoard: the large transposition table in MiB")
 
 // benchSets are Pons' six sets; L1_R3 (seconds a position) is cut to its
 // first positions.
@@ -25,7 +31,10 @@ var benchSets = []struct {
 
 // BenchmarkSolve solves every position of each set with a freshly emptied
 // table, as Pons' test protocol does: µs/pos is the mean time of a solve
-// (the emptying is not timed), nodes/pos the mean nodes.
+// (the emptying is not timed), cpu-µs/pos its mean CPU time (the solving
+// thread's, user and system: what a side-by-side comparison on a shared
+// machine counts),
+// nodes/pos the mean nodes.
 func BenchmarkSolve(b *testing.B) {
 	for _, set := range benchSets {
 		for _, weak := range []bool{false, true} {
@@ -34,7 +43,7 @@ func BenchmarkSolve(b *testing.B) {
 				name = set.name + "/weak"
 			}
 			b.Run(name, func(b *testing.B) {
-				benchSet(b, set.name, set.limit, DefaultTableBytes, weak, false)
+				benchSet(b, set.name, set.limit, *benchTableMiB<<20, weak, false)
 			})
 		}
 	}
@@ -82,16 +91,19 @@ func benchSet(b *testing.B, set string, limit, tableBytes int, weak, shared bool
 		solve = s.SolveWeak
 	}
 	ctx := context.Background()
-	var spent time.Duration
+	runtime.LockOSThread() // threadCPUTime times this goroutine's solves
+	defer runtime.UnlockOSThread()
+	var spent, cpu time.Duration
 	var nodes, solved uint64
 	for b.Loop() {
 		for i, p := range positions {
 			if i == 0 || !shared {
 				s.Reset()
 			}
-			start := time.Now()
+			start, startCPU := time.Now(), threadCPUTime(b)
 			r, err := solve(ctx, p)
 			spent += time.Since(start)
+			cpu += threadCPUTime(b) - startCPU
 			want := cases[i].score
 			if weak {
 				want = sign(want)
@@ -104,6 +116,7 @@ func benchSet(b *testing.B, set string, limit, tableBytes int, weak, shared bool
 		}
 	}
 	b.ReportMetric(float64(spent.Microseconds())/float64(solved), "µs/pos")
+	b.ReportMetric(float64(cpu.Nanoseconds())/1e3/float64(solved), "cpu-µs/pos")
 	b.ReportMetric(float64(nodes)/float64(solved), "nodes/pos")
 }
 
@@ -165,4 +178,26 @@ func BenchmarkFirstTurnsAfterBook(b *testing.B) {
 	b.ReportMetric(ms(times[len(times)*9/10]), "p90-ms")
 	b.ReportMetric(ms(times[len(times)-1]), "max-ms")
 	b.ReportMetric(float64(slow), "over-2s")
+}
+
+// BenchmarkEmptyBoard solves the empty board without the book (a minute or
+// more; -table-mib sets the large table): the first player wins with the
+// 41st stone, score 1.
+func BenchmarkEmptyBoard(b *testing.B) {
+	s := New(*benchTableMiB << 20)
+	s.SetBook(nil)
+	var nodes uint64
+	runtime.LockOSThread()
+	defer runtime.UnlockOSThread()
+	start := threadCPUTime(b)
+	for b.Loop() {
+		s.Reset()
+		r, err := s.Solve(context.Background(), connect4.New())
+		if err != nil || r.Score != 1 {
+			b.Fatalf("the empty board: score %d, error %v; want 1", r.Score, err)
+		}
+		nodes += r.Nodes
+	}
+	b.ReportMetric(float64(threadCPUTime(b)-start)/1e9/float64(b.N), "cpu-s/op")
+	b.ReportMetric(float64(nodes)/float64(b.N), "nodes/op")
 }

@@ -55,7 +55,7 @@ func (l *moveList) at(i int) (cell, threats uint64) {
 func (s *Solver) cutoff(cur, mask uint64, ply int, moves *moveList, alpha int) (v, col int, ok bool) {
 	for i := range moves.n {
 		cell := moves.cells[i]
-		if _, upper, _ := s.table(ply + 1).get((cur ^ mask) + (mask | cell)); -upper > alpha {
+		if _, upper, _ := s.get((cur^mask)+(mask|cell), ply+1); -upper > alpha {
 			return -upper, column(cell), true
 		}
 	}
@@ -82,8 +82,7 @@ func (s *Solver) negamax(cur, mask, oppWin uint64, ply, alpha int) int {
 	// Neither side wins with its next move: the bounds of the position,
 	// tightened by what the table knows.
 	key := cur + mask
-	tt := s.table(ply)
-	ttLower, ttUpper, ttMove := tt.get(key)
+	ttLower, ttUpper, ttMove := s.get(key, ply)
 	if lower := max(-(cells-2-ply)/2, ttLower); lower > alpha {
 		return lower
 	}
@@ -95,7 +94,7 @@ func (s *Solver) negamax(cur, mask, oppWin uint64, ply, alpha int) int {
 	moves.fill(cur, mask, possible, ttMove)
 	if ply < nearPly {
 		if v, col, ok := s.cutoff(cur, mask, ply, &moves, alpha); ok {
-			tt.put(key, v, noUpper, col)
+			s.put(key, ply, v, noUpper, col)
 			return v
 		}
 	}
@@ -107,12 +106,12 @@ func (s *Solver) negamax(cur, mask, oppWin uint64, ply, alpha int) int {
 			return 0
 		}
 		if v > alpha {
-			tt.put(key, v, noUpper, column(cell))
+			s.put(key, ply, v, noUpper, column(cell))
 			return v
 		}
 		best = max(best, v)
 	}
-	tt.put(key, noLower, best, -1)
+	s.put(key, ply, noLower, best, -1)
 	return best
 }
 
@@ -129,10 +128,58 @@ const (
 	nearBytes = 1 << 20
 )
 
-// table returns the transposition table of positions after ply moves.
-func (s *Solver) table(ply int) *table {
+// get returns the bounds and best move (column, or −1) the tables hold
+// for the position key after ply moves. Before symPly moves a position and
+// its mirror image share the entry of the smaller key, the move mirrored.
+func (s *Solver) get(key uint64, ply int) (lower, upper, move int) {
 	if ply >= nearPly {
-		return &s.near
+		return s.near.get(key)
 	}
-	return &s.tt
+	if ply < symPly {
+		if m := mirrorKey(key); m < key {
+			lower, upper, move = s.tt.get(m)
+			return lower, upper, mirrorMove(move)
+		}
+	}
+	return s.tt.get(key)
+}
+
+// put records bounds and a move for the position key after ply moves, as
+// get reads them.
+func (s *Solver) put(key uint64, ply, lower, upper, move int) {
+	switch {
+	case ply >= nearPly:
+		s.near.put(key, ply, lower, upper, move)
+	case ply < symPly:
+		if m := mirrorKey(key); m < key {
+			s.tt.put(m, ply, lower, upper, mirrorMove(move))
+			return
+		}
+		fallthrough
+	default:
+		s.tt.put(key, ply, lower, upper, move)
+	}
+}
+
+// symPly is the moves played before which mirror images share an entry:
+// early, where the mirror image of a position is often met and its subtree
+// is large, the mirroring costs little.
+const symPly = 20
+
+// mirrorKey is mirror for the search: the columns moved in one step each
+// rather than one after the other.
+func mirrorKey(key uint64) uint64 {
+	const c = 1<<colBits - 1
+	return key&(c<<(3*colBits)) |
+		key&(c<<(2*colBits))<<(2*colBits) | key>>(2*colBits)&(c<<(2*colBits)) |
+		key&(c<<colBits)<<(4*colBits) | key>>(4*colBits)&(c<<colBits) |
+		key&c<<(6*colBits) | key>>(6*colBits)&c
+}
+
+// mirrorMove returns the column of move (−1: none) in the mirror image.
+func mirrorMove(move int) int {
+	if move < 0 {
+		return move
+	}
+	return width - 1 - move
 }

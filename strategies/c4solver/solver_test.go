@@ -292,18 +292,18 @@ func TestCancel(t *testing.T) {
 }
 
 func TestTable(t *testing.T) {
-	tt := newTable(0)
+	tt := newTable(0, false)
 	if l, u, m := tt.get(0); l != noLower || u != noUpper || m != -1 {
 		t.Errorf("empty table, key 0: %d %d %d; want no bounds, no move", l, u, m)
 	}
 	const key = 0x1234567890abc
-	tt.put(key, -5, noUpper, 2)
-	tt.put(key, noLower, 7, -1)
-	tt.put(key, -9, 9, 4) // looser: changes nothing
+	tt.put(key, 10, -5, noUpper, 2)
+	tt.put(key, 10, noLower, 7, -1)
+	tt.put(key, 10, -9, 9, 4) // looser: changes nothing
 	if l, u, m := tt.get(key); l != -5 || u != 7 || m != 2 {
 		t.Errorf("after merging: %d %d %d; want -5 7 2", l, u, m)
 	}
-	tt.put(key, 3, 3, 6)
+	tt.put(key, 10, 3, 3, 6)
 	if l, u, m := tt.get(key); l != 3 || u != 3 || m != 6 {
 		t.Errorf("after an exact score: %d %d %d; want 3 3 6", l, u, m)
 	}
@@ -312,7 +312,7 @@ func TestTable(t *testing.T) {
 	for tt.index(other) != tt.index(key) {
 		other++
 	}
-	tt.put(other, 21, 21, 0)
+	tt.put(other, 10, 21, 21, 0)
 	if l, u, m := tt.get(key); l != noLower || u != noUpper || m != -1 {
 		t.Errorf("replaced key: %d %d %d; want no bounds, no move", l, u, m)
 	}

@@ -1,18 +1,29 @@
 package c4solver
 
-// table is a transposition table: a fixed array of one-word entries,
-// always replaced on a different key. An entry holds the position's full
-// 49-bit key, a lower and an upper bound on its exact score and the best
-// move found (the one that proved the lower bound), so a position searched
-// first with one null window and later with another keeps what both
-// proved. Every bound is a proven fact about the position, not about a
-// search, so entries stay valid across solves and never need clearing.
+import "math/bits"
+
+// table is a transposition table of one-word entries. An entry holds the
+// position's full 49-bit key, a lower and an upper bound on its exact
+// score and the best move found (the one that proved the lower bound), so
+// a position searched first with one null window and later with another
+// keeps what both proved. Every bound is a proven fact about the position,
+// not about a search, so entries stay valid across solves and never need
+// clearing.
+//
+// A one-way table (the near table) replaces an entry whenever another key
+// lands on its slot. A two-way table (the large table) holds a bucket of
+// two entries in one cache line: the first keeps the position of fewest
+// moves played (the largest subtree, the most work to redo) the bucket has
+// seen, the second takes the rest, always replaced. Without the first, the
+// entries near the root of a long solve were overwritten by the millions of
+// positions below them and their subtrees searched again.
 //
 // Entry layout: bits 0–48 key; 49–54 lower bound + 32 (0: none); 55–60
 // 31 − upper bound (0: none); 61–63 best column + 1 (0: none). The zero
 // entry therefore carries no information, whatever its key.
 type table struct {
 	entries []uint64
+	twoWay  bool
 }
 
 const (
@@ -29,44 +40,67 @@ const (
 	noUpper = 31
 
 	minEntries = 1 << 10
-	maxEntries = 1<<32 - 1 // index scaling multiplies by the count in 32 bits
+	maxEntries = 1<<32 - 2 // index scaling multiplies by the count in 32 bits
 )
 
-// newTable returns an empty table of about bytes, its memory advised to
-// huge pages where the system has them and left untouched (see New).
-func newTable(bytes int) table {
-	t := table{entries: make([]uint64, min(max(bytes/8, minEntries), maxEntries))}
+// newTable returns an empty table of about bytes (an even number of
+// entries), its memory advised to huge pages where the system has them and
+// left untouched (see New).
+func newTable(bytes int, twoWay bool) table {
+	t := table{entries: make([]uint64, min(max(bytes/16, minEntries/2), maxEntries/2)*2), twoWay: twoWay}
 	adviseHugePages(t.entries)
 	return t
 }
 
 // index maps key to a slot: a multiplicative hash scaled to the table's
-// size (Lemire's range reduction), so that any size works.
+// size (Lemire's range reduction), so that any size works. In a two-way
+// table it is the bucket's first slot.
 func (t *table) index(key uint64) uint64 {
 	h := (key * 0x9e3779b97f4a7c15) >> 32
+	if t.twoWay {
+		return h * uint64(len(t.entries)/2) >> 32 * 2
+	}
 	return h * uint64(len(t.entries)) >> 32
 }
 
 // get returns the bounds and best move (column, or −1) stored for key,
 // or noLower, noUpper, −1.
 func (t *table) get(key uint64) (lower, upper, move int) {
-	e := t.entries[t.index(key)]
-	if e&keyMask != key {
-		return noLower, noUpper, -1
+	i := t.index(key)
+	if e := t.entries[i]; e&keyMask == key {
+		return decode(e)
 	}
-	return decode(e)
+	if t.twoWay {
+		if e := t.entries[i+1]; e&keyMask == key {
+			return decode(e)
+		}
+	}
+	return noLower, noUpper, -1
 }
 
 func decode(e uint64) (lower, upper, move int) {
 	return int(e>>lowerShift&boundMask) + noLower, noUpper - int(e>>upperShift&boundMask), int(e>>moveShift) - 1
 }
 
-// put records that key's score lies in [lower, upper] (noLower, noUpper
-// for a missing side) and that move (−1: unknown) reaches the lower bound,
-// tightening what the slot already knows of key.
-func (t *table) put(key uint64, lower, upper, move int) {
+// put records that the score of key, a position after ply moves, lies in
+// [lower, upper] (noLower, noUpper for a missing side) and that move (−1:
+// unknown) reaches the lower bound, tightening what the table already
+// knows of key.
+func (t *table) put(key uint64, ply, lower, upper, move int) {
 	i := t.index(key)
-	if e := t.entries[i]; e&keyMask == key {
+	slot := i
+	switch e0 := t.entries[i]; {
+	case e0&keyMask == key:
+	case !t.twoWay:
+	case t.entries[i+1]&keyMask == key:
+		slot = i + 1
+	case e0 == 0 || ply <= plies(e0&keyMask):
+		t.entries[i+1] = e0 // the first slot's entry is now the second's
+		t.entries[i] = 0
+	default:
+		slot = i + 1
+	}
+	if e := t.entries[slot]; e&keyMask == key {
 		l, u, m := decode(e)
 		if l > lower {
 			lower, move = l, m
@@ -76,7 +110,26 @@ func (t *table) put(key uint64, lower, upper, move int) {
 			move = m
 		}
 	}
-	t.entries[i] = key | uint64(lower-noLower)<<lowerShift | uint64(noUpper-upper)<<upperShift | uint64(move+1)<<moveShift
+	t.entries[slot] = key | uint64(lower-noLower)<<lowerShift | uint64(noUpper-upper)<<upperShift | uint64(move+1)<<moveShift
 }
+
+// plies returns the number of stones of the position of key: in each
+// column, key holds the stones' count of ones plus the player to move's
+// stones, so key+1 has its highest bit at the column's height, which
+// columnHeight holds for each of the 127 values a column can take.
+func plies(key uint64) int {
+	const c = 1<<colBits - 1
+	return int(columnHeight[key&c]) + int(columnHeight[key>>colBits&c]) + int(columnHeight[key>>(2*colBits)&c]) +
+		int(columnHeight[key>>(3*colBits)&c]) + int(columnHeight[key>>(4*colBits)&c]) +
+		int(columnHeight[key>>(5*colBits)&c]) + int(columnHeight[key>>(6*colBits)&c])
+}
+
+// columnHeight maps a column of a key to the column's stones.
+var columnHeight = func() (h [1 << colBits]uint8) {
+	for v := range h {
+		h[v] = uint8(bits.Len(uint(v)+1) - 1)
+	}
+	return h
+}()
 
 func (t *table) clear() { clear(t.entries) }

@@ -100,23 +100,27 @@ func mustQueens(t testing.TB, name string) QueensSolver {
 
 // BenchmarkMinConflictsMillion places 1,000,000 queens (seeds 1, 2, …): the
 // figure of docs/ai.md, "`gambit solve`" (go test -run X -bench
-// MinConflictsMillion -benchtime 3x). Its go and c parts run the Go solver and testdata/minconflicts.c,
-// the same algorithm with the same draws in plain C (c is skipped without
-// gcc); compare their cpu-ns/op, the CPU time of a solve.
+// MinConflictsMillion -benchtime 3x). Its go part runs the Go solver; c
+// and c-blocked run testdata/minconflicts.c, the same algorithm with the
+// same draws in plain C, finding a repair's row in two plain passes (c)
+// or block by block as the Go solver does (c-blocked); both are skipped
+// without gcc. Compare their cpu-ns/op, the CPU time of a solve.
 func BenchmarkMinConflictsMillion(b *testing.B) {
 	b.Run("go", func(b *testing.B) { benchQueens(b, "min-conflicts", 1_000_000) })
-	b.Run("c", func(b *testing.B) {
-		bin := buildMinConflictsC(b)
-		cmd := exec.Command(bin, "1000000", "1", strconv.Itoa(b.N))
-		out, err := cmd.Output()
-		if err != nil {
-			b.Fatalf("%s: %v", bin, err)
-		}
-		runs := cRuns(b, out)
-		cpu := cmd.ProcessState.UserTime() + cmd.ProcessState.SystemTime()
-		b.ReportMetric(float64(cpu)/float64(b.N), "cpu-ns/op")
-		b.ReportMetric(float64(runs[len(runs)-1].nodes), "nodes/op")
-	})
+	for _, c := range []struct{ name, mode string }{{"c", "plain"}, {"c-blocked", "blocked"}} {
+		b.Run(c.name, func(b *testing.B) {
+			bin := buildMinConflictsC(b)
+			cmd := exec.Command(bin, "1000000", "1", strconv.Itoa(b.N), c.mode)
+			out, err := cmd.Output()
+			if err != nil {
+				b.Fatalf("%s: %v", bin, err)
+			}
+			runs := cRuns(b, out)
+			cpu := cmd.ProcessState.UserTime() + cmd.ProcessState.SystemTime()
+			b.ReportMetric(float64(cpu)/float64(b.N), "cpu-ns/op")
+			b.ReportMetric(float64(runs[len(runs)-1].nodes), "nodes/op")
+		})
+	}
 }
 
 // BenchmarkSwapRepair places 1,000,000 and 10,000,000 queens by the swap
@@ -196,27 +200,30 @@ func rowsHash(rows []int) string {
 }
 
 // TestMinConflictsMatchesC: the C port of min-conflicts the benchmark
-// measures ours against places the same boards after the same nodes, so
-// the two run the same algorithm with the same draws.
+// measures ours against places the same boards after the same nodes, in
+// both its ways of finding a repair's row, so they run the same algorithm
+// with the same draws.
 func TestMinConflictsMatchesC(t *testing.T) {
 	bin := buildMinConflictsC(t)
 	const n = 20_000
-	out, err := exec.Command(bin, strconv.Itoa(n), "7", "3").Output()
-	if err != nil {
-		t.Fatal(err)
-	}
-	runs := cRuns(t, out)
-	if len(runs) != 3 {
-		t.Fatalf("minconflicts.c printed %q; want 3 runs", out)
-	}
-	s := mustQueens(t, "min-conflicts")
-	for k, c := range runs {
-		sol, err := s.Solve(context.Background(), n, Limits{Seed: 7 + uint64(k)})
+	for _, mode := range []string{"plain", "blocked"} {
+		out, err := exec.Command(bin, strconv.Itoa(n), "7", "3", mode).Output()
 		if err != nil {
 			t.Fatal(err)
 		}
-		if got := (cRun{sol.Nodes, rowsHash(sol.Rows)}); got != c {
-			t.Errorf("seed %d: Go %+v, C %+v", 7+k, got, c)
+		runs := cRuns(t, out)
+		if len(runs) != 3 {
+			t.Fatalf("minconflicts.c %s printed %q; want 3 runs", mode, out)
+		}
+		s := mustQueens(t, "min-conflicts")
+		for k, c := range runs {
+			sol, err := s.Solve(context.Background(), n, Limits{Seed: 7 + uint64(k)})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got := (cRun{sol.Nodes, rowsHash(sol.Rows)}); got != c {
+				t.Errorf("seed %d: Go %+v, C %s %+v", 7+k, got, mode, c)
+			}
 		}
 	}
 }

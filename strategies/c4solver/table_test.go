@@ -1,0 +1,125 @@
+package c4solver
+
+import (
+	"context"
+	"math/rand/v2"
+	"strings"
+	"testing"
+
+	"github.com/gambitbot/gambit/engine"
+	"github.com/gambitbot/gambit/engine/connect4"
+)
+
+// keyOf returns the table key of p.
+func keyOf(p *connect4.Position) uint64 {
+	return p.Bitboard(p.SideToMove()) + (p.Bitboard(engine.X) | p.Bitboard(engine.O))
+}
+
+// randomPosition plays plies random moves from the empty board, none of
+// them ending the game, or returns nil.
+func randomPosition(rng *rand.Rand, plies int) *connect4.Position {
+	p := connect4.New()
+	var buf [connect4.Width]engine.Move
+	for range plies {
+		moves := p.Moves(buf[:0])
+		p.Play(moves[rng.IntN(len(moves))])
+		if p.Terminal() {
+			return nil
+		}
+	}
+	return p
+}
+
+// TestPlies: the number of stones read from a key is the position's.
+func TestPlies(t *testing.T) {
+	rng := rand.New(rand.NewPCG(3, 4))
+	for range 2000 {
+		if p := randomPosition(rng, rng.IntN(cells)); p != nil && plies(keyOf(p)) != p.Ply() {
+			t.Fatalf("%s: plies(key) = %d; want %d", p, plies(keyOf(p)), p.Ply())
+		}
+	}
+}
+
+// TestTwoWayTableKeepsTheEarlierPosition: in the large table an entry of
+// a position after few moves survives any number of later positions
+// landing on its bucket, while the second slot keeps the latest of them.
+func TestTwoWayTableKeepsTheEarlierPosition(t *testing.T) {
+	tt := newTable(0, true)
+	rng := rand.New(rand.NewPCG(5, 6))
+	early := keyOf(randomPosition(rng, 4))
+	tt.put(early, 4, 2, 5, 3)
+	var late uint64
+	for stored := 0; stored < 20; {
+		p := randomPosition(rng, 20)
+		if p == nil || tt.index(keyOf(p)) != tt.index(early) {
+			continue
+		}
+		late = keyOf(p)
+		tt.put(late, 20, -1, 1, 0)
+		stored++
+	}
+	if l, u, m := tt.get(early); l != 2 || u != 5 || m != 3 {
+		t.Errorf("the position after 4 moves, after 20 later ones on its bucket: %d %d %d; want 2 5 3", l, u, m)
+	}
+	if l, u, m := tt.get(late); l != -1 || u != 1 || m != 0 {
+		t.Errorf("the last position stored: %d %d %d; want -1 1 0", l, u, m)
+	}
+}
+
+// TestMirrorImageSharesTheEntries: early positions and their mirror
+// images share the table's entries, so solving the mirror image of a
+// position just solved is nearly free, and gives the same score with the
+// mirrored move.
+func TestMirrorImageSharesTheEntries(t *testing.T) {
+	const moves = "4453432" // 7 moves: the table holds a mirror image's entries until symPly
+	mirrored := strings.Map(func(r rune) rune { return '8' - r + '0' }, moves)
+	s := New(testTableBytes)
+	s.SetBook(nil)
+	ctx := context.Background()
+	r, err := s.Solve(ctx, mustParse(t, moves))
+	if err != nil {
+		t.Fatal(err)
+	}
+	m, err := s.Solve(ctx, mustParse(t, mirrored))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if m.Score != r.Score || int(m.BestMove) != width-1-int(r.BestMove) {
+		t.Errorf("%s: score %d, move %d; its mirror image %s: score %d, move %d", moves, r.Score, r.BestMove, mirrored, m.Score, m.BestMove)
+	}
+	if m.Nodes*20 > r.Nodes {
+		t.Errorf("%s took %d nodes, then its mirror image %s %d; want at most a twentieth", moves, r.Nodes, mirrored, m.Nodes)
+	}
+}
+
+// TestMirrorKey: the search's mirror of a key is the book's.
+func TestMirrorKey(t *testing.T) {
+	rng := rand.New(rand.NewPCG(7, 8))
+	for range 2000 {
+		if p := randomPosition(rng, rng.IntN(cells)); p != nil && mirrorKey(keyOf(p)) != mirror(keyOf(p)) {
+			t.Fatalf("%s: mirrorKey %x, mirror %x", p, mirrorKey(keyOf(p)), mirror(keyOf(p)))
+		}
+	}
+}
+
+// TestProbeStepsFromZeroEarly: before stepPly moves a strong solve asks
+// about the sign first, then steps one score at a time away from 0; later
+// it probes halfway to the far end.
+func TestProbeStepsFromZeroEarly(t *testing.T) {
+	for _, tc := range []struct {
+		lo, hi, ply int
+		want        int
+	}{
+		{-21, 21, 0, 0}, // the empty board: the sign first
+		{1, 21, 0, 1},   // a win: is it more than 1?
+		{2, 21, 0, 2},
+		{-20, 0, 1, -1}, // a draw or a loss: is it a draw?
+		{-20, -1, 1, -2},
+		{-21, 21, stepPly, -10}, // later: the quick losses first
+		{-9, 21, stepPly, 10},
+	} {
+		if got := probe(tc.lo, tc.hi, tc.ply, false, true); got != tc.want {
+			t.Errorf("probe(%d, %d) after %d moves = %d; want %d", tc.lo, tc.hi, tc.ply, got, tc.want)
+		}
+	}
+}
