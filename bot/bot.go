@@ -161,6 +161,10 @@ type Config struct {
 	// the workers of every process sharing it (see PlayAI); nil runs them
 	// on this process's workers.
 	AIQueue AIQueue
+	// Deadlines, if not nil, runs the games' deadlines as jobs of a queue
+	// the processes share (see EndDeadline); nil looks for the due games
+	// every TickInterval.
+	Deadlines Deadlines
 	// Ready, if not nil, is called once the bot serves: connected, its
 	// commands registered and its pending AI turns queued.
 	Ready func()
@@ -422,12 +426,14 @@ func (b *Bot) Connected() bool {
 }
 
 // tookShard redraws the recent boards of the guilds of a shard this
-// process took over from another (ingress.Config.TookShard).
+// process took over from another (ingress.Config.TookShard), and runs the
+// timers' safety net (tookOver).
 func (b *Bot) tookShard(ctx context.Context, owns func(guildID string) bool) {
 	b.inflight.Add(1)
 	go func() {
 		defer b.inflight.Done()
 		b.turns.refreshBoards(ctx, b.now(), owns)
+		b.timers.tookOver(ctx)
 	}()
 }
 

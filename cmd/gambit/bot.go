@@ -253,6 +253,7 @@ func serveBot(ctx context.Context, sio stdio, m mode) error {
 	if cfg.AIQueue, err = aiQueue(store, log); err != nil {
 		return err
 	}
+	cfg.Deadlines = deadlines(store)
 	if cfg.AIQueue == nil && !here {
 		return fmt.Errorf("%s=workers needs PostgreSQL (%s): with the database file, the bot plays the AI turns itself", envAITurns, envDatabaseURL)
 	}

@@ -22,7 +22,9 @@ Usage: gambit worker
 
 Plays the AI turns that gambit bot and gambit serve processes queue on the
 PostgreSQL database, until SIGINT or SIGTERM: it searches, commits the move
-and shows it on the board through Discord's REST API. It opens no gateway
+and shows it on the board through Discord's REST API. It also ends the
+games whose deadline passed (challenges nobody answered, turns nobody
+played), each a job scheduled when the game was saved. It opens no gateway
 and no endpoint; run as many as the AI load needs, on any machines that
 reach the database. A worker that dies loses no turn: another plays it.
 Settings come from the environment and from a .env file (see gambit bot):
@@ -110,8 +112,18 @@ func aiQueue(store storage.Admin, log *slog.Logger) (bot.AIQueue, error) {
 	return aiqueue.NewQueue(pg.Pool(), log)
 }
 
+// deadlines returns the scheduler of the games' deadlines as jobs of the
+// queue of a PostgreSQL store, nil on bbolt, whose bot looks for the due
+// games itself.
+func deadlines(store storage.Admin) bot.Deadlines {
+	if pg, ok := store.(*postgres.Store); ok {
+		return pg
+	}
+	return nil
+}
+
 // startAIWorker starts working the queue of AI turns of a PostgreSQL store
-// with b, one turn per search thread.
+// with b, one turn per search thread, and the games' deadlines.
 func startAIWorker(ctx context.Context, store storage.Admin, b *bot.Bot, cfg bot.Config, log *slog.Logger) (*aiqueue.Worker, error) {
 	pg, ok := store.(*postgres.Store)
 	if !ok {
@@ -121,7 +133,7 @@ func startAIWorker(ctx context.Context, store storage.Admin, b *bot.Bot, cfg bot
 	if threads <= 0 {
 		threads = runtime.NumCPU()
 	}
-	w, err := aiqueue.NewWorker(pg.Pool(), b, aiqueue.Config{Workers: threads, ID: cfg.Instance, Logger: log, RescueAfter: cfg.ClaimTTL})
+	w, err := aiqueue.NewWorker(pg.Pool(), b, aiqueue.Config{Workers: threads, Deadlines: b, ID: cfg.Instance, Logger: log, RescueAfter: cfg.ClaimTTL})
 	if err != nil {
 		return nil, err
 	}

@@ -80,6 +80,7 @@ type Options struct {
 // administration functions behind `gambit db`.
 type Store struct {
 	pool    *pgxpool.Pool
+	jobs    *jobs // inserts the deadlines' jobs (DeadlineArgs)
 	name    string
 	now     func() time.Time
 	dbClock func() time.Time // Options.dbClock
@@ -125,6 +126,10 @@ func Open(ctx context.Context, url string, opts *Options) (*Store, error) {
 		return nil, fmt.Errorf("storage: open %s: %w", s.name, err)
 	}
 	if err := migrate(ctx, s.pool, migrations, o.NoMigrate); err != nil {
+		s.pool.Close()
+		return nil, fmt.Errorf("storage: open %s: %w", s.name, err)
+	}
+	if s.jobs, err = newJobs(s.pool); err != nil {
 		s.pool.Close()
 		return nil, fmt.Errorf("storage: open %s: %w", s.name, err)
 	}
