@@ -95,7 +95,7 @@ func (b timerFlow) runTimers(ctx context.Context) {
 
 // myShards returns the shards whose games this process looks after:
 // its gateway's, every game's without one (Serve).
-func (b timerFlow) myShards() storage.Shards {
+func (b *Bot) myShards() storage.Shards {
 	if b.shards == nil {
 		return storage.Shards{}
 	}

@@ -466,7 +466,7 @@ func (d *crashDrill) takeover() {
 	defer cancel()
 	s := d.open(ctx, "the takeover")
 	defer d.close(s)
-	pending, err := s.AwaitingAI(ctx)
+	pending, err := s.AwaitingAI(ctx, storage.Shards{})
 	if err != nil {
 		d.t.Fatalf("the takeover: %v", err)
 	}
@@ -924,7 +924,7 @@ func (d *crashDrill) verify(label string, prevAwaiting map[storage.GameID]int) (
 		}
 	}
 
-	pending, err := s.AwaitingAI(ctx)
+	pending, err := s.AwaitingAI(ctx, storage.Shards{})
 	if err != nil {
 		t.Fatalf("%s: %v", label, err)
 	}

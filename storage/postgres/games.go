@@ -380,8 +380,8 @@ func (s *Store) ActiveGames(ctx context.Context, p storage.PlayerID) ([]*storage
 }
 
 // AwaitingAI implements storage.Store.
-func (s *Store) AwaitingAI(ctx context.Context) ([]*storage.Game, error) {
-	games, err := s.games(ctx, true, "SELECT id, record FROM games WHERE awaiting_ai ORDER BY id")
+func (s *Store) AwaitingAI(ctx context.Context, shards storage.Shards) ([]*storage.Game, error) {
+	games, err := s.games(ctx, true, "SELECT id, record FROM games WHERE awaiting_ai AND "+shardFilter("games", 1)+" ORDER BY id", shardArgs(shards)...)
 	if err != nil {
 		return games, fmt.Errorf("storage: games awaiting the AI: %w", err)
 	}
@@ -423,18 +423,17 @@ func (s *Store) DueGames(ctx context.Context, shards storage.Shards) ([]*storage
 	return games, nil
 }
 
-// openGames is the query of every open game, oldest first.
-const openGames = "SELECT id, record FROM games WHERE status IN ('pending', 'active') ORDER BY id"
-
-// OpenGames implements storage.Store.
-func (s *Store) OpenGames(ctx context.Context, keep func(*storage.Game) bool) ([]*storage.Game, error) {
+// OpenGames implements storage.Store, selecting the shards' games by their
+// shard_key column.
+func (s *Store) OpenGames(ctx context.Context, shards storage.Shards, keep func(*storage.Game) bool) ([]*storage.Game, error) {
 	var (
 		games   []*storage.Game
 		skipped storage.SkippedError
 	)
 	err := s.view(ctx, func(tx pgx.Tx) error {
 		games, skipped = nil, storage.SkippedError{}
-		rows, err := tx.Query(ctx, openGames)
+		rows, err := tx.Query(ctx, "SELECT id, record FROM games WHERE status IN ('pending', 'active') AND "+shardFilter("games", 1)+" ORDER BY id",
+			shardArgs(shards)...)
 		if err != nil {
 			return err
 		}
