@@ -482,7 +482,7 @@ func (d *crashDrill) takeover() {
 // process ended, PostgreSQL at any time.
 func (d *crashDrill) open(ctx context.Context, label string) storage.Admin {
 	d.t.Helper()
-	s, err := openStore(ctx, d.setup.dbURL, d.db, inspecting)
+	s, err := openStore(ctx, d.setup.dbURL, d.db, inspecting, storeRole{})
 	if err != nil {
 		d.t.Fatalf("%s: open the database to read it: %v", label, err)
 	}

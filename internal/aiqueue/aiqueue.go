@@ -130,6 +130,10 @@ type Config struct {
 	// RetryAfter is how long after a failed attempt a turn is tried
 	// again; 0 means a second. A player is waiting.
 	RetryAfter time.Duration
+	// PollOnly makes the worker poll for jobs (every pollInterval)
+	// instead of listening for them, behind a pooler that has no
+	// sessions for LISTEN (PgBouncer in transaction pooling mode).
+	PollOnly bool
 	// RescueAfter is how long a job may stay running before River takes
 	// its worker for dead and runs it again elsewhere (River's rescuer
 	// looks every 30 seconds); 0 means DefaultRescueAfter. Give the
@@ -145,6 +149,10 @@ const DefaultRescueAfter = bot.DefaultClaimTTL
 // DefaultDeadlineWorkers is Config.DeadlineWorkers's default: ending a
 // game is a store write and a board's edit, no search.
 const DefaultDeadlineWorkers = 2
+
+// pollInterval is how often a PollOnly worker looks for jobs: a player
+// waits for the AI's move, so more often than River's default second.
+const pollInterval = 200 * time.Millisecond
 
 // jobMargin is the time an attempt at a turn may take beyond its search:
 // the store and the board's edits.
@@ -182,7 +190,7 @@ func NewWorker(pool *pgxpool.Pool, p Player, cfg Config) (*Worker, error) {
 		}
 		queues[postgres.DeadlineQueue] = river.QueueConfig{MaxWorkers: cfg.DeadlineWorkers}
 	}
-	c, err := river.NewClient(riverpgxv5.New(pool), &river.Config{
+	rc := &river.Config{
 		ID:                   cfg.ID,
 		Logger:               cfg.Logger,
 		Queues:               queues,
@@ -190,7 +198,12 @@ func NewWorker(pool *pgxpool.Pool, p Player, cfg Config) (*Worker, error) {
 		JobTimeout:           cfg.RescueAfter, // every turn has its own (turnWorker.Timeout)
 		RescueStuckJobsAfter: cfg.RescueAfter,
 		RetryPolicy:          retryAfter(cfg.RetryAfter),
-	})
+		PollOnly:             cfg.PollOnly,
+	}
+	if cfg.PollOnly {
+		rc.FetchPollInterval = pollInterval
+	}
+	c, err := river.NewClient(riverpgxv5.New(pool), rc)
 	if err != nil {
 		return nil, fmt.Errorf("aiqueue: new worker: %w", err)
 	}
