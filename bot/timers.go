@@ -45,17 +45,14 @@ func (b *Bot) EndDeadline(ctx context.Context, id storage.GameID, version uint64
 	return err
 }
 
-// aiSafetySweep is how often a bot whose AI turns are jobs of an AIQueue
-// sweeps up the turns nobody plays: River retries and rescues the jobs,
-// so the sweep only catches a turn whose job could not be queued (the
-// database failed between the move and the job's insert).
-const aiSafetySweep = 10 * time.Minute
-
 // runTimers ends what is due until ctx is done: challenges nobody answered
 // and turns nobody played, unless Deadlines runs them as jobs (then it
 // schedules the jobs missing at start, scheduleDeadlines); and it sweeps
-// up the AI turns nobody plays (sweepAI) every tick, or every
-// aiSafetySweep with an AIQueue. Deadlines that passed while the bot was
+// up the AI turns nobody plays (sweepAI) every tick, or every ClaimTTL
+// with an AIQueue: River retries and rescues the turns' jobs, so the
+// sweep only catches a turn whose job was never queued (its process died,
+// or the database failed, between the move's commit and the job's
+// insert), within twice ClaimTTL. Deadlines that passed while the bot was
 // down are handled at the first tick. With metrics, it also counts the
 // open games now and then.
 func (b timerFlow) runTimers(ctx context.Context) {
@@ -70,7 +67,7 @@ func (b timerFlow) runTimers(ctx context.Context) {
 				b.log.Error("end due games", "err", err)
 			}
 		}
-		if b.cfg.AIQueue == nil || b.now().Sub(swept) >= aiSafetySweep {
+		if b.cfg.AIQueue == nil || b.now().Sub(swept) >= b.cfg.ClaimTTL {
 			swept = b.now()
 			if err := b.turns.sweepAI(ctx, b.cfg.ClaimTTL); err != nil && ctx.Err() == nil {
 				b.log.Error("sweep AI turns", "err", err)
