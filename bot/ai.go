@@ -111,15 +111,15 @@ func (j *aiJob) release(tok webhookToken) {
 	})
 }
 
-// sweepAI queues the AI turns that await the AI with nobody playing
-// them: at start (grace 0), the turns pending when the bot stopped; later,
+// sweepAI queues the AI turns of this process's shards that await the AI
+// with nobody playing them: at start (grace 0), the turns pending when the bot stopped; later,
 // every tick, the turns a process sharing the store queued and then died
 // or stalled on, whose claims ran out. A turn changed within grace is left
 // to the process that queued it, whose worker may not have claimed it yet.
 // Whichever worker runs a turn claims it first (runAI), so a turn swept by
 // two processes at once is still played once.
 func (b aiFlow) sweepAI(ctx context.Context, grace time.Duration) error {
-	pending, err := b.store.AwaitingAI(ctx)
+	pending, err := b.store.AwaitingAI(ctx, b.myShards())
 	if err = b.listed("resume AI turns", err); err != nil {
 		return fmt.Errorf("bot: list games awaiting the AI: %w", err)
 	}
@@ -205,14 +205,15 @@ func (b aiFlow) claimAI(ctx context.Context, t aiTurn) (claimed context.Context,
 // never went out — get their board posted, if they were created before
 // started (a game created since is being shown by its handler). Games
 // awaiting the AI are left to their resumed search, which posts a missing
-// board with its move. Only the games of the guilds mine accepts are
-// refreshed: those of this process's shards at start, of a shard taken
-// over from a dead process later (see shardKeeper).
-func (b aiFlow) refreshBoards(ctx context.Context, started time.Time, mine func(guildID string) bool) {
+// board with its move. Only the games of the guilds of shards are
+// refreshed (the store selects them): those of this process's shards at
+// start, of a shard taken over from a dead process later (see
+// shardKeeper).
+func (b aiFlow) refreshBoards(ctx context.Context, started time.Time, shards storage.Shards) {
 	since := started.Add(-b.cfg.RefreshWindow)
-	games, err := b.store.OpenGames(ctx, func(g *storage.Game) bool {
+	games, err := b.store.OpenGames(ctx, shards, func(g *storage.Game) bool {
 		lost := g.MessageID == "" && g.CreatedAt.Before(started)
-		return (lost || g.MessageID != "" && g.UpdatedAt.After(since)) && !g.AwaitingAI() && mine(g.GuildID)
+		return (lost || g.MessageID != "" && g.UpdatedAt.After(since)) && !g.AwaitingAI()
 	})
 	if err = b.listed("refresh recent boards", err); err != nil {
 		b.log.Error("refresh recent boards", "err", err)

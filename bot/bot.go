@@ -170,6 +170,10 @@ type Config struct {
 	// the workers of every process sharing it (see PlayAI); nil runs them
 	// on this process's workers.
 	AIQueue AIQueue
+	// Deadlines, if not nil, runs the games' deadlines as jobs of a queue
+	// the processes share (see EndDeadline); nil looks for the due games
+	// every TickInterval.
+	Deadlines Deadlines
 	// Ready, if not nil, is called once the bot serves: connected, its
 	// commands registered and its pending AI turns queued.
 	Ready func()
@@ -266,7 +270,6 @@ type Bot struct {
 	inflight sync.WaitGroup
 	gateway  atomic.Pointer[ingress.Gateway] // the gateway's shards (Run)
 	endpoint atomic.Pointer[ingress.HTTP]    // the interactions endpoint (Serve)
-	owns     func(guildID string) bool       // whether this process runs a guild's timers and boards
 	shards   func() storage.Shards           // the shards whose due games this process ends; nil for every game
 	seen     seenInteractions
 	reach    reach          // tokens of boards and channels reachable only through interactions (reach.go)
@@ -333,7 +336,6 @@ func (b *Bot) Run(ctx context.Context) error {
 		Claims: b.store, Handler: ingress.HandlerFunc(b.onInteraction), Guilds: guildEvents{b}, TookShard: b.tookShard, Logger: b.log, Now: b.now,
 	})
 	b.gateway.Store(gw)
-	b.owns = gw.Owns
 	b.shards = func() storage.Shards { return storage.Shards{Count: gw.Count(), IDs: gw.IDs()} }
 	kept, err := gw.Start(ctx)
 	if err != nil {
@@ -377,7 +379,7 @@ func (b *Bot) serve(ctx context.Context, started time.Time, kept <-chan struct{}
 	b.inflight.Add(1)
 	go func() {
 		defer b.inflight.Done()
-		b.turns.refreshBoards(ctx, started, b.owns)
+		b.turns.refreshBoards(ctx, started, b.myShards())
 	}()
 	// The 15-puzzle's pattern databases take a second or two to build,
 	// once per process: now, so that no hint waits for them. Shutdown does
@@ -431,13 +433,15 @@ func (b *Bot) Connected() bool {
 	return gw != nil && gw.Connected()
 }
 
-// tookShard redraws the recent boards of the guilds of a shard this
-// process took over from another (ingress.Config.TookShard).
-func (b *Bot) tookShard(ctx context.Context, owns func(guildID string) bool) {
+// tookShard redraws the recent boards of the guilds of shard (of count) this
+// process took over from another (ingress.Config.TookShard), and runs the
+// timers' safety net (tookOver).
+func (b *Bot) tookShard(ctx context.Context, shard, count int) {
 	b.inflight.Add(1)
 	go func() {
 		defer b.inflight.Done()
-		b.turns.refreshBoards(ctx, b.now(), owns)
+		b.turns.refreshBoards(ctx, b.now(), storage.Shards{Count: count, IDs: []int{shard}})
+		b.timers.tookOver(ctx)
 	}()
 }
 
@@ -480,7 +484,6 @@ func (b *Bot) Serve(ctx context.Context, ln net.Listener, ep Endpoint) error {
 	endpoint.Serve(ctx, ln)
 	b.endpoint.Store(endpoint)
 	// No gateway, so no shards: this process answers for every guild.
-	b.owns = func(string) bool { return true }
 	kept := make(chan struct{})
 	close(kept)
 	err = b.serve(ctx, started, kept)

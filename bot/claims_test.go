@@ -43,8 +43,8 @@ func (c *claimSpy) Claim(ctx context.Context, key, owner string, ttl time.Durati
 	return ok, err
 }
 
-func (c *claimSpy) AwaitingAI(ctx context.Context) ([]*storage.Game, error) {
-	games, err := c.Store.AwaitingAI(ctx)
+func (c *claimSpy) AwaitingAI(ctx context.Context, shards storage.Shards) ([]*storage.Game, error) {
+	games, err := c.Store.AwaitingAI(ctx, shards)
 	select {
 	case c.sweeps <- struct{}{}:
 	default:

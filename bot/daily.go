@@ -175,7 +175,7 @@ func (b timerFlow) postDailies(ctx context.Context) {
 		return
 	}
 	for guild, channel := range channels {
-		if b.owns != nil && !b.owns(guild) {
+		if !b.myShards().Has(guild) {
 			continue
 		}
 		if err := b.postDaily(ctx, guild, channel, day); err != nil {

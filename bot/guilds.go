@@ -47,7 +47,7 @@ func (e guildEvents) GuildRemoved(guildID string) {
 func (b timerFlow) leaveGuild(guildID string) {
 	ctx, cancel := context.WithTimeout(context.Background(), leaveTimeout)
 	defer cancel()
-	open, err := b.store.OpenGames(ctx, func(g *storage.Game) bool { return g.GuildID == guildID })
+	open, err := b.store.OpenGames(ctx, storage.Shards{}, func(g *storage.Game) bool { return g.GuildID == guildID })
 	if err = b.listed("removed from guild; cancel its games", err); err != nil {
 		b.log.Error("removed from guild; cannot list its open games, which stay open", "guild", guildID, "err", err)
 		return

@@ -76,7 +76,8 @@ func (j *aiJob) aiTurn() AITurn {
 const enqueueTimeout = 10 * time.Second
 
 // enqueue hands the released job to the AI queue; a failure is logged,
-// and the turn is queued again by the next sweep (sweepAI).
+// and the turn is queued again by a later sweep (sweepAI, within twice
+// ClaimTTL).
 func (j *aiJob) enqueue(q AIQueue) {
 	ctx, cancel := context.WithTimeout(context.Background(), enqueueTimeout)
 	defer cancel()

@@ -10,21 +10,68 @@ import (
 	"github.com/gambitbot/gambit/storage"
 )
 
+// Deadlines runs the games' deadlines as jobs of a queue the processes
+// share: the store schedules a game's job whenever it writes the game
+// with a deadline, and whichever process works the queue calls
+// EndDeadline at that time (storage/postgres with River, wired by the
+// binary). Without it (bbolt, one process) runTimers looks for the due
+// games every TickInterval.
+type Deadlines interface {
+	// ScheduleDeadlines schedules the jobs missing for the open games of
+	// shards (every game with the zero Shards) and returns how many: the
+	// safety net at start and after taking over a shard, for games
+	// written before their deadlines were jobs.
+	ScheduleDeadlines(ctx context.Context, shards storage.Shards) (int, error)
+}
+
+// ErrNotDue says a game's deadline has not passed yet by the bot's clock:
+// a deadline's job that runs early (the clocks of the database and of the
+// process disagree) should run again at the deadline.
+var ErrNotDue = errors.New("bot: the deadline has not passed")
+
+// EndDeadline runs a deadline's job: it ends game id — expires the
+// challenge, or forfeits the turn of the player who ran out of time — if
+// the game is still at version and its deadline has passed, and shows
+// it. It returns nil when the game is ended, or when there is nothing to
+// do (the game changed, ended or is gone: a job of its new version, if
+// any, times it); ErrNotDue before the deadline; and an error when the
+// store failed, for the job to be tried again. The commit is against the
+// version, so of two runs of one job one ends the game.
+func (b *Bot) EndDeadline(ctx context.Context, id storage.GameID, version uint64) error {
+	err := b.timers.endIfDue(ctx, id, version)
+	if errors.Is(err, storage.ErrNotFound) {
+		return nil
+	}
+	return err
+}
+
 // runTimers ends what is due until ctx is done: challenges nobody answered
-// and turns nobody played; and it sweeps up the AI turns nobody plays
-// (sweepAI). Deadlines that passed while the bot was down
-// are handled at the first tick. With metrics, it also counts the open
-// games now and then.
+// and turns nobody played, unless Deadlines runs them as jobs (then it
+// schedules the jobs missing at start, scheduleDeadlines); and it sweeps
+// up the AI turns nobody plays (sweepAI) every tick, or every ClaimTTL
+// with an AIQueue: River retries and rescues the turns' jobs, so the
+// sweep only catches a turn whose job was never queued (its process died,
+// or the database failed, between the move's commit and the job's
+// insert), within twice ClaimTTL. Deadlines that passed while the bot was
+// down are handled at the first tick. With metrics, it also counts the
+// open games now and then.
 func (b timerFlow) runTimers(ctx context.Context) {
+	b.scheduleDeadlines(ctx)
 	t := time.NewTicker(b.cfg.TickInterval)
 	defer t.Stop()
 	var counted time.Time
+	swept := b.now() // Run swept at start
 	for {
-		if err := b.endDue(ctx); err != nil && ctx.Err() == nil {
-			b.log.Error("end due games", "err", err)
+		if b.cfg.Deadlines == nil {
+			if err := b.endDue(ctx); err != nil && ctx.Err() == nil {
+				b.log.Error("end due games", "err", err)
+			}
 		}
-		if err := b.turns.sweepAI(ctx, b.cfg.ClaimTTL); err != nil && ctx.Err() == nil {
-			b.log.Error("sweep AI turns", "err", err)
+		if b.cfg.AIQueue == nil || b.now().Sub(swept) >= b.cfg.ClaimTTL {
+			swept = b.now()
+			if err := b.turns.sweepAI(ctx, b.cfg.ClaimTTL); err != nil && ctx.Err() == nil {
+				b.log.Error("sweep AI turns", "err", err)
+			}
 		}
 		b.postDailies(ctx)
 		if m := b.cfg.Metrics; m != nil && time.Since(counted) >= b.cfg.CountInterval {
@@ -44,37 +91,76 @@ func (b timerFlow) runTimers(ctx context.Context) {
 	}
 }
 
+// myShards returns the shards whose games this process looks after:
+// its gateway's, every game's without one (Serve).
+func (b *Bot) myShards() storage.Shards {
+	if b.shards == nil {
+		return storage.Shards{}
+	}
+	return b.shards()
+}
+
+// scheduleDeadlines schedules the deadline jobs missing for the games of
+// this process's shards, with Deadlines: at start, and after taking over
+// a shard (tookOver).
+func (b timerFlow) scheduleDeadlines(ctx context.Context) {
+	if b.cfg.Deadlines == nil {
+		return
+	}
+	n, err := b.cfg.Deadlines.ScheduleDeadlines(ctx, b.myShards())
+	switch {
+	case err != nil && ctx.Err() == nil:
+		b.log.Error("schedule the deadlines", "err", err)
+	case n > 0:
+		b.log.Info("scheduled the deadlines of games that had none", "games", n)
+	}
+}
+
+// tookOver is the safety net after this process took over a shard from a
+// process that died: with Deadlines, the deadline jobs missing are
+// scheduled; with an AIQueue, the AI turns that await the AI unclaimed
+// are queued (without either, the timers' ticks do both).
+func (b timerFlow) tookOver(ctx context.Context) {
+	b.scheduleDeadlines(ctx)
+	if b.cfg.AIQueue != nil {
+		if err := b.turns.sweepAI(ctx, b.cfg.ClaimTTL); err != nil && ctx.Err() == nil {
+			b.log.Error("sweep AI turns", "err", err)
+		}
+	}
+}
+
 // endDue expires the due challenges and forfeits the due turns of the
 // guilds of this process's shards (the store selects them); the process
 // running a shard ends its games.
 func (b timerFlow) endDue(ctx context.Context) error {
-	var shards storage.Shards
-	if b.shards != nil {
-		shards = b.shards()
-	}
-	due, err := b.store.DueGames(ctx, shards)
+	due, err := b.store.DueGames(ctx, b.myShards())
 	if err = b.listed("end due games", err); err != nil {
 		return fmt.Errorf("bot: list due games: %w", err)
 	}
 	var errs []error
 	for _, g := range due {
-		if err := b.endIfDue(ctx, g.ID); err != nil {
+		if err := b.endIfDue(ctx, g.ID, 0); err != nil && !errors.Is(err, ErrNotDue) {
 			errs = append(errs, err)
 		}
 	}
 	return errors.Join(errs...)
 }
 
-// endIfDue ends one game whose deadline has passed, under its lock.
-func (b timerFlow) endIfDue(ctx context.Context, id storage.GameID) error {
+// endIfDue ends one game whose deadline has passed, under its lock, if
+// it is at version (any version if 0); ErrNotDue if the deadline has not
+// passed by the bot's clock.
+func (b timerFlow) endIfDue(ctx context.Context, id storage.GameID, version uint64) error {
 	ctx, unlock := b.locks.hold(ctx, id)
 	defer unlock()
 	g, err := b.store.Game(ctx, id)
 	if err != nil {
 		return fmt.Errorf("bot: load due game %s: %w", id, err)
 	}
-	if g.Deadline.IsZero() || g.Deadline.After(b.now()) || !g.Status.Open() {
+	if g.Deadline.IsZero() || !g.Status.Open() || version != 0 && g.Version != version {
 		return nil // answered meanwhile
+	}
+	if g.Deadline.After(b.now()) {
+		return fmt.Errorf("%w: game %s at %v", ErrNotDue, id, g.Deadline)
 	}
 	var (
 		notice  string

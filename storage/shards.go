@@ -6,7 +6,7 @@ import (
 )
 
 // Shards names the gateway shards a process runs, to select the games
-// whose timers it keeps (Store.DueGames). Discord sends a guild's events
+// it looks after (Store.DueGames, AwaitingAI, OpenGames). Discord sends a guild's events
 // to shard (guild_id >> 22) % Count; a game without a guild (in a DM), or
 // whose guild id is not a Discord snowflake, belongs to shard 0. The zero
 // value selects every game: a process without a gateway, or a bot of one
@@ -28,8 +28,8 @@ func (s Shards) Has(guildID string) bool {
 
 // ShardOf returns the shard of a guild among count shards, as Discord
 // routes its events: (guild_id >> 22) % count; shard 0 without a guild.
-// bot/ingress, which may import nothing of ours, routes by the same
-// formula, and storage/postgres's DueGames computes it in SQL.
+// It is the bot's one copy of the formula in Go; storage/postgres
+// computes it in SQL on the games' shard_key column.
 func ShardOf(guildID string, count int) int {
 	key, ok := ShardKey(guildID)
 	if !ok || count <= 1 {

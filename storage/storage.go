@@ -170,16 +170,18 @@ type Store interface {
 	ReleaseRematch(ctx context.Context, id GameID) error
 	// ActiveGames lists a player's pending and active games, oldest first.
 	ActiveGames(ctx context.Context, p PlayerID) ([]*Game, error)
-	// AwaitingAI lists the active games whose player to move is an AI
-	// strategy, oldest first: the searches to resume after a restart. A
-	// game whose record is corrupt is left out, as in OpenGames.
-	AwaitingAI(ctx context.Context) ([]*Game, error)
-	// OpenGames lists the pending and active games that keep accepts (all
+	// AwaitingAI lists the active games of the guilds in shards (every
+	// game with the zero Shards) whose player to move is an AI strategy,
+	// oldest first: the searches to resume after a restart. A game whose
+	// record is corrupt is left out, as in OpenGames.
+	AwaitingAI(ctx context.Context, shards Shards) ([]*Game, error)
+	// OpenGames lists the pending and active games of the guilds in
+	// shards (every game with the zero Shards) that keep accepts (all
 	// with a nil keep), oldest first: the games of a guild the bot leaves,
-	// the boards to refresh after a restart. It reads every open game. A
-	// game whose record is corrupt is left out, and the others listed
-	// with a *SkippedError naming it.
-	OpenGames(ctx context.Context, keep func(*Game) bool) ([]*Game, error)
+	// the boards to refresh after a restart. It reads every open game of
+	// the shards. A game whose record is corrupt is left out, and the
+	// others listed with a *SkippedError naming it.
+	OpenGames(ctx context.Context, shards Shards, keep func(*Game) bool) ([]*Game, error)
 	// CountOpen counts the pending and the active games, for metrics. A
 	// store that must read the records to count them counts the others of
 	// a corrupt one and returns a *SkippedError naming it with them.

@@ -10,7 +10,6 @@ import (
 	"fmt"
 	"log/slog"
 	"slices"
-	"strconv"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -73,11 +72,11 @@ type Config struct {
 	Handler Handler
 	Guilds  Guilds
 	// TookShard is called once the keeper took over a shard (Auto), with
-	// the test of the guilds it runs: what a start does for its shards,
-	// redrawing recent boards, is due for them. It must not block: the
-	// keeper is waiting. The keeper's last call comes before kept (Start)
-	// closes.
-	TookShard func(ctx context.Context, owns func(guildID string) bool)
+	// its ID and the bot's shard count: what a start does for its shards,
+	// redrawing recent boards, is due for its guilds. It must not block:
+	// the keeper is waiting. The keeper's last call comes before kept
+	// (Start) closes.
+	TookShard func(ctx context.Context, shard, count int)
 	// Logger receives the gateway's logs.
 	Logger *slog.Logger
 	// Now is the clock of the waits for Discord's session start limit;
@@ -144,11 +143,6 @@ func (g *Gateway) Start(ctx context.Context) (kept <-chan struct{}, err error) {
 	return done, nil
 }
 
-// Owns reports whether this process runs the shard of a guild: timers and
-// the start-up passes touch only such games, leaving the others to the
-// processes that run their shards.
-func (g *Gateway) Owns(guildID string) bool { return g.shards.owns(guildID) }
-
 // IDs returns the shards this process runs now, in order.
 func (g *Gateway) IDs() []int { return g.shards.ids() }
 
@@ -176,17 +170,6 @@ const identifyWindow = 5*time.Second + 500*time.Millisecond
 // identifyPoll is how often a shard waiting for its bucket asks again.
 const identifyPoll = 100 * time.Millisecond
 
-// shardOf returns the shard that owns a guild among count shards, as
-// Discord routes events: (guild_id >> 22) % count; DMs (no guild) reach
-// shard 0.
-func shardOf(guildID string, count int) int {
-	id, err := strconv.ParseUint(guildID, 10, 64)
-	if err != nil || count <= 1 {
-		return 0
-	}
-	return int((id >> 22) % uint64(count))
-}
-
 // shards is the gateway side of the bot: one discordgo session per shard
 // this process runs, and which of them are connected.
 type shards struct {
@@ -197,14 +180,6 @@ type shards struct {
 	mu      sync.Mutex
 	up      map[*discordgo.Session]bool
 	closing map[*discordgo.Session]chan struct{} // sessions closed on purpose: their Disconnect handler closes the channel
-}
-
-// owns reports whether this process runs the shard of a guild.
-func (sh *shards) owns(guildID string) bool {
-	sh.mu.Lock()
-	defer sh.mu.Unlock()
-	_, ok := sh.sessions[shardOf(guildID, sh.count)]
-	return ok
 }
 
 // set records the shards this process runs, before they connect.

@@ -157,8 +157,7 @@ func (k *shardKeeper) take(ctx context.Context, id int) error {
 	g.shards.put(id, s)
 	g.log.Info("took a shard", "shard", id, "shards", fmt.Sprint(g.shards.ids()))
 	if g.cfg.TookShard != nil {
-		count := g.Count()
-		g.cfg.TookShard(ctx, func(guildID string) bool { return shardOf(guildID, count) == id })
+		g.cfg.TookShard(ctx, id, g.Count())
 	}
 	return nil
 }

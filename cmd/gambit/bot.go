@@ -32,6 +32,9 @@ environment and from a .env file in the working directory (see .env.example):
   DISCORD_API_URL        send Discord API requests to this base URL (a REST proxy)
   GAMBIT_DB              the database file (default ./data/gambit.db)
   GAMBIT_DATABASE_URL    a PostgreSQL database (postgres://…) instead of the file
+  GAMBIT_DB_POOLER       pgbouncer when that URL is PgBouncer's in transaction pooling mode (default none)
+  GAMBIT_DB_MAX_CONNS    this process's database connections at most (default 10, plus search
+                         threads + 5 when it plays AI turns too)
   GAMBIT_SHARDS          gateway shards of the whole bot: a count, or auto for Discord's (default 1)
   GAMBIT_SHARD_IDS       the shards this process runs: 0-3, 0,2, or auto to share them with the
                          other processes on the database and take over those of a dead one (default all)
@@ -239,7 +242,11 @@ func serveBot(ctx context.Context, sio stdio, m mode) error {
 	}
 	defer closeLimits()
 
-	store, err := openStore(ctx, os.Getenv(envDatabaseURL), envOr("GAMBIT_DB", defaultDB), serving)
+	role := storeRole{interactions: true}
+	if here {
+		role.jobs = aiJobs(cfg)
+	}
+	store, err := openStore(ctx, os.Getenv(envDatabaseURL), envOr("GAMBIT_DB", defaultDB), serving, role)
 	if err != nil {
 		return err
 	}
@@ -261,6 +268,7 @@ func serveBot(ctx context.Context, sio stdio, m mode) error {
 	if cfg.AIQueue, err = aiQueue(store, log); err != nil {
 		return err
 	}
+	cfg.Deadlines = deadlines(store)
 	if cfg.AIQueue == nil && !here {
 		return fmt.Errorf("%s=workers needs PostgreSQL (%s): with the database file, the bot plays the AI turns itself", envAITurns, envDatabaseURL)
 	}

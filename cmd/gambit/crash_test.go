@@ -473,7 +473,7 @@ func (d *crashDrill) takeover() {
 	defer cancel()
 	s := d.open(ctx, "the takeover")
 	defer d.close(s)
-	pending, err := s.AwaitingAI(ctx)
+	pending, err := s.AwaitingAI(ctx, storage.Shards{})
 	if err != nil {
 		d.t.Fatalf("the takeover: %v", err)
 	}
@@ -489,7 +489,7 @@ func (d *crashDrill) takeover() {
 // process ended, PostgreSQL at any time.
 func (d *crashDrill) open(ctx context.Context, label string) storage.Admin {
 	d.t.Helper()
-	s, err := openStore(ctx, d.setup.dbURL, d.db, inspecting)
+	s, err := openStore(ctx, d.setup.dbURL, d.db, inspecting, storeRole{})
 	if err != nil {
 		d.t.Fatalf("%s: open the database to read it: %v", label, err)
 	}
@@ -937,7 +937,7 @@ func (d *crashDrill) verify(label string, prevAwaiting map[storage.GameID]int) (
 		}
 	}
 
-	pending, err := s.AwaitingAI(ctx)
+	pending, err := s.AwaitingAI(ctx, storage.Shards{})
 	if err != nil {
 		t.Fatalf("%s: %v", label, err)
 	}

@@ -121,7 +121,7 @@ func inspect(ctx context.Context, fs *flagSet, db dbTarget, args []string, valid
 			return err
 		}
 	}
-	s, err := openStore(ctx, *db.url, *db.path, inspecting)
+	s, err := openStore(ctx, *db.url, *db.path, inspecting, storeRole{})
 	if err != nil {
 		return err
 	}
@@ -133,7 +133,7 @@ func runDBMigrate(ctx context.Context, fs *flagSet, db dbTarget, args []string, 
 	if err := fs.parse(args); err != nil {
 		return err
 	}
-	s, err := openStore(ctx, *db.url, *db.path, serving)
+	s, err := openStore(ctx, *db.url, *db.path, serving, storeRole{})
 	if err != nil {
 		return err
 	}
@@ -264,7 +264,7 @@ func runDBCopy(ctx context.Context, fs *flagSet, _ dbTarget, args []string, sio 
 	if !ok || !strings.HasPrefix(url, "postgres") {
 		return usagef("--to must be postgres:URL, such as postgres:postgres://gambit@localhost/gambit")
 	}
-	src, err := openStore(ctx, "", path, inspecting)
+	src, err := openStore(ctx, "", path, inspecting, storeRole{})
 	if err != nil {
 		return err
 	}

@@ -53,7 +53,7 @@ func runPlayground(args []string, sio stdio) error {
 		return err
 	}
 	db := envOr("GAMBIT_PLAYGROUND_DB", defaultPlaygroundDB)
-	store, err := openStore(ctx, os.Getenv(envDatabaseURL), db, serving)
+	store, err := openStore(ctx, os.Getenv(envDatabaseURL), db, serving, storeRole{interactions: true})
 	if err != nil {
 		_ = ln.Close()
 		return err

@@ -22,7 +22,9 @@ Usage: gambit worker
 
 Plays the AI turns that gambit bot and gambit serve processes queue on the
 PostgreSQL database, until SIGINT or SIGTERM: it searches, commits the move
-and shows it on the board through Discord's REST API. It opens no gateway
+and shows it on the board through Discord's REST API. It also ends the
+games whose deadline passed (challenges nobody answered, turns nobody
+played), each a job scheduled when the game was saved. It opens no gateway
 and no endpoint; run as many as the AI load needs, on any machines that
 reach the database. A worker that dies loses no turn: another plays it.
 Settings come from the environment and from a .env file (see gambit bot):
@@ -30,6 +32,8 @@ Settings come from the environment and from a .env file (see gambit bot):
   DISCORD_TOKEN          the bot token (required)
   DISCORD_API_URL        send Discord API requests to this base URL (a REST proxy)
   GAMBIT_DATABASE_URL    the PostgreSQL database of the bot (required)
+  GAMBIT_DB_POOLER       pgbouncer when the URL is PgBouncer's in transaction pooling mode (default none)
+  GAMBIT_DB_MAX_CONNS    this process's database connections at most (default: search threads + 5)
   GAMBIT_SEARCH_THREADS  turns played at once, one thread each (default: the machine's cores)
   GAMBIT_AI_HASH_MIB     each AI search's transposition table in MiB (default 32)
   GAMBIT_CLAIM_TTL       how long a dead worker's turn waits for another (default 30s)
@@ -66,7 +70,7 @@ func runWorker(args []string, sio stdio) error {
 		return err
 	}
 	defer closeLimits()
-	store, err := openStore(ctx, url, "", serving)
+	store, err := openStore(ctx, url, "", serving, storeRole{jobs: aiJobs(cfg)})
 	if err != nil {
 		return err
 	}
@@ -117,18 +121,41 @@ func aiQueue(store storage.Admin, log *slog.Logger) (bot.AIQueue, error) {
 	return aiqueue.NewQueue(pg.Pool(), log)
 }
 
+// deadlines returns the scheduler of the games' deadlines as jobs of the
+// queue of a PostgreSQL store, nil on bbolt, whose bot looks for the due
+// games itself.
+func deadlines(store storage.Admin) bot.Deadlines {
+	if pg, ok := store.(*postgres.Store); ok {
+		return pg
+	}
+	return nil
+}
+
+// aiJobs is how many jobs a process working the queue runs at once: a
+// turn per search thread, and the deadlines.
+func aiJobs(cfg bot.Config) int {
+	return searchThreads(cfg) + aiqueue.DefaultDeadlineWorkers
+}
+
+// searchThreads is the process's AI search threads: cfg's, or the
+// machine's cores.
+func searchThreads(cfg bot.Config) int {
+	if cfg.SearchThreads > 0 {
+		return cfg.SearchThreads
+	}
+	return runtime.NumCPU()
+}
+
 // startAIWorker starts working the queue of AI turns of a PostgreSQL store
-// with b, one turn per search thread.
+// with b, one turn per search thread, and the games' deadlines.
 func startAIWorker(ctx context.Context, store storage.Admin, b *bot.Bot, cfg bot.Config, log *slog.Logger) (*aiqueue.Worker, error) {
 	pg, ok := store.(*postgres.Store)
 	if !ok {
 		return nil, errors.New("the AI turns' queue needs PostgreSQL")
 	}
-	threads := cfg.SearchThreads
-	if threads <= 0 {
-		threads = runtime.NumCPU()
-	}
-	w, err := aiqueue.NewWorker(pg.Pool(), b, aiqueue.Config{Workers: threads, ID: cfg.Instance, Logger: log, RescueAfter: cfg.ClaimTTL})
+	w, err := aiqueue.NewWorker(pg.Pool(), b, aiqueue.Config{
+		Workers: searchThreads(cfg), Deadlines: b, ID: cfg.Instance, Logger: log, RescueAfter: cfg.ClaimTTL, PollOnly: pg.PollOnly(),
+	})
 	if err != nil {
 		return nil, err
 	}

@@ -9,9 +9,15 @@
 // the move is committed against the game's version, so a turn is played
 // once however often its job runs.
 //
+// The games' deadlines are River jobs too: storage/postgres schedules a
+// game's job (postgres.DeadlineArgs) in the transaction that writes it
+// with a deadline, River makes it available at that time, and a Worker
+// given Config.Deadlines ends the game (the bot's EndDeadline) against
+// its version, once, instead of every process polling for due games.
+//
 // River's tables are created and upgraded with Gambit's schema by
-// storage/postgres (migrateQueue). The bot knows only its AIQueue
-// interface; this package is the adapter the binary wires in.
+// storage/postgres (migrateQueue). The bot knows only its AIQueue and
+// Deadlines interfaces; this package is the adapter the binary wires in.
 package aiqueue
 
 import (
@@ -28,14 +34,16 @@ import (
 	"github.com/riverqueue/river/rivertype"
 
 	"github.com/gambitbot/gambit/bot"
+	"github.com/gambitbot/gambit/storage"
+	"github.com/gambitbot/gambit/storage/postgres"
 )
 
 // QueueName is River's queue of the AI turns.
 const QueueName = "ai_turns"
 
 // MaxAttempts is how many times a turn's job runs before River gives up
-// on it (a turn given up stays awaiting the AI, and a bot's sweep queues
-// it again).
+// on it (a turn given up stays awaiting the AI, and a bot's sweep at its
+// start or when it takes over a shard queues it again).
 const MaxAttempts = 5
 
 // Args is a job: one AI turn. Only Key makes jobs the same: the turn's
@@ -98,11 +106,23 @@ type Player interface {
 	PlayAI(ctx context.Context, t bot.AITurn) error
 }
 
+// Ender ends the games whose deadline passed: *bot.Bot.
+type Ender interface {
+	EndDeadline(ctx context.Context, id storage.GameID, version uint64) error
+}
+
 // Config configures Work.
 type Config struct {
 	// Workers is how many turns this process plays at once: its search
 	// threads.
 	Workers int
+	// Deadlines, if not nil, ends the games whose deadline's job this
+	// worker takes (postgres.DeadlineArgs), DeadlineWorkers at once; nil
+	// leaves them to the other workers.
+	Deadlines Ender
+	// DeadlineWorkers is how many deadlines this process ends at once;
+	// 0 means DefaultDeadlineWorkers.
+	DeadlineWorkers int
 	// ID names the process among River's clients (the bot's Instance).
 	ID string
 	// Logger receives River's logs; nil means slog.Default().
@@ -110,6 +130,10 @@ type Config struct {
 	// RetryAfter is how long after a failed attempt a turn is tried
 	// again; 0 means a second. A player is waiting.
 	RetryAfter time.Duration
+	// PollOnly makes the worker poll for jobs (every pollInterval)
+	// instead of listening for them, behind a pooler that has no
+	// sessions for LISTEN (PgBouncer in transaction pooling mode).
+	PollOnly bool
 	// RescueAfter is how long a job may stay running before River takes
 	// its worker for dead and runs it again elsewhere (River's rescuer
 	// looks every 30 seconds); 0 means DefaultRescueAfter. Give the
@@ -122,17 +146,26 @@ type Config struct {
 // DefaultRescueAfter is Config.RescueAfter's default, the bot's claim's.
 const DefaultRescueAfter = bot.DefaultClaimTTL
 
+// DefaultDeadlineWorkers is Config.DeadlineWorkers's default: ending a
+// game is a store write and a board's edit, no search.
+const DefaultDeadlineWorkers = 2
+
+// pollInterval is how often a PollOnly worker looks for jobs: a player
+// waits for the AI's move, so more often than River's default second.
+const pollInterval = 200 * time.Millisecond
+
 // jobMargin is the time an attempt at a turn may take beyond its search:
 // the store and the board's edits.
 const jobMargin = time.Minute
 
-// Worker is a River client that plays the queued AI turns.
+// Worker is a River client that plays the queued AI turns and, given
+// Config.Deadlines, ends the games whose deadline passed.
 type Worker struct {
 	client *river.Client[pgx.Tx]
 }
 
-// NewWorker returns a worker of the AI turns queued in pool's database;
-// Start starts it.
+// NewWorker returns a worker of the AI turns queued in pool's database,
+// and of the deadlines with Config.Deadlines; Start starts it.
 func NewWorker(pool *pgxpool.Pool, p Player, cfg Config) (*Worker, error) {
 	if cfg.Workers < 1 {
 		return nil, fmt.Errorf("aiqueue: %d workers: want at least one", cfg.Workers)
@@ -143,26 +176,41 @@ func NewWorker(pool *pgxpool.Pool, p Player, cfg Config) (*Worker, error) {
 	if cfg.RescueAfter <= 0 {
 		cfg.RescueAfter = DefaultRescueAfter
 	}
+	if cfg.DeadlineWorkers <= 0 {
+		cfg.DeadlineWorkers = DefaultDeadlineWorkers
+	}
 	workers := river.NewWorkers()
+	queues := map[string]river.QueueConfig{QueueName: {MaxWorkers: cfg.Workers}}
 	if err := river.AddWorkerSafely(workers, &turnWorker{p: p}); err != nil {
 		return nil, fmt.Errorf("aiqueue: %w", err)
 	}
-	c, err := river.NewClient(riverpgxv5.New(pool), &river.Config{
+	if cfg.Deadlines != nil {
+		if err := river.AddWorkerSafely(workers, &deadlineWorker{e: cfg.Deadlines}); err != nil {
+			return nil, fmt.Errorf("aiqueue: %w", err)
+		}
+		queues[postgres.DeadlineQueue] = river.QueueConfig{MaxWorkers: cfg.DeadlineWorkers}
+	}
+	rc := &river.Config{
 		ID:                   cfg.ID,
 		Logger:               cfg.Logger,
-		Queues:               map[string]river.QueueConfig{QueueName: {MaxWorkers: cfg.Workers}},
+		Queues:               queues,
 		Workers:              workers,
 		JobTimeout:           cfg.RescueAfter, // every turn has its own (turnWorker.Timeout)
 		RescueStuckJobsAfter: cfg.RescueAfter,
 		RetryPolicy:          retryAfter(cfg.RetryAfter),
-	})
+		PollOnly:             cfg.PollOnly,
+	}
+	if cfg.PollOnly {
+		rc.FetchPollInterval = pollInterval
+	}
+	c, err := river.NewClient(riverpgxv5.New(pool), rc)
 	if err != nil {
 		return nil, fmt.Errorf("aiqueue: new worker: %w", err)
 	}
 	return &Worker{client: c}, nil
 }
 
-// Start starts working the queue until ctx is done or Stop.
+// Start starts working the queues until ctx is done or Stop.
 func (w *Worker) Start(ctx context.Context) error {
 	if err := w.client.Start(ctx); err != nil {
 		return fmt.Errorf("aiqueue: start worker: %w", err)
@@ -206,9 +254,32 @@ func (w *turnWorker) Timeout(job *river.Job[Args]) time.Duration {
 	return max(job.Args.Turn.MoveTime, time.Until(job.Args.Turn.Deadline)) + jobMargin
 }
 
-// retryAfter is a retry policy: a fixed wait, as a player is waiting for
-// the move.
+// deadlineWorker is River's worker of the deadlines' jobs.
+type deadlineWorker struct {
+	river.WorkerDefaults[postgres.DeadlineArgs]
+	e Ender
+}
+
+// Work ends the game if its deadline passed at the job's version. A job
+// that runs before the deadline by this process's clock (River times it
+// by the database's) waits for it, a snooze.
+func (w *deadlineWorker) Work(ctx context.Context, job *river.Job[postgres.DeadlineArgs]) error {
+	err := w.e.EndDeadline(ctx, job.Args.Game, job.Args.Version)
+	if errors.Is(err, bot.ErrNotDue) {
+		return river.JobSnooze(max(time.Until(job.Args.At), 0) + time.Second)
+	}
+	return err
+}
+
+// retryAfter is the retry policy of the AI turns: a fixed wait, as a
+// player is waiting for the move. Other jobs (the deadlines) back off as
+// River's default policy does.
 type retryAfter time.Duration
 
 // NextRetry implements river.ClientRetryPolicy.
-func (d retryAfter) NextRetry(*rivertype.JobRow) time.Time { return time.Now().Add(time.Duration(d)) }
+func (d retryAfter) NextRetry(job *rivertype.JobRow) time.Time {
+	if job.Kind != (Args{}).Kind() {
+		return (&river.DefaultClientRetryPolicy{}).NextRetry(job)
+	}
+	return time.Now().Add(time.Duration(d))
+}

@@ -27,15 +27,18 @@ const waitLimit = 2 * time.Minute
 type rig struct {
 	t     *testing.T
 	url   string
+	opts  *postgres.Options // of every process's store
 	store *postgres.Store
 	ds    *discordtest.Server
 	game  *storage.Game
 }
 
-func newRig(t *testing.T) *rig {
+func newRig(t *testing.T) *rig { return newRigAt(t, pgtest.URL(t), nil) }
+
+// newRigAt is newRig on the database at url, opened with opts.
+func newRigAt(t *testing.T, url string, opts *postgres.Options) *rig {
 	t.Helper()
-	url := pgtest.URL(t)
-	s, err := postgres.Open(context.Background(), url, nil)
+	s, err := postgres.Open(context.Background(), url, opts)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -49,7 +52,7 @@ func newRig(t *testing.T) *rig {
 	if !g.AwaitingAI() {
 		t.Fatal("the game does not await the AI")
 	}
-	return &rig{t: t, url: url, store: s, ds: ds, game: g}
+	return &rig{t: t, url: url, opts: opts, store: s, ds: ds, game: g}
 }
 
 // turn is the AI's turn in the rig's game, searching for d.
@@ -77,7 +80,7 @@ func (r *rig) bot(instance string) *bot.Bot {
 // store of its own.
 func (r *rig) queue() *Queue {
 	r.t.Helper()
-	s, err := postgres.Open(context.Background(), r.url, nil)
+	s, err := postgres.Open(context.Background(), r.url, r.opts)
 	if err != nil {
 		r.t.Fatal(err)
 	}
@@ -93,11 +96,11 @@ func (r *rig) queue() *Queue {
 // it is stopped at the end of the test unless the test stopped it.
 func (r *rig) worker(instance string, p Player) *Worker {
 	r.t.Helper()
-	s, err := postgres.Open(context.Background(), r.url, nil)
+	s, err := postgres.Open(context.Background(), r.url, r.opts)
 	if err != nil {
 		r.t.Fatal(err)
 	}
-	w, err := NewWorker(s.Pool(), p, Config{Workers: 1, ID: instance, Logger: slog.New(slog.DiscardHandler), RetryAfter: time.Millisecond})
+	w, err := NewWorker(s.Pool(), p, Config{Workers: 1, ID: instance, Logger: slog.New(slog.DiscardHandler), RetryAfter: time.Millisecond, PollOnly: s.PollOnly()})
 	if err != nil {
 		r.t.Fatal(err)
 	}
@@ -153,8 +156,15 @@ func (f playerFunc) PlayAI(ctx context.Context, t bot.AITurn) error { return f(c
 // TestTurnIsPlayedByAnotherProcess: a turn enqueued by a bot process is
 // played by a worker process, which commits the move and posts the board
 // over REST.
-func TestTurnIsPlayedByAnotherProcess(t *testing.T) {
-	r := newRig(t)
+func TestTurnIsPlayedByAnotherProcess(t *testing.T) { testTurnIsPlayedByAnotherProcess(t, newRig(t)) }
+
+// TestTurnIsPlayedBehindPgBouncer: the same through PgBouncer in
+// transaction pooling mode, the worker polling for the job.
+func TestTurnIsPlayedBehindPgBouncer(t *testing.T) {
+	testTurnIsPlayedByAnotherProcess(t, newRigAt(t, pgtest.PgBouncerURL(t), &postgres.Options{Pooler: postgres.PoolerPgBouncer}))
+}
+
+func testTurnIsPlayedByAnotherProcess(t *testing.T, r *rig) {
 	w := r.worker("worker-b", r.bot("worker-b"))
 	done := make(chan *rivertype.JobRow, 1)
 	go func() { done <- completed(t, w) }()

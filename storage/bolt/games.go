@@ -256,8 +256,9 @@ func (s *Store) ActiveGames(ctx context.Context, p storage.PlayerID) ([]*storage
 }
 
 // AwaitingAI implements storage.Store.
-func (s *Store) AwaitingAI(ctx context.Context) ([]*storage.Game, error) {
+func (s *Store) AwaitingAI(ctx context.Context, shards storage.Shards) ([]*storage.Game, error) {
 	games, err := s.indexedGames(ctx, bucketAI, nil, false, 0, true)
+	games = slices.DeleteFunc(games, func(g *storage.Game) bool { return !shards.Has(g.GuildID) })
 	if err != nil {
 		return games, fmt.Errorf("storage: games awaiting the AI: %w", err)
 	}
@@ -441,7 +442,7 @@ func (s *Store) CountOpen(ctx context.Context) (pending, active int, err error) 
 
 // OpenGames implements storage.Store. There is no index by guild or time:
 // it reads every open game once.
-func (s *Store) OpenGames(ctx context.Context, keep func(*storage.Game) bool) ([]*storage.Game, error) {
+func (s *Store) OpenGames(ctx context.Context, shards storage.Shards, keep func(*storage.Game) bool) ([]*storage.Game, error) {
 	var (
 		games   []*storage.Game
 		skipped storage.SkippedError
@@ -449,7 +450,7 @@ func (s *Store) OpenGames(ctx context.Context, keep func(*storage.Game) bool) ([
 	err := s.view(ctx, func(tx *bbolt.Tx) error {
 		games, skipped = nil, storage.SkippedError{}
 		return forEachOpen(ctx, tx, &skipped, func(g *storage.Game) {
-			if keep == nil || keep(g) {
+			if shards.Has(g.GuildID) && (keep == nil || keep(g)) {
 				games = append(games, g)
 			}
 		})

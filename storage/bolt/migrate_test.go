@@ -191,7 +191,7 @@ func TestOpensADatabaseOfSchema1(t *testing.T) {
 	}
 
 	// Play on: a move in an active duel with a person to move, then its end.
-	open, err := s.OpenGames(ctx, func(g *storage.Game) bool {
+	open, err := s.OpenGames(ctx, storage.Shards{}, func(g *storage.Game) bool {
 		return g.Status == storage.StatusActive && !g.AwaitingAI() && g.GuildID != ""
 	})
 	if err != nil || len(open) == 0 {

@@ -360,7 +360,7 @@ func (s *Store) Import(ctx context.Context, fill func(storage.Sink) error) error
 		if used {
 			return ErrNotEmpty
 		}
-		sink := &importSink{ctx: ctx, tx: tx}
+		sink := &importSink{ctx: ctx, tx: tx, jobs: s.jobs}
 		if err := fill(sink); err != nil {
 			return err
 		}
@@ -381,6 +381,7 @@ func (s *Store) Import(ctx context.Context, fill func(storage.Sink) error) error
 type importSink struct {
 	ctx    context.Context
 	tx     pgx.Tx
+	jobs   *jobs
 	maxSeq uint64
 }
 
@@ -393,7 +394,7 @@ func (k *importSink) Game(g *storage.Game) error {
 		return fmt.Errorf("game %s: %w: the id is not a sequence number", g.ID, storage.ErrInvalid)
 	}
 	k.maxSeq = max(k.maxSeq, seq)
-	return putGame(k.ctx, k.tx, nil, g)
+	return putGame(k.ctx, k.tx, k.jobs, nil, g)
 }
 
 func (k *importSink) Rating(l storage.Ladder, r storage.Rating) error {

@@ -68,8 +68,9 @@ func shardKey(g *storage.Game) *int64 {
 	return &k
 }
 
-// putGame writes g, replacing old (nil for a new game) and its list rows.
-func putGame(ctx context.Context, tx pgx.Tx, old, g *storage.Game) error {
+// putGame writes g, replacing old (nil for a new game) and its list rows,
+// and schedules its deadline's job through c (scheduleDeadline).
+func putGame(ctx context.Context, tx pgx.Tx, c *jobs, old, g *storage.Game) error {
 	data, err := json.Marshal(g)
 	if err != nil {
 		return fmt.Errorf("encode game %s: %w", g.ID, err)
@@ -83,6 +84,9 @@ func putGame(ctx context.Context, tx pgx.Tx, old, g *storage.Game) error {
 	}
 	if err != nil {
 		return fmt.Errorf("write game %s: %w", g.ID, err)
+	}
+	if err := scheduleDeadline(ctx, tx, c, g); err != nil {
+		return err
 	}
 	want := gameLists(g)
 	if old != nil {
@@ -194,7 +198,7 @@ func (s *Store) CreateGame(ctx context.Context, g *storage.Game, limits storage.
 			return err
 		}
 		rec = storage.NewRecord(g, storage.SequenceID(uint64(seq)), s.now())
-		return putGame(ctx, tx, nil, &rec)
+		return putGame(ctx, tx, s.jobs, nil, &rec)
 	})
 	if err != nil {
 		return fmt.Errorf("storage: create game: %w", err)
@@ -252,7 +256,7 @@ func (s *Store) commitGame(ctx context.Context, g *storage.Game, res *storage.Re
 		if rec, err = storage.Commit(old, g, res, s.now()); err != nil {
 			return err
 		}
-		if err := putGame(ctx, tx, old, &rec); err != nil || res == nil {
+		if err := putGame(ctx, tx, s.jobs, old, &rec); err != nil || res == nil {
 			return err
 		}
 		changes, err = applyRatings(ctx, tx, &rec, s.ai)
@@ -294,7 +298,7 @@ func (s *Store) TakeChallenge(ctx context.Context, g *storage.Game, limits stora
 		if err := limits.Check(p, open, false); err != nil {
 			return err
 		}
-		return putGame(ctx, tx, old, &rec)
+		return putGame(ctx, tx, s.jobs, old, &rec)
 	})
 	if err != nil {
 		return fmt.Errorf("storage: take challenge %s: %w", g.ID, err)
@@ -331,7 +335,7 @@ func (s *Store) setRematched(ctx context.Context, id storage.GameID, claim bool)
 		if !changed {
 			return err
 		}
-		return putGame(ctx, tx, old, &rec)
+		return putGame(ctx, tx, s.jobs, old, &rec)
 	})
 }
 
@@ -376,8 +380,8 @@ func (s *Store) ActiveGames(ctx context.Context, p storage.PlayerID) ([]*storage
 }
 
 // AwaitingAI implements storage.Store.
-func (s *Store) AwaitingAI(ctx context.Context) ([]*storage.Game, error) {
-	games, err := s.games(ctx, true, "SELECT id, record FROM games WHERE awaiting_ai ORDER BY id")
+func (s *Store) AwaitingAI(ctx context.Context, shards storage.Shards) ([]*storage.Game, error) {
+	games, err := s.games(ctx, true, "SELECT id, record FROM games WHERE awaiting_ai AND "+shardFilter("games", 1)+" ORDER BY id", shardArgs(shards)...)
 	if err != nil {
 		return games, fmt.Errorf("storage: games awaiting the AI: %w", err)
 	}
@@ -410,32 +414,26 @@ func (s *Store) Solved(ctx context.Context, p storage.PlayerID, k storage.Kind, 
 // (dbNow), so that a process whose clock runs ahead does not list a game
 // before its time.
 func (s *Store) DueGames(ctx context.Context, shards storage.Shards) ([]*storage.Game, error) {
-	var count *int
-	if !shards.All() {
-		count = &shards.Count
-	}
 	games, err := s.games(ctx, true, `SELECT id, record FROM games
-		WHERE deadline_ns <= (extract(epoch FROM `+dbNow(1)+`) * 1000000000)::bigint
-		AND ($2::bigint IS NULL OR coalesce(shard_key % $2, 0) = ANY($3::bigint[]))
-		ORDER BY deadline_ns, id`, s.dbTime(), count, shards.IDs)
+		WHERE deadline_ns <= (extract(epoch FROM `+dbNow(1)+`) * 1000000000)::bigint AND `+shardFilter("games", 2)+`
+		ORDER BY deadline_ns, id`, append([]any{s.dbTime()}, shardArgs(shards)...)...)
 	if err != nil {
 		return games, fmt.Errorf("storage: due games: %w", err)
 	}
 	return games, nil
 }
 
-// openGames is the query of every open game, oldest first.
-const openGames = "SELECT id, record FROM games WHERE status IN ('pending', 'active') ORDER BY id"
-
-// OpenGames implements storage.Store.
-func (s *Store) OpenGames(ctx context.Context, keep func(*storage.Game) bool) ([]*storage.Game, error) {
+// OpenGames implements storage.Store, selecting the shards' games by their
+// shard_key column.
+func (s *Store) OpenGames(ctx context.Context, shards storage.Shards, keep func(*storage.Game) bool) ([]*storage.Game, error) {
 	var (
 		games   []*storage.Game
 		skipped storage.SkippedError
 	)
 	err := s.view(ctx, func(tx pgx.Tx) error {
 		games, skipped = nil, storage.SkippedError{}
-		rows, err := tx.Query(ctx, openGames)
+		rows, err := tx.Query(ctx, "SELECT id, record FROM games WHERE status IN ('pending', 'active') AND "+shardFilter("games", 1)+" ORDER BY id",
+			shardArgs(shards)...)
 		if err != nil {
 			return err
 		}
@@ -506,7 +504,7 @@ func (s *Store) DeleteUser(ctx context.Context, userID string) (storage.DeleteRe
 		now := s.now()
 		for _, old := range ended {
 			rec := storage.Anonymise(old, p, now)
-			if err := putGame(ctx, tx, old, &rec); err != nil {
+			if err := putGame(ctx, tx, s.jobs, old, &rec); err != nil {
 				return err
 			}
 			rep.Anonymised++

@@ -60,38 +60,34 @@ func mustLoadMigrations(fsys fs.FS) []migration {
 	return out
 }
 
-// migrateLock is the key of the session advisory lock that serialises
-// migrations of one schema, so that processes starting together upgrade it
-// once.
-const migrateLock = "SELECT pg_advisory_lock(hashtext('gambit migrate ' || current_schema()))"
+// migrateLock is the key of the advisory lock that serialises migrations
+// of one schema, so that processes starting together upgrade it once.
+const migrateLock = "SELECT pg_advisory_xact_lock(hashtext('gambit migrate ' || current_schema()))"
 
 // migrate brings the schema to len(steps), each step in its own
 // transaction together with its row in schema_migrations; with noMigrate
-// it only checks that the schema is current.
+// it only checks that the schema is current. The lock is held by a
+// transaction left open on a connection of its own while the steps run on
+// others: a session's lock would stay behind PgBouncer's transaction
+// pooling on whichever server connection took it.
 func migrate(ctx context.Context, pool *pgxpool.Pool, steps []migration, noMigrate bool) error {
-	conn, err := pool.Acquire(ctx)
-	if err != nil {
-		return err
-	}
-	defer conn.Release()
 	if !noMigrate {
-		if _, err := conn.Exec(ctx, migrateLock); err != nil {
+		lock, err := pool.Begin(ctx)
+		if err != nil {
 			return fmt.Errorf("lock for migration: %w", err)
 		}
-		defer func() {
-			// A lock that cannot be released dies with its connection.
-			if _, err := conn.Exec(context.WithoutCancel(ctx), "SELECT pg_advisory_unlock(hashtext('gambit migrate ' || current_schema()))"); err != nil {
-				_ = conn.Conn().Close(context.WithoutCancel(ctx))
-			}
-		}()
-		if _, err := conn.Exec(ctx, `CREATE TABLE IF NOT EXISTS schema_migrations (
+		defer func() { _ = lock.Rollback(context.WithoutCancel(ctx)) }()
+		if _, err := lock.Exec(ctx, migrateLock); err != nil {
+			return fmt.Errorf("lock for migration: %w", err)
+		}
+		if _, err := pool.Exec(ctx, `CREATE TABLE IF NOT EXISTS schema_migrations (
 			version    bigint PRIMARY KEY,
 			name       text NOT NULL,
 			applied_at timestamptz NOT NULL DEFAULT now())`); err != nil {
 			return fmt.Errorf("create schema_migrations: %w", err)
 		}
 	}
-	have, err := schemaVersion(ctx, conn.Conn())
+	have, err := schemaVersion(ctx, pool)
 	if err != nil {
 		return err
 	}
@@ -103,7 +99,7 @@ func migrate(ctx context.Context, pool *pgxpool.Pool, steps []migration, noMigra
 		return fmt.Errorf("%w: schema version %d needs upgrading to %d; run 'gambit db migrate' or start the bot first", ErrSchema, have, want)
 	}
 	for _, step := range steps[have:] {
-		if err := pgx.BeginFunc(ctx, conn, func(tx pgx.Tx) error {
+		if err := pgx.BeginFunc(ctx, pool, func(tx pgx.Tx) error {
 			if _, err := tx.Exec(ctx, step.sql); err != nil {
 				return err
 			}
@@ -126,8 +122,8 @@ func migrate(ctx context.Context, pool *pgxpool.Pool, steps []migration, noMigra
 // upgrade in go.mod brings its new ones here. Each runs in a transaction
 // of its own on another of the pool's connections (one of them adds an
 // enum value that a later statement uses, which PostgreSQL refuses
-// within one transaction), while the caller's connection holds the
-// migration lock.
+// within one transaction), while another connection holds the migration
+// lock.
 func migrateQueue(ctx context.Context, pool *pgxpool.Pool) error {
 	m, err := rivermigrate.New(riverpgxv5.New(pool), &rivermigrate.Config{Logger: slog.New(slog.DiscardHandler)})
 	if err != nil {

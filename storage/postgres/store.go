@@ -64,8 +64,15 @@ type Options struct {
 	NoMigrate bool
 	// MaxConns caps the pool's connections; pgxpool's default (the larger
 	// of 4 and the number of CPUs) if zero. A pool_max_conns parameter in
-	// the URL does the same.
+	// the URL does the same. The job queue's clients (River: AI turns,
+	// deadlines) share the pool. Opening needs two: one holds the
+	// migrations' lock while another migrates.
 	MaxConns int32
+	// Pooler is the connection pooler between the process and
+	// PostgreSQL, if any: with PoolerPgBouncer (transaction pooling) the
+	// store's statements are not prepared on the server, and River's
+	// clients poll for jobs instead of listening (PollOnly).
+	Pooler Pooler
 	// AIRatings gives the AI strategies' calibrated, fixed ratings
 	// (strategies.Rating in the bot); without it every AI plays at
 	// storage.DefaultAIRating. AI ratings never move either way.
@@ -76,10 +83,39 @@ type Options struct {
 	dbClock func() time.Time
 }
 
+// Pooler names a connection pooler in front of PostgreSQL.
+type Pooler string
+
+// The poolers Options.Pooler knows.
+const (
+	// PoolerNone: the processes connect to PostgreSQL itself.
+	PoolerNone Pooler = ""
+	// PoolerPgBouncer: PgBouncer in transaction pooling mode, which hands
+	// each transaction to any of its server connections. Statements are
+	// then described by an unnamed statement and run with their
+	// parameters in one round trip (pgx's QueryExecModeCacheDescribe),
+	// never prepared by name on a server connection the next transaction
+	// may not get; and LISTEN, which needs a session, is not used.
+	PoolerPgBouncer Pooler = "pgbouncer"
+)
+
+// ParsePooler reads a Pooler's name: "" or "none", or "pgbouncer".
+func ParsePooler(s string) (Pooler, error) {
+	switch s {
+	case "", "none":
+		return PoolerNone, nil
+	case string(PoolerPgBouncer):
+		return PoolerPgBouncer, nil
+	}
+	return PoolerNone, fmt.Errorf("storage: pooler %q: want none or pgbouncer", s)
+}
+
 // Store is the PostgreSQL implementation of storage.Store, plus the
 // administration functions behind `gambit db`.
 type Store struct {
 	pool    *pgxpool.Pool
+	pooler  Pooler
+	jobs    *jobs // inserts the deadlines' jobs (DeadlineArgs)
 	name    string
 	now     func() time.Time
 	dbClock func() time.Time // Options.dbClock
@@ -114,7 +150,17 @@ func Open(ctx context.Context, url string, opts *Options) (*Store, error) {
 	if o.MaxConns > 0 {
 		cfg.MaxConns = o.MaxConns
 	}
-	s := &Store{name: Redact(cfg.ConnConfig), now: func() time.Time { return o.Clock().UTC() }, dbClock: o.dbClock, timeout: o.Timeout, ai: o.AIRatings}
+	if cfg.MaxConns < 2 {
+		return nil, fmt.Errorf("storage: open %s: %d connections: want at least 2 (one holds the migrations' lock while another migrates)", Redact(cfg.ConnConfig), cfg.MaxConns)
+	}
+	switch o.Pooler {
+	case PoolerNone:
+	case PoolerPgBouncer:
+		cfg.ConnConfig.DefaultQueryExecMode = pgx.QueryExecModeCacheDescribe
+	default:
+		return nil, fmt.Errorf("storage: open %s: unknown pooler %q", Redact(cfg.ConnConfig), o.Pooler)
+	}
+	s := &Store{pooler: o.Pooler, name: Redact(cfg.ConnConfig), now: func() time.Time { return o.Clock().UTC() }, dbClock: o.dbClock, timeout: o.Timeout, ai: o.AIRatings}
 	ctx, cancel := context.WithTimeout(ctx, o.Timeout)
 	defer cancel()
 	if s.pool, err = pgxpool.NewWithConfig(ctx, cfg); err != nil {
@@ -125,6 +171,10 @@ func Open(ctx context.Context, url string, opts *Options) (*Store, error) {
 		return nil, fmt.Errorf("storage: open %s: %w", s.name, err)
 	}
 	if err := migrate(ctx, s.pool, migrations, o.NoMigrate); err != nil {
+		s.pool.Close()
+		return nil, fmt.Errorf("storage: open %s: %w", s.name, err)
+	}
+	if s.jobs, err = newJobs(s.pool); err != nil {
 		s.pool.Close()
 		return nil, fmt.Errorf("storage: open %s: %w", s.name, err)
 	}
@@ -153,6 +203,10 @@ func (s *Store) Name() string { return s.name }
 // beside the store: the job queue of the AI turns, whose tables Open
 // created with Gambit's (migrateQueue).
 func (s *Store) Pool() *pgxpool.Pool { return s.pool }
+
+// PollOnly reports whether River's clients on the store's pool must poll
+// for jobs instead of listening for them (Options.Pooler).
+func (s *Store) PollOnly() bool { return s.pooler == PoolerPgBouncer }
 
 // Close closes the pool, waiting for connections in use.
 func (s *Store) Close() error {

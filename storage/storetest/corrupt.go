@@ -39,12 +39,12 @@ func testCorruptOpenGameIsSkipped(t *testing.T, o Opener, rewrite Rewriter) {
 		}
 	}
 
-	all, err := s.OpenGames(ctx, nil)
+	all, err := s.OpenGames(ctx, storage.Shards{}, nil)
 	names("OpenGames", err)
 	if want := []storage.GameID{challenge.ID, good.ID}; !slices.Equal(IDs(all), want) {
 		t.Errorf("OpenGames with a corrupt record listed %v, want the others: %v", IDs(all), want)
 	}
-	mine, err := s.OpenGames(ctx, func(g *storage.Game) bool { return g.Players[0].ID == storage.User("dave") })
+	mine, err := s.OpenGames(ctx, storage.Shards{}, func(g *storage.Game) bool { return g.Players[0].ID == storage.User("dave") })
 	names("OpenGames with a filter", err)
 	if want := []storage.GameID{good.ID}; !slices.Equal(IDs(mine), want) {
 		t.Errorf("OpenGames of dave with a corrupt record elsewhere listed %v, want %v", IDs(mine), want)
@@ -59,7 +59,7 @@ func testCorruptOpenGameIsSkipped(t *testing.T, o Opener, rewrite Rewriter) {
 		t.Errorf("CountOpen with a corrupt record = %d pending, %d active, %v; want 1, %d", pending, active, err, wantActive)
 	}
 
-	ai, err := s.AwaitingAI(ctx)
+	ai, err := s.AwaitingAI(ctx, storage.Shards{})
 	names("AwaitingAI", err)
 	if want := []storage.GameID{good.ID}; !slices.Equal(IDs(ai), want) {
 		t.Errorf("AwaitingAI with a corrupt record listed %v, want the others: %v", IDs(ai), want)
@@ -71,7 +71,7 @@ func testCorruptOpenGameIsSkipped(t *testing.T, o Opener, rewrite Rewriter) {
 	}
 
 	restore()
-	if all, err := s.OpenGames(ctx, nil); err != nil || len(all) != 3 {
+	if all, err := s.OpenGames(ctx, storage.Shards{}, nil); err != nil || len(all) != 3 {
 		t.Errorf("OpenGames once the record is restored: %v, %v; want the 3 open games", IDs(all), err)
 	}
 }

@@ -49,6 +49,7 @@ var suite = []struct {
 	{"RatingsNeverCountTwice", testRatingsNeverCountTwice},
 	{"CasualAbortedAndAgreedDraws", testCasualAbortedAndAgreedDraws},
 	{"DueGamesOfShards", testDueGamesOfShards},
+	{"OpenAndAwaitingAIOfShards", testOpenAndAwaitingAIOfShards},
 	{"ClaimsExpire", testClaimsExpire},
 	{"RacingClaims", testRacingClaims},
 	{"RacingTakesOfAnOpenChallenge", testRacingTakesOfAnOpenChallenge},
@@ -278,7 +279,7 @@ func testIndexesFollowTheGame(t *testing.T, o Opener) {
 		t.Fatalf("user alic sees %v", IDs(active))
 	}
 
-	if waiting, _ := s.AwaitingAI(ctx); len(waiting) != 0 {
+	if waiting, _ := s.AwaitingAI(ctx, storage.Shards{}); len(waiting) != 0 {
 		t.Fatalf("awaiting AI before any move: %v", IDs(waiting))
 	}
 	ai.Turn = 1
@@ -289,7 +290,7 @@ func testIndexesFollowTheGame(t *testing.T, o Opener) {
 	if err := s.UpdateGame(ctx, other); err != nil {
 		t.Fatal(err)
 	}
-	waiting, _ := s.AwaitingAI(ctx)
+	waiting, _ := s.AwaitingAI(ctx, storage.Shards{})
 	if want := []storage.GameID{ai.ID, other.ID}; !slices.Equal(IDs(waiting), want) {
 		t.Fatalf("awaiting AI %v, want %v", IDs(waiting), want)
 	}
@@ -321,7 +322,7 @@ func testIndexesFollowTheGame(t *testing.T, o Opener) {
 	if active, _ := s.ActiveGames(ctx, alice); len(active) != 0 {
 		t.Fatalf("alice still has active games %v", IDs(active))
 	}
-	if waiting, _ := s.AwaitingAI(ctx); !slices.Equal(IDs(waiting), []storage.GameID{other.ID}) {
+	if waiting, _ := s.AwaitingAI(ctx, storage.Shards{}); !slices.Equal(IDs(waiting), []storage.GameID{other.ID}) {
 		t.Fatalf("awaiting AI after finishing: %v", IDs(waiting))
 	}
 	hist, err := s.History(ctx, alice, 10)
@@ -684,7 +685,7 @@ func testCancelledGamesLeaveEveryIndex(t *testing.T, o Opener) {
 	human := UserVsUser(storage.Kind("tictactoe"), "alice", "bob")
 	human.Deadline = clk.Now().Add(time.Hour)
 	MustCreate(t, s, human)
-	if waiting, _ := s.AwaitingAI(ctx); !slices.Equal(IDs(waiting), []storage.GameID{ai.ID}) {
+	if waiting, _ := s.AwaitingAI(ctx, storage.Shards{}); !slices.Equal(IDs(waiting), []storage.GameID{ai.ID}) {
 		t.Fatalf("awaiting AI before cancelling: %v", IDs(waiting))
 	}
 
@@ -715,7 +716,7 @@ func testCancelledGamesLeaveEveryIndex(t *testing.T, o Opener) {
 			t.Errorf("%s is rated after a cancelled game: %v", p, err)
 		}
 	}
-	if waiting, _ := s.AwaitingAI(ctx); len(waiting) != 0 {
+	if waiting, _ := s.AwaitingAI(ctx, storage.Shards{}); len(waiting) != 0 {
 		t.Errorf("awaiting AI after cancelling: %v", IDs(waiting))
 	}
 	clk.Advance(2 * time.Hour)
@@ -790,7 +791,7 @@ func testOpenGames(t *testing.T, o Opener) {
 	inGuild(UserVsAI(storage.Kind("tictactoe"), "erin"), "g")
 
 	inG1 := func(g *storage.Game) bool { return g.GuildID == "g1" }
-	got, err := s.OpenGames(ctx, inG1)
+	got, err := s.OpenGames(ctx, storage.Shards{}, inG1)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -800,15 +801,15 @@ func testOpenGames(t *testing.T, o Opener) {
 	if got[0].Status != storage.StatusPending || got[1].Version != human.Version {
 		t.Fatalf("listed games are not the stored ones: %+v", got)
 	}
-	if got, err := s.OpenGames(ctx, func(g *storage.Game) bool { return g.GuildID == "g3" }); err != nil || len(got) != 0 {
+	if got, err := s.OpenGames(ctx, storage.Shards{}, func(g *storage.Game) bool { return g.GuildID == "g3" }); err != nil || len(got) != 0 {
 		t.Fatalf("open games of a guild without games: %v, %v", IDs(got), err)
 	}
-	if all, err := s.OpenGames(ctx, nil); err != nil || len(all) != 5 {
+	if all, err := s.OpenGames(ctx, storage.Shards{}, nil); err != nil || len(all) != 5 {
 		t.Fatalf("all open games: %v, %v; want the 5 open ones", IDs(all), err)
 	}
 	cctx, cancel := context.WithCancel(ctx)
 	cancel()
-	if _, err := s.OpenGames(cctx, inG1); !errors.Is(err, context.Canceled) {
+	if _, err := s.OpenGames(cctx, storage.Shards{}, inG1); !errors.Is(err, context.Canceled) {
 		t.Fatalf("with a cancelled context: %v", err)
 	}
 
@@ -816,7 +817,7 @@ func testOpenGames(t *testing.T, o Opener) {
 	if err := s.UpdateGame(ctx, human); err != nil {
 		t.Fatal(err)
 	}
-	if got, _ := s.OpenGames(ctx, inG1); !slices.Equal(IDs(got), []storage.GameID{challenge.ID, ai.ID}) {
+	if got, _ := s.OpenGames(ctx, storage.Shards{}, inG1); !slices.Equal(IDs(got), []storage.GameID{challenge.ID, ai.ID}) {
 		t.Fatalf("open games of g1 after cancelling one: %v", IDs(got))
 	}
 }
