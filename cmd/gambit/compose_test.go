@@ -133,7 +133,7 @@ func TestComposeFileRunsReplicasBehindTheProxy(t *testing.T) {
 // to the workers; two workers at least connect to PostgreSQL directly, as
 // River's LISTEN/NOTIFY needs a session of its own; every gambit process
 // shares Discord's rate limits through the compose Redis; every pool is
-// bounded (pool_max_conns), and PgBouncer's server connections and the
+// bounded (GAMBIT_DB_MAX_CONNS), and PgBouncer's server connections and the
 // workers' fit in PostgreSQL's max_connections with room for `gambit db`.
 func TestComposeRunsTheCapacityPlanInMiniature(t *testing.T) {
 	const adminRoom = 5 // connections left for gambit db, psql and PostgreSQL's superuser
@@ -198,9 +198,9 @@ func TestComposeRunsTheCapacityPlanInMiniature(t *testing.T) {
 			t.Errorf("%s: %s: %v", name, envDatabaseURL, err)
 			continue
 		}
-		conns, err := strconv.Atoi(db.Query().Get("pool_max_conns"))
-		if err != nil || conns < 1 {
-			t.Errorf("%s: %s has no pool_max_conns: every process needs its connection budget", name, envDatabaseURL)
+		conns, err := strconv.Atoi(s.Environment[envDBMaxConns])
+		if err != nil || conns < 2 {
+			t.Errorf("%s: %s=%q: every process needs its connection budget", name, envDBMaxConns, s.Environment[envDBMaxConns])
 		}
 		if db.User.Username() != pg.Environment["POSTGRES_USER"] || db.Path != "/"+dbName {
 			t.Errorf("%s: %s=%q, want user %s and database %s", name, envDatabaseURL, s.Environment[envDatabaseURL], pg.Environment["POSTGRES_USER"], dbName)
