@@ -382,9 +382,16 @@ func (b *Bot) serve(ctx context.Context, started time.Time, kept <-chan struct{}
 		b.turns.refreshBoards(ctx, started, b.myShards())
 	}()
 	// The 15-puzzle's pattern databases take a second or two to build,
-	// once per process: now, so that no hint waits for them. Shutdown does
-	// not wait for it: it holds nothing but memory.
-	go puzzles.DefaultPDB(4)
+	// once per process, and the 8-puzzle's exact table about as long
+	// under the race detector: now, so that no deal or hint waits for
+	// them (until then they use the 4-4 tables). Shutdown does not wait
+	// for it: it holds nothing but memory.
+	go func() {
+		puzzles.DefaultPDB(4)
+		if _, err := puzzles.PDB78(3, puzzles.Limits{}); err != nil {
+			b.log.Warn("build the 8-puzzle's pattern database", "err", err)
+		}
+	}()
 	timers := make(chan struct{})
 	go func() {
 		defer close(timers)

@@ -70,12 +70,8 @@ func PDBDir() (string, error) {
 }
 
 // PDB78Ready reports, without waiting, whether idastar-pdb78's tables for
-// the board of the given side are in memory (the 8-puzzle's, 181 KB,
-// build in milliseconds at first use, so they count as ready).
+// the board of the given side are in memory.
 func PDB78Ready(size int) bool {
-	if size < 4 {
-		return true
-	}
 	if !pdb78[size].mu.TryLock() {
 		return false
 	}

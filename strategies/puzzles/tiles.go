@@ -83,8 +83,10 @@ type tilePuzzle struct{}
 
 // shortest is IDA* on the pattern databases: on the 8-puzzle on the one
 // table of all its tiles, the exact distance (built in milliseconds at
-// first use); on the 15-puzzle on the 7-8 tables when they are in memory,
-// else on the 6-6-3 ones.
+// first use); on the 15-puzzle on the 7-8 tables; each only once its
+// tables are in memory (PDB78Ready), else on the 4-4 or 6-6-3 ones, so
+// that no deal or hint waits for a build (the 8-puzzle's takes about a
+// second under the race detector).
 func (tilePuzzle) shortest(ctx context.Context, pos engine.Position) ([]engine.Move, error) {
 	p := pos.(*slidingtile.Position)
 	name := "idastar-pdb"
@@ -104,8 +106,8 @@ func (tilePuzzle) entrants(pos engine.Position) []Entrant {
 	p := pos.(*slidingtile.Position)
 	var out []Entrant
 	for _, s := range TileSolvers() {
-		if s.Name == "idastar-pdb78" && !PDB78Ready(p.Size()) {
-			continue // never built or loaded on a player's click
+		if s.Name == "idastar-pdb78" && p.Size() >= 4 && !PDB78Ready(p.Size()) {
+			continue // never built or loaded on a player's click (the 8-puzzle's table is small)
 		}
 		out = append(out, Entrant{Algorithm: s.Name, run: func(ctx context.Context, l Limits) Run { return RunTileWithin(ctx, s, p, l) }})
 	}
