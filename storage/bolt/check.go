@@ -192,5 +192,6 @@ func checkTx(ctx context.Context, tx *bbolt.Tx) []string {
 		}
 		return ctx.Err()
 	})
+	checkReviews(tx, c.addf)
 	return c.problems
 }

@@ -34,12 +34,14 @@ var (
 	bucketGuilds   = []byte("guilds")       // guild id → guild settings record
 	bucketClaims   = []byte("claims")       // claim key → claim record (schema 4)
 	bucketUsers    = []byte("users")        // user id → user settings record (schema 5)
+	bucketReviews  = []byte("reviews")      // game id → review record (schema 6)
 )
 
 // allBuckets lists the top-level buckets of the current schema.
 var allBuckets = [][]byte{
 	bucketMeta, bucketGames, bucketOpen, bucketHistory, bucketAI, bucketDeadline,
 	bucketRatings, bucketRank, bucketGuilds, bucketSolved, bucketClaims, bucketUsers,
+	bucketReviews,
 }
 
 var keySchema = []byte("schema")

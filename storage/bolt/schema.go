@@ -29,6 +29,7 @@ var migrations = []migration{
 	{name: "withdrawn challenges", apply: allowWithdrawn},
 	{name: "claims", apply: addClaims},
 	{name: "user settings", apply: addUsers},
+	{name: "reviews", apply: addReviews},
 }
 
 // createBuckets is the step from version 0 (an empty file) to version 1:
@@ -87,6 +88,17 @@ func addClaims(tx *bbolt.Tx) error {
 func addUsers(tx *bbolt.Tx) error {
 	if _, err := tx.CreateBucketIfNotExists(bucketUsers); err != nil {
 		return fmt.Errorf("create bucket %s: %w", bucketUsers, err)
+	}
+	return nil
+}
+
+// addReviews is the step from version 5 to version 6, which brings the
+// bucket of ended duels' reviews (Store.Review), kept so that a game is
+// reviewed once. The bump keeps a Gambit of version 5, whose check does
+// not know the bucket, from reporting it.
+func addReviews(tx *bbolt.Tx) error {
+	if _, err := tx.CreateBucketIfNotExists(bucketReviews); err != nil {
+		return fmt.Errorf("create bucket %s: %w", bucketReviews, err)
 	}
 	return nil
 }

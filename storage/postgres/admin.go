@@ -204,8 +204,15 @@ func (s *Store) Check(ctx context.Context) ([]string, error) {
 		if err != nil {
 			return err
 		}
-		return checkSettings(ctx, tx, "SELECT user_id, record FROM users ORDER BY user_id", func(id string, data []byte) error {
+		err = checkSettings(ctx, tx, "SELECT user_id, record FROM users ORDER BY user_id", func(id string, data []byte) error {
 			_, err := decodeUserSettings(id, data)
+			return err
+		}, addf)
+		if err != nil {
+			return err
+		}
+		return checkSettings(ctx, tx, "SELECT game_id, record FROM reviews ORDER BY game_id", func(id string, data []byte) error {
+			_, err := decodeReview(id, data)
 			return err
 		}, addf)
 	})

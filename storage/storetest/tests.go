@@ -53,6 +53,7 @@ var suite = []struct {
 	{"RacingClaims", testRacingClaims},
 	{"RacingTakesOfAnOpenChallenge", testRacingTakesOfAnOpenChallenge},
 	{"OpenChallengeRules", testOpenChallengeRules},
+	{"Reviews", testReviews},
 }
 
 // clock is a settable time source for deadline tests.
