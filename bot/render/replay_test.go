@@ -7,12 +7,16 @@ import (
 	"image/gif"
 	"image/png"
 	"math/rand/v2"
+	"strings"
 	"testing"
 
+	"github.com/gambitbot/gambit/bot/i18n"
 	"github.com/gambitbot/gambit/bot/render/picture"
 	"github.com/gambitbot/gambit/engine"
 	"github.com/gambitbot/gambit/games"
 	"github.com/gambitbot/gambit/games/catalog"
+	"github.com/gambitbot/gambit/storage"
+	"github.com/gambitbot/gambit/strategies/review"
 )
 
 // drawnConnectFour is a Connect Four game of 42 moves that fills the
@@ -141,5 +145,47 @@ func TestTurningPointShowsBothMoves(t *testing.T) {
 	}
 	if _, err := TurningPoint(gm, start, []string{"5"}, 3, "1"); err == nil {
 		t.Error("a turning point past the game was drawn")
+	}
+}
+
+// TestReviewMessageFitsDiscord shows the review of a Gomoku game of 225
+// moves, the longest of any game, in both languages: within Discord's
+// limits, the moves cut short with a last "…" line, the labels and the
+// turning point in the reader's language.
+func TestReviewMessageFitsDiscord(t *testing.T) {
+	gm, start, moves := randomGame(t, "gomoku", games.Options{}, 3)
+	pos := start.Clone()
+	rev := &review.Review{Game: "gomoku", Start: start.String()}
+	for _, text := range moves {
+		m, err := pos.ParseMove(text)
+		if err != nil {
+			t.Fatal(err)
+		}
+		gm.Play(pos, m)
+	}
+	for i := range 225 { // the board filled: the labels need not fit the moves
+		rev.Moves = append(rev.Moves, review.Move{Side: engine.Side(i % 2), Move: "o15", Best: "a1", Label: review.Labels()[i%5]})
+	}
+	g := newGame(storage.Kind("gomoku"), storage.StatusFinished, alice, bob)
+	seat(g, pos, moves, 0)
+	g.Result = &storage.Result{Winner: 0}
+	for _, c := range []struct {
+		lang string
+		want []string
+	}{
+		{"en-US", []string{"Review", "**Turning point:** move 5", "a blunder", "inaccuracy"}},
+		{"id", []string{"Ulasan", "**Titik balik:** langkah 5", "kesalahan fatal", "kurang tepat"}},
+	} {
+		m := ReviewMessage(i18n.For(c.lang), g, rev, 4, ReviewPictures{Replay: []byte("GIF89a"), Turning: []byte("png")})
+		checkDiscord(t, m)
+		desc := m.Embeds[0].Title + m.Embeds[0].Description
+		for _, w := range c.want {
+			if !strings.Contains(desc, w) {
+				t.Errorf("%s: the review lacks %q:\n%s", c.lang, w, desc)
+			}
+		}
+		if !strings.HasSuffix(m.Embeds[0].Description, "\n…") || len(m.Files) != 2 {
+			t.Errorf("%s: %d files, the moves end %q", c.lang, len(m.Files), m.Embeds[0].Description[len(m.Embeds[0].Description)-20:])
+		}
 	}
 }
