@@ -31,11 +31,10 @@ import (
 // waits for it rather than making it again. A member has one review in
 // the making at a time: a click meanwhile is told to wait.
 
-// reviewBudget is each position's search in a review: a second, or
-// reviewNodes nodes, whichever ends first. A Connect Four game of 42
-// moves takes at most 43 s, a 28-round Adjacency game 57 s, and most
-// positions far less (solved at once, or from the opening book).
-var reviewBudget = review.Budget{Time: time.Second, Nodes: reviewNodes, Threads: 1, HashMiB: 32}
+// reviewBudget is each position's search in a review: reviewNodes nodes,
+// or 3 seconds on a machine too busy to search them in that time. Most
+// positions take far less: solved at once, or from the opening book.
+var reviewBudget = review.Budget{Time: 3 * time.Second, Nodes: reviewNodes, Threads: 1, HashMiB: 32}
 
 // reviewNodes caps each position's search in a review, so that a fast
 // machine does not spend longer than a slow one needs.
@@ -117,7 +116,7 @@ func (b reviewFlow) startReview(ctx context.Context, ix *interaction, id storage
 	case len(g.Moves) == 0:
 		return userErr("review.no_moves")
 	}
-	gm, err := gameOf(g)
+	gm, start, err := render.StartOf(g)
 	if err != nil {
 		return err
 	}
@@ -131,7 +130,7 @@ func (b reviewFlow) startReview(ctx context.Context, ix *interaction, id storage
 	}
 	job := &task{owner: member, run: func() {
 		defer b.reviews.endFor(member)
-		b.showReview(ix, g, gm)
+		b.showReview(ix, g, gm, start)
 	}}
 	if _, ok := b.ai.Submit(context.Background(), job); !ok {
 		b.reviews.endFor(member)
@@ -164,9 +163,9 @@ func (rs *reviews) endFor(member string) {
 
 // showReview makes (or finds) g's review and its pictures, on a worker,
 // and shows them as ix's answer.
-func (b reviewFlow) showReview(ix *interaction, g *storage.Game, gm *games.Game) {
+func (b reviewFlow) showReview(ix *interaction, g *storage.Game, gm *games.Game, start engine.Position) {
 	l := ix.lang()
-	msg, err := b.reviewMessage(ix, g, gm)
+	msg, err := b.reviewMessage(ix, g, gm, start)
 	if err != nil {
 		b.log.Warn("review", "game", g.ID, "err", err)
 		msg = render.Message{Content: l.T("review.failed")}
@@ -177,11 +176,7 @@ func (b reviewFlow) showReview(ix *interaction, g *storage.Game, gm *games.Game)
 }
 
 // reviewMessage returns the message of g's review, made if need be.
-func (b reviewFlow) reviewMessage(ix *interaction, g *storage.Game, gm *games.Game) (render.Message, error) {
-	start, err := startOf(g, gm)
-	if err != nil {
-		return render.Message{}, err
-	}
+func (b reviewFlow) reviewMessage(ix *interaction, g *storage.Game, gm *games.Game, start engine.Position) (render.Message, error) {
 	rev, err := b.review(g, gm, start)
 	if err != nil {
 		return render.Message{}, err
@@ -262,14 +257,6 @@ func (b reviewFlow) review(g *storage.Game, gm *games.Game, start engine.Positio
 		b.log.Warn("review: keep it", "game", g.ID, "err", err) // shown all the same, made again next time
 	}
 	return call.rev, nil
-}
-
-// startOf returns the position g started from.
-func startOf(g *storage.Game, gm *games.Game) (engine.Position, error) {
-	if g.Start != "" {
-		return gm.Position(g.Start, games.Options{})
-	}
-	return gm.Start(games.Options{Rounds: g.Settings.Rounds})
 }
 
 // deferReply acknowledges the interaction with Discord's "thinking…"

@@ -9,6 +9,7 @@ import (
 	"github.com/gambitbot/gambit/bot/customid"
 	"github.com/gambitbot/gambit/bot/i18n"
 	"github.com/gambitbot/gambit/engine"
+	"github.com/gambitbot/gambit/games"
 	"github.com/gambitbot/gambit/storage"
 	"github.com/gambitbot/gambit/strategies/review"
 )
@@ -124,4 +125,23 @@ func Loser(g *storage.Game, pos engine.Position) (engine.Side, bool) {
 		return engine.X, false
 	}
 	return seatSides(g, pos)[1-g.Result.Winner], true
+}
+
+// StartOf returns the game of g and the position it started from.
+func StartOf(g *storage.Game) (*games.Game, engine.Position, error) {
+	gm := gameOf(g.Kind)
+	if gm == nil {
+		return nil, nil, fmt.Errorf("render: game %s: unknown game %q", g.ID, g.Kind)
+	}
+	var pos engine.Position
+	var err error
+	if g.Start != "" {
+		pos, err = gm.Position(g.Start, games.Options{})
+	} else {
+		pos, err = gm.Start(games.Options{Rounds: g.Settings.Rounds})
+	}
+	if err != nil {
+		return nil, nil, fmt.Errorf("render: start of game %s: %w", g.ID, err)
+	}
+	return gm, pos, nil
 }

@@ -68,6 +68,8 @@ type Thresholds struct {
 	// exact value as its result alone — 1 won, 0 drawn, −1 lost — so
 	// that a move keeping an exact result is good however much later the
 	// win comes, and an exact value compares with an estimate in wins.
+	// Such a comparison is at worst a mistake: a blunder is a result
+	// proven lost, and the estimate proves nothing.
 	Results bool
 }
 
@@ -260,15 +262,17 @@ func (t Thresholds) label(m Move) Label {
 			return Good
 		}
 	}
+	mixed := false
 	if t.Results {
 		loss = math.Max(0, t.value(m.Before)-t.value(m.After))
+		mixed = m.Before.Exact != m.After.Exact
 	}
 	switch {
 	case loss <= t.Good:
 		return Good
 	case loss <= t.Inaccuracy:
 		return Inaccuracy
-	case loss <= t.Mistake:
+	case loss <= t.Mistake || mixed:
 		return Mistake
 	}
 	return Blunder

@@ -202,6 +202,8 @@ func TestLabelThresholds(t *testing.T) {
 		{"connect4", exact(-3, -10), Good}, // lost either way, sooner
 		{"connect4", Move{Move: "a", Best: "b", Before: Value{5, true}, After: Value{Score: 0.9}}, Good},
 		{"connect4", Move{Move: "a", Best: "b", Before: Value{5, true}, After: Value{Score: 0.6}}, Mistake},
+		{"connect4", Move{Move: "a", Best: "b", Before: Value{5, true}, After: Value{Score: 0.1}}, Mistake}, // the estimate proves no loss
+		{"connect4", Move{Move: "a", Best: "b", Before: Value{Score: 0.9}, After: Value{Score: 0.1}}, Blunder},
 		{"gomoku", est(0.5, 0.25), Inaccuracy},
 		{"gomoku", est(0.5, -0.5), Blunder},
 		{"tictactoe", exact(1, 0), Blunder},
