@@ -84,11 +84,14 @@ func Replay(gm *games.Game, start engine.Position, moves []string) ([]byte, erro
 		return nil, err
 	}
 	pal := paletteOf(imgs[0], imgs[len(imgs)-1])
+	index := map[color.RGBA]uint8{}
+	for i, c := range pal {
+		index[c.(color.RGBA)] = uint8(i)
+	}
 	anim := &gif.GIF{LoopCount: 0}
 	var prev *image.Paletted
 	for i, img := range imgs {
-		p := image.NewPaletted(img.Bounds(), pal)
-		draw.Draw(p, p.Rect, img, img.Bounds().Min, draw.Src)
+		p := paletted(img, pal, index)
 		frame := p
 		if prev != nil {
 			changed := changedRect(prev, p)
@@ -111,6 +114,27 @@ func Replay(gm *games.Game, start engine.Position, moves []string) ([]byte, erro
 		return nil, fmt.Errorf("render: encode the replay: %w", err)
 	}
 	return buf.Bytes(), nil
+}
+
+// paletted returns img in the colours of pal, each pixel in its nearest
+// colour: index holds the colours looked up so far (pal's own at first),
+// so that each colour is searched for once, not once a pixel.
+func paletted(img *image.RGBA, pal color.Palette, index map[color.RGBA]uint8) *image.Paletted {
+	p := image.NewPaletted(img.Rect, pal)
+	for y := range img.Rect.Dy() {
+		src := img.Pix[y*img.Stride : y*img.Stride+4*img.Rect.Dx()]
+		dst := p.Pix[y*p.Stride:]
+		for x := range img.Rect.Dx() {
+			c := color.RGBA{src[4*x], src[4*x+1], src[4*x+2], 0xFF}
+			i, ok := index[c]
+			if !ok {
+				i = uint8(pal.Index(c))
+				index[c] = i
+			}
+			dst[x] = i
+		}
+	}
+	return p
 }
 
 // changedRect returns the smallest rectangle holding every pixel that

@@ -189,3 +189,22 @@ func TestReviewMessageFitsDiscord(t *testing.T) {
 		}
 	}
 }
+
+// BenchmarkReplay draws the replay of a Connect Four game of 42 moves:
+// the cost of a review's pictures but the turning point's.
+func BenchmarkReplay(b *testing.B) {
+	gm, err := catalog.Lookup("connect4")
+	if err != nil {
+		b.Fatal(err)
+	}
+	start, _ := gm.Start(games.Options{})
+	var moves []string
+	for _, c := range drawnConnectFour {
+		moves = append(moves, string(c))
+	}
+	for b.Loop() {
+		if _, err := Replay(gm, start, moves); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
