@@ -73,10 +73,12 @@ type Thresholds struct {
 	Results bool
 }
 
-// defaultThresholds are the thresholds of a game not in thresholds: in
-// games scored by the marks on the board, a mark or less is good, three
-// an inaccuracy, six a mistake.
-var defaultThresholds = Thresholds{Good: 1, Inaccuracy: 3, Mistake: 6}
+// defaultThresholds are the thresholds of a game not in thresholds, in
+// games scored by the marks on the board (Adjacency): two marks or less
+// are good, four an inaccuracy, eight a mistake. A search's estimate
+// favours the side to move by about a mark (its tempo), so a move that
+// keeps the balance already reads as two marks lost.
+var defaultThresholds = Thresholds{Good: 2, Inaccuracy: 4, Mistake: 8}
 
 // thresholds are the games' own, by game name (games/catalog), where the
 // default does not fit the game's unit:

@@ -186,10 +186,10 @@ func TestLabelThresholds(t *testing.T) {
 	}{
 		{"adjacency", est(4, 4), Best},
 		{"adjacency", est(4, 6), Best}, // the search found more after the move
-		{"adjacency", est(4, 3), Good},
+		{"adjacency", est(4, 2), Good}, // the side to move's tempo
 		{"adjacency", est(4, 1), Inaccuracy},
-		{"adjacency", est(4, -2), Mistake},
-		{"adjacency", est(4, -3), Blunder},
+		{"adjacency", est(4, -4), Mistake},
+		{"adjacency", est(4, -5), Blunder},
 		{"adjacency", exact(8, 2), Mistake}, // still won: the marks count
 		{"adjacency", exact(1, -1), Blunder},
 		{"adjacency", exact(0, -2), Blunder},
