@@ -120,6 +120,7 @@ func TestReviewIsDeferredMadeOnceAndOpenToAll(t *testing.T) {
 	if err != nil || len(kept.Data) == 0 {
 		t.Fatalf("the review kept with the game: %v, %v", kept, err)
 	}
+	gate.release <- struct{}{} // were the game analysed again, it would not wait
 	reviewShown(t, h.click(carol, board.ID, id))
 	if n := gate.count.Load(); n != 1 {
 		t.Errorf("the game was analysed %d times, want once: the second click answers from the kept review", n)
