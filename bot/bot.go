@@ -265,6 +265,7 @@ type Bot struct {
 	// they choose rather than when the wall clock says.
 	searchContext func(ctx context.Context, deadline time.Time) (context.Context, context.CancelFunc)
 	compares      comparisons // Compare algorithms running (compare.go)
+	reviews       reviews     // reviews being made (review.go)
 
 	closing  atomic.Bool
 	inflight sync.WaitGroup

@@ -138,6 +138,13 @@ func commandDefinitions() []*discordgo.ApplicationCommand {
 		puzzleDefinition(),
 		dailyDefinition(),
 		{
+			Name: "review", Description: "Look back at a finished game: each move against the best one",
+			Options: []*discordgo.ApplicationCommandOption{
+				{Type: discordgo.ApplicationCommandOptionString, Name: "game", Description: "The game (its ID, as its board's footer shows)",
+					Required: true, Autocomplete: true, MaxLength: 32},
+			},
+		},
+		{
 			Name: "board", Description: "How the boards of your games look: picture, emoji grid or both",
 			Options: []*discordgo.ApplicationCommandOption{
 				choiceOption("form", "Your choice, over the server's (server: as the server says)", false, formChoices(true)),
@@ -181,9 +188,11 @@ func (b *Bot) routes() {
 		"play": b.games.cmdPlay, "move": b.moves.cmdMove, "leaderboard": b.info.cmdLeaderboard, "stats": b.info.cmdStats,
 		"games": b.info.cmdGames, "help": b.info.cmdHelp, "privacy": b.info.cmdPrivacy, "settings": b.info.cmdSettings,
 		"puzzle": b.solo.cmdPuzzle, "board": b.info.cmdBoard, "challenge": b.games.cmdChallenge, challengeMenu: b.games.cmdChallengeMenu,
-		"daily": b.solo.cmdDaily,
+		"daily":  b.solo.cmdDaily,
+		"review": reviewFlow{b}.cmdReview,
 	}
-	b.complete = map[string]completeHandler{"play": b.games.completeAI, "help": b.games.completeAI, "move": b.moves.completeMove}
+	b.complete = map[string]completeHandler{"play": b.games.completeAI, "help": b.games.completeAI, "move": b.moves.completeMove,
+		"review": reviewFlow{b}.completeReview}
 	b.router = router{
 		{customid.Move, b.withGame(b.moves.clickMove)},
 		{customid.Pick, b.withGame(b.moves.clickMove)},
@@ -213,6 +222,7 @@ func (b *Bot) routes() {
 		{customid.NewPuzzle, b.solo.clickNewPuzzle},
 		{customid.PracticeNew, b.solo.clickPracticeNew},
 		{customid.PracticeMove, b.solo.clickPracticeMove},
+		{customid.Review, reviewFlow{b}.clickReview}, // anyone's, outside the game's lock (review.go)
 	}
 }
 

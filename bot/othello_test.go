@@ -115,7 +115,7 @@ func TestOthelloBetweenTwoUsers(t *testing.T) {
 	if g.Status != storage.StatusFinished || g.Result == nil || g.Result.Winner != winner {
 		t.Fatalf("the game ended as %s %+v, want seat %d to win (%d–%d discs)", g.Status, g.Result, winner, black, white)
 	}
-	final := h.waitBoard(g.ID, "the final board", func(m discordtest.Message) bool { return len(controls(m)) <= 1 })
+	final := h.waitBoard(g.ID, "the final board", func(m discordtest.Message) bool { return len(controls(m)) <= 2 }) // Rematch and Review
 	text := embedText(final) + final.Content
 	wants := []string{fmt.Sprintf("Final score: ⚫ **%d** – **%d** ⚪", black, white), fmt.Sprintf("<@%s> · %d discs", alice, black),
 		fmt.Sprintf("<@%s> · %d discs", bob, white)}

@@ -222,6 +222,14 @@ type Store interface {
 	// attempts are removed, and their ended games are kept with the user
 	// replaced by Anonymous.
 	DeleteUser(ctx context.Context, userID string) (DeleteReport, error)
+	// Review returns the review of game id made from its version or an
+	// earlier one (Review says why that is the same); ErrNotFound if
+	// there is none.
+	Review(ctx context.Context, id GameID, version uint64) (*Review, error)
+	// PutReview keeps r as its game's review, replacing any. The game
+	// must be an ended duel at r.Version or later (ErrInvalid), and
+	// exist (ErrNotFound).
+	PutReview(ctx context.Context, r *Review) error
 	// Claim takes the expiring claim key for owner until ttl from now by
 	// the store's clock — the database server's for a store that
 	// processes share (storage/postgres), so that their own clocks need

@@ -48,5 +48,5 @@ func searchAdjacency(ctx context.Context, p engine.Position, limits Limits, m Mi
 	if err != nil {
 		return Result{}, fmt.Errorf("strategies: minimax: %w", err)
 	}
-	return Result{Move: r.Move, Score: r.Score, Exact: r.Exact, Depth: r.Depth, Nodes: r.Nodes, PV: append([]engine.Move(nil), r.PV...)}, nil
+	return Result{Move: r.Move, Score: r.Score, Units: r.Score * adjsearch.Unit, Exact: r.Exact, Depth: r.Depth, Nodes: r.Nodes, PV: append([]engine.Move(nil), r.PV...)}, nil
 }

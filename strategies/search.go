@@ -192,7 +192,7 @@ func (t *thread) iterate(maxDepth, skew int, res *Result) {
 		if !complete && move == engine.NoMove {
 			break // interrupted before the first move was searched
 		}
-		res.Move, res.Score = move, score/s.rules.unit()
+		res.Move, res.Score, res.Units = move, score/s.rules.unit(), score
 		res.PV = append(res.PV[:0], t.pv[0][:t.pvLen[0]]...)
 		if complete {
 			res.Depth = depth

@@ -92,6 +92,11 @@ type Result struct {
 	// otherwise a heuristic; Tic-Tac-Toe, +1 win, 0 draw, −1 loss. When
 	// Exact is false it is the strategy's estimate in the same unit.
 	Score int
+	// Units is the score in the search's internal units (games.AI.Unit
+	// per unit of Score), finer than Score where the generic search's
+	// estimate is below a unit (Gomoku's, in wins); Adjacency's is Score
+	// times its Unit. Only minimax sets it; other strategies leave it 0.
+	Units int
 	// Exact reports that Score is the game's exact value under perfect
 	// play from both sides.
 	Exact bool

@@ -79,6 +79,10 @@ const (
 	// Compare shows, privately, the puzzle solvers side by side on a solo
 	// puzzle's position.
 	Compare Pattern = "v1/compare/{game}/{ply}"
+	// Review shows, privately, the review of an ended duel: its moves
+	// labelled against the best ones, its turning point and its replay.
+	// Anyone may click it.
+	Review Pattern = "v1/review/{game}"
 	// ChallengePick is the game select of the "Challenge to a game"
 	// context menu, shown only to the challenger: the chosen value is the
 	// game, and the challenge goes to the user.

@@ -69,13 +69,6 @@ func controls(l *i18n.Localizer, g *storage.Game) []discordgo.MessageComponent {
 	return c
 }
 
-// rematchRow offers the players of an ended game a new one.
-func rematchRow(l *i18n.Localizer, g *storage.Game) []discordgo.MessageComponent {
-	return []discordgo.MessageComponent{row(
-		button(l.T("board.rematch"), "🔁", discordgo.PrimaryButton, customid.Rematch.Build(string(g.ID))),
-	)}
-}
-
 // moveComponents returns the components of an active game: the moves, in
 // the layout of the game's plug-in, if play is true (a person is to move),
 // and a Resign button (a solo puzzle's row of help and Give up).

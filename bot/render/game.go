@@ -260,8 +260,8 @@ func game(v View) (Message, *File) {
 		} else if v.ShownChanges != "" {
 			embed.Fields = []*discordgo.MessageEmbedField{{Name: ratingFieldName(l, g), Value: clip(v.ShownChanges, maxFieldValue)}}
 		}
-		if !v.Rematched && !g.Solo() {
-			msg.Components = rematchRow(l, g)
+		if !g.Solo() {
+			msg.Components = endRow(l, g, !v.Rematched)
 		} else if g.Settings.Daily != "" {
 			msg.Components = newPuzzleRow(l, g)
 		}

@@ -351,7 +351,7 @@ func flagPair(m Message) (string, bool) {
 var patterns = []customid.Pattern{
 	customid.Move, customid.Pick, customid.File, customid.Cell, customid.Resign, customid.ResignConfirm, customid.Rematch,
 	customid.Accept, customid.Take, customid.Decline, customid.Repost, customid.PrivacyDelete,
-	customid.Hint, customid.Solve, customid.Compare, customid.ChallengePick,
+	customid.Hint, customid.Solve, customid.Compare, customid.ChallengePick, customid.Review,
 	customid.Abort, customid.AbortConfirm, customid.DrawOffer, customid.DrawAccept, customid.DrawDecline,
 }
 
@@ -849,8 +849,8 @@ func checkEnded(t *testing.T, v View, m Message, ids map[customid.Pattern][]cust
 	t.Helper()
 	g := v.Game
 	desc := description(t, m)
-	if len(ids[customid.Rematch]) != 1 || len(ids) != 1 {
-		t.Errorf("ended game: want only a Rematch button, got %v", ids)
+	if review := len(ids[customid.Review]); len(ids[customid.Rematch]) != 1 || review != min(len(g.Moves), 1) || len(ids) != 1+review {
+		t.Errorf("ended game: want a Rematch button, and Review once a move was played, got %v", ids)
 	}
 	if len(m.AllowedMentions.Users) != 0 {
 		t.Errorf("ended game pings %v", m.AllowedMentions.Users)
@@ -1276,16 +1276,16 @@ func TestBoardFromStoredPosition(t *testing.T) {
 	g.Status, g.Result = storage.StatusFinished, &storage.Result{Winner: 1}
 	m = Game(View{Game: g})
 	checkDiscord(t, m)
-	if ids := checkIDs(t, g, m); len(ids) != 1 || len(ids[customid.Rematch]) != 1 {
-		t.Errorf("ended game without a board: components %v, want a Rematch button", ids)
+	if ids := checkIDs(t, g, m); len(ids) != 2 || len(ids[customid.Rematch]) != 1 || len(ids[customid.Review]) != 1 {
+		t.Errorf("ended game without a board: components %v, want a Rematch button and Review", ids)
 	}
 	if d := description(t, m); !strings.Contains(d, "<@222> wins") {
 		t.Errorf("ended game without a board hides the result:\n%s", d)
 	}
 	m = Game(View{Game: g, Rematched: true, Notice: "A rematch was started below."})
 	checkDiscord(t, m)
-	if ids := checkIDs(t, g, m); len(ids) != 0 || m.Components == nil {
-		t.Errorf("ended game whose rematch was taken: components %v, want none (an empty list)", ids)
+	if ids := checkIDs(t, g, m); len(ids) != 1 || len(ids[customid.Review]) != 1 {
+		t.Errorf("ended game whose rematch was taken: components %v, want Review alone", ids)
 	}
 }
 

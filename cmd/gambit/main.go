@@ -43,6 +43,7 @@ var commands = []command{
 	{name: "perft", summary: "count the leaves of a game tree: the check of the move generators", run: runPerft},
 	{name: "solve", summary: "solve Connect Four positions exactly, and the puzzles: sliding tiles, N-Queens", run: runSolve},
 	{name: "analyze", summary: "ask a strategy for its move in a position, with score, depth and line", run: runAnalyze},
+	{name: "review", summary: "review a finished game: each move against the best one, the turning point, a replay", run: runReview},
 	{name: "strategies", summary: "list the AI strategies: games, difficulty, description", run: runStrategies},
 	{name: "arena", summary: "play strategies against each other and rate them (Elo with 95% intervals)", run: runArena},
 	{name: "train", summary: "fit the weights of minimax's learned Adjacency evaluation by self-play", run: runTrain},

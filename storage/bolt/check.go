@@ -193,5 +193,6 @@ func checkTx(ctx context.Context, tx *bbolt.Tx) []string {
 		return ctx.Err()
 	})
 	checkDaily(tx, c)
+	checkReviews(tx, c.addf)
 	return c.problems
 }

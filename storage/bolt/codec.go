@@ -40,6 +40,7 @@ var (
 	bucketDaily       = []byte("daily")
 	bucketDailySolved = []byte("idx_daily_solved")
 	bucketDailyPosts  = []byte("daily_posts")
+	bucketReviews     = []byte("reviews") // game id → review record (schema 7)
 )
 
 // allBuckets lists the top-level buckets of the current schema.
@@ -47,6 +48,7 @@ var allBuckets = [][]byte{
 	bucketMeta, bucketGames, bucketOpen, bucketHistory, bucketAI, bucketDeadline,
 	bucketRatings, bucketRank, bucketGuilds, bucketSolved, bucketClaims, bucketUsers,
 	bucketDaily, bucketDailySolved, bucketDailyPosts,
+	bucketReviews,
 }
 
 var keySchema = []byte("schema")

@@ -30,6 +30,7 @@ var migrations = []migration{
 	{name: "claims", apply: addClaims},
 	{name: "user settings", apply: addUsers},
 	{name: "daily puzzles", apply: addDaily},
+	{name: "reviews", apply: addReviews},
 }
 
 // createBuckets is the step from version 0 (an empty file) to version 1:
@@ -101,6 +102,17 @@ func addDaily(tx *bbolt.Tx) error {
 		if _, err := tx.CreateBucketIfNotExists(b); err != nil {
 			return fmt.Errorf("create bucket %s: %w", b, err)
 		}
+	}
+	return nil
+}
+
+// addReviews is the step from version 6 to version 7, which brings the
+// bucket of ended duels' reviews (Store.Review), kept so that a game is
+// reviewed once. The bump keeps a Gambit of version 6, whose check does
+// not know the bucket, from reporting it.
+func addReviews(tx *bbolt.Tx) error {
+	if _, err := tx.CreateBucketIfNotExists(bucketReviews); err != nil {
+		return fmt.Errorf("create bucket %s: %w", bucketReviews, err)
 	}
 	return nil
 }

@@ -211,7 +211,13 @@ func (s *Store) Check(ctx context.Context) ([]string, error) {
 		if err != nil {
 			return err
 		}
-		return checkDaily(ctx, tx, addf)
+		if err := checkDaily(ctx, tx, addf); err != nil {
+			return err
+		}
+		return checkSettings(ctx, tx, "SELECT game_id, record FROM reviews ORDER BY game_id", func(id string, data []byte) error {
+			_, err := decodeReview(id, data)
+			return err
+		}, addf)
 	})
 	if err != nil {
 		return nil, fmt.Errorf("storage: check %s: %w", s.name, err)

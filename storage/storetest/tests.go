@@ -57,6 +57,7 @@ var suite = []struct {
 	{"DailyAttempts", testDailyAttempts},
 	{"RacingDailyChanges", testRacingDailyChanges},
 	{"DailyPostsAndChannels", testDailyPostsAndChannels},
+	{"Reviews", testReviews},
 }
 
 // clock is a settable time source for deadline tests.

@@ -354,7 +354,7 @@ function renderMessage(m) {
   const body = el('div', { class: 'message-body' },
     header,
     content,
-    ...(m.embeds ?? []).map(renderEmbed),
+    ...(m.embeds ?? []).map((e) => renderEmbed(m, e)),
     renderComponents(m),
     m.ephemeral && el('div', { class: 'ephemeral-note' },
       el('span', { class: 'ephemeral-eye', 'aria-hidden': 'true', text: '👁' }),
@@ -397,7 +397,7 @@ function colourOf(embed) {
     : null;
 }
 
-function renderEmbed(embed) {
+function renderEmbed(m, embed) {
   const colour = colourOf(embed);
   const fields = embed.fields ?? [];
   return el('div', { class: 'embed', style: colour && `--embed-colour: ${colour}` },
@@ -407,6 +407,7 @@ function renderEmbed(embed) {
       ...fields.map((f) => el('div', { class: f.inline ? 'embed-field inline' : 'embed-field' },
         el('div', { class: 'embed-field-name', html: markdown(f.name) }),
         el('div', { class: 'embed-field-value', html: markdown(f.value) })))),
+    embed.image?.url && mediaImage(m, embed.image.url),
     embed.footer?.text && el('div', { class: 'embed-footer', text: embed.footer.text }));
 }
 

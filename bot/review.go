@@ -1,0 +1,271 @@
+package bot
+
+import (
+	"cmp"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/bwmarrin/discordgo"
+
+	"github.com/gambitbot/gambit/bot/render"
+	"github.com/gambitbot/gambit/engine"
+	"github.com/gambitbot/gambit/games"
+	"github.com/gambitbot/gambit/storage"
+	"github.com/gambitbot/gambit/strategies"
+	"github.com/gambitbot/gambit/strategies/review"
+)
+
+// A game's review: the Review button under an ended duel's board, and
+// /review game:. Anyone may look at any game's review — the moves are on
+// the board for all to see — privately. The click is answered at once
+// with a deferred reply (Discord's "thinking…"); the review is then made
+// outside the game's lock, as a job of the AI workers (ai.go) queued
+// under the clicker's name and searching at low priority, and kept with
+// the game (storage.Review), so that the next click on it only draws the
+// pictures. One review of a game is made at a time: a click meanwhile
+// waits for it rather than making it again. A member has one review in
+// the making at a time: a click meanwhile is told to wait.
+
+// reviewBudget is each position's search in a review: reviewNodes nodes,
+// or 3 seconds on a machine too busy to search them in that time. Most
+// positions take far less: solved at once, or from the opening book.
+var reviewBudget = review.Budget{Time: 3 * time.Second, Nodes: reviewNodes, Threads: 1, HashMiB: 32}
+
+// reviewNodes caps each position's search in a review, so that a fast
+// machine does not spend longer than a slow one needs.
+const reviewNodes = 4_000_000
+
+// reviews are the reviews being made.
+type reviews struct {
+	mu      sync.Mutex
+	making  map[storage.GameID]*reviewCall // by game
+	members map[string]bool                // members with a review in the making
+
+	// Tests change these before the bot runs.
+	budget  *review.Budget        // each position's search; nil means reviewBudget
+	analyze func(g *storage.Game) // if not nil, called before a game is analysed
+}
+
+// reviewCall is one review being made; done is closed once rev or err
+// is set.
+type reviewCall struct {
+	done chan struct{}
+	rev  *review.Review
+	err  error
+}
+
+// reviewFlow shows games' reviews.
+type reviewFlow struct{ *Bot }
+
+// clickReview handles the Review button under an ended duel's board.
+func (b reviewFlow) clickReview(ctx context.Context, ix *component) error {
+	return b.startReview(ctx, ix.interaction, storage.GameID(ix.params["game"]))
+}
+
+// cmdReview handles /review game:.
+func (b reviewFlow) cmdReview(ctx context.Context, ix *command) error {
+	return b.startReview(ctx, ix.interaction, storage.GameID(strings.TrimSpace(ix.opts.str("game"))))
+}
+
+// completeReview offers the member's ended duels, newest first, whose
+// IDs begin with what they typed.
+func (b reviewFlow) completeReview(ctx context.Context, ix *autocomplete) error {
+	me := ix.user().ID
+	ended, err := b.store.History(ctx, storage.User(me), 50)
+	if err != nil {
+		return fmt.Errorf("bot: history of %s: %w", me, err)
+	}
+	typed, l := strings.ToLower(strings.TrimSpace(ix.opts.str("game"))), ix.lang()
+	var out []*discordgo.ApplicationCommandOptionChoice
+	for _, g := range ended {
+		if !render.Reviewable(g) || !strings.HasPrefix(strings.ToLower(string(g.ID)), typed) {
+			continue
+		}
+		name := fmt.Sprintf("%s · %s", g.ID, render.Title(l, g.Kind))
+		if opp, ok := g.Opponent(seatOf(g, me)); ok {
+			name += " · " + l.T("board.vs", "Player", cmp.Or(opp.Name, render.PlayerName(l, opp)))
+		}
+		out = append(out, &discordgo.ApplicationCommandOptionChoice{Name: clipWords(name, 100), Value: string(g.ID)})
+	}
+	return ix.choices(out)
+}
+
+// startReview answers ix with game id's review: it checks the game, defers
+// the answer and queues the review's making and drawing.
+func (b reviewFlow) startReview(ctx context.Context, ix *interaction, id storage.GameID) error {
+	if id == "" {
+		return userErr("review.none")
+	}
+	g, err := b.store.Game(ctx, id)
+	if errors.Is(err, storage.ErrNotFound) {
+		return userErr("review.no_game", "ID", echo(string(id)))
+	}
+	if err != nil {
+		return err
+	}
+	switch {
+	case g.Solo():
+		return userErr("review.puzzle")
+	case !g.Status.Ended():
+		return userErr("review.not_over")
+	case len(g.Moves) == 0:
+		return userErr("review.no_moves")
+	}
+	gm, start, err := render.StartOf(g)
+	if err != nil {
+		return err
+	}
+	member := ix.user().ID
+	if !b.reviews.startFor(member) {
+		return userErr("review.busy")
+	}
+	if err := ix.deferReply(true); err != nil {
+		b.reviews.endFor(member)
+		return err
+	}
+	job := &task{owner: member, run: func() {
+		defer b.reviews.endFor(member)
+		b.showReview(ix, g, gm, start)
+	}}
+	if _, ok := b.ai.Submit(context.Background(), job); !ok {
+		b.reviews.endFor(member)
+		return ix.editResponse(render.Message{Content: ix.lang().T("review.stopping")})
+	}
+	return nil
+}
+
+// startFor reports whether member may start a review, and if so counts
+// it as in the making until endFor.
+func (rs *reviews) startFor(member string) bool {
+	rs.mu.Lock()
+	defer rs.mu.Unlock()
+	if rs.members[member] {
+		return false
+	}
+	if rs.members == nil {
+		rs.members = map[string]bool{}
+	}
+	rs.members[member] = true
+	return true
+}
+
+// endFor forgets member's review in the making.
+func (rs *reviews) endFor(member string) {
+	rs.mu.Lock()
+	defer rs.mu.Unlock()
+	delete(rs.members, member)
+}
+
+// showReview makes (or finds) g's review and its pictures, on a worker,
+// and shows them as ix's answer.
+func (b reviewFlow) showReview(ix *interaction, g *storage.Game, gm *games.Game, start engine.Position) {
+	l := ix.lang()
+	msg, err := b.reviewMessage(ix, g, gm, start)
+	if err != nil {
+		b.log.Warn("review", "game", g.ID, "err", err)
+		msg = render.Message{Content: l.T("review.failed")}
+	}
+	if err := ix.editResponse(msg); err != nil {
+		b.log.Warn("review: show it", "game", g.ID, "err", err)
+	}
+}
+
+// reviewMessage returns the message of g's review, made if need be.
+func (b reviewFlow) reviewMessage(ix *interaction, g *storage.Game, gm *games.Game, start engine.Position) (render.Message, error) {
+	rev, err := b.review(g, gm, start)
+	if err != nil {
+		return render.Message{}, err
+	}
+	final, err := position(g)
+	if err != nil {
+		return render.Message{}, err
+	}
+	loser, lost := render.Loser(g, final)
+	turning := rev.TurningPoint(loser, lost)
+	var pics render.ReviewPictures
+	lowPriority(func() {
+		if pics.Replay, err = render.Replay(gm, start, g.Moves); err != nil {
+			return
+		}
+		if turning >= 0 {
+			pics.Turning, err = render.TurningPoint(gm, start, g.Moves, turning, rev.Moves[turning].Best)
+		}
+	})
+	if err != nil {
+		return render.Message{}, err
+	}
+	return render.ReviewMessage(ix.lang(), g, rev, turning, pics), nil
+}
+
+// review returns g's review: kept with the game, or being made for
+// another click (waited for), or else made now and kept.
+func (b reviewFlow) review(g *storage.Game, gm *games.Game, start engine.Position) (*review.Review, error) {
+	ctx := context.Background()
+	kept, err := b.store.Review(ctx, g.ID, g.Version)
+	switch {
+	case err == nil:
+		var rev review.Review
+		if err := json.Unmarshal(kept.Data, &rev); err == nil && len(rev.Moves) == len(g.Moves) {
+			return &rev, nil
+		}
+		b.log.Warn("review: the kept one is unreadable; making it again", "game", g.ID)
+	case !errors.Is(err, storage.ErrNotFound):
+		b.log.Warn("review: read the kept one", "game", g.ID, "err", err)
+	}
+	rs := &b.reviews
+	rs.mu.Lock()
+	if call, ok := rs.making[g.ID]; ok {
+		rs.mu.Unlock()
+		<-call.done
+		return call.rev, call.err
+	}
+	call := &reviewCall{done: make(chan struct{})}
+	if rs.making == nil {
+		rs.making = map[storage.GameID]*reviewCall{}
+	}
+	rs.making[g.ID] = call
+	budget := reviewBudget
+	if rs.budget != nil {
+		budget = *rs.budget
+	}
+	rs.mu.Unlock()
+	defer func() {
+		rs.mu.Lock()
+		delete(rs.making, g.ID)
+		rs.mu.Unlock()
+		close(call.done)
+	}()
+	if rs.analyze != nil {
+		rs.analyze(g)
+	}
+	lowPriority(func() {
+		call.rev, call.err = review.Analyze(ctx, strategies.Minimax{}, gm, start, g.Moves, budget, nil)
+	})
+	if call.err != nil {
+		return nil, call.err
+	}
+	data, err := json.Marshal(call.rev)
+	if err == nil {
+		err = b.store.PutReview(ctx, &storage.Review{Game: g.ID, Version: g.Version, Data: data})
+	}
+	if err != nil {
+		b.log.Warn("review: keep it", "game", g.ID, "err", err) // shown all the same, made again next time
+	}
+	return call.rev, nil
+}
+
+// deferReply acknowledges the interaction with Discord's "thinking…"
+// (response type 5), ephemeral if asked, for an answer that takes longer
+// than Discord's 3 seconds: editResponse then gives it.
+func (ix *interaction) deferReply(ephemeral bool) error {
+	data := &discordgo.InteractionResponseData{}
+	if ephemeral {
+		data.Flags = discordgo.MessageFlagsEphemeral
+	}
+	return ix.respond(&discordgo.InteractionResponse{Type: discordgo.InteractionResponseDeferredChannelMessageWithSource, Data: data})
+}

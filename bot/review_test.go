@@ -1,0 +1,154 @@
+package bot_test
+
+import (
+	"bytes"
+	"image/gif"
+	"image/png"
+	"strings"
+	"sync/atomic"
+	"testing"
+
+	"github.com/gambitbot/gambit/bot"
+	"github.com/gambitbot/gambit/bot/customid"
+	"github.com/gambitbot/gambit/bot/render"
+	"github.com/gambitbot/gambit/internal/discordtest"
+	"github.com/gambitbot/gambit/storage"
+	"github.com/gambitbot/gambit/strategies/review"
+)
+
+// reviewGate counts the analyses of the bot's reviews and holds each
+// until the test lets it through.
+type reviewGate struct {
+	count   atomic.Int32
+	reached chan storage.GameID
+	release chan struct{}
+}
+
+func newReviewGate() *reviewGate {
+	return &reviewGate{reached: make(chan storage.GameID, 10), release: make(chan struct{}, 10)}
+}
+
+func (g *reviewGate) hold(game *storage.Game) {
+	g.count.Add(1)
+	g.reached <- game.ID
+	<-g.release
+}
+
+// withReviewGate reviews with a node cap and no time, so that the values
+// do not depend on the machine, holding each analysis at gate.
+func withReviewGate(t *testing.T, gate *reviewGate) option {
+	return withBot(func(b *bot.Bot) {
+		bot.SetReview(b, review.Budget{Nodes: 100_000}, gate.hold)
+		t.Cleanup(func() { close(gate.release) }) // before the harness stops the bot
+	})
+}
+
+// playTicTacToe has alice (x) beat bob on a Tic-Tac-Toe board: bob's
+// edge at move 2 loses (x forks), the game's turning point.
+func playTicTacToe(t *testing.T, h *harness, alice, bob string) *storage.Game {
+	t.Helper()
+	g := challengeAndAccept(t, h, alice, bob, storage.Kind("tictactoe"))
+	players := []string{alice, bob}
+	for i, cell := range []string{"5", "2", "1", "9", "7", "3", "4"} {
+		if m := h.move(players[i%2], g.ID, cell); m.Ephemeral() {
+			t.Fatalf("move %s refused: %s", cell, m.Content)
+		}
+	}
+	g = h.game(g.ID)
+	if g.Status != storage.StatusFinished || g.Result.Winner != 0 {
+		t.Fatalf("the game ended %s %+v, want alice's win", g.Status, g.Result)
+	}
+	return g
+}
+
+// reviewShown checks a review's message: private, the turning point
+// (bob's edge, move 2, a blunder with a corner best), the moves labelled,
+// and the pictures — the turning point and a replay of 8 frames.
+func reviewShown(t *testing.T, m discordtest.Message) {
+	t.Helper()
+	if m.Loading() || !m.Ephemeral() || len(m.Embeds) == 0 {
+		t.Fatalf("the review's message %+v: want it private, with embeds", m)
+	}
+	text := m.Embeds[0].Title + "\n" + m.Embeds[0].Description
+	for _, want := range []string{"Review", "Tic-Tac-Toe", "**Turning point:** move 2", "played **2**, a blunder; the best was **",
+		"1. ❌ **5** — best", "2. ⭕ **2** — blunder, best **"} {
+		if !strings.Contains(text, want) {
+			t.Errorf("the review lacks %q:\n%s", want, text)
+		}
+	}
+	pic, ok := m.Attachment(render.TurningName)
+	if _, err := png.Decode(bytes.NewReader(pic.Data)); !ok || err != nil {
+		t.Errorf("the turning point's picture: attached %v, %v", ok, err)
+	}
+	replay, ok := m.Attachment(render.ReplayName)
+	anim, err := gif.DecodeAll(bytes.NewReader(replay.Data))
+	if !ok || err != nil || len(anim.Image) != 8 {
+		t.Fatalf("the replay: attached %v, %v; want 8 frames", ok, err)
+	}
+}
+
+// TestReviewIsDeferredMadeOnceAndOpenToAll clicks Review under a
+// finished game's board: the click is answered at once with Discord's
+// "thinking…" while the review is held, then with the review and its
+// pictures; a second click, by a member who did not play, is answered
+// from the review kept with the game without analysing it again.
+func TestReviewIsDeferredMadeOnceAndOpenToAll(t *testing.T) {
+	t.Parallel()
+	gate := newReviewGate()
+	h := start(t, withReviewGate(t, gate))
+	alice, bob, carol := h.srv.AddUser("alice").ID, h.srv.AddUser("bob").ID, h.srv.AddUser("carol").ID
+	g := playTicTacToe(t, h, alice, bob)
+	board := h.board(g.ID)
+	id, ok := find(board, customid.Review, map[string]string{"game": string(g.ID)})
+	if !ok {
+		t.Fatalf("no Review button under the finished board: %+v", components(board))
+	}
+	ix, err := h.srv.ClickButton(bob, board.ID, id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := <-gate.reached; got != g.ID {
+		t.Fatalf("analysed %s, want %s", got, g.ID)
+	}
+	thinking, err := h.srv.WaitMessage(h.ctx(), func(m discordtest.Message) bool { return m.InteractionID == ix.ID })
+	if err != nil || !thinking.Loading() || !thinking.Ephemeral() {
+		t.Fatalf("while the review is made: %+v, %v; want a private thinking…", thinking, err)
+	}
+	gate.release <- struct{}{}
+	reviewShown(t, h.reply(id)(ix, nil))
+	kept, err := h.store.Review(h.ctx(), g.ID, h.game(g.ID).Version)
+	if err != nil || len(kept.Data) == 0 {
+		t.Fatalf("the review kept with the game: %v, %v", kept, err)
+	}
+	gate.release <- struct{}{} // were the game analysed again, it would not wait
+	reviewShown(t, h.click(carol, board.ID, id))
+	if n := gate.count.Load(); n != 1 {
+		t.Errorf("the game was analysed %d times, want once: the second click answers from the kept review", n)
+	}
+}
+
+// TestReviewCommand reviews a game by /review game: with its ID, which
+// the autocomplete offers among the member's finished games; a game in
+// progress, a puzzle and an unknown ID are refused with a clear reply.
+func TestReviewCommand(t *testing.T) {
+	t.Parallel()
+	gate := newReviewGate()
+	h := start(t, withReviewGate(t, gate))
+	alice, bob := h.srv.AddUser("alice").ID, h.srv.AddUser("bob").ID
+	g := playTicTacToe(t, h, alice, bob)
+	open := challengeAndAccept(t, h, alice, bob, storage.Kind("connect4"))
+	if got := choiceValues(askChoices(t, h, alice, "", "review", focused("game", ""))); len(got) != 1 || got[0] != string(g.ID) {
+		t.Errorf("autocomplete offers %v, want the finished game %s only", got, g.ID)
+	}
+	gate.release <- struct{}{}
+	_, m := h.command(alice, "review", opt("game", string(g.ID)))
+	reviewShown(t, m)
+	for game, want := range map[string]string{string(open.ID): "not over yet", "nosuchgame": "There is no game nosuchgame"} {
+		if _, m := h.command(alice, "review", opt("game", game)); !m.Ephemeral() || !strings.Contains(m.Content, want) {
+			t.Errorf("/review %s: %q, want %q", game, m.Content, want)
+		}
+	}
+	if n := gate.count.Load(); n != 1 {
+		t.Errorf("analysed %d times, want once", n)
+	}
+}

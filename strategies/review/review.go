@@ -1,0 +1,322 @@
+// Package review looks back at a finished duel: for each move, its value
+// against the best move of its position, labelled best, good,
+// inaccuracy, mistake or blunder, with the best move in the game's
+// notation, and the turning point of the game.
+//
+// Every position of the game is searched once by minimax (the AI's
+// strongest strategy, through the games' plug-ins and nothing else), so
+// the values are exact where the search reaches the end of the game:
+// Connect Four's through strategies/c4solver in every position it solves
+// within the budget, Tic-Tac-Toe's always, Adjacency's in its last plies
+// through strategies/adjsearch's solver; elsewhere they are the deep
+// search's estimates. A move's value for its player is the value of the
+// position it leads to; the best move's is the value of the position it
+// was played in. A new game is reviewed as soon as minimax plays it.
+package review
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math"
+	"time"
+
+	"github.com/gambitbot/gambit/engine"
+	"github.com/gambitbot/gambit/games"
+	"github.com/gambitbot/gambit/strategies"
+)
+
+// Label is how good a move was against the best one.
+type Label int
+
+// The labels, from the best to the worst.
+const (
+	Best Label = iota
+	Good
+	Inaccuracy
+	Mistake
+	Blunder
+)
+
+// labelNames are the labels' names, for records and the command line.
+var labelNames = [...]string{"best", "good", "inaccuracy", "mistake", "blunder"}
+
+// String returns the label's name: best, good, inaccuracy, mistake or
+// blunder.
+func (l Label) String() string {
+	if l < 0 || int(l) >= len(labelNames) {
+		return fmt.Sprintf("label(%d)", int(l))
+	}
+	return labelNames[l]
+}
+
+// Labels returns every label, best first.
+func Labels() []Label { return []Label{Best, Good, Inaccuracy, Mistake, Blunder} }
+
+// Thresholds say how much value, in the game's unit (Score's: Connect
+// Four's Pons score, Adjacency's marks, Othello's discs, Gomoku's and
+// Tic-Tac-Toe's whole wins), a move may lose against the best and keep
+// its label: up to Good it is good, up to Inaccuracy an inaccuracy, up to
+// Mistake a mistake, and beyond a blunder. A move that loses nothing is
+// the best. Whatever the loss, a move after which a game won under
+// perfect play is no longer won, or a drawn one is lost — both values
+// exact — is a blunder.
+type Thresholds struct {
+	Good, Inaccuracy, Mistake float64
+	// Results, for a game whose exact values say how soon it is won
+	// rather than by how much (Connect Four's Pons score), counts an
+	// exact value as its result alone — 1 won, 0 drawn, −1 lost — so
+	// that a move keeping an exact result is good however much later the
+	// win comes, and an exact value compares with an estimate in wins.
+	// Such a comparison is at worst a mistake: a blunder is a result
+	// proven lost, and the estimate proves nothing.
+	Results bool
+}
+
+// defaultThresholds are the thresholds of a game not in thresholds, in
+// games scored by the marks on the board (Adjacency): two marks or less
+// are good, four an inaccuracy, eight a mistake. A search's estimate
+// favours the side to move by about a mark (its tempo), so a move that
+// keeps the balance already reads as two marks lost.
+var defaultThresholds = Thresholds{Good: 2, Inaccuracy: 4, Mistake: 8}
+
+// thresholds are the games' own, by game name (games/catalog), where the
+// default does not fit the game's unit:
+//   - Othello counts discs, and a move turns many: two discs are good,
+//     six an inaccuracy, twelve a mistake, more a blunder (of 64).
+//   - Connect Four's and Gomoku's searches estimate in fractions of a
+//     win (Connect Four's exact values are Pons' scores, where only the
+//     result counts): an eighth of a win good, a quarter an inaccuracy,
+//     half a mistake. Connect Four is exact wherever the solver ends
+//     within the budget, so its estimates are rare.
+//   - Tic-Tac-Toe is always exact: its moves are best, good or blunders.
+var thresholds = map[string]Thresholds{
+	"othello":   {Good: 2, Inaccuracy: 6, Mistake: 12},
+	"connect4":  {Good: 0.125, Inaccuracy: 0.25, Mistake: 0.5, Results: true},
+	"gomoku":    {Good: 0.125, Inaccuracy: 0.25, Mistake: 0.5},
+	"tictactoe": {Good: 0.125, Inaccuracy: 0.25, Mistake: 0.5},
+}
+
+// ThresholdsOf returns the thresholds of the game named name.
+func ThresholdsOf(name string) Thresholds {
+	if t, ok := thresholds[name]; ok {
+		return t
+	}
+	return defaultThresholds
+}
+
+// Value is a position's value for one side, in the game's unit.
+type Value struct {
+	// Score is the value: positive is good for the side.
+	Score float64 `json:"score"`
+	// Exact reports that Score is the value under perfect play.
+	Exact bool `json:"exact,omitempty"`
+}
+
+// result is the sign of an exact value: 1 won, 0 drawn, −1 lost.
+func (v Value) result() int {
+	switch {
+	case v.Score > 0:
+		return 1
+	case v.Score < 0:
+		return -1
+	}
+	return 0
+}
+
+// Move is one move of the game, reviewed.
+type Move struct {
+	// Side is the side that played it.
+	Side engine.Side `json:"side"`
+	// Move is the move in the game's notation.
+	Move string `json:"move"`
+	// Best is the best move of its position in the game's notation (Move
+	// itself when it was the best).
+	Best string `json:"best"`
+	// Before is the value of the position for Side before the move: the
+	// value of Best. After is its value after the move.
+	Before Value `json:"before"`
+	After  Value `json:"after"`
+	// Label says how good the move was.
+	Label Label `json:"label"`
+}
+
+// Loss is the value the move gave away against the best one, 0 or more.
+func (m Move) Loss() float64 {
+	if m.Move == m.Best {
+		return 0
+	}
+	return math.Max(0, m.Before.Score-m.After.Score)
+}
+
+// Review is a game's review.
+type Review struct {
+	// Game is the game's name (games/catalog).
+	Game string `json:"game"`
+	// Start is the position text of the game's start.
+	Start string `json:"start"`
+	// Moves are the game's moves, reviewed, in order.
+	Moves []Move `json:"moves"`
+	// Nodes counts the positions searched.
+	Nodes uint64 `json:"nodes,omitempty"`
+}
+
+// Budget bounds the search of each position. The zero value searches
+// each position to the end of the game, for small games only.
+type Budget struct {
+	// Time is each position's time; 0 for none. Without it and with
+	// Nodes, the review is reproducible.
+	Time time.Duration
+	// Nodes caps each position's search; 0 for no cap.
+	Nodes uint64
+	// Threads and HashMiB are the search's (strategies.Limits).
+	Threads, HashMiB int
+}
+
+// ErrNotADuel reports a game that cannot be reviewed: a solo puzzle, or
+// a game no search plays.
+var ErrNotADuel = errors.New("only duels that the AI plays can be reviewed")
+
+// Analyze reviews the game gm played from start with moves (in the game's
+// notation). Each position is searched by s within budget, in ctx;
+// progress, if not nil, is told after each position how many of the
+// len(moves)+1 are done. An illegal move is an error naming it.
+func Analyze(ctx context.Context, s strategies.Strategy, gm *games.Game, start engine.Position, moves []string, budget Budget, progress func(done, total int)) (*Review, error) {
+	if gm.Solo() || gm.AI == nil {
+		return nil, fmt.Errorf("review: %s: %w", gm.Name, ErrNotADuel)
+	}
+	r := &Review{Game: gm.Name, Start: start.String(), Moves: make([]Move, len(moves))}
+	pos := start.Clone()
+	// values[i] is the value of the position before move i for its side
+	// to move, bests[i] its best move; the last is the final position's.
+	values, sides := make([]Value, len(moves)+1), make([]engine.Side, len(moves)+1)
+	for i := 0; ; i++ {
+		sides[i] = pos.SideToMove()
+		if pos.Terminal() {
+			values[i] = Value{Score: float64(pos.Score(sides[i])), Exact: true}
+		} else {
+			res, err := search(ctx, s, gm, pos, budget)
+			if err != nil {
+				return nil, fmt.Errorf("review: %s move %d: %w", gm.Name, i+1, err)
+			}
+			r.Nodes += res.Nodes
+			values[i] = Value{Score: float64(res.Units) / float64(gm.AI.Unit), Exact: res.Exact}
+			if i < len(moves) {
+				r.Moves[i].Best = pos.FormatMove(res.Move)
+			}
+		}
+		if progress != nil {
+			progress(i+1, len(moves)+1)
+		}
+		if i == len(moves) {
+			break
+		}
+		m, err := pos.ParseMove(moves[i])
+		if err != nil {
+			return nil, fmt.Errorf("review: %s move %d: %w", gm.Name, i+1, err)
+		}
+		r.Moves[i].Move = pos.FormatMove(m)
+		pos.Play(m)
+	}
+	t := ThresholdsOf(gm.Name)
+	for i := range r.Moves {
+		mv := &r.Moves[i]
+		mv.Side, mv.Before, mv.After = sides[i], values[i], values[i+1]
+		if sides[i+1] != sides[i] {
+			mv.After.Score = -mv.After.Score
+		}
+		mv.Label = t.label(*mv)
+	}
+	return r, nil
+}
+
+// search searches pos within budget.
+func search(ctx context.Context, s strategies.Strategy, gm *games.Game, pos engine.Position, budget Budget) (strategies.Result, error) {
+	if budget.Time > 0 {
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithTimeout(ctx, budget.Time)
+		defer cancel()
+	}
+	res, err := s.Search(ctx, pos, strategies.Limits{Nodes: budget.Nodes, Threads: budget.Threads, HashMiB: budget.HashMiB, Seed: 1})
+	if err != nil {
+		return res, err
+	}
+	if err := context.Cause(ctx); err != nil && !errors.Is(err, context.DeadlineExceeded) {
+		return res, err // cancelled: the review is abandoned
+	}
+	if res.Units == 0 && res.Score != 0 {
+		res.Units = res.Score * gm.AI.Unit // a strategy without internal units
+	}
+	return res, nil
+}
+
+// label labels m by its loss (see Thresholds).
+func (t Thresholds) label(m Move) Label {
+	loss := m.Loss()
+	if loss == 0 {
+		return Best
+	}
+	if m.Before.Exact && m.After.Exact {
+		if m.After.result() < m.Before.result() {
+			return Blunder
+		}
+		if t.Results {
+			return Good
+		}
+	}
+	mixed := false
+	if t.Results {
+		loss = math.Max(0, t.value(m.Before)-t.value(m.After))
+		mixed = m.Before.Exact != m.After.Exact
+	}
+	switch {
+	case loss <= t.Good:
+		return Good
+	case loss <= t.Inaccuracy:
+		return Inaccuracy
+	case loss <= t.Mistake || mixed:
+		return Mistake
+	}
+	return Blunder
+}
+
+// value is v as labels compare it: its result if exact in a game of
+// Results.
+func (t Thresholds) value(v Value) float64 {
+	if t.Results && v.Exact {
+		return float64(v.result())
+	}
+	return v.Score
+}
+
+// Counts returns how many moves of side have each label, by label.
+func (r *Review) Counts(side engine.Side) [len(labelNames)]int {
+	var n [len(labelNames)]int
+	for _, m := range r.Moves {
+		if m.Side == side {
+			n[m.Label]++
+		}
+	}
+	return n
+}
+
+// TurningPoint returns the index in Moves of the move where the game
+// turned: the first blunder of the loser (the side that lost, if
+// hasLoser), else the loser's move that lost the most value; in a game
+// without a loser (a draw), the same over both sides. It returns −1 when
+// no such move was worse than good.
+func (r *Review) TurningPoint(loser engine.Side, hasLoser bool) int {
+	best, bestLoss := -1, 0.0
+	for i, m := range r.Moves {
+		if (hasLoser && m.Side != loser) || m.Label < Inaccuracy {
+			continue
+		}
+		if m.Label == Blunder {
+			return i
+		}
+		if loss := m.Loss(); loss > bestLoss {
+			best, bestLoss = i, loss
+		}
+	}
+	return best
+}
