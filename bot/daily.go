@@ -323,6 +323,19 @@ func (b soloFlow) checkToday(ix *component) (guild, day string, err error) {
 	return guild, day, nil
 }
 
+// todaysClick checks a click on today's puzzle of its server
+// (checkToday) and returns the puzzle and its start.
+func (b soloFlow) todaysClick(ctx context.Context, ix *component) (guild, day string, p daily.Puzzle, gm *games.Game, pos engine.Position, err error) {
+	if guild, day, err = b.checkToday(ix); err != nil {
+		return
+	}
+	if p, err = todaysPuzzle(ctx, guild, day); err != nil {
+		return
+	}
+	gm, pos, err = puzzlePosition(p)
+	return
+}
+
 // clickDailyPlay starts the member's attempt at a sliding-tile or
 // N-Queens daily puzzle: their own solo game from the puzzle's start.
 func (b soloFlow) clickDailyPlay(ctx context.Context, ix *component) error {
@@ -383,15 +396,7 @@ func (b soloFlow) clickDailyPlay(ctx context.Context, ix *component) error {
 // puzzle: right, the attempt is solved; wrong, it failed, and the answer
 // is shown.
 func (b soloFlow) clickDailyMove(ctx context.Context, ix *component) error {
-	guild, day, err := b.checkToday(ix)
-	if err != nil {
-		return err
-	}
-	p, err := todaysPuzzle(ctx, guild, day)
-	if err != nil {
-		return err
-	}
-	gm, pos, err := puzzlePosition(p)
+	guild, day, p, gm, pos, err := b.todaysClick(ctx, ix)
 	if err != nil {
 		return err
 	}
@@ -473,15 +478,7 @@ func (b soloFlow) answered(ctx context.Context, ix *interaction, gm *games.Game,
 // clickDailyHint narrows a daily best-move puzzle's moves down by half,
 // privately, and records the hint.
 func (b soloFlow) clickDailyHint(ctx context.Context, ix *component) error {
-	guild, day, err := b.checkToday(ix)
-	if err != nil {
-		return err
-	}
-	p, err := todaysPuzzle(ctx, guild, day)
-	if err != nil {
-		return err
-	}
-	gm, pos, err := puzzlePosition(p)
+	guild, day, p, gm, pos, err := b.todaysClick(ctx, ix)
 	if err != nil {
 		return err
 	}
@@ -510,15 +507,7 @@ func (b soloFlow) clickDailyHint(ctx context.Context, ix *component) error {
 // clickDailyGiveUp ends the member's attempt at a daily best-move puzzle
 // given up, and shows them the answer.
 func (b soloFlow) clickDailyGiveUp(ctx context.Context, ix *component) error {
-	guild, day, err := b.checkToday(ix)
-	if err != nil {
-		return err
-	}
-	p, err := todaysPuzzle(ctx, guild, day)
-	if err != nil {
-		return err
-	}
-	gm, pos, err := puzzlePosition(p)
+	guild, day, p, gm, pos, err := b.todaysClick(ctx, ix)
 	if err != nil {
 		return err
 	}
