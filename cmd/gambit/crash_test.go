@@ -119,6 +119,7 @@ func TestBotCrashDrill(t *testing.T) {
 // running throughout. Without a server (GAMBIT_TEST_DATABASE_URL) it
 // skips, except in CI.
 func TestServeCrashDrillOnPostgres(t *testing.T) {
+	t.Parallel() // its processes mostly wait (claims, River's rescuer): beside the package's other tests
 	url := pgtest.URL(t)
 	// A killed process's AI turns wait GAMBIT_CLAIM_TTL for another.
 	runCrashDrill(t, crashSetup{command: "serve", processes: 2, dbURL: url, env: []string{"GAMBIT_CLAIM_TTL=2s"}}, *pgCrashKills)

@@ -74,6 +74,7 @@ const (
 // at the kill is played and shown, and stops everything gracefully for
 // the last checks.
 func TestLoad(t *testing.T) {
+	t.Parallel() // its processes mostly wait (claims, River's rescuer): beside the package's other tests
 	url := pgtest.URL(t)
 	// A run for the figures keeps Discord's 3 seconds to answer and
 	// leaves out the stand-in's checks of request bodies; a short one
