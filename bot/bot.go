@@ -102,8 +102,11 @@ type Config struct {
 	// SearchThreads is the total of threads AI searches may use at once;
 	// 0 means the machine's cores (runtime.NumCPU).
 	SearchThreads int
-	// TickInterval is how often expired challenges and turns are looked
-	// for.
+	// TickInterval is how often the bot's timers run: expired challenges
+	// and turns are looked for (unless Deadlines runs them as jobs), the
+	// AI turns nobody plays are swept up (every ClaimTTL with an AIQueue),
+	// daily puzzles are posted and, with Metrics, open games counted; it
+	// also paces the "thinking…" edits' progress watch.
 	TickInterval time.Duration
 	// ProgressInterval is the least time between two "thinking…" edits.
 	ProgressInterval time.Duration
