@@ -270,7 +270,11 @@ type Bot struct {
 	compares      comparisons // Compare algorithms running (compare.go)
 	reviews       reviews     // reviews being made (review.go)
 
-	closing  atomic.Bool
+	closing atomic.Bool
+	// stopping is cancelled when shutdown begins, for work that would
+	// outlast it and can be asked for again (a review in the making).
+	stopping context.Context
+	stop     context.CancelFunc
 	inflight sync.WaitGroup
 	gateway  atomic.Pointer[ingress.Gateway] // the gateway's shards (Run)
 	endpoint atomic.Pointer[ingress.HTTP]    // the interactions endpoint (Serve)
@@ -308,6 +312,7 @@ func New(cfg Config, store storage.Store) (*Bot, error) {
 		return nil, err
 	}
 	b := &Bot{cfg: cfg, store: dailyRecorder{Store: store, log: cfg.Logger}, log: cfg.Logger, egress: out}
+	b.stopping, b.stop = context.WithCancel(context.Background())
 	b.session, b.answers = out.Session, out.Session
 	b.workers = scheduler.NewPool(cfg.SearchThreads, func(waiting int) {
 		if m := cfg.Metrics; m != nil {
@@ -412,8 +417,9 @@ func (b *Bot) serve(ctx context.Context, started time.Time, kept <-chan struct{}
 	}
 
 	<-ctx.Done()
-	b.log.Info("shutting down: finishing interactions and running searches", "within", b.cfg.ShutdownTimeout)
 	b.closing.Store(true)
+	b.stop()
+	b.log.Info("shutting down: finishing interactions and running searches", "within", b.cfg.ShutdownTimeout)
 	b.workers.Stop()
 	wound := make(chan struct{})
 	go func() {

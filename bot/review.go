@@ -29,7 +29,9 @@ import (
 // the game (storage.Review), so that the next click on it only draws the
 // pictures. One review of a game is made at a time: a click meanwhile
 // waits for it rather than making it again. A member has one review in
-// the making at a time: a click meanwhile is told to wait.
+// the making at a time: a click meanwhile is told to wait. Shutdown stops
+// a review in the making (it may take minutes): the member is told to ask
+// again after the restart.
 
 // reviewBudget is each position's search in a review: reviewNodes nodes,
 // or 3 seconds on a machine too busy to search them in that time. Most
@@ -166,7 +168,10 @@ func (rs *reviews) endFor(member string) {
 func (b reviewFlow) showReview(ix *interaction, g *storage.Game, gm *games.Game, start engine.Position) {
 	l := ix.lang()
 	msg, err := b.reviewMessage(ix, g, gm, start)
-	if err != nil {
+	switch {
+	case err != nil && b.stopping.Err() != nil && errors.Is(err, context.Canceled):
+		msg = render.Message{Content: l.T("review.stopping")} // shutdown began: asked for again after the restart
+	case err != nil:
 		b.log.Warn("review", "game", g.ID, "err", err)
 		msg = render.Message{Content: l.T("review.failed")}
 	}
@@ -244,7 +249,9 @@ func (b reviewFlow) review(g *storage.Game, gm *games.Game, start engine.Positio
 		rs.analyze(g)
 	}
 	lowPriority(func() {
-		call.rev, call.err = review.Analyze(ctx, strategies.Minimax{}, gm, start, g.Moves, budget, nil)
+		// Shutdown stops it: a review may take minutes, more than a
+		// restart should wait for.
+		call.rev, call.err = review.Analyze(b.stopping, strategies.Minimax{}, gm, start, g.Moves, budget, nil)
 	})
 	if call.err != nil {
 		return nil, call.err

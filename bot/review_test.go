@@ -152,3 +152,36 @@ func TestReviewCommand(t *testing.T) {
 		t.Errorf("analysed %d times, want once", n)
 	}
 }
+
+// TestShutdownStopsAReviewInTheMaking shuts the bot down while a review
+// is being made: the review stops rather than holding the restart for
+// its minutes of searches, and the member is told to ask again.
+func TestShutdownStopsAReviewInTheMaking(t *testing.T) {
+	t.Parallel()
+	gate := newReviewGate()
+	h := start(t, withReviewGate(t, gate))
+	alice, bob := h.srv.AddUser("alice").ID, h.srv.AddUser("bob").ID
+	g := playTicTacToe(t, h, alice, bob)
+	board := h.board(g.ID)
+	id, _ := find(board, customid.Review, map[string]string{"game": string(g.ID)})
+	ix, err := h.srv.ClickButton(alice, board.ID, id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	<-gate.reached
+	stopped := make(chan struct{})
+	go func() {
+		defer close(stopped)
+		h.stop()
+	}()
+	h.waitLog("shutting down")
+	gate.release <- struct{}{}
+	<-stopped
+	m, err := h.srv.WaitMessage(h.ctx(), func(m discordtest.Message) bool { return m.InteractionID == ix.ID && !m.Loading() })
+	if err != nil || !strings.Contains(m.Content, "restarting") || len(m.Embeds) != 0 {
+		t.Fatalf("the review's answer at shutdown: %+v, %v; want the restart told, no review", m, err)
+	}
+	if _, err := h.store.Review(h.ctx(), g.ID, h.game(g.ID).Version); err == nil {
+		t.Error("a review stopped by the shutdown was kept with the game")
+	}
+}
