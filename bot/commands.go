@@ -222,6 +222,8 @@ func (b *Bot) routes() {
 		{customid.NewPuzzle, b.solo.clickNewPuzzle},
 		{customid.PracticeNew, b.solo.clickPracticeNew},
 		{customid.PracticeMove, b.solo.clickPracticeMove},
+		{customid.PracticeHint, b.solo.clickPracticeHint},
+		{customid.PracticeGiveUp, b.solo.clickPracticeGiveUp},
 		{customid.Review, reviewFlow{b}.clickReview}, // anyone's, outside the game's lock (review.go)
 	}
 }

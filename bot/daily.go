@@ -559,27 +559,62 @@ func (b soloFlow) clickPracticeNew(ctx context.Context, ix *component) error {
 	if err != nil {
 		return err
 	}
-	gm, pos, err := puzzlePosition(p)
+	msg, err := practiceMessage(ix.lang(), p, seed, 0)
 	if err != nil {
 		return err
 	}
-	l := ix.lang()
-	rows := moveButtons(gm, pos, func(cell string) string {
-		return customid.PracticeMove.Build(string(kind), strconv.FormatUint(seed, 10), cell)
-	})
+	return ix.reply(msg, true)
+}
+
+// practiceMessage renders the practice best-move puzzle p, made from
+// seed, after hints hints: the moves' buttons, then Hint (while a hint
+// still narrows the moves down) and Give up.
+func practiceMessage(l *i18n.Localizer, p daily.Puzzle, seed uint64, hints int) (render.Message, error) {
+	gm, pos, err := puzzlePosition(p)
+	if err != nil {
+		return render.Message{}, err
+	}
+	kind, s := string(p.Kind), strconv.FormatUint(seed, 10)
+	rows := moveButtons(gm, pos, func(cell string) string { return customid.PracticeMove.Build(kind, s, cell) })
+	lines := []string{puzzleTask(l, gm, pos, p), l.T("daily.not_counted")}
+	left := daily.Hints(moveNames(pos), p.Answer, hints)
+	if hints > 0 {
+		names := make([]string, len(left))
+		for i, n := range left {
+			m, err := pos.ParseMove(n)
+			if err != nil {
+				return render.Message{}, fmt.Errorf("bot: hint on a practice puzzle: %w", err)
+			}
+			names[i] = "**" + moveName(gm, pos, m) + "**"
+		}
+		lines = append(lines, l.T("daily.hint_moves", "Moves", strings.Join(names, ", "), "Hints", render.Plural(l, hints, "hint")))
+	}
+	var controls []discordgo.MessageComponent
+	if len(daily.Hints(left, p.Answer, 1)) < len(left) {
+		controls = append(controls, render.Button(l.T("daily.hint"), "💡", discordgo.SecondaryButton, customid.PracticeHint.Build(kind, s, strconv.Itoa(hints+1))))
+	}
+	controls = append(controls, render.Button(l.T("board.give_up"), "🏳️", discordgo.DangerButton, customid.PracticeGiveUp.Build(kind, s)))
+	rows = append(rows, discordgo.ActionsRow{Components: controls})
 	title := l.T("daily.practice_title", "Game", render.Title(l, storage.Kind(gm.Name)))
-	return ix.reply(render.Puzzle(l, storage.Kind(gm.Name), pos, "practice", title, []string{puzzleTask(l, gm, pos, p), l.T("daily.not_counted")}, rows), true)
+	return render.Puzzle(l, storage.Kind(gm.Name), pos, "practice", title, lines, rows), nil
+}
+
+// practicePuzzle remakes the practice best-move puzzle a click names by
+// its kind and seed.
+func practicePuzzle(ctx context.Context, ix *component) (p daily.Puzzle, seed uint64, err error) {
+	kind := daily.Kind(ix.params["kind"])
+	seed, err = strconv.ParseUint(ix.params["seed"], 10, 64)
+	if err != nil || kind != daily.Connect4 && kind != daily.Adjacency {
+		return daily.Puzzle{}, 0, userErr("daily.stale")
+	}
+	p, err = makePuzzle(ctx, kind, seed)
+	return p, seed, err
 }
 
 // clickPracticeMove answers a practice best-move puzzle; nothing is
 // recorded.
 func (b soloFlow) clickPracticeMove(ctx context.Context, ix *component) error {
-	kind := daily.Kind(ix.params["kind"])
-	seed, err := strconv.ParseUint(ix.params["seed"], 10, 64)
-	if err != nil || kind != daily.Connect4 && kind != daily.Adjacency {
-		return userErr("daily.stale")
-	}
-	p, err := makePuzzle(ctx, kind, seed)
+	p, _, err := practicePuzzle(ctx, ix)
 	if err != nil {
 		return err
 	}
@@ -591,6 +626,37 @@ func (b soloFlow) clickPracticeMove(ctx context.Context, ix *component) error {
 		return userErr("daily.stale")
 	}
 	return b.answered(ctx, ix.interaction, gm, pos, p, ix.params["cell"], nil)
+}
+
+// clickPracticeHint shows a practice best-move puzzle again, in place,
+// with its moves narrowed down by one more hint.
+func (b soloFlow) clickPracticeHint(ctx context.Context, ix *component) error {
+	p, seed, err := practicePuzzle(ctx, ix)
+	if err != nil {
+		return err
+	}
+	hints, err := strconv.Atoi(ix.params["n"])
+	if err != nil || hints < 1 || hints > 8 {
+		return userErr("daily.stale")
+	}
+	msg, err := practiceMessage(ix.lang(), p, seed, hints)
+	if err != nil {
+		return err
+	}
+	return ix.update(msg)
+}
+
+// clickPracticeGiveUp shows the answer of a practice best-move puzzle.
+func (b soloFlow) clickPracticeGiveUp(ctx context.Context, ix *component) error {
+	p, _, err := practicePuzzle(ctx, ix)
+	if err != nil {
+		return err
+	}
+	gm, pos, err := puzzlePosition(p)
+	if err != nil {
+		return err
+	}
+	return b.answered(ctx, ix.interaction, gm, pos, p, "", nil)
 }
 
 // countDailyHint records a hint on the solo game of a member's attempt

@@ -2,6 +2,7 @@ package bot_test
 
 import (
 	"context"
+	"strconv"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -82,9 +83,11 @@ func TestDailyBestMovePostedAndAnswered(t *testing.T) {
 	if s := text(r); !r.Ephemeral() || !strings.Contains(s, "**"+p.Answer+"** is right") || !strings.Contains(s, "Your streak: 1 day") {
 		t.Fatalf("carol's answer:\n%s", s)
 	}
-	if _, ok := find(r, customid.PracticeNew, map[string]string{"kind": "adjacency"}); !ok {
-		t.Errorf("no New puzzle after a solve: %+v", controls(r))
+	newPuzzle, ok := find(r, customid.PracticeNew, map[string]string{"kind": "adjacency"})
+	if !ok {
+		t.Fatalf("no New puzzle after a solve: %+v", controls(r))
 	}
+	practiceHintAndGiveUp(t, h, carol, h.click(carol, r.ID, newPuzzle))
 	if r := h.click(bob, post.ID, move(p.Answer)); !strings.Contains(r.Content, "You missed today's puzzle") {
 		t.Errorf("bob's second answer: %q", r.Content)
 	}
@@ -115,6 +118,51 @@ func TestDailyBestMovePostedAndAnswered(t *testing.T) {
 	dailyPost(t, h, channel, "2026-11-23")
 	if r := h.clickSeen(dave, post, move(p.Answer)); !strings.Contains(r.Content, "earlier day's puzzle") {
 		t.Errorf("a move on yesterday's post: %q", r.Content)
+	}
+}
+
+// practiceHintAndGiveUp takes hints on a practice best-move puzzle until
+// none narrows its moves further — each shows the puzzle again in place,
+// its moves narrowed down around the answer — then gives it up, which
+// shows the answer.
+func practiceHintAndGiveUp(t *testing.T, h *harness, user string, practice discordtest.Message) {
+	t.Helper()
+	if s := text(practice); !practice.Ephemeral() || !strings.Contains(s, "Practice puzzle") || !strings.Contains(s, "does not count") {
+		t.Fatalf("New puzzle showed:\n%s", s)
+	}
+	moves := 0
+	for _, c := range controls(practice) {
+		if _, ok := customid.PracticeMove.Match(c.CustomID); ok {
+			moves++
+		}
+	}
+	giveUp, ok := find(practice, customid.PracticeGiveUp, nil)
+	if !ok {
+		t.Fatalf("no Give up on the practice puzzle: %+v", controls(practice))
+	}
+	answer := text(h.click(user, practice.ID, giveUp))
+	at := strings.Index(answer, "The move that ")
+	if !strings.Contains(answer, "You gave up") || at < 0 {
+		t.Fatalf("giving the practice puzzle up:\n%s", answer)
+	}
+	best := answer[strings.Index(answer[at:], "**")+at:]
+	best = best[:strings.Index(best[2:], "**")+4] // **cell**
+	hints := 0
+	for shown := practice; ; hints++ {
+		hint, ok := find(shown, customid.PracticeHint, map[string]string{"n": strconv.Itoa(hints + 1)})
+		if !ok {
+			break
+		}
+		next := h.click(user, shown.ID, hint)
+		line := text(next)[strings.Index(text(next), "The move is one of"):]
+		line = line[:strings.Index(line, "\n")+1]
+		if next.ID != practice.ID || !strings.Contains(line, best) || strings.Count(line, "**") >= 2*moves {
+			t.Fatalf("hint %d on the practice puzzle (answer %s, %d moves): message %s, %q", hints+1, best, moves, next.ID, line)
+		}
+		moves, shown = strings.Count(line, "**")/2, next
+	}
+	if hints == 0 || moves > 2 {
+		t.Errorf("%d hints left %d moves; want hints until two are left", hints, moves)
 	}
 }
 

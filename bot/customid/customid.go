@@ -108,6 +108,12 @@ const (
 	// PracticeMove answers the practice best-move puzzle made from seed
 	// with cell.
 	PracticeMove Pattern = "v1/practice/{kind}/{seed}/{cell}"
+	// PracticeHint shows the practice best-move puzzle made from seed
+	// again with the moves left after n hints.
+	PracticeHint Pattern = "v1/practice-hint/{kind}/{seed}/{n}"
+	// PracticeGiveUp shows the answer of the practice best-move puzzle
+	// made from seed.
+	PracticeGiveUp Pattern = "v1/practice-giveup/{kind}/{seed}"
 )
 
 // Build returns the custom ID of p with its parameters replaced by values,
