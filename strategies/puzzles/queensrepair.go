@@ -118,17 +118,32 @@ func minConflicts(n int, l Limits, b *budget) ([]int, int, error) {
 		rows[c] = int32(r)
 		k.add(c, r, 1)
 		// The best queens it attacks now may be newly attacked.
-		for c2, found := 0, int32(0); found < best; c2++ {
-			if r2 := int(rows[c2]); c2 != c && (r2 == r || r2-c2 == r-c || r2+c2 == r+c) {
-				if b.hold(1, attackedEntryBytes) {
-					return nil, 0, b.err
-				}
-				attacked = append(attacked, int32(c2))
-				found++
+		for c2, found := -1, int32(0); found < best; found++ {
+			c2 = nextAttacker(rows, c, r, c2+1)
+			if b.hold(1, attackedEntryBytes) {
+				return nil, 0, b.err
 			}
+			attacked = append(attacked, int32(c2))
 		}
 	}
 	return widen(rows), 0, nil
+}
+
+// nextAttacker returns the first column from from on, other than c, whose
+// queen attacks (c, r); there must be one. Not inlined, so that its loop
+// keeps all it needs in registers (inlined into minConflicts it spilled to
+// the stack).
+//
+//go:noinline
+func nextAttacker(rows []int32, c, r, from int) int {
+	d, s := r-c, r+c // the queen's diagonals
+	for c2, r2 := range rows[from:] {
+		c2 += from
+		if r2 := int(r2); c2 != c && (r2 == r || r2-c2 == d || r2+c2 == s) {
+			return c2
+		}
+	}
+	panic("puzzles: min-conflicts lost a queen it counted")
 }
 
 // tieBlock is the rows of a block of a min-conflicts scan: fewest keeps
