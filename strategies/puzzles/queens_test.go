@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"math"
 	"os/exec"
 	"path/filepath"
 	"runtime/debug"
@@ -362,6 +363,37 @@ func TestQueensWithoutSolution(t *testing.T) {
 			sol, err := s.Solve(context.Background(), n, Limits{})
 			if err == nil || !strings.Contains(err.Error(), "want at least 4") || sol.Nodes != 0 || sol.Rows != nil {
 				t.Errorf("%s on N = %d: %+v, %v; want an error saying N must be at least 4", s.Name, n, sol, err)
+			}
+		}
+	}
+}
+
+// TestFewestInCountsTheLeast: min-conflicts' row scan returns the least
+// of row+d1+d2 and how many rows have it, as a plain count does, for
+// every length up to a few blocks of four and for a least that falls
+// first, last, repeats or is reached only after larger values.
+func TestFewestInCountsTheLeast(t *testing.T) {
+	rnd := wyrand{5}
+	for n := 1; n <= 40; n++ {
+		for trial := range 50 {
+			row, d1, d2 := make([]int32, n), make([]int32, n), make([]int32, n)
+			for i := range n {
+				row[i], d1[i], d2[i] = int32(rnd.intN(3)), int32(rnd.intN(2+trial%4)), int32(rnd.intN(3))
+			}
+			if trial%5 == 0 {
+				row[n-1], d1[n-1], d2[n-1] = 0, 0, 0 // the least last
+			}
+			want, wantTies := int32(math.MaxInt32), int32(0)
+			for i := range n {
+				switch v := row[i] + d1[i] + d2[i]; {
+				case v < want:
+					want, wantTies = v, 1
+				case v == want:
+					wantTies++
+				}
+			}
+			if got, ties := fewestIn(row, d1, d2); got != want || ties != wantTies {
+				t.Fatalf("%v + %v + %v: least %d on %d rows, want %d on %d", row, d1, d2, got, ties, want, wantTies)
 			}
 		}
 	}

@@ -1,6 +1,9 @@
 package puzzles
 
-import "math/bits"
+import (
+	"math"
+	"math/bits"
+)
 
 // The repairs of N-Queens, ours and not the report's, written for millions
 // of queens: flat int32 counters, no allocation in the loop and a fast
@@ -115,17 +118,32 @@ func minConflicts(n int, l Limits, b *budget) ([]int, int, error) {
 		rows[c] = int32(r)
 		k.add(c, r, 1)
 		// The best queens it attacks now may be newly attacked.
-		for c2, found := 0, int32(0); found < best; c2++ {
-			if r2 := int(rows[c2]); c2 != c && (r2 == r || r2-c2 == r-c || r2+c2 == r+c) {
-				if b.hold(1, attackedEntryBytes) {
-					return nil, 0, b.err
-				}
-				attacked = append(attacked, int32(c2))
-				found++
+		for c2, found := -1, int32(0); found < best; found++ {
+			c2 = nextAttacker(rows, c, r, c2+1)
+			if b.hold(1, attackedEntryBytes) {
+				return nil, 0, b.err
 			}
+			attacked = append(attacked, int32(c2))
 		}
 	}
 	return widen(rows), 0, nil
+}
+
+// nextAttacker returns the first column from from on, other than c, whose
+// queen attacks (c, r); there must be one. Not inlined, so that its loop
+// keeps all it needs in registers (inlined into minConflicts it spilled to
+// the stack).
+//
+//go:noinline
+func nextAttacker(rows []int32, c, r, from int) int {
+	d, s := r-c, r+c // the queen's diagonals
+	for c2, r2 := range rows[from:] {
+		c2 += from
+		if r2 := int(r2); c2 != c && (r2 == r || r2-c2 == d || r2+c2 == s) {
+			return c2
+		}
+	}
+	panic("puzzles: min-conflicts lost a queen it counted")
 }
 
 // tieBlock is the rows of a block of a min-conflicts scan: fewest keeps
@@ -152,7 +170,7 @@ func newRowScan(k *counts) *rowScan {
 func (s *rowScan) fewest(c int) (best int32, ties int) {
 	n := s.k.n
 	row, d1, d2 := s.k.row[:n], s.k.d1[c:c+n], s.k.d2[n-c:2*n-c]
-	best = 1 << 30
+	best = math.MaxInt32
 	for i := range s.blocks {
 		lo, hi := i*tieBlock, min((i+1)*tieBlock, n)
 		f, t := fewestIn(row[lo:hi], d1[lo:hi], d2[lo:hi])
@@ -168,57 +186,37 @@ func (s *rowScan) fewest(c int) (best int32, ties int) {
 }
 
 // fewestIn returns the least of row[i]+d1[i]+d2[i] and how often it
-// occurs. Four rows at a time, each with its own minimum, so that the
-// minima do not wait on each other.
+// occurs. It keeps c, the least so far plus one, so that a row attacked
+// by as few is counted by the sign of the difference, without a
+// comparison; a new least, rare, is a branch the processor predicts.
 func fewestIn(row, d1, d2 []int32) (int32, int32) {
 	d1, d2 = d1[:len(row)], d2[:len(row)]
-	b0, b1, b2, b3 := int32(1<<30), int32(1<<30), int32(1<<30), int32(1<<30)
-	var t0, t1, t2, t3 int32
+	c, t := int32(math.MaxInt32), int32(0)
 	r := 0
 	for ; r+4 <= len(row); r += 4 {
 		x, y, z := row[r:r+4:r+4], d1[r:r+4:r+4], d2[r:r+4:r+4]
-		v0, v1, v2, v3 := x[0]+y[0]+z[0], x[1]+y[1]+z[1], x[2]+y[2]+z[2], x[3]+y[3]+z[3]
-		if v0 < b0 {
-			b0, t0 = v0, 0
-		}
-		if v1 < b1 {
-			b1, t1 = v1, 0
-		}
-		if v2 < b2 {
-			b2, t2 = v2, 0
-		}
-		if v3 < b3 {
-			b3, t3 = v3, 0
-		}
-		if v0 == b0 {
-			t0++
-		}
-		if v1 == b1 {
-			t1++
-		}
-		if v2 == b2 {
-			t2++
-		}
-		if v3 == b3 {
-			t3++
-		}
+		c, t = fewestStep(x[0]+y[0]+z[0], c, t)
+		c, t = fewestStep(x[1]+y[1]+z[1], c, t)
+		c, t = fewestStep(x[2]+y[2]+z[2], c, t)
+		c, t = fewestStep(x[3]+y[3]+z[3], c, t)
 	}
 	for ; r < len(row); r++ {
-		v := row[r] + d1[r] + d2[r]
-		if v < b0 {
-			b0, t0 = v, 0
-		}
-		if v == b0 {
-			t0++
-		}
+		c, t = fewestStep(row[r]+d1[r]+d2[r], c, t)
 	}
-	best, ties := min(b0, b1, b2, b3), int32(0)
-	for i, t := range [4]int32{t0, t1, t2, t3} {
-		if [4]int32{b0, b1, b2, b3}[i] == best {
-			ties += t
-		}
+	return c - 1, t
+}
+
+// fewestStep counts v, a row's attacking queens, into c, the least so far
+// plus one, and t, the rows attacked by that least.
+func fewestStep(v, c, t int32) (int32, int32) {
+	// An if with an else and two results stays a branch (no conditional
+	// moves): a new least is rare and well predicted.
+	if f := v - c; f < -1 {
+		c, t = v+1, 1
+	} else {
+		t -= f >> 31 // f is -1 when v is the least, ≥ 0 when more
 	}
-	return best, ties
+	return c, t
 }
 
 // nth returns the row of column c of the tie-th (from 0) square attacked
