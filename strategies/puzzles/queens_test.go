@@ -100,8 +100,8 @@ func mustQueens(t testing.TB, name string) QueensSolver {
 }
 
 // BenchmarkMinConflictsMillion places 1,000,000 queens (seeds 1, 2, …): the
-// figure of docs/ai.md, "`gambit solve`" (go test -run X -bench
-// MinConflictsMillion -benchtime 3x). Its go part runs the Go solver; c
+// figure of docs/ai.md, "N-Queens against C" (go test -run '^$' -bench
+// MinConflictsMillion -benchtime 2x -cpu 1). Its go part runs the Go solver; c
 // and c-blocked run testdata/minconflicts.c, the same algorithm with the
 // same draws in plain C, finding a repair's row in two plain passes (c)
 // or block by block as the Go solver does (c-blocked); both are skipped
