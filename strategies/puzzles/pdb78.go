@@ -131,14 +131,22 @@ func (v *view) init(d *PackedPDB, pos *[16]uint8) {
 	}
 }
 
-// move moves the tile of slot s of pattern p from cell x to cell y, and
-// returns what undo needs: the old rank and value.
-func (v *view) move(t *packedTable, p, s, x, y int) (uint32, uint32) {
+// child returns the rank and entry of pattern p with the tile of slot s
+// moved from cell x to cell y, and the entries' sum then, leaving the
+// view as it is.
+func (v *view) child(t *packedTable, p, s, x, y int) (rank, value uint32, sum int) {
+	rank = t.shift(v.rank[p], s, x, y, v.used[p], &v.slotAt[p])
+	value = uint32(t.get(rank))
+	return rank, value, v.sum + int(value) - int(v.value[p])
+}
+
+// move moves the tile of slot s of pattern p from cell x to cell y,
+// giving the pattern the rank and entry child found, and returns what
+// undo needs: the old rank and value.
+func (v *view) move(p, s, x, y int, rank, value uint32) (uint32, uint32) {
 	oldRank, oldValue := v.rank[p], v.value[p]
-	r := t.shift(oldRank, s, x, y, v.used[p], &v.slotAt[p])
-	v.rank[p] = r
-	v.value[p] = uint32(t.get(r))
-	v.sum += int(v.value[p]) - int(oldValue)
+	v.rank[p], v.value[p] = rank, value
+	v.sum += int(value) - int(oldValue)
 	v.used[p] ^= 1<<x | 1<<y
 	v.slotAt[p][x], v.slotAt[p][y] = -1, int8(s)
 	return oldRank, oldValue
@@ -199,11 +207,23 @@ func packedIDAStar(s *state, d *PackedPDB, b *budget) ([]engine.Move, error) {
 	}
 }
 
+// packedChild is a child of a node of packedIDA's search that its bound
+// does not cut off: the blank's step, the child's f, and its ranks and
+// entries on the board and on the reflection.
+type packedChild struct {
+	st            step
+	f             int
+	rank, value   uint32
+	mrank, mvalue uint32
+}
+
+// search searches below the board, whose f = g + h the caller has found
+// within the bound. It looks up every child's entries before searching
+// below any, and searches the children of least f first: in the last
+// iteration, the one that reaches the goal, moves that bring the
+// estimate down lead to it sooner, and in the others every child within
+// the bound is searched whatever the order.
 func (r *packedIDA) search(blank, g, bound int, prev engine.Move) bool {
-	if f := g + r.md + 2*max(r.board.sum, r.mirrored.sum); f > bound {
-		r.next = min(r.next, f)
-		return false
-	}
 	if r.md == 0 {
 		return true // every tile is home
 	}
@@ -211,30 +231,53 @@ func (r *packedIDA) search(blank, g, bound int, prev engine.Move) bool {
 		return false
 	}
 	d := r.d
+	var kids [4]packedChild
+	n := 0
 	for _, st := range neighbours[d.size][blank] {
 		if prev != engine.NoMove && st.move == slidingtile.Opposite(prev) {
 			continue
 		}
 		t := r.cells[st.to]
-		dmd := r.man[t][blank] - r.man[t][st.to]
+		md := r.md + r.man[t][blank] - r.man[t][st.to]
 		p, s := int(d.patOf[t]), int(d.slotOf[t])
-		rank, value := r.board.move(d.tables[p], p, s, st.to, blank)
+		rank, value, sum := r.board.child(d.tables[p], p, s, st.to, blank)
 		// A child the board's own bound cuts off needs no lookup on the
 		// reflection: the misses in tables of hundreds of megabytes are
 		// most of a node's time. Its f is a lower bound on the one the
 		// child would find, and more than the bound, so it serves for
 		// the next bound as well (and f rises by 2 from one bound to the
 		// next, the parity of the moves left fixed by the board).
-		if f := g + 1 + r.md + dmd + 2*r.board.sum; f > bound {
+		if f := g + 1 + md + 2*sum; f > bound {
 			r.next = min(r.next, f)
-			r.board.undo(p, s, st.to, blank, rank, value)
 			continue
 		}
 		// On the reflection, t's reflection moves to the blank's.
 		mt := d.mirrorTile[t]
 		mp, ms := int(d.patOf[mt]), int(d.slotOf[mt])
+		mrank, mvalue, msum := r.mirrored.child(d.tables[mp], mp, ms, int(d.mirrorCell[st.to]), int(d.mirrorCell[blank]))
+		f := g + 1 + md + 2*max(sum, msum)
+		if f > bound {
+			r.next = min(r.next, f)
+			continue
+		}
+		// Insert in order of f, the first of equals first.
+		i := n
+		for ; i > 0 && kids[i-1].f > f; i-- {
+			kids[i] = kids[i-1]
+		}
+		kids[i] = packedChild{st, f, rank, value, mrank, mvalue}
+		n++
+	}
+	for _, k := range kids[:n] {
+		st := k.st
+		t := r.cells[st.to]
+		dmd := r.man[t][blank] - r.man[t][st.to]
+		p, s := int(d.patOf[t]), int(d.slotOf[t])
+		mt := d.mirrorTile[t]
+		mp, ms := int(d.patOf[mt]), int(d.slotOf[mt])
 		mx, my := int(d.mirrorCell[st.to]), int(d.mirrorCell[blank])
-		mrank, mvalue := r.mirrored.move(d.tables[mp], mp, ms, mx, my)
+		rank, value := r.board.move(p, s, st.to, blank, k.rank, k.value)
+		mrank, mvalue := r.mirrored.move(mp, ms, mx, my, k.mrank, k.mvalue)
 		r.md += dmd
 		r.cells[blank], r.cells[st.to] = t, 0
 		r.moves = append(r.moves, st.move)

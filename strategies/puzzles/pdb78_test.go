@@ -132,8 +132,10 @@ func TestPDB78IsExactOnTheEightPuzzle(t *testing.T) {
 
 // TestPackedSearchIsPDBSearch: the packed tables of a 5-5-5 split give the
 // same estimates as PDB's 16^k tables of it, and IDA* on them finds the
-// same optimal solutions of Korf's easiest instances in as many nodes:
-// the search on the 7-8 split differs only in its tables.
+// same optimal solutions of Korf's easiest instances, in fewer nodes,
+// because it searches the children of least f first, which in the last
+// iteration reach the goal sooner (in the others every child within the
+// bound is searched whatever the order).
 func TestPackedSearchIsPDBSearch(t *testing.T) {
 	patterns := [][]int{{1, 2, 3, 5, 6}, {4, 7, 8, 11, 12}, {9, 10, 13, 14, 15}}
 	packed, err := NewPackedPDB(4, patterns)
@@ -169,9 +171,10 @@ func TestPackedSearchIsPDBSearch(t *testing.T) {
 			}
 			nodes[k] = b.nodes
 		}
-		if nodes[0] != nodes[1] {
-			t.Errorf("instance %d: %d nodes on the packed tables, %d on the plain ones", i+1, nodes[0], nodes[1])
+		if nodes[0] >= nodes[1] {
+			t.Errorf("instance %d: %d nodes on the packed tables, %d on the plain ones; want fewer", i+1, nodes[0], nodes[1])
 		}
+		t.Logf("instance %d: %d nodes on the packed tables, %d on the plain ones", i+1, nodes[0], nodes[1])
 	}
 }
 
@@ -345,4 +348,33 @@ func BenchmarkEightPuzzle(b *testing.B) {
 			b.ReportMetric(float64(nodes), "nodes/op")
 		})
 	}
+}
+
+// BenchmarkKorfPDB78 solves Korf's first 10 instances with idastar-pdb78,
+// its tables loaded from PDBDir (or built there) before the clock starts;
+// it is skipped unless GAMBIT_PDB_DIR names the directory, so that a plain
+// benchmark run never builds them. cpu-ns/op is the CPU time of the 10.
+func BenchmarkKorfPDB78(b *testing.B) {
+	if os.Getenv("GAMBIT_PDB_DIR") == "" {
+		b.Skip("set GAMBIT_PDB_DIR to the directory of the 7-8 tables")
+	}
+	positions, _ := korf100(b)
+	d, err := PDB78(4, Limits{Memory: pdb78BuildBytes})
+	if err != nil {
+		b.Fatal(err)
+	}
+	var nodes uint64
+	start := cpuTime(b)
+	for b.Loop() {
+		nodes = 0
+		for _, p := range positions[:10] {
+			bud := newBudget(context.Background(), Limits{})
+			if _, err := packedIDAStar(newState(p), d, bud); err != nil {
+				b.Fatal(err)
+			}
+			nodes += bud.nodes
+		}
+	}
+	reportCPU(b, start)
+	b.ReportMetric(float64(nodes), "nodes/op")
 }
