@@ -46,8 +46,9 @@ var firstMoverOpponents = []firstMoverOpponent{
 // openings (the first move of each side at random, from a seeded
 // generator, so that the games differ), minimax at -firstmover.time a
 // move on one thread (or -firstmover.nodes), the opponents within the
-// same time. Reports minimax's wins, draws and losses per rounds setting,
-// and logs each game. Long: about a minute a 28-round game at 1 s.
+// same time. Reports minimax's wins, draws and losses per rounds setting
+// and its mean nodes a move, and logs each game with the value of minimax's
+// first exact solve. Long: about a minute a 28-round game at 1 s.
 //
 //	nice -n 10 go test -run '^$' -bench AdjacencyFirstMover -benchtime 1x -timeout 2h ./strategies
 func BenchmarkAdjacencyFirstMover(b *testing.B) {
@@ -62,12 +63,14 @@ func BenchmarkAdjacencyFirstMover(b *testing.B) {
 	for _, r := range rounds {
 		b.Run(fmt.Sprintf("rounds=%d", r), func(b *testing.B) {
 			var wins, draws, losses int
+			var nodes, turns uint64
 			for b.Loop() {
-				wins, draws, losses = 0, 0, 0
+				wins, draws, losses, nodes, turns = 0, 0, 0, 0, 0
 				rng := rand.New(rand.NewPCG(30, uint64(r)))
 				for _, opp := range firstMoverOpponents {
 					for range *firstMoverOpenings {
-						margin := playFirstMover(b, r, opp, rng.Uint64())
+						margin, n, t := playFirstMover(b, r, opp, rng.Uint64())
+						nodes, turns = nodes+n, turns+t
 						switch {
 						case margin > 0:
 							wins++
@@ -82,14 +85,15 @@ func BenchmarkAdjacencyFirstMover(b *testing.B) {
 			b.ReportMetric(float64(wins), "wins")
 			b.ReportMetric(float64(draws), "draws")
 			b.ReportMetric(float64(losses), "losses")
+			b.ReportMetric(float64(nodes)/float64(max(turns, 1)), "nodes/move")
 		})
 	}
 }
 
 // playFirstMover plays one game of rounds rounds, minimax moving first
 // against opp after one random move each (seeded by seed), and returns
-// minimax's final margin.
-func playFirstMover(b *testing.B, rounds int, opp firstMoverOpponent, seed uint64) int {
+// minimax's final margin, the nodes it searched and its turns.
+func playFirstMover(b *testing.B, rounds int, opp firstMoverOpponent, seed uint64) (margin int, nodes, turns uint64) {
 	b.Helper()
 	rng := rand.New(rand.NewPCG(seed, 1))
 	p, err := adjacency.New(rounds, engine.X)
@@ -105,6 +109,7 @@ func playFirstMover(b *testing.B, rounds int, opp firstMoverOpponent, seed uint6
 		b.Fatal(err)
 	}
 	var moves []engine.Move
+	solved := "never solved"
 	for ply := 0; !p.Terminal(); ply++ {
 		if ply < 2 {
 			moves = p.Moves(moves)
@@ -113,7 +118,8 @@ func playFirstMover(b *testing.B, rounds int, opp firstMoverOpponent, seed uint6
 		}
 		player, limits := me, Limits{Nodes: *firstMoverNodes, Threads: 1}
 		timed := *firstMoverNodes == 0
-		if p.SideToMove() != engine.X {
+		mine := p.SideToMove() == engine.X
+		if !mine {
 			player, limits, timed = them, Limits{Depth: opp.depth, Threads: 1, Seed: seed}, true
 		}
 		ctx, cancel := context.Background(), context.CancelFunc(func() {})
@@ -125,9 +131,15 @@ func playFirstMover(b *testing.B, rounds int, opp firstMoverOpponent, seed uint6
 		if err != nil {
 			b.Fatalf("%s on %v: %v", player.Name, p, err)
 		}
+		if mine {
+			nodes, turns = nodes+res.Nodes, turns+1
+			if res.Exact && solved == "never solved" {
+				solved = fmt.Sprintf("solved %+d with %d plies left", res.Score, p.PliesLeft())
+			}
+		}
 		p.Play(res.Move)
 	}
-	margin := p.Score(engine.X)
-	b.Logf("%d rounds, %s, seed %d: minimax %+d", rounds, opp.name, seed, margin)
-	return margin
+	margin = p.Score(engine.X)
+	b.Logf("%d rounds, %s, seed %d: minimax %+d (%s), %d nodes a move", rounds, opp.name, seed, margin, solved, nodes/max(turns, 1))
+	return margin, nodes, turns
 }
