@@ -8,7 +8,9 @@
 # after ours, and the line "his ÷ ours" gives the ratio of CPU a position.
 # Then the empty board without the opening book (a minute or more; TABLE_MIB
 # sets the large table, 64 MiB by default). QUICK=1: L3_R1 and L2_R1 once,
-# no empty board.
+# no empty board. EVICT_MIB=80: after emptying our tables, write 80 MiB of
+# other memory (untimed), which flushes the caches as emptying Pons' 80 MB
+# table flushes them for his solver.
 set -eu
 here=$(cd "$(dirname "$0")" && pwd)
 bin=$(mktemp -d)
@@ -30,10 +32,10 @@ fi
 tests=$(pwd)/engine/connect4/testdata
 cd strategies/c4solver # the test binary reads the sets relative to it
 for round in $(seq "$rounds"); do
-	echo "round $round of $rounds:"
+	echo "round $round of $rounds, load average $(cut -d" " -f1-3 /proc/loadavg):"
 	for set in $sets; do
 		ours=$(nice -n "${NICE:-10}" "$bin/c4solver.test" -test.run '^$' -test.bench "Solve\$/$set/strong" -test.benchtime 1x -test.timeout 0 \
-			-test.cpu 1 -table-mib "${TABLE_MIB:-64}" | awk -f "$here/bench.awk")
+			-test.cpu 1 -table-mib "${TABLE_MIB:-64}" -evict-mib "${EVICT_MIB:-0}" | awk -f "$here/bench.awk")
 		echo "$ours"
 		[ -n "$pons" ] || continue
 		limit=1000

@@ -18,14 +18,15 @@ import "math/bits"
 // entries near the root of a long solve were overwritten by the millions of
 // positions below them and their subtrees searched again.
 //
-// A two-way table starts small and grows: it uses only its first n
-// entries, starting from startEntries (512 KiB, which stays in the
-// processor's cache) or a little less, and doubles n, moving every entry
-// to its new bucket, once it has stored n/2 new keys since it last grew,
-// until it uses all its memory. A small solve on an emptied table then stays in the cache
-// instead of paying a miss to memory at nearly every node, and a large
-// one pays for the moves less than a thousandth of its time. Emptying
-// clears only the entries used since the last emptying.
+// Both tables start small and grow: a table uses only its first n
+// entries, from startEntries (128 KiB, which stays in the processor's
+// nearest caches) or a little less, and doubles n, moving every entry to
+// its new slot or bucket, once it has stored n/2 new keys since it last
+// grew, until it uses all its memory. A small solve on emptied tables
+// then stays in the cache instead of paying a miss to memory at nearly
+// every node, and a large one spends less than a thousandth of its time
+// on the moves. Emptying clears only the entries used since the last
+// emptying.
 //
 // Entry layout: bits 0–48 key; 49–54 lower bound + 32 (0: none); 55–60
 // 31 − upper bound (0: none); 61–63 best column + 1 (0: none). The zero
@@ -52,7 +53,7 @@ const (
 	noUpper = 31
 
 	minEntries   = 1 << 10
-	startEntries = 1 << 16
+	startEntries = 1 << 14
 	maxEntries   = 1<<32 - 2 // index scaling multiplies by the count in 32 bits
 )
 
@@ -133,33 +134,37 @@ func (t *table) put(key uint64, ply, lower, upper, move int) {
 	}
 }
 
-// grow doubles the entries a two-way table uses. The
-// index of a key in twice the buckets is twice its old index or one more,
-// so the buckets are split in place from the last down, every slot of the
-// doubled range written; an entry keeps its slot's place in its new bucket
-// when it can, and leaves the second slot for the first when the other
-// entry of its old bucket went elsewhere.
+// grow doubles the entries the table uses. The index of a key in twice
+// the slots or buckets is twice its old index or one more, so they are
+// split in place from the last down, every slot of the doubled range
+// written.
 func (t *table) grow() {
-	buckets := t.n / 2
+	w := t.ways()
+	buckets := t.n / w
 	t.n *= 2
 	t.used = max(t.used, t.n)
 	t.fresh = 0
 	for b := buckets - 1; b >= 0; b-- {
-		e0, e1 := t.entries[2*b], t.entries[2*b+1]
-		var out [4]uint64 // the buckets 2b and 2b+1, two slots each
-		for _, e := range [2]uint64{e0, e1} {
+		var out [4]uint64 // the buckets 2b and 2b+1
+		var filled [2]int
+		for _, e := range t.entries[b*w : (b+1)*w] {
 			if e == 0 {
 				continue
 			}
-			i := t.index(e&keyMask) - 4*uint64(b) // 0 or 2
-			if out[i] == 0 {
-				out[i] = e
-			} else {
-				out[i+1] = e
-			}
+			half := int(t.index(e&keyMask)-uint64(2*b*w)) / w // 0 or 1
+			out[half*w+filled[half]] = e
+			filled[half]++
 		}
-		copy(t.entries[4*b:4*b+4], out[:])
+		copy(t.entries[2*b*w:2*(b+1)*w], out[:2*w])
 	}
+}
+
+// ways returns the entries of a bucket: 2 in a two-way table, else 1.
+func (t *table) ways() int {
+	if t.twoWay {
+		return 2
+	}
+	return 1
 }
 
 // plies returns the number of stones of the position of key: in each
@@ -187,11 +192,11 @@ func (t *table) clear() {
 	t.start()
 }
 
-// start makes the empty table use its first entries: all of them in a
-// one-way table, startEntries or a little less in a two-way one.
+// start makes the empty table use its first startEntries entries, or a
+// little less.
 func (t *table) start() {
 	t.n = len(t.entries)
-	for t.twoWay && t.n > startEntries && t.n%4 == 0 {
+	for t.n > startEntries && t.n%(2*t.ways()) == 0 {
 		t.n /= 2 // doubling from here reaches len(entries) exactly
 	}
 	t.used, t.fresh = t.n, 0

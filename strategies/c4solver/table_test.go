@@ -172,26 +172,36 @@ func TestSmallSolveStaysInTheFirstEntries(t *testing.T) {
 	}
 }
 
-// TestTableGrowsWhenHalfFull: a two-way table doubles the entries it uses
-// once it has stored half as many new keys, until it uses all of them.
+// TestTableGrowsWhenHalfFull: a table, one-way or two-way, doubles the
+// entries it uses once it has stored half as many new keys, until it uses
+// all of them, and finds after each doubling every entry it held before.
 func TestTableGrowsWhenHalfFull(t *testing.T) {
-	tt := newTable(4*startEntries*8, true)
-	if tt.n != startEntries || len(tt.entries) != 4*startEntries {
-		t.Fatalf("a new table of %d entries uses %d; want %d", len(tt.entries), tt.n, startEntries)
-	}
-	rng := rand.New(rand.NewPCG(9, 10))
-	for tt.n < len(tt.entries) {
-		from, puts := tt.n, 0
-		for tt.n == from {
-			tt.put(rng.Uint64()&keyMask|1, 10, 0, 0, 3)
-			puts++
+	for _, twoWay := range []bool{false, true} {
+		tt := newTable(4*startEntries*8, twoWay)
+		if tt.n != startEntries || len(tt.entries) != 4*startEntries {
+			t.Fatalf("two-way %v: a new table of %d entries uses %d; want %d", twoWay, len(tt.entries), tt.n, startEntries)
 		}
-		if tt.n != 2*from || puts != from/2 {
-			t.Fatalf("went from %d entries to %d after %d new keys; want %d after %d", from, tt.n, puts, 2*from, from/2)
+		rng := rand.New(rand.NewPCG(9, 10))
+		for tt.n < len(tt.entries) {
+			from, puts := tt.n, 0
+			for tt.n == from {
+				if puts == from/4 { // a copy grown now finds every entry
+					grown := tt
+					grown.entries = slices.Clone(tt.entries)
+					grown.grow()
+					for _, e := range tt.entries[:from] {
+						wl, wu, wm := decode(e)
+						if l, u, m := grown.get(e & keyMask); e != 0 && (l != wl || u != wu || m != wm) {
+							t.Fatalf("two-way %v: key %x after growing to %d: %d %d %d; want %d %d %d", twoWay, e&keyMask, grown.n, l, u, m, wl, wu, wm)
+						}
+					}
+				}
+				tt.put(rng.Uint64()&keyMask|1, 10, rng.IntN(5), 5+rng.IntN(5), rng.IntN(width))
+				puts++
+			}
+			if tt.n != 2*from || puts != from/2 {
+				t.Fatalf("two-way %v: went from %d entries to %d after %d new keys; want %d after %d", twoWay, from, tt.n, puts, 2*from, from/2)
+			}
 		}
-	}
-	tt.put(rng.Uint64()&keyMask|1, 10, 0, 0, 3)
-	if tt.n != len(tt.entries) {
-		t.Fatalf("uses %d entries of %d", tt.n, len(tt.entries))
 	}
 }
