@@ -19,6 +19,7 @@ import (
 // BenchmarkEmptyBoard.
 var (
 	benchTableMiB = flag.Int("table-mib", DefaultTableBytes>>20, "BenchmarkSolve, BenchmarkEmptyBoard: the large transposition table in MiB")
+	benchLimit    = flag.Int("positions", 0, "BenchmarkSolve: solve at most this many positions of each set (0: all 1,000; L1_R3 at most 4 either way)")
 	benchEvictMiB = flag.Int("evict-mib", 0, "BenchmarkSolve: write this many MiB of other memory (untimed) after emptying the tables, as emptying a large table (Pons') flushes the caches")
 )
 
@@ -46,8 +47,12 @@ func BenchmarkSolve(b *testing.B) {
 			if weak {
 				name = set.name + "/weak"
 			}
+			limit := set.limit
+			if *benchLimit > 0 {
+				limit = min(limit, *benchLimit)
+			}
 			b.Run(name, func(b *testing.B) {
-				benchSet(b, set.name, set.limit, *benchTableMiB<<20, weak, false)
+				benchSet(b, set.name, limit, *benchTableMiB<<20, weak, false)
 			})
 		}
 	}
