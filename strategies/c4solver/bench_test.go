@@ -17,7 +17,11 @@ import (
 
 // benchTableMiB is the large table of BenchmarkSolve and
 // BenchmarkEmptyBoard.
-var benchTableMiB = flag.Int("table-mib", DefaultTableBytes>>20, "BenchmarkSolve, BenchmarkEmptyBoard: the large transposition table in MiB")
+var (
+	benchTableMiB = flag.Int("table-mib", DefaultTableBytes>>20, "BenchmarkSolve, BenchmarkEmptyBoard: the large transposition table in MiB")
+	benchLimit    = flag.Int("positions", 0, "BenchmarkSolve: solve at most this many positions of each set (0: all 1,000; L1_R3 at most 4 either way)")
+	benchEvictMiB = flag.Int("evict-mib", 0, "BenchmarkSolve: write this many MiB of other memory (untimed) after emptying the tables, as emptying a large table (Pons') flushes the caches")
+)
 
 // benchSets are Pons' six sets; L1_R3 (seconds a position) is cut to its
 // first positions.
@@ -29,12 +33,13 @@ var benchSets = []struct {
 	{"L1_R1", 1000}, {"L1_R2", 1000}, {"L1_R3", 4},
 }
 
-// BenchmarkSolve solves every position of each set with a freshly emptied
-// table, as Pons' test protocol does: µs/pos is the mean time of a solve
-// (the emptying is not timed), cpu-µs/pos its mean CPU time (the solving
-// thread's, user and system: what a side-by-side comparison on a shared
-// machine counts),
-// nodes/pos the mean nodes.
+// BenchmarkSolve solves every position of each set with freshly emptied
+// tables and no opening book, as Pons' test protocol does (-evict-mib
+// then flushes the caches, as emptying his whole table does): µs/pos is
+// the mean time of a solve (the emptying is not timed), cpu-µs/pos its
+// mean CPU time (the solving thread's, user and system: what a
+// side-by-side comparison on a shared machine counts), nodes/pos the mean
+// nodes.
 func BenchmarkSolve(b *testing.B) {
 	for _, set := range benchSets {
 		for _, weak := range []bool{false, true} {
@@ -42,8 +47,12 @@ func BenchmarkSolve(b *testing.B) {
 			if weak {
 				name = set.name + "/weak"
 			}
+			limit := set.limit
+			if *benchLimit > 0 {
+				limit = min(limit, *benchLimit)
+			}
 			b.Run(name, func(b *testing.B) {
-				benchSet(b, set.name, set.limit, *benchTableMiB<<20, weak, false)
+				benchSet(b, set.name, limit, *benchTableMiB<<20, weak, false)
 			})
 		}
 	}
@@ -77,7 +86,8 @@ func BenchmarkTableSize(b *testing.B) {
 }
 
 // benchSet solves the first limit positions of a set, emptying the tables
-// before each one, or with shared before each pass only.
+// before each one without the book, or with shared (and the book) before
+// each pass only.
 func benchSet(b *testing.B, set string, limit, tableBytes int, weak, shared bool) {
 	cases := loadSet(b, set)
 	cases = cases[:min(limit, len(cases))]
@@ -86,6 +96,9 @@ func benchSet(b *testing.B, set string, limit, tableBytes int, weak, shared bool
 		positions[i] = mustParse(b, tc.moves)
 	}
 	s := New(tableBytes)
+	if !shared {
+		s.SetBook(nil) // Pons' protocol: no book
+	}
 	solve := s.Solve
 	if weak {
 		solve = s.SolveWeak
@@ -93,12 +106,14 @@ func benchSet(b *testing.B, set string, limit, tableBytes int, weak, shared bool
 	ctx := context.Background()
 	runtime.LockOSThread() // threadCPUTime times this goroutine's solves
 	defer runtime.UnlockOSThread()
+	evict := make([]byte, *benchEvictMiB<<20)
 	var spent, cpu time.Duration
 	var nodes, solved uint64
 	for b.Loop() {
 		for i, p := range positions {
 			if i == 0 || !shared {
 				s.Reset()
+				clear(evict)
 			}
 			start, startCPU := time.Now(), threadCPUTime(b)
 			r, err := solve(ctx, p)

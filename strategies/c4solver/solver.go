@@ -38,7 +38,8 @@
 // Positions with at most 14 empty cells, the great majority, use a second,
 // 1 MiB table that stays in the processor's cache: for their small
 // subtrees a cache miss costs more than it saves. The large table is
-// advised to huge pages on Linux.
+// advised to huge pages on Linux, and starts small, growing as it fills,
+// so that small solves stay in the cache too.
 //
 // Bounds are proven facts about positions, so a Solver's tables stay valid
 // across solves: reusing a Solver makes later solves faster, never wrong.
@@ -231,7 +232,7 @@ func (s *Solver) root(cur, mask uint64, ply int, weak bool) (score, col int) {
 		}
 	}
 	oppWin := winningCells(cur^mask, mask)
-	if s.book != nil && ply >= s.book.plies {
+	if s.book != nil && ply >= s.book.plies && ply <= s.book.deepest {
 		if score, col, ok := s.book.lookup(cur, mask); ok {
 			if weak {
 				score = sign(score)

@@ -18,12 +18,25 @@ import "math/bits"
 // entries near the root of a long solve were overwritten by the millions of
 // positions below them and their subtrees searched again.
 //
+// Both tables start small and grow: a table uses only its first n
+// entries, from startEntries (128 KiB, which stays in the processor's
+// nearest caches) or a little less, and doubles n, moving every entry to
+// its new slot or bucket, once it has stored n/2 new keys since it last
+// grew, until it uses all its memory. A small solve on emptied tables
+// then stays in the cache instead of paying a miss to memory at nearly
+// every node, and a large one spends less than a thousandth of its time
+// on the moves. Emptying clears only the entries used since the last
+// emptying.
+//
 // Entry layout: bits 0–48 key; 49–54 lower bound + 32 (0: none); 55–60
 // 31 − upper bound (0: none); 61–63 best column + 1 (0: none). The zero
 // entry therefore carries no information, whatever its key.
 type table struct {
 	entries []uint64
 	twoWay  bool
+	n       int // the entries in use: a prefix of entries
+	used    int // the most entries in use since the last clear
+	fresh   int // the new keys stored since n last changed
 }
 
 const (
@@ -39,8 +52,9 @@ const (
 	noLower = -32
 	noUpper = 31
 
-	minEntries = 1 << 10
-	maxEntries = 1<<32 - 2 // index scaling multiplies by the count in 32 bits
+	minEntries   = 1 << 10
+	startEntries = 1 << 14
+	maxEntries   = 1<<32 - 2 // index scaling multiplies by the count in 32 bits
 )
 
 // newTable returns an empty table of about bytes (an even number of
@@ -49,6 +63,7 @@ const (
 func newTable(bytes int, twoWay bool) table {
 	t := table{entries: make([]uint64, min(max(bytes/16, minEntries/2), maxEntries/2)*2), twoWay: twoWay}
 	adviseHugePages(t.entries)
+	t.start()
 	return t
 }
 
@@ -58,9 +73,9 @@ func newTable(bytes int, twoWay bool) table {
 func (t *table) index(key uint64) uint64 {
 	h := (key * 0x9e3779b97f4a7c15) >> 32
 	if t.twoWay {
-		return h * uint64(len(t.entries)/2) >> 32 * 2
+		return h * uint64(t.n/2) >> 32 * 2
 	}
-	return h * uint64(len(t.entries)) >> 32
+	return h * uint64(t.n) >> 32
 }
 
 // get returns the bounds and best move (column, or −1) stored for key,
@@ -100,7 +115,8 @@ func (t *table) put(key uint64, ply, lower, upper, move int) {
 	default:
 		slot = i + 1
 	}
-	if e := t.entries[slot]; e&keyMask == key {
+	e := t.entries[slot]
+	if e&keyMask == key {
 		l, u, m := decode(e)
 		if l > lower {
 			lower, move = l, m
@@ -111,6 +127,44 @@ func (t *table) put(key uint64, ply, lower, upper, move int) {
 		}
 	}
 	t.entries[slot] = key | uint64(lower-noLower)<<lowerShift | uint64(noUpper-upper)<<upperShift | uint64(move+1)<<moveShift
+	if e&keyMask != key {
+		if t.fresh++; t.fresh >= t.n/2 && t.n < len(t.entries) {
+			t.grow()
+		}
+	}
+}
+
+// grow doubles the entries the table uses. The index of a key in twice
+// the slots or buckets is twice its old index or one more, so they are
+// split in place from the last down, every slot of the doubled range
+// written.
+func (t *table) grow() {
+	w := t.ways()
+	buckets := t.n / w
+	t.n *= 2
+	t.used = max(t.used, t.n)
+	t.fresh = 0
+	for b := buckets - 1; b >= 0; b-- {
+		var out [4]uint64 // the buckets 2b and 2b+1
+		var filled [2]int
+		for _, e := range t.entries[b*w : (b+1)*w] {
+			if e == 0 {
+				continue
+			}
+			half := int(t.index(e&keyMask)-uint64(2*b*w)) / w // 0 or 1
+			out[half*w+filled[half]] = e
+			filled[half]++
+		}
+		copy(t.entries[2*b*w:2*(b+1)*w], out[:2*w])
+	}
+}
+
+// ways returns the entries of a bucket: 2 in a two-way table, else 1.
+func (t *table) ways() int {
+	if t.twoWay {
+		return 2
+	}
+	return 1
 }
 
 // plies returns the number of stones of the position of key: in each
@@ -132,4 +186,18 @@ var columnHeight = func() (h [1 << colBits]uint8) {
 	return h
 }()
 
-func (t *table) clear() { clear(t.entries) }
+// clear empties the table, which then starts small again.
+func (t *table) clear() {
+	clear(t.entries[:t.used])
+	t.start()
+}
+
+// start makes the empty table use its first startEntries entries, or a
+// little less.
+func (t *table) start() {
+	t.n = len(t.entries)
+	for t.n > startEntries && t.n%(2*t.ways()) == 0 {
+		t.n /= 2 // doubling from here reaches len(entries) exactly
+	}
+	t.used, t.fresh = t.n, 0
+}

@@ -3,6 +3,7 @@ package c4solver
 import (
 	"context"
 	"math/rand/v2"
+	"slices"
 	"strings"
 	"testing"
 
@@ -120,6 +121,87 @@ func TestProbeStepsFromZeroEarly(t *testing.T) {
 	} {
 		if got := probe(tc.lo, tc.hi, tc.ply, false, true); got != tc.want {
 			t.Errorf("probe(%d, %d) after %d moves = %d; want %d", tc.lo, tc.hi, tc.ply, got, tc.want)
+		}
+	}
+}
+
+// TestSmallSolveStaysInTheFirstEntries: after Reset the large table uses
+// only its first entries until it has stored many positions, so a small
+// solve touches memory that fits in the processor's cache, and the entries
+// it stored are still found after the table has grown to all of its
+// memory.
+func TestSmallSolveStaysInTheFirstEntries(t *testing.T) {
+	s := New(testTableBytes)
+	s.SetBook(nil)
+	for range 2 { // a fresh Solver, then after Reset
+		p := mustParse(t, "32164625") // Pons' L1_R1, some 16,000 nodes
+		r, err := s.Solve(context.Background(), p)
+		if err != nil || r.Score != 11 {
+			t.Fatalf("%s: score %d, error %v; want 11", p, r.Score, err)
+		}
+		stored := 0
+		for i, e := range s.tt.entries {
+			if e != 0 && i >= startEntries {
+				t.Fatalf("%s (%d nodes) stored an entry at %d of %d; want all below %d", p, r.Nodes, i, len(s.tt.entries), startEntries)
+			}
+			if e != 0 {
+				stored++
+			}
+		}
+		if stored == 0 {
+			t.Fatalf("%s stored no entries in the large table", p)
+		}
+		before := slices.Clone(s.tt.entries[:startEntries])
+		for s.tt.n < len(s.tt.entries) {
+			s.tt.grow()
+		}
+		for _, e := range before {
+			if e == 0 {
+				continue
+			}
+			key := e & keyMask
+			wl, wu, wm := decode(e)
+			if l, u, m := s.tt.get(key); l != wl || u != wu || m != wm {
+				t.Fatalf("key %x after growing: %d %d %d; want %d %d %d", key, l, u, m, wl, wu, wm)
+			}
+		}
+		s.Reset()
+		if s.tt.n > startEntries || slices.ContainsFunc(s.tt.entries, func(e uint64) bool { return e != 0 }) {
+			t.Fatalf("Reset left %d entries in use, or entries not empty", s.tt.n)
+		}
+	}
+}
+
+// TestTableGrowsWhenHalfFull: a table, one-way or two-way, doubles the
+// entries it uses once it has stored half as many new keys, until it uses
+// all of them, and finds after each doubling every entry it held before.
+func TestTableGrowsWhenHalfFull(t *testing.T) {
+	for _, twoWay := range []bool{false, true} {
+		tt := newTable(4*startEntries*8, twoWay)
+		if tt.n != startEntries || len(tt.entries) != 4*startEntries {
+			t.Fatalf("two-way %v: a new table of %d entries uses %d; want %d", twoWay, len(tt.entries), tt.n, startEntries)
+		}
+		rng := rand.New(rand.NewPCG(9, 10))
+		for tt.n < len(tt.entries) {
+			from, puts := tt.n, 0
+			for tt.n == from {
+				if puts == from/4 { // a copy grown now finds every entry
+					grown := tt
+					grown.entries = slices.Clone(tt.entries)
+					grown.grow()
+					for _, e := range tt.entries[:from] {
+						wl, wu, wm := decode(e)
+						if l, u, m := grown.get(e & keyMask); e != 0 && (l != wl || u != wu || m != wm) {
+							t.Fatalf("two-way %v: key %x after growing to %d: %d %d %d; want %d %d %d", twoWay, e&keyMask, grown.n, l, u, m, wl, wu, wm)
+						}
+					}
+				}
+				tt.put(rng.Uint64()&keyMask|1, 10, rng.IntN(5), 5+rng.IntN(5), rng.IntN(width))
+				puts++
+			}
+			if tt.n != 2*from || puts != from/2 {
+				t.Fatalf("two-way %v: went from %d entries to %d after %d new keys; want %d after %d", twoWay, from, tt.n, puts, 2*from, from/2)
+			}
 		}
 	}
 }
