@@ -41,8 +41,13 @@ import (
 var botCrashKills = flag.Int("botcrash.kills", 3, "number of SIGKILLs in the bot crash drill (TestBotCrashDrill)")
 
 // pgCrashKills is the number of SIGKILLs of the two-process drill on
-// PostgreSQL, which CI runs in full.
-var pgCrashKills = flag.Int("pgcrash.kills", 4, "number of SIGKILLs in the two-process drill on PostgreSQL (TestServeCrashDrillOnPostgres)")
+// PostgreSQL. Under -short it makes at most three, which still take each
+// process at least once and cover every kind of kill (burst's modes: at
+// a random time, just after a click, during an AI search); run all of
+// them with
+//
+//	go test ./cmd/gambit -run TestServeCrashDrillOnPostgres -pgcrash.kills=4
+var pgCrashKills = flag.Int("pgcrash.kills", 4, "number of SIGKILLs in the two-process drill on PostgreSQL (TestServeCrashDrillOnPostgres); at most 3 under -short")
 
 const (
 	crashUsers     = 6                       // simulated members playing at once
@@ -51,6 +56,12 @@ const (
 	crashMaxDelay  = 1500 * time.Millisecond // the kill comes up to this long into a burst
 	crashMoveTime  = "300ms"                 // GAMBIT_MOVE_TIME: AI searches are short and often in flight
 )
+
+// crashKillModes are the moments a drill's kills come at, in turn (see
+// burst): at a random time, just after a click or command reached the
+// bot, and while an AI turn is queued or searching. Under -short a drill
+// makes one kill of each.
+var crashKillModes = []string{"random", "click", "search"}
 
 // crashSpec is a kind of game the members start.
 type crashSpec struct {
@@ -102,7 +113,7 @@ var crashSpecs = []crashSpec{
 func TestBotCrashDrill(t *testing.T) {
 	kills := *botCrashKills
 	if testing.Short() {
-		kills = min(kills, 3)
+		kills = min(kills, len(crashKillModes))
 	}
 	runCrashDrill(t, crashSetup{command: "bot", processes: 1}, kills)
 }
@@ -121,8 +132,12 @@ func TestBotCrashDrill(t *testing.T) {
 func TestServeCrashDrillOnPostgres(t *testing.T) {
 	t.Parallel() // its processes mostly wait (claims, River's rescuer): beside the package's other tests
 	url := pgtest.URL(t)
+	kills := *pgCrashKills
+	if testing.Short() {
+		kills = min(kills, len(crashKillModes))
+	}
 	// A killed process's AI turns wait GAMBIT_CLAIM_TTL for another.
-	runCrashDrill(t, crashSetup{command: "serve", processes: 2, dbURL: url, env: []string{"GAMBIT_CLAIM_TTL=2s"}}, *pgCrashKills)
+	runCrashDrill(t, crashSetup{command: "serve", processes: 2, dbURL: url, env: []string{"GAMBIT_CLAIM_TTL=2s"}}, kills)
 }
 
 // crashSetup is what a drill runs.
@@ -421,7 +436,7 @@ func (d *crashDrill) burst(round int) {
 		wg.Go(func() { d.member(ctx, u) })
 	}
 
-	mode := []string{"random", "click", "search"}[round%3]
+	mode := crashKillModes[round%len(crashKillModes)]
 	delay := rand.N(crashMaxDelay)
 	if round == 0 {
 		delay += time.Second // let the first games start

@@ -134,12 +134,13 @@ type Config struct {
 	// instead of listening for them, behind a pooler that has no
 	// sessions for LISTEN (PgBouncer in transaction pooling mode).
 	PollOnly bool
-	// RescueAfter is how long a job may stay running before River takes
-	// its worker for dead and runs it again elsewhere (River's rescuer
-	// looks every 30 seconds); 0 means DefaultRescueAfter. Give the
-	// bot's ClaimTTL: a job rescued from a worker still alive — a search
-	// longer than this — finds the turn claimed and waits (ErrTurnBusy),
-	// then finds it played.
+	// RescueAfter is how long a job may stay running beyond its turn's
+	// search before River takes its worker for dead and runs it again
+	// elsewhere (River's rescuer looks every 30 seconds); 0 means
+	// DefaultRescueAfter. Give the bot's ClaimTTL: a job rescued from a
+	// worker still alive — its store or board's edits slower than this —
+	// finds the turn claimed and waits (ErrTurnBusy), then finds it
+	// played. The attempt itself may take jobMargin beyond its search.
 	RescueAfter time.Duration
 }
 
@@ -155,7 +156,9 @@ const DefaultDeadlineWorkers = 2
 const pollInterval = 200 * time.Millisecond
 
 // jobMargin is the time an attempt at a turn may take beyond its search:
-// the store and the board's edits.
+// the store and the board's edits. It bounds the attempt only: River's
+// rescuer takes a dead worker's job after Config.RescueAfter beyond the
+// search (turnWorker.Timeout).
 const jobMargin = time.Minute
 
 // Worker is a River client that plays the queued AI turns and, given
@@ -181,7 +184,7 @@ func NewWorker(pool *pgxpool.Pool, p Player, cfg Config) (*Worker, error) {
 	}
 	workers := river.NewWorkers()
 	queues := map[string]river.QueueConfig{QueueName: {MaxWorkers: cfg.Workers}}
-	if err := river.AddWorkerSafely(workers, &turnWorker{p: p}); err != nil {
+	if err := river.AddWorkerSafely(workers, &turnWorker{p: p, rescueAfter: cfg.RescueAfter}); err != nil {
 		return nil, fmt.Errorf("aiqueue: %w", err)
 	}
 	if cfg.Deadlines != nil {
@@ -235,13 +238,21 @@ func (w *Worker) Stop(ctx context.Context) error {
 // turnWorker is River's worker of the Args jobs.
 type turnWorker struct {
 	river.WorkerDefaults[Args]
-	p Player
+	p           Player
+	rescueAfter time.Duration // Config.RescueAfter
 }
 
 // Work plays the turn. An error makes River try again, up to MaxAttempts;
 // a turn another worker holds waits until that one's search should be
-// over (a snooze, which River does not count as an attempt).
+// over (a snooze, which River does not count as an attempt). The attempt
+// runs on the context River gave before its timeout (outerContext),
+// bounded by the search and jobMargin instead.
 func (w *turnWorker) Work(ctx context.Context, job *river.Job[Args]) error {
+	if outer, ok := ctx.Value(outerContext{}).(context.Context); ok {
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithTimeout(outer, searchTime(job)+jobMargin)
+		defer cancel()
+	}
 	err := w.p.PlayAI(ctx, job.Args.Turn)
 	if errors.Is(err, bot.ErrTurnBusy) {
 		return river.JobSnooze(max(time.Until(job.Args.Turn.Deadline), 0) + time.Second)
@@ -249,9 +260,31 @@ func (w *turnWorker) Work(ctx context.Context, job *river.Job[Args]) error {
 	return err
 }
 
-// Timeout bounds one attempt at a turn: its move time and jobMargin.
+// Timeout is River's timeout of an attempt at a turn, which is also how
+// long its rescuer leaves the job of a worker that died: the search and
+// RescueAfter. River would end the attempt then; Work keeps it going
+// until jobMargin beyond the search.
 func (w *turnWorker) Timeout(job *river.Job[Args]) time.Duration {
-	return max(job.Args.Turn.MoveTime, time.Until(job.Args.Turn.Deadline)) + jobMargin
+	return searchTime(job) + w.rescueAfter
+}
+
+// Middleware gives Work the context River runs it on before its timeout.
+func (w *turnWorker) Middleware(*rivertype.JobRow) []rivertype.WorkerMiddleware {
+	return []rivertype.WorkerMiddleware{river.WorkerMiddlewareFunc(keepOuterContext)}
+}
+
+// outerContext is the key of the context River runs an attempt on before
+// it adds its timeout (keepOuterContext): cancelled when the worker stops.
+type outerContext struct{}
+
+func keepOuterContext(ctx context.Context, _ *rivertype.JobRow, doInner func(context.Context) error) error {
+	return doInner(context.WithValue(ctx, outerContext{}, ctx))
+}
+
+// searchTime is the longest an attempt at a turn searches: until the
+// turn's deadline, or its move time if that passed (a retry).
+func searchTime(job *river.Job[Args]) time.Duration {
+	return max(job.Args.Turn.MoveTime, time.Until(job.Args.Turn.Deadline))
 }
 
 // deadlineWorker is River's worker of the deadlines' jobs.

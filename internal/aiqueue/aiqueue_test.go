@@ -1,6 +1,7 @@
 package aiqueue
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"log/slog"
@@ -272,4 +273,81 @@ func TestDuplicateTurnPlaysOneMove(t *testing.T) {
 	if n := r.moves(); n != 1 {
 		t.Errorf("%d moves stored, want 1", n)
 	}
+}
+
+// TestDeadWorkersTurnIsRescuedAfterRescueAfter: River's rescuer leaves
+// the job of a worker that died until the job's timeout has passed, so
+// that timeout is the turn's search and Config.RescueAfter (the bot's
+// claim time), not the minute an attempt may take beyond its search.
+func TestDeadWorkersTurnIsRescuedAfterRescueAfter(t *testing.T) {
+	w := &turnWorker{rescueAfter: 2 * time.Second}
+	// A retry: the turn's deadline passed, it searches its move time.
+	job := &river.Job[Args]{Args: Args{Turn: bot.AITurn{MoveTime: 300 * time.Millisecond, Deadline: time.Now().Add(-time.Second)}}}
+	if got, want := w.Timeout(job), 2300*time.Millisecond; got != want {
+		t.Errorf("River's timeout of the turn's job: %v, want the search and RescueAfter, %v", got, want)
+	}
+}
+
+// TestAnAttemptOutlivesRiversTimeout: an attempt still under way when
+// River's timeout (the search and RescueAfter) passed — its store or
+// board's edits slow — goes on and plays the turn; River says the job
+// appears stuck, and may rescue it meanwhile, which then finds the turn
+// held (bot.ErrTurnBusy), then played.
+func TestAnAttemptOutlivesRiversTimeout(t *testing.T) {
+	r := newRig(t)
+	stuck := make(chan struct{})
+	var once atomic.Bool
+	logs := slog.New(slog.NewTextHandler(writerFunc(func(p []byte) {
+		if bytes.Contains(p, []byte("Job appears to be stuck")) && once.CompareAndSwap(false, true) {
+			close(stuck)
+		}
+	}), nil))
+	s, err := postgres.Open(context.Background(), r.url, r.opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = s.Close() })
+	var attempts atomic.Int32
+	var played atomic.Bool
+	player := playerFunc(func(ctx context.Context, turn bot.AITurn) error {
+		if attempts.Add(1) > 1 { // the job rescued while the first attempt holds the turn, as the bot answers
+			if played.Load() {
+				return nil
+			}
+			return bot.ErrTurnBusy
+		}
+		select {
+		case <-stuck: // River's timeout passed some seconds ago
+		case <-ctx.Done():
+		}
+		if err := ctx.Err(); err != nil {
+			t.Errorf("the attempt's context ended with River's timeout: %v", err)
+			return err
+		}
+		played.Store(true)
+		return nil
+	})
+	w, err := NewWorker(s.Pool(), player, Config{Workers: 1, ID: "worker-a", Logger: logs, RescueAfter: time.Millisecond, PollOnly: s.PollOnly()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := w.Start(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = w.client.StopAndCancel(context.Background()) })
+	if err := r.queue().EnqueueAI(context.Background(), r.turn(0)); err != nil {
+		t.Fatal(err)
+	}
+	completed(t, w)
+	if !played.Load() {
+		t.Error("the first attempt did not play the turn")
+	}
+}
+
+// writerFunc is an io.Writer made of a function.
+type writerFunc func(p []byte)
+
+func (f writerFunc) Write(p []byte) (int, error) {
+	f(p)
+	return len(p), nil
 }
