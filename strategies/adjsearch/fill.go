@@ -127,7 +127,7 @@ func (t *thread) fillNode(e, h uint64, alpha, beta int) int {
 			best, bestScore = c, score
 			alpha = max(alpha, score)
 		}
-		if alpha >= beta {
+		if alpha >= beta || t.r.clock.Stopped() {
 			break
 		}
 	}

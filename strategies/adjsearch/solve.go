@@ -218,7 +218,7 @@ func (t *thread) solveNode(b adjacency.Board, h uint64, alpha, beta int) int {
 			best, bestScore = m, score
 			alpha = max(alpha, score)
 		}
-		if alpha >= beta {
+		if alpha >= beta || t.r.clock.Stopped() {
 			break
 		}
 	}
@@ -281,14 +281,14 @@ func (t *thread) shallow(b adjacency.Board, alpha, beta int) int {
 	if bits.OnesCount64(empty) > 2*shallowMax {
 		order := newCaptureOrder(b, noCell)
 		for m, ok := order.next(); ok; m, ok = order.next() {
-			if best = max(best, -t.shallow(b.After(engineMove(m)), -beta, -max(alpha, best))); best >= beta {
+			if best = max(best, -t.shallow(b.After(engineMove(m)), -beta, -max(alpha, best))); best >= beta || t.r.clock.Stopped() {
 				break
 			}
 		}
 		return best
 	}
 	for e := empty; e != 0; e &= e - 1 {
-		if best = max(best, -t.shallow(b.After(engineMove(bits.TrailingZeros64(e))), -beta, -max(alpha, best))); best >= beta {
+		if best = max(best, -t.shallow(b.After(engineMove(bits.TrailingZeros64(e))), -beta, -max(alpha, best))); best >= beta || t.r.clock.Stopped() {
 			break
 		}
 	}

@@ -123,3 +123,52 @@ func checkStop(t *testing.T, c stopCase, res Result, err error) {
 	}
 	t.Logf("cut after %d nodes: %d searched, depth %d, move %v", c.after, res.Nodes, res.Depth, c.board.FormatMove(res.Move))
 }
+
+// TestAStoppedSolveUnwindsAtOnce: a thread of the exact solvers (on
+// boards and in the set game) told to stop in the middle of a solve
+// returns without searching the rest of the moves on its path, because
+// every solver node looks at the stop flag after each child. Here the
+// thread's own check-in stops it, at a sweep of node counts; in a search
+// with helper threads another thread's check-in does, wherever this one
+// is. A solver node used to go on through its remaining moves, each a
+// node of its own: 138 nodes after the stop on overshootPosition, and
+// the two-thread node-cap case above went over its bound.
+func TestAStoppedSolveUnwindsAtOnce(t *testing.T) {
+	overshoot, err := adjacency.ParseBoard(overshootPosition)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// unwindNodes: a stopped solver node near the end counts itself
+	// again in shallow, which ticks too.
+	const unwindNodes = 1
+	t0 := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
+	e := New(nil)
+	for _, c := range []struct {
+		name  string
+		board adjacency.Board
+	}{{"board", overshoot}, {"set game", endgames(t, 20)[0]}} {
+		t.Run(c.name, func(t *testing.T) {
+			for cut := uint64(5_000); cut < 50_000; cut += 4_999 {
+				stoppedAt := uint64(0) // the nodes when the clock passed the deadline
+				r := &run{e: e, tt: newTable(1 << 20), fill: fills(c.board)}
+				r.clock.Start(deadlineCtx{context.Background(), t0.Add(time.Second)}, 0, func(nodes uint64) time.Time {
+					if nodes < cut {
+						return t0
+					}
+					if stoppedAt == 0 {
+						stoppedAt = nodes
+					}
+					return t0.Add(time.Hour)
+				})
+				th := newThread(r)
+				if _, _, complete := th.solve(c.board, hashOf(c.board), noCell, 0); complete {
+					t.Fatalf("%v: solved within %d nodes: the cut comes too late to test", c.board, cut)
+				}
+				th.count.Flush()
+				if after := r.clock.Nodes() - stoppedAt; after > unwindNodes {
+					t.Fatalf("%v: stopped after %d nodes, then searched %d more; want at most %d", c.board, stoppedAt, after, unwindNodes)
+				}
+			}
+		})
+	}
+}
