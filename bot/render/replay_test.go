@@ -48,7 +48,8 @@ func randomGame(t testing.TB, name string, opts games.Options, seed uint64) (*ga
 }
 
 // TestReplayShowsEveryMove decodes the replays of the longest games of
-// Connect Four (42 moves) and Adjacency (28 rounds, 56 moves): a frame
+// Connect Four (42 moves) and Adjacency (28 rounds, 56 moves; 8 rounds
+// under -short): a frame
 // per position and a longer pause on the last; the frames, each only the
 // rectangle that changed, drawn one over the other give every position's
 // picture exactly as the board shows it (in the replay's palette); and
@@ -64,13 +65,19 @@ func TestReplayShowsEveryMove(t *testing.T) {
 	for _, c := range drawnConnectFour {
 		c4moves = append(c4moves, string(c))
 	}
-	adj, adjStart, adjMoves := randomGame(t, "adjacency", games.Options{Rounds: 28}, 1)
+	// The 28-round game's 57 frames take minutes to draw and compare
+	// under -race on a busy machine: -short replays an 8-round one.
+	rounds := 28
+	if testing.Short() {
+		rounds = 8
+	}
+	adj, adjStart, adjMoves := randomGame(t, "adjacency", games.Options{Rounds: rounds}, 1)
 	for _, c := range []struct {
 		gm    *games.Game
 		start engine.Position
 		moves []string
 		plies int
-	}{{c4, c4start, c4moves, 42}, {adj, adjStart, adjMoves, 56}} {
+	}{{c4, c4start, c4moves, 42}, {adj, adjStart, adjMoves, 2 * rounds}} {
 		if len(c.moves) != c.plies {
 			t.Fatalf("%s: %d moves, want %d", c.gm.Name, len(c.moves), c.plies)
 		}
