@@ -49,12 +49,11 @@ func randomGame(t testing.TB, name string, opts games.Options, seed uint64) (*ga
 
 // TestReplayShowsEveryMove decodes the replays of the longest games of
 // Connect Four (42 moves) and Adjacency (28 rounds, 56 moves; 8 rounds
-// under -short): a frame
-// per position and a longer pause on the last; the frames, each only the
-// rectangle that changed, drawn one over the other give every position's
-// picture exactly as the board shows it (in the replay's palette); and
-// the file stays far below Discord's 8 MiB upload limit. It logs the
-// sizes, which depend on nothing but the code.
+// under -short): a frame per position and a longer pause on the last; the
+// frames, each only the rectangle that changed, drawn one over the other
+// give every position's picture exactly as the board shows it (in the
+// replay's palette); and the file stays far below Discord's 8 MiB upload
+// limit. It logs the sizes, which depend on nothing but the code.
 func TestReplayShowsEveryMove(t *testing.T) {
 	c4, err := catalog.Lookup("connect4")
 	if err != nil {
