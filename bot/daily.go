@@ -614,6 +614,12 @@ func practicePuzzle(ctx context.Context, ix *component) (p daily.Puzzle, seed ui
 // clickPracticeMove answers a practice best-move puzzle; nothing is
 // recorded.
 func (b soloFlow) clickPracticeMove(ctx context.Context, ix *component) error {
+	return b.answerPractice(ctx, ix, ix.params["cell"])
+}
+
+// answerPractice shows how the practice best-move puzzle a click names
+// was answered with cell, "" when given up.
+func (b soloFlow) answerPractice(ctx context.Context, ix *component, cell string) error {
 	p, _, err := practicePuzzle(ctx, ix)
 	if err != nil {
 		return err
@@ -622,10 +628,10 @@ func (b soloFlow) clickPracticeMove(ctx context.Context, ix *component) error {
 	if err != nil {
 		return err
 	}
-	if !slices.Contains(moveNames(pos), ix.params["cell"]) {
+	if cell != "" && !slices.Contains(moveNames(pos), cell) {
 		return userErr("daily.stale")
 	}
-	return b.answered(ctx, ix.interaction, gm, pos, p, ix.params["cell"], nil)
+	return b.answered(ctx, ix.interaction, gm, pos, p, cell, nil)
 }
 
 // clickPracticeHint shows a practice best-move puzzle again, in place,
@@ -648,15 +654,7 @@ func (b soloFlow) clickPracticeHint(ctx context.Context, ix *component) error {
 
 // clickPracticeGiveUp shows the answer of a practice best-move puzzle.
 func (b soloFlow) clickPracticeGiveUp(ctx context.Context, ix *component) error {
-	p, _, err := practicePuzzle(ctx, ix)
-	if err != nil {
-		return err
-	}
-	gm, pos, err := puzzlePosition(p)
-	if err != nil {
-		return err
-	}
-	return b.answered(ctx, ix.interaction, gm, pos, p, "", nil)
+	return b.answerPractice(ctx, ix, "")
 }
 
 // countDailyHint records a hint on the solo game of a member's attempt
