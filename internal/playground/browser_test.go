@@ -415,23 +415,9 @@ func TestBrowserAdjacencyInTwoClicks(t *testing.T) {
 func TestBrowserTicTacToeBetweenTwoMembers(t *testing.T) {
 	ctx := browser(t, startPlayground(t))
 	bob := memberID(t, ctx, "bob")
-	run(t, ctx,
-		member("alice"),
-		command("play"),
-		choose(`[data-option="game"]`, "tictactoe"),
-		choose(`[data-option="opponent"]`, bob),
-		click("#command-send"),
-		chromedp.WaitVisible(css(`button[data-custom-id^="v1/accept/"]`)),
-		member("bob"),
-		click(`button[data-custom-id^="v1/accept/"]`),
-		chromedp.WaitVisible(css(`button[data-custom-id^="v1/move/"][data-custom-id$="/0/5"]`)),
-	)
+	id := challengeAccepted(t, ctx, bob)
 	// A drawn game: 1 X, 2 O, 3 X / 4 X, 5 O, 6 O / 7 O, 8 X, 9 X.
-	for i, cell := range []string{"1", "5", "9", "2", "8", "7", "3", "6", "4"} {
-		who := []string{"alice", "bob"}[i%2]
-		button := fmt.Sprintf(`button[data-custom-id^="v1/move/"][data-custom-id$="/%d/%s"]`, i, cell)
-		run(t, ctx, member(who), chromedp.WaitEnabled(css(button)), press(button))
-	}
+	play(t, ctx, id, 0, "1", "5", "9", "2", "8", "7", "3", "6", "4")
 	run(t, ctx, waitText(".message .container", "Draw"), waitPicture())
 	shot := value(t, ctx, chromedp.FullScreenshot(100))
 	t.Logf("screenshot: %s", saveArtifact(t, "playground-tictactoe.png", shot))

@@ -27,22 +27,7 @@ func waitEmbedPictures(n int) chromedp.Action[chromedp.Void] {
 func TestBrowserReviewAfterAGame(t *testing.T) {
 	ctx := browser(t, startPlayground(t))
 	bob := memberID(t, ctx, "bob")
-	run(t, ctx,
-		member("alice"),
-		command("play"),
-		choose(`[data-option="game"]`, "tictactoe"),
-		choose(`[data-option="opponent"]`, bob),
-		click("#command-send"),
-		chromedp.WaitVisible(css(`button[data-custom-id^="v1/accept/"]`)),
-		member("bob"),
-		click(`button[data-custom-id^="v1/accept/"]`),
-		chromedp.WaitVisible(css(`button[data-custom-id^="v1/move/"][data-custom-id$="/0/5"]`)),
-	)
-	for i, cell := range []string{"5", "2", "1", "9", "7", "3", "4"} {
-		who := []string{"alice", "bob"}[i%2]
-		button := fmt.Sprintf(`button[data-custom-id^="v1/move/"][data-custom-id$="/%d/%s"]`, i, cell)
-		run(t, ctx, member(who), chromedp.WaitEnabled(css(button)), press(button))
-	}
+	play(t, ctx, challengeAccepted(t, ctx, bob), 0, "5", "2", "1", "9", "7", "3", "4")
 	review := `button[data-custom-id^="v1/review/"]`
 	run(t, ctx,
 		waitText(".message .container", "wins"),
