@@ -512,12 +512,7 @@ func TestBrowserMessageLinksStayInThePage(t *testing.T) {
 	ctx := browser(t, startPlayground(t))
 	bob := memberID(t, ctx, "bob")
 	run(t, ctx,
-		member("alice"),
-		command("play"),
-		choose(`[data-option="game"]`, "tictactoe"),
-		choose(`[data-option="opponent"]`, bob),
-		click("#command-send"),
-		chromedp.WaitVisible(css(`button[data-custom-id^="v1/accept/"]`)),
+		challenged(bob),
 		command("games"),
 		click("#command-send"),
 		chromedp.WaitVisible(css(`.message.ephemeral a`)),

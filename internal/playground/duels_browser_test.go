@@ -10,17 +10,25 @@ import (
 	"github.com/gambitbot/gambit/bot/i18n"
 )
 
-// challengeAccepted has alice challenge bob to Tic-Tac-Toe in the page and
-// bob accept, and returns the game's ID, read from its board.
-func challengeAccepted(t *testing.T, ctx context.Context, bob string) string {
-	t.Helper()
-	run(t, ctx,
+// challenged has alice challenge bob to Tic-Tac-Toe in the page, until
+// the challenge shows its Accept button.
+func challenged(bob string) chromedp.Action[chromedp.Void] {
+	return chromedp.Steps(
 		member("alice"),
 		command("play"),
 		choose(`[data-option="game"]`, "tictactoe"),
 		choose(`[data-option="opponent"]`, bob),
 		click("#command-send"),
 		chromedp.WaitVisible(css(`button[data-custom-id^="v1/accept/"]`)),
+	)
+}
+
+// challengeAccepted has alice challenge bob to Tic-Tac-Toe in the page and
+// bob accept, and returns the game's ID, read from its board.
+func challengeAccepted(t *testing.T, ctx context.Context, bob string) string {
+	t.Helper()
+	run(t, ctx,
+		challenged(bob),
 		member("bob"),
 		click(`button[data-custom-id^="v1/accept/"]`),
 		chromedp.WaitVisible(css(`button[data-custom-id^="v1/move/"][data-custom-id$="/0/5"]`)),
