@@ -41,6 +41,12 @@ var (
 	bucketDailySolved = []byte("idx_daily_solved")
 	bucketDailyPosts  = []byte("daily_posts")
 	bucketReviews     = []byte("reviews") // game id → review record (schema 7)
+	// Interactions acted on (schema 8): interaction id → expiry, so that
+	// an interaction delivered twice acts once, across restarts.
+	bucketInteractions = []byte("interactions")
+	// The install's secrets (schema 8): name → value, such as the key that
+	// daily puzzles are chosen by.
+	bucketSecrets = []byte("secrets")
 )
 
 // allBuckets lists the top-level buckets of the current schema.
@@ -49,6 +55,7 @@ var allBuckets = [][]byte{
 	bucketRatings, bucketRank, bucketGuilds, bucketSolved, bucketClaims, bucketUsers,
 	bucketDaily, bucketDailySolved, bucketDailyPosts,
 	bucketReviews,
+	bucketInteractions, bucketSecrets,
 }
 
 var keySchema = []byte("schema")

@@ -31,6 +31,7 @@ var migrations = []migration{
 	{name: "user settings", apply: addUsers},
 	{name: "daily puzzles", apply: addDaily},
 	{name: "reviews", apply: addReviews},
+	{name: "interactions and secrets", apply: addInteractionsAndSecrets},
 }
 
 // createBuckets is the step from version 0 (an empty file) to version 1:
@@ -113,6 +114,20 @@ func addDaily(tx *bbolt.Tx) error {
 func addReviews(tx *bbolt.Tx) error {
 	if _, err := tx.CreateBucketIfNotExists(bucketReviews); err != nil {
 		return fmt.Errorf("create bucket %s: %w", bucketReviews, err)
+	}
+	return nil
+}
+
+// addInteractionsAndSecrets is the step from version 7 to version 8, which
+// brings the bucket of interactions acted on, so that one delivered twice
+// acts once across processes and restarts, and the bucket of the install's
+// secrets (the daily puzzles' key). The bump keeps a Gambit of version 7,
+// whose check does not know the buckets, from reporting them.
+func addInteractionsAndSecrets(tx *bbolt.Tx) error {
+	for _, b := range [][]byte{bucketInteractions, bucketSecrets} {
+		if _, err := tx.CreateBucketIfNotExists(b); err != nil {
+			return fmt.Errorf("create bucket %s: %w", b, err)
+		}
 	}
 	return nil
 }

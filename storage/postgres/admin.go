@@ -14,7 +14,7 @@ import (
 )
 
 // tables are Gambit's tables, counted by Stats.
-var tables = []string{"games", "game_players", "ratings", "guilds", "users", "claims", "daily_attempts", "daily_posts", "schema_migrations"}
+var tables = []string{"games", "game_players", "ratings", "guilds", "users", "claims", "daily_attempts", "daily_posts", "reviews", "interactions", "secrets", "schema_migrations"}
 
 // Ping implements storage.Admin: the database answers and has Gambit's
 // schema.

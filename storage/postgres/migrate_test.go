@@ -31,7 +31,7 @@ func TestShardKeyMigration(t *testing.T) {
 		storetest.MustCreate(t, s, g)
 	}
 	// Back to schema 2, as a database written by an older Gambit.
-	if _, err := s.pool.Exec(ctx, "ALTER TABLE games DROP COLUMN shard_key; DROP TABLE users; DROP TABLE daily_attempts, daily_posts; DROP TABLE reviews; DELETE FROM schema_migrations WHERE version >= 3"); err != nil {
+	if _, err := s.pool.Exec(ctx, "ALTER TABLE games DROP COLUMN shard_key; DROP TABLE users; DROP TABLE daily_attempts, daily_posts; DROP TABLE reviews; DROP TABLE interactions, secrets; DELETE FROM schema_migrations WHERE version >= 3"); err != nil {
 		t.Fatal(err)
 	}
 	s.Close()
