@@ -323,17 +323,15 @@ func (r router) match(id string) (componentHandler, customid.Params, customid.Pa
 
 // onInteraction handles one interaction, however it arrived (the gateway,
 // or the HTTP endpoint of Serve; ingress.Handler): it drops a duplicate
-// delivery, refuses work once the bot is stopping, and runs the middleware
-// chain (middleware.go), which turns whatever goes wrong — a user's
-// mistake, a failure of ours, a panic — into one ephemeral reply. answered,
-// if not nil, is called once the interaction's first response has been
-// sent.
+// delivery (firstDelivery), refuses work once the bot is stopping, and
+// runs the middleware chain (middleware.go), which turns whatever goes
+// wrong — a user's mistake, a failure of ours, a panic — into one
+// ephemeral reply. answered, if not nil, is called once the interaction's
+// first response has been sent.
 func (b *Bot) onInteraction(i *discordgo.Interaction, answered func()) {
 	ix := &interaction{envelope: envelopeOf(i), raw: i, b: b, out: b.answers, received: time.Now(), at: b.now(), onAnswer: answered}
 	if !b.seen.first(i.ID, ix.received) {
-		// Discord may deliver an interaction twice; the first delivery
-		// has (or will have) the one answer an interaction can get.
-		b.log.Info("duplicate delivery of an interaction ignored", "interaction", i.ID)
+		b.log.Info("duplicate delivery of an interaction ignored", "interaction", i.ID, "seen", "here")
 		return
 	}
 	if b.closing.Load() {
@@ -345,7 +343,54 @@ func (b *Bot) onInteraction(i *discordgo.Interaction, answered func()) {
 	defer b.inflight.Done()
 	ctx, cancel := context.WithTimeout(context.Background(), b.cfg.InteractionTimeout)
 	defer cancel()
+	if !b.firstDelivery(ctx, ix) {
+		return
+	}
 	_ = b.handle(ctx, ix) // answered and counted by the chain
+}
+
+// deliveryTTL is how long the store keeps an interaction acted on
+// (Store.FirstDelivery), by its clock: 15 minutes, the life of the
+// interaction's token, after which nobody can answer it. A second
+// delivery comes sooner: the gateway replays within a session, and
+// `gambit serve` takes a signed request only while its timestamp is
+// within 5 minutes of the process's clock, so the 15 minutes leave 10
+// minutes for a replica's clock to lag behind the store's.
+const deliveryTTL = interactionTTL
+
+// firstDelivery reports whether the interaction is to be acted on: its
+// first delivery anywhere, as the store records it. A second delivery —
+// to another process sharing the store, to this one after a restart, or
+// a proxy's retry — gets no answer: the first has (or will have) the one
+// answer an interaction can get, and over HTTP the endpoint then answers
+// 202 with no body, as after any answer through the callback route.
+// Autocomplete requests act on nothing and come with every keystroke:
+// they are not recorded.
+//
+// When the store cannot say, the interaction is not acted on and the
+// member is told so, to try again (fail closed): acting could do it twice
+// — the very deliveries this is for come when something is slow or
+// restarting — and whatever it would do needs the store anyway. The
+// check is bounded by a fifth of Config.InteractionTimeout (2 s by
+// default), so that the answer still reaches Discord within its 3 s.
+func (b *Bot) firstDelivery(ctx context.Context, ix *interaction) bool {
+	if ix.raw.Type == discordgo.InteractionApplicationCommandAutocomplete {
+		return true
+	}
+	ctx, cancel := context.WithTimeout(ctx, b.cfg.InteractionTimeout/5)
+	defer cancel()
+	first, err := b.store.FirstDelivery(ctx, ix.ID, deliveryTTL)
+	switch {
+	case err != nil:
+		b.log.Error("could not record an interaction before acting on it; it was refused", "interaction", ix.ID, "err", err)
+		if err := ix.say("error.unrecorded"); err != nil {
+			b.log.Warn("could not tell the user", "interaction", ix.ID, "err", err)
+		}
+		return false
+	case !first:
+		b.log.Info("duplicate delivery of an interaction ignored", "interaction", ix.ID, "seen", "store")
+	}
+	return first
 }
 
 // dispatch runs the handler of an interaction.

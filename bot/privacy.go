@@ -39,8 +39,16 @@ func (b infoFlow) clickPrivacyDelete(ctx context.Context, ix *component) error {
 		return fmt.Errorf("bot: delete user data: %w", err)
 	}
 	b.forms.set("u:"+ix.user().ID, storage.BoardDefault, b.now())
-	answered := ix.update(render.Message{Content: ix.lang().T("privacy.done",
-		"Games", len(rep.Removed), "Ratings", rep.Ratings, "Finished", rep.Anonymised)})
+	var answered error
+	if err := b.forgetAI(ctx, ix.user().ID); err != nil {
+		// The rest is erased and its boards are retired below; the
+		// button stays, for the member to click again.
+		b.log.Error("delete user data: AI turns", "interaction", ix.ID, "err", err)
+		answered = ix.fail(ix.lang().T("privacy.partly"))
+	} else {
+		answered = ix.update(render.Message{Content: ix.lang().T("privacy.done",
+			"Games", len(rep.Removed), "Ratings", rep.Ratings, "Finished", rep.Anonymised)})
+	}
 	for _, g := range rep.Removed {
 		if g.MessageID == "" {
 			continue
@@ -57,4 +65,14 @@ func (b infoFlow) clickPrivacyDelete(ctx context.Context, ix *component) error {
 		}
 	}
 	return answered
+}
+
+// forgetAI erases the AI queue's jobs of the user's turns, which hold
+// their ID and the tokens of their interactions (Config.AIQueue; none
+// without one: the turns of this process's workers are in memory).
+func (b infoFlow) forgetAI(ctx context.Context, userID string) error {
+	if b.cfg.AIQueue == nil {
+		return nil
+	}
+	return b.cfg.AIQueue.ForgetAI(ctx, string(storage.User(userID)))
 }

@@ -20,6 +20,8 @@ func (q chanQueue) EnqueueAI(_ context.Context, turns ...bot.AITurn) error {
 	return nil
 }
 
+func (q chanQueue) ForgetAI(context.Context, string) error { return nil }
+
 // TestAITurnsGoToTheQueueAndAWorkerPlaysThem: with an AI queue the bot
 // that got the click queues the AI's turn, with the interaction that
 // shows the board, instead of searching it; a worker — another bot that

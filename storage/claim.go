@@ -2,6 +2,7 @@ package storage
 
 import (
 	"fmt"
+	"strings"
 	"time"
 )
 
@@ -15,6 +16,19 @@ func ValidClaim(key, owner string, ttl time.Duration) error {
 		return fmt.Errorf("storage: claim %s: %w: empty owner", key, ErrInvalid)
 	case ttl <= 0:
 		return fmt.Errorf("storage: claim %s: %w: time to live %v is not positive", key, ErrInvalid, ttl)
+	}
+	return nil
+}
+
+// ValidDelivery checks the arguments of Store.FirstDelivery, for the
+// stores: an interaction ID of at most 200 bytes without NUL, and a
+// positive time to live.
+func ValidDelivery(id string, ttl time.Duration) error {
+	switch {
+	case id == "" || len(id) > maxIDLen || strings.ContainsRune(id, 0):
+		return fmt.Errorf("storage: record interaction %q: %w: want an interaction ID", id, ErrInvalid)
+	case ttl <= 0:
+		return fmt.Errorf("storage: record interaction %s: %w: time to live %v is not positive", id, ErrInvalid, ttl)
 	}
 	return nil
 }

@@ -249,6 +249,17 @@ type Store interface {
 	// Claims lists the claims that have not expired whose keys begin with
 	// prefix, key to owner.
 	Claims(ctx context.Context, prefix string) (map[string]string, error)
+	// FirstDelivery records that the interaction id (Discord's
+	// interaction ID, and nothing of who sent it) is being acted on,
+	// until ttl from now by the store's clock (as for Claim), and
+	// reports whether this is its first delivery: false when it was
+	// recorded before and has not expired, wherever that was — another
+	// process sharing the store, or this one before a restart. Of any
+	// number of calls with one id at once, exactly one gets true. An
+	// expired record is as good as none; expired records are swept a
+	// few at a time by the calls that record new ones, so what the store
+	// keeps stays about the interactions of the last ttl.
+	FirstDelivery(ctx context.Context, id string, ttl time.Duration) (bool, error)
 	// DailyStore keeps the servers' daily puzzles (schema 6 of
 	// storage/bolt, migration 5 of storage/postgres).
 	DailyStore

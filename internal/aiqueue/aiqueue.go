@@ -65,6 +65,7 @@ func (Args) InsertOpts() river.InsertOpts {
 // Queue enqueues AI turns on River: the bot's AIQueue.
 type Queue struct {
 	client *river.Client[pgx.Tx]
+	pool   *pgxpool.Pool
 }
 
 var _ bot.AIQueue = (*Queue)(nil)
@@ -76,7 +77,7 @@ func NewQueue(pool *pgxpool.Pool, log *slog.Logger) (*Queue, error) {
 	if err != nil {
 		return nil, fmt.Errorf("aiqueue: new client: %w", err)
 	}
-	return &Queue{client: c}, nil
+	return &Queue{client: c, pool: pool}, nil
 }
 
 // EnqueueAI implements bot.AIQueue: one job per turn not already queued,
@@ -97,6 +98,28 @@ func (q *Queue) EnqueueAI(ctx context.Context, turns ...bot.AITurn) error {
 	}
 	if _, err := q.client.InsertMany(ctx, params); err != nil {
 		return fmt.Errorf("aiqueue: enqueue %d AI turns: %w", len(turns), err)
+	}
+	return nil
+}
+
+// ForgetAI implements bot.AIQueue: in one transaction it deletes the
+// turns' jobs whose turn is owner's, in every state River keeps (waiting,
+// scheduled, retryable, given up, cancelled, completed), and scrubs the
+// owner and the interaction token from those running now, which River
+// does not let go of (their worker finds the game gone). A turn queued
+// after this, by a click that raced /privacy delete, is not seen.
+func (q *Queue) ForgetAI(ctx context.Context, owner string) error {
+	err := pgx.BeginFunc(ctx, q.pool, func(tx pgx.Tx) error {
+		if _, err := tx.Exec(ctx, `DELETE FROM river_job
+			WHERE kind = $1 AND state <> 'running' AND args->'turn'->>'owner' = $2`, Args{}.Kind(), owner); err != nil {
+			return err
+		}
+		_, err := tx.Exec(ctx, `UPDATE river_job SET args = jsonb_set(args, '{turn}', (args->'turn') - 'owner' - 'token')
+			WHERE kind = $1 AND args->'turn'->>'owner' = $2`, Args{}.Kind(), owner)
+		return err
+	})
+	if err != nil {
+		return fmt.Errorf("aiqueue: forget the AI turns of a member: %w", err)
 	}
 	return nil
 }

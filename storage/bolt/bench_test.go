@@ -2,6 +2,7 @@ package bolt
 
 import (
 	"context"
+	"encoding/binary"
 	"fmt"
 	"math/rand/v2"
 	"os"
@@ -257,6 +258,35 @@ func BenchmarkOpen100kGames(b *testing.B) {
 				}
 				if err := s.Close(); err != nil {
 					b.Fatal(err)
+				}
+			}
+		})
+	}
+}
+
+// BenchmarkFirstDelivery records new interactions in a bucket that holds
+// n of the last 15 minutes already, each a durable commit: the sweep's
+// cost, 8 records read a delivery, does not grow with n.
+func BenchmarkFirstDelivery(b *testing.B) {
+	for _, n := range []int{1_000, 100_000} {
+		b.Run(fmt.Sprintf("live=%d", n), func(b *testing.B) {
+			s := benchStore(b)
+			exp := binary.BigEndian.AppendUint64(nil, uint64(time.Now().Add(time.Hour).UnixNano()))
+			if err := s.db.Update(func(tx *bbolt.Tx) error {
+				for i := range n {
+					if err := tx.Bucket(bucketInteractions).Put(fmt.Appendf(nil, "13%017d", i), exp); err != nil {
+						return err
+					}
+				}
+				return nil
+			}); err != nil {
+				b.Fatal(err)
+			}
+			ctx := context.Background()
+			b.ResetTimer()
+			for i := range b.N {
+				if first, err := s.FirstDelivery(ctx, fmt.Sprintf("14%017d", i), 15*time.Minute); !first || err != nil {
+					b.Fatalf("FirstDelivery = %v, %v", first, err)
 				}
 			}
 		})

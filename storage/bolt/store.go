@@ -55,6 +55,7 @@ type Store struct {
 	now      func() time.Time
 	ai       storage.AIRatings
 	inflight atomic.Int64
+	sweep    interactionSweep // FirstDelivery's sweep of expired interactions
 }
 
 var _ storage.Admin = (*Store)(nil)

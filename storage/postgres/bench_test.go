@@ -166,3 +166,31 @@ func benchmarkFinishGame(b *testing.B, writers int, oneAI bool) {
 	wg.Wait()
 	b.ReportMetric(float64(b.N)/b.Elapsed().Seconds(), "games/s")
 }
+
+// BenchmarkFirstDelivery records new interactions in a table that holds n
+// of the last 15 minutes already and n that expired, each a durable
+// commit: the sweep's cost, an index scan of at most 8 expired rows a
+// delivery, does not grow with n.
+func BenchmarkFirstDelivery(b *testing.B) {
+	for _, n := range []int{1_000, 100_000} {
+		b.Run(fmt.Sprintf("live=%d", n), func(b *testing.B) {
+			s, _ := openTest(b, time.Now)
+			b.Cleanup(func() { s.Close() })
+			ctx := context.Background()
+			if _, err := s.pool.Exec(ctx, `INSERT INTO interactions (id, expires_at)
+				SELECT 'live' || i, now() + interval '1 hour' FROM generate_series(1, $1) i
+				UNION ALL SELECT 'old' || i, now() - interval '1 hour' FROM generate_series(1, $1) i`, n); err != nil {
+				b.Fatal(err)
+			}
+			if _, err := s.pool.Exec(ctx, "ANALYZE interactions"); err != nil {
+				b.Fatal(err)
+			}
+			b.ResetTimer()
+			for i := range b.N {
+				if first, err := s.FirstDelivery(ctx, fmt.Sprintf("14%017d", i), 15*time.Minute); !first || err != nil {
+					b.Fatalf("FirstDelivery = %v, %v", first, err)
+				}
+			}
+		})
+	}
+}

@@ -58,6 +58,9 @@ var suite = []struct {
 	{"RacingDailyChanges", testRacingDailyChanges},
 	{"DailyPostsAndChannels", testDailyPostsAndChannels},
 	{"Reviews", testReviews},
+	{"InteractionsActOnce", testInteractionsActOnce},
+	{"RacingDeliveries", testRacingDeliveries},
+	{"ExpiredDeliveriesAreSwept", testExpiredDeliveriesAreSwept},
 }
 
 // clock is a settable time source for deadline tests.
