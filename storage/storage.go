@@ -209,8 +209,16 @@ type Store interface {
 	// GuildSettings returns a guild's settings; the zero value (meaning
 	// "use the defaults") when none were saved.
 	GuildSettings(ctx context.Context, guildID string) (GuildSettings, error)
-	// PutGuildSettings saves a guild's settings.
+	// PutGuildSettings saves a guild's settings, replacing all of them.
 	PutGuildSettings(ctx context.Context, guildID string, s GuildSettings) error
+	// UpdateGuildSettings changes a guild's settings in one transaction:
+	// change edits the stored settings (the zero value when none were
+	// saved) and the store saves and returns them, so that two changes
+	// at once, to different fields, both hold. change may run more than
+	// once (a retried transaction) and must only edit what it is given.
+	// An error of change aborts, and is returned wrapped; settings that
+	// do not validate fail with ErrInvalid.
+	UpdateGuildSettings(ctx context.Context, guildID string, change func(*GuildSettings) error) (GuildSettings, error)
 	// UserSettings returns a Discord user's own settings; the zero value
 	// (meaning "as the server says") when none were saved.
 	UserSettings(ctx context.Context, userID string) (UserSettings, error)
@@ -339,6 +347,15 @@ func (s GuildSettings) Allows(k Kind) bool {
 		}
 	}
 	return false
+}
+
+// ValidateGuildID refuses the empty guild ID, under which no settings
+// are kept.
+func ValidateGuildID(guildID string) error {
+	if guildID == "" {
+		return fmt.Errorf("%w: empty guild id", ErrInvalid)
+	}
+	return nil
 }
 
 // Validate checks the settings before they are stored.

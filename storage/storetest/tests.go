@@ -26,6 +26,8 @@ var suite = []struct {
 	{"HistoryNewestFirstWithLimit", testHistoryNewestFirstWithLimit},
 	{"GuildSettings", testGuildSettings},
 	{"BoardForms", testBoardForms},
+	{"UpdateGuildSettings", testUpdateGuildSettings},
+	{"RacingGuildSettingsUpdates", testRacingGuildSettingsUpdates},
 	{"CancelledContext", testCancelledContext},
 	{"CountOpenCountsEachGameOnce", testCountOpenCountsEachGameOnce},
 	{"CreateGameLimits", testCreateGameLimits},
