@@ -25,6 +25,7 @@ package storage
 
 import (
 	"context"
+	"crypto/rand"
 	"errors"
 	"fmt"
 	"slices"
@@ -257,11 +258,55 @@ type Store interface {
 	// Claims lists the claims that have not expired whose keys begin with
 	// prefix, key to owner.
 	Claims(ctx context.Context, prefix string) (map[string]string, error)
+	// Secret returns the install's secret called name, creating it — a
+	// SecretSize-byte key from crypto/rand — the first time it is asked
+	// for. Of any number of processes asking at once, sharing the store,
+	// all get the one value that was stored, and it is the same after a
+	// restart (and after Copy): the daily puzzles are chosen by the
+	// secret DailyKey.
+	Secret(ctx context.Context, name string) ([]byte, error)
 	// DailyStore keeps the servers' daily puzzles (schema 6 of
 	// storage/bolt, migration 5 of storage/postgres).
 	DailyStore
 	// Close releases the database.
 	Close() error
+}
+
+// SecretSize is the size in bytes of the secrets Store.Secret creates.
+const SecretSize = 32
+
+// DailyKey names the secret that the daily puzzles are chosen by: with
+// it, a server's puzzle of a day can be told from nothing shown in
+// Discord, and without it (a new secret) every server's puzzles change.
+const DailyKey = "daily"
+
+// ValidateSecretName refuses a secret's name that is empty or too long.
+func ValidateSecretName(name string) error {
+	if name == "" || len(name) > maxIDLen {
+		return fmt.Errorf("%w: secret name of %d bytes", ErrInvalid, len(name))
+	}
+	return nil
+}
+
+// CheckSecret reports what is wrong with a stored secret: its name
+// (ValidateSecretName), or a value that is not SecretSize bytes.
+func CheckSecret(name string, value []byte) error {
+	if err := ValidateSecretName(name); err != nil {
+		return err
+	}
+	if len(value) != SecretSize {
+		return fmt.Errorf("%w: secret %q of %d bytes, want %d", ErrInvalid, name, len(value), SecretSize)
+	}
+	return nil
+}
+
+// NewSecret returns a fresh secret of SecretSize bytes from crypto/rand.
+func NewSecret() ([]byte, error) {
+	b := make([]byte, SecretSize)
+	if _, err := rand.Read(b); err != nil {
+		return nil, fmt.Errorf("storage: new secret: %w", err)
+	}
+	return b, nil
 }
 
 // DeleteReport says what DeleteUser changed.

@@ -194,5 +194,6 @@ func checkTx(ctx context.Context, tx *bbolt.Tx) []string {
 	})
 	checkDaily(tx, c)
 	checkReviews(tx, c.addf)
+	checkSecrets(tx, c)
 	return c.problems
 }

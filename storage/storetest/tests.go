@@ -28,6 +28,8 @@ var suite = []struct {
 	{"BoardForms", testBoardForms},
 	{"UpdateGuildSettings", testUpdateGuildSettings},
 	{"RacingGuildSettingsUpdates", testRacingGuildSettingsUpdates},
+	{"Secrets", testSecrets},
+	{"RacingFirstSecrets", testRacingFirstSecrets},
 	{"CancelledContext", testCancelledContext},
 	{"CountOpenCountsEachGameOnce", testCountOpenCountsEachGameOnce},
 	{"CreateGameLimits", testCreateGameLimits},
