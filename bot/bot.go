@@ -284,6 +284,7 @@ type Bot struct {
 	locales  locales        // each guild's locale, for the boards shown there
 	forms    boardForms     // the board forms of guilds and users (boardform.go)
 	posted   postedToday    // the guilds whose daily puzzle was posted today (daily.go)
+	dailyKey []byte         // the key the daily puzzles are chosen by, read at start (daily.go)
 	egress   *egress.Client // every Discord request goes out through it
 	corrupt  struct {       // the games found corrupt and reported (listed)
 		mu   sync.Mutex
@@ -337,6 +338,9 @@ func (b *Bot) Run(ctx context.Context) error {
 	// The application ID is learnt before the gateway opens: handlers
 	// read it as soon as interactions arrive.
 	if err := b.whoAmI(); err != nil {
+		return err
+	}
+	if err := b.loadDailyKey(ctx); err != nil {
 		return err
 	}
 	gw := ingress.NewGateway(ingress.Config{
@@ -495,6 +499,10 @@ func (b *Bot) Serve(ctx context.Context, ln net.Listener, ep Endpoint) error {
 	}
 	started := b.now()
 	if err := b.whoAmI(); err != nil {
+		_ = ln.Close()
+		return err
+	}
+	if err := b.loadDailyKey(ctx); err != nil {
 		_ = ln.Close()
 		return err
 	}

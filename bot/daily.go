@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
-	"math/rand/v2"
 	"slices"
 	"strconv"
 	"strings"
@@ -26,7 +25,9 @@ import (
 )
 
 // The daily puzzle: one puzzle a day per server (strategies/daily makes
-// it from the server and the date, so that everyone there meets the same),
+// it from the server and the date under the install's secret key, read
+// from the store at start, so that everyone there meets the same and no
+// custom ID can name it),
 // posted at DailyPostTime in the channel the server's admins chose
 // (/settings daily-channel), played from the post or from /daily. A
 // sliding-tile or N-Queens puzzle is played as the member's own solo game
@@ -77,13 +78,25 @@ func makePuzzle(ctx context.Context, kind daily.Kind, seed uint64) (daily.Puzzle
 	return p, nil
 }
 
+// loadDailyKey reads the install's key of the daily puzzles from the
+// store, which makes it at the first start (storage.DailyKey): every
+// process sharing the store chooses the same puzzles by it.
+func (b *Bot) loadDailyKey(ctx context.Context) error {
+	key, err := b.store.Secret(ctx, storage.DailyKey)
+	if err != nil {
+		return fmt.Errorf("bot: the daily puzzles' key: %w", err)
+	}
+	b.dailyKey = key
+	return nil
+}
+
 // todaysPuzzle returns guild's puzzle of day.
-func todaysPuzzle(ctx context.Context, guild, day string) (daily.Puzzle, error) {
+func (b *Bot) todaysPuzzle(ctx context.Context, guild, day string) (daily.Puzzle, error) {
 	kind, err := daily.KindOn(day)
 	if err != nil {
 		return daily.Puzzle{}, err
 	}
-	return makePuzzle(ctx, kind, daily.Seed(day, guild))
+	return makePuzzle(ctx, kind, daily.Seed(b.dailyKey, day, guild))
 }
 
 // puzzlePosition parses a puzzle's start.
@@ -224,7 +237,7 @@ func (b timerFlow) postDaily(ctx context.Context, guild, channel, day string) er
 	if !first {
 		return nil
 	}
-	p, err := todaysPuzzle(ctx, guild, day)
+	p, err := b.todaysPuzzle(ctx, guild, day)
 	if err != nil {
 		return err
 	}
@@ -246,7 +259,7 @@ func (b soloFlow) cmdDaily(ctx context.Context, ix *command) error {
 		return userErr("daily.server_only")
 	}
 	day := daily.Day(b.now())
-	p, err := todaysPuzzle(ctx, ix.GuildID, day)
+	p, err := b.todaysPuzzle(ctx, ix.GuildID, day)
 	if err != nil {
 		return err
 	}
@@ -329,7 +342,7 @@ func (b soloFlow) todaysClick(ctx context.Context, ix *component) (guild, day st
 	if guild, day, err = b.checkToday(ix); err != nil {
 		return
 	}
-	if p, err = todaysPuzzle(ctx, guild, day); err != nil {
+	if p, err = b.todaysPuzzle(ctx, guild, day); err != nil {
 		return
 	}
 	gm, pos, err = puzzlePosition(p)
@@ -352,7 +365,7 @@ func (b soloFlow) clickDailyPlay(ctx context.Context, ix *component) error {
 	case err != nil && !errors.Is(err, storage.ErrNotFound):
 		return fmt.Errorf("bot: start the daily puzzle: %w", err)
 	}
-	p, err := todaysPuzzle(ctx, guild, day)
+	p, err := b.todaysPuzzle(ctx, guild, day)
 	if err != nil {
 		return err
 	}
@@ -554,7 +567,7 @@ func (b soloFlow) clickPracticeNew(ctx context.Context, ix *component) error {
 	if kind != daily.Connect4 && kind != daily.Adjacency {
 		return userErr("daily.stale")
 	}
-	seed := rand.Uint64()
+	seed := daily.PracticeSeed()
 	p, err := makePuzzle(ctx, kind, seed)
 	if err != nil {
 		return err
@@ -600,11 +613,12 @@ func practiceMessage(l *i18n.Localizer, p daily.Puzzle, seed uint64, hints int) 
 }
 
 // practicePuzzle remakes the practice best-move puzzle a click names by
-// its kind and seed.
+// its kind and seed. A seed that is not a practice puzzle's is refused:
+// it could name a day's puzzle.
 func practicePuzzle(ctx context.Context, ix *component) (p daily.Puzzle, seed uint64, err error) {
 	kind := daily.Kind(ix.params["kind"])
 	seed, err = strconv.ParseUint(ix.params["seed"], 10, 64)
-	if err != nil || kind != daily.Connect4 && kind != daily.Adjacency {
+	if err != nil || !daily.IsPractice(seed) || kind != daily.Connect4 && kind != daily.Adjacency {
 		return daily.Puzzle{}, 0, userErr("daily.stale")
 	}
 	p, err = makePuzzle(ctx, kind, seed)

@@ -16,6 +16,8 @@ import (
 	"github.com/gambitbot/gambit/internal/discordtest"
 	"github.com/gambitbot/gambit/storage"
 	"github.com/gambitbot/gambit/storage/bolt"
+	"github.com/gambitbot/gambit/storage/postgres"
+	"github.com/gambitbot/gambit/storage/postgres/pgtest"
 )
 
 // waitTimeout bounds a wait that only something broken makes long: it
@@ -49,12 +51,16 @@ var testDeadline = sync.OnceValue(func() time.Time {
 	return binaryStart.Add(timeout - min(discordtest.DeadlineMargin, timeout/4))
 })
 
-// harness is the real bot, with a real bbolt file, talking through the real
+// harness is the real bot, with a real bbolt file (a PostgreSQL schema
+// withPostgres), talking through the real
 // discordgo client to the local Discord stand-in.
 type harness struct {
-	t       testing.TB
-	srv     *discordtest.Server
-	store   *bolt.Store
+	t     testing.TB
+	srv   *discordtest.Server
+	store *bolt.Store
+	// pg, with withPostgres, is the store the bots run on instead of
+	// store, which is then nil.
+	pg      *postgres.Store
 	clock   *discordtest.ManualClock // nil: real time
 	cfg     bot.Config
 	srvOpts []discordtest.ServerOption
@@ -70,6 +76,7 @@ type harness struct {
 	// on an HTTP endpoint (endpoint_test.go) instead of the gateway.
 	http     bool
 	endpoint string // the endpoint's URL while an HTTP bot runs
+	pgURL    string // withPostgres
 
 	bot    *bot.Bot
 	cancel context.CancelFunc
@@ -121,6 +128,13 @@ func withFastClock(step time.Duration) option {
 			}
 		}()
 	}
+}
+
+// withPostgres runs the bots on a PostgreSQL schema of their own on the
+// test server (pgtest.URL: skipped without one, failed in CI) instead of
+// a bbolt file.
+func withPostgres() option {
+	return func(h *harness) { h.pgURL = pgtest.URL(h.t) }
 }
 
 // withoutChecks makes the stand-in skip its checks of request bodies and
@@ -238,11 +252,20 @@ func start(t testing.TB, opts ...option) *harness {
 	}
 	h.srv = discordtest.New(srvOpts...)
 	t.Cleanup(h.srv.Close)
-	store, err := bolt.Open(filepath.Join(t.TempDir(), "gambit.db"), &storeOpts)
-	if err != nil {
-		t.Fatal(err)
+	if h.pgURL != "" {
+		pgOpts := postgres.Options{AIRatings: bot.AIRatings, Clock: storeOpts.Clock}
+		pg, err := postgres.Open(context.Background(), h.pgURL, &pgOpts)
+		if err != nil {
+			t.Fatal(err)
+		}
+		h.pg = pg
+	} else {
+		store, err := bolt.Open(filepath.Join(t.TempDir(), "gambit.db"), &storeOpts)
+		if err != nil {
+			t.Fatal(err)
+		}
+		h.store = store
 	}
-	h.store = store
 	t.Cleanup(func() {
 		h.stop()
 		h.srv.AssertNoViolations(t)
@@ -256,11 +279,11 @@ func start(t testing.TB, opts ...option) *harness {
 				break
 			}
 		}
-		problems, err := h.store.Check(context.Background())
+		problems, err := h.db().Check(context.Background())
 		if err != nil || len(problems) > 0 {
 			t.Errorf("database check: %v %v", problems, err)
 		}
-		if err := h.store.Close(); err != nil {
+		if err := h.db().Close(); err != nil {
 			t.Error(err)
 		}
 		if t.Failed() {
@@ -269,6 +292,15 @@ func start(t testing.TB, opts ...option) *harness {
 	})
 	h.run()
 	return h
+}
+
+// db is the store the bots run on: the PostgreSQL one withPostgres, else
+// the bbolt file.
+func (h *harness) db() storage.Admin {
+	if h.pg != nil {
+		return h.pg
+	}
+	return h.store
 }
 
 // run starts the bot and waits until it serves.
@@ -288,7 +320,7 @@ func (h *harness) launch(cfg bot.Config, before func(*bot.Bot)) (*bot.Bot, conte
 	cfg.Logger = slog.New(slog.NewTextHandler(h.logs, &slog.HandlerOptions{Level: slog.LevelDebug}))
 	ready := make(chan struct{})
 	cfg.Ready = func() { close(ready) }
-	b, err := bot.New(cfg, h.store)
+	b, err := bot.New(cfg, h.db())
 	if err != nil {
 		h.t.Fatal(err)
 	}

@@ -18,67 +18,38 @@ import (
 // settings, with options it changes them. Only members with Manage Server
 // may use it.
 func (b infoFlow) cmdSettings(ctx context.Context, ix *command) error {
-	opts := ix.opts
 	if ix.interactionOnly() || ix.GuildID == "" {
 		return userErr("settings.server_only")
 	}
 	if ix.Member == nil || ix.Member.Permissions&(discordgo.PermissionManageGuild|discordgo.PermissionAdministrator) == 0 {
 		return userErr("settings.manage_only")
 	}
-	s, err := b.store.GuildSettings(ctx, ix.GuildID)
+	edits, err := settingsEdits(ix.opts)
 	if err != nil {
-		return fmt.Errorf("bot: settings of guild %s: %w", ix.GuildID, err)
-	}
-	changed := false
-	if d, given, err := opts.seconds("movetime", 100*time.Millisecond, MaxMoveTime); err != nil {
 		return err
-	} else if given {
-		s.MoveTime, changed = d, true
 	}
-	if h, given, err := opts.integer("turn-timeout"); err != nil {
-		return err
-	} else if given {
-		if h < 1 || h > 24*14 {
-			return userErr("settings.timeout_range")
+	var s storage.GuildSettings
+	if len(edits) == 0 {
+		if s, err = b.store.GuildSettings(ctx, ix.GuildID); err != nil {
+			return fmt.Errorf("bot: settings of guild %s: %w", ix.GuildID, err)
 		}
-		s.TurnTimeout, changed = time.Duration(h)*time.Hour, true
-	}
-	if opts.has("board") {
-		s.Board = storage.BoardForm(opts.str("board"))
-		if !s.Board.Valid() {
-			return userErr("board_form.unknown", "Form", quote(opts.str("board")))
-		}
-		changed = true
-	}
-	if opts.has("games") {
-		kinds, err := parseKinds(opts.str("games"))
+	} else {
+		// Only the fields the command names change, in one transaction:
+		// another admin's change at the same moment holds too.
+		s, err = b.store.UpdateGuildSettings(ctx, ix.GuildID, func(s *storage.GuildSettings) error {
+			for _, edit := range edits {
+				edit(s)
+			}
+			return nil
+		})
 		if err != nil {
-			return err
-		}
-		s.AllowedGames, changed = kinds, true
-	}
-	if rated, given, err := opts.flag("rated"); err != nil {
-		return err
-	} else if given {
-		s.Casual, changed = !rated, true
-	}
-	if ch := opts.str("daily-channel"); ch != "" {
-		s.DailyChannel, changed = ch, true
-	}
-	if on, given, err := opts.flag("daily"); err != nil {
-		return err
-	} else if given && !on {
-		s.DailyChannel, changed = "", true
-	}
-	if changed {
-		if err := b.store.PutGuildSettings(ctx, ix.GuildID, s); err != nil {
 			return fmt.Errorf("bot: save settings of guild %s: %w", ix.GuildID, err)
 		}
 		b.forms.set("g:"+ix.GuildID, s.Board, b.now())
 	}
 	l := ix.lang()
 	title := l.T("settings.title")
-	if changed {
+	if len(edits) > 0 {
 		title = l.T("settings.saved")
 	}
 	return ix.reply(render.Message{Embeds: []*discordgo.MessageEmbed{{
@@ -92,6 +63,53 @@ func (b infoFlow) cmdSettings(ctx context.Context, ix *command) error {
 			{Name: l.T("settings.daily"), Value: dailyText(l, s.DailyChannel), Inline: true},
 		},
 	}}}, true)
+}
+
+// settingsEdits reads /settings' options, refusing a bad value before
+// anything is saved, into the edits of the fields they name.
+func settingsEdits(opts options) ([]func(*storage.GuildSettings), error) {
+	var edits []func(*storage.GuildSettings)
+	if d, given, err := opts.seconds("movetime", 100*time.Millisecond, MaxMoveTime); err != nil {
+		return nil, err
+	} else if given {
+		edits = append(edits, func(s *storage.GuildSettings) { s.MoveTime = d })
+	}
+	if h, given, err := opts.integer("turn-timeout"); err != nil {
+		return nil, err
+	} else if given {
+		if h < 1 || h > 24*14 {
+			return nil, userErr("settings.timeout_range")
+		}
+		edits = append(edits, func(s *storage.GuildSettings) { s.TurnTimeout = time.Duration(h) * time.Hour })
+	}
+	if opts.has("board") {
+		form := storage.BoardForm(opts.str("board"))
+		if !form.Valid() {
+			return nil, userErr("board_form.unknown", "Form", quote(opts.str("board")))
+		}
+		edits = append(edits, func(s *storage.GuildSettings) { s.Board = form })
+	}
+	if opts.has("games") {
+		kinds, err := parseKinds(opts.str("games"))
+		if err != nil {
+			return nil, err
+		}
+		edits = append(edits, func(s *storage.GuildSettings) { s.AllowedGames = kinds })
+	}
+	if rated, given, err := opts.flag("rated"); err != nil {
+		return nil, err
+	} else if given {
+		edits = append(edits, func(s *storage.GuildSettings) { s.Casual = !rated })
+	}
+	if ch := opts.str("daily-channel"); ch != "" {
+		edits = append(edits, func(s *storage.GuildSettings) { s.DailyChannel = ch })
+	}
+	if on, given, err := opts.flag("daily"); err != nil {
+		return nil, err
+	} else if given && !on {
+		edits = append(edits, func(s *storage.GuildSettings) { s.DailyChannel = "" })
+	}
+	return edits, nil
 }
 
 // parseKinds reads "all" or a comma-separated list of game names.

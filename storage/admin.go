@@ -1,6 +1,12 @@
 package storage
 
-import "context"
+import (
+	"context"
+	"errors"
+)
+
+// ErrNotEmpty reports an Import into a store that holds data already.
+var ErrNotEmpty = errors.New("the database is not empty")
 
 // Admin is what `gambit db` and the operations endpoint need of a store
 // beyond Store; both storage/bolt and storage/postgres implement it.
@@ -56,19 +62,24 @@ type Sink interface {
 	DailyAttempt(a DailyAttempt) error
 	// DailyPost receives one daily puzzle posted.
 	DailyPost(guildID, day string) error
+	// Secret receives one of the install's secrets (Store.Secret).
+	Secret(name string, value []byte) error
 }
 
 // Importer is a store that can be filled from another (see Copy).
 type Importer interface {
 	// Import runs fill with a Sink that writes into the store, all in one
 	// transaction; it refuses a store that holds any game, rating or
-	// guild settings already.
+	// guild settings already. A secret copied replaces the store's own of
+	// that name, which a process that ran on the empty store may have
+	// made: the source's is the one its members' puzzles came from.
 	Import(ctx context.Context, fill func(Sink) error) error
 }
 
 // Copy copies every record of from into the empty store to, in one
 // transaction of to's: games with their ids, versions and indexes, ratings,
-// guild and user settings, the daily puzzles' attempts and posts.
+// guild and user settings, the daily puzzles' attempts and posts, and the
+// install's secrets (so that the daily puzzles stay the same).
 func Copy(ctx context.Context, from Admin, to Importer) error {
 	return to.Import(ctx, func(sink Sink) error { return from.Export(ctx, sink) })
 }

@@ -25,6 +25,7 @@ package storage
 
 import (
 	"context"
+	"crypto/rand"
 	"errors"
 	"fmt"
 	"slices"
@@ -209,8 +210,16 @@ type Store interface {
 	// GuildSettings returns a guild's settings; the zero value (meaning
 	// "use the defaults") when none were saved.
 	GuildSettings(ctx context.Context, guildID string) (GuildSettings, error)
-	// PutGuildSettings saves a guild's settings.
+	// PutGuildSettings saves a guild's settings, replacing all of them.
 	PutGuildSettings(ctx context.Context, guildID string, s GuildSettings) error
+	// UpdateGuildSettings changes a guild's settings in one transaction:
+	// change edits the stored settings (the zero value when none were
+	// saved) and the store saves and returns them, so that two changes
+	// at once, to different fields, both hold. change may run more than
+	// once (a retried transaction) and must only edit what it is given.
+	// An error of change aborts, and is returned wrapped; settings that
+	// do not validate fail with ErrInvalid.
+	UpdateGuildSettings(ctx context.Context, guildID string, change func(*GuildSettings) error) (GuildSettings, error)
 	// UserSettings returns a Discord user's own settings; the zero value
 	// (meaning "as the server says") when none were saved.
 	UserSettings(ctx context.Context, userID string) (UserSettings, error)
@@ -260,11 +269,55 @@ type Store interface {
 	// few at a time by the calls that record new ones, so what the store
 	// keeps stays about the interactions of the last ttl.
 	FirstDelivery(ctx context.Context, id string, ttl time.Duration) (bool, error)
+	// Secret returns the install's secret called name, creating it — a
+	// SecretSize-byte key from crypto/rand — the first time it is asked
+	// for. Of any number of processes asking at once, sharing the store,
+	// all get the one value that was stored, and it is the same after a
+	// restart (and after Copy): the daily puzzles are chosen by the
+	// secret DailyKey.
+	Secret(ctx context.Context, name string) ([]byte, error)
 	// DailyStore keeps the servers' daily puzzles (schema 6 of
 	// storage/bolt, migration 5 of storage/postgres).
 	DailyStore
 	// Close releases the database.
 	Close() error
+}
+
+// SecretSize is the size in bytes of the secrets Store.Secret creates.
+const SecretSize = 32
+
+// DailyKey names the secret that the daily puzzles are chosen by: with
+// it, a server's puzzle of a day can be told from nothing shown in
+// Discord, and without it (a new secret) every server's puzzles change.
+const DailyKey = "daily"
+
+// ValidateSecretName refuses a secret's name that is empty or too long.
+func ValidateSecretName(name string) error {
+	if name == "" || len(name) > maxIDLen {
+		return fmt.Errorf("%w: secret name of %d bytes", ErrInvalid, len(name))
+	}
+	return nil
+}
+
+// CheckSecret reports what is wrong with a stored secret: its name
+// (ValidateSecretName), or a value that is not SecretSize bytes.
+func CheckSecret(name string, value []byte) error {
+	if err := ValidateSecretName(name); err != nil {
+		return err
+	}
+	if len(value) != SecretSize {
+		return fmt.Errorf("%w: secret %q of %d bytes, want %d", ErrInvalid, name, len(value), SecretSize)
+	}
+	return nil
+}
+
+// NewSecret returns a fresh secret of SecretSize bytes from crypto/rand.
+func NewSecret() ([]byte, error) {
+	b := make([]byte, SecretSize)
+	if _, err := rand.Read(b); err != nil {
+		return nil, fmt.Errorf("storage: new secret: %w", err)
+	}
+	return b, nil
 }
 
 // DeleteReport says what DeleteUser changed.
@@ -350,6 +403,15 @@ func (s GuildSettings) Allows(k Kind) bool {
 		}
 	}
 	return false
+}
+
+// ValidateGuildID refuses the empty guild ID, under which no settings
+// are kept.
+func ValidateGuildID(guildID string) error {
+	if guildID == "" {
+		return fmt.Errorf("%w: empty guild id", ErrInvalid)
+	}
+	return nil
 }
 
 // Validate checks the settings before they are stored.

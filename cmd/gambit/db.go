@@ -14,7 +14,6 @@ import (
 	"github.com/gambitbot/gambit/games/catalog"
 	"github.com/gambitbot/gambit/storage"
 	"github.com/gambitbot/gambit/storage/bolt"
-	"github.com/gambitbot/gambit/storage/postgres"
 )
 
 // defaultDB is the database file when neither --db nor GAMBIT_DB says.
@@ -41,9 +40,10 @@ first, or take a copy while it runs from its operations endpoint (GET
            commit M durable changes to each, printing "<game-id> <version>"
            per commit as it lands, and the rate on stderr (bbolt only; see
            docs/contributing.md for PostgreSQL's benchmarks)
-  copy     --from bolt:PATH --to postgres:URL: copy every game, rating and
-           guild setting into an empty PostgreSQL database, in one
-           transaction, then check it
+  copy     --from bolt:PATH --to postgres:URL (or the other way): copy
+           every game, rating, setting, daily puzzle attempt and the
+           install's secrets (the daily puzzles' key) into an empty
+           database, in one transaction, then check it
 
 Run 'gambit db <subcommand> --help' for its options.
 
@@ -71,7 +71,7 @@ var dbCommands = map[string]struct {
 	"backup":  {"write a consistent copy of a bbolt database to --out", runDBBackup},
 	"stats":   {"records per bucket or table and games per status", runDBStats},
 	"bench":   {"commit synthetic game updates durably to a bbolt file, printing each", runDBBench},
-	"copy":    {"copy a bbolt database into an empty PostgreSQL database", runDBCopy},
+	"copy":    {"copy a bbolt database into an empty PostgreSQL database, or back", runDBCopy},
 }
 
 // dbNames lists the subcommands for messages.
@@ -251,30 +251,34 @@ func duelKinds() []storage.Kind {
 }
 
 func runDBCopy(ctx context.Context, fs *flagSet, _ dbTarget, args []string, sio stdio) error {
-	from := fs.String("from", "", "the source: bolt:PATH (required)")
-	to := fs.String("to", "", "the target: postgres:URL, an empty PostgreSQL database (required)")
+	from := fs.String("from", "", "the source: bolt:PATH or postgres:URL (required)")
+	to := fs.String("to", "", "the target, an empty database of the other kind: postgres:URL or bolt:PATH (required)")
 	if err := fs.parse(args); err != nil {
 		return err
 	}
-	path, ok := strings.CutPrefix(*from, "bolt:")
-	if !ok || path == "" {
-		return usagef("--from must be bolt:PATH")
+	srcURL, srcPath, err := copyEnd("--from", *from)
+	if err != nil {
+		return err
 	}
-	url, ok := strings.CutPrefix(*to, "postgres:")
-	if !ok || !strings.HasPrefix(url, "postgres") {
-		return usagef("--to must be postgres:URL, such as postgres:postgres://gambit@localhost/gambit")
+	dstURL, dstPath, err := copyEnd("--to", *to)
+	if err != nil {
+		return err
 	}
-	src, err := openStore(ctx, "", path, inspecting, storeRole{})
+	if (srcURL == "") == (dstURL == "") {
+		return usagef("copy goes from bolt:PATH to postgres:URL or from postgres:URL to bolt:PATH")
+	}
+	src, err := openStore(ctx, srcURL, srcPath, inspecting, storeRole{})
 	if err != nil {
 		return err
 	}
 	defer src.Close()
-	dst, err := postgres.Open(ctx, url, nil)
+	// The target is opened as the bot opens it: created, or upgraded.
+	dst, err := openStore(ctx, dstURL, dstPath, serving, storeRole{})
 	if err != nil {
 		return err
 	}
 	defer dst.Close()
-	if err := storage.Copy(ctx, src, dst); err != nil {
+	if err := storage.Copy(ctx, src, dst.(storage.Importer)); err != nil {
 		return err
 	}
 	problems, err := dst.Check(ctx)
@@ -285,7 +289,7 @@ func runDBCopy(ctx context.Context, fs *flagSet, _ dbTarget, args []string, sio 
 		for _, p := range problems {
 			fmt.Fprintln(sio.out, p)
 		}
-		return fmt.Errorf("%s: %d problem(s) after the copy", dst.Name(), len(problems))
+		return fmt.Errorf("%s: %d problem(s) after the copy", storeName(dst), len(problems))
 	}
 	st, err := dst.Stats(ctx)
 	if err != nil {
@@ -296,6 +300,18 @@ func runDBCopy(ctx context.Context, fs *flagSet, _ dbTarget, args []string, sio 
 		total += n
 	}
 	fmt.Fprintf(sio.out, "copied %s to %s: %d games, %d ratings, %d guild settings; check ok\n",
-		path, dst.Name(), total, st.Ratings, st.Keys["guilds"])
+		storeName(src), storeName(dst), total, st.Ratings, st.Keys["guilds"])
 	return nil
+}
+
+// copyEnd reads an end of a copy, bolt:PATH or postgres:URL, into a URL
+// or a path.
+func copyEnd(flag, end string) (url, path string, err error) {
+	if path, ok := strings.CutPrefix(end, "bolt:"); ok && path != "" {
+		return "", path, nil
+	}
+	if url, ok := strings.CutPrefix(end, "postgres:"); ok && strings.HasPrefix(url, "postgres") {
+		return url, "", nil
+	}
+	return "", "", usagef("%s must be bolt:PATH or postgres:URL, such as postgres:postgres://gambit@localhost/gambit", flag)
 }

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"path/filepath"
@@ -25,6 +26,7 @@ type dump struct {
 	Users   map[string]storage.UserSettings
 	Daily   []storage.DailyAttempt
 	Posts   []string
+	Secrets map[string][]byte
 }
 
 func (d *dump) Game(g *storage.Game) error { d.Games = append(d.Games, g); return nil }
@@ -39,10 +41,11 @@ func (d *dump) DailyPost(guild, day string) error {
 	d.Posts = append(d.Posts, guild+"/"+day)
 	return nil
 }
+func (d *dump) Secret(name string, value []byte) error { d.Secrets[name] = value; return nil }
 
 func export(t *testing.T, s storage.Admin) dump {
 	t.Helper()
-	d := dump{Ratings: map[string][]storage.Rating{}, Guilds: map[string]storage.GuildSettings{}, Users: map[string]storage.UserSettings{}}
+	d := dump{Ratings: map[string][]storage.Rating{}, Guilds: map[string]storage.GuildSettings{}, Users: map[string]storage.UserSettings{}, Secrets: map[string][]byte{}}
 	if err := s.Export(context.Background(), &d); err != nil {
 		t.Fatal(err)
 	}
@@ -51,8 +54,11 @@ func export(t *testing.T, s storage.Admin) dump {
 
 // TestDBCopyBoltToPostgres fills a bbolt file with open, finished and
 // anonymised games, a solved puzzle, ratings in two ladders and guild
-// settings, copies it with 'gambit db copy' and compares everything read
-// back; the copy keeps working: its id sequence follows on.
+// settings, daily attempts and the daily key, copies it with 'gambit db
+// copy' over a daily key a start on the empty database made, and compares
+// everything read back; the copy keeps working: its id sequence follows
+// on, and its daily key is the source's. Then it copies the PostgreSQL
+// database back into a new bbolt file, with the same checks.
 func TestDBCopyBoltToPostgres(t *testing.T) {
 	url := pgtest.URL(t)
 	ctx := context.Background()
@@ -94,10 +100,24 @@ func TestDBCopyBoltToPostgres(t *testing.T) {
 	if _, err := src.ClaimDailyPost(ctx, "g1", "2026-11-24"); err != nil {
 		t.Fatal(err)
 	}
+	key, err := src.Secret(ctx, storage.DailyKey)
+	if err != nil {
+		t.Fatal(err)
+	}
 	want := export(t, src)
 	if err := src.Close(); err != nil {
 		t.Fatal(err)
 	}
+	// A process started on the empty database before the copy made a
+	// daily key of its own; the copy brings the source's in its place.
+	early, err := postgres.Open(ctx, url, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := early.Secret(ctx, storage.DailyKey); err != nil {
+		t.Fatal(err)
+	}
+	early.Close()
 
 	code, out, errOut := gambit("db", "copy", "--from", "bolt:"+path, "--to", "postgres:"+url)
 	if code != 0 || !strings.Contains(out, "check ok") {
@@ -118,8 +138,11 @@ func TestDBCopyBoltToPostgres(t *testing.T) {
 	if len(want.Games) != 9 || len(want.Ratings) != 4 || len(want.Guilds) != 1 {
 		t.Fatalf("the source held %d games, %d ladders, %d guilds; the test meant 9, 4, 1", len(want.Games), len(want.Ratings), len(want.Guilds))
 	}
-	if len(want.Daily) != 1 || len(want.Posts) != 1 {
-		t.Fatalf("the source held %d daily attempts and %d posts; the test meant 1 and 1", len(want.Daily), len(want.Posts))
+	if len(want.Daily) != 1 || len(want.Posts) != 1 || len(want.Secrets) != 1 {
+		t.Fatalf("the source held %d daily attempts, %d posts and %d secrets; the test meant 1, 1 and 1", len(want.Daily), len(want.Posts), len(want.Secrets))
+	}
+	if got, err := dst.Secret(ctx, storage.DailyKey); err != nil || !bytes.Equal(got, key) {
+		t.Errorf("the copy's daily key is not the source's (%v): the day's puzzles would change", err)
 	}
 	if h, err := dst.Solved(ctx, storage.User("dave"), "tictactoe", 0); err != nil || len(h) != 1 {
 		t.Errorf("dave's solved puzzles in the copy: %v, %v", storetest.IDs(h), err)
@@ -139,6 +162,36 @@ func TestDBCopyBoltToPostgres(t *testing.T) {
 	}
 	if code, out, _ := gambit("db", "stats", "--url", url); code != 0 || !hasFieldsLine(out, "finished", "8") {
 		t.Errorf("stats of the copy: exit %d, %q", code, out)
+	}
+
+	// And back, into a new bbolt file: the same records, the same key.
+	want = export(t, dst)
+	back := filepath.Join(t.TempDir(), "back", "g.db")
+	if code, out, errOut := gambit("db", "copy", "--from", "postgres:"+url, "--to", "bolt:"+back); code != 0 || !strings.Contains(out, "check ok") {
+		t.Fatalf("copy back: exit %d, %q %q", code, out, errOut)
+	}
+	if code, out, errOut := gambit("db", "copy", "--from", "postgres:"+url, "--to", "bolt:"+back); code == 0 || !strings.Contains(errOut, "not empty") {
+		t.Errorf("a second copy back into the same file: exit %d, %q %q; want it refused", code, out, errOut)
+	}
+	if code, out, errOut := gambit("db", "copy", "--from", "bolt:"+path, "--to", "bolt:"+back); code == 0 || !strings.Contains(errOut, "postgres:URL to bolt:PATH") {
+		t.Errorf("a copy from bbolt to bbolt: exit %d, %q %q; want it refused", code, out, errOut)
+	}
+	if code, out, errOut := gambit("db", "check", "--db", back); code != 0 || !strings.Contains(out, "ok") {
+		t.Errorf("check of the copy back: exit %d, %q %q", code, out, errOut)
+	}
+	again, err := bolt.Open(back, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer again.Close()
+	if got := export(t, again); !reflect.DeepEqual(jsonOf(t, got), jsonOf(t, want)) {
+		t.Fatalf("data copied back differs:\ngot  %s\nwant %s", jsonOf(t, got), jsonOf(t, want))
+	}
+	if got, err := again.Secret(ctx, storage.DailyKey); err != nil || !bytes.Equal(got, key) {
+		t.Errorf("the daily key copied back is not the first one (%v): the day's puzzles would change", err)
+	}
+	if later := storetest.MustCreate(t, again, storetest.UserVsAI("connect4", "erin")); later.ID <= next.ID {
+		t.Errorf("a game created after the copy back got id %s, not after the copied %s", later.ID, next.ID)
 	}
 }
 

@@ -11,6 +11,7 @@ import (
 
 	"github.com/gambitbot/gambit/bot/i18n"
 	"github.com/gambitbot/gambit/internal/playground"
+	"github.com/gambitbot/gambit/storage"
 	"github.com/gambitbot/gambit/strategies/daily"
 )
 
@@ -44,13 +45,14 @@ func pressUntilText(sel, where, text string) chromedp.Action[chromedp.Void] {
 }
 
 // TestBrowserDailyPuzzle turns the daily puzzle on with /settings in the
-// page, waits for the day's post (a Connect Four position), takes a hint
-// and plays the one winning column; a member who speaks Indonesian then
+// page, waits for the day's post (a Connect Four position, made by the
+// playground's daily key), takes a hint and plays the one winning column; a member who speaks Indonesian then
 // sees the solvers in /harian. The page is pictured for the docs
 // (docs/daily.png with GAMBIT_UPDATE_DOCS=1).
 func TestBrowserDailyPuzzle(t *testing.T) {
 	const day = "2026-11-24" // Connect Four's day
-	ctx := browser(t, startPlayground(t, onDay(day)))
+	var store storage.Store
+	ctx := browser(t, startPlayground(t, onDay(day), func(c *playground.Config) { store = c.Store }))
 	run(t, ctx,
 		member("alice"),
 		command("settings"),
@@ -69,7 +71,11 @@ func TestBrowserDailyPuzzle(t *testing.T) {
 	)
 	post := `.message:not(.ephemeral) button[data-custom-id^="v1/daily/"]`
 	guild := value(t, ctx, chromedp.Evaluate[string](fmt.Sprintf(`document.querySelector(%q).dataset.customId.split('/')[2]`, post)))
-	p, err := daily.ForDay(context.Background(), day, guild)
+	key, err := store.Secret(context.Background(), storage.DailyKey)
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, err := daily.ForDay(context.Background(), key, day, guild)
 	if err != nil {
 		t.Fatal(err)
 	}

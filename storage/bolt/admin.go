@@ -215,8 +215,9 @@ func (s *Store) Ping(ctx context.Context) error {
 	})
 }
 
-// Export implements storage.Admin: it reads every game, rating and guild's
-// settings in one read transaction, so the copy is consistent.
+// Export implements storage.Admin: it reads every game, rating, guild's
+// and user's settings, daily attempt and post and secret in one read
+// transaction, so the copy is consistent.
 func (s *Store) Export(ctx context.Context, put storage.Sink) error {
 	err := s.view(ctx, func(tx *bbolt.Tx) error {
 		if err := tx.Bucket(bucketGames).ForEach(func(k, v []byte) error {
@@ -265,7 +266,10 @@ func (s *Store) Export(ctx context.Context, put storage.Sink) error {
 		}); err != nil {
 			return err
 		}
-		return exportDaily(tx, put)
+		if err := exportDaily(tx, put); err != nil {
+			return err
+		}
+		return exportSecrets(tx, put)
 	})
 	if err != nil {
 		return fmt.Errorf("storage: export %s: %w", s.path, err)

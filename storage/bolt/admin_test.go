@@ -219,6 +219,29 @@ func TestCheckFindsIndexDamage(t *testing.T) {
 	}
 }
 
+// TestCheckFindsABadSecret: a secret of the wrong size is named by
+// Check, without its value, and Secret refuses it rather than choosing
+// the daily puzzles by it.
+func TestCheckFindsABadSecret(t *testing.T) {
+	ctx := context.Background()
+	s := openTest(t)
+	if err := s.db.Update(func(tx *bbolt.Tx) error {
+		return tx.Bucket(bucketSecrets).Put([]byte(storage.DailyKey), []byte("short"))
+	}); err != nil {
+		t.Fatal(err)
+	}
+	problems, err := s.Check(ctx)
+	if err != nil || len(problems) != 1 || !strings.Contains(problems[0], `secret "daily" of 5 bytes`) || strings.Contains(problems[0], "short") {
+		t.Errorf("Check: %q, %v; want the daily key named, not shown", problems, err)
+	}
+	if _, err := s.Secret(ctx, storage.DailyKey); !errors.Is(err, storage.ErrInvalid) {
+		t.Errorf("Secret of a bad key: %v, want ErrInvalid", err)
+	}
+	if err := s.db.Update(func(tx *bbolt.Tx) error { return tx.Bucket(bucketSecrets).Delete([]byte(storage.DailyKey)) }); err != nil {
+		t.Fatal(err)
+	}
+}
+
 func TestBackupIsAConsistentCopy(t *testing.T) {
 	ctx := context.Background()
 	s := openTest(t)

@@ -195,5 +195,6 @@ func checkTx(ctx context.Context, tx *bbolt.Tx) []string {
 	checkDaily(tx, c)
 	checkReviews(tx, c.addf)
 	checkInteractions(tx, c.addf)
+	checkSecrets(tx, c)
 	return c.problems
 }

@@ -45,7 +45,8 @@ var (
 	// an interaction delivered twice acts once, across restarts.
 	bucketInteractions = []byte("interactions")
 	// The install's secrets (schema 8): name → value, such as the key that
-	// daily puzzles are chosen by.
+	// daily puzzles are chosen by; the value is the secret's bytes as
+	// they are, not a record (storage.CheckSecret).
 	bucketSecrets = []byte("secrets")
 )
 

@@ -28,8 +28,8 @@ func (s *Store) GuildSettings(ctx context.Context, guildID string) (storage.Guil
 // PutGuildSettings implements storage.Store.
 func (s *Store) PutGuildSettings(ctx context.Context, guildID string, gs storage.GuildSettings) error {
 	err := gs.Validate()
-	if err == nil && guildID == "" {
-		err = fmt.Errorf("%w: empty guild id", storage.ErrInvalid)
+	if err == nil {
+		err = storage.ValidateGuildID(guildID)
 	}
 	if err == nil {
 		err = s.update(ctx, func(tx *bbolt.Tx) error {
@@ -44,6 +44,39 @@ func (s *Store) PutGuildSettings(ctx context.Context, guildID string, gs storage
 		return fmt.Errorf("storage: save settings of guild %s: %w", guildID, err)
 	}
 	return nil
+}
+
+// UpdateGuildSettings implements storage.Store. Under concurrent writers
+// the transaction may run twice, and change with it.
+func (s *Store) UpdateGuildSettings(ctx context.Context, guildID string, change func(*storage.GuildSettings) error) (storage.GuildSettings, error) {
+	var gs storage.GuildSettings
+	err := storage.ValidateGuildID(guildID)
+	if err == nil {
+		err = s.update(ctx, func(tx *bbolt.Tx) (err error) {
+			b := tx.Bucket(bucketGuilds)
+			gs = storage.GuildSettings{}
+			if data := b.Get([]byte(guildID)); data != nil {
+				if gs, err = decodeGuildSettings([]byte(guildID), data); err != nil {
+					return err
+				}
+			}
+			if err := change(&gs); err != nil {
+				return err
+			}
+			if err := gs.Validate(); err != nil {
+				return err
+			}
+			data, err := encode(gs)
+			if err != nil {
+				return err
+			}
+			return b.Put([]byte(guildID), data)
+		})
+	}
+	if err != nil {
+		return storage.GuildSettings{}, fmt.Errorf("storage: update settings of guild %s: %w", guildID, err)
+	}
+	return gs, nil
 }
 
 // UserSettings implements storage.Store.

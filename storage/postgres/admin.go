@@ -2,7 +2,6 @@ package postgres
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"maps"
 	"slices"
@@ -124,7 +123,8 @@ func forEachGameRow(ctx context.Context, tx pgx.Tx, fn func(id string, cols game
 // decodes and validates, its columns agree with it and its list rows are
 // exactly those it calls for; the id sequence is past every id; every
 // rating decodes, belongs to a well-formed ladder and its columns agree
-// with it; every guild's settings decode and validate.
+// with it; every guild's and user's settings, daily attempt and review
+// decode and validate; every secret is well formed.
 func (s *Store) Check(ctx context.Context) ([]string, error) {
 	var problems []string
 	addf := func(format string, args ...any) { problems = append(problems, fmt.Sprintf(format, args...)) }
@@ -212,6 +212,9 @@ func (s *Store) Check(ctx context.Context) ([]string, error) {
 			return err
 		}
 		if err := checkDaily(ctx, tx, addf); err != nil {
+			return err
+		}
+		if err := checkSecrets(ctx, tx, addf); err != nil {
 			return err
 		}
 		return checkSettings(ctx, tx, "SELECT game_id, record FROM reviews ORDER BY game_id", func(id string, data []byte) error {
@@ -342,16 +345,16 @@ func (s *Store) Export(ctx context.Context, put storage.Sink) error {
 		if err != nil {
 			return err
 		}
-		return exportDaily(ctx, tx, put)
+		if err := exportDaily(ctx, tx, put); err != nil {
+			return err
+		}
+		return exportSecrets(ctx, tx, put)
 	})
 	if err != nil {
 		return fmt.Errorf("storage: export %s: %w", s.name, err)
 	}
 	return nil
 }
-
-// ErrNotEmpty reports an Import into a database that holds data already.
-var ErrNotEmpty = errors.New("the database is not empty")
 
 // Import implements storage.Importer: fill's records are written in one
 // transaction (without the operation timeout: a large copy takes long),
@@ -364,7 +367,7 @@ func (s *Store) Import(ctx context.Context, fill func(storage.Sink) error) error
 			return err
 		}
 		if used {
-			return ErrNotEmpty
+			return storage.ErrNotEmpty
 		}
 		sink := &importSink{ctx: ctx, tx: tx, jobs: s.jobs}
 		if err := fill(sink); err != nil {

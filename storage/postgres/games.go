@@ -566,8 +566,8 @@ func decodeGuildSettings(guildID string, data []byte) (storage.GuildSettings, er
 // PutGuildSettings implements storage.Store.
 func (s *Store) PutGuildSettings(ctx context.Context, guildID string, gs storage.GuildSettings) error {
 	err := gs.Validate()
-	if err == nil && guildID == "" {
-		err = fmt.Errorf("%w: empty guild id", storage.ErrInvalid)
+	if err == nil {
+		err = storage.ValidateGuildID(guildID)
 	}
 	if err == nil {
 		err = s.update(ctx, func(tx pgx.Tx) error { return putGuildSettings(ctx, tx, guildID, gs) })
@@ -576,6 +576,41 @@ func (s *Store) PutGuildSettings(ctx context.Context, guildID string, gs storage
 		return fmt.Errorf("storage: save settings of guild %s: %w", guildID, err)
 	}
 	return nil
+}
+
+// UpdateGuildSettings implements storage.Store: the guild's row is
+// locked while change runs (inserted first, empty, when the guild has
+// none), so that two changes at once happen one after the other. A
+// retried transaction calls change again.
+func (s *Store) UpdateGuildSettings(ctx context.Context, guildID string, change func(*storage.GuildSettings) error) (storage.GuildSettings, error) {
+	var gs storage.GuildSettings
+	err := storage.ValidateGuildID(guildID)
+	if err == nil {
+		err = s.update(ctx, func(tx pgx.Tx) error {
+			if _, err := tx.Exec(ctx, "INSERT INTO guilds (guild_id, record) VALUES ($1, '{}') ON CONFLICT DO NOTHING", guildID); err != nil {
+				return err
+			}
+			var data []byte
+			if err := tx.QueryRow(ctx, "SELECT record FROM guilds WHERE guild_id = $1 FOR UPDATE", guildID).Scan(&data); err != nil {
+				return err
+			}
+			var err error
+			if gs, err = decodeGuildSettings(guildID, data); err != nil {
+				return err
+			}
+			if err := change(&gs); err != nil {
+				return err
+			}
+			if err := gs.Validate(); err != nil {
+				return err
+			}
+			return putGuildSettings(ctx, tx, guildID, gs)
+		})
+	}
+	if err != nil {
+		return storage.GuildSettings{}, fmt.Errorf("storage: update settings of guild %s: %w", guildID, err)
+	}
+	return gs, nil
 }
 
 func putGuildSettings(ctx context.Context, tx pgx.Tx, guildID string, gs storage.GuildSettings) error {

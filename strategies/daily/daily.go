@@ -7,15 +7,19 @@
 // puzzle on every machine and at every load, because the solvers that
 // choose the positions stop at node budgets rather than at a clock
 // (Connect Four's exact solver, c4solver; Adjacency's endgame solver,
-// adjsearch). Seed derives the seed of a server's day, so that everyone
-// in a server meets the same puzzle that day.
+// adjsearch). Seed derives the seed of a server's day from a secret key,
+// so that everyone in a server meets the same puzzle that day and nobody
+// without the key can make it ahead of its time; practice puzzles have
+// seeds of their own (PracticeSeed), which never name a day's puzzle.
 package daily
 
 import (
 	"context"
+	"crypto/hmac"
+	"crypto/sha256"
+	"encoding/binary"
 	"errors"
 	"fmt"
-	"hash/fnv"
 	"math/rand/v2"
 	"time"
 
@@ -86,23 +90,37 @@ func KindOn(day string) (Kind, error) {
 	return k[n%len(k)], nil
 }
 
-// Seed returns the seed of a server's puzzle of day: the same for
-// everyone in the server that day, different from day to day and from
-// server to server.
-func Seed(day, guild string) uint64 {
-	h := fnv.New64a()
-	_, _ = h.Write([]byte(day + "/" + guild)) // a hash's Write never fails
-	return h.Sum64()
+// dailySeed is the bit set in every daily puzzle's seed and in no
+// practice puzzle's: the two never share a seed, so no practice button
+// names a day's puzzle.
+const dailySeed = 1 << 63
+
+// Seed returns the seed of a server's puzzle of day, keyed by the
+// install's secret key: the same for everyone in the server that day,
+// different from day to day and from server to server, and without the
+// key nobody can tell it (an HMAC-SHA256 of the day and the server).
+func Seed(key []byte, day, guild string) uint64 {
+	m := hmac.New(sha256.New, key)
+	_, _ = m.Write([]byte(day + "/" + guild)) // a hash's Write never fails; a day has no "/"
+	return binary.BigEndian.Uint64(m.Sum(nil)) | dailySeed
 }
 
+// PracticeSeed returns a fresh random seed of a practice puzzle, one
+// that is never a daily puzzle's.
+func PracticeSeed() uint64 { return rand.Uint64() &^ dailySeed }
+
+// IsPractice reports whether seed is a practice puzzle's, as PracticeSeed
+// makes them: no daily puzzle's seed (Seed) is.
+func IsPractice(seed uint64) bool { return seed&dailySeed == 0 }
+
 // ForDay returns a server's puzzle of day: the kind of the day, made from
-// the server's seed.
-func ForDay(ctx context.Context, day, guild string) (Puzzle, error) {
+// the server's seed under key.
+func ForDay(ctx context.Context, key []byte, day, guild string) (Puzzle, error) {
 	k, err := KindOn(day)
 	if err != nil {
 		return Puzzle{}, err
 	}
-	return Make(ctx, k, Seed(day, guild))
+	return Make(ctx, k, Seed(key, day, guild))
 }
 
 // The node budgets that bound Make: per move scored, and per puzzle in

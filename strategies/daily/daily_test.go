@@ -16,6 +16,9 @@ import (
 	"github.com/gambitbot/gambit/strategies/puzzles"
 )
 
+// testKey is the install's key of the tests.
+var testKey = []byte("0123456789abcdef0123456789abcdef")
+
 // seeds are the seeds the tests make puzzles from: a handful of servers'
 // days.
 func seeds(t *testing.T) []uint64 {
@@ -25,7 +28,7 @@ func seeds(t *testing.T) []uint64 {
 	}
 	var out []uint64
 	for i := range n {
-		out = append(out, Seed(fmt.Sprintf("2026-11-%02d", 20+i), "guild"+fmt.Sprint(i)))
+		out = append(out, Seed(testKey, fmt.Sprintf("2026-11-%02d", 20+i), "guild"+fmt.Sprint(i)))
 	}
 	return out
 }
@@ -55,12 +58,35 @@ func TestKindsRotateByDay(t *testing.T) {
 }
 
 func TestSeedDiffersByServerAndDay(t *testing.T) {
-	a := Seed("2026-11-27", "1")
-	if a != Seed("2026-11-27", "1") {
+	a := Seed(testKey, "2026-11-27", "1")
+	if a != Seed(testKey, "2026-11-27", "1") {
 		t.Error("one server's day has two seeds")
 	}
-	if a == Seed("2026-11-27", "2") || a == Seed("2026-11-28", "1") {
+	if a == Seed(testKey, "2026-11-27", "2") || a == Seed(testKey, "2026-11-28", "1") {
 		t.Error("two servers, or two days, share a seed")
+	}
+}
+
+// TestSeedNeedsTheKey: another install's key gives other seeds, and no
+// day's seed under any key is a practice puzzle's, while every seed
+// PracticeSeed deals is.
+func TestSeedNeedsTheKey(t *testing.T) {
+	other := []byte("another install's key, 32 bytes!")
+	for d := 1; d <= 60; d++ {
+		day := fmt.Sprintf("2026-%02d-%02d", 1+d/28, 1+d%28)
+		for _, key := range [][]byte{testKey, other, nil} {
+			if s := Seed(key, day, "1"); IsPractice(s) {
+				t.Fatalf("the seed of %s under key %q, %d, is a practice seed", day, key, s)
+			}
+		}
+		if Seed(testKey, day, "1") == Seed(other, day, "1") {
+			t.Errorf("two installs share the seed of %s", day)
+		}
+	}
+	for range 1000 {
+		if s := PracticeSeed(); !IsPractice(s) {
+			t.Fatalf("PracticeSeed dealt %d, not a practice seed", s)
+		}
 	}
 }
 
