@@ -1,0 +1,80 @@
+package bot_test
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/bwmarrin/discordgo"
+
+	"github.com/gambitbot/gambit/bot/customid"
+	"github.com/gambitbot/gambit/storage"
+)
+
+// TestForgedChallengeMenuPicksAreRefused forges the user of the
+// "Challenge to a game" menu's select, as a doctored client would: the bot
+// itself, a member of another server only, an ID that is no user's ID and
+// the clicker. Each pick is refused privately, as /challenge would refuse
+// the same user typed, and nothing is created: no challenge counting
+// against alice's cap, no message in the channel. The menu itself refuses
+// a member of another server; the pick it offered still challenges bob.
+func TestForgedChallengeMenuPicksAreRefused(t *testing.T) {
+	t.Parallel()
+	h := start(t)
+	alice, bob, carol := h.srv.AddUser("alice").ID, h.srv.AddUser("bob").ID, h.srv.AddUser("carol").ID
+	elsewhere := h.srv.AddGuild("Elsewhere")
+	ch, err := h.srv.AddChannel(elsewhere.ID, "games")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, u := range []string{alice, bob} {
+		if err := h.srv.AddMember(elsewhere.ID, u); err != nil {
+			t.Fatal(err)
+		}
+	}
+	ix, err := h.srv.SendUserCommand(alice, ch.ID, "Challenge to a game", carol)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if m := h.reply("the menu on carol")(ix, nil); !m.Ephemeral() || strings.Contains(m.Content, "<@"+carol+">") {
+		t.Errorf("the menu on carol, who is not in the server, answered %q (ephemeral %v); want a private refusal", m.Content, m.Ephemeral())
+	}
+	ix, err = h.srv.SendUserCommand(alice, ch.ID, "Challenge to a game", bob)
+	if err != nil {
+		t.Fatal(err)
+	}
+	picker := h.reply("the menu on bob")(ix, nil)
+	pick, ok := find(picker, customid.ChallengePick, map[string]string{"user": bob})
+	if !ok {
+		t.Fatalf("the menu on bob answered %+v, want a game select", picker)
+	}
+	public := func() (n int) {
+		for _, m := range h.srv.Messages(ch.ID) {
+			if !m.Ephemeral() {
+				n++
+			}
+		}
+		return n
+	}
+	before := public()
+	snap := takeSnapshot(h, nil, []string{alice, bob, carol}, nil)
+	for who, user := range map[string]string{
+		"the bot itself":             h.srv.BotUser().ID,
+		"carol, not in the server":   carol,
+		"an ID that is no user's ID": "garbage",
+		"alice herself":              alice,
+	} {
+		forged := customid.ChallengePick.Build(user)
+		m := h.clickSeen(alice, tampered(picker, discordgo.SelectMenuComponent, forged), forged, "connect4")
+		if !m.Ephemeral() || strings.Contains(m.Content, "<@"+user+">") {
+			t.Errorf("a forged pick of %s answered %q (ephemeral %v), want a private refusal", who, m.Content, m.Ephemeral())
+		}
+		snap.unchanged(h, "a forged pick of "+who)
+	}
+	if after := public(); after != before {
+		t.Errorf("the forged picks posted %d messages in the channel, want none", after-before)
+	}
+	m := h.click(alice, picker.ID, pick, "connect4")
+	if g := h.latestGame(alice); m.Ephemeral() || g.Status != storage.StatusPending || g.Players[1].ID != storage.User(bob) {
+		t.Errorf("the pick the menu offered answered %q and stored %+v, want a challenge to bob", m.Content, g)
+	}
+}
