@@ -78,3 +78,42 @@ func TestForgedChallengeMenuPicksAreRefused(t *testing.T) {
 		t.Errorf("the pick the menu offered answered %q and stored %+v, want a challenge to bob", m.Content, g)
 	}
 }
+
+// TestAnOpenChallengeIsTakenOnlyWhereItWasPosted forges an open
+// challenge's Accept (v1/take/{game}) from another channel: carol's, of
+// alice's challenge in a server carol is not in and of bob's in another
+// channel of carol's server. Each is refused as a game that does not exist
+// would be, and neither challenge nor the message clicked changes.
+func TestAnOpenChallengeIsTakenOnlyWhereItWasPosted(t *testing.T) {
+	t.Parallel()
+	h := start(t)
+	alice, bob, carol := h.srv.AddUser("alice").ID, h.srv.AddUser("bob").ID, h.srv.AddUser("carol").ID
+	elsewhere := h.srv.AddGuild("Elsewhere")
+	private, err := h.srv.AddChannel(elsewhere.ID, "private")
+	if err != nil {
+		t.Fatal(err)
+	}
+	side, err := h.srv.AddChannel(h.srv.GuildID(), "side")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := h.srv.AddMember(elsewhere.ID, alice); err != nil {
+		t.Fatal(err)
+	}
+	var games []storage.GameID
+	for _, c := range []struct{ user, channel string }{{alice, private.ID}, {bob, side.ID}} {
+		m := h.commandIn(c.user, c.channel, "challenge", opt("game", "tictactoe"))
+		if m.Ephemeral() {
+			t.Fatalf("the open challenge in %s: %q", c.channel, m.Content)
+		}
+		games = append(games, h.waitGame(h.latestGame(c.user).ID, "the challenge's board", func(g *storage.Game) bool { return g.MessageID == m.ID }).ID)
+	}
+	hereMsg, _, _ := postOpen(t, h, bob) // a message carol sees in the default channel
+	snap := takeSnapshot(h, games, []string{alice, bob, carol}, []string{hereMsg.ID})
+	for _, id := range games {
+		forged := customid.Take.Build(string(id))
+		m := h.clickSeen(carol, tampered(hereMsg, discordgo.ButtonComponent, forged), forged)
+		refused(t, "carol's forged Accept of "+string(id), m, "Game "+string(id)+" does not exist")
+		snap.unchanged(h, "carol's forged Accept of "+string(id))
+	}
+}
