@@ -117,3 +117,24 @@ func TestAnOpenChallengeIsTakenOnlyWhereItWasPosted(t *testing.T) {
 		snap.unchanged(h, "carol's forged Accept of "+string(id))
 	}
 }
+
+// TestANewPuzzleForgedOnADuelIsRefused forges New puzzle
+// (v1/newpuzzle/{game}), which deals a practice puzzle like an ended daily
+// puzzle's game, with a duel's ID: it is refused privately, as a stale
+// button, and deals nothing.
+func TestANewPuzzleForgedOnADuelIsRefused(t *testing.T) {
+	t.Parallel()
+	h := start(t)
+	alice, bob, carol := h.srv.AddUser("alice").ID, h.srv.AddUser("bob").ID, h.srv.AddUser("carol").ID
+	for _, kind := range []storage.Kind{"connect4", "gomoku"} {
+		g := challengeAndAccept(t, h, alice, bob, kind)
+		board := h.board(g.ID)
+		snap := takeSnapshot(h, []storage.GameID{g.ID}, []string{alice, bob, carol}, []string{board.ID})
+		forged := customid.NewPuzzle.Build(string(g.ID))
+		m := h.clickSeen(carol, tampered(board, discordgo.ButtonComponent, forged), forged)
+		if !m.Ephemeral() || strings.Contains(m.Content, "our side") {
+			t.Errorf("a forged New puzzle on a %s duel answered %q (ephemeral %v), want a private refusal", kind, m.Content, m.Ephemeral())
+		}
+		snap.unchanged(h, "a forged New puzzle on a "+string(kind)+" duel")
+	}
+}
