@@ -214,10 +214,12 @@ func (b boardFlow) showNewBoard(ctx context.Context, ix *interaction, g *storage
 }
 
 // adoptBoard records the message of a click as g's board when g has none:
-// the board was shown but its ID was never saved (see showNewBoard). The
-// caller holds the game's lock; on error g is unchanged.
+// the board was shown but its ID was never saved (see showNewBoard). Only
+// a message in g's channel is adopted: a click from elsewhere came with a
+// custom ID forged to name g. The caller holds the game's lock; on error g
+// is unchanged.
 func (b boardFlow) adoptBoard(ctx context.Context, ix *interaction, g *storage.Game) error {
-	if g.MessageID != "" || !g.Status.Open() || ix.Message == nil || ix.Message.Flags&discordgo.MessageFlagsEphemeral != 0 {
+	if g.MessageID != "" || !g.Status.Open() || ix.Message == nil || ix.Message.Flags&discordgo.MessageFlagsEphemeral != 0 || ix.ChannelID != g.ChannelID {
 		return nil
 	}
 	if err := b.saveBoardID(ctx, g, ix.Message.ID); err != nil {

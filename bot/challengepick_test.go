@@ -138,3 +138,37 @@ func TestANewPuzzleForgedOnADuelIsRefused(t *testing.T) {
 		snap.unchanged(h, "a forged New puzzle on a "+string(kind)+" duel")
 	}
 }
+
+// TestAForgedClickInAnotherChannelIsNotAdoptedAsTheBoard forges a move
+// on a game whose board's message ID was never saved (the bot learns it
+// from the next click on the board), from a message in another channel:
+// the click is refused, a player's too, and that message does not become
+// the game's board, which would then show the game's moves in that
+// channel (a player's move would have replaced another game's challenge).
+func TestAForgedClickInAnotherChannelIsNotAdoptedAsTheBoard(t *testing.T) {
+	t.Parallel()
+	h := start(t)
+	alice, bob, carol := h.srv.AddUser("alice").ID, h.srv.AddUser("bob").ID, h.srv.AddUser("carol").ID
+	g := challengeAndAccept(t, h, alice, bob, storage.Kind("tictactoe"))
+	g.MessageID = ""
+	if err := h.store.UpdateGame(h.ctx(), g); err != nil {
+		t.Fatal(err)
+	}
+	side, err := h.srv.AddChannel(h.srv.GuildID(), "side")
+	if err != nil {
+		t.Fatal(err)
+	}
+	there := h.commandIn(bob, side.ID, "challenge", opt("game", "connect4")) // a public message in the other channel
+	snap := takeSnapshot(h, []storage.GameID{g.ID}, []string{alice, bob, carol}, []string{there.ID})
+	for who, user := range map[string]string{"carol, who does not play": carol, "alice, who is to move": alice} {
+		forged := customid.Move.Build(string(g.ID), "0", "5")
+		m := h.clickSeen(user, tampered(there, discordgo.ButtonComponent, forged), forged)
+		if now := h.game(g.ID); now.MessageID != "" {
+			t.Fatalf("a forged move by %s from another channel made message %s the board of %s (the other channel's is %s)", who, now.MessageID, g.ID, there.ID)
+		}
+		if !m.Ephemeral() {
+			t.Errorf("a forged move by %s from another channel answered %q, want a private refusal", who, m.Content)
+		}
+		snap.unchanged(h, "a forged move by "+who+" from another channel")
+	}
+}
