@@ -172,3 +172,29 @@ func TestAForgedClickInAnotherChannelIsNotAdoptedAsTheBoard(t *testing.T) {
 		snap.unchanged(h, "a forged move by "+who+" from another channel")
 	}
 }
+
+// TestARematchForgedInAnotherChannelIsRefused forges Rematch
+// (v1/rematch/{game}) of alice's finished game on a message of another
+// channel: it is refused privately, starts nothing, leaves the message
+// clicked as it was and the game's Rematch as it was.
+func TestARematchForgedInAnotherChannelIsRefused(t *testing.T) {
+	t.Parallel()
+	h := start(t)
+	alice, bob := h.srv.AddUser("alice").ID, h.srv.AddUser("bob").ID
+	g := playTicTacToe(t, h, alice, bob)
+	side, err := h.srv.AddChannel(h.srv.GuildID(), "side")
+	if err != nil {
+		t.Fatal(err)
+	}
+	there := h.commandIn(bob, side.ID, "challenge", opt("game", "connect4"))
+	snap := takeSnapshot(h, []storage.GameID{g.ID}, []string{alice, bob}, []string{there.ID})
+	forged := customid.Rematch.Build(string(g.ID))
+	m := h.clickSeen(alice, tampered(there, discordgo.ButtonComponent, forged), forged)
+	if !m.Ephemeral() || m.ID == there.ID {
+		t.Errorf("a forged Rematch from another channel answered %q (ephemeral %v), want a private refusal", m.Content, m.Ephemeral())
+	}
+	snap.unchanged(h, "a forged Rematch from another channel")
+	if h.game(g.ID).Rematched {
+		t.Error("a forged Rematch from another channel used up the game's rematch")
+	}
+}
