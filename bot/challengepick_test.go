@@ -198,3 +198,31 @@ func TestARematchForgedInAnotherChannelIsRefused(t *testing.T) {
 		t.Error("a forged Rematch from another channel used up the game's rematch")
 	}
 }
+
+// TestAChallengeIsAnsweredOnlyOnItsMessage forges Accept and Decline
+// (v1/accept/{game}, v1/decline/{game}) of alice's challenge to bob on a
+// message of another channel: bob's clicks, and carol's, are refused
+// privately without naming anyone; the challenge stays pending and the
+// message clicked as it was.
+func TestAChallengeIsAnsweredOnlyOnItsMessage(t *testing.T) {
+	t.Parallel()
+	h := start(t)
+	alice, bob, carol := h.srv.AddUser("alice").ID, h.srv.AddUser("bob").ID, h.srv.AddUser("carol").ID
+	_, challenge := h.command(alice, "challenge", opt("user", bob), opt("game", "tictactoe"))
+	g := h.waitGame(h.latestGame(alice).ID, "the challenge's board", func(g *storage.Game) bool { return g.MessageID == challenge.ID })
+	side, err := h.srv.AddChannel(h.srv.GuildID(), "side")
+	if err != nil {
+		t.Fatal(err)
+	}
+	there := h.commandIn(carol, side.ID, "challenge", opt("game", "connect4"))
+	snap := takeSnapshot(h, []storage.GameID{g.ID}, []string{alice, bob, carol}, []string{there.ID, challenge.ID})
+	for _, forged := range []string{customid.Accept.Build(string(g.ID)), customid.Decline.Build(string(g.ID))} {
+		for who, user := range map[string]string{"bob": bob, "carol": carol} {
+			m := h.clickSeen(user, tampered(there, discordgo.ButtonComponent, forged), forged)
+			if !m.Ephemeral() || strings.Contains(m.Content, "<@") || strings.Contains(m.Content, "bob") {
+				t.Errorf("%s's forged %s from another channel answered %q (ephemeral %v), want a private refusal naming nobody", who, forged, m.Content, m.Ephemeral())
+			}
+			snap.unchanged(h, who+"'s forged "+forged+" from another channel")
+		}
+	}
+}

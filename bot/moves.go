@@ -60,9 +60,7 @@ func (b moveFlow) checkBoardClick(ctx context.Context, ix *interaction, g *stora
 	if err := checkMover(g, ix.user().ID); err != nil {
 		return false, err
 	}
-	// The board clicked must be the game's: its message, or while that is
-	// unknown (and not adopted above) at least one in its channel.
-	if p["ply"] != render.Ply(g) || (g.MessageID != "" && ix.Message != nil && ix.Message.ID != g.MessageID) || (g.MessageID == "" && ix.ChannelID != g.ChannelID) {
+	if p["ply"] != render.Ply(g) || !onBoard(ix, g) {
 		if ix.Message != nil && ix.Message.ID == g.MessageID && shownPly(ix.Message.Components) != render.Ply(g) {
 			return true, b.catchUp(ctx, ix, g)
 		}
