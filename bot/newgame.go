@@ -300,11 +300,12 @@ func (b gameFlow) checkPick(ix *component) error {
 	case user == ix.user().ID:
 		return userErr("play.yourself_short")
 	}
-	if ix.Message == nil {
-		return userErr("play.no_member")
+	offered := false
+	if ix.Message != nil {
+		// A pattern without parameters matches its own text only.
+		_, offered = shownControl(ix.Message.Components, customid.Pattern(customid.ChallengePick.Build(user)))
 	}
-	// A pattern without parameters matches its own text only.
-	if _, offered := shownControl(ix.Message.Components, customid.Pattern(customid.ChallengePick.Build(user))); !offered {
+	if !offered {
 		return userErr("play.no_member")
 	}
 	return nil
