@@ -226,3 +226,25 @@ func TestAChallengeIsAnsweredOnlyOnItsMessage(t *testing.T) {
 		}
 	}
 }
+
+// TestAPuzzlesButtonsForgedInAnotherChannelAreRefused forges Solve on
+// alice's puzzle (v1/solve/{game}/{ply}) on a message of another channel:
+// it is refused as an outdated board, the puzzle is not solved and the
+// message clicked is not turned into the puzzle's board.
+func TestAPuzzlesButtonsForgedInAnotherChannelAreRefused(t *testing.T) {
+	t.Parallel()
+	h := start(t)
+	alice, bob := h.srv.AddUser("alice").ID, h.srv.AddUser("bob").ID
+	g, _ := newPuzzle(t, h, alice, opt("game", "8puzzle"))
+	side, err := h.srv.AddChannel(h.srv.GuildID(), "side")
+	if err != nil {
+		t.Fatal(err)
+	}
+	there := h.commandIn(bob, side.ID, "challenge", opt("game", "connect4"))
+	snap := takeSnapshot(h, []storage.GameID{g.ID}, []string{alice, bob}, []string{there.ID})
+	forged := customid.Solve.Build(string(g.ID), "0")
+	if m := h.clickSeen(alice, tampered(there, discordgo.ButtonComponent, forged), forged); !m.Ephemeral() {
+		t.Errorf("a forged Solve from another channel answered %q, want a private refusal", m.Content)
+	}
+	snap.unchanged(h, "a forged Solve from another channel")
+}
