@@ -213,11 +213,24 @@ func (b boardFlow) showNewBoard(ctx context.Context, ix *interaction, g *storage
 	return nil
 }
 
+// onBoard reports whether a click on a component of g came from g's board:
+// its message, or while that is unknown (see adoptBoard), a message in
+// g's channel. A click elsewhere carries a custom ID forged to name g; its
+// answer must not update the message clicked into g's board.
+func onBoard(ix *interaction, g *storage.Game) bool {
+	if g.MessageID == "" || ix.Message == nil {
+		return ix.ChannelID == g.ChannelID
+	}
+	return ix.Message.ID == g.MessageID
+}
+
 // adoptBoard records the message of a click as g's board when g has none:
-// the board was shown but its ID was never saved (see showNewBoard). The
-// caller holds the game's lock; on error g is unchanged.
+// the board was shown but its ID was never saved (see showNewBoard). Only
+// a message in g's channel is adopted: a click from elsewhere came with a
+// custom ID forged to name g. The caller holds the game's lock; on error g
+// is unchanged.
 func (b boardFlow) adoptBoard(ctx context.Context, ix *interaction, g *storage.Game) error {
-	if g.MessageID != "" || !g.Status.Open() || ix.Message == nil || ix.Message.Flags&discordgo.MessageFlagsEphemeral != 0 {
+	if g.MessageID != "" || !g.Status.Open() || ix.Message == nil || ix.Message.Flags&discordgo.MessageFlagsEphemeral != 0 || ix.ChannelID != g.ChannelID {
 		return nil
 	}
 	if err := b.saveBoardID(ctx, g, ix.Message.ID); err != nil {

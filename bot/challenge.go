@@ -9,8 +9,14 @@ import (
 )
 
 // checkChallenge refuses an answer to g unless g is a pending challenge
-// and the clicker its challenged player (or, for withdraw, the challenger).
+// and the clicker its challenged player (or, for withdraw, the
+// challenger). A click that is not on the challenge's message (onBoard)
+// carries a forged custom ID: it is answered as for a game that does not
+// exist, naming nobody.
 func checkChallenge(ix *interaction, g *storage.Game, challengerMay bool) error {
+	if !onBoard(ix, g) {
+		return userErr("error.no_game", "ID", g.ID)
+	}
 	if g.Status != storage.StatusPending {
 		state := map[storage.Status]string{
 			storage.StatusActive: "active", storage.StatusFinished: "played", storage.StatusForfeited: "played",

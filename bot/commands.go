@@ -224,7 +224,7 @@ func (b *Bot) routes() {
 		{customid.PracticeMove, b.solo.clickPracticeMove},
 		{customid.PracticeHint, b.solo.clickPracticeHint},
 		{customid.PracticeGiveUp, b.solo.clickPracticeGiveUp},
-		{customid.Review, reviewFlow{b}.clickReview}, // anyone's, outside the game's lock (review.go)
+		{customid.Review, reviewFlow{b}.clickReview}, // anyone's who could see the game, outside its lock (review.go)
 	}
 }
 

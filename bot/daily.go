@@ -539,11 +539,15 @@ func (b soloFlow) clickDailyGiveUp(ctx context.Context, ix *component) error {
 }
 
 // clickNewPuzzle deals the clicker a practice puzzle of the kind of an
-// ended daily puzzle's game: the same puzzle and size, medium.
+// ended daily puzzle's game: the same puzzle and size, medium. A game
+// that is no puzzle (a forged custom ID) has no such button.
 func (b soloFlow) clickNewPuzzle(ctx context.Context, ix *component) error {
 	g, err := b.loadGame(ctx, ix.params["game"])
 	if err != nil {
 		return err
+	}
+	if !g.Solo() {
+		return userErr("daily.stale")
 	}
 	gm, err := gameOf(g)
 	if err != nil {

@@ -28,7 +28,7 @@ func (b gameFlow) checkDrawClick(ix *component, g *storage.Game) (int, error) {
 		return seat, userErr("draw.people_only")
 	case g.Abortable():
 		return seat, userErr("draw.too_early")
-	case ix.params["ply"] != render.Ply(g):
+	case ix.params["ply"] != render.Ply(g) || !onBoard(ix.interaction, g):
 		return seat, userErr("move.stale")
 	}
 	return seat, nil

@@ -60,7 +60,7 @@ func (b infoFlow) cmdLeaderboard(ctx context.Context, ix *command) error {
 func (b infoFlow) cmdStats(ctx context.Context, ix *command) error {
 	opts := ix.opts
 	userID := ix.user().ID
-	if id, _ := opts.user("user", ix.resolved); id != "" {
+	if id := opts.user("user"); id != "" {
 		userID = id
 	}
 	player := storage.User(userID)

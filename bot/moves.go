@@ -37,23 +37,13 @@ func checkMover(g *storage.Game, userID string) error {
 }
 
 // parseMove reads a move typed or clicked for a game's position.
-func parseMove(g *storage.Game, pos engine.Position, text string) (engine.Move, error) {
-	mv, err := pos.ParseMove(text)
-	if err != nil || !pos.Legal(mv) {
-		return 0, userErr("move.illegal", "Move", quote(text), "Legal", legalList(pos))
+func parseMove(pos engine.Position, text string) (engine.Move, error) {
+	mv, err := engine.ReadMove(pos, text)
+	var bad *engine.MoveError
+	if errors.As(err, &bad) {
+		return 0, userErr("move.illegal", "Move", quote(bad.Text), "Legal", strings.Join(bad.Legal, ", "))
 	}
-	return mv, nil
-}
-
-// legalList lists a position's legal moves for an error message.
-func legalList(pos engine.Position) string {
-	moves := pos.Moves(nil)
-	names := make([]string, len(moves))
-	for i, m := range moves {
-		names[i] = pos.FormatMove(m)
-	}
-	slices.Sort(names)
-	return strings.Join(names, ", ")
+	return mv, err
 }
 
 // checkBoardClick checks a click on a game's board: the clicker is to
@@ -70,7 +60,7 @@ func (b moveFlow) checkBoardClick(ctx context.Context, ix *interaction, g *stora
 	if err := checkMover(g, ix.user().ID); err != nil {
 		return false, err
 	}
-	if p["ply"] != render.Ply(g) || (g.MessageID != "" && ix.Message != nil && ix.Message.ID != g.MessageID) {
+	if p["ply"] != render.Ply(g) || !onBoard(ix, g) {
 		if ix.Message != nil && ix.Message.ID == g.MessageID && shownPly(ix.Message.Components) != render.Ply(g) {
 			return true, b.catchUp(ctx, ix, g)
 		}
@@ -141,7 +131,7 @@ func (b moveFlow) clickCell(ctx context.Context, ix *component, g *storage.Game)
 	if err != nil {
 		return err
 	}
-	mv, err := parseMove(g, pos, p["cell"])
+	mv, err := parseMove(pos, p["cell"])
 	if err != nil {
 		return err
 	}
@@ -170,7 +160,7 @@ func (b moveFlow) playText(ctx context.Context, ix *interaction, g *storage.Game
 	if err != nil {
 		return err
 	}
-	mv, err := parseMove(g, pos, text)
+	mv, err := parseMove(pos, text)
 	if err != nil {
 		return err
 	}

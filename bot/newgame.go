@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"math/rand/v2"
+	"strconv"
 	"strings"
 	"time"
 
@@ -81,7 +82,7 @@ func (b gameFlow) cmdPlay(ctx context.Context, ix *command) error {
 	if err != nil {
 		return err
 	}
-	opponentID, opponent := opts.user("opponent", ix.resolved)
+	opponentID := opts.user("opponent")
 	aiName := opts.str("ai")
 	open, _, err := opts.flag("open")
 	if err != nil {
@@ -95,7 +96,7 @@ func (b gameFlow) cmdPlay(ctx context.Context, ix *command) error {
 	case opponentID != "" && aiName != "":
 		return userErr("play.both")
 	case opponentID != "":
-		return b.challengeUser(ctx, ix.interaction, req, opponentID, opponent)
+		return b.challengeUser(ctx, ix.interaction, req, opponentID, ix.resolved)
 	}
 	if aiName == "" {
 		aiName = b.cfg.DefaultAI
@@ -124,11 +125,11 @@ func (b gameFlow) cmdChallenge(ctx context.Context, ix *command) error {
 	if err != nil {
 		return err
 	}
-	opponentID, opponent := opts.user("user", ix.resolved)
+	opponentID := opts.user("user")
 	if opponentID == "" {
 		return b.openChallenge(ctx, ix.interaction, req)
 	}
-	return b.challengeUser(ctx, ix.interaction, req, opponentID, opponent)
+	return b.challengeUser(ctx, ix.interaction, req, opponentID, ix.resolved)
 }
 
 // request reads the options a new game of kind shares between /play,
@@ -183,32 +184,42 @@ func (b gameFlow) request(ctx context.Context, ix *interaction, kind storage.Kin
 }
 
 // checkOpponent refuses a challenge to a user who cannot take it: the
-// challenger, a bot, or anyone in the challenger's DM with Gambit, where
-// nobody else can see the challenge. opponent is the resolved user, nil
-// if Discord did not resolve it; kind is the game, "" when not chosen yet.
-func (b gameFlow) checkOpponent(ix *interaction, kind storage.Kind, opponentID string, opponent *discordgo.User) error {
+// challenger, a user Discord did not resolve, a bot, in a server someone
+// who is not its member, or anyone in the challenger's DM with Gambit,
+// where nobody else can see the challenge. It returns the resolved user.
+// kind is the game, "" when not chosen yet.
+func (b gameFlow) checkOpponent(ix *interaction, kind storage.Kind, opponentID string, resolved *discordgo.ApplicationCommandInteractionDataResolved) (*discordgo.User, error) {
+	var opponent *discordgo.User
+	member := false
+	if resolved != nil {
+		opponent, member = resolved.Users[opponentID], resolved.Members[opponentID] != nil
+	}
 	switch {
 	case opponentID == ix.user().ID && kind == "":
-		return userErr("play.yourself_any")
+		return nil, userErr("play.yourself_any")
 	case opponentID == ix.user().ID:
-		return userErr("play.yourself", "Game", kind, "AI", b.cfg.DefaultAI)
+		return nil, userErr("play.yourself", "Game", kind, "AI", b.cfg.DefaultAI)
 	case opponent == nil:
-		return userErr("play.no_member")
+		return nil, userErr("play.no_member")
 	case opponent.Bot:
-		return userErr("play.bot_opponent", "Name", opponent.Username)
+		return nil, userErr("play.bot_opponent", "Name", opponent.Username)
+	case ix.GuildID != "" && !member:
+		return nil, userErr("play.not_a_member", "Name", opponent.Username)
 	case ix.Context == discordgo.InteractionContextBotDM:
-		return userErr("play.not_in_dm")
+		return nil, userErr("play.not_in_dm")
 	}
-	return nil
+	return opponent, nil
 }
 
-// challengeUser posts req as a challenge to the user opponentID.
-func (b gameFlow) challengeUser(ctx context.Context, ix *interaction, req gameRequest, opponentID string, opponent *discordgo.User) error {
-	if err := b.checkOpponent(ix, req.kind, opponentID, opponent); err != nil {
+// challengeUser posts req as a challenge to the user opponentID, whom
+// Discord resolved in resolved.
+func (b gameFlow) challengeUser(ctx context.Context, ix *interaction, req gameRequest, opponentID string, resolved *discordgo.ApplicationCommandInteractionDataResolved) error {
+	opponent, err := b.checkOpponent(ix, req.kind, opponentID, resolved)
+	if err != nil {
 		return err
 	}
 	req.opponent = playerOf(opponent)
-	_, err := b.challenge(ctx, ix, req)
+	_, err = b.challenge(ctx, ix, req)
 	return err
 }
 
@@ -217,11 +228,7 @@ func (b gameFlow) challengeUser(ctx context.Context, ix *interaction, req gameRe
 // second for an open challenge instead; choosing one posts the challenge
 // (clickChallengePick).
 func (b gameFlow) cmdChallengeMenu(ctx context.Context, ix *command) error {
-	var target *discordgo.User
-	if ix.resolved != nil {
-		target = ix.resolved.Users[ix.target]
-	}
-	if err := b.checkOpponent(ix.interaction, "", ix.target, target); err != nil {
+	if _, err := b.checkOpponent(ix.interaction, "", ix.target, ix.resolved); err != nil {
 		return err
 	}
 	settings := b.guildSettings(ctx, ix.GuildID)
@@ -267,8 +274,8 @@ func (b gameFlow) clickChallengePick(ctx context.Context, ix *component) error {
 	if p["user"] == anyoneHere {
 		return b.openChallenge(ctx, ix.interaction, req)
 	}
-	if p["user"] == ix.user().ID {
-		return userErr("play.yourself_short")
+	if err := b.checkPick(ix); err != nil {
+		return err
 	}
 	// The select names the user only (checkOpponent saw the whole user
 	// when it offered the select), so the game knows them by ID: boards
@@ -276,6 +283,39 @@ func (b gameFlow) clickChallengePick(ctx context.Context, ix *component) error {
 	req.opponent = storage.Player{ID: storage.User(p["user"])}
 	_, err = b.challenge(ctx, ix.interaction, req)
 	return err
+}
+
+// checkPick refuses a pick of the challenge menu's select whose user is
+// not one the menu offered. A click carries no resolved user, so the
+// user's ID is checked as typed — a user's ID, not the clicker's, not
+// Gambit's — and the rest (a person, a member of the server) is what
+// checkOpponent found when it offered the select: the select must be on
+// the message the click came from, which Discord sends with the click and
+// only the bot writes.
+func (b gameFlow) checkPick(ix *component) error {
+	user := ix.params["user"]
+	switch {
+	case !snowflake(user) || user == b.appID:
+		return userErr("play.no_member")
+	case user == ix.user().ID:
+		return userErr("play.yourself_short")
+	}
+	offered := false
+	if ix.Message != nil {
+		// A pattern without parameters matches its own text only.
+		_, offered = shownControl(ix.Message.Components, customid.Pattern(customid.ChallengePick.Build(user)))
+	}
+	if !offered {
+		return userErr("play.no_member")
+	}
+	return nil
+}
+
+// snowflake reports whether id has the form of a Discord ID: a positive
+// 64-bit number in decimal.
+func snowflake(id string) bool {
+	n, err := strconv.ParseUint(id, 10, 64)
+	return err == nil && n > 0 && strconv.FormatUint(n, 10) == id
 }
 
 // kindList names games for people: "Connect Four, Tic-Tac-Toe".

@@ -32,10 +32,15 @@ func (b gameFlow) openChallenge(ctx context.Context, ix *interaction, req gameRe
 
 // checkTake refuses a click on an open challenge's Accept unless the
 // challenge is still open and the clicker is not its challenger; a
-// challenge another member took is named as theirs.
+// challenge another member took is named as theirs. An open challenge is
+// for anyone in its channel: a click that is not on its message (a forged
+// custom ID) names a game the clicker may not see, and is answered as one
+// that does not exist.
 func checkTake(ix *interaction, g *storage.Game) error {
 	user := ix.user().ID
 	switch {
+	case !onBoard(ix, g):
+		return userErr("error.no_game", "ID", g.ID)
 	case g.OpenChallenge() && g.Status == storage.StatusPending:
 		if seatOf(g, user) == 0 {
 			return userErr("open.own")

@@ -114,17 +114,15 @@ func (o options) flag(name string) (v, given bool, err error) {
 	return v, true, nil
 }
 
-// user returns a user option's ID and the resolved user, if any.
-func (o options) user(name string, resolved *discordgo.ApplicationCommandInteractionDataResolved) (string, *discordgo.User) {
+// user returns a user option's ID, "" if not given. Who it is, Discord
+// tells in the interaction's resolved data.
+func (o options) user(name string) string {
 	opt, ok := o.byName[name]
 	if !ok {
-		return "", nil
+		return ""
 	}
 	id, _ := opt.Value.(string)
-	if resolved != nil && resolved.Users != nil {
-		return id, resolved.Users[id]
-	}
-	return id, nil
+	return id
 }
 
 // kind returns the game option as a storage.Kind.

@@ -211,7 +211,7 @@ func checkPuzzler(ix *interaction, g *storage.Game, p customid.Params) error {
 	if err := checkMover(g, ix.user().ID); err != nil {
 		return err
 	}
-	if p["ply"] != render.Ply(g) {
+	if p["ply"] != render.Ply(g) || !onBoard(ix, g) {
 		return userErr("puzzle.stale")
 	}
 	pos, err := position(g)

@@ -65,6 +65,12 @@ func (b gameFlow) takeRematch(ctx context.Context, ix *interaction, old *storage
 	if seat < 0 {
 		return gameRequest{}, userErr("rematch.players_only")
 	}
+	// The new game goes where the click came from, and the message clicked
+	// becomes the old game's final board: it must be that board, or at
+	// least in its channel, not a message a forged custom ID was put on.
+	if ix.ChannelID != old.ChannelID && (ix.Message == nil || ix.Message.ID != old.MessageID) {
+		return gameRequest{}, userErr("rematch.elsewhere")
+	}
 	if !old.Status.Ended() {
 		return gameRequest{}, userErr("rematch.not_over")
 	}

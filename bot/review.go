@@ -21,8 +21,8 @@ import (
 )
 
 // A game's review: the Review button under an ended duel's board, and
-// /review game:. Anyone may look at any game's review — the moves are on
-// the board for all to see — privately. The click is answered at once
+// /review game:. A member may look at the review of a game they could
+// see (reviewaccess.go), privately. The click is answered at once
 // with a deferred reply (Discord's "thinking…"); the review is then made
 // outside the game's lock, as a job of the AI workers (ai.go) queued
 // under the clicker's name and searching at low priority, and kept with
@@ -104,7 +104,7 @@ func (b reviewFlow) startReview(ctx context.Context, ix *interaction, id storage
 		return userErr("review.none")
 	}
 	g, err := b.store.Game(ctx, id)
-	if errors.Is(err, storage.ErrNotFound) {
+	if errors.Is(err, storage.ErrNotFound) || err == nil && !mayReview(ix, g) {
 		return userErr("review.no_game", "ID", echo(string(id)))
 	}
 	if err != nil {

@@ -47,7 +47,28 @@ func withReviewGate(t *testing.T, gate *reviewGate) option {
 // edge at move 2 loses (x forks), the game's turning point.
 func playTicTacToe(t *testing.T, h *harness, alice, bob string) *storage.Game {
 	t.Helper()
-	g := challengeAndAccept(t, h, alice, bob, storage.Kind("tictactoe"))
+	return playTicTacToeGame(t, h, alice, bob, challengeAndAccept(t, h, alice, bob, storage.Kind("tictactoe")))
+}
+
+// playTicTacToeIn is playTicTacToe in a channel: alice's /challenge, bob's
+// Accept and the same moves.
+func playTicTacToeIn(t *testing.T, h *harness, channel, alice, bob string) *storage.Game {
+	t.Helper()
+	m := h.commandIn(alice, channel, "challenge", opt("user", bob), opt("game", "tictactoe"))
+	accept, ok := find(m, customid.Accept, nil)
+	if !ok || m.Ephemeral() {
+		t.Fatalf("the challenge in %s: %+v", channel, m)
+	}
+	g := h.waitGame(h.latestGame(alice).ID, "the challenge's board to be saved", func(g *storage.Game) bool { return g.MessageID == m.ID })
+	if board := h.click(bob, m.ID, accept); board.Ephemeral() {
+		t.Fatalf("accepting in %s: %q", channel, board.Content)
+	}
+	return playTicTacToeGame(t, h, alice, bob, g)
+}
+
+// playTicTacToeGame plays playTicTacToe's moves on g, accepted.
+func playTicTacToeGame(t *testing.T, h *harness, alice, bob string, g *storage.Game) *storage.Game {
+	t.Helper()
 	players := []string{alice, bob}
 	for i, cell := range []string{"5", "2", "1", "9", "7", "3", "4"} {
 		if m := h.move(players[i%2], g.ID, cell); m.Ephemeral() {

@@ -1,6 +1,7 @@
 package engine_test
 
 import (
+	"errors"
 	"fmt"
 	"strings"
 
@@ -51,4 +52,28 @@ func ExamplePerft() {
 	// 1 9
 	// 2 72
 	// 9 255168
+}
+
+// ReadMove reads a move as a player types it: a move the position cannot
+// take is a *MoveError naming it whole, with the game's reason and the
+// legal moves.
+func ExampleReadMove() {
+	var pos engine.Position = connect4.New()
+	for range 6 {
+		m, _ := engine.ReadMove(pos, "1")
+		pos.Play(m)
+	}
+	for _, text := range []string{"1", "8", "2"} {
+		m, err := engine.ReadMove(pos, text)
+		var bad *engine.MoveError
+		if errors.As(err, &bad) {
+			fmt.Printf("%s: %v; legal: %s\n", text, err, strings.Join(bad.Legal, " "))
+			continue
+		}
+		fmt.Println(text, "is column", pos.FormatMove(m))
+	}
+	// Output:
+	// 1: connect4: move 1: the column is full; legal: 2 3 4 5 6 7
+	// 8: connect4: move "8": want a column 1–7; legal: 2 3 4 5 6 7
+	// 2 is column 2
 }

@@ -81,7 +81,7 @@ const (
 	Compare Pattern = "v1/compare/{game}/{ply}"
 	// Review shows, privately, the review of an ended duel: its moves
 	// labelled against the best ones, its turning point and its replay.
-	// Anyone may click it.
+	// Anyone who could see the game may click it (bot/reviewaccess.go).
 	Review Pattern = "v1/review/{game}"
 	// ChallengePick is the game select of the "Challenge to a game"
 	// context menu, shown only to the challenger: the chosen value is the

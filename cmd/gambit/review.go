@@ -166,18 +166,22 @@ func splitMoves(list string) []string {
 	return strings.FieldsFunc(list, func(r rune) bool { return strings.ContainsRune(" \t\n,\"[]", r) })
 }
 
-// readMoves checks moves from start, reading a word that is no move one
-// character a move (Connect Four's columns written together, 4453).
+// readMoves checks moves from start as /move reads a typed move
+// (engine.ReadMove), each named whole in an error with the game's reason.
+// A word that is no move but begins with one is a run of one-character
+// moves (Connect Four's columns written together, 4453).
 func readMoves(start engine.Position, words []string) ([]string, error) {
 	pos := start.Clone()
 	var out []string
 	for _, w := range words {
 		parts := []string{w}
-		if _, err := pos.ParseMove(w); err != nil && len(w) > 1 {
-			parts = strings.Split(w, "")
+		if _, err := engine.ReadMove(pos, w); err != nil && len(w) > 1 {
+			if _, err := engine.ReadMove(pos, w[:1]); err == nil {
+				parts = strings.Split(w, "")
+			}
 		}
 		for _, text := range parts {
-			m, err := pos.ParseMove(text)
+			m, err := engine.ReadMove(pos, text)
 			if err != nil {
 				return nil, usagef("--moves: move %d: %v", len(out)+1, err)
 			}

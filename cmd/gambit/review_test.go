@@ -53,7 +53,8 @@ func TestReviewAMoveList(t *testing.T) {
 }
 
 // TestReviewBadInput: an illegal move, no moves, a puzzle and a game the
-// database does not hold are clear errors.
+// database does not hold are clear errors; an illegal move is named whole,
+// with the reason.
 func TestReviewBadInput(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "gambit.db")
 	s, err := bolt.Open(path, nil)
@@ -68,6 +69,14 @@ func TestReviewBadInput(t *testing.T) {
 		want string
 	}{
 		{[]string{"--game", "tictactoe", "--moves", "5 5"}, 2, "move 2"},
+		// A move is named whole, with the engine's reason, however long
+		// its name: a taken point, a move after the end, a pass with moves
+		// left. Only a run of one-character moves is read a character a
+		// move, and named so.
+		{[]string{"--game", "gomoku", "--moves", "h8 h8"}, 2, `--moves: move 2: gomoku: move "h8": the point is taken`},
+		{[]string{"--game", "gomoku", "--moves", "h8 a1 h9 a2 h10 a3 h11 a4 h12 b5"}, 2, `--moves: move 10: gomoku: move "b5": the game is over`},
+		{[]string{"--game", "othello", "--moves", "pass"}, 2, `--moves: move 1: othello: move "pass": a side may pass only when it has no move`},
+		{[]string{"--game", "connect4", "--moves", "44444444"}, 2, "--moves: move 7: connect4: move 4: the column is full"},
 		{[]string{"--game", "tictactoe"}, 2, "--moves is required"},
 		{[]string{"--game", "8puzzle", "--moves", "R"}, 2, "only duels"},
 		{[]string{"--db", path, "--game", "nosuch"}, 1, "not found"},

@@ -1,0 +1,20 @@
+package bot
+
+import "github.com/gambitbot/gambit/storage"
+
+// Who may see a game's review (/review game:, the Review button): its
+// players, wherever they ask, and anyone asking from the server channel
+// the game was played in, whose board they can see there. A game of a DM
+// or a group DM is its players' alone. From another channel, even of the
+// same server, the bot cannot tell whether the member may see the game's
+// channel, so it answers as it would for a game that does not exist:
+// game IDs are a sequence, and a refusal that named the game would tell
+// that it exists.
+
+// mayReview reports whether the member asking in ix may see g's review.
+func mayReview(ix *interaction, g *storage.Game) bool {
+	if seatOf(g, ix.user().ID) >= 0 {
+		return true
+	}
+	return g.GuildID != "" && g.GuildID == ix.GuildID && g.ChannelID == ix.ChannelID
+}
