@@ -11,6 +11,7 @@ import (
 	"os"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/joho/godotenv"
@@ -80,8 +81,9 @@ func restLimits(ctx context.Context, cfg *bot.Config) (func(), error) {
 	if cfg.Logger != nil {
 		// The limiter says once that Redis fails and once that it is
 		// back; the client's own lines (a failed dial each probe) are
-		// details, for the debug level.
-		redis.SetLogger(redisLogger{cfg.Logger})
+		// details, for the debug level. The client's logger is global:
+		// set once, before any client runs.
+		redisLoggerOnce.Do(func() { redis.SetLogger(redisLogger{cfg.Logger}) })
 	}
 	client := redis.NewClient(opts)
 	pctx, cancel := context.WithTimeout(ctx, 10*time.Second)
@@ -95,6 +97,9 @@ func restLimits(ctx context.Context, cfg *bot.Config) (func(), error) {
 	cfg.RESTLimits = ratelimit.NewRedis(client, "gambit:ratelimit:"+hex.EncodeToString(sum[:6])+":")
 	return func() { _ = client.Close() }, nil
 }
+
+// redisLoggerOnce sets the Redis client's logger.
+var redisLoggerOnce sync.Once
 
 // redisLogger passes the Redis client's log lines to the bot's logger at
 // the debug level.
