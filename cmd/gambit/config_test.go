@@ -1,6 +1,8 @@
 package main
 
 import (
+	"bytes"
+	"log/slog"
 	"strings"
 	"testing"
 	"time"
@@ -45,5 +47,17 @@ func TestRESTLimitsSettings(t *testing.T) {
 		if err == nil || !strings.Contains(err.Error(), envRedisURL) || strings.Contains(err.Error(), "hunter2secret") {
 			t.Errorf("%s=%s: %v; want an error naming the setting, not the password", envRedisURL, url, err)
 		}
+	}
+}
+
+// The Redis client's own log lines (a failed dial at each of the
+// limiter's probes) go to the bot's logger at the debug level: a sick
+// Redis is logged at the info level and above once, by the limiter.
+func TestRedisClientLogsAtDebug(t *testing.T) {
+	var buf bytes.Buffer
+	l := redisLogger{slog.New(slog.NewTextHandler(&buf, &slog.HandlerOptions{Level: slog.LevelDebug}))}
+	l.Printf(t.Context(), "redis: connection pool: failed to dial after %d attempts: %v", 5, "connection refused")
+	if got := buf.String(); !strings.Contains(got, "level=DEBUG") || !strings.Contains(got, "failed to dial after 5 attempts: connection refused") {
+		t.Errorf("the client's line logged as %q, want it at the debug level", got)
 	}
 }
