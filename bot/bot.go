@@ -169,6 +169,11 @@ type Config struct {
 	// RESTGlobal is Discord's global limit of the bot's REST requests per
 	// second, over all its processes; 0 means ratelimit.DefaultGlobal.
 	RESTGlobal int
+	// RESTLimitsTimeout is how long a REST request waits for RESTLimits'
+	// answer before this process keeps the limits on its own (for a
+	// second, then it asks again); 0 means ratelimit.DefaultStoreTimeout.
+	// Interaction callbacks never ask RESTLimits.
+	RESTLimitsTimeout time.Duration
 	// AIQueue, if not nil, takes the AI turns this process queues, for
 	// the workers of every process sharing it (see PlayAI); nil runs them
 	// on this process's workers.

@@ -11,7 +11,7 @@ import (
 // Discord's rate limits kept in cfg.RESTLimits, shared with the other
 // processes of the bot, or in this process's memory.
 func restLimiter(cfg Config) *ratelimit.Limiter {
-	rc := ratelimit.Config{Store: cfg.RESTLimits, Global: cfg.RESTGlobal, Logger: cfg.Logger}
+	rc := ratelimit.Config{Store: cfg.RESTLimits, Global: cfg.RESTGlobal, Logger: cfg.Logger, StoreTimeout: cfg.RESTLimitsTimeout, Now: cfg.Now}
 	if cfg.Metrics != nil {
 		rc.Observer = limitMetrics{cfg.Metrics}
 	}
@@ -24,3 +24,12 @@ type limitMetrics struct{ m *ops.Metrics }
 func (l limitMetrics) Waited(d time.Duration) { l.m.RESTWaits.Observe(d.Seconds()) }
 func (l limitMetrics) TooMany(scope string)   { l.m.RESTTooMany.WithLabelValues(scope).Inc() }
 func (l limitMetrics) Invalid(n int)          { l.m.RESTInvalid.Set(float64(n)) }
+func (l limitMetrics) Fallback()              { l.m.RESTLimitsFallbacks.Inc() }
+
+func (l limitMetrics) Breaker(open bool) {
+	v := 0.0
+	if open {
+		v = 1
+	}
+	l.m.RESTLimitsOpen.Set(v)
+}

@@ -46,6 +46,14 @@ type Metrics struct {
 	// "shared") in the last 10 minutes, as last seen: Discord bans at
 	// 10,000.
 	RESTInvalid prometheus.Gauge
+	// RESTLimitsOpen is 1 while the shared store of Discord's rate limits
+	// (Redis) fails and this process keeps the limits on its own (the
+	// limiter's breaker is open), 0 otherwise.
+	RESTLimitsOpen prometheus.Gauge
+	// RESTLimitsFallbacks counts the questions to the store of Discord's
+	// rate limits this process's own memory answered because the shared
+	// store failed or was not asked while it fails.
+	RESTLimitsFallbacks prometheus.Counter
 	// GamesActive is the number of games in progress.
 	GamesActive prometheus.Gauge
 	// ChallengesPending is the number of challenges awaiting an answer.
@@ -139,6 +147,14 @@ func NewMetrics() *Metrics {
 			Name: "gambit_discord_rest_invalid_requests",
 			Help: "Invalid Discord REST requests (401, 403, 429 but shared) in the last 10 minutes, as last counted; Discord bans at 10,000.",
 		}),
+		RESTLimitsOpen: prometheus.NewGauge(prometheus.GaugeOpts{
+			Name: "gambit_discord_rest_limits_breaker_open",
+			Help: "1 while the shared store of Discord's rate limits (Redis) fails and this process keeps the limits on its own, 0 while it shares them.",
+		}),
+		RESTLimitsFallbacks: prometheus.NewCounter(prometheus.CounterOpts{
+			Name: "gambit_discord_rest_limits_fallbacks_total",
+			Help: "Questions to the store of Discord's rate limits answered by this process's own memory because the shared store (Redis) failed or was not asked while it fails.",
+		}),
 		GamesActive: prometheus.NewGauge(prometheus.GaugeOpts{
 			Name: "gambit_games_active",
 			Help: "Games in progress.",
@@ -159,6 +175,7 @@ func NewMetrics() *Metrics {
 		m.AIQueue, m.AIWait,
 		m.SearchSeconds, m.SearchDepth, m.Overshoot,
 		m.RESTErrors, m.RESTWaits, m.RESTTooMany, m.RESTInvalid,
+		m.RESTLimitsOpen, m.RESTLimitsFallbacks,
 		m.GamesActive, m.ChallengesPending, m.CorruptSkipped,
 	)
 	return m

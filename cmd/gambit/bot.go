@@ -53,6 +53,8 @@ environment and from a .env file in the working directory (see .env.example):
   GAMBIT_LOG_LEVEL       debug, info, warn or error (default info)
   GAMBIT_REDIS_URL       share Discord's rate limits between the bot's processes on this Redis
                          server (redis://host:port/0); unset, each process keeps its own
+  GAMBIT_REDIS_TIMEOUT   how long a request waits for Redis before this process keeps the limits
+                         on its own, asking Redis again each second (default 50ms)
   GAMBIT_REST_RATE       Discord's global limit of the bot's REST requests per second (default 50)
   GAMBIT_OPS_ADDR        serve /healthz, /metrics and /backup here (":9090" is loopback only)
   GAMBIT_OPS_TOKEN       the bearer token /backup needs (at least 16 characters, hard to guess: openssl rand -hex 32); unset: /backup is off

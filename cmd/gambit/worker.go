@@ -40,6 +40,8 @@ Settings come from the environment and from a .env file (see gambit bot):
   GAMBIT_SHUTDOWN_TIMEOUT  how long a stop waits for the searches under way before
                          handing them to another worker (default 7s)
   GAMBIT_REDIS_URL       the Redis server where the bot's processes share Discord's rate limits
+  GAMBIT_REDIS_TIMEOUT   how long a request waits for Redis before this process keeps the limits
+                         on its own, asking Redis again each second (default 50ms)
   GAMBIT_REST_RATE       Discord's global limit of the bot's REST requests per second (default 50)
   GAMBIT_LOG_LEVEL       debug, info, warn or error (default info)`
 

@@ -9,7 +9,11 @@
 // A [Limiter] is an http.RoundTripper wrapper (Transport) installed under
 // the discordgo session, so every REST call goes through it. Its state is
 // a [Store]: [Memory] for one process, [Redis] for several sharing one
-// server. It takes over from discordgo's own limiter, which knows one
+// server. A shared store that fails, or does not answer within
+// Config.StoreTimeout, is left for the process's own memory until it
+// answers again (a circuit breaker, which asks it once a
+// Config.ProbeInterval), and interaction callbacks never ask it: a sick
+// Redis never holds up an interaction's first answer. It takes over from discordgo's own limiter, which knows one
 // process only: the limiter answers a 429 itself (it waits as told and
 // sends again) and hides the X-RateLimit headers from discordgo.
 package ratelimit
@@ -26,7 +30,6 @@ import (
 	"net/http"
 	"strconv"
 	"strings"
-	"sync"
 	"sync/atomic"
 	"time"
 )
@@ -73,6 +76,12 @@ type Observer interface {
 	// Invalid tells the count of invalid requests in the last
 	// InvalidWindow, when one is made.
 	Invalid(n int)
+	// Breaker tells that the shared store failed and the process keeps
+	// the limits on its own (open), or that it answers again (closed).
+	Breaker(open bool)
+	// Fallback tells of one question to the store the process's own
+	// memory answered because the shared store failed or was not asked.
+	Fallback()
 }
 
 // Config is what a Limiter needs; zero fields take the defaults.
@@ -94,23 +103,32 @@ type Config struct {
 	Logger *slog.Logger
 	// Observer, if not nil, receives its measurements.
 	Observer Observer
+	// StoreTimeout is how long a request waits for the shared Store's
+	// answer before it goes on this process's own limits;
+	// DefaultStoreTimeout if zero.
+	StoreTimeout time.Duration
+	// ProbeInterval is how long the limiter keeps the limits on its own
+	// after the shared store failed before it asks it again, with one
+	// request; DefaultProbeInterval if zero.
+	ProbeInterval time.Duration
+	// Now is the time of the breaker in front of the shared store (when
+	// to ask it again); nil means time.Now.
+	Now func() time.Time
 }
 
 // Limiter keeps requests within Discord's rate limits. It is safe for
 // concurrent use.
 type Limiter struct {
-	cfg      Config
-	local    *Memory     // the store while cfg.Store fails
-	logMu    sync.Mutex  // orders the logs of failing
-	failing  atomic.Bool // cfg.Store failed last time
+	cfg Config
+	// local is the process's own store: the store when cfg.Store is nil,
+	// the interaction callbacks', and the fallback while cfg.Store fails.
+	local    *Memory
+	breaker  *breaker    // in front of cfg.Store, when it is set
 	refusing atomic.Bool // the last Take found too many invalid requests
 }
 
 // New returns a limiter configured by cfg.
 func New(cfg Config) *Limiter {
-	if cfg.Store == nil {
-		cfg.Store = NewMemory(nil)
-	}
 	if cfg.Global <= 0 {
 		cfg.Global = DefaultGlobal
 	}
@@ -126,7 +144,20 @@ func New(cfg Config) *Limiter {
 	if cfg.Logger == nil {
 		cfg.Logger = slog.Default()
 	}
-	return &Limiter{cfg: cfg, local: NewMemory(nil)}
+	if cfg.StoreTimeout <= 0 {
+		cfg.StoreTimeout = DefaultStoreTimeout
+	}
+	if cfg.ProbeInterval <= 0 {
+		cfg.ProbeInterval = DefaultProbeInterval
+	}
+	if cfg.Now == nil {
+		cfg.Now = time.Now
+	}
+	l := &Limiter{cfg: cfg, local: NewMemory(nil)}
+	if cfg.Store != nil {
+		l.breaker = &breaker{timeout: cfg.StoreTimeout, every: cfg.ProbeInterval, now: cfg.Now, log: cfg.Logger, obs: cfg.Observer}
+	}
+	return l
 }
 
 // Transport returns next wrapped in the limiter: each request waits for
@@ -181,43 +212,49 @@ func (t transport) RoundTrip(req *http.Request) (*http.Response, error) {
 	}
 }
 
-// shared calls f on the configured store, and on the local one if that
-// fails: while the shared store fails, each process keeps the limits on
-// its own (a deployment of several then risks 429s), and says so once.
-// The shared store is asked first every time, so that its return is seen
-// at once.
-func shared[T any](ctx context.Context, l *Limiter, f func(Store) (T, error)) (T, error) {
-	v, err := f(l.cfg.Store)
+// shared calls f on the shared store, through the breaker, or on the
+// process's own store: when there is no shared store, when local (an
+// interaction callback's question, which only this process asks), and
+// when the shared store fails — then each process keeps the limits on
+// its own (a deployment of several risks 429s), and says so once. The
+// shared store's answer is awaited for StoreTimeout at most; once it
+// failed, it is asked again once every ProbeInterval, by one request.
+func shared[T any](ctx context.Context, l *Limiter, local bool, f func(context.Context, Store) (T, error)) (T, error) {
+	if l.breaker == nil || local {
+		return f(ctx, l.local)
+	}
+	ask, probe := l.breaker.allow()
+	if !ask {
+		return f(ctx, l.local)
+	}
+	v, err := within(ctx, l.cfg.StoreTimeout, func(ctx context.Context) (T, error) { return f(ctx, l.cfg.Store) })
 	if err != nil && ctx.Err() != nil {
+		l.breaker.abandon(probe)
 		return v, err
 	}
-	l.logMu.Lock()
-	switch was := l.failing.Swap(err != nil); {
-	case err != nil && !was:
-		l.cfg.Logger.Error("Discord rate limits: the shared store fails; this process keeps the limits on its own until it answers", "err", err)
-	case err == nil && was:
-		l.cfg.Logger.Info("Discord rate limits: the shared store answers again")
-	}
-	l.logMu.Unlock()
+	l.breaker.done(probe, err)
 	if err != nil {
-		return f(l.local)
+		return f(ctx, l.local)
 	}
 	return v, nil
 }
 
 // take asks the store for a place for r.
 func (l *Limiter) take(ctx context.Context, r route) (Decision, error) {
-	return shared(ctx, l, func(s Store) (Decision, error) { return s.Take(ctx, r.key, l.cfg.Global) })
+	return shared(ctx, l, r.local, func(ctx context.Context, s Store) (Decision, error) { return s.Take(ctx, r.key, l.cfg.Global) })
 }
 
 // learnBucket records what a response's headers say of r's bucket.
 func (l *Limiter) learnBucket(ctx context.Context, r route, b Bucket) {
-	_, _ = shared(ctx, l, func(s Store) (struct{}, error) { return struct{}{}, s.Learn(ctx, r.key, b) })
+	_, _ = shared(ctx, l, r.local, func(ctx context.Context, s Store) (struct{}, error) { return struct{}{}, s.Learn(ctx, r.key, b) })
 }
 
-// pause holds r's bucket, or every request, back for after.
+// pause holds r's bucket, or every request, back for after. A pause of
+// every request is shared, even one an interaction callback met.
 func (l *Limiter) pause(ctx context.Context, r route, b Bucket, global bool, after time.Duration) {
-	_, _ = shared(ctx, l, func(s Store) (struct{}, error) { return struct{}{}, s.Pause(ctx, r.key, b, global, after) })
+	_, _ = shared(ctx, l, r.local && !global, func(ctx context.Context, s Store) (struct{}, error) {
+		return struct{}{}, s.Pause(ctx, r.key, b, global, after)
+	})
 }
 
 // wait returns once r may go, having taken its place, or an error if the
@@ -229,14 +266,20 @@ func (l *Limiter) wait(ctx context.Context, r route) error {
 		if err != nil {
 			return fmt.Errorf("ratelimit: %s: %w", r.name, err)
 		}
-		if d.Invalid >= l.cfg.RefuseInvalid {
+		if r.local && l.breaker != nil {
+			// The process's own store does not count the invalid
+			// requests the others made: the last count the shared
+			// store gave decides.
+			if l.refusing.Load() {
+				return fmt.Errorf("%w: Discord bans at 10,000 (%s)", ErrTooManyInvalid, r.name)
+			}
+		} else if d.Invalid >= l.cfg.RefuseInvalid {
 			if !l.refusing.Swap(true) {
 				l.cfg.Logger.Error("Discord rate limits: refusing every request, so that Discord does not ban the bot",
 					"invalid_requests", d.Invalid, "window", InvalidWindow, "refuse_at", l.cfg.RefuseInvalid, "discord_bans_at", 10000)
 			}
 			return fmt.Errorf("%w: %d made, Discord bans at 10,000 (%s)", ErrTooManyInvalid, d.Invalid, r.name)
-		}
-		if l.refusing.Swap(false) {
+		} else if l.refusing.Swap(false) {
 			l.cfg.Logger.Info("Discord rate limits: invalid requests below the limit again; sending", "invalid_requests", d.Invalid)
 		}
 		if d.Wait <= 0 {
@@ -331,7 +374,7 @@ func (l *Limiter) tooMany(ctx context.Context, r route, resp *http.Response, b B
 // invalid counts an invalid request, and logs a warning when the count
 // reaches WarnInvalid: the process whose request reached it logs.
 func (l *Limiter) invalid(ctx context.Context, r route) {
-	n, err := shared(ctx, l, func(s Store) (int, error) { return s.Invalid(ctx) })
+	n, err := shared(ctx, l, false, func(ctx context.Context, s Store) (int, error) { return s.Invalid(ctx) })
 	if err != nil {
 		return
 	}

@@ -3,6 +3,7 @@ package ratelimit
 import (
 	"crypto/sha256"
 	"encoding/hex"
+	"net/http"
 	"regexp"
 	"strings"
 )
@@ -16,6 +17,12 @@ type route struct {
 	// ("POST /channels/:id/messages"): what the logs show.
 	name string
 	key  Key
+	// local says the process's own store keeps the route's limits: an
+	// interaction's callback, outside the global limit, whose bucket is
+	// the interaction's own, which only the process answering it uses —
+	// so the first answer to an interaction never waits on the shared
+	// store.
+	local bool
 }
 
 // routeOf returns the route of a request to path with method, as Discord
@@ -50,7 +57,8 @@ func routeOf(method, path string) route {
 	}
 	name := method + " /" + strings.Join(tmpl, "/")
 	exempt := len(segs) > 2 && (segs[0] == "interactions" || segs[0] == "webhooks")
-	return route{name: name, key: Key{Route: hash(name), Major: hash(strings.Join(major, "/")), Global: !exempt}}
+	callback := method == http.MethodPost && len(segs) == 4 && segs[0] == "interactions" && segs[3] == "callback"
+	return route{name: name, key: Key{Route: hash(name), Major: hash(strings.Join(major, "/")), Global: !exempt}, local: callback}
 }
 
 // isID reports whether a path segment is a snowflake.

@@ -7,8 +7,8 @@ import (
 
 // Routes as Discord counts them: IDs beyond the top-level resource and
 // tokens replaced in the name, the top-level resource in Major, the
-// interaction endpoints outside the global limit — and no token in a
-// name or a key.
+// interaction endpoints outside the global limit, the callback alone kept
+// in the process's own store — and no token in a name or a key.
 func TestRouteOf(t *testing.T) {
 	const token = "aW50ZXJhY3Rpb246c2VjcmV0"
 	for _, tc := range []struct {
@@ -27,6 +27,9 @@ func TestRouteOf(t *testing.T) {
 		r := routeOf(tc.method, tc.path)
 		if r.name != tc.name || r.key.Global != tc.global {
 			t.Errorf("%s %s: %q, global %v; want %q, %v", tc.method, tc.path, r.name, r.key.Global, tc.name, tc.global)
+		}
+		if callback := tc.name == "POST /interactions/:id/:token/callback"; r.local != callback {
+			t.Errorf("%s %s: kept in the process's own store: %v, want %v", tc.method, tc.path, r.local, callback)
 		}
 		if tc.sameMajorAs != "" {
 			if o := routeOf(tc.method, tc.sameMajorAs); o.key.Major != r.key.Major {

@@ -36,9 +36,14 @@ func newWorld(t *testing.T, opts ...discordtest.ServerOption) *world {
 }
 
 // process returns the session of a new process whose limiter keeps its
-// state in store.
+// state in store. Its breaker is on the manual clock, and, unless cfg
+// says otherwise, waits an hour for the store: a loaded machine must not
+// make the shared store look failed.
 func (w *world) process(store ratelimit.Store, cfg ratelimit.Config) *discordgo.Session {
-	cfg.Store, cfg.Clock = store, w.clock
+	cfg.Store, cfg.Clock, cfg.Now = store, w.clock, w.clock.Now
+	if cfg.StoreTimeout == 0 {
+		cfg.StoreTimeout = time.Hour
+	}
 	cfg.Logger = slog.New(slog.NewTextHandler(w.logs, nil))
 	l := ratelimit.New(cfg)
 	s, err := discordgo.New("Bot " + w.srv.Token())
@@ -326,8 +331,9 @@ func (f *failingStore) Take(ctx context.Context, key ratelimit.Key, global int) 
 }
 
 // While the shared store fails, requests still go, within this process's
-// own limits, and the process says so once; it says so again once the
-// store answers.
+// own limits, and the process says so once; the store is not asked again
+// until the probe interval has passed, and the process says so again once
+// it answers.
 func TestAFailingSharedStoreLeavesTheLimitsToEachProcess(t *testing.T) {
 	t.Parallel()
 	w := newWorld(t)
@@ -345,6 +351,13 @@ func TestAFailingSharedStoreLeavesTheLimitsToEachProcess(t *testing.T) {
 	}
 	store.down.Store(false)
 	if _, err := s.ChannelMessageSend(ch, "y"); err != nil {
+		t.Fatal(err)
+	}
+	if strings.Contains(w.logs.String(), "the shared store answers again") {
+		t.Errorf("the store was asked again before the probe interval; logs:\n%s", w.logs)
+	}
+	w.clock.Advance(ratelimit.DefaultProbeInterval)
+	if _, err := s.ChannelMessageSend(ch, "z"); err != nil {
 		t.Fatal(err)
 	}
 	if !strings.Contains(w.logs.String(), "the shared store answers again") {
