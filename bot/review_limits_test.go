@@ -1,0 +1,82 @@
+package bot_test
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/gambitbot/gambit/bot"
+	"github.com/gambitbot/gambit/bot/customid"
+	"github.com/gambitbot/gambit/internal/discordtest"
+	"github.com/gambitbot/gambit/storage"
+)
+
+// clickReview clicks Review under game id's board as user and waits for
+// the "thinking…" that answers it.
+func clickReview(t *testing.T, h *harness, user string, id storage.GameID) *discordtest.Interaction {
+	t.Helper()
+	board := h.board(id)
+	button, ok := find(board, customid.Review, map[string]string{"game": string(id)})
+	if !ok {
+		t.Fatalf("no Review button under game %s's board", id)
+	}
+	ix, err := h.srv.ClickButton(user, board.ID, button)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return ix
+}
+
+// TestReviewsLeaveTheAIASearchThread: two reviews in the making, held
+// as long as the test likes (as two maximal Gomoku reviews would run for
+// their whole budget), do not hold the AI's turns: a third member's AI
+// game is searched at once, not queued behind them, and its move is
+// played while both reviews are still being made.
+func TestReviewsLeaveTheAIASearchThread(t *testing.T) {
+	t.Parallel()
+	gate := newReviewGate()
+	h := start(t, withReviewGate(t, gate), withConfig(func(c *bot.Config) { c.ReviewThreads = 2 }))
+	alice, bob, carol, dave := h.srv.AddUser("alice").ID, h.srv.AddUser("bob").ID, h.srv.AddUser("carol").ID, h.srv.AddUser("dave").ID
+	first, second := playTicTacToe(t, h, alice, bob), playTicTacToe(t, h, carol, bob)
+	clickReview(t, h, alice, first.ID)
+	clickReview(t, h, carol, second.ID)
+	<-gate.reached
+	<-gate.reached // both reviews are being made, as long as the test holds them
+	g, m := playAI(t, h, dave, opt("game", "tictactoe"), opt("ai", "minimax"), opt("first", "opponent"))
+	if text := embedText(m); strings.Contains(text, "queued") {
+		t.Fatalf("the AI's turn waits behind the reviews: the board says %q", text)
+	}
+	h.waitGame(g.ID, "the AI's first move while both reviews are made", func(g *storage.Game) bool { return len(g.Moves) == 1 })
+	if n := gate.count.Load(); n != 2 {
+		t.Errorf("%d reviews were analysed, want the two held", n)
+	}
+}
+
+// TestAReplicaRefusesAMembersSecondReview: two replicas of the bot share
+// one store, as `gambit serve` processes share a PostgreSQL database.
+// While a member's review is being made on one, a second review asked of
+// the other is refused, since the member's review in the making is
+// known to the store; once the first is shown, the next is made.
+func TestAReplicaRefusesAMembersSecondReview(t *testing.T) {
+	t.Parallel()
+	gate := newReviewGate()
+	h := start(t, withHTTP(), withReviewGate(t, gate))
+	alice, bob, carol := h.srv.AddUser("alice").ID, h.srv.AddUser("bob").ID, h.srv.AddUser("carol").ID
+	first, second := playTicTacToe(t, h, alice, bob), playTicTacToe(t, h, alice, carol)
+	a := h.endpoint
+	b := h.replica(nil)
+
+	ix := clickReview(t, h, alice, first.ID) // to replica A, held there
+	<-gate.reached
+	h.deliverOverHTTP(b)
+	refused, err := clickReview(t, h, alice, second.ID).Reply(h.ctx())
+	if m := readable(refused); err != nil || !m.Ephemeral() || !strings.Contains(m.Content, "still being made") {
+		t.Fatalf("alice's second review, on replica B while A makes her first: %q with %d embeds, %v; want it refused", m.Content, len(m.Embeds), err)
+	}
+	gate.release <- struct{}{}
+	reviewShown(t, h.reply("review")(ix, nil))
+	h.deliverOverHTTP(a)
+	gate.release <- struct{}{}
+	if m, err := clickReview(t, h, alice, second.ID).Reply(h.ctx()); err != nil || len(readable(m).Embeds) == 0 {
+		t.Fatalf("alice's next review, once the first is shown: %q, %v; want it made", readable(m).Content, err)
+	}
+}
