@@ -3,6 +3,7 @@ package bot_test
 import (
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/gambitbot/gambit/bot"
 	"github.com/gambitbot/gambit/bot/customid"
@@ -79,4 +80,56 @@ func TestAReplicaRefusesAMembersSecondReview(t *testing.T) {
 	if m, err := clickReview(t, h, alice, second.ID).Reply(h.ctx()); err != nil || len(readable(m).Embeds) == 0 {
 		t.Fatalf("alice's next review, once the first is shown: %q, %v; want it made", readable(m).Content, err)
 	}
+}
+
+// TestTheServersReviewRateHoldsAcrossReplicas: with a rate of two
+// reviews per server, one made on each of two replicas sharing the
+// store, a third asked of either is refused with when to ask again; a
+// review kept with its game is still shown, taking no slot.
+func TestTheServersReviewRateHoldsAcrossReplicas(t *testing.T) {
+	t.Parallel()
+	gate := newReviewGate()
+	h := start(t, withHTTP(), withReviewGate(t, gate), withConfig(func(c *bot.Config) { c.ReviewRate = 2 }))
+	alice, bob, carol, dave := h.srv.AddUser("alice").ID, h.srv.AddUser("bob").ID, h.srv.AddUser("carol").ID, h.srv.AddUser("dave").ID
+	first, second, third := playTicTacToe(t, h, alice, bob), playTicTacToe(t, h, carol, dave), playTicTacToe(t, h, dave, bob)
+	a := h.endpoint
+	b := h.replica(nil)
+
+	gate.release <- struct{}{}
+	reviewShown(t, h.reply("review")(clickReview(t, h, alice, first.ID), nil)) // made on A
+	h.deliverOverHTTP(b)
+	if m := h.reply("review")(clickReview(t, h, carol, second.ID), nil); len(m.Embeds) == 0 { // made on B
+		t.Fatalf("the server's second review, on replica B: %q; want it made", m.Content)
+	}
+	for _, to := range []string{b, a} {
+		h.deliverOverHTTP(to)
+		m := h.reply("review")(clickReview(t, h, dave, third.ID), nil)
+		if !m.Ephemeral() || len(m.Embeds) != 0 || !strings.Contains(m.Content, "as many reviews") || !strings.Contains(m.Content, "<t:") {
+			t.Errorf("the server's third review, on replica %s: %q with %d embeds; want it refused, saying when to ask again", to, m.Content, len(m.Embeds))
+		}
+	}
+	reviewShown(t, h.reply("review")(clickReview(t, h, bob, first.ID), nil)) // kept: shown, no slot needed
+	if n := gate.count.Load(); n != 1 {
+		t.Errorf("replica A analysed %d games, want the first only", n)
+	}
+}
+
+// TestADeadReplicasReviewClaimExpires: a member's review in the making
+// on a process that died holds their claim in the store until its time
+// to live runs out; then the member's next review is made.
+func TestADeadReplicasReviewClaimExpires(t *testing.T) {
+	t.Parallel()
+	gate := newReviewGate()
+	h := start(t, withClock(), withReviewGate(t, gate))
+	alice, bob := h.srv.AddUser("alice").ID, h.srv.AddUser("bob").ID
+	g := playTicTacToe(t, h, alice, bob)
+	if ok, err := h.store.Claim(h.ctx(), bot.ReviewMemberClaim(alice), "a-dead-process/1", bot.DefaultClaimTTL); !ok || err != nil {
+		t.Fatalf("claim as the dead process: %v, %v", ok, err)
+	}
+	if m := h.reply("review")(clickReview(t, h, alice, g.ID), nil); !strings.Contains(m.Content, "still being made") {
+		t.Fatalf("alice's review while the dead process's claim lasts: %q; want it refused", m.Content)
+	}
+	h.clock.Advance(bot.DefaultClaimTTL + time.Second)
+	gate.release <- struct{}{}
+	reviewShown(t, h.reply("review")(clickReview(t, h, alice, g.ID), nil))
 }
