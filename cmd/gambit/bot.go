@@ -47,6 +47,10 @@ environment and from a .env file in the working directory (see .env.example):
   GAMBIT_TURN_TIMEOUT    how long a player may take per move (default 24h)
   GAMBIT_DEFAULT_AI      the AI of /play without opponent or ai (default minimax)
   GAMBIT_SEARCH_THREADS  total AI search threads (default: the machine's cores)
+  GAMBIT_REVIEW_THREADS  games' reviews made at once, beside the search threads and below
+                         their priority (default: search threads − 1, at least 1)
+  GAMBIT_REVIEW_RATE     reviews the members of one server may have made per hour, over all
+                         the processes (default 20)
   GAMBIT_AI_HASH_MIB     each AI search's transposition table in MiB (default 32)
   GAMBIT_MAX_GAMES_PER_USER  a member's games in progress and challenges sent at most (default 10)
   GAMBIT_MAX_CHALLENGES  a member's challenges waiting for an answer at most (default 3)
@@ -121,6 +125,8 @@ func botSettings(needDiscord bool) (bot.Config, slog.Level, error) {
 		}
 	}
 	count("GAMBIT_SEARCH_THREADS", &cfg.SearchThreads)
+	count("GAMBIT_REVIEW_THREADS", &cfg.ReviewThreads)
+	count("GAMBIT_REVIEW_RATE", &cfg.ReviewRate)
 	count("GAMBIT_AI_HASH_MIB", &cfg.HashMiB)
 	count("GAMBIT_MAX_GAMES_PER_USER", &cfg.MaxGamesPerUser)
 	count("GAMBIT_MAX_CHALLENGES", &cfg.MaxChallenges)
@@ -131,6 +137,9 @@ func botSettings(needDiscord bool) (bot.Config, slog.Level, error) {
 	}
 	if cfg.SearchThreads > maxThreads {
 		errs = append(errs, fmt.Errorf("GAMBIT_SEARCH_THREADS=%d: at most %d", cfg.SearchThreads, maxThreads))
+	}
+	if cfg.ReviewThreads > maxThreads {
+		errs = append(errs, fmt.Errorf("GAMBIT_REVIEW_THREADS=%d: at most %d", cfg.ReviewThreads, maxThreads))
 	}
 	if needDiscord {
 		if err := shardSettings(&cfg); err != nil {
