@@ -193,6 +193,10 @@ type Config struct {
 	// the workers of every process sharing it (see PlayAI); nil runs them
 	// on this process's workers.
 	AIQueue AIQueue
+	// ReviewQueue, if not nil, takes the games' reviews this process is
+	// asked for, for the review workers of every process sharing it
+	// (see MakeReview); nil makes them on this process's ReviewThreads.
+	ReviewQueue ReviewQueue
 	// Deadlines, if not nil, runs the games' deadlines as jobs of a queue
 	// the processes share (see EndDeadline); nil looks for the due games
 	// every TickInterval.
@@ -264,6 +268,14 @@ func (c *Config) setDefaults() {
 func Procs(cfg Config) int {
 	cfg.setDefaults()
 	return runtime.NumCPU() + cfg.SearchThreads + cfg.ReviewThreads
+}
+
+// ReviewThreads returns how many reviews a process with cfg makes at once
+// (Config.ReviewThreads, or its default), the review workers of a
+// process that works the review queue.
+func ReviewThreads(cfg Config) int {
+	cfg.setDefaults()
+	return cfg.ReviewThreads
 }
 
 // Bot is a running Gambit bot.

@@ -6,11 +6,8 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"math/rand/v2"
-	"strconv"
 	"strings"
 	"sync"
-	"time"
 
 	"github.com/bwmarrin/discordgo"
 
@@ -55,12 +52,6 @@ type reviews struct {
 	budget  *review.Budget        // each position's search; nil means review.Standard's
 	analyze func(g *storage.Game) // if not nil, called before a game is analysed
 }
-
-// The keys of the claims that limit reviews (see above).
-const (
-	reviewMemberPrefix = "review/member/"
-	reviewRatePrefix   = "review/rate/"
-)
 
 // reviewCall is one review being made; done is closed once rev or err
 // is set.
@@ -139,113 +130,7 @@ func (b reviewFlow) startReview(ctx context.Context, ix *interaction, id storage
 		admitted.cancel()
 		return err
 	}
-	job := &task{owner: admitted.member, run: func() {
-		defer admitted.done()
-		b.showReview(admitted.ctx, ix, g, gm, start)
-	}}
-	if _, ok := b.reviewers.Submit(context.Background(), job); !ok {
-		admitted.cancel()
-		return ix.editResponse(render.Message{Content: ix.lang().T("review.stopping")})
-	}
-	return nil
-}
-
-// admission is a review the limits let through: the member's claim on
-// their review in the making, and the rate slot it took, if any.
-type admission struct {
-	member string
-	ctx    context.Context // the review's: done at shutdown or once the member's claim is lost
-	done   func()          // gives the member's claim up, the review shown
-	slot   string          // the rate slot's key, "" if the review is kept and takes none
-	owner  string          // the slot's owner
-	b      reviewFlow
-}
-
-// cancel undoes the admission of a review that was not queued: the
-// member's claim and the rate slot are given back.
-func (a *admission) cancel() {
-	a.done()
-	if a.slot == "" {
-		return
-	}
-	if err := a.b.store.Release(context.Background(), a.slot, a.owner); err != nil {
-		a.b.log.Warn("review: give the rate slot back", "err", err)
-	}
-}
-
-// admitReview checks the limits of ix's member's review of g, in the
-// store: the member may have one review in the making, and the place
-// (server, DM or group DM) ReviewRate reviews made per ReviewWindow, of
-// which a review kept with its game takes none. A refusal is the
-// member's error, saying when to ask again.
-func (b reviewFlow) admitReview(ctx context.Context, ix *interaction, g *storage.Game) (*admission, error) {
-	a := &admission{member: ix.user().ID, b: b}
-	claimed, done, ok, err := b.keepClaim(b.stopping, reviewMemberPrefix+a.member, b.owner(), "review", "member", a.member)
-	if err != nil {
-		return nil, fmt.Errorf("bot: claim %s's review: %w", a.member, err)
-	}
-	if !ok {
-		return nil, userErr("review.busy")
-	}
-	a.ctx, a.done = claimed, done
-	if b.keptReview(ctx, g) != nil {
-		return a, nil
-	}
-	if a.slot, a.owner, err = b.takeReviewSlot(ctx, place(ix.GuildID, ix.ChannelID)); err != nil {
-		done()
-		return nil, err
-	}
-	return a, nil
-}
-
-// owner returns a new owner of a claim of this process: its instance and
-// a random suffix, so that each review's claims are its own.
-func (b reviewFlow) owner() string {
-	return fmt.Sprintf("%s/%016x", b.cfg.Instance, rand.Uint64())
-}
-
-// takeReviewSlot claims one of the ReviewRate slots of where (a place)
-// for ReviewWindow and returns its key and owner, whose name ends with
-// when the slot expires (@ Unix seconds), for the refusal of the next
-// review to say when a slot frees up. With every slot taken it returns
-// the member's error "review.rate".
-func (b reviewFlow) takeReviewSlot(ctx context.Context, where string) (key, owner string, err error) {
-	prefix := reviewRatePrefix + where + "/"
-	taken, err := b.store.Claims(ctx, prefix)
-	if err != nil {
-		return "", "", fmt.Errorf("bot: list the review slots of %s: %w", where, err)
-	}
-	window := b.cfg.ReviewWindow
-	owner = fmt.Sprintf("%s@%d", b.owner(), b.now().Add(window).Unix())
-	for i := range b.cfg.ReviewRate {
-		key := prefix + strconv.Itoa(i)
-		if _, ok := taken[key]; ok {
-			continue
-		}
-		ok, err := b.store.Claim(ctx, key, owner, window)
-		if err != nil {
-			return "", "", fmt.Errorf("bot: claim review slot %s: %w", key, err)
-		}
-		if ok {
-			return key, owner, nil
-		}
-		taken[key] = "" // taken meanwhile by another review; its end is unknown here
-	}
-	return "", "", userErr("review.rate", "When", render.RelativeTime(b.nextSlot(taken)))
-}
-
-// nextSlot returns when the first of the taken review slots (key to
-// owner) expires: the earliest end their owners name, or a window from
-// now if none does.
-func (b reviewFlow) nextSlot(taken map[string]string) time.Time {
-	next := b.now().Add(b.cfg.ReviewWindow)
-	for _, owner := range taken {
-		_, end, ok := strings.Cut(owner[strings.LastIndexByte(owner, '/')+1:], "@")
-		if sec, err := strconv.ParseInt(end, 10, 64); ok && err == nil && time.Unix(sec, 0).Before(next) {
-			next = time.Unix(sec, 0)
-		}
-	}
-	return next
+	return b.queueReview(ix, admitted, g, gm, start)
 }
 
 // showReview makes (or finds) g's review and its pictures, on a review
@@ -254,8 +139,8 @@ func (b reviewFlow) showReview(ctx context.Context, ix *interaction, g *storage.
 	l := ix.lang()
 	msg, err := b.reviewMessage(ctx, ix, g, gm, start)
 	switch {
-	case err != nil && b.stopping.Err() != nil && errors.Is(err, context.Canceled):
-		msg = render.Message{Content: l.T("review.stopping")} // shutdown began: asked for again after the restart
+	case err != nil && ctx.Err() != nil && errors.Is(err, context.Canceled):
+		msg = render.Message{Content: l.T("review.stopping")} // shutdown began (or the claim was lost): asked for again after the restart
 	case err != nil:
 		b.log.Warn("review", "game", g.ID, "err", err)
 		msg = render.Message{Content: l.T("review.failed")}

@@ -1,6 +1,8 @@
 package bot_test
 
 import (
+	"context"
+	"log/slog"
 	"strings"
 	"testing"
 	"time"
@@ -9,6 +11,7 @@ import (
 	"github.com/gambitbot/gambit/bot/customid"
 	"github.com/gambitbot/gambit/internal/discordtest"
 	"github.com/gambitbot/gambit/storage"
+	"github.com/gambitbot/gambit/strategies/review"
 )
 
 // clickReview clicks Review under game id's board as user and waits for
@@ -132,4 +135,59 @@ func TestADeadReplicasReviewClaimExpires(t *testing.T) {
 	h.clock.Advance(bot.DefaultClaimTTL + time.Second)
 	gate.release <- struct{}{}
 	reviewShown(t, h.reply("review")(clickReview(t, h, alice, g.ID), nil))
+}
+
+// chanReviewQueue is a review queue that hands the reviews to the test.
+type chanReviewQueue chan bot.ReviewJob
+
+func (q chanReviewQueue) EnqueueReview(_ context.Context, j bot.ReviewJob) error {
+	q <- j
+	return nil
+}
+
+// TestReviewsGoToTheQueueAndAWorkerMakesThem: with a review queue the
+// bot that got the click answers it as deferred and queues the review,
+// with the click's interaction, instead of making it; meanwhile the
+// member's claim stands, so a second review is refused. A worker —
+// another bot that only works the queue, over REST — makes it, shows it
+// as the click's answer and gives the claim up.
+func TestReviewsGoToTheQueueAndAWorkerMakesThem(t *testing.T) {
+	t.Parallel()
+	q := make(chanReviewQueue, 4)
+	h := start(t, withConfig(func(c *bot.Config) { c.ReviewQueue = q }))
+	alice, bob := h.srv.AddUser("alice").ID, h.srv.AddUser("bob").ID
+	g := playTicTacToe(t, h, alice, bob)
+	ix := clickReview(t, h, alice, g.ID)
+	var job bot.ReviewJob
+	select {
+	case job = <-q:
+	case <-time.After(waitTimeout()):
+		t.Fatal("no review queued")
+	}
+	if job.Game != g.ID || job.Member != alice || job.Token == "" || job.Interaction != ix.ID {
+		t.Errorf("queued the review of game %s for %s through interaction %s (token %v); want game %s for alice through %s",
+			job.Game, job.Member, job.Interaction, job.Token != "", g.ID, ix.ID)
+	}
+	if r, err := ix.Response(h.ctx()); err != nil || r.Type != 5 {
+		t.Fatalf("the click was answered %+v, %v; want a deferred answer", r, err)
+	}
+	if m := h.reply("review")(clickReview(t, h, alice, g.ID), nil); !strings.Contains(m.Content, "still being made") {
+		t.Errorf("alice's second review while the first is queued: %q; want it refused", m.Content)
+	}
+
+	w, err := bot.New(bot.Config{Token: h.srv.Token(), APIURL: h.srv.URL(), Logger: slog.New(slog.NewTextHandler(h.logs, nil))}, h.store)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := w.PrepareWorker(); err != nil {
+		t.Fatal(err)
+	}
+	bot.SetReview(w, review.Budget{Nodes: 100_000}, nil)
+	if err := w.MakeReview(context.Background(), job); err != nil {
+		t.Fatalf("the worker: %v", err)
+	}
+	reviewShown(t, h.reply("review")(ix, nil))
+	if claims, err := h.store.Claims(h.ctx(), bot.ReviewMemberClaim(alice)); err != nil || len(claims) != 0 {
+		t.Errorf("alice's claims once her review is shown: %v, %v; want none", claims, err)
+	}
 }

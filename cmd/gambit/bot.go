@@ -34,7 +34,7 @@ environment and from a .env file in the working directory (see .env.example):
   GAMBIT_DATABASE_URL    a PostgreSQL database (postgres://…) instead of the file
   GAMBIT_DB_POOLER       pgbouncer when that URL is PgBouncer's in transaction pooling mode (default none)
   GAMBIT_DB_MAX_CONNS    this process's database connections at most (default 10, plus search
-                         threads + 5 when it plays AI turns too)
+                         and review threads + 5 when it plays AI turns too)
   GAMBIT_SHARDS          gateway shards of the whole bot: a count, or auto for Discord's (default 1)
   GAMBIT_SHARD_IDS       the shards this process runs: 0-3, 0,2, or auto to share them with the
                          other processes on the database and take over those of a dead one (default all)
@@ -272,10 +272,15 @@ func serveBot(ctx context.Context, sio stdio, m mode) error {
 		"active", stats.Games[storage.StatusActive], "pending", stats.Games[storage.StatusPending],
 		"finished", stats.Games[storage.StatusFinished]+stats.Games[storage.StatusForfeited])
 
-	// On PostgreSQL the AI turns go through the queue, and this process
-	// plays them too unless GAMBIT_AI_TURNS leaves them to the workers.
-	if cfg.AIQueue, err = aiQueue(store, log); err != nil {
+	// On PostgreSQL the AI turns and the reviews go through the queue,
+	// and this process works them too unless GAMBIT_AI_TURNS leaves them
+	// to the workers.
+	q, err := aiQueue(store, log)
+	if err != nil {
 		return err
+	}
+	if q != nil {
+		cfg.AIQueue, cfg.ReviewQueue = q, q
 	}
 	cfg.Deadlines = deadlines(store)
 	if cfg.AIQueue == nil && !here {
