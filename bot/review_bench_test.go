@@ -19,7 +19,37 @@ import (
 	"github.com/gambitbot/gambit/storage/storetest"
 )
 
-// fullBoardGomoku stores a finished Gomoku game between a and b in the
+// finishedGame stores a finished game of kind between a and c in the
+// harness's channel, played with moves and won by winner (an index of
+// its players, or storage.Draw), as the bot would have left it.
+func finishedGame(tb testing.TB, h *harness, kind string, a, c string, moves []string, winner int) *storage.Game {
+	tb.Helper()
+	gm, err := catalog.Lookup(kind)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	pos, err := gm.New(games.Options{})
+	if err != nil {
+		tb.Fatal(err)
+	}
+	for _, text := range moves {
+		m, err := pos.ParseMove(text)
+		if err != nil {
+			tb.Fatal(err)
+		}
+		pos.Play(m)
+	}
+	g := storetest.UserVsUser(storage.Kind(kind), a, c)
+	g.GuildID, g.ChannelID, g.MessageID = h.srv.GuildID(), h.srv.ChannelID(), ""
+	g = storetest.MustCreate(tb, h.store, g)
+	g.Moves, g.Position, g.Turn, g.Status = moves, pos.String(), len(moves)%2, storage.StatusFinished
+	if _, err := h.store.FinishGame(h.ctx(), g, storage.Result{Winner: winner}); err != nil {
+		tb.Fatal(err)
+	}
+	return h.game(g.ID)
+}
+
+// fullBoardGomoku stores a finished Gomoku game between a and c in the
 // harness's channel: the longest there is, 225 moves filling the board
 // without five in a row (cmd/gambit/testdata), a draw.
 func fullBoardGomoku(b *testing.B, h *harness, a, c string) *storage.Game {
@@ -28,30 +58,7 @@ func fullBoardGomoku(b *testing.B, h *harness, a, c string) *storage.Game {
 	if err != nil {
 		b.Fatal(err)
 	}
-	gm, err := catalog.Lookup("gomoku")
-	if err != nil {
-		b.Fatal(err)
-	}
-	pos, err := gm.New(games.Options{})
-	if err != nil {
-		b.Fatal(err)
-	}
-	moves := strings.Fields(string(text))
-	for _, text := range moves {
-		m, err := pos.ParseMove(text)
-		if err != nil {
-			b.Fatal(err)
-		}
-		pos.Play(m)
-	}
-	g := storetest.UserVsUser(storage.Kind("gomoku"), a, c)
-	g.GuildID, g.ChannelID, g.MessageID = h.srv.GuildID(), h.srv.ChannelID(), ""
-	g = storetest.MustCreate(b, h.store, g)
-	g.Moves, g.Position, g.Turn, g.Status = moves, pos.String(), len(moves)%2, storage.StatusFinished
-	if _, err := h.store.FinishGame(h.ctx(), g, storage.Result{Winner: storage.Draw}); err != nil {
-		b.Fatal(err)
-	}
-	return h.game(g.ID)
+	return finishedGame(b, h, "gomoku", a, c, strings.Fields(string(text)), storage.Draw)
 }
 
 // BenchmarkAIFirstMoveBesideTwoGomokuReviews measures how long a member

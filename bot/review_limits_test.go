@@ -8,26 +8,37 @@ import (
 	"time"
 
 	"github.com/gambitbot/gambit/bot"
-	"github.com/gambitbot/gambit/bot/customid"
 	"github.com/gambitbot/gambit/internal/discordtest"
 	"github.com/gambitbot/gambit/storage"
 	"github.com/gambitbot/gambit/strategies/review"
 )
 
-// clickReview clicks Review under game id's board as user and waits for
-// the "thinking…" that answers it.
-func clickReview(t *testing.T, h *harness, user string, id storage.GameID) *discordtest.Interaction {
+// wonTicTacToe stores a finished Tic-Tac-Toe game in which a (x) beat c
+// as playTicTacToe plays it, without playing it through Discord.
+func wonTicTacToe(t *testing.T, h *harness, a, c string) *storage.Game {
 	t.Helper()
-	board := h.board(id)
-	button, ok := find(board, customid.Review, map[string]string{"game": string(id)})
-	if !ok {
-		t.Fatalf("no Review button under game %s's board", id)
-	}
-	ix, err := h.srv.ClickButton(user, board.ID, button)
+	return finishedGame(t, h, "tictactoe", a, c, []string{"5", "2", "1", "9", "7", "3", "4"}, 0)
+}
+
+// askReview sends /review game: for game id as user, in the harness's
+// channel.
+func askReview(t *testing.T, h *harness, user string, id storage.GameID) *discordtest.Interaction {
+	t.Helper()
+	ix, err := h.srv.SendCommand(discordtest.SlashCommand{UserID: user, Name: "review", Options: []discordtest.Option{opt("game", string(id))}})
 	if err != nil {
 		t.Fatal(err)
 	}
 	return ix
+}
+
+// answer waits for the answer to ix, as the member sees it once settled.
+func answer(t *testing.T, h *harness, ix *discordtest.Interaction) discordtest.Message {
+	t.Helper()
+	m, err := ix.Reply(h.ctx())
+	if err != nil {
+		t.Fatalf("no answer to interaction %s: %v", ix.ID, err)
+	}
+	return readable(m)
 }
 
 // TestReviewsLeaveTheAIASearchThread: two reviews in the making, held
@@ -40,9 +51,9 @@ func TestReviewsLeaveTheAIASearchThread(t *testing.T) {
 	gate := newReviewGate()
 	h := start(t, withReviewGate(t, gate), withConfig(func(c *bot.Config) { c.ReviewThreads = 2 }))
 	alice, bob, carol, dave := h.srv.AddUser("alice").ID, h.srv.AddUser("bob").ID, h.srv.AddUser("carol").ID, h.srv.AddUser("dave").ID
-	first, second := playTicTacToe(t, h, alice, bob), playTicTacToe(t, h, carol, bob)
-	clickReview(t, h, alice, first.ID)
-	clickReview(t, h, carol, second.ID)
+	first, second := wonTicTacToe(t, h, alice, bob), wonTicTacToe(t, h, carol, bob)
+	askReview(t, h, alice, first.ID)
+	askReview(t, h, carol, second.ID)
 	<-gate.reached
 	<-gate.reached // both reviews are being made, as long as the test holds them
 	g, m := playAI(t, h, dave, opt("game", "tictactoe"), opt("ai", "minimax"), opt("first", "opponent"))
@@ -65,23 +76,22 @@ func TestAReplicaRefusesAMembersSecondReview(t *testing.T) {
 	gate := newReviewGate()
 	h := start(t, withHTTP(), withReviewGate(t, gate))
 	alice, bob, carol := h.srv.AddUser("alice").ID, h.srv.AddUser("bob").ID, h.srv.AddUser("carol").ID
-	first, second := playTicTacToe(t, h, alice, bob), playTicTacToe(t, h, alice, carol)
+	first, second := wonTicTacToe(t, h, alice, bob), wonTicTacToe(t, h, alice, carol)
 	a := h.endpoint
 	b := h.replica(nil)
 
-	ix := clickReview(t, h, alice, first.ID) // to replica A, held there
+	ix := askReview(t, h, alice, first.ID) // to replica A, held there
 	<-gate.reached
 	h.deliverOverHTTP(b)
-	refused, err := clickReview(t, h, alice, second.ID).Reply(h.ctx())
-	if m := readable(refused); err != nil || !m.Ephemeral() || !strings.Contains(m.Content, "still being made") {
-		t.Fatalf("alice's second review, on replica B while A makes her first: %q with %d embeds, %v; want it refused", m.Content, len(m.Embeds), err)
+	if m := answer(t, h, askReview(t, h, alice, second.ID)); !m.Ephemeral() || !strings.Contains(m.Content, "still being made") {
+		t.Fatalf("alice's second review, on replica B while A makes her first: %q with %d embeds; want it refused", m.Content, len(m.Embeds))
 	}
 	gate.release <- struct{}{}
-	reviewShown(t, h.reply("review")(ix, nil))
+	reviewShown(t, answer(t, h, ix))
 	h.deliverOverHTTP(a)
 	gate.release <- struct{}{}
-	if m, err := clickReview(t, h, alice, second.ID).Reply(h.ctx()); err != nil || len(readable(m).Embeds) == 0 {
-		t.Fatalf("alice's next review, once the first is shown: %q, %v; want it made", readable(m).Content, err)
+	if m := answer(t, h, askReview(t, h, alice, second.ID)); len(m.Embeds) == 0 {
+		t.Fatalf("alice's next review, once the first is shown: %q; want it made", m.Content)
 	}
 }
 
@@ -94,24 +104,24 @@ func TestTheServersReviewRateHoldsAcrossReplicas(t *testing.T) {
 	gate := newReviewGate()
 	h := start(t, withHTTP(), withReviewGate(t, gate), withConfig(func(c *bot.Config) { c.ReviewRate = 2 }))
 	alice, bob, carol, dave := h.srv.AddUser("alice").ID, h.srv.AddUser("bob").ID, h.srv.AddUser("carol").ID, h.srv.AddUser("dave").ID
-	first, second, third := playTicTacToe(t, h, alice, bob), playTicTacToe(t, h, carol, dave), playTicTacToe(t, h, dave, bob)
+	first, second, third := wonTicTacToe(t, h, alice, bob), wonTicTacToe(t, h, carol, dave), wonTicTacToe(t, h, dave, bob)
 	a := h.endpoint
-	b := h.replica(nil)
+	b := h.replica(nil, func(b *bot.Bot) { bot.SetReview(b, review.Budget{Nodes: 100_000}, nil) })
 
 	gate.release <- struct{}{}
-	reviewShown(t, h.reply("review")(clickReview(t, h, alice, first.ID), nil)) // made on A
+	reviewShown(t, answer(t, h, askReview(t, h, alice, first.ID))) // made on A
 	h.deliverOverHTTP(b)
-	if m := h.reply("review")(clickReview(t, h, carol, second.ID), nil); len(m.Embeds) == 0 { // made on B
+	if m := answer(t, h, askReview(t, h, carol, second.ID)); len(m.Embeds) == 0 { // made on B
 		t.Fatalf("the server's second review, on replica B: %q; want it made", m.Content)
 	}
 	for _, to := range []string{b, a} {
 		h.deliverOverHTTP(to)
-		m := h.reply("review")(clickReview(t, h, dave, third.ID), nil)
+		m := answer(t, h, askReview(t, h, dave, third.ID))
 		if !m.Ephemeral() || len(m.Embeds) != 0 || !strings.Contains(m.Content, "as many reviews") || !strings.Contains(m.Content, "<t:") {
 			t.Errorf("the server's third review, on replica %s: %q with %d embeds; want it refused, saying when to ask again", to, m.Content, len(m.Embeds))
 		}
 	}
-	reviewShown(t, h.reply("review")(clickReview(t, h, bob, first.ID), nil)) // kept: shown, no slot needed
+	reviewShown(t, answer(t, h, askReview(t, h, bob, first.ID))) // kept: shown, no slot needed
 	if n := gate.count.Load(); n != 1 {
 		t.Errorf("replica A analysed %d games, want the first only", n)
 	}
@@ -125,16 +135,16 @@ func TestADeadReplicasReviewClaimExpires(t *testing.T) {
 	gate := newReviewGate()
 	h := start(t, withClock(), withReviewGate(t, gate))
 	alice, bob := h.srv.AddUser("alice").ID, h.srv.AddUser("bob").ID
-	g := playTicTacToe(t, h, alice, bob)
+	g := wonTicTacToe(t, h, alice, bob)
 	if ok, err := h.store.Claim(h.ctx(), bot.ReviewMemberClaim(alice), "a-dead-process/1", bot.DefaultClaimTTL); !ok || err != nil {
 		t.Fatalf("claim as the dead process: %v, %v", ok, err)
 	}
-	if m := h.reply("review")(clickReview(t, h, alice, g.ID), nil); !strings.Contains(m.Content, "still being made") {
+	if m := answer(t, h, askReview(t, h, alice, g.ID)); !strings.Contains(m.Content, "still being made") {
 		t.Fatalf("alice's review while the dead process's claim lasts: %q; want it refused", m.Content)
 	}
 	h.clock.Advance(bot.DefaultClaimTTL + time.Second)
 	gate.release <- struct{}{}
-	reviewShown(t, h.reply("review")(clickReview(t, h, alice, g.ID), nil))
+	reviewShown(t, answer(t, h, askReview(t, h, alice, g.ID)))
 }
 
 // chanReviewQueue is a review queue that hands the reviews to the test.
@@ -156,8 +166,8 @@ func TestReviewsGoToTheQueueAndAWorkerMakesThem(t *testing.T) {
 	q := make(chanReviewQueue, 4)
 	h := start(t, withConfig(func(c *bot.Config) { c.ReviewQueue = q }))
 	alice, bob := h.srv.AddUser("alice").ID, h.srv.AddUser("bob").ID
-	g := playTicTacToe(t, h, alice, bob)
-	ix := clickReview(t, h, alice, g.ID)
+	g := wonTicTacToe(t, h, alice, bob)
+	ix := askReview(t, h, alice, g.ID)
 	var job bot.ReviewJob
 	select {
 	case job = <-q:
@@ -171,7 +181,7 @@ func TestReviewsGoToTheQueueAndAWorkerMakesThem(t *testing.T) {
 	if r, err := ix.Response(h.ctx()); err != nil || r.Type != 5 {
 		t.Fatalf("the click was answered %+v, %v; want a deferred answer", r, err)
 	}
-	if m := h.reply("review")(clickReview(t, h, alice, g.ID), nil); !strings.Contains(m.Content, "still being made") {
+	if m := answer(t, h, askReview(t, h, alice, g.ID)); !strings.Contains(m.Content, "still being made") {
 		t.Errorf("alice's second review while the first is queued: %q; want it refused", m.Content)
 	}
 
@@ -186,7 +196,7 @@ func TestReviewsGoToTheQueueAndAWorkerMakesThem(t *testing.T) {
 	if err := w.MakeReview(context.Background(), job); err != nil {
 		t.Fatalf("the worker: %v", err)
 	}
-	reviewShown(t, h.reply("review")(ix, nil))
+	reviewShown(t, answer(t, h, ix))
 	if claims, err := h.store.Claims(h.ctx(), bot.ReviewMemberClaim(alice)); err != nil || len(claims) != 0 {
 		t.Errorf("alice's claims once her review is shown: %v, %v; want none", claims, err)
 	}
