@@ -188,15 +188,24 @@ func (b reviewFlow) queueReview(ix *interaction, a *admission, g *storage.Game, 
 // ix's answer, in ctx: it takes the member's claim over, renewing it
 // while the review is made — the review stops once the claim is lost —
 // and gives it up once the review is shown. A claim that ran out and was
-// taken by a newer review makes this one void.
+// taken by a newer review makes this one void: the member is told it
+// failed.
 func (b reviewFlow) makeReview(ctx context.Context, ix *interaction, j ReviewJob, g *storage.Game, gm *games.Game, start engine.Position) {
 	claimed, done, ok, err := b.keepClaim(ctx, reviewMemberPrefix+j.Member, j.Claim, "review", "member", j.Member)
 	if err != nil || !ok {
 		b.log.Warn("review: the member's claim is gone; dropping the review", "game", j.Game, "err", err)
+		b.failReview(ix, j)
 		return
 	}
 	defer done()
 	b.showReview(claimed, ix, g, gm, start)
+}
+
+// failReview tells the member that j's review could not be made.
+func (b reviewFlow) failReview(ix *interaction, j ReviewJob) {
+	if err := ix.editResponse(render.Message{Content: ix.lang().T("review.failed")}); err != nil {
+		b.log.Warn("review: say it failed", "game", j.Game, "err", err)
+	}
 }
 
 // MakeReview makes a review taken from the review queue and shows it
@@ -204,24 +213,30 @@ func (b reviewFlow) makeReview(ctx context.Context, ix *interaction, j ReviewJob
 // worker's: the review stops between positions once it is done). It
 // returns nil once the review is shown or void — its interaction's token
 // expired while it waited, or the member's claim was taken by a newer
-// review — and an error when it could not be attempted (the store
-// failed).
+// review — and an error when the game could not be read (the member is
+// told the review failed).
 func (b *Bot) MakeReview(ctx context.Context, j ReviewJob) error {
 	if time.Since(j.Queued) >= reviewTokenLife {
 		b.log.Warn("review: waited longer than its interaction lives; dropping it", "game", j.Game)
 		return nil
 	}
-	g, err := b.store.Game(ctx, j.Game)
-	if err != nil {
-		return fmt.Errorf("bot: review of game %s: %w", j.Game, err)
-	}
-	gm, start, err := render.StartOf(g)
-	if err != nil {
-		return fmt.Errorf("bot: review of game %s: %w", j.Game, err)
-	}
 	raw := &discordgo.Interaction{ID: j.Interaction, AppID: j.AppID, Token: j.Token}
 	ix := &interaction{envelope: envelopeOf(raw), raw: raw, b: b, out: b.answers, received: time.Now(), at: b.now()}
 	ix.Locale = discordgo.Locale(j.Locale)
-	reviewFlow{b}.makeReview(ctx, ix, j, g, gm, start)
+	rf := reviewFlow{b}
+	g, err := b.store.Game(ctx, j.Game)
+	var gm *games.Game
+	var start engine.Position
+	if err == nil {
+		gm, start, err = render.StartOf(g)
+	}
+	if err != nil {
+		rf.failReview(ix, j)
+		if rerr := b.store.Release(context.WithoutCancel(ctx), reviewMemberPrefix+j.Member, j.Claim); rerr != nil {
+			b.log.Warn("review: give the member's claim back", "member", j.Member, "err", rerr)
+		}
+		return fmt.Errorf("bot: review of game %s: %w", j.Game, err)
+	}
+	rf.makeReview(ctx, ix, j, g, gm, start)
 	return nil
 }

@@ -45,7 +45,10 @@ func TestReviewsNeverHoldAnAITurn(t *testing.T) {
 	}
 	for range 2 {
 		select {
-		case <-held.started:
+		case j := <-held.started:
+			if j.Game != r.game.ID || (j.Member != "a" && j.Member != "b") || j.Queued.IsZero() {
+				t.Errorf("the worker took up %+v, want a review of game %s as queued", j, r.game.ID)
+			}
 		case <-time.After(waitLimit):
 			t.Fatal("the two reviews were not both taken up")
 		}
