@@ -117,7 +117,7 @@ func TestTheServersReviewRateHoldsAcrossReplicas(t *testing.T) {
 	for _, to := range []string{b, a} {
 		h.deliverOverHTTP(to)
 		m := answer(t, h, askReview(t, h, dave, third.ID))
-		if !m.Ephemeral() || len(m.Embeds) != 0 || !strings.Contains(m.Content, "as many reviews") || !strings.Contains(m.Content, "<t:") {
+		if !m.Ephemeral() || len(m.Embeds) != 0 || !strings.Contains(m.Content, "as many new reviews") || !strings.Contains(m.Content, "<t:") {
 			t.Errorf("the server's third review, on replica %s: %q with %d embeds; want it refused, saying when to ask again", to, m.Content, len(m.Embeds))
 		}
 	}
