@@ -25,7 +25,9 @@ import (
 // with a deferred reply (Discord's "thinking…"); the review is then made
 // outside the game's lock, on the review workers (Config.ReviewThreads):
 // threads of their own beside the AI's search threads and at a lower
-// priority than theirs, so that no review ever holds up an AI turn. It
+// priority than theirs, so that no review ever holds up an AI turn — this
+// process's, or with Config.ReviewQueue (River's, on PostgreSQL) those of
+// whichever process takes the job (MakeReview, reviewjobs.go). It
 // is searched within the game's node budget (review.Standard: a long
 // game's positions share it), stops between positions when its context
 // ends, and is kept with the game (storage.Review), so that the next
@@ -34,9 +36,10 @@ import (
 // again.
 //
 // The limits hold across every process sharing the store, as claims in
-// it (Store.Claim): a member has one review in the making at a time (the
-// claim reviewMemberKey, renewed while the review waits and is made, so
-// that a process that dies lets it go within ClaimTTL), and the members
+// it (Store.Claim, admitReview): a member has one review in the making at
+// a time (their claim, taken for the click's 15 minutes when asked and
+// taken over — renewed every third of ClaimTTL — by whoever makes it, so
+// that a process that dies making it lets it go within ClaimTTL), and the members
 // of one server (or one DM or group DM) may have ReviewRate reviews made
 // per ReviewWindow (ReviewRate slots per place, each claimed for the
 // window and left to expire). A review kept with its game is shown
