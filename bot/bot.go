@@ -60,8 +60,8 @@ const (
 	// DefaultReviewRate and DefaultReviewWindow let the members of a
 	// server have 20 reviews made an hour: a busy server's members
 	// reviewing the games they finish, while a server's maximal reviews
-	// (about 30 s of a thread each, review.Standard) take at most a sixth
-	// of one review thread, leaving the rest to the other servers.
+	// (about 25 s of a thread each, review.Standard) take at most a
+	// seventh of one review thread, leaving the rest to the other servers.
 	DefaultReviewRate   = 20
 	DefaultReviewWindow = time.Hour
 	// DefaultShutdownTimeout leaves, within the 10 seconds Docker gives

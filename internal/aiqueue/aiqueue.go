@@ -9,6 +9,10 @@
 // the move is committed against the game's version, so a turn is played
 // once however often its job runs.
 //
+// The games' reviews are River jobs of their own queue (ReviewArgs), at
+// the lowest priority and on review workers apart from the AI turns', so
+// that no review holds up an AI turn; the bot's MakeReview makes them.
+//
 // The games' deadlines are River jobs too: storage/postgres schedules a
 // game's job (postgres.DeadlineArgs) in the transaction that writes it
 // with a deadline, River makes it available at that time, and a Worker
@@ -16,8 +20,9 @@
 // its version, once, instead of every process polling for due games.
 //
 // River's tables are created and upgraded with Gambit's schema by
-// storage/postgres (migrateQueue). The bot knows only its AIQueue and
-// Deadlines interfaces; this package is the adapter the binary wires in.
+// storage/postgres (migrateQueue). The bot knows only its AIQueue,
+// ReviewQueue and Deadlines interfaces; this package is the adapter the
+// binary wires in.
 package aiqueue
 
 import (
@@ -81,14 +86,15 @@ type ReviewArgs struct {
 func (ReviewArgs) Kind() string { return "gambit_review" }
 
 // InsertOpts implements river.JobArgsWithInsertOpts: the reviews' queue,
-// at River's lowest priority (reviewPriority), and one attempt: a review whose worker
-// died is not made again (its member asks again once their claim
-// expires), since its interaction may not outlive the wait.
+// at River's lowest priority (reviewPriority), and one attempt: a review
+// whose worker died is not made again (its member asks again once their
+// claim expires), since its interaction may not outlive the wait.
 func (ReviewArgs) InsertOpts() river.InsertOpts {
 	return river.InsertOpts{Queue: ReviewQueueName, MaxAttempts: 1, Priority: reviewPriority}
 }
 
-// Queue enqueues AI turns on River: the bot's AIQueue.
+// Queue enqueues AI turns and reviews on River: the bot's AIQueue and
+// ReviewQueue.
 type Queue struct {
 	client *river.Client[pgx.Tx]
 }
