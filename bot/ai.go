@@ -157,13 +157,23 @@ func aiClaim(id storage.GameID, ply int) string {
 }
 
 // claimAI claims the AI turn t for this process and renews the claim
-// until release is called. It reports false when another process holds
-// it. The returned context is done once the claim is lost (a stall longer
-// than its time to live), so that the search stops; the move would lose
-// its compare-and-set anyway to whoever took the claim.
+// until release is called (keepClaim). It reports false when another
+// process holds it. The returned context is done once the claim is lost
+// (a stall longer than its time to live), so that the search stops; the
+// move would lose its compare-and-set anyway to whoever took the claim.
 func (b aiFlow) claimAI(ctx context.Context, t aiTurn) (claimed context.Context, release func(), ok bool, err error) {
-	key, ttl, id := aiClaim(t.game, t.ply), b.cfg.ClaimTTL, t.game
-	if ok, err := b.store.Claim(ctx, key, b.cfg.Instance, ttl); !ok || err != nil {
+	return b.keepClaim(ctx, aiClaim(t.game, t.ply), b.cfg.Instance, "AI turn", "game", t.game)
+}
+
+// keepClaim takes the claim key for owner for ClaimTTL, and renews it
+// every third of that until release is called, which gives it up. It
+// reports false when another owner holds it. The returned context is done
+// once the claim is lost — a stall longer than its time to live let
+// another owner take it — so that the work it guards stops. what and
+// attrs name the work in the logs.
+func (b *Bot) keepClaim(ctx context.Context, key, owner, what string, attrs ...any) (claimed context.Context, release func(), ok bool, err error) {
+	ttl := b.cfg.ClaimTTL
+	if ok, err := b.store.Claim(ctx, key, owner, ttl); !ok || err != nil {
 		return nil, nil, false, err
 	}
 	claimed, lose := context.WithCancel(ctx)
@@ -176,12 +186,15 @@ func (b aiFlow) claimAI(ctx context.Context, t aiTurn) (claimed context.Context,
 			select {
 			case <-stop:
 				return
+			case <-ctx.Done(): // the work is stopping: the claim is released or expires
+				lose()
+				return
 			case <-renew.C:
 			}
-			if ok, err := b.store.Claim(ctx, key, b.cfg.Instance, ttl); err != nil {
-				b.log.Warn("AI turn: renew claim", "game", id, "err", err)
+			if ok, err := b.store.Claim(ctx, key, owner, ttl); err != nil {
+				b.log.Warn(what+": renew claim", append(attrs, "err", err)...)
 			} else if !ok {
-				b.log.Warn("AI turn: claim lost to another process; dropping the search", "game", id)
+				b.log.Warn(what+": claim lost to another process; dropping the work", attrs...)
 				lose()
 				return
 			}
@@ -191,8 +204,8 @@ func (b aiFlow) claimAI(ctx context.Context, t aiTurn) (claimed context.Context,
 		close(stop)
 		wg.Wait()
 		lose()
-		if err := b.store.Release(context.WithoutCancel(ctx), key, b.cfg.Instance); err != nil {
-			b.log.Warn("AI turn: release claim", "game", id, "err", err)
+		if err := b.store.Release(context.WithoutCancel(ctx), key, owner); err != nil {
+			b.log.Warn(what+": release claim", append(attrs, "err", err)...)
 		}
 	}, true, nil
 }

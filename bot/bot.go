@@ -57,6 +57,13 @@ const (
 	DefaultMaxGamesPerUser  = 10
 	DefaultMaxChallenges    = 3
 	DefaultClaimTTL         = 30 * time.Second
+	// DefaultReviewRate and DefaultReviewWindow let the members of a
+	// server have 20 reviews made an hour: a busy server's members
+	// reviewing the games they finish, while a server's maximal reviews
+	// (about 25 s of a thread each, review.Standard) take at most a
+	// seventh of one review thread, leaving the rest to the other servers.
+	DefaultReviewRate   = 20
+	DefaultReviewWindow = time.Hour
 	// DefaultShutdownTimeout leaves, within the 10 seconds Docker gives
 	// a container to stop, time to close the gateway (about a second).
 	DefaultShutdownTimeout = 7 * time.Second
@@ -102,6 +109,19 @@ type Config struct {
 	// SearchThreads is the total of threads AI searches may use at once;
 	// 0 means the machine's cores (runtime.NumCPU).
 	SearchThreads int
+	// ReviewThreads is how many games' reviews this process makes at
+	// once, each on a thread of its own beside the SearchThreads and at
+	// a lower priority than the AI's searches, so that a review never
+	// holds up an AI turn; 0 means SearchThreads − 1, at least 1.
+	ReviewThreads int
+	// ReviewRate is how many reviews the members of one server (or of
+	// one DM or group DM) may have made per ReviewWindow, over all the
+	// processes sharing the store; a review kept with its game is shown
+	// again without counting. 0 means DefaultReviewRate.
+	ReviewRate int
+	// ReviewWindow is the window of ReviewRate; 0 means
+	// DefaultReviewWindow.
+	ReviewWindow time.Duration
 	// TickInterval is how often the bot's timers run: expired challenges
 	// and turns are looked for (unless Deadlines runs them as jobs), the
 	// AI turns nobody plays are swept up (every ClaimTTL with an AIQueue),
@@ -178,6 +198,10 @@ type Config struct {
 	// the workers of every process sharing it (see PlayAI); nil runs them
 	// on this process's workers.
 	AIQueue AIQueue
+	// ReviewQueue, if not nil, takes the games' reviews this process is
+	// asked for, for the review workers of every process sharing it
+	// (see MakeReview); nil makes them on this process's ReviewThreads.
+	ReviewQueue ReviewQueue
 	// Deadlines, if not nil, runs the games' deadlines as jobs of a queue
 	// the processes share (see EndDeadline); nil looks for the due games
 	// every TickInterval.
@@ -224,6 +248,13 @@ func (c *Config) setDefaults() {
 	if c.SearchThreads <= 0 {
 		c.SearchThreads = runtime.NumCPU()
 	}
+	if c.ReviewThreads <= 0 {
+		c.ReviewThreads = max(c.SearchThreads-1, 1)
+	}
+	if c.ReviewRate <= 0 {
+		c.ReviewRate = DefaultReviewRate
+	}
+	def(&c.ReviewWindow, DefaultReviewWindow)
 	if c.Now == nil {
 		c.Now = time.Now
 	}
@@ -233,14 +264,23 @@ func (c *Config) setDefaults() {
 }
 
 // Procs returns the GOMAXPROCS a process that runs the bot should set:
-// the machine's cores for interactions, plus one per search thread. The
-// search threads run at a lower OS priority (on Linux), so with a
-// processor of their own each, Go's scheduler never makes a click wait
-// behind a search: the operating system gives the cores to interaction
-// handling first and the rest to the searches.
+// the machine's cores for interactions, plus one per search thread and
+// per review thread. Those threads run at a lower OS priority (on Linux),
+// so with a processor of their own each, Go's scheduler never makes a
+// click wait behind a search: the operating system gives the cores to
+// interaction handling first, then to the searches, and the rest to the
+// reviews.
 func Procs(cfg Config) int {
 	cfg.setDefaults()
-	return runtime.NumCPU() + cfg.SearchThreads
+	return runtime.NumCPU() + cfg.SearchThreads + cfg.ReviewThreads
+}
+
+// ReviewThreads returns how many reviews a process with cfg makes at once
+// (Config.ReviewThreads, or its default), the review workers of a
+// process that works the review queue.
+func ReviewThreads(cfg Config) int {
+	cfg.setDefaults()
+	return cfg.ReviewThreads
 }
 
 // Bot is a running Gambit bot.
@@ -268,6 +308,9 @@ type Bot struct {
 	locks    gameLocks
 	ai       scheduler.Scheduler // where AI turns go: workers, unless a test says otherwise
 	workers  *scheduler.Pool     // the AI workers of this process
+	// reviewers make games' reviews (review.go), apart from the AI
+	// workers: a review never holds up an AI turn.
+	reviewers *scheduler.Pool
 	// searchContext gives an AI search its context: ctx until the job's
 	// deadline. Tests replace it (export_test.go) to end searches when
 	// they choose rather than when the wall clock says.
@@ -326,6 +369,7 @@ func New(cfg Config, store storage.Store) (*Bot, error) {
 		}
 	})
 	b.ai, b.searchContext = b.workers, context.WithDeadline
+	b.reviewers = scheduler.NewPool(cfg.ReviewThreads, nil)
 	b.boards, b.games, b.moves, b.turns, b.solo, b.timers, b.info = boardFlow{b}, gameFlow{b}, moveFlow{b}, aiFlow{b}, soloFlow{b}, timerFlow{b}, infoFlow{b}
 	b.routes()
 	b.handle = chain(b.dispatch, b.measure, b.answerErrors, b.recoverPanics, releaseAI)
@@ -390,7 +434,7 @@ func (b *Bot) serve(ctx context.Context, started time.Time, kept <-chan struct{}
 	if err := b.syncCommands(); err != nil {
 		return err
 	}
-	workers := b.workers.Start()
+	workers, reviewers := b.workers.Start(), b.reviewers.Start()
 	if err := b.turns.sweepAI(ctx, 0); err != nil {
 		b.log.Error("resume AI turns", "err", err)
 	}
@@ -430,10 +474,12 @@ func (b *Bot) serve(ctx context.Context, started time.Time, kept <-chan struct{}
 	b.stop()
 	b.log.Info("shutting down: finishing interactions and running searches", "within", b.cfg.ShutdownTimeout)
 	b.workers.Stop()
+	b.reviewers.Stop()
 	wound := make(chan struct{})
 	go func() {
 		defer close(wound)
 		workers.Wait()
+		reviewers.Wait()
 		<-kept // the shards handed over before the rest winds down
 		b.inflight.Wait()
 		<-timers

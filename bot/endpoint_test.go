@@ -79,9 +79,10 @@ func (h *harness) post(method, url string, body []byte, header map[string]string
 
 // replica runs a second HTTP bot beside h's, on the same store, as a
 // second process would run on one PostgreSQL database, logging to h's
-// logs and measured by metrics; it returns its endpoint's URL. The
-// replica stops when the test ends, before the store closes.
-func (h *harness) replica(metrics *ops.Metrics) string {
+// logs and measured by metrics, after before (if any) changed it; it
+// returns its endpoint's URL. The replica stops when the test ends,
+// before the store closes.
+func (h *harness) replica(metrics *ops.Metrics, before ...func(*bot.Bot)) string {
 	h.t.Helper()
 	cfg := h.cfg
 	cfg.Token, cfg.APIURL, cfg.Metrics = h.srv.Token(), h.srv.URL(), metrics
@@ -91,6 +92,9 @@ func (h *harness) replica(metrics *ops.Metrics) string {
 	b, err := bot.New(cfg, h.store)
 	if err != nil {
 		h.t.Fatal(err)
+	}
+	for _, f := range before {
+		f(b)
 	}
 	first := h.endpoint
 	run := h.serve(b)

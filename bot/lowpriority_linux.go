@@ -10,18 +10,31 @@ import (
 // Discord's three seconds, and take whatever is left.
 const searchNice = 10
 
+// reviewNice is the nice value of the threads that make games' reviews:
+// the lowest priority, below the AI searches, so that a review takes
+// only what the searches and interactions leave.
+const reviewNice = 19
+
 // lowPriority runs f on an OS thread of its own at nice searchNice and
-// returns when f has. The thread is not given back to the Go scheduler:
-// an unprivileged process could not raise its priority again, so the
-// goroutine exits still locked and the runtime ends the thread.
-func lowPriority(f func()) {
+// returns when f has (atNice).
+func lowPriority(f func()) { atNice(searchNice, f) }
+
+// lowestPriority runs f on an OS thread of its own at nice reviewNice and
+// returns when f has (atNice).
+func lowestPriority(f func()) { atNice(reviewNice, f) }
+
+// atNice runs f on an OS thread of its own at nice and returns when f
+// has. The thread is not given back to the Go scheduler: an unprivileged
+// process could not raise its priority again, so the goroutine exits
+// still locked and the runtime ends the thread.
+func atNice(nice int, f func()) {
 	done := make(chan struct{})
 	go func() {
 		defer close(done)
 		runtime.LockOSThread() // never unlocked: the thread dies with the goroutine
-		// Best effort: without the right to renice, the search runs at
+		// Best effort: without the right to renice, the work runs at
 		// normal priority.
-		_ = syscall.Setpriority(syscall.PRIO_PROCESS, syscall.Gettid(), searchNice)
+		_ = syscall.Setpriority(syscall.PRIO_PROCESS, syscall.Gettid(), nice)
 		f()
 	}()
 	<-done

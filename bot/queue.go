@@ -52,9 +52,10 @@ func (t AITurn) Key() string { return aiClaim(t.Game, t.Ply) }
 type AIQueue interface {
 	EnqueueAI(ctx context.Context, turns ...AITurn) error
 	// ForgetAI erases the turns of owner (AITurn.Owner) the queue holds,
-	// with their interaction tokens, in whatever state — waiting,
-	// retried, given up or done — for /privacy delete, once the store
-	// erased owner's data: a turn being played now keeps its job, with
+	// and the reviews of that user (ReviewJob.Member) where it holds
+	// those too, with their interaction tokens, in whatever state —
+	// waiting, retried, given up or done — for /privacy delete, once the
+	// store erased owner's data: a job being worked now is kept, with
 	// owner and token scrubbed, and finds its game gone.
 	ForgetAI(ctx context.Context, owner string) error
 }

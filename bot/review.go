@@ -8,7 +8,6 @@ import (
 	"fmt"
 	"strings"
 	"sync"
-	"time"
 
 	"github.com/bwmarrin/discordgo"
 
@@ -24,32 +23,36 @@ import (
 // /review game:. A member may look at the review of a game they could
 // see (reviewaccess.go), privately. The click is answered at once
 // with a deferred reply (Discord's "thinking…"); the review is then made
-// outside the game's lock, as a job of the AI workers (ai.go) queued
-// under the clicker's name and searching at low priority, and kept with
-// the game (storage.Review), so that the next click on it only draws the
-// pictures. One review of a game is made at a time: a click meanwhile
-// waits for it rather than making it again. A member has one review in
-// the making at a time: a click meanwhile is told to wait. Shutdown stops
-// a review in the making (it may take minutes): the member is told to ask
-// again after the restart.
+// outside the game's lock, on the review workers (Config.ReviewThreads):
+// threads of their own beside the AI's search threads and at a lower
+// priority than theirs, so that no review ever holds up an AI turn — this
+// process's, or with Config.ReviewQueue (River's, on PostgreSQL) those of
+// whichever process takes the job (MakeReview, reviewjobs.go). It
+// is searched within the game's node budget (review.Standard: a long
+// game's positions share it), stops between positions when its context
+// ends, and is kept with the game (storage.Review), so that the next
+// click on it only draws the pictures. One review of a game is made at a
+// time in a process: a click meanwhile waits for it rather than making it
+// again.
+//
+// The limits hold across every process sharing the store, as claims in
+// it (Store.Claim, admitReview): a member has one review in the making at
+// a time (their claim, taken for the click's 15 minutes when asked and
+// taken over — renewed every third of ClaimTTL — by whoever makes it, so
+// that a process that dies making it lets it go within ClaimTTL), and the members
+// of one server (or one DM or group DM) may have ReviewRate reviews made
+// per ReviewWindow (ReviewRate slots per place, each claimed for the
+// window and left to expire). A review kept with its game is shown
+// without taking a slot. Shutdown stops a review in the making (it may
+// take a minute): the member is told to ask again after the restart.
 
-// reviewBudget is each position's search in a review: reviewNodes nodes,
-// or 3 seconds on a machine too busy to search them in that time. Most
-// positions take far less: solved at once, or from the opening book.
-var reviewBudget = review.Budget{Time: 3 * time.Second, Nodes: reviewNodes, Threads: 1, HashMiB: 32}
-
-// reviewNodes caps each position's search in a review, so that a fast
-// machine does not spend longer than a slow one needs.
-const reviewNodes = 4_000_000
-
-// reviews are the reviews being made.
+// reviews are the reviews being made in this process.
 type reviews struct {
-	mu      sync.Mutex
-	making  map[storage.GameID]*reviewCall // by game
-	members map[string]bool                // members with a review in the making
+	mu     sync.Mutex
+	making map[storage.GameID]*reviewCall // by game
 
 	// Tests change these before the bot runs.
-	budget  *review.Budget        // each position's search; nil means reviewBudget
+	budget  *review.Budget        // each position's search; nil means review.Standard's
 	analyze func(g *storage.Game) // if not nil, called before a game is analysed
 }
 
@@ -122,55 +125,25 @@ func (b reviewFlow) startReview(ctx context.Context, ix *interaction, id storage
 	if err != nil {
 		return err
 	}
-	member := ix.user().ID
-	if !b.reviews.startFor(member) {
-		return userErr("review.busy")
-	}
-	if err := ix.deferReply(true); err != nil {
-		b.reviews.endFor(member)
+	admitted, err := b.admitReview(ctx, ix, g)
+	if err != nil {
 		return err
 	}
-	job := &task{owner: member, run: func() {
-		defer b.reviews.endFor(member)
-		b.showReview(ix, g, gm, start)
-	}}
-	if _, ok := b.ai.Submit(context.Background(), job); !ok {
-		b.reviews.endFor(member)
-		return ix.editResponse(render.Message{Content: ix.lang().T("review.stopping")})
+	if err := ix.deferReply(true); err != nil {
+		admitted.cancel()
+		return err
 	}
-	return nil
+	return b.queueReview(ix, admitted, g, gm, start)
 }
 
-// startFor reports whether member may start a review, and if so counts
-// it as in the making until endFor.
-func (rs *reviews) startFor(member string) bool {
-	rs.mu.Lock()
-	defer rs.mu.Unlock()
-	if rs.members[member] {
-		return false
-	}
-	if rs.members == nil {
-		rs.members = map[string]bool{}
-	}
-	rs.members[member] = true
-	return true
-}
-
-// endFor forgets member's review in the making.
-func (rs *reviews) endFor(member string) {
-	rs.mu.Lock()
-	defer rs.mu.Unlock()
-	delete(rs.members, member)
-}
-
-// showReview makes (or finds) g's review and its pictures, on a worker,
-// and shows them as ix's answer.
-func (b reviewFlow) showReview(ix *interaction, g *storage.Game, gm *games.Game, start engine.Position) {
+// showReview makes (or finds) g's review and its pictures, on a review
+// worker, in ctx, and shows them as ix's answer.
+func (b reviewFlow) showReview(ctx context.Context, ix *interaction, g *storage.Game, gm *games.Game, start engine.Position) {
 	l := ix.lang()
-	msg, err := b.reviewMessage(ix, g, gm, start)
+	msg, err := b.reviewMessage(ctx, ix, g, gm, start)
 	switch {
-	case err != nil && b.stopping.Err() != nil && errors.Is(err, context.Canceled):
-		msg = render.Message{Content: l.T("review.stopping")} // shutdown began: asked for again after the restart
+	case err != nil && ctx.Err() != nil && errors.Is(err, context.Canceled):
+		msg = render.Message{Content: l.T("review.stopping")} // shutdown began (or the claim was lost): asked for again after the restart
 	case err != nil:
 		b.log.Warn("review", "game", g.ID, "err", err)
 		msg = render.Message{Content: l.T("review.failed")}
@@ -181,8 +154,8 @@ func (b reviewFlow) showReview(ix *interaction, g *storage.Game, gm *games.Game,
 }
 
 // reviewMessage returns the message of g's review, made if need be.
-func (b reviewFlow) reviewMessage(ix *interaction, g *storage.Game, gm *games.Game, start engine.Position) (render.Message, error) {
-	rev, err := b.review(g, gm, start)
+func (b reviewFlow) reviewMessage(ctx context.Context, ix *interaction, g *storage.Game, gm *games.Game, start engine.Position) (render.Message, error) {
+	rev, err := b.review(ctx, g, gm, start)
 	if err != nil {
 		return render.Message{}, err
 	}
@@ -193,7 +166,7 @@ func (b reviewFlow) reviewMessage(ix *interaction, g *storage.Game, gm *games.Ga
 	loser, lost := render.Loser(g, final)
 	turning := rev.TurningPoint(loser, lost)
 	var pics render.ReviewPictures
-	lowPriority(func() {
+	lowestPriority(func() {
 		if pics.Replay, err = render.Replay(gm, start, g.Moves); err != nil {
 			return
 		}
@@ -207,20 +180,28 @@ func (b reviewFlow) reviewMessage(ix *interaction, g *storage.Game, gm *games.Ga
 	return render.ReviewMessage(ix.lang(), g, rev, turning, pics), nil
 }
 
-// review returns g's review: kept with the game, or being made for
-// another click (waited for), or else made now and kept.
-func (b reviewFlow) review(g *storage.Game, gm *games.Game, start engine.Position) (*review.Review, error) {
-	ctx := context.Background()
+// keptReview returns the review kept with g, nil if there is none or it
+// is unreadable (then it is made again).
+func (b reviewFlow) keptReview(ctx context.Context, g *storage.Game) *review.Review {
 	kept, err := b.store.Review(ctx, g.ID, g.Version)
 	switch {
 	case err == nil:
 		var rev review.Review
 		if err := json.Unmarshal(kept.Data, &rev); err == nil && len(rev.Moves) == len(g.Moves) {
-			return &rev, nil
+			return &rev
 		}
 		b.log.Warn("review: the kept one is unreadable; making it again", "game", g.ID)
 	case !errors.Is(err, storage.ErrNotFound):
 		b.log.Warn("review: read the kept one", "game", g.ID, "err", err)
+	}
+	return nil
+}
+
+// review returns g's review: kept with the game, or being made for
+// another click (waited for), or else made now in ctx and kept.
+func (b reviewFlow) review(ctx context.Context, g *storage.Game, gm *games.Game, start engine.Position) (*review.Review, error) {
+	if rev := b.keptReview(ctx, g); rev != nil {
+		return rev, nil
 	}
 	rs := &b.reviews
 	rs.mu.Lock()
@@ -234,7 +215,7 @@ func (b reviewFlow) review(g *storage.Game, gm *games.Game, start engine.Positio
 		rs.making = map[storage.GameID]*reviewCall{}
 	}
 	rs.making[g.ID] = call
-	budget := reviewBudget
+	budget := review.Standard(gm.Name)
 	if rs.budget != nil {
 		budget = *rs.budget
 	}
@@ -248,17 +229,17 @@ func (b reviewFlow) review(g *storage.Game, gm *games.Game, start engine.Positio
 	if rs.analyze != nil {
 		rs.analyze(g)
 	}
-	lowPriority(func() {
-		// Shutdown stops it: a review may take minutes, more than a
-		// restart should wait for.
-		call.rev, call.err = review.Analyze(b.stopping, strategies.Minimax{}, gm, start, g.Moves, budget, nil)
+	lowestPriority(func() {
+		// Shutdown stops it between positions (or within one): a review
+		// may take a minute, more than a restart should wait for.
+		call.rev, call.err = review.Analyze(ctx, strategies.Minimax{}, gm, start, g.Moves, budget, nil)
 	})
 	if call.err != nil {
 		return nil, call.err
 	}
 	data, err := json.Marshal(call.rev)
 	if err == nil {
-		err = b.store.PutReview(ctx, &storage.Review{Game: g.ID, Version: g.Version, Data: data})
+		err = b.store.PutReview(context.WithoutCancel(ctx), &storage.Review{Game: g.ID, Version: g.Version, Data: data})
 	}
 	if err != nil {
 		b.log.Warn("review: keep it", "game", g.ID, "err", err) // shown all the same, made again next time

@@ -10,3 +10,7 @@ import (
 func SetReview(b *Bot, budget review.Budget, analyze func(g *storage.Game)) {
 	b.reviews.budget, b.reviews.analyze = &budget, analyze
 }
+
+// ReviewMemberClaim is the key of the claim on member's review in the
+// making.
+func ReviewMemberClaim(member string) string { return reviewMemberPrefix + member }

@@ -34,6 +34,7 @@ var definitions = map[string]bool{"commandDefinitions": true, "puzzleDefinition"
 // allowed are the prose-like literals that are no text for people, and why.
 var allowed = map[string]string{
 	"in guild ": "a log attribute",
+	"AI turn":   "keepClaim's what (ai.go): the beginning of its log messages",
 	"bot: panic in an interaction handler: %v": "panicked.Error (middleware.go): an error that is logged, never shown; answerErrors replies with the catalogue's text",
 	"Challenge to a game":                      "challengeMenu, the menu command's registered name: TestCommandsAreLocalized checks it against cmd.\"Challenge to a game.name\"",
 }

@@ -218,6 +218,11 @@ func fitLines(lines []string, limit int) string {
 // language and time zone.
 func relativeTime(t time.Time) string { return fmt.Sprintf("<t:%d:R>", t.Unix()) }
 
+// RelativeTime returns a Discord timestamp of t in the relative style
+// ("in 5 minutes"), which each member's client shows in their language,
+// for the bot's own messages.
+func RelativeTime(t time.Time) string { return relativeTime(t) }
+
 // ratingText returns a rating rounded to a whole number, with "?" if it is
 // provisional and "(fixed)" if it is an AI's, which games never move.
 func ratingText(l *i18n.Localizer, r storage.Rating) string {

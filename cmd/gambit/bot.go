@@ -34,7 +34,7 @@ environment and from a .env file in the working directory (see .env.example):
   GAMBIT_DATABASE_URL    a PostgreSQL database (postgres://…) instead of the file
   GAMBIT_DB_POOLER       pgbouncer when that URL is PgBouncer's in transaction pooling mode (default none)
   GAMBIT_DB_MAX_CONNS    this process's database connections at most (default 10, plus search
-                         threads + 5 when it plays AI turns too)
+                         and review threads + 5 when it plays AI turns too)
   GAMBIT_SHARDS          gateway shards of the whole bot: a count, or auto for Discord's (default 1)
   GAMBIT_SHARD_IDS       the shards this process runs: 0-3, 0,2, or auto to share them with the
                          other processes on the database and take over those of a dead one (default all)
@@ -47,6 +47,10 @@ environment and from a .env file in the working directory (see .env.example):
   GAMBIT_TURN_TIMEOUT    how long a player may take per move (default 24h)
   GAMBIT_DEFAULT_AI      the AI of /play without opponent or ai (default minimax)
   GAMBIT_SEARCH_THREADS  total AI search threads (default: the machine's cores)
+  GAMBIT_REVIEW_THREADS  games' reviews made at once, beside the search threads and below
+                         their priority (default: search threads − 1, at least 1)
+  GAMBIT_REVIEW_RATE     reviews the members of one server may have made per hour, over all
+                         the processes (default 20)
   GAMBIT_AI_HASH_MIB     each AI search's transposition table in MiB (default 32)
   GAMBIT_MAX_GAMES_PER_USER  a member's games in progress and challenges sent at most (default 10)
   GAMBIT_MAX_CHALLENGES  a member's challenges waiting for an answer at most (default 3)
@@ -123,6 +127,8 @@ func botSettings(needDiscord bool) (bot.Config, slog.Level, error) {
 		}
 	}
 	count("GAMBIT_SEARCH_THREADS", &cfg.SearchThreads)
+	count("GAMBIT_REVIEW_THREADS", &cfg.ReviewThreads)
+	count("GAMBIT_REVIEW_RATE", &cfg.ReviewRate)
 	count("GAMBIT_AI_HASH_MIB", &cfg.HashMiB)
 	count("GAMBIT_MAX_GAMES_PER_USER", &cfg.MaxGamesPerUser)
 	count("GAMBIT_MAX_CHALLENGES", &cfg.MaxChallenges)
@@ -133,6 +139,9 @@ func botSettings(needDiscord bool) (bot.Config, slog.Level, error) {
 	}
 	if cfg.SearchThreads > maxThreads {
 		errs = append(errs, fmt.Errorf("GAMBIT_SEARCH_THREADS=%d: at most %d", cfg.SearchThreads, maxThreads))
+	}
+	if cfg.ReviewThreads > maxThreads {
+		errs = append(errs, fmt.Errorf("GAMBIT_REVIEW_THREADS=%d: at most %d", cfg.ReviewThreads, maxThreads))
 	}
 	if needDiscord {
 		if err := shardSettings(&cfg); err != nil {
@@ -265,10 +274,15 @@ func serveBot(ctx context.Context, sio stdio, m mode) error {
 		"active", stats.Games[storage.StatusActive], "pending", stats.Games[storage.StatusPending],
 		"finished", stats.Games[storage.StatusFinished]+stats.Games[storage.StatusForfeited])
 
-	// On PostgreSQL the AI turns go through the queue, and this process
-	// plays them too unless GAMBIT_AI_TURNS leaves them to the workers.
-	if cfg.AIQueue, err = aiQueue(store, log); err != nil {
+	// On PostgreSQL the AI turns and the reviews go through the queue,
+	// and this process works them too unless GAMBIT_AI_TURNS leaves them
+	// to the workers.
+	q, err := aiQueue(store, log)
+	if err != nil {
 		return err
+	}
+	if q != nil {
+		cfg.AIQueue, cfg.ReviewQueue = q, q
 	}
 	cfg.Deadlines = deadlines(store)
 	if cfg.AIQueue == nil && !here {

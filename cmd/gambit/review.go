@@ -9,7 +9,6 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
-	"time"
 
 	"github.com/gambitbot/gambit/bot/render"
 	"github.com/gambitbot/gambit/engine"
@@ -21,17 +20,20 @@ import (
 
 const reviewUsage = `
 Usage: gambit review --game {games} --moves 'M1 M2 …' [--position TEXT|start]
-                     [--rounds N] [--first x|o] [--time DURATION] [--nodes N] [--out DIR]
-       gambit review (--db PATH | --url URL) --game ID [--time DURATION] [--nodes N] [--out DIR]
+                     [--rounds N] [--first x|o] [--nodes N] [--game-nodes N] [--time DURATION] [--out DIR]
+       gambit review (--db PATH | --url URL) --game ID [--nodes N] [--game-nodes N] [--time DURATION] [--out DIR]
 
 Reviews a finished duel as the bot's Review button does: each move valued
 against the best move of its position — exact where the search reaches the
 end of the game (Connect Four through its solver, Tic-Tac-Toe, Adjacency's
 last plies), minimax's estimate elsewhere — and labelled best, good,
 inaccuracy, mistake or blunder, with the best move and the turning point.
-Each position is searched for --nodes positions (default 4000000), or for
---time (default 3s) on a machine too busy for them; --time 0 leaves the node
-cap alone, which makes the review the same on every machine.
+The budget is the bot's: each position is searched for --nodes positions
+(default 4000000) at most, and the whole game for --game-nodes (default the
+game's: 4500000 for Gomoku, whose search is the slowest, 120000000 for the
+others), shared out over its positions, so that a long game costs no more
+than a short one. Node caps make the review the same on every machine;
+--time (default none) also stops each position's search after that long.
 
 The game is a move list (--moves, in the game's notation; Connect Four's
 columns may be written together, 4453) from --position, or a game stored by
@@ -44,7 +46,7 @@ database is opened read-only and not changed.
 right).
 
 Examples:
-  gambit review --game connect4 --moves 44444432 --time 0 --nodes 200000
+  gambit review --game connect4 --moves 44444432 --nodes 200000
   gambit review --game tictactoe --moves '5 2 1 9 7 3 4' --out /tmp/review
   gambit review --db ./data/gambit.db --game 0001k --out /tmp/review
 `
@@ -54,16 +56,16 @@ func runReview(args []string, sio stdio) error {
 	where := addPositionFlags(fs)
 	dbPath := fs.String("db", "", "a bbolt database of the bot, to review its game --game ID")
 	url := fs.String("url", "", "a PostgreSQL URL of the bot's database, to review its game --game ID")
-	moveTime := fs.Duration("time", 3*time.Second, "each position's search time (0: the node cap alone)")
-	nodes := fs.Uint64("nodes", 4_000_000, "each position's node cap (0: none)")
+	moveTime := fs.Duration("time", 0, "each position's search time (0: the node caps alone)")
+	nodes := fs.Uint64("nodes", review.StandardNodes, "each position's node cap (0: none)")
+	gameNodes := fs.Uint64("game-nodes", 0, "the whole game's node cap (default: the game's, as the bot's)")
 	out := fs.String("out", "", "a directory to write replay.gif and turning-point.png in")
 	if err := fs.parse(args); err != nil {
 		return err
 	}
-	if *moveTime < 0 || (*moveTime == 0 && *nodes == 0) {
-		return usagef("--time must be positive, or 0 with a --nodes cap")
+	if *moveTime < 0 {
+		return usagef("--time must be 0 (none) or positive")
 	}
-	budget := review.Budget{Time: *moveTime, Nodes: *nodes, Threads: 1}
 	ctx := context.Background()
 	var (
 		gm    *games.Game
@@ -112,6 +114,11 @@ func runReview(args []string, sio stdio) error {
 		}
 	}
 	if rev == nil {
+		budget := review.Standard(gm.Name)
+		budget.Time, budget.Nodes = *moveTime, *nodes
+		if *gameNodes > 0 {
+			budget.Game = *gameNodes
+		}
 		if rev, err = review.Analyze(ctx, strategies.Minimax{}, gm, start, moves, budget, nil); err != nil {
 			if errors.Is(err, review.ErrNotADuel) {
 				return usageError{err}

@@ -22,9 +22,10 @@ Usage: gambit worker
 
 Plays the AI turns that gambit bot and gambit serve processes queue on the
 PostgreSQL database, until SIGINT or SIGTERM: it searches, commits the move
-and shows it on the board through Discord's REST API. It also ends the
-games whose deadline passed (challenges nobody answered, turns nobody
-played), each a job scheduled when the game was saved. It opens no gateway
+and shows it on the board through Discord's REST API. It also makes the
+games' reviews members ask for, on review threads of their own at a lower
+priority, and ends the games whose deadline passed (challenges nobody
+answered, turns nobody played), each a job scheduled when the game was saved. It opens no gateway
 and no endpoint; run as many as the AI load needs, on any machines that
 reach the database. A worker that dies loses no turn: another plays it.
 Settings come from the environment and from a .env file (see gambit bot):
@@ -33,8 +34,9 @@ Settings come from the environment and from a .env file (see gambit bot):
   DISCORD_API_URL        send Discord API requests to this base URL (a REST proxy)
   GAMBIT_DATABASE_URL    the PostgreSQL database of the bot (required)
   GAMBIT_DB_POOLER       pgbouncer when the URL is PgBouncer's in transaction pooling mode (default none)
-  GAMBIT_DB_MAX_CONNS    this process's database connections at most (default: search threads + 5)
+  GAMBIT_DB_MAX_CONNS    this process's database connections at most (default: search and review threads + 5)
   GAMBIT_SEARCH_THREADS  turns played at once, one thread each (default: the machine's cores)
+  GAMBIT_REVIEW_THREADS  reviews made at once, beside the turns (default: search threads − 1, at least 1)
   GAMBIT_AI_HASH_MIB     each AI search's transposition table in MiB (default 32)
   GAMBIT_CLAIM_TTL       how long a dead worker's turn waits for another (default 30s)
   GAMBIT_SHUTDOWN_TIMEOUT  how long a stop waits for the searches under way before
@@ -113,9 +115,10 @@ func aiTurnsHere() (bool, error) {
 	}
 }
 
-// aiQueue returns the queue of AI turns on a PostgreSQL store, nil on
-// bbolt, whose bot plays its turns in process.
-func aiQueue(store storage.Admin, log *slog.Logger) (bot.AIQueue, error) {
+// aiQueue returns the queue of AI turns and reviews on a PostgreSQL
+// store, nil on bbolt, whose bot plays its turns and makes its reviews in
+// process.
+func aiQueue(store storage.Admin, log *slog.Logger) (*aiqueue.Queue, error) {
 	pg, ok := store.(*postgres.Store)
 	if !ok {
 		return nil, nil
@@ -134,9 +137,9 @@ func deadlines(store storage.Admin) bot.Deadlines {
 }
 
 // aiJobs is how many jobs a process working the queue runs at once: a
-// turn per search thread, and the deadlines.
+// turn per search thread, a review per review thread, and the deadlines.
 func aiJobs(cfg bot.Config) int {
-	return searchThreads(cfg) + aiqueue.DefaultDeadlineWorkers
+	return searchThreads(cfg) + bot.ReviewThreads(cfg) + aiqueue.DefaultDeadlineWorkers
 }
 
 // searchThreads is the process's AI search threads: cfg's, or the
@@ -149,14 +152,15 @@ func searchThreads(cfg bot.Config) int {
 }
 
 // startAIWorker starts working the queue of AI turns of a PostgreSQL store
-// with b, one turn per search thread, and the games' deadlines.
+// with b, one turn per search thread, the games' reviews, one per review
+// thread, and the games' deadlines.
 func startAIWorker(ctx context.Context, store storage.Admin, b *bot.Bot, cfg bot.Config, log *slog.Logger) (*aiqueue.Worker, error) {
 	pg, ok := store.(*postgres.Store)
 	if !ok {
 		return nil, errors.New("the AI turns' queue needs PostgreSQL")
 	}
 	w, err := aiqueue.NewWorker(pg.Pool(), b, aiqueue.Config{
-		Workers: searchThreads(cfg), Deadlines: b, ID: cfg.Instance, Logger: log, RescueAfter: cfg.ClaimTTL, PollOnly: pg.PollOnly(),
+		Workers: searchThreads(cfg), Deadlines: b, Reviews: b, ReviewWorkers: bot.ReviewThreads(cfg), ID: cfg.Instance, Logger: log, RescueAfter: cfg.ClaimTTL, PollOnly: pg.PollOnly(),
 	})
 	if err != nil {
 		return nil, err

@@ -9,6 +9,10 @@
 // the move is committed against the game's version, so a turn is played
 // once however often its job runs.
 //
+// The games' reviews are River jobs of their own queue (ReviewArgs), at
+// the lowest priority and on review workers apart from the AI turns', so
+// that no review holds up an AI turn; the bot's MakeReview makes them.
+//
 // The games' deadlines are River jobs too: storage/postgres schedules a
 // game's job (postgres.DeadlineArgs) in the transaction that writes it
 // with a deadline, River makes it available at that time, and a Worker
@@ -16,8 +20,9 @@
 // its version, once, instead of every process polling for due games.
 //
 // River's tables are created and upgraded with Gambit's schema by
-// storage/postgres (migrateQueue). The bot knows only its AIQueue and
-// Deadlines interfaces; this package is the adapter the binary wires in.
+// storage/postgres (migrateQueue). The bot knows only its AIQueue,
+// ReviewQueue and Deadlines interfaces; this package is the adapter the
+// binary wires in.
 package aiqueue
 
 import (
@@ -62,13 +67,43 @@ func (Args) InsertOpts() river.InsertOpts {
 	return river.InsertOpts{Queue: QueueName, MaxAttempts: MaxAttempts, UniqueOpts: river.UniqueOpts{ByArgs: true}}
 }
 
-// Queue enqueues AI turns on River: the bot's AIQueue.
+// ReviewQueueName is River's queue of the games' reviews, worked by
+// review workers of their own (Config.ReviewWorkers), apart from the AI
+// turns: a review never holds up an AI turn.
+const ReviewQueueName = "reviews"
+
+// reviewPriority is River's lowest priority (1 is the highest, the AI
+// turns' and deadlines'), so that where a worker were to share its
+// slots, the reviews come last.
+const reviewPriority = 4
+
+// ReviewArgs is a job: one game's review.
+type ReviewArgs struct {
+	Review bot.ReviewJob `json:"review"`
+}
+
+// Kind implements river.JobArgs.
+func (ReviewArgs) Kind() string { return "gambit_review" }
+
+// InsertOpts implements river.JobArgsWithInsertOpts: the reviews' queue,
+// at River's lowest priority (reviewPriority), and one attempt: a review
+// whose worker died is not made again (its member asks again once their
+// claim expires), since its interaction may not outlive the wait.
+func (ReviewArgs) InsertOpts() river.InsertOpts {
+	return river.InsertOpts{Queue: ReviewQueueName, MaxAttempts: 1, Priority: reviewPriority}
+}
+
+// Queue enqueues AI turns and reviews on River: the bot's AIQueue and
+// ReviewQueue.
 type Queue struct {
 	client *river.Client[pgx.Tx]
 	pool   *pgxpool.Pool
 }
 
-var _ bot.AIQueue = (*Queue)(nil)
+var (
+	_ bot.AIQueue     = (*Queue)(nil)
+	_ bot.ReviewQueue = (*Queue)(nil)
+)
 
 // NewQueue returns a queue that inserts jobs through pool (an insert-only
 // River client: it works none).
@@ -103,20 +138,35 @@ func (q *Queue) EnqueueAI(ctx context.Context, turns ...bot.AITurn) error {
 }
 
 // ForgetAI implements bot.AIQueue: in one transaction it deletes the
-// turns' jobs whose turn is owner's, in every state River keeps (waiting,
-// scheduled, retryable, given up, cancelled, completed), and scrubs the
-// owner and the interaction token from those running now, which River
-// does not let go of (their worker finds the game gone). A turn queued
-// after this, by a click that raced /privacy delete, is not seen.
+// AI turns' and the reviews' jobs that are owner's (a turn's owner, a
+// review's member), in every state River keeps (waiting, scheduled,
+// retryable, given up, cancelled, completed), and scrubs the member and
+// the interaction token from those running now, which River does not let
+// go of (a turn's worker finds the game gone; a review's answers nobody).
+// A job queued after this, by a click that raced /privacy delete, is not
+// seen.
 func (q *Queue) ForgetAI(ctx context.Context, owner string) error {
 	err := pgx.BeginFunc(ctx, q.pool, func(tx pgx.Tx) error {
-		if _, err := tx.Exec(ctx, `DELETE FROM river_job
-			WHERE kind = $1 AND state <> 'running' AND args->'turn'->>'owner' = $2`, Args{}.Kind(), owner); err != nil {
-			return err
+		// A turn's owner is a player ID; a review's member, the Discord
+		// user ID within it.
+		member, _ := storage.PlayerID(owner).UserID()
+		for _, job := range []struct{ kind, args, field, id string }{
+			{Args{}.Kind(), "turn", "owner", owner},
+			{ReviewArgs{}.Kind(), "review", "member", member},
+		} {
+			if job.id == "" {
+				continue
+			}
+			if _, err := tx.Exec(ctx, `DELETE FROM river_job
+				WHERE kind = $1 AND state <> 'running' AND args->$2->>$3 = $4`, job.kind, job.args, job.field, job.id); err != nil {
+				return err
+			}
+			if _, err := tx.Exec(ctx, `UPDATE river_job SET args = jsonb_set(args, ARRAY[$2::text], (args->$2) - $3::text - 'token')
+				WHERE kind = $1 AND args->$2->>$3 = $4`, job.kind, job.args, job.field, job.id); err != nil {
+				return err
+			}
 		}
-		_, err := tx.Exec(ctx, `UPDATE river_job SET args = jsonb_set(args, '{turn}', (args->'turn') - 'owner' - 'token')
-			WHERE kind = $1 AND args->'turn'->>'owner' = $2`, Args{}.Kind(), owner)
-		return err
+		return nil
 	})
 	if err != nil {
 		return fmt.Errorf("aiqueue: forget the AI turns of a member: %w", err)
@@ -124,9 +174,22 @@ func (q *Queue) ForgetAI(ctx context.Context, owner string) error {
 	return nil
 }
 
+// EnqueueReview implements bot.ReviewQueue: one job per review.
+func (q *Queue) EnqueueReview(ctx context.Context, j bot.ReviewJob) error {
+	if _, err := q.client.Insert(ctx, ReviewArgs{Review: j}, nil); err != nil {
+		return fmt.Errorf("aiqueue: enqueue the review of game %s: %w", j.Game, err)
+	}
+	return nil
+}
+
 // Player plays a turn: *bot.Bot, after PrepareWorker or Run.
 type Player interface {
 	PlayAI(ctx context.Context, t bot.AITurn) error
+}
+
+// Reviewer makes a game's review: *bot.Bot, after PrepareWorker or Run.
+type Reviewer interface {
+	MakeReview(ctx context.Context, j bot.ReviewJob) error
 }
 
 // Ender ends the games whose deadline passed: *bot.Bot.
@@ -146,6 +209,13 @@ type Config struct {
 	// DeadlineWorkers is how many deadlines this process ends at once;
 	// 0 means DefaultDeadlineWorkers.
 	DeadlineWorkers int
+	// Reviews, if not nil, makes the games' reviews this worker takes
+	// (ReviewArgs), ReviewWorkers at once, on workers of their own;
+	// nil leaves them to the other workers.
+	Reviews Reviewer
+	// ReviewWorkers is how many reviews this process makes at once: its
+	// review threads (bot.ReviewThreads); 0 means one.
+	ReviewWorkers int
 	// ID names the process among River's clients (the bot's Instance).
 	ID string
 	// Logger receives River's logs; nil means slog.Default().
@@ -215,6 +285,12 @@ func NewWorker(pool *pgxpool.Pool, p Player, cfg Config) (*Worker, error) {
 			return nil, fmt.Errorf("aiqueue: %w", err)
 		}
 		queues[postgres.DeadlineQueue] = river.QueueConfig{MaxWorkers: cfg.DeadlineWorkers}
+	}
+	if cfg.Reviews != nil {
+		if err := river.AddWorkerSafely(workers, &reviewWorker{r: cfg.Reviews}); err != nil {
+			return nil, fmt.Errorf("aiqueue: %w", err)
+		}
+		queues[ReviewQueueName] = river.QueueConfig{MaxWorkers: max(cfg.ReviewWorkers, 1)}
 	}
 	rc := &river.Config{
 		ID:                   cfg.ID,
@@ -309,6 +385,27 @@ func keepOuterContext(ctx context.Context, _ *rivertype.JobRow, doInner func(con
 func searchTime(job *river.Job[Args]) time.Duration {
 	return max(job.Args.Turn.MoveTime, time.Until(job.Args.Turn.Deadline))
 }
+
+// reviewTimeout is how long a review's attempt may run, and how long
+// River's rescuer leaves the job of a worker that died: the 15 minutes
+// of the interaction the review answers, past which it could not be
+// shown (a review's node budget keeps it far shorter).
+const reviewTimeout = 15 * time.Minute
+
+// reviewWorker is River's worker of the reviews' jobs.
+type reviewWorker struct {
+	river.WorkerDefaults[ReviewArgs]
+	r Reviewer
+}
+
+// Work makes the review; it stops between positions once ctx is done
+// (the worker stopping, or the timeout).
+func (w *reviewWorker) Work(ctx context.Context, job *river.Job[ReviewArgs]) error {
+	return w.r.MakeReview(ctx, job.Args.Review)
+}
+
+// Timeout is River's timeout of a review's attempt: reviewTimeout.
+func (w *reviewWorker) Timeout(*river.Job[ReviewArgs]) time.Duration { return reviewTimeout }
 
 // deadlineWorker is River's worker of the deadlines' jobs.
 type deadlineWorker struct {

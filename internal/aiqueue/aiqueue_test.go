@@ -95,13 +95,20 @@ func (r *rig) queue() *Queue {
 
 // worker starts a worker process named instance playing turns with p;
 // it is stopped at the end of the test unless the test stopped it.
-func (r *rig) worker(instance string, p Player) *Worker {
+func (r *rig) worker(instance string, p Player) *Worker { return r.workerWith(instance, p, nil) }
+
+// workerWith is worker with its Config changed by edit, if not nil.
+func (r *rig) workerWith(instance string, p Player, edit func(*Config)) *Worker {
 	r.t.Helper()
 	s, err := postgres.Open(context.Background(), r.url, r.opts)
 	if err != nil {
 		r.t.Fatal(err)
 	}
-	w, err := NewWorker(s.Pool(), p, Config{Workers: 1, ID: instance, Logger: slog.New(slog.DiscardHandler), RetryAfter: time.Millisecond, PollOnly: s.PollOnly()})
+	cfg := Config{Workers: 1, ID: instance, Logger: slog.New(slog.DiscardHandler), RetryAfter: time.Millisecond, PollOnly: s.PollOnly()}
+	if edit != nil {
+		edit(&cfg)
+	}
+	w, err := NewWorker(s.Pool(), p, cfg)
 	if err != nil {
 		r.t.Fatal(err)
 	}

@@ -161,16 +161,73 @@ type Review struct {
 	Nodes uint64 `json:"nodes,omitempty"`
 }
 
-// Budget bounds the search of each position. The zero value searches
-// each position to the end of the game, for small games only.
+// Budget bounds the search of each position, and of the whole game. The
+// zero value searches each position to the end of the game, for small
+// games only.
 type Budget struct {
-	// Time is each position's time; 0 for none. Without it and with
-	// Nodes, the review is reproducible.
+	// Time is each position's time; 0 for none. Without it, and with
+	// Nodes or Game, the review is reproducible: the same game reviewed
+	// twice gets the same values and labels on any machine.
 	Time time.Duration
 	// Nodes caps each position's search; 0 for no cap.
 	Nodes uint64
+	// Game caps the nodes of the whole review; 0 for no cap. Each
+	// position's search gets an equal share of the nodes the positions
+	// before it left (and Nodes at most), so a long game's positions are
+	// searched less deeply and its review costs no more than a short
+	// one's: the review's time is bounded by Game over the search's
+	// speed, whatever the game's length.
+	Game uint64
 	// Threads and HashMiB are the search's (strategies.Limits).
 	Threads, HashMiB int
+}
+
+// StandardNodes caps each position's search in a Standard review: most
+// positions need far less — solved at once, or from the opening book.
+const StandardNodes = 4_000_000
+
+// standardGame is the Game cap of a Standard review, by game name
+// (games/catalog), for games whose search is slower than the others':
+// Gomoku's evaluation makes its search about 150 000 nodes a second on
+// one thread of the 2-core machine of the measurements (docs/operating.md,
+// Reviews), where Connect Four's, Othello's and Adjacency's do 4 to 8
+// million. Its cap, 4 500 000 nodes, is about 30 seconds of one thread
+// there, for a 225-move game as for a 20-move one.
+var standardGame = map[string]uint64{"gomoku": 4_500_000}
+
+// defaultStandardGame is the Game cap of the other games' Standard
+// reviews: 120 million nodes, about 30 seconds of one thread at
+// Othello's 4 million a second, less for the others; a game of up to 30
+// positions gets the full StandardNodes in each.
+const defaultStandardGame = 120_000_000
+
+// Standard returns the budget of a review of the game named name, the
+// bot's and gambit review's: StandardNodes a position, the game's Game
+// cap, no time (so that the review is the same on every machine, busy or
+// not), one thread and a 32 MiB table.
+func Standard(name string) Budget {
+	game, ok := standardGame[name]
+	if !ok {
+		game = defaultStandardGame
+	}
+	return Budget{Nodes: StandardNodes, Game: game, Threads: 1, HashMiB: 32}
+}
+
+// share returns the node cap of the search of a position with left
+// positions to review after spent nodes of the game's budget (Nodes
+// when the budget has no Game cap).
+func (b Budget) share(spent uint64, left int) uint64 {
+	if b.Game == 0 {
+		return b.Nodes
+	}
+	n := uint64(1) // 0 would be no cap: a budget spent searches the least
+	if spent < b.Game {
+		n = max(n, (b.Game-spent)/uint64(left))
+	}
+	if b.Nodes > 0 {
+		n = min(n, b.Nodes)
+	}
+	return n
 }
 
 // ErrNotADuel reports a game that cannot be reviewed: a solo puzzle, or
@@ -178,9 +235,10 @@ type Budget struct {
 var ErrNotADuel = errors.New("only duels that the AI plays can be reviewed")
 
 // Analyze reviews the game gm played from start with moves (in the game's
-// notation). Each position is searched by s within budget, in ctx;
-// progress, if not nil, is told after each position how many of the
-// len(moves)+1 are done. An illegal move is an error naming it.
+// notation). Each position is searched by s within budget, in ctx: once
+// ctx is done, no further position is searched and the review ends with
+// ctx's error. progress, if not nil, is told after each position how many
+// of the len(moves)+1 are done. An illegal move is an error naming it.
 func Analyze(ctx context.Context, s strategies.Strategy, gm *games.Game, start engine.Position, moves []string, budget Budget, progress func(done, total int)) (*Review, error) {
 	if gm.Solo() || gm.AI == nil {
 		return nil, fmt.Errorf("review: %s: %w", gm.Name, ErrNotADuel)
@@ -191,11 +249,14 @@ func Analyze(ctx context.Context, s strategies.Strategy, gm *games.Game, start e
 	// to move, bests[i] its best move; the last is the final position's.
 	values, sides := make([]Value, len(moves)+1), make([]engine.Side, len(moves)+1)
 	for i := 0; ; i++ {
+		if err := context.Cause(ctx); err != nil {
+			return nil, fmt.Errorf("review: %s stopped before move %d: %w", gm.Name, i+1, err)
+		}
 		sides[i] = pos.SideToMove()
 		if pos.Terminal() {
 			values[i] = Value{Score: float64(pos.Score(sides[i])), Exact: true}
 		} else {
-			res, err := search(ctx, s, gm, pos, budget)
+			res, err := search(ctx, s, gm, pos, budget, budget.share(r.Nodes, len(moves)+1-i))
 			if err != nil {
 				return nil, fmt.Errorf("review: %s move %d: %w", gm.Name, i+1, err)
 			}
@@ -230,14 +291,14 @@ func Analyze(ctx context.Context, s strategies.Strategy, gm *games.Game, start e
 	return r, nil
 }
 
-// search searches pos within budget.
-func search(ctx context.Context, s strategies.Strategy, gm *games.Game, pos engine.Position, budget Budget) (strategies.Result, error) {
+// search searches pos within budget's time and threads, and nodes.
+func search(ctx context.Context, s strategies.Strategy, gm *games.Game, pos engine.Position, budget Budget, nodes uint64) (strategies.Result, error) {
 	if budget.Time > 0 {
 		var cancel context.CancelFunc
 		ctx, cancel = context.WithTimeout(ctx, budget.Time)
 		defer cancel()
 	}
-	res, err := s.Search(ctx, pos, strategies.Limits{Nodes: budget.Nodes, Threads: budget.Threads, HashMiB: budget.HashMiB, Seed: 1})
+	res, err := s.Search(ctx, pos, strategies.Limits{Nodes: nodes, Threads: budget.Threads, HashMiB: budget.HashMiB, Seed: 1})
 	if err != nil {
 		return res, err
 	}
