@@ -20,6 +20,14 @@ func ValidClaim(key, owner string, ttl time.Duration) error {
 	return nil
 }
 
+// ClaimOf reports whether the claim key is keyed to the Discord user
+// userID: its last segment, after a slash, is the ID ("review/member/ID").
+// DeleteUser deletes such claims with the user's other data.
+func ClaimOf(key, userID string) bool {
+	rest, ok := strings.CutSuffix(key, userID)
+	return ok && userID != "" && strings.HasSuffix(rest, "/")
+}
+
 // ValidDelivery checks the arguments of Store.FirstDelivery, for the
 // stores: an interaction ID of at most 200 bytes without NUL, and a
 // positive time to live.

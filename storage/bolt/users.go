@@ -51,6 +51,9 @@ func (s *Store) DeleteUser(ctx context.Context, userID string) (storage.DeleteRe
 		if err := deleteDaily(tx, p); err != nil {
 			return err
 		}
+		if err := deleteClaimsOf(tx, userID); err != nil {
+			return err
+		}
 		ladders, err := ratedLadders(tx)
 		if err != nil {
 			return err
@@ -73,6 +76,27 @@ func (s *Store) DeleteUser(ctx context.Context, userID string) (storage.DeleteRe
 		return storage.DeleteReport{}, fmt.Errorf("storage: delete user %s: %w", userID, err)
 	}
 	return rep, nil
+}
+
+// deleteClaimsOf deletes the claims keyed to a user: those whose key's
+// last segment is their ID (storage.ClaimOf).
+func deleteClaimsOf(tx *bbolt.Tx, userID string) error {
+	b := tx.Bucket(bucketClaims)
+	var keys [][]byte
+	if err := b.ForEach(func(k, _ []byte) error {
+		if storage.ClaimOf(string(k), userID) {
+			keys = append(keys, k)
+		}
+		return nil
+	}); err != nil {
+		return err
+	}
+	for _, k := range keys {
+		if err := b.Delete(k); err != nil {
+			return fmt.Errorf("delete claim %s: %w", k, err)
+		}
+	}
+	return nil
 }
 
 // ratedLadders lists the ladders that have a ratings bucket.

@@ -512,6 +512,9 @@ func (s *Store) DeleteUser(ctx context.Context, userID string) (storage.DeleteRe
 		if _, err := tx.Exec(ctx, "DELETE FROM daily_attempts WHERE player = $1", string(p)); err != nil {
 			return err
 		}
+		if _, err := tx.Exec(ctx, "DELETE FROM claims WHERE right(key, length($1) + 1) = '/' || $1", userID); err != nil {
+			return err
+		}
 		if _, err := tx.Exec(ctx, "DELETE FROM users WHERE user_id = $1", userID); err != nil {
 			return err
 		}

@@ -134,3 +134,21 @@ func testRacingClaims(t *testing.T, o Opener) {
 		}
 	}
 }
+
+// testDeleteUserDropsTheirClaims: DeleteUser deletes the claims keyed to
+// the user (a last key segment of their ID) and no others.
+func testDeleteUserDropsTheirClaims(t *testing.T, o Opener) {
+	s, _ := openTest(t, o)
+	for _, key := range []string{"review/member/alice", "review/member/malice", "review/member/alice2", "ai/alice/1", "alice"} {
+		if !claim(t, s, key, "p1", time.Hour) {
+			t.Fatalf("a free key %s was not taken", key)
+		}
+	}
+	if _, err := s.DeleteUser(context.Background(), "alice"); err != nil {
+		t.Fatal(err)
+	}
+	want := map[string]string{"review/member/malice": "p1", "review/member/alice2": "p1", "ai/alice/1": "p1", "alice": "p1"}
+	if got := claims(t, s, ""); !maps.Equal(got, want) {
+		t.Fatalf("claims after DeleteUser(alice) = %v, want %v", got, want)
+	}
+}

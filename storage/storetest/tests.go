@@ -56,6 +56,7 @@ var suite = []struct {
 	{"OpenAndAwaitingAIOfShards", testOpenAndAwaitingAIOfShards},
 	{"ClaimsExpire", testClaimsExpire},
 	{"RacingClaims", testRacingClaims},
+	{"DeleteUserDropsTheirClaims", testDeleteUserDropsTheirClaims},
 	{"RacingTakesOfAnOpenChallenge", testRacingTakesOfAnOpenChallenge},
 	{"OpenChallengeRules", testOpenChallengeRules},
 	{"DailyAttempts", testDailyAttempts},
