@@ -38,6 +38,20 @@ func CheckStoredGame(key string, g *Game) error {
 	return nil
 }
 
+// CheckImportedGame checks a game a copy brings into a store (a Sink's
+// Game) as CheckStoredGame does, and returns the sequence number of its
+// ID, which the store's own sequence must pass.
+func CheckImportedGame(g *Game) (uint64, error) {
+	if err := CheckStoredGame(string(g.ID), g); err != nil {
+		return 0, fmt.Errorf("game %s: %w", g.ID, err)
+	}
+	seq, ok := g.ID.Sequence()
+	if !ok {
+		return 0, fmt.Errorf("game %s: %w: the id is not a sequence number", g.ID, ErrInvalid)
+	}
+	return seq, nil
+}
+
 // CheckStoredRating checks a rating record read back from a store under
 // key: it is that player's and obeys Rating.Validate.
 func CheckStoredRating(key string, r Rating) error {

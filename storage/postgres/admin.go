@@ -395,12 +395,9 @@ type importSink struct {
 }
 
 func (k *importSink) Game(g *storage.Game) error {
-	if err := storage.CheckStoredGame(string(g.ID), g); err != nil {
-		return fmt.Errorf("game %s: %w", g.ID, err)
-	}
-	seq, ok := g.ID.Sequence()
-	if !ok {
-		return fmt.Errorf("game %s: %w: the id is not a sequence number", g.ID, storage.ErrInvalid)
+	seq, err := storage.CheckImportedGame(g)
+	if err != nil {
+		return err
 	}
 	k.maxSeq = max(k.maxSeq, seq)
 	return putGame(k.ctx, k.tx, k.jobs, nil, g)
