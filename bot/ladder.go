@@ -81,6 +81,11 @@ func (b infoFlow) cmdStats(ctx context.Context, ix *command) error {
 			return fmt.Errorf("bot: rating of %s in %s: %w", player, k, err)
 		}
 		for _, g := range history {
+			// Another member's games by the rule of reviews: those the
+			// asker played, or played in this channel.
+			if userID != ix.user().ID && !mayReview(ix.interaction, g) {
+				continue
+			}
 			if g.Kind == k && len(ks.Recent) < recentGames {
 				ks.Recent = append(ks.Recent, g)
 			}

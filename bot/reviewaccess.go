@@ -9,7 +9,8 @@ import "github.com/gambitbot/gambit/storage"
 // same server, the bot cannot tell whether the member may see the game's
 // channel, so it answers as it would for a game that does not exist:
 // game IDs are a sequence, and a refusal that named the game would tell
-// that it exists.
+// that it exists. /stats user: lists another member's recent games by the
+// same rule.
 
 // mayReview reports whether the member asking in ix may see g's review.
 func mayReview(ix *interaction, g *storage.Game) bool {

@@ -7,6 +7,7 @@ import (
 	"github.com/bwmarrin/discordgo"
 
 	"github.com/gambitbot/gambit/bot/customid"
+	"github.com/gambitbot/gambit/internal/discordtest"
 	"github.com/gambitbot/gambit/storage"
 )
 
@@ -74,4 +75,42 @@ func TestReviewOnlyOfGamesTheMemberCouldSee(t *testing.T) {
 	}
 	reviewShown(t, h.commandIn(carol, side.ID, "review", opt("game", string(hidden["another channel of carol's server"].ID))))
 	reviewShown(t, h.commandIn(alice, h.srv.ChannelID(), "review", opt("game", string(hidden["a group DM carol is not in"].ID))))
+}
+
+// TestStatsOfAnotherMemberListOnlyGamesTheAskerCouldSee: /stats user:
+// lists another member's recent games by the rule of reviews, so that
+// carol, outside alice and bob's group DM, does not learn from alice's
+// stats whom she played there and how it ended; the rating, public on
+// the leaderboards, stays. Alice and bob see the game in her stats.
+func TestStatsOfAnotherMemberListOnlyGamesTheAskerCouldSee(t *testing.T) {
+	t.Parallel()
+	h := start(t)
+	alice, bob, carol := h.srv.AddUser("alice").ID, h.srv.AddUser("bob").ID, h.srv.AddUser("carol").ID
+	gdm, err := h.srv.AddGroupDM(alice, bob)
+	if err != nil {
+		t.Fatal(err)
+	}
+	playTicTacToeIn(t, h, gdm.ID, alice, bob)
+	ticTacToe := func(m discordtest.Message) string {
+		t.Helper()
+		if len(m.Embeds) != 1 {
+			t.Fatalf("/stats answered %d embeds: %q", len(m.Embeds), m.Content)
+		}
+		for _, f := range m.Embeds[0].Fields {
+			if f.Name == "Tic-Tac-Toe" {
+				return f.Value
+			}
+		}
+		t.Fatalf("/stats has no Tic-Tac-Toe field: %+v", m.Embeds[0].Fields)
+		return ""
+	}
+	seen := ticTacToe(h.commandIn(carol, h.srv.ChannelID(), "stats", opt("user", alice)))
+	if strings.Contains(seen, "<@"+bob+">") || !strings.Contains(seen, "1–0–0 in 1 game") {
+		t.Errorf("carol's /stats user:alice shows Tic-Tac-Toe %q: want alice's record without her game in the group DM", seen)
+	}
+	for _, asker := range []string{alice, bob} {
+		if seen := ticTacToe(h.commandIn(asker, h.srv.ChannelID(), "stats", opt("user", alice))); !strings.Contains(seen, "Won against <@"+bob+">") {
+			t.Errorf("a player's /stats user:alice shows Tic-Tac-Toe %q, want the win against bob", seen)
+		}
+	}
 }
