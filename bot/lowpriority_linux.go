@@ -12,8 +12,11 @@ const searchNice = 10
 
 // reviewNice is the nice value of the threads that make games' reviews:
 // the lowest priority, below the AI searches, so that a review takes
-// only what the searches and interactions leave.
-const reviewNice = 19
+// only what the searches and interactions leave. The package's tests run
+// reviews at searchNice (TestMain): beside other work at nice 0, a
+// thread at nice 19 gets under 1% of a core, and a test would wait on
+// the machine's load for a review it asked for.
+var reviewNice = 19
 
 // lowPriority runs f on an OS thread of its own at nice searchNice and
 // returns when f has (atNice).
