@@ -88,18 +88,7 @@ func TestAnOpenChallengeIsTakenOnlyWhereItWasPosted(t *testing.T) {
 	t.Parallel()
 	h := start(t)
 	alice, bob, carol := h.srv.AddUser("alice").ID, h.srv.AddUser("bob").ID, h.srv.AddUser("carol").ID
-	elsewhere := h.srv.AddGuild("Elsewhere")
-	private, err := h.srv.AddChannel(elsewhere.ID, "private")
-	if err != nil {
-		t.Fatal(err)
-	}
-	side, err := h.srv.AddChannel(h.srv.GuildID(), "side")
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := h.srv.AddMember(elsewhere.ID, alice); err != nil {
-		t.Fatal(err)
-	}
+	private, side := elsewhere(t, h, "private", alice)
 	var games []storage.GameID
 	for _, c := range []struct{ user, channel string }{{alice, private.ID}, {bob, side.ID}} {
 		m := h.commandIn(c.user, c.channel, "challenge", opt("game", "tictactoe"))

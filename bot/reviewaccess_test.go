@@ -27,20 +27,7 @@ func TestReviewOnlyOfGamesTheMemberCouldSee(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	elsewhere := h.srv.AddGuild("Elsewhere")
-	private, err := h.srv.AddChannel(elsewhere.ID, "private")
-	if err != nil {
-		t.Fatal(err)
-	}
-	side, err := h.srv.AddChannel(h.srv.GuildID(), "side")
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, u := range []string{alice, bob} {
-		if err := h.srv.AddMember(elsewhere.ID, u); err != nil {
-			t.Fatal(err)
-		}
-	}
+	private, side := elsewhere(t, h, "private", alice, bob)
 	hidden := map[string]*storage.Game{
 		"a group DM carol is not in":                    playTicTacToeIn(t, h, gdm.ID, alice, bob),
 		"a private channel of a server carol is not in": playTicTacToeIn(t, h, private.ID, alice, bob),
@@ -113,4 +100,25 @@ func TestStatsOfAnotherMemberListOnlyGamesTheAskerCouldSee(t *testing.T) {
 			t.Errorf("a player's /stats user:alice shows Tic-Tac-Toe %q, want the win against bob", seen)
 		}
 	}
+}
+
+// elsewhere returns a channel named name of another server, whose members
+// are members, and a channel "side" of the harness's server: the places
+// where a member of the harness's channel could not see a game.
+func elsewhere(t *testing.T, h *harness, name string, members ...string) (other, side discordtest.Channel) {
+	t.Helper()
+	g := h.srv.AddGuild("Elsewhere")
+	other, err := h.srv.AddChannel(g.ID, name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if side, err = h.srv.AddChannel(h.srv.GuildID(), "side"); err != nil {
+		t.Fatal(err)
+	}
+	for _, u := range members {
+		if err := h.srv.AddMember(g.ID, u); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return other, side
 }
