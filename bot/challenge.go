@@ -33,12 +33,12 @@ func checkChallenge(ix *interaction, g *storage.Game, challengerMay bool) error 
 		if challengerMay {
 			return nil
 		}
-		return userErr("challenge.own", "Player", nameIn(g.Players[1]))
+		return userErr("challenge.own", "Player", nameIn(g.Kind, g.Players[1]))
 	}
 	if g.OpenChallenge() {
-		return userErr("open.withdraw_own", "Player", nameIn(g.Players[0]))
+		return userErr("open.withdraw_own", "Player", nameIn(g.Kind, g.Players[0]))
 	}
-	return userErr("challenge.not_yours", "Player", nameIn(g.Players[1]))
+	return userErr("challenge.not_yours", "Player", nameIn(g.Kind, g.Players[1]))
 }
 
 // clickAccept starts a challenged game.

@@ -158,7 +158,7 @@ func TestPlayAutocompleteOffersTheAIsOfTheChosenGame(t *testing.T) {
 	}
 	for _, c := range got {
 		i := byName[fmt.Sprint(c.Value)]
-		if want := i.DisplayName + " (" + string(i.Difficulty) + ") — " + i.Blurb; c.Name != want {
+		if want := i.Label("adjacency"); c.Name != want {
 			t.Errorf("choice %q should be the display name, difficulty and blurb, whole: %q", c.Name, want)
 		}
 	}
@@ -828,7 +828,7 @@ func TestHelpHasAPagePerAI(t *testing.T) {
 	}
 	for _, c := range got {
 		i, err := strategies.Lookup(fmt.Sprint(c.Value))
-		if err != nil || c.Name != i.Label() || !strings.Contains(i.Name+strings.ToLower(i.DisplayName), "hill") {
+		if err != nil || c.Name != i.Label("") || !strings.Contains(i.Name+strings.ToLower(i.DisplayName), "hill") {
 			t.Errorf("/help ai:hill suggests %q = %v", c.Name, c.Value)
 		}
 	}

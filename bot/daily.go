@@ -316,7 +316,7 @@ func (b *Bot) solvers(ctx context.Context, l *i18n.Localizer, guild, day string)
 		if a.Hints > 0 {
 			hints = render.Plural(l, a.Hints, "hint")
 		}
-		out = append(out, fmt.Sprintf("%d. %s · %s", n, render.PlayerName(l, a.Player), hints))
+		out = append(out, fmt.Sprintf("%d. %s · %s", n, render.PlayerName(l, "", a.Player), hints))
 	}
 	if n == 0 {
 		out = append(out, l.T("daily.no_solvers"))

@@ -47,7 +47,7 @@ func (b gameFlow) clickDrawOffer(ctx context.Context, ix *component, g *storage.
 	case o != nil && o.Seat == seat:
 		return userErr("draw.already")
 	case o != nil:
-		return userErr("draw.pending", "Player", nameIn(g.Players[o.Seat]))
+		return userErr("draw.pending", "Player", nameIn(g.Kind, g.Players[o.Seat]))
 	}
 	if err := b.boards.adoptBoard(ctx, ix.interaction, g); err != nil {
 		return err
@@ -75,7 +75,7 @@ func (b gameFlow) clickDrawAnswer(accept bool) func(context.Context, *component,
 		case o == nil:
 			return userErr("draw.expired")
 		case o.Seat == seat:
-			return userErr("draw.own", "Player", nameIn(g.Players[1-seat]))
+			return userErr("draw.own", "Player", nameIn(g.Kind, g.Players[1-seat]))
 		}
 		if err := b.boards.adoptBoard(ctx, ix.interaction, g); err != nil {
 			return err
@@ -85,7 +85,7 @@ func (b gameFlow) clickDrawAnswer(accept bool) func(context.Context, *component,
 			if err := b.store.UpdateGame(ctx, g); err != nil {
 				return answerConflict(err, "decline a draw in", g.ID)
 			}
-			return b.showDrawBoard(ctx, ix, g, nil, b.boards.boardLang(g).T("board.draw_declined", "Player", render.PlayerName(b.boards.boardLang(g), g.Players[seat])))
+			return b.showDrawBoard(ctx, ix, g, nil, b.boards.boardLang(g).T("board.draw_declined", "Player", render.PlayerName(b.boards.boardLang(g), g.Kind, g.Players[seat])))
 		}
 		var res storage.Result
 		g.Status, res = g.AgreeDraw()

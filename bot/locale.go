@@ -126,10 +126,10 @@ func translations(id string) map[discordgo.Locale]string {
 	return out
 }
 
-// nameIn is a player's name as render.PlayerName writes it in the
-// language of the message it is put in.
-func nameIn(p storage.Player) localized {
-	return func(l *i18n.Localizer) string { return render.PlayerName(l, p) }
+// nameIn is a player's name in a game of kind, as render.PlayerName
+// writes it in the language of the message it is put in.
+func nameIn(kind storage.Kind, p storage.Player) localized {
+	return func(l *i18n.Localizer) string { return render.PlayerName(l, kind, p) }
 }
 
 // titleIn is a game's title in the language of the message it is put in.

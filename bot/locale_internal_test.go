@@ -22,7 +22,7 @@ func TestUserErrorsInTheReadersLanguage(t *testing.T) {
 	if got := err.text(i18n.For(i18n.English)); !strings.Contains(got, "Option turn-timeout") {
 		t.Errorf("English: %q", got)
 	}
-	err = userErr("move.not_your_turn", "Player", nameIn(storage.Player{ID: storage.AI("minimax")})).(*userError)
+	err = userErr("move.not_your_turn", "Player", nameIn("connect4", storage.Player{ID: storage.AI("minimax")})).(*userError)
 	if got := err.text(i18n.For(i18n.Indonesian)); !strings.Contains(got, "Pemikir mendalam (sulit)") {
 		t.Errorf("Indonesian AI name: %q", got)
 	}

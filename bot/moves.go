@@ -23,15 +23,15 @@ func checkMover(g *storage.Game, userID string) error {
 	seat := seatOf(g, userID)
 	switch {
 	case seat < 0 && g.Solo():
-		return userErr("move.puzzle_of", "Player", nameIn(g.Players[0]))
+		return userErr("move.puzzle_of", "Player", nameIn(g.Kind, g.Players[0]))
 	case seat < 0:
-		return userErr("move.between", "A", nameIn(g.Players[0]), "B", nameIn(g.Players[1]))
+		return userErr("move.between", "A", nameIn(g.Kind, g.Players[0]), "B", nameIn(g.Kind, g.Players[1]))
 	case g.Status == storage.StatusPending:
 		return userErr("move.not_started")
 	case g.Status != storage.StatusActive:
 		return userErr("error.game_over")
 	case g.Turn != seat:
-		return userErr("move.not_your_turn", "Player", nameIn(g.Players[g.Turn]))
+		return userErr("move.not_your_turn", "Player", nameIn(g.Kind, g.Players[g.Turn]))
 	}
 	return nil
 }

@@ -473,7 +473,7 @@ func (b gameFlow) completeAI(_ context.Context, ix *autocomplete) error {
 			!strings.Contains(strings.ToLower(name), typed) {
 			continue
 		}
-		out = append(out, &discordgo.ApplicationCommandOptionChoice{Name: clipWords(render.AILabel(ix.lang(), info), 100), Value: info.Name})
+		out = append(out, &discordgo.ApplicationCommandOptionChoice{Name: clipWords(render.AILabel(ix.lang(), storage.Kind(opts.str("game")), info), 100), Value: info.Name})
 	}
 	return ix.choices(out)
 }

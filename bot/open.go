@@ -47,7 +47,7 @@ func checkTake(ix *interaction, g *storage.Game) error {
 		}
 		return nil
 	case (g.Status == storage.StatusActive || g.Status.Ended()) && seatOf(g, user) < 0:
-		return userErr("open.taken", "Player", nameIn(g.Players[1]))
+		return userErr("open.taken", "Player", nameIn(g.Kind, g.Players[1]))
 	}
 	return checkChallenge(ix, g, false)
 }

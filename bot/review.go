@@ -93,7 +93,7 @@ func (b reviewFlow) completeReview(ctx context.Context, ix *autocomplete) error 
 		}
 		name := fmt.Sprintf("%s · %s", g.ID, render.Title(l, g.Kind))
 		if opp, ok := g.Opponent(seatOf(g, me)); ok {
-			name += " · " + l.T("board.vs", "Player", cmp.Or(opp.Name, render.PlayerName(l, opp)))
+			name += " · " + l.T("board.vs", "Player", cmp.Or(opp.Name, render.PlayerName(l, g.Kind, opp)))
 		}
 		out = append(out, &discordgo.ApplicationCommandOptionChoice{Name: clipWords(name, 100), Value: string(g.ID)})
 	}

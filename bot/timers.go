@@ -172,7 +172,7 @@ func (b timerFlow) endIfDue(ctx context.Context, id storage.GameID, version uint
 		err = b.store.UpdateGame(ctx, g)
 	} else {
 		loser := g.Turn
-		notice = b.boards.boardLang(g).T("board.ran_out", "Player", render.PlayerName(b.boards.boardLang(g), g.Players[loser]))
+		notice = b.boards.boardLang(g).T("board.ran_out", "Player", render.PlayerName(b.boards.boardLang(g), g.Kind, g.Players[loser]))
 		g.Status = storage.StatusForfeited
 		changes, err = b.store.FinishGame(ctx, g, storage.Result{Winner: 1 - loser, Outcome: storage.TimedOut})
 	}

@@ -239,6 +239,11 @@ type AI struct {
 	// storage.AIRatings). Every strategy that plays the game needs one
 	// (TestEveryStrategyHasACalibratedRating in strategies).
 	Ratings map[string]float64
+	// Perfect names the strategies that play the game perfectly: they
+	// solve it from any position well within the bot's move time, so
+	// players see them labelled perfect rather than by their rating
+	// (strategies.Info.DifficultyIn). nil for none.
+	Perfect []string
 }
 
 // Terminal returns the exact score of a finished position for the side to

@@ -32,7 +32,7 @@ func Example() {
 		fmt.Println(err)
 		return
 	}
-	fmt.Printf("%s (%s) plays %s: score %d, exact %v\n", info.Name, info.Difficulty, pos.FormatMove(res.Move), res.Score, res.Exact)
+	fmt.Printf("%s (%s) plays %s: score %d, exact %v\n", info.Name, info.DifficultyIn("tictactoe"), pos.FormatMove(res.Move), res.Score, res.Exact)
 	// Output:
-	// minimax (hard) plays 3: score 1, exact true
+	// minimax (perfect) plays 3: score 1, exact true
 }

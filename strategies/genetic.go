@@ -17,7 +17,6 @@ var geneticStrategies = []Info{
 		Blurb:       "breeds whole lines of play and keeps the fittest",
 		Games:       allGames,
 		Description: "genetic algorithm over game-tree paths with a minimax reservation tree (Hong, Huang & Lin 2001)",
-		Difficulty:  Medium,
 		Strategy:    Genetic{},
 	},
 	{
@@ -26,7 +25,6 @@ var geneticStrategies = []Info{
 		Blurb:       "breeds short move sequences by chance",
 		Games:       allGames,
 		Description: "roulette-wheel genetic algorithm over 5-ply move sequences",
-		Difficulty:  Easy,
 		Strategy:    GeneticRoulette{},
 	},
 }

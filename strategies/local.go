@@ -19,7 +19,6 @@ var localStrategies = []Info{
 		Blurb:       "takes the most it can right now, never looks ahead",
 		Games:       allGames,
 		Description: "one ply: the move capturing most marks (elsewhere the best-looking move), ties broken at random",
-		Difficulty:  Easy,
 		Strategy:    Greedy{},
 	},
 	{
@@ -28,7 +27,6 @@ var localStrategies = []Info{
 		Blurb:       "improves a three-move plan step by step",
 		Games:       allGames,
 		Description: "steepest-ascent hill climbing with restarts over 3-move plans against greedy replies",
-		Difficulty:  Medium,
 		Strategy:    HillClimbing{Variant: Steepest},
 	},
 	{
@@ -37,7 +35,6 @@ var localStrategies = []Info{
 		Blurb:       "a hill climber that may step sideways when stuck",
 		Games:       allGames,
 		Description: "hill climbing allowing up to 10 sideways moves, with restarts, over 3-move plans",
-		Difficulty:  Medium,
 		Strategy:    HillClimbing{Variant: Sideways},
 	},
 	{
@@ -46,7 +43,6 @@ var localStrategies = []Info{
 		Blurb:       "a hill climber taking any step up at random",
 		Games:       allGames,
 		Description: "stochastic hill climbing (a random uphill neighbour) with restarts over 3-move plans",
-		Difficulty:  Medium,
 		Strategy:    HillClimbing{Variant: Stochastic},
 	},
 	{
@@ -55,7 +51,6 @@ var localStrategies = []Info{
 		Blurb:       "tries plans, sometimes worse ones, to avoid dead ends",
 		Games:       allGames,
 		Description: "simulated annealing over 3-move plans against greedy replies, reheating until time runs out",
-		Difficulty:  Medium,
 		Strategy:    HillClimbing{Variant: Annealing},
 	},
 	{
@@ -64,7 +59,6 @@ var localStrategies = []Info{
 		Blurb:       "follows the best few lines to the end of the game",
 		Games:       allGames,
 		Description: "local beam search to the end of the game with minimax backup, widening the beam while time lasts",
-		Difficulty:  Medium,
 		Strategy:    Beam{},
 	},
 }

@@ -20,7 +20,6 @@ var mctsStrategies = []Info{
 		Blurb:       "plays out many random games to pick its move",
 		Games:       allGames,
 		Description: "Monte Carlo tree search (UCT), random playouts; greedy ones in Adjacency and Othello",
-		Difficulty:  Hard,
 		Strategy:    MCTS{},
 	},
 }

@@ -16,7 +16,6 @@ var searchStrategies = []Info{
 		Blurb:       "looks many moves ahead and plays endgames perfectly",
 		Games:       allGames,
 		Description: "alpha-beta with iterative deepening, transposition table and exact endgame solving",
-		Difficulty:  Hard,
 		Strategy:    Minimax{},
 	},
 	{
@@ -25,7 +24,6 @@ var searchStrategies = []Info{
 		Blurb:       "Deep thinker as it plays Adjacency: judges by self-play",
 		Games:       []string{"adjacency"},
 		Description: "minimax with the Adjacency judgement learned by playing itself; Deep thinker plays Adjacency with the same one, so the two play alike",
-		Difficulty:  Hard,
 		Strategy:    Minimax{Eval: LearnedEval},
 	},
 	{
@@ -34,7 +32,6 @@ var searchStrategies = []Info{
 		Blurb:       "Deep thinker judging by rules we wrote, not by self-play",
 		Games:       []string{"adjacency"},
 		Description: "minimax with the Adjacency judgement written by hand instead of the learned one; in games of 28 rounds, which fill the board, both play the same way",
-		Difficulty:  Hard,
 		Strategy:    Minimax{Eval: HandEval},
 	},
 }

@@ -16,7 +16,6 @@ var randomStrategies = []Info{
 		Blurb:       "plays any legal move at random",
 		Games:       allGames,
 		Description: "a uniformly random legal move",
-		Difficulty:  Easy,
 		Strategy:    Random{},
 	},
 }

@@ -7,21 +7,26 @@ import (
 	"strings"
 )
 
-// Difficulty is how strong a strategy plays, in a small fixed vocabulary
-// that the bot shows next to strategy names.
+// Difficulty is how strong a strategy plays a game, in a small fixed
+// vocabulary that the bot shows next to strategy names. A strategy has one
+// in each game it plays (Info.DifficultyIn), read from that game's
+// measured ratings.
 type Difficulty string
 
 // The difficulty labels, from weakest to strongest.
 const (
-	// Easy: plays legal moves with little or no look-ahead.
+	// Easy: among the game's weakest AIs.
 	Easy Difficulty = "easy"
-	// Medium: looks ahead a little, beats careless play.
+	// Medium: between the game's weakest and strongest AIs.
 	Medium Difficulty = "medium"
-	// Hard: searches deeply within the move time.
+	// Hard: among the game's strongest AIs.
 	Hard Difficulty = "hard"
-	// Perfect: plays the game-theoretic best move (solved games).
+	// Perfect: plays the game-theoretic best move (games.AI.Perfect).
 	Perfect Difficulty = "perfect"
 )
+
+// Difficulties lists the labels from weakest to strongest.
+var Difficulties = []Difficulty{Easy, Medium, Hard, Perfect}
 
 // Info describes a registered strategy.
 type Info struct {
@@ -40,8 +45,6 @@ type Info struct {
 	Blurb string
 	// Description is one technical line for developers: the algorithm.
 	Description string
-	// Difficulty labels its strength.
-	Difficulty Difficulty
 	// Strategy is the player.
 	Strategy Strategy
 }
@@ -122,8 +125,12 @@ func names(infos []Info) string {
 // autocomplete choice's name.
 const MaxLabel = 100
 
-// Label is the strategy as a player sees it in a list: "Hill climber
-// (medium) — improves a three-move plan step by step".
-func (i Info) Label() string {
-	return fmt.Sprintf("%s (%s) — %s", i.DisplayName, i.Difficulty, i.Blurb)
+// Label is the strategy as a player sees it in game's list: "Hill
+// climber (medium) — improves a three-move plan step by step"; without
+// the difficulty for a game it does not play, or "" (no one game).
+func (i Info) Label(game string) string {
+	if d := i.DifficultyIn(game); d != "" {
+		return fmt.Sprintf("%s (%s) — %s", i.DisplayName, d, i.Blurb)
+	}
+	return i.DisplayName + " — " + i.Blurb
 }

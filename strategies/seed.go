@@ -20,7 +20,6 @@ var seedStrategies = []Info{
 		Blurb:       "looks a few moves ahead but misremembers positions",
 		Games:       []string{"adjacency"},
 		Description: "alpha-beta deepening by two plies, with a transposition table that returns wrong values for some positions",
-		Difficulty:  Medium,
 		Strategy:    Seed001Minimax{},
 	},
 	{
@@ -29,7 +28,6 @@ var seedStrategies = []Info{
 		Blurb:       "looks three moves ahead on a slightly wrong board",
 		Games:       []string{"adjacency"},
 		Description: "depth-3 alpha-beta on its own board simulation, which gets some rules slightly wrong",
-		Difficulty:  Medium,
 		Strategy:    Seed002AlphaBeta{},
 	},
 	{
@@ -38,7 +36,6 @@ var seedStrategies = []Info{
 		Blurb:       "never loses at Tic-Tac-Toe, but wins in no hurry",
 		Games:       []string{"tictactoe"},
 		Description: "full minimax scoring a win +10, a loss −10 and a draw 0: never loses, but does not prefer a quicker win",
-		Difficulty:  Perfect,
 		Strategy:    Seed003Minimax{},
 	},
 	{
@@ -47,7 +44,6 @@ var seedStrategies = []Info{
 		Blurb:       "looks five moves ahead for lines of four",
 		Games:       []string{"connect4"},
 		Description: "depth-5 alpha-beta judging a position by the lines of four each side can still make",
-		Difficulty:  Medium,
 		Strategy:    Seed004Minimax{},
 	},
 }

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"math/rand/v2"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -281,10 +282,10 @@ func TestRegistry(t *testing.T) {
 		if i.Name == "" || i.Description == "" || i.Strategy == nil || len(i.Games) == 0 {
 			t.Errorf("incomplete registration %+v", i)
 		}
-		switch i.Difficulty {
-		case Easy, Medium, Hard, Perfect:
-		default:
-			t.Errorf("%s: difficulty %q outside the vocabulary", i.Name, i.Difficulty)
+		for _, g := range i.Games {
+			if d := i.DifficultyIn(g); !slices.Contains(Difficulties, d) {
+				t.Errorf("%s in %s: difficulty %q outside the vocabulary", i.Name, g, d)
+			}
 		}
 		got, err := Lookup(" " + i.Name + " ")
 		if err != nil || got.Name != i.Name {
@@ -319,11 +320,13 @@ func TestNamesForPlayers(t *testing.T) {
 		seen[strings.ToLower(i.DisplayName)] = i.Name
 		for _, jargon := range []string{"alpha-beta", "minimax", "ply", "heuristic", "transposition", "UCT", "2001"} {
 			if strings.Contains(strings.ToLower(i.Blurb+" "+i.DisplayName), strings.ToLower(jargon)) {
-				t.Errorf("%s: %q speaks of %s", i.Name, i.Label(), jargon)
+				t.Errorf("%s: %q speaks of %s", i.Name, i.Label(i.Games[0]), jargon)
 			}
 		}
-		if n := utf8.RuneCountInString(i.Label()); n > MaxLabel {
-			t.Errorf("%s: label %q has %d characters, more than %d", i.Name, i.Label(), n, MaxLabel)
+		for _, g := range i.Games {
+			if n := utf8.RuneCountInString(i.Label(g)); n > MaxLabel {
+				t.Errorf("%s: label %q has %d characters, more than %d", i.Name, i.Label(g), n, MaxLabel)
+			}
 		}
 	}
 }

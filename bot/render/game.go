@@ -146,7 +146,7 @@ func withNotice(content, notice string) string {
 // challenge renders a pending, expired, declined or cancelled challenge.
 func challenge(v View) Message {
 	g, l := v.Game, v.lang()
-	challenger, challenged := PlayerName(l, g.Players[0]), PlayerName(l, g.Players[1])
+	challenger, challenged := PlayerName(l, g.Kind, g.Players[0]), PlayerName(l, g.Kind, g.Players[1])
 	var details []string
 	if r := roundsOf(g); r > 0 {
 		details = append(details, plural(l, r, "round"))
@@ -290,7 +290,7 @@ func game(v View) (Message, *File) {
 			lines = append(lines, turnLine(l, g, v.Thinking, mark))
 		}
 		if o := g.DrawOffer; o != nil && !g.Solo() {
-			lines = append(lines, l.T("board.draw_offered", "Player", PlayerName(l, g.Players[o.Seat&1]), "Opponent", PlayerName(l, g.Players[1-o.Seat&1])))
+			lines = append(lines, l.T("board.draw_offered", "Player", PlayerName(l, g.Kind, g.Players[o.Seat&1]), "Opponent", PlayerName(l, g.Kind, g.Players[1-o.Seat&1])))
 		}
 		humanTurn := v.Thinking == nil && !mover.ID.IsAI()
 		if id, ok := mover.ID.UserID(); ok && humanTurn && !g.Solo() {
@@ -314,19 +314,19 @@ func game(v View) (Message, *File) {
 // A solo puzzle has one line: its player, with a trophy once solved.
 func playerLines(l *i18n.Localizer, g *storage.Game, gm *games.Game, pos engine.Position) []string {
 	if g.Solo() {
-		line := "🧩 " + PlayerName(l, g.Players[0])
+		line := "🧩 " + PlayerName(l, g.Kind, g.Players[0])
 		if g.Solved() {
 			line += " 🏆"
 		}
 		return []string{line}
 	}
 	if pos == nil {
-		return []string{l.T("board.versus", "A", PlayerName(l, g.Players[0]), "B", PlayerName(l, g.Players[1]))}
+		return []string{l.T("board.versus", "A", PlayerName(l, g.Kind, g.Players[0]), "B", PlayerName(l, g.Kind, g.Players[1]))}
 	}
 	sides := seatSides(g, pos)
 	lines := make([]string, 2)
 	for i, p := range g.Players {
-		line := gm.Look.Mark[sides[i]] + " " + PlayerName(l, p)
+		line := gm.Look.Mark[sides[i]] + " " + PlayerName(l, g.Kind, p)
 		if gm.Look.Tally != nil {
 			n, unit := gm.Look.Tally(pos, sides[i])
 			line += " · " + tally(l, gm, n, unit)
@@ -354,7 +354,7 @@ func lastMoveLine(l *i18n.Localizer, g *storage.Game, gm *games.Game, pos engine
 		return ""
 	}
 	if g.Solo() {
-		who := PlayerName(l, g.Players[0])
+		who := PlayerName(l, g.Kind, g.Players[0])
 		if g.Result != nil && g.Result.Outcome == storage.SolvedByGambit {
 			who = l.T("board.gambit")
 		}
@@ -364,7 +364,7 @@ func lastMoveLine(l *i18n.Localizer, g *storage.Game, gm *games.Game, pos engine
 	who := gm.Look.Last[s]
 	for i, side := range seatSides(g, pos) {
 		if side == s {
-			who += " " + PlayerName(l, g.Players[i])
+			who += " " + PlayerName(l, g.Kind, g.Players[i])
 		}
 	}
 	return l.T("board.last_move", "Who", who, "What", describe(l, gm, *last))
@@ -373,7 +373,7 @@ func lastMoveLine(l *i18n.Localizer, g *storage.Game, gm *games.Game, pos engine
 // turnLine says whose turn it is, or what the AI to move is doing; mark is
 // the emoji of the side to move, empty if unknown.
 func turnLine(l *i18n.Localizer, g *storage.Game, t *Thinking, mark string) string {
-	mover := PlayerName(l, g.Players[g.Turn&1])
+	mover := PlayerName(l, g.Kind, g.Players[g.Turn&1])
 	switch {
 	case t != nil && t.Queue > 0:
 		return l.T("board.queued", "Player", mover, "Position", t.Queue)
@@ -413,7 +413,7 @@ func resultLine(l *i18n.Localizer, g *storage.Game) string {
 	if r.Winner == storage.Draw {
 		return l.T("board.draw")
 	}
-	winner, loser := PlayerName(l, g.Players[r.Winner&1]), PlayerName(l, g.Players[1-r.Winner&1])
+	winner, loser := PlayerName(l, g.Kind, g.Players[r.Winner&1]), PlayerName(l, g.Kind, g.Players[1-r.Winner&1])
 	line := l.T("board.wins", "Player", winner)
 	switch {
 	case r.Outcome == storage.Resigned:
@@ -440,10 +440,10 @@ func ratingField(l *i18n.Localizer, g *storage.Game, changes []storage.RatingCha
 				continue
 			}
 			if p.ID.IsAI() {
-				lines = append(lines, fmt.Sprintf("%s %s", PlayerName(l, p), ratingText(l, c.After)))
+				lines = append(lines, fmt.Sprintf("%s %s", PlayerName(l, g.Kind, p), ratingText(l, c.After)))
 				continue
 			}
-			lines = append(lines, fmt.Sprintf("%s %s → %s (%s)", PlayerName(l, p), ratingText(l, c.Before), ratingText(l, c.After), ratingDelta(c)))
+			lines = append(lines, fmt.Sprintf("%s %s → %s (%s)", PlayerName(l, g.Kind, p), ratingText(l, c.Before), ratingText(l, c.After), ratingDelta(c)))
 			if c.After.Provisional() {
 				provisional = true
 			}

@@ -94,8 +94,10 @@ func TestStrategyTextsAreInTheCatalogue(t *testing.T) {
 				t.Errorf("%s is %q in the catalogue, %q in the strategy", id, got, english)
 			}
 		}
-		if !i18n.Has("difficulty." + string(i.Difficulty)) {
-			t.Errorf("the catalogue has no difficulty.%s", i.Difficulty)
+	}
+	for _, d := range strategies.Difficulties {
+		if !i18n.Has("difficulty." + string(d)) {
+			t.Errorf("the catalogue has no difficulty.%s", d)
 		}
 	}
 }
@@ -108,8 +110,10 @@ func TestAILabelsFitInEveryLanguage(t *testing.T) {
 	for _, loc := range i18n.Locales() {
 		l := i18n.For(loc)
 		for _, info := range strategies.All() {
-			if s := AILabel(l, info); units(s) > strategies.MaxLabel {
-				t.Errorf("%s: %s's label has %d characters, more than %d: %q", loc, info.Name, units(s), strategies.MaxLabel, s)
+			for _, game := range append([]string{""}, info.Games...) {
+				if s := AILabel(l, storage.Kind(game), info); units(s) > strategies.MaxLabel {
+					t.Errorf("%s: %s's label in %q has %d characters, more than %d: %q", loc, info.Name, game, units(s), strategies.MaxLabel, s)
+				}
 			}
 		}
 	}

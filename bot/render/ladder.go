@@ -35,15 +35,15 @@ func place(rank int) string {
 }
 
 // standingLine shows one standing: place, player, rating and record.
-func standingLine(l *i18n.Localizer, s storage.Standing) string {
-	return place(s.Rank) + " " + standingText(l, s)
+func standingLine(l *i18n.Localizer, kind storage.Kind, s storage.Standing) string {
+	return place(s.Rank) + " " + standingText(l, kind, s)
 }
 
 // standingText is a standing without its place: player, rating and
 // record.
-func standingText(l *i18n.Localizer, s storage.Standing) string {
+func standingText(l *i18n.Localizer, kind storage.Kind, s storage.Standing) string {
 	r := s.Rating
-	return fmt.Sprintf("%s · **%s** · %s", nameOf(l, r.Player), ratingText(l, r), record(r))
+	return fmt.Sprintf("%s · **%s** · %s", nameOf(l, kind, r.Player), ratingText(l, r), record(r))
 }
 
 // Leaderboard renders a ladder's top standings of a game kind, in scope
@@ -66,11 +66,11 @@ func Leaderboard(l *i18n.Localizer, kind storage.Kind, scope string, top []stora
 	var people, ais []string
 	for _, s := range top {
 		if s.Rating.Player.IsAI() {
-			ais = append(ais, standingText(l, s))
+			ais = append(ais, standingText(l, kind, s))
 			continue
 		}
 		places[s.Rating.Player] = len(places) + 1
-		people = append(people, place(len(places))+" "+standingText(l, s))
+		people = append(people, place(len(places))+" "+standingText(l, kind, s))
 	}
 	switch {
 	case len(top) == 0:
@@ -89,9 +89,9 @@ func Leaderboard(l *i18n.Localizer, kind storage.Kind, scope string, top []stora
 		// people listed when they are (the store's rank counts the AIs).
 		line := func(s storage.Standing) string {
 			if p, ok := places[s.Rating.Player]; ok {
-				return place(p) + " " + standingText(l, s)
+				return place(p) + " " + standingText(l, kind, s)
 			}
-			return standingLine(l, s)
+			return standingLine(l, kind, s)
 		}
 		var lines []string
 		for _, s := range me.Above {
@@ -130,7 +130,7 @@ type KindStats struct {
 func Stats(l *i18n.Localizer, player storage.PlayerID, stats []KindStats) Message {
 	embed := &discordgo.MessageEmbed{
 		Title:       l.T("ladder.stats_title"),
-		Description: l.T("ladder.stats_of", "Player", nameOf(l, player)),
+		Description: l.T("ladder.stats_of", "Player", nameOf(l, "", player)),
 		Color:       colourGold,
 		Footer:      ladderFooter(l),
 	}
@@ -187,7 +187,7 @@ func recentLine(l *i18n.Localizer, player storage.PlayerID, g *storage.Game) str
 		}
 		return line
 	}
-	opp := PlayerName(l, g.Players[1-seat])
+	opp := PlayerName(l, g.Kind, g.Players[1-seat])
 	var line string
 	switch g.Result.Score(seat) {
 	case 1:

@@ -78,10 +78,11 @@ const (
 	colourGold    = 0xFFAC33 // leaderboards and statistics
 )
 
-// PlayerName returns how a player is shown: a user as a mention <@id>, an
-// AI as "🤖 display name (difficulty)", storage.Anonymous as "deleted user",
-// in l's language.
-func PlayerName(l *i18n.Localizer, p storage.Player) string {
+// PlayerName returns how a player of a game of kind is shown: a user as a
+// mention <@id>, an AI as "🤖 display name (difficulty)" with its
+// difficulty in that game (just "🤖 display name" where kind is "", no
+// one game), storage.Anonymous as "deleted user", in l's language.
+func PlayerName(l *i18n.Localizer, kind storage.Kind, p storage.Player) string {
 	switch p.ID {
 	case storage.Anonymous:
 		return l.T("board.deleted_user")
@@ -93,7 +94,10 @@ func PlayerName(l *i18n.Localizer, p storage.Player) string {
 	}
 	if name, ok := p.ID.Strategy(); ok {
 		if info, err := strategies.Lookup(name); err == nil {
-			return fmt.Sprintf("🤖 %s (%s)", AIName(l, info), l.T("difficulty."+string(info.Difficulty)))
+			if d := info.DifficultyIn(string(kind)); d != "" {
+				return fmt.Sprintf("🤖 %s (%s)", AIName(l, info), l.T("difficulty."+string(d)))
+			}
+			return "🤖 " + AIName(l, info)
 		}
 		return "🤖 " + name
 	}
@@ -109,9 +113,14 @@ func AIName(l *i18n.Localizer, info strategies.Info) string {
 }
 
 // AILabel is strategies.Info.Label in l's language: the strategy as a
-// player sees it in a list.
-func AILabel(l *i18n.Localizer, info strategies.Info) string {
-	return fmt.Sprintf("%s (%s) — %s", AIName(l, info), l.T("difficulty."+string(info.Difficulty)), aiText(l, info, "blurb", info.Blurb))
+// player sees it in a list of kind's AIs (without a difficulty where kind
+// is "", a list of every game's).
+func AILabel(l *i18n.Localizer, kind storage.Kind, info strategies.Info) string {
+	blurb := aiText(l, info, "blurb", info.Blurb)
+	if d := info.DifficultyIn(string(kind)); d != "" {
+		return fmt.Sprintf("%s (%s) — %s", AIName(l, info), l.T("difficulty."+string(d)), blurb)
+	}
+	return AIName(l, info) + " — " + blurb
 }
 
 // aiText returns a strategy's text (ai.<name>.<field>) in l's language, or
@@ -138,8 +147,8 @@ func gameWords(l *i18n.Localizer, gm *games.Game, t games.Text) string {
 }
 
 // nameOf is PlayerName for a bare player id.
-func nameOf(l *i18n.Localizer, id storage.PlayerID) string {
-	return PlayerName(l, storage.Player{ID: id})
+func nameOf(l *i18n.Localizer, kind storage.Kind, id storage.PlayerID) string {
+	return PlayerName(l, kind, storage.Player{ID: id})
 }
 
 // noPings allows no mention to ping.

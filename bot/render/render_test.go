@@ -859,16 +859,16 @@ func checkEnded(t *testing.T, v View, m Message, ids map[customid.Pattern][]cust
 		if !strings.Contains(desc, "Draw") {
 			t.Errorf("draw not shown:\n%s", desc)
 		}
-	} else if w := PlayerName(en, g.Players[g.Result.Winner]) + " wins"; !strings.Contains(desc, w) {
+	} else if w := PlayerName(en, g.Kind, g.Players[g.Result.Winner]) + " wins"; !strings.Contains(desc, w) {
 		t.Errorf("%q not shown:\n%s", w, desc)
 	}
 	switch g.Result.Outcome {
 	case storage.TimedOut:
-		if !strings.Contains(desc, PlayerName(en, g.Players[1-g.Result.Winner])+" forfeited on time") {
+		if !strings.Contains(desc, PlayerName(en, g.Kind, g.Players[1-g.Result.Winner])+" forfeited on time") {
 			t.Errorf("timeout not shown:\n%s", desc)
 		}
 	case storage.Resigned:
-		if !strings.Contains(desc, PlayerName(en, g.Players[1-g.Result.Winner])+" resigned") {
+		if !strings.Contains(desc, PlayerName(en, g.Kind, g.Players[1-g.Result.Winner])+" resigned") {
 			t.Errorf("resignation not shown:\n%s", desc)
 		}
 	}
@@ -886,10 +886,10 @@ func checkEnded(t *testing.T, v View, m Message, ids map[customid.Pattern][]cust
 		t.Fatalf("want a field of rating changes, got %d fields", len(fields))
 	}
 	for i, p := range g.Players {
-		want := fmt.Sprintf("%s 1500? → %d (%+d)", PlayerName(en, p), 1516-32*i, 16-32*i)
+		want := fmt.Sprintf("%s 1500? → %d (%+d)", PlayerName(en, g.Kind, p), 1516-32*i, 16-32*i)
 		want = strings.Replace(want, "(-", "(−", 1)
 		if p.ID.IsAI() {
-			want = PlayerName(en, p) + " 1500 (fixed)"
+			want = PlayerName(en, g.Kind, p) + " 1500 (fixed)"
 		}
 		if !strings.Contains(fields[0].Value, want) {
 			t.Errorf("rating change %q not in %q", want, fields[0].Value)
@@ -1216,7 +1216,7 @@ func TestAdjacencyPlayersAndCaptures(t *testing.T) {
 		g.Settings.Rounds = 28
 		seat(g, pos, moves, 0)
 		desc := description(t, Game(View{Game: g, Pos: pos}))
-		mover := PlayerName(en, g.Players[1-g.Turn])
+		mover := PlayerName(en, g.Kind, g.Players[1-g.Turn])
 		want := fmt.Sprintf("played **%s**", moves[len(moves)-1])
 		if len(flipped) > 0 {
 			want += ", capturing " + strings.Join(flipped, ", ")
@@ -1229,7 +1229,7 @@ func TestAdjacencyPlayersAndCaptures(t *testing.T) {
 			if i == 1 {
 				side = engine.O
 			}
-			l := fmt.Sprintf("%s %s · %d marks", gameOf(storage.Kind("adjacency")).Look.Mark[side], PlayerName(en, p), a.Count(side))
+			l := fmt.Sprintf("%s %s · %d marks", gameOf(storage.Kind("adjacency")).Look.Mark[side], PlayerName(en, g.Kind, p), a.Count(side))
 			if !strings.Contains(desc, l) {
 				t.Errorf("want %q in\n%s", l, desc)
 			}
@@ -1289,19 +1289,25 @@ func TestBoardFromStoredPosition(t *testing.T) {
 	}
 }
 
+// TestPlayerName: an AI's difficulty is the one it has in the game
+// (Tic-Tac-Toe's perfect player is hard elsewhere), and none without one
+// game.
 func TestPlayerName(t *testing.T) {
 	for _, tc := range []struct {
+		kind storage.Kind
 		p    storage.Player
 		want string
 	}{
-		{alice, "<@111>"},
-		{bot, "🤖 Deep thinker (hard)"},
-		{storage.Player{ID: storage.AI("random")}, "🤖 Random (easy)"},
-		{storage.Player{ID: storage.AI("retired")}, "🤖 retired"},
-		{storage.Player{ID: storage.Anonymous, Name: "carol"}, "deleted user"},
+		{"connect4", alice, "<@111>"},
+		{"connect4", bot, "🤖 Deep thinker (hard)"},
+		{"tictactoe", bot, "🤖 Deep thinker (perfect)"},
+		{"", bot, "🤖 Deep thinker"},
+		{"connect4", storage.Player{ID: storage.AI("random")}, "🤖 Random (easy)"},
+		{"connect4", storage.Player{ID: storage.AI("retired")}, "🤖 retired"},
+		{"connect4", storage.Player{ID: storage.Anonymous, Name: "carol"}, "deleted user"},
 	} {
-		if got := PlayerName(en, tc.p); got != tc.want {
-			t.Errorf("PlayerName(en, %v) = %q, want %q", tc.p, got, tc.want)
+		if got := PlayerName(en, tc.kind, tc.p); got != tc.want {
+			t.Errorf("PlayerName(en, %q, %v) = %q, want %q", tc.kind, tc.p, got, tc.want)
 		}
 	}
 }
@@ -1366,8 +1372,31 @@ func TestHelpOverview(t *testing.T) {
 	}
 	for _, i := range strategies.All() {
 		for _, g := range catalog.All() {
-			if g.Players == 2 && g.AI != nil && !i.Supports(g.Name) && strings.Contains(text, "`"+i.Name+"`") {
-				t.Errorf("the overview names %s, which does not play %s", i.Name, g.Title)
+			if g.Players == 2 && g.AI != nil && strings.Contains(text, "`"+i.Name+"`") {
+				if d := i.DifficultyIn(g.Name); d != strategies.Hard && d != strategies.Perfect {
+					t.Errorf("the overview recommends %s as the strongest, which is %q in %s", i.Name, d, g.Title)
+				}
+			}
+		}
+	}
+}
+
+// TestHelpListsEachGamesAIsByItsOwnDifficulty: a game's /help page puts
+// each AI under its difficulty in that game, the label the suggestions
+// and the board show.
+func TestHelpListsEachGamesAIsByItsOwnDifficulty(t *testing.T) {
+	for _, g := range catalog.All() {
+		infos := strategies.ForGame(g.Name)
+		if len(infos) == 0 {
+			continue
+		}
+		lines := aiLines(en, g.Name)
+		for _, i := range infos {
+			want := "**" + string(i.DifficultyIn(g.Name)) + "** "
+			if !slices.ContainsFunc(lines, func(line string) bool {
+				return strings.HasPrefix(line, want) && strings.Contains(line, "`"+i.Name+"`")
+			}) {
+				t.Errorf("%s: %s is not listed as %s in %q", g.Name, i.Name, i.DifficultyIn(g.Name), lines)
 			}
 		}
 	}
@@ -1386,6 +1415,11 @@ func TestAIRules(t *testing.T) {
 		}
 		if all := embedText(e); !strings.Contains(all, "/play game:"+i.Games[0]+" ai:"+i.Name) {
 			t.Errorf("AIRules(en, %s) does not say how to play it: %q", i.Name, all)
+		}
+		for _, g := range i.Games {
+			if want := Title(en, storage.Kind(g)) + " (" + string(i.DifficultyIn(g)) + ")"; !strings.Contains(embedText(e), want) {
+				t.Errorf("AIRules(en, %s) does not give its difficulty in %s, %q: %q", i.Name, g, want, embedText(e))
+			}
 		}
 	}
 	if _, err := AIRules(en, "deep-blue"); err == nil || !strings.HasPrefix(err.Error(), "render: ") {
@@ -1494,7 +1528,7 @@ func TestRatingChangesExplainProvisional(t *testing.T) {
 		{Ladder: storage.Global(kind), Before: fixed, After: fixed},
 	})
 	want := fmt.Sprintf("%s 1500? → %d? (+%d)\n%s 1500 (fixed)\n_? = provisional: settles after about a dozen games_",
-		PlayerName(en, alice), roundRating(after), roundRating(after)-1500, PlayerName(en, bot))
+		PlayerName(en, kind, alice), roundRating(after), roundRating(after)-1500, PlayerName(en, kind, bot))
 	if f == nil || f.Value != want {
 		t.Errorf("rating field %+v, want %q", f, want)
 	}

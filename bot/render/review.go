@@ -61,7 +61,7 @@ func ReviewMessage(l *i18n.Localizer, g *storage.Game, r *review.Review, turning
 		}
 		return gm.Look.Mark[s]
 	}
-	name := func(s engine.Side) string { return PlayerName(l, g.Players[seatOf(g, s)]) }
+	name := func(s engine.Side) string { return PlayerName(l, g.Kind, g.Players[seatOf(g, s)]) }
 	var lines []string
 	for _, s := range []engine.Side{engine.X, engine.O} {
 		counts := r.Counts(s)

@@ -2,6 +2,7 @@ package render
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 	"unicode"
 
@@ -69,15 +70,16 @@ func Rules(l *i18n.Localizer, game string) (Message, error) {
 	return Message{Embeds: []*discordgo.MessageEmbed{embed}, Components: []discordgo.MessageComponent{}, AllowedMentions: noPings()}, nil
 }
 
-// aiLines lists the strategies that play a game by difficulty, from easy
-// to perfect, each as its display name and its ID for /play's ai option.
+// aiLines lists the strategies that play a game by their difficulty in
+// it, from easy to perfect, each as its display name and its ID for
+// /play's ai option.
 func aiLines(l *i18n.Localizer, game string) []string {
 	infos := strategies.ForGame(game)
 	var lines []string
-	for _, d := range []strategies.Difficulty{strategies.Easy, strategies.Medium, strategies.Hard, strategies.Perfect} {
+	for _, d := range strategies.Difficulties {
 		var names []string
 		for _, i := range infos {
-			if i.Difficulty == d {
+			if i.DifficultyIn(game) == d {
 				names = append(names, fmt.Sprintf("%s `%s`", AIName(l, i), i.Name))
 			}
 		}
@@ -88,32 +90,37 @@ func aiLines(l *i18n.Localizer, game string) []string {
 	return lines
 }
 
-// strongest returns the display names of the strongest strategies that
-// play every game between two players with an AI: the overview's
-// recommendation, which a one-game strategy (Tic-Tac-Toe's perfect player)
+// strongest returns the display names of the strongest strategies in
+// every game between two players with an AI: those whose lowest
+// difficulty over those games is the highest (hard or perfect in each,
+// where one is). The overview's recommendation, which a one-game strategy
+// (Tic-Tac-Toe's perfect player) or one that is hard in some games only
 // must not take.
 func strongest(l *i18n.Localizer) []string {
-	duels := catalog.All()
-	everywhere := func(i strategies.Info) bool {
+	var duels []string
+	for _, g := range catalog.All() {
+		if g.Players == 2 && g.AI != nil {
+			duels = append(duels, g.Name)
+		}
+	}
+	floor := func(i strategies.Info) int {
+		low := len(strategies.Difficulties)
 		for _, g := range duels {
-			if g.Players == 2 && g.AI != nil && !i.Supports(g.Name) {
-				return false
-			}
+			low = min(low, slices.Index(strategies.Difficulties, i.DifficultyIn(g))) // -1 where it does not play g
 		}
-		return true
+		return low
 	}
-	for _, d := range []strategies.Difficulty{strategies.Perfect, strategies.Hard, strategies.Medium, strategies.Easy} {
-		var names []string
-		for _, i := range strategies.All() {
-			if i.Difficulty == d && everywhere(i) {
-				names = append(names, fmt.Sprintf("%s (`%s`)", AIName(l, i), i.Name))
-			}
-		}
-		if len(names) > 0 {
-			return names
+	best := 0
+	for _, i := range strategies.All() {
+		best = max(best, floor(i))
+	}
+	var names []string
+	for _, i := range strategies.All() {
+		if floor(i) == best {
+			names = append(names, fmt.Sprintf("%s (`%s`)", AIName(l, i), i.Name))
 		}
 	}
-	return nil
+	return names
 }
 
 // AIRules returns the /help page of an AI strategy, by its ID, in l's
@@ -125,10 +132,10 @@ func AIRules(l *i18n.Localizer, name string) (Message, error) {
 	}
 	var titles []string
 	for _, g := range i.Games {
-		titles = append(titles, gameTitle(l, storage.Kind(g)))
+		titles = append(titles, fmt.Sprintf("%s (%s)", gameTitle(l, storage.Kind(g)), l.T("difficulty."+string(i.DifficultyIn(g)))))
 	}
 	embed := &discordgo.MessageEmbed{
-		Title:       clip(PlayerName(l, storage.Player{ID: storage.AI(i.Name)}), maxTitle),
+		Title:       clip(PlayerName(l, "", storage.Player{ID: storage.AI(i.Name)}), maxTitle),
 		Description: clip(upperFirst(aiText(l, i, "blurb", i.Blurb))+".", maxDescription),
 		Color:       colourBlurple,
 		Fields: []*discordgo.MessageEmbedField{

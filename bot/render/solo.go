@@ -53,7 +53,7 @@ func puzzleResultLine(l *i18n.Localizer, g *storage.Game) string {
 // opponent in a duel, "solo puzzle" in a puzzle.
 func Against(l *i18n.Localizer, g *storage.Game, seat int) string {
 	if opp, ok := g.Opponent(seat); ok {
-		return l.T("board.vs", "Player", PlayerName(l, opp))
+		return l.T("board.vs", "Player", PlayerName(l, g.Kind, opp))
 	}
 	return l.T("board.solo")
 }

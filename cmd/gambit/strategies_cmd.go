@@ -13,12 +13,13 @@ import (
 const strategiesUsage = `
 Usage: gambit strategies [--game {games}|8puzzle|15puzzle|nqueens] [--json]
 
-Lists the AI strategies: name, the games each plays, difficulty (easy,
-medium, hard or perfect, weakest to strongest) and a one-line description,
+Lists the AI strategies: name, the games each plays, its difficulty in
+each (easy, medium, hard or perfect, from the game's measured ratings:
+its weakest AIs are easy, its strongest hard) and a one-line description,
 then the puzzle solvers of gambit solve. --game keeps the strategies that
 play that game; a puzzle (8puzzle, 15puzzle, nqueens) lists its solvers.
 With --json, one array:
-  [{"name":"minimax","games":["adjacency",…],"description":"…","difficulty":"hard"},…]
+  [{"name":"minimax","games":["adjacency",…],"description":"…","difficulty":{"adjacency":"hard",…}},…]
 and for a puzzle:
   [{"name":"astar","games":["8puzzle","15puzzle"],"description":"…","optimal":true},…]
 
@@ -40,18 +41,18 @@ func runStrategies(args []string, sio stdio) error {
 		}
 		return puzzles.WriteSolverTable(sio.out, solvers)
 	}
-	list := strategies.All()
+	list, game := strategies.All(), ""
 	if *gameName != "" {
-		game, err := catalog.Lookup(*gameName)
+		g, err := catalog.Lookup(*gameName)
 		if err != nil {
 			return usageError{err}
 		}
-		list = strategies.ForGame(game.Name)
+		list, game = strategies.ForGame(g.Name), g.Name
 	}
 	if *asJSON {
 		return json.NewEncoder(sio.out).Encode(strategies.Entries(list))
 	}
-	if err := strategies.WriteTable(sio.out, list); err != nil || *gameName != "" {
+	if err := strategies.WriteTable(sio.out, list, game); err != nil || *gameName != "" {
 		return err
 	}
 	fmt.Fprintln(sio.out, "\nPuzzle solvers (gambit solve):")

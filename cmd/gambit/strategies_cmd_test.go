@@ -43,8 +43,14 @@ func TestStrategiesJSON(t *testing.T) {
 		if name, _ := s["name"].(string); name == "" || !ok || len(games) == 0 {
 			t.Errorf("%v: want a name and a non-empty array of games", s)
 		}
-		if d, _ := s["difficulty"].(string); !slices.Contains([]string{"easy", "medium", "hard", "perfect"}, d) {
-			t.Errorf("%v: difficulty %q outside the vocabulary", s["name"], d)
+		d, _ := s["difficulty"].(map[string]any)
+		if len(d) != len(games) {
+			t.Errorf("%v: difficulty %v, want one for each of its games %v", s["name"], s["difficulty"], games)
+		}
+		for _, g := range games {
+			if label, _ := d[g.(string)].(string); !slices.Contains([]string{"easy", "medium", "hard", "perfect"}, label) {
+				t.Errorf("%v: difficulty in %v %q outside the vocabulary", s["name"], g, label)
+			}
 		}
 	}
 	if !slices.ContainsFunc(list, func(s map[string]any) bool { return s["name"] == "minimax" }) {
@@ -73,10 +79,10 @@ func TestStrategiesTable(t *testing.T) {
 		t.Fatalf("exit %d, output %q: want a header and a line per strategy", code, out)
 	}
 	if !slices.ContainsFunc(lines, func(l string) bool {
-		return strings.HasPrefix(l, "minimax ") && strings.Contains(l, "hard") && strings.Contains(l, "adjacency,connect4,tictactoe") &&
+		return strings.HasPrefix(l, "minimax ") && strings.Contains(l, " perfect ") && strings.Contains(l, "adjacency,connect4,tictactoe") &&
 			strings.Contains(l, "Deep thinker") && strings.Contains(l, "looks many moves ahead")
 	}) {
-		t.Errorf("no minimax line with its games, difficulty, display name and blurb in %q", out)
+		t.Errorf("no minimax line with its games, difficulty in Tic-Tac-Toe (perfect), display name and blurb in %q", out)
 	}
 	code, _, errOut := gambit("strategies", "--game", "chess")
 	if code != 2 || !strings.Contains(errOut, `unknown game "chess"`) {

@@ -37,7 +37,7 @@ type Game struct {
 func Play(ctx context.Context, in io.Reader, out io.Writer, g Game) error {
 	game, ai, human, pos := g.Game, g.AI, g.Human, g.Start
 	fmt.Fprintf(out, "%s against %s (%s, %v a move). You play %s. Type %s; \"moves\" lists the legal moves, \"quit\" resigns.\n",
-		game.Title, ai.Name, ai.Difficulty, g.MoveTime, human, game.MoveHelp)
+		game.Title, ai.Name, ai.DifficultyIn(game.Name), g.MoveTime, human, game.MoveHelp)
 	input := bufio.NewScanner(in)
 	resigned := false
 	for !pos.Terminal() && !resigned {
