@@ -165,8 +165,8 @@ func commandDefinitions() []*discordgo.ApplicationCommand {
 				MinValue: ptr(0.1), MaxValue: MaxMoveTime.Seconds()},
 			{Type: discordgo.ApplicationCommandOptionInteger, Name: "turn-timeout", Description: "Hours a player may take per move before forfeiting",
 				MinValue: ptr(1.0), MaxValue: 24 * 14},
-			{Type: discordgo.ApplicationCommandOptionString, Name: "games", Description: "The games allowed: all, or a list like adjacency,connect4",
-				MaxLength: 100},
+			{Type: discordgo.ApplicationCommandOptionString, Name: "games", Description: "The games allowed: all, or a list like Connect Four, Othello",
+				Autocomplete: true, MaxLength: maxGamesOption},
 			{Type: discordgo.ApplicationCommandOptionBoolean, Name: "rated", Description: "Whether new games are rated unless their players choose"},
 			choiceOption("board", "How boards look, unless a player chose for themselves with /board", false, formChoices(false)),
 			{Type: discordgo.ApplicationCommandOptionChannel, Name: "daily-channel", Description: "Post a daily puzzle in this channel, every day at 00:00 UTC",
@@ -192,7 +192,7 @@ func (b *Bot) routes() {
 		"review": reviewFlow{b}.cmdReview,
 	}
 	b.complete = map[string]completeHandler{"play": b.games.completeAI, "help": b.games.completeAI, "move": b.moves.completeMove,
-		"review": reviewFlow{b}.completeReview}
+		"review": reviewFlow{b}.completeReview, "settings": b.info.completeGames}
 	b.router = router{
 		{customid.Move, b.withGame(b.moves.clickMove)},
 		{customid.Pick, b.withGame(b.moves.clickMove)},

@@ -386,7 +386,7 @@ func TestOptionsOutOfRangeAreRefusedAndCreateNothing(t *testing.T) {
 		{[]discordtest.Option{opt("turn-timeout", int64(1e12))}, "turn-timeout must be between 1 and 336 hours"},
 		{[]discordtest.Option{opt("games", "chess")}, "Unknown game \"chess\""},
 		{[]discordtest.Option{opt("games", "connect4,chess")}, "Unknown game \"chess\""},
-		{[]discordtest.Option{opt("games", "all,tictactoe")}, "Unknown game \"all\""},
+		{[]discordtest.Option{opt("games", "all,tictactoe")}, "\"all\" means every game: write it alone"},
 		// One bad option refuses the others with it.
 		{[]discordtest.Option{opt("movetime", 5), opt("turn-timeout", 2), opt("games", "go")}, "Unknown game \"go\""},
 	} {

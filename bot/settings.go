@@ -3,8 +3,6 @@ package bot
 import (
 	"context"
 	"fmt"
-	"slices"
-	"strings"
 	"time"
 
 	"github.com/bwmarrin/discordgo"
@@ -110,24 +108,6 @@ func settingsEdits(opts options) ([]func(*storage.GuildSettings), error) {
 		edits = append(edits, func(s *storage.GuildSettings) { s.DailyChannel = "" })
 	}
 	return edits, nil
-}
-
-// parseKinds reads "all" or a comma-separated list of game names.
-func parseKinds(text string) ([]storage.Kind, error) {
-	if strings.EqualFold(strings.TrimSpace(text), "all") || strings.TrimSpace(text) == "" {
-		return nil, nil
-	}
-	var kinds []storage.Kind
-	for _, f := range strings.FieldsFunc(text, func(r rune) bool { return r == ',' || r == ' ' }) {
-		k := storage.Kind(strings.ToLower(f))
-		if !isDuel(k) {
-			return nil, userErr("settings.unknown_game", "Game", quote(f), "Choices", duelNames())
-		}
-		if !slices.Contains(kinds, k) {
-			kinds = append(kinds, k)
-		}
-	}
-	return kinds, nil
 }
 
 // durationOr shows a guild's duration setting, or the default it falls
