@@ -11,7 +11,7 @@ import (
 )
 
 const analyzeUsage = `
-Usage: gambit analyze --game {games} [--position TEXT|start]
+Usage: gambit analyze --game {duels} [--position TEXT|start]
                       [--rounds N] [--first x|o] [--moves 'M1 M2 …']
                       [--strategy NAME] [--time DURATION]
                       [--depth N] [--nodes N] [--threads N] [--hash MiB] [--json]
@@ -40,7 +40,7 @@ Examples:
 
 func runAnalyze(args []string, sio stdio) error {
 	fs := newFlagSet("analyze", analyzeUsage, sio.out)
-	where := addPositionFlags(fs)
+	where := addPositionFlags(fs, duelNames())
 	name := fs.String("strategy", "minimax", "the strategy ('gambit strategies' lists them)")
 	moveTime := fs.Duration("time", time.Second, "the time to search")
 	depth := fs.Int("depth", 0, "stop after this many plies (0: no limit)")

@@ -16,7 +16,7 @@ import (
 )
 
 const arenaUsage = `
-Usage: gambit arena --game {games} --players A,B,… [--gauntlet NAME]
+Usage: gambit arena --game {duels} --players A,B,… [--gauntlet NAME]
                     [--external NAME=STRATEGY@PATH,…] [--games N] [--rounds 8,16,28] [--time DURATION] [--nodes N]
                     [--seed S] [--concurrency K] [--hash MiB] [--json]
 
@@ -65,7 +65,7 @@ Examples:
 
 func runArena(args []string, sio stdio) error {
 	fs := newFlagSet("arena", arenaUsage, sio.out)
-	gameName := gameFlag(fs)
+	gameName := gameFlag(fs, duelNames())
 	playerList := fs.String("players", "", "the strategies, comma-separated: at least two (required)")
 	gauntlet := fs.String("gauntlet", "", "one of the players, who meets each of the others (default: round robin)")
 	external := fs.String("external", "", "players from other gambit binaries, NAME=STRATEGY@PATH, comma-separated")

@@ -13,6 +13,7 @@ import (
 	"os"
 	"regexp"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/gambitbot/gambit/games"
 	"github.com/gambitbot/gambit/games/catalog"
@@ -136,9 +137,26 @@ Commands:
 	}
 	fmt.Fprint(w, `
 Run 'gambit <command> --help' for a command's options.
-Games: `+strings.Join(catalog.Names(), ", ")+`. Position texts and move notation are
-described in docs/playing.md, "The games".
-`)
+`+wrap("Games: "+strings.Join(catalog.Names(), ", ")+". Position texts and move notation are "+
+		`described in docs/playing.md, "The games".`, 76)+"\n")
+}
+
+// wrap breaks text into lines of at most width characters at spaces (a
+// longer word stands alone on its line).
+func wrap(text string, width int) string {
+	var lines []string
+	line := ""
+	for _, word := range strings.Fields(text) {
+		switch {
+		case line == "":
+			line = word
+		case utf8.RuneCountInString(line)+1+utf8.RuneCountInString(word) > width:
+			lines, line = append(lines, line), word
+		default:
+			line += " " + word
+		}
+	}
+	return strings.Join(append(lines, line), "\n")
 }
 
 // flagSet is a command's flags with its usage text, printed by --help.
@@ -157,14 +175,29 @@ func newFlagSet(name, usage string, stdout io.Writer) *flagSet {
 }
 
 // withGames writes the registered games' names in place of {games} in a
-// usage text: "adjacency|connect4|tictactoe".
+// usage text ("adjacency|connect4|…|nqueens"), and the duels' — the games
+// the AI plays — in place of {duels} ("adjacency|connect4|…|gomoku").
 func withGames(usage string) string {
-	return strings.ReplaceAll(usage, "{games}", strings.Join(catalog.Names(), "|"))
+	usage = strings.ReplaceAll(usage, "{games}", strings.Join(catalog.Names(), "|"))
+	return strings.ReplaceAll(usage, "{duels}", strings.Join(duelNames(), "|"))
 }
 
-// gameFlag registers the --game flag.
-func gameFlag(fs *flagSet) *string {
-	return fs.String("game", "", "the game: "+strings.Join(catalog.Names(), ", ")+" (required)")
+// duelNames are the names of the games between two players that the AI
+// plays, which play, analyze, review and arena take.
+func duelNames() []string {
+	var names []string
+	for _, g := range catalog.All() {
+		if g.Players == 2 && g.AI != nil {
+			names = append(names, g.Name)
+		}
+	}
+	return names
+}
+
+// gameFlag registers the --game flag of a command that takes the games
+// named.
+func gameFlag(fs *flagSet, names []string) *string {
+	return fs.String("game", "", "the game: "+strings.Join(names, ", ")+" (required)")
 }
 
 // errNoGame is the usage error of a command run without --game.
@@ -172,19 +205,22 @@ func errNoGame() error {
 	return usagef("--game is required: %s", strings.Join(catalog.Names(), ", "))
 }
 
+// needAI refuses a game no AI plays (a puzzle) with a usage error that
+// says how to solve it instead.
+func needAI(game *games.Game) error {
+	if len(strategies.ForGame(game.Name)) == 0 {
+		return usagef("%s is a puzzle for one player, with no AI to play it: solve it with gambit solve --game %s (see gambit solve --help); AIs play %s",
+			game.Name, game.Name, strings.Join(duelNames(), ", "))
+	}
+	return nil
+}
+
 // lookupAI finds the strategy name for game, as play, arena and analyze
 // take it; any problem is a usage error. A puzzle has no AI: it is
 // solved, and the error says with which command.
 func lookupAI(name string, game *games.Game) (strategies.Info, error) {
-	if len(strategies.ForGame(game.Name)) == 0 {
-		var duels []string
-		for _, g := range catalog.All() {
-			if len(strategies.ForGame(g.Name)) > 0 {
-				duels = append(duels, g.Name)
-			}
-		}
-		return strategies.Info{}, usagef("%s is a puzzle for one player, with no AI to play it: solve it with gambit solve --game %s (see gambit solve --help); AIs play %s",
-			game.Name, game.Name, strings.Join(duels, ", "))
+	if err := needAI(game); err != nil {
+		return strategies.Info{}, err
 	}
 	info, err := strategies.LookupFor(name, game.Name)
 	if err != nil {

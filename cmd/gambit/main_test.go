@@ -3,8 +3,11 @@ package main
 import (
 	"bytes"
 	"encoding/json"
+	"regexp"
+	"slices"
 	"strings"
 	"testing"
+	"unicode/utf8"
 
 	"github.com/gambitbot/gambit/games/catalog"
 )
@@ -39,6 +42,12 @@ func TestHelp(t *testing.T) {
 	}
 	if strings.Contains(out, "Adjacency, Connect Four and Tic-Tac-Toe") || !strings.Contains(out, "the puzzles") {
 		t.Errorf("gambit --help names three games, or not that solve solves the puzzles:\n%s", out)
+	}
+	_, games, _ := strings.Cut(out, "for a command's options.\n")
+	for _, line := range strings.Split(games, "\n") {
+		if n := utf8.RuneCountInString(line); n > 80 {
+			t.Errorf("gambit --help has a line of %d characters, past a terminal's 80: %q", n, line)
+		}
 	}
 	code, _, errOut := gambit()
 	if code != 2 || !strings.Contains(errOut, "Commands:") {
@@ -156,6 +165,38 @@ func TestPerftRejectsBadArguments(t *testing.T) {
 		code, out, errOut := gambit(append([]string{"perft"}, tc.args...)...)
 		if code != 2 || out != "" || !strings.Contains(errOut, tc.want) || !strings.Contains(errOut, "gambit perft --help") {
 			t.Errorf("perft %v: exit %d, stdout %q, stderr %q; want status 2 and an error naming %q", tc.args, code, out, errOut, tc.want)
+		}
+	}
+}
+
+// TestEachCommandOffersTheGamesItTakes: the games a command's usage offers
+// for --game (its synopsis and the option's line) are exactly those it
+// does not refuse as a puzzle without an AI: play, analyze, review and
+// arena offered the puzzles and then refused them.
+func TestEachCommandOffersTheGamesItTakes(t *testing.T) {
+	for cmd, args := range map[string][]string{
+		"play":    nil,
+		"analyze": {"--depth", "1"},
+		"review":  {"--moves", "1"},
+		"arena":   {"--players", "random,greedy", "--games", "2", "--nodes", "10"},
+		"perft":   {"--depth", "1"},
+	} {
+		_, usage, _ := gambit(cmd, "--help")
+		synopsis := regexp.MustCompile(`--game (\S+)`).FindStringSubmatch(usage)
+		option := regexp.MustCompile(`the game: ([^(]+) \(required\)`).FindStringSubmatch(usage)
+		if synopsis == nil || option == nil {
+			t.Errorf("gambit %s --help names no games for --game:\n%s", cmd, usage)
+			continue
+		}
+		offered := strings.Split(synopsis[1], "|")
+		if listed := strings.Split(option[1], ", "); !slices.Equal(listed, offered) {
+			t.Errorf("gambit %s --help: the synopsis offers %v, the option %v", cmd, offered, listed)
+		}
+		for _, name := range catalog.Names() {
+			_, _, errOut := gambit(append([]string{cmd, "--game", name}, args...)...)
+			if refused := strings.Contains(errOut, "is a puzzle for one player"); refused == slices.Contains(offered, name) {
+				t.Errorf("gambit %s --game %s: offered %v, refused as a puzzle %v (%q)", cmd, name, slices.Contains(offered, name), refused, errOut)
+			}
 		}
 	}
 }

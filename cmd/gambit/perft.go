@@ -3,6 +3,7 @@ package main
 import (
 	"encoding/json"
 	"fmt"
+	"github.com/gambitbot/gambit/games/catalog"
 	"time"
 )
 
@@ -43,7 +44,7 @@ type perftReport struct {
 func runPerft(args []string, sio stdio) error {
 	stdout := sio.out
 	fs := newFlagSet("perft", perftUsage, stdout)
-	where := addPositionFlags(fs)
+	where := addPositionFlags(fs, catalog.Names())
 	depth := fs.Int("depth", 0, "the depth in moves, 0 or more (required)")
 	asJSON := fs.Bool("json", false, "print one JSON object")
 	if err := fs.parse(args); err != nil {

@@ -13,7 +13,7 @@ import (
 )
 
 const playUsage = `
-Usage: gambit play --game {games} [--vs STRATEGY] [--rounds N]
+Usage: gambit play --game {duels} [--vs STRATEGY] [--rounds N]
                    [--first me|ai] [--time DURATION]
 
 Plays a game against a strategy (default minimax, searching --time a move,
@@ -39,7 +39,7 @@ Examples:
 
 func runPlay(args []string, sio stdio) error {
 	fs := newFlagSet("play", playUsage, sio.out)
-	gameName := gameFlag(fs)
+	gameName := gameFlag(fs, duelNames())
 	vs := fs.String("vs", "minimax", "the strategy to play against (see gambit strategies)")
 	rounds := fs.Int("rounds", 0, "Adjacency: the rounds of the game, 2–28 (default: the game's default, 8, as in /play)")
 	first := fs.String("first", "me", "who moves first and plays x: me or ai")

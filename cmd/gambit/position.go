@@ -16,11 +16,11 @@ type positionFlags struct {
 	rounds                       *int
 }
 
-// addPositionFlags registers --game, --position, --rounds, --first and
-// --moves.
-func addPositionFlags(fs *flagSet) positionFlags {
+// addPositionFlags registers --game (one of names), --position, --rounds,
+// --first and --moves.
+func addPositionFlags(fs *flagSet, names []string) positionFlags {
 	return positionFlags{
-		game:     gameFlag(fs),
+		game:     gameFlag(fs, names),
 		position: fs.String("position", games.StartWord, "the position text, or start"),
 		rounds:   fs.Int("rounds", 0, "Adjacency: rounds of the game from the start, 2–28 (default 28: the full board)"),
 		first:    fs.String("first", "x", "Adjacency: the side that moves first from the start, x or o"),

@@ -19,7 +19,7 @@ import (
 )
 
 const reviewUsage = `
-Usage: gambit review --game {games} --moves 'M1 M2 …' [--position TEXT|start]
+Usage: gambit review --game {duels} --moves 'M1 M2 …' [--position TEXT|start]
                      [--rounds N] [--first x|o] [--nodes N] [--game-nodes N] [--time DURATION] [--out DIR]
        gambit review (--db PATH | --url URL) --game ID [--nodes N] [--game-nodes N] [--time DURATION] [--out DIR]
 
@@ -53,7 +53,7 @@ Examples:
 
 func runReview(args []string, sio stdio) error {
 	fs := newFlagSet("review", reviewUsage, sio.out)
-	where := addPositionFlags(fs)
+	where := addPositionFlags(fs, duelNames())
 	dbPath := fs.String("db", "", "a bbolt database of the bot, to review its game --game ID")
 	url := fs.String("url", "", "a PostgreSQL URL of the bot's database, to review its game --game ID")
 	moveTime := fs.Duration("time", 0, "each position's search time (0: the node caps alone)")
@@ -96,6 +96,9 @@ func runReview(args []string, sio stdio) error {
 		}
 		moves, *where.moves = splitMoves(*where.moves), ""
 		if gm, start, err = where.resolve(fs); err != nil {
+			return err
+		}
+		if err := needAI(gm); err != nil {
 			return err
 		}
 		if moves, err = readMoves(start, moves); err != nil {

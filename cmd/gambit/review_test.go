@@ -78,7 +78,7 @@ func TestReviewBadInput(t *testing.T) {
 		{[]string{"--game", "othello", "--moves", "pass"}, 2, `--moves: move 1: othello: move "pass": a side may pass only when it has no move`},
 		{[]string{"--game", "connect4", "--moves", "44444444"}, 2, "--moves: move 7: connect4: move 4: the column is full"},
 		{[]string{"--game", "tictactoe"}, 2, "--moves is required"},
-		{[]string{"--game", "8puzzle", "--moves", "R"}, 2, "only duels"},
+		{[]string{"--game", "8puzzle", "--moves", "R"}, 2, "8puzzle is a puzzle for one player, with no AI to play it"},
 		{[]string{"--db", path, "--game", "nosuch"}, 1, "not found"},
 		{[]string{"--db", path, "--game", string(open.ID)}, 1, "only a finished duel"},
 	} {

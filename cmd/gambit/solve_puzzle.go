@@ -12,6 +12,7 @@ import (
 	"github.com/gambitbot/gambit/engine/slidingtile"
 	"github.com/gambitbot/gambit/games"
 	"github.com/gambitbot/gambit/games/catalog"
+	"github.com/gambitbot/gambit/internal/terminal"
 	"github.com/gambitbot/gambit/strategies/puzzles"
 )
 
@@ -85,10 +86,17 @@ func solveTiles(game string, po puzzleOptions, out, stderr io.Writer) error {
 		list = []puzzles.TileSolver{s}
 	}
 	for _, s := range list {
-		if s.Name == "idastar-pdb" {
+		switch {
+		case s.Name == "idastar-pdb":
 			// Built once per process, outside the search's time.
 			d := puzzles.DefaultPDB(p.Size())
 			fmt.Fprintf(stderr, "pattern database %v: %d bytes, built in %.1f ms (not counted below)\n", d.Patterns(), d.Bytes(), float64(d.Built.Microseconds())/1000)
+		case s.Name == "idastar-pdb78" && p.Size() == 4 && (!po.compare || puzzles.PDB78Ready(4)):
+			// Loaded or built once, outside the search's time; --compare
+			// leaves it out unless it is in memory, as the bot does.
+			if err := preparePDB78(po, stderr); err != nil {
+				return err
+			}
 		}
 	}
 	var runs []puzzles.Run
@@ -108,6 +116,36 @@ func solveTiles(game string, po puzzleOptions, out, stderr io.Writer) error {
 		reports[i] = puzzles.NewTileReport(r, p)
 	}
 	return puzzles.WriteTileReports(out, reports, po.compare, po.json)
+}
+
+// preparePDB78 loads the 15-puzzle's 7-8 pattern database from its file,
+// or builds it on first use — minutes of CPU and 288 MB — saying so
+// first, with where it will be kept, and showing the build's progress on
+// stderr (a bar on a terminal).
+func preparePDB78(po puzzleOptions, stderr io.Writer) error {
+	path, exists, err := puzzles.PDB78File()
+	if err != nil {
+		return err
+	}
+	limits := po.limits()
+	if exists {
+		fmt.Fprintf(stderr, "idastar-pdb78: loading its 7-8 pattern database (%d MB) from %s\n", puzzles.PDB78Bytes/1_000_000, path)
+	} else {
+		fmt.Fprintf(stderr, "idastar-pdb78: building its 7-8 pattern database on first use: %d MB in memory and on disk, "+
+			"about 5 minutes of CPU on one core (less on several); kept in %s for later runs (GAMBIT_PDB_DIR moves it)\n",
+			puzzles.PDB78Bytes/1_000_000, path)
+		limits.Progress = terminal.Progress(stderr, "building the 7-8 pattern database", "placements")
+	}
+	d, err := puzzles.PDB78(4, limits)
+	if err != nil {
+		return fmt.Errorf("solve: idastar-pdb78's pattern database: %w", err)
+	}
+	how := "built"
+	if d.Loaded {
+		how = "loaded"
+	}
+	fmt.Fprintf(stderr, "pattern database %v: %d bytes, %s in %.1f s (not counted below)\n", d.Patterns(), d.Bytes(), how, d.Built.Seconds())
+	return nil
 }
 
 // runTile runs one solver on p within the options' limits.

@@ -11,7 +11,7 @@ import (
 )
 
 const strategiesUsage = `
-Usage: gambit strategies [--game {games}|8puzzle|15puzzle|nqueens] [--json]
+Usage: gambit strategies [--game {games}] [--json]
 
 Lists the AI strategies: name, the games each plays, its difficulty in
 each (easy, medium, hard or perfect, from the game's measured ratings:

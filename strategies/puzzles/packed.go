@@ -141,7 +141,11 @@ func (t *packedTable) shift(r uint32, s, x, y int, used uint32, slotAt *[16]int8
 // level, and the workers (one a CPU) take its words in chunks. A worker
 // writes an entry with an atomic AND that only clears bits, so two
 // workers reaching one placement at once write the same value safely.
-func (t *packedTable) build(size int) {
+// After each level it calls reached with the placements reached so far
+// (the goal's included; a placement two workers reach at once may count
+// twice, so the count is capped at the table's entries), and returns the
+// last count.
+func (t *packedTable) build(size int, reached func(n int)) int {
 	t.words = make([]uint32, (t.entries+7)/8)
 	for i := range t.words {
 		t.words[i] = 0xFFFFFFFF
@@ -155,12 +159,15 @@ func (t *packedTable) build(size int) {
 	cur := make([]uint64, (t.entries+63)/64)
 	next := make([]uint64, len(cur))
 	cur[g>>6] |= 1 << (g & 63)
+	total := 1
 	for level := 0; ; level++ {
 		start := time.Now()
 		n := t.level(size, level, cur, next)
 		slog.Debug("puzzles: pattern database level", "tiles", t.tiles, "moves", level+1, "placements", n, "took", time.Since(start))
+		total = min(total+int(n), int(t.entries))
+		reached(total)
 		if n == 0 {
-			return
+			return total
 		}
 		cur, next = next, cur
 		clear(next)

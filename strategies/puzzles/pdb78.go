@@ -32,13 +32,28 @@ type PackedPDB struct {
 // 15-puzzle's 8-tile table takes minutes of CPU and 390 MB while it
 // builds.
 func NewPackedPDB(size int, patterns [][]int) (*PackedPDB, error) {
+	return buildPacked(size, patterns, nil)
+}
+
+// buildPacked is NewPackedPDB reporting to progress, if not nil, the
+// placements reached and their total after each level of the build.
+func buildPacked(size int, patterns [][]int, progress func(done, total int)) (*PackedPDB, error) {
 	start := time.Now()
 	d, err := newPackedPDB(size, patterns)
 	if err != nil {
 		return nil, err
 	}
+	total, before := 0, 0
 	for _, t := range d.tables {
-		t.build(size)
+		total += int(t.entries)
+	}
+	for _, t := range d.tables {
+		reached := t.build(size, func(n int) {
+			if progress != nil {
+				progress(before+n, total)
+			}
+		})
+		before += reached
 	}
 	d.Built = time.Since(start)
 	return d, nil

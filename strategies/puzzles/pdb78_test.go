@@ -47,7 +47,15 @@ func TestPackedTableMatchesBFS(t *testing.T) {
 		tiles []int
 	}{{3, []int{1, 2, 3, 4}}, {3, []int{8, 5, 6}}, {4, []int{1, 2, 5, 6, 9}}, {4, []int{15, 12, 3}}} {
 		pt := newPackedTable(c.size, c.tiles)
-		pt.build(c.size)
+		last := 0
+		if n := pt.build(c.size, func(n int) {
+			if n < last || n > int(pt.entries) {
+				t.Errorf("%v: progress went from %d to %d of %d placements", c.tiles, last, n, pt.entries)
+			}
+			last = n
+		}); n != int(pt.entries) || last != n {
+			t.Errorf("%v: the build reached %d placements (reported last %d), want all %d", c.tiles, n, last, pt.entries)
+		}
 		want := buildTable(c.size, c.tiles)
 		seen := make([]bool, pt.entries)
 		placements(c.size*c.size, len(c.tiles), func(cells []uint8) {
@@ -266,24 +274,28 @@ func TestCachedPackedRebuildsDamage(t *testing.T) {
 	var logged bytes.Buffer
 	defer slog.SetDefault(slog.Default())
 	slog.SetDefault(slog.New(slog.NewTextHandler(&logged, nil)))
-	d, err := cachedPacked(path, 3, halves, 1<<20, 1<<10, 1<<20)
+	var reports [][2]int
+	d, err := cachedPacked(path, 3, halves, 1<<20, 1<<10, 1<<20, func(done, total int) { reports = append(reports, [2]int{done, total}) })
 	if err != nil {
 		t.Fatal(err)
+	}
+	if n := len(reports); n < 2 || reports[n-1][0] != reports[n-1][1] || reports[0][0] >= reports[n-1][0] {
+		t.Errorf("the rebuild reported %v; want growing counts of placements ending at their total", reports)
 	}
 	if d.Loaded || !strings.Contains(logged.String(), "damaged; rebuilding") {
 		t.Errorf("loaded %v, log %q; want it rebuilt with a log line", d.Loaded, logged.String())
 	}
 	sameTables(t, d, want)
-	if d, err = cachedPacked(path, 3, halves, 1<<20, 1<<10, 1<<20); err != nil || !d.Loaded {
+	if d, err = cachedPacked(path, 3, halves, 1<<20, 1<<10, 1<<20, nil); err != nil || !d.Loaded {
 		t.Fatalf("after the rebuild: loaded %v, %v; want the saved file loaded", d != nil && d.Loaded, err)
 	}
 	sameTables(t, d, want)
 	var me *MemoryError
-	if _, err := cachedPacked(path, 3, halves, 1<<10, 1<<11, 1<<20); !errors.As(err, &me) || me.Budget != 1<<10 {
+	if _, err := cachedPacked(path, 3, halves, 1<<10, 1<<11, 1<<20, nil); !errors.As(err, &me) || me.Budget != 1<<10 {
 		t.Errorf("a budget below the tables: %v; want a memory error", err)
 	}
 	missing := filepath.Join(t.TempDir(), "missing.pdb")
-	if _, err := cachedPacked(missing, 3, halves, 1<<19, 1<<10, 1<<20); !errors.As(err, &me) {
+	if _, err := cachedPacked(missing, 3, halves, 1<<19, 1<<10, 1<<20, nil); !errors.As(err, &me) {
 		t.Errorf("a budget below the build: %v; want a memory error", err)
 	}
 	if _, err := os.Stat(missing); !errors.Is(err, os.ErrNotExist) {

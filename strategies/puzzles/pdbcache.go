@@ -69,6 +69,21 @@ func PDBDir() (string, error) {
 	return filepath.Join(dir, "gambit"), nil
 }
 
+// pdb78File is the name of the 15-puzzle's 7-8 database in PDBDir.
+const pdb78File = "15puzzle-7-8.pdb"
+
+// PDB78File returns where the 15-puzzle's 7-8 database is kept on disk,
+// and whether a file is there (whole or not: loading checks).
+func PDB78File() (path string, exists bool, err error) {
+	dir, err := PDBDir()
+	if err != nil {
+		return "", false, err
+	}
+	path = filepath.Join(dir, pdb78File)
+	_, err = os.Stat(path)
+	return path, err == nil, nil
+}
+
 // PDB78Ready reports, without waiting, whether idastar-pdb78's tables for
 // the board of the given side are in memory.
 func PDB78Ready(size int) bool {
@@ -111,7 +126,7 @@ func PDB78(size int, l Limits) (*PackedPDB, error) {
 	if err != nil {
 		return nil, err
 	}
-	d, err := cachedPacked(filepath.Join(dir, "15puzzle-7-8.pdb"), size, patterns, memory, PDB78Bytes, pdb78BuildBytes)
+	d, err := cachedPacked(filepath.Join(dir, pdb78File), size, patterns, memory, PDB78Bytes, pdb78BuildBytes, l.Progress)
 	pdb78[size].d = d
 	return d, err
 }
@@ -120,7 +135,7 @@ func PDB78(size int, l Limits) (*PackedPDB, error) {
 // memory budget covers its bytes; else, when the file is missing or not
 // whole (with a log line), builds it, if the budget covers the build's
 // bytes, and saves it there.
-func cachedPacked(path string, size int, patterns [][]int, memory, need, buildBytes uint64) (*PackedPDB, error) {
+func cachedPacked(path string, size int, patterns [][]int, memory, need, buildBytes uint64, progress func(done, total int)) (*PackedPDB, error) {
 	if memory < need {
 		return nil, &MemoryError{Budget: memory}
 	}
@@ -136,7 +151,7 @@ func cachedPacked(path string, size int, patterns [][]int, memory, need, buildBy
 	if memory < buildBytes {
 		return nil, &MemoryError{Budget: memory}
 	}
-	if d, err = NewPackedPDB(size, patterns); err != nil {
+	if d, err = buildPacked(size, patterns, progress); err != nil {
 		return nil, err
 	}
 	if err := savePacked(path, d); err != nil {

@@ -60,6 +60,11 @@ type Limits struct {
 	// DefaultMemory. The pattern databases, built once per process and
 	// shared, are not counted.
 	Memory uint64
+	// Progress, if not nil, is called while a pattern database the solve
+	// needs is built on first use (idastar-pdb78's, minutes of CPU): the
+	// placements its tables have reached so far and their total, after
+	// each level of the build. The bot leaves it nil.
+	Progress func(done, total int)
 }
 
 // checkWork is the work, in units of about a cell or a row scanned,
