@@ -10,6 +10,8 @@ import (
 	"github.com/bwmarrin/discordgo"
 
 	"github.com/gambitbot/gambit/bot/customid"
+	"github.com/gambitbot/gambit/games"
+	"github.com/gambitbot/gambit/games/catalog"
 )
 
 // The slash commands' names and options are a contract: documentation and
@@ -18,8 +20,13 @@ import (
 // gameChoices are the games of /play, /leaderboard and /help: every
 // registered game between two players.
 func gameChoices() []*discordgo.ApplicationCommandOptionChoice {
+	return choicesOf(duels())
+}
+
+// choicesOf lists games as the choices of a game option.
+func choicesOf(list []*games.Game) []*discordgo.ApplicationCommandOptionChoice {
 	var choices []*discordgo.ApplicationCommandOptionChoice
-	for _, g := range duels() {
+	for _, g := range list {
 		choices = append(choices, &discordgo.ApplicationCommandOptionChoice{Name: g.Title, Value: g.Name})
 	}
 	return choices
@@ -124,7 +131,8 @@ func commandDefinitions() []*discordgo.ApplicationCommand {
 		{
 			Name: "help", Description: "How to play",
 			Options: []*discordgo.ApplicationCommandOption{
-				game(false),
+				// Every game has a help page, the puzzles too.
+				choiceOption("game", "The game", false, choicesOf(catalog.All())),
 				{Type: discordgo.ApplicationCommandOptionString, Name: "ai", Description: "An AI opponent", Autocomplete: true,
 					MaxLength: maxAIName},
 			},

@@ -195,7 +195,7 @@ func TestPrivacyDeleteAnswersBeforeRetiringBoards(t *testing.T) {
 		t.Fatalf("/privacy delete answered %q without a button", ask.Content)
 	}
 	h.srv.InjectFault(slowRateLimit(http.MethodPatch, channelEditRoute))
-	if r := h.click(alice, ask.ID, erase); !strings.Contains(r.Content, "1 open game(s) cancelled") {
+	if r := h.click(alice, ask.ID, erase); !strings.Contains(r.Content, "1 open game cancelled") {
 		t.Fatalf("erasing answered %q", r.Content)
 	}
 	if _, err := h.waitMessage(h.ctx(), func(m discordtest.Message) bool {

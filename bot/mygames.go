@@ -44,7 +44,7 @@ func (b infoFlow) cmdGames(ctx context.Context, ix *command) error {
 		if g.MessageID != "" {
 			link = "[" + l.T("games.board") + "](" + boardLink(g) + ")"
 		}
-		lines = append(lines, fmt.Sprintf("`%s` %s %s — %s — %s", g.ID, g.Kind, render.Against(l, g, seat), state, link))
+		lines = append(lines, fmt.Sprintf("`%s` %s %s — %s — %s", g.ID, render.Title(l, g.Kind), render.Against(l, g, seat), state, link))
 		if g.Status == storage.StatusActive {
 			buttons = append(buttons, discordgo.Button{
 				Label: l.T("games.repost", "ID", g.ID), Style: discordgo.SecondaryButton, CustomID: customid.Repost.Build(string(g.ID)),

@@ -46,8 +46,9 @@ func (b infoFlow) clickPrivacyDelete(ctx context.Context, ix *component) error {
 		b.log.Error("delete user data: AI turns", "interaction", ix.ID, "err", err)
 		answered = ix.fail(ix.lang().T("privacy.partly"))
 	} else {
-		answered = ix.update(render.Message{Content: ix.lang().T("privacy.done",
-			"Games", len(rep.Removed), "Ratings", rep.Ratings, "Finished", rep.Anonymised)})
+		l := ix.lang()
+		answered = ix.update(render.Message{Content: l.T("privacy.done", "Games", render.Plural(l, len(rep.Removed), "open_game"),
+			"Ratings", render.Plural(l, rep.Ratings, "rating"), "Finished", render.Plural(l, rep.Anonymised, "finished_game"))})
 	}
 	for _, g := range rep.Removed {
 		if g.MessageID == "" {

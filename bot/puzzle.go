@@ -251,7 +251,8 @@ func shortestHere(ctx context.Context, g *storage.Game) (engine.Position, []engi
 }
 
 // clickHint shows the player, privately, the next move of a shortest
-// solution. A hint changes nothing in the game.
+// solution. A hint changes nothing on the board; the game counts it, and
+// its result says how many were used.
 func (b soloFlow) clickHint(ctx context.Context, ix *component, g *storage.Game) error {
 	p := ix.params
 	if err := checkPuzzler(ix.interaction, g, p); err != nil {
@@ -269,6 +270,10 @@ func (b soloFlow) clickHint(ctx context.Context, ix *component, g *storage.Game)
 		return err
 	}
 	name := moveName(gm, pos, moves[0]) // a sliding tile's number, which /move takes too
+	g.Hints++
+	if err := b.store.UpdateGame(ctx, g); err != nil {
+		return fmt.Errorf("bot: count a hint in puzzle %s: %w", g.ID, err)
+	}
 	b.countDailyHint(ctx, g)
 	return ix.say("puzzle.hint", "Move", name, "Cell", name,
 		"Moves", render.Plural(ix.lang(), len(moves), "move"))

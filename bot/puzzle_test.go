@@ -64,6 +64,9 @@ func TestPuzzleSolvedWithHintAndButtons(t *testing.T) {
 	if n := len(solution); n < 4 || n > 10 {
 		t.Fatalf("an easy 8-puzzle of %d moves", n)
 	}
+	if goal := "🎯 Slide the tiles into order, 1–8 row by row from the top-left, the blank last."; !strings.Contains(embedText(board), goal) {
+		t.Errorf("the puzzle's board does not state its goal %q:\n%s", goal, embedText(board))
+	}
 
 	hint, _ := find(board, customid.Hint, nil)
 	r := h.click(alice, board.ID, hint)
@@ -114,9 +117,12 @@ func TestPuzzleSolvedWithHintAndButtons(t *testing.T) {
 		t.Fatalf("solved puzzle: status %s, result %+v; want %d moves, optimal %d", g.Status, g.Result, len(solution), len(solution))
 	}
 	h.waitBoard(g.ID, "the solved board", func(m discordtest.Message) bool {
-		return strings.Contains(embedText(m), "**Solved** in "+strconv.Itoa(len(solution))+" move") && strings.Contains(embedText(m), "optimal!") &&
+		return strings.Contains(embedText(m), "**Solved** in "+strconv.Itoa(len(solution))+" move") && strings.Contains(embedText(m), "optimal! · with 1 hint") &&
 			len(controls(m)) == 0
 	})
+	if g.Hints != 1 {
+		t.Errorf("the puzzle counted %d hints; alice asked for one (bob's and the stale board's were refused)", g.Hints)
+	}
 	solved, err := h.store.Solved(h.ctx(), storage.User(alice), g.Kind, 10)
 	if err != nil || len(solved) != 1 || solved[0].ID != g.ID {
 		t.Fatalf("alice's solved puzzles: %v, %v", solved, err)
@@ -292,5 +298,23 @@ func TestLargestQueensBoardIsPlayable(t *testing.T) {
 	g := h.latestGame(alice)
 	if g.Position == g.Start || len(g.Moves) != 1 {
 		t.Fatalf("after a click: position %s, moves %v", g.Position, g.Moves)
+	}
+}
+
+// TestHelpHasAPagePerPuzzle: /help game: offers the puzzles too, and each
+// page states the puzzle's goal and how to move, in both languages.
+func TestHelpHasAPagePerPuzzle(t *testing.T) {
+	t.Parallel()
+	h := start(t)
+	alice := h.srv.AddUser("alice").ID
+	for _, name := range []string{"8puzzle", "15puzzle", "nqueens"} {
+		_, m := h.command(alice, "help", opt("game", name))
+		if text := embedText(m); !m.Ephemeral() || !strings.Contains(text, "**Goal.**") || !strings.Contains(text, "Hint") {
+			t.Errorf("/help game:%s answered %q / %q", name, m.Content, text)
+		}
+	}
+	h.srv.SetLocale(alice, "id")
+	if _, m := h.command(alice, "help", opt("game", "nqueens")); !strings.Contains(embedText(m), "ratu") {
+		t.Errorf("/help game:nqueens in Indonesian: %q", embedText(m))
 	}
 }

@@ -93,7 +93,11 @@ func (b reviewFlow) completeReview(ctx context.Context, ix *autocomplete) error 
 		}
 		name := fmt.Sprintf("%s · %s", g.ID, render.Title(l, g.Kind))
 		if opp, ok := g.Opponent(seatOf(g, me)); ok {
-			name += " · " + l.T("board.vs", "Player", cmp.Or(opp.Name, render.PlayerName(l, g.Kind, opp)))
+			who := render.PlayerName(l, g.Kind, opp) // an AI by its name and difficulty
+			if !opp.ID.IsAI() {
+				who = cmp.Or(opp.Name, who) // a member by name: a mention does not show in a suggestion
+			}
+			name += " · " + l.T("board.vs", "Player", who)
 		}
 		out = append(out, &discordgo.ApplicationCommandOptionChoice{Name: clipWords(name, 100), Value: string(g.ID)})
 	}

@@ -37,7 +37,7 @@ func TestSoloPuzzleThroughTheDuelFlows(t *testing.T) {
 		t.Fatalf("board of the puzzle: %q %+v", board.Content, board.Embeds)
 	}
 
-	if _, r := h.command(alice, "games"); len(r.Embeds) != 1 || !strings.Contains(r.Embeds[0].Description, "tictactoe solo puzzle — **your move**") {
+	if _, r := h.command(alice, "games"); len(r.Embeds) != 1 || !strings.Contains(r.Embeds[0].Description, "Tic-Tac-Toe solo puzzle — **your move**") {
 		t.Fatalf("/games: %q %+v", r.Content, r.Embeds)
 	}
 

@@ -206,6 +206,9 @@ type Help struct {
 	Rules string
 	// Moving says how to move in Gambit.
 	Moving string
+	// Goal, for a solo puzzle, is its goal in one line, which its board
+	// states (its texts' goal); "" for a duel.
+	Goal string
 }
 
 // AI is what a search knows of a game. Scores are in internal units: the

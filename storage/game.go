@@ -287,6 +287,9 @@ type Game struct {
 	// offered on the current board, nil if none. The store clears it when
 	// the game closes.
 	DrawOffer *DrawOffer `json:"draw_offer,omitempty"`
+	// Hints counts the hints a solo puzzle's player asked for, which its
+	// result then mentions.
+	Hints int `json:"hints,omitempty"`
 	// Rematched is set on an ended game once a rematch of it was claimed
 	// (Store.ClaimRematch), so that its Rematch button starts one game
 	// only, also across restarts.

@@ -1,6 +1,7 @@
 package i18n_test
 
 import (
+	"github.com/gambitbot/gambit/internal/playerwords"
 	"maps"
 	"regexp"
 	"slices"
@@ -155,12 +156,6 @@ func BenchmarkT(b *testing.B) {
 	})
 }
 
-// internalWords are words of the developers' history and code that a
-// player should never read: the reports and issues Gambit grew from (in
-// English and Indonesian), its tools, and package names as they prefix
-// errors ("puzzles:") or paths ("strategies/adjeval").
-var internalWords = regexp.MustCompile(`(?i)\b(reports?|laporan|issues?|isu|arena)\b|\b(slidingtile|puzzles|games|strategies|engine|storage|render|adjeval|adjsearch|c4solver|nqueens|catalog)[:/]`)
-
 // TestNoInternalWordsForPlayers reads every message of every language —
 // the catalogue's and the games', the AIs' names and descriptions among
 // them — and fails on a word from the developers' history or code: the
@@ -173,8 +168,8 @@ func TestNoInternalWordsForPlayers(t *testing.T) {
 		}
 		for id, forms := range msgs {
 			for _, text := range forms {
-				if w := internalWords.FindString(text); w != "" {
-					t.Errorf("%s: %s says %q, a word players should not see: %q", loc, id, w, text)
+				if w := playerwords.Leaks(text); len(w) > 0 {
+					t.Errorf("%s: %s says %q, words players should not see: %q", loc, id, w, text)
 				}
 			}
 		}

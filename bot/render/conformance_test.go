@@ -67,6 +67,7 @@ func conformanceProblems(gm *games.Game) []string {
 	need(gm.Look.Colour[0] != 0 && (sides == 1 || gm.Look.Colour[1] != 0), "colours of every side")
 	need(gm.Players != 1 || gm.AI == nil, "no AI for a solo puzzle: no strategy plays one")
 	need(gm.Help.Rules != "" && gm.Help.Moving != "", "help: rules and how to move")
+	need((gm.Players == 1) == (gm.Help.Goal != ""), "a goal for a solo puzzle (its board states it), none for a duel")
 	need(gm.Input.Layout == games.MoveButtons || gm.Input.Layout == games.BoardButtons || gm.Input.Layout == games.Menus, "an input layout")
 	need(gm.Input.Layout != games.Menus || len(gm.Input.Groups) > 0, "menu groups")
 	need(gm.Players != 2 || gm.AI != nil, "AI knowledge for a duel")

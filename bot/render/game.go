@@ -316,7 +316,10 @@ func playerLines(l *i18n.Localizer, g *storage.Game, gm *games.Game, pos engine.
 	if g.Solo() {
 		line := "🧩 " + PlayerName(l, g.Kind, g.Players[0])
 		if g.Solved() {
-			line += " 🏆"
+			return []string{line + " 🏆"}
+		}
+		if gm.Help.Goal != "" {
+			return []string{line, "🎯 " + gameText(l, gm, "goal", gm.Help.Goal)}
 		}
 		return []string{line}
 	}

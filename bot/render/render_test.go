@@ -755,11 +755,11 @@ func TestGameEveryStatus(t *testing.T) {
 						switch {
 						case th == nil:
 						case th.Queue > 0:
-							if !strings.Contains(desc, fmt.Sprintf("🤖 Deep thinker (hard) is queued (#%d)", th.Queue)) {
+							if !strings.Contains(desc, fmt.Sprintf("%s is queued (#%d)", PlayerName(en, kind, bot), th.Queue)) {
 								t.Errorf("description does not say the AI is queued:\n%s", desc)
 							}
 						default:
-							if !strings.Contains(desc, "🤔 🤖 Deep thinker (hard) is thinking…") {
+							if !strings.Contains(desc, "🤔 "+PlayerName(en, kind, bot)+" is thinking…") {
 								t.Errorf("description does not say the AI is thinking:\n%s", desc)
 							}
 							if th.Depth > 0 && (!strings.Contains(desc, "depth 9") || !strings.Contains(desc, "1.2s")) {

@@ -17,10 +17,13 @@ import (
 	"github.com/gambitbot/gambit/strategies"
 )
 
-// legend explains a palette's emoji.
+// legend explains a palette's emoji: each side's mark by the side's name
+// in the game (its texts' side_x and side_o: Black and White in Othello;
+// X and O where it has none).
 func legend(l *i18n.Localizer, gm *games.Game) string {
 	look := gm.Look
-	s := l.T("help.legend", "X", look.Mark[engine.X], "O", look.Mark[engine.O])
+	s := l.T("help.legend", "X", look.Mark[engine.X], "XName", gameText(l, gm, "side_x", "X"),
+		"O", look.Mark[engine.O], "OName", gameText(l, gm, "side_o", "O"))
 	if look.EmptyName != "" {
 		s += " · " + l.T("help.legend_empty", "Empty", look.Empty, "Name", gameText(l, gm, "empty", look.EmptyName))
 	}
@@ -148,6 +151,16 @@ func AIRules(l *i18n.Localizer, name string) (Message, error) {
 	return Message{Embeds: []*discordgo.MessageEmbed{embed}, Components: []discordgo.MessageComponent{}, AllowedMentions: noPings()}, nil
 }
 
+// versionLine is the build as players read it: "Gambit v0.3.0
+// (e64b12e)", or for a build without a release version "Gambit,
+// development build e64b12e" rather than the toolchain's "devel".
+func versionLine(l *i18n.Localizer, info buildinfo.Info) string {
+	if info.Version == buildinfo.Unreleased {
+		return l.T("help.dev_footer", "Commit", info.ShortCommit())
+	}
+	return l.T("help.version_footer", "Version", info.Short())
+}
+
 // upperFirst capitalises the first letter of a sentence.
 func upperFirst(s string) string {
 	r := []rune(s)
@@ -185,7 +198,7 @@ func Overview(l *i18n.Localizer, commands []*discordgo.ApplicationCommand) Messa
 			{Name: l.T("help.games"), Value: strings.Join(gameLines, "\n")},
 			{Name: l.T("help.ai_opponents"), Value: l.T("help.ais", "Count", len(strategies.All()), "Strongest", strings.Join(strongest(l), ", "))},
 		},
-		Footer: &discordgo.MessageEmbedFooter{Text: l.T("help.version_footer", "Version", buildinfo.Read().Short())},
+		Footer: &discordgo.MessageEmbedFooter{Text: versionLine(l, buildinfo.Read())},
 	}
 	return Message{Embeds: []*discordgo.MessageEmbed{embed}, Components: []discordgo.MessageComponent{}, AllowedMentions: noPings()}
 }

@@ -46,6 +46,9 @@ func puzzleResultLine(l *i18n.Localizer, g *storage.Game) string {
 	default:
 		line += " · " + l.T("board.optimal_n", "N", r.Optimal)
 	}
+	if g.Hints > 0 {
+		line += " · " + l.T("board.with_hints", "Hints", plural(l, g.Hints, "hint"))
+	}
 	return line
 }
 
@@ -121,8 +124,15 @@ func Compare(l *i18n.Localizer, runs []puzzles.Run, done []bool, nodes uint64, e
 		fmt.Fprintf(tw, "%s\t%s\t%d\t%.1f\t%s\t\n", r.Algorithm, length, r.Nodes, float64(r.Elapsed.Microseconds())/1000, optimal)
 	}
 	_ = tw.Flush() // a strings.Builder does not fail
+	var legend []string
+	for _, r := range runs {
+		if id := "solver." + r.Algorithm; i18n.Has(id) {
+			legend = append(legend, "`"+r.Algorithm+"` "+l.T(id))
+		}
+	}
 	content := l.T("compare.text", "Nodes", strconv.FormatUint(nodes, 10), "Millis", strconv.FormatInt(each.Milliseconds(), 10),
-		"Table", sb.String(), "Proved", l.T("compare.proved"), "Yes", l.T("compare.yes"), "No", l.T("compare.no"))
+		"Table", sb.String(), "Proved", l.T("compare.proved"), "Yes", l.T("compare.yes"), "No", l.T("compare.no")) +
+		"\n" + strings.Join(legend, "\n")
 	if finished < len(runs) {
 		content = l.T("compare.progress", "Done", finished, "Total", len(runs)) + "\n" + content
 	}

@@ -10,8 +10,8 @@ import (
 // opponent, who moves first.
 func TestPlayWiresTheGame(t *testing.T) {
 	code, out, _ := gambitWithInput("quit\n", "play", "--game", "connect4", "--first", "ai", "--vs", "random")
-	if code != 0 || !strings.Contains(out, "Connect Four against random") || !strings.Contains(out, "You play o.") ||
-		!strings.Contains(out, "random plays ") || !strings.Contains(out, "you resign: random wins") {
+	if code != 0 || !strings.Contains(out, "Connect Four against Random") || !strings.Contains(out, "You play o.") ||
+		!strings.Contains(out, "Random plays ") || !strings.Contains(out, "you resign: Random wins") {
 		t.Errorf("connect4, ai first, quit: exit %d, output:\n%s", code, out)
 	}
 }

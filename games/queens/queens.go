@@ -96,6 +96,7 @@ var Game = &games.Game{
 			"clicking it lifts the queen); or choose a square in a menu (each names its squares, each option says what it does), or type `/move cell:c4`. " +
 			"**Hint** shows privately a move of a shortest way to a solution, **Solve** plays one out (the puzzle then counts as solved by " +
 			"Gambit, not by you), **Compare algorithms** runs backtracking, hill climbing, min-conflicts and a swap repair on your N, side by side.",
+		Goal: "Put a queen in every column so that no two share a row, a column or a diagonal.",
 	},
 }
 

@@ -90,6 +90,7 @@ func game(size int, name, title, start string) *games.Game {
 				"**Hint** shows privately the next tile to slide on an optimal solution, " +
 				"**Solve** plays one out (the puzzle then counts as solved by Gambit, not by you), **Compare algorithms** runs " +
 				"Gambit's search algorithms side by side on the board in front of you.",
+			Goal: "Slide the tiles into order, 1–" + strconv.Itoa(n) + " row by row from the top-left, the blank last.",
 		},
 	}
 	if size == 4 {

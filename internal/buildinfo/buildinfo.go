@@ -29,9 +29,12 @@ var version string
 // control information; the build's own stamp wins over it.
 var commit string
 
+// Unreleased is Info.Version of a build without a release version.
+const Unreleased = "devel"
+
 // Info is what a binary knows of its build.
 type Info struct {
-	// Version is the release version, "devel" when the build has none.
+	// Version is the release version, Unreleased when the build has none.
 	Version string
 	// Commit is the full commit hash, empty when the build was not stamped.
 	Commit string
@@ -62,7 +65,7 @@ func fromBuildInfo(bi *debug.BuildInfo, linked, linkedCommit string) Info {
 		i.Version = bi.Main.Version
 	}
 	if i.Version == "" {
-		i.Version = "devel"
+		i.Version = Unreleased
 	}
 	for _, s := range bi.Settings {
 		switch s.Key {

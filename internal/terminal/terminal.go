@@ -37,7 +37,7 @@ type Game struct {
 func Play(ctx context.Context, in io.Reader, out io.Writer, g Game) error {
 	game, ai, human, pos := g.Game, g.AI, g.Human, g.Start
 	fmt.Fprintf(out, "%s against %s (%s, %v a move). You play %s. Type %s; \"moves\" lists the legal moves, \"quit\" resigns.\n",
-		game.Title, ai.Name, ai.DifficultyIn(game.Name), g.MoveTime, human, game.MoveHelp)
+		game.Title, ai.DisplayName, ai.DifficultyIn(game.Name), g.MoveTime, human, game.MoveHelp)
 	input := bufio.NewScanner(in)
 	resigned := false
 	for !pos.Terminal() && !resigned {
@@ -61,26 +61,20 @@ func Play(ctx context.Context, in io.Reader, out io.Writer, g Game) error {
 		if !pos.Legal(res.Move) {
 			return fmt.Errorf("play: %s chose the illegal move %d in %v", ai.Name, res.Move, pos)
 		}
-		fmt.Fprintf(out, "%s plays %s\n", ai.Name, pos.FormatMove(res.Move))
+		fmt.Fprintf(out, "%s plays %s\n", ai.DisplayName, pos.FormatMove(res.Move))
 		pos.Play(res.Move)
 	}
 	if !resigned {
 		drawBoard(out, game, pos)
 	}
-	var err error
-	switch marks := tally(game, pos); {
-	case resigned && marks == "":
-		_, err = fmt.Fprintf(out, "\nGame over: you resign: %s wins.\n", ai.Name)
-	case resigned: // an unfinished game has no final score, only its marks
-		_, err = fmt.Fprintf(out, "\nGame over: you resign: %s wins. On the board: %s.\n", ai.Name, marks)
-	default:
-		outcome := map[engine.Result]string{engine.Win: "you win", engine.Loss: ai.Name + " wins", engine.Draw: "a draw"}[pos.Result(human)]
-		if marks != "" {
-			marks = " (" + marks + ")"
-		}
-		_, err = fmt.Fprintf(out, "\nGame over: %s. Final score: you %d, %s %d%s.\n",
-			outcome, pos.Score(human), ai.Name, pos.Score(human.Other()), marks)
+	outcome := "you resign: " + ai.DisplayName + " wins"
+	if !resigned {
+		outcome = map[engine.Result]string{engine.Win: "you win", engine.Loss: ai.DisplayName + " wins", engine.Draw: "a draw"}[pos.Result(human)]
 	}
+	if marks := tally(game, pos); marks != "" { // the count on the board, where the game counts
+		outcome += ". On the board: " + marks
+	}
+	_, err := fmt.Fprintf(out, "\nGame over: %s.\n", outcome)
 	return err
 }
 

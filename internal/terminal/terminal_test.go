@@ -48,7 +48,7 @@ func TestWholeTicTacToeGame(t *testing.T) {
 		"You play x.",
 		"\n1 2 3\n4 5 6\n7 8 9\n", // the start, cells numbered
 		"\n4 x 6\n",
-		"minimax plays ",
+		"Deep thinker plays ",
 		"Not a legal move: move 5: the cell is taken.",
 		`Not a legal move: move "0": want a cell 1–9.`,
 		"Legal moves: ",
@@ -64,8 +64,7 @@ func TestWholeTicTacToeGame(t *testing.T) {
 	}
 	// Perfect play from minimax: a draw or its win, played to the end.
 	end := out[strings.LastIndex(out, "Game over:"):]
-	if !strings.HasPrefix(end, "Game over: a draw. Final score: you 0, minimax 0.") &&
-		!strings.HasPrefix(end, "Game over: minimax wins. Final score: you -1, minimax 1.") {
+	if !strings.HasPrefix(end, "Game over: a draw.\n") && !strings.HasPrefix(end, "Game over: Deep thinker wins.\n") {
 		t.Errorf("the game ends %q", end)
 	}
 	if strings.Contains(out, "you resign") || strings.Contains(out, "End of input") {
@@ -75,12 +74,12 @@ func TestWholeTicTacToeGame(t *testing.T) {
 
 func TestEndOfInputResigns(t *testing.T) {
 	out := play(t, "tictactoe", "minimax", games.Options{}, engine.X, 100*time.Millisecond, "5\n")
-	if !strings.Contains(out, "End of input.") || !strings.HasSuffix(out, "Game over: you resign: minimax wins.\n") {
+	if !strings.Contains(out, "End of input.") || !strings.HasSuffix(out, "Game over: you resign: Deep thinker wins.\n") {
 		t.Errorf("output:\n%s", out)
 	}
 	out = play(t, "connect4", "random", games.Options{}, engine.O, time.Second, "quit\n")
-	if !strings.Contains(out, "You play o.") || !strings.Contains(out, "random plays ") ||
-		!strings.Contains(out, "\n1 2 3 4 5 6 7\n") || !strings.Contains(out, "you resign: random wins") {
+	if !strings.Contains(out, "You play o.") || !strings.Contains(out, "Random plays ") ||
+		!strings.Contains(out, "\n1 2 3 4 5 6 7\n") || !strings.Contains(out, "you resign: Random wins") {
 		t.Errorf("connect4, ai first, quit: output:\n%s", out)
 	}
 }
@@ -97,11 +96,11 @@ func TestResignationHasNoFinalScore(t *testing.T) {
 		t.Run(g.Name, func(t *testing.T) {
 			out := play(t, g.Name, "random", games.Options{}, engine.X, time.Second, "quit\n")
 			end := out[strings.LastIndex(out, "Game over:"):]
-			want := "Game over: you resign: random wins.\n"
+			want := "Game over: you resign: Random wins.\n"
 			if start, err := g.Start(games.Options{}); err == nil && g.Look.Tally != nil {
 				x, unit := g.Look.Tally(start, engine.X)
 				o, _ := g.Look.Tally(start, engine.O)
-				want = fmt.Sprintf("Game over: you resign: random wins. On the board: x %d %ss, o %d.\n", x, unit, o)
+				want = fmt.Sprintf("Game over: you resign: Random wins. On the board: x %d %ss, o %d.\n", x, unit, o)
 			}
 			if end != want {
 				t.Errorf("the game ends %q, want %q", end, want)
@@ -119,7 +118,7 @@ func TestAdjacencyCoordinates(t *testing.T) {
 		"2  x x . . . . . .  2\n1  x x . . . . . .  1\n   a b c d e f g h\n",
 		"3  . . x . . . . .  3\n", // c3 played
 		`Not a legal move: cell "i9": want a file a–h and a rank 1–8`,
-		"you resign: random wins",
+		"you resign: Random wins",
 		" marks, o ",
 	} {
 		if !strings.Contains(out, want) {
