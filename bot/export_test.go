@@ -46,3 +46,10 @@ func AIStopped(b *Bot) bool {
 func EndSearches(b *Bot, search func(context.Context) (context.Context, context.CancelFunc)) {
 	b.searchContext = func(ctx context.Context, _ time.Time) (context.Context, context.CancelFunc) { return search(ctx) }
 }
+
+// KnowsGuildLocale reports whether b has learned guild's locale (from the
+// gateway's guild event or an interaction).
+func KnowsGuildLocale(b *Bot, guild string) bool {
+	_, ok := b.locales.m.Load(guild)
+	return ok
+}

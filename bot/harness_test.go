@@ -581,11 +581,27 @@ func moveControl(m discordtest.Message, cell string) (customID string, value str
 	return "", "", false
 }
 
-// move plays a cell on a game's board as a user and returns the reply.
+// move plays a cell on a game's board as a user and returns the reply:
+// by its button or menu option on the board, else in two clicks, its
+// column under the board and then the cell on the picker.
 func (h *harness) move(user string, id storage.GameID, cell string) discordtest.Message {
 	h.t.Helper()
 	b := h.board(id)
 	cid, value, ok := moveControl(b, cell)
+	if file, byColumn := find(b, customid.File, map[string]string{"file": cell[:1]}); !ok && byColumn {
+		picker := h.click(user, b.ID, file)
+		if rank, ok := find(picker, customid.Cell, map[string]string{"cell": cell}); ok {
+			// The picker's answer comes first; the board is edited
+			// after it: wait for the edit, as a click on the board would.
+			before := len(h.game(id).Moves)
+			r := h.click(user, picker.ID, rank)
+			if len(h.game(id).Moves) > before {
+				h.waitBoard(id, "the move "+cell+" on the board", func(m discordtest.Message) bool { return m.Version > b.Version })
+			}
+			return r
+		}
+		h.t.Fatalf("game %s: no button for %s on the picker of its column: %q %+v", id, cell, picker.Content, picker.Components)
+	}
 	if !ok {
 		h.t.Fatalf("game %s: no control for %s on the board; components %+v", id, cell, b.Components)
 	}

@@ -227,6 +227,13 @@ func TestBoardsAfterARestartSpeakTheGuildsLanguage(t *testing.T) {
 	g := h.waitGame(h.latestGame(alice).ID, "the board", func(g *storage.Game) bool { return g.MessageID != "" })
 	h.stop()
 	h.run()
+	// The guild's event comes after the bot serves, as on Discord: the
+	// expiry is due once the restarted bot has it.
+	for deadline := time.Now().Add(waitTimeout()); !bot.KnowsGuildLocale(h.bot, h.srv.GuildID()); time.Sleep(time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatal("the restarted bot never learned the guild's locale from the gateway")
+		}
+	}
 	h.clock.Advance(bot.DefaultChallengeTTL + time.Minute)
 	expired := h.waitBoard(g.ID, "the expiry", func(m discordtest.Message) bool { return len(controls(m)) == 0 })
 	speaks(t, "the expired challenge", expired, []string{"Tantangan kedaluwarsa"}, []string{"expired"})

@@ -150,7 +150,7 @@ func TestOthelloAgainstAnAIInIndonesian(t *testing.T) {
 	if g.Players[1].ID != storage.AI("greedy") || g.Turn != 0 {
 		t.Fatalf("game stored as %+v, want alice (Black) to move against greedy", g)
 	}
-	speaks(t, "the board", h.board(g.ID), []string{"giliranmu", "Baris 1–3: pilih kotak", "2 keping", "membalik 1"},
+	speaks(t, "the board", h.board(g.ID), []string{"giliranmu", "Langkah sahmu: pilih petak", "2 keping", "membalik 1"},
 		[]string{"your move", "choose a square", "discs", "flips"})
 	if _, r := h.command(alice, "move", opt("cell", "f5")); !strings.Contains(r.Content, "Kamu memainkan f5.") {
 		t.Fatalf("/move cell:f5 answered %q", r.Content)

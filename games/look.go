@@ -1,6 +1,10 @@
 package games
 
-import "github.com/gambitbot/gambit/engine"
+import (
+	"slices"
+
+	"github.com/gambitbot/gambit/engine"
+)
 
 // Look is how a game's board is drawn: the emoji of its palette and a
 // board model that a renderer turns into an emoji grid (or a picture).
@@ -122,6 +126,10 @@ type Cell struct {
 	// Attacked marks a mark that another attacks: an N-Queens queen in
 	// conflict, which a picture draws on a square of its own colour.
 	Attacked bool
+	// Legal marks an empty cell where the side to move may play, in a game
+	// whose legal moves are not obvious (Othello's), which a picture draws
+	// with a small dot.
+	Legal bool
 }
 
 // Layout is how moves are entered under the board.
@@ -165,6 +173,34 @@ type Input struct {
 	// Tag, if not nil, is a short note on a move for its button ("+2":
 	// what it captures), "" for none.
 	Tag func(pos engine.Position, m engine.Move) string
+	// Picks, if not nil, are the moves of the one menu the Columns layout
+	// shows under its column buttons instead of the Groups' menus: the
+	// legal moves that matter most in pos, at most MaxPicks, in the order
+	// the menu lists them (Othello's legal moves, Gomoku's points next to
+	// the stones), so that the menu that fits under a large board offers
+	// what a player looks for rather than one row of it. Its placeholder
+	// is the game's text "picks" (PicksPlaceholder in English).
+	Picks            func(pos engine.Position) []engine.Move
+	PicksPlaceholder string
+}
+
+// MaxPicks is the most options of a select menu in Discord, and so of
+// Input.Picks.
+const MaxPicks = 25
+
+// Best returns the n moves of moves that score highest (ties kept in
+// their order), then sorted by order if it is not nil: Input.Picks'
+// usual shape.
+func Best(moves []engine.Move, n int, score func(engine.Move) int, order func(a, b engine.Move) int) []engine.Move {
+	out := slices.Clone(moves)
+	if len(out) > n {
+		slices.SortStableFunc(out, func(a, b engine.Move) int { return score(b) - score(a) })
+		out = out[:n]
+	}
+	if order != nil {
+		slices.SortFunc(out, order)
+	}
+	return out
 }
 
 // Text is what a game says about a position for people, in English and as

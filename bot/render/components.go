@@ -84,6 +84,9 @@ func moveComponents(l *i18n.Localizer, g *storage.Game, gm *games.Game, pos engi
 				rows = columnRows(g, board, pos, -1, controls(l, g)...)
 			}
 			m := menus(l, g, gm, pos)
+			if gm.Input.Picks != nil {
+				m = picksMenu(l, g, gm, pos)
+			}
 			return append(rows, m[:min(len(m), maxRows-len(rows))]...)
 		}
 		if play {
@@ -146,6 +149,32 @@ func menus(l *i18n.Localizer, g *storage.Game, gm *games.Game, pos engine.Positi
 		}))
 	}
 	return rows
+}
+
+// picksMenu returns the one select of the game's Picks under its column
+// buttons, none when it picks no move; its custom ID's group is 0, which
+// no Groups' menu has.
+func picksMenu(l *i18n.Localizer, g *storage.Game, gm *games.Game, pos engine.Position) []discordgo.MessageComponent {
+	var opts []discordgo.SelectMenuOption
+	for _, m := range gm.Input.Picks(pos) {
+		name := pos.FormatMove(m)
+		opt := discordgo.SelectMenuOption{Label: name, Value: name}
+		if gm.Input.Hint != nil {
+			opt.Description = gameWords(l, gm, gm.Input.Hint(pos, m))
+		}
+		opts = append(opts, opt)
+	}
+	if len(opts) == 0 {
+		return nil
+	}
+	one := 1
+	return []discordgo.MessageComponent{row(discordgo.SelectMenu{
+		CustomID:    customid.Pick.Build(string(g.ID), Ply(g), "0"),
+		Placeholder: gameText(l, gm, "picks", gm.Input.PicksPlaceholder),
+		MinValues:   &one,
+		MaxValues:   1,
+		Options:     opts[:min(len(opts), games.MaxPicks)],
+	})}
 }
 
 // moveButtons returns a button per legal move, five to a row, with the

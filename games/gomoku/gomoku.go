@@ -39,15 +39,15 @@ var Game = &games.Game{
 		Progress: progress,
 	},
 	Input: games.Input{
-		Layout: games.Menus,
-		Groups: rowGroups(),
-		Order: func(a, b engine.Move) int {
-			return rules.MaxSize*(int(a%rules.MaxSize)-int(b%rules.MaxSize)) + int(a/rules.MaxSize) - int(b/rules.MaxSize)
-		}, // a1, a2, …, b1, …
+		Layout:  games.Menus,
+		Groups:  rowGroups(),
+		Order:   gomokuOrder,
 		Columns: true,
 		Prompt: func(column string) string {
 			return "Column **" + column + "**: choose a row, or another column under the board."
 		},
+		Picks:            picks,
+		PicksPlaceholder: "Points next to the stones: choose one",
 	},
 	Help: games.Help{
 		Rules: strings.Join([]string{
@@ -58,7 +58,7 @@ var Game = &games.Game{
 			"**Winning.** The first to have five stones or more in an unbroken line — across, up and down or diagonally — wins " +
 				"(freestyle rules: six or more in a row win too). A full board without five in a row is a draw.",
 		}, "\n\n"),
-		Moving: "Click a column (**a–o**) under the board, then a row in the message only you see. Or choose a point in the menu, " +
+		Moving: "Click a column (**a–o**) under the board, then a row in the message only you see. Or choose a point next to the stones in the menu, " +
 			"or type `/move cell:h8`.",
 	},
 	AI: &games.AI{Unit: Unit, Evaluate: evaluate, Order: order, Ratings: ratings},
@@ -66,6 +66,50 @@ var Game = &games.Game{
 
 //go:embed locales
 var locales embed.FS
+
+// picks are the menu's points: the empty points next to a stone (the
+// centre and the points around it on an empty board), those with the most
+// stones around them first should there be more than a menu holds, in
+// the order a1, a2, …, b1, ….
+func picks(pos engine.Position) []engine.Move {
+	p := pos.(*rules.Position)
+	size := p.Size()
+	near := func(m engine.Move, d int) int { // stones within d points
+		col, row := int(m%rules.MaxSize), int(m/rules.MaxSize)
+		n := 0
+		for dr := -d; dr <= d; dr++ {
+			for dc := -d; dc <= d; dc++ {
+				if c, r := col+dc, row+dr; c >= 0 && r >= 0 && c < size && r < size {
+					if _, ok := p.Stone(rules.Cell(c, r)); ok {
+						n++
+					}
+				}
+			}
+		}
+		return n
+	}
+	legal := pos.Moves(nil)
+	var out []engine.Move
+	for _, m := range legal {
+		if near(m, 1) > 0 {
+			out = append(out, m)
+		}
+	}
+	if len(out) == 0 { // an empty board: the centre and its neighbours
+		for _, m := range legal {
+			col, row := int(m%rules.MaxSize), int(m/rules.MaxSize)
+			if dc, dr := col-size/2, row-size/2; max(dc, -dc) <= 2 && max(dr, -dr) <= 2 {
+				out = append(out, m)
+			}
+		}
+	}
+	return games.Best(out, games.MaxPicks, func(m engine.Move) int { return 4*near(m, 1) + near(m, 2) }, gomokuOrder)
+}
+
+// gomokuOrder sorts points a1, a2, …, b1, ….
+func gomokuOrder(a, b engine.Move) int {
+	return rules.MaxSize*(int(a%rules.MaxSize)-int(b%rules.MaxSize)) + int(a/rules.MaxSize) - int(b/rules.MaxSize)
+}
 
 // rowGroups returns a menu per row of the standard board, row 1 (the
 // bottom) first: every point is in exactly one.

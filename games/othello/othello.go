@@ -51,7 +51,7 @@ var Game = &games.Game{
 			{Placeholder: "No square to play: pass", Has: func(m engine.Move) bool { return m == rules.Pass }},
 		},
 		Hint:    hint,
-		Order:   func(a, b engine.Move) int { return 8*(int(a%8)-int(b%8)) + int(a/8) - int(b/8) }, // a1, a2, …, b1, …
+		Order:   cellOrder,
 		Columns: true,
 		Prompt: func(column string) string {
 			return "Column **" + column + "**: choose a row (`+n`: the discs it flips), or another column."
@@ -59,6 +59,12 @@ var Game = &games.Game{
 		Tag: func(pos engine.Position, m engine.Move) string {
 			return "+" + strconv.Itoa(bits.OnesCount64(pos.(*rules.Position).FlipsOf(m)))
 		},
+		// The legal moves, which are all a player may choose from (the
+		// corners and edges first should there be more than a menu holds).
+		Picks: func(pos engine.Position) []engine.Move {
+			return games.Best(pos.Moves(nil), games.MaxPicks, edgeness, cellOrder)
+		},
+		PicksPlaceholder: "Your legal moves: choose a square",
 	},
 	Help: games.Help{
 		Rules: strings.Join([]string{
@@ -74,7 +80,7 @@ var Game = &games.Game{
 				"the board: empty squares are not given to the winner, as tournament scoring does.",
 		}, "\n\n"),
 		Moving: "Click a column (**a–h**) under the board, then a row in the message only you see: each row says how many " +
-			"discs it flips (`5 · +2`). Or choose a square in one of the menus (rows 1–3, 4–6 and 7–8), or type `/move cell:f5`. " +
+			"discs it flips (`5 · +2`). Or choose one of your legal moves in the menu (the picture marks them with a dot), or type `/move cell:f5`. " +
 			"With no move, choose **pass** in the menu or type `/move cell:pass`.",
 	},
 	AI: &games.AI{
@@ -91,6 +97,23 @@ var Game = &games.Game{
 
 //go:embed locales
 var locales embed.FS
+
+// cellOrder sorts moves a1, a2, …, b1, ….
+func cellOrder(a, b engine.Move) int { return 8*(int(a%8)-int(b%8)) + int(a/8) - int(b/8) }
+
+// edgeness ranks a square for the menu of legal moves: a corner 2, an
+// edge 1, the rest 0.
+func edgeness(m engine.Move) int {
+	r, c := int(m/8), int(m%8)
+	edges := 0
+	if r == 0 || r == 7 {
+		edges++
+	}
+	if c == 0 || c == 7 {
+		edges++
+	}
+	return edges
+}
 
 // rows returns a group test for the moves on rows lo–hi (0 is row 1, the
 // top).
@@ -109,7 +132,7 @@ func cells(b uint64) []engine.Move {
 
 // board is the model of an Othello board: row 1 on top, row numbers on the
 // left and column letters below, the last disc placed and the discs it
-// flipped marked.
+// flipped marked, and the squares where the side to move may play.
 func board(pos engine.Position, last *games.Change) games.Board {
 	p := pos.(*rules.Position)
 	lastCell, changed := engine.NoMove, map[engine.Move]bool{}
@@ -129,7 +152,7 @@ func board(pos engine.Position, last *games.Change) games.Board {
 		for col := range rules.Size {
 			c := engine.Move(8*r + col)
 			s, ok := p.Disc(c)
-			row[col] = games.Cell{Occupied: ok, Side: s, Move: c, Last: ok && c == lastCell, Changed: ok && changed[c]}
+			row[col] = games.Cell{Occupied: ok, Side: s, Move: c, Last: ok && c == lastCell, Changed: ok && changed[c], Legal: !ok && p.Legal(c)}
 		}
 		out.Rows = append(out.Rows, row)
 		out.RowLabels = append(out.RowLabels, strconv.Itoa(r+1))

@@ -84,6 +84,8 @@ var Game = &games.Game{
 			}
 			return ""
 		},
+		Picks:            safeSquares,
+		PicksPlaceholder: "Safe squares: choose one",
 	},
 	Help: games.Help{
 		Rules: strings.Join([]string{
@@ -93,7 +95,7 @@ var Game = &games.Game{
 			"**Goal.** N queens on the board and no two in the same row, column or diagonal. Queens that attack another stand on red squares in the picture and are shown as " + conflictEmoji + " in the emoji grid.",
 		}, "\n\n"),
 		Moving: "Click a column (**a, b, …**) under the board, then a row in the message only you see (" + queenTag + " marks the row of the column's queen: " +
-			"clicking it lifts the queen); or choose a square in a menu (each names its squares, each option says what it does), or type `/move cell:c4`. " +
+			"clicking it lifts the queen); or choose a safe square in the menu (each option says what it does), or type `/move cell:c4`. " +
 			"**Hint** shows privately a move of a shortest way to a solution, **Solve** plays one out (the puzzle then counts as solved by " +
 			"Gambit, not by you), **Compare algorithms** runs backtracking, hill climbing, min-conflicts and a swap repair on your N, side by side.",
 		Goal: "Put a queen in every column so that no two share a row, a column or a diagonal.",
@@ -115,6 +117,31 @@ func groups() []games.Group {
 		}
 	}
 	return out
+}
+
+// safeSquares are the menu's squares: those where a queen, placed or
+// moved there, attacks no other, in the order a1, a2, …, b1, …, the
+// first columns' first should there be more than a menu holds.
+func safeSquares(pos engine.Position) []engine.Move {
+	p := pos.(*rules.Position)
+	n := p.N()
+	var out []engine.Move
+	for _, m := range pos.Moves(nil) {
+		col, row := int(m)/n, int(m)%n+1
+		if p.Row(col) == row {
+			continue // lifting a queen: the column's own square is not a place to go
+		}
+		safe := true
+		for c := 0; c < n && safe; c++ {
+			if r := p.Row(c); c != col && r != 0 && (r == row || r-row == c-col || r-row == col-c) {
+				safe = false
+			}
+		}
+		if safe {
+			out = append(out, m)
+		}
+	}
+	return out[:min(len(out), games.MaxPicks)]
 }
 
 // hint says what a square does: place, move or lift a queen.

@@ -161,6 +161,9 @@ func drawCell(img *image.RGBA, pic games.Picture, face font.Face, cell games.Cel
 	}
 	draw.Draw(img, sq, &image.Uniform{rgb(square)}, image.Point{}, draw.Src)
 	if !cell.Occupied {
+		if cell.Legal { // a small dot where the side to move may play
+			disc(img, cx, cy, float32(side)/10, ink)
+		}
 		return
 	}
 	c := rgb(pic.Mark[cell.Side&1])

@@ -110,6 +110,8 @@ func TestEveryGameDraws(t *testing.T) {
 						continue // a tile's number or the blank: TestTilesShowTheirNumbers
 					case cell.Changed:
 						want = 0xFFFFFF
+					case cell.Legal && !cell.Occupied: // a dot where the side to move may play
+						want = int(ink.R)<<16 | int(ink.G)<<8 | int(ink.B)
 					case cell.Occupied && pic.Shape != games.Letters:
 						want = pic.Mark[cell.Side]
 					case cell.Occupied && cell.Side == engine.X: // a cross: its centre
