@@ -296,8 +296,9 @@ var ErrNotADuel = errors.New("only duels that the AI plays can be reviewed")
 // ctx's error (ctx's deadline stops the review but does not shorten a
 // search: only budget.Time does, so that a review is the same under a
 // deadline). The positions are searched from the last to the first with
-// one strategies.Memory, then those left inexact again with what the
-// budget has left. progress, if not nil, is told after each position of
+// one strategies.Memory, each with its share of what the later ones left
+// of the budget, then those left inexact again, from the last, each with
+// all the budget has left. progress, if not nil, is told after each position of
 // the first pass how many of the len(moves)+1 are done. An illegal move is
 // an error naming it.
 func Analyze(ctx context.Context, s strategies.Strategy, gm *games.Game, start engine.Position, moves []string, budget Budget, progress func(done, total int)) (*Review, error) {
@@ -348,16 +349,12 @@ func Analyze(ctx context.Context, s strategies.Strategy, gm *games.Game, start e
 			progress(len(positions)-i, len(positions))
 		}
 	}
-	// What the pass left goes to the positions it did not solve, if it
-	// gives them more than they had.
-	var unsolved []int
-	for i := len(positions) - 1; i >= 0; i-- {
-		if !values[i].Exact {
-			unsolved = append(unsolved, i)
-		}
-	}
-	for k, i := range unsolved {
-		if nodes := budget.share(r.Nodes, len(unsolved)-k); budget.Game > 0 && nodes > limits[i] {
+	// What the pass left goes to the positions it did not solve, all of
+	// it to each in turn from the last, if that is more than it had: the
+	// later a position the cheaper its solve, and a position solved helps
+	// the earlier ones.
+	for i := len(positions) - 1; i >= 0 && budget.Game > 0; i-- {
+		if nodes := budget.share(r.Nodes, 1); !values[i].Exact && nodes > limits[i] {
 			if err := analyse(i, nodes); err != nil {
 				return nil, err
 			}
