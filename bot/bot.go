@@ -60,7 +60,7 @@ const (
 	// DefaultReviewRate and DefaultReviewWindow let the members of a
 	// server have 20 reviews made an hour: a busy server's members
 	// reviewing the games they finish, while a server's maximal reviews
-	// (about 25 s of a thread each, review.Standard) take at most a
+	// (about 15 s of a thread each, review.Standard) take at most a
 	// seventh of one review thread, leaving the rest to the other servers.
 	DefaultReviewRate   = 20
 	DefaultReviewWindow = time.Hour
