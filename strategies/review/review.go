@@ -81,8 +81,9 @@ type Thresholds struct {
 	// Results, for a game whose exact values say how soon it is won
 	// rather than by how much (Connect Four's Pons score), counts an
 	// exact value as its result alone — 1 won, 0 drawn, −1 lost — so
-	// that a move keeping an exact result is good however much later the
-	// win comes, and an exact value compares with an estimate in wins.
+	// that, where the distance does not decide (byDistance), a move
+	// keeping an exact result is good, and an exact value compares with
+	// an estimate in wins.
 	// Such a comparison is at worst a mistake: a blunder is a result
 	// proven lost, and the estimate proves nothing.
 	Results bool
