@@ -60,10 +60,14 @@ const (
 	// DefaultReviewRate and DefaultReviewWindow let the members of a
 	// server have 20 reviews made an hour: a busy server's members
 	// reviewing the games they finish, while a server's maximal reviews
-	// (about 25 s of a thread each, review.Standard) take at most a
+	// (about 15 s of a thread each, review.Standard) take at most a
 	// seventh of one review thread, leaving the rest to the other servers.
 	DefaultReviewRate   = 20
 	DefaultReviewWindow = time.Hour
+	// DefaultReviewProgressInterval is the least time between two edits
+	// of a review's "thinking…" with how far the review got: a few a
+	// minute, well within what Discord lets a bot edit.
+	DefaultReviewProgressInterval = 5 * time.Second
 	// DefaultShutdownTimeout leaves, within the 10 seconds Docker gives
 	// a container to stop, time to close the gateway (about a second).
 	DefaultShutdownTimeout = 7 * time.Second
@@ -122,6 +126,10 @@ type Config struct {
 	// ReviewWindow is the window of ReviewRate; 0 means
 	// DefaultReviewWindow.
 	ReviewWindow time.Duration
+	// ReviewProgressInterval is the least time, on Now's clock, between
+	// two edits of a review's "thinking…" with how far it got, and before
+	// the first; 0 means DefaultReviewProgressInterval.
+	ReviewProgressInterval time.Duration
 	// TickInterval is how often the bot's timers run: expired challenges
 	// and turns are looked for (unless Deadlines runs them as jobs), the
 	// AI turns nobody plays are swept up (every ClaimTTL with an AIQueue),
@@ -255,6 +263,7 @@ func (c *Config) setDefaults() {
 		c.ReviewRate = DefaultReviewRate
 	}
 	def(&c.ReviewWindow, DefaultReviewWindow)
+	def(&c.ReviewProgressInterval, DefaultReviewProgressInterval)
 	if c.Now == nil {
 		c.Now = time.Now
 	}

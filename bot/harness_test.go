@@ -249,6 +249,12 @@ func start(t testing.TB, opts ...option) *harness {
 		if h.cfg.InteractionTimeout == 0 {
 			h.cfg.InteractionTimeout = time.Hour
 		}
+		// Nor may a review's progress edits come in by the loaded
+		// machine's clock, before the answer a test waits for: they are
+		// tested on the manual clock.
+		if h.cfg.ReviewProgressInterval == 0 {
+			h.cfg.ReviewProgressInterval = time.Hour
+		}
 	}
 	h.srv = discordtest.New(srvOpts...)
 	t.Cleanup(h.srv.Close)

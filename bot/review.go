@@ -157,9 +157,10 @@ func (b reviewFlow) showReview(ctx context.Context, ix *interaction, g *storage.
 	}
 }
 
-// reviewMessage returns the message of g's review, made if need be.
+// reviewMessage returns the message of g's review, made if need be (its
+// progress shown as ix's answer meanwhile).
 func (b reviewFlow) reviewMessage(ctx context.Context, ix *interaction, g *storage.Game, gm *games.Game, start engine.Position) (render.Message, error) {
-	rev, err := b.review(ctx, g, gm, start)
+	rev, err := b.review(ctx, g, gm, start, b.reviewProgress(ix))
 	if err != nil {
 		return render.Message{}, err
 	}
@@ -184,15 +185,20 @@ func (b reviewFlow) reviewMessage(ctx context.Context, ix *interaction, g *stora
 	return render.ReviewMessage(ix.lang(), g, rev, turning, pics), nil
 }
 
-// keptReview returns the review kept with g, nil if there is none or it
-// is unreadable (then it is made again).
+// keptReview returns the review kept with g, nil if there is none, it is
+// unreadable or it was made by older rules (review.Version): then it is
+// made again.
 func (b reviewFlow) keptReview(ctx context.Context, g *storage.Game) *review.Review {
 	kept, err := b.store.Review(ctx, g.ID, g.Version)
 	switch {
 	case err == nil:
 		var rev review.Review
-		if err := json.Unmarshal(kept.Data, &rev); err == nil && len(rev.Moves) == len(g.Moves) {
+		err := json.Unmarshal(kept.Data, &rev)
+		if err == nil && len(rev.Moves) == len(g.Moves) && rev.Version == review.Version {
 			return &rev
+		}
+		if err == nil && len(rev.Moves) == len(g.Moves) {
+			return nil // made by older rules: made again
 		}
 		b.log.Warn("review: the kept one is unreadable; making it again", "game", g.ID)
 	case !errors.Is(err, storage.ErrNotFound):
@@ -202,8 +208,9 @@ func (b reviewFlow) keptReview(ctx context.Context, g *storage.Game) *review.Rev
 }
 
 // review returns g's review: kept with the game, or being made for
-// another click (waited for), or else made now in ctx and kept.
-func (b reviewFlow) review(ctx context.Context, g *storage.Game, gm *games.Game, start engine.Position) (*review.Review, error) {
+// another click (waited for), or else made now in ctx, telling progress
+// how far it got, and kept.
+func (b reviewFlow) review(ctx context.Context, g *storage.Game, gm *games.Game, start engine.Position, progress func(done, total int)) (*review.Review, error) {
 	if rev := b.keptReview(ctx, g); rev != nil {
 		return rev, nil
 	}
@@ -236,7 +243,7 @@ func (b reviewFlow) review(ctx context.Context, g *storage.Game, gm *games.Game,
 	lowestPriority(func() {
 		// Shutdown stops it between positions (or within one): a review
 		// may take a minute, more than a restart should wait for.
-		call.rev, call.err = review.Analyze(ctx, strategies.Minimax{}, gm, start, g.Moves, budget, nil)
+		call.rev, call.err = review.Analyze(ctx, strategies.Minimax{}, gm, start, g.Moves, budget, progress)
 	})
 	if call.err != nil {
 		return nil, call.err
@@ -249,6 +256,27 @@ func (b reviewFlow) review(ctx context.Context, g *storage.Game, gm *games.Game,
 		b.log.Warn("review: keep it", "game", g.ID, "err", err) // shown all the same, made again next time
 	}
 	return call.rev, nil
+}
+
+// reviewProgress returns the progress of a review answered through ix:
+// it edits the answer, Discord's "thinking…", with how many of the
+// game's positions the review has searched, once ReviewProgressInterval
+// has passed on the bot's clock since the review began and since the
+// last such edit — a review of a few seconds shows none — and not for the
+// last position, whose review follows at once.
+func (b reviewFlow) reviewProgress(ix *interaction) func(done, total int) {
+	last := b.now()
+	return func(done, total int) {
+		now := b.now()
+		if done >= total || now.Sub(last) < b.cfg.ReviewProgressInterval {
+			return
+		}
+		last = now
+		msg := render.Message{Content: ix.lang().T("review.progress", "Done", done, "Total", total)}
+		if err := ix.editResponse(msg); err != nil {
+			b.log.Warn("review: show its progress", "err", err) // the review goes on; its answer follows
+		}
+	}
 }
 
 // deferReply acknowledges the interaction with Discord's "thinking…"

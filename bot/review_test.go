@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"image/gif"
 	"image/png"
+	"net/http"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -204,5 +205,39 @@ func TestShutdownStopsAReviewInTheMaking(t *testing.T) {
 	}
 	if _, err := h.store.Review(h.ctx(), g.ID, h.game(g.ID).Version); err == nil {
 		t.Error("a review stopped by the shutdown was kept with the game")
+	}
+}
+
+// TestReviewShowsItsProgress: while a review is made, its "thinking…" is
+// edited with how far it got, once the progress interval has passed on
+// the bot's clock, and no more often: the clock moved on once, the review
+// of the game's eight positions edits the answer once, then shows the
+// review.
+func TestReviewShowsItsProgress(t *testing.T) {
+	t.Parallel()
+	gate := newReviewGate()
+	h := start(t, withClock(), withReviewGate(t, gate))
+	alice, bob := h.srv.AddUser("alice").ID, h.srv.AddUser("bob").ID
+	g := playTicTacToe(t, h, alice, bob)
+	ix, err := h.srv.SendCommand(discordtest.SlashCommand{UserID: alice, Name: "review", Options: []discordtest.Option{opt("game", string(g.ID))}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	<-gate.reached
+	h.clock.Advance(bot.DefaultReviewProgressInterval)
+	gate.release <- struct{}{}
+	m, err := h.srv.WaitMessage(h.ctx(), func(m discordtest.Message) bool { return m.InteractionID == ix.ID && len(m.Embeds) > 0 })
+	if err != nil {
+		t.Fatal(err)
+	}
+	reviewShown(t, readable(m))
+	var progress []string
+	for _, r := range h.srv.Requests() {
+		if r.Method == http.MethodPatch && strings.Contains(string(r.Body), "Reviewing the game") {
+			progress = append(progress, string(r.Body))
+		}
+	}
+	if len(progress) != 1 || !strings.Contains(progress[0], "1 of 8 positions weighed") {
+		t.Errorf("the review's progress edits: %q; want one, after the first of 8 positions", progress)
 	}
 }

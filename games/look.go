@@ -283,8 +283,29 @@ type AI struct {
 	// players see them labelled perfect rather than by their rating
 	// (strategies.Info.DifficultyIn). nil for none.
 	Perfect []string
+	// Final, if not nil, replaces Unit × Score as the exact value of a
+	// finished position for the side to move, in internal units: for a
+	// game scored by its result alone (Tic-Tac-Toe), a win sooner worth a
+	// little more and a loss later a little less, within a unit, so that
+	// the search wins as fast and holds out as long as it can, and its
+	// exact values tell how far the end is (Distance). The value depends
+	// on the position alone, as the search's table needs.
+	Final func(p engine.Position) int
+	// Distance, if not nil, reads how far the end of the game is from an
+	// exact value of the unfinished position p for its side to move, in
+	// internal units (Connect Four's Pons score, Final's values): the plies
+	// to the end under perfect play, the winner winning as soon as it can
+	// and the loser holding out as long as it can, and true; false for a
+	// value that does not tell (a draw). Reviews compare the moves of a
+	// won or lost position by it.
+	Distance func(p engine.Position, units int) (plies int, ok bool)
 }
 
 // Terminal returns the exact score of a finished position for the side to
-// move, in internal units.
-func (ai *AI) Terminal(p engine.Position) int { return ai.Unit * p.Score(p.SideToMove()) }
+// move, in internal units: Final's, or Unit × Score.
+func (ai *AI) Terminal(p engine.Position) int {
+	if ai.Final != nil {
+		return ai.Final(p)
+	}
+	return ai.Unit * p.Score(p.SideToMove())
+}

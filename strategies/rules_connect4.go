@@ -1,6 +1,8 @@
 package strategies
 
 import (
+	"strconv"
+
 	"github.com/gambitbot/gambit/engine"
 	"github.com/gambitbot/gambit/engine/connect4"
 	"github.com/gambitbot/gambit/strategies/c4solver"
@@ -25,7 +27,11 @@ func (connect4Rules) sharesTable() bool { return false }
 var c4solvers = sizedPool[*c4solver.Solver]{make: func(mib int) *c4solver.Solver { return c4solver.New(mib << 20) }}
 
 // solve runs the exact solver under the search's context and what is
-// left of its node limit, with a table of the search's hash size.
+// left of its node limit, with a table of the search's hash size: the
+// Memory's solver if the search has one, else one of the process's,
+// emptied first for a reproducible search (a node cap and no deadline):
+// a solver's tables only make it faster, but under a node cap faster
+// decides whether the solve ends at all.
 func (connect4Rules) solve(t *thread, _ engine.Move, _ int) (engine.Move, int, bool) {
 	var budget uint64
 	if limit := t.s.limits.Nodes; limit > 0 {
@@ -35,8 +41,17 @@ func (connect4Rules) solve(t *thread, _ engine.Move, _ int) (engine.Move, int, b
 		}
 		budget = limit - used
 	}
-	solver := c4solvers.get(t.s.hashMiB)
-	defer c4solvers.put(t.s.hashMiB, solver)
+	var solver *c4solver.Solver
+	if mem := t.s.limits.Memory; mem != nil {
+		mib := t.s.hashMiB
+		solver = mem.keep("connect4/"+strconv.Itoa(mib), func() any { return c4solver.New(mib << 20) }).(*c4solver.Solver)
+	} else {
+		solver = c4solvers.get(t.s.hashMiB)
+		defer c4solvers.put(t.s.hashMiB, solver)
+		if t.s.fresh {
+			solver.Reset()
+		}
+	}
 	r, err := solver.SolveWithin(t.s.clock.Context(), t.pos.(*connect4.Position), budget)
 	t.count.Count(r.Nodes)
 	if err != nil {

@@ -63,6 +63,7 @@ type search struct {
 	tt      *ttable.Table
 	hashMiB int
 	limits  Limits
+	fresh   bool          // reproducible: a node cap and no deadline; tables start empty
 	clock   clock.Manager // when to stop, and the nodes checked in so far
 }
 
@@ -107,6 +108,7 @@ func runSearch(ctx context.Context, pos engine.Position, limits Limits, r rules,
 	s.tt = borrowTable(s.hashMiB)
 	defer tables.put(s.hashMiB, s.tt)
 	if _, timed := ctx.Deadline(); limits.Nodes > 0 && !timed {
+		s.fresh = true
 		s.tt.Clear() // what earlier searches left would change the answer
 	}
 	threads := max(limits.Threads, 1)

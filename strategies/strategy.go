@@ -48,8 +48,9 @@ type Limits struct {
 	Depth int
 	// Nodes caps the nodes searched (roughly: searches check it every few
 	// hundred nodes); 0 means no cap. With a node cap and no deadline, a
-	// search starts from an empty transposition table and is reproducible
-	// (given Seed, for randomised strategies).
+	// search starts from empty tables (transposition tables, Connect
+	// Four's solver's) and is reproducible (given Seed, for randomised
+	// strategies), or, with Memory, from what Memory kept.
 	Nodes uint64
 	// HashMiB is the transposition-table memory in MiB; 0 means
 	// DefaultHashMiB.
@@ -60,10 +61,35 @@ type Limits struct {
 	// Seed seeds randomised strategies (tie-breaks, playouts), so that a
 	// node-limited search can be replayed; 0 picks a random seed.
 	Seed uint64
+	// Memory, if not nil, holds the tables a search keeps for the next
+	// one given the same Memory, in place of the process's (Connect
+	// Four's solver): a run of node-capped searches made with one Memory,
+	// one after the other, answers the same whatever else the process
+	// searched, and each learns from the ones before (a review's
+	// positions).
+	Memory *Memory
 	// Progress, if not nil, is called as the search improves its answer
 	// (after each completed iteration of an iterative search), from the
 	// searching goroutine; it must return quickly.
 	Progress func(Progress)
+}
+
+// Memory is what searches keep for the next one given it (Limits.Memory).
+// It is not safe for concurrent searches: give each run of searches its
+// own.
+type Memory struct{ kept map[string]any }
+
+// NewMemory returns an empty Memory.
+func NewMemory() *Memory { return &Memory{kept: map[string]any{}} }
+
+// keep returns what m keeps under key, made by make the first time.
+func (m *Memory) keep(key string, make func() any) any {
+	x, ok := m.kept[key]
+	if !ok {
+		x = make()
+		m.kept[key] = x
+	}
+	return x
 }
 
 // Progress reports a search's current answer.

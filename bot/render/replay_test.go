@@ -196,6 +196,34 @@ func TestReviewMessageFitsDiscord(t *testing.T) {
 	}
 }
 
+// TestReviewFooterSaysHowMovesWereJudged: a move is judged exactly only
+// when the positions before and after it are both exact, and the footer
+// names the budget the others were searched within, in the reader's
+// language; a review whose every move is exact says so, and nothing of
+// the others.
+func TestReviewFooterSaysHowMovesWereJudged(t *testing.T) {
+	exact, estimate := review.Value{Score: 1, Exact: true}, review.Value{Score: 0.5}
+	rev := &review.Review{Game: "connect4", Budget: 200_000_000, Moves: []review.Move{
+		{Move: "4", Best: "4", Before: exact, After: exact},
+		{Move: "4", Best: "4", Before: exact, After: estimate}, // the position after it estimated
+		{Move: "3", Best: "3", Before: estimate, After: exact},
+	}}
+	g := newGame(storage.Kind("connect4"), storage.StatusFinished, alice, bob)
+	g.Moves, g.Result = []string{"4", "4", "3"}, &storage.Result{Winner: -1}
+	for lang, want := range map[string]string{
+		"en-US": "1 of 3 moves judged exactly, to the end of the game; the others by a search of up to 200 million positions for the whole game",
+		"id":    "1 dari 3 langkah dinilai secara pasti, sampai akhir permainan; sisanya dengan pencarian hingga 200 juta posisi untuk seluruh permainan",
+	} {
+		if got := ReviewMessage(i18n.For(lang), g, rev, -1, ReviewPictures{}).Embeds[0].Footer.Text; !strings.HasPrefix(got, want) {
+			t.Errorf("%s: footer %q, want it to begin %q", lang, got, want)
+		}
+	}
+	rev.Moves = rev.Moves[:1]
+	if got := ReviewMessage(i18n.For("en-US"), g, rev, -1, ReviewPictures{}).Embeds[0].Footer.Text; !strings.HasPrefix(got, "Every move judged exactly, to the end of the game ·") {
+		t.Errorf("every move exact: footer %q", got)
+	}
+}
+
 // BenchmarkReplay draws the replay of a Connect Four game of 42 moves:
 // the cost of a review's pictures but the turning point's.
 func BenchmarkReplay(b *testing.B) {

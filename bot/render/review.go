@@ -80,11 +80,7 @@ func ReviewMessage(l *i18n.Localizer, g *storage.Game, r *review.Review, turning
 		lines = append(lines, l.T("review.no_turning"))
 	}
 	lines = append(lines, "", "**"+l.T("review.moves")+"**")
-	exact := 0
 	for i, m := range r.Moves {
-		if m.Before.Exact {
-			exact++
-		}
 		label := l.T("review.label." + m.Label.String())
 		line := l.T("review.move", "N", i+1, "Mark", mark(m.Side), "Move", m.Move, "Label", label)
 		if m.Label != review.Best {
@@ -94,7 +90,7 @@ func ReviewMessage(l *i18n.Localizer, g *storage.Game, r *review.Review, turning
 	}
 	embed := &discordgo.MessageEmbed{
 		Title: clip(title, maxTitle), Description: fitLines(lines, maxDescription), Color: colourGold,
-		Footer: &discordgo.MessageEmbedFooter{Text: l.T("review.footer", "Exact", exact, "Moves", len(r.Moves), "ID", g.ID)},
+		Footer: &discordgo.MessageEmbedFooter{Text: reviewFooter(l, g, r)},
 	}
 	msg := Message{Embeds: []*discordgo.MessageEmbed{embed}, Components: []discordgo.MessageComponent{}, AllowedMentions: noPings()}
 	if pics.Turning != nil {
@@ -108,6 +104,29 @@ func ReviewMessage(l *i18n.Localizer, g *storage.Game, r *review.Review, turning
 		msg.Files = append(msg.Files, File{Name: ReplayName, ContentType: "image/gif", Data: pics.Replay, Alt: l.T("review.replay_alt")})
 	}
 	return msg
+}
+
+// reviewFooter says how r's moves were judged: how many exactly (the
+// positions before and after the move both exact), and the budget the
+// others were searched within.
+func reviewFooter(l *i18n.Localizer, g *storage.Game, r *review.Review) string {
+	exact := r.Judged()
+	switch {
+	case exact == len(r.Moves):
+		return l.T("review.footer_all", "ID", g.ID)
+	case r.Budget == 0:
+		return l.T("review.footer_search", "Exact", exact, "Moves", len(r.Moves), "ID", g.ID)
+	}
+	return l.T("review.footer", "Exact", exact, "Moves", len(r.Moves), "Budget", positions(l, r.Budget), "ID", g.ID)
+}
+
+// positions writes a count of positions searched in whole millions, or
+// thousands below a million.
+func positions(l *i18n.Localizer, n uint64) string {
+	if n >= 1_000_000 {
+		return l.T("review.millions", "N", (n+500_000)/1_000_000)
+	}
+	return l.T("review.thousands", "N", max((n+500)/1_000, 1))
 }
 
 // seatOf returns the seat of g, a duel, that plays side s.

@@ -13,6 +13,7 @@ import (
 	"github.com/gambitbot/gambit/bot/render"
 	"github.com/gambitbot/gambit/engine"
 	"github.com/gambitbot/gambit/games"
+	"github.com/gambitbot/gambit/internal/terminal"
 	"github.com/gambitbot/gambit/storage"
 	"github.com/gambitbot/gambit/strategies"
 	"github.com/gambitbot/gambit/strategies/review"
@@ -28,18 +29,25 @@ against the best move of its position — exact where the search reaches the
 end of the game (Connect Four through its solver, Tic-Tac-Toe, Adjacency's
 last plies), minimax's estimate elsewhere — and labelled best, good,
 inaccuracy, mistake or blunder, with the best move and the turning point.
-The budget is the bot's: each position is searched for --nodes positions
-(default 4000000) at most, and the whole game for --game-nodes (default the
-game's: 4500000 for Gomoku, whose search is the slowest, 120000000 for the
-others), shared out over its positions, so that a long game costs no more
-than a short one. Node caps make the review the same on every machine;
---time (default none) also stops each position's search after that long.
+Once a game is won or lost under perfect play, where the game's exact values
+tell how far the end is (Connect Four, Tic-Tac-Toe), the moves are compared
+by how long they hold out (or how soon they win): a move that lets the
+opponent win at once where a defence held out longer is a blunder.
+The budget is the bot's, the same review as its Review button's: the whole
+game is searched for --game-nodes positions (default the game's: 200000000
+for Connect Four, 15000000 for Othello, 600000 for Gomoku, 120000000 for the
+others), shared out over its positions from the last to the first, so that a
+long game costs no more than a short one, and each position for --nodes at
+most (default the game's: 4000000, none for Connect Four). Node caps make the
+review the same on every machine and in every process; --time (default none)
+also stops each position's search after that long. On a terminal, the
+progress is shown on standard error.
 
 The game is a move list (--moves, in the game's notation; Connect Four's
 columns may be written together, 4453) from --position, or a game stored by
 the bot (--db, or --url for PostgreSQL, and --game its ID, as its board's
-footer shows). A stored game's kept review is printed as it is; the
-database is opened read-only and not changed.
+footer shows). A stored game's kept review is printed as it is, unless older
+rules made it; the database is opened read-only and not changed.
 
 --out DIR writes the replay (DIR/replay.gif) and the turning point
 (DIR/turning-point.png: the move played on the left, the best move on the
@@ -57,7 +65,7 @@ func runReview(args []string, sio stdio) error {
 	dbPath := fs.String("db", "", "a bbolt database of the bot, to review its game --game ID")
 	url := fs.String("url", "", "a PostgreSQL URL of the bot's database, to review its game --game ID")
 	moveTime := fs.Duration("time", 0, "each position's search time (0: the node caps alone)")
-	nodes := fs.Uint64("nodes", review.StandardNodes, "each position's node cap (0: none)")
+	nodes := fs.Uint64("nodes", 0, "each position's node cap (default: the game's, as the bot's)")
 	gameNodes := fs.Uint64("game-nodes", 0, "the whole game's node cap (default: the game's, as the bot's)")
 	out := fs.String("out", "", "a directory to write replay.gif and turning-point.png in")
 	if err := fs.parse(args); err != nil {
@@ -118,11 +126,14 @@ func runReview(args []string, sio stdio) error {
 	}
 	if rev == nil {
 		budget := review.Standard(gm.Name)
-		budget.Time, budget.Nodes = *moveTime, *nodes
+		budget.Time = *moveTime
+		if *nodes > 0 {
+			budget.Nodes = *nodes
+		}
 		if *gameNodes > 0 {
 			budget.Game = *gameNodes
 		}
-		if rev, err = review.Analyze(ctx, strategies.Minimax{}, gm, start, moves, budget, nil); err != nil {
+		if rev, err = review.Analyze(ctx, strategies.Minimax{}, gm, start, moves, budget, reviewProgress(sio.err)); err != nil {
 			if errors.Is(err, review.ErrNotADuel) {
 				return usageError{err}
 			}
@@ -137,6 +148,16 @@ func runReview(args []string, sio stdio) error {
 		return nil
 	}
 	return writePictures(*out, gm, start, moves, rev, turning, sio.out)
+}
+
+// reviewProgress is the progress of a review shown on w, a bar that
+// clears once every position is searched, if w is a terminal; else nil:
+// nothing is shown.
+func reviewProgress(w io.Writer) func(done, total int) {
+	if !terminal.IsTerminal(w) {
+		return nil
+	}
+	return terminal.Progress(w, "reviewing", "positions")
 }
 
 // storedGame loads game id of the bot's database, read-only, with the
@@ -165,8 +186,8 @@ func storedGame(ctx context.Context, url, path string, id storage.GameID) (*stor
 		return nil, nil, err
 	}
 	var rev review.Review
-	if err := json.Unmarshal(kept.Data, &rev); err != nil || len(rev.Moves) != len(g.Moves) {
-		return g, nil, nil // unreadable: made again
+	if err := json.Unmarshal(kept.Data, &rev); err != nil || len(rev.Moves) != len(g.Moves) || rev.Version != review.Version {
+		return g, nil, nil // unreadable, or made by older rules: made again
 	}
 	return g, &rev, nil
 }
@@ -227,6 +248,15 @@ func printReview(w io.Writer, gm *games.Game, rev *review.Review, turning int) e
 		fmt.Fprintf(&b, "Turning point: move %d, %s played %s, a %s; the best was %s\n", turning+1, m.Side, m.Move, m.Label, m.Best)
 	} else {
 		b.WriteString("No turning point: no move was worse than good\n")
+	}
+	switch exact := rev.Judged(); {
+	case exact == len(rev.Moves):
+		fmt.Fprintf(&b, "Every move judged exactly, to the end of the game (%d positions searched)\n", rev.Nodes)
+	case rev.Budget == 0:
+		fmt.Fprintf(&b, "%d of %d moves judged exactly, to the end of the game; the others by a deep search (%d positions searched)\n", exact, len(rev.Moves), rev.Nodes)
+	default:
+		fmt.Fprintf(&b, "%d of %d moves judged exactly, to the end of the game; the others by a search of up to %d positions for the whole game (%d searched)\n",
+			exact, len(rev.Moves), rev.Budget, rev.Nodes)
 	}
 	_, err := io.WriteString(w, b.String())
 	return err

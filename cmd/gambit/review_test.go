@@ -18,15 +18,18 @@ import (
 // TestReviewAMoveList reviews a Tic-Tac-Toe game given as moves: o's
 // edge at move 2 is a blunder whose best is a corner, the turning point;
 // --out writes the replay (a frame per position) and the turning point.
-// Connect Four's columns may be written together.
+// Every move is judged exactly, and it says so; no progress is shown on a
+// standard error that is no terminal. Connect Four's columns may be
+// written together.
 func TestReviewAMoveList(t *testing.T) {
 	dir := t.TempDir()
 	code, out, errOut := gambit("review", "--game", "tictactoe", "--moves", "5 2 1 9 7 3 4", "--time", "0", "--nodes", "100000", "--out", dir)
-	if code != 0 {
-		t.Fatalf("exit %d: %s", code, errOut)
+	if code != 0 || errOut != "" {
+		t.Fatalf("exit %d, standard error %q: want 0 and no progress shown where it is no terminal", code, errOut)
 	}
 	for _, want := range []string{"Tic-Tac-Toe review, 7 moves", "  2. o 2     blunder    best ", "+0 (exact) → -1 (exact)",
-		"o: best 2 · good 0 · inaccuracy 0 · mistake 0 · blunder 1", "Turning point: move 2, o played 2, a blunder"} {
+		"o: best 2 · good 0 · inaccuracy 0 · mistake 0 · blunder 1", "Turning point: move 2, o played 2, a blunder",
+		"Every move judged exactly, to the end of the game"} {
 		if !strings.Contains(out, want) {
 			t.Errorf("the review lacks %q:\n%s", want, out)
 		}

@@ -59,7 +59,7 @@ var Game = &games.Game{
 		}, "\n\n"),
 		Moving: "Press a column's button (1–7) under the board, or type `/move cell:4` with the column's number.",
 	},
-	AI: &games.AI{Unit: Unit, Evaluate: evaluate, Order: order, Ratings: ratings},
+	AI: &games.AI{Unit: Unit, Evaluate: evaluate, Order: order, Distance: distance, Ratings: ratings},
 }
 
 // board is the model of a Connect Four board: the top row first, column
@@ -123,6 +123,29 @@ func topRow(p *rules.Position, col int) int {
 		}
 	}
 	return -1
+}
+
+// distance reads the plies to the end from an exact value, Unit × Pons'
+// score: the winning stone is move N of the game where the score is
+// ±(44 − N) div 2, N of the winner's parity.
+func distance(pos engine.Position, units int) (int, bool) {
+	s := units / Unit
+	if s == 0 || units%Unit != 0 {
+		return 0, false
+	}
+	n := rules.Cells - pos.PliesLeft() // the stones on the board
+	winner := n + 1                    // the parity of the winner's stones: the side to move's
+	if s < 0 {
+		winner, s = n, -s
+	}
+	last := 44 - 2*s
+	if last%2 != winner%2 {
+		last--
+	}
+	if last <= n || last > rules.Cells {
+		return 0, false
+	}
+	return last - n, true
 }
 
 // Unit is the number of evaluation units in one unit of Pons' score.

@@ -57,9 +57,13 @@ var Game = &games.Game{
 		Moving: "Press an empty cell's button under the board, or type `/move cell:5` with the cell's number.",
 	},
 	// The whole game is searched, so the evaluation only guides the
-	// local searches; the order tries the centre, then corners.
+	// local searches; the order tries the centre, then corners. A win
+	// sooner is worth more (final), so the exact values tell how far the
+	// end is.
 	AI: &games.AI{
-		Unit:     100,
+		Unit:     unit,
+		Final:    final,
+		Distance: distance,
 		Evaluate: func(engine.Position) int { return 0 },
 		Order: func(_ engine.Position, m engine.Move) int {
 			return [rules.Cells]int{2, 1, 2, 1, 3, 1, 2, 1, 2}[m%rules.Cells]
@@ -69,6 +73,33 @@ var Game = &games.Game{
 		// Both search the whole game, 9 plies at most, in microseconds.
 		Perfect: []string{"minimax", "seed003-minimax"},
 	},
+}
+
+// unit is the AI's internal units in a win.
+const unit = 100
+
+// final is the exact value of a finished game for the side to move: a
+// win or a loss is worth a unit and one more for each cell left empty,
+// so that a quicker win is worth more and a later loss less; a draw 0.
+func final(pos engine.Position) int {
+	p := pos.(*rules.Position)
+	empty := 0
+	for c := range engine.Move(rules.Cells) {
+		if _, ok := p.Mark(c); !ok {
+			empty++
+		}
+	}
+	return p.Score(p.SideToMove()) * (unit + empty)
+}
+
+// distance reads the plies to the end from an exact value of final's
+// kind: the cells empty now less those empty at the end.
+func distance(p engine.Position, units int) (int, bool) {
+	left := max(units, -units) - unit
+	if units == 0 || left < 0 || left > p.PliesLeft() {
+		return 0, false
+	}
+	return p.PliesLeft() - left, true
 }
 
 // board is the model of a Tic-Tac-Toe board: empty cells show their

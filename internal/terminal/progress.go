@@ -14,7 +14,7 @@ import (
 // plain line at every tenth of the work and at its end, so that logs stay
 // readable.
 func Progress(w io.Writer, name, unit string) func(done, total int) {
-	if f, ok := w.(*os.File); ok && term.IsTerminal(int(f.Fd())) {
+	if IsTerminal(w) {
 		var bar *progressbar.ProgressBar
 		return func(done, total int) {
 			if bar == nil {
@@ -29,4 +29,10 @@ func Progress(w io.Writer, name, unit string) func(done, total int) {
 			fmt.Fprintf(w, "%s: %d/%d %s (%d%%)\n", name, done, total, unit, done*100/total)
 		}
 	}
+}
+
+// IsTerminal reports whether w is a terminal.
+func IsTerminal(w io.Writer) bool {
+	f, ok := w.(*os.File)
+	return ok && term.IsTerminal(int(f.Fd()))
 }

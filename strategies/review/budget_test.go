@@ -3,7 +3,9 @@ package review
 import (
 	"context"
 	"errors"
+	"os"
 	"strconv"
+	"strings"
 	"sync"
 	"testing"
 
@@ -123,11 +125,46 @@ func TestTheGameBudgetBoundsAReview(t *testing.T) {
 
 // TestStandardBudgetIsReproducible: the bot's and gambit review's budget
 // uses no time, so that the same game reviewed twice gets the same
-// labels, and it caps every game's nodes.
+// labels, and it caps every game's nodes in all.
 func TestStandardBudgetIsReproducible(t *testing.T) {
 	for _, name := range []string{"gomoku", "connect4", "othello", "adjacency", "tictactoe"} {
-		if b := Standard(name); b.Time != 0 || b.Nodes == 0 || b.Game == 0 {
-			t.Errorf("Standard(%q) = %+v: want node caps and no time", name, b)
+		if b := Standard(name); b.Time != 0 || b.Game == 0 {
+			t.Errorf("Standard(%q) = %+v: want a node cap on the game and no time", name, b)
 		}
+	}
+}
+
+// BenchmarkStandardReview reviews 60-move games of Othello (a random game,
+// cmd/gambit/testdata/othello-random-60.moves) and Gomoku (the first 60
+// moves of the full-board draw) with the Standard budget, the bot's: the
+// time of a review of a long game of the two slowest searches, which the
+// budget holds to a few seconds of one thread (docs/ai.md, Reviews).
+// Reported: the time of a review and the nodes it searched.
+func BenchmarkStandardReview(b *testing.B) {
+	for _, c := range []struct{ game, file string }{
+		{"othello", "othello-random-60.moves"},
+		{"gomoku", "gomoku-full-board.moves"},
+	} {
+		b.Run(c.game, func(b *testing.B) {
+			text, err := os.ReadFile("../../cmd/gambit/testdata/" + c.file)
+			if err != nil {
+				b.Fatal(err)
+			}
+			moves := strings.Fields(string(text))[:60]
+			gm := game(b, c.game)
+			start, err := gm.Position("start", games.Options{})
+			if err != nil {
+				b.Fatal(err)
+			}
+			var nodes uint64
+			for b.Loop() {
+				r, err := Analyze(context.Background(), strategies.Minimax{}, gm, start, moves, Standard(c.game), nil)
+				if err != nil {
+					b.Fatal(err)
+				}
+				nodes = r.Nodes
+			}
+			b.ReportMetric(float64(nodes), "nodes/op")
+		})
 	}
 }

@@ -3,15 +3,21 @@
 // inaccuracy, mistake or blunder, with the best move in the game's
 // notation, and the turning point of the game.
 //
-// Every position of the game is searched once by minimax (the AI's
-// strongest strategy, through the games' plug-ins and nothing else), so
-// the values are exact where the search reaches the end of the game:
-// Connect Four's through strategies/c4solver in every position it solves
-// within the budget, Tic-Tac-Toe's always, Adjacency's in its last plies
-// through strategies/adjsearch's solver; elsewhere they are the deep
-// search's estimates. A move's value for its player is the value of the
-// position it leads to; the best move's is the value of the position it
-// was played in. A new game is reviewed as soon as minimax plays it.
+// Every position of the game is searched by minimax (the AI's strongest
+// strategy, through the games' plug-ins and nothing else), from the last
+// position to the first, so that the searches of the early positions,
+// the costly ones, learn from the later ones (strategies.Memory: Connect
+// Four's solver keeps what it proved); what that pass leaves of the
+// budget goes to the positions it did not solve. The values are exact
+// where the search reaches the end of the game: Connect Four's through
+// strategies/c4solver in every position it solves within the budget,
+// Tic-Tac-Toe's always, Adjacency's in its last plies through
+// strategies/adjsearch's solver; elsewhere they are the deep search's
+// estimates. A move's value for its player is the value of the position
+// it leads to; the best move's is the value of the position it was
+// played in. A review depends on the game and the budget alone, not on
+// what else the process searched. A new game is reviewed as soon as
+// minimax plays it.
 package review
 
 import (
@@ -61,13 +67,23 @@ func Labels() []Label { return []Label{Best, Good, Inaccuracy, Mistake, Blunder}
 // the best. Whatever the loss, a move after which a game won under
 // perfect play is no longer won, or a drawn one is lost — both values
 // exact — is a blunder.
+//
+// In a position won or lost under perfect play, where the game's exact
+// values tell how far the end is (games.AI.Distance: Connect Four's,
+// Tic-Tac-Toe's), the moves are compared by it (byDistance): in a lost
+// position, a move that lets the opponent win at once where the best
+// defence held out longer is a blunder, one that loses sooner than the
+// best defence a mistake; in a won one, a move that keeps the win but
+// passes up a win on the spot is an inaccuracy, one that wins later
+// good; a move as long (or as quick) as the best is the best.
 type Thresholds struct {
 	Good, Inaccuracy, Mistake float64
 	// Results, for a game whose exact values say how soon it is won
 	// rather than by how much (Connect Four's Pons score), counts an
 	// exact value as its result alone — 1 won, 0 drawn, −1 lost — so
-	// that a move keeping an exact result is good however much later the
-	// win comes, and an exact value compares with an estimate in wins.
+	// that, where the distance does not decide (byDistance), a move
+	// keeping an exact result is good, and an exact value compares with
+	// an estimate in wins.
 	// Such a comparison is at worst a mistake: a blunder is a result
 	// proven lost, and the estimate proves nothing.
 	Results bool
@@ -111,6 +127,13 @@ type Value struct {
 	Score float64 `json:"score"`
 	// Exact reports that Score is the value under perfect play.
 	Exact bool `json:"exact,omitempty"`
+	// Distance reports that the game is won or lost under perfect play
+	// and Plies is how far its end is: the plies to the end, the winner
+	// winning as soon as it can and the loser holding out as long as it
+	// can (0: the game has ended). Only games whose exact values tell
+	// have it (games.AI.Distance).
+	Distance bool `json:"distance,omitempty"`
+	Plies    int  `json:"plies,omitempty"`
 }
 
 // result is the sign of an exact value: 1 won, 0 drawn, −1 lost.
@@ -149,8 +172,14 @@ func (m Move) Loss() float64 {
 	return math.Max(0, m.Before.Score-m.After.Score)
 }
 
+// Version is the version of the reviews Analyze makes: a review kept
+// with an older one was made by other rules and is made again.
+const Version = 2
+
 // Review is a game's review.
 type Review struct {
+	// Version is the rules' version the review was made by (Version).
+	Version int `json:"version,omitempty"`
 	// Game is the game's name (games/catalog).
 	Game string `json:"game"`
 	// Start is the position text of the game's start.
@@ -159,6 +188,21 @@ type Review struct {
 	Moves []Move `json:"moves"`
 	// Nodes counts the positions searched.
 	Nodes uint64 `json:"nodes,omitempty"`
+	// Budget is the budget's Game cap: the most positions the review
+	// could search (0: none).
+	Budget uint64 `json:"budget,omitempty"`
+}
+
+// Judged returns how many moves were judged exactly: both the position
+// before the move and the one after it exact.
+func (r *Review) Judged() int {
+	n := 0
+	for _, m := range r.Moves {
+		if m.Before.Exact && m.After.Exact {
+			n++
+		}
+	}
+	return n
 }
 
 // Budget bounds the search of each position, and of the whole game. The
@@ -182,35 +226,48 @@ type Budget struct {
 	Threads, HashMiB int
 }
 
-// StandardNodes caps each position's search in a Standard review: most
-// positions need far less — solved at once, or from the opening book.
+// StandardNodes caps each position's search in a Standard review of a
+// game without a budget of its own (standard): most positions need far
+// less — solved at once, or from the opening book.
 const StandardNodes = 4_000_000
 
-// standardGame is the Game cap of a Standard review, by game name
-// (games/catalog), for games whose search is slower than the others':
-// Gomoku's evaluation makes its search about 150 000 nodes a second on
-// one thread of the 2-core machine of the measurements (docs/operating.md,
-// Reviews), where Connect Four's, Othello's and Adjacency's do 4 to 8
-// million. Its cap, 4 500 000 nodes, is about 30 seconds of one thread
-// there, for a 225-move game as for a 20-move one.
-var standardGame = map[string]uint64{"gomoku": 4_500_000}
-
-// defaultStandardGame is the Game cap of the other games' Standard
-// reviews: 120 million nodes, about 30 seconds of one thread at
-// Othello's 4 million a second, less for the others; a game of up to 30
-// positions gets the full StandardNodes in each.
+// defaultStandardGame is the Game cap of a Standard review of a game
+// without a budget of its own (Adjacency, Tic-Tac-Toe): 120 million
+// nodes, about 30 seconds of one thread at 4 million a second; a game of
+// up to 30 positions gets the full StandardNodes in each.
 const defaultStandardGame = 120_000_000
 
+// standard are the Standard budgets (Nodes and Game only) of the games
+// whose review needs its own, by game name (games/catalog). The figures
+// and the commands that measured them are in docs/ai.md (Reviews):
+//   - Connect Four: 200 million nodes for the game, with no cap of its
+//     own on a position: the solver, given the later positions' proofs,
+//     solves every position of most games within it (the costly ones are
+//     the few just past the opening book, 10 to 100 million nodes each),
+//     in about 15 seconds of one thread at most.
+//   - Othello: 15 million nodes, about 4 seconds of one thread at the
+//     generic search's 4 million a second, for a 60-move game as for a
+//     short one.
+//   - Gomoku: 600 thousand nodes, about 4 seconds of one thread at its
+//     search's 150 thousand a second.
+var standard = map[string]Budget{
+	"connect4": {Game: 200_000_000},
+	"othello":  {Nodes: StandardNodes, Game: 15_000_000},
+	"gomoku":   {Nodes: StandardNodes, Game: 600_000},
+}
+
 // Standard returns the budget of a review of the game named name, the
-// bot's and gambit review's: StandardNodes a position, the game's Game
-// cap, no time (so that the review is the same on every machine, busy or
-// not), one thread and a 32 MiB table.
+// bot's and gambit review's: the game's node caps (standard, else
+// StandardNodes a position and defaultStandardGame in all), no time (so
+// that the review is the same on every machine, busy or not), one thread
+// and a 32 MiB table.
 func Standard(name string) Budget {
-	game, ok := standardGame[name]
+	b, ok := standard[name]
 	if !ok {
-		game = defaultStandardGame
+		b = Budget{Nodes: StandardNodes, Game: defaultStandardGame}
 	}
-	return Budget{Nodes: StandardNodes, Game: game, Threads: 1, HashMiB: 32}
+	b.Threads, b.HashMiB = 1, 32
+	return b
 }
 
 // share returns the node cap of the search of a position with left
@@ -237,53 +294,78 @@ var ErrNotADuel = errors.New("only duels that the AI plays can be reviewed")
 // Analyze reviews the game gm played from start with moves (in the game's
 // notation). Each position is searched by s within budget, in ctx: once
 // ctx is done, no further position is searched and the review ends with
-// ctx's error. progress, if not nil, is told after each position how many
-// of the len(moves)+1 are done. An illegal move is an error naming it.
+// ctx's error (ctx's deadline stops the review but does not shorten a
+// search: only budget.Time does, so that a review is the same under a
+// deadline). The positions are searched from the last to the first with
+// one strategies.Memory, each with its share of what the later ones left
+// of the budget, then those left inexact again, from the last, each with
+// all the budget has left. progress, if not nil, is told after each position of
+// the first pass how many of the len(moves)+1 are done. An illegal move is
+// an error naming it.
 func Analyze(ctx context.Context, s strategies.Strategy, gm *games.Game, start engine.Position, moves []string, budget Budget, progress func(done, total int)) (*Review, error) {
 	if gm.Solo() || gm.AI == nil {
 		return nil, fmt.Errorf("review: %s: %w", gm.Name, ErrNotADuel)
 	}
-	r := &Review{Game: gm.Name, Start: start.String(), Moves: make([]Move, len(moves))}
+	r := &Review{Version: Version, Game: gm.Name, Start: start.String(), Moves: make([]Move, len(moves)), Budget: budget.Game}
+	// positions[i] is the position before move i; the last the final one.
+	positions := make([]engine.Position, len(moves)+1)
 	pos := start.Clone()
-	// values[i] is the value of the position before move i for its side
-	// to move, bests[i] its best move; the last is the final position's.
-	values, sides := make([]Value, len(moves)+1), make([]engine.Side, len(moves)+1)
-	for i := 0; ; i++ {
-		if err := context.Cause(ctx); err != nil {
-			return nil, fmt.Errorf("review: %s stopped before move %d: %w", gm.Name, i+1, err)
-		}
-		sides[i] = pos.SideToMove()
-		if pos.Terminal() {
-			values[i] = Value{Score: float64(pos.Score(sides[i])), Exact: true}
-		} else {
-			res, err := search(ctx, s, gm, pos, budget, budget.share(r.Nodes, len(moves)+1-i))
-			if err != nil {
-				return nil, fmt.Errorf("review: %s move %d: %w", gm.Name, i+1, err)
-			}
-			r.Nodes += res.Nodes
-			values[i] = Value{Score: float64(res.Units) / float64(gm.AI.Unit), Exact: res.Exact}
-			if i < len(moves) {
-				r.Moves[i].Best = pos.FormatMove(res.Move)
-			}
-		}
-		if progress != nil {
-			progress(i+1, len(moves)+1)
-		}
-		if i == len(moves) {
-			break
-		}
-		m, err := pos.ParseMove(moves[i])
+	for i, text := range moves {
+		positions[i] = pos.Clone()
+		m, err := pos.ParseMove(text)
 		if err != nil {
 			return nil, fmt.Errorf("review: %s move %d: %w", gm.Name, i+1, err)
 		}
 		r.Moves[i].Move = pos.FormatMove(m)
 		pos.Play(m)
 	}
+	positions[len(moves)] = pos
+	// values[i] is the value of positions[i] for its side to move, bests[i]
+	// its best move, limits[i] the node cap its search had.
+	values, bests, limits := make([]Value, len(positions)), make([]string, len(positions)), make([]uint64, len(positions))
+	searchCtx, stop := withoutDeadline(ctx)
+	defer stop()
+	mem := strategies.NewMemory()
+	analyse := func(i int, nodes uint64) error {
+		if err := context.Cause(ctx); err != nil {
+			return fmt.Errorf("review: %s stopped before move %d: %w", gm.Name, i+1, err)
+		}
+		res, err := search(searchCtx, s, gm, positions[i], budget, nodes, mem)
+		if err != nil {
+			return fmt.Errorf("review: %s move %d: %w", gm.Name, i+1, err)
+		}
+		r.Nodes += res.Nodes
+		if v := valueOf(gm, positions[i], res); v.Exact || !values[i].Exact {
+			values[i], bests[i], limits[i] = v, positions[i].FormatMove(res.Move), nodes
+		}
+		return nil
+	}
+	for i := len(positions) - 1; i >= 0; i-- {
+		if p := positions[i]; p.Terminal() {
+			values[i] = terminalValue(gm, p)
+		} else if err := analyse(i, budget.share(r.Nodes, i+1)); err != nil {
+			return nil, err
+		}
+		if progress != nil {
+			progress(len(positions)-i, len(positions))
+		}
+	}
+	// What the pass left goes to the positions it did not solve, all of
+	// it to each in turn from the last, if that is more than it had: the
+	// later a position the cheaper its solve, and a position solved helps
+	// the earlier ones.
+	for i := len(positions) - 1; i >= 0 && budget.Game > 0; i-- {
+		if nodes := budget.share(r.Nodes, 1); !values[i].Exact && nodes > limits[i] {
+			if err := analyse(i, nodes); err != nil {
+				return nil, err
+			}
+		}
+	}
 	t := ThresholdsOf(gm.Name)
 	for i := range r.Moves {
 		mv := &r.Moves[i]
-		mv.Side, mv.Before, mv.After = sides[i], values[i], values[i+1]
-		if sides[i+1] != sides[i] {
+		mv.Side, mv.Best, mv.Before, mv.After = positions[i].SideToMove(), bests[i], values[i], values[i+1]
+		if positions[i+1].SideToMove() != mv.Side {
 			mv.After.Score = -mv.After.Score
 		}
 		mv.Label = t.label(*mv)
@@ -291,14 +373,44 @@ func Analyze(ctx context.Context, s strategies.Strategy, gm *games.Game, start e
 	return r, nil
 }
 
-// search searches pos within budget's time and threads, and nodes.
-func search(ctx context.Context, s strategies.Strategy, gm *games.Game, pos engine.Position, budget Budget, nodes uint64) (strategies.Result, error) {
+// withoutDeadline returns ctx without its deadline: done when ctx is, with
+// its cause, but not known to end at a time, so that the searches start
+// from empty tables as reproducible ones do (strategies.Limits.Nodes).
+func withoutDeadline(ctx context.Context) (context.Context, func()) {
+	inner, cancel := context.WithCancelCause(context.WithoutCancel(ctx))
+	stop := context.AfterFunc(ctx, func() { cancel(context.Cause(ctx)) })
+	return inner, func() { stop(); cancel(nil) }
+}
+
+// terminalValue is the value of a finished position p for its side to
+// move: exact, and at its end.
+func terminalValue(gm *games.Game, p engine.Position) Value {
+	score := p.Score(p.SideToMove())
+	return Value{Score: float64(score), Exact: true, Distance: gm.AI.Distance != nil && score != 0}
+}
+
+// valueOf is the value of p for its side to move that the search res
+// found: its estimate in the game's unit, or its exact score, with how
+// far the end is where the game tells.
+func valueOf(gm *games.Game, p engine.Position, res strategies.Result) Value {
+	if !res.Exact {
+		return Value{Score: float64(res.Units) / float64(gm.AI.Unit)}
+	}
+	v := Value{Score: float64(res.Score), Exact: true}
+	if gm.AI.Distance != nil {
+		v.Plies, v.Distance = gm.AI.Distance(p, res.Units)
+	}
+	return v
+}
+
+// search searches pos within budget's time and threads, nodes and mem.
+func search(ctx context.Context, s strategies.Strategy, gm *games.Game, pos engine.Position, budget Budget, nodes uint64, mem *strategies.Memory) (strategies.Result, error) {
 	if budget.Time > 0 {
 		var cancel context.CancelFunc
 		ctx, cancel = context.WithTimeout(ctx, budget.Time)
 		defer cancel()
 	}
-	res, err := s.Search(ctx, pos, strategies.Limits{Nodes: nodes, Threads: budget.Threads, HashMiB: budget.HashMiB, Seed: 1})
+	res, err := s.Search(ctx, pos, strategies.Limits{Nodes: nodes, Threads: budget.Threads, HashMiB: budget.HashMiB, Seed: 1, Memory: mem})
 	if err != nil {
 		return res, err
 	}
@@ -311,8 +423,15 @@ func search(ctx context.Context, s strategies.Strategy, gm *games.Game, pos engi
 	return res, nil
 }
 
-// label labels m by its loss (see Thresholds).
+// label labels m by how far the end is in a won or lost game where the
+// game tells (byDistance), else by its loss (see Thresholds).
 func (t Thresholds) label(m Move) Label {
+	if m.Move == m.Best {
+		return Best
+	}
+	if l, ok := byDistance(m); ok {
+		return l
+	}
 	loss := m.Loss()
 	if loss == 0 {
 		return Best
@@ -339,6 +458,30 @@ func (t Thresholds) label(m Move) Label {
 		return Mistake
 	}
 	return Blunder
+}
+
+// byDistance labels m, a move of a position won or lost under perfect
+// play that keeps the result, by how soon the game ends after it against
+// the best move, when both values tell (Value.Distance): see Thresholds.
+// It reports false when they do not.
+func byDistance(m Move) (Label, bool) {
+	b, a := m.Before, m.After
+	result := b.result()
+	if !b.Exact || !a.Exact || !b.Distance || !a.Distance || result == 0 || a.result() != result {
+		return 0, false
+	}
+	best, played := b.Plies, 1+a.Plies // the plies to the end from before the move
+	switch {
+	case result < 0 && played < best && a.Plies == 1:
+		return Blunder, true // the opponent wins at once
+	case result < 0 && played < best:
+		return Mistake, true
+	case result > 0 && played > best && best == 1:
+		return Inaccuracy, true // a win on the spot passed up
+	case result > 0 && played > best:
+		return Good, true
+	}
+	return Best, true
 }
 
 // value is v as labels compare it: its result if exact in a game of

@@ -49,10 +49,10 @@ func TestTicTacToeIsExact(t *testing.T) {
 		t.Fatalf("%d moves reviewed, want 3", len(r.Moves))
 	}
 	x, o := r.Moves[0], r.Moves[1]
-	if x.Label != Best || x.Before != (Value{0, true}) || x.After != (Value{0, true}) || x.Side != engine.X {
+	if x.Label != Best || plain(x.Before) != (Value{Exact: true}) || plain(x.After) != (Value{Exact: true}) || x.Side != engine.X {
 		t.Errorf("x's centre: %+v; want the best, drawn before and after", x)
 	}
-	if o.Label != Blunder || o.Before != (Value{0, true}) || o.After != (Value{-1, true}) || o.Side != engine.O {
+	if o.Label != Blunder || plain(o.Before) != (Value{Exact: true}) || plain(o.After) != (Value{Score: -1, Exact: true}) || o.Side != engine.O {
 		t.Errorf("o's edge: %+v; want a blunder from a draw to a loss", o)
 	}
 	if !strings.Contains("1379", o.Best) {
@@ -68,6 +68,9 @@ func TestTicTacToeIsExact(t *testing.T) {
 		t.Errorf("o's counts %v, want one blunder", n)
 	}
 }
+
+// plain is v without how far the end is.
+func plain(v Value) Value { return Value{Score: v.Score, Exact: v.Exact} }
 
 // c4positions reads the first n positions of a benchmark set of Pascal
 // Pons (engine/connect4/testdata) with their exact scores.
@@ -95,8 +98,10 @@ func c4positions(t *testing.T, set string, n int) (moves []string, scores []int)
 // move is the position's score, exact; the value after it is the exact
 // score of the position it leads to (solved here apart); a move that
 // loses the win or the draw is a blunder, one that keeps the best score
-// the best, one that keeps the result but wins later (or loses sooner)
-// good; the best move shown scores the position's score.
+// the best, one that keeps the win but wins later good (an inaccuracy
+// where a win on the spot was passed up), one that loses sooner a
+// mistake (a blunder if the opponent then wins at once); the best move
+// shown scores the position's score.
 func TestConnectFourLabelsAgainstTheBenchmark(t *testing.T) {
 	n := 12
 	if testing.Short() {
@@ -114,7 +119,7 @@ func TestConnectFourLabelsAgainstTheBenchmark(t *testing.T) {
 			for _, m := range pos.Moves(nil) {
 				r := analyze(t, "connect4", line, []string{pos.FormatMove(m)}, Budget{})
 				got := r.Moves[0]
-				if got.Before != (Value{float64(scores[i]), true}) {
+				if plain(got.Before) != (Value{Score: float64(scores[i]), Exact: true}) {
 					t.Fatalf("%s %s: value before %+v, want %d exact", set, line, got.Before, scores[i])
 				}
 				child := pos.Clone().(*connect4.Position)
@@ -129,15 +134,22 @@ func TestConnectFourLabelsAgainstTheBenchmark(t *testing.T) {
 					}
 					after = -res.Score
 				}
-				if got.After != (Value{float64(after), true}) {
+				if plain(got.After) != (Value{Score: float64(after), Exact: true}) {
 					t.Fatalf("%s %s then %s: value after %+v, want %d exact", set, line, got.Move, got.After, after)
 				}
-				want := Good
+				want := Best
 				switch {
 				case sign(after) < sign(scores[i]):
 					want = Blunder
 				case after == scores[i]:
-					want = Best
+				case after < 0 && winsAtOnce(child):
+					want = Blunder
+				case after < 0:
+					want = Mistake
+				case winsAtOnce(pos):
+					want = Inaccuracy
+				default:
+					want = Good
 				}
 				if got.Label != want {
 					t.Errorf("%s %s then %s (%d → %d): %v, want %v", set, line, got.Move, scores[i], after, got.Label, want)
@@ -167,6 +179,18 @@ func bestValue(t *testing.T, s *c4solver.Solver, pos, child *connect4.Position) 
 	return -res.Score
 }
 
+// winsAtOnce reports whether the side to move in p has a winning move.
+func winsAtOnce(p *connect4.Position) bool {
+	for _, m := range p.Moves(nil) {
+		q := p.Clone().(*connect4.Position)
+		q.Play(m)
+		if q.Terminal() && q.Result(p.SideToMove()) == engine.Win {
+			return true
+		}
+	}
+	return false
+}
+
 func sign(n int) int { return max(-1, min(1, n)) }
 
 // TestLabelThresholds labels losses in Adjacency's marks, Othello's
@@ -177,7 +201,13 @@ func TestLabelThresholds(t *testing.T) {
 		return Move{Move: "a", Best: "b", Before: Value{Score: before}, After: Value{Score: after}}
 	}
 	exact := func(before, after float64) Move {
-		return Move{Move: "a", Best: "b", Before: Value{before, true}, After: Value{after, true}}
+		return Move{Move: "a", Best: "b", Before: Value{Score: before, Exact: true}, After: Value{Score: after, Exact: true}}
+	}
+	// far is exact with how far the end is: before's plies, after's.
+	far := func(before, after float64, bp, ap int) Move {
+		m := exact(before, after)
+		m.Before.Distance, m.Before.Plies, m.After.Distance, m.After.Plies = before != 0, bp, after != 0, ap
+		return m
 	}
 	for _, c := range []struct {
 		game string
@@ -200,14 +230,23 @@ func TestLabelThresholds(t *testing.T) {
 		{"connect4", exact(9, 2), Good}, // still won, later
 		{"connect4", exact(0, -20), Blunder},
 		{"connect4", exact(-3, -10), Good}, // lost either way, sooner
-		{"connect4", Move{Move: "a", Best: "b", Before: Value{5, true}, After: Value{Score: 0.9}}, Good},
-		{"connect4", Move{Move: "a", Best: "b", Before: Value{5, true}, After: Value{Score: 0.6}}, Mistake},
-		{"connect4", Move{Move: "a", Best: "b", Before: Value{5, true}, After: Value{Score: 0.1}}, Mistake}, // the estimate proves no loss
+		{"connect4", Move{Move: "a", Best: "b", Before: Value{Score: 5, Exact: true}, After: Value{Score: 0.9}}, Good},
+		{"connect4", Move{Move: "a", Best: "b", Before: Value{Score: 5, Exact: true}, After: Value{Score: 0.6}}, Mistake},
+		{"connect4", Move{Move: "a", Best: "b", Before: Value{Score: 5, Exact: true}, After: Value{Score: 0.1}}, Mistake}, // the estimate proves no loss
 		{"connect4", Move{Move: "a", Best: "b", Before: Value{Score: 0.9}, After: Value{Score: 0.1}}, Blunder},
 		{"gomoku", est(0.5, 0.25), Inaccuracy},
 		{"gomoku", est(0.5, -0.5), Blunder},
 		{"tictactoe", exact(1, 0), Blunder},
 		{"tictactoe", exact(0, 0), Best},
+		// A won or lost game, where the exact values tell how far the end is.
+		{"tictactoe", far(-1, -1, 4, 1), Blunder},   // the opponent wins at once; blocking held out 4 plies
+		{"tictactoe", far(-1, -1, 2, 1), Best},      // every move loses at once
+		{"connect4", far(-5, -6, 20, 13), Mistake},  // loses 6 plies sooner
+		{"connect4", far(-5, -17, 24, 1), Blunder},  // loses at once
+		{"connect4", far(-5, -5, 24, 23), Best},     // holds out as long as the best
+		{"connect4", far(9, 2, 5, 12), Good},        // wins later
+		{"connect4", far(18, 17, 1, 2), Inaccuracy}, // a win on the spot passed up
+		{"connect4", far(1, -1, 5, 6), Blunder},     // the win thrown away
 	} {
 		if got := ThresholdsOf(c.game).label(c.m); got != c.want {
 			t.Errorf("%s %+v: %v, want %v", c.game, c.m, got, c.want)
