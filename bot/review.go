@@ -141,10 +141,13 @@ func (b reviewFlow) startReview(ctx context.Context, ix *interaction, id storage
 }
 
 // showReview makes (or finds) g's review and its pictures, on a review
-// worker, in ctx, and shows them as ix's answer.
-func (b reviewFlow) showReview(ctx context.Context, ix *interaction, g *storage.Game, gm *games.Game, start engine.Position) {
+// worker, in ctx, and shows them as ix's answer. It calls made once the
+// message is ready and before it is shown, so that the member's next
+// review, asked as soon as this one shows, finds its claim given back.
+func (b reviewFlow) showReview(ctx context.Context, ix *interaction, g *storage.Game, gm *games.Game, start engine.Position, made func()) {
 	l := ix.lang()
 	msg, err := b.reviewMessage(ctx, ix, g, gm, start)
+	made()
 	switch {
 	case err != nil && ctx.Err() != nil && errors.Is(err, context.Canceled):
 		msg = render.Message{Content: l.T("review.stopping")} // shutdown began (or the claim was lost): asked for again after the restart

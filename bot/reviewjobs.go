@@ -197,8 +197,7 @@ func (b reviewFlow) makeReview(ctx context.Context, ix *interaction, j ReviewJob
 		b.failReview(ix, j)
 		return
 	}
-	defer done()
-	b.showReview(claimed, ix, g, gm, start)
+	b.showReview(claimed, ix, g, gm, start, done)
 }
 
 // failReview tells the member that j's review could not be made.
