@@ -41,6 +41,7 @@ var docSkips = map[string]string{
 	"arena --game connect4 --players minimax,mcts,seed004-minimax,beam,annealing,hill-steepest,hill-sideways,hill-stochastic,genetic,genetic-roulette,greedy,random --games 10 --time 20ms --seed 1 --concurrency 2":                              "a figure: minutes of games",
 	"arena --game tictactoe --players minimax,seed003-minimax,mcts,beam,annealing,hill-steepest,hill-sideways,hill-stochastic,genetic,genetic-roulette,greedy,random --games 10 --time 20ms --seed 1 --concurrency 2":                             "a figure: minutes of games",
 	"arena --game othello --players minimax,mcts,beam,annealing,hill-steepest,hill-sideways,hill-stochastic,genetic,genetic-roulette,greedy,random --games 10 --time 20ms --seed 1 --concurrency 2":                                               "a figure: minutes of games",
+	"arena --game gomoku --players minimax,mcts,beam,annealing,hill-steepest,hill-sideways,hill-stochastic,genetic,genetic-roulette,greedy,random --games 4 --time 20ms --seed 1 --concurrency 2":                                                 "a figure: minutes of games",
 }
 
 // docExample is one example command line in the documentation.

@@ -57,6 +57,7 @@ var ratingPlayers = map[string]string{
 	"connect4":  "minimax,mcts,seed004-minimax,beam,annealing,hill-steepest,hill-sideways,hill-stochastic,genetic,genetic-roulette,greedy,random",
 	"tictactoe": "minimax,seed003-minimax,mcts,beam,annealing,hill-steepest,hill-sideways,hill-stochastic,genetic,genetic-roulette,greedy,random",
 	"othello":   "minimax,mcts,beam,annealing,hill-steepest,hill-sideways,hill-stochastic,genetic,genetic-roulette,greedy,random",
+	"gomoku":    "minimax,mcts,beam,annealing,hill-steepest,hill-sideways,hill-stochastic,genetic,genetic-roulette,greedy,random",
 }
 
 // figures are the figures of the page, in its order.
@@ -95,6 +96,7 @@ var figures = []figure{
 	rating("connect4", "10"),
 	rating("tictactoe", "10"),
 	rating("othello", "10"),
+	rating("gomoku", "4"),
 	{name: "Adjacency: depth from the opening in 1 s (adjsearch)", about: "Nominal depth and nodes a second, 1 and 2 threads.",
 		args: goBench("-bench", "OpeningDepth", "-benchtime", "3x", "./strategies/adjsearch"), small: goBench("-bench", "OpeningDepth", "-benchtime", "1x", "./strategies/adjsearch"), long: true},
 	{name: "Adjacency: exact solves of self-play endgames (adjsearch)", about: "16, 18 and 20 plies from the end.",
