@@ -230,12 +230,14 @@ func evalDepth(n int) int {
 	switch {
 	case n < evalEmpties:
 		return -1
-	case n < 20:
+	case n < 16:
 		return 0
-	case n < 24:
+	case n < 20:
 		return 1
+	case n < 24:
+		return 2
 	}
-	return 2
+	return 3
 }
 
 // evalSearch is an alpha-beta search of the static evaluation to depth
