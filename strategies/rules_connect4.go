@@ -27,13 +27,9 @@ var c4solvers = sizedPool[*c4solver.Solver]{make: func(mib int) *c4solver.Solver
 // solve runs the exact solver under the search's context and what is
 // left of its node limit, with a table of the search's hash size.
 func (connect4Rules) solve(t *thread, _ engine.Move, _ int) (engine.Move, int, bool) {
-	var budget uint64
-	if limit := t.s.limits.Nodes; limit > 0 {
-		used := t.count.Total()
-		if used >= limit {
-			return engine.NoMove, 0, false
-		}
-		budget = limit - used
+	budget, ok := t.nodesLeft()
+	if !ok {
+		return engine.NoMove, 0, false
 	}
 	solver := c4solvers.get(t.s.hashMiB)
 	defer c4solvers.put(t.s.hashMiB, solver)

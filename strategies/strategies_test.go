@@ -165,6 +165,28 @@ func TestConnectFourExactNearTheEnd(t *testing.T) {
 	}
 }
 
+// TestOthelloExactNearTheEnd: with few empty squares left, minimax solves
+// Othello with its endgame solver, agrees with brute force and plays a
+// move that keeps the score.
+func TestOthelloExactNearTheEnd(t *testing.T) {
+	rng := rand.New(rand.NewPCG(38, 24))
+	for range 12 {
+		p := randomPosition(t, rng, "othello", 0, 2*9-1) // at most 9 empty squares
+		want := bruteForce(p)
+		res, err := Minimax{}.Search(context.Background(), p, Limits{HashMiB: 1})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !res.Exact || res.Score != want {
+			t.Fatalf("%v: score %d exact %v, want %d", p, res.Score, res.Exact, want)
+		}
+		p.Play(res.Move)
+		if got := -bruteForce(p); got != want {
+			t.Fatalf("%v: move %v scores %d, want %d", p, res.Move, got, want)
+		}
+	}
+}
+
 // TestExpiredContextStillGetsALegalMove: an expired context is answered at
 // once with a legal move, for every game.
 func TestExpiredContextStillGetsALegalMove(t *testing.T) {

@@ -18,6 +18,7 @@ var (
 	ffoTo      = flag.Int("ffo-to", 59, "TestFFOSuite: the last FFO problem to solve")
 	ffoTimeout = flag.Duration("ffo-timeout", 120*time.Second, "TestFFOSuite: give up a problem after this long (wall clock)")
 	ffoMiB     = flag.Int("ffo-mib", 256, "TestFFOSuite: the transposition table in MiB")
+	ffoNodes   = flag.Uint64("ffo-nodes", 0, "TestFFOSuite: give up a problem after this many nodes (0: no budget)")
 )
 
 // threadCPU returns the CPU time (user and system) of the calling thread.
@@ -33,8 +34,8 @@ func threadCPU(tb testing.TB) time.Duration {
 // TestFFOSuite solves the FFO endgame problems -ffo-from to -ffo-to, each
 // with an emptied table on one locked thread, and reports for each its
 // nodes, the thread's CPU time, and whether the score and the move are
-// right. A wrong answer fails the test; the times are reported, not
-// checked. Run it as
+// right. A wrong answer or a problem given up (-ffo-timeout, -ffo-nodes)
+// fails the test; the times are reported, not checked. Run it as
 //
 //	nice -n 10 go test ./strategies/othsolve -run FFOSuite -ffo-from 40 -v
 func TestFFOSuite(t *testing.T) {
@@ -51,7 +52,7 @@ func TestFFOSuite(t *testing.T) {
 		s := NewScoring(*ffoMiB<<20, EmptiesToWinner)
 		ctx, cancel := context.WithTimeout(context.Background(), *ffoTimeout)
 		start := threadCPU(t)
-		r, err := s.Solve(ctx, p.own, p.opp, 0)
+		r, err := s.Solve(ctx, p.own, p.opp, *ffoNodes)
 		cpu := threadCPU(t) - start
 		cancel()
 		totalCPU += cpu

@@ -292,7 +292,7 @@ func TestStopsOnCancelAndBudget(t *testing.T) {
 		}
 		nodes = append(nodes, r.Nodes)
 	}
-	if nodes[0] != nodes[1] || nodes[0] < 50_000 || nodes[0] > 50_000+4*checkEvery {
+	if nodes[0] != nodes[1] || nodes[0] < 50_000 || nodes[0] > 50_000+8*checkEvery {
 		t.Errorf("budget of 50,000: stopped after %v nodes", nodes)
 	}
 	if _, err := s.Solve(context.Background(), p.own, p.own, 0); err == nil {

@@ -44,6 +44,7 @@ import (
 
 	"github.com/gambitbot/gambit/engine"
 	"github.com/gambitbot/gambit/engine/othello"
+	"github.com/gambitbot/gambit/strategies/internal/clock"
 )
 
 // Scoring says who gets the empty squares of a game that ends before the
@@ -107,9 +108,11 @@ type Result struct {
 // ErrNodeBudget is the error of a solve stopped by its node budget.
 var ErrNodeBudget = errors.New("othsolve: node budget used up")
 
-// checkEvery is how many nodes pass between looks at the context and the
-// node budget.
-const checkEvery = 4096
+// checkEvery is how many nodes pass at least between looks at the context
+// and the node budget, as in the generic search: a look comes at the
+// first node of seven empties or more after them, so a solve overshoots
+// its budget by a few thousand nodes at most.
+const checkEvery = clock.Interval
 
 // Solve returns the exact score of the position where the side to move
 // has the discs own and its opponent opp (which must not overlap), a best
