@@ -123,30 +123,6 @@ func reference(p *othello.Position, scoring Scoring, alpha, beta int) int {
 	return best
 }
 
-// position makes an engine/othello position of the side to move's discs.
-func position(tb testing.TB, own, opp uint64, side engine.Side) *othello.Position {
-	tb.Helper()
-	var sb strings.Builder
-	for sq := range 64 {
-		if sq > 0 && sq%8 == 0 {
-			sb.WriteByte('/')
-		}
-		switch {
-		case own>>sq&1 == 1:
-			sb.WriteString(side.String())
-		case opp>>sq&1 == 1:
-			sb.WriteString(side.Other().String())
-		default:
-			sb.WriteByte('.')
-		}
-	}
-	p, err := othello.Parse(sb.String() + " " + side.String())
-	if err != nil {
-		tb.Fatal(err)
-	}
-	return p
-}
-
 // randomEndgame plays random moves from the start until empties squares
 // are left, starting over if the game ends first.
 func randomEndgame(rng *rand.Rand, empties int) *othello.Position {

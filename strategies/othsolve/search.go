@@ -12,10 +12,9 @@ import (
 const (
 	// tableEmpties: from here up, nodes use the transposition table.
 	tableEmpties = 10
-	// fastestEmpties: from here up, moves are ordered fastest first.
+	// fastestEmpties: from here up, moves are ordered fastest first and
+	// nodes try the stability cut-off.
 	fastestEmpties = 7
-	// stabilityEmpties: from here up, nodes try the stability cut-off.
-	stabilityEmpties = 7
 	// evalEmpties: from here up, moves are ordered by a shallow search
 	// of the evaluation as well (evalDepth).
 	evalEmpties = 12

@@ -14,22 +14,28 @@
 // The search is a fail-soft principal variation search (null windows for
 // every move but the first) in layers by the number of empty squares:
 //
-//   - from tableEmpties empties up, the nodes use a transposition table of
-//     lower and upper bounds with the best move (tried first), look up
-//     every child before searching any (enhanced transposition cut-off),
-//     and order the other moves by a shallow search of the static
-//     evaluation (games/othello.Evaluate) beside fastest-first;
-//   - below, moves are ordered fastest first: the fewest replies for the
-//     opponent (corners counting double), then the discs made stable and
-//     the square's worth;
-//   - from every node of seven empties up, the opponent's stable discs
-//     (edges, full lines, and discs held by them) bound the score: when that
-//     bound is at most alpha the node is cut;
+//   - from ten empties up, nodes use a transposition table of lower and
+//     upper bounds with the best move (tried first) and look up every child
+//     before searching any (enhanced transposition cut-off); from twelve up
+//     the other moves are ordered by the static evaluation
+//     (games/othello.Evaluate) of the position after each, searched 0 to 3
+//     plies deeper as empties grow, as well as fastest first;
+//   - from seven empties up, moves are ordered fastest first: the fewest
+//     replies for the opponent (corners counting double), then the fewest
+//     empty squares next to the mover's discs, then the square's worth; and
+//     the opponent's stable discs (edges, full lines, and discs held by
+//     them) bound the score: when that bound is at most alpha the node is
+//     cut;
 //   - with five or six empties, the empty squares are tried without move
 //     generation, those in a region (quadrant) with an odd number of
-//     empties first (parity ordering);
-//   - the last four, three and two empties have their own solvers, and
-//     the last one is scored by counting the discs it flips.
+//     empties first (parity ordering), corners and edges before the
+//     squares next to a corner;
+//   - the last four, three and two empties have their own solvers, which
+//     try the empty squares in parity order, and the last one is scored by
+//     counting the discs it flips.
+//
+// Flips are computed along rays from the square with no loop, and a
+// square with no opponent disc next to it is rejected at once.
 //
 // Bounds are proven facts about positions, so a Solver's table stays
 // valid across solves: reusing a Solver makes later solves of the same game
