@@ -174,16 +174,19 @@ func (s *Solver) check() bool {
 	return false
 }
 
-// root solves the root position: its score and best move.
+// root solves the root position: its score and best move. Its window,
+// (−64, 64), gives the exact score, since none lies outside it; once a
+// move reaches 64 (a wipe-out, or a full board of one colour) the others
+// need no search.
 func (s *Solver) root(own, opp uint64) (int, engine.Move) {
 	n := bits.OnesCount64(^(own | opp))
 	if othello.LegalMoves(own, opp) == 0 {
 		if othello.LegalMoves(opp, own) == 0 {
 			return s.final(own, opp), engine.NoMove
 		}
-		return -s.solve(opp, own, -65, 65, n), othello.Pass
+		return -s.solve(opp, own, -64, 64, n), othello.Pass
 	}
-	score, best := s.deep(own, opp, -65, 65, n)
+	score, best := s.deep(own, opp, -64, 64, n)
 	return score, engine.Move(best)
 }
 
