@@ -39,7 +39,8 @@ func (othelloRules) sharesTable() bool { return false }
 var othSolvers = sizedPool[*othsolve.Solver]{make: func(mib int) *othsolve.Solver { return othsolve.New(mib << 20) }}
 
 // solve runs the exact solver under the search's context and what is left
-// of its node limit, with a table of the search's hash size.
+// of its node limit, with a table of the search's hash size, and gives the
+// search its principal variation to the end of the game.
 func (othelloRules) solve(t *thread, _ engine.Move, _ int) (engine.Move, int, bool) {
 	budget, ok := t.nodesLeft()
 	if !ok {
@@ -54,5 +55,6 @@ func (othelloRules) solve(t *thread, _ engine.Move, _ int) (engine.Move, int, bo
 	if err != nil {
 		return engine.NoMove, 0, false
 	}
+	t.pvLen[0] = copy(t.pv[0][:], r.PV)
 	return r.Move, t.s.rules.unit() * r.Score, true
 }
