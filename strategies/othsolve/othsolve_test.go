@@ -249,6 +249,19 @@ func TestPass(t *testing.T) {
 	}
 }
 
+// TestFinishedGame solves a position where neither side can move: no
+// move, no principal variation, the final score.
+func TestFinishedGame(t *testing.T) {
+	own, opp := uint64(0xFF), uint64(0xFF)<<56 // the first and last rows: nothing to outflank
+	r, err := NewScoring(0, EmptiesToWinner).Solve(context.Background(), own, opp, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r.Move != engine.NoMove || len(r.PV) != 0 || r.Score != 0 {
+		t.Errorf("got move %v PV %v score %d, want no move, no PV, 0", r.Move, r.PV, r.Score)
+	}
+}
+
 // TestStopsOnCancelAndBudget checks that a solve stops with an error for
 // a done context and for a spent node budget, and that the budget's stop
 // is the same every time.

@@ -132,6 +132,7 @@ func (s *Solver) Solve(ctx context.Context, own, opp uint64, budgetNodes uint64)
 		return Result{}, fmt.Errorf("othsolve: solve: the sides' discs overlap on %d squares", bits.OnesCount64(own&opp))
 	}
 	s.ctx, s.nodes, s.limit, s.err = ctx, 0, budgetNodes, nil
+	defer func() { s.ctx = nil }() // a pooled solver keeps no context alive
 	s.nextCheck = 0
 	s.tt.newSolve()
 	if s.check() {
@@ -139,7 +140,7 @@ func (s *Solver) Solve(ctx context.Context, own, opp uint64, budgetNodes uint64)
 	}
 	var r Result
 	r.Score, r.Move = s.root(own, opp)
-	if s.err == nil {
+	if s.err == nil && r.Move != engine.NoMove {
 		r.PV = s.principalVariation(own, opp, r.Score, r.Move)
 	}
 	r.Nodes = s.nodes
