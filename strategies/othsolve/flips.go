@@ -51,15 +51,11 @@ func up(own, opp, ray uint64) uint64 {
 }
 
 // down returns the flips along a ray towards lower cells: its first square
-// that is not the opponent's is its highest.
+// that is not the opponent's is its highest. With no branch: the squares
+// of the ray above that one, if it holds a disc of own, are those at or
+// above twice its bit (none when it does not: the mask is then 0).
 func down(own, opp, ray uint64) uint64 {
 	o := ray &^ opp
-	if o == 0 {
-		return 0
-	}
-	first := uint64(1) << (63 - bits.LeadingZeros64(o))
-	if first&own == 0 {
-		return 0
-	}
-	return ray &^ (first<<1 - 1)
+	first := uint64(1) << 63 >> bits.LeadingZeros64(o|1) & ray
+	return ray & -(first & own << 1)
 }

@@ -107,7 +107,7 @@ type Result struct {
 	// included.
 	Nodes uint64
 	// PV is a principal variation: Move and the best replies to the end of
-	// the game, passes included.
+	// the game, passes included (none when the game is over).
 	PV []engine.Move
 }
 
