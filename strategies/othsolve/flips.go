@@ -40,14 +40,13 @@ func flips(own, opp uint64, x int) uint64 {
 }
 
 // up returns the flips along a ray towards higher cells: its first square
-// that is not the opponent's is its lowest.
+// that is not the opponent's is its lowest. With no branch: m is one less
+// than that square's bit if it holds a disc of own, and all ones (its top
+// bit set, which clears the result) if it does not.
 func up(own, opp, ray uint64) uint64 {
 	o := ray &^ opp
-	first := o & -o
-	if first&own == 0 {
-		return 0
-	}
-	return (first - 1) & ray
+	m := o&-o&own - 1
+	return ray & m &^ -(m >> 63)
 }
 
 // down returns the flips along a ray towards lower cells: its first square
