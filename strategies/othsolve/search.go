@@ -191,13 +191,15 @@ func (s *Solver) mid(own, opp uint64, alpha, beta, n int) int {
 
 // order sorts the moves best first: the hint, then by the fewest replies
 // (corners counting double), the fewest empty squares next to the mover's
-// discs (the opponent's potential moves), from evalEmpties up a shallow
-// search of the evaluation, and the square's worth.
+// discs (the opponent's potential moves), a move into a quadrant with an
+// odd number of empties (parity), from evalEmpties up a shallow search of
+// the evaluation, and the square's worth.
 func (s *Solver) order(own, opp uint64, list []move, hint, n int) {
 	if len(list) < 2 {
 		return
 	}
 	depth := evalDepth(n)
+	odd := oddRegions(^(own | opp))
 	for i := range list {
 		m := &list[i]
 		if m.sq == hint {
@@ -209,6 +211,7 @@ func (s *Solver) order(own, opp uint64, list []move, hint, n int) {
 		replies := othello.LegalMoves(co, cp)
 		m.value = -(bits.OnesCount64(replies)+bits.OnesCount64(replies&corners))<<10 + squareWorth[m.sq]
 		m.value -= bits.OnesCount64(around(cp)&^(co|cp)) << 5 // the opponent's potential mobility
+		m.value += int(odd>>m.sq&1) << 9
 		if depth >= 0 {
 			m.value -= s.evalSearch(co, cp, depth, -64*eval.Unit, 64*eval.Unit) << 5
 		}

@@ -22,7 +22,8 @@
 //     plies deeper as empties grow, as well as fastest first;
 //   - from seven empties up, moves are ordered fastest first: the fewest
 //     replies for the opponent (corners counting double), then the fewest
-//     empty squares next to the mover's discs, then the square's worth; and
+//     empty squares next to the mover's discs, a move into a quadrant with
+//     an odd number of empties, and the square's worth; and
 //     the opponent's stable discs (edges, full lines, and discs held by
 //     them) bound the score: when that bound is at most alpha the node is
 //     cut;
