@@ -23,6 +23,7 @@ func (r gameRules) orderBonus(p engine.Position, m engine.Move) int { return r.a
 // its own file (rules_<game>.go), so nothing here knows a game's types.
 var exact = map[string]func(gameRules) rules{
 	"connect4": func(r gameRules) rules { return connect4Rules{r} },
+	"othello":  func(r gameRules) rules { return othelloRules{r} },
 }
 
 // rulesFor returns the search rules of pos's game: its plug-in's AI, with
@@ -38,4 +39,15 @@ func rulesFor(pos engine.Position) (rules, bool) {
 		return own(r), true
 	}
 	return r, true
+}
+
+// nodesLeft returns the node budget an exact solver has left under the
+// search's node limit (0: no limit), and false once the limit is spent.
+func (t *thread) nodesLeft() (uint64, bool) {
+	limit := t.s.limits.Nodes
+	if limit == 0 {
+		return 0, true
+	}
+	used := t.count.Total()
+	return limit - used, used < limit
 }

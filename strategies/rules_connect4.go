@@ -33,13 +33,9 @@ var c4solvers = sizedPool[*c4solver.Solver]{make: func(mib int) *c4solver.Solver
 // a solver's tables only make it faster, but under a node cap faster
 // decides whether the solve ends at all.
 func (connect4Rules) solve(t *thread, _ engine.Move, _ int) (engine.Move, int, bool) {
-	var budget uint64
-	if limit := t.s.limits.Nodes; limit > 0 {
-		used := t.count.Total()
-		if used >= limit {
-			return engine.NoMove, 0, false
-		}
-		budget = limit - used
+	budget, ok := t.nodesLeft()
+	if !ok {
+		return engine.NoMove, 0, false
 	}
 	var solver *c4solver.Solver
 	if mem := t.s.limits.Memory; mem != nil {

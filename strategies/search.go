@@ -38,7 +38,9 @@ type rules interface {
 type exactSolver interface {
 	// solve returns the best move, its exact score in internal units, and
 	// whether the solve finished before the search was told to stop. first
-	// and guess are the heuristic search's best move and score.
+	// and guess are the heuristic search's best move and score. It may put
+	// a principal variation in t.pv[0] and t.pvLen[0] (the best move alone
+	// otherwise).
 	solve(t *thread, first engine.Move, guess int) (engine.Move, int, bool)
 	// reach says when to solve rather than deepen: in p, once a heuristic
 	// iteration of at least depth plies has completed, if ok.
@@ -171,11 +173,14 @@ func (t *thread) iterate(maxDepth, skew int, res *Result) {
 				}
 				break
 			}
+			t.pvLen[0] = 0
 			move, score, complete = solver.solve(t, res.Move, res.Score*s.rules.unit())
 			if !complete {
 				break // the solve ran out of time: keep the heuristic answer
 			}
-			t.pv[0][0], t.pvLen[0] = move, 1
+			if t.pvLen[0] == 0 { // the solver gave no principal variation
+				t.pv[0][0], t.pvLen[0] = move, 1
+			}
 		} else {
 			move, score, complete = t.root(depth, res)
 		}

@@ -166,6 +166,40 @@ func TestConnectFourExactNearTheEnd(t *testing.T) {
 	}
 }
 
+// TestOthelloExactNearTheEnd: with few empty squares left, minimax solves
+// Othello with its endgame solver, agrees with brute force, plays a move
+// that keeps the score and gives the solver's principal variation to the
+// end of the game.
+func TestOthelloExactNearTheEnd(t *testing.T) {
+	rng := rand.New(rand.NewPCG(38, 24))
+	for range 12 {
+		p := randomPosition(t, rng, "othello", 0, 2*9-1) // at most 9 empty squares
+		want := bruteForce(p)
+		res, err := Minimax{}.Search(context.Background(), p, Limits{HashMiB: 1})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !res.Exact || res.Score != want {
+			t.Fatalf("%v: score %d exact %v, want %d", p, res.Score, res.Exact, want)
+		}
+		me := p.SideToMove()
+		q := p.Clone()
+		for _, m := range res.PV {
+			if !q.Legal(m) {
+				t.Fatalf("%v: principal variation %v: %v is not legal", p, res.PV, m)
+			}
+			q.Play(m)
+		}
+		if !q.Terminal() || q.Score(me) != want {
+			t.Fatalf("%v: principal variation %v ends the game %v with %d, want the end with %d", p, res.PV, q.Terminal(), q.Score(me), want)
+		}
+		p.Play(res.Move)
+		if got := -bruteForce(p); got != want {
+			t.Fatalf("%v: move %v scores %d, want %d", p, res.Move, got, want)
+		}
+	}
+}
+
 // TestExpiredContextStillGetsALegalMove: an expired context is answered at
 // once with a legal move, for every game.
 func TestExpiredContextStillGetsALegalMove(t *testing.T) {

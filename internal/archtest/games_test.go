@@ -34,6 +34,10 @@ var gameSpecific = map[string][]struct{ path, why string }{
 		{"strategies/seed004.go", "a seed strategy written for Connect Four"},
 		{"strategies/daily", "the daily puzzles, chosen by the solvers"},
 	},
+	"othello": {
+		{"strategies/othsolve", "the exact Othello endgame solver"},
+		{"strategies/rules_othello.go", "the search's way into othsolve (exact)"},
+	},
 	"tictactoe": {
 		{"strategies/seed003.go", "a seed strategy written for Tic-Tac-Toe"},
 	},
