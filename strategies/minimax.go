@@ -72,6 +72,7 @@ const (
 // its file minimax_<game>.go, so nothing here knows a game's types.
 var ownEngines = map[string]func(context.Context, engine.Position, Limits, Minimax) (Result, error){
 	"adjacency": searchAdjacency,
+	"gomoku":    searchGomoku,
 }
 
 // Search implements Strategy.

@@ -34,6 +34,10 @@ var gameSpecific = map[string][]struct{ path, why string }{
 		{"strategies/seed004.go", "a seed strategy written for Connect Four"},
 		{"strategies/daily", "the daily puzzles, chosen by the solvers"},
 	},
+	"gomoku": {
+		{"strategies/gomsearch", "Gomoku's own search engine: line patterns, threat-space search"},
+		{"strategies/minimax_gomoku.go", "minimax's way into gomsearch (ownEngines)"},
+	},
 	"tictactoe": {
 		{"strategies/seed003.go", "a seed strategy written for Tic-Tac-Toe"},
 	},
