@@ -147,9 +147,6 @@ func (b *board) class(c, p int) uint8 { return classOf[b.packed[c][p]] }
 // value returns p's value for colour c.
 func (b *board) value(c, p int) int32 { return valueOf[b.packed[c][p]] }
 
-// shapeAt returns p's shape for colour c along direction d.
-func (b *board) shapeAt(c, p, d int) uint8 { return uint8(b.packed[c][p]>>(4*d)) & 15 }
-
 // makes5 reports whether a stone of c on p would make five.
 func (b *board) makes5(c, p int) bool { return b.class(c, p) == clFive }
 
@@ -271,9 +268,6 @@ func (b *board) repack(p int) {
 	}
 	b.packed[0][p], b.packed[1][p] = pk[0], pk[1]
 }
-
-// stones returns the number of stones on the board.
-func (b *board) stones() int { return b.size*b.size - b.empty }
 
 // candidates appends to buf the empty points within two of a stone
 // (the centre on an empty board).

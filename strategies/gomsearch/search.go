@@ -18,9 +18,12 @@
 // an opponent's four leaves one move (not counted as depth), an open four
 // to make wins in three, an opponent's open three leaves only its
 // defences and one's own fours. Threat-space search (threat.go) — VCF,
-// then VCT — runs at the root before the alpha-beta and at its leaves
-// (VCF) and nodes one ply from them (a short VCT). When every move
-// loses, the move chosen is the one that loses latest.
+// then VCT — runs at the root before the alpha-beta, then after each
+// root move for the opponent (a move that lets it win by threats is
+// dropped), and inside the alpha-beta at its leaves (VCF) and on the
+// principal variation one ply above them (a short VCT). When every move
+// loses, the move chosen is the one that loses latest, which is always
+// near the stones.
 //
 // A node is a stone placed: every move played by the alpha-beta or the
 // threat searches counts one.
@@ -44,12 +47,23 @@ const Win = 1 << 20
 const (
 	maxPly = 240 // more plies than a 225-point board holds
 	// Threat-search reach, in attacker moves: at the root, at the leaves
-	// of the alpha-beta, one ply above them, and VCF within VCT.
+	// of the alpha-beta, one ply above them on the principal variation,
+	// and VCF within VCT.
 	rootVCF  = 12 // continuous fours up to 23 plies
 	rootVCT  = 6
+	vcfInVCT = 8
 	leafVCF  = 6
 	nodeVCT  = 2
-	vcfInVCT = 8
+	// screenBudget is the nodes of the VCT after each root move, without
+	// a node cap.
+	screenBudget = 5000
+	// Late-move pruning: a node searches at most its best maxMoves
+	// moves, and of those beyond lmpBase+2·depth (lmpLow+depth for
+	// moves that make or stop no open three) none below the principal
+	// variation.
+	maxMoves = 20
+	lmpBase  = 6
+	lmpLow   = 3
 )
 
 // Options bound a search beyond its context.
@@ -181,6 +195,8 @@ func (e *Engine) Search(ctx context.Context, pos *rules.Position, opts Options) 
 			return finish()
 		}
 	}
+	roots = e.screen(roots, opts.Nodes)
+	res.Move, res.PV = toCell(roots[0]), []engine.Move{toCell(roots[0])}
 	maxDepth := min(b.empty, maxPly-8)
 	if opts.Depth > 0 {
 		maxDepth = min(maxDepth, opts.Depth)
@@ -219,6 +235,49 @@ func (e *Engine) threatBudget(nodes uint64) uint64 {
 		return max(nodes/4, 1)
 	}
 	return 200_000
+}
+
+// screen drops the root moves after which the opponent wins by threats
+// (VCT, a budget each), keeping their order; if every move is lost so,
+// it keeps them all, the latest loss first, for the alpha-beta to pick
+// the one that resists longest.
+func (e *Engine) screen(roots []int, nodes uint64) []int {
+	if len(roots) <= 1 {
+		return roots
+	}
+	b := e.b
+	per := uint64(screenBudget)
+	if nodes > 0 {
+		per = max(nodes/uint64(8*len(roots)), 1)
+	}
+	safe := make([]int, 0, len(roots))
+	var lost, plies []int
+	for i, p := range roots {
+		if e.clock.Stopped() {
+			safe = append(safe, roots[i:]...)
+			break
+		}
+		b.play(p)
+		e.tick()
+		e.budget = e.nodes + per
+		r := e.vct(1, rootVCT)
+		e.budget = 0
+		b.undo()
+		if r > 0 {
+			lost, plies = append(lost, p), append(plies, r)
+		} else {
+			safe = append(safe, p)
+		}
+	}
+	if len(safe) > 0 {
+		return safe
+	}
+	ord := make([]int32, len(plies))
+	for i, r := range plies {
+		ord[i] = int32(r)
+	}
+	sortBy(lost, ord)
+	return lost
 }
 
 // rootMoves returns the moves searched at the root, the best-looking
@@ -340,7 +399,7 @@ func (e *Engine) negamax(depth, ply int, alpha, beta int32) int32 {
 		}
 		return e.evaluate()
 	}
-	if depth == 1 && !forced && b.count[you][clFlex4] == 0 && b.count[me][clThree]+b.count[me][clThree2]+b.count[me][clFourThree] > 0 {
+	if depth == 1 && beta-alpha > 1 && !forced && b.count[you][clFlex4] == 0 && b.count[me][clThree]+b.count[me][clThree2]+b.count[me][clFourThree] > 0 {
 		if r := e.vct(ply, nodeVCT); r > 0 {
 			return Win - int32(ply+r)
 		}
@@ -377,10 +436,13 @@ func (e *Engine) negamax(depth, ply int, alpha, beta int32) int32 {
 	best, bestScore := -1, int32(-Win-1)
 	quiet := len(moves) > 1 && b.count[you][clFlex4] == 0
 	for i, p := range moves {
+		if i >= maxMoves {
+			break
+		}
 		r := 0
 		if quiet && i > 0 && !pvNode {
 			low := b.class(me, p) < clThree && b.class(you, p) < clThree
-			if i >= 8+2*depth || low && i >= 4+depth {
+			if i >= lmpBase+2*depth || low && i >= lmpLow+depth {
 				continue // late-move pruning
 			}
 			if low && depth >= 2 && i >= 3 {
