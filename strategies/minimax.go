@@ -39,7 +39,9 @@ var searchStrategies = []Info{
 // Minimax is Gambit's strong strategy for every game. On Adjacency it is
 // the specialised engine of strategies/adjsearch (bitboards, incremental
 // keys, a table sized by the move time, exact endgame solving) with the
-// evaluation Eval names. On the other games it is negamax alpha-beta with
+// evaluation Eval names. On Gomoku it is the engine of
+// strategies/gomsearch (incremental line patterns, threat-space search,
+// one thread). On the other games it is negamax alpha-beta with
 // iterative deepening, a shared transposition table, principal variation
 // search, move ordering (hash move, the game's own ordering, killer and
 // history heuristics), late-move reductions, Lazy SMP over Limits.Threads
@@ -69,6 +71,7 @@ const (
 // its file minimax_<game>.go, so nothing here knows a game's types.
 var ownEngines = map[string]func(context.Context, engine.Position, Limits, Minimax) (Result, error){
 	"adjacency": searchAdjacency,
+	"gomoku":    searchGomoku,
 }
 
 // Search implements Strategy.

@@ -38,6 +38,10 @@ var gameSpecific = map[string][]struct{ path, why string }{
 		{"strategies/othsolve", "the exact Othello endgame solver"},
 		{"strategies/rules_othello.go", "the search's way into othsolve (exact)"},
 	},
+	"gomoku": {
+		{"strategies/gomsearch", "Gomoku's own search engine: line patterns, threat-space search"},
+		{"strategies/minimax_gomoku.go", "minimax's way into gomsearch (ownEngines)"},
+	},
 	"tictactoe": {
 		{"strategies/seed003.go", "a seed strategy written for Tic-Tac-Toe"},
 	},
