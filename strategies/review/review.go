@@ -248,12 +248,13 @@ const defaultStandardGame = 120_000_000
 //   - Othello: 15 million nodes, about 4 seconds of one thread at the
 //     generic search's 4 million a second, for a 60-move game as for a
 //     short one.
-//   - Gomoku: 600 thousand nodes, about 4 seconds of one thread at its
-//     search's 150 thousand a second.
+//   - Gomoku: 4.5 million nodes, about 4 seconds of one thread at its
+//     engine's (strategies/gomsearch) 1.1 million a second: a 60-move
+//     game took 3.6 s of CPU at load 4 (docs/ai.md, Reviews).
 var standard = map[string]Budget{
 	"connect4": {Game: 200_000_000},
 	"othello":  {Nodes: StandardNodes, Game: 15_000_000},
-	"gomoku":   {Nodes: StandardNodes, Game: 600_000},
+	"gomoku":   {Nodes: StandardNodes, Game: 4_500_000},
 }
 
 // Standard returns the budget of a review of the game named name, the
