@@ -3,6 +3,7 @@ package adjsearch
 import (
 	_ "embed" // the opening book, book.txt
 	"fmt"
+	"maps"
 	"math"
 	"math/bits"
 	"slices"
@@ -11,6 +12,7 @@ import (
 
 	"github.com/gambitbot/gambit/engine"
 	"github.com/gambitbot/gambit/engine/adjacency"
+	"github.com/gambitbot/gambit/strategies/internal/boardsym"
 )
 
 // The opening book of the first mover in games that fill the board (28
@@ -176,29 +178,25 @@ func (r *run) useBook(b adjacency.Board) (engine.Move, BookEntry, bool) {
 }
 
 // The board's eight symmetries as maps of cells: symCells[s][c] is the
-// image of cell c under symmetry s (0 is the identity), and symmetry
-// inverseSym[s] undoes s. (Variables with initialisers, not an init
-// function: the embedded book is read when the package's variables are.)
+// image of cell c under symmetry s — 0 the identity, then boardsym's
+// seven in the order of their names — and symmetry inverseSym[s] undoes
+// s. (Variables with initialisers, not an init function: the embedded
+// book is read when the package's variables are.)
 var symCells, inverseSym = symmetries()
 
 func symmetries() (symCells [8][adjacency.Cells]int, inverseSym [8]int) {
-	for s := range 8 {
+	syms := []func(file, rank int) (int, int){func(f, r int) (int, int) { return f, r }}
+	for _, name := range slices.Sorted(maps.Keys(boardsym.Symmetries)) {
+		syms = append(syms, boardsym.Symmetries[name])
+	}
+	for s, sym := range syms {
 		for c := range adjacency.Cells {
-			f, r := c%8, c/8
-			if s&1 != 0 {
-				f = 7 - f
-			}
-			if s&2 != 0 {
-				r = 7 - r
-			}
-			if s&4 != 0 {
-				f, r = r, f
-			}
+			f, r := sym(c%8, c/8)
 			symCells[s][c] = f + 8*r
 		}
 	}
-	for s := range 8 {
-		for t := range 8 {
+	for s := range syms {
+		for t := range syms {
 			undone := true
 			for c := range adjacency.Cells {
 				undone = undone && symCells[t][symCells[s][c]] == c
