@@ -28,9 +28,10 @@ type firstMoverOpponent struct {
 	depth    int // 0: the strategy's own depth, within the move time
 }
 
-// firstMoverOpponents: alpha-beta to a fixed depth of 4 to 6 plies with a
+// firstMoverOpponents: alpha-beta to a fixed depth of 4 to 8 plies with a
 // sound evaluation (minimax limited by depth, with the learned and the
-// hand-tuned evaluations), and the reports' own Adjacency bots.
+// hand-tuned evaluations), and the reports' own Adjacency bots. Depths 7
+// and 8 come last, so that the openings the others drew stay theirs.
 var firstMoverOpponents = []firstMoverOpponent{
 	{"minimax depth 4", "minimax", 4},
 	{"minimax depth 5", "minimax", 5},
@@ -39,6 +40,8 @@ var firstMoverOpponents = []firstMoverOpponent{
 	{"minimax-hand depth 6", "minimax-hand", 6},
 	{"seed001-minimax", "seed001-minimax", 0},
 	{"seed002-alphabeta", "seed002-alphabeta", 0},
+	{"minimax depth 7", "minimax", 7},
+	{"minimax depth 8", "minimax", 8},
 }
 
 // BenchmarkAdjacencyFirstMover: minimax moving first, at 28 and 8 rounds,

@@ -35,7 +35,7 @@ func searchAdjacency(ctx context.Context, p engine.Position, limits Limits, m Mi
 	pool := adjEngines[m.Eval]
 	e := pool.get(hashMiB)
 	defer pool.put(hashMiB, e)
-	opts := adjsearch.Options{Depth: limits.Depth, Nodes: limits.Nodes, Threads: limits.Threads, MaxTableMiB: hashMiB, Traps: limits.Depth == 0}
+	opts := adjsearch.Options{Depth: limits.Depth, Nodes: limits.Nodes, Threads: limits.Threads, MaxTableMiB: hashMiB, Traps: limits.Depth == 0, Book: limits.Depth == 0}
 	if limits.Progress != nil {
 		opts.Progress = func(r adjsearch.Result) {
 			limits.Progress(Progress{Depth: r.Depth, Move: r.Move, Score: r.Score, Exact: r.Exact, Nodes: r.Nodes, Elapsed: r.Elapsed})

@@ -27,6 +27,7 @@ var gameSpecific = map[string][]struct{ path, why string }{
 		{"strategies/seed001.go", "a seed strategy written for Adjacency"},
 		{"strategies/seed002.go", "a seed strategy written for Adjacency"},
 		{"strategies/daily", "the daily puzzles, chosen by the solvers"},
+		{"internal/train/adjbook", "the generator of adjsearch's opening book (a maintainers' tool)"},
 	},
 	"connect4": {
 		{"strategies/c4solver", "the exact Connect Four solver, its book and the book's generator"},

@@ -99,6 +99,10 @@ type Options struct {
 	// search's reply gets wrong (see trap.go). The value stays exact;
 	// only the move among equal ones changes.
 	Traps bool
+	// Book: in a game that fills the board, play the opening book's move
+	// where the book knows better than this search could (book.go), at
+	// once and without searching.
+	Book bool
 	// Progress, if not nil, is called from the searching goroutine after
 	// each completed iteration with the answer so far.
 	Progress func(Result)
@@ -203,6 +207,13 @@ func (e *Engine) search(ctx context.Context, b adjacency.Board, o Options) (Resu
 	res := Result{Move: engine.Move(fallback), PV: []engine.Move{engine.Move(fallback)}}
 	if ctx.Err() != nil {
 		return res, 0
+	}
+	if m, en, ok := r.useBook(b); ok {
+		res = Result{Move: m, Score: en.Score + settled(b), Depth: en.Depth, PV: []engine.Move{m}, Elapsed: r.clock.Elapsed()}
+		if o.Progress != nil {
+			o.Progress(res)
+		}
+		return res, res.Score * Unit
 	}
 	r.tt = e.table(r.clock.Deadline(), r.clock.Started(), o)
 	threads := max(o.Threads, 1)

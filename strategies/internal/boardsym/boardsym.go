@@ -1,6 +1,7 @@
 // Package boardsym lists the symmetries of the 8×8 board, for the tests
 // that check an evaluation treats every rotation and reflection alike, as
-// the rules of Adjacency do.
+// the rules of Adjacency do, and for the canonical orientation of the
+// Adjacency opening book's positions (strategies/adjsearch).
 package boardsym
 
 import "math/bits"

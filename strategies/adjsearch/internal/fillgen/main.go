@@ -11,6 +11,7 @@ import (
 	"os"
 	"strings"
 
+	"github.com/gambitbot/gambit/strategies/adjsearch"
 	"github.com/gambitbot/gambit/strategies/adjsearch/internal/filltrain"
 )
 
@@ -18,8 +19,15 @@ func main() {
 	cfg := filltrain.DefaultConfig
 	flag.Uint64Var(&cfg.Seed, "seed", 1, "seed of the self-play games")
 	flag.IntVar(&cfg.Games, "games", 600, "self-play games")
+	flag.IntVar(&cfg.ExactMax, "exact", cfg.ExactMax, "sets of at most this many empty cells get exact labels")
+	flag.IntVar(&cfg.ExactSample, "exactsample", cfg.ExactSample, "if positive, the most sets an exactly labelled stage of more than 20 empty cells keeps")
+	from := flag.Int("from", 0, "if above 2, the stages of fewer empty cells keep the embedded weights and are not trained again")
 	out := flag.String("out", "fillweights.go", "the Go file to write")
 	flag.Parse()
+	if *from > 2 {
+		base := adjsearch.EmbeddedFillWeights()
+		cfg.Base, cfg.From = &base, *from
+	}
 	cfg.Progress = func(s filltrain.StageReport) {
 		label := "search"
 		if s.Exact {

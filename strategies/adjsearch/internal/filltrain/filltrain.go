@@ -36,6 +36,19 @@ type Config struct {
 	// their exact value W by the fill solver; larger ones by a search
 	// LabelDepth plies deep whose leaves use the stages fitted before.
 	ExactMax int
+	// ExactSample, if positive, caps the sets of every exactly labelled
+	// stage of more than exactFull empty cells, whose solves take seconds
+	// each: such a stage keeps only the first ExactSample sets met (held
+	// out and training alike).
+	ExactSample int
+	// Base and From: if Base is not nil, the stages of fewer than From
+	// empty cells keep Base's weights and tempo, unlabelled and unfitted,
+	// and training starts at stage From. With Base the weights a run of
+	// the same configuration without From wrote, the result is that run's
+	// (the stages below From would be fitted to the same labels again): a
+	// calibration of the larger stages costs only their labels.
+	Base *adjsearch.FillWeights
+	From int
 	// LabelDepth is the depth of the label searches.
 	LabelDepth int
 	// Ridge is the ridge penalty per set on every weight but the bias, in
@@ -59,8 +72,8 @@ func (c Config) Validate() error {
 	switch {
 	case c.Games < 1:
 		return fmt.Errorf("filltrain: train of %d games: want at least 1", c.Games)
-	case c.Opening < 0 || c.ExactMax < 0 || c.HoldOut < 0 || c.TableMiB < 0:
-		return errors.New("filltrain: train: opening moves, exact cells, hold-out and table size must not be negative")
+	case c.Opening < 0 || c.ExactMax < 0 || c.ExactSample < 0 || c.HoldOut < 0 || c.TableMiB < 0:
+		return errors.New("filltrain: train: opening moves, exact cells, exact sample, hold-out and table size must not be negative")
 	case c.LabelDepth < 1:
 		return fmt.Errorf("filltrain: train: label depth %d: want at least 1", c.LabelDepth)
 	case c.Explore < 0 || c.Explore > 1:
@@ -88,6 +101,11 @@ type StageReport struct {
 	// stage's tempo alone (the mean estimate).
 	Learned, Neutral, Tempo float64
 }
+
+// exactFull is the most empty cells of a stage that ExactSample leaves
+// whole: the exactly labelled stages of the weights before the
+// calibration on larger exact solves.
+const exactFull = 20
 
 // window bounds the label searches: beyond every value of a set, in
 // Units.
@@ -120,8 +138,15 @@ func Train(ctx context.Context, cfg Config) (*adjsearch.FillWeights, []StageRepo
 	w := new(adjsearch.FillWeights)
 	var reports []StageReport
 	for n := 2; n < adjsearch.FillStages; n++ {
+		if cfg.Base != nil && n < cfg.From {
+			w.Weights[n], w.Tempo[n] = cfg.Base.Weights[n], cfg.Base.Tempo[n]
+			continue
+		}
 		sr := StageReport{Empty: n, Exact: n <= cfg.ExactMax}
 		samples := byStage[n]
+		if sr.Exact && n > exactFull && cfg.ExactSample > 0 && len(samples) > cfg.ExactSample {
+			samples = samples[:cfg.ExactSample]
+		}
 		for i := range samples {
 			s := &samples[i]
 			if sr.Exact {

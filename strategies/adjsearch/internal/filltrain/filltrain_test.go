@@ -162,3 +162,48 @@ func TestTrainFillStopsWhenCancelled(t *testing.T) {
 		t.Fatalf("cancelled training: error %v, want context.Canceled", err)
 	}
 }
+
+// TestTrainFillFromTheBaseIsTheWholeRun: a run that keeps the stages
+// below From from the weights of the same configuration's whole run
+// writes the same weights as that run, and reports only the stages it
+// trained.
+func TestTrainFillFromTheBaseIsTheWholeRun(t *testing.T) {
+	if testing.Short() {
+		t.Skip("trains twice")
+	}
+	cfg := smallFill(5)
+	base, _, err := Train(context.Background(), cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg.Base, cfg.From = base, 9
+	w, rep, err := Train(context.Background(), cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if *w != *base {
+		t.Fatal("the run from stage 9 on the whole run's weights wrote other weights")
+	}
+	if len(rep) != adjsearch.FillStages-9 || rep[0].Empty != 9 {
+		t.Fatalf("%d stages reported from %d, want %d from 9", len(rep), rep[0].Empty, adjsearch.FillStages-9)
+	}
+}
+
+// TestExactSampleCapsTheLargeExactStages: with ExactSample, an exactly
+// labelled stage above 20 empty cells keeps that many sets.
+func TestExactSampleCapsTheLargeExactStages(t *testing.T) {
+	if testing.Short() {
+		t.Skip("solves sets of 21 and 22 empty cells")
+	}
+	cfg := smallFill(6)
+	cfg.Games, cfg.ExactMax, cfg.ExactSample = 4, 22, 2
+	_, rep, err := Train(context.Background(), cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, s := range rep {
+		if got := s.Train + s.HeldOut; s.Empty > 20 && s.Exact && got > 2 || s.Empty <= 20 && got < 3 {
+			t.Errorf("stage %d (exact %v): %d sets", s.Empty, s.Exact, got)
+		}
+	}
+}
