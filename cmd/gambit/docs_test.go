@@ -28,9 +28,10 @@ var docSkips = map[string]string{
 	// so their answer, depends on the machine's speed. analyze.txtar runs
 	// the same positions (or nearby ones) bounded by --depth or to an
 	// exact end, with --time as a hang guard only.
-	"analyze --game adjacency --position ......oo/......oo/......../......../......../......../xx....../xx...... o 8 --time 10s --json": "solving and its traps take 17 million nodes, more than 10 s under -race on a loaded machine; analyze.txtar solves the o 4 position",
-	"analyze --game connect4 --position 2252576253462244111563 --json":                                                                  "time-bound; analyze.txtar runs it with --time 1m",
-	"analyze --game connect4 --position start --json":                                                                                   "time-bound; analyze.txtar runs it with --depth 8",
+	"analyze --game adjacency --position ......oo/......oo/......../......../......../......../xx....../xx...... o 8 --time 10s --json":                      "solving and its traps take 17 million nodes, more than 10 s under -race on a loaded machine; analyze.txtar solves the o 4 position",
+	"analyze --game connect4 --position 2252576253462244111563 --json":                                                                                       "time-bound; analyze.txtar runs it with --time 1m",
+	"analyze --game othello --position o..oooox/.oooooox/ooxxooox/ooxoooxx/ooooooxx/...oooox/....o..x/........ x --moves a2 b1 --time 5s --threads 1 --json": "time-bound: the exact solve fits in 5 s on any machine we know, but no test may depend on it; strategies' TestOthelloExactNearTheEnd and othsolve's FFO tests check the solver",
+	"analyze --game connect4 --position start --json":                                                                                                        "time-bound; analyze.txtar runs it with --depth 8",
 
 	// Compares two builds of gambit: needs the other commit's binary.
 	"arena --game adjacency --external v2=minimax@/tmp/gambit-v2,v1=minimax@/tmp/gambit-v1/gambit --rounds 8,16,28 --games 24 --time 100ms --seed 21 --concurrency 2": "needs two built binaries and runs for minutes",
@@ -41,7 +42,7 @@ var docSkips = map[string]string{
 	"arena --game connect4 --players minimax,mcts,seed004-minimax,beam,annealing,hill-steepest,hill-sideways,hill-stochastic,genetic,genetic-roulette,greedy,random --games 10 --time 20ms --seed 1 --concurrency 2":                              "a figure: minutes of games",
 	"arena --game tictactoe --players minimax,seed003-minimax,mcts,beam,annealing,hill-steepest,hill-sideways,hill-stochastic,genetic,genetic-roulette,greedy,random --games 10 --time 20ms --seed 1 --concurrency 2":                             "a figure: minutes of games",
 	"arena --game othello --players minimax,mcts,beam,annealing,hill-steepest,hill-sideways,hill-stochastic,genetic,genetic-roulette,greedy,random --games 10 --time 20ms --seed 1 --concurrency 2":                                               "a figure: minutes of games",
-	"arena --game gomoku --players minimax,mcts,beam,annealing,hill-steepest,hill-sideways,hill-stochastic,genetic,genetic-roulette,greedy,random --games 4 --time 20ms --seed 1 --concurrency 2":                                                 "a figure: minutes of games",
+	"arena --game gomoku --players minimax,mcts,beam,annealing,hill-steepest,hill-sideways,hill-stochastic,genetic,genetic-roulette,greedy,random --games 10 --time 20ms --seed 1 --concurrency 2":                                                "a figure: minutes of games",
 }
 
 // docExample is one example command line in the documentation.

@@ -96,7 +96,7 @@ var figures = []figure{
 	rating("connect4", "10"),
 	rating("tictactoe", "10"),
 	rating("othello", "10"),
-	rating("gomoku", "4"),
+	rating("gomoku", "10"),
 	{name: "Adjacency: depth from the opening in 1 s (adjsearch)", about: "Nominal depth and nodes a second, 1 and 2 threads.",
 		args: goBench("-bench", "OpeningDepth", "-benchtime", "3x", "./strategies/adjsearch"), small: goBench("-bench", "OpeningDepth", "-benchtime", "1x", "./strategies/adjsearch"), long: true},
 	{name: "Adjacency: exact solves of self-play endgames (adjsearch)", about: "16, 18 and 20 plies from the end.",
