@@ -34,6 +34,9 @@ var gameSpecific = map[string][]struct{ path, why string }{
 		{"strategies/seed004.go", "a seed strategy written for Connect Four"},
 		{"strategies/daily", "the daily puzzles, chosen by the solvers"},
 	},
+	"othello": {
+		{"internal/train/othello", "the training of Othello's evaluation and the building of its opening book"},
+	},
 	"tictactoe": {
 		{"strategies/seed003.go", "a seed strategy written for Tic-Tac-Toe"},
 	},
