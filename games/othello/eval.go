@@ -16,7 +16,10 @@ const Unit = 16
 // weightsFile is the evaluation's weights, fitted by the training
 // command (docs/ai.md, "Othello's evaluation").
 //
-//go:generate go run ../../internal/train/othello -out weights.bin -book book.bin
+// The book (book.go) is built after the weights, with them.
+//
+//go:generate go run ../../internal/train/othello -out weights.bin
+//go:generate go run ../../internal/train/othello -book book.bin
 //go:embed weights.bin
 var weightsFile []byte
 

@@ -55,8 +55,8 @@ func run(args []string, log io.Writer) error {
 	fs.IntVar(&t.workers, "workers", 2, "positions labelled at once")
 	fs.Uint64Var(&t.seed, "seed", 1, "seed of the self-play")
 	var b booker
-	fs.IntVar(&b.plies, "book-plies", 8, "plies from the start the book covers")
-	fs.IntVar(&b.depth, "book-depth", 12, "plies each book position is searched")
+	fs.IntVar(&b.plies, "book-plies", 10, "plies from the start the book covers")
+	fs.IntVar(&b.depth, "book-depth", 14, "plies each book position is searched")
 	fs.IntVar(&b.width, "book-width", 2, "moves of a position kept and followed")
 	fs.IntVar(&b.margin, "book-margin", 2, "discs from the best within which a move is kept")
 	if err := fs.Parse(args); err != nil {
