@@ -130,3 +130,50 @@ func TestReadsAreFolded(t *testing.T) {
 		}
 	}
 }
+
+// TestNoLeanTowardsTheSideToMove checks the embedded weights for the lean
+// that training on searches of one depth taught them (docs/ai.md,
+// "Othello's evaluation"): over the start and positions of random
+// openings, searches of successive depths, whose leaves alternate the
+// side to move, agree on average within three discs (the embedded
+// weights: about 1.2; the weights with the lean swung by 16–18 discs
+// from one depth to the next).
+func TestNoLeanTowardsTheSideToMove(t *testing.T) {
+	var negamax func(own, opp uint64, depth int) int
+	negamax = func(own, opp uint64, depth int) int {
+		moves := rules.LegalMoves(own, opp)
+		if depth == 0 || moves == 0 {
+			return Evaluate(own, opp)
+		}
+		best := -64 * Unit
+		for ; moves != 0; moves &= moves - 1 {
+			bit := moves & -moves
+			f := rules.Flips(own, opp, bit)
+			best = max(best, -negamax(opp&^f, own|f|bit, depth-1))
+		}
+		return best
+	}
+	rng := rand.New(rand.NewPCG(11, 12))
+	const positions = 20
+	var swing [4]int // the sum over positions of depth d+1's score minus depth d's
+	for i := range positions {
+		p := rules.New()
+		for n := i; n > 0; n-- {
+			moves := p.Moves(nil)
+			p.Play(moves[rng.IntN(len(moves))])
+		}
+		me := p.SideToMove()
+		own, opp := p.Bitboard(me), p.Bitboard(me.Other())
+		prev := negamax(own, opp, 1)
+		for depth := 2; depth <= 4; depth++ {
+			v := negamax(own, opp, depth)
+			swing[depth-1] += v - prev
+			prev = v
+		}
+	}
+	for d := 1; d < 4; d++ {
+		if mean := float64(swing[d]) / positions / Unit; mean > 3 || mean < -3 {
+			t.Errorf("depth %d scores %.1f discs above depth %d on average", d+1, mean, d)
+		}
+	}
+}
