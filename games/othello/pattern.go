@@ -243,17 +243,26 @@ type Weights struct {
 func NewWeights(stages [Stages][]int16) (*Weights, error) {
 	w := &Weights{}
 	for s, v := range stages {
-		if len(v) != StageWeights {
-			return nil, fmt.Errorf("othello: stage %d has %d weights, want %d", s, len(v), StageWeights)
+		if err := w.SetStage(s, v); err != nil {
+			return nil, err
 		}
-		for i, x := range v {
-			if x < -MaxWeight || x > MaxWeight {
-				return nil, fmt.Errorf("othello: stage %d: weight %d is %d, beyond ±%d", s, i, x, MaxWeight)
-			}
-		}
-		w.folded[s] = fold(v)
 	}
 	return w, nil
+}
+
+// SetStage replaces the weights of stage s by v, StageWeights in Units
+// within ±MaxWeight: the trainer fits one stage at a time.
+func (w *Weights) SetStage(s int, v []int16) error {
+	if len(v) != StageWeights {
+		return fmt.Errorf("othello: stage %d has %d weights, want %d", s, len(v), StageWeights)
+	}
+	for i, x := range v {
+		if x < -MaxWeight || x > MaxWeight {
+			return fmt.Errorf("othello: stage %d: weight %d is %d, beyond ±%d", s, i, x, MaxWeight)
+		}
+	}
+	w.folded[s] = fold(v)
+	return nil
 }
 
 // Evaluate returns the evaluation, in Units, of the position where the

@@ -16,7 +16,7 @@ import (
 func TestTrainsAndBuildsTheBook(t *testing.T) {
 	dir := t.TempDir()
 	weights, book := filepath.Join(dir, "weights.bin"), filepath.Join(dir, "book.bin")
-	if err := run([]string{"-out", weights, "-games", "20", "-generations", "2", "-depth", "1", "-exact", "8", "-iterations", "5"}, io.Discard); err != nil {
+	if err := run([]string{"-out", weights, "-games", "12", "-generations", "2", "-depth", "1", "-exact", "6", "-iterations", "3"}, io.Discard); err != nil {
 		t.Fatal(err)
 	}
 	data, err := os.ReadFile(weights)

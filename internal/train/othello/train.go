@@ -55,10 +55,6 @@ func (t *trainer) train() ([]byte, error) {
 		fmt.Fprintf(t.log, "generation %d: %d games, %d positions, %v\n", gen+1, games, count(byStage), time.Since(start).Round(time.Millisecond))
 		for s := othello.Stages - 1; s >= 0; s-- {
 			begin := time.Now()
-			w, err := othello.NewWeights(stages)
-			if err != nil {
-				return nil, err
-			}
 			t.label(byStage[s], w)
 			// The stage is fitted on its positions and the next stage's,
 			// labelled already, for twice the data; every tenth position
@@ -75,6 +71,9 @@ func (t *trainer) train() ([]byte, error) {
 				fitted = append(fitted, byStage[s+1]...)
 			}
 			stages[s] = t.fit(fitted)
+			if err := w.SetStage(s, stages[s]); err != nil {
+				return nil, err
+			}
 			fmt.Fprintf(t.log, "generation %d stage %d: %d positions, labels %.2f discs RMS, error %.2f fitted, %.2f held out, %v\n",
 				gen+1, s, len(byStage[s]), rms(nil, held)/othello.Unit, rms(stages[s], fitted)/othello.Unit, rms(stages[s], held)/othello.Unit, time.Since(begin).Round(time.Millisecond))
 		}
@@ -258,25 +257,24 @@ func (t *trainer) fit(samples []sample) []int16 {
 }
 
 // rms returns the root-mean-square error in Units of one stage's weights
-// v on samples; with v nil, of the labels themselves.
+// v on samples (their sum over every read, unclamped); with v nil, of
+// the labels themselves.
 func rms(v []int16, samples []sample) float64 {
 	if len(samples) == 0 {
 		return 0
 	}
-	var stages [othello.Stages][]int16
-	for s := range stages {
-		stages[s] = v
-		if v == nil {
-			stages[s] = make([]int16, othello.StageWeights)
-		}
-	}
-	w, err := othello.NewWeights(stages)
-	if err != nil {
-		panic(err) // fit keeps the weights within bounds
-	}
 	sum := 0.0
 	for _, s := range samples {
-		d := float64(w.Evaluate(s.own, s.opp)) - s.label
+		d := -s.label
+		if v != nil {
+			f := othello.Read(s.own, s.opp)
+			for _, i := range f.Patterns {
+				d += float64(v[i])
+			}
+			for i, x := range f.Scalars {
+				d += float64(v[len(v)-len(f.Scalars)+i]) * float64(x)
+			}
+		}
 		sum += d * d
 	}
 	return math.Sqrt(sum / float64(len(samples)))
