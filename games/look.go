@@ -269,6 +269,14 @@ type AI struct {
 	// half the time. Without it greedy evaluates every move and playouts
 	// are uniformly random.
 	Gain func(p engine.Position, m engine.Move) int
+	// Book, if not nil, is the game's opening book, which minimax plays
+	// from before searching: the book's move in p, the value of p (its
+	// best move's score) in internal units and the depth in plies the book
+	// searched it to, with ok false when
+	// p is not in the book. With seed 0 it is the book's best move;
+	// otherwise one of its near-equal moves, the same for the same seed
+	// and position (Limits.Seed: games vary, replays repeat).
+	Book func(p engine.Position, seed uint64) (m engine.Move, score, depth int, ok bool)
 	// Ratings are the calibrated ratings of the strategies that play the
 	// game, by strategy name: the Elo figures of one round robin of all of
 	// them in `gambit arena`, whose fit puts the mean strategy at 1500

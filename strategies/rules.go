@@ -18,6 +18,14 @@ func (r gameRules) evaluate(p engine.Position) int { return r.ai.Evaluate(p) }
 
 func (r gameRules) orderBonus(p engine.Position, m engine.Move) int { return r.ai.Order(p, m) }
 
+// book answers from the game's opening book, if it has one.
+func (r gameRules) book(p engine.Position, seed uint64) (engine.Move, int, int, bool) {
+	if r.ai.Book == nil {
+		return engine.NoMove, 0, 0, false
+	}
+	return r.ai.Book(p, seed)
+}
+
 // exact are the games whose search has an exact solver of its own, by
 // game name (games/catalog): each makes its rules from the plug-in's, in
 // its own file (rules_<game>.go), so nothing here knows a game's types.

@@ -33,6 +33,15 @@ type rules interface {
 	orderBonus(p engine.Position, m engine.Move) int
 }
 
+// opening is implemented by rules whose game has an opening book
+// (games.AI.Book), which the search answers from before searching.
+type opening interface {
+	// book returns the book's move in p, the value of p in internal
+	// units and the depth the book searched it to; ok false when p is not
+	// in the book. seed chooses among near-equal moves (games.AI.Book).
+	book(p engine.Position, seed uint64) (m engine.Move, units, depth int, ok bool)
+}
+
 // exactSolver is implemented by rules that have a dedicated solver for
 // the iteration that searches to the end of the game.
 type exactSolver interface {
@@ -100,6 +109,18 @@ func runSearch(ctx context.Context, pos engine.Position, limits Limits, r rules,
 	res := Result{Move: fallback, PV: []engine.Move{fallback}}
 	if ctx.Err() != nil {
 		return res, nil
+	}
+	if b, ok := r.(opening); ok {
+		// The book's depth stands for the search it saves; a search
+		// capped shallower than that searches (the book's own builder
+		// does).
+		if m, units, depth, ok := b.book(pos, limits.Seed); ok && pos.Legal(m) && (limits.Depth == 0 || limits.Depth >= depth) {
+			res = Result{Move: m, Score: units / r.unit(), Units: units, Depth: depth, PV: []engine.Move{m}}
+			if limits.Progress != nil {
+				limits.Progress(Progress{Depth: depth, Move: m, Score: res.Score})
+			}
+			return res, nil
+		}
 	}
 	s := &search{cfg: cfg, rules: r, limits: limits}
 	s.clock.Start(ctx, limits.Nodes, nil)

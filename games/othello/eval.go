@@ -1,7 +1,8 @@
 package othello
 
 import (
-	"math/bits"
+	_ "embed"
+	"sync"
 
 	"github.com/gambitbot/gambit/engine"
 	rules "github.com/gambitbot/gambit/engine/othello"
@@ -12,20 +13,24 @@ import (
 // difference.
 const Unit = 16
 
-// Squares by their role, as bitboards (bit c for cell c, a1 = 0, rows
-// from the top).
-const (
-	corners = 1<<0 | 1<<7 | 1<<56 | 1<<63
-)
+// weightsFile is the evaluation's weights, fitted by the training
+// command (docs/ai.md, "Othello's evaluation").
+//
+// The book (book.go) is built after the weights, with them.
+//
+//go:generate go run ../../internal/train/othello -out weights.bin
+//go:generate go run ../../internal/train/othello -book book.bin
+//go:embed weights.bin
+var weightsFile []byte
 
-// xSquares[i] and cSquares[i] are the squares next to corner i (a1, h1,
-// a8, h8): diagonally (the X-square) and along the edges (the two
-// C-squares).
-var (
-	cornerBits = [4]uint64{1 << 0, 1 << 7, 1 << 56, 1 << 63}
-	xSquares   = [4]uint64{1 << 9, 1 << 14, 1 << 49, 1 << 54}
-	cSquares   = [4]uint64{1<<1 | 1<<8, 1<<6 | 1<<15, 1<<48 | 1<<57, 1<<55 | 1<<62}
-)
+// weights are the embedded weights, decoded on first use.
+var weights = sync.OnceValue(func() *Weights {
+	w, err := ParseWeights(weightsFile)
+	if err != nil {
+		panic(err) // the embedded file is part of the build; its test decodes it
+	}
+	return w
+})
 
 // evaluate estimates an unfinished position for the side to move.
 func evaluate(p engine.Position) int {
@@ -36,38 +41,9 @@ func evaluate(p engine.Position) int {
 
 // Evaluate is the static evaluation, in Units, of the position where the
 // side to move has the discs own and its opponent opp: an estimate of the
-// final disc difference from the side to move's point of view.
-//
-// Discs count for little while the board is open (a side with few discs
-// often has the more moves) and for their full worth once it is nearly
-// full. Mobility — the moves each side has now — counts a disc and a half
-// a move; frontier discs, next to an empty square, count against their
-// side, since they give the opponent moves. A corner is never flipped
-// again and counts eight discs. An X-square (diagonally next to an empty
-// corner) hands that corner to the opponent and counts four discs
-// against; a C-square (next to it along the edge) a disc and a half.
-// Parity: with 16 or fewer empty squares, the side to move on an odd
-// number of them expects the last move, worth two discs.
-func Evaluate(own, opp uint64) int {
-	empty := ^(own | opp)
-	n := bits.OnesCount64(empty)
-	score := Unit * (bits.OnesCount64(own) - bits.OnesCount64(opp)) * (64 - n) / 64
-	score += 24 * (bits.OnesCount64(rules.LegalMoves(own, opp)) - bits.OnesCount64(rules.LegalMoves(opp, own)))
-	frontier := neighbours(empty)
-	score -= 6 * (bits.OnesCount64(own&frontier) - bits.OnesCount64(opp&frontier))
-	score += 8 * Unit * (bits.OnesCount64(own&corners) - bits.OnesCount64(opp&corners))
-	for i, corner := range cornerBits {
-		if corner&empty == 0 {
-			continue
-		}
-		score -= 4 * Unit * (bits.OnesCount64(own&xSquares[i]) - bits.OnesCount64(opp&xSquares[i]))
-		score -= 3 * Unit / 2 * (bits.OnesCount64(own&cSquares[i]) - bits.OnesCount64(opp&cSquares[i]))
-	}
-	if n <= 16 && n&1 == 1 {
-		score += 2 * Unit
-	}
-	return max(-64*Unit+1, min(64*Unit-1, score))
-}
+// final disc difference from the side to move's point of view, by the
+// embedded pattern weights (pattern.go).
+func Evaluate(own, opp uint64) int { return weights().Evaluate(own, opp) }
 
 // neighbours returns the squares next to b in any of the eight directions.
 func neighbours(b uint64) uint64 {

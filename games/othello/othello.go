@@ -84,7 +84,7 @@ var Game = &games.Game{
 			"With no move, choose **pass** in the menu or type `/move cell:pass`.",
 	},
 	AI: &games.AI{
-		Unit: Unit, Evaluate: evaluate, Order: order, Ratings: ratings,
+		Unit: Unit, Evaluate: evaluate, Order: order, Book: bookMove, Ratings: ratings,
 		Gain: func(p engine.Position, m engine.Move) int { return bits.OnesCount64(p.(*rules.Position).FlipsOf(m)) },
 	},
 	Perft: func(p engine.Position, depth int) games.PerftCounts {

@@ -38,6 +38,7 @@ var gameSpecific = map[string][]struct{ path, why string }{
 	"othello": {
 		{"strategies/othsolve", "the exact Othello endgame solver"},
 		{"strategies/rules_othello.go", "the search's way into othsolve (exact)"},
+		{"internal/train/othello", "the training of Othello's evaluation and the building of its opening book"},
 	},
 	"gomoku": {
 		{"strategies/gomsearch", "Gomoku's own search engine: line patterns, threat-space search"},

@@ -33,6 +33,6 @@ func Example() {
 	fmt.Println("score", r.Score, "move", p.FormatMove(r.Move))
 	fmt.Println(strings.Join(pv, " "))
 	// Output:
-	// score -38 move c7
-	// c7 a7 b7 b8 d7 f8 c6 f7 g7 a8 pass d8 e8 c8 g8 a6 pass h8
+	// score -38 move b7
+	// b7 a7 c7 b8 d7 f8 c6 f7 g7 a8 pass d8 e8 c8 g8 a6 pass h8
 }
