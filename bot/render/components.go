@@ -123,32 +123,42 @@ func menus(l *i18n.Localizer, g *storage.Game, gm *games.Game, pos engine.Positi
 		slices.SortFunc(moves, gm.Input.Order)
 	}
 	var rows []discordgo.MessageComponent
-	one := 1
 	for i, grp := range gm.Input.Groups {
 		var opts []discordgo.SelectMenuOption
 		for _, m := range moves {
-			if !grp.Has(m) {
-				continue
+			if grp.Has(m) {
+				opts = append(opts, moveOption(l, gm, pos, m))
 			}
-			name := pos.FormatMove(m)
-			opt := discordgo.SelectMenuOption{Label: name, Value: name}
-			if gm.Input.Hint != nil {
-				opt.Description = gameWords(l, gm, gm.Input.Hint(pos, m))
-			}
-			opts = append(opts, opt)
 		}
-		if len(opts) == 0 {
-			continue
+		if len(opts) > 0 {
+			rows = append(rows, selectMenu(g, i+1, placeholder(l, gm, i+1, grp.Placeholder, opts[0].Label, opts[len(opts)-1].Label), opts))
 		}
-		rows = append(rows, row(discordgo.SelectMenu{
-			CustomID:    customid.Pick.Build(string(g.ID), Ply(g), strconv.Itoa(i+1)),
-			Placeholder: placeholder(l, gm, i+1, grp.Placeholder, opts[0].Label, opts[len(opts)-1].Label),
-			MinValues:   &one,
-			MaxValues:   1,
-			Options:     opts,
-		}))
 	}
 	return rows
+}
+
+// moveOption is the menu option of the move m of pos: its name, described
+// by the input's hint.
+func moveOption(l *i18n.Localizer, gm *games.Game, pos engine.Position, m engine.Move) discordgo.SelectMenuOption {
+	name := pos.FormatMove(m)
+	opt := discordgo.SelectMenuOption{Label: name, Value: name}
+	if gm.Input.Hint != nil {
+		opt.Description = gameWords(l, gm, gm.Input.Hint(pos, m))
+	}
+	return opt
+}
+
+// selectMenu is the action row of a menu of moves of g, group n (0 for
+// the picks), one choice among opts.
+func selectMenu(g *storage.Game, n int, placeholder string, opts []discordgo.SelectMenuOption) discordgo.MessageComponent {
+	one := 1
+	return row(discordgo.SelectMenu{
+		CustomID:    customid.Pick.Build(string(g.ID), Ply(g), strconv.Itoa(n)),
+		Placeholder: placeholder,
+		MinValues:   &one,
+		MaxValues:   1,
+		Options:     opts,
+	})
 }
 
 // picksMenu returns the one select of the game's Picks under its column
@@ -157,24 +167,12 @@ func menus(l *i18n.Localizer, g *storage.Game, gm *games.Game, pos engine.Positi
 func picksMenu(l *i18n.Localizer, g *storage.Game, gm *games.Game, pos engine.Position) []discordgo.MessageComponent {
 	var opts []discordgo.SelectMenuOption
 	for _, m := range gm.Input.Picks(pos) {
-		name := pos.FormatMove(m)
-		opt := discordgo.SelectMenuOption{Label: name, Value: name}
-		if gm.Input.Hint != nil {
-			opt.Description = gameWords(l, gm, gm.Input.Hint(pos, m))
-		}
-		opts = append(opts, opt)
+		opts = append(opts, moveOption(l, gm, pos, m))
 	}
 	if len(opts) == 0 {
 		return nil
 	}
-	one := 1
-	return []discordgo.MessageComponent{row(discordgo.SelectMenu{
-		CustomID:    customid.Pick.Build(string(g.ID), Ply(g), "0"),
-		Placeholder: gameText(l, gm, "picks", gm.Input.PicksPlaceholder),
-		MinValues:   &one,
-		MaxValues:   1,
-		Options:     opts[:min(len(opts), games.MaxPicks)],
-	})}
+	return []discordgo.MessageComponent{selectMenu(g, 0, gameText(l, gm, "picks", gm.Input.PicksPlaceholder), opts[:min(len(opts), games.MaxPicks)])}
 }
 
 // moveButtons returns a button per legal move, five to a row, with the
