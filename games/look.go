@@ -213,6 +213,10 @@ type Text struct {
 	ID string
 	// Args are the message's placeholders as name, value pairs.
 	Args []any
+	// GridOnly marks a text that explains the emoji grid (the 15-puzzle's
+	// letters for tiles 10–15): a board shown as a picture alone leaves it
+	// out.
+	GridOnly bool
 }
 
 // Group is one select menu of the Menus layout.

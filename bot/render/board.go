@@ -1,6 +1,7 @@
 package render
 
 import (
+	"slices"
 	"strconv"
 	"strings"
 
@@ -47,6 +48,22 @@ func labelEmoji(label string) string {
 	return label
 }
 
+// wideLabel draws a row label of up to two digits two emoji wide: a
+// keycap per digit, one digit after the corner's square.
+func wideLabel(label string) string {
+	var sb strings.Builder
+	if len(label) == 1 {
+		sb.WriteString(cornerEmoji)
+	}
+	for _, c := range label {
+		if c < '0' || c > '9' {
+			return label
+		}
+		sb.WriteString(keycap(int(c - '0')))
+	}
+	return sb.String()
+}
+
 // isLetterLabel reports whether label is drawn as a regional indicator.
 func isLetterLabel(label string) bool { return len(label) == 1 && label[0] >= 'a' && label[0] <= 'z' }
 
@@ -74,13 +91,20 @@ func isRegional(s string) bool {
 // grid draws a board model as an emoji grid: row labels on the left,
 // column labels below (with a corner piece when both are there).
 func grid(look games.Look, b games.Board) string {
+	rowLabel, corner := labelEmoji, cornerEmoji
+	if slices.ContainsFunc(b.RowLabels, func(l string) bool { return len(l) > 1 && labelEmoji(l) == l }) {
+		// A label no one emoji draws (Gomoku's rows 11–15) would sit
+		// narrower than the others and shift its row: every row label is
+		// then two emoji wide, its digits as keycaps.
+		rowLabel, corner = wideLabel, cornerEmoji+cornerEmoji
+	}
 	var sb strings.Builder
 	for i, row := range b.Rows {
 		if i > 0 {
 			sb.WriteString("\n")
 		}
 		if b.RowLabels != nil {
-			sb.WriteString(labelEmoji(b.RowLabels[i]))
+			sb.WriteString(rowLabel(b.RowLabels[i]))
 		}
 		prev := ""
 		for _, c := range row {
@@ -95,7 +119,7 @@ func grid(look games.Look, b games.Board) string {
 	if b.ColLabels != nil {
 		sb.WriteString("\n")
 		if b.RowLabels != nil {
-			sb.WriteString(cornerEmoji)
+			sb.WriteString(corner)
 		}
 		for i, l := range b.ColLabels {
 			if i > 0 && isLetterLabel(l) && isLetterLabel(b.ColLabels[i-1]) {

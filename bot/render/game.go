@@ -229,6 +229,7 @@ func game(v View) (Message, *File) {
 	embed := &discordgo.MessageEmbed{Title: clip(heading(l, g), maxTitle), Color: colourGrey, Footer: idFooter(l, g, g.Status == storage.StatusActive)}
 	lines := append(playerLines(l, g, gm, pos), "")
 	var pic *File
+	gridShown := false
 	if pos == nil {
 		lines = append(lines, l.T("board.unavailable"), "")
 	} else {
@@ -239,7 +240,7 @@ func game(v View) (Message, *File) {
 			pic = boardPicture(l, gm, board, Ply(g))
 		}
 		if pic == nil || form != storage.BoardPicture { // the grid, also where the picture failed
-			lines = append(lines, grid(gm.Look, board), "")
+			lines, gridShown = append(lines, grid(gm.Look, board), ""), true
 		}
 		if line := lastMoveLine(l, g, gm, pos, last); line != "" {
 			lines = append(lines, line)
@@ -276,7 +277,9 @@ func game(v View) (Message, *File) {
 		}
 	} else {
 		if pos != nil && gm.Look.Progress != nil && !pos.Terminal() {
-			lines = append(lines, gameWords(l, gm, gm.Look.Progress(pos, options(gm, g))))
+			if p := gm.Look.Progress(pos, options(gm, g)); gridShown || !p.GridOnly {
+				lines = append(lines, gameWords(l, gm, p))
+			}
 		}
 		mover := g.Players[g.Turn]
 		mark := ""

@@ -95,7 +95,7 @@ func game(size int, name, title, start string) *games.Game {
 	}
 	if size == 4 {
 		g.Look.Progress = func(engine.Position, games.Options) games.Text {
-			return games.Text{English: "🇦 to 🇫 are the tiles 10 to 15.", ID: "progress"}
+			return games.Text{English: "🇦 to 🇫 are the tiles 10 to 15.", ID: "progress", GridOnly: true}
 		}
 	}
 	return g
