@@ -41,20 +41,19 @@ func Leaks(text string, ids ...string) []string {
 }
 
 // IDs keeps of names those a player would not read as words: with a
-// digit or a hyphen ("connect4", "greedy-h1"), or among the algorithms'
-// bare names ("minimax", "mcts", "astar", "idastar", "bfs", "dfs",
-// "ids").
+// digit or a hyphen ("connect4", "greedy-h1"), or among notWords
+// ("minimax", "tictactoe").
 func IDs(names ...string) []string {
 	var out []string
 	for _, n := range names {
 		n = strings.ToLower(n)
-		if strings.ContainsAny(n, "0123456789-") || slices.Contains(bareAlgorithms, n) || n == "tictactoe" {
+		if strings.ContainsAny(n, "0123456789-") || slices.Contains(notWords, n) {
 			out = append(out, n)
 		}
 	}
 	return out
 }
 
-// bareAlgorithms are the algorithms' IDs that contain no digit or hyphen
-// and are no word a player reads.
-var bareAlgorithms = []string{"minimax", "mcts", "astar", "idastar", "bfs", "dfs", "ids"}
+// notWords are the IDs without a digit or a hyphen that are no word a
+// player reads: the algorithms' bare names and a game's run together.
+var notWords = []string{"minimax", "mcts", "astar", "idastar", "bfs", "dfs", "ids", "tictactoe"}
