@@ -1,6 +1,7 @@
 package playground_test
 
 import (
+	"slices"
 	"context"
 	"fmt"
 	"os"
@@ -553,6 +554,17 @@ func TestBrowserSpeakingIndonesian(t *testing.T) {
 	}
 	shot := value(t, ctx, chromedp.FullScreenshot(100))
 	t.Logf("screenshot: %s", saveArtifact(t, "playground-indonesian.png", shot))
+
+	// "/" lists the commands by the names alice reads, in their order:
+	// they were sorted by the English names.
+	run(t, ctx,
+		typeInto("#command-input", "/"),
+		chromedp.WaitVisible(css(".command-suggestion")),
+	)
+	listed := value(t, ctx, chromedp.Evaluate[[]string](`[...document.querySelectorAll('.command-suggestion .suggestion-name')].map((e) => e.textContent)`))
+	if !slices.IsSorted(listed) || len(listed) < 5 || !slices.Contains(listed, "/"+i18n.For(i18n.Indonesian).T("cmd.help.name")) {
+		t.Errorf("alice, in Indonesian, is offered the commands %q: want her names, in order", listed)
+	}
 
 	// A locale the selector does not offer, as a stale page could send.
 	run(t, ctx,

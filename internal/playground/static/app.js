@@ -875,11 +875,12 @@ function showCommandError(text) {
 }
 
 // commands returns the slash commands (type 1; the others are context
-// menu commands) by name.
+// menu commands) by the name the selected member's Discord shows, in
+// their language's order (/bantuan before /main in Indonesian).
 function commands() {
   return (state.info?.commands ?? [])
     .filter((c) => (c.type ?? 1) === 1)
-    .sort((a, b) => a.name.localeCompare(b.name));
+    .sort((a, b) => localized(a, 'name').localeCompare(localized(b, 'name'), memberLocale()));
 }
 
 function setActiveSuggestion(list, input, index) {
