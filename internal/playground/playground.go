@@ -526,10 +526,21 @@ func (p *Page) command(w http.ResponseWriter, r *http.Request) {
 				name = m.Name
 			}
 		}
-		p.commands[ix.ID] = wireInteraction{UserID: cmd.UserID, UserName: name, Command: "/" + cmd.Name}
+		p.commands[ix.ID] = wireInteraction{UserID: cmd.UserID, UserName: name, Command: commandPath(cmd)}
 		p.mu.Unlock()
 	}
 	p.answer(w, r, ix, err)
+}
+
+// commandPath is a command as Discord names it on its answer: with its
+// subcommand group and subcommand ("/privacy delete"), an option without
+// a value being one.
+func commandPath(cmd discordtest.SlashCommand) string {
+	path := "/" + cmd.Name
+	for opts := cmd.Options; len(opts) == 1 && opts[0].Value == nil; opts = opts[0].Options {
+		path += " " + opts[0].Name
+	}
+	return path
 }
 
 // commandOf returns the slash command an interaction was.

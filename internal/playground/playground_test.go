@@ -86,6 +86,7 @@ type state struct {
 type message struct {
 	ID          string
 	Content     string
+	Interaction *struct{ Command string }
 	Ephemeral   bool
 	Embeds      []struct{ Title, Description string }
 	Components  []component
@@ -209,6 +210,14 @@ func TestAPIPlaysThroughTheStandIn(t *testing.T) {
 	}}, &choices)
 	if len(choices.Choices) != 1 || choices.Choices[0].Value != "seed004-minimax" {
 		t.Errorf("ai suggestions for connect4 and \"seed00\": %+v, want seed004-minimax alone", choices.Choices)
+	}
+
+	// A subcommand's answer names it, as Discord does: "/privacy delete",
+	// not "/privacy".
+	slash(t, url, alice.ID, "privacy", map[string]any{"name": "delete"})
+	api(t, "GET", url+"api/messages?member="+alice.ID, nil, &seen)
+	if last := seen[len(seen)-1]; last.Interaction == nil || last.Interaction.Command != "/privacy delete" {
+		t.Errorf("the answer to /privacy delete names its command as %+v", last.Interaction)
 	}
 }
 
