@@ -1,12 +1,12 @@
 package playground_test
 
 import (
-	"slices"
 	"context"
 	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
