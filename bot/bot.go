@@ -118,6 +118,12 @@ type Config struct {
 	// a lower priority than the AI's searches, so that a review never
 	// holds up an AI turn; 0 means SearchThreads − 1, at least 1.
 	ReviewThreads int
+	// ReviewNice is the OS priority (nice, on Linux) of the review
+	// threads: from 10, the AI searches', to 19, the lowest; 0 means 19,
+	// so that a review takes only what the searches and interactions
+	// leave. Beside other work at normal priority a thread at 19 gets
+	// under 1% of a core: a host busy with other programs may want 10.
+	ReviewNice int
 	// ReviewRate is how many reviews the members of one server (or of
 	// one DM or group DM) may have made per ReviewWindow, over all the
 	// processes sharing the store; a review kept with its game is shown
@@ -255,6 +261,9 @@ func (c *Config) setDefaults() {
 	}
 	if c.SearchThreads <= 0 {
 		c.SearchThreads = runtime.NumCPU()
+	}
+	if c.ReviewNice == 0 {
+		c.ReviewNice = reviewNice
 	}
 	if c.ReviewThreads <= 0 {
 		c.ReviewThreads = max(c.SearchThreads-1, 1)

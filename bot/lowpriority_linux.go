@@ -10,21 +10,22 @@ import (
 // Discord's three seconds, and take whatever is left.
 const searchNice = 10
 
-// reviewNice is the nice value of the threads that make games' reviews:
-// the lowest priority, below the AI searches, so that a review takes
-// only what the searches and interactions leave. The package's tests run
-// reviews at searchNice (TestMain): beside other work at nice 0, a
-// thread at nice 19 gets under 1% of a core, and a test would wait on
-// the machine's load for a review it asked for.
+// reviewNice is the default nice value of the threads that make games'
+// reviews (Config.ReviewNice): the lowest priority, below the AI
+// searches, so that a review takes only what the searches and
+// interactions leave. The package's tests run reviews at searchNice
+// (TestMain): beside other work at nice 0, a thread at nice 19 gets
+// under 1% of a core, and a test would wait on the machine's load for a
+// review it asked for.
 var reviewNice = 19
 
 // lowPriority runs f on an OS thread of its own at nice searchNice and
 // returns when f has (atNice).
 func lowPriority(f func()) { atNice(searchNice, f) }
 
-// lowestPriority runs f on an OS thread of its own at nice reviewNice and
-// returns when f has (atNice).
-func lowestPriority(f func()) { atNice(reviewNice, f) }
+// reviewPriority runs f on an OS thread of its own at nice and returns
+// when f has (atNice): a review, at Config.ReviewNice.
+func reviewPriority(nice int, f func()) { atNice(nice, f) }
 
 // atNice runs f on an OS thread of its own at nice and returns when f
 // has. The thread is not given back to the Go scheduler: an unprivileged

@@ -5,5 +5,8 @@ package bot
 // lowPriority runs f; only Linux lowers the priority of search threads.
 func lowPriority(f func()) { f() }
 
-// lowestPriority runs f; only Linux lowers the priority of review threads.
-func lowestPriority(f func()) { f() }
+// reviewNice is the default of Config.ReviewNice, which only Linux uses.
+var reviewNice = 19
+
+// reviewPriority runs f; only Linux lowers the priority of review threads.
+func reviewPriority(_ int, f func()) { f() }

@@ -174,7 +174,7 @@ func (b reviewFlow) reviewMessage(ctx context.Context, ix *interaction, g *stora
 	loser, lost := render.Loser(g, final)
 	turning := rev.TurningPoint(loser, lost)
 	var pics render.ReviewPictures
-	lowestPriority(func() {
+	reviewPriority(b.cfg.ReviewNice, func() {
 		if pics.Replay, err = render.Replay(gm, start, g.Moves); err != nil {
 			return
 		}
@@ -243,7 +243,7 @@ func (b reviewFlow) review(ctx context.Context, g *storage.Game, gm *games.Game,
 	if rs.analyze != nil {
 		rs.analyze(g)
 	}
-	lowestPriority(func() {
+	reviewPriority(b.cfg.ReviewNice, func() {
 		// Shutdown stops it between positions (or within one): a review
 		// may take a minute, more than a restart should wait for.
 		call.rev, call.err = review.Analyze(ctx, strategies.Minimax{}, gm, start, g.Moves, budget, progress)

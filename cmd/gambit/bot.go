@@ -49,6 +49,8 @@ environment and from a .env file in the working directory (see .env.example):
   GAMBIT_SEARCH_THREADS  total AI search threads (default: the machine's cores)
   GAMBIT_REVIEW_THREADS  games' reviews made at once, beside the search threads and below
                          their priority (default: search threads − 1, at least 1)
+  GAMBIT_REVIEW_NICE     the review threads' OS priority (nice), 10 (the searches') to 19
+                         (the lowest, the default)
   GAMBIT_REVIEW_RATE     reviews the members of one server may have made per hour, over all
                          the processes (default 20)
   GAMBIT_AI_HASH_MIB     each AI search's transposition table in MiB (default 32)
@@ -142,6 +144,9 @@ func botSettings(needDiscord bool) (bot.Config, slog.Level, error) {
 	}
 	if cfg.ReviewThreads > maxThreads {
 		errs = append(errs, fmt.Errorf("GAMBIT_REVIEW_THREADS=%d: at most %d", cfg.ReviewThreads, maxThreads))
+	}
+	if count("GAMBIT_REVIEW_NICE", &cfg.ReviewNice); cfg.ReviewNice != 0 && (cfg.ReviewNice < 10 || cfg.ReviewNice > 19) {
+		errs = append(errs, fmt.Errorf("GAMBIT_REVIEW_NICE=%d: want 10 (the AI searches' priority) to 19 (the lowest)", cfg.ReviewNice))
 	}
 	if needDiscord {
 		if err := shardSettings(&cfg); err != nil {

@@ -75,11 +75,12 @@ func TestBotSettingsAreBounded(t *testing.T) {
 	t.Setenv("GAMBIT_AI_HASH_MIB", "100000")
 	t.Setenv("GAMBIT_SEARCH_THREADS", "1000000")
 	t.Setenv("GAMBIT_REVIEW_THREADS", "1000")
+	t.Setenv("GAMBIT_REVIEW_NICE", "5")
 	// Were the settings taken, the bot would stop at this URL, not at Discord.
 	t.Setenv("DISCORD_API_URL", "http://127.0.0.1:1/api/v10")
 	t.Setenv("GAMBIT_DB", filepath.Join(t.TempDir(), "gambit.db"))
 	code, _, errOut := gambit("bot")
-	for _, want := range []string{"GAMBIT_AI_HASH_MIB=100000: at most 8,192", "GAMBIT_SEARCH_THREADS=1000000: at most 256", "GAMBIT_REVIEW_THREADS=1000: at most 256"} {
+	for _, want := range []string{"GAMBIT_AI_HASH_MIB=100000: at most 8,192", "GAMBIT_SEARCH_THREADS=1000000: at most 256", "GAMBIT_REVIEW_THREADS=1000: at most 256", "GAMBIT_REVIEW_NICE=5: want 10"} {
 		if code != 1 || !strings.Contains(errOut, want) {
 			t.Errorf("exit %d, stderr %q; want 1 and %q", code, errOut, want)
 		}

@@ -51,7 +51,10 @@ func TestReviewBotAndCommandAgree(t *testing.T) {
 	}
 	s.Close()
 	_, logs := startGambit(t, t.TempDir(), true, []string{"bot"},
-		"DISCORD_TOKEN="+srv.Token(), "DISCORD_API_URL="+srv.URL(), "GAMBIT_DB="+db)
+		"DISCORD_TOKEN="+srv.Token(), "DISCORD_API_URL="+srv.URL(), "GAMBIT_DB="+db,
+		// The searches' priority: beside other work at nice 0 a review at
+		// the default 19 got under 1% of a core, and the test waited 500 s.
+		"GAMBIT_REVIEW_NICE=10")
 	logs.wait(t, regexp.MustCompile(`bot running`))
 	ctx, cancel := discordtest.UntilTestDeadline(t, context.Background())
 	defer cancel()

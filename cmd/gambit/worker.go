@@ -37,6 +37,7 @@ Settings come from the environment and from a .env file (see gambit bot):
   GAMBIT_DB_MAX_CONNS    this process's database connections at most (default: search and review threads + 5)
   GAMBIT_SEARCH_THREADS  turns played at once, one thread each (default: the machine's cores)
   GAMBIT_REVIEW_THREADS  reviews made at once, beside the turns (default: search threads − 1, at least 1)
+  GAMBIT_REVIEW_NICE     the review threads' OS priority (nice), 10 to 19 (default 19, the lowest)
   GAMBIT_AI_HASH_MIB     each AI search's transposition table in MiB (default 32)
   GAMBIT_CLAIM_TTL       how long a dead worker's turn waits for another (default 30s)
   GAMBIT_SHUTDOWN_TIMEOUT  how long a stop waits for the searches under way before
