@@ -19,7 +19,8 @@ func AIRatings(k storage.Kind, strategy string) (float64, bool) {
 	return strategies.Rating(string(k), strategy)
 }
 
-// aiJob is an AI turn to play, a job of the scheduler.
+// aiJob is an AI turn to play: taken by the AI-turn seam (aiSeam), a job
+// of this process's workers or handed on to the AI queue.
 type aiJob struct {
 	b        *Bot
 	game     storage.GameID
@@ -29,7 +30,6 @@ type aiJob struct {
 	moveTime time.Duration // the game's move time
 	queued   time.Time     // by the wall clock
 	place    string        // where the game's shared messages' locale is kept (locales)
-	remote   bool          // the job goes to Config.AIQueue once released, not to this process's workers
 	shown    int           // the queue position the board showed, 0 for "thinking"
 	tok      webhookToken  // set when ready closes
 	ready    chan struct{} // closed by release, once the handler that queued the job returned
@@ -73,9 +73,9 @@ func (t *task) Run() { t.run() }
 
 // enqueueAI queues the AI's turn if g awaits it and returns what the board
 // should show, nil if the AI is not to move, and the job queued, nil if
-// none was (the game was queued already). The job's worker waits for its
-// release: handlers queue through ix.queueAI, whose seam releases it once
-// the handler returned. clicked is when the turn began by the wall clock:
+// none was (the game was queued already). The job waits for its release:
+// handlers queue through ix.queueAI, whose seam releases it once the
+// handler returned. clicked is when the turn began by the wall clock:
 // the move time counts from it, queueing included.
 func (b aiFlow) enqueueAI(g *storage.Game, clicked time.Time) (*render.Thinking, *aiJob) {
 	if !g.AwaitingAI() {
@@ -86,11 +86,7 @@ func (b aiFlow) enqueueAI(g *storage.Game, clicked time.Time) (*render.Thinking,
 		b: b.Bot, game: g.ID, owner: string(g.Players[1-g.Turn].ID), ply: len(g.Moves), deadline: clicked.Add(mt), moveTime: mt, queued: time.Now(),
 		place: place(g.GuildID, g.ChannelID), ready: make(chan struct{}),
 	}
-	if b.cfg.AIQueue != nil {
-		j.remote = true // queued once released, with the token of the board
-		return &render.Thinking{}, j
-	}
-	pos, added := b.ai.Submit(context.Background(), j)
+	pos, added := b.aiTurns.take(j)
 	if !added {
 		return &render.Thinking{}, nil
 	}
@@ -99,22 +95,21 @@ func (b aiFlow) enqueueAI(g *storage.Game, clicked time.Time) (*render.Thinking,
 }
 
 // release lets the job's worker start, editing the board through tok (the
-// zero token for none); a remote job is handed to the AI queue. Later
-// calls change nothing.
+// zero token for none), or hands the job on with tok (aiSeam.released).
+// Later calls change nothing.
 func (j *aiJob) release(tok webhookToken) {
 	j.once.Do(func() {
 		j.tok = tok
 		close(j.ready)
-		if j.remote {
-			j.enqueue(j.b.cfg.AIQueue)
-		}
+		j.b.aiTurns.released(j)
 	})
 }
 
 // sweepAI queues the AI turns of this process's shards that await the AI
 // with nobody playing them: at start (grace 0), the turns pending when the bot stopped; later,
-// every tick, the turns a process sharing the store queued and then died
-// or stalled on, whose claims ran out. A turn changed within grace is left
+// as often as the AI-turn seam says (aiSeam.sweepEvery), the turns a
+// process sharing the store queued and then died or stalled on, whose
+// claims ran out. A turn changed within grace is left
 // to the process that queued it, whose worker may not have claimed it yet.
 // Whichever worker runs a turn claims it first (runAI), so a turn swept by
 // two processes at once is still played once.

@@ -324,7 +324,8 @@ type Bot struct {
 	commands map[string]commandHandler
 	complete map[string]completeHandler
 	locks    gameLocks
-	ai       scheduler.Scheduler // where AI turns go: workers, unless a test says otherwise
+	ai       scheduler.Scheduler // this process's AI workers (poolTurns, comparisons), unless a test says otherwise
+	aiTurns  aiSeam              // where AI turns go (queue.go), chosen by New
 	workers  *scheduler.Pool     // the AI workers of this process
 	// reviewers make games' reviews (review.go), apart from the AI
 	// workers: a review never holds up an AI turn.
@@ -387,6 +388,12 @@ func New(cfg Config, store storage.Store) (*Bot, error) {
 		}
 	})
 	b.ai, b.searchContext = b.workers, context.WithDeadline
+	// The one choice of where AI turns go: this process's workers, or the
+	// queue the workers of every process share.
+	b.aiTurns = poolTurns{b.ai}
+	if cfg.AIQueue != nil {
+		b.aiTurns = queuedTurns{queue: cfg.AIQueue, claimTTL: cfg.ClaimTTL}
+	}
 	b.reviewers = scheduler.NewPool(cfg.ReviewThreads, nil)
 	b.boards, b.games, b.moves, b.turns, b.solo, b.timers, b.info = boardFlow{b}, gameFlow{b}, moveFlow{b}, aiFlow{b}, soloFlow{b}, timerFlow{b}, infoFlow{b}
 	b.routes()

@@ -68,12 +68,9 @@ func (b infoFlow) clickPrivacyDelete(ctx context.Context, ix *component) error {
 	return answered
 }
 
-// forgetAI erases the AI queue's jobs of the user's turns, which hold
-// their ID and the tokens of their interactions (Config.AIQueue; none
-// without one: the turns of this process's workers are in memory).
+// forgetAI erases the user's queued AI turns, which hold their ID and the
+// tokens of their interactions, where the AI-turn seam keeps them outside
+// this process's memory (aiSeam.forget).
 func (b infoFlow) forgetAI(ctx context.Context, userID string) error {
-	if b.cfg.AIQueue == nil {
-		return nil
-	}
-	return b.cfg.AIQueue.ForgetAI(ctx, string(storage.User(userID)))
+	return b.aiTurns.forget(ctx, string(storage.User(userID)))
 }

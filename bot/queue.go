@@ -6,15 +6,79 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/gambitbot/gambit/bot/scheduler"
 	"github.com/gambitbot/gambit/storage"
 )
 
-// The AI queue seam: with Config.AIQueue set, the AI turns a process
-// queues go to a job queue over the shared store (a River queue on
-// PostgreSQL, wired by the binary) instead of this process's workers, and
-// whichever process works that queue plays them through PlayAI — a
-// `gambit worker`, or a bot process that works it too. Without it (one
-// machine on bbolt) the turns run on this process's pool as before.
+// The AI-turn seam: where the AI turns this process queues go (aiSeam),
+// chosen once by New. Without Config.AIQueue (one machine on bbolt) they
+// run on this process's workers (poolTurns); with it they go to a job
+// queue over the shared store (a River queue on PostgreSQL, wired by the
+// binary), and whichever process works that queue plays them through
+// PlayAI — a `gambit worker`, or a bot process that works it too
+// (queuedTurns). The flows queue, release, sweep and forget turns
+// through the seam and never ask which one it is.
+
+// aiSeam is where the AI turns this process queues go.
+type aiSeam interface {
+	// take queues the turn j, not yet released (release), and returns
+	// its place among the turns waiting for a worker, which the board
+	// shows ("queued (#k)"): 0 when it shows "thinking…". ok is false if
+	// j was not taken: its turn is queued or running here already, or
+	// the workers have stopped.
+	take(j *aiJob) (place int, ok bool)
+	// released is told once j is released, with the token of its
+	// board (j.tok), for a seam that hands the turn on then.
+	released(j *aiJob)
+	// sweepEvery is how often the timers sweep up the turns nobody plays
+	// (sweepAI); 0 means every tick. A sweep less often than every tick
+	// also runs when this process takes over a shard (tookOver).
+	sweepEvery() time.Duration
+	// forget erases the turns of owner (a player ID) held outside this
+	// process's memory, with their interaction tokens, for /privacy
+	// delete.
+	forget(ctx context.Context, owner string) error
+}
+
+// poolTurns runs the AI turns on this process's workers: the fair queue
+// of the scheduler (Bot.ai), whose place the board shows. A worker starts
+// the job once it is released (runAI waits for j.ready). Only the sweep
+// finds the turns of a process sharing the store that died, so it runs
+// every tick.
+type poolTurns struct{ workers scheduler.Scheduler }
+
+func (p poolTurns) take(j *aiJob) (int, bool) { return p.workers.Submit(context.Background(), j) }
+
+func (poolTurns) released(*aiJob) {}
+
+func (poolTurns) sweepEvery() time.Duration { return 0 }
+
+// forget has nothing to erase: the turns wait in this process's memory.
+func (poolTurns) forget(context.Context, string) error { return nil }
+
+// queuedTurns hands the AI turns to an AIQueue, for the workers of every
+// process sharing it, once released: with the token of the board, which
+// the queue holds. A turn's place among others' is not known, so the
+// board shows "thinking…". The queue retries and rescues the turns' jobs,
+// so the sweep only catches a turn whose job was never queued (its
+// process died, or the queue failed, between the move's commit and the
+// job's insert): every claimTTL, which queues it within twice that.
+type queuedTurns struct {
+	queue    AIQueue
+	claimTTL time.Duration // Config.ClaimTTL
+}
+
+// take takes every turn: it is queued once released, and the queue drops
+// a turn queued already.
+func (queuedTurns) take(*aiJob) (int, bool) { return 0, true }
+
+func (q queuedTurns) released(j *aiJob) { j.enqueue(q.queue) }
+
+func (q queuedTurns) sweepEvery() time.Duration { return q.claimTTL }
+
+func (q queuedTurns) forget(ctx context.Context, owner string) error {
+	return q.queue.ForgetAI(ctx, owner)
+}
 
 // AITurn is an AI turn handed to an AIQueue: what a worker in any
 // process needs to play it and show it. It is stored with the job, so it
@@ -46,9 +110,9 @@ type AITurn struct {
 // Key names the turn: one job per game and ply, whoever queues it.
 func (t AITurn) Key() string { return aiClaim(t.Game, t.Ply) }
 
-// AIQueue takes AI turns for workers that may run in other processes.
-// Queueing a turn already queued, running or played is no error and adds
-// nothing.
+// AIQueue takes AI turns for the workers of every process sharing it
+// (Config.AIQueue, behind queuedTurns). Queueing a turn already queued,
+// running or played is no error and adds nothing.
 type AIQueue interface {
 	EnqueueAI(ctx context.Context, turns ...AITurn) error
 	// ForgetAI erases the turns of owner (AITurn.Owner) the queue holds,

@@ -144,7 +144,7 @@ func newUnit(t *testing.T) *unit {
 	b.answers = rec
 	b.store = loggedStore{Store: st, log: log}
 	jobs := &submitted{}
-	b.ai = jobs
+	b.ai, b.aiTurns = jobs, poolTurns{jobs}
 	return &unit{b: b, rec: rec, jobs: jobs, log: log, store: st}
 }
 

@@ -48,11 +48,9 @@ func (b *Bot) EndDeadline(ctx context.Context, id storage.GameID, version uint64
 // runTimers ends what is due until ctx is done: challenges nobody answered
 // and turns nobody played, unless Deadlines runs them as jobs (then it
 // schedules the jobs missing at start, scheduleDeadlines); and it sweeps
-// up the AI turns nobody plays (sweepAI) every tick, or every ClaimTTL
-// with an AIQueue: River retries and rescues the turns' jobs, so the
-// sweep only catches a turn whose job was never queued (its process died,
-// or the database failed, between the move's commit and the job's
-// insert), within twice ClaimTTL. Deadlines that passed while the bot was
+// up the AI turns nobody plays (sweepAI) as often as the AI-turn seam
+// says (aiSeam.sweepEvery: every tick for this process's workers, every
+// ClaimTTL for an AIQueue). Deadlines that passed while the bot was
 // down are handled at the first tick. With metrics, it also counts the
 // open games now and then.
 func (b timerFlow) runTimers(ctx context.Context) {
@@ -67,7 +65,7 @@ func (b timerFlow) runTimers(ctx context.Context) {
 				b.log.Error("end due games", "err", err)
 			}
 		}
-		if b.cfg.AIQueue == nil || b.now().Sub(swept) >= b.cfg.ClaimTTL {
+		if b.now().Sub(swept) >= b.aiTurns.sweepEvery() {
 			swept = b.now()
 			if err := b.turns.sweepAI(ctx, b.cfg.ClaimTTL); err != nil && ctx.Err() == nil {
 				b.log.Error("sweep AI turns", "err", err)
@@ -118,11 +116,12 @@ func (b timerFlow) scheduleDeadlines(ctx context.Context) {
 
 // tookOver is the safety net after this process took over a shard from a
 // process that died: with Deadlines, the deadline jobs missing are
-// scheduled; with an AIQueue, the AI turns that await the AI unclaimed
-// are queued (without either, the timers' ticks do both).
+// scheduled; when the timers sweep the AI turns less often than every
+// tick (aiSeam.sweepEvery), the AI turns that await the AI unclaimed are
+// queued (otherwise the timers' ticks do both).
 func (b timerFlow) tookOver(ctx context.Context) {
 	b.scheduleDeadlines(ctx)
-	if b.cfg.AIQueue != nil {
+	if b.aiTurns.sweepEvery() > 0 {
 		if err := b.turns.sweepAI(ctx, b.cfg.ClaimTTL); err != nil && ctx.Err() == nil {
 			b.log.Error("sweep AI turns", "err", err)
 		}

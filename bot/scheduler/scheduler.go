@@ -4,9 +4,12 @@
 // more threads than the configured total and one member with many games
 // cannot make everyone else wait.
 //
-// Scheduler is the seam: the flows (package bot) submit jobs and know
-// nothing of where they run. Pool runs them in this process; a separate
-// worker process can sit behind the same interface.
+// Pool is behind one of the two implementations of the bot's AI-turn
+// seam (package bot, aiSeam): the one that runs the turns in this
+// process, used without a shared queue; the other hands them to the
+// queue the workers of every process share (internal/aiqueue). The
+// solvers of a comparison always run on the Pool. Scheduler is what the
+// bot submits to: a Pool, or a test's recorder.
 package scheduler
 
 import (
@@ -28,7 +31,7 @@ type Job interface {
 	Run()
 }
 
-// Scheduler takes jobs to run.
+// Scheduler takes jobs to run on this process's workers.
 type Scheduler interface {
 	// Submit queues j and returns its place among the jobs waiting for a
 	// worker: 0 when a worker is free for it, 1 when it is the next to be
