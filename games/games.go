@@ -141,8 +141,8 @@ const (
 	// NoSolve is a game's that is not solved.
 	NoSolve Solving = iota
 	// SolveExact finds the exact scores of positions read one a line,
-	// in Pascal Pons' format (strategies/c4solver, the Connect Four
-	// solver).
+	// in Pascal Pons' format, with strategies/c4solver: Connect Four's
+	// alone, whose solver that is.
 	SolveExact
 	// SolveTiles finds the solutions of sliding-tile positions
 	// (strategies/puzzles' TileSolvers).

@@ -76,7 +76,8 @@ Examples:
 func runSolve(args []string, sio stdio) error {
 	stdout, stderr := sio.out, sio.err
 	fs := newFlagSet("solve", solveUsageText(), stdout)
-	exact, tiles, queens := strings.Join(solvable(games.SolveExact), ", "), strings.Join(solvable(games.SolveTiles), ", "), strings.Join(solvable(games.SolveQueens), ", ")
+	listed := func(way games.Solving) string { return strings.Join(solvable(way), ", ") }
+	exact, tiles, queens := listed(games.SolveExact), listed(games.SolveTiles), listed(games.SolveQueens)
 	gameName := fs.String("game", "", "the game: "+joinWords(solvable(), "or")+" (required)")
 	weak := fs.Bool("weak", false, "only win, draw or loss: print 1, 0 or -1 and compare signs")
 	var po puzzleOptions
