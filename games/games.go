@@ -81,6 +81,16 @@ type Game struct {
 	// MoveHelp says how moves are written, for help texts and errors
 	// ("a column 1–7").
 	MoveHelp string
+	// Typing says how a move is typed at the terminal board of gambit
+	// play, whose usage lists it under the game's title ("a column 1–7";
+	// "a cell: files a–h across, ranks 8..1 down, such as c3", as that
+	// board is drawn). Required of a duel the AI plays; empty for a game
+	// gambit play does not play.
+	Typing string
+	// Solve is what gambit solve (and, for a puzzle, strategies/puzzles'
+	// hints, solutions and comparisons) does with the game; NoSolve for a
+	// game it does not solve. Every puzzle has one.
+	Solve Solving
 	// New returns the start position of a setup; Options are already
 	// checked against Setup and defaulted.
 	New func(Options) (engine.Position, error)
@@ -120,6 +130,26 @@ type Game struct {
 	// engine.Perft, or with more detail.
 	Perft func(p engine.Position, depth int) PerftCounts
 }
+
+// Solving is a way of solving a game (Game.Solve): each names the
+// solvers that carry it out, which gambit solve runs for the games whose
+// plug-in has it.
+type Solving int
+
+// The ways of solving.
+const (
+	// NoSolve is a game's that is not solved.
+	NoSolve Solving = iota
+	// SolveExact finds the exact scores of positions read one a line,
+	// in Pascal Pons' format, with strategies/c4solver: Connect Four's
+	// alone, whose solver that is.
+	SolveExact
+	// SolveTiles finds the solutions of sliding-tile positions
+	// (strategies/puzzles' TileSolvers).
+	SolveTiles
+	// SolveQueens places N queens (strategies/puzzles' QueensSolvers).
+	SolveQueens
+)
 
 // PerftCounts are the results of a perft.
 type PerftCounts struct {

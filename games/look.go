@@ -311,6 +311,51 @@ type AI struct {
 	// value that does not tell (a draw). Reviews compare the moves of a
 	// won or lost position by it.
 	Distance func(p engine.Position, units int) (plies int, ok bool)
+	// Review, if not nil, is how a review of the game (strategies/review)
+	// judges its moves and how much it may search, where the defaults do
+	// not fit; nil takes them all.
+	Review *Review
+}
+
+// Review is what a review of a game (strategies/review) needs to know of
+// it beyond its search: each field, if not nil, replaces the review's
+// default.
+type Review struct {
+	// Thresholds replace the default labels' thresholds (2, 4 and 8 in
+	// the game's unit: marks, as Adjacency scores), for a game whose unit
+	// they do not fit.
+	Thresholds *ReviewThresholds
+	// Budget replaces the default node caps of the standard review, the
+	// bot's and gambit review's (4 million nodes a position and 120
+	// million in all), for a game whose search they do not fit. The
+	// comment beside a game's budget says how it was measured
+	// (docs/ai.md, "Reviews").
+	Budget *ReviewBudget
+}
+
+// ReviewThresholds say how much value, in the game's unit (Score's), a
+// move may lose against the best and keep its label: up to Good it is
+// good, up to Inaccuracy an inaccuracy, up to Mistake a mistake, and
+// beyond a blunder (strategies/review.Thresholds labels the moves).
+type ReviewThresholds struct {
+	Good, Inaccuracy, Mistake float64
+	// Results, for a game whose exact values say how soon it is won
+	// rather than by how much (Connect Four's Pons score), counts an
+	// exact value as its result alone — 1 won, 0 drawn, −1 lost — so
+	// that, where the distance does not decide, a move keeping an exact
+	// result is good, and an exact value compares with an estimate in
+	// wins. Such a comparison is at worst a mistake: a blunder is a
+	// result proven lost, and the estimate proves nothing.
+	Results bool
+}
+
+// ReviewBudget are the node caps of a game's standard review; a zero
+// field takes the default's.
+type ReviewBudget struct {
+	// Nodes caps each position's search.
+	Nodes uint64
+	// Game caps the nodes of the whole review.
+	Game uint64
 }
 
 // Terminal returns the exact score of a finished position for the side to

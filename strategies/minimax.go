@@ -5,7 +5,10 @@ import (
 	"fmt"
 
 	"github.com/gambitbot/gambit/engine"
+	"github.com/gambitbot/gambit/games"
+	adjgame "github.com/gambitbot/gambit/games/adjacency"
 	"github.com/gambitbot/gambit/games/catalog"
+	gomgame "github.com/gambitbot/gambit/games/gomoku"
 )
 
 // searchStrategies are Gambit's own strong strategies.
@@ -22,7 +25,7 @@ var searchStrategies = []Info{
 		Name:        "minimax-learned",
 		DisplayName: "Deep thinker, self-taught",
 		Blurb:       "Deep thinker as it plays Adjacency: judges by self-play",
-		Games:       []string{"adjacency"},
+		Games:       []string{adjgame.Game.Name},
 		Description: "minimax with the Adjacency judgement learned by playing itself; Deep thinker plays Adjacency with the same one, so the two play alike",
 		Strategy:    Minimax{Eval: LearnedEval},
 	},
@@ -30,7 +33,7 @@ var searchStrategies = []Info{
 		Name:        "minimax-hand",
 		DisplayName: "Deep thinker, hand-tuned",
 		Blurb:       "Deep thinker judging by rules we wrote, not by self-play",
-		Games:       []string{"adjacency"},
+		Games:       []string{adjgame.Game.Name},
 		Description: "minimax with the Adjacency judgement written by hand instead of the learned one; in games of 28 rounds, which fill the board, both play the same way",
 		Strategy:    Minimax{Eval: HandEval},
 	},
@@ -67,17 +70,17 @@ const (
 )
 
 // ownEngines are the games minimax searches with an engine of their own
-// instead of the generic search, by game name (games/catalog); each in
-// its file minimax_<game>.go, so nothing here knows a game's types.
-var ownEngines = map[string]func(context.Context, engine.Position, Limits, Minimax) (Result, error){
-	"adjacency": searchAdjacency,
-	"gomoku":    searchGomoku,
+// instead of the generic search, by plug-in; each in its file
+// minimax_<game>.go, so nothing here knows a game's types.
+var ownEngines = map[*games.Game]func(context.Context, engine.Position, Limits, Minimax) (Result, error){
+	adjgame.Game: searchAdjacency,
+	gomgame.Game: searchGomoku,
 }
 
 // Search implements Strategy.
 func (m Minimax) Search(ctx context.Context, pos engine.Position, limits Limits) (Result, error) {
 	if g := catalog.Of(pos); g != nil {
-		if own, ok := ownEngines[g.Name]; ok {
+		if own, ok := ownEngines[g]; ok {
 			return own(ctx, pos, limits, m)
 		}
 	}

@@ -4,6 +4,8 @@ import (
 	"github.com/gambitbot/gambit/engine"
 	"github.com/gambitbot/gambit/games"
 	"github.com/gambitbot/gambit/games/catalog"
+	c4game "github.com/gambitbot/gambit/games/connect4"
+	othgame "github.com/gambitbot/gambit/games/othello"
 )
 
 // gameRules are the search rules of a game's plug-in (games.AI): its unit,
@@ -27,11 +29,11 @@ func (r gameRules) book(p engine.Position, seed uint64) (engine.Move, int, int, 
 }
 
 // exact are the games whose search has an exact solver of its own, by
-// game name (games/catalog): each makes its rules from the plug-in's, in
-// its own file (rules_<game>.go), so nothing here knows a game's types.
-var exact = map[string]func(gameRules) rules{
-	"connect4": func(r gameRules) rules { return connect4Rules{r} },
-	"othello":  func(r gameRules) rules { return othelloRules{r} },
+// plug-in: each makes its rules from the plug-in's, in its own file
+// (rules_<game>.go), so nothing here knows a game's types.
+var exact = map[*games.Game]func(gameRules) rules{
+	c4game.Game:  func(r gameRules) rules { return connect4Rules{r} },
+	othgame.Game: func(r gameRules) rules { return othelloRules{r} },
 }
 
 // rulesFor returns the search rules of pos's game: its plug-in's AI, with
@@ -43,7 +45,7 @@ func rulesFor(pos engine.Position) (rules, bool) {
 		return nil, false
 	}
 	r := gameRules{g.AI}
-	if own, ok := exact[g.Name]; ok {
+	if own, ok := exact[g]; ok {
 		return own(r), true
 	}
 	return r, true

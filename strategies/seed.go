@@ -6,6 +6,9 @@ import (
 	"slices"
 
 	"github.com/gambitbot/gambit/engine"
+	adjgame "github.com/gambitbot/gambit/games/adjacency"
+	c4game "github.com/gambitbot/gambit/games/connect4"
+	tttgame "github.com/gambitbot/gambit/games/tictactoe"
 	"github.com/gambitbot/gambit/strategies/internal/clock"
 )
 
@@ -18,7 +21,7 @@ var seedStrategies = []Info{
 		Name:        "seed001-minimax",
 		DisplayName: "Forgetful thinker",
 		Blurb:       "looks a few moves ahead but misremembers positions",
-		Games:       []string{"adjacency"},
+		Games:       []string{adjgame.Game.Name},
 		Description: "alpha-beta deepening by two plies, with a transposition table that returns wrong values for some positions",
 		Strategy:    Seed001Minimax{},
 	},
@@ -26,7 +29,7 @@ var seedStrategies = []Info{
 		Name:        "seed002-alphabeta",
 		DisplayName: "Three-step thinker",
 		Blurb:       "looks three moves ahead on a slightly wrong board",
-		Games:       []string{"adjacency"},
+		Games:       []string{adjgame.Game.Name},
 		Description: "depth-3 alpha-beta on its own board simulation, which gets some rules slightly wrong",
 		Strategy:    Seed002AlphaBeta{},
 	},
@@ -34,7 +37,7 @@ var seedStrategies = []Info{
 		Name:        "seed003-minimax",
 		DisplayName: "Unhurried perfectionist",
 		Blurb:       "never loses at Tic-Tac-Toe, but wins in no hurry",
-		Games:       []string{"tictactoe"},
+		Games:       []string{tttgame.Game.Name},
 		Description: "full minimax scoring a win +10, a loss −10 and a draw 0: never loses, but does not prefer a quicker win",
 		Strategy:    Seed003Minimax{},
 	},
@@ -42,7 +45,7 @@ var seedStrategies = []Info{
 		Name:        "seed004-minimax",
 		DisplayName: "Line hunter",
 		Blurb:       "looks five moves ahead for lines of four",
-		Games:       []string{"connect4"},
+		Games:       []string{c4game.Game.Name},
 		Description: "depth-5 alpha-beta judging a position by the lines of four each side can still make",
 		Strategy:    Seed004Minimax{},
 	},

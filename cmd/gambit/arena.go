@@ -154,7 +154,7 @@ func arenaConfig(fs *flagSet, gameName, playerList, externalList, roundList stri
 	}
 	if fs.set()["rounds"] {
 		if !game.Setup.Any() {
-			return arena.Config{}, usagef("--rounds applies to adjacency only")
+			return arena.Config{}, roundsOnly()
 		}
 		for text := range strings.SplitSeq(roundList, ",") {
 			r, err := strconv.Atoi(strings.TrimSpace(text))

@@ -4,17 +4,20 @@ import (
 	"context"
 	"errors"
 	"runtime/debug"
+	"slices"
+	"strings"
 	"time"
 
+	"github.com/gambitbot/gambit/games"
 	"github.com/gambitbot/gambit/games/catalog"
 	"github.com/gambitbot/gambit/strategies/c4solver"
 	"github.com/gambitbot/gambit/strategies/puzzles"
 )
 
 const solveUsage = `
-Usage: gambit solve --game connect4 [--weak] [--time D] < positions
-       gambit solve --game 8puzzle|15puzzle --position P [--algorithm NAME] [--compare] [--nodes N] [--time D] [--memory MiB] [--json]
-       gambit solve --game nqueens --n N [--algorithm NAME] [--seed S] [--nodes N] [--time D] [--memory MiB] [--json]
+Usage: gambit solve --game {solve-exact} [--weak] [--time D] < positions
+       gambit solve --game {solve-tiles} --position P [--algorithm NAME] [--compare] [--nodes N] [--time D] [--memory MiB] [--json]
+       gambit solve --game {solve-queens} --n N [--algorithm NAME] [--seed S] [--nodes N] [--time D] [--memory MiB] [--json]
 
 Sliding-tile puzzles: P is the tiles row by row, separated by commas, 0 the
 blank, e.g. 1,2,3,5,6,0,7,8,4; the goal is 1…8 (1…15) with the blank last.
@@ -73,17 +76,19 @@ Examples:
 func runSolve(args []string, sio stdio) error {
 	stdout, stderr := sio.out, sio.err
 	fs := newFlagSet("solve", solveUsageText(), stdout)
-	gameName := fs.String("game", "", "the game: connect4, 8puzzle, 15puzzle or nqueens (required)")
+	listed := func(way games.Solving) string { return strings.Join(solvable(way), ", ") }
+	exact, tiles, queens := listed(games.SolveExact), listed(games.SolveTiles), listed(games.SolveQueens)
+	gameName := fs.String("game", "", "the game: "+joinWords(solvable(), "or")+" (required)")
 	weak := fs.Bool("weak", false, "only win, draw or loss: print 1, 0 or -1 and compare signs")
 	var po puzzleOptions
-	fs.StringVar(&po.position, "position", "", "8puzzle, 15puzzle: the tiles row by row, comma-separated, 0 the blank")
+	fs.StringVar(&po.position, "position", "", tiles+": the tiles row by row, comma-separated, 0 the blank")
 	fs.StringVar(&po.algorithm, "algorithm", "", "puzzles: the solver's name")
-	fs.BoolVar(&po.compare, "compare", false, "8puzzle, 15puzzle: run every algorithm and print a table")
+	fs.BoolVar(&po.compare, "compare", false, tiles+": run every algorithm and print a table")
 	fs.Uint64Var(&po.nodes, "nodes", 0, "puzzles: the node cap (0: none, or 1,000,000 with --compare)")
-	fs.DurationVar(&po.time, "time", 0, "the time limit of each search, or of each connect4 position (0: none)")
+	fs.DurationVar(&po.time, "time", 0, "the time limit of each search, or of each "+exact+" position (0: none)")
 	fs.BoolVar(&po.json, "json", false, "puzzles: print JSON")
-	fs.IntVar(&po.n, "n", 0, "nqueens: the number of queens")
-	fs.Uint64Var(&po.seed, "seed", 0, "nqueens: the seed of the randomised solvers (0: 1)")
+	fs.IntVar(&po.n, "n", 0, queens+": the number of queens")
+	fs.Uint64Var(&po.seed, "seed", 0, queens+": the seed of the randomised solvers (0: 1)")
 	fs.IntVar(&po.memory, "memory", puzzles.DefaultMemory>>20, "puzzles: the memory budget of each search in MiB")
 	if err := fs.parse(args); err != nil {
 		return err
@@ -92,34 +97,39 @@ func runSolve(args []string, sio stdio) error {
 		return err
 	}
 	po.nGiven = fs.set()["n"]
-	switch *gameName {
-	case "8puzzle", "15puzzle", "nqueens":
-		// The budget counts what the solver holds; the collector is asked
-		// to keep the garbage of its grown maps and slices within it too.
-		defer debug.SetMemoryLimit(debug.SetMemoryLimit(int64(po.memory)<<20 + gcSlack))
-	}
-	switch *gameName {
-	case "8puzzle", "15puzzle":
-		return solveTiles(*gameName, po, stdout, stderr)
-	case "nqueens":
-		return solveQueens(po, stdout)
-	case "":
-		return usagef("--game is required: connect4, 8puzzle, 15puzzle or nqueens")
+	if *gameName == "" {
+		return usagef("--game is required: %s", joinWords(solvable(), "or"))
 	}
 	game, err := catalog.Lookup(*gameName)
 	if err != nil {
 		return usageError{err}
 	}
-	if game.Name != "connect4" {
-		return usagef("solve knows connect4, 8puzzle, 15puzzle and nqueens, not %s", game.Name)
+	switch game.Solve {
+	case games.SolveTiles, games.SolveQueens:
+		// The budget counts what the solver holds; the collector is asked
+		// to keep the garbage of its grown maps and slices within it too.
+		defer debug.SetMemoryLimit(debug.SetMemoryLimit(int64(po.memory)<<20 + gcSlack))
 	}
+	switch game.Solve {
+	case games.SolveTiles:
+		return solveTiles(game, po, stdout, stderr)
+	case games.SolveQueens:
+		return solveQueens(game, po, stdout)
+	case games.SolveExact:
+		return solveExact(*weak, po.time, sio)
+	}
+	return usagef("solve knows %s, not %s", joinWords(solvable(), "and"), game.Name)
+}
 
+// solveExact solves the positions of standard input exactly, one a line,
+// with the Connect Four solver (games.SolveExact).
+func solveExact(weak bool, limit time.Duration, sio stdio) error {
 	solver := c4solver.New(c4solver.DefaultTableBytes)
-	suite := c4solver.Suite{Solve: solver.Solve, Weak: *weak, Time: po.time, Log: stderr, StillEvery: solveProgressEvery}
-	if *weak {
+	suite := c4solver.Suite{Solve: solver.Solve, Weak: weak, Time: limit, Log: sio.err, StillEvery: solveProgressEvery}
+	if weak {
 		suite.Solve = solver.SolveWeak
 	}
-	err = suite.Run(context.Background(), sio.in, stdout)
+	err := suite.Run(context.Background(), sio.in, sio.out)
 	if lineErr := (*c4solver.SuiteLineError)(nil); errors.As(err, &lineErr) {
 		return usageError{err}
 	}
@@ -130,3 +140,15 @@ func runSolve(args []string, sio stdio) error {
 // Connect Four position is still being solved: an early position can take
 // minutes.
 var solveProgressEvery = 10 * time.Second
+
+// solvable returns the names of the games solve solves in one of the ways
+// given, or in any way (games.Game.Solve), in the catalog's order.
+func solvable(ways ...games.Solving) []string {
+	var names []string
+	for _, g := range catalog.All() {
+		if g.Solve != games.NoSolve && (len(ways) == 0 || slices.Contains(ways, g.Solve)) {
+			names = append(names, g.Name)
+		}
+	}
+	return names
+}

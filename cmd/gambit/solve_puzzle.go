@@ -11,7 +11,6 @@ import (
 
 	"github.com/gambitbot/gambit/engine/slidingtile"
 	"github.com/gambitbot/gambit/games"
-	"github.com/gambitbot/gambit/games/catalog"
 	"github.com/gambitbot/gambit/internal/terminal"
 	"github.com/gambitbot/gambit/strategies/puzzles"
 )
@@ -49,16 +48,19 @@ func solveUsageText() string {
 	for _, s := range puzzles.QueensSolvers() {
 		queens = append(queens, s.Name)
 	}
-	return strings.NewReplacer("{tile-solvers}", strings.Join(tiles, ", "), "{queens-solvers}", strings.Join(queens, ", ")).Replace(solveUsage)
+	return strings.NewReplacer(
+		"{tile-solvers}", strings.Join(tiles, ", "), "{queens-solvers}", strings.Join(queens, ", "),
+		"{solve-exact}", strings.Join(solvable(games.SolveExact), "|"),
+		"{solve-tiles}", strings.Join(solvable(games.SolveTiles), "|"),
+		"{solve-queens}", strings.Join(solvable(games.SolveQueens), "|"),
+	).Replace(solveUsage)
 }
 
-func solveTiles(game string, po puzzleOptions, out, stderr io.Writer) error {
+// solveTiles solves the sliding-tile position of the options
+// (games.SolveTiles).
+func solveTiles(gm *games.Game, po puzzleOptions, out, stderr io.Writer) error {
 	if po.position == "" {
-		return usagef("--position is required for %s: the tiles row by row, e.g. 1,2,3,5,6,0,7,8,4, or start", game)
-	}
-	gm, err := catalog.Lookup(game)
-	if err != nil {
-		return usageError{err}
+		return usagef("--position is required for %s: the tiles row by row, e.g. 1,2,3,5,6,0,7,8,4, or start", gm.Name)
 	}
 	pos, err := gm.Position(po.position, games.Options{}) // "start" is the puzzle's standard start
 	if err != nil {
@@ -158,10 +160,11 @@ func runTile(s puzzles.TileSolver, p *slidingtile.Position, po puzzleOptions) pu
 	return puzzles.RunTileWithin(ctx, s, p, po.limits())
 }
 
-func solveQueens(po puzzleOptions, out io.Writer) error {
+// solveQueens places the options' N queens (games.SolveQueens).
+func solveQueens(gm *games.Game, po puzzleOptions, out io.Writer) error {
 	switch {
 	case !po.nGiven:
-		return usagef("--n is required for nqueens: the number of queens, 4 to %s", thousands(maxQueens))
+		return usagef("--n is required for %s: the number of queens, 4 to %s", gm.Name, thousands(maxQueens))
 	case po.n == 2 || po.n == 3:
 		return usagef("--n %d: %d queens cannot be placed without two attacking each other; must be 4 to %s", po.n, po.n, thousands(maxQueens))
 	}

@@ -3,7 +3,6 @@ package main
 import (
 	"encoding/json"
 	"fmt"
-	"slices"
 
 	"github.com/gambitbot/gambit/games/catalog"
 	"github.com/gambitbot/gambit/strategies"
@@ -56,6 +55,5 @@ func runStrategies(args []string, sio stdio) error {
 		return err
 	}
 	fmt.Fprintln(sio.out, "\nPuzzle solvers (gambit solve):")
-	all := puzzles.SolverEntries()
-	return puzzles.WriteSolverTable(sio.out, slices.Concat(all["8puzzle"], all["nqueens"]))
+	return puzzles.WriteSolverTable(sio.out, puzzles.Solvers())
 }

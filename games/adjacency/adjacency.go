@@ -53,6 +53,7 @@ var Game = &games.Game{
 	Setup:    games.Setup{Rounds: &games.Range{Min: rules.MinRounds, Max: rules.MaxRounds, Default: DefaultRounds}, ChooseFirst: true},
 	Texts:    games.TextsIn(locales, "locales"),
 	MoveHelp: "a cell a1–h8",
+	Typing:   "a cell: files a–h across, ranks 8..1 down, such as c3",
 	New: func(o games.Options) (engine.Position, error) {
 		return games.OrNil(rules.New(o.Rounds, o.First))
 	},

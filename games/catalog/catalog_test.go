@@ -146,3 +146,27 @@ func TestPerft(t *testing.T) {
 		t.Errorf("adjacency perft 2 = %+v", c)
 	}
 }
+
+// TestPlugInsSayHowTheyArePlayedAndSolved checks what the command line
+// reads from the plug-ins rather than from a list of its own: how a move
+// is typed in every duel the AI plays (gambit play's usage), a way of
+// solving every puzzle (gambit solve, strategies/puzzles) and a review's
+// figures only where a search reviews.
+func TestPlugInsSayHowTheyArePlayedAndSolved(t *testing.T) {
+	for _, g := range All() {
+		if duel := g.Players == 2 && g.AI != nil; duel != (g.Typing != "") {
+			t.Errorf("%s: how a move is typed %q; want it for a duel the AI plays, and only then", g.Name, g.Typing)
+		}
+		if g.Solo() && g.Solve == games.NoSolve {
+			t.Errorf("%s is a puzzle solved in no way", g.Name)
+		}
+		if r := g.AI; r != nil && r.Review != nil && r.Review.Thresholds == nil && r.Review.Budget == nil {
+			t.Errorf("%s: an empty Review; leave it nil for the defaults", g.Name)
+		}
+		if r := g.AI; r != nil && r.Review != nil && r.Review.Thresholds != nil {
+			if th := r.Review.Thresholds; !(0 < th.Good && th.Good <= th.Inaccuracy && th.Inaccuracy <= th.Mistake) {
+				t.Errorf("%s: review thresholds %+v; want 0 < good ≤ inaccuracy ≤ mistake", g.Name, *th)
+			}
+		}
+	}
+}

@@ -39,6 +39,8 @@ var Game = &games.Game{
 	Players:  2,
 	Texts:    games.TextsIn(locales, "locales"),
 	MoveHelp: "a column 1–7",
+	Typing:   "a column 1–7",
+	Solve:    games.SolveExact,
 	New:      func(games.Options) (engine.Position, error) { return rules.New(), nil },
 	Parse:    func(text string) (engine.Position, error) { return games.OrNil(rules.Parse(text)) },
 	Look: games.Look{
@@ -61,7 +63,23 @@ var Game = &games.Game{
 		}, "\n\n"),
 		Moving: "Press a column's button (1–7) under the board, or type `/move cell:4` with the column's number.",
 	},
-	AI: &games.AI{Unit: Unit, Evaluate: evaluate, Order: order, Distance: distance, Ratings: ratings},
+	AI: &games.AI{
+		Unit: Unit, Evaluate: evaluate, Order: order, Distance: distance, Ratings: ratings,
+		// The search estimates in fractions of a win, and the exact values
+		// are Pons' scores, where only the result counts: an eighth of a
+		// win good, a quarter an inaccuracy, half a mistake. A review is
+		// exact wherever the solver ends within the budget, so its
+		// estimates are rare. The budget is 200 million nodes for the game,
+		// and a position may spend all of it: the solver, given the later
+		// positions' proofs, solves every position of most games within
+		// it (the costly ones are the few just past the opening book, 10
+		// to 100 million nodes each), in about 15 seconds of one thread at
+		// most (docs/ai.md, Reviews).
+		Review: &games.Review{
+			Thresholds: &games.ReviewThresholds{Good: 0.125, Inaccuracy: 0.25, Mistake: 0.5, Results: true},
+			Budget:     &games.ReviewBudget{Nodes: 200_000_000, Game: 200_000_000},
+		},
+	},
 }
 
 // board is the model of a Connect Four board: the top row first, column

@@ -28,6 +28,7 @@ var Game = &games.Game{
 	Players:  2,
 	Texts:    games.TextsIn(locales, "locales"),
 	MoveHelp: "a point a1–o15 (columns a–o, rows counted from the bottom), such as h8",
+	Typing:   "a point such as h8 (rows from the bottom)",
 	New:      func(games.Options) (engine.Position, error) { return rules.Standard(), nil },
 	Parse:    func(text string) (engine.Position, error) { return games.OrNil(rules.Parse(text)) },
 	Look: games.Look{
@@ -61,7 +62,18 @@ var Game = &games.Game{
 		Moving: "Click a column (**a–o**) under the board, then a row in the message only you see. Or choose a point next to the stones in the menu, " +
 			"or type `/move cell:h8`.",
 	},
-	AI: &games.AI{Unit: Unit, Evaluate: evaluate, Order: order, Ratings: ratings},
+	AI: &games.AI{
+		Unit: Unit, Evaluate: evaluate, Order: order, Ratings: ratings,
+		// The search estimates in fractions of a win: an eighth of a win
+		// good, a quarter an inaccuracy, half a mistake. The review's
+		// budget is 4.5 million nodes, about 4 seconds of one thread at
+		// its engine's (strategies/gomsearch) 1.1 million a second: a
+		// 60-move game took 3.6 s of CPU at load 4 (docs/ai.md, Reviews).
+		Review: &games.Review{
+			Thresholds: &games.ReviewThresholds{Good: 0.125, Inaccuracy: 0.25, Mistake: 0.5},
+			Budget:     &games.ReviewBudget{Game: 4_500_000},
+		},
+	},
 }
 
 //go:embed locales

@@ -29,6 +29,7 @@ var Game = &games.Game{
 	Players:  2,
 	Texts:    games.TextsIn(locales, "locales"),
 	MoveHelp: "a square a1–h8 (rows counted from the top), or pass",
+	Typing:   "a square such as f5 (rows from the top), or pass",
 	New:      func(games.Options) (engine.Position, error) { return rules.New(), nil },
 	Parse:    func(text string) (engine.Position, error) { return games.OrNil(rules.Parse(text)) },
 	Look: games.Look{
@@ -86,6 +87,15 @@ var Game = &games.Game{
 	AI: &games.AI{
 		Unit: Unit, Evaluate: evaluate, Order: order, Book: bookMove, Ratings: ratings,
 		Gain: func(p engine.Position, m engine.Move) int { return bits.OnesCount64(p.(*rules.Position).FlipsOf(m)) },
+		// Othello counts discs, and a move turns many: two discs are
+		// good, six an inaccuracy, twelve a mistake, more a blunder (of
+		// 64). The review's budget is 15 million nodes, about 4 seconds
+		// of one thread at the generic search's 4 million a second, for a
+		// 60-move game as for a short one (docs/ai.md, Reviews).
+		Review: &games.Review{
+			Thresholds: &games.ReviewThresholds{Good: 2, Inaccuracy: 6, Mistake: 12},
+			Budget:     &games.ReviewBudget{Game: 15_000_000},
+		},
 	},
 	Perft: func(p engine.Position, depth int) games.PerftCounts {
 		return games.PerftCounts{Leaves: p.(*rules.Position).Perft(depth)}

@@ -46,6 +46,7 @@ var Game = &games.Game{
 	Setup:    games.Setup{Size: &games.Range{Min: rules.MinN, Max: rules.MaxN, Default: DefaultN}},
 	Texts:    games.TextsIn(locales, "locales"),
 	MoveHelp: "a square such as c4: column c's queen goes to row 4 (or is lifted if it stands there)",
+	Solve:    games.SolveQueens,
 	New: func(o games.Options) (engine.Position, error) {
 		return games.OrNil(rules.New(o.Size))
 	},

@@ -38,6 +38,7 @@ var Game = &games.Game{
 	Players:  2,
 	Texts:    games.TextsIn(locales, "locales"),
 	MoveHelp: "a cell 1–9, row by row from the top-left",
+	Typing:   "a cell 1–9, row by row from the top-left (empty cells show their number)",
 	New:      func(games.Options) (engine.Position, error) { return rules.New(), nil },
 	Parse:    func(text string) (engine.Position, error) { return games.OrNil(rules.Parse(text)) },
 	Look: games.Look{
@@ -74,6 +75,9 @@ var Game = &games.Game{
 		Ratings: ratings,
 		// Both search the whole game, 9 plies at most, in microseconds.
 		Perfect: []string{"minimax", "seed003-minimax"},
+		// Always exact, so its moves are best, good or blunders; a win is
+		// one unit.
+		Review: &games.Review{Thresholds: &games.ReviewThresholds{Good: 0.125, Inaccuracy: 0.25, Mistake: 0.5}},
 	},
 }
 

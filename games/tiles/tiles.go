@@ -50,6 +50,7 @@ func game(size int, name, title, start string) *games.Game {
 		Players:  1,
 		Texts:    games.TextsIn(locales, "locales/"+name),
 		MoveHelp: "a tile next to the blank (its number), or the blank's direction U, D, L or R",
+		Solve:    games.SolveTiles,
 		New: func(games.Options) (engine.Position, error) {
 			return games.OrNil(rules.Parse(start))
 		},

@@ -27,6 +27,10 @@ import (
 	"github.com/gambitbot/gambit/engine/adjacency"
 	"github.com/gambitbot/gambit/engine/connect4"
 	"github.com/gambitbot/gambit/engine/nqueens"
+	adjgame "github.com/gambitbot/gambit/games/adjacency"
+	c4game "github.com/gambitbot/gambit/games/connect4"
+	queensgame "github.com/gambitbot/gambit/games/queens"
+	tilegame "github.com/gambitbot/gambit/games/tiles"
 	"github.com/gambitbot/gambit/strategies/adjsearch"
 	"github.com/gambitbot/gambit/strategies/c4solver"
 	"github.com/gambitbot/gambit/strategies/puzzles"
@@ -35,12 +39,14 @@ import (
 // Kind is a sort of daily puzzle.
 type Kind string
 
-// The kinds, in the order the days rotate through them.
-const (
+// The kinds, in the order the days rotate through them. A best-move
+// puzzle's kind is its game's name (games/catalog), which the bot's
+// buttons carry.
+var (
 	Tiles     Kind = "tiles"
-	Connect4  Kind = "connect4"
+	Connect4       = Kind(c4game.Game.Name)
 	Queens    Kind = "queens"
-	Adjacency Kind = "adjacency"
+	Adjacency      = Kind(adjgame.Game.Name)
 )
 
 // Kinds returns the kinds in the order the days rotate through them.
@@ -51,7 +57,7 @@ type Puzzle struct {
 	// Kind is the sort of puzzle.
 	Kind Kind
 	// Game names the game it is played in, as games/catalog names it:
-	// "8puzzle", "nqueens", "connect4" or "adjacency".
+	// the 8-puzzle's, N-Queens', Connect Four's or Adjacency's.
 	Game string
 	// Position is the puzzle's start in the game's position text.
 	Position string
@@ -168,7 +174,7 @@ func makeTiles(ctx context.Context, rng *rand.Rand) (Puzzle, error) {
 	if err != nil {
 		return Puzzle{}, err
 	}
-	return Puzzle{Game: "8puzzle", Position: q.String(), Moves: n}, nil
+	return Puzzle{Game: tilegame.Eight.Name, Position: q.String(), Moves: n}, nil
 }
 
 // makeQueens sets an N-Queens board of side 6 to 10 with one queen
@@ -192,7 +198,7 @@ func makeQueens(rng *rand.Rand) (Puzzle, error) {
 	if _, err := nqueens.Parse(text); err != nil {
 		return Puzzle{}, err
 	}
-	return Puzzle{Game: "nqueens", Position: text}, nil
+	return Puzzle{Game: queensgame.Game.Name, Position: text}, nil
 }
 
 // queensSolution returns a solution of the n×n board, rows[c] being
@@ -300,7 +306,7 @@ func makeConnect4(ctx context.Context, rng *rand.Rand) (Puzzle, error) {
 			continue
 		}
 		if m, v, ok := single(moves, verdicts); ok {
-			return Puzzle{Game: "connect4", Position: p.String(), Answer: p.FormatMove(m), Wins: v > 0}, nil
+			return Puzzle{Game: c4game.Game.Name, Position: p.String(), Answer: p.FormatMove(m), Wins: v > 0}, nil
 		}
 	}
 	return Puzzle{}, ErrNoPuzzle
@@ -360,7 +366,7 @@ func makeAdjacency(ctx context.Context, rng *rand.Rand) (Puzzle, error) {
 			continue
 		}
 		if m, v, ok := single(moves, verdicts); ok {
-			return Puzzle{Game: "adjacency", Position: b.String(), Answer: b.FormatMove(m), Wins: v > 0}, nil
+			return Puzzle{Game: adjgame.Game.Name, Position: b.String(), Answer: b.FormatMove(m), Wins: v > 0}, nil
 		}
 	}
 	return Puzzle{}, ErrNoPuzzle

@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/gambitbot/gambit/engine/slidingtile"
+	tilegame "github.com/gambitbot/gambit/games/tiles"
 )
 
 // The 7-8 pattern database of the 15-puzzle (idastar-pdb78) is too slow
@@ -69,8 +70,9 @@ func PDBDir() (string, error) {
 	return filepath.Join(dir, "gambit"), nil
 }
 
-// pdb78File is the name of the 15-puzzle's 7-8 database in PDBDir.
-const pdb78File = "15puzzle-7-8.pdb"
+// pdb78File is the name of the 15-puzzle's 7-8 database in PDBDir,
+// after the game's name: 15puzzle-7-8.pdb.
+var pdb78File = tilegame.Fifteen.Name + "-7-8.pdb"
 
 // PDB78File returns where the 15-puzzle's 7-8 database is kept on disk,
 // and whether a file is there (whole or not: loading checks).

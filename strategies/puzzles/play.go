@@ -11,6 +11,7 @@ import (
 	"github.com/gambitbot/gambit/engine"
 	"github.com/gambitbot/gambit/engine/nqueens"
 	"github.com/gambitbot/gambit/engine/slidingtile"
+	"github.com/gambitbot/gambit/games"
 	"github.com/gambitbot/gambit/games/catalog"
 )
 
@@ -19,7 +20,8 @@ import (
 // solvers compared on it, and scrambled starts of a chosen difficulty.
 
 // puzzle is what this file does on the positions of one puzzle; tiles.go
-// and queens.go each give one, registered by game name in solvable.
+// and queens.go each give one, registered in solvable by the way its
+// plug-in is solved.
 type puzzle interface {
 	// shortest returns a shortest sequence of moves from pos to a
 	// solution.
@@ -33,15 +35,15 @@ type puzzle interface {
 	deal(ctx context.Context, rng *rand.Rand, start engine.Position, level Level) (engine.Position, error)
 }
 
-// solvable are the puzzles this package solves, by game name
-// (games/catalog).
-var solvable = map[string]puzzle{"8puzzle": tilePuzzle{}, "15puzzle": tilePuzzle{}, "nqueens": queensPuzzle{}}
+// solvable are the puzzles this package solves, by the way their
+// plug-ins are solved (games.Game.Solve).
+var solvable = map[games.Solving]puzzle{games.SolveTiles: tilePuzzle{}, games.SolveQueens: queensPuzzle{}}
 
 // puzzleOf returns the puzzle of pos, or an error for a position of no
 // puzzle this package solves.
 func puzzleOf(pos engine.Position) (puzzle, error) {
 	if g := catalog.Of(pos); g != nil {
-		if p, ok := solvable[g.Name]; ok {
+		if p, ok := solvable[g.Solve]; ok {
 			return p, nil
 		}
 	}

@@ -29,6 +29,7 @@ import (
 
 	"github.com/gambitbot/gambit/engine"
 	"github.com/gambitbot/gambit/games"
+	"github.com/gambitbot/gambit/games/catalog"
 	"github.com/gambitbot/gambit/strategies"
 )
 
@@ -76,49 +77,34 @@ func Labels() []Label { return []Label{Best, Good, Inaccuracy, Mistake, Blunder}
 // best defence a mistake; in a won one, a move that keeps the win but
 // passes up a win on the spot is an inaccuracy, one that wins later
 // good; a move as long (or as quick) as the best is the best.
-type Thresholds struct {
-	Good, Inaccuracy, Mistake float64
-	// Results, for a game whose exact values say how soon it is won
-	// rather than by how much (Connect Four's Pons score), counts an
-	// exact value as its result alone — 1 won, 0 drawn, −1 lost — so
-	// that, where the distance does not decide (byDistance), a move
-	// keeping an exact result is good, and an exact value compares with
-	// an estimate in wins.
-	// Such a comparison is at worst a mistake: a blunder is a result
-	// proven lost, and the estimate proves nothing.
-	Results bool
-}
+//
+// A game whose unit the default does not fit gives its own in its plug-in
+// (games.AI.Review), with why beside them.
+type Thresholds games.ReviewThresholds
 
-// defaultThresholds are the thresholds of a game not in thresholds, in
+// defaultThresholds are the thresholds of a game without its own, in
 // games scored by the marks on the board (Adjacency): two marks or less
 // are good, four an inaccuracy, eight a mistake. A search's estimate
 // favours the side to move by about a mark (its tempo), so a move that
 // keeps the balance already reads as two marks lost.
 var defaultThresholds = Thresholds{Good: 2, Inaccuracy: 4, Mistake: 8}
 
-// thresholds are the games' own, by game name (games/catalog), where the
-// default does not fit the game's unit:
-//   - Othello counts discs, and a move turns many: two discs are good,
-//     six an inaccuracy, twelve a mistake, more a blunder (of 64).
-//   - Connect Four's and Gomoku's searches estimate in fractions of a
-//     win (Connect Four's exact values are Pons' scores, where only the
-//     result counts): an eighth of a win good, a quarter an inaccuracy,
-//     half a mistake. Connect Four is exact wherever the solver ends
-//     within the budget, so its estimates are rare.
-//   - Tic-Tac-Toe is always exact: its moves are best, good or blunders.
-var thresholds = map[string]Thresholds{
-	"othello":   {Good: 2, Inaccuracy: 6, Mistake: 12},
-	"connect4":  {Good: 0.125, Inaccuracy: 0.25, Mistake: 0.5, Results: true},
-	"gomoku":    {Good: 0.125, Inaccuracy: 0.25, Mistake: 0.5},
-	"tictactoe": {Good: 0.125, Inaccuracy: 0.25, Mistake: 0.5},
-}
-
-// ThresholdsOf returns the thresholds of the game named name.
+// ThresholdsOf returns the thresholds of the game named name
+// (games/catalog): its plug-in's, or the default.
 func ThresholdsOf(name string) Thresholds {
-	if t, ok := thresholds[name]; ok {
-		return t
+	if r := reviewOf(name); r != nil && r.Thresholds != nil {
+		return Thresholds(*r.Thresholds)
 	}
 	return defaultThresholds
+}
+
+// reviewOf returns what the plug-in of the game named name says of its
+// reviews, nil for nothing (or no such game).
+func reviewOf(name string) *games.Review {
+	if g, err := catalog.Lookup(name); err == nil && g.AI != nil {
+		return g.AI.Review
+	}
+	return nil
 }
 
 // Value is a position's value for one side, in the game's unit.
@@ -227,47 +213,32 @@ type Budget struct {
 }
 
 // StandardNodes caps each position's search in a Standard review of a
-// game without a budget of its own (standard): most positions need far
-// less — solved at once, or from the opening book.
+// game without a cap of its own (games.AI.Review): most positions need
+// far less — solved at once, or from the opening book.
 const StandardNodes = 4_000_000
 
 // defaultStandardGame is the Game cap of a Standard review of a game
-// without a budget of its own (Adjacency, Tic-Tac-Toe): 120 million
-// nodes, about 30 seconds of one thread at 4 million a second; a game of
-// up to 30 positions gets the full StandardNodes in each.
+// without a cap of its own (Adjacency, Tic-Tac-Toe): 120 million nodes,
+// about 30 seconds of one thread at 4 million a second; a game of up to
+// 30 positions gets the full StandardNodes in each.
 const defaultStandardGame = 120_000_000
 
-// standard are the Standard budgets (Nodes and Game only) of the games
-// whose review needs its own, by game name (games/catalog). The figures
-// and the commands that measured them are in docs/ai.md (Reviews):
-//   - Connect Four: 200 million nodes for the game, with no cap of its
-//     own on a position: the solver, given the later positions' proofs,
-//     solves every position of most games within it (the costly ones are
-//     the few just past the opening book, 10 to 100 million nodes each),
-//     in about 15 seconds of one thread at most.
-//   - Othello: 15 million nodes, about 4 seconds of one thread at the
-//     generic search's 4 million a second, for a 60-move game as for a
-//     short one.
-//   - Gomoku: 4.5 million nodes, about 4 seconds of one thread at its
-//     engine's (strategies/gomsearch) 1.1 million a second: a 60-move
-//     game took 3.6 s of CPU at load 4 (docs/ai.md, Reviews).
-var standard = map[string]Budget{
-	"connect4": {Game: 200_000_000},
-	"othello":  {Nodes: StandardNodes, Game: 15_000_000},
-	"gomoku":   {Nodes: StandardNodes, Game: 4_500_000},
-}
-
-// Standard returns the budget of a review of the game named name, the
-// bot's and gambit review's: the game's node caps (standard, else
-// StandardNodes a position and defaultStandardGame in all), no time (so
-// that the review is the same on every machine, busy or not), one thread
-// and a 32 MiB table.
+// Standard returns the budget of a review of the game named name
+// (games/catalog), the bot's and gambit review's: the node caps of its
+// plug-in (games.AI.Review, where the figures and the commands that
+// measured them are in docs/ai.md, Reviews), else StandardNodes a
+// position and defaultStandardGame in all; no time (so that the review is
+// the same on every machine, busy or not), one thread and a 32 MiB table.
 func Standard(name string) Budget {
-	b, ok := standard[name]
-	if !ok {
-		b = Budget{Nodes: StandardNodes, Game: defaultStandardGame}
+	b := Budget{Nodes: StandardNodes, Game: defaultStandardGame, Threads: 1, HashMiB: 32}
+	if r := reviewOf(name); r != nil && r.Budget != nil {
+		if r.Budget.Nodes != 0 {
+			b.Nodes = r.Budget.Nodes
+		}
+		if r.Budget.Game != 0 {
+			b.Game = r.Budget.Game
+		}
 	}
-	b.Threads, b.HashMiB = 1, 32
 	return b
 }
 
