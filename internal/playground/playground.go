@@ -49,7 +49,19 @@ type Member struct {
 	// Locale is the Discord locale of the member's client, which their
 	// interactions carry; empty for the stand-in's default, en-US.
 	Locale string `json:"locale,omitempty"`
+	// NoManageServer is a member without the Manage Server permission,
+	// as most members of a real server are: their Discord hides the
+	// commands that need it (/settings), and the bot refuses them.
+	NoManageServer bool `json:"no_manage_server,omitempty"`
 }
+
+// everyPermission is every permission bit Discord defines, which the
+// stand-in grants a member unless told otherwise; withoutManageServer
+// lacks Manage Server and Administrator, which implies it.
+const (
+	everyPermission     int64 = 1<<51 - 1
+	withoutManageServer       = everyPermission &^ (discordgo.PermissionManageGuild | discordgo.PermissionAdministrator)
+)
 
 // State is what the playground keeps between runs.
 type State struct {
@@ -164,6 +176,11 @@ func NewPage(srv *discordtest.Server, st State, save func(State) error, log *slo
 			return nil, fmt.Errorf("playground: member %s: %w", m.Name, err)
 		}
 		srv.SetLocale(m.ID, m.Locale)
+		if m.NoManageServer {
+			if err := srv.SetMemberPermissions(srv.GuildID(), m.ID, withoutManageServer); err != nil {
+				return nil, fmt.Errorf("playground: member %s: %w", m.Name, err)
+			}
+		}
 		p.members = append(p.members, m)
 	}
 	srv.SetLocale(srv.GuildID(), st.GuildLocale)
@@ -261,6 +278,33 @@ func (p *Page) SetLocale(memberID, locale string) error {
 	return nil
 }
 
+// SetManageServer gives the member memberID the Manage Server permission
+// or takes it away, and saves it; a refused change changes nothing.
+func (p *Page) SetManageServer(memberID string, manage bool) error {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	next := p.saved()
+	i := slices.IndexFunc(next.Members, func(m Member) bool { return m.ID == memberID })
+	if i < 0 {
+		return fmt.Errorf("member %q: %w", memberID, ErrUnknownMember)
+	}
+	next.Members[i].NoManageServer = !manage
+	if p.save != nil {
+		if err := p.save(next); err != nil {
+			return err
+		}
+	}
+	perms := withoutManageServer
+	if manage {
+		perms = everyPermission
+	}
+	if err := p.srv.SetMemberPermissions(p.srv.GuildID(), memberID, perms); err != nil {
+		return fmt.Errorf("playground: permissions of %s: %w", memberID, err)
+	}
+	p.members = next.Members
+	return nil
+}
+
 // localeOrDefault is a locale as the stand-in applies it: empty is en-US.
 func localeOrDefault(l string) string {
 	if l == "" {
@@ -283,6 +327,8 @@ func localeOrDefault(l string) string {
 //	POST /api/autocomplete  an autocomplete request, answered with choices
 //	POST /api/click         a button click or select choice {"member","message","custom_id","values"}
 //	POST /api/locale        a member's or the server's language {"member" or "guild","locale"}, answered with the state
+//	POST /api/permissions   whether a member may manage the server {"member","manage_server"}, answered with the state
+//	POST /api/user-command  a member's context-menu command on another {"member","name","target"}
 func (p *Page) Handler(port int) http.Handler {
 	mux := http.NewServeMux()
 	assets, _ := fs.Sub(static, "static") // the directory is embedded
@@ -298,6 +344,8 @@ func (p *Page) Handler(port int) http.Handler {
 	mux.HandleFunc("POST /api/autocomplete", p.autocomplete)
 	mux.HandleFunc("POST /api/click", p.click)
 	mux.HandleFunc("POST /api/locale", p.setLocale)
+	mux.HandleFunc("POST /api/permissions", p.setPermissions)
+	mux.HandleFunc("POST /api/user-command", p.userCommand)
 	return guard(port, mux)
 }
 
@@ -333,21 +381,23 @@ func (p *Page) state(w http.ResponseWriter, _ *http.Request) {
 // empty.
 func (p *Page) stateJSON() map[string]any {
 	bot := p.srv.BotUser()
-	// The page types slash commands; user commands (a member's context
-	// menu, such as "Challenge to a game") have no place in its box.
-	commands := slices.DeleteFunc(append(p.srv.Commands(""), p.srv.Commands(p.srv.GuildID())...),
-		func(c discordtest.Command) bool { return c.Type != discordgo.ChatApplicationCommand })
+	// The page types slash commands in its box and offers user commands
+	// (such as "Challenge to a game") in a member's context menu.
+	all := append(p.srv.Commands(""), p.srv.Commands(p.srv.GuildID())...)
+	commands := slices.DeleteFunc(slices.Clone(all), func(c discordtest.Command) bool { return c.Type != discordgo.ChatApplicationCommand })
+	userCommands := slices.DeleteFunc(all, func(c discordtest.Command) bool { return c.Type != discordgo.UserApplicationCommand })
 	saved := p.Saved()
 	for i := range saved.Members {
 		saved.Members[i].Locale = localeOrDefault(saved.Members[i].Locale)
 	}
 	return map[string]any{
-		"guild":    map[string]string{"id": p.srv.GuildID(), "name": "Gambit playground", "locale": localeOrDefault(saved.GuildLocale)},
-		"channel":  map[string]string{"id": p.srv.ChannelID(), "name": "general"},
-		"bot":      map[string]string{"id": bot.ID, "name": "Gambit"},
-		"members":  saved.Members,
-		"commands": commands,
-		"locales":  i18n.Locales(),
+		"guild":         map[string]string{"id": p.srv.GuildID(), "name": "Gambit playground", "locale": localeOrDefault(saved.GuildLocale)},
+		"channel":       map[string]string{"id": p.srv.ChannelID(), "name": "general"},
+		"bot":           map[string]string{"id": bot.ID, "name": "Gambit"},
+		"members":       saved.Members,
+		"commands":      commands,
+		"user_commands": userCommands,
+		"locales":       i18n.Locales(),
 	}
 }
 
@@ -463,6 +513,52 @@ func (p *Page) addMember(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	writeJSON(w, http.StatusOK, m)
+}
+
+// setPermissions gives a member Manage Server or takes it away, and
+// answers with the new state.
+func (p *Page) setPermissions(w http.ResponseWriter, r *http.Request) {
+	var req struct {
+		Member       string `json:"member"`
+		ManageServer bool   `json:"manage_server"`
+	}
+	if err := json.NewDecoder(http.MaxBytesReader(w, r.Body, 1<<10)).Decode(&req); err != nil {
+		fail(w, http.StatusBadRequest, "malformed request: "+err.Error())
+		return
+	}
+	if err := p.SetManageServer(req.Member, req.ManageServer); errors.Is(err, ErrUnknownMember) {
+		fail(w, http.StatusBadRequest, err.Error())
+		return
+	} else if err != nil {
+		fail(w, http.StatusInternalServerError, err.Error())
+		return
+	}
+	writeJSON(w, http.StatusOK, p.stateJSON())
+}
+
+// userCommand runs a user command (a member's context menu, "Apps") of
+// member on target, as Discord's client does from target's profile.
+func (p *Page) userCommand(w http.ResponseWriter, r *http.Request) {
+	var req struct {
+		Member string `json:"member"`
+		Name   string `json:"name"`
+		Target string `json:"target"`
+	}
+	if err := json.NewDecoder(http.MaxBytesReader(w, r.Body, 1<<10)).Decode(&req); err != nil {
+		fail(w, http.StatusBadRequest, "malformed request: "+err.Error())
+		return
+	}
+	m, ok := p.member(w, req.Member)
+	if !ok {
+		return
+	}
+	ix, err := p.srv.SendUserCommand(req.Member, "", req.Name, req.Target)
+	if err == nil {
+		p.mu.Lock()
+		p.commands[ix.ID] = wireInteraction{UserID: m.ID, UserName: m.Name, Command: req.Name}
+		p.mu.Unlock()
+	}
+	p.answer(w, r, ix, err)
 }
 
 // commandRequest is a slash command or autocomplete request from the page.

@@ -42,8 +42,10 @@ type Config struct {
 	StandIn []discordtest.ServerOption
 }
 
-// defaultMembers are the simulated members of a new playground.
-var defaultMembers = []string{"alice", "bob"}
+// defaultMembers are the simulated members of a new playground: alice
+// manages the server (its owner, say), bob is a member as most are,
+// without Manage Server.
+var defaultMembers = []Member{{Name: "alice"}, {Name: "bob", NoManageServer: true}}
 
 // Run starts the stand-in, the bot and the page, and serves until ctx is
 // done; then it stops them in reverse order.
@@ -73,8 +75,12 @@ func Run(ctx context.Context, cfg Config) error {
 		return err
 	}
 	if fresh {
-		for _, name := range defaultMembers {
-			if _, err := page.AddMember(name); err != nil {
+		for _, def := range defaultMembers {
+			m, err := page.AddMember(def.Name)
+			if err != nil {
+				return err
+			}
+			if err := page.SetManageServer(m.ID, !def.NoManageServer); err != nil {
 				return err
 			}
 		}

@@ -52,6 +52,8 @@ const ui = {
   serverLocale: $('server-locale'),
   localeStatus: $('locale-status'),
   addMember: $('add-member'),
+  membersButton: $('members-button'),
+  memberMenu: $('member-menu'),
   messages: $('messages'),
   empty: $('messages-empty'),
   composer: $('composer'),
@@ -233,16 +235,44 @@ function codeBlock(body) {
   return `<pre class="code-block"><code>${escapeHTML(code)}</code></pre>`;
 }
 
+// LINE_BLOCK matches a line Discord draws as a block of its own: a heading
+// ("# ", "## ", "### ") or small print ("-# "), on any line of a text.
+const LINE_BLOCK = /^(#{1,3}|-#) (.*)$/;
+
+// lineBlock draws such a line.
+function lineBlock(mark, text, hold) {
+  const cls = mark === '-#' ? 'text-small' : `text-heading h${mark.length}`;
+  return `<div class="${cls}">${inline(text, hold)}</div>`;
+}
+
 // quoteBlocks renders runs of "> " lines (and everything after ">>> ") as
-// block quotes, the other lines as formatted text.
+// block quotes, headings and small print as blocks, the other lines as
+// formatted text.
 function quoteBlocks(text, hold) {
   const lines = text.split('\n');
   let html = '';
   let run = [];
   let quoted = false;
+  // linePart is a line as the run keeps it: its text, or a block's HTML.
+  const linePart = (line) => {
+    const block = LINE_BLOCK.exec(line);
+    return block ? { html: lineBlock(block[1], block[2], hold) } : line;
+  };
   const flush = () => {
     if (run.length) {
-      const inner = inline(run.join('\n'), hold);
+      // Consecutive lines of text are formatted together (emphasis may
+      // span them); a block line ends the line before it by itself.
+      let inner = '';
+      let texts = [];
+      for (const part of [...run, null]) {
+        if (typeof part === 'string') {
+          texts.push(part);
+          continue;
+        }
+        if (texts.length) inner += inline(texts.join('\n'), hold);
+        texts = [];
+        if (part) inner += part.html;
+      }
       html += quoted ? `<blockquote>${inner}</blockquote>` : inner;
     }
     run = [];
@@ -252,7 +282,7 @@ function quoteBlocks(text, hold) {
     if (rest) {
       flush();
       quoted = true;
-      run = [rest[1], ...lines.slice(i + 1)];
+      run = [rest[1], ...lines.slice(i + 1)].map(linePart);
       break;
     }
     const quote = /^> (.*)$|^>$/.exec(lines[i]);
@@ -260,7 +290,7 @@ function quoteBlocks(text, hold) {
       flush();
       quoted = Boolean(quote);
     }
-    run.push(quote ? quote[1] ?? '' : lines[i]);
+    run.push(linePart(quote ? quote[1] ?? '' : lines[i]));
   }
   flush();
   return html;
@@ -338,7 +368,7 @@ function renderMessage(m) {
   const hasDate = !Number.isNaN(date.getTime());
 
   const header = el('div', { class: 'message-header' },
-    el('span', { class: 'author-name', text: author.name ?? 'unknown' }),
+    el('span', { class: 'author-name', 'data-user-id': author.bot ? null : author.id, text: author.name ?? 'unknown' }),
     author.bot && el('span', { class: 'bot-tag', text: 'BOT' }),
     hasDate && el('time', {
       class: 'message-time', datetime: date.toISOString(),
@@ -368,16 +398,22 @@ function renderMessage(m) {
   },
   m.interaction && el('div', { class: 'interaction-line' },
     avatar(m.interaction.user_id ?? '', m.interaction.user_name, 'avatar avatar-mini'),
-    el('span', { class: 'interaction-user', text: m.interaction.user_name ?? 'someone' }),
+    el('span', { class: 'interaction-user', 'data-user-id': m.interaction.user_id, text: m.interaction.user_name ?? 'someone' }),
     ' used ',
     el('span', { class: 'interaction-command', text: commandText(m.interaction.command) })),
   avatar(author.id ?? '', author.name),
   body);
 }
 
-// commandText is the command a message answers ("help", "privacy
-// delete") as the selected member's Discord names it: "/bantuan".
+// commandText is the command a message answers ("/help", "/privacy
+// delete", or a user command's name) as the selected member's Discord
+// names it: "/bantuan".
 function commandText(command = '') {
+  if (!command.startsWith('/')) {
+    // A user command (a member's "Apps"), which Discord names without "/".
+    const app = (state.info?.user_commands ?? []).find((c) => c.name === command);
+    return app ? localized(app, 'name') : command;
+  }
   const [name, ...subs] = command.replace(/^\//, '').split(' ');
   const cmd = (state.info?.commands ?? []).find((c) => c.name === name);
   if (!cmd) return `/${command.replace(/^\//, '')}`;
@@ -453,17 +489,8 @@ function renderComponent(m, c) {
   }
 }
 
-// renderTextDisplay draws a text display's markdown, with Discord's
-// headings ("### ") and small print ("-# ") that embeds do not have.
+// renderTextDisplay draws a text display's markdown.
 function renderTextDisplay(text = '') {
-  const heading = /^(#{1,3}) (.*)$/.exec(text);
-  if (heading && !text.includes('\n')) {
-    return el('div', { class: `text-display text-heading h${heading[1].length}`, html: markdown(heading[2]) });
-  }
-  const small = /^-# (.*)$/.exec(text);
-  if (small && !text.includes('\n')) {
-    return el('div', { class: 'text-display text-small', html: markdown(small[1]) });
-  }
   return el('div', { class: 'text-display', html: markdown(text) });
 }
 
@@ -567,7 +594,11 @@ function messageElement(id) {
 
 function removeMessage(id) {
   state.messages.delete(id);
-  messageElement(id)?.remove();
+  const e = messageElement(id);
+  if (e) {
+    growth.unobserve(e);
+    e.remove();
+  }
 }
 
 // learnNames records the names a message tells, so that mentions of its
@@ -590,8 +621,10 @@ function applyMessage(m) {
   state.messages.set(m.id, m);
   const fresh = renderMessage(m);
   const old = messageElement(m.id);
+  growth.observe(fresh);
   if (old) {
     const focused = old.contains(document.activeElement) ? document.activeElement : null;
+    growth.unobserve(old);
     old.replaceWith(fresh);
     if (focused) restoreFocus(focused, fresh);
     return;
@@ -618,10 +651,21 @@ function atBottom() {
   return list.scrollHeight - list.scrollTop - list.clientHeight < 48;
 }
 
+// pinned is whether the list is scrolled to the bottom, as the member
+// last left it: a message growing after it was drawn (its pictures load)
+// moves the bottom away without a scroll, and the list follows it.
+let pinned = true;
+
+// growth keeps a pinned list at the bottom as the list and its messages
+// change size.
+const growth = new ResizeObserver(() => {
+  if (pinned) scrollToBottom();
+});
+
 // update applies changes to the list, keeping it scrolled to the bottom if
 // it was there (or if stick is true).
 function update(change, stick = false) {
-  const wasAtBottom = atBottom();
+  const wasAtBottom = pinned || atBottom();
   change();
   ui.empty.hidden = state.messages.size > 0;
   if (wasAtBottom || stick) scrollToBottom();
@@ -629,10 +673,14 @@ function update(change, stick = false) {
 
 function scrollToBottom() {
   ui.messages.scrollTop = ui.messages.scrollHeight;
+  pinned = true;
 }
 
 function clearMessages() {
-  for (const e of ui.messages.querySelectorAll('.message')) e.remove();
+  for (const e of ui.messages.querySelectorAll('.message')) {
+    growth.unobserve(e);
+    e.remove();
+  }
   state.messages.clear();
 }
 
@@ -734,9 +782,13 @@ function applyState(info) {
 
 // fillMemberSelect lists the members in a <select>, keeping the selected
 // value. For a command option, a first entry (blank: its text) stands for
-// no value.
+// no value, and the selected member is left out: every user option of
+// Gambit's commands means someone else (an opponent, whose stats), left
+// blank for yourself.
 function fillMemberSelect(select, value, blank) {
-  const options = (state.info.members ?? []).map((m) => el('option', { value: m.id, text: m.name }));
+  const options = (state.info.members ?? [])
+    .filter((m) => blank === undefined || m.id !== state.member)
+    .map((m) => el('option', { value: m.id, text: m.name }));
   if (blank !== undefined) options.unshift(el('option', { value: '', text: blank }));
   select.replaceChildren(...options);
   if ([...select.options].some((o) => o.value === value)) select.value = value;
@@ -772,6 +824,75 @@ async function addMember() {
     showCommandError(`Could not add the member: ${err.message}`);
   } finally {
     ui.addMember.disabled = false;
+  }
+}
+
+/* ---------- Member menu ---------- */
+
+// openMemberMenu shows, beside anchor, each member's menu: the apps
+// (user commands: "Challenge to a game") the selected member can use on
+// them, and whether they may manage the server (a role only the server's
+// owner could give in Discord; here anyone may, to try both sides).
+function openMemberMenu(anchor, members) {
+  ui.memberMenu.replaceChildren(...members.map(memberMenuEntry));
+  ui.memberMenu.hidden = false;
+  const r = anchor.getBoundingClientRect();
+  const menu = ui.memberMenu.getBoundingClientRect();
+  ui.memberMenu.style.left = `${Math.max(8, Math.min(r.left, window.innerWidth - menu.width - 8))}px`;
+  const below = r.bottom + 4;
+  ui.memberMenu.style.top = `${below + menu.height <= window.innerHeight ? below : Math.max(8, r.top - menu.height - 4)}px`;
+  ui.memberMenu.querySelector('button, input')?.focus();
+}
+
+function closeMemberMenu() {
+  ui.memberMenu.hidden = true;
+  ui.memberMenu.replaceChildren();
+}
+
+function memberMenuEntry(member) {
+  const apps = (state.info.user_commands ?? []).map((c) => el('button', {
+    type: 'button', class: 'member-app', 'data-app': c.name,
+    onclick: () => runUserCommand(c, member),
+    text: localized(c, 'name'),
+  }));
+  const manage = el('input', {
+    type: 'checkbox', checked: !member.no_manage_server,
+    onchange: (event) => setManageServer(member, event.target),
+  });
+  return el('section', { class: 'member-entry', 'data-member': member.id, 'aria-label': member.name },
+    el('div', { class: 'member-entry-name' }, avatar(member.id, member.name, 'avatar avatar-mini'),
+      el('span', { text: member.name + (member.id === state.member ? ' (you)' : '') })),
+    apps.length > 0 && el('div', { class: 'member-entry-heading', text: 'Apps' }),
+    ...apps,
+    el('label', { class: 'member-role' }, manage, ' Manage Server'));
+}
+
+// runUserCommand uses a user command on member as the selected member.
+async function runUserCommand(cmd, member) {
+  closeMemberMenu();
+  showCommandError('');
+  try {
+    await api('/user-command', { member: state.member, name: cmd.name, target: member.id });
+  } catch (err) {
+    showCommandError(`${localized(cmd, 'name')}: ${err.message}`);
+  }
+}
+
+// setManageServer gives member Manage Server or takes it away, as box
+// says; a refusal puts the box back.
+async function setManageServer(member, box) {
+  box.disabled = true;
+  try {
+    applyState(await api('/permissions', { member: member.id, manage_server: box.checked }));
+    showCommandError('');
+    ui.localeStatus.textContent = box.checked
+      ? `${member.name} may manage the server now: their Discord offers /settings.`
+      : `${member.name} may not manage the server now: their Discord hides /settings, as for most members.`;
+  } catch (err) {
+    box.checked = !box.checked;
+    showCommandError(`Could not change ${member.name}'s permissions: ${err.message}`);
+  } finally {
+    box.disabled = false;
   }
 }
 
@@ -874,12 +995,31 @@ function showCommandError(text) {
   ui.error.textContent = text;
 }
 
+// mayUse reports whether the selected member's Discord offers a command:
+// one with default_member_permissions only to members with all of those
+// permissions ("0": to administrators). A member either has every
+// permission or every one but Manage Server and Administrator.
+function mayUse(cmd) {
+  const needed = cmd.default_member_permissions;
+  if (needed == null) return true;
+  if (!selectedMember()?.no_manage_server) return true;
+  const lacking = MANAGE_GUILD | ADMINISTRATOR;
+  return needed !== '0' && (BigInt(needed) & lacking) === 0n;
+}
+
+const MANAGE_GUILD = 1n << 5n;
+const ADMINISTRATOR = 1n << 3n;
+
+function selectedMember() {
+  return state.info?.members?.find((m) => m.id === state.member);
+}
+
 // commands returns the slash commands (type 1; the others are context
 // menu commands) by the name the selected member's Discord shows, in
 // their language's order (/bantuan before /main in Indonesian).
 function commands() {
   return (state.info?.commands ?? [])
-    .filter((c) => (c.type ?? 1) === 1)
+    .filter((c) => (c.type ?? 1) === 1 && mayUse(c))
     .sort((a, b) => localized(a, 'name').localeCompare(localized(b, 'name'), memberLocale()));
 }
 
@@ -1116,6 +1256,10 @@ function makeField(option) {
   input.id = id;
   input.dataset.option = option.name;
   input.title = description;
+  // A text or number field is as wide as its placeholder (the option's
+  // description), which would otherwise be cut: "Adjacency rounds (2–28)",
+  // not "Adjacency". The form wraps its fields onto more lines instead.
+  if (input.placeholder) input.style.width = `${Math.min(input.placeholder.length + 4, 64)}ch`;
   if (option.required) input.setAttribute('aria-required', 'true');
   input.addEventListener('focus', () => setHint(`${label}${option.required ? ' (required)' : ''} — ${description}`));
   input.addEventListener('input', () => input.removeAttribute('aria-invalid'));
@@ -1347,7 +1491,27 @@ function bindUI() {
   ui.memberLocale.addEventListener('change', () => setLocale(ui.memberLocale, { member: state.member }));
   ui.serverLocale.addEventListener('change', () => setLocale(ui.serverLocale, { guild: state.info.guild.id }));
   ui.addMember.addEventListener('click', addMember);
+  ui.membersButton.addEventListener('click', () => openMemberMenu(ui.membersButton, state.info.members ?? []));
+  // A member's name or mention opens their menu, as a click or right-click
+  // on a name does in Discord.
+  for (const type of ['click', 'contextmenu']) {
+    ui.messages.addEventListener(type, (event) => {
+      const name = event.target.closest('[data-user-id]');
+      const member = name && state.info.members?.find((m) => m.id === name.dataset.userId);
+      if (!member) return;
+      event.preventDefault();
+      openMemberMenu(name, [member]);
+    });
+  }
+  document.addEventListener('mousedown', (event) => {
+    if (!ui.memberMenu.hidden && !ui.memberMenu.contains(event.target) && event.target !== ui.membersButton) closeMemberMenu();
+  });
   document.addEventListener('keydown', (event) => {
+    if (event.key === 'Escape' && !ui.memberMenu.hidden) {
+      event.preventDefault();
+      closeMemberMenu();
+      return;
+    }
     // Escape cancels a command being filled in (autocomplete lists close
     // first: they stop the event).
     if (event.key === 'Escape' && composer.command && !event.defaultPrevented) {
@@ -1364,15 +1528,13 @@ function bindUI() {
     updateCommandSuggestions();
   });
   setInterval(refreshRelativeTimes, RELATIVE_REFRESH_MS);
-  // The list shrinks when the composer grows (a command's fields): a list
-  // scrolled to the bottom stays there.
-  let pinned = true;
+  // A list scrolled to the bottom stays there when it shrinks (the
+  // composer grows with a command's fields) and when its messages grow
+  // (a picture loads after the message was drawn: follow).
   ui.messages.addEventListener('scroll', () => {
     pinned = atBottom();
   });
-  new ResizeObserver(() => {
-    if (pinned) scrollToBottom();
-  }).observe(ui.messages);
+  growth.observe(ui.messages);
 }
 
 // start loads the state, retrying until the server answers.
