@@ -218,7 +218,7 @@ func TestMoveAutocompleteAndATypedMove(t *testing.T) {
 		t.Fatalf("after /move the game has moves %v on message %s, want 5 first on the board %s", g.Moves, g.MessageID, board.ID)
 	}
 	h.waitBoard(g.ID, "both moves on the board", func(m discordtest.Message) bool {
-		return markedWith(m, "5", "❌") && markedWith(m, g.Moves[1], "⭕") && strings.Contains(m.Content, "your move")
+		return markedWith(m, "5", "❌") && markedWith(m, g.Moves[1], "🔵") && strings.Contains(m.Content, "your move")
 	})
 	if n := len(publicMessages(h, h.srv.ChannelID())); n != 1 {
 		t.Errorf("the channel has %d public messages, want only the board (edited, not posted again)", n)
@@ -746,7 +746,7 @@ func TestGamesListsOpenGamesAndRepostsABoard(t *testing.T) {
 	}
 	g = h.waitGame(g.ID, "the AI's reply", func(g *storage.Game) bool { return len(g.Moves) == 2 })
 	h.waitBoard(g.ID, "the AI's reply on the new board", func(m discordtest.Message) bool {
-		return markedWith(m, "5", "❌") && markedWith(m, g.Moves[1], "⭕")
+		return markedWith(m, "5", "❌") && markedWith(m, g.Moves[1], "🔵")
 	})
 	if still, _ := h.message(oldBoard.ID); still.Version != retired.Version {
 		t.Errorf("the old board was edited again: %q", still.Content)

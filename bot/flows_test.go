@@ -85,7 +85,7 @@ func TestABoardWhoseIDWasNotLearntIsAdoptedByAClick(t *testing.T) {
 	if g.MessageID != board.ID {
 		t.Fatalf("game %s has board %q, want the clicked %s", g.ID, g.MessageID, board.ID)
 	}
-	h.waitBoard(g.ID, "the AI's move on the board", func(m discordtest.Message) bool { return markedWith(m, g.Moves[1], "⭕") })
+	h.waitBoard(g.ID, "the AI's move on the board", func(m discordtest.Message) bool { return markedWith(m, g.Moves[1], "🔵") })
 	if n := len(publicMessages(h, h.srv.ChannelID())); n != 1 {
 		t.Errorf("%d public messages, want the one board", n)
 	}

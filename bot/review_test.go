@@ -93,7 +93,7 @@ func reviewShown(t *testing.T, m discordtest.Message) {
 	}
 	text := m.Embeds[0].Title + "\n" + m.Embeds[0].Description
 	for _, want := range []string{"Review", "Tic-Tac-Toe", "**Turning point:** move 2", "played **2**, a blunder; the best was **",
-		"1. ❌ **5** — best", "2. ⭕ **2** — blunder, best **"} {
+		"1. ❌ **5** — best", "2. 🔵 **2** — blunder, best **"} {
 		if !strings.Contains(text, want) {
 			t.Errorf("the review lacks %q:\n%s", want, text)
 		}

@@ -460,8 +460,8 @@ var (
 		"🟥": {side: engine.X, mark: true, last: true}, "🟨": {side: engine.O, mark: true, last: true},
 	}
 	tictactoeCells = map[string]decoded{
-		"❌": {side: engine.X, mark: true}, "⭕": {side: engine.O, mark: true},
-		"❎": {side: engine.X, mark: true, last: true}, "🅾️": {side: engine.O, mark: true, last: true},
+		"❌": {side: engine.X, mark: true}, "🔵": {side: engine.O, mark: true},
+		"🟥": {side: engine.X, mark: true, last: true}, "🟦": {side: engine.O, mark: true, last: true},
 	}
 )
 
@@ -1122,7 +1122,7 @@ func TestTicTacToeButtons(t *testing.T) {
 				if enabled := !b.Disabled; enabled != (!marked && !aiTurn) {
 					t.Errorf("%s: cell %d enabled %v, marked %v, AI's turn %v", pos, c+1, enabled, marked, aiTurn)
 				}
-				if marked && (b.Emoji == nil || b.Emoji.Name != map[engine.Side]string{engine.X: "❌", engine.O: "⭕"}[s]) {
+				if marked && (b.Emoji == nil || b.Emoji.Name != map[engine.Side]string{engine.X: "❌", engine.O: "🔵"}[s]) {
 					t.Errorf("%s: cell %d shows %v", pos, c+1, b.Emoji)
 				}
 				lastStyle := len(moves) > 0 && ps["cell"] == moves[len(moves)-1]

@@ -42,9 +42,12 @@ var Game = &games.Game{
 	New:      func(games.Options) (engine.Position, error) { return rules.New(), nil },
 	Parse:    func(text string) (engine.Position, error) { return games.OrNil(rules.Parse(text)) },
 	Look: games.Look{
-		Mark: [2]string{"❌", "⭕"}, Last: [2]string{"❎", "🅾️"},
+		// X red and O blue everywhere: the grid's ❌ and 🔵, the last
+		// move's 🟥 and 🟦 (as in Adjacency), the embeds and the picture's
+		// letters. ⭕ would be a red O beside a red X, and ❎ a green X.
+		Mark: [2]string{"❌", "🔵"}, Last: [2]string{"🟥", "🟦"},
 		Colour:  [2]int{0xDD2E44, 0x55ACEE},
-		Picture: games.Picture{Board: 0x2B2D31, Cell: 0xF4F4F4, Mark: [2]int{0xD55E00, 0x0072B2}, Shape: games.Letters},
+		Picture: games.Picture{Board: 0x2B2D31, Cell: 0xF4F4F4, Mark: [2]int{0xDD2E44, 0x55ACEE}, Shape: games.Letters},
 		Board:   board,
 		Describe: func(c games.Change) string {
 			return "took cell **" + c.Move + "**"
