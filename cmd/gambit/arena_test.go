@@ -116,9 +116,9 @@ func TestArenaJSONReplays(t *testing.T) {
 // strategy (here this test binary run as gambit) through its analyze
 // command, and a binary that does not answer forfeits its games.
 func TestArenaExternalPlayers(t *testing.T) {
-	t.Setenv(runMainEnv, "1") // the children run gambit's main
+	t.Parallel()
 	args := []string{"arena", "--game", "adjacency", "--rounds", "3", "--players", "minimax",
-		"--external", "minimax-ext=minimax@" + os.Args[0] + ",mute=minimax@false",
+		"--external", "minimax-ext=minimax@" + gambitBinary(t) + ",mute=minimax@false",
 		"--games", "4", "--nodes", "100000", "--seed", "5", "--json"}
 	code, out, errOut := gambit(args...)
 	if code != 0 {

@@ -3,6 +3,7 @@ package main
 import (
 	"bufio"
 	"context"
+	"fmt"
 	"io"
 	"net/http"
 	"os"
@@ -30,7 +31,23 @@ func TestMain(m *testing.M) {
 		main()
 		return
 	}
-	testscript.Main(m, map[string]func(){"gambit": main})
+	testscript.Main(waitingTests{m}, map[string]func(){"gambit": main})
+}
+
+// processTests is how many tests run at once (go test's -parallel, unless
+// given): the tests that run gambit processes — the drills, the load
+// test, the processes' own tests, the scripts — call t.Parallel and
+// spend most of their time waiting for those processes, for leases and
+// for answers, so that more of them than the cores run at once.
+const processTests = 8
+
+// waitingTests runs the tests with processTests at once; testscript.Main
+// runs it only in the test binary's own process, not in a command it runs.
+type waitingTests struct{ m *testing.M }
+
+func (w waitingTests) Run() int {
+	discordtest.WaitingTests(processTests)
+	return w.m.Run()
 }
 
 func TestBotNeedsATokenAndValidSettings(t *testing.T) {
@@ -122,6 +139,21 @@ func (w *lineWaiter) String() string {
 	return strings.Join(w.lines, "\n")
 }
 
+// gambitBinary returns an executable that runs gambit: a script in a
+// temporary directory that runs the test binary with runMainEnv set, for
+// a child that gambit itself starts (an external player of arena), whose
+// environment the test cannot give — and a parallel test may not set it
+// for the whole process (t.Setenv).
+func gambitBinary(t *testing.T) string {
+	t.Helper()
+	path := filepath.Join(t.TempDir(), "gambit")
+	script := fmt.Sprintf("#!/bin/sh\n%s=1 exec %q \"$@\"\n", runMainEnv, os.Args[0])
+	if err := os.WriteFile(path, []byte(script), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	return path
+}
+
 // startGambit starts the test binary as gambit with args in dir (where no
 // .env is), with env added to the environment, and returns the process
 // and a reader of its standard error (or, if !stderr, its output). The
@@ -146,6 +178,7 @@ func startGambit(t *testing.T, dir string, stderr bool, args []string, env ...st
 }
 
 func TestBotProcessServesAndStopsOnSIGTERM(t *testing.T) {
+	t.Parallel()
 	srv := discordtest.New(discordtest.AnswerUntilTestDeadline(t)) // the 3 s rule runs on a manual clock in discordtest and bot
 	defer srv.Close()
 	db := filepath.Join(t.TempDir(), "data", "gambit.db")

@@ -111,6 +111,7 @@ var crashSpecs = []crashSpec{
 // showing a new board and saving its ID, or before its reply) gets its
 // board posted at start.
 func TestBotCrashDrill(t *testing.T) {
+	t.Parallel()
 	kills := *botCrashKills
 	if testing.Short() {
 		kills = min(kills, len(crashKillModes))
@@ -1519,7 +1520,16 @@ func (b *crashBoards) totals() (games, moves int) {
 		if len(g.plies) > 0 {
 			games++
 		}
+	}
+	return games, b.shownLocked()
+}
+
+// shownLocked returns how many moves were shown; call it under the lock
+// (in until).
+func (b *crashBoards) shownLocked() int {
+	moves := 0
+	for _, g := range b.games {
 		moves += len(g.plies)
 	}
-	return games, moves
+	return moves
 }

@@ -60,6 +60,7 @@ func export(t *testing.T, s storage.Admin) dump {
 // on, and its daily key is the source's. Then it copies the PostgreSQL
 // database back into a new bbolt file, with the same checks.
 func TestDBCopyBoltToPostgres(t *testing.T) {
+	t.Parallel()
 	url := pgtest.URL(t)
 	ctx := context.Background()
 	path := filepath.Join(t.TempDir(), "g.db")

@@ -111,6 +111,7 @@ func TestDBErrors(t *testing.T) {
 // TestDBLockedByAnotherHolder: while the database is held (as by the running
 // bot), the command fails naming the file and pointing to the online backup.
 func TestDBLockedByAnotherHolder(t *testing.T) {
+	t.Parallel()
 	db := filepath.Join(t.TempDir(), "held.db")
 	s, err := bolt.Open(db, nil)
 	if err != nil {

@@ -23,8 +23,8 @@ import (
 	"github.com/gambitbot/gambit/storage/postgres/pgtest"
 )
 
-// The load test runs a few seconds of traffic in the test suite, which
-// checks its invariants, not its speed; measure the figures with
+// The load test runs loadMinMoves moves of traffic in the test suite,
+// which checks its invariants, not its speed; measure the figures with
 //
 //	go test ./cmd/gambit -run 'TestLoad$' -v -timeout 30m -load.duration 10m
 //
@@ -32,8 +32,8 @@ import (
 // first flag it does not know). With GAMBIT_TEST_REDIS_URL set, the
 // processes share Discord's rate limits through that Redis.
 var (
-	loadDuration = flag.Duration("load.duration", 3*time.Second, "how long the members play before the kill drill (TestLoad); 10m for the figures")
-	loadMembers  = flag.Int("load.members", 12, "members playing at once (TestLoad); each waits for the answer to one interaction before the next")
+	loadDuration = flag.Duration("load.duration", 0, "how long the members play at least before the kill drill (TestLoad); 10m for the figures")
+	loadMembers  = flag.Int("load.members", 0, "members playing at once (TestLoad); each waits for the answer to one interaction before the next; 0: 12 for the figures (-load.duration 1m or more), the crash drill's 6 otherwise")
 	loadRate     = flag.Float64("load.rate", 0, "interactions per second the members aim at together (TestLoad); 0: as many as the processes answer")
 )
 
@@ -45,12 +45,13 @@ const (
 	// (discordtest.WithoutChecks), which cost as much CPU as the
 	// processes under test, and keeps Discord's 3 seconds to answer.
 	loadLean = time.Minute
-	// loadAfterKill is how long the members play on the survivors of the
-	// kills before the checks.
-	loadAfterKill = 2 * time.Second
+	// loadAfterKill is how many moves the members play on the survivors
+	// of the kills, shown on boards, before the checks.
+	loadAfterKill = 5
 	// loadMinMoves is how many moves the load goes on until the boards
-	// show, however short -load.duration, so that a short run on a slow
-	// machine checks some traffic.
+	// show, however short -load.duration: the traffic the test suite's
+	// run checks, counted rather than timed so that a slow machine checks
+	// as much as a fast one.
 	loadMinMoves = 30
 )
 
@@ -59,8 +60,8 @@ const (
 // serve` processes take the interactions (GAMBIT_AI_TURNS=workers) and
 // two `gambit worker` processes play every AI turn, all against one
 // stand-in that enforces Discord's rate limits (the global 50 requests
-// per second, the invalid-request ban). Members play for -load.duration,
-// and on until the boards showed loadMinMoves moves: moves between
+// per second, the invalid-request ban). Members play until the boards
+// showed loadMinMoves moves, and on for -load.duration: moves between
 // members, games against AIs, puzzles, and challenges that the
 // challenged accept. It then logs the figures — interactions per
 // second, time to the first answer, AI turns per second, the AI queue's
@@ -87,7 +88,13 @@ func TestLoad(t *testing.T) {
 	began := time.Now()
 	d := newCrashDrill(t, crashSetup{command: "serve", processes: loadServes, dbURL: url,
 		env: append(loadEnv(), envAITurns+"=workers")}, opts...)
-	for i := len(d.users); i < *loadMembers; i++ {
+	// The suite's run checks the invariants on the crash drill's members,
+	// whose games and moves take half the CPU of the figures' twelve.
+	n := *loadMembers
+	if n == 0 && *loadDuration >= loadLean {
+		n = 12
+	}
+	for i := len(d.users); i < n; i++ {
 		d.users = append(d.users, d.srv.AddUser(fmt.Sprintf("member%d", i+1)))
 	}
 	l := &loadRun{d: d, url: url, puzzles: map[string][]storage.GameID{}}
@@ -104,18 +111,14 @@ func TestLoad(t *testing.T) {
 	ctx, stop := context.WithCancel(context.Background())
 	sampled := l.sampleREST(ctx)
 	members := l.play(ctx)
-	time.Sleep(*loadDuration)
 	wait, stopWait := discordtest.UntilTestDeadline(t, context.Background())
-	if !d.boards.until(wait, func() bool { // a slow machine takes longer over the first ones
-		shown := 0
-		for _, g := range d.boards.games {
-			shown += len(g.plies)
-		}
-		return shown >= loadMinMoves
-	}) {
+	if !d.boards.until(wait, func() bool { return d.boards.shownLocked() >= loadMinMoves }) {
 		t.Errorf("fewer than %d moves shown on boards before the test's deadline", loadMinMoves)
 	}
 	stopWait()
+	if *loadDuration > 0 { // a run for the figures: traffic for that long
+		time.Sleep(*loadDuration - time.Since(from))
+	}
 	stop()
 	members.Wait()
 	rest := <-sampled
@@ -132,9 +135,14 @@ func TestLoad(t *testing.T) {
 		d.modes["a worker and a serve process (no AI turn came)"]++
 	}
 	stopWait()
+	_, atKill := d.boards.totals()
 	l.kill(workers[0])
 	d.kill(0)
-	time.Sleep(loadAfterKill)
+	wait, stopWait = discordtest.UntilTestDeadline(t, context.Background())
+	if !d.boards.until(wait, func() bool { return d.boards.shownLocked() >= atKill+loadAfterKill }) {
+		t.Errorf("fewer than %d moves shown on boards after the kills before the test's deadline", loadAfterKill)
+	}
+	stopWait()
 	stop()
 	members.Wait()
 	awaiting, stale, unboarded := d.afterKill("the kills", nil)

@@ -86,6 +86,7 @@ func perftJSON(t *testing.T, args ...string) map[string]any {
 }
 
 func TestPerftJSON(t *testing.T) {
+	t.Parallel()
 	for _, tc := range []struct {
 		args           []string
 		leaves, sx, so string
@@ -174,6 +175,7 @@ func TestPerftRejectsBadArguments(t *testing.T) {
 // does not refuse as a puzzle without an AI: play, analyze, review and
 // arena offered the puzzles and then refused them.
 func TestEachCommandOffersTheGamesItTakes(t *testing.T) {
+	t.Parallel()
 	for cmd, args := range map[string][]string{
 		"play":    nil,
 		"analyze": {"--depth", "1"},

@@ -42,6 +42,7 @@ func TestPlaygroundOnABusyPortCreatesNothing(t *testing.T) {
 }
 
 func TestPlaygroundProcessServesThePage(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	cmd, out := startGambit(t, dir, false, []string{"playground"}, "DISCORD_TOKEN=", "GAMBIT_PLAYGROUND_ADDR=127.0.0.1:0",
 		"GAMBIT_PLAYGROUND_DB="+filepath.Join(dir, "data", "playground.db"))

@@ -22,6 +22,7 @@ import (
 // standard error that is no terminal. Connect Four's columns may be
 // written together.
 func TestReviewAMoveList(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	code, out, errOut := gambit("review", "--game", "tictactoe", "--moves", "5 2 1 9 7 3 4", "--time", "0", "--nodes", "100000", "--out", dir)
 	if code != 0 || errOut != "" {

@@ -14,6 +14,7 @@ import (
 // The scripts' work directory holds the repository's engine directory, so
 // an example reading engine/connect4/testdata/... reads as in the docs.
 func TestScripts(t *testing.T) {
+	t.Parallel()
 	engine, err := filepath.Abs("../../engine")
 	if err != nil {
 		t.Fatal(err)

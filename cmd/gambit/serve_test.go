@@ -39,6 +39,7 @@ func TestServeNeedsAPublicKeyAndValidSettings(t *testing.T) {
 }
 
 func TestServeProcessAnswersSignedRequestsAndStopsOnSIGTERM(t *testing.T) {
+	t.Parallel()
 	srv := discordtest.New(discordtest.AnswerUntilTestDeadline(t)) // the 3 s rule runs on a manual clock in discordtest and bot
 	defer srv.Close()
 	db := filepath.Join(t.TempDir(), "gambit.db")

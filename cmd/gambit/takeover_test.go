@@ -21,6 +21,7 @@ import (
 // redrawn and every board it left unposted posted — by the survivor. It
 // needs a PostgreSQL server (pgtest: GAMBIT_TEST_DATABASE_URL; CI has one).
 func TestShardTakeoverDrill(t *testing.T) {
+	t.Parallel()
 	url := pgtest.URL(t)
 	began := time.Now()
 	// The members' guild is on shard 0, which the first process keeps

@@ -14,6 +14,7 @@ import (
 // than copy it (20 are not): more games cost minutes of CPU under -race and
 // check nothing more.
 func TestTrainWritesWeights(t *testing.T) {
+	t.Parallel()
 	out := filepath.Join(t.TempDir(), "weights.bin")
 	code, stdout, stderr := gambit("train", "--out", out, "--games", "24", "--exact-plies", "0", "--holdout", "5", "--seed", "4")
 	if code != 0 {

@@ -24,6 +24,7 @@ import (
 // queued on PostgreSQL: it commits the move and posts the board over
 // REST, and stops on SIGTERM.
 func TestWorkerProcessPlaysATurnAnotherProcessQueued(t *testing.T) {
+	t.Parallel()
 	url := pgtest.URL(t)
 	srv := discordtest.New()
 	defer srv.Close()
@@ -51,8 +52,13 @@ func TestWorkerProcessPlaysATurnAnotherProcessQueued(t *testing.T) {
 	logs.wait(t, regexp.MustCompile(`AI worker running`))
 	wait, cancel := discordtest.UntilTestDeadline(t, ctx)
 	defer cancel()
-	if _, err := srv.WaitMessage(wait, func(m discordtest.Message) bool { return m.ChannelID == srv.ChannelID() }); err != nil {
-		t.Fatalf("no board posted: %v; worker's output:\n%s", err, logs)
+	// The board with the AI's move: on a loaded machine a "thinking…"
+	// board may come first.
+	if _, err := srv.WaitMessage(wait, func(m discordtest.Message) bool {
+		b, ok := parseCrashBoard(m.Readable())
+		return m.ChannelID == srv.ChannelID() && ok && b.game == g.ID && b.ply == 1
+	}); err != nil {
+		t.Fatalf("no board with the AI's move posted: %v; worker's output:\n%s", err, logs)
 	}
 	played, err := store.Game(ctx, g.ID)
 	if err != nil {

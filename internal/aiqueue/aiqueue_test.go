@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"log/slog"
+	"os"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -22,6 +23,14 @@ import (
 
 // waitLimit only guards against a hang: nothing in these tests is timed.
 const waitLimit = 2 * time.Minute
+
+// TestMain runs the tests six at a time (discordtest.WaitingTests): each
+// on a schema of its own, they wait on the database and River more than
+// they compute.
+func TestMain(m *testing.M) {
+	discordtest.WaitingTests(6)
+	os.Exit(m.Run())
+}
 
 // rig is a shared database, a stand-in Discord and a game awaiting the
 // AI's first move, as the processes of a deployment see them.
@@ -170,11 +179,15 @@ func (f playerFunc) PlayAI(ctx context.Context, t bot.AITurn) error { return f(c
 // TestTurnIsPlayedByAnotherProcess: a turn enqueued by a bot process is
 // played by a worker process, which commits the move and posts the board
 // over REST.
-func TestTurnIsPlayedByAnotherProcess(t *testing.T) { testTurnIsPlayedByAnotherProcess(t, newRig(t)) }
+func TestTurnIsPlayedByAnotherProcess(t *testing.T) {
+	t.Parallel()
+	testTurnIsPlayedByAnotherProcess(t, newRig(t))
+}
 
 // TestTurnIsPlayedBehindPgBouncer: the same through PgBouncer in
 // transaction pooling mode, the worker polling for the job.
 func TestTurnIsPlayedBehindPgBouncer(t *testing.T) {
+	t.Parallel()
 	testTurnIsPlayedByAnotherProcess(t, newRigAt(t, pgtest.PgBouncerURL(t), &postgres.Options{Pooler: postgres.PoolerPgBouncer}))
 }
 
@@ -205,6 +218,7 @@ func testTurnIsPlayedByAnotherProcess(t *testing.T, r *rig) {
 // nothing; the job is retried by another worker, which commits the move,
 // once.
 func TestWorkerStoppedMidSearchLosesNothing(t *testing.T) {
+	t.Parallel()
 	// Monte Carlo searches until its deadline, where the Deep thinker
 	// answers Connect Four's empty board from its book at once: the search
 	// must still be under way when the worker stops, on any machine.
@@ -257,6 +271,7 @@ func TestWorkerStoppedMidSearchLosesNothing(t *testing.T) {
 // a stale job for it runs after the move was played (a worker River took
 // for dead, still alive): one job, one move.
 func TestDuplicateTurnPlaysOneMove(t *testing.T) {
+	t.Parallel()
 	r := newRig(t)
 	b := r.bot("worker-b")
 	turn := r.turn(50 * time.Millisecond)
@@ -296,6 +311,7 @@ func TestDuplicateTurnPlaysOneMove(t *testing.T) {
 // that timeout is the turn's search and Config.RescueAfter (the bot's
 // claim time), not the minute an attempt may take beyond its search.
 func TestDeadWorkersTurnIsRescuedAfterRescueAfter(t *testing.T) {
+	t.Parallel()
 	w := &turnWorker{rescueAfter: 2 * time.Second}
 	// A retry: the turn's deadline passed, it searches its move time.
 	job := &river.Job[Args]{Args: Args{Turn: bot.AITurn{MoveTime: 300 * time.Millisecond, Deadline: time.Now().Add(-time.Second)}}}
@@ -310,6 +326,7 @@ func TestDeadWorkersTurnIsRescuedAfterRescueAfter(t *testing.T) {
 // appears stuck, and may rescue it meanwhile, which then finds the turn
 // held (bot.ErrTurnBusy), then played.
 func TestAnAttemptOutlivesRiversTimeout(t *testing.T) {
+	t.Parallel()
 	r := newRig(t)
 	stuck := make(chan struct{})
 	var once atomic.Bool

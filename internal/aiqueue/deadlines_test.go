@@ -105,6 +105,7 @@ func (r *deadlineRig) game(id storage.GameID) *storage.Game {
 // then), expires the challenge once its time passed and shows it; run
 // again, as River may, it changes nothing.
 func TestDeadlineJobEndsTheGameOnce(t *testing.T) {
+	t.Parallel()
 	r := newDeadlineRig(t)
 	g := r.challenge(5 * time.Minute)
 	jobs := r.deadlineJobs(g.ID)
@@ -150,6 +151,7 @@ func TestDeadlineJobEndsTheGameOnce(t *testing.T) {
 // scheduled has a job of its new version; the old one, run after its own
 // deadline, leaves the game alone.
 func TestStaleDeadlineJobDoesNothing(t *testing.T) {
+	t.Parallel()
 	r := newDeadlineRig(t)
 	g := r.challenge(5 * time.Minute)
 	old := r.deadlineJobs(g.ID)
@@ -174,6 +176,7 @@ func TestStaleDeadlineJobDoesNothing(t *testing.T) {
 // works their queue: a challenge saved past its deadline (written while
 // every process was down) is expired by it.
 func TestDeadlineIsEndedByAWorker(t *testing.T) {
+	t.Parallel()
 	r := newDeadlineRig(t)
 	s, err := postgres.Open(context.Background(), r.url, nil)
 	if err != nil {

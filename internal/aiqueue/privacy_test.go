@@ -30,6 +30,7 @@ import (
 // and was kept as given up, beside a rated duel, a game against the AI
 // and their own settings.
 func TestPrivacyDeleteLeavesTheMemberInNoTable(t *testing.T) {
+	t.Parallel()
 	url := pgtest.URL(t)
 	ctx, cancel := discordtest.UntilTestDeadline(t, context.Background())
 	defer cancel()
@@ -191,6 +192,7 @@ func findInEveryTable(ctx context.Context, t *testing.T, store *postgres.Store, 
 // the interaction token out of it; the member's other jobs go, and other
 // members' stay as they were.
 func TestForgetAIScrubsARunningTurn(t *testing.T) {
+	t.Parallel()
 	r := newRig(t)
 	ctx := context.Background()
 	q := r.queue()

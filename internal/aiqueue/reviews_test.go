@@ -33,6 +33,7 @@ func (h heldReviews) MakeReview(ctx context.Context, j bot.ReviewJob) error {
 // meanwhile is still played at once, on the search thread the reviews'
 // queue never takes.
 func TestReviewsNeverHoldAnAITurn(t *testing.T) {
+	t.Parallel()
 	r := newRig(t)
 	held := heldReviews{started: make(chan bot.ReviewJob, 2), release: make(chan struct{})}
 	defer close(held.release)

@@ -139,6 +139,10 @@ func WithAnswerDeadline(d time.Duration) ServerOption {
 	return func(s *Server) { s.answerWithin = d }
 }
 
+// AnswerDeadline returns how long the server waits for an interaction's
+// first answer: Discord's 3 seconds, or what [WithAnswerDeadline] set.
+func (s *Server) AnswerDeadline() time.Duration { return s.answerWithin }
+
 // WithIdentity starts the server with the given IDs; see [Identity].
 func WithIdentity(id Identity) ServerOption { return func(s *Server) { s.identity = id } }
 

@@ -339,6 +339,7 @@ func memberID(t *testing.T, ctx context.Context, name string) string {
 }
 
 func TestBrowserAdjacencyAgainstAnAI(t *testing.T) {
+	t.Parallel()
 	ctx := browser(t, startPlayground(t))
 	run(t, ctx,
 		member("alice"),
@@ -370,6 +371,7 @@ func TestBrowserAdjacencyAgainstAnAI(t *testing.T) {
 // TestBrowserAdjacencyInTwoClicks plays Adjacency moves the two-click way:
 // a file under the board, then a rank on the picker only alice sees.
 func TestBrowserAdjacencyInTwoClicks(t *testing.T) {
+	t.Parallel()
 	ctx := browser(t, startPlayground(t))
 	run(t, ctx,
 		member("alice"),
@@ -414,6 +416,7 @@ func TestBrowserAdjacencyInTwoClicks(t *testing.T) {
 }
 
 func TestBrowserTicTacToeBetweenTwoMembers(t *testing.T) {
+	t.Parallel()
 	ctx := browser(t, startPlayground(t))
 	bob := memberID(t, ctx, "bob")
 	id := challengeAccepted(t, ctx, bob)
@@ -425,6 +428,7 @@ func TestBrowserTicTacToeBetweenTwoMembers(t *testing.T) {
 }
 
 func TestBrowserAddMemberBeyondTheCap(t *testing.T) {
+	t.Parallel()
 	url := startPlayground(t)
 	var st state
 	api(t, "GET", url+"api/state", nil, &st)
@@ -457,6 +461,7 @@ func TestBrowserAddMemberBeyondTheCap(t *testing.T) {
 // from the private answer and presses the tile that plays it, until the
 // board says the puzzle is solved.
 func TestBrowserEightPuzzleSolvedWithHints(t *testing.T) {
+	t.Parallel()
 	ctx := browser(t, startPlayground(t))
 	run(t, ctx,
 		member("alice"),
@@ -510,6 +515,7 @@ func TestBrowserEightPuzzleSolvedWithHints(t *testing.T) {
 // message links (/games); in the playground they lead to the message in
 // the page, not to discord.com.
 func TestBrowserMessageLinksStayInThePage(t *testing.T) {
+	t.Parallel()
 	ctx := browser(t, startPlayground(t))
 	bob := memberID(t, ctx, "bob")
 	run(t, ctx,
@@ -532,6 +538,7 @@ func TestBrowserMessageLinksStayInThePage(t *testing.T) {
 // answer is in Indonesian. A locale the bot has no catalogue for is
 // refused, the refusal shown and the selector put back.
 func TestBrowserSpeakingIndonesian(t *testing.T) {
+	t.Parallel()
 	ctx := browser(t, startPlayground(t))
 	run(t, ctx,
 		member("alice"),

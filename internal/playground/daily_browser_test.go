@@ -50,6 +50,7 @@ func pressUntilText(sel, where, text string) chromedp.Action[chromedp.Void] {
 // sees the solvers in /harian. The page is pictured for the docs
 // (docs/daily.png with GAMBIT_UPDATE_DOCS=1).
 func TestBrowserDailyPuzzle(t *testing.T) {
+	t.Parallel()
 	const day = "2026-11-24" // Connect Four's day
 	var store storage.Store
 	ctx := browser(t, startPlayground(t, onDay(day), func(c *playground.Config) { store = c.Store }))

@@ -52,6 +52,7 @@ func play(t *testing.T, ctx context.Context, id string, ply int, cells ...string
 // (Abort) button and its confirmation; the board says the game was
 // called off without a result.
 func TestBrowserAbortInIndonesian(t *testing.T) {
+	t.Parallel()
 	ctx := browser(t, startPlayground(t))
 	id := i18n.For(i18n.Indonesian)
 	run(t, ctx,
@@ -77,6 +78,7 @@ func TestBrowserAbortInIndonesian(t *testing.T) {
 // twice, alice offers bob a draw, which he declines; after the next move
 // bob offers one, which alice accepts: the game ends drawn by agreement.
 func TestBrowserDrawOfferDeclinedThenAccepted(t *testing.T) {
+	t.Parallel()
 	ctx := browser(t, startPlayground(t))
 	game := challengeAccepted(t, ctx, memberID(t, ctx, "bob"))
 	play(t, ctx, game, 0, "1", "5", "9", "2")
@@ -104,6 +106,7 @@ func TestBrowserDrawOfferDeclinedThenAccepted(t *testing.T) {
 // member; bob accepts it with its Accept button and the board is his
 // and hers.
 func TestBrowserOpenChallengeAccepted(t *testing.T) {
+	t.Parallel()
 	ctx := browser(t, startPlayground(t))
 	run(t, ctx,
 		member("alice"),

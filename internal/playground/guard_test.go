@@ -24,6 +24,7 @@ func send(t *testing.T, method, url string, body any, headers map[string]string)
 // same browser, or a DNS-rebinding host name, could send: none of it
 // reaches the bot or the members.
 func TestCrossSiteRequestsChangeNothing(t *testing.T) {
+	t.Parallel()
 	url := startPlayground(t)
 	var st state
 	api(t, "GET", url+"api/state", nil, &st)
@@ -92,6 +93,7 @@ func TestCrossSiteRequestsChangeNothing(t *testing.T) {
 // TestTheServedAddressIsAccepted: every loopback name for the served
 // port reaches the page, and a same-origin POST from the browser works.
 func TestTheServedAddressIsAccepted(t *testing.T) {
+	t.Parallel()
 	url := startPlayground(t)
 	host := strings.TrimSuffix(strings.TrimPrefix(url, "http://"), "/")
 	_, port, _ := strings.Cut(host, ":")
@@ -112,6 +114,7 @@ func TestTheServedAddressIsAccepted(t *testing.T) {
 }
 
 func TestMembersAreCapped(t *testing.T) {
+	t.Parallel()
 	url := startPlayground(t)
 	var st state
 	api(t, "GET", url+"api/state", nil, &st)
@@ -134,6 +137,7 @@ func TestMembersAreCapped(t *testing.T) {
 // anything after it is refused with 400 rather than ignored, on every
 // endpoint that changes something, and nothing changes.
 func TestTrailingDataAfterTheBodyIsRefused(t *testing.T) {
+	t.Parallel()
 	url := startPlayground(t)
 	var st state
 	api(t, "GET", url+"api/state", nil, &st)

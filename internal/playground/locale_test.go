@@ -62,6 +62,7 @@ func aroundPlayer(locale, id string) string {
 // the API: the member's own answers follow theirs, the challenge posted in
 // the channel the server's, and the other member keeps English.
 func TestChoosingALanguage(t *testing.T) {
+	t.Parallel()
 	url := startPlayground(t)
 	var st localeState
 	api(t, "GET", url+"api/state", nil, &st)
@@ -103,6 +104,7 @@ func TestChoosingALanguage(t *testing.T) {
 // locale, or a request naming neither or both, is refused with 400 and an
 // error saying why, and leaves every locale as it was.
 func TestRefusedLocaleChangesChangeNothing(t *testing.T) {
+	t.Parallel()
 	url := startPlayground(t)
 	var st localeState
 	api(t, "GET", url+"api/state", nil, &st)
@@ -142,6 +144,7 @@ func TestRefusedLocaleChangesChangeNothing(t *testing.T) {
 // playground.json and given to the stand-in again at the next start, so
 // the member's answers and the server's boards stay in their language.
 func TestLocalesSurviveARestart(t *testing.T) {
+	t.Parallel()
 	db := filepath.Join(t.TempDir(), "playground.db")
 	url, stop := runPlayground(t, db)
 	var st localeState
@@ -191,6 +194,7 @@ func TestLocalesSurviveARestart(t *testing.T) {
 // the server spoke English is written in Indonesian once the server
 // speaks it and the challenge is accepted, the next edit of its message.
 func TestAPostedBoardFollowsTheServerAtItsNextEdit(t *testing.T) {
+	t.Parallel()
 	url := startPlayground(t)
 	var st localeState
 	api(t, "GET", url+"api/state", nil, &st)

@@ -7,6 +7,7 @@ import (
 	"encoding/json"
 	"io"
 	"net/http"
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -130,6 +131,7 @@ func (m message) text() string {
 }
 
 func TestAPIPlaysThroughTheStandIn(t *testing.T) {
+	t.Parallel()
 	url := startPlayground(t)
 	var st state
 	if code := api(t, "GET", url+"api/state", nil, &st); code != 200 || len(st.Members) != 2 {
@@ -222,6 +224,7 @@ func TestAPIPlaysThroughTheStandIn(t *testing.T) {
 }
 
 func TestGamesAndMembersSurviveARestart(t *testing.T) {
+	t.Parallel()
 	db := filepath.Join(t.TempDir(), "playground.db")
 	url, stop := runPlayground(t, db)
 	var before state
@@ -255,6 +258,7 @@ func TestGamesAndMembersSurviveARestart(t *testing.T) {
 }
 
 func TestListenRefusesANonLoopbackAddress(t *testing.T) {
+	t.Parallel()
 	ln, err := playground.Listen("0.0.0.0:8080")
 	if err == nil || ln != nil || !strings.Contains(err.Error(), "loopback") {
 		t.Fatalf("Listen on 0.0.0.0: %v, want a refusal naming loopback", err)
@@ -265,6 +269,7 @@ func TestListenRefusesANonLoopbackAddress(t *testing.T) {
 // before the last moves sends a click on it; the bot, not the stand-in,
 // answers, pointing to the newest board, as on Discord.
 func TestAStaleBoardGetsTheBotsAnswer(t *testing.T) {
+	t.Parallel()
 	url := startPlayground(t)
 	var st state
 	api(t, "GET", url+"api/state", nil, &st)
@@ -324,4 +329,31 @@ func TestAStaleBoardGetsTheBotsAnswer(t *testing.T) {
 	if last := seen[len(seen)-1]; !last.Ephemeral || !strings.Contains(last.Content, "out of date") {
 		t.Errorf("alice's last message %+v, want the bot's note that the board is out of date", last)
 	}
+}
+
+// TestAnAnswerLaterThanDiscordsSecondsReachesThePage: where the stand-in
+// waits longer than Discord's 3 seconds for the bot's first answer (the
+// tests do, on a loaded machine: discordtest.AnswerUntilTestDeadline),
+// the page waits as long, so a late answer the stand-in took is no
+// "the application did not respond".
+func TestAnAnswerLaterThanDiscordsSecondsReachesThePage(t *testing.T) {
+	t.Parallel()
+	var standIn *discordtest.Server
+	url := startPlayground(t, func(c *playground.Config) {
+		c.StandIn = append(c.StandIn, func(s *discordtest.Server) { standIn = s })
+	})
+	var st state
+	api(t, "GET", url+"api/state", nil, &st)
+	// Later than Discord's 3 seconds and the page's half second more,
+	// on any machine.
+	standIn.InjectFault(discordtest.Fault{Method: http.MethodPost, Route: "/interactions/{interaction_id}/{interaction_token}/callback", Delay: 4 * time.Second})
+	slash(t, url, st.Members[0].ID, "help")
+}
+
+// TestMain runs the tests, each with a playground of its own and most
+// with a browser, several at a time (discordtest.WaitingTests): they
+// spend most of their time waiting for the bot's answers and the page.
+func TestMain(m *testing.M) {
+	discordtest.WaitingTests(6)
+	os.Exit(m.Run())
 }

@@ -25,6 +25,7 @@ func waitEmbedPictures(n int) chromedp.Action[chromedp.Void] {
 // turning point at move 2 labelled a blunder, its picture and the
 // replay. With GAMBIT_UPDATE_DOCS=1 it writes docs/review.png.
 func TestBrowserReviewAfterAGame(t *testing.T) {
+	t.Parallel()
 	ctx := browser(t, startPlayground(t))
 	bob := memberID(t, ctx, "bob")
 	play(t, ctx, challengeAccepted(t, ctx, bob), 0, "5", "2", "1", "9", "7", "3", "4")

@@ -35,6 +35,7 @@ func (w *world) skewed(t *testing.T, url string, skew time.Duration) *Store {
 // expires when its time to live has passed by the database's clock, not
 // three hours later or earlier.
 func TestSkewedClocksNeitherStealNorKeepClaims(t *testing.T) {
+	t.Parallel()
 	w := &world{storetest.NewClock(time.Date(2025, 3, 1, 12, 0, 0, 0, time.UTC))}
 	url := pgtest.URL(t)
 	ctx := context.Background()
@@ -92,6 +93,7 @@ func TestSkewedClocksNeitherStealNorKeepClaims(t *testing.T) {
 // clock, as in production, a claim taken by a process 3 h behind expires
 // an hour from the server's now, and a process 3 h ahead sees it live.
 func TestClaimsUseTheServersClock(t *testing.T) {
+	t.Parallel()
 	url := pgtest.URL(t)
 	ctx := context.Background()
 	open := func(skew time.Duration) *Store {
@@ -125,6 +127,7 @@ func TestClaimsUseTheServersClock(t *testing.T) {
 // 3 h ahead lists a game as due when its deadline has passed by the
 // database's clock, not 3 h early.
 func TestSkewedClockListsNoGameBeforeItsDeadline(t *testing.T) {
+	t.Parallel()
 	w := &world{storetest.NewClock(time.Date(2025, 3, 1, 12, 0, 0, 0, time.UTC))}
 	url := pgtest.URL(t)
 	ctx := context.Background()

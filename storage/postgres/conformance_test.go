@@ -2,16 +2,26 @@ package postgres
 
 import (
 	"context"
+	"os"
 	"slices"
 	"testing"
 	"time"
 
 	"github.com/jackc/pgx/v5"
 
+	"github.com/gambitbot/gambit/internal/discordtest"
 	"github.com/gambitbot/gambit/storage"
 	"github.com/gambitbot/gambit/storage/postgres/pgtest"
 	"github.com/gambitbot/gambit/storage/storetest"
 )
+
+// TestMain runs the tests eight at a time (discordtest.WaitingTests):
+// each on a schema of its own, they wait on the server more than they
+// compute.
+func TestMain(m *testing.M) {
+	discordtest.WaitingTests(8)
+	os.Exit(m.Run())
+}
 
 // openTest opens a store on a fresh schema of the test server (see
 // pgtest), with now as its clock and as the database's (which times the
@@ -28,6 +38,7 @@ func openTest(t testing.TB, now func() time.Time) (*Store, string) {
 
 // TestConformance runs the store conformance suite on PostgreSQL.
 func TestConformance(t *testing.T) {
+	t.Parallel()
 	storetest.Run(t, func(t testing.TB, now func() time.Time) (storage.Admin, func() storage.Admin) {
 		s, url := openTest(t, now)
 		return s, func() storage.Admin {
@@ -65,6 +76,7 @@ func rewriteRecord(t testing.TB, s storage.Admin, id storage.GameID, record []by
 // process that took it, so another process (here, the store reopened)
 // respects it until it expires.
 func TestClaimsSurviveReopening(t *testing.T) {
+	t.Parallel()
 	now := time.Date(2025, 3, 1, 12, 0, 0, 0, time.UTC)
 	clock := func() time.Time { return now }
 	s, url := openTest(t, clock)
@@ -91,6 +103,7 @@ func TestClaimsSurviveReopening(t *testing.T) {
 // processes long gone; opening the store deletes them, so that the
 // membership claims of every process that ever ran do not pile up.
 func TestOpenDeletesStaleClaims(t *testing.T) {
+	t.Parallel()
 	now := time.Date(2025, 3, 1, 12, 0, 0, 0, time.UTC)
 	clock := func() time.Time { return now }
 	s, url := openTest(t, clock)

@@ -44,6 +44,7 @@ func deadlineJobs(t *testing.T, s *Store) []deadlineJobRow {
 // deadline schedules a job at the deadline, in its transaction, one per
 // game and version; a game without a deadline, or ended, has none.
 func TestWritesScheduleTheDeadlines(t *testing.T) {
+	t.Parallel()
 	clk := storetest.NewClock(time.Date(2025, 3, 1, 12, 0, 0, 0, time.UTC))
 	s, _ := openTest(t, clk.Now)
 	ctx := context.Background()
@@ -95,6 +96,7 @@ func TestWritesScheduleTheDeadlines(t *testing.T) {
 // the open games of the shards asked for whose version has none — games
 // written before their deadlines were jobs — and nothing the second time.
 func TestScheduleDeadlinesOfShards(t *testing.T) {
+	t.Parallel()
 	clk := storetest.NewClock(time.Date(2025, 3, 1, 12, 0, 0, 0, time.UTC))
 	s, _ := openTest(t, clk.Now)
 	ctx := context.Background()

@@ -19,6 +19,7 @@ import (
 // the AI's tally, because an AI's rating never moves. Whether and where
 // FinishGame waits is read from pg_locks, not from a timer.
 func TestFinishAgainstAnAIIsNotHeldByItsOtherGames(t *testing.T) {
+	t.Parallel()
 	s, _ := openTest(t, time.Now)
 	defer s.Close()
 	ctx := context.Background()
@@ -79,6 +80,7 @@ func TestFinishAgainstAnAIIsNotHeldByItsOtherGames(t *testing.T) {
 // against one AI at once, without the AI's player lock, still add every
 // game to the AI's tally in both ladders.
 func TestFinishesAgainstOneAICountEveryGame(t *testing.T) {
+	t.Parallel()
 	s, _ := openTest(t, time.Now)
 	defer s.Close()
 	ctx := context.Background()

@@ -15,6 +15,7 @@ import (
 // game written since (Check compares the column with the record), so
 // that their due games are found by shard.
 func TestShardKeyMigration(t *testing.T) {
+	t.Parallel()
 	s, url := openTest(t, time.Now)
 	ctx := context.Background()
 	guilds := []string{

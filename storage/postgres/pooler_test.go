@@ -19,6 +19,7 @@ import (
 // the next, and a session's advisory lock stays on the server connection
 // that took it.
 func TestConformanceBehindPgBouncer(t *testing.T) {
+	t.Parallel()
 	open := func(t testing.TB, url string, now func() time.Time) *Store {
 		t.Helper()
 		s, err := Open(context.Background(), url, &Options{Clock: now, dbClock: now, MaxConns: 4, Pooler: PoolerPgBouncer, AIRatings: storetest.AIRatings})
@@ -45,6 +46,7 @@ func TestConformanceBehindPgBouncer(t *testing.T) {
 // River listens; a pool of one connection, which could not migrate, and
 // an unknown pooler are refused.
 func TestPoolerSettings(t *testing.T) {
+	t.Parallel()
 	url := pgtest.URL(t)
 	ctx := context.Background()
 	for _, tc := range []struct {

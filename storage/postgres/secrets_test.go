@@ -14,6 +14,7 @@ import (
 // database at once, each asking for the daily key as a first start does:
 // all four get the same one, and a fifth started later does too.
 func TestReplicasStartingTogetherShareOneKey(t *testing.T) {
+	t.Parallel()
 	url := pgtest.URL(t)
 	ctx := context.Background()
 	const n = 4
