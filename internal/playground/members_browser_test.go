@@ -35,6 +35,7 @@ func suggests(t *testing.T, ctx context.Context, prefix, visible, name string) b
 // ("Challenge to a game", the user command of a member's context menu),
 // and gives him Manage Server there, after which he is offered /settings.
 func TestBrowserMembersAndTheirMenus(t *testing.T) {
+	t.Parallel()
 	ctx := browser(t, startPlayground(t))
 	bob := memberID(t, ctx, "bob")
 	run(t, ctx, member("bob"))
@@ -69,6 +70,7 @@ func TestBrowserMembersAndTheirMenus(t *testing.T) {
 // to challenge but the others, and its text fields are wide enough for
 // their whole descriptions.
 func TestBrowserPlayFormFieldsShowThemselves(t *testing.T) {
+	t.Parallel()
 	ctx := browser(t, startPlayground(t))
 	alice := memberID(t, ctx, "alice")
 	run(t, ctx, member("alice"), command("play"), chromedp.WaitVisible(css(`[data-option="rounds"]`)))
@@ -99,6 +101,7 @@ func TestBrowserPlayFormFieldsShowThemselves(t *testing.T) {
 // TestBrowserSmallPrintOnAnyLine: "-# " and headings start blocks on any
 // line of a text, as in Discord, not only in a text of one line.
 func TestBrowserSmallPrintOnAnyLine(t *testing.T) {
+	t.Parallel()
 	ctx := browser(t, startPlayground(t))
 	html := value(t, ctx, chromedp.Evaluate[string](`markdown("Solve it in 5 moves.\n-# Played today: 0.\n### Next\n**bold**")`))
 	for _, want := range []string{`<div class="text-small">Played today: 0.</div>`, `<div class="text-heading h3">Next</div>`, `<strong>bold</strong>`} {
@@ -115,6 +118,7 @@ func TestBrowserSmallPrintOnAnyLine(t *testing.T) {
 // message is drawn; a channel scrolled to the bottom stays there, so the
 // board's buttons are in sight.
 func TestBrowserTheListFollowsPictures(t *testing.T) {
+	t.Parallel()
 	ctx := browser(t, startPlayground(t))
 	for range 3 { // enough boards to scroll
 		run(t, ctx,

@@ -19,6 +19,7 @@ type membersState struct {
 // Manage Server and the bot refuses him /settings; given it through the
 // API, he keeps it across a restart and the bot takes his settings.
 func TestManageServerIsAMemberPermission(t *testing.T) {
+	t.Parallel()
 	db := filepath.Join(t.TempDir(), "playground.db")
 	url, stop := runPlayground(t, db)
 	var st membersState
@@ -53,6 +54,7 @@ func TestManageServerIsAMemberPermission(t *testing.T) {
 // alice: the state lists it, and the bot answers alice with its game
 // picker naming bob.
 func TestAUserCommandFromAMembersMenu(t *testing.T) {
+	t.Parallel()
 	url := startPlayground(t)
 	var st membersState
 	api(t, "GET", url+"api/state", nil, &st)

@@ -61,6 +61,7 @@ func playAgainstRandom(t *testing.T, ctx context.Context, game string) {
 // TestBrowserOthelloMenuOffersTheLegalMoves: the menu under an Othello
 // board offers exactly the legal moves, at every turn of alice's.
 func TestBrowserOthelloMenuOffersTheLegalMoves(t *testing.T) {
+	t.Parallel()
 	var store storage.Store
 	ctx := browser(t, startPlayground(t, func(c *playground.Config) { store = c.Store }))
 	playAgainstRandom(t, ctx, "othello")
@@ -84,6 +85,7 @@ func TestBrowserOthelloMenuOffersTheLegalMoves(t *testing.T) {
 // Gomoku board offers empty points next to the stones, not a row of the
 // board, and a move from it is played.
 func TestBrowserGomokuMenuOffersThePointsNearTheStones(t *testing.T) {
+	t.Parallel()
 	var store storage.Store
 	ctx := browser(t, startPlayground(t, func(c *playground.Config) { store = c.Store }))
 	playAgainstRandom(t, ctx, "gomoku")
