@@ -25,7 +25,7 @@ type moveList struct {
 const lazyPicks = 3
 
 // generate fills the list with the moves of the unfinished b.
-func (l *moveList) generate(b adjacency.Board, hint int, killers [2]int, history *[adjacency.Cells]int32) {
+func (l *moveList) generate(b adjacency.Board, hint int, killers [2]int, history *[256]int32) {
 	_, other := b.Marks()
 	empty := empties(b)
 	caps := adjacency.CaptureSets(other)
