@@ -172,7 +172,7 @@ var threadPool = sync.Pool{New: func() any { return new(thread) }}
 func (s *search) newThread(pos engine.Position) *thread {
 	t := threadPool.Get().(*thread)
 	t.s, t.pos, t.count, t.exact = s, pos.Clone(), clock.Counter{M: &s.clock}, false
-	t.search = alphabeta.Search[engine.Position, engine.Move, *thread]{Game: t, Clock: &s.clock, None: engine.NoMove}
+	t.search = alphabeta.Search[engine.Position, engine.Move, *thread]{Game: t, Clock: &s.clock, None: engine.NoMove, InPlace: true}
 	t.killers = [maxPly]alphabeta.Killers[engine.Move]{}
 	t.history = alphabeta.History{}
 	t.pvLen = [maxPly + 1]int{}
@@ -260,25 +260,20 @@ func (t *thread) rootHint(res *Result) engine.Move {
 // The thread is the generic search's alphabeta.Game: positions are the
 // thread's one engine.Position, played and taken back.
 
-// Leaf implements alphabeta.Game: a stopped search, a finished game, and
-// the depth or the ply limit reached end the search.
-func (t *thread) Leaf(pos engine.Position, depth, ply, _, _ int) (int, bool) {
+// Enter implements alphabeta.Game: a stopped search, a finished game,
+// the depth or the ply limit reached, and the table end the search. While
+// solving exactly only what a solve stored settles a window.
+func (t *thread) Enter(pos engine.Position, depth, ply, alpha, beta int) (engine.Move, int, bool) {
 	t.pvLen[ply] = 0
 	t.count.Tick()
 	switch {
 	case t.s.clock.Stopped():
-		return 0, true // unwinding: the value is thrown away
+		return engine.NoMove, 0, true // unwinding: the value is thrown away
 	case pos.Terminal():
-		return t.s.rules.terminal(pos), true
+		return engine.NoMove, t.s.rules.terminal(pos), true
 	case depth <= 0 || ply >= maxPly:
-		return t.s.rules.evaluate(pos), true
+		return engine.NoMove, t.s.rules.evaluate(pos), true
 	}
-	return 0, false
-}
-
-// Probe implements alphabeta.Game. While solving exactly only what a
-// solve stored settles a window.
-func (t *thread) Probe(pos engine.Position, depth, alpha, beta int) (engine.Move, int, bool) {
 	hit, ok := t.s.tt.Probe(pos.Hash())
 	if !ok {
 		return engine.NoMove, 0, false
@@ -294,20 +289,15 @@ func (t *thread) Moves(pos engine.Position, ply int, hint engine.Move) {
 	t.listed[ply] = len(moves)
 }
 
-// Next implements alphabeta.Game: no move is pruned; late ones are
+// Play implements alphabeta.Game: no move is pruned; late ones are
 // reduced (see reduction).
-func (t *thread) Next(_ engine.Position, ply, i, depth int, _ engine.Move) (engine.Move, int, int, bool, bool) {
+func (t *thread) Play(pos engine.Position, ply, i, depth int, _ engine.Move) (engine.Move, engine.Position, int, int, bool) {
 	if i >= t.listed[ply] {
-		return engine.NoMove, 0, 0, false, false
+		return engine.NoMove, pos, 0, 0, false
 	}
 	m := t.moves[ply][i]
-	return m, 0, t.reduction(depth, i, m, ply), false, true
-}
-
-// Play implements alphabeta.Game.
-func (t *thread) Play(pos engine.Position, m engine.Move) engine.Position {
 	pos.Play(m)
-	return pos
+	return m, pos, 0, t.reduction(depth, i, m, ply), true
 }
 
 // Undo implements alphabeta.Game.

@@ -210,10 +210,42 @@ func gainOf(key uint16, e uint64) int {
 // set is a set of empty cells and its key in the heuristic search.
 type set struct{ e, h uint64 }
 
-// setList is one ply's moves in the set game: FillMoves's keys.
-type setList struct {
-	keys [adjacency.Cells]uint16
-	n    int
+// setMoves yields the moves of a set of empty cells e in FillMoves'
+// order, one at a time: a node of the heuristic search often cuts off at
+// its first move, and needs no more of them.
+type setMoves struct {
+	e    uint64
+	gain [6]uint64 // the cells not yet taken, by gain (gainSets)
+	g    int       // the highest gain that may have cells left
+	hint int       // the hint, to take first; noCell once taken or if none
+}
+
+// reset readies m for e with hint first (if it is a cell of e).
+func (m *setMoves) reset(e uint64, hint int) {
+	m.e, m.gain, m.g, m.hint = e, gainSets(e), len(m.gain)-1, noCell
+	if hint >= 0 && hint < adjacency.Cells && e&(1<<hint) != 0 {
+		m.hint = hint
+		for g := range m.gain {
+			m.gain[g] &^= 1 << hint
+		}
+	}
+}
+
+// next returns the next move and the cells it settles; ok false when
+// none is left.
+func (m *setMoves) next() (c, gain int, ok bool) {
+	if c = m.hint; c != noCell {
+		m.hint = noCell
+		return c, bits.OnesCount64(closedCells[c] & lastOnes(m.e)), true
+	}
+	for ; m.g >= 0; m.g-- {
+		if rest := m.gain[m.g]; rest != 0 {
+			c = 63 - bits.LeadingZeros64(rest)
+			m.gain[m.g] = rest &^ (1 << c)
+			return c, m.g, true
+		}
+	}
+	return noCell, 0, false
 }
 
 // setGame is the thread as the heuristic search of a game that fills the
@@ -229,50 +261,42 @@ type setList struct {
 // +4 marks in all).
 type setGame thread
 
-// Leaf implements alphabeta.Game.
-func (g *setGame) Leaf(p set, depth, ply, _, _ int) (int, bool) {
+// Enter implements alphabeta.Game.
+func (g *setGame) Enter(p set, depth, ply, alpha, beta int) (int, int, bool) {
 	g.pvLen[ply] = 0
 	g.count.Tick()
 	switch {
 	case p.e&(p.e-1) == 0:
-		return bits.OnesCount64(live(p.e)) * Unit, true
+		return noCell, bits.OnesCount64(live(p.e)) * Unit, true
 	case depth <= 0:
-		return fillEval(p.e), true
+		return noCell, fillEval(p.e), true
 	case g.r.clock.Stopped():
-		return 0, true
+		return noCell, 0, true
 	}
-	return 0, false
-}
-
-// Probe implements alphabeta.Game.
-func (g *setGame) Probe(p set, depth, alpha, beta int) (int, int, bool) {
 	return (*thread)(g).probe(p.h, depth, alpha, beta)
 }
 
 // Moves implements alphabeta.Game.
-func (g *setGame) Moves(p set, ply int, hint int) {
-	l := &g.setKeys[ply]
-	l.n = FillMoves(p.e, hint, &l.keys)
+func (g *setGame) Moves(p set, ply int, hint int) { g.setMoves[ply].reset(p.e, hint) }
+
+// Play implements alphabeta.Game: a move that settles nothing is reduced,
+// and pruned late near the frontier (see lateMoves).
+func (g *setGame) Play(p set, ply, i, depth, _ int) (int, set, int, int, bool) {
+	c, gain, ok := g.setMoves[ply].next()
+	if !ok {
+		return noCell, p, 0, 0, false
+	}
+	gain, red := gain*Unit, 0
+	if gain == 0 && !g.r.e.cfg.plain {
+		if i >= lateMoves(depth) {
+			return c, p, 0, 0, false
+		}
+		red = alphabeta.Reduction(depth, i)
+	}
+	return c, set{p.e &^ (1 << c), p.h ^ zEmpty[c]}, gain, red, true
 }
 
-// Next implements alphabeta.Game.
-func (g *setGame) Next(p set, ply, i, depth, _ int) (int, int, int, bool, bool) {
-	l := &g.setKeys[ply]
-	if i >= l.n {
-		return noCell, 0, 0, false, false
-	}
-	key := l.keys[i]
-	c, gain := int(uint8(key)), gainOf(key, p.e)*Unit
-	if gain != 0 || g.r.e.cfg.plain {
-		return c, gain, 0, false, true
-	}
-	return c, 0, alphabeta.Reduction(depth, i), i >= lateMoves(depth), true
-}
-
-// Play implements alphabeta.Game.
-func (g *setGame) Play(p set, c int) set { return set{p.e &^ (1 << c), p.h ^ zEmpty[c]} }
-
-// Undo implements alphabeta.Game: sets are values.
+// Undo implements alphabeta.Game: sets are values, never undone.
 func (g *setGame) Undo(set) {}
 
 // Raise implements alphabeta.Game.

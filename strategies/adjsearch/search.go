@@ -20,16 +20,16 @@ type thread struct {
 	// table, the longest stretch between two looks was 0.8–3 ms of CPU
 	// time; with the table's first touch (a new Engine, page faults) up to
 	// 13 ms.
-	count   clock.Counter
-	boards  alphabeta.Search[node, int, *boardGame] // the heuristic search on boards
-	sets    alphabeta.Search[set, int, *setGame]    // and in the set game (fill.go)
-	lists   [maxPly]moveList
-	setKeys [maxPly]setList
-	killers [maxPly]alphabeta.Killers[int]
-	history alphabeta.History
-	pv      [maxPly + 1][maxPly]int
-	pvLen   [maxPly + 1]int
-	units   int // the main thread's last score, in Units
+	count    clock.Counter
+	boards   alphabeta.Search[node, int, *boardGame] // the heuristic search on boards
+	sets     alphabeta.Search[set, int, *setGame]    // and in the set game (fill.go)
+	lists    [maxPly]moveList
+	setMoves [maxPly]setMoves
+	killers  [maxPly]alphabeta.Killers[int]
+	history  alphabeta.History
+	pv       [maxPly + 1][maxPly]int
+	pvLen    [maxPly + 1]int
+	units    int // the main thread's last score, in Units
 }
 
 // newThread returns a thread of r with empty move-ordering tables.
@@ -133,9 +133,9 @@ func (t *thread) evaluate(b adjacency.Board) int {
 	return max(-MaxEval, min(MaxEval, t.r.e.eval.Evaluate(b)))
 }
 
-// probe looks the key h up for a search depth plies deep: the hint, and
-// the stored score if it settles the window (alpha, beta) — a solved
-// entry at any depth.
+// probe looks the key h up for a search depth plies deep with the
+// window (alpha, beta), as Enter: the hint, and the stored score if it
+// settles the window — a solved entry at any depth.
 func (t *thread) probe(h uint64, depth, alpha, beta int) (int, int, bool) {
 	e, ok := t.r.tt.Probe(h)
 	if !ok {
@@ -155,31 +155,26 @@ type node struct {
 // move; moves are cells.
 type boardGame thread
 
-// Leaf implements alphabeta.Game. In a game that fills the board the
+// Enter implements alphabeta.Game. In a game that fills the board the
 // root's unfinished children are searched in the set game.
-func (g *boardGame) Leaf(p node, depth, ply, alpha, beta int) (int, bool) {
+func (g *boardGame) Enter(p node, depth, ply, alpha, beta int) (int, int, bool) {
 	t := (*thread)(g)
 	if t.r.fill && !p.b.Terminal() {
 		off := settled(p.b) * Unit
 		e := empties(p.b)
-		return off + t.sets.Negamax(set{e, fillKey(e)}, depth, ply, alpha-off, beta-off), true
+		return noCell, off + t.sets.Negamax(set{e, fillKey(e)}, depth, ply, alpha-off, beta-off), true
 	}
 	t.pvLen[ply] = 0
 	t.count.Tick()
 	switch {
 	case p.b.Terminal():
-		return diff(p.b) * Unit, true
+		return noCell, diff(p.b) * Unit, true
 	case depth <= 0:
-		return t.evaluate(p.b), true
+		return noCell, t.evaluate(p.b), true
 	case t.r.clock.Stopped():
-		return 0, true // unwinding: the value is thrown away
+		return noCell, 0, true // unwinding: the value is thrown away
 	}
-	return 0, false
-}
-
-// Probe implements alphabeta.Game.
-func (g *boardGame) Probe(p node, depth, alpha, beta int) (int, int, bool) {
-	return (*thread)(g).probe(p.h, depth, alpha, beta)
+	return t.probe(p.h, depth, alpha, beta)
 }
 
 // Moves implements alphabeta.Game.
@@ -187,25 +182,27 @@ func (g *boardGame) Moves(p node, ply int, hint int) {
 	g.lists[ply].generate(p.b, hint, g.killers[ply], &g.history[p.b.SideToMove()])
 }
 
-// Next implements alphabeta.Game: below the root, a quiet move (no
+// Play implements alphabeta.Game: below the root, a quiet move (no
 // capture, not a killer or the hint) is reduced, and pruned late near the
 // frontier (see lateMoves).
-func (g *boardGame) Next(_ node, ply, i, depth, hint int) (int, int, int, bool, bool) {
+func (g *boardGame) Play(p node, ply, i, depth, hint int) (int, node, int, int, bool) {
 	l := &g.lists[ply]
 	m, ok := l.next()
-	if !ok || ply == 0 || g.r.e.cfg.plain || l.captures[m] != 0 || m == g.killers[ply][0] || m == g.killers[ply][1] || m == hint {
-		return m, 0, 0, false, ok
+	if !ok {
+		return m, p, 0, 0, false
 	}
-	return m, 0, alphabeta.Reduction(depth, i), i >= lateMoves(depth), true
-}
-
-// Play implements alphabeta.Game.
-func (g *boardGame) Play(p node, m int) node {
+	red := 0
+	if ply > 0 && !g.r.e.cfg.plain && l.captures[m] == 0 && m != g.killers[ply][0] && m != g.killers[ply][1] && m != hint {
+		if i >= lateMoves(depth) {
+			return m, p, 0, 0, false
+		}
+		red = alphabeta.Reduction(depth, i)
+	}
 	c, ch := play(p.b, p.h, m)
-	return node{c, ch}
+	return m, node{c, ch}, 0, red, true
 }
 
-// Undo implements alphabeta.Game: boards are values.
+// Undo implements alphabeta.Game: boards are values, never undone.
 func (g *boardGame) Undo(node) {}
 
 // Raise implements alphabeta.Game.

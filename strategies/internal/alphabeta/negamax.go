@@ -12,30 +12,31 @@ const Infinity = 30000
 // Game is what Search asks of one engine: its positions P (with what the
 // engine carries down with them, a key), its moves M and the thread's
 // own move-ordering state. A Game is one search thread's: Search calls it
-// from that thread alone.
+// from that thread alone. Its scores lie strictly between −Infinity and
+// Infinity. Search calls it once or twice a node and a move, through Go's
+// generic dictionaries (as an interface would be called: the Game's
+// methods are not inlined), so each method does a node's or a move's
+// whole share of the work.
 type Game[P any, M comparable] interface {
-	// Leaf opens the node of p at ply (ply ≥ 1): it counts the node and
-	// empties its principal variation, and returns p's value in the window
-	// (alpha, beta) and true if the search ends there: a finished game, the
-	// depth reached, another search taking over (its value returned), or
-	// the search stopped (any value: it is thrown away).
-	Leaf(p P, depth, ply, alpha, beta int) (int, bool)
-	// Probe looks p up in the table: the move to try first (Search.None if
-	// none) and the stored score if it settles the window (alpha, beta) at
-	// depth.
-	Probe(p P, depth, alpha, beta int) (hint M, score int, ok bool)
+	// Enter opens the node of p at ply (ply ≥ 1), depth plies deep with
+	// the window (alpha, beta): it counts the node and empties its
+	// principal variation. It returns p's value and true if the search of
+	// p ends there: a finished game, the depth reached, another search
+	// taking over (its value returned), the table's score settling the
+	// window, or the search stopped (any value: it is thrown away);
+	// otherwise the move to try first (Search.None if none).
+	Enter(p P, depth, ply, alpha, beta int) (hint M, score int, done bool)
 	// Moves makes ply's list of the moves of p in the order they are
 	// tried, hint first.
 	Moves(p P, ply int, hint M)
-	// Next returns the i-th move of ply's list (ok false past the last),
-	// what the move gains its mover on the way (0 but where a search
-	// scores as it goes), the plies its null-window search is reduced by,
-	// and whether it is a late move that ends the list once one move has
-	// been searched. At the root (ply 0) no move is reduced or pruned.
-	Next(p P, ply, i, depth int, hint M) (m M, gain, reduction int, late, ok bool)
-	// Play returns the position after m, and Undo takes the move back
-	// (nothing to do where Play makes a new position).
-	Play(p P, m M) P
+	// Play plays the i-th move m of ply's list, depth plies deep, and
+	// returns it, the position c after it, what it gains its mover on the
+	// way (0 but where a search scores as it goes) and the plies its
+	// null-window search is reduced by; ok false past the list's end or at
+	// a late move that ends it (never the first; nothing is played then).
+	// At the root (ply 0) no move is reduced or pruned.
+	Play(p P, ply, i, depth int, hint M) (m M, c P, gain, reduction int, ok bool)
+	// Undo takes the move Play played in p back, where Search.InPlace.
 	Undo(p P)
 	// Raise records that m raised alpha at ply: the principal variation
 	// at ply becomes m and the one of the ply below.
@@ -55,12 +56,6 @@ type Game[P any, M comparable] interface {
 // cut-offs, and the table probed and stored at every node. Every engine
 // on it keeps its own evaluation, move generation and order, table policy
 // and pruning in its Game.
-//
-// G is a type parameter, not an interface value, so that each engine gets
-// its own instantiation; the Game's methods are still called through
-// Go's generic dictionaries, once or twice a node and a move — the
-// engines' measurements in docs/ai.md compare it with their loops of
-// their own.
 type Search[P any, M comparable, G Game[P, M]] struct {
 	// Game is the engine's side of the search.
 	Game G
@@ -68,6 +63,9 @@ type Search[P any, M comparable, G Game[P, M]] struct {
 	Clock *clock.Manager
 	// None is the Game's "no move".
 	None M
+	// InPlace: Play changes the position it is given, and Undo takes the
+	// move back; otherwise positions are values, and Undo is not called.
+	InPlace bool
 }
 
 // Root searches the root p depth plies deep with the window (−Infinity,
@@ -75,56 +73,60 @@ type Search[P any, M comparable, G Game[P, M]] struct {
 // every move was searched; a search the clock stops returns the best move
 // of those whose search finished (None if none did).
 func (s *Search[P, M, G]) Root(p P, depth int, hint M) (M, int, bool) {
-	return s.node(p, hint, depth, 0, -Infinity, Infinity)
+	return s.search(p, hint, depth, 0, -Infinity, Infinity)
 }
 
-// Negamax returns the value of p at ply for its side to move, searched
-// depth plies deep with the window (alpha, beta): fail-soft, so a value
-// outside the window bounds the true one.
+// Negamax returns the value of p at ply (ply ≥ 1) for its side to move,
+// searched depth plies deep with the window (alpha, beta): fail-soft, so
+// a value outside the window bounds the true one.
 func (s *Search[P, M, G]) Negamax(p P, depth, ply, alpha, beta int) int {
-	if score, leaf := s.Game.Leaf(p, depth, ply, alpha, beta); leaf {
-		return score
-	}
-	hint, score, ok := s.Game.Probe(p, depth, alpha, beta)
-	if ok {
-		return score
-	}
-	if _, score, complete := s.node(p, hint, depth, ply, alpha, beta); complete {
-		return score
-	}
-	return 0 // stopped: unwinding, the value is thrown away
+	_, score, _ := s.search(p, s.None, depth, ply, alpha, beta)
+	return score
 }
 
-// node is the move loop of p: Root's at ply 0, Negamax's below. At the
-// root a stopped search does not search a move again, and its best move
-// so far is its answer.
-func (s *Search[P, M, G]) node(p P, hint M, depth, ply, alpha, beta int) (M, int, bool) {
+// search is Root at ply 0 and Negamax below, where it enters the node
+// first (and finds its hint). At the root a stopped search does not
+// search a move again, and its best move so far is its answer; below, a
+// stopped search's value is 0 (it is thrown away).
+func (s *Search[P, M, G]) search(p P, hint M, depth, ply, alpha, beta int) (M, int, bool) {
 	g := s.Game
+	if ply > 0 {
+		var score int
+		var done bool
+		if hint, score, done = g.Enter(p, depth, ply, alpha, beta); done {
+			return s.None, score, true
+		}
+	}
 	g.Moves(p, ply, hint)
 	origAlpha := alpha
 	best, bestScore := s.None, -Infinity
 	for i := 0; ; i++ {
-		m, gain, red, late, ok := g.Next(p, ply, i, depth, hint)
-		if !ok || late && bestScore > -Infinity {
+		m, c, gain, red, ok := g.Play(p, ply, i, depth, hint)
+		if !ok {
 			break
 		}
 		// The child's window, less what the move gains on the way.
-		c, a, b := g.Play(p, m), alpha-gain, beta-gain
+		a, b := alpha-gain, beta-gain
 		var score int
 		if i == 0 {
-			score = -s.Negamax(c, depth-1, ply+1, -b, -a)
+			_, score, _ = s.search(c, s.None, depth-1, ply+1, -b, -a)
 		} else {
-			score = -s.Negamax(c, depth-1-red, ply+1, -a-1, -a)
-			if score > a && red > 0 {
-				score = -s.Negamax(c, depth-1, ply+1, -a-1, -a)
+			_, score, _ = s.search(c, s.None, depth-1-red, ply+1, -a-1, -a)
+			if -score > a && red > 0 {
+				_, score, _ = s.search(c, s.None, depth-1, ply+1, -a-1, -a)
 			}
-			if score > a && score < b && (ply > 0 || !s.Clock.Stopped()) {
-				score = -s.Negamax(c, depth-1, ply+1, -b, -a)
+			if -score > a && -score < b && (ply > 0 || !s.Clock.Stopped()) {
+				_, score, _ = s.search(c, s.None, depth-1, ply+1, -b, -a)
 			}
 		}
-		score += gain
-		g.Undo(p)
+		score = gain - score
+		if s.InPlace {
+			g.Undo(p)
+		}
 		if s.Clock.Stopped() {
+			if ply > 0 {
+				bestScore = 0
+			}
 			return best, bestScore, false
 		}
 		if score > bestScore {
