@@ -13,7 +13,7 @@ import (
 
 // Internal scores fit the transposition table's 16 bits.
 const (
-	infinity = 30000
+	infinity = alphabeta.Infinity
 	maxPly   = 256 // more plies than any game lasts (Othello: 60 discs and up to 60 passes; a 15×15 board fills in 225)
 )
 
@@ -85,10 +85,12 @@ type thread struct {
 	pos     engine.Position
 	count   clock.Counter // nodes since the last check-in
 	exact   bool          // this iteration solves to the end: no reductions
+	search  alphabeta.Search[engine.Position, engine.Move, *thread]
 	moves   [maxPly][engine.MaxMoves]engine.Move
+	listed  [maxPly]int // the moves of each ply's list
 	order   [maxPly][engine.MaxMoves]int32
-	killers [maxPly][2]engine.Move
-	history [2][256]int32
+	killers [maxPly]alphabeta.Killers[engine.Move]
+	history alphabeta.History
 	pv      [maxPly + 1][maxPly]engine.Move
 	pvLen   [maxPly + 1]int
 }
@@ -150,7 +152,7 @@ func runSearch(ctx context.Context, pos engine.Position, limits Limits, r rules,
 		func() { ts[0].iterate(maxDepth, 0, &res) },
 		func(i int) { ts[i].iterate(maxDepth, i%2, nil) })
 	for _, t := range ts {
-		t.s, t.pos = nil, nil
+		t.s, t.pos, t.search = nil, nil, alphabeta.Search[engine.Position, engine.Move, *thread]{}
 		threadPool.Put(t)
 	}
 	res.Nodes = s.clock.Nodes()
@@ -170,8 +172,9 @@ var threadPool = sync.Pool{New: func() any { return new(thread) }}
 func (s *search) newThread(pos engine.Position) *thread {
 	t := threadPool.Get().(*thread)
 	t.s, t.pos, t.count, t.exact = s, pos.Clone(), clock.Counter{M: &s.clock}, false
-	t.killers = [maxPly][2]engine.Move{}
-	t.history = [2][256]int32{}
+	t.search = alphabeta.Search[engine.Position, engine.Move, *thread]{Game: t, Clock: &s.clock, None: engine.NoMove, InPlace: true}
+	t.killers = [maxPly]alphabeta.Killers[engine.Move]{}
+	t.history = alphabeta.History{}
 	t.pvLen = [maxPly + 1]int{}
 	return t
 }
@@ -203,7 +206,7 @@ func (t *thread) iterate(maxDepth, skew int, res *Result) {
 				t.pv[0][0], t.pvLen[0] = move, 1
 			}
 		} else {
-			move, score, complete = t.root(depth, res)
+			move, score, complete = t.search.Root(t.pos, depth, t.rootHint(res))
 		}
 		// Once the solver is within reach, solve next rather than deepen.
 		jump := false
@@ -242,42 +245,6 @@ func (t *thread) iterate(maxDepth, skew int, res *Result) {
 	t.count.Flush()
 }
 
-// root searches the root position to depth with principal variation
-// search. It returns the best move and score and whether every move was
-// searched; an interrupted iteration still returns a move whose search
-// finished and beat the previous best (NoMove if none did).
-func (t *thread) root(depth int, res *Result) (engine.Move, int, bool) {
-	moves := t.pos.Moves(t.moves[0][:0])
-	t.sortMoves(0, moves, t.rootHint(res))
-	alpha, beta := -infinity, infinity
-	best, bestScore := engine.NoMove, -infinity
-	for i, m := range moves {
-		t.pos.Play(m)
-		var score int
-		if i == 0 {
-			score = -t.negamax(depth-1, 1, -beta, -alpha)
-		} else {
-			score = -t.negamax(depth-1, 1, -alpha-1, -alpha)
-			if score > alpha && !t.s.clock.Stopped() {
-				score = -t.negamax(depth-1, 1, -beta, -alpha)
-			}
-		}
-		t.pos.Undo()
-		if t.s.clock.Stopped() {
-			return best, bestScore, false
-		}
-		if score > bestScore {
-			best, bestScore = m, score
-			t.updatePV(0, m)
-			if score > alpha {
-				alpha = score
-			}
-		}
-	}
-	t.s.tt.Store(t.pos.Hash(), uint16(best), bestScore, depth, ttable.Exact, t.exact)
-	return best, bestScore, true
-}
-
 // rootHint is the move to search first at the root: the previous
 // iteration's best.
 func (t *thread) rootHint(res *Result) engine.Move {
@@ -290,99 +257,75 @@ func (t *thread) rootHint(res *Result) engine.Move {
 	return engine.NoMove
 }
 
-func (t *thread) updatePV(ply int, m engine.Move) {
+// The thread is the generic search's alphabeta.Game: positions are the
+// thread's one engine.Position, played and taken back.
+
+// Enter implements alphabeta.Game: a stopped search, a finished game,
+// the depth or the ply limit reached, and the table end the search. While
+// solving exactly only what a solve stored settles a window.
+func (t *thread) Enter(pos engine.Position, depth, ply, alpha, beta int) (engine.Move, int, bool) {
+	t.pvLen[ply] = 0
+	t.count.Tick()
+	switch {
+	case t.s.clock.Stopped():
+		return engine.NoMove, 0, true // unwinding: the value is thrown away
+	case pos.Terminal():
+		return engine.NoMove, t.s.rules.terminal(pos), true
+	case depth <= 0 || ply >= maxPly:
+		return engine.NoMove, t.s.rules.evaluate(pos), true
+	}
+	hit, ok := t.s.tt.Probe(pos.Hash())
+	if !ok {
+		return engine.NoMove, 0, false
+	}
+	settles := hit.Depth >= depth && (hit.Solved || !t.exact) && hit.Bound.Settles(hit.Score, alpha, beta)
+	return engine.Move(hit.Move), hit.Score, settles
+}
+
+// Moves implements alphabeta.Game.
+func (t *thread) Moves(pos engine.Position, ply int, hint engine.Move) {
+	moves := pos.Moves(t.moves[ply][:0])
+	t.sortMoves(ply, moves, hint)
+	t.listed[ply] = len(moves)
+}
+
+// Play implements alphabeta.Game: no move is pruned; late ones are
+// reduced (see reduction).
+func (t *thread) Play(pos engine.Position, ply, i, depth int, _ engine.Move) (engine.Move, engine.Position, int, int, bool) {
+	if i >= t.listed[ply] {
+		return engine.NoMove, pos, 0, 0, false
+	}
+	m := t.moves[ply][i]
+	pos.Play(m)
+	return m, pos, 0, t.reduction(depth, i, m, ply), true
+}
+
+// Undo implements alphabeta.Game.
+func (t *thread) Undo(pos engine.Position) { pos.Undo() }
+
+// Raise implements alphabeta.Game.
+func (t *thread) Raise(ply int, m engine.Move) {
 	t.pv[ply][0] = m
 	n := copy(t.pv[ply][1:], t.pv[ply+1][:t.pvLen[ply+1]])
 	t.pvLen[ply] = n + 1
 }
 
-// negamax returns the score of the position for the side to move,
-// searched depth plies deep with the window (alpha, beta).
-func (t *thread) negamax(depth, ply, alpha, beta int) int {
-	t.pvLen[ply] = 0
-	t.count.Tick()
-	if t.s.clock.Stopped() {
-		return 0 // unwinding: the value is thrown away
-	}
-	pos := t.pos
-	if pos.Terminal() {
-		return t.s.rules.terminal(pos)
-	}
-	if depth <= 0 || ply >= maxPly {
-		return t.s.rules.evaluate(pos)
-	}
-	hash := pos.Hash()
-	hint := engine.NoMove
-	if hit, ok := t.s.tt.Probe(hash); ok {
-		hint = engine.Move(hit.Move)
-		if hit.Depth >= depth && (hit.Solved || !t.exact) && hit.Bound.Settles(hit.Score, alpha, beta) {
-			return hit.Score
-		}
-	}
+// Cutoff implements alphabeta.Game.
+func (t *thread) Cutoff(pos engine.Position, ply int, m engine.Move, depth int) {
+	t.killers[ply].Add(m)
+	t.history.Add(int(pos.SideToMove()), int(m&255), depth)
+}
 
-	moves := pos.Moves(t.moves[ply][:0])
-	t.sortMoves(ply, moves, hint)
-	origAlpha := alpha
-	best, bestScore := engine.NoMove, -infinity
-	side := pos.SideToMove()
-	for i, m := range moves {
-		pos.Play(m)
-		var score int
-		if i == 0 {
-			score = -t.negamax(depth-1, ply+1, -beta, -alpha)
-		} else {
-			r := t.reduction(depth, i, m, ply)
-			score = -t.negamax(depth-1-r, ply+1, -alpha-1, -alpha)
-			if score > alpha && r > 0 {
-				score = -t.negamax(depth-1, ply+1, -alpha-1, -alpha)
-			}
-			if score > alpha && score < beta {
-				score = -t.negamax(depth-1, ply+1, -beta, -alpha)
-			}
-		}
-		pos.Undo()
-		if t.s.clock.Stopped() {
-			return 0
-		}
-		if score > bestScore {
-			best, bestScore = m, score
-			if score > alpha {
-				alpha = score
-				t.updatePV(ply, m)
-			}
-		}
-		if alpha >= beta {
-			if m != t.killers[ply][0] {
-				t.killers[ply][1], t.killers[ply][0] = t.killers[ply][0], m
-			}
-			h := &t.history[side][m&255]
-			*h += int32(depth * depth)
-			if *h > 1<<20 {
-				for s := range t.history {
-					for j := range t.history[s] {
-						t.history[s][j] /= 2
-					}
-				}
-			}
-			break
-		}
-	}
-	b := ttable.Exact
-	switch {
-	case bestScore <= origAlpha:
-		b, best = ttable.Upper, engine.NoMove // no move stood out
-	case bestScore >= beta:
-		b = ttable.Lower
-	}
-	t.s.tt.Store(hash, uint16(best), bestScore, depth, b, t.exact)
-	return bestScore
+// Store implements alphabeta.Game: an exact solve's results are solved.
+func (t *thread) Store(pos engine.Position, m engine.Move, score, depth int, b ttable.Bound) {
+	t.s.tt.Store(pos.Hash(), uint16(m), score, depth, b, t.exact)
 }
 
 // reduction is the late-move reduction for the i-th move at this depth:
-// none in exact solving or for the killers, otherwise
+// none at the root, in exact solving or for the killers, otherwise
 // alphabeta.Reduction.
 func (t *thread) reduction(depth, i int, m engine.Move, ply int) int {
-	if !t.s.cfg.lmr || t.exact || m == t.killers[ply][0] || m == t.killers[ply][1] {
+	if ply == 0 || !t.s.cfg.lmr || t.exact || m == t.killers[ply][0] || m == t.killers[ply][1] {
 		return 0
 	}
 	return alphabeta.Reduction(depth, i)

@@ -72,7 +72,7 @@ const MaxEval = 8000
 
 // Internal bounds: scores fit the table's 16 bits.
 const (
-	infinity = 30000
+	infinity = alphabeta.Infinity
 	maxPly   = adjacency.Cells + 1
 )
 

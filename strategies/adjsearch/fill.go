@@ -6,6 +6,7 @@ import (
 	"github.com/gambitbot/gambit/engine"
 	"github.com/gambitbot/gambit/engine/adjacency"
 	"github.com/gambitbot/gambit/strategies/internal/alphabeta"
+	"github.com/gambitbot/gambit/strategies/internal/ttable"
 )
 
 // Games that fill the board. When every empty cell will be played (the
@@ -206,80 +207,108 @@ func gainOf(key uint16, e uint64) int {
 	return int(key >> 8)
 }
 
-// fillSearch is the fail-soft depth-limited value W of the non-empty set
-// of empty cells e, whose key is h, in Units: the heuristic search of a
-// game that fills the board, in the same set game as the solver, so that
-// every order of the same moves transposes here too. A set's leaf value is
-// fillEval, a set of one cell's its exact value. Moves that settle nothing
-// are reduced late, and pruned late near the frontier, as in search: the
-// pruning halves the nodes to depth 16 from the opening (5.40 M to
-// 2.66 M) and played even against the search without it at equal nodes
-// (100,000 a move, 12 openings with each on both sides: 11 wins, 1 draw,
-// 12 losses, +4 marks in all).
-func (t *thread) fillSearch(e, h uint64, depth, ply, alpha, beta int) int {
-	t.pvLen[ply] = 0
-	t.count.Tick()
-	if e&(e-1) == 0 {
-		return bits.OnesCount64(live(e)) * Unit
-	}
-	if depth <= 0 {
-		return fillEval(e)
-	}
-	if t.r.clock.Stopped() {
-		return 0
-	}
-	hint := noCell
-	if hit, ok := t.r.tt.Probe(h); ok {
-		hint = int(hit.Move)
-		if hit.Solved || hit.Depth >= depth {
-			if hit.Bound.Settles(hit.Score, alpha, beta) {
-				return hit.Score
-			}
+// set is a set of empty cells and its key in the heuristic search.
+type set struct{ e, h uint64 }
+
+// setMoves yields the moves of a set of empty cells e in FillMoves'
+// order, one at a time: a node of the heuristic search often cuts off at
+// its first move, and needs no more of them.
+type setMoves struct {
+	e    uint64
+	gain [6]uint64 // the cells not yet taken, by gain (gainSets)
+	g    int       // the highest gain that may have cells left
+	hint int       // the hint, to take first; noCell once taken or if none
+}
+
+// reset readies m for e with hint first (if it is a cell of e).
+func (m *setMoves) reset(e uint64, hint int) {
+	m.e, m.gain, m.g, m.hint = e, gainSets(e), len(m.gain)-1, noCell
+	if hint >= 0 && hint < adjacency.Cells && e&(1<<hint) != 0 {
+		m.hint = hint
+		for g := range m.gain {
+			m.gain[g] &^= 1 << hint
 		}
 	}
-	var keys [adjacency.Cells]uint16
-	k := FillMoves(e, hint, &keys)
-	origAlpha := alpha
-	best, bestScore := noCell, -infinity
-	for i, key := range keys[:k] {
-		c, gain := int(uint8(key)), gainOf(key, e)*Unit
-		if gain == 0 && i >= lateMoves(depth) && !t.r.e.cfg.plain && bestScore > -infinity {
-			break // late moves that settle nothing at the frontier: pruned
-		}
-		child, ch := e&^(1<<c), h^zEmpty[c]
-		var score int
-		if i == 0 {
-			score = gain - t.fillSearch(child, ch, depth-1, ply+1, gain-beta, gain-alpha)
-		} else {
-			red := 0
-			if gain == 0 && !t.r.e.cfg.plain {
-				red = alphabeta.Reduction(depth, i)
-			}
-			score = gain - t.fillSearch(child, ch, depth-1-red, ply+1, gain-alpha-1, gain-alpha)
-			if score > alpha && red > 0 {
-				score = gain - t.fillSearch(child, ch, depth-1, ply+1, gain-alpha-1, gain-alpha)
-			}
-			if score > alpha && score < beta {
-				score = gain - t.fillSearch(child, ch, depth-1, ply+1, gain-beta, gain-alpha)
-			}
-		}
-		if t.r.clock.Stopped() {
-			return 0
-		}
-		if score > bestScore {
-			best, bestScore = c, score
-			if score > alpha {
-				alpha = score
-				t.updatePV(ply, c)
-			}
-		}
-		if alpha >= beta {
-			break
+}
+
+// next returns the next move and the cells it settles; ok false when
+// none is left.
+func (m *setMoves) next() (c, gain int, ok bool) {
+	if c = m.hint; c != noCell {
+		m.hint = noCell
+		return c, bits.OnesCount64(closedCells[c] & lastOnes(m.e)), true
+	}
+	for ; m.g >= 0; m.g-- {
+		if rest := m.gain[m.g]; rest != 0 {
+			c = 63 - bits.LeadingZeros64(rest)
+			m.gain[m.g] = rest &^ (1 << c)
+			return c, m.g, true
 		}
 	}
-	best, bd := outcome(best, bestScore, origAlpha, beta)
-	t.r.tt.Store(h, uint16(best), bestScore, depth, bd, false)
-	return bestScore
+	return noCell, 0, false
+}
+
+// setGame is the thread as the heuristic search of a game that fills the
+// board, an alphabeta.Game: the fail-soft depth-limited value W of the
+// non-empty set of empty cells, in Units, in the same set game as the
+// solver, so that every order of the same moves transposes here too. A
+// move gains the cells it settles. A set's leaf value is fillEval, a set
+// of one cell's its exact value. Moves that settle nothing are reduced
+// late, and pruned late near the frontier, as on boards: the pruning
+// halves the nodes to depth 16 from the opening (5.40 M to 2.66 M) and
+// played even against the search without it at equal nodes (100,000 a
+// move, 12 openings with each on both sides: 11 wins, 1 draw, 12 losses,
+// +4 marks in all).
+type setGame thread
+
+// Enter implements alphabeta.Game.
+func (g *setGame) Enter(p set, depth, ply, alpha, beta int) (int, int, bool) {
+	g.pvLen[ply] = 0
+	g.count.Tick()
+	switch {
+	case p.e&(p.e-1) == 0:
+		return noCell, bits.OnesCount64(live(p.e)) * Unit, true
+	case depth <= 0:
+		return noCell, fillEval(p.e), true
+	case g.r.clock.Stopped():
+		return noCell, 0, true
+	}
+	return (*thread)(g).probe(p.h, depth, alpha, beta)
+}
+
+// Moves implements alphabeta.Game.
+func (g *setGame) Moves(p set, ply int, hint int) { g.setMoves[ply].reset(p.e, hint) }
+
+// Play implements alphabeta.Game: a move that settles nothing is reduced,
+// and pruned late near the frontier (see lateMoves).
+func (g *setGame) Play(p set, ply, i, depth, _ int) (int, set, int, int, bool) {
+	c, gain, ok := g.setMoves[ply].next()
+	if !ok {
+		return noCell, p, 0, 0, false
+	}
+	gain, red := gain*Unit, 0
+	if gain == 0 && !g.r.e.cfg.plain {
+		if i >= lateMoves(depth) {
+			return c, p, 0, 0, false
+		}
+		red = alphabeta.Reduction(depth, i)
+	}
+	return c, set{p.e &^ (1 << c), p.h ^ zEmpty[c]}, gain, red, true
+}
+
+// Undo implements alphabeta.Game: sets are values, never undone.
+func (g *setGame) Undo(set) {}
+
+// Raise implements alphabeta.Game.
+func (g *setGame) Raise(ply, c int) { (*thread)(g).updatePV(ply, c) }
+
+// Cutoff implements alphabeta.Game: the set game keeps no killers or
+// history (its order is FillMoves').
+func (g *setGame) Cutoff(set, int, int, int) {}
+
+// Store implements alphabeta.Game.
+func (g *setGame) Store(p set, c, score, depth int, b ttable.Bound) {
+	g.r.tt.Store(p.h, uint16(c), score, depth, b, false)
 }
 
 // fillEval estimates W of the set of empty cells e, in Units: the learned

@@ -163,3 +163,26 @@ func TestFillMovesOrder(t *testing.T) {
 		}
 	}
 }
+
+// TestSetMovesOrder: the heuristic search's lazy setMoves yields the
+// moves and gains of FillMoves, in its order.
+func TestSetMovesOrder(t *testing.T) {
+	rng := rand.New(rand.NewPCG(6, 39))
+	for range 300 {
+		e := randomEmpties(rng, 1+rng.IntN(56))
+		hint := []int{-1, noCell, rng.IntN(adjacency.Cells)}[rng.IntN(3)]
+		var keys [adjacency.Cells]uint16
+		var want, got [][2]int
+		for _, key := range keys[:FillMoves(e, hint, &keys)] {
+			want = append(want, [2]int{int(uint8(key)), gainOf(key, e)})
+		}
+		var m setMoves
+		m.reset(e, hint)
+		for c, gain, ok := m.next(); ok; c, gain, ok = m.next() {
+			got = append(got, [2]int{c, gain})
+		}
+		if !slices.Equal(got, want) {
+			t.Fatalf("%016x, hint %d: moves %v, want %v", e, hint, got, want)
+		}
+	}
+}

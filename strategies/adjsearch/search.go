@@ -20,20 +20,25 @@ type thread struct {
 	// table, the longest stretch between two looks was 0.8–3 ms of CPU
 	// time; with the table's first touch (a new Engine, page faults) up to
 	// 13 ms.
-	count   clock.Counter
-	lists   [maxPly]moveList
-	killers [maxPly][2]int
-	history [2][adjacency.Cells]int32
-	pv      [maxPly + 1][maxPly]int
-	pvLen   [maxPly + 1]int
-	units   int // the main thread's last score, in Units
+	count    clock.Counter
+	boards   alphabeta.Search[node, int, *boardGame] // the heuristic search on boards
+	sets     alphabeta.Search[set, int, *setGame]    // and in the set game (fill.go)
+	lists    [maxPly]moveList
+	setMoves [maxPly]setMoves
+	killers  [maxPly]alphabeta.Killers[int]
+	history  alphabeta.History
+	pv       [maxPly + 1][maxPly]int
+	pvLen    [maxPly + 1]int
+	units    int // the main thread's last score, in Units
 }
 
 // newThread returns a thread of r with empty move-ordering tables.
 func newThread(r *run) *thread {
 	t := &thread{r: r, count: clock.Counter{M: &r.clock}}
+	t.boards = alphabeta.Search[node, int, *boardGame]{Game: (*boardGame)(t), Clock: &r.clock, None: noCell}
+	t.sets = alphabeta.Search[set, int, *setGame]{Game: (*setGame)(t), Clock: &r.clock, None: noCell}
 	for i := range t.killers {
-		t.killers[i] = [2]int{noCell, noCell}
+		t.killers[i] = alphabeta.Killers[int]{noCell, noCell}
 	}
 	return t
 }
@@ -69,7 +74,7 @@ func (t *thread) iterate(b adjacency.Board, maxDepth, skew int, res *Result) {
 			}
 			break
 		}
-		move, score, complete := t.root(b, h, depth, res)
+		move, score, complete := t.boards.Root(node{b, h}, depth, t.rootHint(h, res))
 		jump := complete && maxDepth == left && depth >= minSolveDepth && r.solvable(b)
 		if res != nil {
 			if !complete && move == noCell {
@@ -105,59 +110,16 @@ func (t *thread) report(res *Result) {
 	}
 }
 
-// root searches the root to depth with principal variation search. It
-// returns the best move, its score and whether every move was searched;
-// an interrupted iteration still returns a move whose search finished and
-// beat the ones before (noCell if none did).
-func (t *thread) root(b adjacency.Board, h uint64, depth int, res *Result) (int, int, bool) {
-	hint := noCell
+// rootHint is the move to search first at the root, whose key is h: the
+// previous iteration's best.
+func (t *thread) rootHint(h uint64, res *Result) int {
 	if res != nil && res.Depth > 0 {
-		hint = int(res.Move)
-	} else if e, ok := t.r.tt.Probe(h); ok {
-		hint = int(e.Move)
+		return int(res.Move)
 	}
-	list := &t.lists[0]
-	list.generate(b, hint, t.killers[0], &t.history[b.SideToMove()])
-	alpha, beta := -infinity, infinity
-	best, bestScore := noCell, -infinity
-	for i := 0; ; i++ {
-		m, ok := list.next()
-		if !ok {
-			break
-		}
-		c, ch := play(b, h, m)
-		var score int
-		if i == 0 {
-			score = -t.child(c, ch, depth-1, -beta, -alpha)
-		} else {
-			score = -t.child(c, ch, depth-1, -alpha-1, -alpha)
-			if score > alpha && !t.r.clock.Stopped() {
-				score = -t.child(c, ch, depth-1, -beta, -alpha)
-			}
-		}
-		if t.r.clock.Stopped() {
-			return best, bestScore, false
-		}
-		if score > bestScore {
-			best, bestScore = m, score
-			t.updatePV(0, m)
-			alpha = max(alpha, score)
-		}
+	if e, ok := t.r.tt.Probe(h); ok {
+		return int(e.Move)
 	}
-	t.r.tt.Store(h, uint16(best), bestScore, depth, ttable.Exact, false)
-	return best, bestScore, true
-}
-
-// child is the value of the root's child c, whose board key is ch,
-// searched depth plies with the window (alpha, beta): in the set game when
-// the game fills the board, else on boards.
-func (t *thread) child(c adjacency.Board, ch uint64, depth, alpha, beta int) int {
-	if !t.r.fill || c.Terminal() {
-		return t.search(c, ch, depth, 1, alpha, beta)
-	}
-	off := settled(c) * Unit
-	e := empties(c)
-	return off + t.fillSearch(e, fillKey(e), depth, 1, alpha-off, beta-off)
+	return noCell
 }
 
 func (t *thread) updatePV(ply, m int) {
@@ -171,96 +133,90 @@ func (t *thread) evaluate(b adjacency.Board) int {
 	return max(-MaxEval, min(MaxEval, t.r.e.eval.Evaluate(b)))
 }
 
-// search is the fail-soft value of b for the side to move, searched depth
-// plies deep with the window (alpha, beta), in Units. h is b's key.
-func (t *thread) search(b adjacency.Board, h uint64, depth, ply, alpha, beta int) int {
-	t.pvLen[ply] = 0
-	t.count.Tick()
-	if b.Terminal() {
-		return diff(b) * Unit
+// probe looks the key h up for a search depth plies deep with the
+// window (alpha, beta), as Enter: the hint, and the stored score if it
+// settles the window — a solved entry at any depth.
+func (t *thread) probe(h uint64, depth, alpha, beta int) (int, int, bool) {
+	e, ok := t.r.tt.Probe(h)
+	if !ok {
+		return noCell, 0, false
 	}
-	if depth <= 0 {
-		return t.evaluate(b)
-	}
-	if t.r.clock.Stopped() {
-		return 0 // unwinding: the value is thrown away
-	}
-	hint := noCell
-	if e, ok := t.r.tt.Probe(h); ok {
-		hint = int(e.Move)
-		if e.Solved || e.Depth >= depth {
-			if e.Bound.Settles(e.Score, alpha, beta) {
-				return e.Score
-			}
-		}
-	}
-	side := b.SideToMove()
-	list := &t.lists[ply]
-	list.generate(b, hint, t.killers[ply], &t.history[side])
-	origAlpha := alpha
-	best, bestScore := noCell, -infinity
-	plain := t.r.e.cfg.plain
-	for i := 0; ; i++ {
-		m, ok := list.next()
-		if !ok {
-			break
-		}
-		quiet := list.captures[m] == 0 && m != t.killers[ply][0] && m != t.killers[ply][1] && m != hint
-		if !plain && quiet && i >= lateMoves(depth) && bestScore > -infinity {
-			break // late quiet moves at the frontier: pruned
-		}
-		c, ch := play(b, h, m)
-		var score int
-		if i == 0 {
-			score = -t.search(c, ch, depth-1, ply+1, -beta, -alpha)
-		} else {
-			red := 0
-			if !plain && quiet {
-				red = alphabeta.Reduction(depth, i)
-			}
-			score = -t.search(c, ch, depth-1-red, ply+1, -alpha-1, -alpha)
-			if score > alpha && red > 0 {
-				score = -t.search(c, ch, depth-1, ply+1, -alpha-1, -alpha)
-			}
-			if score > alpha && score < beta {
-				score = -t.search(c, ch, depth-1, ply+1, -beta, -alpha)
-			}
-		}
-		if t.r.clock.Stopped() {
-			return 0
-		}
-		if score > bestScore {
-			best, bestScore = m, score
-			if score > alpha {
-				alpha = score
-				t.updatePV(ply, m)
-			}
-		}
-		if alpha >= beta {
-			t.cutoff(ply, side, m, depth)
-			break
-		}
-	}
-	best, bd := outcome(best, bestScore, origAlpha, beta)
-	t.r.tt.Store(h, uint16(best), bestScore, depth, bd, false)
-	return bestScore
+	return int(e.Move), e.Score, (e.Solved || e.Depth >= depth) && e.Bound.Settles(e.Score, alpha, beta)
 }
 
-// cutoff records a move that failed high: a killer of its ply and a
-// history bonus of depth².
-func (t *thread) cutoff(ply int, side engine.Side, m, depth int) {
-	if m != t.killers[ply][0] {
-		t.killers[ply][1], t.killers[ply][0] = t.killers[ply][0], m
+// node is a board and its key in the heuristic search.
+type node struct {
+	b adjacency.Board
+	h uint64
+}
+
+// boardGame is the thread as the heuristic search on boards, an
+// alphabeta.Game: scores in Units, the fail-soft value for the side to
+// move; moves are cells.
+type boardGame thread
+
+// Enter implements alphabeta.Game. In a game that fills the board the
+// root's unfinished children are searched in the set game.
+func (g *boardGame) Enter(p node, depth, ply, alpha, beta int) (int, int, bool) {
+	t := (*thread)(g)
+	if t.r.fill && !p.b.Terminal() {
+		off := settled(p.b) * Unit
+		e := empties(p.b)
+		return noCell, off + t.sets.Negamax(set{e, fillKey(e)}, depth, ply, alpha-off, beta-off), true
 	}
-	hist := &t.history[side]
-	hist[m] += int32(depth * depth)
-	if hist[m] > 1<<20 {
-		for s := range t.history {
-			for j := range t.history[s] {
-				t.history[s][j] /= 2
-			}
+	t.pvLen[ply] = 0
+	t.count.Tick()
+	switch {
+	case p.b.Terminal():
+		return noCell, diff(p.b) * Unit, true
+	case depth <= 0:
+		return noCell, t.evaluate(p.b), true
+	case t.r.clock.Stopped():
+		return noCell, 0, true // unwinding: the value is thrown away
+	}
+	return t.probe(p.h, depth, alpha, beta)
+}
+
+// Moves implements alphabeta.Game.
+func (g *boardGame) Moves(p node, ply int, hint int) {
+	g.lists[ply].generate(p.b, hint, g.killers[ply], &g.history[p.b.SideToMove()])
+}
+
+// Play implements alphabeta.Game: below the root, a quiet move (no
+// capture, not a killer or the hint) is reduced, and pruned late near the
+// frontier (see lateMoves).
+func (g *boardGame) Play(p node, ply, i, depth, hint int) (int, node, int, int, bool) {
+	l := &g.lists[ply]
+	m, ok := l.next()
+	if !ok {
+		return m, p, 0, 0, false
+	}
+	red := 0
+	if ply > 0 && !g.r.e.cfg.plain && l.captures[m] == 0 && m != g.killers[ply][0] && m != g.killers[ply][1] && m != hint {
+		if i >= lateMoves(depth) {
+			return m, p, 0, 0, false
 		}
+		red = alphabeta.Reduction(depth, i)
 	}
+	c, ch := play(p.b, p.h, m)
+	return m, node{c, ch}, 0, red, true
+}
+
+// Undo implements alphabeta.Game: boards are values, never undone.
+func (g *boardGame) Undo(node) {}
+
+// Raise implements alphabeta.Game.
+func (g *boardGame) Raise(ply, m int) { (*thread)(g).updatePV(ply, m) }
+
+// Cutoff implements alphabeta.Game.
+func (g *boardGame) Cutoff(p node, ply, m, depth int) {
+	g.killers[ply].Add(m)
+	g.history.Add(int(p.b.SideToMove()), m, depth)
+}
+
+// Store implements alphabeta.Game.
+func (g *boardGame) Store(p node, m, score, depth int, b ttable.Bound) {
+	g.r.tt.Store(p.h, uint16(m), score, depth, b, false)
 }
 
 // minSolveDepth is the heuristic iteration after which a search may jump

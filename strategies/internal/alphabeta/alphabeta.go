@@ -1,18 +1,18 @@
-// Package alphabeta holds what the generic search (strategies) and the
-// Adjacency engine (strategies/adjsearch) do alike around their
-// alpha-beta loops: the late-move reduction and the Lazy SMP threads.
+// Package alphabeta is the alpha-beta search core of the generic search
+// (strategies) and the Adjacency engine (strategies/adjsearch): one node
+// loop, Search (negamax, principal variation search, late-move
+// reductions, killer and history updates, the table at every node), over
+// a Game that each engine implements for its own positions — the generic
+// search's engine.Position, played and taken back; Adjacency's board
+// values with incremental keys, and the set game of games that fill the
+// board — and the late-move reduction and Lazy SMP threads around it.
 //
-// The loops themselves are written twice on purpose: they do not differ
-// only by evaluation. The generic one plays on an engine.Position (an
-// interface: Play, Undo, Hash) and orders moves by the game's bonus; the
-// Adjacency one plays on adjacency.Board values with incremental keys and
-// bitboard move lists, prunes late quiet moves and switches to the set
-// game of games that fill the board. One loop over a type parameter would
-// turn Adjacency's inlined board calls into calls through Go's generic
-// dictionaries at every node, the cost the engine exists to avoid.
-// The Connect Four solver (a null-window solver with a two-bound table)
-// and the replicas of the reports' bots (seed.go, their quirks kept) are
-// other algorithms.
+// What differs between the engines stays in their Games: evaluation,
+// move generation and order, the table's policy, which moves are reduced
+// or pruned. The exact solvers (the Adjacency board and set-game solvers,
+// the Connect Four and Othello solvers, Gomoku's engine) search other
+// windows with other tables and keep their own loops, as do the replicas
+// of the reports' bots (seed.go, their quirks kept).
 package alphabeta
 
 import (
