@@ -175,7 +175,7 @@ type gatewayFrame struct {
 
 func readFrame(t *testing.T, ws *websocket.Conn) gatewayFrame {
 	t.Helper()
-	_ = ws.SetReadDeadline(time.Now().Add(waitTimeout))
+	_ = ws.SetReadDeadline(time.Now().Add(waitTimeout(t)))
 	var f gatewayFrame
 	if err := ws.ReadJSON(&f); err != nil {
 		t.Fatalf("read frame: %v", err)
@@ -187,7 +187,7 @@ func readFrame(t *testing.T, ws *websocket.Conn) gatewayFrame {
 // close code.
 func closeCode(t *testing.T, ws *websocket.Conn) int {
 	t.Helper()
-	_ = ws.SetReadDeadline(time.Now().Add(waitTimeout))
+	_ = ws.SetReadDeadline(time.Now().Add(waitTimeout(t)))
 	for {
 		_, _, err := ws.ReadMessage()
 		var ce *websocket.CloseError

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"net/http"
+	"os"
 	"testing"
 	"time"
 
@@ -12,9 +13,25 @@ import (
 	"github.com/gambitbot/gambit/internal/discordtest"
 )
 
-// waitTimeout bounds every wait of the tests; it is never reached when the
-// code works.
-const waitTimeout = 10 * time.Second
+// waitTimeout bounds every wait of the tests: until shortly before the
+// test binary's deadline (discordtest.UntilTestDeadline), so that a
+// loaded machine makes a test slower, never failing. It is never reached
+// when the code works.
+func waitTimeout(t testing.TB) time.Duration {
+	ctx, cancel := discordtest.UntilTestDeadline(t, context.Background())
+	defer cancel()
+	if d, ok := ctx.Deadline(); ok {
+		return time.Until(d)
+	}
+	return time.Hour
+}
+
+// TestMain runs the tests eight at a time (discordtest.WaitingTests):
+// most wait on discordgo, whose Close alone sleeps a second.
+func TestMain(m *testing.M) {
+	discordtest.WaitingTests(8)
+	os.Exit(m.Run())
+}
 
 // newServer starts a stand-in that is closed, and checked for violations,
 // when the test ends.
@@ -44,7 +61,7 @@ func openBot(t *testing.T, srv *discordtest.Server) *bot {
 	if err != nil {
 		t.Fatalf("discordgo.New: %v", err)
 	}
-	s.Client = &http.Client{Transport: srv.Transport(), Timeout: waitTimeout}
+	s.Client = &http.Client{Transport: srv.Transport(), Timeout: waitTimeout(t)}
 	b := &bot{
 		Session:      s,
 		interactions: make(chan *discordgo.InteractionCreate, 16),
@@ -71,7 +88,7 @@ func receive[T any](t *testing.T, ch <-chan T, what string) T {
 	select {
 	case v := <-ch:
 		return v
-	case <-time.After(waitTimeout):
+	case <-time.After(waitTimeout(t)):
 		t.Fatalf("timed out waiting for %s", what)
 		panic("unreachable")
 	}
@@ -80,7 +97,7 @@ func receive[T any](t *testing.T, ch <-chan T, what string) T {
 // ctx returns a context bounded by waitTimeout.
 func ctx(t *testing.T) context.Context {
 	t.Helper()
-	c, cancel := context.WithTimeout(context.Background(), waitTimeout)
+	c, cancel := context.WithTimeout(context.Background(), waitTimeout(t))
 	t.Cleanup(cancel)
 	return c
 }

@@ -57,7 +57,7 @@ func restOnly(t *testing.T, srv *discordtest.Server) *discordgo.Session {
 	if err != nil {
 		t.Fatal(err)
 	}
-	s.Client = &http.Client{Transport: srv.Transport(), Timeout: waitTimeout}
+	s.Client = &http.Client{Transport: srv.Transport(), Timeout: waitTimeout(t)}
 	if _, err := s.ApplicationCommandBulkOverwrite(srv.ApplicationID(), "", gameCommands); err != nil {
 		t.Fatalf("register commands: %v", err)
 	}
@@ -190,7 +190,7 @@ func TestAWrongAnswerOfAnEndpointIsAViolation(t *testing.T) {
 	receive(t, e.got, "the interaction at the endpoint")
 	// The endpoint has answered, or is answering: wait for the stand-in
 	// to take the answer in.
-	deadline := time.Now().Add(waitTimeout)
+	deadline := time.Now().Add(waitTimeout(t))
 	for len(srv.Violations()) == 0 {
 		if time.Now().After(deadline) {
 			t.Fatal("no violation recorded for the endpoint's 500")

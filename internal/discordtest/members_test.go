@@ -17,7 +17,7 @@ func guildEvents(t *testing.T, srv *discordtest.Server, intents discordgo.Intent
 	if err != nil {
 		t.Fatal(err)
 	}
-	s.Client = &http.Client{Transport: srv.Transport(), Timeout: waitTimeout}
+	s.Client = &http.Client{Transport: srv.Transport(), Timeout: waitTimeout(t)}
 	s.Identify.Intents = intents
 	deleted := make(chan *discordgo.GuildDelete, 4)
 	created := make(chan *discordgo.GuildCreate, 8)

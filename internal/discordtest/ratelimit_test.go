@@ -97,7 +97,7 @@ func TestRouteLimitHeadersMakeDiscordgoWait(t *testing.T) {
 		t.Fatal(err)
 	}
 	tr := &discordgoTime{next: srv.Transport(), clock: clock}
-	s.Client = &http.Client{Transport: tr, Timeout: waitTimeout}
+	s.Client = &http.Client{Transport: tr, Timeout: waitTimeout(t)}
 	ch := srv.Identity().ChannelID
 	for i := range 5 {
 		if _, err := s.ChannelMessageSend(ch, "message "+strconv.Itoa(i)); err != nil {
@@ -269,7 +269,7 @@ func TestInvalidRequestsBanTheClient(t *testing.T) {
 	}
 	// discordgo gives up with an error rather than retrying forever.
 	s, _ := discordgo.New("Bot " + srv.Token())
-	s.Client = &http.Client{Transport: srv.Transport(), Timeout: waitTimeout}
+	s.Client = &http.Client{Transport: srv.Transport(), Timeout: waitTimeout(t)}
 	if _, err := s.User("@me"); err == nil {
 		t.Error("discordgo: no error while banned")
 	}
