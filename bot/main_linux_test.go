@@ -4,15 +4,18 @@ import (
 	"flag"
 	"os"
 	"testing"
+
+	"github.com/gambitbot/gambit/internal/discordtest"
 )
 
 // TestMain makes the package's tests' reviews at the AI searches' nice
 // instead of the lowest (reviewNice), so that no test waits on the
 // machine's load for a review it asked for; a benchmark run
 // (-test.bench) keeps the lowest, which BenchmarkAIFirstMoveBesideTwoGomokuReviews
-// measures.
+// measures. The tests, which mostly wait on the bot and the stand-in,
+// run eight at a time (discordtest.WaitingTests), not two.
 func TestMain(m *testing.M) {
-	flag.Parse()
+	discordtest.WaitingTests(8)
 	if flag.Lookup("test.bench").Value.String() == "" {
 		reviewNice = searchNice
 	}
