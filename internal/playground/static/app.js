@@ -1531,8 +1531,16 @@ function bindUI() {
   // A list scrolled to the bottom stays there when it shrinks (the
   // composer grows with a command's fields) and when its messages grow
   // (a picture loads after the message was drawn: follow).
+  // Only the member unpins it, by scrolling up: the scroll event of the
+  // page's own scroll to the bottom may come after a picture grew the
+  // list, when the list is no longer at the bottom, and must not unpin
+  // it (the growth's resize observer then follows).
+  let lastTop = ui.messages.scrollTop;
   ui.messages.addEventListener('scroll', () => {
-    pinned = atBottom();
+    const top = ui.messages.scrollTop;
+    if (top < lastTop) pinned = atBottom();
+    else if (atBottom()) pinned = true;
+    lastTop = top;
   });
   growth.observe(ui.messages);
 }
