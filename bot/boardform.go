@@ -9,6 +9,7 @@ import (
 	"github.com/bwmarrin/discordgo"
 
 	"github.com/gambitbot/gambit/bot/i18n"
+	"github.com/gambitbot/gambit/bot/mux"
 	"github.com/gambitbot/gambit/bot/render"
 	"github.com/gambitbot/gambit/storage"
 )
@@ -129,21 +130,21 @@ func formName(l *i18n.Localizer, f storage.BoardForm) string {
 // cmdBoard handles /board: a player's own form of the boards of their
 // games, anywhere, which wins over their servers'. Without an option it
 // says which form they have.
-func (b infoFlow) cmdBoard(ctx context.Context, ix *command) error {
-	user := ix.user().ID
+func (b settingsFlow) cmdBoard(ctx context.Context, ix *command) error {
+	user := ix.Caller().ID
 	s, err := b.store.UserSettings(ctx, user)
 	if err != nil {
 		return fmt.Errorf("bot: settings of user %s: %w", user, err)
 	}
-	l := ix.lang()
+	l := ix.Lang()
 	text := ""
-	if ix.opts.has("form") {
-		s.Board = storage.BoardForm(ix.opts.str("form"))
+	if ix.Opts.Has("form") {
+		s.Board = storage.BoardForm(ix.Opts.Str("form"))
 		if s.Board == serverChoice {
 			s.Board = storage.BoardDefault
 		}
 		if !s.Board.Valid() {
-			return userErr("board_form.unknown", "Form", quote(ix.opts.str("form")))
+			return mux.Err("board_form.unknown", "Form", mux.Quote(ix.Opts.Str("form")))
 		}
 		if err := b.store.PutUserSettings(ctx, user, s); err != nil {
 			return fmt.Errorf("bot: save settings of user %s: %w", user, err)
@@ -156,5 +157,5 @@ func (b infoFlow) cmdBoard(ctx context.Context, ix *command) error {
 	} else {
 		text += l.T("board_form.yours", "Form", formName(l, s.Board))
 	}
-	return ix.reply(render.Message{Content: text + "\n" + l.T("board_form.how")}, true)
+	return ix.Reply(render.Message{Content: text + "\n" + l.T("board_form.how")}, true)
 }

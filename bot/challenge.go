@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 
+	"github.com/gambitbot/gambit/bot/mux"
 	"github.com/gambitbot/gambit/storage"
 )
 
@@ -15,7 +16,7 @@ import (
 // exist, naming nobody.
 func checkChallenge(ix *interaction, g *storage.Game, challengerMay bool) error {
 	if !onBoard(ix, g) {
-		return userErr("error.no_game", "ID", g.ID)
+		return mux.Err("error.no_game", "ID", g.ID)
 	}
 	if g.Status != storage.StatusPending {
 		state := map[storage.Status]string{
@@ -24,38 +25,38 @@ func checkChallenge(ix *interaction, g *storage.Game, challengerMay bool) error 
 			storage.StatusWithdrawn: "withdrawn", storage.StatusCancelled: "cancelled", storage.StatusAbandoned: "abandoned",
 			storage.StatusAborted: "aborted",
 		}[g.Status]
-		return userErr("challenge.closed", "State", message("challenge.closed."+state))
+		return mux.Err("challenge.closed", "State", message("challenge.closed."+state))
 	}
-	switch seatOf(g, ix.user().ID) {
+	switch seatOf(g, ix.Caller().ID) {
 	case 1:
 		return nil
 	case 0:
 		if challengerMay {
 			return nil
 		}
-		return userErr("challenge.own", "Player", nameIn(g.Kind, g.Players[1]))
+		return mux.Err("challenge.own", "Player", nameIn(g.Kind, g.Players[1]))
 	}
 	if g.OpenChallenge() {
-		return userErr("open.withdraw_own", "Player", nameIn(g.Kind, g.Players[0]))
+		return mux.Err("open.withdraw_own", "Player", nameIn(g.Kind, g.Players[0]))
 	}
-	return userErr("challenge.not_yours", "Player", nameIn(g.Kind, g.Players[1]))
+	return mux.Err("challenge.not_yours", "Player", nameIn(g.Kind, g.Players[1]))
 }
 
 // clickAccept starts a challenged game.
 func (b gameFlow) clickAccept(ctx context.Context, ix *component, g *storage.Game) error {
-	if b.moves.endedBehind(ix.interaction, g) {
-		return b.moves.catchUp(ctx, ix.interaction, g)
+	if b.moves.endedBehind(ix.Interaction, g) {
+		return b.moves.catchUp(ctx, ix.Interaction, g)
 	}
-	if err := checkChallenge(ix.interaction, g, false); err != nil {
+	if err := checkChallenge(ix.Interaction, g, false); err != nil {
 		return err
 	}
 	// A challenge counts against the challenged member's cap once
 	// accepted (storage.Limits.MaxOpen): at the cap, they finish a game
 	// first.
-	if err := b.checkLimits(ctx, ix.user().ID, false); err != nil {
+	if err := b.checkLimits(ctx, ix.Caller().ID, false); err != nil {
 		return err
 	}
-	if err := b.boards.adoptBoard(ctx, ix.interaction, g); err != nil {
+	if err := b.boards.adoptBoard(ctx, ix.Interaction, g); err != nil {
 		return err
 	}
 	if err := b.begin(ctx, g); err != nil {
@@ -68,35 +69,35 @@ func (b gameFlow) clickAccept(ctx context.Context, ix *component, g *storage.Gam
 	if err != nil {
 		return err
 	}
-	return b.boards.updateBoard(ctx, ix.interaction, g, b.boards.view(g, pos, nil, nil, ""))
+	return b.boards.updateBoard(ctx, ix.Interaction, g, b.boards.view(g, pos, nil, nil, ""))
 }
 
 // clickDecline declines a challenge, or withdraws it when the challenger
 // clicks.
 func (b gameFlow) clickDecline(ctx context.Context, ix *component, g *storage.Game) error {
-	if b.moves.endedBehind(ix.interaction, g) {
-		return b.moves.catchUp(ctx, ix.interaction, g)
+	if b.moves.endedBehind(ix.Interaction, g) {
+		return b.moves.catchUp(ctx, ix.Interaction, g)
 	}
-	if err := checkChallenge(ix.interaction, g, true); err != nil {
+	if err := checkChallenge(ix.Interaction, g, true); err != nil {
 		return err
 	}
-	if err := b.boards.adoptBoard(ctx, ix.interaction, g); err != nil {
+	if err := b.boards.adoptBoard(ctx, ix.Interaction, g); err != nil {
 		return err
 	}
 	g.Status = storage.StatusDeclined
-	if seatOf(g, ix.user().ID) == 0 {
+	if seatOf(g, ix.Caller().ID) == 0 {
 		g.Status = storage.StatusWithdrawn
 	}
 	if err := b.store.UpdateGame(ctx, g); err != nil {
 		return answerConflict(err, "decline challenge", g.ID)
 	}
-	return b.boards.updateBoard(ctx, ix.interaction, g, b.boards.view(g, nil, nil, nil, ""))
+	return b.boards.updateBoard(ctx, ix.Interaction, g, b.boards.view(g, nil, nil, nil, ""))
 }
 
 // answerConflict turns a lost race into a user error and wraps the rest.
 func answerConflict(err error, what string, id storage.GameID) error {
 	if errors.Is(err, storage.ErrConflict) || errors.Is(err, storage.ErrGameOver) {
-		return raceError(err, "error.conflict")
+		return mux.RaceErr(err, "error.conflict")
 	}
 	return fmt.Errorf("bot: %s %s: %w", what, id, err)
 }

@@ -15,6 +15,7 @@ import (
 
 	"github.com/gambitbot/gambit/bot/customid"
 	"github.com/gambitbot/gambit/bot/i18n"
+	"github.com/gambitbot/gambit/bot/mux"
 	"github.com/gambitbot/gambit/bot/render"
 	"github.com/gambitbot/gambit/engine"
 	"github.com/gambitbot/gambit/games"
@@ -256,19 +257,19 @@ func (b timerFlow) postDaily(ctx context.Context, guild, channel, day string) er
 // member, their streak and today's solvers, privately.
 func (b soloFlow) cmdDaily(ctx context.Context, ix *command) error {
 	if ix.GuildID == "" {
-		return userErr("daily.server_only")
+		return mux.Err("daily.server_only")
 	}
 	day := daily.Day(b.now())
 	p, err := b.todaysPuzzle(ctx, ix.GuildID, day)
 	if err != nil {
 		return err
 	}
-	me := playerOf(ix.user())
+	me := playerOf(ix.Caller())
 	a, err := b.store.DailyAttempt(ctx, ix.GuildID, day, me.ID)
 	if err != nil && !errors.Is(err, storage.ErrNotFound) {
 		return fmt.Errorf("bot: /daily: %w", err)
 	}
-	l := ix.lang()
+	l := ix.Lang()
 	streak, err := b.streak(ctx, ix.GuildID, me.ID, day)
 	if err != nil {
 		return err
@@ -285,7 +286,7 @@ func (b soloFlow) cmdDaily(ctx context.Context, ix *command) error {
 	if err != nil {
 		return err
 	}
-	return ix.reply(msg, true)
+	return ix.Reply(msg, true)
 }
 
 // streak returns p's streak of daily solves in guild, as of day.
@@ -326,12 +327,12 @@ func (b *Bot) solvers(ctx context.Context, l *i18n.Localizer, guild, day string)
 
 // checkToday refuses a click on the post of another day than today.
 func (b soloFlow) checkToday(ix *component) (guild, day string, err error) {
-	guild, day = ix.params["guild"], ix.params["day"]
+	guild, day = ix.Params["guild"], ix.Params["day"]
 	if ix.GuildID == "" || guild != ix.GuildID {
-		return "", "", userErr("daily.server_only")
+		return "", "", mux.Err("daily.server_only")
 	}
 	if day != daily.Day(b.now()) {
-		return "", "", userErr("daily.not_today")
+		return "", "", mux.Err("daily.not_today")
 	}
 	return guild, day, nil
 }
@@ -356,12 +357,12 @@ func (b soloFlow) clickDailyPlay(ctx context.Context, ix *component) error {
 	if err != nil {
 		return err
 	}
-	me := playerOf(ix.user())
+	me := playerOf(ix.Caller())
 	switch a, err := b.store.DailyAttempt(ctx, guild, day, me.ID); {
 	case err == nil && a.Status.Ended():
-		return userErr("daily.you_" + string(a.Status))
+		return mux.Err("daily.you_" + string(a.Status))
 	case err == nil && a.GameID != "":
-		return userErr("daily.playing", "ID", a.GameID)
+		return mux.Err("daily.playing", "ID", a.GameID)
 	case err != nil && !errors.Is(err, storage.ErrNotFound):
 		return fmt.Errorf("bot: start the daily puzzle: %w", err)
 	}
@@ -374,14 +375,14 @@ func (b soloFlow) clickDailyPlay(ctx context.Context, ix *component) error {
 		return err
 	}
 	if p.BestMove() {
-		return userErr("daily.stale")
+		return mux.Err("daily.stale")
 	}
-	if err := checkChannelPermissions(ix.interaction); err != nil {
+	if err := checkChannelPermissions(ix.Interaction); err != nil {
 		return err
 	}
 	// The attempt takes the game before its board is shown: of two Play
 	// clicks at once, the second's game is cancelled unseen.
-	return b.startSolo(ctx, ix.interaction, gm, pos, day, func(g *storage.Game) error {
+	return b.startSolo(ctx, ix.Interaction, gm, pos, day, func(g *storage.Game) error {
 		a, err := b.store.UpdateDailyAttempt(ctx, guild, day, me, func(a *storage.DailyAttempt) error {
 			if a.GameID == "" {
 				a.GameID = g.ID
@@ -401,7 +402,7 @@ func (b soloFlow) clickDailyPlay(ctx context.Context, ix *component) error {
 		case err != nil:
 			return fmt.Errorf("bot: record the daily puzzle's game %s: %w", g.ID, err)
 		}
-		return userErr("daily.playing", "ID", a.GameID)
+		return mux.Err("daily.playing", "ID", a.GameID)
 	})
 }
 
@@ -413,11 +414,11 @@ func (b soloFlow) clickDailyMove(ctx context.Context, ix *component) error {
 	if err != nil {
 		return err
 	}
-	cell := ix.params["cell"]
+	cell := ix.Params["cell"]
 	if !slices.Contains(moveNames(pos), cell) {
-		return userErr("daily.stale")
+		return mux.Err("daily.stale")
 	}
-	me := playerOf(ix.user())
+	me := playerOf(ix.Caller())
 	a, err := b.store.UpdateDailyAttempt(ctx, guild, day, me, func(a *storage.DailyAttempt) error {
 		a.Moves = 1
 		a.Status = storage.DailyFailed
@@ -432,7 +433,7 @@ func (b soloFlow) clickDailyMove(ctx context.Context, ix *component) error {
 	if err != nil {
 		return fmt.Errorf("bot: answer the daily puzzle: %w", err)
 	}
-	return b.answered(ctx, ix.interaction, gm, pos, p, cell, &a)
+	return b.answered(ctx, ix.Interaction, gm, pos, p, cell, &a)
 }
 
 // alreadyPlayed tells a member who ended their attempt how it ended.
@@ -441,7 +442,7 @@ func (b soloFlow) alreadyPlayed(ctx context.Context, guild, day string, p storag
 	if err != nil {
 		return fmt.Errorf("bot: the daily attempt of %s: %w", p, err)
 	}
-	return userErr("daily.you_" + string(a.Status))
+	return mux.Err("daily.you_" + string(a.Status))
 }
 
 // answered shows, privately, how a best-move puzzle was answered with
@@ -449,7 +450,7 @@ func (b soloFlow) alreadyPlayed(ctx context.Context, guild, day string, p storag
 // puzzle (a not nil)
 // the streak — with a New puzzle button for practice.
 func (b soloFlow) answered(ctx context.Context, ix *interaction, gm *games.Game, pos engine.Position, p daily.Puzzle, cell string, a *storage.DailyAttempt) error {
-	l := ix.lang()
+	l := ix.Lang()
 	move := func(name string) string {
 		m, err := pos.ParseMove(name)
 		if err != nil {
@@ -485,7 +486,7 @@ func (b soloFlow) answered(ctx context.Context, ix *interaction, gm *games.Game,
 	if a != nil {
 		title = l.T("daily.title", "Day", a.Day, "Game", render.Title(l, storage.Kind(gm.Name)))
 	}
-	return ix.reply(render.Puzzle(l, storage.Kind(gm.Name), pos, "answer", title, lines, []discordgo.MessageComponent{row}), true)
+	return ix.Reply(render.Puzzle(l, storage.Kind(gm.Name), pos, "answer", title, lines, []discordgo.MessageComponent{row}), true)
 }
 
 // clickDailyHint narrows a daily best-move puzzle's moves down by half,
@@ -495,7 +496,7 @@ func (b soloFlow) clickDailyHint(ctx context.Context, ix *component) error {
 	if err != nil {
 		return err
 	}
-	me := playerOf(ix.user())
+	me := playerOf(ix.Caller())
 	a, err := b.store.UpdateDailyAttempt(ctx, guild, day, me, func(a *storage.DailyAttempt) error {
 		a.Hints++
 		return nil
@@ -514,7 +515,7 @@ func (b soloFlow) clickDailyHint(ctx context.Context, ix *component) error {
 		}
 		names = append(names, "**"+moveName(gm, pos, m)+"**")
 	}
-	return ix.say("daily.hint_moves", "Moves", strings.Join(names, ", "), "Hints", render.Plural(ix.lang(), a.Hints, "hint"))
+	return ix.Say("daily.hint_moves", "Moves", strings.Join(names, ", "), "Hints", render.Plural(ix.Lang(), a.Hints, "hint"))
 }
 
 // clickDailyGiveUp ends the member's attempt at a daily best-move puzzle
@@ -524,7 +525,7 @@ func (b soloFlow) clickDailyGiveUp(ctx context.Context, ix *component) error {
 	if err != nil {
 		return err
 	}
-	me := playerOf(ix.user())
+	me := playerOf(ix.Caller())
 	a, err := b.store.UpdateDailyAttempt(ctx, guild, day, me, func(a *storage.DailyAttempt) error {
 		a.Status = storage.DailyGaveUp
 		return nil
@@ -535,19 +536,19 @@ func (b soloFlow) clickDailyGiveUp(ctx context.Context, ix *component) error {
 	if err != nil {
 		return fmt.Errorf("bot: give up the daily puzzle: %w", err)
 	}
-	return b.answered(ctx, ix.interaction, gm, pos, p, "", &a)
+	return b.answered(ctx, ix.Interaction, gm, pos, p, "", &a)
 }
 
 // clickNewPuzzle deals the clicker a practice puzzle of the kind of an
 // ended daily puzzle's game: the same puzzle and size, medium. A game
 // that is no puzzle (a forged custom ID) has no such button.
 func (b soloFlow) clickNewPuzzle(ctx context.Context, ix *component) error {
-	g, err := b.loadGame(ctx, ix.params["game"])
+	g, err := b.loadGame(ctx, ix.Params["game"])
 	if err != nil {
 		return err
 	}
 	if !g.Solo() {
-		return userErr("daily.stale")
+		return mux.Err("daily.stale")
 	}
 	gm, err := gameOf(g)
 	if err != nil {
@@ -561,26 +562,26 @@ func (b soloFlow) clickNewPuzzle(ctx context.Context, ix *component) error {
 		}
 		n = len(gm.Look.Board(pos, nil).Rows)
 	}
-	return b.dealPuzzle(ctx, ix.interaction, gm, n, puzzles.Levels()[1])
+	return b.dealPuzzle(ctx, ix.Interaction, gm, n, puzzles.Levels()[1])
 }
 
 // clickPracticeNew shows the clicker, privately, a practice best-move
 // puzzle of a kind, made from a fresh seed.
 func (b soloFlow) clickPracticeNew(ctx context.Context, ix *component) error {
-	kind := daily.Kind(ix.params["kind"])
+	kind := daily.Kind(ix.Params["kind"])
 	if kind != daily.Connect4 && kind != daily.Adjacency {
-		return userErr("daily.stale")
+		return mux.Err("daily.stale")
 	}
 	seed := daily.PracticeSeed()
 	p, err := makePuzzle(ctx, kind, seed)
 	if err != nil {
 		return err
 	}
-	msg, err := practiceMessage(ix.lang(), p, seed, 0)
+	msg, err := practiceMessage(ix.Lang(), p, seed, 0)
 	if err != nil {
 		return err
 	}
-	return ix.reply(msg, true)
+	return ix.Reply(msg, true)
 }
 
 // practiceMessage renders the practice best-move puzzle p, made from
@@ -620,10 +621,10 @@ func practiceMessage(l *i18n.Localizer, p daily.Puzzle, seed uint64, hints int) 
 // its kind and seed. A seed that is not a practice puzzle's is refused:
 // it could name a day's puzzle.
 func practicePuzzle(ctx context.Context, ix *component) (p daily.Puzzle, seed uint64, err error) {
-	kind := daily.Kind(ix.params["kind"])
-	seed, err = strconv.ParseUint(ix.params["seed"], 10, 64)
+	kind := daily.Kind(ix.Params["kind"])
+	seed, err = strconv.ParseUint(ix.Params["seed"], 10, 64)
 	if err != nil || !daily.IsPractice(seed) || kind != daily.Connect4 && kind != daily.Adjacency {
-		return daily.Puzzle{}, 0, userErr("daily.stale")
+		return daily.Puzzle{}, 0, mux.Err("daily.stale")
 	}
 	p, err = makePuzzle(ctx, kind, seed)
 	return p, seed, err
@@ -632,7 +633,7 @@ func practicePuzzle(ctx context.Context, ix *component) (p daily.Puzzle, seed ui
 // clickPracticeMove answers a practice best-move puzzle; nothing is
 // recorded.
 func (b soloFlow) clickPracticeMove(ctx context.Context, ix *component) error {
-	return b.answerPractice(ctx, ix, ix.params["cell"])
+	return b.answerPractice(ctx, ix, ix.Params["cell"])
 }
 
 // answerPractice shows how the practice best-move puzzle a click names
@@ -647,9 +648,9 @@ func (b soloFlow) answerPractice(ctx context.Context, ix *component, cell string
 		return err
 	}
 	if cell != "" && !slices.Contains(moveNames(pos), cell) {
-		return userErr("daily.stale")
+		return mux.Err("daily.stale")
 	}
-	return b.answered(ctx, ix.interaction, gm, pos, p, cell, nil)
+	return b.answered(ctx, ix.Interaction, gm, pos, p, cell, nil)
 }
 
 // clickPracticeHint shows a practice best-move puzzle again, in place,
@@ -659,15 +660,15 @@ func (b soloFlow) clickPracticeHint(ctx context.Context, ix *component) error {
 	if err != nil {
 		return err
 	}
-	hints, err := strconv.Atoi(ix.params["n"])
+	hints, err := strconv.Atoi(ix.Params["n"])
 	if err != nil || hints < 1 || hints > 8 {
-		return userErr("daily.stale")
+		return mux.Err("daily.stale")
 	}
-	msg, err := practiceMessage(ix.lang(), p, seed, hints)
+	msg, err := practiceMessage(ix.Lang(), p, seed, hints)
 	if err != nil {
 		return err
 	}
-	return ix.update(msg)
+	return ix.Update(msg)
 }
 
 // clickPracticeGiveUp shows the answer of a practice best-move puzzle.

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 
+	"github.com/gambitbot/gambit/bot/mux"
 	"github.com/gambitbot/gambit/bot/render"
 	"github.com/gambitbot/gambit/storage"
 )
@@ -18,26 +19,26 @@ import (
 // clicker plays g, g is an active game between people and the button
 // belongs to the board as it is now. It returns the clicker's seat.
 func (b gameFlow) checkDrawClick(ix *component, g *storage.Game) (int, error) {
-	seat := seatOf(g, ix.user().ID)
+	seat := seatOf(g, ix.Caller().ID)
 	switch {
 	case seat < 0:
-		return seat, userErr("draw.players_only")
+		return seat, mux.Err("draw.players_only")
 	case g.Status != storage.StatusActive:
-		return seat, userErr("error.game_over")
+		return seat, mux.Err("error.game_over")
 	case !g.BetweenPeople():
-		return seat, userErr("draw.people_only")
+		return seat, mux.Err("draw.people_only")
 	case g.Abortable():
-		return seat, userErr("draw.too_early")
-	case ix.params["ply"] != render.Ply(g) || !onBoard(ix.interaction, g):
-		return seat, userErr("move.stale")
+		return seat, mux.Err("draw.too_early")
+	case ix.Params["ply"] != render.Ply(g) || !onBoard(ix.Interaction, g):
+		return seat, mux.Err("move.stale")
 	}
 	return seat, nil
 }
 
 // clickDrawOffer offers the opponent a draw on the current board.
 func (b gameFlow) clickDrawOffer(ctx context.Context, ix *component, g *storage.Game) error {
-	if b.moves.endedBehind(ix.interaction, g) {
-		return b.moves.catchUp(ctx, ix.interaction, g)
+	if b.moves.endedBehind(ix.Interaction, g) {
+		return b.moves.catchUp(ctx, ix.Interaction, g)
 	}
 	seat, err := b.checkDrawClick(ix, g)
 	if err != nil {
@@ -45,11 +46,11 @@ func (b gameFlow) clickDrawOffer(ctx context.Context, ix *component, g *storage.
 	}
 	switch o := g.DrawOffer; {
 	case o != nil && o.Seat == seat:
-		return userErr("draw.already")
+		return mux.Err("draw.already")
 	case o != nil:
-		return userErr("draw.pending", "Player", nameIn(g.Kind, g.Players[o.Seat]))
+		return mux.Err("draw.pending", "Player", nameIn(g.Kind, g.Players[o.Seat]))
 	}
-	if err := b.boards.adoptBoard(ctx, ix.interaction, g); err != nil {
+	if err := b.boards.adoptBoard(ctx, ix.Interaction, g); err != nil {
 		return err
 	}
 	g.DrawOffer = &storage.DrawOffer{Seat: seat, Ply: len(g.Moves)}
@@ -63,8 +64,8 @@ func (b gameFlow) clickDrawOffer(ctx context.Context, ix *component, g *storage.
 // the current board, for the offer's opponent.
 func (b gameFlow) clickDrawAnswer(accept bool) func(context.Context, *component, *storage.Game) error {
 	return func(ctx context.Context, ix *component, g *storage.Game) error {
-		if b.moves.endedBehind(ix.interaction, g) {
-			return b.moves.catchUp(ctx, ix.interaction, g)
+		if b.moves.endedBehind(ix.Interaction, g) {
+			return b.moves.catchUp(ctx, ix.Interaction, g)
 		}
 		seat, err := b.checkDrawClick(ix, g)
 		if err != nil {
@@ -73,11 +74,11 @@ func (b gameFlow) clickDrawAnswer(accept bool) func(context.Context, *component,
 		o := g.DrawOffer
 		switch {
 		case o == nil:
-			return userErr("draw.expired")
+			return mux.Err("draw.expired")
 		case o.Seat == seat:
-			return userErr("draw.own", "Player", nameIn(g.Kind, g.Players[1-seat]))
+			return mux.Err("draw.own", "Player", nameIn(g.Kind, g.Players[1-seat]))
 		}
-		if err := b.boards.adoptBoard(ctx, ix.interaction, g); err != nil {
+		if err := b.boards.adoptBoard(ctx, ix.Interaction, g); err != nil {
 			return err
 		}
 		g.DrawOffer = nil
@@ -104,5 +105,5 @@ func (b gameFlow) showDrawBoard(ctx context.Context, ix *component, g *storage.G
 	if err != nil {
 		return fmt.Errorf("bot: draw in game %s: %w", g.ID, err)
 	}
-	return b.boards.updateBoard(ctx, ix.interaction, g, b.boards.view(g, pos, nil, changes, notice))
+	return b.boards.updateBoard(ctx, ix.Interaction, g, b.boards.view(g, pos, nil, changes, notice))
 }

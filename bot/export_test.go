@@ -15,9 +15,9 @@ const PanicPattern customid.Pattern = "v1/test-panic/{x}"
 // end-to-end test can check how onInteraction recovers. Call it after New
 // and before Run.
 func PanicRoute(b *Bot) {
-	b.router = append(b.router, route{PanicPattern, func(context.Context, *component) error {
+	b.mux.Component(PanicPattern, func(context.Context, *component) error {
 		panic("test panic: a handler broke")
-	}})
+	})
 }
 
 // WrapStore replaces the store b uses with wrap's result, which usually

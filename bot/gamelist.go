@@ -10,6 +10,7 @@ import (
 
 	"github.com/bwmarrin/discordgo"
 	"github.com/gambitbot/gambit/bot/i18n"
+	"github.com/gambitbot/gambit/bot/mux"
 	"github.com/gambitbot/gambit/bot/render"
 	"github.com/gambitbot/gambit/storage"
 )
@@ -106,9 +107,9 @@ func gamesIn(item string) ([]storage.Kind, error) {
 		}
 		if j == i {
 			if words.all[gameKey(fields[i])] {
-				return nil, userErr("settings.all_alone", "All", quote(fields[i]), "Choices", duelTitles())
+				return nil, mux.Err("settings.all_alone", "All", mux.Quote(fields[i]), "Choices", duelTitles())
 			}
-			return nil, userErr("settings.unknown_game", "Game", quote(fields[i]), "Choices", duelTitles())
+			return nil, mux.Err("settings.unknown_game", "Game", mux.Quote(fields[i]), "Choices", duelTitles())
 		}
 		i = j
 	}
@@ -117,7 +118,7 @@ func gamesIn(item string) ([]storage.Kind, error) {
 
 // duelTitles lists the duels' titles in the message's language:
 // "Adjacency, Connect Four, Tic-Tac-Toe, Othello or Gomoku".
-func duelTitles() localized {
+func duelTitles() mux.Localized {
 	return func(l *i18n.Localizer) string {
 		var titles []string
 		for _, g := range duels() {
@@ -131,17 +132,17 @@ func duelTitles() localized {
 // far with each game not yet in it completing its last item, by the
 // titles of the member's language; and "all" at first.
 func (b infoFlow) completeGames(_ context.Context, ix *autocomplete) error {
-	if ix.opts.focused != "games" {
-		return ix.choices(nil)
+	if ix.Opts.Focused != "games" {
+		return ix.Choices(nil)
 	}
-	l, typed := ix.lang(), ix.opts.str("games")
+	l, typed := ix.Lang(), ix.Opts.Str("games")
 	items := strings.Split(typed, ",")
 	last := gameKey(items[len(items)-1])
 	var have []storage.Kind
 	for _, item := range items[:len(items)-1] {
 		found, err := gamesIn(strings.TrimSpace(item))
 		if err != nil {
-			return ix.choices(nil) // nothing completes a list with a mistake in it: the command will say what
+			return ix.Choices(nil) // nothing completes a list with a mistake in it: the command will say what
 		}
 		have = append(have, found...)
 	}
@@ -168,7 +169,7 @@ func (b infoFlow) completeGames(_ context.Context, ix *autocomplete) error {
 		}
 		add(strings.Join(append(slices.Clone(titles), title), ", "))
 	}
-	return ix.choices(out)
+	return ix.Choices(out)
 }
 
 // maxGamesOption is the games option's longest value (its MaxLength).

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/gambitbot/gambit/bot/i18n"
+	"github.com/gambitbot/gambit/bot/mux"
 	"github.com/gambitbot/gambit/engine"
 	"github.com/gambitbot/gambit/games"
 	"github.com/gambitbot/gambit/games/catalog"
@@ -34,7 +35,7 @@ func isDuel(k storage.Kind) bool {
 
 // duelNames lists the names of the duels for error messages:
 // "adjacency, connect4, tictactoe, othello or gomoku".
-func duelNames() localized {
+func duelNames() mux.Localized {
 	var names []string
 	for _, g := range duels() {
 		names = append(names, g.Name)
@@ -43,7 +44,7 @@ func duelNames() localized {
 }
 
 // orList lists choices as "a, b or c" in the message's language.
-func orList(names []string) localized {
+func orList(names []string) mux.Localized {
 	return func(l *i18n.Localizer) string {
 		if len(names) < 2 {
 			return strings.Join(names, "")
@@ -89,7 +90,7 @@ func position(g *storage.Game) (engine.Position, error) {
 func (b *Bot) loadGame(ctx context.Context, id string) (*storage.Game, error) {
 	g, err := b.store.Game(ctx, storage.GameID(id))
 	if errors.Is(err, storage.ErrNotFound) {
-		return nil, userErr("error.no_game", "ID", echo(id))
+		return nil, mux.Err("error.no_game", "ID", mux.Echo(id))
 	}
 	if err != nil {
 		return nil, fmt.Errorf("bot: load game %s: %w", id, err)

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 
+	"github.com/gambitbot/gambit/bot/mux"
 	"github.com/gambitbot/gambit/bot/render"
 	"github.com/gambitbot/gambit/storage"
 )
@@ -20,16 +21,16 @@ const (
 
 // cmdLeaderboard handles /leaderboard game:<…> [scope:server|global].
 func (b infoFlow) cmdLeaderboard(ctx context.Context, ix *command) error {
-	opts := ix.opts
-	kind, err := opts.kind("game")
+	opts := ix.Opts
+	kind, err := kindOption(opts, "game")
 	if err != nil {
 		return err
 	}
-	scope := opts.str("scope")
+	scope := opts.Str("scope")
 	ladder := storage.Ladder{Kind: kind, Guild: ix.GuildID}
 	switch {
 	case ix.GuildID == "" && scope == "server":
-		return userErr("ladder.no_server")
+		return mux.Err("ladder.no_server")
 	case ix.GuildID == "":
 		scope, ladder = "global", storage.Global(kind)
 	}
@@ -39,28 +40,28 @@ func (b infoFlow) cmdLeaderboard(ctx context.Context, ix *command) error {
 	case "global":
 		ladder = storage.Global(kind)
 	default:
-		return userErr("error.scope")
+		return mux.Err("error.scope")
 	}
 	top, err := b.store.Leaderboard(ctx, ladder, leaderboardSize)
 	if err != nil {
 		return fmt.Errorf("bot: leaderboard %s: %w", ladder, err)
 	}
 	var me *storage.RankView
-	rv, err := b.store.Rank(ctx, ladder, storage.User(ix.user().ID), neighbours)
+	rv, err := b.store.Rank(ctx, ladder, storage.User(ix.Caller().ID), neighbours)
 	switch {
 	case err == nil:
 		me = &rv
 	case !errors.Is(err, storage.ErrNotFound):
 		return fmt.Errorf("bot: rank in %s: %w", ladder, err)
 	}
-	return ix.reply(render.Leaderboard(ix.shared(), kind, scope, top, me), false)
+	return ix.Reply(render.Leaderboard(b.locales.shared(ix.Interaction), kind, scope, top, me), false)
 }
 
 // cmdStats handles /stats [user].
 func (b infoFlow) cmdStats(ctx context.Context, ix *command) error {
-	opts := ix.opts
-	userID := ix.user().ID
-	if id := opts.user("user"); id != "" {
+	opts := ix.Opts
+	userID := ix.Caller().ID
+	if id := opts.User("user"); id != "" {
 		userID = id
 	}
 	player := storage.User(userID)
@@ -83,7 +84,7 @@ func (b infoFlow) cmdStats(ctx context.Context, ix *command) error {
 		for _, g := range history {
 			// Another member's games by the rule of reviews: those the
 			// asker played, or played in this channel.
-			if userID != ix.user().ID && !mayReview(ix.interaction, g) {
+			if userID != ix.Caller().ID && !mayReview(ix.Interaction, g) {
 				continue
 			}
 			if g.Kind == k && len(ks.Recent) < recentGames {
@@ -92,5 +93,5 @@ func (b infoFlow) cmdStats(ctx context.Context, ix *command) error {
 		}
 		stats = append(stats, ks)
 	}
-	return ix.reply(render.Stats(ix.lang(), player, stats), true)
+	return ix.Reply(render.Stats(ix.Lang(), player, stats), true)
 }

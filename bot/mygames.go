@@ -10,6 +10,7 @@ import (
 
 	"github.com/gambitbot/gambit/bot/customid"
 	"github.com/gambitbot/gambit/bot/egress"
+	"github.com/gambitbot/gambit/bot/mux"
 	"github.com/gambitbot/gambit/bot/render"
 	"github.com/gambitbot/gambit/storage"
 )
@@ -17,14 +18,14 @@ import (
 // cmdGames handles /games: the user's open games with links, and buttons
 // to post a board again.
 func (b infoFlow) cmdGames(ctx context.Context, ix *command) error {
-	open, err := b.store.ActiveGames(ctx, storage.User(ix.user().ID))
+	open, err := b.store.ActiveGames(ctx, storage.User(ix.Caller().ID))
 	if err != nil {
-		return fmt.Errorf("bot: games of %s: %w", ix.user().ID, err)
+		return fmt.Errorf("bot: games of %s: %w", ix.Caller().ID, err)
 	}
 	if len(open) == 0 {
-		return ix.say("games.none")
+		return ix.Say("games.none")
 	}
-	l := ix.lang()
+	l := ix.Lang()
 	var lines []string
 	var buttons []discordgo.MessageComponent
 	for i, g := range open {
@@ -32,7 +33,7 @@ func (b infoFlow) cmdGames(ctx context.Context, ix *command) error {
 			lines = append(lines, l.T("games.more", "Count", len(open)-i))
 			break
 		}
-		seat := seatOf(g, ix.user().ID)
+		seat := seatOf(g, ix.Caller().ID)
 		state := l.T("games.waiting")
 		switch {
 		case g.Status == storage.StatusActive && g.Turn == seat:
@@ -51,7 +52,7 @@ func (b infoFlow) cmdGames(ctx context.Context, ix *command) error {
 			})
 		}
 	}
-	return ix.reply(render.Message{
+	return ix.Reply(render.Message{
 		Embeds:     []*discordgo.MessageEmbed{{Title: l.T("games.title"), Description: strings.Join(lines, "\n")}},
 		Components: buttonRows(buttons),
 	}, true)
@@ -71,11 +72,11 @@ func buttonRows(buttons []discordgo.MessageComponent) []discordgo.MessageCompone
 // clickRepost posts a fresh board of a game in its channel and retires
 // the old one.
 func (b infoFlow) clickRepost(ctx context.Context, ix *component, g *storage.Game) error {
-	if seatOf(g, ix.user().ID) < 0 {
-		return userErr("games.players_only")
+	if seatOf(g, ix.Caller().ID) < 0 {
+		return mux.Err("games.players_only")
 	}
 	if g.Status != storage.StatusActive {
-		return userErr("error.game_over")
+		return mux.Err("error.game_over")
 	}
 	msg, err := b.boards.gameMessage(g, "")
 	if err != nil {
@@ -83,18 +84,18 @@ func (b infoFlow) clickRepost(ctx context.Context, ix *component, g *storage.Gam
 	}
 	// Answer before calling Discord: a rate-limited post can take longer
 	// than the 3 seconds Discord waits for the answer.
-	if err := ix.deferUpdate(); err != nil {
+	if err := ix.DeferUpdate(); err != nil {
 		return err
 	}
 	old := *g
-	if ix.interactionOnly() {
+	if ix.InteractionOnly() {
 		// Where the bot cannot post, the board follows up this click; the
 		// old one cannot be reached, and a click on it is refused as out
 		// of date.
-		if err := b.boards.showNewBoard(ctx, ix.interaction, g, msg); err != nil {
+		if err := b.boards.showNewBoard(ctx, ix.Interaction, g, msg); err != nil {
 			return err
 		}
-		return ix.edit(render.Message{Content: ix.lang().T("games.posted", "ID", g.ID)})
+		return ix.Edit(render.Message{Content: ix.Lang().T("games.posted", "ID", g.ID)})
 	}
 	if err := b.boards.postBoard(ctx, g, msg); err != nil {
 		return err
@@ -105,7 +106,7 @@ func (b infoFlow) clickRepost(ctx context.Context, ix *component, g *storage.Gam
 			b.log.Warn("retire old board", "game", g.ID, "err", err)
 		}
 	}
-	return ix.edit(render.Message{Content: ix.lang().T("games.posted", "ID", g.ID)})
+	return ix.Edit(render.Message{Content: ix.Lang().T("games.posted", "ID", g.ID)})
 }
 
 // boardLink is the address of a game's board message; a private channel

@@ -7,6 +7,7 @@ import (
 
 	"github.com/bwmarrin/discordgo"
 
+	"github.com/gambitbot/gambit/bot/mux"
 	"github.com/gambitbot/gambit/storage"
 )
 
@@ -23,7 +24,7 @@ import (
 // lock.
 func (b gameFlow) openChallenge(ctx context.Context, ix *interaction, req gameRequest) error {
 	if ix.Context == discordgo.InteractionContextBotDM {
-		return userErr("open.not_in_dm")
+		return mux.Err("open.not_in_dm")
 	}
 	req.opponent = storage.Player{ID: storage.Anyone}
 	_, err := b.challenge(ctx, ix, req)
@@ -37,17 +38,17 @@ func (b gameFlow) openChallenge(ctx context.Context, ix *interaction, req gameRe
 // custom ID) names a game the clicker may not see, and is answered as one
 // that does not exist.
 func checkTake(ix *interaction, g *storage.Game) error {
-	user := ix.user().ID
+	user := ix.Caller().ID
 	switch {
 	case !onBoard(ix, g):
-		return userErr("error.no_game", "ID", g.ID)
+		return mux.Err("error.no_game", "ID", g.ID)
 	case g.OpenChallenge() && g.Status == storage.StatusPending:
 		if seatOf(g, user) == 0 {
-			return userErr("open.own")
+			return mux.Err("open.own")
 		}
 		return nil
 	case (g.Status == storage.StatusActive || g.Status.Ended()) && seatOf(g, user) < 0:
-		return userErr("open.taken", "Player", nameIn(g.Kind, g.Players[1]))
+		return mux.Err("open.taken", "Player", nameIn(g.Kind, g.Players[1]))
 	}
 	return checkChallenge(ix, g, false)
 }
@@ -55,27 +56,27 @@ func checkTake(ix *interaction, g *storage.Game) error {
 // clickTake accepts an open challenge for the clicker and shows the board
 // in the challenge's message.
 func (b gameFlow) clickTake(ctx context.Context, ix *component, g *storage.Game) error {
-	if b.moves.endedBehind(ix.interaction, g) {
-		return b.moves.catchUp(ctx, ix.interaction, g)
+	if b.moves.endedBehind(ix.Interaction, g) {
+		return b.moves.catchUp(ctx, ix.Interaction, g)
 	}
-	if err := checkTake(ix.interaction, g); err != nil {
+	if err := checkTake(ix.Interaction, g); err != nil {
 		return err
 	}
-	if err := b.boards.adoptBoard(ctx, ix.interaction, g); err != nil {
+	if err := b.boards.adoptBoard(ctx, ix.Interaction, g); err != nil {
 		return err
 	}
-	g.Players = []storage.Player{g.Players[0], playerOf(ix.user())}
+	g.Players = []storage.Player{g.Players[0], playerOf(ix.Caller())}
 	if err := b.begin(ctx, g); err != nil {
 		return err
 	}
 	if err := b.store.TakeChallenge(ctx, g, b.limits()); err != nil {
-		return b.takeRefusal(ctx, ix.interaction, g.ID, err)
+		return b.takeRefusal(ctx, ix.Interaction, g.ID, err)
 	}
 	pos, err := position(g)
 	if err != nil {
 		return err
 	}
-	return b.boards.updateBoard(ctx, ix.interaction, g, b.boards.view(g, pos, nil, nil, ""))
+	return b.boards.updateBoard(ctx, ix.Interaction, g, b.boards.view(g, pos, nil, nil, ""))
 }
 
 // takeRefusal explains a take the store refused: taken first by another

@@ -7,21 +7,22 @@ import (
 	"github.com/bwmarrin/discordgo"
 
 	"github.com/gambitbot/gambit/bot/customid"
+	"github.com/gambitbot/gambit/bot/mux"
 	"github.com/gambitbot/gambit/bot/render"
 	"github.com/gambitbot/gambit/storage"
 )
 
 // cmdPrivacy handles /privacy delete: it asks to confirm first.
 func (b infoFlow) cmdPrivacy(_ context.Context, ix *command) error {
-	opts := ix.opts
-	if opts.sub != "delete" {
-		return userErr("privacy.use_delete")
+	opts := ix.Opts
+	if opts.Sub != "delete" {
+		return mux.Err("privacy.use_delete")
 	}
-	l := ix.lang()
-	return ix.reply(render.Message{
+	l := ix.Lang()
+	return ix.Reply(render.Message{
 		Content: l.T("privacy.confirm"),
 		Components: buttonRows([]discordgo.MessageComponent{discordgo.Button{
-			Label: l.T("privacy.erase"), Style: discordgo.DangerButton, CustomID: customid.PrivacyDelete.Build(ix.user().ID),
+			Label: l.T("privacy.erase"), Style: discordgo.DangerButton, CustomID: customid.PrivacyDelete.Build(ix.Caller().ID),
 		}}),
 	}, true)
 }
@@ -30,24 +31,24 @@ func (b infoFlow) cmdPrivacy(_ context.Context, ix *command) error {
 // then retires the boards of the games it cancelled: editing them may be
 // rate limited past the 3 seconds Discord waits for the answer.
 func (b infoFlow) clickPrivacyDelete(ctx context.Context, ix *component) error {
-	p := ix.params
-	if p["user"] != ix.user().ID {
-		return userErr("privacy.not_yours")
+	p := ix.Params
+	if p["user"] != ix.Caller().ID {
+		return mux.Err("privacy.not_yours")
 	}
-	rep, err := b.store.DeleteUser(ctx, ix.user().ID)
+	rep, err := b.store.DeleteUser(ctx, ix.Caller().ID)
 	if err != nil {
 		return fmt.Errorf("bot: delete user data: %w", err)
 	}
-	b.forms.set("u:"+ix.user().ID, storage.BoardDefault, b.now())
+	b.forms.set("u:"+ix.Caller().ID, storage.BoardDefault, b.now())
 	var answered error
-	if err := b.forgetAI(ctx, ix.user().ID); err != nil {
+	if err := b.forgetAI(ctx, ix.Caller().ID); err != nil {
 		// The rest is erased and its boards are retired below; the
 		// button stays, for the member to click again.
 		b.log.Error("delete user data: AI turns", "interaction", ix.ID, "err", err)
-		answered = ix.fail(ix.lang().T("privacy.partly"))
+		answered = ix.Fail(ix.Lang().T("privacy.partly"))
 	} else {
-		l := ix.lang()
-		answered = ix.update(render.Message{Content: l.T("privacy.done", "Games", render.Plural(l, len(rep.Removed), "open_game"),
+		l := ix.Lang()
+		answered = ix.Update(render.Message{Content: l.T("privacy.done", "Games", render.Plural(l, len(rep.Removed), "open_game"),
 			"Ratings", render.Plural(l, rep.Ratings, "rating"), "Finished", render.Plural(l, rep.Anonymised, "finished_game"))})
 	}
 	for _, g := range rep.Removed {

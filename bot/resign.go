@@ -9,6 +9,7 @@ import (
 	"github.com/bwmarrin/discordgo"
 
 	"github.com/gambitbot/gambit/bot/customid"
+	"github.com/gambitbot/gambit/bot/mux"
 	"github.com/gambitbot/gambit/bot/render"
 	"github.com/gambitbot/gambit/storage"
 )
@@ -23,7 +24,7 @@ func (b moveFlow) clickResign(_ context.Context, ix *component, g *storage.Game)
 	if _, err := checkEnding(ix, g, false, false); err != nil {
 		return err
 	}
-	l := ix.lang()
+	l := ix.Lang()
 	question, label := l.T("resign.question"), l.T("board.resign")
 	if g.Solo() {
 		question, label = l.T("resign.question_puzzle"), l.T("board.give_up")
@@ -36,7 +37,7 @@ func (b moveFlow) clickAbort(_ context.Context, ix *component, g *storage.Game) 
 	if _, err := checkEnding(ix, g, true, false); err != nil {
 		return err
 	}
-	l := ix.lang()
+	l := ix.Lang()
 	return askToConfirm(ix, l.T("abort.question"), l.T("board.abort"), customid.AbortConfirm.Build(string(g.ID), render.Ply(g)))
 }
 
@@ -50,19 +51,19 @@ func checkEnding(ix *component, g *storage.Game, abort, confirming bool) (int, e
 	if abort {
 		playersOnly, wrongBoard = "abort.players_only", "abort.wrong_board"
 	}
-	seat := seatOf(g, ix.user().ID)
+	seat := seatOf(g, ix.Caller().ID)
 	if seat < 0 {
-		return seat, userErr(playersOnly)
+		return seat, mux.Err(playersOnly)
 	}
 	if g.Status != storage.StatusActive {
-		return seat, userErr("error.game_over")
+		return seat, mux.Err("error.game_over")
 	}
 	if abort && !g.Abortable() {
-		return seat, userErr("abort.too_late")
+		return seat, mux.Err("abort.too_late")
 	}
-	if p := ix.params["ply"]; confirming {
+	if p := ix.Params["ply"]; confirming {
 		if n, err := strconv.Atoi(p); err != nil || n < 0 || n > len(g.Moves) || p != strconv.Itoa(n) {
-			return seat, userErr(wrongBoard)
+			return seat, mux.Err(wrongBoard)
 		}
 	}
 	return seat, nil
@@ -71,7 +72,7 @@ func checkEnding(ix *component, g *storage.Game, abort, confirming bool) (int, e
 // askToConfirm answers, to the clicker alone, a question with the one
 // button that confirms it.
 func askToConfirm(ix *component, question, label, confirmID string) error {
-	return ix.reply(render.Message{
+	return ix.Reply(render.Message{
 		Content: question,
 		Components: []discordgo.MessageComponent{discordgo.ActionsRow{Components: []discordgo.MessageComponent{
 			discordgo.Button{Label: label, Style: discordgo.DangerButton, CustomID: confirmID},
@@ -89,14 +90,14 @@ func (b moveFlow) clickResignConfirm(ctx context.Context, ix *component, g *stor
 	g.Status, res = g.GiveUp(seat)
 	changes, err := b.store.FinishGame(ctx, g, res)
 	if errors.Is(err, storage.ErrConflict) || errors.Is(err, storage.ErrGameOver) {
-		return raceError(err, "error.conflict_board")
+		return mux.RaceErr(err, "error.conflict_board")
 	}
 	if err != nil {
 		return fmt.Errorf("bot: resign game %s: %w", g.ID, err)
 	}
-	done := ix.lang().T("resign.done")
+	done := ix.Lang().T("resign.done")
 	if g.Solo() {
-		done = ix.lang().T("resign.done_puzzle")
+		done = ix.Lang().T("resign.done_puzzle")
 	}
 	return b.showEnded(ctx, ix, g, done, changes)
 }
@@ -110,18 +111,18 @@ func (b moveFlow) clickAbortConfirm(ctx context.Context, ix *component, g *stora
 	g.Status = storage.StatusAborted
 	err := b.store.UpdateGame(ctx, g)
 	if errors.Is(err, storage.ErrConflict) || errors.Is(err, storage.ErrGameOver) {
-		return raceError(err, "error.conflict_board")
+		return mux.RaceErr(err, "error.conflict_board")
 	}
 	if err != nil {
 		return fmt.Errorf("bot: abort game %s: %w", g.ID, err)
 	}
-	return b.showEnded(ctx, ix, g, ix.lang().T("abort.done"), nil)
+	return b.showEnded(ctx, ix, g, ix.Lang().T("abort.done"), nil)
 }
 
 // showEnded answers the confirmation of an ended game with done and
 // shows the game's end on its board, with its rating changes.
 func (b moveFlow) showEnded(ctx context.Context, ix *component, g *storage.Game, done string, changes []storage.RatingChange) error {
-	if err := ix.update(render.Message{Content: done}); err != nil {
+	if err := ix.Update(render.Message{Content: done}); err != nil {
 		return err
 	}
 	pos, err := position(g)

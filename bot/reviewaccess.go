@@ -14,7 +14,7 @@ import "github.com/gambitbot/gambit/storage"
 
 // mayReview reports whether the member asking in ix may see g's review.
 func mayReview(ix *interaction, g *storage.Game) bool {
-	if seatOf(g, ix.user().ID) >= 0 {
+	if seatOf(g, ix.Caller().ID) >= 0 {
 		return true
 	}
 	return g.GuildID != "" && g.GuildID == ix.GuildID && g.ChannelID == ix.ChannelID

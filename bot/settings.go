@@ -8,6 +8,7 @@ import (
 	"github.com/bwmarrin/discordgo"
 
 	"github.com/gambitbot/gambit/bot/i18n"
+	"github.com/gambitbot/gambit/bot/mux"
 	"github.com/gambitbot/gambit/bot/render"
 	"github.com/gambitbot/gambit/storage"
 )
@@ -15,14 +16,14 @@ import (
 // cmdSettings handles /settings: without options it shows the server's
 // settings, with options it changes them. Only members with Manage Server
 // may use it.
-func (b infoFlow) cmdSettings(ctx context.Context, ix *command) error {
-	if ix.interactionOnly() || ix.GuildID == "" {
-		return userErr("settings.server_only")
+func (b settingsFlow) cmdSettings(ctx context.Context, ix *command) error {
+	if ix.InteractionOnly() || ix.GuildID == "" {
+		return mux.Err("settings.server_only")
 	}
 	if ix.Member == nil || ix.Member.Permissions&(discordgo.PermissionManageGuild|discordgo.PermissionAdministrator) == 0 {
-		return userErr("settings.manage_only")
+		return mux.Err("settings.manage_only")
 	}
-	edits, err := settingsEdits(ix.opts)
+	edits, err := settingsEdits(ix.Opts)
 	if err != nil {
 		return err
 	}
@@ -45,12 +46,12 @@ func (b infoFlow) cmdSettings(ctx context.Context, ix *command) error {
 		}
 		b.forms.set("g:"+ix.GuildID, s.Board, b.now())
 	}
-	l := ix.lang()
+	l := ix.Lang()
 	title := l.T("settings.title")
 	if len(edits) > 0 {
 		title = l.T("settings.saved")
 	}
-	return ix.reply(render.Message{Embeds: []*discordgo.MessageEmbed{{
+	return ix.Reply(render.Message{Embeds: []*discordgo.MessageEmbed{{
 		Title: title,
 		Fields: []*discordgo.MessageEmbedField{
 			{Name: l.T("settings.move_time"), Value: durationOr(l, s.MoveTime, b.cfg.MoveTime), Inline: true},
@@ -65,44 +66,44 @@ func (b infoFlow) cmdSettings(ctx context.Context, ix *command) error {
 
 // settingsEdits reads /settings' options, refusing a bad value before
 // anything is saved, into the edits of the fields they name.
-func settingsEdits(opts options) ([]func(*storage.GuildSettings), error) {
+func settingsEdits(opts mux.Options) ([]func(*storage.GuildSettings), error) {
 	var edits []func(*storage.GuildSettings)
-	if d, given, err := opts.seconds("movetime", 100*time.Millisecond, MaxMoveTime); err != nil {
+	if d, given, err := opts.Seconds("movetime", 100*time.Millisecond, MaxMoveTime); err != nil {
 		return nil, err
 	} else if given {
 		edits = append(edits, func(s *storage.GuildSettings) { s.MoveTime = d })
 	}
-	if h, given, err := opts.integer("turn-timeout"); err != nil {
+	if h, given, err := opts.Integer("turn-timeout"); err != nil {
 		return nil, err
 	} else if given {
 		if h < 1 || h > 24*14 {
-			return nil, userErr("settings.timeout_range")
+			return nil, mux.Err("settings.timeout_range")
 		}
 		edits = append(edits, func(s *storage.GuildSettings) { s.TurnTimeout = time.Duration(h) * time.Hour })
 	}
-	if opts.has("board") {
-		form := storage.BoardForm(opts.str("board"))
+	if opts.Has("board") {
+		form := storage.BoardForm(opts.Str("board"))
 		if !form.Valid() {
-			return nil, userErr("board_form.unknown", "Form", quote(opts.str("board")))
+			return nil, mux.Err("board_form.unknown", "Form", mux.Quote(opts.Str("board")))
 		}
 		edits = append(edits, func(s *storage.GuildSettings) { s.Board = form })
 	}
-	if opts.has("games") {
-		kinds, err := parseKinds(opts.str("games"))
+	if opts.Has("games") {
+		kinds, err := parseKinds(opts.Str("games"))
 		if err != nil {
 			return nil, err
 		}
 		edits = append(edits, func(s *storage.GuildSettings) { s.AllowedGames = kinds })
 	}
-	if rated, given, err := opts.flag("rated"); err != nil {
+	if rated, given, err := opts.Flag("rated"); err != nil {
 		return nil, err
 	} else if given {
 		edits = append(edits, func(s *storage.GuildSettings) { s.Casual = !rated })
 	}
-	if ch := opts.str("daily-channel"); ch != "" {
+	if ch := opts.Str("daily-channel"); ch != "" {
 		edits = append(edits, func(s *storage.GuildSettings) { s.DailyChannel = ch })
 	}
-	if on, given, err := opts.flag("daily"); err != nil {
+	if on, given, err := opts.Flag("daily"); err != nil {
 		return nil, err
 	} else if given && !on {
 		edits = append(edits, func(s *storage.GuildSettings) { s.DailyChannel = "" })
@@ -149,4 +150,35 @@ func allowedText(l *i18n.Localizer, kinds []storage.Kind) string {
 		return l.T("play.all_games")
 	}
 	return kindList(kinds)(l)
+}
+
+// routes declares /board, a player's own board form, and /settings, a
+// server's: only where Gambit is installed to the server, for members who
+// may manage it.
+func (b settingsFlow) routes(m *mux.Mux) {
+	m.Command(&discordgo.ApplicationCommand{
+		Name: "board", Description: "How the boards of your games look: picture, emoji grid or both",
+		Options: []*discordgo.ApplicationCommandOption{
+			mux.ChoiceOption("form", "Your choice, over the server's (server: as the server says)", false, formChoices(true)),
+		},
+	}, b.cmdBoard, nil)
+	m.Command(&discordgo.ApplicationCommand{
+		Name: "settings", Description: "Gambit's settings for this server",
+		Contexts:                 &[]discordgo.InteractionContextType{discordgo.InteractionContextGuild},
+		IntegrationTypes:         &[]discordgo.ApplicationIntegrationType{discordgo.ApplicationIntegrationGuildInstall},
+		DefaultMemberPermissions: mux.Ptr(int64(discordgo.PermissionManageGuild)),
+		Options: []*discordgo.ApplicationCommandOption{
+			{Type: discordgo.ApplicationCommandOptionNumber, Name: "movetime", Description: "Default AI seconds per move",
+				MinValue: mux.Ptr(0.1), MaxValue: MaxMoveTime.Seconds()},
+			{Type: discordgo.ApplicationCommandOptionInteger, Name: "turn-timeout", Description: "Hours a player may take per move before forfeiting",
+				MinValue: mux.Ptr(1.0), MaxValue: 24 * 14},
+			{Type: discordgo.ApplicationCommandOptionString, Name: "games", Description: "The games allowed: all, or a list like Connect Four, Othello",
+				Autocomplete: true, MaxLength: maxGamesOption},
+			{Type: discordgo.ApplicationCommandOptionBoolean, Name: "rated", Description: "Whether new games are rated unless their players choose"},
+			mux.ChoiceOption("board", "How boards look, unless a player chose for themselves with /board", false, formChoices(false)),
+			{Type: discordgo.ApplicationCommandOptionChannel, Name: "daily-channel", Description: "Post a daily puzzle in this channel, every day at 00:00 UTC",
+				ChannelTypes: []discordgo.ChannelType{discordgo.ChannelTypeGuildText}},
+			{Type: discordgo.ApplicationCommandOptionBoolean, Name: "daily", Description: "False stops the daily puzzle's posts"},
+		},
+	}, b.cmdSettings, b.info.completeGames)
 }

@@ -26,10 +26,18 @@ var notForPeople = map[string]bool{
 	"b.listed":   true, // its first argument starts a log message (bot.go)
 }
 
-// definitions are the functions that define the slash commands: their
-// English is checked against the catalogue by TestCommandsAreLocalized,
-// which also wants every command, option and choice translated.
-var definitions = map[string]bool{"commandDefinitions": true, "puzzleDefinition": true, "dailyDefinition": true}
+// definitions are the functions that define slash commands, and
+// definition lists the types and calls that do, wherever a flow declares
+// its commands: their English is checked against the catalogue by
+// TestCommandsAreLocalized, which also wants every command, option and
+// choice translated.
+var (
+	definitions = map[string]bool{"puzzleDefinition": true, "dailyDefinition": true}
+	definition  = map[string]bool{
+		"discordgo.ApplicationCommand": true, "discordgo.ApplicationCommandOption": true,
+		"discordgo.ApplicationCommandOptionChoice": true, "mux.ChoiceOption": true,
+	}
+)
 
 // allowed are the prose-like literals that are no text for people, and why.
 var allowed = map[string]string{
@@ -57,11 +65,12 @@ func TestNoTextBypassesTheCatalogue(t *testing.T) {
 	}
 }
 
-// botSources parses the bot's source files, tests left out.
+// botSources parses the source files of the bot and of the interaction
+// machinery (the packages that put text before people), tests left out.
 func botSources(t *testing.T, fset *token.FileSet) []*ast.File {
 	t.Helper()
 	var files []*ast.File
-	for _, dir := range []string{"..", "../render"} {
+	for _, dir := range []string{"..", "../render", "../mux"} {
 		names, err := filepath.Glob(filepath.Join(dir, "*.go"))
 		if err != nil {
 			t.Fatal(err)
@@ -131,7 +140,11 @@ func prosePassedOn(f *ast.File) []*ast.BasicLit {
 				return false
 			}
 		case *ast.CallExpr:
-			if notForPeople[callName(n.Fun)] {
+			if notForPeople[callName(n.Fun)] || definition[callName(n.Fun)] {
+				return false
+			}
+		case *ast.CompositeLit:
+			if definition[typeName(n.Type)] {
 				return false
 			}
 		case *ast.BasicLit:
@@ -159,4 +172,16 @@ func callName(fun ast.Expr) string {
 		}
 	}
 	return ""
+}
+
+// typeName names a composite literal's type as pkg.Type, looking through
+// slices and pointers ([]*discordgo.ApplicationCommandOption).
+func typeName(t ast.Expr) string {
+	switch x := t.(type) {
+	case *ast.ArrayType:
+		return typeName(x.Elt)
+	case *ast.StarExpr:
+		return typeName(x.X)
+	}
+	return callName(t)
 }
