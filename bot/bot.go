@@ -305,14 +305,13 @@ func ReviewThreads(cfg Config) int {
 // Bot is a running Gambit bot.
 type Bot struct {
 	// The flows (flows.go).
-	boards   boardFlow
-	games    gameFlow
-	moves    moveFlow
-	turns    aiFlow
-	solo     soloFlow
-	timers   timerFlow
-	info     infoFlow
-	settings settingsFlow
+	boards boardFlow
+	games  gameFlow
+	moves  moveFlow
+	turns  aiFlow
+	solo   soloFlow
+	timers timerFlow
+	info   infoFlow
 
 	cfg     Config
 	store   storage.Store
@@ -397,7 +396,6 @@ func New(cfg Config, store storage.Store) (*Bot, error) {
 // middleware chain and the command definitions.
 func (b *Bot) assemble() {
 	b.boards, b.games, b.moves, b.turns, b.solo, b.timers, b.info = boardFlow{b}, gameFlow{b}, moveFlow{b}, aiFlow{b}, soloFlow{b}, timerFlow{b}, infoFlow{b}
-	b.settings = settingsFlow{b}
 	b.mux = b.routes()
 	b.handle, b.defs = b.mux.Handler(), commandDefinitions(b.mux)
 }

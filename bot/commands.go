@@ -8,40 +8,16 @@ import (
 
 	"github.com/bwmarrin/discordgo"
 
+	"github.com/gambitbot/gambit/bot/flows/info"
+	"github.com/gambitbot/gambit/bot/flows/settings"
 	"github.com/gambitbot/gambit/bot/mux"
-	"github.com/gambitbot/gambit/games"
 )
 
 // The slash commands' names and options are a contract: documentation and
 // checks outside the code rely on them. Add options; never rename.
 
-// gameChoices are the games of /play, /leaderboard and /help: every
-// registered game between two players.
-func gameChoices() []*discordgo.ApplicationCommandOptionChoice {
-	return choicesOf(duels())
-}
-
-// choicesOf lists games as the choices of a game option.
-func choicesOf(list []*games.Game) []*discordgo.ApplicationCommandOptionChoice {
-	var choices []*discordgo.ApplicationCommandOptionChoice
-	for _, g := range list {
-		choices = append(choices, &discordgo.ApplicationCommandOptionChoice{Name: g.Title, Value: g.Name})
-	}
-	return choices
-}
-
-// maxAIName is the max_length of the ai option: room for every
-// strategy's name (the longest has 17 characters; a test checks they fit).
-const maxAIName = 32
-
 // Every string option has a max_length; answers still quote typed text
 // only through mux.Echo, since only Discord's client enforces the limit.
-
-// gameOption is the game option of /play, /challenge and /leaderboard:
-// one of the duels.
-func gameOption(required bool) *discordgo.ApplicationCommandOption {
-	return mux.ChoiceOption("game", "The game", required, gameChoices())
-}
 
 // The options /play and /challenge share.
 func roundsOption() *discordgo.ApplicationCommandOption {
@@ -93,10 +69,14 @@ func (b *Bot) routes() *mux.Mux {
 	m := mux.NewMux()
 	b.games.routes(m)
 	b.moves.routes(m)
+	info.New(b.store, &b.locales, func() []*discordgo.ApplicationCommand { return b.defs }).Routes(m)
 	b.info.routes(m)
 	b.solo.routes(m)
 	reviewFlow{b}.routes(m)
-	b.settings.routes(m)
+	settings.New(b.store, chosenForms{forms: &b.forms, now: b.now}, settings.Config{
+		MoveTime: b.cfg.MoveTime, TurnTimeout: b.cfg.TurnTimeout, MaxMoveTime: MaxMoveTime,
+		ParseGames: parseKinds, CompleteGames: b.info.completeGames, MaxGames: maxGamesOption,
+	}).Routes(m)
 	m.Use(b.measure, b.answerErrors, b.recoverPanics, releaseAI, b.markPrivate)
 	return m
 }

@@ -36,7 +36,3 @@ type timerFlow struct{ *Bot }
 // /help (help.go), /leaderboard and /stats (ladder.go), /games and
 // Re-post (mygames.go) and /privacy (privacy.go).
 type infoFlow struct{ *Bot }
-
-// settingsFlow is /settings (settings.go) and /board (boardform.go): how
-// a server's games go and how a player's boards look.
-type settingsFlow struct{ *Bot }

@@ -12,6 +12,7 @@ import (
 	"github.com/bwmarrin/discordgo"
 
 	"github.com/gambitbot/gambit/bot/customid"
+	"github.com/gambitbot/gambit/bot/gamenames"
 	"github.com/gambitbot/gambit/bot/i18n"
 	"github.com/gambitbot/gambit/bot/mux"
 )
@@ -281,8 +282,8 @@ func checkOptions(t *testing.T, list []*discordgo.ApplicationCommandInteractionD
 		checkSeconds(t, o, name, given, value, lo, hi)
 		checkSeconds(t, o, name, given, value, 100*time.Millisecond, MaxMoveTime)
 
-		k, err := kindOption(o, name)
-		if err == nil && !isDuel(k) {
+		k, err := gamenames.Kind(o, name)
+		if err == nil && !gamenames.IsDuel(k) {
 			t.Fatalf("kind(%q) = %q for %#v", name, k, value)
 		}
 		if err != nil && (k != "" || !isUserError(err)) {

@@ -9,6 +9,7 @@ import (
 	"unicode"
 
 	"github.com/bwmarrin/discordgo"
+	"github.com/gambitbot/gambit/bot/gamenames"
 	"github.com/gambitbot/gambit/bot/i18n"
 	"github.com/gambitbot/gambit/bot/mux"
 	"github.com/gambitbot/gambit/bot/render"
@@ -42,7 +43,7 @@ type listWords struct {
 // gameWords are the words of the games option, made once.
 var gameWords = sync.OnceValue(func() listWords {
 	w := listWords{games: map[string]storage.Kind{}, all: map[string]bool{}}
-	for _, g := range duels() {
+	for _, g := range gamenames.Duels() {
 		k := storage.Kind(g.Name)
 		w.games[gameKey(g.Name)], w.games[gameKey(g.Title)] = k, k
 		for _, loc := range i18n.Locales() {
@@ -121,10 +122,10 @@ func gamesIn(item string) ([]storage.Kind, error) {
 func duelTitles() mux.Localized {
 	return func(l *i18n.Localizer) string {
 		var titles []string
-		for _, g := range duels() {
+		for _, g := range gamenames.Duels() {
 			titles = append(titles, render.Title(l, storage.Kind(g.Name)))
 		}
-		return orList(titles)(l)
+		return gamenames.Or(titles)(l)
 	}
 }
 
@@ -161,7 +162,7 @@ func (b infoFlow) completeGames(_ context.Context, ix *autocomplete) error {
 	if all := l.T("play.all_games"); len(have) == 0 && strings.HasPrefix(gameKey(all), last) {
 		add(all)
 	}
-	for _, g := range duels() {
+	for _, g := range gamenames.Duels() {
 		k := storage.Kind(g.Name)
 		title := render.Title(l, k)
 		if slices.Contains(have, k) || !strings.HasPrefix(gameKey(title), last) && !strings.HasPrefix(gameKey(g.Name), last) {

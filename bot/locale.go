@@ -64,9 +64,9 @@ func (l *locales) of(guildID, channelID string) *i18n.Localizer {
 	return i18n.Default
 }
 
-// shared is the localizer of the messages the interaction shows in its
+// Shared is the localizer of the messages the interaction shows in its
 // channel to everyone: the guild's language.
-func (l *locales) shared(ix *mux.Interaction) *i18n.Localizer {
+func (l *locales) Shared(ix *mux.Interaction) *i18n.Localizer {
 	if loc := sharedLocale(&ix.Envelope); loc != "" {
 		return i18n.For(loc)
 	}

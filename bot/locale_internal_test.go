@@ -6,6 +6,7 @@ import (
 
 	"github.com/bwmarrin/discordgo"
 
+	"github.com/gambitbot/gambit/bot/gamenames"
 	"github.com/gambitbot/gambit/bot/i18n"
 	"github.com/gambitbot/gambit/bot/mux"
 	"github.com/gambitbot/gambit/storage"
@@ -20,7 +21,7 @@ func TestUserErrorsInTheReadersLanguage(t *testing.T) {
 	if got := err.Text(i18n.For(i18n.Indonesian)); !strings.Contains(got, "Pemikir mendalam (sulit)") {
 		t.Errorf("Indonesian AI name: %q", got)
 	}
-	err = mux.Err("error.unknown_game", "Game", mux.Quote("chess"), "Choices", duelNames()).(*mux.UserError)
+	err = mux.Err("error.unknown_game", "Game", mux.Quote("chess"), "Choices", gamenames.DuelNames()).(*mux.UserError)
 	if got := err.Text(i18n.For(i18n.Indonesian)); !strings.Contains(got, `"chess"`) || !strings.Contains(got, " atau ") {
 		t.Errorf("Indonesian list: %q", got)
 	}

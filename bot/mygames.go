@@ -114,3 +114,20 @@ func (b infoFlow) clickRepost(ctx context.Context, ix *component, g *storage.Gam
 func boardLink(g *storage.Game) string {
 	return fmt.Sprintf("https://discord.com/channels/%s/%s/%s", cmp.Or(g.GuildID, "@me"), g.ChannelID, g.MessageID)
 }
+
+// maxListedGames is the most games /games lists.
+const maxListedGames = 20
+
+// routes declares /games and /privacy, and their components: Re-post, the
+// confirmation of /privacy delete.
+func (b infoFlow) routes(m *mux.Mux) {
+	m.Command(&discordgo.ApplicationCommand{Name: "games", Description: "Your games in progress"}, b.cmdGames, nil)
+	m.Command(&discordgo.ApplicationCommand{
+		Name: "privacy", Description: "Your data in Gambit",
+		Options: []*discordgo.ApplicationCommandOption{
+			{Type: discordgo.ApplicationCommandOptionSubCommand, Name: "delete", Description: "Erase your data (asks to confirm)"},
+		},
+	}, b.cmdPrivacy, nil)
+	mux.NewGroup(m, b.withGame).Component(customid.Repost, b.clickRepost)
+	m.Component(customid.PrivacyDelete, b.clickPrivacyDelete)
+}

@@ -12,6 +12,7 @@ import (
 	"github.com/bwmarrin/discordgo"
 
 	"github.com/gambitbot/gambit/bot/customid"
+	"github.com/gambitbot/gambit/bot/gamenames"
 	"github.com/gambitbot/gambit/bot/i18n"
 	"github.com/gambitbot/gambit/bot/mux"
 	"github.com/gambitbot/gambit/bot/render"
@@ -75,7 +76,7 @@ type gameRequest struct {
 // cmdPlay handles /play: against a member, an AI, or (open) anyone here.
 func (b gameFlow) cmdPlay(ctx context.Context, ix *command) error {
 	opts := ix.Opts
-	kind, err := kindOption(opts, "game")
+	kind, err := gamenames.Kind(opts, "game")
 	if err != nil {
 		return err
 	}
@@ -118,7 +119,7 @@ func (b gameFlow) cmdPlay(ctx context.Context, ix *command) error {
 // opponent, in one step; without a user, an open challenge (open.go).
 func (b gameFlow) cmdChallenge(ctx context.Context, ix *command) error {
 	opts := ix.Opts
-	kind, err := kindOption(opts, "game")
+	kind, err := gamenames.Kind(opts, "game")
 	if err != nil {
 		return err
 	}
@@ -141,7 +142,7 @@ func (b gameFlow) cmdChallenge(ctx context.Context, ix *command) error {
 func (b gameFlow) request(ctx context.Context, ix *interaction, kind storage.Kind, opts mux.Options) (gameRequest, error) {
 	settings := b.guildSettings(ctx, ix.GuildID)
 	if !settings.Allows(kind) {
-		return gameRequest{}, mux.Err("play.not_allowed", "Game", titleIn(kind), "Allowed", kindList(settings.AllowedGames))
+		return gameRequest{}, mux.Err("play.not_allowed", "Game", titleIn(kind), "Allowed", gamenames.List(settings.AllowedGames))
 	}
 	req := gameRequest{kind: kind, me: playerOf(ix.Caller()), first: "me", moveTime: settings.MoveTime, casual: settings.Casual}
 	if rated, given, err := opts.Flag("rated"); err != nil {
@@ -234,7 +235,7 @@ func (b gameFlow) cmdChallengeMenu(ctx context.Context, ix *command) error {
 	}
 	settings := b.guildSettings(ctx, ix.GuildID)
 	var choices []discordgo.SelectMenuOption
-	for _, g := range duels() {
+	for _, g := range gamenames.Duels() {
 		if settings.Allows(storage.Kind(g.Name)) {
 			choices = append(choices, discordgo.SelectMenuOption{Label: render.Title(ix.Lang(), storage.Kind(g.Name)), Value: g.Name})
 		}
@@ -265,8 +266,8 @@ func (b gameFlow) clickChallengePick(ctx context.Context, ix *component) error {
 		return mux.Err("play.pick_one")
 	}
 	kind := storage.Kind(values[0])
-	if !isDuel(kind) {
-		return mux.Err("play.unknown_game", "Name", mux.Echo(values[0]), "Choices", duelNames())
+	if !gamenames.IsDuel(kind) {
+		return mux.Err("play.unknown_game", "Name", mux.Echo(values[0]), "Choices", gamenames.DuelNames())
 	}
 	req, err := b.request(ctx, ix.Interaction, kind, mux.Options{})
 	if err != nil {
@@ -317,17 +318,6 @@ func (b gameFlow) checkPick(ix *component) error {
 func snowflake(id string) bool {
 	n, err := strconv.ParseUint(id, 10, 64)
 	return err == nil && n > 0 && strconv.FormatUint(n, 10) == id
-}
-
-// kindList names games for people: "Connect Four, Tic-Tac-Toe".
-func kindList(kinds []storage.Kind) mux.Localized {
-	return func(l *i18n.Localizer) string {
-		s := make([]string, len(kinds))
-		for i, k := range kinds {
-			s[i] = render.Title(l, k)
-		}
-		return strings.Join(s, ", ")
-	}
 }
 
 func strategyList(game string) string {
@@ -456,52 +446,29 @@ func (b gameFlow) challenge(ctx context.Context, ix *interaction, req gameReques
 	})
 }
 
-// completeAI suggests, for the ai option of /play and /help, the AI
-// strategies that play the chosen game (every one if none is chosen).
-func (b gameFlow) completeAI(_ context.Context, ix *autocomplete) error {
-	opts := ix.Opts
-	if opts.Focused != "ai" {
-		return ix.Choices(nil)
-	}
-	typed := strings.ToLower(opts.Str("ai"))
-	var out []*discordgo.ApplicationCommandOptionChoice
-	for _, info := range strategies.All() {
-		if kind := opts.Str("game"); kind != "" && !info.Supports(kind) {
-			continue
-		}
-		name := render.AIName(ix.Lang(), info)
-		if !strings.Contains(info.Name, typed) && !strings.Contains(strings.ToLower(info.DisplayName), typed) &&
-			!strings.Contains(strings.ToLower(name), typed) {
-			continue
-		}
-		out = append(out, &discordgo.ApplicationCommandOptionChoice{Name: render.ClipWords(render.AILabel(ix.Lang(), storage.Kind(opts.Str("game")), info), 100), Value: info.Name})
-	}
-	return ix.Choices(out)
-}
-
 // routes declares the commands that start games and the components of
 // challenges, draws and rematches.
 func (b gameFlow) routes(m *mux.Mux) {
 	m.Command(&discordgo.ApplicationCommand{
 		Name: "play", Description: "Start a game against someone or against an AI",
 		Options: []*discordgo.ApplicationCommandOption{
-			gameOption(true),
+			gamenames.DuelOption(true),
 			{Type: discordgo.ApplicationCommandOptionUser, Name: "opponent", Description: "Challenge this member"},
 			{Type: discordgo.ApplicationCommandOptionString, Name: "ai", Description: "Play this AI strategy", Autocomplete: true,
-				MaxLength: maxAIName},
+				MaxLength: gamenames.MaxAIName},
 			roundsOption(), firstOption(),
 			{Type: discordgo.ApplicationCommandOptionNumber, Name: "movetime", Description: "AI seconds per move",
 				MinValue: mux.Ptr(0.1), MaxValue: MaxMoveTime.Seconds()},
 			ratedOption(),
 			{Type: discordgo.ApplicationCommandOptionBoolean, Name: "open", Description: "Post the challenge for anyone here to accept"},
 		},
-	}, b.cmdPlay, b.completeAI)
+	}, b.cmdPlay, gamenames.CompleteAI)
 	m.Command(&discordgo.ApplicationCommand{
 		// Without a user the challenge is open: anyone here may accept
 		// it. Discord wants required options first, so game leads.
 		Name: "challenge", Description: "Challenge someone to a game",
 		Options: []*discordgo.ApplicationCommandOption{
-			gameOption(true),
+			gamenames.DuelOption(true),
 			{Type: discordgo.ApplicationCommandOptionUser, Name: "user", Description: "Who to challenge (leave out: anyone here may accept)"},
 			roundsOption(), firstOption(), ratedOption(),
 		},

@@ -13,6 +13,7 @@ import (
 
 	"github.com/gambitbot/gambit/bot/customid"
 	"github.com/gambitbot/gambit/bot/mux"
+	"github.com/gambitbot/gambit/bot/play"
 	"github.com/gambitbot/gambit/bot/render"
 	"github.com/gambitbot/gambit/engine"
 	"github.com/gambitbot/gambit/games"
@@ -113,7 +114,7 @@ func (b reviewFlow) startReview(ctx context.Context, ix *interaction, id storage
 		return mux.Err("review.none")
 	}
 	g, err := b.store.Game(ctx, id)
-	if errors.Is(err, storage.ErrNotFound) || err == nil && !mayReview(ix, g) {
+	if errors.Is(err, storage.ErrNotFound) || err == nil && !play.MayReview(ix, g) {
 		return mux.Err("review.no_game", "ID", mux.Echo(string(id)))
 	}
 	if err != nil {

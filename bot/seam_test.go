@@ -143,7 +143,7 @@ func newUnit(t *testing.T) *unit {
 	log := &callLog{}
 	rec := &recorder{log: log}
 	b.answers = rec
-	b.store = loggedStore{Store: st, log: log}
+	b.useStore(loggedStore{Store: st, log: log})
 	jobs := &submitted{}
 	b.ai = jobs
 	return &unit{b: b, rec: rec, jobs: jobs, log: log, store: st}
@@ -399,7 +399,7 @@ func TestAClickRacingTheSaveOfItsBoardIsPlayed(t *testing.T) {
 	if err := u.store.UpdateGame(ctx, g); err != nil {
 		t.Fatal(err)
 	}
-	u.b.store = &racingStore{loggedStore: loggedStore{Store: u.store, log: u.log}, other: func() {
+	u.b.useStore(&racingStore{loggedStore: loggedStore{Store: u.store, log: u.log}, other: func() {
 		a, err := u.store.Game(ctx, g.ID)
 		if err != nil {
 			t.Error(err)
@@ -410,7 +410,7 @@ func TestAClickRacingTheSaveOfItsBoardIsPlayed(t *testing.T) {
 			t.Error(err)
 		}
 		u.log.add("replica A saves the board")
-	}}
+	}})
 	u.log.reset()
 	u.click("alice", "board", customid.Move.Build(string(g.ID), render.Ply(g), firstMove(t, g)))
 
@@ -442,7 +442,7 @@ func (s conflictingStore) UpdateGame(ctx context.Context, g *storage.Game) error
 func TestTheSeamRetriesAConflictABoundedNumberOfTimes(t *testing.T) {
 	u := newUnit(t)
 	g := u.game(t, "tictactoe", storage.Player{ID: storage.User("bob"), Name: "bob"})
-	u.b.store = conflictingStore{loggedStore{Store: u.store, log: u.log}}
+	u.b.useStore(conflictingStore{loggedStore{Store: u.store, log: u.log}})
 	u.click("alice", "board", customid.Move.Build(string(g.ID), render.Ply(g), firstMove(t, g)))
 
 	resp := u.rec.only(t)

@@ -65,12 +65,19 @@ func TestNoTextBypassesTheCatalogue(t *testing.T) {
 	}
 }
 
-// botSources parses the source files of the bot and of the interaction
-// machinery (the packages that put text before people), tests left out.
+// botSources parses the source files of the bot, its flows and what they
+// share (the packages that put text before people), tests left out.
 func botSources(t *testing.T, fset *token.FileSet) []*ast.File {
 	t.Helper()
 	var files []*ast.File
-	for _, dir := range []string{"..", "../render", "../mux"} {
+	flows, err := filepath.Glob("../flows/*")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(flows) == 0 {
+		t.Fatal("no flow found under bot/flows; is the test in bot/i18n?")
+	}
+	for _, dir := range append([]string{"..", "../render", "../mux", "../gamenames", "../play"}, flows...) {
 		names, err := filepath.Glob(filepath.Join(dir, "*.go"))
 		if err != nil {
 			t.Fatal(err)

@@ -1,6 +1,11 @@
-package bot
+// Package play is what the bot's flows share about games in play, below
+// them: who may see a game.
+package play
 
-import "github.com/gambitbot/gambit/storage"
+import (
+	"github.com/gambitbot/gambit/bot/mux"
+	"github.com/gambitbot/gambit/storage"
+)
 
 // Who may see a game's review (/review game:, the Review button): its
 // players, wherever they ask, and anyone asking from the server channel
@@ -12,9 +17,9 @@ import "github.com/gambitbot/gambit/storage"
 // that it exists. /stats user: lists another member's recent games by the
 // same rule.
 
-// mayReview reports whether the member asking in ix may see g's review.
-func mayReview(ix *interaction, g *storage.Game) bool {
-	if seatOf(g, ix.Caller().ID) >= 0 {
+// MayReview reports whether the member asking in ix may see g's review.
+func MayReview(ix *mux.Interaction, g *storage.Game) bool {
+	if g.Seat(storage.User(ix.Caller().ID)) >= 0 {
 		return true
 	}
 	return g.GuildID != "" && g.GuildID == ix.GuildID && g.ChannelID == ix.ChannelID
