@@ -9,6 +9,8 @@ import (
 	"github.com/bwmarrin/discordgo"
 
 	"github.com/gambitbot/gambit/bot/flows/info"
+	"github.com/gambitbot/gambit/bot/flows/mygames"
+	"github.com/gambitbot/gambit/bot/flows/privacy"
 	"github.com/gambitbot/gambit/bot/flows/settings"
 	"github.com/gambitbot/gambit/bot/mux"
 )
@@ -19,7 +21,8 @@ import (
 // Every string option has a max_length; answers still quote typed text
 // only through mux.Echo, since only Discord's client enforces the limit.
 
-// The options /play and /challenge share.
+// roundsOption, firstOption and ratedOption are the options /play and
+// /challenge share.
 func roundsOption() *discordgo.ApplicationCommandOption {
 	return &discordgo.ApplicationCommandOption{Type: discordgo.ApplicationCommandOptionInteger, Name: "rounds", Description: "Adjacency rounds (2–28)",
 		MinValue: mux.Ptr(2.0), MaxValue: 28}
@@ -66,11 +69,12 @@ const challengeMenu = "Challenge to a game"
 // the order /help lists the commands, and gives it the middleware chain
 // (middleware.go).
 func (b *Bot) routes() *mux.Mux {
-	m := mux.NewMux()
+	m := mux.New()
 	b.games.routes(m)
 	b.moves.routes(m)
 	info.New(b.store, &b.locales, func() []*discordgo.ApplicationCommand { return b.defs }).Routes(m)
-	b.info.routes(m)
+	mygames.New(b.store, gameBoards{b.boards}, b.withGame).Routes(m)
+	privacy.New(b.store, privacyBot{b.info}, b.log).Routes(m)
 	b.solo.routes(m)
 	reviewFlow{b}.routes(m)
 	settings.New(b.store, chosenForms{forms: &b.forms, now: b.now}, settings.Config{

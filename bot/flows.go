@@ -32,7 +32,6 @@ type soloFlow struct{ *Bot }
 // guild the bot was removed from (guilds.go).
 type timerFlow struct{ *Bot }
 
-// infoFlow answers the commands that show or change no game in play:
-// /help (help.go), /leaderboard and /stats (ladder.go), /games and
-// Re-post (mygames.go) and /privacy (privacy.go).
+// infoFlow gives the privacy flow (bot/flows/privacy) what it needs of
+// the bot (privacy.go).
 type infoFlow struct{ *Bot }

@@ -32,7 +32,7 @@ type (
 // ephemeral reply. answered, if not nil, is called once the interaction's
 // first response has been sent.
 func (b *Bot) onInteraction(i *discordgo.Interaction, answered func()) {
-	ix := mux.New(i, b.answers, b.egress, time.Now(), b.now(), func(ix *mux.Interaction) {
+	ix := mux.NewInteraction(i, b.answers, b.egress, time.Now(), b.now(), func(ix *mux.Interaction) {
 		if answered != nil {
 			answered()
 		}

@@ -234,28 +234,17 @@ func (b gameFlow) cmdChallengeMenu(ctx context.Context, ix *command) error {
 		return err
 	}
 	settings := b.guildSettings(ctx, ix.GuildID)
-	var choices []discordgo.SelectMenuOption
+	var allowed []storage.Kind
 	for _, g := range gamenames.Duels() {
 		if settings.Allows(storage.Kind(g.Name)) {
-			choices = append(choices, discordgo.SelectMenuOption{Label: render.Title(ix.Lang(), storage.Kind(g.Name)), Value: g.Name})
+			allowed = append(allowed, storage.Kind(g.Name))
 		}
 	}
-	if len(choices) == 0 {
+	if len(allowed) == 0 {
 		return mux.Err("play.no_duel_allowed")
 	}
-	return ix.Reply(render.Message{
-		Content: ix.Lang().T("play.menu_question", "User", ix.Target),
-		Components: []discordgo.MessageComponent{discordgo.ActionsRow{Components: []discordgo.MessageComponent{
-			discordgo.SelectMenu{CustomID: customid.ChallengePick.Build(ix.Target), Placeholder: ix.Lang().T("play.menu_placeholder"), Options: choices},
-		}}, discordgo.ActionsRow{Components: []discordgo.MessageComponent{
-			discordgo.SelectMenu{CustomID: customid.ChallengePick.Build(anyoneHere), Placeholder: ix.Lang().T("play.menu_anyone"), Options: choices},
-		}}},
-	}, true)
+	return ix.Reply(render.ChallengeMenu(ix.Lang(), ix.Target, allowed), true)
 }
-
-// anyoneHere is the user of the challenge menu's select that posts an
-// open challenge: no Discord user ID is a word.
-const anyoneHere = "anyone"
 
 // clickChallengePick posts the challenge chosen in the challenge menu's
 // select, with the game's default options, as a new message.
@@ -273,7 +262,7 @@ func (b gameFlow) clickChallengePick(ctx context.Context, ix *component) error {
 	if err != nil {
 		return err
 	}
-	if p["user"] == anyoneHere {
+	if p["user"] == customid.AnyoneHere {
 		return b.openChallenge(ctx, ix.Interaction, req)
 	}
 	if err := b.checkPick(ix); err != nil {

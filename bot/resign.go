@@ -6,9 +6,6 @@ import (
 	"fmt"
 	"strconv"
 
-	"github.com/bwmarrin/discordgo"
-
-	"github.com/gambitbot/gambit/bot/customid"
 	"github.com/gambitbot/gambit/bot/mux"
 	"github.com/gambitbot/gambit/bot/render"
 	"github.com/gambitbot/gambit/storage"
@@ -24,12 +21,7 @@ func (b moveFlow) clickResign(_ context.Context, ix *component, g *storage.Game)
 	if _, err := checkEnding(ix, g, false, false); err != nil {
 		return err
 	}
-	l := ix.Lang()
-	question, label := l.T("resign.question"), l.T("board.resign")
-	if g.Solo() {
-		question, label = l.T("resign.question_puzzle"), l.T("board.give_up")
-	}
-	return askToConfirm(ix, question, label, customid.ResignConfirm.Build(string(g.ID), render.Ply(g)))
+	return ix.Reply(render.ResignConfirm(ix.Lang(), g), true)
 }
 
 // clickAbort asks the player to confirm aborting.
@@ -37,8 +29,7 @@ func (b moveFlow) clickAbort(_ context.Context, ix *component, g *storage.Game) 
 	if _, err := checkEnding(ix, g, true, false); err != nil {
 		return err
 	}
-	l := ix.Lang()
-	return askToConfirm(ix, l.T("abort.question"), l.T("board.abort"), customid.AbortConfirm.Build(string(g.ID), render.Ply(g)))
+	return ix.Reply(render.AbortConfirm(ix.Lang(), g), true)
 }
 
 // checkEnding refuses a click that would resign or abort g unless the
@@ -67,17 +58,6 @@ func checkEnding(ix *component, g *storage.Game, abort, confirming bool) (int, e
 		}
 	}
 	return seat, nil
-}
-
-// askToConfirm answers, to the clicker alone, a question with the one
-// button that confirms it.
-func askToConfirm(ix *component, question, label, confirmID string) error {
-	return ix.Reply(render.Message{
-		Content: question,
-		Components: []discordgo.MessageComponent{discordgo.ActionsRow{Components: []discordgo.MessageComponent{
-			discordgo.Button{Label: label, Style: discordgo.DangerButton, CustomID: confirmID},
-		}}},
-	}, true)
 }
 
 // clickResignConfirm resigns for the player who clicked.

@@ -221,7 +221,7 @@ func (b *Bot) MakeReview(ctx context.Context, j ReviewJob) error {
 		return nil
 	}
 	raw := &discordgo.Interaction{ID: j.Interaction, AppID: j.AppID, Token: j.Token}
-	ix := mux.New(raw, b.answers, b.egress, time.Now(), b.now(), nil)
+	ix := mux.NewInteraction(raw, b.answers, b.egress, time.Now(), b.now(), nil)
 	ix.Locale = discordgo.Locale(j.Locale)
 	rf := reviewFlow{b}
 	g, err := b.store.Game(ctx, j.Game)

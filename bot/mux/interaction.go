@@ -122,10 +122,10 @@ type Interaction struct {
 	beforeSend func() // if not nil, called before each Discord call (the game seam's lock)
 }
 
-// New returns the interaction i to be answered through out, its answers
+// NewInteraction returns the interaction i to be answered through out, its answers
 // reported to outgoing; onAnswer, if not nil, is called once its first
 // response is sent.
-func New(i *discordgo.Interaction, out Responder, outgoing Outgoing, received, at time.Time, onAnswer func(*Interaction)) *Interaction {
+func NewInteraction(i *discordgo.Interaction, out Responder, outgoing Outgoing, received, at time.Time, onAnswer func(*Interaction)) *Interaction {
 	return &Interaction{Envelope: envelopeOf(i), raw: i, out: out, outgoing: outgoing, Received: received, At: at, onAnswer: onAnswer}
 }
 

@@ -57,8 +57,8 @@ type Mux struct {
 	mws      []Middleware
 }
 
-// NewMux returns an empty Mux.
-func NewMux() *Mux { return &Mux{byName: map[string]int{}} }
+// New returns an empty Mux.
+func New() *Mux { return &Mux{byName: map[string]int{}} }
 
 // Command declares a command: its definition, its handler and, if its
 // options autocomplete, the handler of their requests (nil otherwise).

@@ -51,7 +51,7 @@ func (a *answers) Keeping(_ string, _ render.Message, send func(map[string]strin
 func deliver(m *Mux, out *answers, raw *discordgo.Interaction) (*Interaction, error) {
 	raw.ID, raw.Token = "ix", "token"
 	raw.Member = &discordgo.Member{User: &discordgo.User{ID: "alice"}}
-	ix := New(raw, out, out, time.Now(), time.Now(), nil)
+	ix := NewInteraction(raw, out, out, time.Now(), time.Now(), nil)
 	return ix, m.Handler()(context.Background(), ix)
 }
 
@@ -61,7 +61,7 @@ func deliver(m *Mux, out *answers, raw *discordgo.Interaction) (*Interaction, er
 // autocomplete requests, and that a second declaration of the name is
 // refused.
 func TestACommandIsDeclaredOnce(t *testing.T) {
-	m := NewMux()
+	m := New()
 	var got string
 	m.Command(&discordgo.ApplicationCommand{Name: "greet", Description: "Says hello"}, func(_ context.Context, ix *Command) error {
 		got = ix.Name + " " + ix.Opts.Str("who")
@@ -119,7 +119,7 @@ func TestAGroupWrapsItsRoutes(t *testing.T) {
 		grouped customid.Pattern = "v1/test-grouped/{game}"
 		alone   customid.Pattern = "v1/test-alone/{game}"
 	)
-	m := NewMux()
+	m := New()
 	var ran []string
 	games := NewGroup(m, func(h func(context.Context, *Component, string) error) ComponentHandler {
 		return func(ctx context.Context, ix *Component) error {

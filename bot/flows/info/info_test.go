@@ -56,7 +56,7 @@ func (l guildLocale) Shared(*mux.Interaction) *i18n.Localizer { return i18n.For(
 // newFlow returns the flow over store on a Mux of its own, its /help
 // listing the commands it declared.
 func newFlow(store info.Store) (*mux.Mux, *muxtest.Recorder) {
-	m := mux.NewMux()
+	m := mux.New()
 	info.New(store, guildLocale(i18n.Indonesian), m.Definitions).Routes(m)
 	return m, &muxtest.Recorder{}
 }

@@ -69,7 +69,7 @@ func (f *forms) GuildChose(id string, form storage.BoardForm) {
 // newFlow returns the flow over store on a Mux of its own. Its games
 // option knows connect4 and othello.
 func newFlow(store settings.Store, told *forms) (*mux.Mux, *muxtest.Recorder) {
-	m := mux.NewMux()
+	m := mux.New()
 	settings.New(store, told, settings.Config{
 		MoveTime: 2 * time.Second, TurnTimeout: 24 * time.Hour, MaxMoveTime: time.Minute, MaxGames: 100,
 		ParseGames: func(text string) ([]storage.Kind, error) {

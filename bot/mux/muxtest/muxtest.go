@@ -113,11 +113,22 @@ func Autocomplete(member *discordgo.Member, name string, focused *discordgo.Appl
 	}
 }
 
+// Click is member's click on the button customID of message "board" in
+// guild "guild", channel "channel".
+func Click(member *discordgo.Member, locale discordgo.Locale, customID string) *discordgo.Interaction {
+	return &discordgo.Interaction{
+		ID: "click-" + customID, AppID: "app", Token: "token-click-" + customID, Type: discordgo.InteractionMessageComponent,
+		GuildID: "guild", ChannelID: "channel", Member: member, Locale: locale,
+		Message: &discordgo.Message{ID: "board", ChannelID: "channel"},
+		Data:    discordgo.MessageComponentInteractionData{CustomID: customID, ComponentType: discordgo.ButtonComponent},
+	}
+}
+
 // Run handles raw with m's handler, answering into rec, and returns what
 // the handler returned. The error is the handler's: a user's error is not
 // turned into a reply, as the bot's chain would.
 func Run(m *mux.Mux, rec *Recorder, raw *discordgo.Interaction) error {
-	ix := mux.New(raw, rec, rec, time.Now(), time.Now(), nil)
+	ix := mux.NewInteraction(raw, rec, rec, time.Now(), time.Now(), nil)
 	return m.Handler()(context.Background(), ix)
 }
 
