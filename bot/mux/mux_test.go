@@ -221,3 +221,54 @@ func TestEchoBoundsQuotedInput(t *testing.T) {
 		t.Errorf("Echo of 5,000 letters = %q (%d letters), want %d valid letters ending in …", got, n, maxEcho)
 	}
 }
+
+// sentAt records the answers' order and the BeforeSend hook's calls.
+type sentAt struct {
+	answers
+	log []string
+}
+
+func (s *sentAt) InteractionRespond(i *discordgo.Interaction, resp *discordgo.InteractionResponse, o ...discordgo.RequestOption) error {
+	s.log = append(s.log, "respond")
+	return s.answers.InteractionRespond(i, resp, o...)
+}
+
+func (s *sentAt) FollowupMessageCreate(*discordgo.Interaction, bool, *discordgo.WebhookParams, ...discordgo.RequestOption) (*discordgo.Message, error) {
+	s.log = append(s.log, "follow up")
+	return &discordgo.Message{ID: "followup"}, nil
+}
+
+// TestAnswersKnowWhetherTheyCameFirst checks the answers' bookkeeping that
+// the error path relies on: Fail replies while nothing was answered and
+// follows up after, a second response is refused, and the BeforeSend hook
+// (the game seam's lock) runs before each call to Discord until it is
+// cleared.
+func TestAnswersKnowWhetherTheyCameFirst(t *testing.T) {
+	out := &sentAt{}
+	var answered int
+	ix := NewInteraction(&discordgo.Interaction{ID: "ix", Type: discordgo.InteractionMessageComponent}, out, out, time.Now(), time.Now(),
+		func(*Interaction) { answered++ })
+	ix.BeforeSend(func() { out.log = append(out.log, "hook") })
+	if err := ix.Fail("first"); err != nil {
+		t.Fatal(err)
+	}
+	if !ix.IsAnswered() || answered != 1 {
+		t.Fatalf("after Fail: answered %v, onAnswer called %d times", ix.IsAnswered(), answered)
+	}
+	if r := out.responses[0]; r.Type != discordgo.InteractionResponseChannelMessageWithSource || r.Data.Flags&discordgo.MessageFlagsEphemeral == 0 {
+		t.Errorf("Fail before any answer sent %+v, want an ephemeral reply", r)
+	}
+	if err := ix.Update(render.Message{Content: "again"}); err == nil {
+		t.Error("a second response was sent")
+	}
+	ix.BeforeSend(nil)
+	if err := ix.Fail("second"); err != nil {
+		t.Fatal(err)
+	}
+	if want := []string{"hook", "respond", "hook", "follow up"}; !slices.Equal(out.log, want) {
+		t.Errorf("calls %v, want %v: the hook before each call while set (the refused second response's too), none once cleared, Fail following up once answered", out.log, want)
+	}
+	if answered != 1 {
+		t.Errorf("onAnswer called %d times, want once", answered)
+	}
+}
