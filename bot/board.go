@@ -11,6 +11,7 @@ import (
 	"github.com/gambitbot/gambit/bot/egress"
 	"github.com/gambitbot/gambit/bot/i18n"
 	"github.com/gambitbot/gambit/bot/mux"
+	"github.com/gambitbot/gambit/bot/play"
 	"github.com/gambitbot/gambit/bot/render"
 	"github.com/gambitbot/gambit/engine"
 	"github.com/gambitbot/gambit/storage"
@@ -235,7 +236,7 @@ func (b boardFlow) adoptBoard(ctx context.Context, ix *interaction, g *storage.G
 		return nil
 	}
 	if err := b.saveBoardID(ctx, g, ix.Message.ID); err != nil {
-		return answerConflict(err, "adopt the board of", g.ID)
+		return play.Conflict(err, "adopt the board of", g.ID)
 	}
 	b.log.Info("board message learnt from a click", "game", g.ID, "message", g.MessageID)
 	return nil

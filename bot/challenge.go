@@ -2,10 +2,10 @@ package bot
 
 import (
 	"context"
-	"errors"
-	"fmt"
 
+	"github.com/gambitbot/gambit/bot/gamenames"
 	"github.com/gambitbot/gambit/bot/mux"
+	"github.com/gambitbot/gambit/bot/play"
 	"github.com/gambitbot/gambit/storage"
 )
 
@@ -34,12 +34,12 @@ func checkChallenge(ix *interaction, g *storage.Game, challengerMay bool) error 
 		if challengerMay {
 			return nil
 		}
-		return mux.Err("challenge.own", "Player", nameIn(g.Kind, g.Players[1]))
+		return mux.Err("challenge.own", "Player", gamenames.Player(g.Kind, g.Players[1]))
 	}
 	if g.OpenChallenge() {
-		return mux.Err("open.withdraw_own", "Player", nameIn(g.Kind, g.Players[0]))
+		return mux.Err("open.withdraw_own", "Player", gamenames.Player(g.Kind, g.Players[0]))
 	}
-	return mux.Err("challenge.not_yours", "Player", nameIn(g.Kind, g.Players[1]))
+	return mux.Err("challenge.not_yours", "Player", gamenames.Player(g.Kind, g.Players[1]))
 }
 
 // clickAccept starts a challenged game.
@@ -63,7 +63,7 @@ func (b gameFlow) clickAccept(ctx context.Context, ix *component, g *storage.Gam
 		return err
 	}
 	if err := b.store.UpdateGame(ctx, g); err != nil {
-		return answerConflict(err, "accept challenge", g.ID)
+		return play.Conflict(err, "accept challenge", g.ID)
 	}
 	pos, err := position(g)
 	if err != nil {
@@ -89,15 +89,7 @@ func (b gameFlow) clickDecline(ctx context.Context, ix *component, g *storage.Ga
 		g.Status = storage.StatusWithdrawn
 	}
 	if err := b.store.UpdateGame(ctx, g); err != nil {
-		return answerConflict(err, "decline challenge", g.ID)
+		return play.Conflict(err, "decline challenge", g.ID)
 	}
 	return b.boards.updateBoard(ctx, ix.Interaction, g, b.boards.view(g, nil, nil, nil, ""))
-}
-
-// answerConflict turns a lost race into a user error and wraps the rest.
-func answerConflict(err error, what string, id storage.GameID) error {
-	if errors.Is(err, storage.ErrConflict) || errors.Is(err, storage.ErrGameOver) {
-		return mux.RaceErr(err, "error.conflict")
-	}
-	return fmt.Errorf("bot: %s %s: %w", what, id, err)
 }

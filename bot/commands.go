@@ -8,6 +8,7 @@ import (
 
 	"github.com/bwmarrin/discordgo"
 
+	"github.com/gambitbot/gambit/bot/flows/duel"
 	"github.com/gambitbot/gambit/bot/flows/info"
 	"github.com/gambitbot/gambit/bot/flows/mygames"
 	"github.com/gambitbot/gambit/bot/flows/privacy"
@@ -71,6 +72,7 @@ const challengeMenu = "Challenge to a game"
 func (b *Bot) routes() *mux.Mux {
 	m := mux.New()
 	b.games.routes(m)
+	duel.New(b.store, duelBoards{b.games}, b.withGame).Routes(m)
 	b.moves.routes(m)
 	info.New(b.store, &b.locales, func() []*discordgo.ApplicationCommand { return b.defs }).Routes(m)
 	mygames.New(b.store, gameBoards{b.boards}, b.withGame).Routes(m)

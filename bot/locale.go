@@ -122,12 +122,6 @@ func translations(id string) map[discordgo.Locale]string {
 	return out
 }
 
-// nameIn is a player's name in a game of kind, as render.PlayerName
-// writes it in the language of the message it is put in.
-func nameIn(kind storage.Kind, p storage.Player) mux.Localized {
-	return func(l *i18n.Localizer) string { return render.PlayerName(l, kind, p) }
-}
-
 // titleIn is a game's title in the language of the message it is put in.
 func titleIn(k storage.Kind) mux.Localized {
 	return func(l *i18n.Localizer) string { return render.Title(l, k) }

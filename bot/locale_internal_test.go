@@ -17,7 +17,7 @@ import (
 // AI by its translated name, a list with the language's "or" (an option's
 // name: bot/mux's TestOptionErrorsNameTheOptionInTheReadersLanguage).
 func TestUserErrorsInTheReadersLanguage(t *testing.T) {
-	err := mux.Err("move.not_your_turn", "Player", nameIn("connect4", storage.Player{ID: storage.AI("minimax")})).(*mux.UserError)
+	err := mux.Err("move.not_your_turn", "Player", gamenames.Player("connect4", storage.Player{ID: storage.AI("minimax")})).(*mux.UserError)
 	if got := err.Text(i18n.For(i18n.Indonesian)); !strings.Contains(got, "Pemikir mendalam (sulit)") {
 		t.Errorf("Indonesian AI name: %q", got)
 	}

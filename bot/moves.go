@@ -12,6 +12,7 @@ import (
 
 	"github.com/gambitbot/gambit/bot/customid"
 	"github.com/gambitbot/gambit/bot/egress"
+	"github.com/gambitbot/gambit/bot/gamenames"
 	"github.com/gambitbot/gambit/bot/mux"
 	"github.com/gambitbot/gambit/bot/render"
 	"github.com/gambitbot/gambit/engine"
@@ -23,15 +24,15 @@ func checkMover(g *storage.Game, userID string) error {
 	seat := seatOf(g, userID)
 	switch {
 	case seat < 0 && g.Solo():
-		return mux.Err("move.puzzle_of", "Player", nameIn(g.Kind, g.Players[0]))
+		return mux.Err("move.puzzle_of", "Player", gamenames.Player(g.Kind, g.Players[0]))
 	case seat < 0:
-		return mux.Err("move.between", "A", nameIn(g.Kind, g.Players[0]), "B", nameIn(g.Kind, g.Players[1]))
+		return mux.Err("move.between", "A", gamenames.Player(g.Kind, g.Players[0]), "B", gamenames.Player(g.Kind, g.Players[1]))
 	case g.Status == storage.StatusPending:
 		return mux.Err("move.not_started")
 	case g.Status != storage.StatusActive:
 		return mux.Err("error.game_over")
 	case g.Turn != seat:
-		return mux.Err("move.not_your_turn", "Player", nameIn(g.Kind, g.Players[g.Turn]))
+		return mux.Err("move.not_your_turn", "Player", gamenames.Player(g.Kind, g.Players[g.Turn]))
 	}
 	return nil
 }
@@ -404,7 +405,7 @@ func pickForCompletion(here []*storage.Game, id, userID string) *storage.Game {
 	return nil
 }
 
-// routes declares /move and the components that play or end a game.
+// routes declares /move and the components that play a move.
 func (b moveFlow) routes(m *mux.Mux) {
 	m.Command(&discordgo.ApplicationCommand{
 		Name: "move", Description: "Play a move by typing it",
@@ -420,8 +421,4 @@ func (b moveFlow) routes(m *mux.Mux) {
 	games.Component(customid.Pick, b.clickMove)
 	games.Component(customid.File, b.clickFile)
 	games.Component(customid.Cell, b.clickCell)
-	games.Component(customid.Resign, b.clickResign)
-	games.Component(customid.ResignConfirm, b.clickResignConfirm)
-	games.Component(customid.Abort, b.clickAbort)
-	games.Component(customid.AbortConfirm, b.clickAbortConfirm)
 }

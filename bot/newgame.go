@@ -436,7 +436,7 @@ func (b gameFlow) challenge(ctx context.Context, ix *interaction, req gameReques
 }
 
 // routes declares the commands that start games and the components of
-// challenges, draws and rematches.
+// challenges and rematches.
 func (b gameFlow) routes(m *mux.Mux) {
 	m.Command(&discordgo.ApplicationCommand{
 		Name: "play", Description: "Start a game against someone or against an AI",
@@ -464,9 +464,6 @@ func (b gameFlow) routes(m *mux.Mux) {
 	}, b.cmdChallenge, nil)
 	m.Command(&discordgo.ApplicationCommand{Name: challengeMenu, Type: discordgo.UserApplicationCommand}, b.cmdChallengeMenu, nil)
 	games := mux.NewGroup(m, b.withGame)
-	games.Component(customid.DrawOffer, b.clickDrawOffer)
-	games.Component(customid.DrawAccept, b.clickDrawAnswer(true))
-	games.Component(customid.DrawDecline, b.clickDrawAnswer(false))
 	m.Component(customid.Rematch, b.clickRematch) // the seam for the old game, then a new one (rematch.go)
 	games.Component(customid.Accept, b.clickAccept)
 	games.Component(customid.Decline, b.clickDecline)

@@ -7,7 +7,9 @@ import (
 
 	"github.com/bwmarrin/discordgo"
 
+	"github.com/gambitbot/gambit/bot/gamenames"
 	"github.com/gambitbot/gambit/bot/mux"
+	"github.com/gambitbot/gambit/bot/play"
 	"github.com/gambitbot/gambit/storage"
 )
 
@@ -48,7 +50,7 @@ func checkTake(ix *interaction, g *storage.Game) error {
 		}
 		return nil
 	case (g.Status == storage.StatusActive || g.Status.Ended()) && seatOf(g, user) < 0:
-		return mux.Err("open.taken", "Player", nameIn(g.Kind, g.Players[1]))
+		return mux.Err("open.taken", "Player", gamenames.Player(g.Kind, g.Players[1]))
 	}
 	return checkChallenge(ix, g, false)
 }
@@ -95,5 +97,5 @@ func (b gameFlow) takeRefusal(ctx context.Context, ix *interaction, id storage.G
 	case errors.Is(err, storage.ErrLimit):
 		return limitRefusal(err)
 	}
-	return answerConflict(err, "take challenge", id)
+	return play.Conflict(err, "take challenge", id)
 }

@@ -70,6 +70,13 @@ func List(kinds []storage.Kind) mux.Localized {
 	}
 }
 
+// Player is a player's name in a game of kind, as render.PlayerName
+// writes it in the language of the message it is put in (an AI's name and
+// difficulty are translated).
+func Player(kind storage.Kind, p storage.Player) mux.Localized {
+	return func(l *i18n.Localizer) string { return render.PlayerName(l, kind, p) }
+}
+
 // Kind returns the game option name as a storage.Kind: a duel's, or the
 // user's error naming the duels.
 func Kind(o mux.Options, name string) (storage.Kind, error) {

@@ -20,7 +20,7 @@ var prose = regexp.MustCompile(`[A-Za-z]{2,}[,.:;!?'’]? +[A-Za-z]{2,}`)
 // notForPeople are the calls whose string arguments no user reads: errors
 // of ours (logged, never shown) and log lines.
 var notForPeople = map[string]bool{
-	"fmt.Errorf": true, "errors.New": true, "panic": true, "answerConflict": true,
+	"fmt.Errorf": true, "errors.New": true, "panic": true, "play.Conflict": true,
 	"log.Debug": true, "log.Info": true, "log.Warn": true, "log.Error": true,
 	"http.Error": true, // answers to Discord's servers (endpoint.go), not to players
 	"b.listed":   true, // its first argument starts a log message (bot.go)

@@ -1,8 +1,13 @@
 // Package play is what the bot's flows share about games in play, below
-// them: who may see a game.
+// them: who may see a game, the routes of one game, the answer to a lost
+// race.
 package play
 
 import (
+	"context"
+	"errors"
+	"fmt"
+
 	"github.com/gambitbot/gambit/bot/mux"
 	"github.com/gambitbot/gambit/storage"
 )
@@ -23,4 +28,22 @@ func MayReview(ix *mux.Interaction, g *storage.Game) bool {
 		return true
 	}
 	return g.GuildID != "" && g.GuildID == ix.GuildID && g.ChannelID == ix.ChannelID
+}
+
+// GameRoutes is the wrap of the routes of one game (mux.NewGroup): it
+// takes the lock of the game the custom ID's {game} parameter names,
+// loads it and runs the handler with it, which then holds the lock until
+// its first call to Discord (the bot's game seam).
+type GameRoutes func(func(ctx context.Context, ix *mux.Component, g *storage.Game) error) mux.ComponentHandler
+
+// Conflict is the member's answer to a change of game id that lost a race
+// with another (storage.ErrConflict, storage.ErrGameOver: the game
+// changed or ended meanwhile), which the game seam may run again on the
+// game as it now is (mux.RaceErr); any other error is ours, wrapped with
+// what was being done.
+func Conflict(err error, what string, id storage.GameID) error {
+	if errors.Is(err, storage.ErrConflict) || errors.Is(err, storage.ErrGameOver) {
+		return mux.RaceErr(err, "error.conflict")
+	}
+	return fmt.Errorf("play: %s %s: %w", what, id, err)
 }

@@ -13,6 +13,7 @@ import (
 
 	"github.com/gambitbot/gambit/bot/customid"
 	"github.com/gambitbot/gambit/bot/mux"
+	"github.com/gambitbot/gambit/bot/play"
 	"github.com/gambitbot/gambit/bot/render"
 	"github.com/gambitbot/gambit/storage"
 )
@@ -38,11 +39,6 @@ type Boards interface {
 	Moved(ctx context.Context, old, g *storage.Game, link string)
 }
 
-// GameRoutes is the wrap of the routes of one game: it takes the lock of
-// the game the custom ID's {game} names, loads it and gives it to the
-// handler (the bot's game seam).
-type GameRoutes func(func(ctx context.Context, ix *mux.Component, g *storage.Game) error) mux.ComponentHandler
-
 // maxListed is the most games /games lists.
 const maxListed = 20
 
@@ -50,12 +46,12 @@ const maxListed = 20
 type Flow struct {
 	store  Store
 	boards Boards
-	games  GameRoutes
+	games  play.GameRoutes
 }
 
 // New returns the flow over store and boards, its Re-post running in
 // games.
-func New(store Store, boards Boards, games GameRoutes) *Flow {
+func New(store Store, boards Boards, games play.GameRoutes) *Flow {
 	return &Flow{store: store, boards: boards, games: games}
 }
 

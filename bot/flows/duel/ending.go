@@ -1,4 +1,4 @@
-package bot
+package duel
 
 import (
 	"context"
@@ -17,7 +17,7 @@ import (
 // result or rating change.
 
 // clickResign asks the player to confirm resigning.
-func (b moveFlow) clickResign(_ context.Context, ix *component, g *storage.Game) error {
+func (f *Flow) clickResign(_ context.Context, ix *mux.Component, g *storage.Game) error {
 	if _, err := checkEnding(ix, g, false, false); err != nil {
 		return err
 	}
@@ -25,7 +25,7 @@ func (b moveFlow) clickResign(_ context.Context, ix *component, g *storage.Game)
 }
 
 // clickAbort asks the player to confirm aborting.
-func (b moveFlow) clickAbort(_ context.Context, ix *component, g *storage.Game) error {
+func (f *Flow) clickAbort(_ context.Context, ix *mux.Component, g *storage.Game) error {
 	if _, err := checkEnding(ix, g, true, false); err != nil {
 		return err
 	}
@@ -37,12 +37,12 @@ func (b moveFlow) clickAbort(_ context.Context, ix *component, g *storage.Game) 
 // the game's board as drawn now or earlier (the opponent may have moved
 // meanwhile: the decision stands), never for one not drawn yet. It
 // returns the clicker's seat.
-func checkEnding(ix *component, g *storage.Game, abort, confirming bool) (int, error) {
+func checkEnding(ix *mux.Component, g *storage.Game, abort, confirming bool) (int, error) {
 	playersOnly, wrongBoard := "resign.players_only", "resign.wrong_board"
 	if abort {
 		playersOnly, wrongBoard = "abort.players_only", "abort.wrong_board"
 	}
-	seat := seatOf(g, ix.Caller().ID)
+	seat := g.Seat(storage.User(ix.Caller().ID))
 	if seat < 0 {
 		return seat, mux.Err(playersOnly)
 	}
@@ -61,53 +61,49 @@ func checkEnding(ix *component, g *storage.Game, abort, confirming bool) (int, e
 }
 
 // clickResignConfirm resigns for the player who clicked.
-func (b moveFlow) clickResignConfirm(ctx context.Context, ix *component, g *storage.Game) error {
+func (f *Flow) clickResignConfirm(ctx context.Context, ix *mux.Component, g *storage.Game) error {
 	seat, err := checkEnding(ix, g, false, true)
 	if err != nil {
 		return err
 	}
 	var res storage.Result
 	g.Status, res = g.GiveUp(seat)
-	changes, err := b.store.FinishGame(ctx, g, res)
+	changes, err := f.store.FinishGame(ctx, g, res)
 	if errors.Is(err, storage.ErrConflict) || errors.Is(err, storage.ErrGameOver) {
 		return mux.RaceErr(err, "error.conflict_board")
 	}
 	if err != nil {
-		return fmt.Errorf("bot: resign game %s: %w", g.ID, err)
+		return fmt.Errorf("duel: resign game %s: %w", g.ID, err)
 	}
 	done := ix.Lang().T("resign.done")
 	if g.Solo() {
 		done = ix.Lang().T("resign.done_puzzle")
 	}
-	return b.showEnded(ctx, ix, g, done, changes)
+	return f.showEnded(ctx, ix, g, done, changes)
 }
 
 // clickAbortConfirm aborts the game for the player who clicked: it
 // closes without a result, and nobody's rating moves.
-func (b moveFlow) clickAbortConfirm(ctx context.Context, ix *component, g *storage.Game) error {
+func (f *Flow) clickAbortConfirm(ctx context.Context, ix *mux.Component, g *storage.Game) error {
 	if _, err := checkEnding(ix, g, true, true); err != nil {
 		return err
 	}
 	g.Status = storage.StatusAborted
-	err := b.store.UpdateGame(ctx, g)
+	err := f.store.UpdateGame(ctx, g)
 	if errors.Is(err, storage.ErrConflict) || errors.Is(err, storage.ErrGameOver) {
 		return mux.RaceErr(err, "error.conflict_board")
 	}
 	if err != nil {
-		return fmt.Errorf("bot: abort game %s: %w", g.ID, err)
+		return fmt.Errorf("duel: abort game %s: %w", g.ID, err)
 	}
-	return b.showEnded(ctx, ix, g, ix.Lang().T("abort.done"), nil)
+	return f.showEnded(ctx, ix, g, ix.Lang().T("abort.done"), nil)
 }
 
 // showEnded answers the confirmation of an ended game with done and
 // shows the game's end on its board, with its rating changes.
-func (b moveFlow) showEnded(ctx context.Context, ix *component, g *storage.Game, done string, changes []storage.RatingChange) error {
+func (f *Flow) showEnded(ctx context.Context, ix *mux.Component, g *storage.Game, done string, changes []storage.RatingChange) error {
 	if err := ix.Update(render.Message{Content: done}); err != nil {
 		return err
 	}
-	pos, err := position(g)
-	if err != nil {
-		return err
-	}
-	return b.boards.editBoard(ctx, g, b.boards.view(g, pos, nil, changes, ""), webhookToken{})
+	return f.boards.Edit(ctx, g, changes)
 }
