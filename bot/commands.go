@@ -8,6 +8,7 @@ import (
 
 	"github.com/bwmarrin/discordgo"
 
+	"github.com/gambitbot/gambit/bot/flows/challenges"
 	"github.com/gambitbot/gambit/bot/flows/duel"
 	"github.com/gambitbot/gambit/bot/flows/info"
 	"github.com/gambitbot/gambit/bot/flows/mygames"
@@ -72,6 +73,7 @@ const challengeMenu = "Challenge to a game"
 func (b *Bot) routes() *mux.Mux {
 	m := mux.New()
 	b.games.routes(m)
+	challenges.New(b.store, challengeGames{b.games}, challengeBoards{duelBoards{b.games}}, b.withGame).Routes(m)
 	duel.New(b.store, duelBoards{b.games}, b.withGame).Routes(m)
 	b.moves.routes(m)
 	info.New(b.store, &b.locales, func() []*discordgo.ApplicationCommand { return b.defs }).Routes(m)

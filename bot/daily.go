@@ -16,6 +16,7 @@ import (
 	"github.com/gambitbot/gambit/bot/customid"
 	"github.com/gambitbot/gambit/bot/i18n"
 	"github.com/gambitbot/gambit/bot/mux"
+	"github.com/gambitbot/gambit/bot/play"
 	"github.com/gambitbot/gambit/bot/render"
 	"github.com/gambitbot/gambit/engine"
 	"github.com/gambitbot/gambit/games"
@@ -264,7 +265,7 @@ func (b soloFlow) cmdDaily(ctx context.Context, ix *command) error {
 	if err != nil {
 		return err
 	}
-	me := playerOf(ix.Caller())
+	me := play.PlayerOf(ix.Caller())
 	a, err := b.store.DailyAttempt(ctx, ix.GuildID, day, me.ID)
 	if err != nil && !errors.Is(err, storage.ErrNotFound) {
 		return fmt.Errorf("bot: /daily: %w", err)
@@ -357,7 +358,7 @@ func (b soloFlow) clickDailyPlay(ctx context.Context, ix *component) error {
 	if err != nil {
 		return err
 	}
-	me := playerOf(ix.Caller())
+	me := play.PlayerOf(ix.Caller())
 	switch a, err := b.store.DailyAttempt(ctx, guild, day, me.ID); {
 	case err == nil && a.Status.Ended():
 		return mux.Err("daily.you_" + string(a.Status))
@@ -418,7 +419,7 @@ func (b soloFlow) clickDailyMove(ctx context.Context, ix *component) error {
 	if !slices.Contains(moveNames(pos), cell) {
 		return mux.Err("daily.stale")
 	}
-	me := playerOf(ix.Caller())
+	me := play.PlayerOf(ix.Caller())
 	a, err := b.store.UpdateDailyAttempt(ctx, guild, day, me, func(a *storage.DailyAttempt) error {
 		a.Moves = 1
 		a.Status = storage.DailyFailed
@@ -496,7 +497,7 @@ func (b soloFlow) clickDailyHint(ctx context.Context, ix *component) error {
 	if err != nil {
 		return err
 	}
-	me := playerOf(ix.Caller())
+	me := play.PlayerOf(ix.Caller())
 	a, err := b.store.UpdateDailyAttempt(ctx, guild, day, me, func(a *storage.DailyAttempt) error {
 		a.Hints++
 		return nil
@@ -525,7 +526,7 @@ func (b soloFlow) clickDailyGiveUp(ctx context.Context, ix *component) error {
 	if err != nil {
 		return err
 	}
-	me := playerOf(ix.Caller())
+	me := play.PlayerOf(ix.Caller())
 	a, err := b.store.UpdateDailyAttempt(ctx, guild, day, me, func(a *storage.DailyAttempt) error {
 		a.Status = storage.DailyGaveUp
 		return nil

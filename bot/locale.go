@@ -126,8 +126,3 @@ func translations(id string) map[discordgo.Locale]string {
 func titleIn(k storage.Kind) mux.Localized {
 	return func(l *i18n.Localizer) string { return render.Title(l, k) }
 }
-
-// message is a catalogue message put in another message, in its language.
-func message(id string, pairs ...any) mux.Localized {
-	return func(l *i18n.Localizer) string { return l.T(id, pairs...) }
-}

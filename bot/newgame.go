@@ -2,7 +2,6 @@ package bot
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"math/rand/v2"
 	"strconv"
@@ -15,6 +14,7 @@ import (
 	"github.com/gambitbot/gambit/bot/gamenames"
 	"github.com/gambitbot/gambit/bot/i18n"
 	"github.com/gambitbot/gambit/bot/mux"
+	"github.com/gambitbot/gambit/bot/play"
 	"github.com/gambitbot/gambit/bot/render"
 	"github.com/gambitbot/gambit/games"
 	"github.com/gambitbot/gambit/games/catalog"
@@ -144,7 +144,7 @@ func (b gameFlow) request(ctx context.Context, ix *interaction, kind storage.Kin
 	if !settings.Allows(kind) {
 		return gameRequest{}, mux.Err("play.not_allowed", "Game", titleIn(kind), "Allowed", gamenames.List(settings.AllowedGames))
 	}
-	req := gameRequest{kind: kind, me: playerOf(ix.Caller()), first: "me", moveTime: settings.MoveTime, casual: settings.Casual}
+	req := gameRequest{kind: kind, me: play.PlayerOf(ix.Caller()), first: "me", moveTime: settings.MoveTime, casual: settings.Casual}
 	if rated, given, err := opts.Flag("rated"); err != nil {
 		return gameRequest{}, err
 	} else if given {
@@ -220,7 +220,7 @@ func (b gameFlow) challengeUser(ctx context.Context, ix *interaction, req gameRe
 	if err != nil {
 		return err
 	}
-	req.opponent = playerOf(opponent)
+	req.opponent = play.PlayerOf(opponent)
 	_, err = b.challenge(ctx, ix, req)
 	return err
 }
@@ -317,15 +317,6 @@ func strategyList(game string) string {
 	return strings.Join(names, ", ")
 }
 
-// playerOf returns the player of a Discord user.
-func playerOf(u *discordgo.User) storage.Player {
-	name := u.GlobalName
-	if name == "" {
-		name = u.Username
-	}
-	return storage.Player{ID: storage.User(u.ID), Name: name}
-}
-
 // limits are the caps of one member's games, from the configuration.
 func (b gameFlow) limits() storage.Limits {
 	return storage.Limits{MaxOpen: b.cfg.MaxGamesPerUser, MaxChallenges: b.cfg.MaxChallenges}
@@ -336,7 +327,7 @@ func (b gameFlow) limits() storage.Limits {
 // commands cannot overshoot them; a member at a cap is told which.
 func (b gameFlow) createGame(ctx context.Context, g *storage.Game) error {
 	if err := b.store.CreateGame(ctx, g, b.limits()); err != nil {
-		return limitRefusal(fmt.Errorf("bot: create game: %w", err))
+		return play.LimitRefusal(fmt.Errorf("bot: create game: %w", err))
 	}
 	return nil
 }
@@ -351,20 +342,7 @@ func (b gameFlow) checkLimits(ctx context.Context, userID string, challenge bool
 	if err != nil {
 		return fmt.Errorf("bot: games of %s: %w", userID, err)
 	}
-	return limitRefusal(b.limits().Check(p, open, challenge))
-}
-
-// limitRefusal turns an error carrying a *storage.LimitError into the
-// member's explanation and returns any other error as it is.
-func limitRefusal(err error) error {
-	var le *storage.LimitError
-	if !errors.As(err, &le) {
-		return err
-	}
-	if le.Limit == storage.LimitChallenges {
-		return mux.Err("play.too_many_challenges", "Count", le.Count)
-	}
-	return mux.Err("play.too_many_games", "Count", le.Count)
+	return play.LimitRefusal(b.limits().Check(p, open, challenge))
 }
 
 // newGame returns the record of a requested game, not yet stored.
@@ -435,8 +413,7 @@ func (b gameFlow) challenge(ctx context.Context, ix *interaction, req gameReques
 	})
 }
 
-// routes declares the commands that start games and the components of
-// challenges and rematches.
+// routes declares the commands that start games, and Rematch.
 func (b gameFlow) routes(m *mux.Mux) {
 	m.Command(&discordgo.ApplicationCommand{
 		Name: "play", Description: "Start a game against someone or against an AI",
@@ -463,10 +440,6 @@ func (b gameFlow) routes(m *mux.Mux) {
 		},
 	}, b.cmdChallenge, nil)
 	m.Command(&discordgo.ApplicationCommand{Name: challengeMenu, Type: discordgo.UserApplicationCommand}, b.cmdChallengeMenu, nil)
-	games := mux.NewGroup(m, b.withGame)
 	m.Component(customid.Rematch, b.clickRematch) // the seam for the old game, then a new one (rematch.go)
-	games.Component(customid.Accept, b.clickAccept)
-	games.Component(customid.Decline, b.clickDecline)
-	games.Component(customid.Take, b.clickTake)
 	m.Component(customid.ChallengePick, b.clickChallengePick)
 }

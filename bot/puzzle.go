@@ -12,6 +12,7 @@ import (
 
 	"github.com/gambitbot/gambit/bot/customid"
 	"github.com/gambitbot/gambit/bot/mux"
+	"github.com/gambitbot/gambit/bot/play"
 	"github.com/gambitbot/gambit/bot/render"
 	"github.com/gambitbot/gambit/engine"
 	"github.com/gambitbot/gambit/games"
@@ -127,7 +128,7 @@ func (b soloFlow) dealPuzzle(ctx context.Context, ix *interaction, gm *games.Gam
 func (b soloFlow) startSolo(ctx context.Context, ix *interaction, gm *games.Game, pos engine.Position, day string, created func(*storage.Game) error) error {
 	g := &storage.Game{
 		Kind: storage.Kind(gm.Name), Status: storage.StatusActive,
-		Players:  []storage.Player{playerOf(ix.Caller())},
+		Players:  []storage.Player{play.PlayerOf(ix.Caller())},
 		Settings: storage.Settings{Daily: day},
 		Start:    pos.String(),
 		Position: pos.String(),

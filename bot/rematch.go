@@ -8,6 +8,7 @@ import (
 	"github.com/bwmarrin/discordgo"
 
 	"github.com/gambitbot/gambit/bot/mux"
+	"github.com/gambitbot/gambit/bot/play"
 	"github.com/gambitbot/gambit/bot/render"
 	"github.com/gambitbot/gambit/storage"
 )
@@ -100,7 +101,7 @@ func (b gameFlow) takeRematch(ctx context.Context, ix *interaction, old *storage
 		first = "opponent"
 	}
 	return gameRequest{
-		kind: old.Kind, me: playerOf(ix.Caller()), opponent: old.Players[1-seat], first: first,
+		kind: old.Kind, me: play.PlayerOf(ix.Caller()), opponent: old.Players[1-seat], first: first,
 		rounds: old.Settings.Rounds, moveTime: old.Settings.MoveTime, casual: old.Settings.Casual,
 	}, nil
 }

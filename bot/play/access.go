@@ -1,12 +1,14 @@
 // Package play is what the bot's flows share about games in play, below
-// them: who may see a game, the routes of one game, the answer to a lost
-// race.
+// them: who may see a game, the routes of one game, the answers to a
+// lost race and to a member at a cap, who a member is as a player.
 package play
 
 import (
 	"context"
 	"errors"
 	"fmt"
+
+	"github.com/bwmarrin/discordgo"
 
 	"github.com/gambitbot/gambit/bot/mux"
 	"github.com/gambitbot/gambit/storage"
@@ -46,4 +48,28 @@ func Conflict(err error, what string, id storage.GameID) error {
 		return mux.RaceErr(err, "error.conflict")
 	}
 	return fmt.Errorf("play: %s %s: %w", what, id, err)
+}
+
+// LimitRefusal turns an error carrying a *storage.LimitError — a member
+// at their cap of open games or waiting challenges — into the member's
+// explanation, and returns any other error as it is.
+func LimitRefusal(err error) error {
+	var le *storage.LimitError
+	if !errors.As(err, &le) {
+		return err
+	}
+	if le.Limit == storage.LimitChallenges {
+		return mux.Err("play.too_many_challenges", "Count", le.Count)
+	}
+	return mux.Err("play.too_many_games", "Count", le.Count)
+}
+
+// PlayerOf is the player u is in a game: their ID and the name they go
+// by.
+func PlayerOf(u *discordgo.User) storage.Player {
+	name := u.GlobalName
+	if name == "" {
+		name = u.Username
+	}
+	return storage.Player{ID: storage.User(u.ID), Name: name}
 }
