@@ -13,7 +13,6 @@ import (
 
 	"github.com/bwmarrin/discordgo"
 
-	"github.com/gambitbot/gambit/bot/customid"
 	"github.com/gambitbot/gambit/bot/i18n"
 	"github.com/gambitbot/gambit/bot/mux"
 	"github.com/gambitbot/gambit/bot/play"
@@ -127,17 +126,6 @@ func puzzleTask(l *i18n.Localizer, gm *games.Game, pos engine.Position, p daily.
 	return l.T("daily.task_queens", "N", len(gm.Look.Board(pos, nil).Rows))
 }
 
-// moveButtons are the buttons of a best-move puzzle's legal moves, each
-// built into a custom ID by id.
-func moveButtons(gm *games.Game, pos engine.Position, id func(cell string) string) []discordgo.MessageComponent {
-	var buttons []discordgo.MessageComponent
-	for _, m := range pos.Moves(make([]engine.Move, 0, engine.MaxMoves)) {
-		name := pos.FormatMove(m)
-		buttons = append(buttons, render.Button(moveName(gm, pos, m), "", discordgo.SecondaryButton, id(name)))
-	}
-	return render.ButtonRows(buttons)
-}
-
 // moveNames lists a position's legal moves in the game's notation.
 func moveNames(pos engine.Position) []string {
 	var out []string
@@ -158,18 +146,8 @@ func dailyMessage(l *i18n.Localizer, guild, day string, p daily.Puzzle, ended bo
 	title := l.T("daily.title", "Day", day, "Game", render.Title(l, storage.Kind(gm.Name)))
 	text := append([]string{puzzleTask(l, gm, pos, p)}, lines...)
 	var rows []discordgo.MessageComponent
-	switch {
-	case ended:
-	case p.BestMove():
-		rows = moveButtons(gm, pos, func(cell string) string { return customid.DailyMove.Build(guild, day, cell) })
-		rows = append(rows, discordgo.ActionsRow{Components: []discordgo.MessageComponent{
-			render.Button(l.T("daily.hint"), "💡", discordgo.SecondaryButton, customid.DailyHint.Build(guild, day)),
-			render.Button(l.T("board.give_up"), "🏳️", discordgo.DangerButton, customid.DailyGiveUp.Build(guild, day)),
-		}})
-	default:
-		rows = []discordgo.MessageComponent{discordgo.ActionsRow{Components: []discordgo.MessageComponent{
-			render.Button(l.T("daily.play"), "🧩", discordgo.PrimaryButton, customid.DailyPlay.Build(guild, day)),
-		}}}
+	if !ended {
+		rows = render.DailyControls(l, gm, pos, guild, day, p.BestMove())
 	}
 	return render.Puzzle(l, storage.Kind(gm.Name), pos, "daily-"+day, title, text, rows), nil
 }
@@ -457,7 +435,7 @@ func (b soloFlow) answered(ctx context.Context, ix *interaction, gm *games.Game,
 		if err != nil {
 			return name
 		}
-		return moveName(gm, pos, m)
+		return render.MoveName(gm, pos, m)
 	}
 	outcome := "daily.answer_saves"
 	if p.Wins {
@@ -480,14 +458,11 @@ func (b soloFlow) answered(ctx context.Context, ix *interaction, gm *games.Game,
 		}
 		lines = append(lines, l.T("daily.your_streak", "Days", render.Plural(l, streak, "day")))
 	}
-	row := discordgo.ActionsRow{Components: []discordgo.MessageComponent{
-		render.Button(l.T("daily.new_puzzle"), "🧩", discordgo.PrimaryButton, customid.PracticeNew.Build(string(p.Kind))),
-	}}
 	title := l.T("daily.practice_title", "Game", render.Title(l, storage.Kind(gm.Name)))
 	if a != nil {
 		title = l.T("daily.title", "Day", a.Day, "Game", render.Title(l, storage.Kind(gm.Name)))
 	}
-	return ix.Reply(render.Puzzle(l, storage.Kind(gm.Name), pos, "answer", title, lines, []discordgo.MessageComponent{row}), true)
+	return ix.Reply(render.Puzzle(l, storage.Kind(gm.Name), pos, "answer", title, lines, render.PracticeNewRow(l, storage.Kind(p.Kind))), true)
 }
 
 // clickDailyHint narrows a daily best-move puzzle's moves down by half,
@@ -514,7 +489,7 @@ func (b soloFlow) clickDailyHint(ctx context.Context, ix *component) error {
 		if err != nil {
 			return fmt.Errorf("bot: hint on the daily puzzle: %w", err)
 		}
-		names = append(names, "**"+moveName(gm, pos, m)+"**")
+		names = append(names, "**"+render.MoveName(gm, pos, m)+"**")
 	}
 	return ix.Say("daily.hint_moves", "Moves", strings.Join(names, ", "), "Hints", render.Plural(ix.Lang(), a.Hints, "hint"))
 }
@@ -593,8 +568,6 @@ func practiceMessage(l *i18n.Localizer, p daily.Puzzle, seed uint64, hints int) 
 	if err != nil {
 		return render.Message{}, err
 	}
-	kind, s := string(p.Kind), strconv.FormatUint(seed, 10)
-	rows := moveButtons(gm, pos, func(cell string) string { return customid.PracticeMove.Build(kind, s, cell) })
 	lines := []string{puzzleTask(l, gm, pos, p), l.T("daily.not_counted")}
 	left := daily.Hints(moveNames(pos), p.Answer, hints)
 	if hints > 0 {
@@ -604,16 +577,11 @@ func practiceMessage(l *i18n.Localizer, p daily.Puzzle, seed uint64, hints int) 
 			if err != nil {
 				return render.Message{}, fmt.Errorf("bot: hint on a practice puzzle: %w", err)
 			}
-			names[i] = "**" + moveName(gm, pos, m) + "**"
+			names[i] = "**" + render.MoveName(gm, pos, m) + "**"
 		}
 		lines = append(lines, l.T("daily.hint_moves", "Moves", strings.Join(names, ", "), "Hints", render.Plural(l, hints, "hint")))
 	}
-	var controls []discordgo.MessageComponent
-	if len(daily.Hints(left, p.Answer, 1)) < len(left) {
-		controls = append(controls, render.Button(l.T("daily.hint"), "💡", discordgo.SecondaryButton, customid.PracticeHint.Build(kind, s, strconv.Itoa(hints+1))))
-	}
-	controls = append(controls, render.Button(l.T("board.give_up"), "🏳️", discordgo.DangerButton, customid.PracticeGiveUp.Build(kind, s)))
-	rows = append(rows, discordgo.ActionsRow{Components: controls})
+	rows := render.PracticeControls(l, gm, pos, string(p.Kind), seed, hints, len(daily.Hints(left, p.Answer, 1)) < len(left))
 	title := l.T("daily.practice_title", "Game", render.Title(l, storage.Kind(gm.Name)))
 	return render.Puzzle(l, storage.Kind(gm.Name), pos, "practice", title, lines, rows), nil
 }

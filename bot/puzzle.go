@@ -271,7 +271,7 @@ func (b soloFlow) clickHint(ctx context.Context, ix *component, g *storage.Game)
 	if err != nil {
 		return err
 	}
-	name := moveName(gm, pos, moves[0]) // a sliding tile's number, which /move takes too
+	name := render.MoveName(gm, pos, moves[0]) // a sliding tile's number, which /move takes too
 	g.Hints++
 	if err := b.store.UpdateGame(ctx, g); err != nil {
 		return fmt.Errorf("bot: count a hint in puzzle %s: %w", g.ID, err)
@@ -279,19 +279,6 @@ func (b soloFlow) clickHint(ctx context.Context, ix *component, g *storage.Game)
 	b.countDailyHint(ctx, g)
 	return ix.Say("puzzle.hint", "Move", name, "Cell", name,
 		"Moves", render.Plural(ix.Lang(), len(moves), "move"))
-}
-
-// moveName names a move as the board shows it: the label of the cell it
-// plays on (a sliding tile's number), else the move's notation.
-func moveName(gm *games.Game, pos engine.Position, m engine.Move) string {
-	for _, row := range gm.Look.Board(pos, nil).Rows {
-		for _, c := range row {
-			if c.Move == m && c.Label != "" {
-				return c.Label
-			}
-		}
-	}
-	return pos.FormatMove(m)
 }
 
 // clickSolve plays a shortest solution out on the board. The puzzle then
@@ -314,7 +301,7 @@ func (b soloFlow) clickSolve(ctx context.Context, ix *component, g *storage.Game
 	own := len(g.Moves)
 	names := make([]string, len(moves)) // as the board names them: the tiles that slide
 	for i, m := range moves {
-		names[i] = moveName(gm, pos, m)
+		names[i] = render.MoveName(gm, pos, m)
 		c := gm.Play(pos, m)
 		g.Moves = append(g.Moves, c.Move)
 		g.Last = &storage.LastMove{Move: c.Move, Changed: c.Changed}

@@ -183,7 +183,6 @@ func receiverName(e ast.Expr) string {
 // bot/render, where the tests that check every ID a message carries
 // against its route look at them.
 var buildsIDs = map[string]string{
-	"bot/daily.go":   "the daily and practice puzzles' controls: they move to bot/render with the puzzles' flow",
 	"bot/newgame.go": "checkPick compares the menu a click came from with the ID its select was built with",
 }
 
