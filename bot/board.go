@@ -10,6 +10,8 @@ import (
 
 	"github.com/gambitbot/gambit/bot/egress"
 	"github.com/gambitbot/gambit/bot/i18n"
+	"github.com/gambitbot/gambit/bot/mux"
+	"github.com/gambitbot/gambit/bot/play"
 	"github.com/gambitbot/gambit/bot/render"
 	"github.com/gambitbot/gambit/engine"
 	"github.com/gambitbot/gambit/storage"
@@ -175,8 +177,8 @@ func (b boardFlow) saveBoardID(ctx context.Context, g *storage.Game, messageID s
 // start, which posts every open game without a board again. The
 // interaction records the token that edits the board (showsBoard).
 func (b boardFlow) showNewBoard(ctx context.Context, ix *interaction, g *storage.Game, msg render.Message) error {
-	if ix.isAnswered() {
-		m, err := ix.followup(msg, false)
+	if ix.IsAnswered() {
+		m, err := ix.Followup(msg, false)
 		if err != nil {
 			return err
 		}
@@ -184,15 +186,15 @@ func (b boardFlow) showNewBoard(ctx context.Context, ix *interaction, g *storage
 			b.log.Warn("board posted but its message ID not saved; it is posted again at the next start", "game", g.ID, "err", err)
 			return nil
 		}
-		ix.showsBoard(g.ID, webhookToken{token: ix.Token, at: ix.at, board: true, followup: true, message: m.ID})
+		b.showsBoard(ctx, ix, g.ID, webhookToken{token: ix.Token, at: ix.At, board: true, followup: true, message: m.ID})
 		return nil
 	}
-	if err := ix.reply(msg, false); err != nil {
+	if err := ix.Reply(msg, false); err != nil {
 		// The member saw nothing (the interaction expired, or Discord
 		// failed), but the game exists: its board goes into the channel,
 		// where the bot may post; elsewhere the next start cannot post it
 		// either, and the member sees the game in /games.
-		if ix.interactionOnly() {
+		if ix.InteractionOnly() {
 			return err
 		}
 		if perr := b.postBoard(ctx, g, msg); perr != nil {
@@ -201,7 +203,7 @@ func (b boardFlow) showNewBoard(ctx context.Context, ix *interaction, g *storage
 		b.log.Warn("answering failed; the new board was posted in the channel instead", "interaction", ix.ID, "game", g.ID, "err", err)
 		return nil
 	}
-	m, err := ix.original()
+	m, err := ix.Original()
 	if err == nil {
 		b.egress.Saw(m, msg)
 		err = b.saveBoardID(ctx, g, m.ID)
@@ -209,7 +211,7 @@ func (b boardFlow) showNewBoard(ctx context.Context, ix *interaction, g *storage
 	if err != nil {
 		b.log.Warn("board shown but its message ID not saved; it is learnt later", "game", g.ID, "err", err)
 	}
-	ix.showsBoard(g.ID, webhookToken{token: ix.Token, at: ix.at, board: true, message: g.MessageID})
+	b.showsBoard(ctx, ix, g.ID, webhookToken{token: ix.Token, at: ix.At, board: true, message: g.MessageID})
 	return nil
 }
 
@@ -234,7 +236,7 @@ func (b boardFlow) adoptBoard(ctx context.Context, ix *interaction, g *storage.G
 		return nil
 	}
 	if err := b.saveBoardID(ctx, g, ix.Message.ID); err != nil {
-		return answerConflict(err, "adopt the board of", g.ID)
+		return play.Conflict(err, "adopt the board of", g.ID)
 	}
 	b.log.Info("board message learnt from a click", "game", g.ID, "message", g.MessageID)
 	return nil
@@ -248,10 +250,10 @@ func (b boardFlow) adoptBoard(ctx context.Context, ix *interaction, g *storage.G
 // board leaves the interaction's token to edit it (showsBoard); after a
 // failed one, @original is the error reply.
 func (b boardFlow) updateBoard(ctx context.Context, ix *interaction, g *storage.Game, msg render.Message) error {
-	err := ix.update(msg)
+	err := ix.Update(msg)
 	if err == nil {
 		if ix.Message != nil {
-			ix.showsBoard(g.ID, webhookToken{token: ix.Token, at: ix.at, board: true, message: ix.Message.ID})
+			b.showsBoard(ctx, ix, g.ID, webhookToken{token: ix.Token, at: ix.At, board: true, message: ix.Message.ID})
 		}
 		return nil
 	}
@@ -259,5 +261,5 @@ func (b boardFlow) updateBoard(ctx context.Context, ix *interaction, g *storage.
 	if eerr := b.editBoard(ctx, g, msg, webhookToken{}); eerr != nil {
 		return errors.Join(err, eerr)
 	}
-	return userErr("error.answer_lost")
+	return mux.Err("error.answer_lost")
 }

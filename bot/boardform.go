@@ -2,14 +2,9 @@ package bot
 
 import (
 	"context"
-	"fmt"
 	"sync"
 	"time"
 
-	"github.com/bwmarrin/discordgo"
-
-	"github.com/gambitbot/gambit/bot/i18n"
-	"github.com/gambitbot/gambit/bot/render"
 	"github.com/gambitbot/gambit/storage"
 )
 
@@ -105,56 +100,19 @@ func (b boardFlow) boardForm(g *storage.Game) storage.BoardForm {
 	return chosen.Or(storage.BoardPicture)
 }
 
-// formChoices are the choices of a board form option: the forms, and
-// serverChoice, which gives the choice back to the server, if server.
-func formChoices(server bool) []*discordgo.ApplicationCommandOptionChoice {
-	var out []*discordgo.ApplicationCommandOptionChoice
-	for _, f := range storage.BoardForms {
-		out = append(out, &discordgo.ApplicationCommandOptionChoice{Name: string(f), Value: string(f)})
-	}
-	if server {
-		out = append(out, &discordgo.ApplicationCommandOptionChoice{Name: serverChoice, Value: serverChoice})
-	}
-	return out
+// chosenForms tells the memory of board forms of a form a player (/board)
+// or a server (/settings) saved, for the settings flow.
+type chosenForms struct {
+	forms *boardForms
+	now   func() time.Time
 }
 
-// serverChoice is /board's choice that drops a player's own form.
-const serverChoice = "server"
-
-// formName names a form in l's language, "" the default one.
-func formName(l *i18n.Localizer, f storage.BoardForm) string {
-	return l.T("form." + string(f.Or(storage.BoardPicture)))
+// UserChose remembers a player's own form.
+func (c chosenForms) UserChose(userID string, f storage.BoardForm) {
+	c.forms.set("u:"+userID, f, c.now())
 }
 
-// cmdBoard handles /board: a player's own form of the boards of their
-// games, anywhere, which wins over their servers'. Without an option it
-// says which form they have.
-func (b infoFlow) cmdBoard(ctx context.Context, ix *command) error {
-	user := ix.user().ID
-	s, err := b.store.UserSettings(ctx, user)
-	if err != nil {
-		return fmt.Errorf("bot: settings of user %s: %w", user, err)
-	}
-	l := ix.lang()
-	text := ""
-	if ix.opts.has("form") {
-		s.Board = storage.BoardForm(ix.opts.str("form"))
-		if s.Board == serverChoice {
-			s.Board = storage.BoardDefault
-		}
-		if !s.Board.Valid() {
-			return userErr("board_form.unknown", "Form", quote(ix.opts.str("form")))
-		}
-		if err := b.store.PutUserSettings(ctx, user, s); err != nil {
-			return fmt.Errorf("bot: save settings of user %s: %w", user, err)
-		}
-		b.forms.set("u:"+user, s.Board, b.now())
-		text = l.T("board_form.saved") + "\n"
-	}
-	if s.Board == storage.BoardDefault {
-		text += l.T("board_form.server")
-	} else {
-		text += l.T("board_form.yours", "Form", formName(l, s.Board))
-	}
-	return ix.reply(render.Message{Content: text + "\n" + l.T("board_form.how")}, true)
+// GuildChose remembers a server's form.
+func (c chosenForms) GuildChose(guildID string, f storage.BoardForm) {
+	c.forms.set("g:"+guildID, f, c.now())
 }

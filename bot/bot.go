@@ -36,6 +36,7 @@ import (
 	"github.com/gambitbot/gambit/bot/egress"
 	"github.com/gambitbot/gambit/bot/egress/ratelimit"
 	"github.com/gambitbot/gambit/bot/ingress"
+	"github.com/gambitbot/gambit/bot/mux"
 	"github.com/gambitbot/gambit/bot/ops"
 	"github.com/gambitbot/gambit/bot/scheduler"
 	"github.com/gambitbot/gambit/storage"
@@ -315,18 +316,17 @@ type Bot struct {
 	cfg     Config
 	store   storage.Store
 	session *discordgo.Session
-	answers responder // the session; a recorder in a handler's unit test
+	answers mux.Responder // the session; a recorder in a handler's unit test
 	log     *slog.Logger
 	appID   string
 
-	router   router
-	handle   handler // dispatch in the middleware chain (middleware.go)
-	commands map[string]commandHandler
-	complete map[string]completeHandler
-	locks    gameLocks
-	ai       scheduler.Scheduler // this process's AI workers (poolTurns, comparisons), unless a test says otherwise
-	aiTurns  aiSeam              // where AI turns go (queue.go), chosen by New
-	workers  *scheduler.Pool     // the AI workers of this process
+	mux     *mux.Mux                        // the flows' routes (commands.go); tests add some
+	handle  mux.Handler                     // the mux's dispatch in the middleware chain (middleware.go)
+	defs    []*discordgo.ApplicationCommand // the commands registered, localised (commandDefinitions)
+	locks   gameLocks
+	ai      scheduler.Scheduler // this process's AI workers (poolTurns, comparisons), unless a test says otherwise
+	aiTurns aiSeam              // where AI turns go (queue.go), chosen by New
+	workers *scheduler.Pool     // the AI workers of this process
 	// reviewers make games' reviews (review.go), apart from the AI
 	// workers: a review never holds up an AI turn.
 	reviewers *scheduler.Pool
@@ -395,10 +395,16 @@ func New(cfg Config, store storage.Store) (*Bot, error) {
 		b.aiTurns = queuedTurns{queue: cfg.AIQueue, claimTTL: cfg.ClaimTTL}
 	}
 	b.reviewers = scheduler.NewPool(cfg.ReviewThreads, nil)
-	b.boards, b.games, b.moves, b.turns, b.solo, b.timers, b.info = boardFlow{b}, gameFlow{b}, moveFlow{b}, aiFlow{b}, soloFlow{b}, timerFlow{b}, infoFlow{b}
-	b.routes()
-	b.handle = chain(b.dispatch, b.measure, b.answerErrors, b.recoverPanics, releaseAI)
+	b.assemble()
 	return b, nil
+}
+
+// assemble makes the flows and the Mux of their routes, with the
+// middleware chain and the command definitions.
+func (b *Bot) assemble() {
+	b.boards, b.games, b.moves, b.turns, b.solo, b.timers, b.info = boardFlow{b}, gameFlow{b}, moveFlow{b}, aiFlow{b}, soloFlow{b}, timerFlow{b}, infoFlow{b}
+	b.mux = b.routes()
+	b.handle, b.defs = b.mux.Handler(), commandDefinitions(b.mux)
 }
 
 // Run connects to Discord, brings the slash commands up to date, resumes

@@ -2,101 +2,40 @@ package bot
 
 import (
 	"context"
-	"errors"
-	"fmt"
 
+	"github.com/gambitbot/gambit/bot/mux"
+	"github.com/gambitbot/gambit/engine"
 	"github.com/gambitbot/gambit/storage"
 )
 
-// checkChallenge refuses an answer to g unless g is a pending challenge
-// and the clicker its challenged player (or, for withdraw, the
-// challenger). A click that is not on the challenge's message (onBoard)
-// carries a forged custom ID: it is answered as for a game that does not
-// exist, naming nobody.
-func checkChallenge(ix *interaction, g *storage.Game, challengerMay bool) error {
-	if !onBoard(ix, g) {
-		return userErr("error.no_game", "ID", g.ID)
-	}
-	if g.Status != storage.StatusPending {
-		state := map[storage.Status]string{
-			storage.StatusActive: "active", storage.StatusFinished: "played", storage.StatusForfeited: "played",
-			storage.StatusExpired: "expired", storage.StatusDeclined: "declined",
-			storage.StatusWithdrawn: "withdrawn", storage.StatusCancelled: "cancelled", storage.StatusAbandoned: "abandoned",
-			storage.StatusAborted: "aborted",
-		}[g.Status]
-		return userErr("challenge.closed", "State", message("challenge.closed."+state))
-	}
-	switch seatOf(g, ix.user().ID) {
-	case 1:
-		return nil
-	case 0:
-		if challengerMay {
-			return nil
+// challengeGames is what the challenges flow (bot/flows/challenges) needs
+// of the code that starts games.
+type challengeGames struct{ gameFlow }
+
+// Begin sets g up to start (begin).
+func (b challengeGames) Begin(ctx context.Context, g *storage.Game) error { return b.begin(ctx, g) }
+
+// CheckLimits refuses a member at their cap of open games (checkLimits).
+func (b challengeGames) CheckLimits(ctx context.Context, userID string) error {
+	return b.checkLimits(ctx, userID, false)
+}
+
+// Limits are the caps of one member's games (limits).
+func (b challengeGames) Limits() storage.Limits { return b.limits() }
+
+// challengeBoards is what the challenges flow needs of the boards.
+type challengeBoards struct{ duelBoards }
+
+// Update answers the click by updating g's message: the board of a game
+// begun, the challenge as answered otherwise (updateBoard).
+func (b challengeBoards) Update(ctx context.Context, ix *mux.Interaction, g *storage.Game) error {
+	var pos engine.Position
+	if g.Status == storage.StatusActive {
+		p, err := position(g)
+		if err != nil {
+			return err
 		}
-		return userErr("challenge.own", "Player", nameIn(g.Kind, g.Players[1]))
+		pos = p
 	}
-	if g.OpenChallenge() {
-		return userErr("open.withdraw_own", "Player", nameIn(g.Kind, g.Players[0]))
-	}
-	return userErr("challenge.not_yours", "Player", nameIn(g.Kind, g.Players[1]))
-}
-
-// clickAccept starts a challenged game.
-func (b gameFlow) clickAccept(ctx context.Context, ix *component, g *storage.Game) error {
-	if b.moves.endedBehind(ix.interaction, g) {
-		return b.moves.catchUp(ctx, ix.interaction, g)
-	}
-	if err := checkChallenge(ix.interaction, g, false); err != nil {
-		return err
-	}
-	// A challenge counts against the challenged member's cap once
-	// accepted (storage.Limits.MaxOpen): at the cap, they finish a game
-	// first.
-	if err := b.checkLimits(ctx, ix.user().ID, false); err != nil {
-		return err
-	}
-	if err := b.boards.adoptBoard(ctx, ix.interaction, g); err != nil {
-		return err
-	}
-	if err := b.begin(ctx, g); err != nil {
-		return err
-	}
-	if err := b.store.UpdateGame(ctx, g); err != nil {
-		return answerConflict(err, "accept challenge", g.ID)
-	}
-	pos, err := position(g)
-	if err != nil {
-		return err
-	}
-	return b.boards.updateBoard(ctx, ix.interaction, g, b.boards.view(g, pos, nil, nil, ""))
-}
-
-// clickDecline declines a challenge, or withdraws it when the challenger
-// clicks.
-func (b gameFlow) clickDecline(ctx context.Context, ix *component, g *storage.Game) error {
-	if b.moves.endedBehind(ix.interaction, g) {
-		return b.moves.catchUp(ctx, ix.interaction, g)
-	}
-	if err := checkChallenge(ix.interaction, g, true); err != nil {
-		return err
-	}
-	if err := b.boards.adoptBoard(ctx, ix.interaction, g); err != nil {
-		return err
-	}
-	g.Status = storage.StatusDeclined
-	if seatOf(g, ix.user().ID) == 0 {
-		g.Status = storage.StatusWithdrawn
-	}
-	if err := b.store.UpdateGame(ctx, g); err != nil {
-		return answerConflict(err, "decline challenge", g.ID)
-	}
-	return b.boards.updateBoard(ctx, ix.interaction, g, b.boards.view(g, nil, nil, nil, ""))
-}
-
-// answerConflict turns a lost race into a user error and wraps the rest.
-func answerConflict(err error, what string, id storage.GameID) error {
-	if errors.Is(err, storage.ErrConflict) || errors.Is(err, storage.ErrGameOver) {
-		return raceError(err, "error.conflict")
-	}
-	return fmt.Errorf("bot: %s %s: %w", what, id, err)
+	return b.boards.updateBoard(ctx, ix, g, b.boards.view(g, pos, nil, nil, ""))
 }

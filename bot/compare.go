@@ -96,7 +96,7 @@ type comparison struct {
 // message shows every result.
 func (b soloFlow) startComparison(ix *interaction, g *storage.Game, pos engine.Position, entrants []puzzles.Entrant) error {
 	c := &comparison{
-		b: b.Bot, ix: ix, game: g.ID, pos: pos, entrants: entrants, lang: ix.lang(), nodes: b.compares.nodeCap(), each: compareTime,
+		b: b.Bot, ix: ix, game: g.ID, pos: pos, entrants: entrants, lang: ix.Lang(), nodes: b.compares.nodeCap(), each: compareTime,
 		runs: make([]puzzles.Run, len(entrants)), done: make([]bool, len(entrants)), left: len(entrants),
 	}
 	for i, e := range entrants {
@@ -105,7 +105,7 @@ func (b soloFlow) startComparison(ix *interaction, g *storage.Game, pos engine.P
 	c.mu.Lock()
 	msg := c.message()
 	c.mu.Unlock()
-	if err := ix.reply(msg, true); err != nil {
+	if err := ix.Reply(msg, true); err != nil {
 		b.compares.end(g.ID)
 		return err
 	}
@@ -181,7 +181,7 @@ func (c *comparison) show() {
 		if over {
 			c.b.compares.end(c.game)
 		}
-		if err := c.ix.editResponse(msg); err != nil {
+		if err := c.ix.EditResponse(msg); err != nil {
 			c.b.log.Warn("comparison: show the results", "game", c.game, "err", err)
 		}
 		c.mu.Lock()

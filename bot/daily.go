@@ -13,8 +13,9 @@ import (
 
 	"github.com/bwmarrin/discordgo"
 
-	"github.com/gambitbot/gambit/bot/customid"
 	"github.com/gambitbot/gambit/bot/i18n"
+	"github.com/gambitbot/gambit/bot/mux"
+	"github.com/gambitbot/gambit/bot/play"
 	"github.com/gambitbot/gambit/bot/render"
 	"github.com/gambitbot/gambit/engine"
 	"github.com/gambitbot/gambit/games"
@@ -125,17 +126,6 @@ func puzzleTask(l *i18n.Localizer, gm *games.Game, pos engine.Position, p daily.
 	return l.T("daily.task_queens", "N", len(gm.Look.Board(pos, nil).Rows))
 }
 
-// moveButtons are the buttons of a best-move puzzle's legal moves, each
-// built into a custom ID by id.
-func moveButtons(gm *games.Game, pos engine.Position, id func(cell string) string) []discordgo.MessageComponent {
-	var buttons []discordgo.MessageComponent
-	for _, m := range pos.Moves(make([]engine.Move, 0, engine.MaxMoves)) {
-		name := pos.FormatMove(m)
-		buttons = append(buttons, render.Button(moveName(gm, pos, m), "", discordgo.SecondaryButton, id(name)))
-	}
-	return render.ButtonRows(buttons)
-}
-
 // moveNames lists a position's legal moves in the game's notation.
 func moveNames(pos engine.Position) []string {
 	var out []string
@@ -156,18 +146,8 @@ func dailyMessage(l *i18n.Localizer, guild, day string, p daily.Puzzle, ended bo
 	title := l.T("daily.title", "Day", day, "Game", render.Title(l, storage.Kind(gm.Name)))
 	text := append([]string{puzzleTask(l, gm, pos, p)}, lines...)
 	var rows []discordgo.MessageComponent
-	switch {
-	case ended:
-	case p.BestMove():
-		rows = moveButtons(gm, pos, func(cell string) string { return customid.DailyMove.Build(guild, day, cell) })
-		rows = append(rows, discordgo.ActionsRow{Components: []discordgo.MessageComponent{
-			render.Button(l.T("daily.hint"), "💡", discordgo.SecondaryButton, customid.DailyHint.Build(guild, day)),
-			render.Button(l.T("board.give_up"), "🏳️", discordgo.DangerButton, customid.DailyGiveUp.Build(guild, day)),
-		}})
-	default:
-		rows = []discordgo.MessageComponent{discordgo.ActionsRow{Components: []discordgo.MessageComponent{
-			render.Button(l.T("daily.play"), "🧩", discordgo.PrimaryButton, customid.DailyPlay.Build(guild, day)),
-		}}}
+	if !ended {
+		rows = render.DailyControls(l, gm, pos, guild, day, p.BestMove())
 	}
 	return render.Puzzle(l, storage.Kind(gm.Name), pos, "daily-"+day, title, text, rows), nil
 }
@@ -256,19 +236,19 @@ func (b timerFlow) postDaily(ctx context.Context, guild, channel, day string) er
 // member, their streak and today's solvers, privately.
 func (b soloFlow) cmdDaily(ctx context.Context, ix *command) error {
 	if ix.GuildID == "" {
-		return userErr("daily.server_only")
+		return mux.Err("daily.server_only")
 	}
 	day := daily.Day(b.now())
 	p, err := b.todaysPuzzle(ctx, ix.GuildID, day)
 	if err != nil {
 		return err
 	}
-	me := playerOf(ix.user())
+	me := play.PlayerOf(ix.Caller())
 	a, err := b.store.DailyAttempt(ctx, ix.GuildID, day, me.ID)
 	if err != nil && !errors.Is(err, storage.ErrNotFound) {
 		return fmt.Errorf("bot: /daily: %w", err)
 	}
-	l := ix.lang()
+	l := ix.Lang()
 	streak, err := b.streak(ctx, ix.GuildID, me.ID, day)
 	if err != nil {
 		return err
@@ -285,7 +265,7 @@ func (b soloFlow) cmdDaily(ctx context.Context, ix *command) error {
 	if err != nil {
 		return err
 	}
-	return ix.reply(msg, true)
+	return ix.Reply(msg, true)
 }
 
 // streak returns p's streak of daily solves in guild, as of day.
@@ -326,12 +306,12 @@ func (b *Bot) solvers(ctx context.Context, l *i18n.Localizer, guild, day string)
 
 // checkToday refuses a click on the post of another day than today.
 func (b soloFlow) checkToday(ix *component) (guild, day string, err error) {
-	guild, day = ix.params["guild"], ix.params["day"]
+	guild, day = ix.Params["guild"], ix.Params["day"]
 	if ix.GuildID == "" || guild != ix.GuildID {
-		return "", "", userErr("daily.server_only")
+		return "", "", mux.Err("daily.server_only")
 	}
 	if day != daily.Day(b.now()) {
-		return "", "", userErr("daily.not_today")
+		return "", "", mux.Err("daily.not_today")
 	}
 	return guild, day, nil
 }
@@ -356,12 +336,12 @@ func (b soloFlow) clickDailyPlay(ctx context.Context, ix *component) error {
 	if err != nil {
 		return err
 	}
-	me := playerOf(ix.user())
+	me := play.PlayerOf(ix.Caller())
 	switch a, err := b.store.DailyAttempt(ctx, guild, day, me.ID); {
 	case err == nil && a.Status.Ended():
-		return userErr("daily.you_" + string(a.Status))
+		return mux.Err("daily.you_" + string(a.Status))
 	case err == nil && a.GameID != "":
-		return userErr("daily.playing", "ID", a.GameID)
+		return mux.Err("daily.playing", "ID", a.GameID)
 	case err != nil && !errors.Is(err, storage.ErrNotFound):
 		return fmt.Errorf("bot: start the daily puzzle: %w", err)
 	}
@@ -374,14 +354,14 @@ func (b soloFlow) clickDailyPlay(ctx context.Context, ix *component) error {
 		return err
 	}
 	if p.BestMove() {
-		return userErr("daily.stale")
+		return mux.Err("daily.stale")
 	}
-	if err := checkChannelPermissions(ix.interaction); err != nil {
+	if err := checkChannelPermissions(ix.Interaction); err != nil {
 		return err
 	}
 	// The attempt takes the game before its board is shown: of two Play
 	// clicks at once, the second's game is cancelled unseen.
-	return b.startSolo(ctx, ix.interaction, gm, pos, day, func(g *storage.Game) error {
+	return b.startSolo(ctx, ix.Interaction, gm, pos, day, func(g *storage.Game) error {
 		a, err := b.store.UpdateDailyAttempt(ctx, guild, day, me, func(a *storage.DailyAttempt) error {
 			if a.GameID == "" {
 				a.GameID = g.ID
@@ -401,7 +381,7 @@ func (b soloFlow) clickDailyPlay(ctx context.Context, ix *component) error {
 		case err != nil:
 			return fmt.Errorf("bot: record the daily puzzle's game %s: %w", g.ID, err)
 		}
-		return userErr("daily.playing", "ID", a.GameID)
+		return mux.Err("daily.playing", "ID", a.GameID)
 	})
 }
 
@@ -413,11 +393,11 @@ func (b soloFlow) clickDailyMove(ctx context.Context, ix *component) error {
 	if err != nil {
 		return err
 	}
-	cell := ix.params["cell"]
+	cell := ix.Params["cell"]
 	if !slices.Contains(moveNames(pos), cell) {
-		return userErr("daily.stale")
+		return mux.Err("daily.stale")
 	}
-	me := playerOf(ix.user())
+	me := play.PlayerOf(ix.Caller())
 	a, err := b.store.UpdateDailyAttempt(ctx, guild, day, me, func(a *storage.DailyAttempt) error {
 		a.Moves = 1
 		a.Status = storage.DailyFailed
@@ -432,7 +412,7 @@ func (b soloFlow) clickDailyMove(ctx context.Context, ix *component) error {
 	if err != nil {
 		return fmt.Errorf("bot: answer the daily puzzle: %w", err)
 	}
-	return b.answered(ctx, ix.interaction, gm, pos, p, cell, &a)
+	return b.answered(ctx, ix.Interaction, gm, pos, p, cell, &a)
 }
 
 // alreadyPlayed tells a member who ended their attempt how it ended.
@@ -441,7 +421,7 @@ func (b soloFlow) alreadyPlayed(ctx context.Context, guild, day string, p storag
 	if err != nil {
 		return fmt.Errorf("bot: the daily attempt of %s: %w", p, err)
 	}
-	return userErr("daily.you_" + string(a.Status))
+	return mux.Err("daily.you_" + string(a.Status))
 }
 
 // answered shows, privately, how a best-move puzzle was answered with
@@ -449,13 +429,13 @@ func (b soloFlow) alreadyPlayed(ctx context.Context, guild, day string, p storag
 // puzzle (a not nil)
 // the streak — with a New puzzle button for practice.
 func (b soloFlow) answered(ctx context.Context, ix *interaction, gm *games.Game, pos engine.Position, p daily.Puzzle, cell string, a *storage.DailyAttempt) error {
-	l := ix.lang()
+	l := ix.Lang()
 	move := func(name string) string {
 		m, err := pos.ParseMove(name)
 		if err != nil {
 			return name
 		}
-		return moveName(gm, pos, m)
+		return render.MoveName(gm, pos, m)
 	}
 	outcome := "daily.answer_saves"
 	if p.Wins {
@@ -478,14 +458,11 @@ func (b soloFlow) answered(ctx context.Context, ix *interaction, gm *games.Game,
 		}
 		lines = append(lines, l.T("daily.your_streak", "Days", render.Plural(l, streak, "day")))
 	}
-	row := discordgo.ActionsRow{Components: []discordgo.MessageComponent{
-		render.Button(l.T("daily.new_puzzle"), "🧩", discordgo.PrimaryButton, customid.PracticeNew.Build(string(p.Kind))),
-	}}
 	title := l.T("daily.practice_title", "Game", render.Title(l, storage.Kind(gm.Name)))
 	if a != nil {
 		title = l.T("daily.title", "Day", a.Day, "Game", render.Title(l, storage.Kind(gm.Name)))
 	}
-	return ix.reply(render.Puzzle(l, storage.Kind(gm.Name), pos, "answer", title, lines, []discordgo.MessageComponent{row}), true)
+	return ix.Reply(render.Puzzle(l, storage.Kind(gm.Name), pos, "answer", title, lines, render.PracticeNewRow(l, storage.Kind(p.Kind))), true)
 }
 
 // clickDailyHint narrows a daily best-move puzzle's moves down by half,
@@ -495,7 +472,7 @@ func (b soloFlow) clickDailyHint(ctx context.Context, ix *component) error {
 	if err != nil {
 		return err
 	}
-	me := playerOf(ix.user())
+	me := play.PlayerOf(ix.Caller())
 	a, err := b.store.UpdateDailyAttempt(ctx, guild, day, me, func(a *storage.DailyAttempt) error {
 		a.Hints++
 		return nil
@@ -512,9 +489,9 @@ func (b soloFlow) clickDailyHint(ctx context.Context, ix *component) error {
 		if err != nil {
 			return fmt.Errorf("bot: hint on the daily puzzle: %w", err)
 		}
-		names = append(names, "**"+moveName(gm, pos, m)+"**")
+		names = append(names, "**"+render.MoveName(gm, pos, m)+"**")
 	}
-	return ix.say("daily.hint_moves", "Moves", strings.Join(names, ", "), "Hints", render.Plural(ix.lang(), a.Hints, "hint"))
+	return ix.Say("daily.hint_moves", "Moves", strings.Join(names, ", "), "Hints", render.Plural(ix.Lang(), a.Hints, "hint"))
 }
 
 // clickDailyGiveUp ends the member's attempt at a daily best-move puzzle
@@ -524,7 +501,7 @@ func (b soloFlow) clickDailyGiveUp(ctx context.Context, ix *component) error {
 	if err != nil {
 		return err
 	}
-	me := playerOf(ix.user())
+	me := play.PlayerOf(ix.Caller())
 	a, err := b.store.UpdateDailyAttempt(ctx, guild, day, me, func(a *storage.DailyAttempt) error {
 		a.Status = storage.DailyGaveUp
 		return nil
@@ -535,19 +512,19 @@ func (b soloFlow) clickDailyGiveUp(ctx context.Context, ix *component) error {
 	if err != nil {
 		return fmt.Errorf("bot: give up the daily puzzle: %w", err)
 	}
-	return b.answered(ctx, ix.interaction, gm, pos, p, "", &a)
+	return b.answered(ctx, ix.Interaction, gm, pos, p, "", &a)
 }
 
 // clickNewPuzzle deals the clicker a practice puzzle of the kind of an
 // ended daily puzzle's game: the same puzzle and size, medium. A game
 // that is no puzzle (a forged custom ID) has no such button.
 func (b soloFlow) clickNewPuzzle(ctx context.Context, ix *component) error {
-	g, err := b.loadGame(ctx, ix.params["game"])
+	g, err := b.loadGame(ctx, ix.Params["game"])
 	if err != nil {
 		return err
 	}
 	if !g.Solo() {
-		return userErr("daily.stale")
+		return mux.Err("daily.stale")
 	}
 	gm, err := gameOf(g)
 	if err != nil {
@@ -561,26 +538,26 @@ func (b soloFlow) clickNewPuzzle(ctx context.Context, ix *component) error {
 		}
 		n = len(gm.Look.Board(pos, nil).Rows)
 	}
-	return b.dealPuzzle(ctx, ix.interaction, gm, n, puzzles.Levels()[1])
+	return b.dealPuzzle(ctx, ix.Interaction, gm, n, puzzles.Levels()[1])
 }
 
 // clickPracticeNew shows the clicker, privately, a practice best-move
 // puzzle of a kind, made from a fresh seed.
 func (b soloFlow) clickPracticeNew(ctx context.Context, ix *component) error {
-	kind := daily.Kind(ix.params["kind"])
+	kind := daily.Kind(ix.Params["kind"])
 	if kind != daily.Connect4 && kind != daily.Adjacency {
-		return userErr("daily.stale")
+		return mux.Err("daily.stale")
 	}
 	seed := daily.PracticeSeed()
 	p, err := makePuzzle(ctx, kind, seed)
 	if err != nil {
 		return err
 	}
-	msg, err := practiceMessage(ix.lang(), p, seed, 0)
+	msg, err := practiceMessage(ix.Lang(), p, seed, 0)
 	if err != nil {
 		return err
 	}
-	return ix.reply(msg, true)
+	return ix.Reply(msg, true)
 }
 
 // practiceMessage renders the practice best-move puzzle p, made from
@@ -591,8 +568,6 @@ func practiceMessage(l *i18n.Localizer, p daily.Puzzle, seed uint64, hints int) 
 	if err != nil {
 		return render.Message{}, err
 	}
-	kind, s := string(p.Kind), strconv.FormatUint(seed, 10)
-	rows := moveButtons(gm, pos, func(cell string) string { return customid.PracticeMove.Build(kind, s, cell) })
 	lines := []string{puzzleTask(l, gm, pos, p), l.T("daily.not_counted")}
 	left := daily.Hints(moveNames(pos), p.Answer, hints)
 	if hints > 0 {
@@ -602,16 +577,11 @@ func practiceMessage(l *i18n.Localizer, p daily.Puzzle, seed uint64, hints int) 
 			if err != nil {
 				return render.Message{}, fmt.Errorf("bot: hint on a practice puzzle: %w", err)
 			}
-			names[i] = "**" + moveName(gm, pos, m) + "**"
+			names[i] = "**" + render.MoveName(gm, pos, m) + "**"
 		}
 		lines = append(lines, l.T("daily.hint_moves", "Moves", strings.Join(names, ", "), "Hints", render.Plural(l, hints, "hint")))
 	}
-	var controls []discordgo.MessageComponent
-	if len(daily.Hints(left, p.Answer, 1)) < len(left) {
-		controls = append(controls, render.Button(l.T("daily.hint"), "💡", discordgo.SecondaryButton, customid.PracticeHint.Build(kind, s, strconv.Itoa(hints+1))))
-	}
-	controls = append(controls, render.Button(l.T("board.give_up"), "🏳️", discordgo.DangerButton, customid.PracticeGiveUp.Build(kind, s)))
-	rows = append(rows, discordgo.ActionsRow{Components: controls})
+	rows := render.PracticeControls(l, gm, pos, string(p.Kind), seed, hints, len(daily.Hints(left, p.Answer, 1)) < len(left))
 	title := l.T("daily.practice_title", "Game", render.Title(l, storage.Kind(gm.Name)))
 	return render.Puzzle(l, storage.Kind(gm.Name), pos, "practice", title, lines, rows), nil
 }
@@ -620,10 +590,10 @@ func practiceMessage(l *i18n.Localizer, p daily.Puzzle, seed uint64, hints int) 
 // its kind and seed. A seed that is not a practice puzzle's is refused:
 // it could name a day's puzzle.
 func practicePuzzle(ctx context.Context, ix *component) (p daily.Puzzle, seed uint64, err error) {
-	kind := daily.Kind(ix.params["kind"])
-	seed, err = strconv.ParseUint(ix.params["seed"], 10, 64)
+	kind := daily.Kind(ix.Params["kind"])
+	seed, err = strconv.ParseUint(ix.Params["seed"], 10, 64)
 	if err != nil || !daily.IsPractice(seed) || kind != daily.Connect4 && kind != daily.Adjacency {
-		return daily.Puzzle{}, 0, userErr("daily.stale")
+		return daily.Puzzle{}, 0, mux.Err("daily.stale")
 	}
 	p, err = makePuzzle(ctx, kind, seed)
 	return p, seed, err
@@ -632,7 +602,7 @@ func practicePuzzle(ctx context.Context, ix *component) (p daily.Puzzle, seed ui
 // clickPracticeMove answers a practice best-move puzzle; nothing is
 // recorded.
 func (b soloFlow) clickPracticeMove(ctx context.Context, ix *component) error {
-	return b.answerPractice(ctx, ix, ix.params["cell"])
+	return b.answerPractice(ctx, ix, ix.Params["cell"])
 }
 
 // answerPractice shows how the practice best-move puzzle a click names
@@ -647,9 +617,9 @@ func (b soloFlow) answerPractice(ctx context.Context, ix *component, cell string
 		return err
 	}
 	if cell != "" && !slices.Contains(moveNames(pos), cell) {
-		return userErr("daily.stale")
+		return mux.Err("daily.stale")
 	}
-	return b.answered(ctx, ix.interaction, gm, pos, p, cell, nil)
+	return b.answered(ctx, ix.Interaction, gm, pos, p, cell, nil)
 }
 
 // clickPracticeHint shows a practice best-move puzzle again, in place,
@@ -659,15 +629,15 @@ func (b soloFlow) clickPracticeHint(ctx context.Context, ix *component) error {
 	if err != nil {
 		return err
 	}
-	hints, err := strconv.Atoi(ix.params["n"])
+	hints, err := strconv.Atoi(ix.Params["n"])
 	if err != nil || hints < 1 || hints > 8 {
-		return userErr("daily.stale")
+		return mux.Err("daily.stale")
 	}
-	msg, err := practiceMessage(ix.lang(), p, seed, hints)
+	msg, err := practiceMessage(ix.Lang(), p, seed, hints)
 	if err != nil {
 		return err
 	}
-	return ix.update(msg)
+	return ix.Update(msg)
 }
 
 // clickPracticeGiveUp shows the answer of a practice best-move puzzle.

@@ -4,105 +4,53 @@ import (
 	"context"
 	"fmt"
 
-	"github.com/gambitbot/gambit/bot/render"
+	"github.com/gambitbot/gambit/bot/i18n"
+	"github.com/gambitbot/gambit/bot/mux"
 	"github.com/gambitbot/gambit/storage"
 )
 
-// Draw offers, in games between people: once the game can no longer be
-// aborted, either player offers a draw with the board's Offer draw button; the board then shows the offer with
-// Accept draw and Decline draw, which only the opponent may click, until
-// the next move ends it (commitMove). The offer is kept in the game's
-// record (storage.Game.DrawOffer), so it survives a restart.
+// duelBoards is what the duel flow (bot/flows/duel: draws, Resign, Abort)
+// needs of the boards.
+type duelBoards struct{ gameFlow }
 
-// checkDrawClick refuses a click on a draw button of g's board unless the
-// clicker plays g, g is an active game between people and the button
-// belongs to the board as it is now. It returns the clicker's seat.
-func (b gameFlow) checkDrawClick(ix *component, g *storage.Game) (int, error) {
-	seat := seatOf(g, ix.user().ID)
-	switch {
-	case seat < 0:
-		return seat, userErr("draw.players_only")
-	case g.Status != storage.StatusActive:
-		return seat, userErr("error.game_over")
-	case !g.BetweenPeople():
-		return seat, userErr("draw.people_only")
-	case g.Abortable():
-		return seat, userErr("draw.too_early")
-	case ix.params["ply"] != render.Ply(g) || !onBoard(ix.interaction, g):
-		return seat, userErr("move.stale")
-	}
-	return seat, nil
+// EndedBehind reports whether the click came from g's board while it is
+// behind g, which ended meanwhile (moveFlow.endedBehind).
+func (b duelBoards) EndedBehind(ix *mux.Interaction, g *storage.Game) bool {
+	return b.moves.endedBehind(ix, g)
 }
 
-// clickDrawOffer offers the opponent a draw on the current board.
-func (b gameFlow) clickDrawOffer(ctx context.Context, ix *component, g *storage.Game) error {
-	if b.moves.endedBehind(ix.interaction, g) {
-		return b.moves.catchUp(ctx, ix.interaction, g)
-	}
-	seat, err := b.checkDrawClick(ix, g)
-	if err != nil {
-		return err
-	}
-	switch o := g.DrawOffer; {
-	case o != nil && o.Seat == seat:
-		return userErr("draw.already")
-	case o != nil:
-		return userErr("draw.pending", "Player", nameIn(g.Kind, g.Players[o.Seat]))
-	}
-	if err := b.boards.adoptBoard(ctx, ix.interaction, g); err != nil {
-		return err
-	}
-	g.DrawOffer = &storage.DrawOffer{Seat: seat, Ply: len(g.Moves)}
-	if err := b.store.UpdateGame(ctx, g); err != nil {
-		return answerConflict(err, "offer a draw in", g.ID)
-	}
-	return b.showDrawBoard(ctx, ix, g, nil, "")
+// CatchUp brings g's board up to date and tells the clicker nothing was
+// done (moveFlow.catchUp).
+func (b duelBoards) CatchUp(ctx context.Context, ix *mux.Interaction, g *storage.Game) error {
+	return b.moves.catchUp(ctx, ix, g)
 }
 
-// clickDrawAnswer accepts (accept true) or declines the draw offered on
-// the current board, for the offer's opponent.
-func (b gameFlow) clickDrawAnswer(accept bool) func(context.Context, *component, *storage.Game) error {
-	return func(ctx context.Context, ix *component, g *storage.Game) error {
-		if b.moves.endedBehind(ix.interaction, g) {
-			return b.moves.catchUp(ctx, ix.interaction, g)
-		}
-		seat, err := b.checkDrawClick(ix, g)
-		if err != nil {
-			return err
-		}
-		o := g.DrawOffer
-		switch {
-		case o == nil:
-			return userErr("draw.expired")
-		case o.Seat == seat:
-			return userErr("draw.own", "Player", nameIn(g.Kind, g.Players[1-seat]))
-		}
-		if err := b.boards.adoptBoard(ctx, ix.interaction, g); err != nil {
-			return err
-		}
-		g.DrawOffer = nil
-		if !accept {
-			if err := b.store.UpdateGame(ctx, g); err != nil {
-				return answerConflict(err, "decline a draw in", g.ID)
-			}
-			return b.showDrawBoard(ctx, ix, g, nil, b.boards.boardLang(g).T("board.draw_declined", "Player", render.PlayerName(b.boards.boardLang(g), g.Kind, g.Players[seat])))
-		}
-		var res storage.Result
-		g.Status, res = g.AgreeDraw()
-		changes, err := b.store.FinishGame(ctx, g, res)
-		if err != nil {
-			return answerConflict(err, "agree a draw in", g.ID)
-		}
-		return b.showDrawBoard(ctx, ix, g, changes, "")
-	}
+// OnBoard reports whether the click came from g's board (onBoard).
+func (b duelBoards) OnBoard(ix *mux.Interaction, g *storage.Game) bool { return onBoard(ix, g) }
+
+// Adopt records the clicked message as g's board when it has none
+// (adoptBoard).
+func (b duelBoards) Adopt(ctx context.Context, ix *mux.Interaction, g *storage.Game) error {
+	return b.boards.adoptBoard(ctx, ix, g)
 }
 
-// showDrawBoard updates the clicked board of g after a draw offer or its
-// answer.
-func (b gameFlow) showDrawBoard(ctx context.Context, ix *component, g *storage.Game, changes []storage.RatingChange, notice string) error {
+// Update answers the click by updating g's board (updateBoard).
+func (b duelBoards) Update(ctx context.Context, ix *mux.Interaction, g *storage.Game, changes []storage.RatingChange, notice string) error {
 	pos, err := position(g)
 	if err != nil {
-		return fmt.Errorf("bot: draw in game %s: %w", g.ID, err)
+		return fmt.Errorf("bot: show game %s: %w", g.ID, err)
 	}
-	return b.boards.updateBoard(ctx, ix.interaction, g, b.boards.view(g, pos, nil, changes, notice))
+	return b.boards.updateBoard(ctx, ix, g, b.boards.view(g, pos, nil, changes, notice))
 }
+
+// Edit shows g, just ended with changes, on its board (editBoard).
+func (b duelBoards) Edit(ctx context.Context, g *storage.Game, changes []storage.RatingChange) error {
+	pos, err := position(g)
+	if err != nil {
+		return fmt.Errorf("bot: show game %s: %w", g.ID, err)
+	}
+	return b.boards.editBoard(ctx, g, b.boards.view(g, pos, nil, changes, ""), webhookToken{})
+}
+
+// Lang is the language of g's board (boardLang).
+func (b duelBoards) Lang(g *storage.Game) *i18n.Localizer { return b.boards.boardLang(g) }

@@ -11,20 +11,29 @@ import (
 // PanicPattern is the custom ID pattern of the route PanicRoute adds.
 const PanicPattern customid.Pattern = "v1/test-panic/{x}"
 
-// PanicRoute adds to b's router a route whose handler panics, so that an
+// PanicRoute adds to b's routes one whose handler panics, so that an
 // end-to-end test can check how onInteraction recovers. Call it after New
-// and before Run.
+// (and WrapStore) and before Run.
 func PanicRoute(b *Bot) {
-	b.router = append(b.router, route{PanicPattern, func(context.Context, *component) error {
+	b.mux.Component(PanicPattern, func(context.Context, *component) error {
 		panic("test panic: a handler broke")
-	}})
+	})
 }
 
 // WrapStore replaces the store b uses with wrap's result, which usually
 // delegates to it, so that a test can hold or observe store calls. Call it
-// after New and before Run.
+// after New and before Run, and before PanicRoute: the flows are made
+// again over the new store.
 func WrapStore(b *Bot, wrap func(storage.Store) storage.Store) {
-	b.store = wrap(b.store)
+	b.useStore(wrap(b.store))
+}
+
+// useStore makes b's flows again over s, for a test that replaces the
+// store after New: the flows in packages of their own were given the
+// store when they were made.
+func (b *Bot) useStore(s storage.Store) {
+	b.store = s
+	b.assemble()
 }
 
 // AIClaim is the key of the claim on game id's AI turn after ply moves.

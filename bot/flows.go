@@ -1,7 +1,8 @@
 package bot
 
 // The flows: the bot's handlers and their helpers, one small type per
-// flow, each a field of Bot (New sets them). Bot itself keeps the wiring
+// flow, each a field of Bot (New sets them) that declares its commands
+// and components on the Mux (routes, commands.go). Bot itself keeps the wiring
 // (Run, Serve, serve), the middleware chain, dispatch, the game seam and
 // loading and committing games (gamestate.go); a flow reaches what it
 // needs through the *Bot it embeds, and another flow through that flow's
@@ -31,8 +32,6 @@ type soloFlow struct{ *Bot }
 // guild the bot was removed from (guilds.go).
 type timerFlow struct{ *Bot }
 
-// infoFlow answers the commands that show or change no game in play:
-// /help (help.go), /leaderboard and /stats (ladder.go), /games and
-// Re-post (mygames.go), /privacy (privacy.go) and /settings
-// (settings.go).
+// infoFlow gives the privacy flow (bot/flows/privacy) what it needs of
+// the bot (privacy.go).
 type infoFlow struct{ *Bot }

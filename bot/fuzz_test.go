@@ -12,7 +12,9 @@ import (
 	"github.com/bwmarrin/discordgo"
 
 	"github.com/gambitbot/gambit/bot/customid"
+	"github.com/gambitbot/gambit/bot/gamenames"
 	"github.com/gambitbot/gambit/bot/i18n"
+	"github.com/gambitbot/gambit/bot/mux"
 )
 
 // routedPatterns are the patterns the router must serve.
@@ -27,9 +29,10 @@ var routedPatterns = []customid.Pattern{
 // routes never decides what a click does.
 func FuzzRouter(f *testing.F) {
 	b := &Bot{}
-	b.routes()
+	b.assemble()
+	m := b.mux
 	for _, p := range routedPatterns {
-		if !slices.ContainsFunc(b.router, func(r route) bool { return r.pattern == p }) {
+		if !slices.Contains(m.Patterns(), p) {
 			f.Fatalf("the router has no route for %s", p)
 		}
 	}
@@ -43,10 +46,10 @@ func FuzzRouter(f *testing.F) {
 		f.Add(seed)
 	}
 	f.Fuzz(func(t *testing.T, id string) {
-		h, params, pattern, ok := b.router.match(id)
+		h, params, pattern, ok := m.Match(id)
 		matches := 0
-		for _, r := range b.router {
-			if _, ok := r.pattern.Match(id); ok {
+		for _, p := range m.Patterns() {
+			if _, ok := p.Match(id); ok {
 				matches++
 			}
 		}
@@ -233,7 +236,7 @@ func FuzzOptions(f *testing.F) {
 // checkOptions checks every parser on every name in a list of options.
 func checkOptions(t *testing.T, list []*discordgo.ApplicationCommandInteractionDataOption, lo, hi time.Duration) {
 	t.Helper()
-	o := optionsOf(list)
+	o := mux.OptionsOf("fuzz", list)
 
 	// What optionsOf should find: the last option of each name outside
 	// subcommands and groups, and the subcommands' names in order; nil
@@ -257,11 +260,8 @@ func checkOptions(t *testing.T, list []*discordgo.ApplicationCommandInteractionD
 	walk(list)
 	// Discord's subcommand names are never empty; optionsOf skips the
 	// separator of a leading empty one, which does not matter.
-	if !slices.Contains(subs, "") && o.sub != strings.Join(subs, " ") {
-		t.Fatalf("sub = %q, want %q", o.sub, strings.Join(subs, " "))
-	}
-	if len(o.byName) != len(want) {
-		t.Fatalf("optionsOf found %d options, want %d", len(o.byName), len(want))
+	if !slices.Contains(subs, "") && o.Sub != strings.Join(subs, " ") {
+		t.Fatalf("sub = %q, want %q", o.Sub, strings.Join(subs, " "))
 	}
 
 	names := slices.Clone(fuzzNames)
@@ -270,8 +270,8 @@ func checkOptions(t *testing.T, list []*discordgo.ApplicationCommandInteractionD
 	}
 	for _, name := range names {
 		opt, given := want[name]
-		if o.byName[name] != opt || o.has(name) != given {
-			t.Fatalf("option %q: optionsOf has %v, want %v", name, o.byName[name], opt)
+		if o.Has(name) != given {
+			t.Fatalf("option %q: OptionsOf has it %v, want %v (%v)", name, o.Has(name), given, opt)
 		}
 		var value any
 		if given {
@@ -282,41 +282,41 @@ func checkOptions(t *testing.T, list []*discordgo.ApplicationCommandInteractionD
 		checkSeconds(t, o, name, given, value, lo, hi)
 		checkSeconds(t, o, name, given, value, 100*time.Millisecond, MaxMoveTime)
 
-		k, err := o.kind(name)
-		if err == nil && !isDuel(k) {
+		k, err := gamenames.Kind(o, name)
+		if err == nil && !gamenames.IsDuel(k) {
 			t.Fatalf("kind(%q) = %q for %#v", name, k, value)
 		}
 		if err != nil && (k != "" || !isUserError(err)) {
 			t.Fatalf("kind(%q) = %q, %v", name, k, err)
 		}
 
-		if s, _ := value.(string); o.user(name) != s {
-			t.Fatalf("user(%q) = %q for %#v", name, o.user(name), value)
+		if s, _ := value.(string); o.User(name) != s {
+			t.Fatalf("user(%q) = %q for %#v", name, o.User(name), value)
 		}
 		if name == "games" {
-			checkKinds(t, o.str(name))
+			checkKinds(t, o.Str(name))
 		}
 	}
 }
 
 func isUserError(err error) bool {
-	var ue *userError
-	return errors.As(err, &ue) && i18n.Has(ue.id)
+	var ue *mux.UserError
+	return errors.As(err, &ue) && i18n.Has(ue.ID())
 }
 
-func checkStr(t *testing.T, o options, name string, value any) {
+func checkStr(t *testing.T, o mux.Options, name string, value any) {
 	s, isString := value.(string)
 	want := ""
 	if isString {
 		want = strings.TrimSpace(s)
 	}
-	if got := o.str(name); got != want {
+	if got := o.Str(name); got != want {
 		t.Fatalf("str(%q) = %q for %#v, want %q", name, got, value, want)
 	}
 }
 
-func checkInteger(t *testing.T, o options, name string, given bool, value any) {
-	n, gotGiven, err := o.integer(name)
+func checkInteger(t *testing.T, o mux.Options, name string, given bool, value any) {
+	n, gotGiven, err := o.Integer(name)
 	if gotGiven != given {
 		t.Fatalf("integer(%q) given = %v, want %v", name, gotGiven, given)
 	}
@@ -336,8 +336,8 @@ func checkInteger(t *testing.T, o options, name string, given bool, value any) {
 	}
 }
 
-func checkSeconds(t *testing.T, o options, name string, given bool, value any, lo, hi time.Duration) {
-	d, gotGiven, err := o.seconds(name, lo, hi)
+func checkSeconds(t *testing.T, o mux.Options, name string, given bool, value any, lo, hi time.Duration) {
+	d, gotGiven, err := o.Seconds(name, lo, hi)
 	if gotGiven != given {
 		t.Fatalf("seconds(%q) given = %v, want %v", name, gotGiven, given)
 	}

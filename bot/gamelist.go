@@ -9,7 +9,9 @@ import (
 	"unicode"
 
 	"github.com/bwmarrin/discordgo"
+	"github.com/gambitbot/gambit/bot/gamenames"
 	"github.com/gambitbot/gambit/bot/i18n"
+	"github.com/gambitbot/gambit/bot/mux"
 	"github.com/gambitbot/gambit/bot/render"
 	"github.com/gambitbot/gambit/storage"
 )
@@ -41,7 +43,7 @@ type listWords struct {
 // gameWords are the words of the games option, made once.
 var gameWords = sync.OnceValue(func() listWords {
 	w := listWords{games: map[string]storage.Kind{}, all: map[string]bool{}}
-	for _, g := range duels() {
+	for _, g := range gamenames.Duels() {
 		k := storage.Kind(g.Name)
 		w.games[gameKey(g.Name)], w.games[gameKey(g.Title)] = k, k
 		for _, loc := range i18n.Locales() {
@@ -106,9 +108,9 @@ func gamesIn(item string) ([]storage.Kind, error) {
 		}
 		if j == i {
 			if words.all[gameKey(fields[i])] {
-				return nil, userErr("settings.all_alone", "All", quote(fields[i]), "Choices", duelTitles())
+				return nil, mux.Err("settings.all_alone", "All", mux.Quote(fields[i]), "Choices", duelTitles())
 			}
-			return nil, userErr("settings.unknown_game", "Game", quote(fields[i]), "Choices", duelTitles())
+			return nil, mux.Err("settings.unknown_game", "Game", mux.Quote(fields[i]), "Choices", duelTitles())
 		}
 		i = j
 	}
@@ -117,13 +119,13 @@ func gamesIn(item string) ([]storage.Kind, error) {
 
 // duelTitles lists the duels' titles in the message's language:
 // "Adjacency, Connect Four, Tic-Tac-Toe, Othello or Gomoku".
-func duelTitles() localized {
+func duelTitles() mux.Localized {
 	return func(l *i18n.Localizer) string {
 		var titles []string
-		for _, g := range duels() {
+		for _, g := range gamenames.Duels() {
 			titles = append(titles, render.Title(l, storage.Kind(g.Name)))
 		}
-		return orList(titles)(l)
+		return gamenames.Or(titles)(l)
 	}
 }
 
@@ -131,17 +133,17 @@ func duelTitles() localized {
 // far with each game not yet in it completing its last item, by the
 // titles of the member's language; and "all" at first.
 func (b infoFlow) completeGames(_ context.Context, ix *autocomplete) error {
-	if ix.opts.focused != "games" {
-		return ix.choices(nil)
+	if ix.Opts.Focused != "games" {
+		return ix.Choices(nil)
 	}
-	l, typed := ix.lang(), ix.opts.str("games")
+	l, typed := ix.Lang(), ix.Opts.Str("games")
 	items := strings.Split(typed, ",")
 	last := gameKey(items[len(items)-1])
 	var have []storage.Kind
 	for _, item := range items[:len(items)-1] {
 		found, err := gamesIn(strings.TrimSpace(item))
 		if err != nil {
-			return ix.choices(nil) // nothing completes a list with a mistake in it: the command will say what
+			return ix.Choices(nil) // nothing completes a list with a mistake in it: the command will say what
 		}
 		have = append(have, found...)
 	}
@@ -160,7 +162,7 @@ func (b infoFlow) completeGames(_ context.Context, ix *autocomplete) error {
 	if all := l.T("play.all_games"); len(have) == 0 && strings.HasPrefix(gameKey(all), last) {
 		add(all)
 	}
-	for _, g := range duels() {
+	for _, g := range gamenames.Duels() {
 		k := storage.Kind(g.Name)
 		title := render.Title(l, k)
 		if slices.Contains(have, k) || !strings.HasPrefix(gameKey(title), last) && !strings.HasPrefix(gameKey(g.Name), last) {
@@ -168,7 +170,7 @@ func (b infoFlow) completeGames(_ context.Context, ix *autocomplete) error {
 		}
 		add(strings.Join(append(slices.Clone(titles), title), ", "))
 	}
-	return ix.choices(out)
+	return ix.Choices(out)
 }
 
 // maxGamesOption is the games option's longest value (its MaxLength).

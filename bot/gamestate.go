@@ -7,55 +7,18 @@ import (
 	"strings"
 	"time"
 
-	"github.com/gambitbot/gambit/bot/i18n"
+	"github.com/gambitbot/gambit/bot/gamenames"
+	"github.com/gambitbot/gambit/bot/mux"
 	"github.com/gambitbot/gambit/engine"
 	"github.com/gambitbot/gambit/games"
 	"github.com/gambitbot/gambit/games/catalog"
 	"github.com/gambitbot/gambit/storage"
 )
 
-// duels returns the registered games between two players: the games of
-// /play, ratings and leaderboards.
-func duels() []*games.Game {
-	var out []*games.Game
-	for _, g := range catalog.All() {
-		if g.Players == 2 {
-			out = append(out, g)
-		}
-	}
-	return out
-}
-
-// isDuel reports whether k names a registered game between two players.
-func isDuel(k storage.Kind) bool {
-	g, err := catalog.Lookup(string(k))
-	return err == nil && g.Name == string(k) && g.Players == 2
-}
-
-// duelNames lists the names of the duels for error messages:
-// "adjacency, connect4, tictactoe, othello or gomoku".
-func duelNames() localized {
-	var names []string
-	for _, g := range duels() {
-		names = append(names, g.Name)
-	}
-	return orList(names)
-}
-
-// orList lists choices as "a, b or c" in the message's language.
-func orList(names []string) localized {
-	return func(l *i18n.Localizer) string {
-		if len(names) < 2 {
-			return strings.Join(names, "")
-		}
-		return l.T("error.or", "List", strings.Join(names[:len(names)-1], ", "), "Last", names[len(names)-1])
-	}
-}
-
 // withRounds names the duels that take the rounds option: "Adjacency".
 func withRounds() string {
 	var titles []string
-	for _, g := range duels() {
+	for _, g := range gamenames.Duels() {
 		if g.Setup.Rounds != nil {
 			titles = append(titles, g.Title)
 		}
@@ -89,7 +52,7 @@ func position(g *storage.Game) (engine.Position, error) {
 func (b *Bot) loadGame(ctx context.Context, id string) (*storage.Game, error) {
 	g, err := b.store.Game(ctx, storage.GameID(id))
 	if errors.Is(err, storage.ErrNotFound) {
-		return nil, userErr("error.no_game", "ID", echo(id))
+		return nil, mux.Err("error.no_game", "ID", mux.Echo(id))
 	}
 	if err != nil {
 		return nil, fmt.Errorf("bot: load game %s: %w", id, err)

@@ -43,24 +43,12 @@ func TestEveryStringOptionHasAMaxLength(t *testing.T) {
 			}
 		}
 	}
-	for _, c := range commandDefinitions() {
+	b := &Bot{}
+	b.assemble()
+	for _, c := range b.defs {
 		walk("/"+c.Name, c.Options)
 	}
 	if seen == 0 {
 		t.Fatal("no string option found: the walk is broken")
-	}
-}
-
-// TestEchoBoundsQuotedInput checks the helper every refusal quotes input
-// through: short text passes whole, long text is cut to maxEcho
-// characters, whole letters only.
-func TestEchoBoundsQuotedInput(t *testing.T) {
-	if got := echo("e4"); got != "e4" {
-		t.Errorf("echo(e4) = %q", got)
-	}
-	long := strings.Repeat("é", 5000)
-	got := echo(long)
-	if n := utf8.RuneCountInString(got); n != maxEcho || !utf8.ValidString(got) || !strings.HasSuffix(got, "…") {
-		t.Errorf("echo of 5,000 letters = %q (%d letters), want %d valid letters ending in …", got, n, maxEcho)
 	}
 }

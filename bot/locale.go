@@ -6,6 +6,7 @@ import (
 	"github.com/bwmarrin/discordgo"
 
 	"github.com/gambitbot/gambit/bot/i18n"
+	"github.com/gambitbot/gambit/bot/mux"
 	"github.com/gambitbot/gambit/bot/render"
 	"github.com/gambitbot/gambit/storage"
 )
@@ -22,11 +23,6 @@ import (
 //     locale, in the locale of the one who used the bot there last;
 //   - English when Gambit does not speak the locale.
 
-// lang is the localizer of the one who started the interaction.
-func (ix *interaction) lang() *i18n.Localizer {
-	return i18n.For(string(ix.Locale))
-}
-
 // place returns the key under which the locale of a channel's messages is
 // remembered: the guild, or the channel outside a guild.
 func place(guildID, channelID string) string {
@@ -41,7 +37,7 @@ type locales struct{ m sync.Map } // place → Discord locale
 
 // learn records the locale of the shared messages where an interaction
 // comes from: the guild's, or outside a guild its user's.
-func (l *locales) learn(ix *envelope) {
+func (l *locales) learn(ix *mux.Envelope) {
 	if loc := sharedLocale(ix); loc != "" {
 		l.m.Store(place(ix.GuildID, ix.ChannelID), loc)
 	}
@@ -50,7 +46,7 @@ func (l *locales) learn(ix *envelope) {
 // sharedLocale is the locale of the messages everyone sees where the
 // interaction comes from: the guild's, or outside a guild the user's; ""
 // if Discord did not say.
-func sharedLocale(ix *envelope) string {
+func sharedLocale(ix *mux.Envelope) string {
 	switch {
 	case ix.GuildLocale != nil && *ix.GuildLocale != "":
 		return string(*ix.GuildLocale)
@@ -68,13 +64,13 @@ func (l *locales) of(guildID, channelID string) *i18n.Localizer {
 	return i18n.Default
 }
 
-// shared is the localizer of the messages the interaction shows in its
+// Shared is the localizer of the messages the interaction shows in its
 // channel to everyone: the guild's language.
-func (ix *interaction) shared() *i18n.Localizer {
-	if loc := sharedLocale(&ix.envelope); loc != "" {
+func (l *locales) Shared(ix *mux.Interaction) *i18n.Localizer {
+	if loc := sharedLocale(&ix.Envelope); loc != "" {
 		return i18n.For(loc)
 	}
-	return ix.b.locales.of(ix.GuildID, ix.ChannelID)
+	return l.of(ix.GuildID, ix.ChannelID)
 }
 
 // localizeCommands adds every language's names and descriptions to the
@@ -126,47 +122,7 @@ func translations(id string) map[discordgo.Locale]string {
 	return out
 }
 
-// nameIn is a player's name in a game of kind, as render.PlayerName
-// writes it in the language of the message it is put in.
-func nameIn(kind storage.Kind, p storage.Player) localized {
-	return func(l *i18n.Localizer) string { return render.PlayerName(l, kind, p) }
-}
-
 // titleIn is a game's title in the language of the message it is put in.
-func titleIn(k storage.Kind) localized {
+func titleIn(k storage.Kind) mux.Localized {
 	return func(l *i18n.Localizer) string { return render.Title(l, k) }
 }
-
-// message is a catalogue message put in another message, in its language.
-func message(id string, pairs ...any) localized {
-	return func(l *i18n.Localizer) string { return l.T(id, pairs...) }
-}
-
-// optionIn is an option's name as the reader's Discord shows it: its
-// name_localizations (the same in every command that has the option).
-func optionIn(name string) localized {
-	return func(l *i18n.Localizer) string {
-		if n, ok := optionNames()[name][discordgo.Locale(l.Locale())]; ok {
-			return n
-		}
-		return name
-	}
-}
-
-// optionNames are the options' localised names by option name.
-var optionNames = sync.OnceValue(func() map[string]map[discordgo.Locale]string {
-	out := map[string]map[discordgo.Locale]string{}
-	var walk func([]*discordgo.ApplicationCommandOption)
-	walk = func(opts []*discordgo.ApplicationCommandOption) {
-		for _, o := range opts {
-			if _, seen := out[o.Name]; !seen && o.NameLocalizations != nil {
-				out[o.Name] = o.NameLocalizations
-			}
-			walk(o.Options)
-		}
-	}
-	for _, c := range commandDefinitions() {
-		walk(c.Options)
-	}
-	return out
-})

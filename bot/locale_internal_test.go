@@ -6,28 +6,23 @@ import (
 
 	"github.com/bwmarrin/discordgo"
 
+	"github.com/gambitbot/gambit/bot/gamenames"
 	"github.com/gambitbot/gambit/bot/i18n"
+	"github.com/gambitbot/gambit/bot/mux"
 	"github.com/gambitbot/gambit/storage"
 )
 
 // TestUserErrorsInTheReadersLanguage checks that a user error is put into
 // words when it is shown, with its placeholders in the same language: an
-// option by the name the reader's Discord shows, an AI by its translated
-// name, a list with the language's "or".
+// AI by its translated name, a list with the language's "or" (an option's
+// name: bot/mux's TestOptionErrorsNameTheOptionInTheReadersLanguage).
 func TestUserErrorsInTheReadersLanguage(t *testing.T) {
-	err := userErr("error.whole_number", "Option", optionIn("turn-timeout")).(*userError)
-	if got := err.text(i18n.For(i18n.Indonesian)); !strings.Contains(got, "Opsi batas-giliran") {
-		t.Errorf("Indonesian: %q", got)
-	}
-	if got := err.text(i18n.For(i18n.English)); !strings.Contains(got, "Option turn-timeout") {
-		t.Errorf("English: %q", got)
-	}
-	err = userErr("move.not_your_turn", "Player", nameIn("connect4", storage.Player{ID: storage.AI("minimax")})).(*userError)
-	if got := err.text(i18n.For(i18n.Indonesian)); !strings.Contains(got, "Pemikir mendalam (sulit)") {
+	err := mux.Err("move.not_your_turn", "Player", gamenames.Player("connect4", storage.Player{ID: storage.AI("minimax")})).(*mux.UserError)
+	if got := err.Text(i18n.For(i18n.Indonesian)); !strings.Contains(got, "Pemikir mendalam (sulit)") {
 		t.Errorf("Indonesian AI name: %q", got)
 	}
-	err = userErr("error.unknown_game", "Game", quote("chess"), "Choices", duelNames()).(*userError)
-	if got := err.text(i18n.For(i18n.Indonesian)); !strings.Contains(got, `"chess"`) || !strings.Contains(got, " atau ") {
+	err = mux.Err("error.unknown_game", "Game", mux.Quote("chess"), "Choices", gamenames.DuelNames()).(*mux.UserError)
+	if got := err.Text(i18n.For(i18n.Indonesian)); !strings.Contains(got, `"chess"`) || !strings.Contains(got, " atau ") {
 		t.Errorf("Indonesian list: %q", got)
 	}
 	if got := err.Error(); !strings.Contains(got, " or ") {
@@ -41,9 +36,9 @@ func TestUserErrorsInTheReadersLanguage(t *testing.T) {
 func TestSharedLocale(t *testing.T) {
 	id, en := discordgo.Locale(i18n.Indonesian), discordgo.Locale(i18n.English)
 	var l locales
-	l.learn(&envelope{GuildID: "g", ChannelID: "c1", Locale: en, GuildLocale: &id})
-	l.learn(&envelope{ChannelID: "dm", Locale: id}) // a DM: no guild locale
-	l.learn(&envelope{GuildID: "h", ChannelID: "c2", Locale: id})
+	l.learn(&mux.Envelope{GuildID: "g", ChannelID: "c1", Locale: en, GuildLocale: &id})
+	l.learn(&mux.Envelope{ChannelID: "dm", Locale: id}) // a DM: no guild locale
+	l.learn(&mux.Envelope{GuildID: "h", ChannelID: "c2", Locale: id})
 	for _, c := range []struct{ guild, channel, want string }{
 		{"g", "c9", i18n.Indonesian}, // the guild's, in any of its channels
 		{"", "dm", i18n.Indonesian},  // the DM's user's

@@ -5,35 +5,26 @@ import (
 	"errors"
 	"fmt"
 	"runtime/debug"
+
+	"github.com/gambitbot/gambit/bot/mux"
 )
 
 // The middleware chain: what every interaction's handler needs done around
-// it, composed once (New, Bot.use) instead of wired into onInteraction by
-// hand, as disgo's handler.Mux.Use does. Each middleware wraps the next;
-// the first one given is the outermost:
+// it, given once to the Mux (New, mux.Mux.Use) instead of wired into
+// onInteraction by hand, as disgo's handler.Mux.Use does. Each middleware
+// wraps the next; the first one given is the outermost:
 //
 //	measure        counts the interaction by kind and outcome (ok, user_error, error, panic)
 //	answerErrors   turns the error the handler returned into one ephemeral reply
-//	recoverPanics  turns a panic into an error (errPanic), logged with its stack
-//	releaseAI      lets the AI turns the handler queued start, whatever it did (seam.go)
+//	recoverPanics  turns a panic into an error (panicked), logged with its stack
+//	releaseAI      keeps the game seam's state of the interaction and lets the AI turns
+//	               the handler queued start, whatever it did (seam.go)
+//	markPrivate    notes a channel reached only through interactions (reach.go)
 //
-// and dispatch, at the end, finds the handler of the interaction's kind.
-// The game's lock and load wrap the handlers of one game (withGame,
-// onGame in seam.go): they are per route, not per interaction.
-
-// handler handles one interaction.
-type handler func(ctx context.Context, ix *interaction) error
-
-// middleware wraps a handler in what it does around it.
-type middleware func(next handler) handler
-
-// chain returns h wrapped in mws, the first the outermost.
-func chain(h handler, mws ...middleware) handler {
-	for i := len(mws) - 1; i >= 0; i-- {
-		h = mws[i](h)
-	}
-	return h
-}
+// and the Mux's dispatch, at the end, finds the handler of the
+// interaction's kind. The game's lock and load wrap the handlers of one
+// game (the game routes' group, withGame, onGame in seam.go): they are per
+// route, not per interaction.
 
 // panicked is the error a recovered panic becomes.
 type panicked struct {
@@ -46,11 +37,11 @@ func (p *panicked) Error() string {
 
 // recoverPanics turns a panic of the handler into a *panicked error, after
 // logging it with its stack.
-func (b *Bot) recoverPanics(next handler) handler {
+func (b *Bot) recoverPanics(next mux.Handler) mux.Handler {
 	return func(ctx context.Context, ix *interaction) (err error) {
 		defer func() {
 			if v := recover(); v != nil {
-				b.log.Error("panic in interaction handler", "interaction", ix.ID, "kind", ix.kind, "panic", v, "stack", string(debug.Stack()))
+				b.log.Error("panic in interaction handler", "interaction", ix.ID, "kind", ix.Kind, "panic", v, "stack", string(debug.Stack()))
 				err = &panicked{value: v}
 			}
 		}()
@@ -61,24 +52,24 @@ func (b *Bot) recoverPanics(next handler) handler {
 // answerErrors tells the user what went wrong, ephemerally: a user's
 // mistake in its own words, a panic or a failure of ours with an apology
 // (the failure logged). It returns the error, for measure.
-func (b *Bot) answerErrors(next handler) handler {
+func (b *Bot) answerErrors(next mux.Handler) mux.Handler {
 	return func(ctx context.Context, ix *interaction) error {
 		err := next(ctx, ix)
-		var ue *userError
+		var ue *mux.UserError
 		var p *panicked
 		var text string
 		switch {
 		case err == nil:
 			return nil
 		case errors.As(err, &ue):
-			text = ue.text(ix.lang())
+			text = ue.Text(ix.Lang())
 		case errors.As(err, &p):
-			text = ix.lang().T("error.panic")
+			text = ix.Lang().T("error.panic")
 		default:
-			b.log.Error("interaction failed", "interaction", ix.ID, "kind", ix.kind, "user", ix.user().ID, "err", err)
-			text = ix.lang().T("error.internal")
+			b.log.Error("interaction failed", "interaction", ix.ID, "kind", ix.Kind, "user", ix.Caller().ID, "err", err)
+			text = ix.Lang().T("error.internal")
 		}
-		if ferr := ix.fail(text); ferr != nil && p == nil {
+		if ferr := ix.Fail(text); ferr != nil && p == nil {
 			b.log.Warn("could not tell the user", "interaction", ix.ID, "err", ferr)
 		}
 		return err
@@ -86,14 +77,14 @@ func (b *Bot) answerErrors(next handler) handler {
 }
 
 // measure counts the interaction in the metrics by its kind and outcome.
-func (b *Bot) measure(next handler) handler {
+func (b *Bot) measure(next mux.Handler) mux.Handler {
 	return func(ctx context.Context, ix *interaction) error {
 		err := next(ctx, ix)
 		m := b.cfg.Metrics
 		if m == nil {
 			return err
 		}
-		var ue *userError
+		var ue *mux.UserError
 		var p *panicked
 		outcome := "ok"
 		switch {
@@ -105,17 +96,18 @@ func (b *Bot) measure(next handler) handler {
 		default:
 			outcome = "error"
 		}
-		m.Interactions.WithLabelValues(ix.kind, outcome).Inc()
+		m.Interactions.WithLabelValues(ix.Kind, outcome).Inc()
 		return err
 	}
 }
 
-// releaseAI lets the workers of the AI turns the handler queued start once
-// it has returned, failed or panicked (seam.go), so no handler has to
-// remember to.
-func releaseAI(next handler) handler {
+// markPrivate notes the channel of an interaction from someone as one the
+// bot reaches only through interactions, when it is (reach.go).
+func (b *Bot) markPrivate(next mux.Handler) mux.Handler {
 	return func(ctx context.Context, ix *interaction) error {
-		defer ix.releaseAI()
+		if ix.Caller() != nil && ix.InteractionOnly() {
+			b.reach.markPrivate(ix.ChannelID)
+		}
 		return next(ctx, ix)
 	}
 }

@@ -3,43 +3,15 @@ package bot
 import (
 	"context"
 	"errors"
-	"slices"
 	"strings"
 	"testing"
 
 	"github.com/prometheus/client_golang/prometheus/testutil"
 
 	"github.com/gambitbot/gambit/bot/customid"
+	"github.com/gambitbot/gambit/bot/mux"
 	"github.com/gambitbot/gambit/bot/ops"
 )
-
-// TestChainRunsTheFirstMiddlewareOutermost checks chain's order: each
-// middleware runs before and after the ones given after it, and the
-// handler last of all.
-func TestChainRunsTheFirstMiddlewareOutermost(t *testing.T) {
-	var ran []string
-	mark := func(name string) middleware {
-		return func(next handler) handler {
-			return func(ctx context.Context, ix *interaction) error {
-				ran = append(ran, name+" in")
-				err := next(ctx, ix)
-				ran = append(ran, name+" out")
-				return err
-			}
-		}
-	}
-	h := chain(func(context.Context, *interaction) error {
-		ran = append(ran, "handler")
-		return nil
-	}, mark("a"), mark("b"))
-	if err := h(context.Background(), &interaction{}); err != nil {
-		t.Fatal(err)
-	}
-	want := []string{"a in", "b in", "handler", "b out", "a out"}
-	if !slices.Equal(ran, want) {
-		t.Errorf("ran %v, want %v", ran, want)
-	}
-}
 
 // TestAPanicInAHandlerIsRecoveredAnsweredAndCounted runs a handler that
 // panics, one that fails and one that returns a user's mistake through the
@@ -58,15 +30,15 @@ func TestAPanicInAHandlerIsRecoveredAnsweredAndCounted(t *testing.T) {
 			u := newUnit(t)
 			metrics := ops.NewMetrics()
 			u.b.cfg.Metrics = metrics
-			u.b.router = append(u.b.router, route{pattern, func(_ context.Context, ix *component) error {
-				switch ix.params["end"] {
+			u.b.mux.Component(pattern, func(_ context.Context, ix *component) error {
+				switch ix.Params["end"] {
 				case "panic":
 					panic("a handler broke")
 				case "error":
 					return errors.New("something of ours broke")
 				}
-				return userErr("error.game_over")
-			}})
+				return mux.Err("error.game_over")
+			})
 			u.click("alice", "board", pattern.Build(tc.end))
 
 			resp := u.rec.only(t)

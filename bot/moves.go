@@ -7,12 +7,13 @@ import (
 	"fmt"
 	"slices"
 	"strings"
-	"unicode/utf8"
 
 	"github.com/bwmarrin/discordgo"
 
 	"github.com/gambitbot/gambit/bot/customid"
 	"github.com/gambitbot/gambit/bot/egress"
+	"github.com/gambitbot/gambit/bot/gamenames"
+	"github.com/gambitbot/gambit/bot/mux"
 	"github.com/gambitbot/gambit/bot/render"
 	"github.com/gambitbot/gambit/engine"
 	"github.com/gambitbot/gambit/storage"
@@ -23,15 +24,15 @@ func checkMover(g *storage.Game, userID string) error {
 	seat := seatOf(g, userID)
 	switch {
 	case seat < 0 && g.Solo():
-		return userErr("move.puzzle_of", "Player", nameIn(g.Kind, g.Players[0]))
+		return mux.Err("move.puzzle_of", "Player", gamenames.Player(g.Kind, g.Players[0]))
 	case seat < 0:
-		return userErr("move.between", "A", nameIn(g.Kind, g.Players[0]), "B", nameIn(g.Kind, g.Players[1]))
+		return mux.Err("move.between", "A", gamenames.Player(g.Kind, g.Players[0]), "B", gamenames.Player(g.Kind, g.Players[1]))
 	case g.Status == storage.StatusPending:
-		return userErr("move.not_started")
+		return mux.Err("move.not_started")
 	case g.Status != storage.StatusActive:
-		return userErr("error.game_over")
+		return mux.Err("error.game_over")
 	case g.Turn != seat:
-		return userErr("move.not_your_turn", "Player", nameIn(g.Kind, g.Players[g.Turn]))
+		return mux.Err("move.not_your_turn", "Player", gamenames.Player(g.Kind, g.Players[g.Turn]))
 	}
 	return nil
 }
@@ -41,7 +42,7 @@ func parseMove(pos engine.Position, text string) (engine.Move, error) {
 	mv, err := engine.ReadMove(pos, text)
 	var bad *engine.MoveError
 	if errors.As(err, &bad) {
-		return 0, userErr("move.illegal", "Move", quote(bad.Text), "Legal", strings.Join(bad.Legal, ", "))
+		return 0, mux.Err("move.illegal", "Move", mux.Quote(bad.Text), "Legal", strings.Join(bad.Legal, ", "))
 	}
 	return mv, err
 }
@@ -57,14 +58,14 @@ func (b moveFlow) checkBoardClick(ctx context.Context, ix *interaction, g *stora
 	if b.endedBehind(ix, g) {
 		return true, b.catchUp(ctx, ix, g)
 	}
-	if err := checkMover(g, ix.user().ID); err != nil {
+	if err := checkMover(g, ix.Caller().ID); err != nil {
 		return false, err
 	}
 	if p["ply"] != render.Ply(g) || !onBoard(ix, g) {
 		if ix.Message != nil && ix.Message.ID == g.MessageID && shownPly(ix.Message.Components) != render.Ply(g) {
 			return true, b.catchUp(ctx, ix, g)
 		}
-		return false, userErr("move.stale")
+		return false, mux.Err("move.stale")
 	}
 	return false, nil
 }
@@ -78,7 +79,7 @@ func checkPickerClick(g *storage.Game, userID string, p customid.Params) error {
 		return err
 	}
 	if p["ply"] != render.Ply(g) {
-		return userErr("move.stale_choice")
+		return mux.Err("move.stale_choice")
 	}
 	return nil
 }
@@ -96,35 +97,35 @@ func onPicker(ix *interaction) bool {
 // nobody else sees it, and a picker the player leaves behind goes stale
 // with the next move.
 func (b moveFlow) clickFile(ctx context.Context, ix *component, g *storage.Game) error {
-	p := ix.params
-	picker := onPicker(ix.interaction)
+	p := ix.Params
+	picker := onPicker(ix.Interaction)
 	if picker {
-		if err := checkPickerClick(g, ix.user().ID, p); err != nil {
+		if err := checkPickerClick(g, ix.Caller().ID, p); err != nil {
 			return err
 		}
-	} else if answered, err := b.checkBoardClick(ctx, ix.interaction, g, p); answered || err != nil {
+	} else if answered, err := b.checkBoardClick(ctx, ix.Interaction, g, p); answered || err != nil {
 		return err
 	}
 	pos, err := position(g)
 	if err != nil {
 		return err
 	}
-	msg, ok := render.CellPicker(ix.lang(), g, pos, p["file"])
+	msg, ok := render.CellPicker(ix.Lang(), g, pos, p["file"])
 	if !ok {
-		return userErr("move.no_column", "Column", quote(p["file"]))
+		return mux.Err("move.no_column", "Column", mux.Quote(p["file"]))
 	}
 	if picker {
-		return ix.update(msg)
+		return ix.Update(msg)
 	}
-	return ix.reply(msg, true)
+	return ix.Reply(msg, true)
 }
 
 // clickCell handles the second click of a two-click move, a cell on the
 // picker: it plays the cell, turns the picker into a confirmation and
 // edits the board.
 func (b moveFlow) clickCell(ctx context.Context, ix *component, g *storage.Game) error {
-	p := ix.params
-	if err := checkPickerClick(g, ix.user().ID, p); err != nil {
+	p := ix.Params
+	if err := checkPickerClick(g, ix.Caller().ID, p); err != nil {
 		return err
 	}
 	pos, err := position(g)
@@ -135,22 +136,22 @@ func (b moveFlow) clickCell(ctx context.Context, ix *component, g *storage.Game)
 	if err != nil {
 		return err
 	}
-	return b.playHuman(ctx, ix.interaction, g, pos, mv, func(text string) error {
-		return ix.update(render.Message{Content: text, Components: []discordgo.MessageComponent{}})
+	return b.playHuman(ctx, ix.Interaction, g, pos, mv, func(text string) error {
+		return ix.Update(render.Message{Content: text, Components: []discordgo.MessageComponent{}})
 	})
 }
 
 // clickMove handles a move button or a cell select on a board.
 func (b moveFlow) clickMove(ctx context.Context, ix *component, g *storage.Game) error {
-	p := ix.params
-	if answered, err := b.checkBoardClick(ctx, ix.interaction, g, p); answered || err != nil {
+	p := ix.Params
+	if answered, err := b.checkBoardClick(ctx, ix.Interaction, g, p); answered || err != nil {
 		return err
 	}
 	cell := p["cell"]
-	if values := ix.values; cell == "" && len(values) == 1 {
+	if values := ix.Values; cell == "" && len(values) == 1 {
 		cell = values[0]
 	}
-	return b.playText(ctx, ix.interaction, g, cell, nil)
+	return b.playText(ctx, ix.Interaction, g, cell, nil)
 }
 
 // playText plays the move written as text (a clicked component's cell, a
@@ -224,9 +225,9 @@ func (b moveFlow) catchUp(ctx context.Context, ix *interaction, g *storage.Game)
 		return err
 	}
 	if !g.Status.Open() {
-		return ix.fail(ix.lang().T("move.behind_ended"))
+		return ix.Fail(ix.Lang().T("move.behind_ended"))
 	}
-	return ix.fail(ix.lang().T("move.behind"))
+	return ix.Fail(ix.Lang().T("move.behind"))
 }
 
 // playedName names mv, about to be played in pos, as the board will
@@ -234,7 +235,7 @@ func (b moveFlow) catchUp(ctx context.Context, ix *interaction, g *storage.Game)
 // and the last-move line do, and other moves in the game's notation.
 func playedName(ix *interaction, g *storage.Game, pos engine.Position, mv engine.Move) string {
 	if gm, err := gameOf(g); err == nil && gm.Moved != nil {
-		return ix.lang().T("move.tile", "Tile", gm.Moved(pos, mv))
+		return ix.Lang().T("move.tile", "Tile", gm.Moved(pos, mv))
 	}
 	return pos.FormatMove(mv)
 }
@@ -248,29 +249,29 @@ func (b moveFlow) playHuman(ctx context.Context, ix *interaction, g *storage.Gam
 	played := playedName(ix, g, pos, mv)
 	changes, err := b.commitMove(ctx, g, pos, mv)
 	if errors.Is(err, storage.ErrConflict) || errors.Is(err, storage.ErrGameOver) {
-		return raceError(err, "move.conflict")
+		return mux.RaceErr(err, "move.conflict")
 	}
 	if err != nil {
 		return err
 	}
-	msg := b.boards.view(g, pos, ix.queueAI(g), changes, "")
+	msg := b.boards.view(g, pos, b.queueAI(ctx, ix, g), changes, "")
 	if confirm == nil {
 		return b.boards.updateBoard(ctx, ix, g, msg)
 	}
-	if err := confirm(ix.lang().T("move.played", "Move", played)); err != nil {
+	if err := confirm(ix.Lang().T("move.played", "Move", played)); err != nil {
 		return err
 	}
 	if err := b.boards.editBoard(ctx, g, msg, webhookToken{}); err != nil {
-		if ix.interactionOnly() {
+		if ix.InteractionOnly() {
 			// No valid token shows the board (reach.go): this interaction
 			// shows it again, as a follow-up that becomes the board.
 			return b.boards.showNewBoard(ctx, ix, g, msg)
 		}
 		b.log.Warn("typed move played but its board not updated", "game", g.ID, "err", err)
 		if code := egress.Code(err); code == discordgo.ErrCodeMissingAccess || code == discordgo.ErrCodeMissingPermissions {
-			return userErr("move.no_permissions", "Move", played)
+			return mux.Err("move.no_permissions", "Move", played)
 		}
-		return userErr("move.no_update", "Move", played)
+		return mux.Err("move.no_update", "Move", played)
 	}
 	return nil
 }
@@ -278,29 +279,29 @@ func (b moveFlow) playHuman(ctx context.Context, ix *interaction, g *storage.Gam
 // cmdMove handles /move cell:<…> [game:<…>]: it finds the game, then plays
 // under the game seam, on the game as reloaded under its lock.
 func (b moveFlow) cmdMove(ctx context.Context, ix *command) error {
-	opts := ix.opts
-	g, err := b.gameHere(ctx, ix.interaction, opts.str("game"))
+	opts := ix.Opts
+	g, err := b.gameHere(ctx, ix.Interaction, opts.Str("game"))
 	if err != nil {
 		return err
 	}
-	return b.onGame(ctx, ix.interaction, string(g.ID), b.typedMove(ix.interaction, opts.str("cell")))
+	return b.onGame(ctx, ix.Interaction, string(g.ID), b.typedMove(ix.Interaction, opts.Str("cell")))
 }
 
 // typedMove plays the move typed in /move.
 func (b moveFlow) typedMove(ix *interaction, cell string) func(context.Context, *storage.Game) error {
 	return func(ctx context.Context, g *storage.Game) error {
-		if err := checkMover(g, ix.user().ID); err != nil {
+		if err := checkMover(g, ix.Caller().ID); err != nil {
 			return err
 		}
-		return b.playText(ctx, ix, g, cell, func(text string) error { return ix.reply(render.Message{Content: text}, true) })
+		return b.playText(ctx, ix, g, cell, func(text string) error { return ix.Reply(render.Message{Content: text}, true) })
 	}
 }
 
 // gamesHere returns the user's active games in the interaction's channel.
 func (b moveFlow) gamesHere(ctx context.Context, ix *interaction) ([]*storage.Game, error) {
-	all, err := b.store.ActiveGames(ctx, storage.User(ix.user().ID))
+	all, err := b.store.ActiveGames(ctx, storage.User(ix.Caller().ID))
 	if err != nil {
-		return nil, fmt.Errorf("bot: games of %s: %w", ix.user().ID, err)
+		return nil, fmt.Errorf("bot: games of %s: %w", ix.Caller().ID, err)
 	}
 	var here []*storage.Game
 	for _, g := range all {
@@ -324,11 +325,11 @@ func (b moveFlow) gameHere(ctx context.Context, ix *interaction, id string) (*st
 				return g, nil
 			}
 		}
-		return nil, userErr("move.no_such_game", "ID", echo(id))
+		return nil, mux.Err("move.no_such_game", "ID", mux.Echo(id))
 	}
 	switch len(here) {
 	case 0:
-		return nil, userErr("move.no_games_here")
+		return nil, mux.Err("move.no_games_here")
 	case 1:
 		return here[0], nil
 	}
@@ -336,40 +337,40 @@ func (b moveFlow) gameHere(ctx context.Context, ix *interaction, id string) (*st
 	for i, g := range here {
 		ids[i] = string(g.ID)
 	}
-	return nil, userErr("move.which", "Count", len(here), "IDs", strings.Join(ids, ", "))
+	return nil, mux.Err("move.which", "Count", len(here), "IDs", strings.Join(ids, ", "))
 }
 
 // completeMove suggests the legal moves of the user's game here, or the
 // games themselves for the game option.
 func (b moveFlow) completeMove(ctx context.Context, ix *autocomplete) error {
-	opts := ix.opts
-	here, err := b.gamesHere(ctx, ix.interaction)
+	opts := ix.Opts
+	here, err := b.gamesHere(ctx, ix.Interaction)
 	if err != nil {
 		return err
 	}
-	typed := strings.ToLower(opts.str(opts.focused))
+	typed := strings.ToLower(opts.Str(opts.Focused))
 	var out []*discordgo.ApplicationCommandOptionChoice
-	if opts.focused == "game" {
+	if opts.Focused == "game" {
 		for _, g := range here {
 			if strings.HasPrefix(strings.ToLower(string(g.ID)), typed) {
-				l := ix.lang()
+				l := ix.Lang()
 				turn := l.T("move.their_move")
-				if g.Turn == seatOf(g, ix.user().ID) {
+				if g.Turn == seatOf(g, ix.Caller().ID) {
 					turn = l.T("move.your_move")
 				}
 				against := l.T("board.solo")
-				if opp, ok := g.Opponent(seatOf(g, ix.user().ID)); ok {
+				if opp, ok := g.Opponent(seatOf(g, ix.Caller().ID)); ok {
 					against = l.T("board.vs", "Player", cmp.Or(opp.Name, l.T("board.a_member"))) // a context-menu challenge knows only the ID
 				}
 				name := fmt.Sprintf("%s · %s %s · %s", g.ID, g.Kind, against, turn)
-				out = append(out, &discordgo.ApplicationCommandOptionChoice{Name: clipWords(name, 100), Value: string(g.ID)})
+				out = append(out, &discordgo.ApplicationCommandOptionChoice{Name: render.ClipWords(name, 100), Value: string(g.ID)})
 			}
 		}
-		return ix.choices(out)
+		return ix.Choices(out)
 	}
-	g := pickForCompletion(here, opts.str("game"), ix.user().ID)
+	g := pickForCompletion(here, opts.Str("game"), ix.Caller().ID)
 	if g == nil {
-		return ix.choices(nil)
+		return ix.Choices(nil)
 	}
 	pos, err := position(g)
 	if err != nil {
@@ -382,7 +383,7 @@ func (b moveFlow) completeMove(ctx context.Context, ix *autocomplete) error {
 		}
 	}
 	slices.SortFunc(out, func(a, b *discordgo.ApplicationCommandOptionChoice) int { return strings.Compare(a.Name, b.Name) })
-	return ix.choices(out)
+	return ix.Choices(out)
 }
 
 // pickForCompletion chooses the game whose moves to suggest: the one named,
@@ -404,25 +405,20 @@ func pickForCompletion(here []*storage.Game, id, userID string) *storage.Game {
 	return nil
 }
 
-// truncate shortens s to at most n runes.
-func truncate(s string, n int) string {
-	r := []rune(s)
-	if len(r) <= n {
-		return s
-	}
-	return string(r[:n-1]) + "…"
-}
-
-// clipWords shortens text for people to at most n runes without cutting a
-// word: at the last space that leaves at least half of it, with "…".
-func clipWords(s string, n int) string {
-	r := []rune(s)
-	if len(r) <= n {
-		return s
-	}
-	cut := n - 1
-	if sp := strings.LastIndex(string(r[:cut+1]), " "); sp >= 0 && utf8.RuneCountInString(s[:sp]) >= n/2 {
-		cut = utf8.RuneCountInString(s[:sp])
-	}
-	return strings.TrimRight(string(r[:cut]), " —·,") + "…"
+// routes declares /move and the components that play a move.
+func (b moveFlow) routes(m *mux.Mux) {
+	m.Command(&discordgo.ApplicationCommand{
+		Name: "move", Description: "Play a move by typing it",
+		Options: []*discordgo.ApplicationCommandOption{
+			{Type: discordgo.ApplicationCommandOptionString, Name: "cell", Description: "The cell or column, e.g. e4 or 4",
+				Required: true, Autocomplete: true, MaxLength: 8},
+			{Type: discordgo.ApplicationCommandOptionString, Name: "game", Description: "Which of your games here (its ID)",
+				Autocomplete: true, MaxLength: 32},
+		},
+	}, b.cmdMove, b.completeMove)
+	games := mux.NewGroup(m, b.withGame)
+	games.Component(customid.Move, b.clickMove)
+	games.Component(customid.Pick, b.clickMove)
+	games.Component(customid.File, b.clickFile)
+	games.Component(customid.Cell, b.clickCell)
 }

@@ -1,115 +1,39 @@
 package bot
 
 import (
-	"cmp"
 	"context"
-	"fmt"
-	"strings"
 
 	"github.com/bwmarrin/discordgo"
 
-	"github.com/gambitbot/gambit/bot/customid"
 	"github.com/gambitbot/gambit/bot/egress"
+	"github.com/gambitbot/gambit/bot/mux"
 	"github.com/gambitbot/gambit/bot/render"
 	"github.com/gambitbot/gambit/storage"
 )
 
-// cmdGames handles /games: the user's open games with links, and buttons
-// to post a board again.
-func (b infoFlow) cmdGames(ctx context.Context, ix *command) error {
-	open, err := b.store.ActiveGames(ctx, storage.User(ix.user().ID))
-	if err != nil {
-		return fmt.Errorf("bot: games of %s: %w", ix.user().ID, err)
-	}
-	if len(open) == 0 {
-		return ix.say("games.none")
-	}
-	l := ix.lang()
-	var lines []string
-	var buttons []discordgo.MessageComponent
-	for i, g := range open {
-		if i == maxListedGames {
-			lines = append(lines, l.T("games.more", "Count", len(open)-i))
-			break
-		}
-		seat := seatOf(g, ix.user().ID)
-		state := l.T("games.waiting")
-		switch {
-		case g.Status == storage.StatusActive && g.Turn == seat:
-			state = l.T("games.your_move")
-		case g.Status == storage.StatusActive:
-			state = l.T("games.their_move")
-		}
-		link := l.T("games.no_board")
-		if g.MessageID != "" {
-			link = "[" + l.T("games.board") + "](" + boardLink(g) + ")"
-		}
-		lines = append(lines, fmt.Sprintf("`%s` %s %s — %s — %s", g.ID, render.Title(l, g.Kind), render.Against(l, g, seat), state, link))
-		if g.Status == storage.StatusActive {
-			buttons = append(buttons, discordgo.Button{
-				Label: l.T("games.repost", "ID", g.ID), Style: discordgo.SecondaryButton, CustomID: customid.Repost.Build(string(g.ID)),
-			})
-		}
-	}
-	return ix.reply(render.Message{
-		Embeds:     []*discordgo.MessageEmbed{{Title: l.T("games.title"), Description: strings.Join(lines, "\n")}},
-		Components: buttonRows(buttons),
-	}, true)
+// gameBoards is what the flow of /games and Re-post (bot/flows/mygames)
+// needs of the boards.
+type gameBoards struct{ boardFlow }
+
+// Message renders g's board as it stands.
+func (b gameBoards) Message(g *storage.Game) (render.Message, error) { return b.gameMessage(g, "") }
+
+// ShowNew shows msg as g's new board through ix (showNewBoard).
+func (b gameBoards) ShowNew(ctx context.Context, ix *mux.Interaction, g *storage.Game, msg render.Message) error {
+	return b.showNewBoard(ctx, ix, g, msg)
 }
 
-// buttonRows lays buttons out five to a row.
-func buttonRows(buttons []discordgo.MessageComponent) []discordgo.MessageComponent {
-	var rows []discordgo.MessageComponent
-	for len(buttons) > 0 {
-		n := min(len(buttons), 5)
-		rows = append(rows, discordgo.ActionsRow{Components: buttons[:n]})
-		buttons = buttons[n:]
-	}
-	return rows
+// Post posts msg as g's new board in its channel (postBoard).
+func (b gameBoards) Post(ctx context.Context, g *storage.Game, msg render.Message) error {
+	return b.postBoard(ctx, g, msg)
 }
 
-// clickRepost posts a fresh board of a game in its channel and retires
-// the old one.
-func (b infoFlow) clickRepost(ctx context.Context, ix *component, g *storage.Game) error {
-	if seatOf(g, ix.user().ID) < 0 {
-		return userErr("games.players_only")
+// Moved turns old, g's board before it was posted again, into a note in
+// the board's language that links to the new one; a board deleted
+// meanwhile is left so, and another failure logged.
+func (b gameBoards) Moved(_ context.Context, old, g *storage.Game, link string) {
+	err := b.egress.EditChannelMessage(old.ChannelID, old.MessageID, render.Note(b.boardLang(g).T("games.moved", "Link", link)))
+	if err != nil && egress.Code(err) != discordgo.ErrCodeUnknownMessage {
+		b.log.Warn("retire old board", "game", g.ID, "err", err)
 	}
-	if g.Status != storage.StatusActive {
-		return userErr("error.game_over")
-	}
-	msg, err := b.boards.gameMessage(g, "")
-	if err != nil {
-		return err
-	}
-	// Answer before calling Discord: a rate-limited post can take longer
-	// than the 3 seconds Discord waits for the answer.
-	if err := ix.deferUpdate(); err != nil {
-		return err
-	}
-	old := *g
-	if ix.interactionOnly() {
-		// Where the bot cannot post, the board follows up this click; the
-		// old one cannot be reached, and a click on it is refused as out
-		// of date.
-		if err := b.boards.showNewBoard(ctx, ix.interaction, g, msg); err != nil {
-			return err
-		}
-		return ix.edit(render.Message{Content: ix.lang().T("games.posted", "ID", g.ID)})
-	}
-	if err := b.boards.postBoard(ctx, g, msg); err != nil {
-		return err
-	}
-	if old.MessageID != "" {
-		err := b.egress.EditChannelMessage(old.ChannelID, old.MessageID, render.Note(b.boards.boardLang(g).T("games.moved", "Link", boardLink(g))))
-		if err != nil && egress.Code(err) != discordgo.ErrCodeUnknownMessage {
-			b.log.Warn("retire old board", "game", g.ID, "err", err)
-		}
-	}
-	return ix.edit(render.Message{Content: ix.lang().T("games.posted", "ID", g.ID)})
-}
-
-// boardLink is the address of a game's board message; a private channel
-// (a DM, a group DM) is under @me.
-func boardLink(g *storage.Game) string {
-	return fmt.Sprintf("https://discord.com/channels/%s/%s/%s", cmp.Or(g.GuildID, "@me"), g.ChannelID, g.MessageID)
 }

@@ -2,7 +2,6 @@ package bot
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"math/rand/v2"
 	"strconv"
@@ -12,7 +11,10 @@ import (
 	"github.com/bwmarrin/discordgo"
 
 	"github.com/gambitbot/gambit/bot/customid"
+	"github.com/gambitbot/gambit/bot/gamenames"
 	"github.com/gambitbot/gambit/bot/i18n"
+	"github.com/gambitbot/gambit/bot/mux"
+	"github.com/gambitbot/gambit/bot/play"
 	"github.com/gambitbot/gambit/bot/render"
 	"github.com/gambitbot/gambit/games"
 	"github.com/gambitbot/gambit/games/catalog"
@@ -39,7 +41,7 @@ var neededPermissions = []struct {
 // nothing to check: in its DM the bot may post, and where it is reached
 // only through interactions, boards live in interaction answers (reach.go).
 func checkChannelPermissions(ix *interaction) error {
-	if ix.GuildID == "" || ix.interactionOnly() || ix.AppPermissions&discordgo.PermissionAdministrator != 0 {
+	if ix.GuildID == "" || ix.InteractionOnly() || ix.AppPermissions&discordgo.PermissionAdministrator != 0 {
 		return nil
 	}
 	var missing []string
@@ -51,7 +53,7 @@ func checkChannelPermissions(ix *interaction) error {
 	if len(missing) == 0 {
 		return nil
 	}
-	return userErr("play.missing_permissions", "Permissions", localized(func(l *i18n.Localizer) string {
+	return mux.Err("play.missing_permissions", "Permissions", mux.Localized(func(l *i18n.Localizer) string {
 		names := make([]string, len(missing))
 		for i, id := range missing {
 			names[i] = l.T(id)
@@ -73,63 +75,63 @@ type gameRequest struct {
 
 // cmdPlay handles /play: against a member, an AI, or (open) anyone here.
 func (b gameFlow) cmdPlay(ctx context.Context, ix *command) error {
-	opts := ix.opts
-	kind, err := opts.kind("game")
+	opts := ix.Opts
+	kind, err := gamenames.Kind(opts, "game")
 	if err != nil {
 		return err
 	}
-	req, err := b.request(ctx, ix.interaction, kind, opts)
+	req, err := b.request(ctx, ix.Interaction, kind, opts)
 	if err != nil {
 		return err
 	}
-	opponentID := opts.user("opponent")
-	aiName := opts.str("ai")
-	open, _, err := opts.flag("open")
+	opponentID := opts.User("opponent")
+	aiName := opts.Str("ai")
+	open, _, err := opts.Flag("open")
 	if err != nil {
 		return err
 	}
 	switch {
 	case open && (opponentID != "" || aiName != ""):
-		return userErr("play.open_alone")
+		return mux.Err("play.open_alone")
 	case open:
-		return b.openChallenge(ctx, ix.interaction, req)
+		return b.openChallenge(ctx, ix.Interaction, req)
 	case opponentID != "" && aiName != "":
-		return userErr("play.both")
+		return mux.Err("play.both")
 	case opponentID != "":
-		return b.challengeUser(ctx, ix.interaction, req, opponentID, ix.resolved)
+		return b.challengeUser(ctx, ix.Interaction, req, opponentID, ix.Resolved)
 	}
 	if aiName == "" {
 		aiName = b.cfg.DefaultAI
 	}
 	info, err := strategies.Lookup(aiName)
 	if err != nil {
-		return userErr("play.no_ai", "Name", quote(aiName))
+		return mux.Err("play.no_ai", "Name", mux.Quote(aiName))
 	}
 	if !info.Supports(string(kind)) {
-		return userErr("play.ai_game", "AI", info.Name, "Game", kind, "Choices", strategyList(string(kind)))
+		return mux.Err("play.ai_game", "AI", info.Name, "Game", kind, "Choices", strategyList(string(kind)))
 	}
 	req.opponent = storage.Player{ID: storage.AI(info.Name), Name: info.Name}
-	_, err = b.startAIGame(ctx, ix.interaction, req)
+	_, err = b.startAIGame(ctx, ix.Interaction, req)
 	return err
 }
 
 // cmdChallenge handles /challenge user:<…> game:<…>: /play with an
 // opponent, in one step; without a user, an open challenge (open.go).
 func (b gameFlow) cmdChallenge(ctx context.Context, ix *command) error {
-	opts := ix.opts
-	kind, err := opts.kind("game")
+	opts := ix.Opts
+	kind, err := gamenames.Kind(opts, "game")
 	if err != nil {
 		return err
 	}
-	req, err := b.request(ctx, ix.interaction, kind, opts)
+	req, err := b.request(ctx, ix.Interaction, kind, opts)
 	if err != nil {
 		return err
 	}
-	opponentID := opts.user("user")
+	opponentID := opts.User("user")
 	if opponentID == "" {
-		return b.openChallenge(ctx, ix.interaction, req)
+		return b.openChallenge(ctx, ix.Interaction, req)
 	}
-	return b.challengeUser(ctx, ix.interaction, req, opponentID, ix.resolved)
+	return b.challengeUser(ctx, ix.Interaction, req, opponentID, ix.Resolved)
 }
 
 // request reads the options a new game of kind shares between /play,
@@ -137,20 +139,20 @@ func (b gameFlow) cmdChallenge(ctx context.Context, ix *command) error {
 // rounds, who moves first, the AI's move time, rated or casual (the
 // server's setting unless given) — and checks that the
 // game is allowed and the board can be kept up to date here.
-func (b gameFlow) request(ctx context.Context, ix *interaction, kind storage.Kind, opts options) (gameRequest, error) {
+func (b gameFlow) request(ctx context.Context, ix *interaction, kind storage.Kind, opts mux.Options) (gameRequest, error) {
 	settings := b.guildSettings(ctx, ix.GuildID)
 	if !settings.Allows(kind) {
-		return gameRequest{}, userErr("play.not_allowed", "Game", titleIn(kind), "Allowed", kindList(settings.AllowedGames))
+		return gameRequest{}, mux.Err("play.not_allowed", "Game", titleIn(kind), "Allowed", gamenames.List(settings.AllowedGames))
 	}
-	req := gameRequest{kind: kind, me: playerOf(ix.user()), first: "me", moveTime: settings.MoveTime, casual: settings.Casual}
-	if rated, given, err := opts.flag("rated"); err != nil {
+	req := gameRequest{kind: kind, me: play.PlayerOf(ix.Caller()), first: "me", moveTime: settings.MoveTime, casual: settings.Casual}
+	if rated, given, err := opts.Flag("rated"); err != nil {
 		return gameRequest{}, err
 	} else if given {
 		req.casual = !rated
 	}
-	if f := opts.str("first"); f != "" {
+	if f := opts.Str("first"); f != "" {
 		if f != "me" && f != "opponent" && f != "random" {
-			return gameRequest{}, userErr("play.first_choice")
+			return gameRequest{}, mux.Err("play.first_choice")
 		}
 		req.first = f
 	}
@@ -158,21 +160,21 @@ func (b gameFlow) request(ctx context.Context, ix *interaction, kind storage.Kin
 	if err != nil {
 		return gameRequest{}, fmt.Errorf("bot: new game: %w", err)
 	}
-	if r, given, err := opts.integer("rounds"); err != nil {
+	if r, given, err := opts.Integer("rounds"); err != nil {
 		return gameRequest{}, err
 	} else if given {
 		rng := gm.Setup.Rounds
 		if rng == nil {
-			return gameRequest{}, userErr("play.rounds_only", "Games", withRounds())
+			return gameRequest{}, mux.Err("play.rounds_only", "Games", withRounds())
 		}
 		if r < int64(rng.Min) || r > int64(rng.Max) {
-			return gameRequest{}, userErr("play.rounds_range", "Min", rng.Min, "Max", rng.Max)
+			return gameRequest{}, mux.Err("play.rounds_range", "Min", rng.Min, "Max", rng.Max)
 		}
 		req.rounds = int(r)
 	} else if rng := gm.Setup.Rounds; rng != nil {
 		req.rounds = rng.Default
 	}
-	if d, given, err := opts.seconds("movetime", 100*time.Millisecond, MaxMoveTime); err != nil {
+	if d, given, err := opts.Seconds("movetime", 100*time.Millisecond, MaxMoveTime); err != nil {
 		return gameRequest{}, err
 	} else if given {
 		req.moveTime = d
@@ -195,18 +197,18 @@ func (b gameFlow) checkOpponent(ix *interaction, kind storage.Kind, opponentID s
 		opponent, member = resolved.Users[opponentID], resolved.Members[opponentID] != nil
 	}
 	switch {
-	case opponentID == ix.user().ID && kind == "":
-		return nil, userErr("play.yourself_any")
-	case opponentID == ix.user().ID:
-		return nil, userErr("play.yourself", "Game", kind, "AI", b.cfg.DefaultAI)
+	case opponentID == ix.Caller().ID && kind == "":
+		return nil, mux.Err("play.yourself_any")
+	case opponentID == ix.Caller().ID:
+		return nil, mux.Err("play.yourself", "Game", kind, "AI", b.cfg.DefaultAI)
 	case opponent == nil:
-		return nil, userErr("play.no_member")
+		return nil, mux.Err("play.no_member")
 	case opponent.Bot:
-		return nil, userErr("play.bot_opponent", "Name", opponent.Username)
+		return nil, mux.Err("play.bot_opponent", "Name", opponent.Username)
 	case ix.GuildID != "" && !member:
-		return nil, userErr("play.not_a_member", "Name", opponent.Username)
+		return nil, mux.Err("play.not_a_member", "Name", opponent.Username)
 	case ix.Context == discordgo.InteractionContextBotDM:
-		return nil, userErr("play.not_in_dm")
+		return nil, mux.Err("play.not_in_dm")
 	}
 	return opponent, nil
 }
@@ -218,7 +220,7 @@ func (b gameFlow) challengeUser(ctx context.Context, ix *interaction, req gameRe
 	if err != nil {
 		return err
 	}
-	req.opponent = playerOf(opponent)
+	req.opponent = play.PlayerOf(opponent)
 	_, err = b.challenge(ctx, ix, req)
 	return err
 }
@@ -228,51 +230,40 @@ func (b gameFlow) challengeUser(ctx context.Context, ix *interaction, req gameRe
 // second for an open challenge instead; choosing one posts the challenge
 // (clickChallengePick).
 func (b gameFlow) cmdChallengeMenu(ctx context.Context, ix *command) error {
-	if _, err := b.checkOpponent(ix.interaction, "", ix.target, ix.resolved); err != nil {
+	if _, err := b.checkOpponent(ix.Interaction, "", ix.Target, ix.Resolved); err != nil {
 		return err
 	}
 	settings := b.guildSettings(ctx, ix.GuildID)
-	var choices []discordgo.SelectMenuOption
-	for _, g := range duels() {
+	var allowed []storage.Kind
+	for _, g := range gamenames.Duels() {
 		if settings.Allows(storage.Kind(g.Name)) {
-			choices = append(choices, discordgo.SelectMenuOption{Label: render.Title(ix.lang(), storage.Kind(g.Name)), Value: g.Name})
+			allowed = append(allowed, storage.Kind(g.Name))
 		}
 	}
-	if len(choices) == 0 {
-		return userErr("play.no_duel_allowed")
+	if len(allowed) == 0 {
+		return mux.Err("play.no_duel_allowed")
 	}
-	return ix.reply(render.Message{
-		Content: ix.lang().T("play.menu_question", "User", ix.target),
-		Components: []discordgo.MessageComponent{discordgo.ActionsRow{Components: []discordgo.MessageComponent{
-			discordgo.SelectMenu{CustomID: customid.ChallengePick.Build(ix.target), Placeholder: ix.lang().T("play.menu_placeholder"), Options: choices},
-		}}, discordgo.ActionsRow{Components: []discordgo.MessageComponent{
-			discordgo.SelectMenu{CustomID: customid.ChallengePick.Build(anyoneHere), Placeholder: ix.lang().T("play.menu_anyone"), Options: choices},
-		}}},
-	}, true)
+	return ix.Reply(render.ChallengeMenu(ix.Lang(), ix.Target, allowed), true)
 }
-
-// anyoneHere is the user of the challenge menu's select that posts an
-// open challenge: no Discord user ID is a word.
-const anyoneHere = "anyone"
 
 // clickChallengePick posts the challenge chosen in the challenge menu's
 // select, with the game's default options, as a new message.
 func (b gameFlow) clickChallengePick(ctx context.Context, ix *component) error {
-	p := ix.params
-	values := ix.values
+	p := ix.Params
+	values := ix.Values
 	if len(values) != 1 {
-		return userErr("play.pick_one")
+		return mux.Err("play.pick_one")
 	}
 	kind := storage.Kind(values[0])
-	if !isDuel(kind) {
-		return userErr("play.unknown_game", "Name", echo(values[0]), "Choices", duelNames())
+	if !gamenames.IsDuel(kind) {
+		return mux.Err("play.unknown_game", "Name", mux.Echo(values[0]), "Choices", gamenames.DuelNames())
 	}
-	req, err := b.request(ctx, ix.interaction, kind, optionsOf(nil))
+	req, err := b.request(ctx, ix.Interaction, kind, mux.Options{})
 	if err != nil {
 		return err
 	}
-	if p["user"] == anyoneHere {
-		return b.openChallenge(ctx, ix.interaction, req)
+	if p["user"] == customid.AnyoneHere {
+		return b.openChallenge(ctx, ix.Interaction, req)
 	}
 	if err := b.checkPick(ix); err != nil {
 		return err
@@ -281,7 +272,7 @@ func (b gameFlow) clickChallengePick(ctx context.Context, ix *component) error {
 	// when it offered the select), so the game knows them by ID: boards
 	// mention users by ID anyway.
 	req.opponent = storage.Player{ID: storage.User(p["user"])}
-	_, err = b.challenge(ctx, ix.interaction, req)
+	_, err = b.challenge(ctx, ix.Interaction, req)
 	return err
 }
 
@@ -293,12 +284,12 @@ func (b gameFlow) clickChallengePick(ctx context.Context, ix *component) error {
 // the message the click came from, which Discord sends with the click and
 // only the bot writes.
 func (b gameFlow) checkPick(ix *component) error {
-	user := ix.params["user"]
+	user := ix.Params["user"]
 	switch {
 	case !snowflake(user) || user == b.appID:
-		return userErr("play.no_member")
-	case user == ix.user().ID:
-		return userErr("play.yourself_short")
+		return mux.Err("play.no_member")
+	case user == ix.Caller().ID:
+		return mux.Err("play.yourself_short")
 	}
 	offered := false
 	if ix.Message != nil {
@@ -306,7 +297,7 @@ func (b gameFlow) checkPick(ix *component) error {
 		_, offered = shownControl(ix.Message.Components, customid.Pattern(customid.ChallengePick.Build(user)))
 	}
 	if !offered {
-		return userErr("play.no_member")
+		return mux.Err("play.no_member")
 	}
 	return nil
 }
@@ -318,32 +309,12 @@ func snowflake(id string) bool {
 	return err == nil && n > 0 && strconv.FormatUint(n, 10) == id
 }
 
-// kindList names games for people: "Connect Four, Tic-Tac-Toe".
-func kindList(kinds []storage.Kind) localized {
-	return func(l *i18n.Localizer) string {
-		s := make([]string, len(kinds))
-		for i, k := range kinds {
-			s[i] = render.Title(l, k)
-		}
-		return strings.Join(s, ", ")
-	}
-}
-
 func strategyList(game string) string {
 	var names []string
 	for _, i := range strategies.ForGame(game) {
 		names = append(names, i.Name)
 	}
 	return strings.Join(names, ", ")
-}
-
-// playerOf returns the player of a Discord user.
-func playerOf(u *discordgo.User) storage.Player {
-	name := u.GlobalName
-	if name == "" {
-		name = u.Username
-	}
-	return storage.Player{ID: storage.User(u.ID), Name: name}
 }
 
 // limits are the caps of one member's games, from the configuration.
@@ -356,7 +327,7 @@ func (b gameFlow) limits() storage.Limits {
 // commands cannot overshoot them; a member at a cap is told which.
 func (b gameFlow) createGame(ctx context.Context, g *storage.Game) error {
 	if err := b.store.CreateGame(ctx, g, b.limits()); err != nil {
-		return limitRefusal(fmt.Errorf("bot: create game: %w", err))
+		return play.LimitRefusal(fmt.Errorf("bot: create game: %w", err))
 	}
 	return nil
 }
@@ -371,20 +342,7 @@ func (b gameFlow) checkLimits(ctx context.Context, userID string, challenge bool
 	if err != nil {
 		return fmt.Errorf("bot: games of %s: %w", userID, err)
 	}
-	return limitRefusal(b.limits().Check(p, open, challenge))
-}
-
-// limitRefusal turns an error carrying a *storage.LimitError into the
-// member's explanation and returns any other error as it is.
-func limitRefusal(err error) error {
-	var le *storage.LimitError
-	if !errors.As(err, &le) {
-		return err
-	}
-	if le.Limit == storage.LimitChallenges {
-		return userErr("play.too_many_challenges", "Count", le.Count)
-	}
-	return userErr("play.too_many_games", "Count", le.Count)
+	return play.LimitRefusal(b.limits().Check(p, open, challenge))
 }
 
 // newGame returns the record of a requested game, not yet stored.
@@ -432,12 +390,12 @@ func (b gameFlow) startAIGame(ctx context.Context, ix *interaction, req gameRequ
 	if err := b.createGame(ctx, g); err != nil {
 		return nil, err
 	}
-	return g, ix.hold(g.ID, func() error {
+	return g, b.holdGame(ctx, ix, g.ID, func() error {
 		pos, err := position(g)
 		if err != nil {
 			return err
 		}
-		return b.boards.showNewBoard(ctx, ix, g, b.boards.view(g, pos, ix.queueAI(g), nil, ""))
+		return b.boards.showNewBoard(ctx, ix, g, b.boards.view(g, pos, b.queueAI(ctx, ix, g), nil, ""))
 	})
 }
 
@@ -450,30 +408,38 @@ func (b gameFlow) challenge(ctx context.Context, ix *interaction, req gameReques
 	if err := b.createGame(ctx, g); err != nil {
 		return nil, err
 	}
-	return g, ix.hold(g.ID, func() error {
+	return g, b.holdGame(ctx, ix, g.ID, func() error {
 		return b.boards.showNewBoard(ctx, ix, g, b.boards.view(g, nil, nil, nil, ""))
 	})
 }
 
-// completeAI suggests, for the ai option of /play and /help, the AI
-// strategies that play the chosen game (every one if none is chosen).
-func (b gameFlow) completeAI(_ context.Context, ix *autocomplete) error {
-	opts := ix.opts
-	if opts.focused != "ai" {
-		return ix.choices(nil)
-	}
-	typed := strings.ToLower(opts.str("ai"))
-	var out []*discordgo.ApplicationCommandOptionChoice
-	for _, info := range strategies.All() {
-		if kind := opts.str("game"); kind != "" && !info.Supports(kind) {
-			continue
-		}
-		name := render.AIName(ix.lang(), info)
-		if !strings.Contains(info.Name, typed) && !strings.Contains(strings.ToLower(info.DisplayName), typed) &&
-			!strings.Contains(strings.ToLower(name), typed) {
-			continue
-		}
-		out = append(out, &discordgo.ApplicationCommandOptionChoice{Name: clipWords(render.AILabel(ix.lang(), storage.Kind(opts.str("game")), info), 100), Value: info.Name})
-	}
-	return ix.choices(out)
+// routes declares the commands that start games, and Rematch.
+func (b gameFlow) routes(m *mux.Mux) {
+	m.Command(&discordgo.ApplicationCommand{
+		Name: "play", Description: "Start a game against someone or against an AI",
+		Options: []*discordgo.ApplicationCommandOption{
+			gamenames.DuelOption(true),
+			{Type: discordgo.ApplicationCommandOptionUser, Name: "opponent", Description: "Challenge this member"},
+			{Type: discordgo.ApplicationCommandOptionString, Name: "ai", Description: "Play this AI strategy", Autocomplete: true,
+				MaxLength: gamenames.MaxAIName},
+			roundsOption(), firstOption(),
+			{Type: discordgo.ApplicationCommandOptionNumber, Name: "movetime", Description: "AI seconds per move",
+				MinValue: mux.Ptr(0.1), MaxValue: MaxMoveTime.Seconds()},
+			ratedOption(),
+			{Type: discordgo.ApplicationCommandOptionBoolean, Name: "open", Description: "Post the challenge for anyone here to accept"},
+		},
+	}, b.cmdPlay, gamenames.CompleteAI)
+	m.Command(&discordgo.ApplicationCommand{
+		// Without a user the challenge is open: anyone here may accept
+		// it. Discord wants required options first, so game leads.
+		Name: "challenge", Description: "Challenge someone to a game",
+		Options: []*discordgo.ApplicationCommandOption{
+			gamenames.DuelOption(true),
+			{Type: discordgo.ApplicationCommandOptionUser, Name: "user", Description: "Who to challenge (leave out: anyone here may accept)"},
+			roundsOption(), firstOption(), ratedOption(),
+		},
+	}, b.cmdChallenge, nil)
+	m.Command(&discordgo.ApplicationCommand{Name: challengeMenu, Type: discordgo.UserApplicationCommand}, b.cmdChallengeMenu, nil)
+	m.Component(customid.Rematch, b.clickRematch) // the seam for the old game, then a new one (rematch.go)
+	m.Component(customid.ChallengePick, b.clickChallengePick)
 }

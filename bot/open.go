@@ -2,11 +2,10 @@ package bot
 
 import (
 	"context"
-	"errors"
-	"fmt"
 
 	"github.com/bwmarrin/discordgo"
 
+	"github.com/gambitbot/gambit/bot/mux"
 	"github.com/gambitbot/gambit/storage"
 )
 
@@ -23,76 +22,9 @@ import (
 // lock.
 func (b gameFlow) openChallenge(ctx context.Context, ix *interaction, req gameRequest) error {
 	if ix.Context == discordgo.InteractionContextBotDM {
-		return userErr("open.not_in_dm")
+		return mux.Err("open.not_in_dm")
 	}
 	req.opponent = storage.Player{ID: storage.Anyone}
 	_, err := b.challenge(ctx, ix, req)
 	return err
-}
-
-// checkTake refuses a click on an open challenge's Accept unless the
-// challenge is still open and the clicker is not its challenger; a
-// challenge another member took is named as theirs. An open challenge is
-// for anyone in its channel: a click that is not on its message (a forged
-// custom ID) names a game the clicker may not see, and is answered as one
-// that does not exist.
-func checkTake(ix *interaction, g *storage.Game) error {
-	user := ix.user().ID
-	switch {
-	case !onBoard(ix, g):
-		return userErr("error.no_game", "ID", g.ID)
-	case g.OpenChallenge() && g.Status == storage.StatusPending:
-		if seatOf(g, user) == 0 {
-			return userErr("open.own")
-		}
-		return nil
-	case (g.Status == storage.StatusActive || g.Status.Ended()) && seatOf(g, user) < 0:
-		return userErr("open.taken", "Player", nameIn(g.Kind, g.Players[1]))
-	}
-	return checkChallenge(ix, g, false)
-}
-
-// clickTake accepts an open challenge for the clicker and shows the board
-// in the challenge's message.
-func (b gameFlow) clickTake(ctx context.Context, ix *component, g *storage.Game) error {
-	if b.moves.endedBehind(ix.interaction, g) {
-		return b.moves.catchUp(ctx, ix.interaction, g)
-	}
-	if err := checkTake(ix.interaction, g); err != nil {
-		return err
-	}
-	if err := b.boards.adoptBoard(ctx, ix.interaction, g); err != nil {
-		return err
-	}
-	g.Players = []storage.Player{g.Players[0], playerOf(ix.user())}
-	if err := b.begin(ctx, g); err != nil {
-		return err
-	}
-	if err := b.store.TakeChallenge(ctx, g, b.limits()); err != nil {
-		return b.takeRefusal(ctx, ix.interaction, g.ID, err)
-	}
-	pos, err := position(g)
-	if err != nil {
-		return err
-	}
-	return b.boards.updateBoard(ctx, ix.interaction, g, b.boards.view(g, pos, nil, nil, ""))
-}
-
-// takeRefusal explains a take the store refused: taken first by another
-// member or ended meanwhile (by another process: this one holds the
-// game's lock), the clicker at their cap, or a lost race.
-func (b gameFlow) takeRefusal(ctx context.Context, ix *interaction, id storage.GameID, err error) error {
-	switch {
-	case errors.Is(err, storage.ErrTaken), errors.Is(err, storage.ErrGameOver):
-		now, lerr := b.store.Game(ctx, id)
-		if lerr != nil {
-			return fmt.Errorf("bot: take challenge %s: %w", id, errors.Join(err, lerr))
-		}
-		if refusal := checkTake(ix, now); refusal != nil {
-			return refusal
-		}
-	case errors.Is(err, storage.ErrLimit):
-		return limitRefusal(err)
-	}
-	return answerConflict(err, "take challenge", id)
 }

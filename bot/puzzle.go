@@ -11,6 +11,8 @@ import (
 	"github.com/bwmarrin/discordgo"
 
 	"github.com/gambitbot/gambit/bot/customid"
+	"github.com/gambitbot/gambit/bot/mux"
+	"github.com/gambitbot/gambit/bot/play"
 	"github.com/gambitbot/gambit/bot/render"
 	"github.com/gambitbot/gambit/engine"
 	"github.com/gambitbot/gambit/games"
@@ -61,10 +63,10 @@ func puzzleDefinition() *discordgo.ApplicationCommand {
 	return &discordgo.ApplicationCommand{
 		Name: "puzzle", Description: "Solve a puzzle on your own: sliding tiles or N-Queens",
 		Options: []*discordgo.ApplicationCommandOption{
-			choiceOption("game", "The puzzle", true, choices),
-			choiceOption("difficulty", "Sliding tiles: how many moves the best solution takes (default: medium)", false, levels),
+			mux.ChoiceOption("game", "The puzzle", true, choices),
+			mux.ChoiceOption("difficulty", "Sliding tiles: how many moves the best solution takes (default: medium)", false, levels),
 			{Type: discordgo.ApplicationCommandOptionInteger, Name: "n", Description: "N-Queens: the board's side (default: 8)",
-				MinValue: ptr(4.0), MaxValue: maxQueensN},
+				MinValue: mux.Ptr(4.0), MaxValue: maxQueensN},
 		},
 	}
 }
@@ -72,31 +74,31 @@ func puzzleDefinition() *discordgo.ApplicationCommand {
 // cmdPuzzle handles /puzzle: it deals the puzzle, stores it as the
 // member's solo game and shows its board.
 func (b soloFlow) cmdPuzzle(ctx context.Context, ix *command) error {
-	opts := ix.opts
-	gm, err := catalog.Lookup(opts.str("game"))
+	opts := ix.Opts
+	gm, err := catalog.Lookup(opts.Str("game"))
 	if err != nil || !gm.Solo() {
-		return userErr("puzzle.unknown", "Name", quote(opts.str("game")), "Choices", soloNames())
+		return mux.Err("puzzle.unknown", "Name", mux.Quote(opts.Str("game")), "Choices", soloNames())
 	}
-	n, given, err := opts.integer("n")
+	n, given, err := opts.Integer("n")
 	switch {
 	case err != nil:
 		return err
 	case given && gm.Setup.Size == nil:
-		return userErr("puzzle.n_only")
+		return mux.Err("puzzle.n_only")
 	case given && (n < 4 || n > maxQueensN):
-		return userErr("puzzle.n_range", "Max", maxQueensN)
-	case opts.has("difficulty") && gm.Setup.Size != nil:
-		return userErr("puzzle.difficulty_tiles")
+		return mux.Err("puzzle.n_range", "Max", maxQueensN)
+	case opts.Has("difficulty") && gm.Setup.Size != nil:
+		return mux.Err("puzzle.difficulty_tiles")
 	}
 	level := difficulties[1]
-	if name := opts.str("difficulty"); name != "" {
+	if name := opts.Str("difficulty"); name != "" {
 		i := indexOf(difficulties, func(d puzzles.Level) bool { return d.Name == name })
 		if i < 0 {
-			return userErr("puzzle.difficulty_choice")
+			return mux.Err("puzzle.difficulty_choice")
 		}
 		level = difficulties[i]
 	}
-	return b.dealPuzzle(ctx, ix.interaction, gm, int(n), level)
+	return b.dealPuzzle(ctx, ix.Interaction, gm, int(n), level)
 }
 
 // dealPuzzle deals a puzzle of gm (N-Queens of side n) at level and
@@ -126,7 +128,7 @@ func (b soloFlow) dealPuzzle(ctx context.Context, ix *interaction, gm *games.Gam
 func (b soloFlow) startSolo(ctx context.Context, ix *interaction, gm *games.Game, pos engine.Position, day string, created func(*storage.Game) error) error {
 	g := &storage.Game{
 		Kind: storage.Kind(gm.Name), Status: storage.StatusActive,
-		Players:  []storage.Player{playerOf(ix.user())},
+		Players:  []storage.Player{play.PlayerOf(ix.Caller())},
 		Settings: storage.Settings{Daily: day},
 		Start:    pos.String(),
 		Position: pos.String(),
@@ -135,7 +137,7 @@ func (b soloFlow) startSolo(ctx context.Context, ix *interaction, gm *games.Game
 	if err := b.games.createGame(ctx, g); err != nil {
 		return err
 	}
-	return ix.hold(g.ID, func() error {
+	return b.holdGame(ctx, ix, g.ID, func() error {
 		if created != nil {
 			if err := created(g); err != nil {
 				return err
@@ -206,13 +208,13 @@ func (b soloFlow) optimum(ctx context.Context, g *storage.Game) int {
 // and a click on an outdated board.
 func checkPuzzler(ix *interaction, g *storage.Game, p customid.Params) error {
 	if !g.Solo() {
-		return userErr("puzzle.not_puzzle")
+		return mux.Err("puzzle.not_puzzle")
 	}
-	if err := checkMover(g, ix.user().ID); err != nil {
+	if err := checkMover(g, ix.Caller().ID); err != nil {
 		return err
 	}
 	if p["ply"] != render.Ply(g) || !onBoard(ix, g) {
-		return userErr("puzzle.stale")
+		return mux.Err("puzzle.stale")
 	}
 	pos, err := position(g)
 	if err != nil {
@@ -226,7 +228,7 @@ func checkPuzzler(ix *interaction, g *storage.Game, p customid.Params) error {
 // start): waiting for it would miss Discord's 3-second deadline.
 func solverReady(pos engine.Position) error {
 	if !puzzles.Ready(pos) {
-		return userErr("puzzle.preparing")
+		return mux.Err("puzzle.preparing")
 	}
 	return nil
 }
@@ -242,7 +244,7 @@ func shortestHere(ctx context.Context, g *storage.Game) (engine.Position, []engi
 	defer cancel()
 	moves, err := puzzles.Shortest(ctx, pos)
 	if errors.Is(err, context.DeadlineExceeded) {
-		return nil, nil, userErr("puzzle.solver_timeout")
+		return nil, nil, mux.Err("puzzle.solver_timeout")
 	}
 	if err != nil {
 		return nil, nil, fmt.Errorf("bot: solve game %s: %w", g.ID, err)
@@ -254,8 +256,8 @@ func shortestHere(ctx context.Context, g *storage.Game) (engine.Position, []engi
 // solution. A hint changes nothing on the board; the game counts it, and
 // its result says how many were used.
 func (b soloFlow) clickHint(ctx context.Context, ix *component, g *storage.Game) error {
-	p := ix.params
-	if err := checkPuzzler(ix.interaction, g, p); err != nil {
+	p := ix.Params
+	if err := checkPuzzler(ix.Interaction, g, p); err != nil {
 		return err
 	}
 	pos, moves, err := shortestHere(ctx, g)
@@ -263,33 +265,20 @@ func (b soloFlow) clickHint(ctx context.Context, ix *component, g *storage.Game)
 		return err
 	}
 	if len(moves) == 0 {
-		return userErr("puzzle.solved_already")
+		return mux.Err("puzzle.solved_already")
 	}
 	gm, err := gameOf(g)
 	if err != nil {
 		return err
 	}
-	name := moveName(gm, pos, moves[0]) // a sliding tile's number, which /move takes too
+	name := render.MoveName(gm, pos, moves[0]) // a sliding tile's number, which /move takes too
 	g.Hints++
 	if err := b.store.UpdateGame(ctx, g); err != nil {
 		return fmt.Errorf("bot: count a hint in puzzle %s: %w", g.ID, err)
 	}
 	b.countDailyHint(ctx, g)
-	return ix.say("puzzle.hint", "Move", name, "Cell", name,
-		"Moves", render.Plural(ix.lang(), len(moves), "move"))
-}
-
-// moveName names a move as the board shows it: the label of the cell it
-// plays on (a sliding tile's number), else the move's notation.
-func moveName(gm *games.Game, pos engine.Position, m engine.Move) string {
-	for _, row := range gm.Look.Board(pos, nil).Rows {
-		for _, c := range row {
-			if c.Move == m && c.Label != "" {
-				return c.Label
-			}
-		}
-	}
-	return pos.FormatMove(m)
+	return ix.Say("puzzle.hint", "Move", name, "Cell", name,
+		"Moves", render.Plural(ix.Lang(), len(moves), "move"))
 }
 
 // clickSolve plays a shortest solution out on the board. The puzzle then
@@ -297,8 +286,8 @@ func moveName(gm *games.Game, pos engine.Position, m engine.Move) string {
 // never counts as the player's own solve; its moves used are the
 // player's own.
 func (b soloFlow) clickSolve(ctx context.Context, ix *component, g *storage.Game) error {
-	p := ix.params
-	if err := checkPuzzler(ix.interaction, g, p); err != nil {
+	p := ix.Params
+	if err := checkPuzzler(ix.Interaction, g, p); err != nil {
 		return err
 	}
 	pos, moves, err := shortestHere(ctx, g)
@@ -312,7 +301,7 @@ func (b soloFlow) clickSolve(ctx context.Context, ix *component, g *storage.Game
 	own := len(g.Moves)
 	names := make([]string, len(moves)) // as the board names them: the tiles that slide
 	for i, m := range moves {
-		names[i] = moveName(gm, pos, m)
+		names[i] = render.MoveName(gm, pos, m)
 		c := gm.Play(pos, m)
 		g.Moves = append(g.Moves, c.Move)
 		g.Last = &storage.LastMove{Move: c.Move, Changed: c.Changed}
@@ -322,22 +311,22 @@ func (b soloFlow) clickSolve(ctx context.Context, ix *component, g *storage.Game
 	res := storage.Result{Winner: storage.Nobody, Outcome: storage.SolvedByGambit, MovesUsed: own}
 	_, err = b.store.FinishGame(ctx, g, res)
 	if errors.Is(err, storage.ErrConflict) || errors.Is(err, storage.ErrGameOver) {
-		return raceError(err, "puzzle.conflict")
+		return mux.RaceErr(err, "puzzle.conflict")
 	}
 	if err != nil {
 		return fmt.Errorf("bot: solve game %s: %w", g.ID, err)
 	}
 	l := b.boards.boardLang(g)
 	notice := l.T("puzzle.solved_by_gambit", "Moves", render.Plural(l, len(moves), "move"), "Line", strings.Join(names, " "))
-	return b.boards.updateBoard(ctx, ix.interaction, g, b.boards.view(g, pos, nil, nil, notice))
+	return b.boards.updateBoard(ctx, ix.Interaction, g, b.boards.view(g, pos, nil, nil, notice))
 }
 
 // clickCompare shows, privately, the solvers side by side on the board's
 // position: it answers at once and the workers fill the answer in
 // (compare.go). A click while the puzzle's comparison runs is told so.
 func (b soloFlow) clickCompare(ctx context.Context, ix *component, g *storage.Game) error {
-	p := ix.params
-	if err := checkPuzzler(ix.interaction, g, p); err != nil {
+	p := ix.Params
+	if err := checkPuzzler(ix.Interaction, g, p); err != nil {
 		return err
 	}
 	pos, err := position(g)
@@ -349,7 +338,28 @@ func (b soloFlow) clickCompare(ctx context.Context, ix *component, g *storage.Ga
 		return fmt.Errorf("bot: compare on game %s: %w", g.ID, err)
 	}
 	if !b.compares.claim(g.ID) {
-		return userErr("compare.running")
+		return mux.Err("compare.running")
 	}
-	return b.startComparison(ix.interaction, g, pos, entrants)
+	return b.startComparison(ix.Interaction, g, pos, entrants)
+}
+
+// routes declares /puzzle and /daily and the components of puzzles:
+// Hint, Solve and Compare on a solo board, and the daily and practice
+// puzzles' buttons.
+func (b soloFlow) routes(m *mux.Mux) {
+	m.Command(puzzleDefinition(), b.cmdPuzzle, nil)
+	m.Command(dailyDefinition(), b.cmdDaily, nil)
+	games := mux.NewGroup(m, b.withGame)
+	games.Component(customid.Hint, b.clickHint)
+	games.Component(customid.Solve, b.clickSolve)
+	games.Component(customid.Compare, b.clickCompare)
+	m.Component(customid.DailyPlay, b.clickDailyPlay)
+	m.Component(customid.DailyMove, b.clickDailyMove)
+	m.Component(customid.DailyHint, b.clickDailyHint)
+	m.Component(customid.DailyGiveUp, b.clickDailyGiveUp)
+	m.Component(customid.NewPuzzle, b.clickNewPuzzle)
+	m.Component(customid.PracticeNew, b.clickPracticeNew)
+	m.Component(customid.PracticeMove, b.clickPracticeMove)
+	m.Component(customid.PracticeHint, b.clickPracticeHint)
+	m.Component(customid.PracticeGiveUp, b.clickPracticeGiveUp)
 }

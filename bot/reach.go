@@ -4,8 +4,6 @@ import (
 	"sync"
 	"time"
 
-	"github.com/bwmarrin/discordgo"
-
 	"github.com/gambitbot/gambit/storage"
 )
 
@@ -28,24 +26,6 @@ import (
 // click on it (catchUp), and a move made outside the board
 // posts the board again as the interaction's follow-up. Tokens are never
 // logged (redact.go).
-
-// interactionOnly reports whether the bot can reach the interaction's
-// channel only through interactions: a group DM, or a server where the app
-// is installed to the user but not to the server.
-func (ix *interaction) interactionOnly() bool {
-	switch ix.Context {
-	case discordgo.InteractionContextBotDM:
-		return false
-	case discordgo.InteractionContextPrivateChannel:
-		return true
-	}
-	if ix.GuildID == "" {
-		return true
-	}
-	owners := ix.AuthorizingIntegrationOwners
-	_, guildInstall := owners[discordgo.ApplicationIntegrationGuildInstall]
-	return len(owners) > 0 && !guildInstall
-}
 
 // reach remembers what the bot learnt about reaching boards: the latest
 // token showing each game's board, and the channels it can reach only

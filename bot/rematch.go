@@ -7,6 +7,8 @@ import (
 
 	"github.com/bwmarrin/discordgo"
 
+	"github.com/gambitbot/gambit/bot/mux"
+	"github.com/gambitbot/gambit/bot/play"
 	"github.com/gambitbot/gambit/bot/render"
 	"github.com/gambitbot/gambit/storage"
 )
@@ -24,34 +26,34 @@ import (
 // game's lock released; only then is the new game created, under its own
 // lock — which may share the old one's stripe (see hold).
 func (b gameFlow) clickRematch(ctx context.Context, ix *component) error {
-	p := ix.params
+	p := ix.Params
 	var (
 		req gameRequest
 		old *storage.Game
 	)
-	err := b.onGame(ctx, ix.interaction, p["game"], func(ctx context.Context, g *storage.Game) (err error) {
+	err := b.onGame(ctx, ix.Interaction, p["game"], func(ctx context.Context, g *storage.Game) (err error) {
 		old = g
-		req, err = b.takeRematch(ctx, ix.interaction, g)
+		req, err = b.takeRematch(ctx, ix.Interaction, g)
 		return err
 	})
 	if err != nil {
 		return err
 	}
-	if err := ix.deferUpdate(); err != nil {
+	if err := ix.DeferUpdate(); err != nil {
 		b.releaseRematch(ctx, old.ID)
 		return err
 	}
 	var g *storage.Game
 	if req.opponent.ID.IsAI() {
-		g, err = b.startAIGame(ctx, ix.interaction, req)
+		g, err = b.startAIGame(ctx, ix.Interaction, req)
 	} else {
-		g, err = b.challenge(ctx, ix.interaction, req)
+		g, err = b.challenge(ctx, ix.Interaction, req)
 	}
 	if g == nil {
 		b.releaseRematch(ctx, old.ID) // nothing started: the players may ask again
 		return err
 	}
-	if eerr := ix.edit(b.endedMessage(old, b.boards.boardLang(old).T("rematch.started"), ix.Message)); eerr != nil {
+	if eerr := ix.Edit(b.endedMessage(old, b.boards.boardLang(old).T("rematch.started"), ix.Message)); eerr != nil {
 		b.log.Warn("remove the rematch button", "game", old.ID, "err", eerr)
 	}
 	return err
@@ -61,32 +63,32 @@ func (b gameFlow) clickRematch(ctx context.Context, ix *component) error {
 // ended game old, claims it in the store and returns the new game to
 // start. It does not call Discord. The caller holds old's lock.
 func (b gameFlow) takeRematch(ctx context.Context, ix *interaction, old *storage.Game) (gameRequest, error) {
-	seat := seatOf(old, ix.user().ID)
+	seat := seatOf(old, ix.Caller().ID)
 	if seat < 0 {
-		return gameRequest{}, userErr("rematch.players_only")
+		return gameRequest{}, mux.Err("rematch.players_only")
 	}
 	// The new game goes where the click came from, and the message clicked
 	// becomes the old game's final board: it must be that board, or at
 	// least in its channel, not a message a forged custom ID was put on.
 	if ix.ChannelID != old.ChannelID && (ix.Message == nil || ix.Message.ID != old.MessageID) {
-		return gameRequest{}, userErr("rematch.elsewhere")
+		return gameRequest{}, mux.Err("rematch.elsewhere")
 	}
 	if !old.Status.Ended() {
-		return gameRequest{}, userErr("rematch.not_over")
+		return gameRequest{}, mux.Err("rematch.not_over")
 	}
 	if old.Rematched {
 		return gameRequest{}, errRematchTaken
 	}
 	if !b.guildSettings(ctx, ix.GuildID).Allows(old.Kind) {
-		return gameRequest{}, userErr("rematch.not_allowed", "Game", titleIn(old.Kind))
+		return gameRequest{}, mux.Err("rematch.not_allowed", "Game", titleIn(old.Kind))
 	}
 	if old.Solo() {
-		return gameRequest{}, userErr("rematch.puzzle")
+		return gameRequest{}, mux.Err("rematch.puzzle")
 	}
 	if old.Players[1-seat].ID == storage.Anonymous {
-		return gameRequest{}, userErr("rematch.deleted")
+		return gameRequest{}, mux.Err("rematch.deleted")
 	}
-	if err := b.checkLimits(ctx, ix.user().ID, !old.Players[1-seat].ID.IsAI()); err != nil {
+	if err := b.checkLimits(ctx, ix.Caller().ID, !old.Players[1-seat].ID.IsAI()); err != nil {
 		return gameRequest{}, err
 	}
 	if err := b.store.ClaimRematch(ctx, old.ID); errors.Is(err, storage.ErrRematchTaken) {
@@ -99,13 +101,13 @@ func (b gameFlow) takeRematch(ctx context.Context, ix *interaction, old *storage
 		first = "opponent"
 	}
 	return gameRequest{
-		kind: old.Kind, me: playerOf(ix.user()), opponent: old.Players[1-seat], first: first,
+		kind: old.Kind, me: play.PlayerOf(ix.Caller()), opponent: old.Players[1-seat], first: first,
 		rounds: old.Settings.Rounds, moveTime: old.Settings.MoveTime, casual: old.Settings.Casual,
 	}, nil
 }
 
 // errRematchTaken refuses a second rematch of a game.
-var errRematchTaken = userErr("rematch.taken")
+var errRematchTaken = mux.Err("rematch.taken")
 
 // releaseRematch gives a claimed rematch back after its game could not be
 // started; if that fails too, the players start a new game with /play.

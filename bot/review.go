@@ -11,6 +11,9 @@ import (
 
 	"github.com/bwmarrin/discordgo"
 
+	"github.com/gambitbot/gambit/bot/customid"
+	"github.com/gambitbot/gambit/bot/mux"
+	"github.com/gambitbot/gambit/bot/play"
 	"github.com/gambitbot/gambit/bot/render"
 	"github.com/gambitbot/gambit/engine"
 	"github.com/gambitbot/gambit/games"
@@ -69,23 +72,23 @@ type reviewFlow struct{ *Bot }
 
 // clickReview handles the Review button under an ended duel's board.
 func (b reviewFlow) clickReview(ctx context.Context, ix *component) error {
-	return b.startReview(ctx, ix.interaction, storage.GameID(ix.params["game"]))
+	return b.startReview(ctx, ix.Interaction, storage.GameID(ix.Params["game"]))
 }
 
 // cmdReview handles /review game:.
 func (b reviewFlow) cmdReview(ctx context.Context, ix *command) error {
-	return b.startReview(ctx, ix.interaction, storage.GameID(strings.TrimSpace(ix.opts.str("game"))))
+	return b.startReview(ctx, ix.Interaction, storage.GameID(strings.TrimSpace(ix.Opts.Str("game"))))
 }
 
 // completeReview offers the member's ended duels, newest first, whose
 // IDs begin with what they typed.
 func (b reviewFlow) completeReview(ctx context.Context, ix *autocomplete) error {
-	me := ix.user().ID
+	me := ix.Caller().ID
 	ended, err := b.store.History(ctx, storage.User(me), 50)
 	if err != nil {
 		return fmt.Errorf("bot: history of %s: %w", me, err)
 	}
-	typed, l := strings.ToLower(strings.TrimSpace(ix.opts.str("game"))), ix.lang()
+	typed, l := strings.ToLower(strings.TrimSpace(ix.Opts.Str("game"))), ix.Lang()
 	var out []*discordgo.ApplicationCommandOptionChoice
 	for _, g := range ended {
 		if !render.Reviewable(g) || !strings.HasPrefix(strings.ToLower(string(g.ID)), typed) {
@@ -99,31 +102,31 @@ func (b reviewFlow) completeReview(ctx context.Context, ix *autocomplete) error 
 			}
 			name += " · " + l.T("board.vs", "Player", who)
 		}
-		out = append(out, &discordgo.ApplicationCommandOptionChoice{Name: clipWords(name, 100), Value: string(g.ID)})
+		out = append(out, &discordgo.ApplicationCommandOptionChoice{Name: render.ClipWords(name, 100), Value: string(g.ID)})
 	}
-	return ix.choices(out)
+	return ix.Choices(out)
 }
 
 // startReview answers ix with game id's review: it checks the game, defers
 // the answer and queues the review's making and drawing.
 func (b reviewFlow) startReview(ctx context.Context, ix *interaction, id storage.GameID) error {
 	if id == "" {
-		return userErr("review.none")
+		return mux.Err("review.none")
 	}
 	g, err := b.store.Game(ctx, id)
-	if errors.Is(err, storage.ErrNotFound) || err == nil && !mayReview(ix, g) {
-		return userErr("review.no_game", "ID", echo(string(id)))
+	if errors.Is(err, storage.ErrNotFound) || err == nil && !play.MayReview(ix, g) {
+		return mux.Err("review.no_game", "ID", mux.Echo(string(id)))
 	}
 	if err != nil {
 		return err
 	}
 	switch {
 	case g.Solo():
-		return userErr("review.puzzle")
+		return mux.Err("review.puzzle")
 	case !g.Status.Ended():
-		return userErr("review.not_over")
+		return mux.Err("review.not_over")
 	case len(g.Moves) == 0:
-		return userErr("review.no_moves")
+		return mux.Err("review.no_moves")
 	}
 	gm, start, err := render.StartOf(g)
 	if err != nil {
@@ -133,7 +136,7 @@ func (b reviewFlow) startReview(ctx context.Context, ix *interaction, id storage
 	if err != nil {
 		return err
 	}
-	if err := ix.deferReply(true); err != nil {
+	if err := ix.DeferReply(true); err != nil {
 		admitted.cancel()
 		return err
 	}
@@ -145,7 +148,7 @@ func (b reviewFlow) startReview(ctx context.Context, ix *interaction, id storage
 // message is ready and before it is shown, so that the member's next
 // review, asked as soon as this one shows, finds its claim given back.
 func (b reviewFlow) showReview(ctx context.Context, ix *interaction, g *storage.Game, gm *games.Game, start engine.Position, made func()) {
-	l := ix.lang()
+	l := ix.Lang()
 	msg, err := b.reviewMessage(ctx, ix, g, gm, start)
 	made()
 	switch {
@@ -155,7 +158,7 @@ func (b reviewFlow) showReview(ctx context.Context, ix *interaction, g *storage.
 		b.log.Warn("review", "game", g.ID, "err", err)
 		msg = render.Message{Content: l.T("review.failed")}
 	}
-	if err := ix.editResponse(msg); err != nil {
+	if err := ix.EditResponse(msg); err != nil {
 		b.log.Warn("review: show it", "game", g.ID, "err", err)
 	}
 }
@@ -185,7 +188,7 @@ func (b reviewFlow) reviewMessage(ctx context.Context, ix *interaction, g *stora
 	if err != nil {
 		return render.Message{}, err
 	}
-	return render.ReviewMessage(ix.lang(), g, rev, turning, pics), nil
+	return render.ReviewMessage(ix.Lang(), g, rev, turning, pics), nil
 }
 
 // keptReview returns the review kept with g, nil if there is none, it is
@@ -275,20 +278,22 @@ func (b reviewFlow) reviewProgress(ix *interaction) func(done, total int) {
 			return
 		}
 		last = now
-		msg := render.Message{Content: ix.lang().T("review.progress", "Done", done, "Total", total)}
-		if err := ix.editResponse(msg); err != nil {
+		msg := render.Message{Content: ix.Lang().T("review.progress", "Done", done, "Total", total)}
+		if err := ix.EditResponse(msg); err != nil {
 			b.log.Warn("review: show its progress", "err", err) // the review goes on; its answer follows
 		}
 	}
 }
 
-// deferReply acknowledges the interaction with Discord's "thinking…"
-// (response type 5), ephemeral if asked, for an answer that takes longer
-// than Discord's 3 seconds: editResponse then gives it.
-func (ix *interaction) deferReply(ephemeral bool) error {
-	data := &discordgo.InteractionResponseData{}
-	if ephemeral {
-		data.Flags = discordgo.MessageFlagsEphemeral
-	}
-	return ix.respond(&discordgo.InteractionResponse{Type: discordgo.InteractionResponseDeferredChannelMessageWithSource, Data: data})
+// routes declares /review and the Review button, which anyone who could
+// see the game may click, outside its lock.
+func (b reviewFlow) routes(m *mux.Mux) {
+	m.Command(&discordgo.ApplicationCommand{
+		Name: "review", Description: "Look back at a finished game: each move against the best one",
+		Options: []*discordgo.ApplicationCommandOption{
+			{Type: discordgo.ApplicationCommandOptionString, Name: "game", Description: "The game (its ID, as its board's footer shows)",
+				Required: true, Autocomplete: true, MaxLength: 32},
+		},
+	}, b.cmdReview, b.completeReview)
+	m.Component(customid.Review, b.clickReview)
 }

@@ -10,6 +10,7 @@ import (
 
 	"github.com/bwmarrin/discordgo"
 
+	"github.com/gambitbot/gambit/bot/mux"
 	"github.com/gambitbot/gambit/bot/render"
 	"github.com/gambitbot/gambit/engine"
 	"github.com/gambitbot/gambit/games"
@@ -76,13 +77,13 @@ type admission struct {
 // ReviewWindow, of which a review kept with its game takes none. A
 // refusal is the member's error, saying when to ask again.
 func (b reviewFlow) admitReview(ctx context.Context, ix *interaction, g *storage.Game) (*admission, error) {
-	a := &admission{b: b, member: ix.user().ID, owner: b.owner()}
+	a := &admission{b: b, member: ix.Caller().ID, owner: b.owner()}
 	ok, err := b.store.Claim(ctx, reviewMemberPrefix+a.member, a.owner, reviewTokenLife)
 	if err != nil {
 		return nil, fmt.Errorf("bot: claim %s's review: %w", a.member, err)
 	}
 	if !ok {
-		return nil, userErr("review.busy")
+		return nil, mux.Err("review.busy")
 	}
 	if b.keptReview(ctx, g) != nil {
 		return a, nil
@@ -142,7 +143,7 @@ func (b reviewFlow) takeReviewSlot(ctx context.Context, where string) (key, owne
 		}
 		taken[key] = "" // taken meanwhile by another review; its end is unknown here
 	}
-	return "", "", userErr("review.rate", "When", render.RelativeTime(b.nextSlot(taken)))
+	return "", "", mux.Err("review.rate", "When", render.RelativeTime(b.nextSlot(taken)))
 }
 
 // nextSlot returns when the first of the taken review slots (key to
@@ -172,14 +173,14 @@ func (b reviewFlow) queueReview(ix *interaction, a *admission, g *storage.Game, 
 		if err := q.EnqueueReview(ctx, j); err != nil {
 			a.cancel()
 			b.log.Error("review: queue", "game", g.ID, "err", err)
-			return ix.editResponse(render.Message{Content: ix.lang().T("review.failed")})
+			return ix.EditResponse(render.Message{Content: ix.Lang().T("review.failed")})
 		}
 		return nil
 	}
 	job := &task{owner: a.member, run: func() { b.makeReview(b.stopping, ix, j, g, gm, start) }}
 	if _, ok := b.reviewers.Submit(context.Background(), job); !ok {
 		a.cancel()
-		return ix.editResponse(render.Message{Content: ix.lang().T("review.stopping")})
+		return ix.EditResponse(render.Message{Content: ix.Lang().T("review.stopping")})
 	}
 	return nil
 }
@@ -202,7 +203,7 @@ func (b reviewFlow) makeReview(ctx context.Context, ix *interaction, j ReviewJob
 
 // failReview tells the member that j's review could not be made.
 func (b reviewFlow) failReview(ix *interaction, j ReviewJob) {
-	if err := ix.editResponse(render.Message{Content: ix.lang().T("review.failed")}); err != nil {
+	if err := ix.EditResponse(render.Message{Content: ix.Lang().T("review.failed")}); err != nil {
 		b.log.Warn("review: say it failed", "game", j.Game, "err", err)
 	}
 }
@@ -220,7 +221,7 @@ func (b *Bot) MakeReview(ctx context.Context, j ReviewJob) error {
 		return nil
 	}
 	raw := &discordgo.Interaction{ID: j.Interaction, AppID: j.AppID, Token: j.Token}
-	ix := &interaction{envelope: envelopeOf(raw), raw: raw, b: b, out: b.answers, received: time.Now(), at: b.now()}
+	ix := mux.NewInteraction(raw, b.answers, b.egress, time.Now(), b.now(), nil)
 	ix.Locale = discordgo.Locale(j.Locale)
 	rf := reviewFlow{b}
 	g, err := b.store.Game(ctx, j.Game)

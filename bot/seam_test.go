@@ -16,6 +16,7 @@ import (
 	"github.com/bwmarrin/discordgo"
 
 	"github.com/gambitbot/gambit/bot/customid"
+	"github.com/gambitbot/gambit/bot/mux"
 	"github.com/gambitbot/gambit/bot/render"
 	"github.com/gambitbot/gambit/bot/scheduler"
 	"github.com/gambitbot/gambit/storage"
@@ -142,7 +143,7 @@ func newUnit(t *testing.T) *unit {
 	log := &callLog{}
 	rec := &recorder{log: log}
 	b.answers = rec
-	b.store = loggedStore{Store: st, log: log}
+	b.useStore(loggedStore{Store: st, log: log})
 	jobs := &submitted{}
 	b.ai, b.aiTurns = jobs, poolTurns{jobs}
 	return &unit{b: b, rec: rec, jobs: jobs, log: log, store: st}
@@ -305,20 +306,20 @@ func TestAnAITurnIsReleasedWhateverItsHandlerDoes(t *testing.T) {
 			if err := u.store.UpdateGame(context.Background(), g); err != nil {
 				t.Fatal(err)
 			}
-			u.b.router = append(u.b.router, route{pattern, u.b.withGame(func(_ context.Context, ix *component, g *storage.Game) error {
-				if ix.queueAI(g) == nil {
+			mux.NewGroup(u.b.mux, u.b.withGame).Component(pattern, func(ctx context.Context, ix *component, g *storage.Game) error {
+				if u.b.queueAI(ctx, ix.Interaction, g) == nil {
 					t.Error("no AI turn queued for a game awaiting the AI")
 				}
-				switch ix.params["end"] {
+				switch ix.Params["end"] {
 				case "error":
 					return errors.New("something of ours broke")
 				case "usererror":
-					return userErr("error.game_over")
+					return mux.Err("error.game_over")
 				case "panic":
 					panic("a handler broke after queueing the AI")
 				}
 				return nil
-			})})
+			})
 			u.click("alice", "board", pattern.Build(string(g.ID), end))
 
 			jobs := u.queued()
@@ -349,12 +350,12 @@ func TestAHandlerCannotTakeASecondGamesLock(t *testing.T) {
 	u := newUnit(t)
 	g := u.game(t, "tictactoe", storage.Player{ID: storage.User("bob"), Name: "bob"})
 	ran := false
-	u.b.router = append(u.b.router, route{pattern, u.b.withGame(func(_ context.Context, ix *component, _ *storage.Game) error {
-		return ix.hold("other", func() error {
+	mux.NewGroup(u.b.mux, u.b.withGame).Component(pattern, func(ctx context.Context, ix *component, _ *storage.Game) error {
+		return u.b.holdGame(ctx, ix.Interaction, "other", func() error {
 			ran = true
 			return nil
 		})
-	})})
+	})
 	u.click("alice", "board", pattern.Build(string(g.ID)))
 
 	if ran {
@@ -398,7 +399,7 @@ func TestAClickRacingTheSaveOfItsBoardIsPlayed(t *testing.T) {
 	if err := u.store.UpdateGame(ctx, g); err != nil {
 		t.Fatal(err)
 	}
-	u.b.store = &racingStore{loggedStore: loggedStore{Store: u.store, log: u.log}, other: func() {
+	u.b.useStore(&racingStore{loggedStore: loggedStore{Store: u.store, log: u.log}, other: func() {
 		a, err := u.store.Game(ctx, g.ID)
 		if err != nil {
 			t.Error(err)
@@ -409,7 +410,7 @@ func TestAClickRacingTheSaveOfItsBoardIsPlayed(t *testing.T) {
 			t.Error(err)
 		}
 		u.log.add("replica A saves the board")
-	}}
+	}})
 	u.log.reset()
 	u.click("alice", "board", customid.Move.Build(string(g.ID), render.Ply(g), firstMove(t, g)))
 
@@ -441,7 +442,7 @@ func (s conflictingStore) UpdateGame(ctx context.Context, g *storage.Game) error
 func TestTheSeamRetriesAConflictABoundedNumberOfTimes(t *testing.T) {
 	u := newUnit(t)
 	g := u.game(t, "tictactoe", storage.Player{ID: storage.User("bob"), Name: "bob"})
-	u.b.store = conflictingStore{loggedStore{Store: u.store, log: u.log}}
+	u.b.useStore(conflictingStore{loggedStore{Store: u.store, log: u.log}})
 	u.click("alice", "board", customid.Move.Build(string(g.ID), render.Ply(g), firstMove(t, g)))
 
 	resp := u.rec.only(t)

@@ -180,3 +180,8 @@ type Params map[string]string
 func isParam(seg string) bool {
 	return len(seg) > 2 && seg[0] == '{' && seg[len(seg)-1] == '}'
 }
+
+// AnyoneHere is the user of the challenge menu's second select
+// (ChallengePick), which posts an open challenge: no Discord user ID is a
+// word.
+const AnyoneHere = "anyone"

@@ -20,16 +20,24 @@ var prose = regexp.MustCompile(`[A-Za-z]{2,}[,.:;!?'’]? +[A-Za-z]{2,}`)
 // notForPeople are the calls whose string arguments no user reads: errors
 // of ours (logged, never shown) and log lines.
 var notForPeople = map[string]bool{
-	"fmt.Errorf": true, "errors.New": true, "panic": true, "answerConflict": true,
+	"fmt.Errorf": true, "errors.New": true, "panic": true, "play.Conflict": true,
 	"log.Debug": true, "log.Info": true, "log.Warn": true, "log.Error": true,
 	"http.Error": true, // answers to Discord's servers (endpoint.go), not to players
 	"b.listed":   true, // its first argument starts a log message (bot.go)
 }
 
-// definitions are the functions that define the slash commands: their
-// English is checked against the catalogue by TestCommandsAreLocalized,
-// which also wants every command, option and choice translated.
-var definitions = map[string]bool{"commandDefinitions": true, "puzzleDefinition": true, "dailyDefinition": true}
+// definitions are the functions that define slash commands, and
+// definition lists the types and calls that do, wherever a flow declares
+// its commands: their English is checked against the catalogue by
+// TestCommandsAreLocalized, which also wants every command, option and
+// choice translated.
+var (
+	definitions = map[string]bool{"puzzleDefinition": true, "dailyDefinition": true}
+	definition  = map[string]bool{
+		"discordgo.ApplicationCommand": true, "discordgo.ApplicationCommandOption": true,
+		"discordgo.ApplicationCommandOptionChoice": true, "mux.ChoiceOption": true,
+	}
+)
 
 // allowed are the prose-like literals that are no text for people, and why.
 var allowed = map[string]string{
@@ -57,11 +65,19 @@ func TestNoTextBypassesTheCatalogue(t *testing.T) {
 	}
 }
 
-// botSources parses the bot's source files, tests left out.
+// botSources parses the source files of the bot, its flows and what they
+// share (the packages that put text before people), tests left out.
 func botSources(t *testing.T, fset *token.FileSet) []*ast.File {
 	t.Helper()
 	var files []*ast.File
-	for _, dir := range []string{"..", "../render"} {
+	flows, err := filepath.Glob("../flows/*")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(flows) == 0 {
+		t.Fatal("no flow found under bot/flows; is the test in bot/i18n?")
+	}
+	for _, dir := range append([]string{"..", "../render", "../mux", "../gamenames", "../play"}, flows...) {
 		names, err := filepath.Glob(filepath.Join(dir, "*.go"))
 		if err != nil {
 			t.Fatal(err)
@@ -131,7 +147,11 @@ func prosePassedOn(f *ast.File) []*ast.BasicLit {
 				return false
 			}
 		case *ast.CallExpr:
-			if notForPeople[callName(n.Fun)] {
+			if notForPeople[callName(n.Fun)] || definition[callName(n.Fun)] {
+				return false
+			}
+		case *ast.CompositeLit:
+			if definition[typeName(n.Type)] {
 				return false
 			}
 		case *ast.BasicLit:
@@ -159,4 +179,16 @@ func callName(fun ast.Expr) string {
 		}
 	}
 	return ""
+}
+
+// typeName names a composite literal's type as pkg.Type, looking through
+// slices and pointers ([]*discordgo.ApplicationCommandOption).
+func typeName(t ast.Expr) string {
+	switch x := t.(type) {
+	case *ast.ArrayType:
+		return typeName(x.Elt)
+	case *ast.StarExpr:
+		return typeName(x.X)
+	}
+	return callName(t)
 }

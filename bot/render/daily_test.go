@@ -4,8 +4,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/bwmarrin/discordgo"
-
+	"github.com/gambitbot/gambit/bot/customid"
 	"github.com/gambitbot/gambit/bot/i18n"
 	"github.com/gambitbot/gambit/engine/connect4"
 )
@@ -34,8 +33,20 @@ func TestPuzzleMessage(t *testing.T) {
 		t.Fatal(err)
 	}
 	m := Puzzle(en, "connect4", pos, "daily-2026-11-24", "🧩 Daily puzzle", []string{"find the move", "streak"},
-		ButtonRows([]discordgo.MessageComponent{Button("Hint", "💡", discordgo.SecondaryButton, "v1/daily/g/2026-11-24/hint")}))
+		DailyControls(en, gameOf("connect4"), pos, "g", "2026-11-24", true))
 	checkDiscord(t, m)
+	ids := customIDs(m.Components)
+	if len(ids) != 7+2 {
+		t.Errorf("the puzzle's controls %v, want its 7 moves, Hint and Give up", ids)
+	}
+	for _, id := range ids {
+		_, move := customid.DailyMove.Match(id)
+		_, hint := customid.DailyHint.Match(id)
+		_, giveUp := customid.DailyGiveUp.Match(id)
+		if !move && !hint && !giveUp {
+			t.Errorf("control %q is no daily puzzle's", id)
+		}
+	}
 	if len(m.Files) != 1 || m.Files[0].Name != "board-daily-2026-11-24.png" || m.Files[0].Alt == "" {
 		t.Errorf("the puzzle's picture: %+v", m.Files)
 	}

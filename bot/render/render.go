@@ -27,6 +27,7 @@ import (
 	"strings"
 	"time"
 	"unicode/utf16"
+	"unicode/utf8"
 
 	"github.com/bwmarrin/discordgo"
 
@@ -189,6 +190,21 @@ func clip(s string, limit int) string {
 		n += utf16.RuneLen(r)
 	}
 	return s
+}
+
+// ClipWords shortens text for people to at most n runes without cutting a
+// word: at the last space that leaves at least half of it, with "…" (an
+// autocomplete choice's name, a menu's label).
+func ClipWords(s string, n int) string {
+	r := []rune(s)
+	if len(r) <= n {
+		return s
+	}
+	cut := n - 1
+	if sp := strings.LastIndex(string(r[:cut+1]), " "); sp >= 0 && utf8.RuneCountInString(s[:sp]) >= n/2 {
+		cut = utf8.RuneCountInString(s[:sp])
+	}
+	return strings.TrimRight(string(r[:cut]), " —·,") + "…"
 }
 
 // fitLines joins lines with newlines, leaving out the lines from the first

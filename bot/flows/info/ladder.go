@@ -1,10 +1,13 @@
-package bot
+package info
 
 import (
 	"context"
 	"errors"
 	"fmt"
 
+	"github.com/gambitbot/gambit/bot/gamenames"
+	"github.com/gambitbot/gambit/bot/mux"
+	"github.com/gambitbot/gambit/bot/play"
 	"github.com/gambitbot/gambit/bot/render"
 	"github.com/gambitbot/gambit/storage"
 )
@@ -15,21 +18,20 @@ const (
 	neighbours      = 2
 	recentGames     = 5
 	historyScan     = 100
-	maxListedGames  = 20
 )
 
 // cmdLeaderboard handles /leaderboard game:<…> [scope:server|global].
-func (b infoFlow) cmdLeaderboard(ctx context.Context, ix *command) error {
-	opts := ix.opts
-	kind, err := opts.kind("game")
+func (f *Flow) cmdLeaderboard(ctx context.Context, ix *mux.Command) error {
+	opts := ix.Opts
+	kind, err := gamenames.Kind(opts, "game")
 	if err != nil {
 		return err
 	}
-	scope := opts.str("scope")
+	scope := opts.Str("scope")
 	ladder := storage.Ladder{Kind: kind, Guild: ix.GuildID}
 	switch {
 	case ix.GuildID == "" && scope == "server":
-		return userErr("ladder.no_server")
+		return mux.Err("ladder.no_server")
 	case ix.GuildID == "":
 		scope, ladder = "global", storage.Global(kind)
 	}
@@ -39,51 +41,51 @@ func (b infoFlow) cmdLeaderboard(ctx context.Context, ix *command) error {
 	case "global":
 		ladder = storage.Global(kind)
 	default:
-		return userErr("error.scope")
+		return mux.Err("error.scope")
 	}
-	top, err := b.store.Leaderboard(ctx, ladder, leaderboardSize)
+	top, err := f.store.Leaderboard(ctx, ladder, leaderboardSize)
 	if err != nil {
-		return fmt.Errorf("bot: leaderboard %s: %w", ladder, err)
+		return fmt.Errorf("info: leaderboard %s: %w", ladder, err)
 	}
 	var me *storage.RankView
-	rv, err := b.store.Rank(ctx, ladder, storage.User(ix.user().ID), neighbours)
+	rv, err := f.store.Rank(ctx, ladder, storage.User(ix.Caller().ID), neighbours)
 	switch {
 	case err == nil:
 		me = &rv
 	case !errors.Is(err, storage.ErrNotFound):
-		return fmt.Errorf("bot: rank in %s: %w", ladder, err)
+		return fmt.Errorf("info: rank in %s: %w", ladder, err)
 	}
-	return ix.reply(render.Leaderboard(ix.shared(), kind, scope, top, me), false)
+	return ix.Reply(render.Leaderboard(f.locales.Shared(ix.Interaction), kind, scope, top, me), false)
 }
 
 // cmdStats handles /stats [user].
-func (b infoFlow) cmdStats(ctx context.Context, ix *command) error {
-	opts := ix.opts
-	userID := ix.user().ID
-	if id := opts.user("user"); id != "" {
+func (f *Flow) cmdStats(ctx context.Context, ix *mux.Command) error {
+	opts := ix.Opts
+	userID := ix.Caller().ID
+	if id := opts.User("user"); id != "" {
 		userID = id
 	}
 	player := storage.User(userID)
-	history, err := b.store.History(ctx, player, historyScan)
+	history, err := f.store.History(ctx, player, historyScan)
 	if err != nil {
-		return fmt.Errorf("bot: history of %s: %w", player, err)
+		return fmt.Errorf("info: history of %s: %w", player, err)
 	}
 	var stats []render.KindStats
-	for _, gm := range duels() {
+	for _, gm := range gamenames.Duels() {
 		k := storage.Kind(gm.Name)
 		ks := render.KindStats{Kind: k}
-		rv, err := b.store.Rank(ctx, storage.Global(k), player, 0)
+		rv, err := f.store.Rank(ctx, storage.Global(k), player, 0)
 		switch {
 		case err == nil:
 			r := rv.Player.Rating
 			ks.Rating, ks.Rank = &r, rv.Player.Rank
 		case !errors.Is(err, storage.ErrNotFound):
-			return fmt.Errorf("bot: rating of %s in %s: %w", player, k, err)
+			return fmt.Errorf("info: rating of %s in %s: %w", player, k, err)
 		}
 		for _, g := range history {
 			// Another member's games by the rule of reviews: those the
 			// asker played, or played in this channel.
-			if userID != ix.user().ID && !mayReview(ix.interaction, g) {
+			if userID != ix.Caller().ID && !play.MayReview(ix.Interaction, g) {
 				continue
 			}
 			if g.Kind == k && len(ks.Recent) < recentGames {
@@ -92,5 +94,5 @@ func (b infoFlow) cmdStats(ctx context.Context, ix *command) error {
 		}
 		stats = append(stats, ks)
 	}
-	return ix.reply(render.Stats(ix.lang(), player, stats), true)
+	return ix.Reply(render.Stats(ix.Lang(), player, stats), true)
 }

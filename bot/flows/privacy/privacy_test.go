@@ -1,0 +1,124 @@
+package privacy_test
+
+import (
+	"context"
+	"errors"
+	"io"
+	"log/slog"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/bwmarrin/discordgo"
+
+	"github.com/gambitbot/gambit/bot/customid"
+	"github.com/gambitbot/gambit/bot/flows/privacy"
+	"github.com/gambitbot/gambit/bot/i18n"
+	"github.com/gambitbot/gambit/bot/mux"
+	"github.com/gambitbot/gambit/bot/mux/muxtest"
+	"github.com/gambitbot/gambit/storage"
+)
+
+// These tests construct the flow alone, over fakes: no bot, no stand-in.
+// The wire is tested in package bot against the stand-in
+// (TestPrivacyDeleteErasesTheUsersData and bot/privacy_test.go).
+
+// fakeStore erases a member: it reports two open games (one with a
+// board), a rating and a finished game.
+type fakeStore struct{ deleted []string }
+
+func (s *fakeStore) DeleteUser(_ context.Context, userID string) (storage.DeleteReport, error) {
+	s.deleted = append(s.deleted, userID)
+	return storage.DeleteReport{
+		Removed:    []*storage.Game{{ID: "g1", MessageID: "board1"}, {ID: "g2"}},
+		Ratings:    1,
+		Anonymised: 1,
+	}, nil
+}
+
+// fakeBot records what the flow asked of the rest of the bot.
+type fakeBot struct {
+	calls  []string
+	aiFail bool
+}
+
+func (b *fakeBot) ForgetForm(userID string) { b.calls = append(b.calls, "forget form "+userID) }
+
+func (b *fakeBot) ForgetAI(_ context.Context, userID string) error {
+	b.calls = append(b.calls, "forget AI "+userID)
+	if b.aiFail {
+		return errors.New("the queue is down")
+	}
+	return nil
+}
+
+func (b *fakeBot) Cancelled(_ context.Context, g *storage.Game) error {
+	b.calls = append(b.calls, "cancelled "+string(g.ID))
+	return nil
+}
+
+func newFlow(store privacy.Store, bot privacy.Bot) (*mux.Mux, *muxtest.Recorder) {
+	m := mux.New()
+	privacy.New(store, bot, slog.New(slog.NewTextHandler(io.Discard, nil))).Routes(m)
+	return m, &muxtest.Recorder{}
+}
+
+func TestPrivacyDeleteAsksThenErasesAndRetiresTheBoards(t *testing.T) {
+	store, bot := &fakeStore{}, &fakeBot{}
+	m, rec := newFlow(store, bot)
+	ann := muxtest.Member("ann", 0)
+	ask := muxtest.Command(ann, discordgo.Locale(i18n.Indonesian), "privacy", &discordgo.ApplicationCommandInteractionDataOption{Name: "delete", Type: discordgo.ApplicationCommandOptionSubCommand})
+	if err := muxtest.Run(m, rec, ask); err != nil {
+		t.Fatal(err)
+	}
+	asked := rec.Only(t)
+	if asked.Data.Flags&discordgo.MessageFlagsEphemeral == 0 || asked.Data.Content != i18n.For(i18n.Indonesian).T("privacy.confirm") {
+		t.Errorf("asked %+v, want the confirmation in Indonesian, privately", asked.Data)
+	}
+	if len(store.deleted) != 0 {
+		t.Fatal("erased before the member confirmed")
+	}
+
+	if err := muxtest.Run(m, rec, muxtest.Click(ann, discordgo.EnglishUS, customid.PrivacyDelete.Build("ann"))); err != nil {
+		t.Fatal(err)
+	}
+	if !slices.Equal(store.deleted, []string{"ann"}) {
+		t.Errorf("erased %v, want ann", store.deleted)
+	}
+	// The answer before the boards: their edits may wait on rate limits.
+	if want := []string{"forget form ann", "forget AI ann", "cancelled g1"}; !slices.Equal(bot.calls, want) {
+		t.Errorf("asked the bot %v, want %v (no board for g2)", bot.calls, want)
+	}
+	done := rec.Responses()[1]
+	if done.Type != discordgo.InteractionResponseUpdateMessage || !strings.Contains(done.Data.Content, "2 open games cancelled") {
+		t.Errorf("answer %d %q, want the confirmation replaced by what was erased", done.Type, done.Data.Content)
+	}
+}
+
+func TestPrivacyDeleteRefusesAnotherMembersButton(t *testing.T) {
+	store, bot := &fakeStore{}, &fakeBot{}
+	m, rec := newFlow(store, bot)
+	err := muxtest.Run(m, rec, muxtest.Click(muxtest.Member("bob", 0), discordgo.EnglishUS, customid.PrivacyDelete.Build("ann")))
+	if text := muxtest.UserError(t, err, i18n.English); !strings.Contains(text, "someone else's data") {
+		t.Errorf("refusal %q", text)
+	}
+	if len(store.deleted) != 0 || len(bot.calls) != 0 {
+		t.Errorf("a refused click erased %v and asked %v", store.deleted, bot.calls)
+	}
+}
+
+func TestPrivacyDeleteSaysWhatIsLeftWhenTheAIQueueFails(t *testing.T) {
+	store, bot := &fakeStore{}, &fakeBot{aiFail: true}
+	m, rec := newFlow(store, bot)
+	if err := muxtest.Run(m, rec, muxtest.Click(muxtest.Member("ann", 0), discordgo.EnglishUS, customid.PrivacyDelete.Build("ann"))); err != nil {
+		t.Fatal(err)
+	}
+	resp := rec.Only(t)
+	if resp.Type != discordgo.InteractionResponseChannelMessageWithSource || resp.Data.Flags&discordgo.MessageFlagsEphemeral == 0 ||
+		!strings.Contains(resp.Data.Content, "click the button again") {
+		t.Errorf("answer %d %+v, want a private note to click again, the button kept", resp.Type, resp.Data)
+	}
+	if !slices.Contains(bot.calls, "cancelled g1") {
+		t.Errorf("the boards were not retired after the AI queue failed: %v", bot.calls)
+	}
+}
