@@ -11,7 +11,6 @@ import (
 	"go/build"
 	"go/parser"
 	"go/token"
-	"io/fs"
 	"os"
 	"path/filepath"
 	"slices"
@@ -216,34 +215,14 @@ func TestDependenciesRunOneWay(t *testing.T) {
 func packages(t *testing.T, root string) map[string][]string {
 	t.Helper()
 	out := map[string][]string{}
-	err := filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		if !d.IsDir() {
-			return nil
-		}
-		if name := d.Name(); path != root && (strings.HasPrefix(name, ".") || name == "testdata") {
-			return filepath.SkipDir
-		}
-		p, err := build.ImportDir(path, 0)
-		if err != nil {
-			if _, ok := err.(*build.NoGoError); ok {
-				return nil
-			}
-			return err
-		}
-		rel, err := filepath.Rel(root, path)
-		if err != nil {
-			return err
-		}
+	err := walkPackages(root, func(p *build.Package, rel string) error {
 		var ours []string
 		for _, imp := range p.Imports {
 			if strings.HasPrefix(imp, module) {
 				ours = append(ours, strings.TrimPrefix(imp, module))
 			}
 		}
-		out[filepath.ToSlash(rel)] = ours
+		out[rel] = ours
 		return nil
 	})
 	if err != nil {

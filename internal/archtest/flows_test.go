@@ -6,7 +6,6 @@ import (
 	"go/build"
 	"go/parser"
 	"go/token"
-	"io/fs"
 	"path/filepath"
 	"sort"
 	"strings"
@@ -71,20 +70,7 @@ func TestTypesInTheBotStaySmall(t *testing.T) {
 		t.Fatal(err)
 	}
 	sizes := map[string]*typeSize{}
-	err = filepath.WalkDir(filepath.Join(root, "bot"), func(path string, d fs.DirEntry, err error) error {
-		if err != nil || !d.IsDir() {
-			return err
-		}
-		if d.Name() == "testdata" {
-			return filepath.SkipDir
-		}
-		p, err := build.ImportDir(path, 0)
-		if err != nil {
-			if _, ok := err.(*build.NoGoError); ok {
-				return nil
-			}
-			return err
-		}
+	err = walkPackages(filepath.Join(root, "bot"), func(p *build.Package, _ string) error {
 		countTypes(t, p, sizes)
 		return nil
 	})

@@ -58,27 +58,39 @@ func playAgainstRandom(t *testing.T, ctx context.Context, game string) {
 	)
 }
 
+// alicesTurns has alice play game against the Random AI for three of
+// her turns, each through the board's move menu, after check looked at
+// what the menu offers in the game's stored position.
+func alicesTurns(t *testing.T, game string, check func(ply int, offered []string, pos engine.Position)) {
+	t.Helper()
+	var store storage.Store
+	ctx := browser(t, startPlayground(t, func(c *playground.Config) { store = c.Store }))
+	playAgainstRandom(t, ctx, game)
+	for ply := 0; ply < 6; ply += 2 {
+		id, offered := menuAtPly(t, ctx, ply)
+		_, pos := positionOf(t, store, id)
+		if len(offered) == 0 {
+			t.Fatalf("ply %d: the menu offers nothing", ply)
+		}
+		check(ply, offered, pos)
+		run(t, ctx, choose(fmt.Sprintf(`select[data-custom-id^="v1/pick/%s/%d/"]`, id, ply), offered[0]))
+	}
+}
+
 // TestBrowserOthelloMenuOffersTheLegalMoves: the menu under an Othello
 // board offers exactly the legal moves, at every turn of alice's.
 func TestBrowserOthelloMenuOffersTheLegalMoves(t *testing.T) {
 	t.Parallel()
-	var store storage.Store
-	ctx := browser(t, startPlayground(t, func(c *playground.Config) { store = c.Store }))
-	playAgainstRandom(t, ctx, "othello")
-	for ply := 0; ply < 6; ply += 2 {
-		id, offered := menuAtPly(t, ctx, ply)
-		_, pos := positionOf(t, store, id)
+	alicesTurns(t, "othello", func(ply int, offered []string, pos engine.Position) {
 		var legal []string
 		for _, m := range pos.Moves(nil) {
 			legal = append(legal, pos.FormatMove(m))
 		}
 		slices.Sort(legal)
-		slices.Sort(offered)
-		if !slices.Equal(offered, legal) {
-			t.Fatalf("ply %d: the menu offers %v, the legal moves are %v", ply, offered, legal)
+		if sorted := slices.Sorted(slices.Values(offered)); !slices.Equal(sorted, legal) {
+			t.Fatalf("ply %d: the menu offers %v, the legal moves are %v", ply, sorted, legal)
 		}
-		run(t, ctx, choose(fmt.Sprintf(`select[data-custom-id^="v1/pick/%s/%d/"]`, id, ply), offered[0]))
-	}
+	})
 }
 
 // TestBrowserGomokuMenuOffersThePointsNearTheStones: the menu under a
@@ -86,15 +98,7 @@ func TestBrowserOthelloMenuOffersTheLegalMoves(t *testing.T) {
 // board, and a move from it is played.
 func TestBrowserGomokuMenuOffersThePointsNearTheStones(t *testing.T) {
 	t.Parallel()
-	var store storage.Store
-	ctx := browser(t, startPlayground(t, func(c *playground.Config) { store = c.Store }))
-	playAgainstRandom(t, ctx, "gomoku")
-	for ply := 0; ply < 6; ply += 2 {
-		id, offered := menuAtPly(t, ctx, ply)
-		_, pos := positionOf(t, store, id)
-		if len(offered) == 0 {
-			t.Fatalf("ply %d: the menu offers nothing", ply)
-		}
+	alicesTurns(t, "gomoku", func(ply int, offered []string, pos engine.Position) {
 		rows := map[string]bool{}
 		for _, cell := range offered {
 			m, err := pos.ParseMove(cell)
@@ -102,21 +106,14 @@ func TestBrowserGomokuMenuOffersThePointsNearTheStones(t *testing.T) {
 				t.Fatalf("ply %d: the menu offers %q, not a legal move (%v)", ply, cell, err)
 			}
 			rows[strings.TrimLeft(cell, "abcdefghijklmno")] = true
-		}
-		if ply > 0 {
-			// Next to a stone: some stone within one point, read from the
-			// position's text (the board as rows of x, o and .).
-			for _, cell := range offered {
-				if !nextToAStone(t, pos, cell) {
-					t.Errorf("ply %d: the menu offers %s, far from every stone", ply, cell)
-				}
-			}
-			if len(rows) < 2 {
-				t.Errorf("ply %d: the menu offers one row only: %v", ply, offered)
+			if ply > 0 && !nextToAStone(t, pos, cell) {
+				t.Errorf("ply %d: the menu offers %s, far from every stone", ply, cell)
 			}
 		}
-		run(t, ctx, choose(fmt.Sprintf(`select[data-custom-id^="v1/pick/%s/%d/"]`, id, ply), offered[0]))
-	}
+		if ply > 0 && len(rows) < 2 {
+			t.Errorf("ply %d: the menu offers one row only: %v", ply, offered)
+		}
+	})
 }
 
 // nextToAStone reports whether a stone stands on a point next to cell
