@@ -141,18 +141,19 @@ func TestADeclinedDrawSaysWhoOnTheBoard(t *testing.T) {
 	}
 }
 
-func TestDrawClicksAreRefusedWhereTheyDoNotBelong(t *testing.T) {
-	for _, tc := range []struct {
-		name, who, id string
-		setup         func(*storage.Game)
-		want          string
-	}{
-		{"not a player", "carol", customid.DrawOffer.Build("g1", "4"), nil, "Only the players"},
-		{"in the opening", "ann", customid.DrawOffer.Build("g1", "2"), func(g *storage.Game) { g.Moves = g.Moves[:2] }, "once each side has moved twice"},
-		{"against an AI", "ann", customid.DrawOffer.Build("g1", "4"), func(g *storage.Game) { g.Players[1].ID = storage.AI("minimax") }, "an AI plays on"},
-		{"an older board", "ann", customid.DrawOffer.Build("g1", "3"), nil, "out of date"},
-		{"no offer to accept", "bob", customid.DrawAccept.Build("g1", "4"), nil, "no longer open"},
-	} {
+// refusal is a click the flow must refuse: who clicks what, on the game
+// as setup leaves it, and what the refusal says.
+type refusal struct {
+	name, who, id string
+	setup         func(*storage.Game)
+	want          string
+}
+
+// checkRefusals clicks each refusal on a fresh flow and checks that it is
+// refused with its words, changing, showing and answering nothing.
+func checkRefusals(t *testing.T, refusals []refusal) {
+	t.Helper()
+	for _, tc := range refusals {
 		t.Run(tc.name, func(t *testing.T) {
 			m, rec, store, boards := newFlow()
 			if tc.setup != nil {
@@ -162,11 +163,21 @@ func TestDrawClicksAreRefusedWhereTheyDoNotBelong(t *testing.T) {
 			if text := muxtest.UserError(t, err, i18n.English); !strings.Contains(text, tc.want) {
 				t.Errorf("refusal %q, want it to say %q", text, tc.want)
 			}
-			if len(store.changes) != 0 || len(boards.shown) != 0 {
-				t.Errorf("a refused click changed %v and showed %v", store.changes, boards.shown)
+			if len(store.changes) != 0 || len(boards.shown) != 0 || len(rec.Responses()) != 0 {
+				t.Errorf("a refused click changed %v, showed %v, answered %d times", store.changes, boards.shown, len(rec.Responses()))
 			}
 		})
 	}
+}
+
+func TestDrawClicksAreRefusedWhereTheyDoNotBelong(t *testing.T) {
+	checkRefusals(t, []refusal{
+		{"not a player", "carol", customid.DrawOffer.Build("g1", "4"), nil, "Only the players"},
+		{"in the opening", "ann", customid.DrawOffer.Build("g1", "2"), func(g *storage.Game) { g.Moves = g.Moves[:2] }, "once each side has moved twice"},
+		{"against an AI", "ann", customid.DrawOffer.Build("g1", "4"), func(g *storage.Game) { g.Players[1].ID = storage.AI("minimax") }, "an AI plays on"},
+		{"an older board", "ann", customid.DrawOffer.Build("g1", "3"), nil, "out of date"},
+		{"no offer to accept", "bob", customid.DrawAccept.Build("g1", "4"), nil, "no longer open"},
+	})
 }
 
 func TestADrawClickOnABoardBehindItsEndedGameCatchesUp(t *testing.T) {

@@ -2,14 +2,12 @@ package duel_test
 
 import (
 	"slices"
-	"strings"
 	"testing"
 
 	"github.com/bwmarrin/discordgo"
 
 	"github.com/gambitbot/gambit/bot/customid"
 	"github.com/gambitbot/gambit/bot/i18n"
-	"github.com/gambitbot/gambit/bot/mux/muxtest"
 	"github.com/gambitbot/gambit/bot/render"
 	"github.com/gambitbot/gambit/storage"
 )
@@ -60,29 +58,11 @@ func TestAbortEndsTheOpeningWithoutAResult(t *testing.T) {
 }
 
 func TestEndingClicksAreRefusedWhereTheyDoNotBelong(t *testing.T) {
-	for _, tc := range []struct {
-		name, who, id string
-		setup         func(*storage.Game)
-		want          string
-	}{
+	checkRefusals(t, []refusal{
 		{"resign by another member", "carol", customid.Resign.Build("g1", "4"), nil, "Only the players can resign"},
 		{"abort past the opening", "ann", customid.Abort.Build("g1", "4"), nil, "Too late to abort"},
 		{"a confirmation from a board not drawn yet", "ann", customid.ResignConfirm.Build("g1", "9"), nil, "does not belong to this game's board"},
 		{"a confirmation of a forged ply", "ann", customid.ResignConfirm.Build("g1", "04"), nil, "does not belong to this game's board"},
 		{"resign an ended game", "ann", customid.ResignConfirm.Build("g1", "4"), func(g *storage.Game) { g.Status = storage.StatusFinished }, "over"},
-	} {
-		t.Run(tc.name, func(t *testing.T) {
-			m, rec, store, boards := newFlow()
-			if tc.setup != nil {
-				tc.setup(store.g)
-			}
-			err := click(m, rec, tc.who, tc.id)
-			if text := muxtest.UserError(t, err, i18n.English); !strings.Contains(text, tc.want) {
-				t.Errorf("refusal %q, want it to say %q", text, tc.want)
-			}
-			if len(store.changes) != 0 || len(boards.shown) != 0 || len(rec.Responses()) != 0 {
-				t.Errorf("a refused click changed %v, showed %v, answered %d times", store.changes, boards.shown, len(rec.Responses()))
-			}
-		})
-	}
+	})
 }
