@@ -74,7 +74,7 @@ func (t *task) Run() { t.run() }
 // enqueueAI queues the AI's turn if g awaits it and returns what the board
 // should show, nil if the AI is not to move, and the job queued, nil if
 // none was (the game was queued already). The job waits for its release:
-// handlers queue through ix.queueAI, whose seam releases it once the
+// handlers queue through b.queueAI (seam.go), whose seam releases it once the
 // handler returned. clicked is when the turn began by the wall clock:
 // the move time counts from it, queueing included.
 func (b aiFlow) enqueueAI(g *storage.Game, clicked time.Time) (*render.Thinking, *aiJob) {

@@ -1,7 +1,9 @@
-// Package bot is Gambit's Discord transport: it registers the slash
-// commands, routes interactions to handlers, renders boards (through
-// bot/render), runs AI turns in a bounded worker pool and keeps every game
-// in a storage.Store.
+// Package bot is Gambit's Discord transport: it assembles the flows
+// (those in bot/flows, built with what each uses, and those not yet moved
+// there), registers the slash commands they declare, routes interactions
+// to them through bot/mux, hands AI turns to this process's workers or to
+// the queue of every process's (one seam, chosen in New) and keeps every
+// game in a storage.Store.
 //
 // The flow of a move: a click arrives as an interaction; its handler loads
 // the game under the game's lock, checks who clicked and whether the board
