@@ -287,7 +287,7 @@ var errClaimLost = errors.New("the claim on the turn was lost during the search"
 // store or the search failed.
 func (b aiFlow) playAI(ctx context.Context, j *aiJob) error {
 	if m := b.cfg.Metrics; m != nil {
-		m.AIWait.Observe(time.Since(j.queued).Seconds())
+		m.AI.Wait.Observe(time.Since(j.queued).Seconds())
 	}
 	claimed, release, ok, err := b.claimAI(ctx, j.turn())
 	if err != nil {
@@ -337,9 +337,9 @@ func (b aiFlow) playAI(ctx context.Context, j *aiJob) error {
 		return fmt.Errorf("search (%s): %w", name, err)
 	}
 	if m := b.cfg.Metrics; m != nil {
-		m.SearchSeconds.WithLabelValues(string(g.Kind)).Observe(time.Since(started).Seconds())
-		m.SearchDepth.WithLabelValues(string(g.Kind)).Observe(float64(res.Depth))
-		m.Overshoot.WithLabelValues(string(g.Kind)).Observe(max(time.Since(j.deadline), 0).Seconds())
+		m.AI.SearchSeconds.WithLabelValues(string(g.Kind)).Observe(time.Since(started).Seconds())
+		m.AI.SearchDepth.WithLabelValues(string(g.Kind)).Observe(float64(res.Depth))
+		m.AI.Overshoot.WithLabelValues(string(g.Kind)).Observe(max(time.Since(j.deadline), 0).Seconds())
 	}
 	if err := b.commitAI(claimed, j, res); err != nil {
 		return fmt.Errorf("commit: %w", err)

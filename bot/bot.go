@@ -386,7 +386,7 @@ func New(cfg Config, store storage.Store) (*Bot, error) {
 	b.session, b.answers = out.Session, out.Session
 	b.workers = scheduler.NewPool(cfg.SearchThreads, func(waiting int) {
 		if m := cfg.Metrics; m != nil {
-			m.AIQueue.Set(float64(waiting))
+			m.AI.Queue.Set(float64(waiting))
 		}
 	})
 	b.ai, b.searchContext = b.workers, context.WithDeadline
@@ -641,7 +641,7 @@ func (b *Bot) listed(what string, err error) error {
 		b.corrupt.seen[g.ID] = true
 		b.log.Error(what+": left out a game whose record is corrupt; 'gambit db check' lists the damage", "game", g.ID, "err", g.Err)
 		if m := b.cfg.Metrics; m != nil {
-			m.CorruptSkipped.Inc()
+			m.Games.CorruptSkipped.Inc()
 		}
 	}
 	return nil

@@ -42,13 +42,13 @@ func TestACorruptGameHoldsUpNoOtherAtStart(t *testing.T) {
 	if !refreshed {
 		t.Error("bob's board was not refreshed at the restart")
 	}
-	if n := testutil.ToFloat64(metrics.CorruptSkipped); n < 1 {
+	if n := testutil.ToFloat64(metrics.Games.CorruptSkipped); n < 1 {
 		t.Errorf("gambit_corrupt_records_skipped_total = %v, want the bad game counted", n)
 	}
 	deadline := time.Now().Add(waitTimeout())
-	for testutil.ToFloat64(metrics.GamesActive) != 1 {
+	for testutil.ToFloat64(metrics.Games.Active) != 1 {
 		if time.Now().After(deadline) {
-			t.Fatalf("gambit_games_active = %v, want bob's game counted", testutil.ToFloat64(metrics.GamesActive))
+			t.Fatalf("gambit_games_active = %v, want bob's game counted", testutil.ToFloat64(metrics.Games.Active))
 		}
 		time.Sleep(5 * time.Millisecond)
 	}

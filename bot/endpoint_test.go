@@ -216,7 +216,7 @@ func TestAGameIsPlayedThroughTheHTTPEndpoint(t *testing.T) {
 			t.Errorf("the HTTP bot asked for the gateway: %s %s", r.Method, r.Path)
 		}
 	}
-	if ok := testutil.ToFloat64(metrics.Interactions.WithLabelValues("command:/play", "ok")); ok != 2 {
+	if ok := testutil.ToFloat64(metrics.Interactions.Handled.WithLabelValues("command:/play", "ok")); ok != 2 {
 		t.Errorf("/play counted %v times ok, want 2", ok)
 	}
 }
@@ -236,7 +236,7 @@ func TestTwoReplicasShareTheTrafficAndOneCarriesOnAlone(t *testing.T) {
 		{alice, "4"}, {bob, "1"}, {alice, "4"}, {bob, "2"}, {alice, "4"}, {bob, "1"}, {alice, "4"},
 	}
 	handled := func(m *ops.Metrics) float64 {
-		return testutil.ToFloat64(m.Interactions.WithLabelValues("component:v1/move/{game}/{ply}/{cell}", "ok"))
+		return testutil.ToFloat64(m.Interactions.Handled.WithLabelValues("component:v1/move/{game}/{ply}/{cell}", "ok"))
 	}
 	for i, step := range moves {
 		if i == 3 {

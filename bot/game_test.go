@@ -170,17 +170,17 @@ func TestMetricsCountGamesAndInteractions(t *testing.T) {
 	playAI(t, h, bob, opt("game", "tictactoe"), opt("ai", "random"))
 	// Handlers count an interaction when they return, just after the
 	// reply, and the gauges follow within a count interval: wait for both.
-	plays := metrics.Interactions.WithLabelValues("command:/play", "ok")
+	plays := metrics.Interactions.Handled.WithLabelValues("command:/play", "ok")
 	deadline := time.Now().Add(waitTimeout())
-	for testutil.ToFloat64(metrics.ChallengesPending) != 1 || testutil.ToFloat64(metrics.GamesActive) != 1 ||
+	for testutil.ToFloat64(metrics.Games.ChallengesPending) != 1 || testutil.ToFloat64(metrics.Games.Active) != 1 ||
 		testutil.ToFloat64(plays) != 2 {
 		if time.Now().After(deadline) {
-			t.Fatalf("gauges: %v pending, %v active, %v /play ok; want 1, 1 and 2", testutil.ToFloat64(metrics.ChallengesPending),
-				testutil.ToFloat64(metrics.GamesActive), testutil.ToFloat64(plays))
+			t.Fatalf("gauges: %v pending, %v active, %v /play ok; want 1, 1 and 2", testutil.ToFloat64(metrics.Games.ChallengesPending),
+				testutil.ToFloat64(metrics.Games.Active), testutil.ToFloat64(plays))
 		}
 		time.Sleep(10 * time.Millisecond)
 	}
-	if n := testutil.CollectAndCount(metrics.FirstResponse); n == 0 {
+	if n := testutil.CollectAndCount(metrics.Interactions.FirstResponse); n == 0 {
 		t.Error("no first-response latency observed")
 	}
 }

@@ -37,7 +37,7 @@ func (b *Bot) onInteraction(i *discordgo.Interaction, answered func()) {
 			answered()
 		}
 		if m := b.cfg.Metrics; m != nil {
-			m.FirstResponse.WithLabelValues(ix.Kind).Observe(time.Since(ix.Received).Seconds())
+			m.Interactions.FirstResponse.WithLabelValues(ix.Kind).Observe(time.Since(ix.Received).Seconds())
 		}
 	})
 	if !b.seen.first(i.ID, ix.Received) {

@@ -96,7 +96,7 @@ func (b *Bot) measure(next mux.Handler) mux.Handler {
 		default:
 			outcome = "error"
 		}
-		m.Interactions.WithLabelValues(ix.Kind, outcome).Inc()
+		m.Interactions.Handled.WithLabelValues(ix.Kind, outcome).Inc()
 		return err
 	}
 }

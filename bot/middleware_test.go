@@ -46,7 +46,7 @@ func TestAPanicInAHandlerIsRecoveredAnsweredAndCounted(t *testing.T) {
 				t.Errorf("answer %q, want it to say %q", resp.Data.Content, tc.answer)
 			}
 			kind := "component:" + string(pattern)
-			if n := testutil.ToFloat64(metrics.Interactions.WithLabelValues(kind, tc.outcome)); n != 1 {
+			if n := testutil.ToFloat64(metrics.Interactions.Handled.WithLabelValues(kind, tc.outcome)); n != 1 {
 				t.Errorf("counted %v interactions %s/%s, want 1", n, kind, tc.outcome)
 			}
 		})

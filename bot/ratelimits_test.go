@@ -129,10 +129,10 @@ func TestTheBotsRequestsGoThroughTheSharedLimits(t *testing.T) {
 	if n := limits.pauses.Load(); n != 1 {
 		t.Errorf("the store recorded %d pauses, want the 429's", n)
 	}
-	if n := testutil.ToFloat64(metrics.RESTTooMany.WithLabelValues("user")); n != 2 {
+	if n := testutil.ToFloat64(metrics.REST.TooMany.WithLabelValues("user")); n != 2 {
 		t.Errorf("gambit_discord_rest_429_total{scope=\"user\"} = %v, want 2", n)
 	}
-	if n := testutil.ToFloat64(metrics.RESTInvalid); n != 2 {
+	if n := testutil.ToFloat64(metrics.REST.Invalid); n != 2 {
 		t.Errorf("gambit_discord_rest_invalid_requests = %v, want 2", n)
 	}
 }

@@ -66,7 +66,7 @@ func TestMovesAreAnsweredWhileRedisIsStoppedKilledAndRestarted(t *testing.T) {
 		t.Errorf("/help with Redis stopped answered nothing")
 	}
 	h.waitLog("the shared store fails")
-	if v := testutil.ToFloat64(metrics.RESTLimitsOpen); v != 1 {
+	if v := testutil.ToFloat64(metrics.REST.LimitsOpen); v != 1 {
 		t.Errorf("gambit_discord_rest_limits_breaker_open = %v with Redis stopped, want 1", v)
 	}
 
@@ -85,10 +85,10 @@ func TestMovesAreAnsweredWhileRedisIsStoppedKilledAndRestarted(t *testing.T) {
 	if n := logged("the shared store answers again"); n != 1 {
 		t.Errorf("the store's return logged %d times, want once", n)
 	}
-	if v := testutil.ToFloat64(metrics.RESTLimitsOpen); v != 0 {
+	if v := testutil.ToFloat64(metrics.REST.LimitsOpen); v != 0 {
 		t.Errorf("gambit_discord_rest_limits_breaker_open = %v with Redis back, want 0", v)
 	}
-	if v := testutil.ToFloat64(metrics.RESTLimitsFallbacks); v == 0 {
+	if v := testutil.ToFloat64(metrics.REST.LimitsFallbacks); v == 0 {
 		t.Error("gambit_discord_rest_limits_fallbacks_total = 0, want the requests on the process's own limits")
 	}
 }

@@ -21,15 +21,15 @@ func restLimiter(cfg Config) *ratelimit.Limiter {
 // limitMetrics passes the limiter's measurements to the metrics.
 type limitMetrics struct{ m *ops.Metrics }
 
-func (l limitMetrics) Waited(d time.Duration) { l.m.RESTWaits.Observe(d.Seconds()) }
-func (l limitMetrics) TooMany(scope string)   { l.m.RESTTooMany.WithLabelValues(scope).Inc() }
-func (l limitMetrics) Invalid(n int)          { l.m.RESTInvalid.Set(float64(n)) }
-func (l limitMetrics) Fallback()              { l.m.RESTLimitsFallbacks.Inc() }
+func (l limitMetrics) Waited(d time.Duration) { l.m.REST.Waits.Observe(d.Seconds()) }
+func (l limitMetrics) TooMany(scope string)   { l.m.REST.TooMany.WithLabelValues(scope).Inc() }
+func (l limitMetrics) Invalid(n int)          { l.m.REST.Invalid.Set(float64(n)) }
+func (l limitMetrics) Fallback()              { l.m.REST.LimitsFallbacks.Inc() }
 
 func (l limitMetrics) Breaker(open bool) {
 	v := 0.0
 	if open {
 		v = 1
 	}
-	l.m.RESTLimitsOpen.Set(v)
+	l.m.REST.LimitsOpen.Set(v)
 }

@@ -77,8 +77,8 @@ func (b timerFlow) runTimers(ctx context.Context) {
 			if pending, active, err := b.store.CountOpen(ctx); b.listed("count open games", err) != nil {
 				b.log.Error("count open games", "err", err)
 			} else {
-				m.ChallengesPending.Set(float64(pending))
-				m.GamesActive.Set(float64(active))
+				m.Games.ChallengesPending.Set(float64(pending))
+				m.Games.Active.Set(float64(active))
 			}
 		}
 		select {

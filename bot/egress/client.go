@@ -129,7 +129,7 @@ func (c *Client) Observe(err error) {
 			code = fmt.Sprint(rest.Message.Code)
 		}
 	}
-	c.metrics.RESTErrors.WithLabelValues(status, code).Inc()
+	c.metrics.REST.Errors.WithLabelValues(status, code).Inc()
 }
 
 // Code returns the Discord JSON error code of a REST error, or 0.

@@ -84,25 +84,19 @@ var descName = regexp.MustCompile(`^Desc\{fqName: "([^"]+)"`)
 func exportedFamilies(t *testing.T) map[string]dto.MetricType {
 	t.Helper()
 	m := ops.NewMetrics()
-	v := reflect.ValueOf(m).Elem()
-	for i := range v.NumField() {
-		f := v.Field(i)
-		if f.Kind() != reflect.Pointer || f.Type().Elem().Kind() != reflect.Struct {
+	// The collectors are pointer fields of the groups (AI, REST…) that
+	// are Metrics' struct fields.
+	groups := reflect.ValueOf(m).Elem()
+	for g := range groups.NumField() {
+		group := groups.Field(g)
+		if group.Kind() != reflect.Struct {
 			continue
 		}
-		embedded := f.Elem().FieldByName("MetricVec")
-		if !embedded.IsValid() {
-			continue
-		}
-		vec := embedded.Interface().(*prometheus.MetricVec)
-		// The vector takes as many label values as it has labels.
-		touched := false
-		for n := 0; n <= 8 && !touched; n++ {
-			_, err := vec.GetMetricWithLabelValues(slices.Repeat([]string{"x"}, n)...)
-			touched = err == nil
-		}
-		if !touched {
-			t.Fatalf("Metrics.%s: no child with up to 8 labels", v.Type().Field(i).Name)
+		for i := range group.NumField() {
+			name := groups.Type().Field(g).Name + "." + group.Type().Field(i).Name
+			if vec, ok := metricVec(group.Field(i)); ok && !givenAChild(vec) {
+				t.Fatalf("Metrics.%s: no child with up to 8 labels", name)
+			}
 		}
 	}
 	gathered, err := m.Registry.Gather()
@@ -136,6 +130,29 @@ func exportedFamilies(t *testing.T) map[string]dto.MetricType {
 		t.Fatal("the registry describes no metric")
 	}
 	return families
+}
+
+// metricVec returns the vector a collector field f holds, if it is one.
+func metricVec(f reflect.Value) (*prometheus.MetricVec, bool) {
+	if f.Kind() != reflect.Pointer || f.Type().Elem().Kind() != reflect.Struct {
+		return nil, false
+	}
+	embedded := f.Elem().FieldByName("MetricVec")
+	if !embedded.IsValid() {
+		return nil, false
+	}
+	return embedded.Interface().(*prometheus.MetricVec), true
+}
+
+// givenAChild gives vec a child, trying up to 8 label values (a vector
+// takes as many as it has labels), and reports whether one took.
+func givenAChild(vec *prometheus.MetricVec) bool {
+	for n := 0; n <= 8; n++ {
+		if _, err := vec.GetMetricWithLabelValues(slices.Repeat([]string{"x"}, n)...); err == nil {
+			return true
+		}
+	}
+	return false
 }
 
 // ownFamily tells the bot's own metrics from those of the client

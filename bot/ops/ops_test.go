@@ -258,18 +258,18 @@ func TestHandlerRejectsBadChecks(t *testing.T) {
 
 func TestMetrics(t *testing.T) {
 	m := ops.NewMetrics()
-	m.Interactions.WithLabelValues("command:/play", "ok").Inc()
-	m.Interactions.WithLabelValues("command:/play", "ok").Inc()
-	m.Interactions.WithLabelValues("component:move", "panic").Inc()
-	m.FirstResponse.WithLabelValues("command:/play").Observe(0.120)
-	m.AIQueue.Set(3)
-	m.AIWait.Observe(0.5)
-	m.SearchSeconds.WithLabelValues("connect4").Observe(1.5)
-	m.SearchDepth.WithLabelValues("connect4").Observe(14)
-	m.Overshoot.WithLabelValues("connect4").Observe(0.004)
-	m.RESTErrors.WithLabelValues("404", "10008").Inc()
-	m.GamesActive.Set(7)
-	m.ChallengesPending.Set(2)
+	m.Interactions.Handled.WithLabelValues("command:/play", "ok").Inc()
+	m.Interactions.Handled.WithLabelValues("command:/play", "ok").Inc()
+	m.Interactions.Handled.WithLabelValues("component:move", "panic").Inc()
+	m.Interactions.FirstResponse.WithLabelValues("command:/play").Observe(0.120)
+	m.AI.Queue.Set(3)
+	m.AI.Wait.Observe(0.5)
+	m.AI.SearchSeconds.WithLabelValues("connect4").Observe(1.5)
+	m.AI.SearchDepth.WithLabelValues("connect4").Observe(14)
+	m.AI.Overshoot.WithLabelValues("connect4").Observe(0.004)
+	m.REST.Errors.WithLabelValues("404", "10008").Inc()
+	m.Games.Active.Set(7)
+	m.Games.ChallengesPending.Set(2)
 	url := serve(t, ops.Handler(m, nil, ops.Backup{}))
 
 	resp, body := do(t, http.MethodGet, url+"/metrics")
@@ -372,12 +372,12 @@ func TestMetrics(t *testing.T) {
 func TestMetricsLint(t *testing.T) {
 	m := ops.NewMetrics()
 	// Vectors only appear once they have a child.
-	m.Interactions.WithLabelValues("command:/play", "ok")
-	m.FirstResponse.WithLabelValues("command:/play")
-	m.SearchSeconds.WithLabelValues("connect4")
-	m.SearchDepth.WithLabelValues("connect4")
-	m.Overshoot.WithLabelValues("connect4")
-	m.RESTErrors.WithLabelValues("500", "0")
+	m.Interactions.Handled.WithLabelValues("command:/play", "ok")
+	m.Interactions.FirstResponse.WithLabelValues("command:/play")
+	m.AI.SearchSeconds.WithLabelValues("connect4")
+	m.AI.SearchDepth.WithLabelValues("connect4")
+	m.AI.Overshoot.WithLabelValues("connect4")
+	m.REST.Errors.WithLabelValues("500", "0")
 	names := []string{
 		"gambit_interactions_total", "gambit_interaction_first_response_seconds",
 		"gambit_ai_queue_length", "gambit_ai_queue_wait_seconds",
