@@ -309,7 +309,6 @@ type Bot struct {
 	// The flows (flows.go).
 	boards boardFlow
 	games  gameFlow
-	moves  moveFlow
 	turns  aiFlow
 	solo   soloFlow
 	timers timerFlow
@@ -404,7 +403,7 @@ func New(cfg Config, store storage.Store) (*Bot, error) {
 // assemble makes the flows and the Mux of their routes, with the
 // middleware chain and the command definitions.
 func (b *Bot) assemble() {
-	b.boards, b.games, b.moves, b.turns, b.solo, b.timers, b.info = boardFlow{b}, gameFlow{b}, moveFlow{b}, aiFlow{b}, soloFlow{b}, timerFlow{b}, infoFlow{b}
+	b.boards, b.games, b.turns, b.solo, b.timers, b.info = boardFlow{b}, gameFlow{b}, aiFlow{b}, soloFlow{b}, timerFlow{b}, infoFlow{b}
 	b.mux = b.routes()
 	b.handle, b.defs = b.mux.Handler(), commandDefinitions(b.mux)
 }

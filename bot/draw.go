@@ -2,27 +2,48 @@ package bot
 
 import (
 	"context"
-	"fmt"
 
+	"github.com/gambitbot/gambit/bot/customid"
 	"github.com/gambitbot/gambit/bot/i18n"
 	"github.com/gambitbot/gambit/bot/mux"
+	"github.com/gambitbot/gambit/bot/render"
+	"github.com/gambitbot/gambit/engine"
 	"github.com/gambitbot/gambit/storage"
 )
 
-// duelBoards is what the duel flow (bot/flows/duel: draws, Resign, Abort)
-// needs of the boards.
+// duelBoards is what the duel flow (bot/flows/duel: moves, draws, Resign,
+// Abort) needs of the boards.
 type duelBoards struct{ gameFlow }
 
-// EndedBehind reports whether the click came from g's board while it is
-// behind g, which ended meanwhile (moveFlow.endedBehind).
+// EndedBehind reports whether a click came from g's board while it still
+// offers moves or an answer to a challenge though g has ended, and the
+// bot could not show the end there (a timeout where it may only answer
+// interactions: reach.go), so the click's answer should. A click that
+// merely lost a race with the one that ended g is refused as before.
 func (b duelBoards) EndedBehind(ix *mux.Interaction, g *storage.Game) bool {
-	return b.moves.endedBehind(ix, g)
+	if g.Status.Open() || ix.Message == nil || g.MessageID == "" || ix.Message.ID != g.MessageID || !b.reach.isBehind(g.ID) {
+		return false
+	}
+	_, open := render.ShownControl(ix.Message.Components, customid.Move, customid.Pick, customid.File, customid.Resign, customid.Accept, customid.Decline)
+	return open
 }
 
-// CatchUp brings g's board up to date and tells the clicker nothing was
-// done (moveFlow.catchUp).
+// CatchUp answers a click on a board that is itself behind its game —
+// the bot could not edit it (lost permissions, a crash, a timeout where it
+// may only answer interactions) — by bringing it up to date, and tells the
+// clicker nothing was played.
 func (b duelBoards) CatchUp(ctx context.Context, ix *mux.Interaction, g *storage.Game) error {
-	return b.moves.catchUp(ctx, ix, g)
+	msg, err := b.boards.gameMessage(g, "")
+	if err != nil {
+		return err
+	}
+	if err := b.boards.updateBoard(ctx, ix, g, msg); err != nil {
+		return err
+	}
+	if !g.Status.Open() {
+		return ix.Fail(ix.Lang().T("move.behind_ended"))
+	}
+	return ix.Fail(ix.Lang().T("move.behind"))
 }
 
 // OnBoard reports whether the click came from g's board (onBoard).
@@ -34,23 +55,44 @@ func (b duelBoards) Adopt(ctx context.Context, ix *mux.Interaction, g *storage.G
 	return b.boards.adoptBoard(ctx, ix, g)
 }
 
-// Update answers the click by updating g's board (updateBoard).
-func (b duelBoards) Update(ctx context.Context, ix *mux.Interaction, g *storage.Game, changes []storage.RatingChange, notice string) error {
-	pos, err := position(g)
-	if err != nil {
-		return fmt.Errorf("bot: show game %s: %w", g.ID, err)
-	}
-	return b.boards.updateBoard(ctx, ix, g, b.boards.view(g, pos, nil, changes, notice))
+// View renders g's board (view).
+func (b duelBoards) View(g *storage.Game, pos engine.Position, thinking *render.Thinking, changes []storage.RatingChange, notice string) render.Message {
+	return b.boards.view(g, pos, thinking, changes, notice)
 }
 
-// Edit shows g, just ended with changes, on its board (editBoard).
-func (b duelBoards) Edit(ctx context.Context, g *storage.Game, changes []storage.RatingChange) error {
-	pos, err := position(g)
-	if err != nil {
-		return fmt.Errorf("bot: show game %s: %w", g.ID, err)
-	}
-	return b.boards.editBoard(ctx, g, b.boards.view(g, pos, nil, changes, ""), webhookToken{})
+// Show answers the click by updating g's board to msg (updateBoard).
+func (b duelBoards) Show(ctx context.Context, ix *mux.Interaction, g *storage.Game, msg render.Message) error {
+	return b.boards.updateBoard(ctx, ix, g, msg)
+}
+
+// EditTo edits g's board to msg, through the channel or the latest token
+// showing it (editBoard).
+func (b duelBoards) EditTo(ctx context.Context, g *storage.Game, msg render.Message) error {
+	return b.boards.editBoard(ctx, g, msg, webhookToken{})
+}
+
+// ShowNew shows msg as g's new board through ix (showNewBoard).
+func (b duelBoards) ShowNew(ctx context.Context, ix *mux.Interaction, g *storage.Game, msg render.Message) error {
+	return b.boards.showNewBoard(ctx, ix, g, msg)
 }
 
 // Lang is the language of g's board (boardLang).
 func (b duelBoards) Lang(g *storage.Game) *i18n.Localizer { return b.boards.boardLang(g) }
+
+// duelTurns is the game seam as the duel flow uses it.
+type duelTurns struct{ *Bot }
+
+// Commit plays and commits a move (commitMove).
+func (b duelTurns) Commit(ctx context.Context, g *storage.Game, pos engine.Position, mv engine.Move) ([]storage.RatingChange, error) {
+	return b.commitMove(ctx, g, pos, mv)
+}
+
+// QueueAI queues the AI's turn if it moves next (queueAI).
+func (b duelTurns) QueueAI(ctx context.Context, ix *mux.Interaction, g *storage.Game) *render.Thinking {
+	return b.queueAI(ctx, ix, g)
+}
+
+// OnGame runs h on game id under its lock (onGame).
+func (b duelTurns) OnGame(ctx context.Context, ix *mux.Interaction, id string, h func(context.Context, *storage.Game) error) error {
+	return b.onGame(ctx, ix, id, h)
+}

@@ -16,10 +16,6 @@ type boardFlow struct{ *Bot }
 // challenges (open.go), Rematch (rematch.go).
 type gameFlow struct{ *Bot }
 
-// moveFlow plays moves: a click on a board or /move (moves.go), and
-// resigning (resign.go).
-type moveFlow struct{ *Bot }
-
 // aiFlow plays the AI's turns: a turn as a scheduler job, its claim,
 // search, commit and progress edits, and the passes at start (ai.go).
 type aiFlow struct{ *Bot }

@@ -9,9 +9,8 @@ import (
 
 	"github.com/gambitbot/gambit/bot/gamenames"
 	"github.com/gambitbot/gambit/bot/mux"
+	"github.com/gambitbot/gambit/bot/play"
 	"github.com/gambitbot/gambit/engine"
-	"github.com/gambitbot/gambit/games"
-	"github.com/gambitbot/gambit/games/catalog"
 	"github.com/gambitbot/gambit/storage"
 )
 
@@ -26,27 +25,9 @@ func withRounds() string {
 	return strings.Join(titles, ", ")
 }
 
-// gameOf returns the plug-in of a stored game.
-func gameOf(g *storage.Game) (*games.Game, error) {
-	gm, err := catalog.Lookup(string(g.Kind))
-	if err != nil {
-		return nil, fmt.Errorf("bot: game %s: %w", g.ID, err)
-	}
-	return gm, nil
-}
-
-// position returns the engine position of a game.
-func position(g *storage.Game) (engine.Position, error) {
-	gm, err := gameOf(g)
-	if err != nil {
-		return nil, err
-	}
-	pos, err := gm.Position(g.Position, games.Options{})
-	if err != nil {
-		return nil, fmt.Errorf("bot: game %s: %w", g.ID, err)
-	}
-	return pos, nil
-}
+// gameOf and position are the plug-in and the position of a game
+// (bot/play, which the flows share).
+var gameOf, position = play.Game, play.Position
 
 // loadGame loads a game by the ID a user or a custom ID gave.
 func (b *Bot) loadGame(ctx context.Context, id string) (*storage.Game, error) {

@@ -294,7 +294,7 @@ func (b gameFlow) checkPick(ix *component) error {
 	offered := false
 	if ix.Message != nil {
 		// A pattern without parameters matches its own text only.
-		_, offered = shownControl(ix.Message.Components, customid.Pattern(customid.ChallengePick.Build(user)))
+		_, offered = render.ShownControl(ix.Message.Components, customid.Pattern(customid.ChallengePick.Build(user)))
 	}
 	if !offered {
 		return mux.Err("play.no_member")

@@ -24,7 +24,7 @@ import (
 // The puzzles' flow: /puzzle deals a solo puzzle, and its board's Hint,
 // Solve and Compare algorithms buttons ask the solvers of
 // strategies/puzzles about the position in front of the player. Moves
-// and Give up go through the duels' flows (moves.go, resign.go).
+// and Give up go through the duel flow (bot/flows/duel).
 
 // solverTime bounds a solver working for an interaction, which must be
 // answered within 3 seconds: the optimal solvers need milliseconds on the
@@ -210,7 +210,7 @@ func checkPuzzler(ix *interaction, g *storage.Game, p customid.Params) error {
 	if !g.Solo() {
 		return mux.Err("puzzle.not_puzzle")
 	}
-	if err := checkMover(g, ix.Caller().ID); err != nil {
+	if err := play.CheckMover(g, ix.Caller().ID); err != nil {
 		return err
 	}
 	if p["ply"] != render.Ply(g) || !onBoard(ix, g) {

@@ -375,3 +375,35 @@ func balancedRows(buttons []discordgo.MessageComponent) []discordgo.MessageCompo
 	}
 	return rows
 }
+
+// ShownControl returns the parameters of the first component of a
+// message, in rows, whose custom ID matches one of patterns: what a
+// message shows, read back from its components.
+func ShownControl(components []discordgo.MessageComponent, patterns ...customid.Pattern) (customid.Params, bool) {
+	for _, c := range components {
+		var id string
+		switch c := c.(type) {
+		case *discordgo.ActionsRow:
+			if params, ok := ShownControl(c.Components, patterns...); ok {
+				return params, true
+			}
+		case *discordgo.Button:
+			id = c.CustomID
+		case *discordgo.SelectMenu:
+			id = c.CustomID
+		}
+		for _, pattern := range patterns {
+			if params, ok := pattern.Match(id); ok {
+				return params, true
+			}
+		}
+	}
+	return nil, false
+}
+
+// ShownPly returns the ply the controls of a game's board message carry,
+// "" if none does: which position the board shows.
+func ShownPly(components []discordgo.MessageComponent) string {
+	params, _ := ShownControl(components, customid.Move, customid.Pick, customid.File, customid.Resign)
+	return params["ply"]
+}

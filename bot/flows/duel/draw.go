@@ -1,75 +1,14 @@
-// Package duel is the flow of a game in play, from its board: draw
-// offers between people (Offer draw, Accept draw, Decline draw), and
-// ending it early — Resign (Give up on a solo puzzle) and Abort, each
-// after a confirmation. Moves are to join it from package bot.
 package duel
 
 import (
 	"context"
 
-	"github.com/gambitbot/gambit/bot/customid"
 	"github.com/gambitbot/gambit/bot/gamenames"
-	"github.com/gambitbot/gambit/bot/i18n"
 	"github.com/gambitbot/gambit/bot/mux"
 	"github.com/gambitbot/gambit/bot/play"
 	"github.com/gambitbot/gambit/bot/render"
 	"github.com/gambitbot/gambit/storage"
 )
-
-// Store is what the flow changes in the store: the game in play.
-type Store interface {
-	UpdateGame(ctx context.Context, g *storage.Game) error
-	FinishGame(ctx context.Context, g *storage.Game, res storage.Result) ([]storage.RatingChange, error)
-}
-
-// Boards is the bot's board code, as a click on a game's board meets it.
-type Boards interface {
-	// EndedBehind reports whether the click came from g's board while it
-	// is behind g, which ended meanwhile; CatchUp then brings the board up
-	// to date and tells the clicker nothing was done.
-	EndedBehind(ix *mux.Interaction, g *storage.Game) bool
-	CatchUp(ctx context.Context, ix *mux.Interaction, g *storage.Game) error
-	// OnBoard reports whether the click came from g's board (a forged
-	// custom ID can name g from elsewhere).
-	OnBoard(ix *mux.Interaction, g *storage.Game) bool
-	// Adopt records the clicked message as g's board when its ID was
-	// never saved.
-	Adopt(ctx context.Context, ix *mux.Interaction, g *storage.Game) error
-	// Update answers the click by showing g on its board, with the rating
-	// changes of its end and a notice.
-	Update(ctx context.Context, ix *mux.Interaction, g *storage.Game, changes []storage.RatingChange, notice string) error
-	// Edit shows g, just ended with changes, on its board, which is not
-	// the message clicked (a confirmation only the clicker sees).
-	Edit(ctx context.Context, g *storage.Game, changes []storage.RatingChange) error
-	// Lang is the language of g's board: its guild's.
-	Lang(g *storage.Game) *i18n.Localizer
-}
-
-// Flow answers the draw, Resign and Abort buttons of a game's board.
-type Flow struct {
-	store  Store
-	boards Boards
-	games  play.GameRoutes
-}
-
-// New returns the flow over store and boards, its routes running in
-// games, the game seam.
-func New(store Store, boards Boards, games play.GameRoutes) *Flow {
-	return &Flow{store: store, boards: boards, games: games}
-}
-
-// Routes declares the draw, Resign and Abort buttons and their
-// confirmations, routes of one game.
-func (f *Flow) Routes(m *mux.Mux) {
-	games := mux.NewGroup(m, f.games)
-	games.Component(customid.Resign, f.clickResign)
-	games.Component(customid.ResignConfirm, f.clickResignConfirm)
-	games.Component(customid.Abort, f.clickAbort)
-	games.Component(customid.AbortConfirm, f.clickAbortConfirm)
-	games.Component(customid.DrawOffer, f.clickDrawOffer)
-	games.Component(customid.DrawAccept, f.clickDrawAnswer(true))
-	games.Component(customid.DrawDecline, f.clickDrawAnswer(false))
-}
 
 // Draw offers, in games between people: once the game can no longer be
 // aborted, either player offers a draw with the board's Offer draw button; the board then shows the offer with
@@ -119,7 +58,7 @@ func (f *Flow) clickDrawOffer(ctx context.Context, ix *mux.Component, g *storage
 	if err := f.store.UpdateGame(ctx, g); err != nil {
 		return play.Conflict(err, "offer a draw in", g.ID)
 	}
-	return f.boards.Update(ctx, ix.Interaction, g, nil, "")
+	return f.update(ctx, ix.Interaction, g, nil, "")
 }
 
 // clickDrawAnswer accepts (accept true) or declines the draw offered on
@@ -149,7 +88,7 @@ func (f *Flow) clickDrawAnswer(accept bool) func(context.Context, *mux.Component
 				return play.Conflict(err, "decline a draw in", g.ID)
 			}
 			l := f.boards.Lang(g)
-			return f.boards.Update(ctx, ix.Interaction, g, nil, l.T("board.draw_declined", "Player", render.PlayerName(l, g.Kind, g.Players[seat])))
+			return f.update(ctx, ix.Interaction, g, nil, l.T("board.draw_declined", "Player", render.PlayerName(l, g.Kind, g.Players[seat])))
 		}
 		var res storage.Result
 		g.Status, res = g.AgreeDraw()
@@ -157,6 +96,6 @@ func (f *Flow) clickDrawAnswer(accept bool) func(context.Context, *mux.Component
 		if err != nil {
 			return play.Conflict(err, "agree a draw in", g.ID)
 		}
-		return f.boards.Update(ctx, ix.Interaction, g, changes, "")
+		return f.update(ctx, ix.Interaction, g, changes, "")
 	}
 }

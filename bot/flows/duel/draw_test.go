@@ -2,6 +2,7 @@ package duel_test
 
 import (
 	"context"
+	"log/slog"
 	"slices"
 	"strings"
 	"testing"
@@ -13,6 +14,10 @@ import (
 	"github.com/gambitbot/gambit/bot/i18n"
 	"github.com/gambitbot/gambit/bot/mux"
 	"github.com/gambitbot/gambit/bot/mux/muxtest"
+	"github.com/gambitbot/gambit/bot/render"
+	"github.com/gambitbot/gambit/engine"
+	"github.com/gambitbot/gambit/games"
+	"github.com/gambitbot/gambit/games/catalog"
 	"github.com/gambitbot/gambit/storage"
 )
 
@@ -21,10 +26,22 @@ import (
 // in package bot against the stand-in (TestDrawOffersBetweenPeople,
 // TestNoDrawAgainstAnAI).
 
-// fakeStore holds one game and records its changes.
+// fakeStore holds one game (and others, for /move's choice) and records
+// its changes.
 type fakeStore struct {
 	g       *storage.Game
+	others  []*storage.Game
 	changes []string
+}
+
+func (s *fakeStore) ActiveGames(_ context.Context, p storage.PlayerID) ([]*storage.Game, error) {
+	var out []*storage.Game
+	for _, g := range append([]*storage.Game{s.g}, s.others...) {
+		if g.Seat(p) >= 0 && g.Status.Open() {
+			out = append(out, g)
+		}
+	}
+	return out, nil
 }
 
 func (s *fakeStore) UpdateGame(_ context.Context, g *storage.Game) error {
@@ -45,11 +62,13 @@ func (s *fakeStore) FinishGame(_ context.Context, g *storage.Game, res storage.R
 	return nil, nil
 }
 
-// fakeBoards records what the flow showed; behind makes every board
-// behind its ended game.
+// fakeBoards records what the flow showed, each board as the fake's View
+// describes it; behind makes every board behind its ended game, editErr
+// fails EditTo.
 type fakeBoards struct {
-	shown  []string
-	behind bool
+	shown   []string
+	behind  bool
+	editErr error
 }
 
 func (b *fakeBoards) EndedBehind(*mux.Interaction, *storage.Game) bool { return b.behind }
@@ -65,29 +84,115 @@ func (b *fakeBoards) OnBoard(ix *mux.Interaction, g *storage.Game) bool {
 
 func (b *fakeBoards) Adopt(context.Context, *mux.Interaction, *storage.Game) error { return nil }
 
-func (b *fakeBoards) Update(_ context.Context, _ *mux.Interaction, g *storage.Game, _ []storage.RatingChange, notice string) error {
+// View describes g's board: its status, the draw offer, the moves played,
+// whether the AI is thinking, and the notice.
+func (b *fakeBoards) View(g *storage.Game, _ engine.Position, thinking *render.Thinking, _ []storage.RatingChange, notice string) render.Message {
 	offer := "no offer"
 	if g.DrawOffer != nil {
 		offer = "offer by seat " + string(rune('0'+g.DrawOffer.Seat))
 	}
-	b.shown = append(b.shown, strings.TrimSpace(string(g.Status)+", "+offer+" "+notice))
+	text := string(g.Status) + ", " + offer
+	if thinking != nil {
+		text += ", AI thinking"
+	}
+	return render.Message{Content: strings.TrimSpace(text + " " + notice)}
+}
+
+func (b *fakeBoards) Show(_ context.Context, _ *mux.Interaction, _ *storage.Game, msg render.Message) error {
+	b.shown = append(b.shown, msg.Content)
 	return nil
 }
 
-func (b *fakeBoards) Edit(_ context.Context, g *storage.Game, _ []storage.RatingChange) error {
-	b.shown = append(b.shown, "edited: "+string(g.Status))
+func (b *fakeBoards) EditTo(_ context.Context, _ *storage.Game, msg render.Message) error {
+	if b.editErr != nil {
+		return b.editErr
+	}
+	b.shown = append(b.shown, "edited: "+msg.Content)
+	return nil
+}
+
+func (b *fakeBoards) ShowNew(_ context.Context, _ *mux.Interaction, _ *storage.Game, msg render.Message) error {
+	b.shown = append(b.shown, "new board: "+msg.Content)
 	return nil
 }
 
 func (b *fakeBoards) Lang(*storage.Game) *i18n.Localizer { return i18n.For(i18n.Indonesian) }
 
+// fakeTurns plays a move on the game's record as the bot's seam would,
+// without a store, and queues the AI's turn when aiNext; commitErr fails
+// the commit.
+type fakeTurns struct {
+	store     *fakeStore
+	played    []string
+	aiNext    bool
+	queued    int
+	onGame    []string
+	commitErr error
+}
+
+func (s *fakeTurns) Commit(_ context.Context, g *storage.Game, pos engine.Position, mv engine.Move) ([]storage.RatingChange, error) {
+	if s.commitErr != nil {
+		return nil, s.commitErr
+	}
+	s.played = append(s.played, pos.FormatMove(mv))
+	g.Moves = append(g.Moves, pos.FormatMove(mv))
+	g.Turn = 1 - g.Turn
+	return nil, nil
+}
+
+func (s *fakeTurns) QueueAI(context.Context, *mux.Interaction, *storage.Game) *render.Thinking {
+	if !s.aiNext {
+		return nil
+	}
+	s.queued++
+	return &render.Thinking{}
+}
+
+func (s *fakeTurns) OnGame(ctx context.Context, _ *mux.Interaction, id string, h func(context.Context, *storage.Game) error) error {
+	s.onGame = append(s.onGame, id)
+	for _, g := range append([]*storage.Game{s.store.g}, s.store.others...) {
+		if string(g.ID) == id {
+			return h(ctx, g)
+		}
+	}
+	return mux.Err("error.no_game", "ID", id)
+}
+
+// game returns a game of kind between ann (seat 0) and bob in guild
+// "guild", channel "channel", after moves, its board message "board".
+func game(kind string, id storage.GameID, moves ...string) *storage.Game {
+	gm, err := catalog.Lookup(kind)
+	if err != nil {
+		panic(err)
+	}
+	pos, err := gm.Start(games.Options{})
+	if err != nil {
+		panic(err)
+	}
+	for _, m := range moves {
+		mv, err := pos.ParseMove(m)
+		if err != nil {
+			panic(err)
+		}
+		gm.Play(pos, mv)
+	}
+	return &storage.Game{ID: id, Kind: storage.Kind(kind), Status: storage.StatusActive, MessageID: "board",
+		GuildID: "guild", ChannelID: "channel", Position: pos.String(), Turn: len(moves) % 2,
+		Players: []storage.Player{{ID: storage.User("ann"), Name: "ann"}, {ID: storage.User("bob"), Name: "bob"}},
+		Moves:   moves}
+}
+
 // newFlow returns the flow over a game of ann and bob's, past its opening
 // (each side moved twice), on a Mux of its own.
 func newFlow() (*mux.Mux, *muxtest.Recorder, *fakeStore, *fakeBoards) {
-	g := &storage.Game{ID: "g1", Kind: "connect4", Status: storage.StatusActive, MessageID: "board",
-		Players: []storage.Player{{ID: storage.User("ann"), Name: "ann"}, {ID: storage.User("bob"), Name: "bob"}},
-		Moves:   []string{"4", "4", "3", "3"}}
-	store, boards := &fakeStore{g: g}, &fakeBoards{}
+	m, rec, store, boards, _ := newFlowWithTurns()
+	return m, rec, store, boards
+}
+
+// newFlowWithTurns is newFlow, with the fake seam.
+func newFlowWithTurns() (*mux.Mux, *muxtest.Recorder, *fakeStore, *fakeBoards, *fakeTurns) {
+	store, boards := &fakeStore{g: game("connect4", "g1", "4", "4", "3", "3")}, &fakeBoards{}
+	turns := &fakeTurns{store: store}
 	m := mux.New()
 	games := func(h func(context.Context, *mux.Component, *storage.Game) error) mux.ComponentHandler {
 		return func(ctx context.Context, ix *mux.Component) error {
@@ -97,8 +202,8 @@ func newFlow() (*mux.Mux, *muxtest.Recorder, *fakeStore, *fakeBoards) {
 			return h(ctx, ix, store.g)
 		}
 	}
-	duel.New(store, boards, games).Routes(m)
-	return m, &muxtest.Recorder{}, store, boards
+	duel.New(store, boards, turns, games, slog.New(slog.DiscardHandler)).Routes(m)
+	return m, &muxtest.Recorder{}, store, boards, turns
 }
 
 func click(m *mux.Mux, rec *muxtest.Recorder, who, customID string) error {

@@ -105,5 +105,5 @@ func (f *Flow) showEnded(ctx context.Context, ix *mux.Component, g *storage.Game
 	if err := ix.Update(render.Message{Content: done}); err != nil {
 		return err
 	}
-	return f.boards.Edit(ctx, g, changes)
+	return f.edit(ctx, g, changes)
 }

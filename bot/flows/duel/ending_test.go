@@ -34,7 +34,7 @@ func TestResignAsksThenLosesTheGame(t *testing.T) {
 	if done.Type != discordgo.InteractionResponseUpdateMessage || done.Data.Content != i18n.Default.T("resign.done") {
 		t.Errorf("confirmation answered %d %q, want it replaced by %q", done.Type, done.Data.Content, i18n.Default.T("resign.done"))
 	}
-	if !slices.Equal(boards.shown, []string{"edited: finished"}) {
+	if !slices.Equal(boards.shown, []string{"edited: finished, no offer"}) {
 		t.Errorf("boards %v, want the board edited to the end", boards.shown)
 	}
 }
@@ -52,7 +52,7 @@ func TestAbortEndsTheOpeningWithoutAResult(t *testing.T) {
 	if err := click(m, rec, "ann", customid.AbortConfirm.Build("g1", "1")); err != nil {
 		t.Fatal(err)
 	}
-	if !slices.Equal(store.changes, []string{"update aborted"}) || !slices.Equal(boards.shown, []string{"edited: aborted"}) {
+	if !slices.Equal(store.changes, []string{"update aborted"}) || !slices.Equal(boards.shown, []string{"edited: aborted, no offer"}) {
 		t.Errorf("changed %v, shown %v; want the game aborted and its board edited", store.changes, boards.shown)
 	}
 }
