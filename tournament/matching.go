@@ -1,5 +1,7 @@
 package tournament
 
+import "math/bits"
+
 // A maximum-weight matching in a general graph: Edmonds' blossom
 // algorithm in its primal-dual form, O(n³), over exact integer weights of
 // any width (wide). The Dutch system asks it for the matching of the
@@ -55,6 +57,7 @@ type blossomState struct {
 	bestEdges   [][]int
 	unused      []int
 	dual        wideArena
+	bestSlack   wideArena // the slack of bestEdge, while the duals hold
 	allowed     []bool
 	queue       []int
 	tmpA, tmpB  wide
@@ -109,6 +112,7 @@ func (m *matcher) solve() []int {
 		s.unused = append(s.unused, b)
 	}
 	s.dual = newWideArena(2*n, W)
+	s.bestSlack = newWideArena(2*n, W)
 	for v := 0; v < n; v++ {
 		s.dual.at(v).set(maxw)
 	}
@@ -135,9 +139,30 @@ func fill(n, v int) []int {
 
 // slack sets into the slack of edge k: dual(i)+dual(j)-2w.
 func (s *blossomState) slack(k int, into wide) {
-	into.set(s.dual.at(s.ends[2*k]))
-	into.add(s.dual.at(s.ends[2*k+1]))
-	into.sub(s.twice.at(k))
+	a, b, c := s.dual.at(s.ends[2*k]), s.dual.at(s.ends[2*k+1]), s.twice.at(k)
+	var carry, borrow uint64
+	for i := range into {
+		var x uint64
+		x, carry = bits.Add64(a[i], b[i], carry)
+		into[i], borrow = bits.Sub64(x, c[i], borrow)
+	}
+}
+
+// setBest makes k the best edge of b, with its slack cached (the cache
+// holds until the duals change: refreshBest).
+func (s *blossomState) setBest(b, k int, slack wide) {
+	s.bestEdge[b] = k
+	s.bestSlack.at(b).set(slack)
+}
+
+// refreshBest recomputes the cached slacks of the best edges after a
+// change of the duals.
+func (s *blossomState) refreshBest() {
+	for b, k := range s.bestEdge {
+		if k != -1 {
+			s.slack(k, s.bestSlack.at(b))
+		}
+	}
 }
 
 // slackLess reports whether edge k's slack is below edge l's.
@@ -277,6 +302,9 @@ func (s *blossomState) addBlossom(base, k int) {
 		if s.bestEdge[b] == -1 || s.slackLess(k, s.bestEdge[b]) {
 			s.bestEdge[b] = k
 		}
+	}
+	if s.bestEdge[b] != -1 {
+		s.slack(s.bestEdge[b], s.bestSlack.at(b))
 	}
 }
 
@@ -486,12 +514,12 @@ func (s *blossomState) run() {
 						}
 					case s.label[s.inBlossom[w]] == 1:
 						b := s.inBlossom[v]
-						if s.bestEdge[b] == -1 || s.lessThanSlack(kslack, s.bestEdge[b]) {
-							s.bestEdge[b] = k
+						if s.bestEdge[b] == -1 || kslack.cmp(s.bestSlack.at(b)) < 0 {
+							s.setBest(b, k, kslack)
 						}
 					case s.label[w] == 0:
-						if s.bestEdge[w] == -1 || s.lessThanSlack(kslack, s.bestEdge[w]) {
-							s.bestEdge[w] = k
+						if s.bestEdge[w] == -1 || kslack.cmp(s.bestSlack.at(w)) < 0 {
+							s.setBest(w, k, kslack)
 						}
 					}
 					if augmented {
@@ -513,16 +541,15 @@ func (s *blossomState) run() {
 			}
 			for v := 0; v < n; v++ {
 				if s.label[s.inBlossom[v]] == 0 && s.bestEdge[v] != -1 {
-					s.slack(s.bestEdge[v], s.tmpA)
-					if s.tmpA.cmp(delta) < 0 {
-						delta.set(s.tmpA)
+					if d := s.bestSlack.at(v); d.cmp(delta) < 0 {
+						delta.set(d)
 						deltaType, deltaEdge = 2, s.bestEdge[v]
 					}
 				}
 			}
 			for b := 0; b < 2*n; b++ {
 				if s.parent[b] == -1 && s.label[b] == 1 && s.bestEdge[b] != -1 {
-					s.slack(s.bestEdge[b], s.tmpA)
+					s.tmpA.set(s.bestSlack.at(b))
 					s.tmpA.shr1()
 					if s.tmpA.cmp(delta) < 0 {
 						delta.set(s.tmpA)
@@ -554,6 +581,7 @@ func (s *blossomState) run() {
 					}
 				}
 			}
+			s.refreshBest()
 			switch deltaType {
 			case 1:
 				// Optimum reached.
@@ -584,10 +612,4 @@ func (s *blossomState) run() {
 			}
 		}
 	}
-}
-
-// lessThanSlack reports whether x is below edge k's slack.
-func (s *blossomState) lessThanSlack(x wide, k int) bool {
-	s.slack(k, s.tmpB)
-	return x.cmp(s.tmpB) < 0
 }
