@@ -76,7 +76,7 @@ func TestPairArena(t *testing.T) {
 			[]ArenaPlayer{p(1, 4, 1500, 0, 3), p(2, 4, 1500, 0, 3), p(3, 0, 1500, 0, -3), p(4, 0, 1500, 0, -4)}, 20,
 			[]Pairing{{White: 3, Black: 1}, {White: 4, Black: 2}}},
 		// Ranks 1–2 cost 1433 (a step near the top weighs more), 2–3
-		// cost 867: the leader waits, as on Lichess.
+		// cost 866: the leader waits, as on Lichess.
 		{"odd: one waits, the top pair costing more",
 			[]ArenaPlayer{p(1, 10, 1500, 0, 0), p(2, 9, 1500, 0, 0), p(3, 0, 1500, 0, 0)}, 20,
 			[]Pairing{{White: 2, Black: 3}}},
