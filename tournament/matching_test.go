@@ -107,6 +107,7 @@ func TestMatchingIsMaximumAgainstBruteForce(t *testing.T) {
 	}
 }
 
+// TestWideArithmetic checks the wide numbers against math/big.
 func TestWideArithmetic(t *testing.T) {
 	rng := rand.New(rand.NewPCG(3, 4))
 	for range 2000 {
@@ -124,22 +125,22 @@ func TestWideArithmetic(t *testing.T) {
 		}
 		x.set(wa)
 		x.sub(wb)
-		if x.cmp(toWide(new(big.Int).Sub(a, b), 5)) != 0 {
+		if x.cmp(toWide(new(big.Int).Sub(a, b), 6)) != 0 {
 			t.Fatalf("%v-%v", a, b)
 		}
 		x.set(wb)
 		x.shl(k)
-		if x.cmp(toWide(new(big.Int).Lsh(b, k), 5)) != 0 {
+		if x.cmp(toWide(new(big.Int).Lsh(b, k), 6)) != 0 {
 			t.Fatalf("%v<<%d", b, k)
 		}
 		x.set(wa)
 		x.shr1()
-		if x.cmp(toWide(new(big.Int).Rsh(a, 1), 5)) != 0 {
+		if x.cmp(toWide(new(big.Int).Rsh(a, 1), 6)) != 0 {
 			t.Fatalf("%v>>1", a)
 		}
 		x.set(wb)
 		x.addBit(k)
-		if x.cmp(toWide(new(big.Int).Add(b, new(big.Int).Lsh(big.NewInt(1), k)), 5)) != 0 {
+		if x.cmp(toWide(new(big.Int).Add(b, new(big.Int).Lsh(big.NewInt(1), k)), 6)) != 0 {
 			t.Fatalf("%v+2^%d", b, k)
 		}
 		if got, want := wa.cmp(wb), a.Cmp(b); got != want {
