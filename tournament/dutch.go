@@ -157,7 +157,7 @@ func (d *dutch) layout(sorted []*dPlayer) *weightLayout {
 	}
 	total += 3*s + 1
 	l.total = total
-	l.words = int((total+2+8)/64) + 1
+	l.words = int((total + 2 + 4 + 63) / 64) // the matcher's 4 bits of headroom
 	l.max = make(wide, l.words)
 	l.max.addBit(total + 2)
 	l.max.subUint(1)

@@ -18,6 +18,8 @@ import "math/bits"
 
 // matcher holds a complete graph's edge weights (0: no edge) and finds a
 // maximum-weight matching of it; weights may change between searches.
+// The weights must leave the top 4 bits of their words clear: the
+// search's sums of duals need them.
 type matcher struct {
 	n      int
 	words  int
@@ -68,7 +70,7 @@ type blossomState struct {
 // or itself when it is unmatched.
 func (m *matcher) solve() []int {
 	n := m.n
-	s := &blossomState{n: n, words: m.words + 1}
+	s := &blossomState{n: n, words: m.words}
 	W := s.words
 	var maxw wide = make(wide, W)
 	for i := 0; i < n; i++ {

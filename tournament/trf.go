@@ -247,7 +247,9 @@ func EncodeTRF(w io.Writer, s *Swiss) error {
 	if s.Name != "" {
 		fmt.Fprintf(&b, "012 %s\n", s.Name)
 	}
-	fmt.Fprintf(&b, "XXR %d\n", s.Rounds)
+	if s.Rounds > 0 {
+		fmt.Fprintf(&b, "XXR %d\n", s.Rounds)
+	}
 	switch s.FirstColor {
 	case White:
 		b.WriteString("XXC white1\n")
