@@ -67,16 +67,43 @@ type blossomState struct {
 }
 
 // solve returns a maximum-weight matching: for each vertex its partner,
-// or itself when it is unmatched.
+// or itself when it is unmatched. A vertex without edges stays
+// unmatched, and two vertices whose only edge is the one between them
+// (the Dutch system's frozen pairs) are matched, in every maximum
+// matching: the search runs over the other vertices only.
 func (m *matcher) solve() []int {
-	n := m.n
+	out := make([]int, m.n)
+	degree := make([]int, m.n)
+	sole := make([]int, m.n)
+	for i := range m.n {
+		out[i] = i
+		for j := range m.n {
+			if i != j && !m.weightOf(i, j).isZero() {
+				degree[i]++
+				sole[i] = j
+			}
+		}
+	}
+	var core []int
+	local := fill(m.n, -1)
+	for i := range m.n {
+		switch {
+		case degree[i] == 0:
+		case degree[i] == 1 && degree[sole[i]] == 1:
+			out[i] = sole[i]
+		default:
+			local[i] = len(core)
+			core = append(core, i)
+		}
+	}
+	n := len(core)
 	s := &blossomState{n: n, words: m.words}
 	W := s.words
 	var maxw wide = make(wide, W)
-	for i := 0; i < n; i++ {
-		for j := i + 1; j < n; j++ {
+	for a, i := range core {
+		for _, j := range core[a+1:] {
 			if !m.weightOf(i, j).isZero() {
-				s.ends = append(s.ends, i, j)
+				s.ends = append(s.ends, local[i], local[j])
 			}
 		}
 	}
@@ -86,7 +113,7 @@ func (m *matcher) solve() []int {
 	for k := 0; k < nedge; k++ {
 		i, j := s.ends[2*k], s.ends[2*k+1]
 		t := s.twice.at(k)
-		copy(t, m.weightOf(i, j))
+		copy(t, m.weightOf(core[i], core[j]))
 		if t.cmp(maxw) > 0 {
 			maxw.set(t)
 		}
@@ -121,11 +148,9 @@ func (m *matcher) solve() []int {
 	s.allowed = make([]bool, nedge)
 	s.tmpA, s.tmpB, s.delta, s.tmpC = make(wide, W), make(wide, W), make(wide, W), make(wide, W)
 	s.run()
-	out := make([]int, n)
-	for v := range out {
-		out[v] = v
+	for v, i := range core {
 		if s.mate[v] >= 0 {
-			out[v] = s.ends[s.mate[v]]
+			out[i] = core[s.ends[s.mate[v]]]
 		}
 	}
 	return out
