@@ -27,6 +27,7 @@ func (c Color) Invert() Color {
 	return NoColor
 }
 
+// String names the colour.
 func (c Color) String() string {
 	switch c {
 	case White:
@@ -166,16 +167,27 @@ func (s *Swiss) Played() int {
 	return played
 }
 
-// check verifies that games are recorded on both sides and opponents
-// exist.
+// check verifies that results are known, opponents exist, byes have
+// none, and games are recorded alike on both sides (opposite colours,
+// results adding up to one point).
 func (s *Swiss) check() error {
 	for i, p := range s.Players {
 		for r, e := range p.Results {
+			game := e.Result.played() || e.Result == ForfeitWin || e.Result == ForfeitLoss
+			if e.Result > ZeroBye {
+				return fmt.Errorf("player %d round %d: result %d: %w", i+1, r+1, e.Result, ErrTournament)
+			}
 			if e.Opponent == 0 {
-				if e.Result.played() || e.Result == ForfeitWin || e.Result == ForfeitLoss {
+				if game {
 					return fmt.Errorf("player %d round %d: a game without an opponent: %w", i+1, r+1, ErrTournament)
 				}
 				continue
+			}
+			if !game {
+				return fmt.Errorf("player %d round %d: a bye with an opponent: %w", i+1, r+1, ErrTournament)
+			}
+			if e.Result.played() && e.Color != White && e.Color != Black {
+				return fmt.Errorf("player %d round %d: a game without a colour: %w", i+1, r+1, ErrTournament)
 			}
 			if e.Opponent < 1 || e.Opponent > len(s.Players) || e.Opponent == i+1 {
 				return fmt.Errorf("player %d round %d: opponent %d: %w", i+1, r+1, e.Opponent, ErrTournament)
@@ -183,6 +195,9 @@ func (s *Swiss) check() error {
 			o := s.Players[e.Opponent-1]
 			if len(o.Results) <= r || o.Results[r].Opponent != i+1 {
 				return fmt.Errorf("player %d round %d: opponent %d does not record the game: %w", i+1, r+1, e.Opponent, ErrTournament)
+			}
+			if oe := o.Results[r]; e.Result.played() && (oe.Color == e.Color || oe.Result.HalfPoints()+e.Result.HalfPoints() != 2) {
+				return fmt.Errorf("player %d round %d: the game with %d is recorded differently on each side: %w", i+1, r+1, e.Opponent, ErrTournament)
 			}
 		}
 	}

@@ -45,8 +45,17 @@ func TestPairDutchErrors(t *testing.T) {
 		t.Errorf("round 2 of 1: %v, want ErrTournament", err)
 	}
 	s.Rounds = 3
-	s.Players[1].Results = nil
-	if _, err := PairDutch(s); !errors.Is(err, ErrTournament) {
-		t.Errorf("a game on one side: %v, want ErrTournament", err)
+	for name, black := range map[string][]Entry{
+		"a game on one side":     nil,
+		"both White":             {{Opponent: 1, Color: White, Result: Loss}},
+		"both won":               {{Opponent: 1, Color: Black, Result: Win}},
+		"no colour":              {{Opponent: 1, Result: Loss}},
+		"a bye with an opponent": {{Opponent: 1, Result: HalfBye}},
+		"an unknown result":      {{Opponent: 1, Color: Black, Result: ZeroBye + 1}},
+	} {
+		s.Players[1].Results = black
+		if _, err := PairDutch(s); !errors.Is(err, ErrTournament) {
+			t.Errorf("%s: %v, want ErrTournament", name, err)
+		}
 	}
 }

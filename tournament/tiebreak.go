@@ -20,6 +20,8 @@ type Standing struct {
 	Direct int
 }
 
+// String is the standing as a line of a table: rank, pairing number,
+// score and tie-breaks in points.
 func (s Standing) String() string {
 	return fmt.Sprintf("%d. #%d %s (BH-C1 %s, SB %s, DE %s)", s.Rank, s.Player, half(s.HalfPoints), half(s.BuchholzCut1),
 		quarter(s.SonnebornBerger), half(s.Direct))
