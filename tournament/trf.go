@@ -23,7 +23,10 @@ import (
 // result (1 = 0 won, drawn, lost; + - forfeit won, lost; U the
 // pairing-allocated bye; F H Z a full-, half-, zero-point bye asked
 // for). W, D and L (unrated games) read as 1, = and 0. Any line may end
-// in LF, CRLF or CR alone (bbpPairings writes CR).
+// in LF, CRLF or CR alone (bbpPairings writes CR). Lines this package
+// does not use are skipped; those that would change the pairings and it
+// does not support (other point systems, accelerations, forbidden pairs,
+// teams) are refused.
 
 // ErrTRF: the file is not a TRF this package reads.
 var ErrTRF = errors.New("malformed TRF")
@@ -70,6 +73,8 @@ func DecodeTRF(r io.Reader) (*Swiss, error) {
 		case "XXC":
 			for _, f := range strings.Fields(rest) {
 				switch f {
+				case "rank":
+					return nil, bad("pairing by rank (XXC rank) is not supported")
 				case "white1":
 					s.FirstColor = White
 				case "black1":
@@ -85,8 +90,16 @@ func DecodeTRF(r io.Reader) (*Swiss, error) {
 			default:
 				return nil, bad("first colour " + strconv.Quote(strings.TrimSpace(rest)))
 			}
-		case "162":
+		case "162", "BBW", "BBD", "BBL", "BBZ", "BBF", "BBU":
 			return nil, bad("a point system other than 1, ½, 0 is not supported")
+		case "XXA", "250":
+			return nil, bad("accelerated pairings are not supported")
+		case "XXP", "260":
+			return nil, bad("forbidden pairs are not supported")
+		case "240":
+			return nil, bad("byes announced in a 240 line are not supported (write them in the players' lines)")
+		case "013", "310":
+			return nil, bad("team tournaments are not supported")
 		case "001":
 			id, p, err := decodePlayer(line)
 			if err != nil {

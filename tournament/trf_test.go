@@ -83,6 +83,9 @@ func TestTRFErrors(t *testing.T) {
 		"missing player":     {line("   2", "") + "\n", ErrTRF},
 		"point system":       {"162  W   3.0\n", ErrTRF},
 		"bad rounds":         {"XXR none\n", ErrTRF},
+		"acceleration":       {"XXA    1  1.0\n", ErrTRF},
+		"forbidden pairs":    {"XXP 1 2\n", ErrTRF},
+		"pairing by rank":    {"XXC rank white1\n", ErrTRF},
 	}
 	for name, c := range cases {
 		if _, err := DecodeTRF(strings.NewReader(c.file)); !errors.Is(err, c.want) {
