@@ -18,6 +18,13 @@ import (
 // weights are chosen so that every decision is the one the rules'
 // ordering of candidates gives, whichever maximum matching the
 // algorithm finds.
+//
+// The method — the fields of the weights and the sequence of matchings
+// and decisions — is bbpPairings' (src/swisssystems/dutch.cpp,
+// Copyright 2016-2026 Jeremy Bierema, Apache License 2.0), studied at
+// commit 16a000f and implemented here in Go on a matching algorithm of
+// our own; matching its steps one for one is what makes the pairings
+// identical to its, which TestDutchMatchesBBPPairings checks.
 
 // dutchFloat is the direction a player floated in a past round.
 type dutchFloat uint8
