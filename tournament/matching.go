@@ -14,7 +14,10 @@ import "math/bits"
 // change the dual variables until an augmenting path appears or no
 // augmentation can raise the weight. With integer weights all duals stay
 // integers (vertex duals start at the greatest weight, and the slack of
-// an edge between two outer vertices is even).
+// an edge between two outer vertices is even). The code is organised as
+// Joris van Rantwijk's mwmatching.py is (the implementation most ports
+// follow, Lichess's arena pairing among them), written anew over wide
+// numbers, and checked against brute force in matching_test.go.
 
 // matcher holds a complete graph's edge weights (0: no edge) and finds a
 // maximum-weight matching of it; weights may change between searches.
