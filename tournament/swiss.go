@@ -126,7 +126,8 @@ type Swiss struct {
 	Rounds int
 	// FirstColor is the colour of the highest-ranked player in round 1,
 	// which fixes the colours of round 1 (FIDE C.04.3 E.5: it is drawn
-	// by lot). NoColor lets it be read from a round 1 already paired.
+	// by lot). NoColor lets it be read from a round 1 already paired,
+	// and means White before round 1 is.
 	FirstColor Color
 	// Players, by pairing number (index+1).
 	Players []Player
