@@ -34,6 +34,7 @@ var rules = []struct {
 	{"internal/discordtest", []string{"bot", "storage", "games", "strategies", "engine", "cmd"}},
 	{"internal/playground", []string{"cmd", "storage/bolt"}},
 	{"internal/terminal", []string{"bot", "storage", "internal/discordtest", "internal/playground", "cmd"}},
+	{"tournament", []string{"engine", "games", "strategies", "storage", "bot", "internal", "cmd"}},
 }
 
 // only maps the bot's transport packages, and the interaction machinery
