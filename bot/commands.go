@@ -23,24 +23,6 @@ import (
 // Every string option has a max_length; answers still quote typed text
 // only through mux.Echo, since only Discord's client enforces the limit.
 
-// roundsOption, firstOption and ratedOption are the options /play and
-// /challenge share.
-func roundsOption() *discordgo.ApplicationCommandOption {
-	return &discordgo.ApplicationCommandOption{Type: discordgo.ApplicationCommandOptionInteger, Name: "rounds", Description: "Adjacency rounds (2–28)",
-		MinValue: mux.Ptr(2.0), MaxValue: 28}
-}
-
-func firstOption() *discordgo.ApplicationCommandOption {
-	return mux.ChoiceOption("first", "Who moves first (default: me)", false, []*discordgo.ApplicationCommandOptionChoice{
-		{Name: "me", Value: "me"}, {Name: "opponent", Value: "opponent"}, {Name: "random", Value: "random"},
-	})
-}
-
-func ratedOption() *discordgo.ApplicationCommandOption {
-	return &discordgo.ApplicationCommandOption{Type: discordgo.ApplicationCommandOptionBoolean, Name: "rated",
-		Description: "Whether the game moves ratings (default: this server's setting, rated)"}
-}
-
 // commandDefinitions returns the commands Gambit registers, as the flows
 // declared them on m (in the order declared, which /help's overview
 // keeps), localised. A command that says nowhere where it works works
@@ -63,18 +45,16 @@ func commandDefinitions(m *mux.Mux) []*discordgo.ApplicationCommand {
 	return localizeCommands(cmds)
 }
 
-// challengeMenu is the name of the user command (in a member's context
-// menu) that challenges them.
-const challengeMenu = "Challenge to a game"
-
 // routes declares every flow's commands and components on a new Mux, in
 // the order /help lists the commands, and gives it the middleware chain
 // (middleware.go).
 func (b *Bot) routes() *mux.Mux {
 	m := mux.New()
-	b.games.routes(m)
-	challenges.New(b.store, challengeGames{b.games}, challengeBoards{duelBoards{b.games}}, b.withGame).Routes(m)
-	duel.New(b.store, duelBoards{b.games}, duelTurns{b}, b.withGame, b.log).Routes(m)
+	challenges.New(b.store, challengeGames{b.games}, challengeBoards{duelBoards{b.games}}, seamTurns{b}, b.withGame, challenges.Config{
+		DefaultAI: b.cfg.DefaultAI, ChallengeTTL: b.cfg.ChallengeTTL, MaxMoveTime: MaxMoveTime,
+		AppID: func() string { return b.appID }, Now: b.now, Log: b.log,
+	}).Routes(m)
+	duel.New(b.store, duelBoards{b.games}, seamTurns{b}, b.withGame, b.log).Routes(m)
 	info.New(b.store, &b.locales, func() []*discordgo.ApplicationCommand { return b.defs }).Routes(m)
 	mygames.New(b.store, gameBoards{b.boards}, b.withGame).Routes(m)
 	privacy.New(b.store, privacyBot{b.info}, b.log).Routes(m)

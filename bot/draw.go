@@ -79,20 +79,26 @@ func (b duelBoards) ShowNew(ctx context.Context, ix *mux.Interaction, g *storage
 // Lang is the language of g's board (boardLang).
 func (b duelBoards) Lang(g *storage.Game) *i18n.Localizer { return b.boards.boardLang(g) }
 
-// duelTurns is the game seam as the duel flow uses it.
-type duelTurns struct{ *Bot }
+// seamTurns is the game seam as the flows of games in play use it
+// (bot/flows/duel, bot/flows/challenges).
+type seamTurns struct{ *Bot }
 
 // Commit plays and commits a move (commitMove).
-func (b duelTurns) Commit(ctx context.Context, g *storage.Game, pos engine.Position, mv engine.Move) ([]storage.RatingChange, error) {
+func (b seamTurns) Commit(ctx context.Context, g *storage.Game, pos engine.Position, mv engine.Move) ([]storage.RatingChange, error) {
 	return b.commitMove(ctx, g, pos, mv)
 }
 
+// Hold runs fn holding game id's lock for ix (holdGame).
+func (b seamTurns) Hold(ctx context.Context, ix *mux.Interaction, id storage.GameID, fn func() error) error {
+	return b.holdGame(ctx, ix, id, fn)
+}
+
 // QueueAI queues the AI's turn if it moves next (queueAI).
-func (b duelTurns) QueueAI(ctx context.Context, ix *mux.Interaction, g *storage.Game) *render.Thinking {
+func (b seamTurns) QueueAI(ctx context.Context, ix *mux.Interaction, g *storage.Game) *render.Thinking {
 	return b.queueAI(ctx, ix, g)
 }
 
 // OnGame runs h on game id under its lock (onGame).
-func (b duelTurns) OnGame(ctx context.Context, ix *mux.Interaction, id string, h func(context.Context, *storage.Game) error) error {
+func (b seamTurns) OnGame(ctx context.Context, ix *mux.Interaction, id string, h func(context.Context, *storage.Game) error) error {
 	return b.onGame(ctx, ix, id, h)
 }

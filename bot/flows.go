@@ -11,9 +11,10 @@ package bot
 // boardFlow shows and edits a game's board message (board.go).
 type boardFlow struct{ *Bot }
 
-// gameFlow starts games: /play, /challenge and the "Challenge to a game"
-// user command (newgame.go), Accept and Decline (challenge.go), open
-// challenges (open.go), Rematch (rematch.go).
+// gameFlow is what starts a game, below the flows that do (the
+// challenges flow, the puzzles): the member's caps, the new game's record
+// and its start (newgame.go), and what the challenges flow needs of the
+// bot (challenge.go).
 type gameFlow struct{ *Bot }
 
 // aiFlow plays the AI's turns: a turn as a scheduler job, its claim,

@@ -4,26 +4,13 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"strings"
 	"time"
 
-	"github.com/gambitbot/gambit/bot/gamenames"
 	"github.com/gambitbot/gambit/bot/mux"
 	"github.com/gambitbot/gambit/bot/play"
 	"github.com/gambitbot/gambit/engine"
 	"github.com/gambitbot/gambit/storage"
 )
-
-// withRounds names the duels that take the rounds option: "Adjacency".
-func withRounds() string {
-	var titles []string
-	for _, g := range gamenames.Duels() {
-		if g.Setup.Rounds != nil {
-			titles = append(titles, g.Title)
-		}
-	}
-	return strings.Join(titles, ", ")
-}
 
 // gameOf and position are the plug-in and the position of a game
 // (bot/play, which the flows share).

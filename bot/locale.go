@@ -7,8 +7,6 @@ import (
 
 	"github.com/gambitbot/gambit/bot/i18n"
 	"github.com/gambitbot/gambit/bot/mux"
-	"github.com/gambitbot/gambit/bot/render"
-	"github.com/gambitbot/gambit/storage"
 )
 
 // The languages of Gambit's messages (package i18n has them):
@@ -120,9 +118,4 @@ func translations(id string) map[discordgo.Locale]string {
 		out[discordgo.Locale(loc)] = text
 	}
 	return out
-}
-
-// titleIn is a game's title in the language of the message it is put in.
-func titleIn(k storage.Kind) mux.Localized {
-	return func(l *i18n.Localizer) string { return render.Title(l, k) }
 }

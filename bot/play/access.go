@@ -73,3 +73,19 @@ func PlayerOf(u *discordgo.User) storage.Player {
 	}
 	return storage.Player{ID: storage.User(u.ID), Name: name}
 }
+
+// GameCreator stores new games: the store.
+type GameCreator interface {
+	CreateGame(ctx context.Context, g *storage.Game, limits storage.Limits) error
+}
+
+// CreateGame stores the new game g in store. The store checks the caps
+// of the member who asked for it (Players[0]) in the same transaction, so
+// concurrent commands cannot overshoot them; a member at a cap is told
+// which (LimitRefusal).
+func CreateGame(ctx context.Context, store GameCreator, g *storage.Game, limits storage.Limits) error {
+	if err := store.CreateGame(ctx, g, limits); err != nil {
+		return LimitRefusal(fmt.Errorf("play: create game: %w", err))
+	}
+	return nil
+}

@@ -71,3 +71,11 @@ func ChallengeMenu(l *i18n.Localizer, target string, kinds []storage.Kind) Messa
 		},
 	}
 }
+
+// OffersChallengeTo reports whether components, a message's, hold the
+// select of ChallengeMenu for target: the menu a click on it came from.
+func OffersChallengeTo(components []discordgo.MessageComponent, target string) bool {
+	// A pattern without parameters matches its own text only.
+	_, offered := ShownControl(components, customid.Pattern(customid.ChallengePick.Build(target)))
+	return offered
+}

@@ -1,28 +1,39 @@
-// Package challenges is the flow of answering challenges: Accept and
-// Decline (or, for the challenger, Withdraw) on a challenge to a member,
-// Accept on an open challenge, which the first taker gets. Posting them
-// (/play, /challenge, the challenge menu, Rematch) is to join it from
-// package bot.
+// Package challenges is the flow of new games and challenges: /play
+// (against a member, an AI, or anyone here), /challenge, the "Challenge
+// to a game" user command and its select of games, Rematch under an ended
+// game; and the answers to a challenge — Accept and Decline (or, for the
+// challenger, Withdraw) on a challenge to a member, Accept on an open
+// challenge, which the first taker gets.
 package challenges
 
 import (
 	"context"
 	"errors"
 	"fmt"
+	"log/slog"
+	"time"
+
+	"github.com/bwmarrin/discordgo"
 
 	"github.com/gambitbot/gambit/bot/customid"
 	"github.com/gambitbot/gambit/bot/gamenames"
 	"github.com/gambitbot/gambit/bot/i18n"
 	"github.com/gambitbot/gambit/bot/mux"
 	"github.com/gambitbot/gambit/bot/play"
+	"github.com/gambitbot/gambit/bot/render"
+	"github.com/gambitbot/gambit/engine"
 	"github.com/gambitbot/gambit/storage"
 )
 
-// Store is what the flow reads and changes in the store: the challenge.
+// Store is what the flow reads and changes in the store: new games, the
+// challenges and the rematch claims.
 type Store interface {
 	Game(ctx context.Context, id storage.GameID) (*storage.Game, error)
+	CreateGame(ctx context.Context, g *storage.Game, limits storage.Limits) error
 	UpdateGame(ctx context.Context, g *storage.Game) error
 	TakeChallenge(ctx context.Context, g *storage.Game, limits storage.Limits) error
+	ClaimRematch(ctx context.Context, id storage.GameID) error
+	ReleaseRematch(ctx context.Context, id storage.GameID) error
 }
 
 // Games is what the flow needs of the code that starts games.
@@ -31,15 +42,18 @@ type Games interface {
 	// the deadline of the player to move.
 	Begin(ctx context.Context, g *storage.Game) error
 	// CheckLimits refuses, as the member's error, a member at their cap
-	// of open games.
-	CheckLimits(ctx context.Context, userID string) error
-	// Limits are the caps the store checks as an open challenge is
-	// taken.
+	// of open games — or, for a new challenge, of waiting challenges.
+	CheckLimits(ctx context.Context, userID string, challenge bool) error
+	// Limits are the caps the store checks as a game is created or an
+	// open challenge taken.
 	Limits() storage.Limits
+	// Settings are a server's settings: the games it allows, its move
+	// time, rated or casual; the zero value for none or on error.
+	Settings(ctx context.Context, guildID string) storage.GuildSettings
 }
 
-// Boards is the bot's board code, as a click on a challenge's message
-// meets it.
+// Boards is the bot's board code, as a new game and a click on a
+// challenge's message meet it.
 type Boards interface {
 	// EndedBehind reports whether the click came from g's message while
 	// it is behind g, which ended meanwhile; CatchUp then brings it up to
@@ -55,29 +69,123 @@ type Boards interface {
 	// Update answers the click by showing g as it now is in its message:
 	// the board of a game begun, or the challenge answered.
 	Update(ctx context.Context, ix *mux.Interaction, g *storage.Game) error
+	// View renders g's board at pos (nil for a challenge), saying the AI
+	// is thinking if thinking is not nil.
+	View(g *storage.Game, pos engine.Position, thinking *render.Thinking, changes []storage.RatingChange, notice string) render.Message
+	// ShowNew shows msg as g's new board through ix — the answer, or a
+	// follow-up if ix was answered — and saves its message ID.
+	ShowNew(ctx context.Context, ix *mux.Interaction, g *storage.Game, msg render.Message) error
+	// Rematched renders g, ended, whose rematch was taken: its board
+	// with notice and no Rematch button, keeping the rating changes shown
+	// on its board as clicked (shown, nil if unknown).
+	Rematched(g *storage.Game, notice string, shown *discordgo.Message) render.Message
+	// Lang is the language of g's board: its guild's.
+	Lang(g *storage.Game) *i18n.Localizer
 }
 
-// Flow answers challenges.
+// Turns is the game seam below the flows, as a new game meets it.
+type Turns interface {
+	// Hold runs fn holding game id's lock for ix, until fn returns or
+	// first calls Discord through ix.
+	Hold(ctx context.Context, ix *mux.Interaction, id storage.GameID, fn func() error) error
+	// QueueAI queues the AI's turn if g awaits it, to start once the
+	// handler returned, and returns what the board should show; nil if
+	// the AI is not to move.
+	QueueAI(ctx context.Context, ix *mux.Interaction, g *storage.Game) *render.Thinking
+	// OnGame runs h on game id, loaded under its lock for ix.
+	OnGame(ctx context.Context, ix *mux.Interaction, id string, h func(context.Context, *storage.Game) error) error
+}
+
+// Config is the flow's settings.
+type Config struct {
+	// DefaultAI is the strategy /play uses when given neither opponent
+	// nor ai.
+	DefaultAI string
+	// ChallengeTTL is how long a challenge waits for an answer.
+	ChallengeTTL time.Duration
+	// MaxMoveTime bounds the movetime option.
+	MaxMoveTime time.Duration
+	// AppID returns the bot's application ID, learnt as it connects.
+	AppID func() string
+	// Now is the clock.
+	Now func() time.Time
+	// Log takes what goes wrong out of a player's sight.
+	Log *slog.Logger
+}
+
+// Flow starts games and answers challenges.
 type Flow struct {
 	store  Store
 	games  Games
 	boards Boards
+	turns  Turns
 	seam   play.GameRoutes
+	cfg    Config
 }
 
-// New returns the flow over store, games and boards, its routes running
-// in seam.
-func New(store Store, games Games, boards Boards, seam play.GameRoutes) *Flow {
-	return &Flow{store: store, games: games, boards: boards, seam: seam}
+// New returns the flow over store, games, boards and turns, its routes
+// of one game running in seam.
+func New(store Store, games Games, boards Boards, turns Turns, seam play.GameRoutes, cfg Config) *Flow {
+	return &Flow{store: store, games: games, boards: boards, turns: turns, seam: seam, cfg: cfg}
 }
 
-// Routes declares Accept, Decline and an open challenge's Accept, routes
-// of one game.
+// MenuName is the name of the user command (in a member's context menu)
+// that challenges them.
+const MenuName = "Challenge to a game"
+
+// Routes declares /play, /challenge, the challenge menu and its select,
+// Rematch, and Accept, Decline and an open challenge's Accept, routes of
+// one game.
 func (f *Flow) Routes(m *mux.Mux) {
+	m.Command(&discordgo.ApplicationCommand{
+		Name: "play", Description: "Start a game against someone or against an AI",
+		Options: []*discordgo.ApplicationCommandOption{
+			gamenames.DuelOption(true),
+			{Type: discordgo.ApplicationCommandOptionUser, Name: "opponent", Description: "Challenge this member"},
+			{Type: discordgo.ApplicationCommandOptionString, Name: "ai", Description: "Play this AI strategy", Autocomplete: true,
+				MaxLength: gamenames.MaxAIName},
+			roundsOption(), firstOption(),
+			{Type: discordgo.ApplicationCommandOptionNumber, Name: "movetime", Description: "AI seconds per move",
+				MinValue: mux.Ptr(0.1), MaxValue: f.cfg.MaxMoveTime.Seconds()},
+			ratedOption(),
+			{Type: discordgo.ApplicationCommandOptionBoolean, Name: "open", Description: "Post the challenge for anyone here to accept"},
+		},
+	}, f.cmdPlay, gamenames.CompleteAI)
+	m.Command(&discordgo.ApplicationCommand{
+		// Without a user the challenge is open: anyone here may accept
+		// it. Discord wants required options first, so game leads.
+		Name: "challenge", Description: "Challenge someone to a game",
+		Options: []*discordgo.ApplicationCommandOption{
+			gamenames.DuelOption(true),
+			{Type: discordgo.ApplicationCommandOptionUser, Name: "user", Description: "Who to challenge (leave out: anyone here may accept)"},
+			roundsOption(), firstOption(), ratedOption(),
+		},
+	}, f.cmdChallenge, nil)
+	m.Command(&discordgo.ApplicationCommand{Name: MenuName, Type: discordgo.UserApplicationCommand}, f.cmdChallengeMenu, nil)
+	m.Component(customid.Rematch, f.clickRematch) // the old game's lock, then the new one's
+	m.Component(customid.ChallengePick, f.clickChallengePick)
 	games := mux.NewGroup(m, f.seam)
 	games.Component(customid.Accept, f.clickAccept)
 	games.Component(customid.Decline, f.clickDecline)
 	games.Component(customid.Take, f.clickTake)
+}
+
+// roundsOption, firstOption and ratedOption are the options /play and
+// /challenge share.
+func roundsOption() *discordgo.ApplicationCommandOption {
+	return &discordgo.ApplicationCommandOption{Type: discordgo.ApplicationCommandOptionInteger, Name: "rounds", Description: "Adjacency rounds (2–28)",
+		MinValue: mux.Ptr(2.0), MaxValue: 28}
+}
+
+func firstOption() *discordgo.ApplicationCommandOption {
+	return mux.ChoiceOption("first", "Who moves first (default: me)", false, []*discordgo.ApplicationCommandOptionChoice{
+		{Name: "me", Value: "me"}, {Name: "opponent", Value: "opponent"}, {Name: "random", Value: "random"},
+	})
+}
+
+func ratedOption() *discordgo.ApplicationCommandOption {
+	return &discordgo.ApplicationCommandOption{Type: discordgo.ApplicationCommandOptionBoolean, Name: "rated",
+		Description: "Whether the game moves ratings (default: this server's setting, rated)"}
 }
 
 // checkChallenge refuses an answer to g unless g is a pending challenge
@@ -124,7 +232,7 @@ func (f *Flow) clickAccept(ctx context.Context, ix *mux.Component, g *storage.Ga
 	// A challenge counts against the challenged member's cap once
 	// accepted (storage.Limits.MaxOpen): at the cap, they finish a game
 	// first.
-	if err := f.games.CheckLimits(ctx, ix.Caller().ID); err != nil {
+	if err := f.games.CheckLimits(ctx, ix.Caller().ID, false); err != nil {
 		return err
 	}
 	if err := f.boards.Adopt(ctx, ix.Interaction, g); err != nil {

@@ -24,8 +24,8 @@ import (
 // select's.
 func boardClick(who, shown, customID string, values ...string) *discordgo.Interaction {
 	raw := muxtest.Click(muxtest.Member(who, 0), discordgo.EnglishUS, customID)
-	raw.Message.Components = []discordgo.MessageComponent{discordgo.ActionsRow{Components: []discordgo.MessageComponent{
-		discordgo.Button{CustomID: customid.Move.Build("g1", shown, "1"), Label: "1"},
+	raw.Message.Components = []discordgo.MessageComponent{&discordgo.ActionsRow{Components: []discordgo.MessageComponent{
+		&discordgo.Button{CustomID: customid.Move.Build("g1", shown, "1"), Label: "1"},
 	}}}
 	if len(values) > 0 {
 		raw.Data = discordgo.MessageComponentInteractionData{CustomID: customID, ComponentType: discordgo.SelectMenuComponent, Values: values}
@@ -88,6 +88,7 @@ func TestMoveClicksAreRefusedWhereTheyDoNotBelong(t *testing.T) {
 		{"a challenge not accepted", "ann", customid.Move.Build("g1", "4", "5"), func(g *storage.Game) { g.Status = storage.StatusPending }, "has not started"},
 		{"an ended game", "ann", customid.Move.Build("g1", "4", "5"), func(g *storage.Game) { g.Status = storage.StatusFinished }, "over"},
 		{"an illegal cell", "ann", customid.Move.Build("g1", "4", "9"), nil, "is not a legal move in this game. Legal moves: 1, 2, 3, 4, 5, 6, 7"},
+		{"a click carrying an older ply than its current board shows", "ann", customid.Move.Build("g1", "3", "5"), nil, "out of date"},
 		{"a forged custom ID from another message", "ann", customid.Move.Build("g1", "4", "5"), func(g *storage.Game) { g.MessageID = "elsewhere" }, "out of date"},
 		{"a column of no board", "ann", customid.File.Build("g1", "4", "z"), nil, "no column"},
 	} {

@@ -1,15 +1,12 @@
-package bot
+package challenges
 
 import (
 	"context"
 	"errors"
 	"fmt"
 
-	"github.com/bwmarrin/discordgo"
-
 	"github.com/gambitbot/gambit/bot/mux"
 	"github.com/gambitbot/gambit/bot/play"
-	"github.com/gambitbot/gambit/bot/render"
 	"github.com/gambitbot/gambit/storage"
 )
 
@@ -21,40 +18,38 @@ import (
 // past Discord's 3 seconds. The new board follows up, and the old board
 // loses its Rematch button.
 //
-// It acts on two games, so it is not a gameHandler: the claim runs under
-// the game seam for the old game (onGame), which returns with the old
-// game's lock released; only then is the new game created, under its own
-// lock — which may share the old one's stripe (see hold).
-func (b gameFlow) clickRematch(ctx context.Context, ix *component) error {
-	p := ix.Params
+// It acts on two games, so it is no route of one game: the claim runs on
+// the old game under its lock (Turns.OnGame), which returns with the lock
+// released; only then is the new game created, under its own lock.
+func (f *Flow) clickRematch(ctx context.Context, ix *mux.Component) error {
 	var (
 		req gameRequest
 		old *storage.Game
 	)
-	err := b.onGame(ctx, ix.Interaction, p["game"], func(ctx context.Context, g *storage.Game) (err error) {
+	err := f.turns.OnGame(ctx, ix.Interaction, ix.Params["game"], func(ctx context.Context, g *storage.Game) (err error) {
 		old = g
-		req, err = b.takeRematch(ctx, ix.Interaction, g)
+		req, err = f.takeRematch(ctx, ix.Interaction, g)
 		return err
 	})
 	if err != nil {
 		return err
 	}
 	if err := ix.DeferUpdate(); err != nil {
-		b.releaseRematch(ctx, old.ID)
+		f.releaseRematch(ctx, old.ID)
 		return err
 	}
 	var g *storage.Game
 	if req.opponent.ID.IsAI() {
-		g, err = b.startAIGame(ctx, ix.Interaction, req)
+		g, err = f.startAIGame(ctx, ix.Interaction, req)
 	} else {
-		g, err = b.challenge(ctx, ix.Interaction, req)
+		g, err = f.challenge(ctx, ix.Interaction, req)
 	}
 	if g == nil {
-		b.releaseRematch(ctx, old.ID) // nothing started: the players may ask again
+		f.releaseRematch(ctx, old.ID) // nothing started: the players may ask again
 		return err
 	}
-	if eerr := ix.Edit(b.endedMessage(old, b.boards.boardLang(old).T("rematch.started"), ix.Message)); eerr != nil {
-		b.log.Warn("remove the rematch button", "game", old.ID, "err", eerr)
+	if eerr := ix.Edit(f.boards.Rematched(old, f.boards.Lang(old).T("rematch.started"), ix.Message)); eerr != nil {
+		f.cfg.Log.Warn("remove the rematch button", "game", old.ID, "err", eerr)
 	}
 	return err
 }
@@ -62,8 +57,8 @@ func (b gameFlow) clickRematch(ctx context.Context, ix *component) error {
 // takeRematch checks that the clicking player may have a rematch of the
 // ended game old, claims it in the store and returns the new game to
 // start. It does not call Discord. The caller holds old's lock.
-func (b gameFlow) takeRematch(ctx context.Context, ix *interaction, old *storage.Game) (gameRequest, error) {
-	seat := seatOf(old, ix.Caller().ID)
+func (f *Flow) takeRematch(ctx context.Context, ix *mux.Interaction, old *storage.Game) (gameRequest, error) {
+	seat := old.Seat(storage.User(ix.Caller().ID))
 	if seat < 0 {
 		return gameRequest{}, mux.Err("rematch.players_only")
 	}
@@ -79,7 +74,7 @@ func (b gameFlow) takeRematch(ctx context.Context, ix *interaction, old *storage
 	if old.Rematched {
 		return gameRequest{}, errRematchTaken
 	}
-	if !b.guildSettings(ctx, ix.GuildID).Allows(old.Kind) {
+	if !f.games.Settings(ctx, ix.GuildID).Allows(old.Kind) {
 		return gameRequest{}, mux.Err("rematch.not_allowed", "Game", titleIn(old.Kind))
 	}
 	if old.Solo() {
@@ -88,13 +83,13 @@ func (b gameFlow) takeRematch(ctx context.Context, ix *interaction, old *storage
 	if old.Players[1-seat].ID == storage.Anonymous {
 		return gameRequest{}, mux.Err("rematch.deleted")
 	}
-	if err := b.checkLimits(ctx, ix.Caller().ID, !old.Players[1-seat].ID.IsAI()); err != nil {
+	if err := f.games.CheckLimits(ctx, ix.Caller().ID, !old.Players[1-seat].ID.IsAI()); err != nil {
 		return gameRequest{}, err
 	}
-	if err := b.store.ClaimRematch(ctx, old.ID); errors.Is(err, storage.ErrRematchTaken) {
+	if err := f.store.ClaimRematch(ctx, old.ID); errors.Is(err, storage.ErrRematchTaken) {
 		return gameRequest{}, errRematchTaken
 	} else if err != nil {
-		return gameRequest{}, fmt.Errorf("bot: claim the rematch of %s: %w", old.ID, err)
+		return gameRequest{}, fmt.Errorf("challenges: claim the rematch of %s: %w", old.ID, err)
 	}
 	first := "me"
 	if firstSeat(old) == seat {
@@ -111,9 +106,9 @@ var errRematchTaken = mux.Err("rematch.taken")
 
 // releaseRematch gives a claimed rematch back after its game could not be
 // started; if that fails too, the players start a new game with /play.
-func (b gameFlow) releaseRematch(ctx context.Context, id storage.GameID) {
-	if err := b.store.ReleaseRematch(ctx, id); err != nil {
-		b.log.Error("release the rematch of a game that did not start", "game", id, "err", err)
+func (f *Flow) releaseRematch(ctx context.Context, id storage.GameID) {
+	if err := f.store.ReleaseRematch(ctx, id); err != nil {
+		f.cfg.Log.Error("release the rematch of a game that did not start", "game", id, "err", err)
 	}
 }
 
@@ -123,18 +118,4 @@ func firstSeat(g *storage.Game) int {
 		return g.Turn
 	}
 	return 1 - g.Turn
-}
-
-// endedMessage renders an ended game whose rematch was taken: the board
-// with the notice and no Rematch button, or the notice alone if the record
-// cannot be drawn. The rating changes that shown, the board clicked (nil
-// if unknown), has are kept: the store does not keep them.
-func (b gameFlow) endedMessage(g *storage.Game, notice string, shown *discordgo.Message) render.Message {
-	pos, err := position(g)
-	if err != nil {
-		return render.Note(notice)
-	}
-	l := b.boards.boardLang(g)
-	return render.Game(render.View{Game: g, Pos: pos, Notice: notice, Rematched: true, Lang: l, ShownChanges: render.ShownChanges(l, g, shown),
-		Board: b.boards.boardForm(g)})
 }
