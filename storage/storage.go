@@ -279,6 +279,9 @@ type Store interface {
 	// DailyStore keeps the servers' daily puzzles (schema 6 of
 	// storage/bolt, migration 5 of storage/postgres).
 	DailyStore
+	// TournamentStore keeps the servers' tournaments (schema 9 of
+	// storage/bolt, migration 8 of storage/postgres).
+	TournamentStore
 	// Close releases the database.
 	Close() error
 }

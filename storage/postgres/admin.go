@@ -13,7 +13,7 @@ import (
 )
 
 // tables are Gambit's tables, counted by Stats.
-var tables = []string{"games", "game_players", "ratings", "guilds", "users", "claims", "daily_attempts", "daily_posts", "reviews", "interactions", "secrets", "schema_migrations"}
+var tables = []string{"games", "game_players", "ratings", "guilds", "users", "claims", "daily_attempts", "daily_posts", "reviews", "interactions", "secrets", "tournaments", "tournament_players", "tournament_games", "schema_migrations"}
 
 // Ping implements storage.Admin: the database answers and has Gambit's
 // schema.
@@ -215,6 +215,9 @@ func (s *Store) Check(ctx context.Context) ([]string, error) {
 			return err
 		}
 		if err := checkSecrets(ctx, tx, addf); err != nil {
+			return err
+		}
+		if err := checkTournaments(ctx, tx, addf); err != nil {
 			return err
 		}
 		return checkSettings(ctx, tx, "SELECT game_id, record FROM reviews ORDER BY game_id", func(id string, data []byte) error {
