@@ -523,6 +523,9 @@ func (t *Tournament) validateRound(i int, r Round, entrants map[PlayerID]bool) e
 	if t.Format == FormatSwiss && r.Number > t.SwissRounds {
 		return fmt.Errorf("beyond the Swiss's %d rounds", t.SwissRounds)
 	}
+	if n := len(t.Entrants); t.Format == FormatRoundRobin && r.Number > (n+n%2-1)*t.Cycles {
+		return fmt.Errorf("beyond the %d rounds of a round robin of %d players", (n+n%2-1)*t.Cycles, n)
+	}
 	in := map[PlayerID]bool{}
 	byes := 0
 	for _, b := range r.Boards {
@@ -614,6 +617,30 @@ func CheckStoredTournament(key string, t *Tournament) error {
 		return errors.New("version 0")
 	}
 	return nil
+}
+
+// TournamentSink is a Sink that takes tournaments too, as both stores'
+// imports do: a store's Export gives every tournament, as stored, to a
+// Sink that is one, after the games, so that Copy carries the servers'
+// tournaments with their games.
+type TournamentSink interface {
+	Sink
+	// Tournament receives one tournament.
+	Tournament(t *Tournament) error
+}
+
+// CheckImportedTournament checks a tournament a copy brings into a
+// store as CheckStoredTournament does, and returns the sequence number
+// of its ID, which the store's own sequence must pass.
+func CheckImportedTournament(t *Tournament) (uint64, error) {
+	if err := CheckStoredTournament(string(t.ID), t); err != nil {
+		return 0, fmt.Errorf("tournament %s: %w", t.ID, err)
+	}
+	seq, ok := GameID(t.ID).Sequence()
+	if !ok {
+		return 0, fmt.Errorf("tournament %s: %w: the id is not a sequence number", t.ID, ErrInvalid)
+	}
+	return seq, nil
 }
 
 // NewTournament returns the record CreateTournament stores for t under

@@ -345,3 +345,30 @@ func checkTournaments(tx *bbolt.Tx, c *checker) {
 		c.compare(string(b), tx.Bucket(b))
 	}
 }
+
+// exportTournaments gives put every tournament when it takes them
+// (storage.TournamentSink).
+func exportTournaments(tx *bbolt.Tx, put storage.Sink) error {
+	ts, ok := put.(storage.TournamentSink)
+	if !ok {
+		return nil
+	}
+	return tx.Bucket(bucketTournaments).ForEach(func(k, v []byte) error {
+		t, err := decodeTournament(k, v)
+		if err != nil {
+			return err
+		}
+		return ts.Tournament(t)
+	})
+}
+
+// Tournament implements storage.TournamentSink: the record with its
+// index entries.
+func (k *importSink) Tournament(t *storage.Tournament) error {
+	seq, err := storage.CheckImportedTournament(t)
+	if err != nil {
+		return err
+	}
+	k.maxTournament = max(k.maxTournament, seq)
+	return putTournament(k.tx, nil, t)
+}

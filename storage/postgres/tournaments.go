@@ -389,3 +389,32 @@ func checkTournaments(ctx context.Context, tx pgx.Tx, addf func(string, ...any))
 	})
 	return err
 }
+
+// exportTournaments gives put every tournament when it takes them
+// (storage.TournamentSink).
+func exportTournaments(ctx context.Context, tx pgx.Tx, put storage.Sink) error {
+	ts, ok := put.(storage.TournamentSink)
+	if !ok {
+		return nil
+	}
+	list, err := queryTournaments(ctx, tx, nil, "SELECT id, record FROM tournaments ORDER BY id")
+	if err != nil {
+		return err
+	}
+	for _, t := range list {
+		if err := ts.Tournament(t); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// Tournament implements storage.TournamentSink: the record with its rows.
+func (k *importSink) Tournament(t *storage.Tournament) error {
+	seq, err := storage.CheckImportedTournament(t)
+	if err != nil {
+		return err
+	}
+	k.maxTournament = max(k.maxTournament, seq)
+	return putTournament(k.ctx, k.tx, nil, t)
+}

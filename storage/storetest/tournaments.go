@@ -23,6 +23,8 @@ func runTournaments(t *testing.T, o Opener) {
 		{"TournamentEntries", testTournamentEntries},
 		{"TournamentSwissFromStartToPodium", testTournamentSwissFromStartToPodium},
 		{"TournamentArenaWaves", testTournamentArenaWaves},
+		{"TournamentRoundRobinRounds", testTournamentRoundRobinRounds},
+		{"TournamentsCopied", testTournamentsCopied},
 		{"RacingTournament", func(t *testing.T, o Opener) {
 			s, _ := openTest(t, o)
 			RaceTournament(t, s)
@@ -435,6 +437,74 @@ func testTournamentArenaWaves(t *testing.T, o Opener) {
 	tr = pair(t, s, tr, board("carol", "bob"))
 	if len(tr.Rounds) != 2 || tr.Rounds[0].Boards[0].Result != storage.BoardDraw || tr.Rounds[0].Boards[1].Result != storage.BoardPending {
 		t.Errorf("the Arena's waves: %+v", tr.Rounds)
+	}
+}
+
+// testTournamentRoundRobinRounds plays a round robin of three players,
+// a bye each round, and refuses a round beyond its three.
+func testTournamentRoundRobinRounds(t *testing.T, o Opener) {
+	ctx := context.Background()
+	s, _ := openTest(t, o)
+	tr := startedTournament(t, s, storage.FormatRoundRobin, "bob", "carol", "dave")
+	for _, r := range [][]storage.Board{
+		{board("bob", "carol"), board("dave", "")},
+		{board("dave", "bob"), board("carol", "")},
+		{board("carol", "dave"), board("bob", "")},
+	} {
+		tr = pair(t, s, tr, r...)
+		id := tr.Games()[len(tr.Games())-1]
+		endGame(t, s, id, 1, false)
+		tr = record(t, s, id)
+	}
+	extra := []storage.Board{board("bob", "carol")}
+	if _, _, err := s.PairRound(ctx, tr.ID, tr.Version, storage.Round{Number: 4, Boards: extra}, boardGames(tr, extra)); !errors.Is(err, storage.ErrInvalid) {
+		t.Errorf("a fourth round of a round robin of three: %v, want ErrInvalid", err)
+	}
+}
+
+// testTournamentsCopied copies a store holding a running and a finished
+// tournament into a new one (storage.Copy): the tournaments come with
+// their games' boards, results and indexes, and the copy's next
+// tournament and games get new ids.
+func testTournamentsCopied(t *testing.T, o Opener) {
+	ctx := context.Background()
+	s, _ := openTest(t, o)
+	done := startedTournament(t, s, storage.FormatArena, "bob", "carol")
+	done = pair(t, s, done, board("bob", "carol"))
+	endGame(t, s, done.Games()[0], 0, false)
+	record(t, s, done.Games()[0])
+	done, err := s.FinishTournament(ctx, done.ID, []storage.Placing{{Player: storage.User("bob"), Rank: 1, Score: 2}, {Player: storage.User("carol"), Rank: 2}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	running := startedTournament(t, s, storage.FormatSwiss, "dave", "erin")
+	running = pair(t, s, running, board("dave", "erin"))
+
+	to, _ := openTest(t, o)
+	importer, ok := to.Admin.(storage.Importer)
+	if !ok {
+		t.Skip("the store takes no copy")
+	}
+	if err := storage.Copy(ctx, s, importer); err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []*storage.Tournament{done, running} {
+		got, err := to.Tournament(ctx, want.ID)
+		if err != nil || got.Version != want.Version || !slices.Equal(got.Games(), want.Games()) || got.Status != want.Status {
+			t.Errorf("tournament %s copied as %+v, %v", want.ID, got, err)
+		}
+	}
+	if mine, err := to.PlayerTournaments(ctx, storage.User("bob"), 0); err != nil || len(mine) != 1 || mine[0].Rank != 1 {
+		t.Errorf("bob's tournaments in the copy: %+v, %v", mine, err)
+	}
+	id := running.Games()[0]
+	endGame(t, to, id, storage.Draw, false)
+	if got := record(t, to, id); got.Rounds[0].Boards[0].Result != storage.BoardDraw {
+		t.Errorf("a result in the copy: %+v", got.Rounds[0].Boards)
+	}
+	next := mustCreateTournament(t, to, NewTournament(storage.FormatArena))
+	if next.ID <= running.ID {
+		t.Errorf("the copy's next tournament is %s, not after %s", next.ID, running.ID)
 	}
 }
 
