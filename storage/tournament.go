@@ -6,6 +6,8 @@ import (
 	"errors"
 	"fmt"
 	"slices"
+	"strconv"
+	"strings"
 	"time"
 )
 
@@ -435,7 +437,7 @@ func (t *Tournament) Validate() error {
 	if err := ValidateGuildID(t.GuildID); err != nil || len(t.GuildID) > maxIDLen || t.ChannelID == "" || len(t.ChannelID) > maxIDLen {
 		return bad("a guild and a channel are needed")
 	}
-	if _, ok := t.Creator.UserID(); !ok || t.Creator.Validate() != nil {
+	if _, ok := t.Creator.UserID(); (!ok || t.Creator.Validate() != nil) && t.Creator != Anonymous {
 		return bad("creator %q is not a member", t.Creator)
 	}
 	if len(t.Name) > maxTournamentName {
@@ -474,7 +476,7 @@ func (t *Tournament) Validate() error {
 	}
 	seen := map[PlayerID]bool{}
 	for _, e := range t.Entrants {
-		if e.Player.ID == Anonymous || e.Player.ID == Anyone || e.Player.ID.Validate() != nil {
+		if !erased(e.Player.ID) && (e.Player.ID == Anonymous || e.Player.ID == Anyone || e.Player.ID.Validate() != nil) {
 			return bad("entrant %q is no player", e.Player.ID)
 		}
 		if seen[e.Player.ID] {
@@ -558,6 +560,67 @@ func (t *Tournament) validateRound(i int, r Round, entrants map[PlayerID]bool) e
 	return nil
 }
 
+// ErasedEntrant is the player ID that replaces the entrant of pairing
+// number n (their index in Entrants plus one) who asked for their data to
+// be deleted: unique in the tournament, so that its rounds still say who
+// met whom, and no one's.
+func ErasedEntrant(n int) PlayerID { return PlayerID(fmt.Sprintf("%s:%d", Anonymous, n)) }
+
+// erased reports whether p is an ErasedEntrant.
+func erased(p PlayerID) bool {
+	rest, ok := strings.CutPrefix(string(p), string(Anonymous)+":")
+	n, err := strconv.Atoi(rest)
+	return ok && err == nil && n > 0 && ErasedEntrant(n) == p
+}
+
+// Erase returns the record DeleteUser stores for old when member p's data
+// is deleted, and whether anything changes: before the start p's entry
+// is removed; after it p becomes ErasedEntrant (in the entrants, the
+// boards and as the creator), is withdrawn if the tournament is under
+// way, and each board of theirs still on — whose game DeleteUser deletes
+// — is scored as the opponent's win by forfeit.
+func Erase(old *Tournament, p PlayerID, now time.Time) (Tournament, bool, error) {
+	i := old.entrant(p)
+	if i < 0 && old.Creator != p {
+		return Tournament{}, false, nil
+	}
+	rec := old.clone()
+	if rec.Creator == p {
+		rec.Creator = Anonymous
+	}
+	switch {
+	case i < 0:
+	case old.Status == TournamentAnnounced:
+		rec.Entrants = slices.Delete(rec.Entrants, i, i+1)
+	default:
+		id := ErasedEntrant(i + 1)
+		e := &rec.Entrants[i]
+		e.Player = Player{ID: id}
+		if old.Status.Started() && !e.Withdrawn {
+			e.Withdrawn, e.WithdrawnAfter = true, len(old.Rounds)
+		}
+		for r := range rec.Rounds {
+			for j := range rec.Rounds[r].Boards {
+				b := &rec.Rounds[r].Boards[j]
+				switch {
+				case b.White == p && b.Result == BoardPending:
+					b.Result = BoardBlackForfeit
+				case b.Black == p && b.Result == BoardPending:
+					b.Result = BoardWhiteForfeit
+				}
+				if b.White == p {
+					b.White = id
+				}
+				if b.Black == p {
+					b.Black = id
+				}
+			}
+		}
+	}
+	rec, err := changed(old, rec, now)
+	return rec, err == nil, err
+}
+
 // entrant returns the index of p in t.Entrants, or -1.
 func (t *Tournament) entrant(p PlayerID) int {
 	return slices.IndexFunc(t.Entrants, func(e Entrant) bool { return e.Player.ID == p })
@@ -582,6 +645,35 @@ func (t *Tournament) Games() []GameID {
 	for _, r := range t.Rounds {
 		for _, b := range r.Boards {
 			if b.Game != "" {
+				out = append(out, b.Game)
+			}
+		}
+	}
+	return out
+}
+
+// Players lists the entrants and the creator, the members a deletion of
+// their data concerns, but for those erased already: the players that
+// the stores index t under.
+func (t *Tournament) Players() []PlayerID {
+	var out []PlayerID
+	for _, e := range t.Entrants {
+		if !erased(e.Player.ID) {
+			out = append(out, e.Player.ID)
+		}
+	}
+	if t.Creator != Anonymous && t.entrant(t.Creator) < 0 {
+		out = append(out, t.Creator)
+	}
+	return out
+}
+
+// PendingGames lists the games of t's boards still on.
+func (t *Tournament) PendingGames() []GameID {
+	var out []GameID
+	for _, r := range t.Rounds {
+		for _, b := range r.Boards {
+			if b.Result == BoardPending && b.Game != "" {
 				out = append(out, b.Game)
 			}
 		}
@@ -701,6 +793,8 @@ func Join(old *Tournament, e Entrant, now time.Time) (Tournament, error) {
 		return Tournament{}, fmt.Errorf("%w: it is %s", ErrGameOver, old.Status)
 	case old.Status != TournamentAnnounced:
 		return Tournament{}, ErrStarted
+	case erased(e.Player.ID):
+		return Tournament{}, fmt.Errorf("%w: player id %q", ErrInvalid, e.Player.ID)
 	case old.entrant(e.Player.ID) >= 0:
 		return Tournament{}, fmt.Errorf("%w: %s", ErrEntered, e.Player.ID)
 	case len(old.Entrants) >= old.MaxPlayers:

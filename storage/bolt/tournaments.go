@@ -5,6 +5,7 @@ import (
 	"context"
 	"fmt"
 	"slices"
+	"time"
 
 	"go.etcd.io/bbolt"
 
@@ -21,8 +22,8 @@ func tournamentIndex(t *storage.Tournament) []indexEntry {
 		guild = bucketTournamentHistory
 	}
 	out := []indexEntry{{guild, pairKey(t.GuildID, id)}}
-	for _, e := range t.Entrants {
-		out = append(out, indexEntry{bucketTournamentPlayers, pairKey(string(e.Player.ID), id)})
+	for _, p := range t.Players() {
+		out = append(out, indexEntry{bucketTournamentPlayers, pairKey(string(p), id)})
 	}
 	for _, g := range t.Games() {
 		out = append(out, indexEntry{bucketTournamentGames, pairKey(string(g), id)})
@@ -323,7 +324,8 @@ func (s *Store) PlayerTournaments(ctx context.Context, p storage.PlayerID, limit
 }
 
 // checkTournaments adds to c the tournament records that do not decode,
-// their index entries, and the games of their boards that do not exist.
+// their index entries, and the games of their boards still on that do
+// not exist.
 func checkTournaments(tx *bbolt.Tx, c *checker) {
 	_ = tx.Bucket(bucketTournaments).ForEach(func(k, v []byte) error {
 		t, err := decodeTournament(k, v)
@@ -334,9 +336,9 @@ func checkTournaments(tx *bbolt.Tx, c *checker) {
 		for _, e := range tournamentIndex(t) {
 			c.expect(string(e.bucket), e.key)
 		}
-		for _, g := range t.Games() {
+		for _, g := range t.PendingGames() {
 			if tx.Bucket(bucketGames).Get([]byte(g)) == nil {
-				c.addf("tournament %s: game %s does not exist", t.ID, g)
+				c.addf("tournament %s: game %s, still on, does not exist", t.ID, g)
 			}
 		}
 		return nil
@@ -371,4 +373,31 @@ func (k *importSink) Tournament(t *storage.Tournament) error {
 	}
 	k.maxTournament = max(k.maxTournament, seq)
 	return putTournament(k.tx, nil, t)
+}
+
+// eraseFromTournaments replaces member p in their tournaments, for
+// DeleteUser (storage.Erase).
+func eraseFromTournaments(tx *bbolt.Tx, p storage.PlayerID, now time.Time) error {
+	var ids []storage.TournamentID
+	prefix := pairPrefix(string(p))
+	c := tx.Bucket(bucketTournamentPlayers).Cursor()
+	for k, _ := c.Seek(prefix); k != nil && bytes.HasPrefix(k, prefix); k, _ = c.Next() {
+		ids = append(ids, storage.TournamentID(k[len(prefix):]))
+	}
+	for _, id := range ids {
+		old, err := getTournament(tx, id)
+		if err != nil {
+			return fmt.Errorf("tournament %s: %w", id, err)
+		}
+		rec, ok, err := storage.Erase(old, p, now)
+		if err != nil {
+			return fmt.Errorf("tournament %s: %w", id, err)
+		}
+		if ok {
+			if err := putTournament(tx, old, &rec); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
 }

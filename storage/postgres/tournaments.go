@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"maps"
 	"slices"
+	"time"
 
 	"github.com/jackc/pgx/v5"
 
@@ -73,9 +74,9 @@ func putTournament(ctx context.Context, tx pgx.Tx, old, t *storage.Tournament) e
 	if err != nil {
 		return fmt.Errorf("write tournament %s: %w", t.ID, err)
 	}
-	players := make([]string, 0, len(t.Entrants))
-	for _, e := range t.Entrants {
-		players = append(players, string(e.Player.ID))
+	var players []string
+	for _, p := range t.Players() {
+		players = append(players, string(p))
 	}
 	if _, err := tx.Exec(ctx, `DELETE FROM tournament_players WHERE tournament_id = $1 AND NOT player = ANY($2::text[])`, t.ID, players); err != nil {
 		return fmt.Errorf("write the players of tournament %s: %w", t.ID, err)
@@ -312,10 +313,10 @@ func (s *Store) OpenTournaments(ctx context.Context, shards storage.Shards) ([]*
 // PlayerTournaments implements storage.Store.
 func (s *Store) PlayerTournaments(ctx context.Context, p storage.PlayerID, n int) ([]storage.PlayerTournament, error) {
 	list, err := s.listTournaments(ctx, "tournaments of "+string(p), `SELECT t.id, t.record FROM tournament_players p JOIN tournaments t ON t.id = p.tournament_id
-		WHERE p.player = $1 AND t.status = 'finished' ORDER BY t.id DESC LIMIT $2`, p, limit(n))
+		WHERE p.player = $1 AND t.status = 'finished' ORDER BY t.id DESC`, p)
 	var out []storage.PlayerTournament
 	for _, t := range list {
-		if r, ok := t.Result(p); ok {
+		if r, ok := t.Result(p); ok && (n <= 0 || len(out) < n) {
 			out = append(out, r)
 		}
 	}
@@ -325,13 +326,14 @@ func (s *Store) PlayerTournaments(ctx context.Context, p storage.PlayerID, n int
 // checkTournaments reports the tournament records that do not decode or
 // whose columns disagree with them, the rows of tournament_players and
 // tournament_games that differ from what the records call for, and the
-// boards' games that do not exist.
+// games of boards still on that do not exist.
 func checkTournaments(ctx context.Context, tx pgx.Tx, addf func(string, ...any)) error {
 	rows, err := tx.Query(ctx, "SELECT id, guild_id, status, version, record FROM tournaments ORDER BY id")
 	if err != nil {
 		return err
 	}
-	want := map[string]bool{} // "players|player|id" and "games|game|id"
+	want := map[string]bool{}         // "players|player|id" and "games|game|id"
+	var pending []*storage.Tournament // with games still on
 	var (
 		id, guild, status string
 		version           uint64
@@ -346,11 +348,14 @@ func checkTournaments(ctx context.Context, tx pgx.Tx, addf func(string, ...any))
 		if t.GuildID != guild || string(t.Status) != status || t.Version != version {
 			addf("tournament %s: columns (guild %s, status %s, version %d) disagree with the record", id, guild, status, version)
 		}
-		for _, e := range t.Entrants {
-			want["players|"+string(e.Player.ID)+"|"+id] = true
+		for _, p := range t.Players() {
+			want["players|"+string(p)+"|"+id] = true
 		}
 		for _, g := range t.Games() {
 			want["games|"+string(g)+"|"+id] = true
+		}
+		if len(t.PendingGames()) > 0 {
+			pending = append(pending, t)
 		}
 		return ctx.Err()
 	}); err != nil {
@@ -378,16 +383,18 @@ func checkTournaments(ctx context.Context, tx pgx.Tx, addf func(string, ...any))
 	for _, k := range slices.Sorted(maps.Keys(want)) {
 		addf("tournament rows: missing %q", k)
 	}
-	rows, err = tx.Query(ctx, "SELECT tg.game_id, tg.tournament_id FROM tournament_games tg LEFT JOIN games g ON g.id = tg.game_id WHERE g.id IS NULL ORDER BY 1")
-	if err != nil {
-		return err
+	for _, t := range pending {
+		for _, g := range t.PendingGames() {
+			var exists bool
+			if err := tx.QueryRow(ctx, "SELECT EXISTS (SELECT FROM games WHERE id = $1)", g).Scan(&exists); err != nil {
+				return err
+			}
+			if !exists {
+				addf("tournament %s: game %s, still on, does not exist", t.ID, g)
+			}
+		}
 	}
-	var game, tid string
-	_, err = pgx.ForEachRow(rows, []any{&game, &tid}, func() error {
-		addf("tournament %s: game %s does not exist", tid, game)
-		return nil
-	})
-	return err
+	return nil
 }
 
 // exportTournaments gives put every tournament when it takes them
@@ -417,4 +424,26 @@ func (k *importSink) Tournament(t *storage.Tournament) error {
 	}
 	k.maxTournament = max(k.maxTournament, seq)
 	return putTournament(k.ctx, k.tx, nil, t)
+}
+
+// eraseFromTournaments replaces member p in their tournaments, for
+// DeleteUser (storage.Erase), under the tournaments' row locks.
+func eraseFromTournaments(ctx context.Context, tx pgx.Tx, p storage.PlayerID, now time.Time) error {
+	list, err := queryTournaments(ctx, tx, nil, `SELECT t.id, t.record FROM tournament_players p JOIN tournaments t ON t.id = p.tournament_id
+		WHERE p.player = $1 ORDER BY t.id FOR UPDATE OF t`, p)
+	if err != nil {
+		return err
+	}
+	for _, old := range list {
+		rec, ok, err := storage.Erase(old, p, now)
+		if err != nil {
+			return fmt.Errorf("tournament %s: %w", old.ID, err)
+		}
+		if ok {
+			if err := putTournament(ctx, tx, old, &rec); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
 }

@@ -25,6 +25,7 @@ func runTournaments(t *testing.T, o Opener) {
 		{"TournamentArenaWaves", testTournamentArenaWaves},
 		{"TournamentRoundRobinRounds", testTournamentRoundRobinRounds},
 		{"TournamentsCopied", testTournamentsCopied},
+		{"TournamentsForgetDeletedUsers", testTournamentsForgetDeletedUsers},
 		{"RacingTournament", func(t *testing.T, o Opener) {
 			s, _ := openTest(t, o)
 			RaceTournament(t, s)
@@ -505,6 +506,65 @@ func testTournamentsCopied(t *testing.T, o Opener) {
 	next := mustCreateTournament(t, to, NewTournament(storage.FormatArena))
 	if next.ID <= running.ID {
 		t.Errorf("the copy's next tournament is %s, not after %s", next.ID, running.ID)
+	}
+}
+
+// testTournamentsForgetDeletedUsers erases a member's data: their entry
+// in an announced tournament goes, in a running one they become an
+// erased entrant, withdrawn, their game on (deleted with their other open
+// games) scored as their opponent's forfeit win, and in a finished one
+// their place stays, no one's; a creator's name goes too. The others'
+// results stand.
+func testTournamentsForgetDeletedUsers(t *testing.T, o Opener) {
+	ctx := context.Background()
+	s, _ := openTest(t, o)
+	announced := mustCreateTournament(t, s, NewTournament(storage.FormatSwiss))
+	for _, p := range []string{"bob", "carol"} {
+		if _, err := s.JoinTournament(ctx, announced.ID, entrant(p, 1500)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	finished := startedTournament(t, s, storage.FormatArena, "bob", "carol")
+	finished = pair(t, s, finished, board("bob", "carol"))
+	endGame(t, s, finished.Games()[0], 0, false)
+	record(t, s, finished.Games()[0])
+	if _, err := s.FinishTournament(ctx, finished.ID, []storage.Placing{{Player: storage.User("bob"), Rank: 1, Score: 2}, {Player: storage.User("carol"), Rank: 2}}); err != nil {
+		t.Fatal(err)
+	}
+	running := startedTournament(t, s, storage.FormatSwiss, "dave", "bob", "carol")
+	running = pair(t, s, running, board("bob", "carol"), board("dave", ""))
+
+	rep, err := s.DeleteUser(ctx, "bob")
+	if err != nil || !slices.Equal(IDs(rep.Removed), running.Games()) {
+		t.Fatalf("deleting bob: %+v, %v; want his tournament game removed", rep, err)
+	}
+	if got, err := s.Tournament(ctx, announced.ID); err != nil || len(got.Entrants) != 1 || got.Entrants[0].Player.ID != storage.User("carol") {
+		t.Errorf("the announced tournament after deleting bob: %+v, %v; want carol alone", got, err)
+	}
+	got, err := s.Tournament(ctx, running.ID)
+	gone := storage.ErasedEntrant(2)
+	if err != nil || got.Entrants[1].Player != (storage.Player{ID: gone}) || !got.Entrants[1].Withdrawn ||
+		got.Rounds[0].Boards[0] != (storage.Board{White: gone, Black: storage.User("carol"), Game: running.Games()[0], Result: storage.BoardBlackForfeit}) {
+		t.Errorf("the running tournament after deleting bob: %+v, %v; want him erased, withdrawn, his game carol's by forfeit", got, err)
+	}
+	if got, err := s.Tournament(ctx, finished.ID); err != nil || got.Entrants[0].Player.ID != storage.ErasedEntrant(1) || got.Entrants[0].Rank != 1 ||
+		got.Rounds[0].Boards[0].White != storage.ErasedEntrant(1) {
+		t.Errorf("the finished tournament after deleting bob: %+v, %v; want his place kept, no one's", got, err)
+	}
+	if mine, err := s.PlayerTournaments(ctx, storage.User("bob"), 0); err != nil || len(mine) != 0 {
+		t.Errorf("bob's tournaments after his deletion: %+v, %v", mine, err)
+	}
+	if theirs, err := s.PlayerTournaments(ctx, storage.User("carol"), 0); err != nil || len(theirs) != 1 || theirs[0].Rank != 2 {
+		t.Errorf("carol's tournaments after bob's deletion: %+v, %v", theirs, err)
+	}
+	if _, err := s.JoinTournament(ctx, announced.ID, storage.Entrant{Player: storage.Player{ID: gone}}); !errors.Is(err, storage.ErrInvalid) {
+		t.Errorf("an erased entrant joining: %v, want ErrInvalid", err)
+	}
+	if _, err := s.DeleteUser(ctx, "alice"); err != nil {
+		t.Fatal(err)
+	}
+	if got, err := s.Tournament(ctx, announced.ID); err != nil || got.Creator != storage.Anonymous {
+		t.Errorf("the tournament alice created after deleting her: creator %q, %v", got.Creator, err)
 	}
 }
 
