@@ -492,7 +492,7 @@ func (t *Tournament) Validate() error {
 		if e.WithdrawnAfter < 0 || e.WithdrawnAfter > len(t.Rounds) || (!e.Withdrawn && e.WithdrawnAfter != 0) {
 			return bad("%s withdrew after round %d", e.Player.ID, e.WithdrawnAfter)
 		}
-		if (e.Rank != 0 || e.Score != 0) && t.Status != TournamentFinished || e.Rank < 0 || e.Rank > len(t.Entrants) {
+		if ((e.Rank != 0 || e.Score != 0) && t.Status != TournamentFinished) || e.Rank < 0 || e.Rank > len(t.Entrants) {
 			return bad("%s has rank %d outside a finished tournament's standings", e.Player.ID, e.Rank)
 		}
 		if t.Status == TournamentFinished && e.Rank == 0 {
@@ -507,7 +507,7 @@ func (t *Tournament) Validate() error {
 			return bad("round %d: %v", i+1, err)
 		}
 	}
-	if t.Status == TournamentFinished && len(t.Rounds) > 0 && !t.Rounds[len(t.Rounds)-1].Done() {
+	if t.Status == TournamentFinished && slices.ContainsFunc(t.Rounds, func(r Round) bool { return !r.Done() }) {
 		return bad("finished with a game on")
 	}
 	return nil
