@@ -398,7 +398,11 @@ type TournamentStore interface {
 	// whether this call set it: a result recorded already changes
 	// nothing (false), so a redelivered end of a game is harmless.
 	// ErrNotFound when the game is in no tournament, ErrInvalid when it
-	// has not ended, ErrGameOver when the tournament was cancelled.
+	// has not ended, ErrGameOver when the tournament was cancelled. It is
+	// a transaction of its own after FinishGame's: a process that stops
+	// between the two leaves the board on, so a process resuming the
+	// tournaments (OpenTournaments) calls it for each of their
+	// PendingGames that has ended.
 	RecordTournamentResult(ctx context.Context, game GameID) (*Tournament, bool, error)
 	// FinishTournament ends a running or paused tournament whose every
 	// board has its result with the final standings: a Placing for
