@@ -78,7 +78,8 @@ type Importer interface {
 
 // Copy copies every record of from into the empty store to, in one
 // transaction of to's: games with their ids, versions and indexes, ratings,
-// guild and user settings, the daily puzzles' attempts and posts, and the
+// guild and user settings, the daily puzzles' attempts and posts, the
+// tournaments (to a TournamentSink, as both stores' are), and the
 // install's secrets (so that the daily puzzles stay the same).
 func Copy(ctx context.Context, from Admin, to Importer) error {
 	return to.Import(ctx, func(sink Sink) error { return from.Export(ctx, sink) })

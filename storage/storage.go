@@ -228,8 +228,10 @@ type Store interface {
 	// DeleteUser erases a Discord user's data: their pending and active
 	// games are removed (and returned so their messages can be updated),
 	// their ratings are removed from every ladder, their daily puzzle
-	// attempts and the claims keyed to them (ClaimOf) are removed, and
-	// their ended games are kept with the user replaced by Anonymous.
+	// attempts and the claims keyed to them (ClaimOf) are removed,
+	// their ended games are kept with the user replaced by Anonymous, and
+	// their tournaments with the user's entry removed before the start
+	// and replaced by an ErasedEntrant after it (Erase).
 	DeleteUser(ctx context.Context, userID string) (DeleteReport, error)
 	// Review returns the review of game id made from its version or an
 	// earlier one (Review says why that is the same); ErrNotFound if
@@ -279,6 +281,9 @@ type Store interface {
 	// DailyStore keeps the servers' daily puzzles (schema 6 of
 	// storage/bolt, migration 5 of storage/postgres).
 	DailyStore
+	// TournamentStore keeps the servers' tournaments (schema 9 of
+	// storage/bolt, migration 8 of storage/postgres).
+	TournamentStore
 	// Close releases the database.
 	Close() error
 }

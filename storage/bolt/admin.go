@@ -216,8 +216,9 @@ func (s *Store) Ping(ctx context.Context) error {
 }
 
 // Export implements storage.Admin: it reads every game, rating, guild's
-// and user's settings, daily attempt and post and secret in one read
-// transaction, so the copy is consistent.
+// and user's settings, daily attempt and post, tournament (for a
+// storage.TournamentSink) and secret in one read transaction, so the copy
+// is consistent.
 func (s *Store) Export(ctx context.Context, put storage.Sink) error {
 	err := s.view(ctx, func(tx *bbolt.Tx) error {
 		if err := tx.Bucket(bucketGames).ForEach(func(k, v []byte) error {
@@ -267,6 +268,9 @@ func (s *Store) Export(ctx context.Context, put storage.Sink) error {
 			return err
 		}
 		if err := exportDaily(tx, put); err != nil {
+			return err
+		}
+		if err := exportTournaments(tx, put); err != nil {
 			return err
 		}
 		return exportSecrets(tx, put)

@@ -196,5 +196,6 @@ func checkTx(ctx context.Context, tx *bbolt.Tx) []string {
 	checkReviews(tx, c.addf)
 	checkInteractions(tx, c.addf)
 	checkSecrets(tx, c)
+	checkTournaments(tx, c)
 	return c.problems
 }

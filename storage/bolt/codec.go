@@ -48,6 +48,15 @@ var (
 	// daily puzzles are chosen by; the value is the secret's bytes as
 	// they are, not a record (storage.CheckSecret).
 	bucketSecrets = []byte("secrets")
+	// The tournaments (schema 9): tournament id → record; guild \x00
+	// tournament id for those not ended and for the ended ones; player
+	// \x00 tournament id for each entrant; game id \x00 tournament id for
+	// each board's game.
+	bucketTournaments       = []byte("tournaments")
+	bucketTournamentOpen    = []byte("idx_tournament_open")
+	bucketTournamentHistory = []byte("idx_tournament_history")
+	bucketTournamentPlayers = []byte("idx_tournament_players")
+	bucketTournamentGames   = []byte("idx_tournament_games")
 )
 
 // allBuckets lists the top-level buckets of the current schema.
@@ -57,6 +66,7 @@ var allBuckets = [][]byte{
 	bucketDaily, bucketDailySolved, bucketDailyPosts,
 	bucketReviews,
 	bucketInteractions, bucketSecrets,
+	bucketTournaments, bucketTournamentOpen, bucketTournamentHistory, bucketTournamentPlayers, bucketTournamentGames,
 }
 
 var keySchema = []byte("schema")

@@ -17,6 +17,13 @@
 // it. Game ids are the games bucket's sequence in zero-padded base 36: short
 // enough for Discord custom ids, unique, and sorted by creation.
 //
+// Tournaments (schema 9) are records in "tournaments" (id → tournament,
+// ids from that bucket's sequence, as games'), indexed by the same rule,
+// tournamentIndex: "idx_tournament_open" and "idx_tournament_history"
+// (guild ‖ 0 ‖ id, by whether it ended), "idx_tournament_players"
+// (player ‖ 0 ‖ id) and "idx_tournament_games" (game id ‖ 0 ‖ id, for
+// the tournament of a game that ends).
+//
 // Records are a format byte followed by JSON (see codec.go). The schema
 // version in "meta" names the layout; Open upgrades older files through an
 // ordered list of migrations, one transaction each, and refuses newer ones.

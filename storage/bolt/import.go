@@ -13,8 +13,8 @@ import (
 var _ storage.Importer = (*Store)(nil)
 
 // Import implements storage.Importer: fill's records are written in one
-// write transaction with their indexes, and the game id sequence is moved
-// past the highest id copied. It refuses a file that holds any game,
+// write transaction with their indexes, and the game and tournament id
+// sequences are moved past the highest ids copied. It refuses a file that holds any game,
 // rating, guild's or user's settings.
 func (s *Store) Import(ctx context.Context, fill func(storage.Sink) error) error {
 	if err := ctx.Err(); err != nil {
@@ -32,6 +32,9 @@ func (s *Store) Import(ctx context.Context, fill func(storage.Sink) error) error
 		if err := fill(sink); err != nil {
 			return err
 		}
+		if err := tx.Bucket(bucketTournaments).SetSequence(max(tx.Bucket(bucketTournaments).Sequence(), sink.maxTournament)); err != nil {
+			return err
+		}
 		return tx.Bucket(bucketGames).SetSequence(max(tx.Bucket(bucketGames).Sequence(), sink.maxSeq))
 	})
 	if err != nil {
@@ -42,9 +45,10 @@ func (s *Store) Import(ctx context.Context, fill func(storage.Sink) error) error
 
 // importSink writes records into an import's transaction.
 type importSink struct {
-	ctx    context.Context
-	tx     *bbolt.Tx
-	maxSeq uint64
+	ctx           context.Context
+	tx            *bbolt.Tx
+	maxSeq        uint64
+	maxTournament uint64 // the highest tournament id's sequence number
 }
 
 func (k *importSink) Game(g *storage.Game) error {

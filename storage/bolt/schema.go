@@ -32,6 +32,7 @@ var migrations = []migration{
 	{name: "daily puzzles", apply: addDaily},
 	{name: "reviews", apply: addReviews},
 	{name: "interactions and secrets", apply: addInteractionsAndSecrets},
+	{name: "tournaments", apply: addTournaments},
 }
 
 // createBuckets is the step from version 0 (an empty file) to version 1:
@@ -125,6 +126,19 @@ func addReviews(tx *bbolt.Tx) error {
 // whose check does not know the buckets, from reporting them.
 func addInteractionsAndSecrets(tx *bbolt.Tx) error {
 	for _, b := range [][]byte{bucketInteractions, bucketSecrets} {
+		if _, err := tx.CreateBucketIfNotExists(b); err != nil {
+			return fmt.Errorf("create bucket %s: %w", b, err)
+		}
+	}
+	return nil
+}
+
+// addTournaments is the step from version 8 to version 9, which brings
+// the servers' tournaments (storage.TournamentStore): their records and
+// indexes. The bump keeps a Gambit of version 8, whose check does not
+// know the buckets, from reporting them.
+func addTournaments(tx *bbolt.Tx) error {
+	for _, b := range [][]byte{bucketTournaments, bucketTournamentOpen, bucketTournamentHistory, bucketTournamentPlayers, bucketTournamentGames} {
 		if _, err := tx.CreateBucketIfNotExists(b); err != nil {
 			return fmt.Errorf("create bucket %s: %w", b, err)
 		}

@@ -11,7 +11,8 @@ import (
 
 // DeleteUser implements storage.Store. Everything happens in one
 // transaction; anonymising an ended game is a committed change to it, so its
-// version grows by one.
+// version grows by one, as is erasing the user from a tournament
+// (storage.Erase).
 func (s *Store) DeleteUser(ctx context.Context, userID string) (storage.DeleteReport, error) {
 	p := storage.User(userID)
 	if err := p.Validate(); err != nil {
@@ -44,6 +45,9 @@ func (s *Store) DeleteUser(ctx context.Context, userID string) (storage.DeleteRe
 				return err
 			}
 			rep.Anonymised++
+		}
+		if err := eraseFromTournaments(tx, p, now); err != nil {
+			return err
 		}
 		if err := tx.Bucket(bucketUsers).Delete([]byte(userID)); err != nil {
 			return err

@@ -13,7 +13,7 @@ import (
 )
 
 // tables are Gambit's tables, counted by Stats.
-var tables = []string{"games", "game_players", "ratings", "guilds", "users", "claims", "daily_attempts", "daily_posts", "reviews", "interactions", "secrets", "schema_migrations"}
+var tables = []string{"games", "game_players", "ratings", "guilds", "users", "claims", "daily_attempts", "daily_posts", "reviews", "interactions", "secrets", "tournaments", "tournament_players", "tournament_games", "schema_migrations"}
 
 // Ping implements storage.Admin: the database answers and has Gambit's
 // schema.
@@ -217,6 +217,9 @@ func (s *Store) Check(ctx context.Context) ([]string, error) {
 		if err := checkSecrets(ctx, tx, addf); err != nil {
 			return err
 		}
+		if err := checkTournaments(ctx, tx, addf); err != nil {
+			return err
+		}
 		return checkSettings(ctx, tx, "SELECT game_id, record FROM reviews ORDER BY game_id", func(id string, data []byte) error {
 			_, err := decodeReview(id, data)
 			return err
@@ -348,6 +351,9 @@ func (s *Store) Export(ctx context.Context, put storage.Sink) error {
 		if err := exportDaily(ctx, tx, put); err != nil {
 			return err
 		}
+		if err := exportTournaments(ctx, tx, put); err != nil {
+			return err
+		}
 		return exportSecrets(ctx, tx, put)
 	})
 	if err != nil {
@@ -358,7 +364,8 @@ func (s *Store) Export(ctx context.Context, put storage.Sink) error {
 
 // Import implements storage.Importer: fill's records are written in one
 // transaction (without the operation timeout: a large copy takes long),
-// and the game id sequence is moved past the highest id copied.
+// and the game and tournament id sequences are moved past the highest
+// ids copied.
 func (s *Store) Import(ctx context.Context, fill func(storage.Sink) error) error {
 	err := pgx.BeginFunc(ctx, s.pool, func(tx pgx.Tx) error {
 		var used bool
@@ -378,6 +385,11 @@ func (s *Store) Import(ctx context.Context, fill func(storage.Sink) error) error
 				return err
 			}
 		}
+		if sink.maxTournament > 0 {
+			if _, err := tx.Exec(ctx, "SELECT setval('tournament_seq', $1)", int64(sink.maxTournament)); err != nil {
+				return err
+			}
+		}
 		return nil
 	})
 	if err != nil {
@@ -388,10 +400,11 @@ func (s *Store) Import(ctx context.Context, fill func(storage.Sink) error) error
 
 // importSink writes records into an import's transaction.
 type importSink struct {
-	ctx    context.Context
-	tx     pgx.Tx
-	jobs   *jobs
-	maxSeq uint64
+	ctx           context.Context
+	tx            pgx.Tx
+	jobs          *jobs
+	maxSeq        uint64
+	maxTournament uint64 // the highest tournament id's sequence number
 }
 
 func (k *importSink) Game(g *storage.Game) error {

@@ -476,8 +476,8 @@ func (s *Store) CountOpen(ctx context.Context) (pending, active int, err error) 
 
 // DeleteUser implements storage.Store: under the user's advisory lock, in
 // one transaction, their open games are deleted, their ended games
-// anonymised (a committed change: the version grows by one) and their
-// ratings removed.
+// anonymised (a committed change: the version grows by one), their place
+// in tournaments erased (storage.Erase) and their ratings removed.
 func (s *Store) DeleteUser(ctx context.Context, userID string) (storage.DeleteReport, error) {
 	p := storage.User(userID)
 	if err := p.Validate(); err != nil {
@@ -508,6 +508,9 @@ func (s *Store) DeleteUser(ctx context.Context, userID string) (storage.DeleteRe
 				return err
 			}
 			rep.Anonymised++
+		}
+		if err := eraseFromTournaments(ctx, tx, p, now); err != nil {
+			return err
 		}
 		if _, err := tx.Exec(ctx, "DELETE FROM daily_attempts WHERE player = $1", string(p)); err != nil {
 			return err

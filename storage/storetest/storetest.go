@@ -55,6 +55,7 @@ func Run(t *testing.T, open Opener, rewrite Rewriter) {
 		t.Parallel()
 		testOldReasonsRead(t, open, rewrite)
 	})
+	runTournaments(t, open)
 }
 
 // Clock is a settable time source for deadline tests: the stores' own

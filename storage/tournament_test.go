@@ -1,0 +1,132 @@
+package storage
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"slices"
+	"testing"
+	"time"
+)
+
+// TestBoardResultOf reads each way a duel ends as its board's result:
+// White is seat 0, a forfeited game is a win by forfeit, an aborted or
+// cancelled one unplayed, a game on none yet.
+func TestBoardResultOf(t *testing.T) {
+	for _, tc := range []struct {
+		status Status
+		winner int
+		want   BoardResult
+		ended  bool
+	}{
+		{StatusFinished, 0, BoardWhite, true},
+		{StatusFinished, 1, BoardBlack, true},
+		{StatusFinished, Draw, BoardDraw, true},
+		{StatusForfeited, 0, BoardWhiteForfeit, true},
+		{StatusForfeited, 1, BoardBlackForfeit, true},
+		{StatusAborted, 0, BoardUnplayed, true},
+		{StatusCancelled, 0, BoardUnplayed, true},
+		{StatusActive, 0, BoardPending, false},
+	} {
+		g := &Game{Status: tc.status}
+		if tc.status.Ended() {
+			g.Result = &Result{Winner: tc.winner}
+		}
+		if got, ok := BoardResultOf(g); got != tc.want || ok != tc.ended {
+			t.Errorf("a %s game won by %d: %q, %v; want %q, %v", tc.status, tc.winner, got, ok, tc.want, tc.ended)
+		}
+	}
+}
+
+// TestSortTournaments lists those not ended first, oldest first, then at
+// most history ended ones, newest first.
+func TestSortTournaments(t *testing.T) {
+	list := []*Tournament{
+		{ID: "1", Status: TournamentFinished}, {ID: "2", Status: TournamentRunning},
+		{ID: "3", Status: TournamentCancelled}, {ID: "4", Status: TournamentAnnounced},
+		{ID: "5", Status: TournamentFinished},
+	}
+	ids := func(l []*Tournament) []TournamentID {
+		var out []TournamentID
+		for _, t := range l {
+			out = append(out, t.ID)
+		}
+		return out
+	}
+	if got := ids(SortTournaments(slices.Clone(list), 2)); !slices.Equal(got, []TournamentID{"2", "4", "5", "3"}) {
+		t.Errorf("with a history of 2: %v", got)
+	}
+	if got := ids(SortTournaments(slices.Clone(list), 0)); !slices.Equal(got, []TournamentID{"2", "4"}) {
+		t.Errorf("without history: %v", got)
+	}
+}
+
+// largeSwiss returns a running Swiss at the caps: 60 players, its 20
+// rounds paired, every board played but the last round's first.
+func largeSwiss() *Tournament {
+	t := &Tournament{ID: "t1", Version: 1, GuildID: "g1", ChannelID: "c1", Creator: User("alice"), Format: FormatSwiss,
+		SwissRounds: maxSwissRounds, Kind: "connect4", MoveTime: time.Minute, MaxPlayers: 60, Status: TournamentRunning}
+	for i := range 60 {
+		t.Entrants = append(t.Entrants, Entrant{Player: Player{ID: User(fmt.Sprint(i)), Name: fmt.Sprintf("Player %d", i)}, Rating: 1500})
+	}
+	for r := range maxSwissRounds {
+		round := Round{Number: r + 1}
+		for b := range 30 {
+			round.Boards = append(round.Boards, Board{White: User(fmt.Sprint((b + r) % 60)), Black: User(fmt.Sprint((b + r + 30) % 60)),
+				Game: SequenceID(uint64(r*30 + b + 1)), Result: BoardDraw, Plies: 40})
+		}
+		t.Rounds = append(t.Rounds, round)
+	}
+	t.Rounds[maxSwissRounds-1].Boards[0].Result = BoardPending
+	return t
+}
+
+// TestTournamentRules refuses records that break the rules: an entrant
+// twice, a board of a non-entrant, a player on two boards, two byes.
+func TestTournamentRules(t *testing.T) {
+	if err := largeSwiss().Validate(); err != nil {
+		t.Fatal(err)
+	}
+	for name, bad := range map[string]func(*Tournament){
+		"an entrant twice":       func(t *Tournament) { t.Entrants[1] = t.Entrants[0] },
+		"a board of a stranger":  func(t *Tournament) { t.Rounds[0].Boards[0].White = User("stranger") },
+		"a player on two boards": func(t *Tournament) { t.Rounds[0].Boards[1].Black = t.Rounds[0].Boards[0].White },
+		"two byes": func(t *Tournament) {
+			t.Rounds[0].Boards[0] = Board{White: t.Rounds[0].Boards[0].White, Result: BoardBye}
+			t.Rounds[0].Boards[1] = Board{White: t.Rounds[0].Boards[1].White, Result: BoardBye}
+		},
+		"a round too many": func(t *Tournament) { t.SwissRounds-- },
+		"an erased id out of place": func(t *Tournament) {
+			t.Entrants[0].Player.ID = PlayerID(string(Anonymous) + ":0")
+		},
+	} {
+		tr := largeSwiss()
+		bad(tr)
+		if err := tr.Validate(); !errors.Is(err, ErrInvalid) {
+			t.Errorf("%s: %v, want ErrInvalid", name, err)
+		}
+	}
+}
+
+// BenchmarkSetResultLargest is the work of recording one result in the
+// largest record the caps allow (60 players, 20 rounds), beyond the
+// store's own: the change's rules and the record's encoding.
+func BenchmarkSetResultLargest(b *testing.B) {
+	old := largeSwiss()
+	g := &Game{ID: old.Rounds[maxSwissRounds-1].Boards[0].Game, Status: StatusFinished, Result: &Result{Winner: 0}}
+	now := time.Now()
+	data, err := json.Marshal(old)
+	if err != nil {
+		b.Fatal(err)
+	}
+	for b.Loop() {
+		rec, ok, err := SetResult(old, g, now)
+		if err != nil || !ok {
+			b.Fatal(err)
+		}
+		if _, err := json.Marshal(&rec); err != nil {
+			b.Fatal(err)
+		}
+	}
+	b.ReportMetric(float64(len(data)), "record-bytes")
+}
