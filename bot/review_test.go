@@ -156,13 +156,8 @@ func TestShutdownStopsAReviewInTheMaking(t *testing.T) {
 	gate := newReviewGate()
 	h := start(t, withReviewGate(t, gate))
 	alice, bob := h.srv.AddUser("alice").ID, h.srv.AddUser("bob").ID
-	g := playTicTacToe(t, h, alice, bob)
-	board := h.board(g.ID)
-	id, _ := find(board, customid.Review, map[string]string{"game": string(g.ID)})
-	ix, err := h.srv.ClickButton(alice, board.ID, id)
-	if err != nil {
-		t.Fatal(err)
-	}
+	g := wonTicTacToe(t, h, alice, bob)
+	ix := askReview(t, h, alice, g.ID)
 	<-gate.reached
 	stopped := make(chan struct{})
 	go func() {
