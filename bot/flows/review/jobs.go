@@ -56,7 +56,7 @@ func (f *Flow) hand(ix *mux.Interaction, a *admission, g *game) error {
 		defer cancel()
 		if err := q.EnqueueReview(ctx, j); err != nil {
 			a.cancel()
-			f.cfg.Log.Error("review: queue", "game", g.ID, "err", err)
+			f.log.Error("review: queue", "game", g.ID, "err", err)
 			return ix.EditResponse(render.Message{Content: ix.Lang().T("review.failed")})
 		}
 		return nil
@@ -95,7 +95,7 @@ func (t *onThread) Run() { t.f.run(t.f.stopping, t.ix, t.j, t.g) }
 func (f *Flow) run(ctx context.Context, ix *mux.Interaction, j Job, g *game) {
 	claimed, done, ok, err := f.cfg.KeepClaim(ctx, memberClaim(j.Member), j.Claim, "review", "member", j.Member)
 	if err != nil || !ok {
-		f.cfg.Log.Warn("review: the member's claim is gone; dropping the review", "game", j.Game, "err", err)
+		f.log.Warn("review: the member's claim is gone; dropping the review", "game", j.Game, "err", err)
 		f.fail(ix, j)
 		return
 	}
@@ -105,7 +105,7 @@ func (f *Flow) run(ctx context.Context, ix *mux.Interaction, j Job, g *game) {
 // fail tells the member that j's review could not be made.
 func (f *Flow) fail(ix *mux.Interaction, j Job) {
 	if err := ix.EditResponse(render.Message{Content: ix.Lang().T("review.failed")}); err != nil {
-		f.cfg.Log.Warn("review: say it failed", "game", j.Game, "err", err)
+		f.log.Warn("review: say it failed", "game", j.Game, "err", err)
 	}
 }
 
@@ -117,7 +117,7 @@ func (f *Flow) fail(ix *mux.Interaction, j Job) {
 // when the game could not be read (the member is told the review failed).
 func (f *Flow) Make(ctx context.Context, j Job) error {
 	if time.Since(j.Queued) >= tokenLife {
-		f.cfg.Log.Warn("review: waited longer than its interaction lives; dropping it", "game", j.Game)
+		f.log.Warn("review: waited longer than its interaction lives; dropping it", "game", j.Game)
 		return nil
 	}
 	raw := &discordgo.Interaction{ID: j.Interaction, AppID: j.AppID, Token: j.Token}
@@ -132,7 +132,7 @@ func (f *Flow) Make(ctx context.Context, j Job) error {
 	if err != nil {
 		f.fail(ix, j)
 		if rerr := f.store.Release(context.WithoutCancel(ctx), memberClaim(j.Member), j.Claim); rerr != nil {
-			f.cfg.Log.Warn("review: give the member's claim back", "member", j.Member, "err", rerr)
+			f.log.Warn("review: give the member's claim back", "member", j.Member, "err", rerr)
 		}
 		return fmt.Errorf("review: review of game %s: %w", j.Game, err)
 	}

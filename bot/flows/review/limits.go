@@ -81,13 +81,13 @@ func place(ix *mux.Interaction) string {
 func (a *admission) cancel() {
 	ctx := context.Background()
 	if err := a.f.store.Release(ctx, memberClaim(a.member), a.owner); err != nil {
-		a.f.cfg.Log.Warn("review: give the member's claim back", "member", a.member, "err", err)
+		a.f.log.Warn("review: give the member's claim back", "member", a.member, "err", err)
 	}
 	if a.slot == "" {
 		return
 	}
 	if err := a.f.store.Release(ctx, a.slot, a.slotOwner); err != nil {
-		a.f.cfg.Log.Warn("review: give the rate slot back", "err", err)
+		a.f.log.Warn("review: give the rate slot back", "err", err)
 	}
 }
 

@@ -57,11 +57,11 @@ func (f *Flow) show(ctx context.Context, ix *mux.Interaction, g *game, made func
 	case err != nil && ctx.Err() != nil && errors.Is(err, context.Canceled):
 		msg = render.Message{Content: l.T("review.stopping")} // shutdown began (or the claim was lost): asked for again after the restart
 	case err != nil:
-		f.cfg.Log.Warn("review", "game", g.ID, "err", err)
+		f.log.Warn("review", "game", g.ID, "err", err)
 		msg = render.Message{Content: l.T("review.failed")}
 	}
 	if err := ix.EditResponse(msg); err != nil {
-		f.cfg.Log.Warn("review: show it", "game", g.ID, "err", err)
+		f.log.Warn("review: show it", "game", g.ID, "err", err)
 	}
 }
 
@@ -120,9 +120,9 @@ func (f *Flow) kept(ctx context.Context, g *storage.Game) *gamereview.Review {
 		if err == nil && len(rev.Moves) == len(g.Moves) {
 			return nil // made by older rules: made again
 		}
-		f.cfg.Log.Warn("review: the kept one is unreadable; making it again", "game", g.ID)
+		f.log.Warn("review: the kept one is unreadable; making it again", "game", g.ID)
 	case !errors.Is(err, storage.ErrNotFound):
-		f.cfg.Log.Warn("review: read the kept one", "game", g.ID, "err", err)
+		f.log.Warn("review: read the kept one", "game", g.ID, "err", err)
 	}
 	return nil
 }
@@ -162,7 +162,7 @@ func (f *Flow) review(ctx context.Context, g *game, progress func(done, total in
 		err = f.store.PutReview(context.WithoutCancel(ctx), &storage.Review{Game: g.ID, Version: g.Version, Data: data})
 	}
 	if err != nil {
-		f.cfg.Log.Warn("review: keep it", "game", g.ID, "err", err) // shown all the same, made again next time
+		f.log.Warn("review: keep it", "game", g.ID, "err", err) // shown all the same, made again next time
 	}
 	return c.rev, nil
 }
@@ -183,7 +183,7 @@ func (f *Flow) progress(ix *mux.Interaction) func(done, total int) {
 		last = now
 		msg := render.Message{Content: ix.Lang().T("review.progress", "Done", done, "Total", total)}
 		if err := ix.EditResponse(msg); err != nil {
-			f.cfg.Log.Warn("review: show its progress", "err", err) // the review goes on; its answer follows
+			f.log.Warn("review: show its progress", "err", err) // the review goes on; its answer follows
 		}
 	}
 }

@@ -117,6 +117,7 @@ type Config struct {
 type Flow struct {
 	store Store
 	cfg   Config
+	log   *slog.Logger // cfg.Log
 
 	threads  *scheduler.Pool // this process's review threads (Config.Threads)
 	stopping context.Context // ends when Stop is called, for the reviews on threads
@@ -136,7 +137,7 @@ type call struct {
 // New returns the flow over store with cfg. Its threads run once Start is
 // called.
 func New(store Store, cfg Config) *Flow {
-	f := &Flow{store: store, cfg: cfg, threads: scheduler.NewPool(cfg.Threads, nil), making: map[storage.GameID]*call{}}
+	f := &Flow{store: store, cfg: cfg, log: cfg.Log, threads: scheduler.NewPool(cfg.Threads, nil), making: map[storage.GameID]*call{}}
 	f.stopping, f.stop = context.WithCancel(context.Background())
 	return f
 }
