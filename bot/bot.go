@@ -37,6 +37,7 @@ import (
 
 	"github.com/gambitbot/gambit/bot/egress"
 	"github.com/gambitbot/gambit/bot/egress/ratelimit"
+	"github.com/gambitbot/gambit/bot/flows/review"
 	"github.com/gambitbot/gambit/bot/ingress"
 	"github.com/gambitbot/gambit/bot/mux"
 	"github.com/gambitbot/gambit/bot/ops"
@@ -116,29 +117,8 @@ type Config struct {
 	// SearchThreads is the total of threads AI searches may use at once;
 	// 0 means the machine's cores (runtime.NumCPU).
 	SearchThreads int
-	// ReviewThreads is how many games' reviews this process makes at
-	// once, each on a thread of its own beside the SearchThreads and at
-	// a lower priority than the AI's searches, so that a review never
-	// holds up an AI turn; 0 means SearchThreads − 1, at least 1.
-	ReviewThreads int
-	// ReviewNice is the OS priority (nice, on Linux) of the review
-	// threads: from 10, the AI searches', to 19, the lowest; 0 means 19,
-	// so that a review takes only what the searches and interactions
-	// leave. Beside other work at normal priority a thread at 19 gets
-	// under 1% of a core: a host busy with other programs may want 10.
-	ReviewNice int
-	// ReviewRate is how many reviews the members of one server (or of
-	// one DM or group DM) may have made per ReviewWindow, over all the
-	// processes sharing the store; a review kept with its game is shown
-	// again without counting. 0 means DefaultReviewRate.
-	ReviewRate int
-	// ReviewWindow is the window of ReviewRate; 0 means
-	// DefaultReviewWindow.
-	ReviewWindow time.Duration
-	// ReviewProgressInterval is the least time, on Now's clock, between
-	// two edits of a review's "thinking…" with how far it got, and before
-	// the first; 0 means DefaultReviewProgressInterval.
-	ReviewProgressInterval time.Duration
+	// Review is the settings of games' reviews.
+	Review ReviewConfig
 	// TickInterval is how often the bot's timers run: expired challenges
 	// and turns are looked for (unless Deadlines runs them as jobs), the
 	// AI turns nobody plays are swept up (every ClaimTTL with an AIQueue),
@@ -215,10 +195,6 @@ type Config struct {
 	// the workers of every process sharing it (see PlayAI); nil runs them
 	// on this process's workers.
 	AIQueue AIQueue
-	// ReviewQueue, if not nil, takes the games' reviews this process is
-	// asked for, for the review workers of every process sharing it
-	// (see MakeReview); nil makes them on this process's ReviewThreads.
-	ReviewQueue ReviewQueue
 	// Deadlines, if not nil, runs the games' deadlines as jobs of a queue
 	// the processes share (see EndDeadline); nil looks for the due games
 	// every TickInterval.
@@ -265,17 +241,7 @@ func (c *Config) setDefaults() {
 	if c.SearchThreads <= 0 {
 		c.SearchThreads = runtime.NumCPU()
 	}
-	if c.ReviewNice == 0 {
-		c.ReviewNice = reviewNice
-	}
-	if c.ReviewThreads <= 0 {
-		c.ReviewThreads = max(c.SearchThreads-1, 1)
-	}
-	if c.ReviewRate <= 0 {
-		c.ReviewRate = DefaultReviewRate
-	}
-	def(&c.ReviewWindow, DefaultReviewWindow)
-	def(&c.ReviewProgressInterval, DefaultReviewProgressInterval)
+	c.Review.setDefaults(c.SearchThreads)
 	if c.Now == nil {
 		c.Now = time.Now
 	}
@@ -293,15 +259,15 @@ func (c *Config) setDefaults() {
 // reviews.
 func Procs(cfg Config) int {
 	cfg.setDefaults()
-	return runtime.NumCPU() + cfg.SearchThreads + cfg.ReviewThreads
+	return runtime.NumCPU() + cfg.SearchThreads + cfg.Review.Threads
 }
 
 // ReviewThreads returns how many reviews a process with cfg makes at once
-// (Config.ReviewThreads, or its default), the review workers of a
+// (Config.Review.Threads, or its default), the review workers of a
 // process that works the review queue.
 func ReviewThreads(cfg Config) int {
 	cfg.setDefaults()
-	return cfg.ReviewThreads
+	return cfg.Review.Threads
 }
 
 // Bot is a running Gambit bot.
@@ -328,21 +294,16 @@ type Bot struct {
 	ai      scheduler.Scheduler // this process's AI workers (poolTurns, comparisons), unless a test says otherwise
 	aiTurns aiSeam              // where AI turns go (queue.go), chosen by New
 	workers *scheduler.Pool     // the AI workers of this process
-	// reviewers make games' reviews (review.go), apart from the AI
-	// workers: a review never holds up an AI turn.
-	reviewers *scheduler.Pool
+	// reviews is the review flow (bot/flows/review), which makes games'
+	// reviews on threads of its own: a review never holds up an AI turn.
+	reviews *review.Flow
 	// searchContext gives an AI search its context: ctx until the job's
 	// deadline. Tests replace it (export_test.go) to end searches when
 	// they choose rather than when the wall clock says.
 	searchContext func(ctx context.Context, deadline time.Time) (context.Context, context.CancelFunc)
 	compares      comparisons // Compare algorithms running (compare.go)
-	reviews       reviews     // reviews being made (review.go)
 
-	closing atomic.Bool
-	// stopping is cancelled when shutdown begins, for work that would
-	// outlast it and can be asked for again (a review in the making).
-	stopping context.Context
-	stop     context.CancelFunc
+	closing  atomic.Bool
 	inflight sync.WaitGroup
 	gateway  atomic.Pointer[ingress.Gateway] // the gateway's shards (Run)
 	endpoint atomic.Pointer[ingress.HTTP]    // the interactions endpoint (Serve)
@@ -381,7 +342,6 @@ func New(cfg Config, store storage.Store) (*Bot, error) {
 		return nil, err
 	}
 	b := &Bot{cfg: cfg, store: dailyRecorder{Store: store, log: cfg.Logger}, log: cfg.Logger, egress: out}
-	b.stopping, b.stop = context.WithCancel(context.Background())
 	b.session, b.answers = out.Session, out.Session
 	b.workers = scheduler.NewPool(cfg.SearchThreads, func(waiting int) {
 		if m := cfg.Metrics; m != nil {
@@ -395,7 +355,6 @@ func New(cfg Config, store storage.Store) (*Bot, error) {
 	if cfg.AIQueue != nil {
 		b.aiTurns = queuedTurns{queue: cfg.AIQueue, claimTTL: cfg.ClaimTTL}
 	}
-	b.reviewers = scheduler.NewPool(cfg.ReviewThreads, nil)
 	b.assemble()
 	return b, nil
 }
@@ -404,6 +363,12 @@ func New(cfg Config, store storage.Store) (*Bot, error) {
 // middleware chain and the command definitions.
 func (b *Bot) assemble() {
 	b.boards, b.games, b.turns, b.solo, b.timers, b.info = boardFlow{b}, gameFlow{b}, aiFlow{b}, soloFlow{b}, timerFlow{b}, infoFlow{b}
+	rc := b.cfg.Review
+	b.reviews = review.New(b.store, review.Config{
+		Rate: rc.Rate, Window: rc.Window, ProgressInterval: rc.ProgressInterval, Threads: rc.Threads, Queue: rc.Queue,
+		Analyst: rc.Analyst, LowPriority: func(f func()) { reviewPriority(rc.Nice, f) }, KeepClaim: b.keepClaim,
+		Answers: b.answers, Outgoing: b.egress, Instance: b.cfg.Instance, Now: b.now, Log: b.log,
+	})
 	b.mux = b.routes()
 	b.handle, b.defs = b.mux.Handler(), commandDefinitions(b.mux)
 }
@@ -466,7 +431,7 @@ func (b *Bot) serve(ctx context.Context, started time.Time, kept <-chan struct{}
 	if err := b.syncCommands(); err != nil {
 		return err
 	}
-	workers, reviewers := b.workers.Start(), b.reviewers.Start()
+	workers, reviews := b.workers.Start(), b.reviews.Start()
 	if err := b.turns.sweepAI(ctx, 0); err != nil {
 		b.log.Error("resume AI turns", "err", err)
 	}
@@ -503,15 +468,14 @@ func (b *Bot) serve(ctx context.Context, started time.Time, kept <-chan struct{}
 
 	<-ctx.Done()
 	b.closing.Store(true)
-	b.stop()
+	b.reviews.Stop() // a review in the making stops now: it can be asked for again after the restart
 	b.log.Info("shutting down: finishing interactions and running searches", "within", b.cfg.ShutdownTimeout)
 	b.workers.Stop()
-	b.reviewers.Stop()
 	wound := make(chan struct{})
 	go func() {
 		defer close(wound)
 		workers.Wait()
-		reviewers.Wait()
+		reviews()
 		<-kept // the shards handed over before the rest winds down
 		b.inflight.Wait()
 		<-timers

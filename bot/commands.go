@@ -59,7 +59,7 @@ func (b *Bot) routes() *mux.Mux {
 	mygames.New(b.store, gameBoards{b.boards}, b.withGame).Routes(m)
 	privacy.New(b.store, privacyBot{b.info}, b.log).Routes(m)
 	b.solo.routes(m)
-	reviewFlow{b}.routes(m)
+	b.reviews.Routes(m)
 	settings.New(b.store, chosenForms{forms: &b.forms, now: b.now}, settings.Config{
 		MoveTime: b.cfg.MoveTime, TurnTimeout: b.cfg.TurnTimeout, MaxMoveTime: MaxMoveTime,
 		ParseGames: parseKinds, CompleteGames: b.info.completeGames, MaxGames: maxGamesOption,

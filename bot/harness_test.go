@@ -252,8 +252,8 @@ func start(t testing.TB, opts ...option) *harness {
 		// Nor may a review's progress edits come in by the loaded
 		// machine's clock, before the answer a test waits for: they are
 		// tested on the manual clock.
-		if h.cfg.ReviewProgressInterval == 0 {
-			h.cfg.ReviewProgressInterval = time.Hour
+		if h.cfg.Review.ProgressInterval == 0 {
+			h.cfg.Review.ProgressInterval = time.Hour
 		}
 	}
 	h.srv = discordtest.New(srvOpts...)

@@ -11,7 +11,7 @@ import (
 const searchNice = 10
 
 // reviewNice is the default nice value of the threads that make games'
-// reviews (Config.ReviewNice): the lowest priority, below the AI
+// reviews (Config.Review.Nice): the lowest priority, below the AI
 // searches, so that a review takes only what the searches and
 // interactions leave. The package's tests run reviews at searchNice
 // (TestMain): beside other work at nice 0, a thread at nice 19 gets
@@ -24,7 +24,7 @@ var reviewNice = 19
 func lowPriority(f func()) { atNice(searchNice, f) }
 
 // reviewPriority runs f on an OS thread of its own at nice and returns
-// when f has (atNice): a review, at Config.ReviewNice.
+// when f has (atNice): a review, at Config.Review.Nice.
 func reviewPriority(nice int, f func()) { atNice(nice, f) }
 
 // atNice runs f on an OS thread of its own at nice and returns when f

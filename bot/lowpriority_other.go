@@ -5,7 +5,7 @@ package bot
 // lowPriority runs f; only Linux lowers the priority of search threads.
 func lowPriority(f func()) { f() }
 
-// reviewNice is the default of Config.ReviewNice, which only Linux uses.
+// reviewNice is the default of Config.Review.Nice, which only Linux uses.
 var reviewNice = 19
 
 // reviewPriority runs f; only Linux lowers the priority of review threads.

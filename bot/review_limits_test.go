@@ -49,7 +49,7 @@ func answer(t *testing.T, h *harness, ix *discordtest.Interaction) discordtest.M
 func TestReviewsLeaveTheAIASearchThread(t *testing.T) {
 	t.Parallel()
 	gate := newReviewGate()
-	h := start(t, withReviewGate(t, gate), withConfig(func(c *bot.Config) { c.ReviewThreads = 2 }))
+	h := start(t, withReviewGate(t, gate), withConfig(func(c *bot.Config) { c.Review.Threads = 2 }))
 	alice, bob, carol, dave := h.srv.AddUser("alice").ID, h.srv.AddUser("bob").ID, h.srv.AddUser("carol").ID, h.srv.AddUser("dave").ID
 	first, second := wonTicTacToe(t, h, alice, bob), wonTicTacToe(t, h, carol, bob)
 	askReview(t, h, alice, first.ID)
@@ -102,7 +102,7 @@ func TestAReplicaRefusesAMembersSecondReview(t *testing.T) {
 func TestTheServersReviewRateHoldsAcrossReplicas(t *testing.T) {
 	t.Parallel()
 	gate := newReviewGate()
-	h := start(t, withHTTP(), withReviewGate(t, gate), withConfig(func(c *bot.Config) { c.ReviewRate = 2 }))
+	h := start(t, withHTTP(), withReviewGate(t, gate), withConfig(func(c *bot.Config) { c.Review.Rate = 2 }))
 	alice, bob, carol, dave := h.srv.AddUser("alice").ID, h.srv.AddUser("bob").ID, h.srv.AddUser("carol").ID, h.srv.AddUser("dave").ID
 	first, second, third := wonTicTacToe(t, h, alice, bob), wonTicTacToe(t, h, carol, dave), wonTicTacToe(t, h, dave, bob)
 	a := h.endpoint
@@ -127,26 +127,6 @@ func TestTheServersReviewRateHoldsAcrossReplicas(t *testing.T) {
 	}
 }
 
-// TestADeadReplicasReviewClaimExpires: a member's review in the making
-// on a process that died holds their claim in the store until its time
-// to live runs out; then the member's next review is made.
-func TestADeadReplicasReviewClaimExpires(t *testing.T) {
-	t.Parallel()
-	gate := newReviewGate()
-	h := start(t, withClock(), withReviewGate(t, gate))
-	alice, bob := h.srv.AddUser("alice").ID, h.srv.AddUser("bob").ID
-	g := wonTicTacToe(t, h, alice, bob)
-	if ok, err := h.store.Claim(h.ctx(), bot.ReviewMemberClaim(alice), "a-dead-process/1", bot.DefaultClaimTTL); !ok || err != nil {
-		t.Fatalf("claim as the dead process: %v, %v", ok, err)
-	}
-	if m := answer(t, h, askReview(t, h, alice, g.ID)); !strings.Contains(m.Content, "still being made") {
-		t.Fatalf("alice's review while the dead process's claim lasts: %q; want it refused", m.Content)
-	}
-	h.clock.Advance(bot.DefaultClaimTTL + time.Second)
-	gate.release <- struct{}{}
-	reviewShown(t, answer(t, h, askReview(t, h, alice, g.ID)))
-}
-
 // chanReviewQueue is a review queue that hands the reviews to the test.
 type chanReviewQueue chan bot.ReviewJob
 
@@ -164,7 +144,7 @@ func (q chanReviewQueue) EnqueueReview(_ context.Context, j bot.ReviewJob) error
 func TestReviewsGoToTheQueueAndAWorkerMakesThem(t *testing.T) {
 	t.Parallel()
 	q := make(chanReviewQueue, 4)
-	h := start(t, withConfig(func(c *bot.Config) { c.ReviewQueue = q }))
+	h := start(t, withConfig(func(c *bot.Config) { c.Review.Queue = q }))
 	alice, bob := h.srv.AddUser("alice").ID, h.srv.AddUser("bob").ID
 	g := wonTicTacToe(t, h, alice, bob)
 	ix := askReview(t, h, alice, g.ID)
@@ -197,7 +177,7 @@ func TestReviewsGoToTheQueueAndAWorkerMakesThem(t *testing.T) {
 		t.Fatalf("the worker: %v", err)
 	}
 	reviewShown(t, answer(t, h, ix))
-	if claims, err := h.store.Claims(h.ctx(), bot.ReviewMemberClaim(alice)); err != nil || len(claims) != 0 {
+	if claims, err := h.store.Claims(h.ctx(), "review/member/"+alice); err != nil || len(claims) != 0 {
 		t.Errorf("alice's claims once her review is shown: %v, %v; want none", claims, err)
 	}
 }

@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"image/gif"
 	"image/png"
-	"net/http"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -149,32 +148,6 @@ func TestReviewIsDeferredMadeOnceAndOpenToAll(t *testing.T) {
 	}
 }
 
-// TestReviewCommand reviews a game by /review game: with its ID, which
-// the autocomplete offers among the member's finished games; a game in
-// progress, a puzzle and an unknown ID are refused with a clear reply.
-func TestReviewCommand(t *testing.T) {
-	t.Parallel()
-	gate := newReviewGate()
-	h := start(t, withReviewGate(t, gate))
-	alice, bob := h.srv.AddUser("alice").ID, h.srv.AddUser("bob").ID
-	g := playTicTacToe(t, h, alice, bob)
-	open := challengeAndAccept(t, h, alice, bob, storage.Kind("connect4"))
-	if got := choiceValues(askChoices(t, h, alice, "", "review", focused("game", ""))); len(got) != 1 || got[0] != string(g.ID) {
-		t.Errorf("autocomplete offers %v, want the finished game %s only", got, g.ID)
-	}
-	gate.release <- struct{}{}
-	_, m := h.command(alice, "review", opt("game", string(g.ID)))
-	reviewShown(t, m)
-	for game, want := range map[string]string{string(open.ID): "not over yet", "nosuchgame": "There is no game nosuchgame"} {
-		if _, m := h.command(alice, "review", opt("game", game)); !m.Ephemeral() || !strings.Contains(m.Content, want) {
-			t.Errorf("/review %s: %q, want %q", game, m.Content, want)
-		}
-	}
-	if n := gate.count.Load(); n != 1 {
-		t.Errorf("analysed %d times, want once", n)
-	}
-}
-
 // TestShutdownStopsAReviewInTheMaking shuts the bot down while a review
 // is being made: the review stops rather than holding the restart for
 // its minutes of searches, and the member is told to ask again.
@@ -183,13 +156,8 @@ func TestShutdownStopsAReviewInTheMaking(t *testing.T) {
 	gate := newReviewGate()
 	h := start(t, withReviewGate(t, gate))
 	alice, bob := h.srv.AddUser("alice").ID, h.srv.AddUser("bob").ID
-	g := playTicTacToe(t, h, alice, bob)
-	board := h.board(g.ID)
-	id, _ := find(board, customid.Review, map[string]string{"game": string(g.ID)})
-	ix, err := h.srv.ClickButton(alice, board.ID, id)
-	if err != nil {
-		t.Fatal(err)
-	}
+	g := wonTicTacToe(t, h, alice, bob)
+	ix := askReview(t, h, alice, g.ID)
 	<-gate.reached
 	stopped := make(chan struct{})
 	go func() {
@@ -205,39 +173,5 @@ func TestShutdownStopsAReviewInTheMaking(t *testing.T) {
 	}
 	if _, err := h.store.Review(h.ctx(), g.ID, h.game(g.ID).Version); err == nil {
 		t.Error("a review stopped by the shutdown was kept with the game")
-	}
-}
-
-// TestReviewShowsItsProgress: while a review is made, its "thinking…" is
-// edited with how far it got, once the progress interval has passed on
-// the bot's clock, and no more often: the clock moved on once, the review
-// of the game's eight positions edits the answer once, then shows the
-// review.
-func TestReviewShowsItsProgress(t *testing.T) {
-	t.Parallel()
-	gate := newReviewGate()
-	h := start(t, withClock(), withReviewGate(t, gate))
-	alice, bob := h.srv.AddUser("alice").ID, h.srv.AddUser("bob").ID
-	g := playTicTacToe(t, h, alice, bob)
-	ix, err := h.srv.SendCommand(discordtest.SlashCommand{UserID: alice, Name: "review", Options: []discordtest.Option{opt("game", string(g.ID))}})
-	if err != nil {
-		t.Fatal(err)
-	}
-	<-gate.reached
-	h.clock.Advance(bot.DefaultReviewProgressInterval)
-	gate.release <- struct{}{}
-	m, err := h.srv.WaitMessage(h.ctx(), func(m discordtest.Message) bool { return m.InteractionID == ix.ID && len(m.Embeds) > 0 })
-	if err != nil {
-		t.Fatal(err)
-	}
-	reviewShown(t, readable(m))
-	var progress []string
-	for _, r := range h.srv.Requests() {
-		if r.Method == http.MethodPatch && strings.Contains(string(r.Body), "Reviewing the game") {
-			progress = append(progress, string(r.Body))
-		}
-	}
-	if len(progress) != 1 || !strings.Contains(progress[0], "1 of 8 positions weighed") {
-		t.Errorf("the review's progress edits: %q; want one, after the first of 8 positions", progress)
 	}
 }

@@ -4,65 +4,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/bwmarrin/discordgo"
-
-	"github.com/gambitbot/gambit/bot/customid"
 	"github.com/gambitbot/gambit/internal/discordtest"
-	"github.com/gambitbot/gambit/storage"
 )
-
-// TestReviewOnlyOfGamesTheMemberCouldSee asks for the reviews of games
-// carol could not see — in a group DM she is not in, in a private channel
-// of a server she is not in, in another channel of her own server — by
-// /review game: and by a forged Review button: each is refused with the
-// words an unknown game gets, so that the answer does not tell the game
-// exists, and no game is analysed. In the game's channel she may review
-// it, and a player may review their game wherever they ask.
-func TestReviewOnlyOfGamesTheMemberCouldSee(t *testing.T) {
-	t.Parallel()
-	gate := newReviewGate()
-	h := start(t, withReviewGate(t, gate))
-	alice, bob, carol := h.srv.AddUser("alice").ID, h.srv.AddUser("bob").ID, h.srv.AddUser("carol").ID
-	gdm, err := h.srv.AddGroupDM(alice, bob)
-	if err != nil {
-		t.Fatal(err)
-	}
-	private, side := elsewhere(t, h, "private", alice, bob)
-	hidden := map[string]*storage.Game{
-		"a group DM carol is not in":                    playTicTacToeIn(t, h, gdm.ID, alice, bob),
-		"a private channel of a server carol is not in": playTicTacToeIn(t, h, private.ID, alice, bob),
-		"another channel of carol's server":             playTicTacToeIn(t, h, side.ID, alice, bob),
-	}
-	const unknownID = "zzzzzzzz"
-	unknown := h.commandIn(carol, h.srv.ChannelID(), "review", opt("game", unknownID))
-	if !unknown.Ephemeral() || !strings.Contains(unknown.Content, unknownID) {
-		t.Fatalf("/review of an unknown game: %+v", unknown)
-	}
-	// Were a hidden game analysed, its review would be shown (and the
-	// test fail on it) rather than held.
-	for range 2 * len(hidden) {
-		gate.release <- struct{}{}
-	}
-	for where, g := range hidden {
-		want := strings.ReplaceAll(unknown.Content, unknownID, string(g.ID))
-		m := h.commandIn(carol, h.srv.ChannelID(), "review", opt("game", string(g.ID)))
-		if !m.Ephemeral() || len(m.Embeds) != 0 || m.Content != want {
-			t.Errorf("carol's /review of the game in %s: %q (ephemeral %v, %d embeds); want %q, as for an unknown game",
-				where, m.Content, m.Ephemeral(), len(m.Embeds), want)
-		}
-		forged := customid.Review.Build(string(g.ID))
-		m = h.clickSeen(carol, tampered(unknown, discordgo.ButtonComponent, forged), forged)
-		if !m.Ephemeral() || len(m.Embeds) != 0 || m.Content != want {
-			t.Errorf("carol's forged Review of the game in %s: %q (ephemeral %v, %d embeds); want %q",
-				where, m.Content, m.Ephemeral(), len(m.Embeds), want)
-		}
-	}
-	if n := gate.count.Load(); n != 0 {
-		t.Fatalf("%d games analysed for reviews carol may not see, want none", n)
-	}
-	reviewShown(t, h.commandIn(carol, side.ID, "review", opt("game", string(hidden["another channel of carol's server"].ID))))
-	reviewShown(t, h.commandIn(alice, h.srv.ChannelID(), "review", opt("game", string(hidden["a group DM carol is not in"].ID))))
-}
 
 // TestStatsOfAnotherMemberListOnlyGamesTheAskerCouldSee: /stats user:
 // lists another member's recent games by the rule of reviews, so that

@@ -129,8 +129,8 @@ func botSettings(needDiscord bool) (bot.Config, slog.Level, error) {
 		}
 	}
 	count("GAMBIT_SEARCH_THREADS", &cfg.SearchThreads)
-	count("GAMBIT_REVIEW_THREADS", &cfg.ReviewThreads)
-	count("GAMBIT_REVIEW_RATE", &cfg.ReviewRate)
+	count("GAMBIT_REVIEW_THREADS", &cfg.Review.Threads)
+	count("GAMBIT_REVIEW_RATE", &cfg.Review.Rate)
 	count("GAMBIT_AI_HASH_MIB", &cfg.HashMiB)
 	count("GAMBIT_MAX_GAMES_PER_USER", &cfg.MaxGamesPerUser)
 	count("GAMBIT_MAX_CHALLENGES", &cfg.MaxChallenges)
@@ -142,11 +142,11 @@ func botSettings(needDiscord bool) (bot.Config, slog.Level, error) {
 	if cfg.SearchThreads > maxThreads {
 		errs = append(errs, fmt.Errorf("GAMBIT_SEARCH_THREADS=%d: at most %d", cfg.SearchThreads, maxThreads))
 	}
-	if cfg.ReviewThreads > maxThreads {
-		errs = append(errs, fmt.Errorf("GAMBIT_REVIEW_THREADS=%d: at most %d", cfg.ReviewThreads, maxThreads))
+	if cfg.Review.Threads > maxThreads {
+		errs = append(errs, fmt.Errorf("GAMBIT_REVIEW_THREADS=%d: at most %d", cfg.Review.Threads, maxThreads))
 	}
-	if count("GAMBIT_REVIEW_NICE", &cfg.ReviewNice); cfg.ReviewNice != 0 && (cfg.ReviewNice < 10 || cfg.ReviewNice > 19) {
-		errs = append(errs, fmt.Errorf("GAMBIT_REVIEW_NICE=%d: want 10 (the AI searches' priority) to 19 (the lowest)", cfg.ReviewNice))
+	if count("GAMBIT_REVIEW_NICE", &cfg.Review.Nice); cfg.Review.Nice != 0 && (cfg.Review.Nice < 10 || cfg.Review.Nice > 19) {
+		errs = append(errs, fmt.Errorf("GAMBIT_REVIEW_NICE=%d: want 10 (the AI searches' priority) to 19 (the lowest)", cfg.Review.Nice))
 	}
 	if needDiscord {
 		if err := shardSettings(&cfg); err != nil {
@@ -287,7 +287,7 @@ func serveBot(ctx context.Context, sio stdio, m mode) error {
 		return err
 	}
 	if q != nil {
-		cfg.AIQueue, cfg.ReviewQueue = q, q
+		cfg.AIQueue, cfg.Review.Queue = q, q
 	}
 	cfg.Deadlines = deadlines(store)
 	if cfg.AIQueue == nil && !here {
