@@ -121,12 +121,13 @@ type Flow struct {
 	turns  Turns
 	seam   play.GameRoutes
 	cfg    Config
+	log    *slog.Logger
 }
 
 // New returns the flow over store, games, boards and turns, its routes
 // of one game running in seam.
 func New(store Store, games Games, boards Boards, turns Turns, seam play.GameRoutes, cfg Config) *Flow {
-	return &Flow{store: store, games: games, boards: boards, turns: turns, seam: seam, cfg: cfg}
+	return &Flow{store: store, games: games, boards: boards, turns: turns, seam: seam, cfg: cfg, log: cfg.Log}
 }
 
 // MenuName is the name of the user command (in a member's context menu)

@@ -49,7 +49,7 @@ func (f *Flow) clickRematch(ctx context.Context, ix *mux.Component) error {
 		return err
 	}
 	if eerr := ix.Edit(f.boards.Rematched(old, f.boards.Lang(old).T("rematch.started"), ix.Message)); eerr != nil {
-		f.cfg.Log.Warn("remove the rematch button", "game", old.ID, "err", eerr)
+		f.log.Warn("remove the rematch button", "game", old.ID, "err", eerr)
 	}
 	return err
 }
@@ -108,7 +108,7 @@ var errRematchTaken = mux.Err("rematch.taken")
 // started; if that fails too, the players start a new game with /play.
 func (f *Flow) releaseRematch(ctx context.Context, id storage.GameID) {
 	if err := f.store.ReleaseRematch(ctx, id); err != nil {
-		f.cfg.Log.Error("release the rematch of a game that did not start", "game", id, "err", err)
+		f.log.Error("release the rematch of a game that did not start", "game", id, "err", err)
 	}
 }
 
