@@ -16,6 +16,7 @@ import (
 // offered Accept and Decline draw with the offer in words; never a draw
 // against an AI. Every board stays within Discord's limits.
 func TestDuelControls(t *testing.T) {
+	defer somePictures(new(bool))() // the boards' texts and components, not pictures
 	rng := rand.New(rand.NewPCG(28, 3))
 	for _, gm := range catalog.All() {
 		if gm.Players != 2 {

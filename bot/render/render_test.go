@@ -971,6 +971,7 @@ func TestAdjacencySelects(t *testing.T) {
 // legal cell is in it; and for each file the picker, whose rank buttons
 // play exactly the file's legal cells, each labelled with its captures.
 func TestAdjacencyTwoClicks(t *testing.T) {
+	defer somePictures(new(bool))() // the boards' texts and components, not pictures
 	rng := rand.New(rand.NewPCG(7, 8))
 	for i := range cases(100) {
 		rounds := 2 + rng.IntN(27)
@@ -1044,6 +1045,7 @@ func TestAdjacencyTwoClicks(t *testing.T) {
 }
 
 func TestConnect4Buttons(t *testing.T) {
+	defer somePictures(new(bool))() // the boards' texts and components, not pictures
 	rng := rand.New(rand.NewPCG(5, 6))
 	tested := 0
 	for tested < cases(200) {
@@ -1084,6 +1086,7 @@ func TestConnect4Buttons(t *testing.T) {
 }
 
 func TestTicTacToeButtons(t *testing.T) {
+	defer somePictures(new(bool))() // the boards' texts and components, not pictures
 	rng := rand.New(rand.NewPCG(7, 8))
 	for range cases(100) {
 		pos, moves := play(t, storage.Kind("tictactoe"), 0, rng, rng.IntN(9))
@@ -1190,6 +1193,7 @@ func TestGridShowsMarks(t *testing.T) {
 }
 
 func TestAdjacencyPlayersAndCaptures(t *testing.T) {
+	defer somePictures(new(bool))() // the boards' texts and components, not pictures
 	rng := rand.New(rand.NewPCG(11, 12))
 	for range cases(100) {
 		pos, moves := play(t, storage.Kind("adjacency"), 28, rng, 1+rng.IntN(30))

@@ -48,8 +48,8 @@ func randomGame(t testing.TB, name string, opts games.Options, seed uint64) (*ga
 }
 
 // TestReplayShowsEveryMove decodes the replays of the longest games of
-// Connect Four (42 moves) and Adjacency (28 rounds, 56 moves; 8 rounds
-// under -short): a frame per position and a longer pause on the last; the
+// Connect Four (42 moves; the first 16 under -short) and Adjacency (28
+// rounds, 56 moves; 8 rounds under -short): a frame per position and a longer pause on the last; the
 // frames, each only the rectangle that changed, drawn one over the other
 // give every position's picture exactly as the board shows it (in the
 // replay's palette); and the file stays far below Discord's 8 MiB upload
@@ -64,11 +64,16 @@ func TestReplayShowsEveryMove(t *testing.T) {
 	for _, c := range drawnConnectFour {
 		c4moves = append(c4moves, string(c))
 	}
+	if len(c4moves) != 42 {
+		t.Fatalf("the drawn Connect Four game has %d moves, want 42", len(c4moves))
+	}
 	// The 28-round game's 57 frames take minutes to draw and compare
-	// under -race on a busy machine: -short replays an 8-round one.
+	// under -race on a busy machine: -short replays an 8-round one, and
+	// the drawn Connect Four game's first 16 moves.
 	rounds := 28
 	if testing.Short() {
 		rounds = 8
+		c4moves = c4moves[:16]
 	}
 	adj, adjStart, adjMoves := randomGame(t, "adjacency", games.Options{Rounds: rounds}, 1)
 	for _, c := range []struct {
@@ -76,7 +81,7 @@ func TestReplayShowsEveryMove(t *testing.T) {
 		start engine.Position
 		moves []string
 		plies int
-	}{{c4, c4start, c4moves, 42}, {adj, adjStart, adjMoves, 2 * rounds}} {
+	}{{c4, c4start, c4moves, len(c4moves)}, {adj, adjStart, adjMoves, 2 * rounds}} {
 		if len(c.moves) != c.plies {
 			t.Fatalf("%s: %d moves, want %d", c.gm.Name, len(c.moves), c.plies)
 		}

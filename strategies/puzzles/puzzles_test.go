@@ -115,15 +115,36 @@ func TestDistanceTable(t *testing.T) {
 	}
 }
 
-// TestOptimalSolversAgreeWithBFS: on random 8-puzzle states, the optimal
-// solvers find solutions exactly as long as the BFS distance; the others
-// find valid solutions, never shorter.
-func TestOptimalSolversAgreeWithBFS(t *testing.T) {
-	count := 300
-	if testing.Short() {
-		count = 40
+// at8 returns one 8-puzzle state at each of the distances, drawn from the
+// BFS table.
+func at8(seed uint64, distances ...int) []string {
+	out := make([]string, 0, len(distances))
+	for _, d := range distances {
+		var far []string
+		for s, sd := range distances8 {
+			if sd == d {
+				far = append(far, s)
+			}
+		}
+		slices.Sort(far)
+		out = append(out, far[rand.New(rand.NewPCG(seed, uint64(d))).IntN(len(far))])
 	}
-	for _, text := range random8(11, count) {
+	return out
+}
+
+// TestOptimalSolversAgreeWithBFS: on 8-puzzle states, the optimal solvers
+// find solutions exactly as long as the BFS distance; the others find
+// valid solutions, never shorter. The states are one at each distance
+// where a solver's treatment changes (the goal; seed003-bfs's last and
+// first skipped; ids's last under -short and first skipped; the farthest)
+// and a few between, then, without -short, 300 random ones (.ci/run's
+// long step: under -race each costs about a second of CPU).
+func TestOptimalSolversAgreeWithBFS(t *testing.T) {
+	states := at8(11, 0, 6, 12, 13, 18, 22, 23, 31)
+	if !testing.Short() {
+		states = append(states, random8(11, 300)...)
+	}
+	for _, text := range states {
 		p := mustParse(t, text)
 		want := distances8[text]
 		for _, s := range TileSolvers() {
@@ -248,8 +269,14 @@ func korf100(t testing.TB) (positions []*slidingtile.Position, lengths []int) {
 }
 
 // TestKorfEasiest solves the easiest of Korf's instances (55, 41 moves)
-// with the pattern database.
+// with the pattern database. Its 6-6-3 tables take 15 s of CPU to build
+// under -race, where the test says nothing more, so it runs without
+// -short (.ci/run's long step); under -short TestPackedSearchIsPDBSearch
+// builds and searches the 15-puzzle's tables (5-5-5) with the same code.
 func TestKorfEasiest(t *testing.T) {
+	if testing.Short() {
+		t.Skip("the 6-6-3 tables' build under -race: run without -short")
+	}
 	positions, lengths := korf100(t)
 	for _, i := range []int{54, 78} { // 41 and 42 moves
 		sol, err := lookup(t, "idastar-pdb").Solve(context.Background(), positions[i], Limits{})

@@ -70,14 +70,25 @@ func TestPDBLooksUpTheReflection(t *testing.T) {
 
 // TestReflectionSavesNodes: on Korf's easiest instances IDA* on the 6-6-3
 // tables finds the same optimal length with the reflection, expanding
-// fewer nodes.
+// fewer nodes. Under -short it searches on the 5-5-5 tables of
+// TestPackedSearchIsPDBSearch instead: the 6-6-3 ones take 15 s of CPU to
+// build under -race (see TestKorfEasiest).
 func TestReflectionSavesNodes(t *testing.T) {
+	var d *PDB
+	if testing.Short() {
+		var err error
+		if d, err = plain555(); err != nil {
+			t.Fatal(err)
+		}
+	} else {
+		d = DefaultPDB(4)
+	}
 	positions, lengths := korf100(t)
 	for _, i := range []int{54, 78} {
 		var nodes [2]uint64
 		for k, reflect := range []bool{false, true} {
 			b := newBudget(context.Background(), Limits{})
-			moves, err := idaStar(newState(positions[i]), DefaultPDB(4), reflect, b)
+			moves, err := idaStar(newState(positions[i]), d, reflect, b)
 			if err != nil {
 				t.Fatal(err)
 			}
