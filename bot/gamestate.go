@@ -28,9 +28,6 @@ func (b *Bot) loadGame(ctx context.Context, id string) (*storage.Game, error) {
 	return g, nil
 }
 
-// seatOf returns the seat of a user in a game, or -1.
-func seatOf(g *storage.Game, userID string) int { return g.Seat(storage.User(userID)) }
-
 // guildSettings returns a guild's settings, the zero value on error (with
 // the error logged): settings tune a game but must not stop one.
 func (b *Bot) guildSettings(ctx context.Context, guildID string) storage.GuildSettings {
