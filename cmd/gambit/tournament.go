@@ -23,10 +23,11 @@ import (
 )
 
 const tournamentUsage = `
-Usage: gambit tournament --game {duels} --format swiss|roundrobin|arena
-                         --players A,B,… [--rounds N] [--double] [--duration D]
-                         [--movetime DURATION] [--nodes N] [--seed S] [--threads K]
-                         [--hash MiB] [--trf FILE]
+Usage: gambit tournament --game {duels}
+                         --format swiss|roundrobin|arena --players A,B,…
+                         [--rounds N] [--double] [--duration D]
+                         [--movetime DURATION] [--nodes N] [--seed S]
+                         [--threads K] [--hash MiB] [--trf FILE]
        gambit tournament pair FILE
 
 Runs a whole tournament of strategies offline: each round's games are played
@@ -36,23 +37,25 @@ results printed as the round ends, then the final standings.
 --players lists the strategies (as gambit strategies lists them), each once
 or under a label of its own: LABEL=STRATEGY enters STRATEGY again as LABEL.
 Players are numbered by their calibrated rating for the game (the rating
-column of the standings), highest first, in the order given on equal
-ratings. The first mover (x) is White.
+column), highest first, in the order given on equal ratings. The first
+mover (x) is White.
 
 Formats:
-  swiss       --rounds N (default 5) rounds paired by the FIDE Dutch system,
-              as bbpPairings pairs them; an odd player out has the bye, worth
-              a win. Standings by points, then Buchholz Cut 1 (BH-C1),
-              Sonneborn-Berger (SB) and direct encounter (DE).
+  swiss       --rounds N rounds (default 5, fewer if the players are too
+              few) paired by the FIDE Dutch system, as bbpPairings pairs
+              them; an odd player out has the bye, worth a win. Standings
+              by points, then Buchholz Cut 1 (BH-C1), Sonneborn-Berger (SB)
+              and direct encounter (DE).
   roundrobin  every player meets every other (3–12 players) by FIDE's Berger
               tables, twice with --double (colours reversed); with an odd
               number of players, each sits one round out without points.
+              Standings as a Swiss's.
   arena       Lichess's Arena for --duration (default 1m) of wall time on
               this machine: a player whose game ends is paired again at once
               with a waiting player close in the standings, not the last
               opponent; 2 points a win, 1 a draw, doubled after two wins
-              running. Only games that end in time count. Its games depend
-              on the machine's speed: it does not replay.
+              running. Only games that end in time count. A strategy that
+              moves faster plays more games, and a run does not replay.
 
 Each move is one search on one thread, for --movetime (default 100ms), or
 with --nodes until about N positions without a deadline: then a Swiss or a
@@ -68,9 +71,12 @@ next round's pairings by the Dutch system: the same check, the other way.
 Results go to stdout as Markdown; progress (each game as it ends) to stderr.
 
 Examples:
-  gambit tournament --game tictactoe --format swiss --players minimax,mcts,greedy,random,beam --rounds 3 --nodes 500 --seed 1
-  gambit tournament --game connect4 --format roundrobin --players minimax,mcts,greedy,random --double --movetime 50ms
-  gambit tournament --game connect4 --format arena --players minimax,mcts,beam,greedy,random --duration 30s
+  gambit tournament --game tictactoe --format swiss \
+    --players minimax,mcts,beam,greedy,random --rounds 3 --nodes 500 --seed 1
+  gambit tournament --game connect4 --format roundrobin \
+    --players minimax,mcts,greedy,random --double --movetime 50ms
+  gambit tournament --game connect4 --format arena \
+    --players minimax,mcts,beam,greedy,random --duration 30s
   gambit tournament pair tournament.trf
 `
 
@@ -108,7 +114,7 @@ func runTournament(args []string, sio stdio) error {
 	gameName := gameFlag(fs, duelNames())
 	format := fs.String("format", "", "swiss, roundrobin or arena (required)")
 	playerList := fs.String("players", "", "the strategies, comma-separated, each STRATEGY or LABEL=STRATEGY (required)")
-	rounds := fs.Int("rounds", 5, "swiss: the number of rounds")
+	rounds := fs.Int("rounds", 5, "swiss: the number of rounds (fewer by default for a small field)")
 	double := fs.Bool("double", false, "roundrobin: play every pairing twice, colours reversed")
 	duration := fs.Duration("duration", time.Minute, "arena: how long it lasts, in wall time")
 	moveTime := fs.Duration("movetime", 100*time.Millisecond, "the time of each move")
@@ -153,7 +159,11 @@ func runTournament(args []string, sio stdio) error {
 			return usagef("a Swiss needs at least two players")
 		}
 		// No one meets anyone twice, nor has two byes.
-		if most := len(players) - 1 + len(players)%2; *rounds < 1 || *rounds > most {
+		most := len(players) - 1 + len(players)%2
+		if !set["rounds"] {
+			*rounds = min(*rounds, most)
+		}
+		if *rounds < 1 || *rounds > most {
 			return usagef("--rounds %d: a Swiss of %d players has 1 to %d rounds", *rounds, len(players), most)
 		}
 	case "roundrobin":
