@@ -68,7 +68,8 @@ results, listed under the round). --seed 0 picks a seed and prints it.
 programs read. gambit tournament pair FILE reads such a file and prints the
 next round's pairings by the Dutch system: the same check, the other way.
 
-Results go to stdout as Markdown; progress (each game as it ends) to stderr.
+Results go to stdout as Markdown; progress (each round's pairings as it starts,
+each game as it ends) to stderr.
 
 Examples:
   gambit tournament --game tictactoe --format swiss \
@@ -374,11 +375,16 @@ func (t *tourney) playRound(ctx context.Context, s *tournament.Swiss, round int,
 		}
 	}
 	games := 0
+	var pairings []string
 	for _, b := range boards {
-		if !b.IsBye() {
-			games++
+		if b.IsBye() {
+			pairings = append(pairings, "bye "+t.players[b.White-1].label)
+			continue
 		}
+		games++
+		pairings = append(pairings, t.players[b.White-1].label+"–"+t.players[b.Black-1].label)
 	}
+	t.progress("round %d: %s\n", round, strings.Join(pairings, ", "))
 	var (
 		wg       sync.WaitGroup
 		slots    = make(chan struct{}, t.threads)
@@ -541,6 +547,7 @@ func (t *tourney) playArena(ctx context.Context, duration time.Duration) error {
 	ended := make(chan arenaGame)
 	rng := rand.New(rand.NewPCG(t.seed, 0))
 	running, started, counted := 0, 0, 0
+	var forfeits []string
 	fmt.Fprintf(t.out, "\n## Games\n\n| game | white | black | result | moves |\n|---:|---|---|:---:|---:|\n")
 	for {
 		if playCtx.Err() == nil && running < t.threads && len(waiting) >= 2 {
@@ -616,13 +623,16 @@ func (t *tourney) playArena(ctx context.Context, duration time.Duration) error {
 		}
 		fmt.Fprintf(t.out, "| %d | %s (%d) | %s (%d) | %s | %d |\n", counted, g.record.X, g.white, g.record.O, g.black, resultText(g.record), len(g.record.Moves))
 		if g.record.Forfeit != "" {
-			fmt.Fprintf(t.out, "\nForfeit: %s.\n\n", g.record.Forfeit)
+			forfeits = append(forfeits, fmt.Sprintf("game %d: %s", counted, g.record.Forfeit))
 		}
 		t.progress("arena: %d games ended (%s %s %s)\n", counted, g.record.X, resultText(g.record), g.record.O)
 	}
 	// Drain the games stopped at the end.
 	for ; running > 0; running-- {
 		<-ended
+	}
+	if len(forfeits) > 0 {
+		fmt.Fprintf(t.out, "\nForfeits: %s.\n", strings.Join(forfeits, "; "))
 	}
 	if err := ctx.Err(); err != nil {
 		return fmt.Errorf("arena interrupted: %w", err)

@@ -11,6 +11,7 @@ import (
 	"github.com/gambitbot/gambit/engine"
 	"github.com/gambitbot/gambit/strategies/arena"
 	"github.com/gambitbot/gambit/tournament"
+	"github.com/rogpeppe/go-internal/txtar"
 )
 
 // tournamentTable returns the rows of the Markdown table under the
@@ -362,5 +363,47 @@ func TestTournamentRejectsBadFlags(t *testing.T) {
 	code, out, _ := gambit("tournament", "--help")
 	if code != 0 || !strings.Contains(out, "Usage: gambit tournament --game") || !strings.Contains(out, "-trf") {
 		t.Errorf("--help: exit %d, %q", code, out)
+	}
+}
+
+// TestTournamentTranscriptInDocs: the transcripts of docs/ai.md,
+// "Tournaments of strategies", are the outputs testdata/script/
+// tournament.txtar compares whole (the Swiss, its TRF, and pair on its
+// first two rounds), so the guide shows what the command prints.
+func TestTournamentTranscriptInDocs(t *testing.T) {
+	a, err := txtar.ParseFile(filepath.Join("testdata", "script", "tournament.txtar"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	files := map[string]string{}
+	for _, f := range a.Files {
+		files[f.Name] = string(f.Data)
+	}
+	doc, err := os.ReadFile(filepath.Join("..", "..", "docs", "ai.md"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, section, _ := strings.Cut(string(doc), "\n### Tournaments of strategies\n")
+	section, _, _ = strings.Cut(section, "\n### ")
+	// Each transcript: the command line, then its output up to the next
+	// command line or the end of the block.
+	for _, tc := range []struct{ command, file string }{
+		{"$ gambit tournament --game connect4 --format swiss", "swiss.md"},
+		{"$ cat swiss.trf", "want.trf"},
+		{"$ gambit tournament pair two-rounds.trf", "pair.md"},
+	} {
+		_, after, ok := strings.Cut(section, "\n"+tc.command)
+		if !ok {
+			t.Errorf("docs/ai.md's tournaments section has no transcript of %q", tc.command)
+			continue
+		}
+		_, output, _ := strings.Cut(after, "\n")
+		end := strings.Index(output, "\n```") + 1
+		if i := strings.Index(output, "\n$ "); i >= 0 && i < end {
+			end = i + 1
+		}
+		if got := output[:end]; got != files[tc.file] {
+			t.Errorf("docs/ai.md shows after %q:\n%s\ntournament.txtar's %s is:\n%s", tc.command, got, tc.file, files[tc.file])
+		}
 	}
 }
