@@ -18,6 +18,7 @@ import (
 	"github.com/gambitbot/gambit/engine"
 	"github.com/gambitbot/gambit/games"
 	"github.com/gambitbot/gambit/games/catalog"
+	"github.com/gambitbot/gambit/strategies"
 	"github.com/gambitbot/gambit/strategies/arena"
 	"github.com/gambitbot/gambit/tournament"
 )
@@ -93,6 +94,7 @@ type entrant struct {
 	label    string
 	strategy string
 	rating   int // the strategy's calibrated rating for the game, 0 if none
+	play     strategies.Strategy
 }
 
 // tourney is a tournament being played.
@@ -202,11 +204,7 @@ func runTournament(args []string, sio stdio) error {
 		t.cfg.MoveTime = 0 // no deadline: reproducible
 	}
 	for _, p := range players {
-		info, err := lookupAI(p.strategy, game)
-		if err != nil {
-			return err
-		}
-		t.cfg.Players = append(t.cfg.Players, arena.Player{Name: p.label, Strategy: info.Strategy})
+		t.cfg.Players = append(t.cfg.Players, arena.Player{Name: p.label, Strategy: p.play})
 	}
 	if err := t.cfg.Validate(); err != nil {
 		return usageError{err}
@@ -274,7 +272,7 @@ func tournamentPlayers(game *games.Game, list string) ([]entrant, error) {
 		if r, ok := game.AI.Ratings[info.Name]; ok {
 			rating = min(max(int(math.Round(r)), 0), 9999)
 		}
-		players = append(players, entrant{label: label, strategy: info.Name, rating: rating})
+		players = append(players, entrant{label: label, strategy: info.Name, rating: rating, play: info.Strategy})
 	}
 	if len(players) < 2 {
 		return nil, usagef("--players needs at least two strategies, comma-separated (see gambit strategies --game %s)", game.Name)
