@@ -29,6 +29,7 @@ Usage: gambit tournament --game {duels}
                          [--rounds N] [--double] [--duration D]
                          [--movetime DURATION] [--nodes N] [--seed S]
                          [--threads K] [--hash MiB] [--trf FILE]
+                         [--game-rounds N]
        gambit tournament pair FILE
 
 Runs a whole tournament of strategies offline: each round's games are played
@@ -39,7 +40,8 @@ results printed as the round ends, then the final standings.
 or under a label of its own: LABEL=STRATEGY enters STRATEGY again as LABEL.
 Players are numbered by their calibrated rating for the game (the rating
 column), highest first, in the order given on equal ratings. The first
-mover (x) is White.
+mover (x) is White. Adjacency's games have --game-rounds rounds (default 28,
+the full board).
 
 Formats:
   swiss       --rounds N rounds (default 5, fewer if the players are too
@@ -104,9 +106,12 @@ type tourney struct {
 	cfg     arena.Config
 	threads int
 	seed    uint64
-	out     io.Writer
-	err     io.Writer
-	errMu   sync.Mutex
+	// gameRounds is each game's rounds setting, for a game with rounds
+	// (Adjacency); 0 for others.
+	gameRounds int
+	out        io.Writer
+	err        io.Writer
+	errMu      sync.Mutex
 }
 
 func runTournament(args []string, sio stdio) error {
@@ -126,6 +131,7 @@ func runTournament(args []string, sio stdio) error {
 	threads := fs.Int("threads", runtime.NumCPU(), "games played at once")
 	hash := fs.Int("hash", 16, "transposition-table memory of each search in MiB")
 	trfPath := fs.String("trf", "", "swiss, roundrobin: write the tournament to this TRF file")
+	gameRounds := fs.Int("game-rounds", 0, "the rounds of each game, in a game with rounds (default: the full board)")
 	if err := fs.parse(args); err != nil {
 		return err
 	}
@@ -196,6 +202,17 @@ func runTournament(args []string, sio stdio) error {
 	}
 
 	t := &tourney{game: game, players: players, threads: *threads, seed: *seed, out: sio.out, err: sio.err}
+	if r := game.Setup.Rounds; r != nil {
+		t.gameRounds = r.Max // the full board
+		if set["game-rounds"] {
+			t.gameRounds = *gameRounds
+		}
+		if t.gameRounds < r.Min || t.gameRounds > r.Max {
+			return usagef("--game-rounds %d: %s has %d to %d rounds", *gameRounds, game.Name, r.Min, r.Max)
+		}
+	} else if set["game-rounds"] {
+		return usagef("--game-rounds: %s has no rounds to set", game.Name)
+	}
 	for t.seed == 0 {
 		t.seed = rand.Uint64()
 	}
@@ -295,6 +312,9 @@ func (t *tourney) header(format string, rounds int, double bool, duration time.D
 	if t.cfg.Nodes > 0 {
 		limit = fmt.Sprintf("%d nodes a move", t.cfg.Nodes)
 	}
+	if t.gameRounds > 0 {
+		limit = fmt.Sprintf("%d rounds a game, %s", t.gameRounds, limit)
+	}
 	fmt.Fprintf(t.out, "# Tournament: %s, %s\n\n%d players, %s, seed %d\n\n", t.game.Name, what, len(t.players), limit, t.seed)
 	fmt.Fprintln(t.out, "| # | player | strategy | rating |\n|---:|---|---|---:|")
 	for i, p := range t.players {
@@ -364,10 +384,7 @@ func (t *tourney) playRound(ctx context.Context, s *tournament.Swiss, round int,
 	rng := rand.New(rand.NewPCG(t.seed, uint64(round)))
 	records := make([]arena.GameRecord, len(boards))
 	for i, b := range boards {
-		records[i] = arena.GameRecord{First: engine.X, Seed: rng.Uint64()}
-		if rs := t.game.Setup.Rounds; rs != nil {
-			records[i].Rounds = rs.Max // the full board
-		}
+		records[i] = arena.GameRecord{Rounds: t.gameRounds, First: engine.X, Seed: rng.Uint64()}
 		if !b.IsBye() {
 			records[i].X, records[i].O = t.players[b.White-1].label, t.players[b.Black-1].label
 		}
@@ -566,11 +583,8 @@ func (t *tourney) playArena(ctx context.Context, duration time.Duration) error {
 					break
 				}
 				waiting = slices.DeleteFunc(waiting, func(id int) bool { return id == pair.White || id == pair.Black })
-				g := arenaGame{white: pair.White, black: pair.Black, record: arena.GameRecord{
+				g := arenaGame{white: pair.White, black: pair.Black, record: arena.GameRecord{Rounds: t.gameRounds,
 					X: t.players[pair.White-1].label, O: t.players[pair.Black-1].label, First: engine.X, Seed: rng.Uint64()}}
-				if rs := t.game.Setup.Rounds; rs != nil {
-					g.record.Rounds = rs.Max // the full board
-				}
 				running++
 				started++
 				go func() {

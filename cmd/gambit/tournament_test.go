@@ -354,6 +354,8 @@ func TestTournamentRejectsBadFlags(t *testing.T) {
 		{append([]string{"--format", "swiss", "--threads", "0"}, base...), "--threads 0: must be 1 to 256"},
 		{append([]string{"--format", "swiss", "--threads", "200", "--hash", "100"}, base...), "--threads 200 × --hash 100 MiB"},
 		{append([]string{"--format", "swiss", "extra"}, base...), `unexpected argument "extra"`},
+		{append([]string{"--format", "swiss", "--game-rounds", "8"}, base...), "--game-rounds: tictactoe has no rounds to set"},
+		{[]string{"--game", "adjacency", "--format", "swiss", "--players", "greedy,random", "--game-rounds", "1"}, "--game-rounds 1: adjacency has 2 to 28 rounds"},
 	} {
 		code, out, errOut := gambit(append([]string{"tournament"}, tc.args...)...)
 		if code != 2 || out != "" || !strings.Contains(errOut, tc.want) || !strings.Contains(errOut, "gambit tournament --help") {
