@@ -47,6 +47,7 @@ var commands = []command{
 	{name: "review", summary: "review a finished game: each move against the best one, the turning point, a replay", run: runReview},
 	{name: "strategies", summary: "list the AI strategies: games, difficulty, description", run: runStrategies},
 	{name: "arena", summary: "play strategies against each other and rate them (Elo with 95% intervals)", run: runArena},
+	{name: "tournament", summary: "run a Swiss, round robin or Arena of strategies: standings and a TRF", run: runTournament},
 	{name: "train", summary: "fit the weights of minimax's learned Adjacency evaluation by self-play", run: runTrain},
 	{name: "play", summary: "play a game against a strategy in the terminal", run: runPlay},
 	{name: "db", summary: "check, back up, inspect or benchmark the database", run: runDB},

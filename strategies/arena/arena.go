@@ -402,6 +402,30 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 	return cfg.report(seed, played)
 }
 
+// PlayGame plays one game g, set up as Schedule sets a game (the players
+// g.X and g.O, named among cfg.Players, g.First, g.Rounds and g.Seed), to
+// its end exactly as Run plays each game of its schedule: each move one
+// search on one thread under cfg's limits, a strategy's error, illegal
+// move or panic forfeiting the game (g.Forfeit says why). It is for
+// callers that make their own schedule, such as a tournament's rounds.
+// It fails on an invalid configuration, a player not in cfg.Players, or
+// when ctx ends.
+func (cfg *Config) PlayGame(ctx context.Context, g *GameRecord) error {
+	if err := cfg.Validate(); err != nil {
+		return err
+	}
+	strategyOf := make(map[string]strategies.Strategy, len(cfg.Players))
+	for _, p := range cfg.Players {
+		strategyOf[p.Name] = p.Strategy
+	}
+	for _, name := range []string{g.X, g.O} {
+		if strategyOf[name] == nil {
+			return fmt.Errorf("arena: player %s is not among the players", name)
+		}
+	}
+	return cfg.play(ctx, g, strategyOf)
+}
+
 // play plays game g to its end. It fails only when ctx ends.
 func (cfg *Config) play(ctx context.Context, g *GameRecord, strategyOf map[string]strategies.Strategy) error {
 	opts := games.Options{}
