@@ -6,6 +6,7 @@ import (
 	"flag"
 	"log/slog"
 	"path/filepath"
+	"runtime/pprof"
 	"strings"
 	"sync"
 	"testing"
@@ -210,6 +211,7 @@ func withConfig(f func(*bot.Config)) option { return func(h *harness) { f(&h.cfg
 // the logs and that the database is consistent.
 func start(t testing.TB, opts ...option) *harness {
 	t.Helper()
+	labelTest(t)
 	h := &harness{t: t, logs: &syncBuffer{}}
 	h.cfg = bot.Config{
 		MoveTime: 150 * time.Millisecond, TickInterval: 20 * time.Millisecond,
@@ -298,6 +300,17 @@ func start(t testing.TB, opts ...option) *harness {
 	})
 	h.run()
 	return h
+}
+
+// labelTest labels the CPU a test spends from now on — on its goroutine
+// and every goroutine started from it, the bot's and the stand-in's —
+// with the test's name, so that a CPU profile of the package says which
+// tests spend it (`go tool pprof -tags`). Work a bot starts once per
+// process, such as the 15-puzzle's tables, counts for the test whose
+// bot started it.
+func labelTest(t testing.TB) {
+	name, _, _ := strings.Cut(t.Name(), "/")
+	pprof.SetGoroutineLabels(pprof.WithLabels(context.Background(), pprof.Labels("test", name)))
 }
 
 // db is the store the bots run on: the PostgreSQL one withPostgres, else

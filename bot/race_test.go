@@ -275,8 +275,15 @@ func TestClickHistoriesAreLinearizable(t *testing.T) {
 	now := func() int64 { return int64(time.Since(base)) }
 	// The clicking lasts 4 seconds, but every clicker makes at least
 	// minClicks clicks however slow the machine is, so that a loaded
-	// machine checks as many clicks as an idle one.
-	deadline := base.Add(4 * time.Second)
+	// machine checks as many clicks as an idle one. Under -short it makes
+	// minClicks on any machine: 160 clicks, each kind of refusal many
+	// times over, as a loaded machine makes in the 4 seconds, where an
+	// idle one makes up to maxClicks each.
+	clickFor := 4 * time.Second
+	if testing.Short() {
+		clickFor = 0
+	}
+	deadline := base.Add(clickFor)
 	const minClicks, maxClicks, clicksAfterEnd = 8, 60, 3
 	var (
 		mu      sync.Mutex

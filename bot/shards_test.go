@@ -224,6 +224,33 @@ func TestAutoShardsRunWhatDiscordRecommends(t *testing.T) {
 	}
 }
 
+// identified counts the IDENTIFYs of a shard the stand-in accepted.
+func identified(srv *discordtest.Server, shard int) int {
+	n := 0
+	for _, id := range srv.Identifies() {
+		if id.Shard[0] == shard && !id.Refused {
+			n++
+		}
+	}
+	return n
+}
+
+// waitIdentified waits until the stand-in accepted more than n
+// IDENTIFYs of a shard: a bot that reports it runs the shard may not have
+// its session yet, and an event of the shard sent before then reaches no
+// session of it, as on Discord — a /help sent then got no answer ever
+// (seen at load 25 on the two cores).
+func waitIdentified(t *testing.T, srv *discordtest.Server, shard, n int) {
+	t.Helper()
+	deadline := time.Now().Add(waitTimeout())
+	for identified(srv, shard) <= n {
+		if time.Now().After(deadline) {
+			t.Fatalf("the stand-in accepted no new IDENTIFY of shard %d: %+v", shard, srv.Identifies())
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+}
+
 // waitShards waits until cond holds of the shards each bot runs.
 func waitShards(t *testing.T, what string, cond func(a, b []int) bool, a, b *bot.Bot) {
 	t.Helper()
@@ -257,10 +284,12 @@ func TestAutoShardIDsShareAndTakeOver(t *testing.T) {
 	a := h.bot
 	waitShards(t, "process A alone to run both shards", func(sa, _ []int) bool { return len(sa) == 2 }, a, nil)
 
+	split := []int{identified(h.srv, 0), identified(h.srv, 1)}
 	b, _ := h.another(auto("process-b"), nil)
 	waitShards(t, "the shards to be split", func(sa, sb []int) bool {
 		return len(sa) == 1 && len(sb) == 1 && sa[0] != sb[0]
 	}, a, b)
+	waitIdentified(t, h.srv, bot.Shards(b)[0], split[bot.Shards(b)[0]])
 	// Each process serves the guild of its shard.
 	alice := h.srv.AddUser("alice").ID
 	help := func(shard int) {
@@ -281,8 +310,10 @@ func TestAutoShardIDsShareAndTakeOver(t *testing.T) {
 	help(1)
 
 	gone := bot.Shards(a)[0]
+	took := identified(h.srv, gone)
 	h.stop()
 	waitShards(t, "process B to take process A's shard", func(sb, _ []int) bool { return len(sb) == 2 }, b, nil)
+	waitIdentified(t, h.srv, gone, took)
 	help(gone)
 	if _, err := h.srv.WaitShards(h.ctx()); err != nil {
 		t.Fatal(err)

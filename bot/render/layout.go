@@ -33,9 +33,9 @@ const (
 // maxAlt is the most characters of a media gallery item's description.
 const maxAlt = 1024
 
-// drawPNG draws a board's picture: picture.PNG, which the package's tests
-// replace to draw each board once, under -race, where a picture costs
-// a tenth of a second.
+// drawPNG draws a board's picture: picture.PNG, which MemoizePictures
+// and the package's tests replace to draw each board once, under -race,
+// where a picture costs a tenth of a second.
 var drawPNG = picture.PNG
 
 // boardPicture draws a board as a PNG named after the game's ply, so that

@@ -2,10 +2,8 @@ package render
 
 import (
 	"bytes"
-	"fmt"
 	"image/png"
 	"os"
-	"sync"
 	"testing"
 
 	"github.com/gambitbot/gambit/games"
@@ -16,27 +14,12 @@ import (
 // a picture is a pure function of the look and the board, and drawing and
 // encoding one costs a tenth of a second under -race.
 func TestMain(m *testing.M) {
-	draw := drawPNG
-	drawPNG = func(look games.Look, board games.Board) ([]byte, error) {
-		r := pictures.get(fmt.Sprintf("%v|%v", look.Picture, board), func() drawn {
-			data, err := draw(look, board)
-			return drawn{data, err}
-		})
-		return r.data, r.err
-	}
+	MemoizePictures(16)
 	os.Exit(m.Run())
 }
 
-// drawn is what drawPNG returned.
-type drawn struct {
-	data []byte
-	err  error
-}
-
-var (
-	pictures  recent[drawn] // drawPNG's latest boards
-	pngChecks recent[error] // decodePNG's latest files
-)
+// pngChecks are decodePNG's latest files.
+var pngChecks = recent[error]{size: 16}
 
 // decodePNG reports whether data decodes as a PNG, decoding the same
 // bytes once.
@@ -45,38 +28,6 @@ func decodePNG(data []byte) error {
 		_, err := png.Decode(bytes.NewReader(data))
 		return err
 	})
-}
-
-// recent remembers the latest results of a pure, costly function by its
-// argument's key: enough for a test that renders the same board in turn
-// in several ways, little enough that thousands of boards hold no memory.
-type recent[V any] struct {
-	mu   sync.Mutex
-	keys []string
-	vals map[string]V
-}
-
-// recentSize is how many results a recent keeps.
-const recentSize = 16
-
-// get returns the result for key, calling f for one not kept.
-func (r *recent[V]) get(key string, f func() V) V {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	if v, ok := r.vals[key]; ok {
-		return v
-	}
-	if r.vals == nil {
-		r.vals = map[string]V{}
-	}
-	if len(r.keys) == recentSize {
-		delete(r.vals, r.keys[0])
-		r.keys = r.keys[1:]
-	}
-	v := f()
-	r.keys = append(r.keys, key)
-	r.vals[key] = v
-	return v
 }
 
 // everyPicture is how often TestEveryGameConforms draws a picture: at

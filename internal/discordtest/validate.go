@@ -2,6 +2,7 @@ package discordtest
 
 import (
 	"bytes"
+	"crypto/sha256"
 	_ "embed"
 	"errors"
 	"fmt"
@@ -55,6 +56,37 @@ type operation struct {
 	once   sync.Once
 	schema *jsonschema.Schema
 	err    error
+
+	// checked holds what the latest bodies validated against the schema
+	// broke, by the body's SHA-256: the outcome depends on nothing else,
+	// and a bot sends the same bodies again and again (its commands at
+	// every start, the same answer in many games), and validating one
+	// takes milliseconds of CPU under the race detector.
+	checkedMu sync.Mutex
+	checked   map[[sha256.Size]byte][]Violation
+}
+
+// maxChecked bounds an operation's checked bodies: the stand-in of a
+// long playground session keeps no more.
+const maxChecked = 1024
+
+// seen returns the violations found in the body of sum before, if it
+// was validated and is still kept.
+func (op *operation) seen(sum [sha256.Size]byte) ([]Violation, bool) {
+	op.checkedMu.Lock()
+	defer op.checkedMu.Unlock()
+	vs, ok := op.checked[sum]
+	return slices.Clone(vs), ok
+}
+
+// keep records the violations found in the body of sum.
+func (op *operation) keep(sum [sha256.Size]byte, vs []Violation) {
+	op.checkedMu.Lock()
+	defer op.checkedMu.Unlock()
+	if op.checked == nil || len(op.checked) >= maxChecked {
+		op.checked = map[[sha256.Size]byte][]Violation{}
+	}
+	op.checked[sum] = slices.Clone(vs)
 }
 
 // route is one path template of the spec, split into segments.
@@ -215,7 +247,8 @@ func (sp *spec) match(path string) (*route, map[string]string) {
 func isParam(seg string) bool { return strings.HasPrefix(seg, "{") && strings.HasSuffix(seg, "}") }
 
 // validate checks a JSON request body against the operation's schema and
-// returns the violations found, located at the deepest failing values.
+// returns the violations found, located at the deepest failing values: a
+// body validated before (operation.checked) gets what it got then.
 func (sp *spec) validate(op *operation, body []byte) ([]Violation, error) {
 	if len(bytes.TrimSpace(body)) == 0 {
 		if op.required {
@@ -234,19 +267,22 @@ func (sp *spec) validate(op *operation, body []byte) ([]Violation, error) {
 	if op.err != nil {
 		return nil, fmt.Errorf("discordtest: compile request schema %s: %w", op.pointer, op.err)
 	}
-	inst, err := jsonschema.UnmarshalJSON(bytes.NewReader(body))
-	if err != nil {
-		return []Violation{{Code: "BASE_TYPE_BAD_JSON", Message: "body is not valid JSON: " + err.Error()}}, nil
+	sum := sha256.Sum256(body)
+	if vs, ok := op.seen(sum); ok {
+		return vs, nil
 	}
-	err = op.schema.Validate(inst)
-	var ve *jsonschema.ValidationError
-	if errors.As(err, &ve) {
-		return schemaViolations(ve), nil
+	var vs []Violation
+	if inst, err := jsonschema.UnmarshalJSON(bytes.NewReader(body)); err != nil {
+		vs = []Violation{{Code: "BASE_TYPE_BAD_JSON", Message: "body is not valid JSON: " + err.Error()}}
+	} else if err := op.schema.Validate(inst); err != nil {
+		var ve *jsonschema.ValidationError
+		if !errors.As(err, &ve) {
+			return nil, fmt.Errorf("discordtest: validate request body: %w", err)
+		}
+		vs = schemaViolations(ve)
 	}
-	if err != nil {
-		return nil, fmt.Errorf("discordtest: validate request body: %w", err)
-	}
-	return nil, nil
+	op.keep(sum, vs)
+	return vs, nil
 }
 
 // schemaViolations reduces a validation error tree to its deepest leaves.

@@ -124,6 +124,32 @@ func TestInvalidBodiesAreRefusedAndReported(t *testing.T) {
 	}
 }
 
+// TestABodySentAgainIsRefusedAgain: the stand-in keeps what the bodies
+// it validated broke, and a body sent again is refused again, its
+// violation recorded at its own request.
+func TestABodySentAgainIsRefusedAgain(t *testing.T) {
+	t.Parallel()
+	srv, b, alice, bob := twoPlayers(t)
+	body := map[string]any{"type": 4, "data": map[string]any{"content": 42}}
+	var paths []string
+	for range 2 {
+		before := len(srv.Violations())
+		_, in := challenge(t, srv, b, alice.ID, bob.ID)
+		endpoint := discordgo.EndpointInteractionResponse(in.ID, in.Token)
+		_, err := b.RequestWithBucketID("POST", endpoint, body, endpoint)
+		restError(t, err, 400, discordtest.CodeInvalidFormBody)
+		vs := srv.Violations()[before:]
+		if len(vs) != 1 || vs[0].Location != "/data/content" || !strings.Contains(vs[0].Path, in.ID) {
+			t.Fatalf("violations of the answer to %s: %v, want one at /data/content of its path", in.ID, vs)
+		}
+		paths = append(paths, vs[0].Path)
+		reply(t, b, in, "a valid answer")
+	}
+	if vs := srv.Violations(); vs[len(vs)-2].Path != paths[0] {
+		t.Errorf("the first violation's path is now %s, want %s", vs[len(vs)-2].Path, paths[0])
+	}
+}
+
 func TestValidBodiesPass(t *testing.T) {
 	t.Parallel()
 	srv := newServer(t)
