@@ -305,7 +305,7 @@ func (d *crashDrill) start() {
 	d.t.Helper()
 	for i, p := range d.procs {
 		if !p.running() {
-			d.procs[i] = d.run()
+			d.procs[i] = d.run(d.exe(i))
 		}
 	}
 	if d.setup.command != "serve" {
@@ -324,9 +324,20 @@ func (d *crashDrill) start() {
 
 var crashEndpoint = regexp.MustCompile(`msg="interactions endpoint" addr=(\S+) path=(\S+)`)
 
-// run starts one process with the drill's settings and waits until it
-// serves.
-func (d *crashDrill) run() *crashProc {
+// exe is the executable of the drill's process i: the test binary for the
+// first, which keeps the race detector of go test -race and is checked
+// for data races (finish), and gambit built without it for the others,
+// whose CPU would otherwise mostly go to the race detector (plainGambit).
+func (d *crashDrill) exe(i int) string {
+	if i == 0 {
+		return os.Args[0]
+	}
+	return plainGambit(d.t)
+}
+
+// run starts one process of exe with the drill's settings and waits until
+// it serves.
+func (d *crashDrill) run(exe string) *crashProc {
 	d.t.Helper()
 	env := []string{"GAMBIT_MOVE_TIME=" + crashMoveTime, "GAMBIT_CHALLENGE_TTL=1h", "GAMBIT_LOG_LEVEL=debug"}
 	if d.setup.dbURL != "" {
@@ -334,16 +345,16 @@ func (d *crashDrill) run() *crashProc {
 	} else {
 		env = append(env, "GAMBIT_DB="+d.db)
 	}
-	return startServing(d.t, d.srv, d.setup.command, d.dir, append(env, d.setup.env...)...)
+	return startServing(d.t, d.srv, exe, d.setup.command, d.dir, append(env, d.setup.env...)...)
 }
 
-// startServing runs `gambit command` (bot, serve or worker) in dir against the
-// stand-in srv with the settings env (and none of the test's own GAMBIT_
+// startServing runs `gambit command` (bot, serve or worker) as exe (the
+// test binary, os.Args[0], or plainGambit) in dir against the stand-in srv with the settings env (and none of the test's own GAMBIT_
 // or DISCORD_ variables) and waits until it serves; the test ends it if it
 // still runs then. A serve process's endpoint is learnt from its log.
-func startServing(tb testing.TB, srv *discordtest.Server, command, dir string, env ...string) *crashProc {
+func startServing(tb testing.TB, srv *discordtest.Server, exe, command, dir string, env ...string) *crashProc {
 	tb.Helper()
-	cmd := exec.Command(os.Args[0], command)
+	cmd := exec.Command(exe, command)
 	cmd.Env = append(crashEnviron(), runMainEnv+"=1", "DISCORD_TOKEN="+srv.Token(), "DISCORD_API_URL="+srv.URL())
 	if command == "serve" {
 		cmd.Env = append(cmd.Env, "DISCORD_PUBLIC_KEY="+hex.EncodeToString(srv.PublicKey()), "GAMBIT_SERVE_ADDR=127.0.0.1:0")

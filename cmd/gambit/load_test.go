@@ -102,7 +102,7 @@ func TestLoad(t *testing.T) {
 	d.start()
 	workers := make([]*crashProc, loadWorkers)
 	for i := range workers {
-		workers[i] = l.startWorker()
+		workers[i] = l.startWorker(i)
 	}
 
 	// The load: figures from its start to its end.
@@ -147,7 +147,7 @@ func TestLoad(t *testing.T) {
 	members.Wait()
 	awaiting, stale, unboarded := d.afterKill("the kills", nil)
 	restarted := time.Now()
-	workers[0] = l.startWorker()
+	workers[0] = l.startWorker(0)
 	d.start()
 	d.answered(awaiting, stale, unboarded, restarted)
 	for _, w := range workers {
@@ -174,11 +174,12 @@ func (l *loadRun) answered(took time.Duration) {
 	l.first = append(l.first, took)
 }
 
-// startWorker starts a `gambit worker` process on the drill's database
+// startWorker starts the load's worker i, a `gambit worker` process on the
+// drill's database (the first keeping the race detector, crashDrill.exe),
 // and waits until it works the queue.
-func (l *loadRun) startWorker() *crashProc {
+func (l *loadRun) startWorker(i int) *crashProc {
 	l.d.t.Helper()
-	return startServing(l.d.t, l.d.srv, "worker", l.d.dir, append(loadEnv(), envDatabaseURL+"="+l.url, "GAMBIT_MOVE_TIME="+crashMoveTime)...)
+	return startServing(l.d.t, l.d.srv, l.d.exe(i), "worker", l.d.dir, append(loadEnv(), envDatabaseURL+"="+l.url, "GAMBIT_MOVE_TIME="+crashMoveTime)...)
 }
 
 // loadEnvRedis names a Redis server for the load test's processes to
