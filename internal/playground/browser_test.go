@@ -3,6 +3,7 @@ package playground_test
 import (
 	"context"
 	"fmt"
+	"log"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -112,7 +113,10 @@ func runPlayground(t *testing.T, db string, edit ...func(*playground.Config)) (s
 	return "", stop
 }
 
-// browser opens a headless browser on url and returns its context.
+// browser opens url in a headless browser and returns its context: a
+// window of the package's one Chromium (sharedBrowser) in a browser
+// context of its own, with its own cookies, storage and cache, closed when
+// the test ends.
 func browser(t *testing.T, url string) context.Context {
 	t.Helper()
 	path := findChromium()
@@ -122,25 +126,58 @@ func browser(t *testing.T, url string) context.Context {
 		}
 		t.Skip("no Chromium found (install Debian's chromium package to run the browser tests)")
 	}
-	opts := append(chromedp.DefaultExecAllocatorOptions[:],
-		chromedp.ExecPath(path),
-		chromedp.NoSandbox, // CI runs as root
-		chromedp.WindowSize(1280, 1000),
-	)
-	allocCtx, cancelAlloc := chromedp.NewExecAllocator(context.Background(), opts...)
-	t.Cleanup(cancelAlloc)
-	ctx, cancelCtx := chromedp.NewContext(allocCtx, chromedp.WithErrorf(t.Logf))
+	shared, err := sharedBrowser(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancelCtx := chromedp.NewContext(shared, chromedp.WithNewBrowserContext())
 	t.Cleanup(cancelCtx)
-	// The browser starts with the first action and lives as long as that
-	// action's context, so it starts without the deadline: the screenshot
-	// of a test that ran out of time is taken after it.
+	// The window opens with the first action and lives as long as the
+	// test, so it opens without the deadline: the screenshot of a test
+	// that ran out of time is taken after it.
 	if err := chromedp.Do(ctx); err != nil {
-		t.Fatalf("start %s: %v", path, err)
+		t.Fatalf("open a window of %s: %v", path, err)
 	}
 	ctx, cancel := discordtest.UntilTestDeadline(t, ctx)
 	t.Cleanup(cancel)
 	run(t, ctx, chromedp.Navigate(url), chromedp.WaitVisible(css(`#connection[data-state="open"]`)))
 	return ctx
+}
+
+// theBrowser is the package's one Chromium, started by the first browser
+// test (sharedBrowser) and stopped by TestMain when every test has ended,
+// instead of one started and stopped for each test.
+var theBrowser struct {
+	once sync.Once
+	ctx  context.Context // the browser's first tab, with no deadline
+	stop func()
+	err  error
+}
+
+// sharedBrowser starts the Chromium at path once and returns its context;
+// each test opens a window of its own in it (browser).
+func sharedBrowser(path string) (context.Context, error) {
+	theBrowser.once.Do(func() {
+		opts := append(chromedp.DefaultExecAllocatorOptions[:],
+			chromedp.ExecPath(path),
+			chromedp.NoSandbox, // CI runs as root
+			chromedp.WindowSize(1280, 1000),
+		)
+		allocCtx, cancelAlloc := chromedp.NewExecAllocator(context.Background(), opts...)
+		ctx, cancelCtx := chromedp.NewContext(allocCtx, chromedp.WithErrorf(log.Printf))
+		theBrowser.ctx, theBrowser.stop = ctx, func() { cancelCtx(); cancelAlloc() }
+		if err := chromedp.Do(ctx); err != nil {
+			theBrowser.err = fmt.Errorf("start %s: %w", path, err)
+		}
+	})
+	return theBrowser.ctx, theBrowser.err
+}
+
+// stopBrowser stops the shared Chromium if a test started it.
+func stopBrowser() {
+	if theBrowser.stop != nil {
+		theBrowser.stop()
+	}
 }
 
 // css is a CSS selector.
