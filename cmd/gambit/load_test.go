@@ -204,6 +204,7 @@ func loadEnv() []string {
 // kill ends a worker with SIGKILL.
 func (l *loadRun) kill(w *crashProc) {
 	l.d.t.Helper()
+	l.d.boards.killing()
 	_ = w.cmd.Process.Kill()
 	_ = w.cmd.Wait()
 	if st := w.cmd.ProcessState; st == nil || st.Sys().(syscall.WaitStatus).Signal() != syscall.SIGKILL {
