@@ -276,15 +276,22 @@ func (l *loadRun) act(ctx context.Context, u discordtest.User) bool {
 // for a lost move.
 func (l *loadRun) solve(ctx context.Context, u discordtest.User) bool {
 	d := l.d
+	// The boards as they are now: one looked up again could have lost its
+	// controls meanwhile (its puzzle solved), leaving no move to play.
+	var boards []crashBoard
 	l.mu.Lock()
 	open := slices.DeleteFunc(l.puzzles[u.ID], func(id storage.GameID) bool {
 		b := d.boards.board(id)
-		return b.status != storage.StatusActive || len(b.controls) == 0
+		if b.status != storage.StatusActive || len(b.controls) == 0 {
+			return true
+		}
+		boards = append(boards, b)
+		return false
 	})
 	l.puzzles[u.ID] = open
 	l.mu.Unlock()
-	if len(open) > 0 {
-		d.move(ctx, u, d.boards.board(open[rand.IntN(len(open))]))
+	if len(boards) > 0 {
+		d.move(ctx, u, boards[rand.IntN(len(boards))])
 		return true
 	}
 	opts := []discordtest.Option{{Name: "game", Value: "nqueens"}, {Name: "n", Value: 4 + rand.IntN(5)}}
