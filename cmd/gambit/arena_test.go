@@ -113,12 +113,12 @@ func TestArenaJSONReplays(t *testing.T) {
 }
 
 // TestArenaExternalPlayers: --external plays another gambit binary's
-// strategy (here this test binary run as gambit) through its analyze
+// strategy (here gambit built without -race, plainGambit) through its analyze
 // command, and a binary that does not answer forfeits its games.
 func TestArenaExternalPlayers(t *testing.T) {
 	t.Parallel()
 	args := []string{"arena", "--game", "adjacency", "--rounds", "3", "--players", "minimax",
-		"--external", "minimax-ext=minimax@" + gambitBinary(t) + ",mute=minimax@false",
+		"--external", "minimax-ext=minimax@" + plainGambit(t) + ",mute=minimax@false",
 		"--games", "4", "--nodes", "100000", "--seed", "5", "--json"}
 	code, out, errOut := gambit(args...)
 	if code != 0 {

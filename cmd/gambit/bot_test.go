@@ -3,7 +3,6 @@ package main
 import (
 	"bufio"
 	"context"
-	"fmt"
 	"io"
 	"net/http"
 	"os"
@@ -47,6 +46,7 @@ type waitingTests struct{ m *testing.M }
 
 func (w waitingTests) Run() int {
 	discordtest.WaitingTests(processTests)
+	defer removePlain()
 	return w.m.Run()
 }
 
@@ -137,21 +137,6 @@ func (w *lineWaiter) String() string {
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	return strings.Join(w.lines, "\n")
-}
-
-// gambitBinary returns an executable that runs gambit: a script in a
-// temporary directory that runs the test binary with runMainEnv set, for
-// a child that gambit itself starts (an external player of arena), whose
-// environment the test cannot give — and a parallel test may not set it
-// for the whole process (t.Setenv).
-func gambitBinary(t *testing.T) string {
-	t.Helper()
-	path := filepath.Join(t.TempDir(), "gambit")
-	script := fmt.Sprintf("#!/bin/sh\n%s=1 exec %q \"$@\"\n", runMainEnv, os.Args[0])
-	if err := os.WriteFile(path, []byte(script), 0o755); err != nil {
-		t.Fatal(err)
-	}
-	return path
 }
 
 // startGambit starts the test binary as gambit with args in dir (where no

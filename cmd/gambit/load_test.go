@@ -102,7 +102,7 @@ func TestLoad(t *testing.T) {
 	d.start()
 	workers := make([]*crashProc, loadWorkers)
 	for i := range workers {
-		workers[i] = l.startWorker()
+		workers[i] = l.startWorker(i)
 	}
 
 	// The load: figures from its start to its end.
@@ -147,7 +147,7 @@ func TestLoad(t *testing.T) {
 	members.Wait()
 	awaiting, stale, unboarded := d.afterKill("the kills", nil)
 	restarted := time.Now()
-	workers[0] = l.startWorker()
+	workers[0] = l.startWorker(0)
 	d.start()
 	d.answered(awaiting, stale, unboarded, restarted)
 	for _, w := range workers {
@@ -174,11 +174,12 @@ func (l *loadRun) answered(took time.Duration) {
 	l.first = append(l.first, took)
 }
 
-// startWorker starts a `gambit worker` process on the drill's database
+// startWorker starts the load's worker i, a `gambit worker` process on the
+// drill's database (the first keeping the race detector, crashDrill.exe),
 // and waits until it works the queue.
-func (l *loadRun) startWorker() *crashProc {
+func (l *loadRun) startWorker(i int) *crashProc {
 	l.d.t.Helper()
-	return startServing(l.d.t, l.d.srv, "worker", l.d.dir, append(loadEnv(), envDatabaseURL+"="+l.url, "GAMBIT_MOVE_TIME="+crashMoveTime)...)
+	return startServing(l.d.t, l.d.srv, l.d.exe(i), "worker", l.d.dir, append(loadEnv(), envDatabaseURL+"="+l.url, "GAMBIT_MOVE_TIME="+crashMoveTime)...)
 }
 
 // loadEnvRedis names a Redis server for the load test's processes to
@@ -203,6 +204,7 @@ func loadEnv() []string {
 // kill ends a worker with SIGKILL.
 func (l *loadRun) kill(w *crashProc) {
 	l.d.t.Helper()
+	l.d.boards.killing()
 	_ = w.cmd.Process.Kill()
 	_ = w.cmd.Wait()
 	if st := w.cmd.ProcessState; st == nil || st.Sys().(syscall.WaitStatus).Signal() != syscall.SIGKILL {
@@ -274,15 +276,22 @@ func (l *loadRun) act(ctx context.Context, u discordtest.User) bool {
 // for a lost move.
 func (l *loadRun) solve(ctx context.Context, u discordtest.User) bool {
 	d := l.d
+	// The boards as they are now: one looked up again could have lost its
+	// controls meanwhile (its puzzle solved), leaving no move to play.
+	var boards []crashBoard
 	l.mu.Lock()
 	open := slices.DeleteFunc(l.puzzles[u.ID], func(id storage.GameID) bool {
 		b := d.boards.board(id)
-		return b.status != storage.StatusActive || len(b.controls) == 0
+		if b.status != storage.StatusActive || len(b.controls) == 0 {
+			return true
+		}
+		boards = append(boards, b)
+		return false
 	})
 	l.puzzles[u.ID] = open
 	l.mu.Unlock()
-	if len(open) > 0 {
-		d.move(ctx, u, d.boards.board(open[rand.IntN(len(open))]))
+	if len(boards) > 0 {
+		d.move(ctx, u, boards[rand.IntN(len(boards))])
 		return true
 	}
 	opts := []discordtest.Option{{Name: "game", Value: "nqueens"}, {Name: "n", Value: 4 + rand.IntN(5)}}

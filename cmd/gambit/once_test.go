@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"os"
 	"strings"
 	"testing"
 	"time"
@@ -24,8 +25,8 @@ func TestReplayedInteractionActsOnceOnAnotherProcess(t *testing.T) {
 	srv := discordtest.New(discordtest.AnswerUntilTestDeadline(t))
 	t.Cleanup(srv.Close)
 	env := []string{envDatabaseURL + "=" + url, "GAMBIT_LOG_LEVEL=debug"}
-	first := startServing(t, srv, "serve", t.TempDir(), env...)
-	second := startServing(t, srv, "serve", t.TempDir(), env...)
+	first := startServing(t, srv, os.Args[0], "serve", t.TempDir(), env...)
+	second := startServing(t, srv, os.Args[0], "serve", t.TempDir(), env...)
 	ctx, cancel := discordtest.UntilTestDeadline(t, context.Background())
 	defer cancel()
 	if err := srv.DeliverOverHTTP(ctx, first.endpoint); err != nil {

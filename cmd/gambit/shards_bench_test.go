@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"math/rand/v2"
+	"os"
 	"slices"
 	"strconv"
 	"sync"
@@ -28,7 +29,7 @@ func BenchmarkTwoProcessesFirstResponse(b *testing.B) {
 	srv := discordtest.New(discordtest.WithShards(2, 2), discordtest.WithoutChecks())
 	b.Cleanup(srv.Close)
 	for shard := range 2 {
-		startServing(b, srv, "bot", b.TempDir(), envDatabaseURL+"="+url, "GAMBIT_SHARDS=2",
+		startServing(b, srv, os.Args[0], "bot", b.TempDir(), envDatabaseURL+"="+url, "GAMBIT_SHARDS=2",
 			"GAMBIT_SHARD_IDS="+strconv.Itoa(shard), "GAMBIT_MOVE_TIME=100ms")
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Minute)

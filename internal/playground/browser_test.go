@@ -3,6 +3,7 @@ package playground_test
 import (
 	"context"
 	"fmt"
+	"log"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -34,8 +35,29 @@ import (
 // page.
 
 // whileTestRuns makes a poll wait as long as its context lasts
-// (discordtest.UntilTestDeadline) instead of chromedp's 30 seconds.
-var whileTestRuns = chromedp.WithPollingTimeout(0)
+// (discordtest.UntilTestDeadline) instead of chromedp's 30 seconds, and
+// look every pollEvery instead of at every animation frame, which made
+// each waiting window draw 60 frames a second.
+var whileTestRuns = both(chromedp.WithPollingTimeout(0), chromedp.WithPollingInterval(pollEvery))
+
+// pollEvery is how often a test looks again for what it waits for in the
+// page: a member's eye is no faster. chromedp looks at every animation
+// frame (Poll) or every 5 ms (WaitVisible, WaitEnabled), which spent most
+// of the browser's CPU and much of the test binary's on looking.
+const pollEvery = 50 * time.Millisecond
+
+// both applies two options.
+func both[T any](a, b func(T)) func(T) { return func(x T) { a(x); b(x) } }
+
+// waitVisible waits until an element matching sel is visible.
+func waitVisible(sel string) chromedp.Action[chromedp.Void] {
+	return chromedp.WaitVisible(css(sel), chromedp.RetryInterval(pollEvery))
+}
+
+// waitEnabled waits until an element matching sel is enabled.
+func waitEnabled(sel string) chromedp.Action[chromedp.Void] {
+	return chromedp.WaitEnabled(css(sel), chromedp.RetryInterval(pollEvery))
+}
 
 // findChromium returns the browser to drive, or "" if there is none.
 func findChromium() string {
@@ -112,7 +134,10 @@ func runPlayground(t *testing.T, db string, edit ...func(*playground.Config)) (s
 	return "", stop
 }
 
-// browser opens a headless browser on url and returns its context.
+// browser opens url in a headless browser and returns its context: a
+// window of the package's one Chromium (sharedBrowser) in a browser
+// context of its own, with its own cookies, storage and cache, closed when
+// the test ends.
 func browser(t *testing.T, url string) context.Context {
 	t.Helper()
 	path := findChromium()
@@ -122,25 +147,58 @@ func browser(t *testing.T, url string) context.Context {
 		}
 		t.Skip("no Chromium found (install Debian's chromium package to run the browser tests)")
 	}
-	opts := append(chromedp.DefaultExecAllocatorOptions[:],
-		chromedp.ExecPath(path),
-		chromedp.NoSandbox, // CI runs as root
-		chromedp.WindowSize(1280, 1000),
-	)
-	allocCtx, cancelAlloc := chromedp.NewExecAllocator(context.Background(), opts...)
-	t.Cleanup(cancelAlloc)
-	ctx, cancelCtx := chromedp.NewContext(allocCtx, chromedp.WithErrorf(t.Logf))
+	shared, err := sharedBrowser(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancelCtx := chromedp.NewContext(shared, chromedp.WithNewBrowserContext())
 	t.Cleanup(cancelCtx)
-	// The browser starts with the first action and lives as long as that
-	// action's context, so it starts without the deadline: the screenshot
-	// of a test that ran out of time is taken after it.
+	// The window opens with the first action and lives as long as the
+	// test, so it opens without the deadline: the screenshot of a test
+	// that ran out of time is taken after it.
 	if err := chromedp.Do(ctx); err != nil {
-		t.Fatalf("start %s: %v", path, err)
+		t.Fatalf("open a window of %s: %v", path, err)
 	}
 	ctx, cancel := discordtest.UntilTestDeadline(t, ctx)
 	t.Cleanup(cancel)
-	run(t, ctx, chromedp.Navigate(url), chromedp.WaitVisible(css(`#connection[data-state="open"]`)))
+	run(t, ctx, chromedp.Navigate(url), waitVisible(`#connection[data-state="open"]`))
 	return ctx
+}
+
+// theBrowser is the package's one Chromium, started by the first browser
+// test (sharedBrowser) and stopped by TestMain when every test has ended,
+// instead of one started and stopped for each test.
+var theBrowser struct {
+	once sync.Once
+	ctx  context.Context // the browser's first tab, with no deadline
+	stop func()
+	err  error
+}
+
+// sharedBrowser starts the Chromium at path once and returns its context;
+// each test opens a window of its own in it (browser).
+func sharedBrowser(path string) (context.Context, error) {
+	theBrowser.once.Do(func() {
+		opts := append(chromedp.DefaultExecAllocatorOptions[:],
+			chromedp.ExecPath(path),
+			chromedp.NoSandbox, // CI runs as root
+			chromedp.WindowSize(1280, 1000),
+		)
+		allocCtx, cancelAlloc := chromedp.NewExecAllocator(context.Background(), opts...)
+		ctx, cancelCtx := chromedp.NewContext(allocCtx, chromedp.WithErrorf(log.Printf))
+		theBrowser.ctx, theBrowser.stop = ctx, func() { cancelCtx(); cancelAlloc() }
+		if err := chromedp.Do(ctx); err != nil {
+			theBrowser.err = fmt.Errorf("start %s: %w", path, err)
+		}
+	})
+	return theBrowser.ctx, theBrowser.err
+}
+
+// stopBrowser stops the shared Chromium if a test started it.
+func stopBrowser() {
+	if theBrowser.stop != nil {
+		theBrowser.stop()
+	}
 }
 
 // css is a CSS selector.
@@ -309,7 +367,7 @@ func member(name string) chromedp.Action[chromedp.Void] {
 		if id == "" {
 			return fmt.Errorf("no member %q in the switcher", name)
 		}
-		_, err = chromedp.Steps(choose("#member-select", id), chromedp.WaitVisible(css(`#connection[data-state="open"]`)))(ctx, t)
+		_, err = chromedp.Steps(choose("#member-select", id), waitVisible(`#connection[data-state="open"]`))(ctx, t)
 		return err
 	})
 }
@@ -357,12 +415,12 @@ func TestBrowserAdjacencyAgainstAnAI(t *testing.T) {
 	for i := range 3 {
 		// The AI has answered when a select for alice's next ply is up.
 		pick := fmt.Sprintf(`select[data-custom-id^="v1/pick/"][data-custom-id*="/%d/"]`, 2*i)
-		run(t, ctx, chromedp.WaitVisible(css(pick)))
+		run(t, ctx, waitVisible(pick))
 		sel := value(t, ctx, chromedp.Evaluate[string](fmt.Sprintf(`document.querySelector(%q).dataset.customId`, pick)))
 		cell := value(t, ctx, chromedp.Evaluate[string](fmt.Sprintf(`[...document.querySelector(%q).options].find(o => o.value && !o.disabled).value`, pick)))
 		run(t, ctx, choose(fmt.Sprintf(`select[data-custom-id=%q]`, sel), cell))
 	}
-	run(t, ctx, chromedp.WaitVisible(css(`button[data-custom-id^="v1/rematch/"]`)))
+	run(t, ctx, waitVisible(`button[data-custom-id^="v1/rematch/"]`))
 	shot := value(t, ctx, chromedp.FullScreenshot(100))
 	t.Logf("screenshot: %s", saveArtifact(t, "playground-adjacency.png", shot))
 	updateDocs(t, ctx, "playground.png")
@@ -385,7 +443,7 @@ func TestBrowserAdjacencyInTwoClicks(t *testing.T) {
 	for i, f := range []string{"c", "e"} { // files with a free cell in any 2-round game
 		file := fmt.Sprintf(`button[data-custom-id^="v1/file/"][data-custom-id*="/%d/"][data-custom-id$="/%s"]`, 2*i, f)
 		rank := fmt.Sprintf(`.message.ephemeral button[data-custom-id^="v1/cell/"][data-custom-id*="/%d/%s"]:not([disabled])`, 2*i, f)
-		run(t, ctx, chromedp.WaitEnabled(css(file)), pressUntil(file, rank), chromedp.WaitVisible(css(rank)))
+		run(t, ctx, waitEnabled(file), pressUntil(file, rank), waitVisible(rank))
 		if i == 0 {
 			// A second picker of the same file, as a file press given
 			// again after a redraw opens (pressUntil): its buttons stay
@@ -412,7 +470,7 @@ func TestBrowserAdjacencyInTwoClicks(t *testing.T) {
 		chosen := fmt.Sprintf(`.message.ephemeral button[data-custom-id^="v1/cell/"][data-custom-id$="/%d/%s"]:not([disabled])`, 2*i, cell)
 		run(t, ctx, pressUntil(chosen, moved), waitText(".message.ephemeral", "You played "+cell))
 	}
-	run(t, ctx, chromedp.WaitVisible(css(`button[data-custom-id^="v1/rematch/"]`)))
+	run(t, ctx, waitVisible(`button[data-custom-id^="v1/rematch/"]`))
 }
 
 func TestBrowserTicTacToeBetweenTwoMembers(t *testing.T) {
@@ -446,7 +504,7 @@ func TestBrowserAddMemberBeyondTheCap(t *testing.T) {
 		// Adding carol switches to her and reconnects; click again once the
 		// page has settled, as a member switch elsewhere waits (a click while
 		// the page redraws may land beside the button).
-		chromedp.WaitVisible(css(`#connection[data-state="open"]`)),
+		waitVisible(`#connection[data-state="open"]`),
 		chromedp.Evaluate[chromedp.Void](`window.prompt = () => 'dave'`),
 		click("#add-member"),
 		waitText("#command-error", fmt.Sprintf("Could not add the member: the playground has its %d members already", playground.MaxMembers)),
@@ -469,14 +527,14 @@ func TestBrowserEightPuzzleSolvedWithHints(t *testing.T) {
 		choose(`[data-option="game"]`, "8puzzle"),
 		choose(`[data-option="difficulty"]`, "easy"),
 		click("#command-send"),
-		chromedp.WaitVisible(css(`button[data-custom-id^="v1/hint/"][data-custom-id$="/0"]`)),
+		waitVisible(`button[data-custom-id^="v1/hint/"][data-custom-id$="/0"]`),
 	)
 	for ply := 0; ; ply++ {
 		if ply > 10 {
 			t.Fatal("an easy 8-puzzle not solved in 10 moves of hints")
 		}
 		hint := fmt.Sprintf(`button[data-custom-id^="v1/hint/"][data-custom-id$="/%d"]`, ply)
-		run(t, ctx, chromedp.WaitEnabled(css(hint)))
+		run(t, ctx, waitEnabled(hint))
 		seen := value(t, ctx, chromedp.Evaluate[int](`[...document.querySelectorAll('.message')].filter(m => m.innerText.includes('Next:')).length`))
 		// The next hint names the tile that slides: "/move cell:7". Hint
 		// is pressed again if a redraw swallowed the click (see pressUntil).
@@ -497,7 +555,7 @@ func TestBrowserEightPuzzleSolvedWithHints(t *testing.T) {
 			return b ? b.dataset.customId : null;
 		})()`, strconv.Itoa(ply), move), whileTestRuns))
 		tile := fmt.Sprintf(`button[data-custom-id=%q]`, id)
-		run(t, ctx, chromedp.WaitEnabled(css(tile)), press(tile))
+		run(t, ctx, waitEnabled(tile), press(tile))
 		solved := value(t, ctx, chromedp.Poll[string](fmt.Sprintf(`(() => {
 			if ([...document.querySelectorAll('.message .container')].some(e => e.innerText.includes('Solved'))) return "solved";
 			return document.querySelector('button[data-custom-id^="v1/hint/"][data-custom-id$="/%d"]') ? "next" : null;
@@ -522,7 +580,7 @@ func TestBrowserMessageLinksStayInThePage(t *testing.T) {
 		challenged(bob),
 		command("games"),
 		click("#command-send"),
-		chromedp.WaitVisible(css(`.message.ephemeral a`)),
+		waitVisible(`.message.ephemeral a`),
 	)
 	href := value(t, ctx, chromedp.Evaluate[string](`document.querySelector('.message.ephemeral a').getAttribute('href')`))
 	if !strings.HasPrefix(href, "#message-") {
@@ -566,7 +624,7 @@ func TestBrowserSpeakingIndonesian(t *testing.T) {
 	// they were sorted by the English names.
 	run(t, ctx,
 		typeInto("#command-input", "/"),
-		chromedp.WaitVisible(css(".command-suggestion")),
+		waitVisible(".command-suggestion"),
 	)
 	listed := value(t, ctx, chromedp.Evaluate[[]string](`[...document.querySelectorAll('.command-suggestion .suggestion-name')].map((e) => e.textContent)`))
 	if !slices.IsSorted(listed) || len(listed) < 5 || !slices.Contains(listed, "/"+i18n.For(i18n.Indonesian).T("cmd.help.name")) {

@@ -19,7 +19,7 @@ func challenged(bob string) chromedp.Action[chromedp.Void] {
 		choose(`[data-option="game"]`, "tictactoe"),
 		choose(`[data-option="opponent"]`, bob),
 		click("#command-send"),
-		chromedp.WaitVisible(css(`button[data-custom-id^="v1/accept/"]`)),
+		waitVisible(`button[data-custom-id^="v1/accept/"]`),
 	)
 }
 
@@ -31,7 +31,7 @@ func challengeAccepted(t *testing.T, ctx context.Context, bob string) string {
 		challenged(bob),
 		member("bob"),
 		click(`button[data-custom-id^="v1/accept/"]`),
-		chromedp.WaitVisible(css(`button[data-custom-id^="v1/move/"][data-custom-id$="/0/5"]`)),
+		waitVisible(`button[data-custom-id^="v1/move/"][data-custom-id$="/0/5"]`),
 	)
 	return value(t, ctx, chromedp.Evaluate[string](`document.querySelector('button[data-custom-id^="v1/move/"][data-custom-id$="/0/5"]').dataset.customId.split('/')[2]`))
 }
@@ -43,7 +43,7 @@ func play(t *testing.T, ctx context.Context, id string, ply int, cells ...string
 	for i, cell := range cells {
 		who := []string{"alice", "bob"}[(ply+i)%2]
 		button := fmt.Sprintf(`button[data-custom-id="v1/move/%s/%d/%s"]`, id, ply+i, cell)
-		run(t, ctx, member(who), chromedp.WaitEnabled(css(button)), press(button))
+		run(t, ctx, member(who), waitEnabled(button), press(button))
 	}
 }
 
@@ -116,7 +116,7 @@ func TestBrowserOpenChallengeAccepted(t *testing.T) {
 		waitText(".message", "challenges anyone here"),
 		member("bob"),
 		press(`button[data-custom-id^="v1/take/"]`),
-		chromedp.WaitVisible(css(`button[data-custom-id^="v1/move/"][data-custom-id*="/0/"]`)),
+		waitVisible(`button[data-custom-id^="v1/move/"][data-custom-id*="/0/"]`),
 		waitText(".message .container", "Connect Four"),
 	)
 }

@@ -17,7 +17,7 @@ func suggests(t *testing.T, ctx context.Context, prefix, visible, name string) b
 	t.Helper()
 	run(t, ctx,
 		typeInto("#command-input", "/"+prefix),
-		chromedp.WaitVisible(css(fmt.Sprintf(`.command-suggestion[data-command=%q]`, visible))),
+		waitVisible(fmt.Sprintf(`.command-suggestion[data-command=%q]`, visible)),
 	)
 	offered := value(t, ctx, chromedp.Evaluate[bool](fmt.Sprintf(`!!document.querySelector('.command-suggestion[data-command=%q]')`, name)))
 	value(t, ctx, chromedp.Evaluate[bool](`(() => {
@@ -51,7 +51,7 @@ func TestBrowserMembersAndTheirMenus(t *testing.T) {
 	run(t, ctx,
 		click("#members-button"),
 		click(entry+` [data-app="Challenge to a game"]`),
-		chromedp.WaitVisible(css(fmt.Sprintf(`select[data-custom-id="v1/challenge/%s"]`, bob))),
+		waitVisible(fmt.Sprintf(`select[data-custom-id="v1/challenge/%s"]`, bob)),
 		waitText(".message .interaction-command", "Challenge to a game"),
 	)
 
@@ -73,7 +73,7 @@ func TestBrowserPlayFormFieldsShowThemselves(t *testing.T) {
 	t.Parallel()
 	ctx := browser(t, startPlayground(t))
 	alice := memberID(t, ctx, "alice")
-	run(t, ctx, member("alice"), command("play"), chromedp.WaitVisible(css(`[data-option="rounds"]`)))
+	run(t, ctx, member("alice"), command("play"), waitVisible(`[data-option="rounds"]`))
 	options := value(t, ctx, chromedp.Evaluate[[]string](`[...document.querySelectorAll('[data-option="opponent"] option')].map(o => o.value)`))
 	for _, id := range options {
 		if id == alice {
@@ -128,7 +128,7 @@ func TestBrowserTheListFollowsPictures(t *testing.T) {
 			typeInto(`[data-option="ai"]`, "rand"),
 			click(`.autocomplete-choice[data-value="random"]`),
 			click("#command-send"),
-			chromedp.WaitVisible(css(`#command-input`)),
+			waitVisible(`#command-input`),
 		)
 	}
 	value(t, ctx, chromedp.Poll[bool](`document.querySelectorAll('.message .media-gallery img.media').length >= 3`, whileTestRuns))

@@ -21,7 +21,7 @@ import (
 func menuAtPly(t *testing.T, ctx context.Context, ply int) (string, []string) {
 	t.Helper()
 	pick := fmt.Sprintf(`select[data-custom-id^="v1/pick/"][data-custom-id*="/%d/"]`, ply)
-	run(t, ctx, chromedp.WaitVisible(css(pick)))
+	run(t, ctx, waitVisible(pick))
 	id := value(t, ctx, chromedp.Evaluate[string](fmt.Sprintf(`document.querySelector(%q).dataset.customId.split('/')[2]`, pick)))
 	offered := value(t, ctx, chromedp.Evaluate[[]string](fmt.Sprintf(`[...document.querySelector(%q).options].filter(o => o.value && !o.disabled).map(o => o.value)`, pick)))
 	return id, offered

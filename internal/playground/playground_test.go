@@ -351,9 +351,12 @@ func TestAnAnswerLaterThanDiscordsSecondsReachesThePage(t *testing.T) {
 }
 
 // TestMain runs the tests, each with a playground of its own and most
-// with a browser, several at a time (discordtest.WaitingTests): they
-// spend most of their time waiting for the bot's answers and the page.
+// with a window of the one browser (sharedBrowser), several at a time
+// (discordtest.WaitingTests): they spend most of their time waiting for
+// the bot's answers and the page.
 func TestMain(m *testing.M) {
 	discordtest.WaitingTests(6)
-	os.Exit(m.Run())
+	code := m.Run()
+	stopBrowser()
+	os.Exit(code)
 }

@@ -33,7 +33,7 @@ func TestBrowserReviewAfterAGame(t *testing.T) {
 	run(t, ctx,
 		waitText(".message .container", "wins"),
 		member("alice"),
-		chromedp.WaitEnabled(css(review)),
+		waitEnabled(review),
 		click(review),
 		waitText(".message.ephemeral .embed-description", "Turning point:"),
 		waitText(".message.ephemeral .embed-description", "a blunder"),

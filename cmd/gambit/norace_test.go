@@ -1,0 +1,7 @@
+//go:build !race
+
+package main
+
+// raceBuilt reports a test binary built with the race detector (go test
+// -race).
+const raceBuilt = false
