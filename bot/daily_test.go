@@ -187,8 +187,8 @@ func practiceHintAndGiveUp(t *testing.T, h *harness, user string, practice disco
 }
 
 // TestDailyTilesPlayedAsOwnPuzzle plays a sliding-tile daily puzzle from
-// /daily: Play starts the member's own board from the day's start, its
-// hint is recorded, the solve settles the attempt (the board, the streak
+// /daily: Play starts the member's own board from the day's start (a
+// second Play shows it again), its hint is recorded, the solve settles the attempt (the board, the streak
 // and the solvers say so) and the solved board offers New puzzle, a
 // practice puzzle that counts for nothing.
 func TestDailyTilesPlayedAsOwnPuzzle(t *testing.T) {
@@ -211,8 +211,10 @@ func TestDailyTilesPlayedAsOwnPuzzle(t *testing.T) {
 	if g.Start != p.Position || g.Settings.Daily != day || !g.Solo() {
 		t.Fatalf("the daily game %+v; want the day's start %s", g, p.Position)
 	}
-	if r := h.click(carol, m.ID, play); !strings.Contains(r.Content, "playing today's puzzle already") {
-		t.Errorf("a second Play: %q", r.Content)
+	if r := h.click(carol, m.ID, play); !r.Ephemeral() || r.ID == g.MessageID {
+		t.Errorf("a second Play: %q; want her board shown again", r.Content)
+	} else {
+		g = h.waitGame(g.ID, "the board shown again", func(g *storage.Game) bool { return g.MessageID == r.ID })
 	}
 	board := h.board(g.ID)
 	hint, _ := find(board, customid.Hint, nil)
@@ -221,7 +223,7 @@ func TestDailyTilesPlayedAsOwnPuzzle(t *testing.T) {
 	}
 	for _, s := range tileSolution(t, g) {
 		dir, _, _ := strings.Cut(s, "/")
-		if r := h.move(carol, g.ID, dir); r.Ephemeral() {
+		if r := h.move(carol, g.ID, dir); r.ID != g.MessageID {
 			t.Fatalf("move %s: %q", dir, r.Content)
 		}
 	}
@@ -358,4 +360,157 @@ func TestForgedPracticeClicksShowNoDaily(t *testing.T) {
 	forge("2026-11-22")
 	h.clock.Advance(12 * time.Hour) // 2026-11-23: the 8-puzzle's day, before Connect Four's
 	forge("2026-11-24")
+}
+
+// publicNaming returns the messages of channel that user can see and
+// that name game id: a board of it (a control whose custom ID carries
+// the ID) or its ID in the text.
+func publicNaming(h *harness, channel, user string, id storage.GameID) []discordtest.Message {
+	var out []discordtest.Message
+	for _, m := range h.srv.Messages(channel) {
+		if !m.VisibleToUser(user) {
+			continue
+		}
+		named := strings.Contains(text(readable(m)), string(id))
+		for _, c := range components(m) {
+			named = named || strings.Contains(c.CustomID, "/"+string(id)+"/") || strings.HasSuffix(c.CustomID, "/"+string(id))
+		}
+		if named {
+			out = append(out, m)
+		}
+	}
+	return out
+}
+
+// resultsOf waits until the channel shows a result of user's attempt
+// that contains want, and returns every public message naming user.
+func resultsOf(t *testing.T, h *harness, channel, user, want string) []discordtest.Message {
+	t.Helper()
+	if _, err := h.srv.WaitMessage(h.ctx(), func(m discordtest.Message) bool {
+		return m.ChannelID == channel && m.VisibleTo == "" && strings.Contains(text(readable(m)), "<@"+user+">") && strings.Contains(text(readable(m)), want)
+	}); err != nil {
+		t.Fatalf("no result of <@%s> saying %q in the channel: %v\nlogs:\n%s", user, want, err, h.logs.String())
+	}
+	var out []discordtest.Message
+	for _, m := range h.srv.Messages(channel) {
+		if m.VisibleTo == "" && strings.Contains(text(readable(m)), "<@"+user+">") {
+			out = append(out, readable(m))
+		}
+	}
+	return out
+}
+
+// TestDailyAttemptIsPrivate plays the sliding-tile daily puzzle from the
+// post as two members while a third watches the channel. Play shows each
+// member their own board, ephemeral; a second Play shows it again; Hint,
+// the moves and Solve answer on it. Carol solves it by her moves; dave
+// makes a move, the bot restarts, /daily offers him Continue, which
+// shows his board again as he left it, and Solve finishes it. Bob, in
+// the channel, never sees a board of theirs: only one result each — the
+// member, the outcome, the moves and hints, the streak — and no picture.
+func TestDailyAttemptIsPrivate(t *testing.T) {
+	t.Parallel()
+	h := start(t, withClock())
+	h.clock.Advance(12 * time.Hour) // 2026-11-23, the 8-puzzle's day
+	alice, bob, carol, dave := h.srv.AddUser("alice").ID, h.srv.AddUser("bob").ID, h.srv.AddUser("carol").ID, h.srv.AddUser("dave").ID
+	channel, day := h.srv.ChannelID(), "2026-11-23"
+	h.command(alice, "settings", opt("daily-channel", channel))
+	post := dailyPost(t, h, channel, day)
+	play, ok := find(post, customid.DailyPlay, nil)
+	if !ok {
+		t.Fatalf("no Play on the post: %+v", controls(post))
+	}
+	private := func(who string, m discordtest.Message, g *storage.Game, what string) {
+		t.Helper()
+		if !m.Ephemeral() || m.VisibleTo != who || m.ID != g.MessageID {
+			t.Fatalf("%s: message %s (ephemeral %v, visible to %q), board %q; want %s's board, ephemeral:\n%s", what, m.ID, m.Ephemeral(), m.VisibleTo, g.MessageID, who, text(m))
+		}
+	}
+
+	// Carol: Play, Play again, a hint, her moves.
+	board := h.click(carol, post.ID, play)
+	g := h.waitGame(h.latestGame(carol).ID, "the board", func(g *storage.Game) bool { return g.MessageID != "" })
+	private(carol, board, g, "carol's Play")
+	again := h.click(carol, post.ID, play)
+	g = h.waitGame(g.ID, "the board shown again", func(g *storage.Game) bool { return g.MessageID == again.ID })
+	private(carol, again, g, "carol's second Play")
+	board = again
+	hint, _ := find(board, customid.Hint, nil)
+	if r := h.click(carol, board.ID, hint); !r.Ephemeral() || !strings.Contains(r.Content, "Next:") {
+		t.Fatalf("carol's hint: %q", r.Content)
+	}
+	for _, s := range tileSolution(t, g) {
+		dir, _, _ := strings.Cut(s, "/")
+		id, value, ok := moveControl(board, dir)
+		if !ok {
+			t.Fatalf("no control for %s on carol's board: %+v", dir, controls(board))
+		}
+		if value != "" {
+			board = h.click(carol, board.ID, id, value)
+		} else {
+			board = h.click(carol, board.ID, id)
+		}
+		private(carol, board, g, "carol's move "+dir)
+	}
+	h.waitGame(g.ID, "the solve", func(g *storage.Game) bool { return g.Solved() })
+	p := puzzleOf(t, h, day, h.srv.GuildID())
+	if got := resultsOf(t, h, channel, carol, "solved"); len(got) != 1 || !strings.Contains(text(got[0]), render1(p.Moves, "move")) ||
+		!strings.Contains(text(got[0]), "1 hint") || !strings.Contains(text(got[0]), "1 day") {
+		t.Errorf("carol's results in the channel: %d, %+v", len(got), got)
+	}
+
+	// Dave: Play, a move, a restart, /daily's Continue, Solve.
+	board = h.click(dave, post.ID, play)
+	gd := h.waitGame(h.latestGame(dave).ID, "the board", func(g *storage.Game) bool { return g.MessageID != "" })
+	private(dave, board, gd, "dave's Play")
+	first, _, _ := strings.Cut(tileSolution(t, gd)[0], "/")
+	id, value, _ := moveControl(board, first)
+	if value != "" {
+		board = h.click(dave, board.ID, id, value)
+	} else {
+		board = h.click(dave, board.ID, id)
+	}
+	private(dave, board, gd, "dave's move")
+	h.stop()
+	h.run()
+	_, m := h.command(dave, "daily")
+	cont, ok := find(m, customid.DailyPlay, nil)
+	if !ok || !strings.Contains(text(m), "Continue") {
+		t.Fatalf("/daily for dave mid-attempt offers no Continue:\n%s\n%+v", text(m), controls(m))
+	}
+	board = h.click(dave, m.ID, cont)
+	gd = h.waitGame(gd.ID, "the board shown again", func(g *storage.Game) bool { return g.MessageID == board.ID })
+	private(dave, board, gd, "dave's Continue")
+	if len(gd.Moves) != 1 || gd.Status != storage.StatusActive {
+		t.Fatalf("dave's game after the restart: %+v", gd)
+	}
+	solve, ok := find(board, customid.Solve, nil)
+	if !ok {
+		t.Fatalf("no Solve on dave's board: %+v", controls(board))
+	}
+	board = h.click(dave, board.ID, solve)
+	private(dave, board, h.game(gd.ID), "dave's Solve")
+	if got := resultsOf(t, h, channel, dave, "Gambit"); len(got) != 1 || !strings.Contains(text(got[0]), "1 move") || !strings.Contains(text(got[0]), "no hints") {
+		t.Errorf("dave's results in the channel: %d, %+v", len(got), got)
+	}
+
+	// Bob's view of the channel.
+	for _, id := range []storage.GameID{g.ID, gd.ID} {
+		if got := publicNaming(h, channel, bob, id); len(got) > 0 {
+			t.Errorf("bob sees %d messages of game %s, first:\n%s", len(got), id, text(readable(got[0])))
+		}
+	}
+	for _, m := range h.srv.Messages(channel) {
+		if m.VisibleToUser(bob) && m.ID != post.ID && len(m.Attachments) > 0 {
+			t.Errorf("bob sees a picture in message %s:\n%s", m.ID, text(readable(m)))
+		}
+	}
+}
+
+// render1 is how a result names n of unit in English.
+func render1(n int, unit string) string {
+	if n == 1 {
+		return "1 " + unit
+	}
+	return strconv.Itoa(n) + " " + unit + "s"
 }
