@@ -56,7 +56,9 @@ func dailyPost(t *testing.T, h *harness, channel, day string) discordtest.Messag
 // and has members answer the day's Adjacency position from the post: a
 // hint narrows the moves, a wrong move fails, the one winning move
 // solves with a streak of a day, a second answer is refused, giving up
-// shows the answer; /daily shows the solvers with their hints. The next
+// shows the answer; /daily shows the solvers with their hints. Each
+// answer stays private, and the channel sees each member's result once,
+// without the answer. The next
 // day brings the next post, and the old one's buttons are refused.
 func TestDailyBestMovePostedAndAnswered(t *testing.T) {
 	t.Parallel()
@@ -131,6 +133,16 @@ func TestDailyBestMovePostedAndAnswered(t *testing.T) {
 	a, err := h.store.DailyAttempt(h.ctx(), guild, day, storage.User(bob))
 	if err != nil || a.Status != storage.DailyFailed || a.Moves != 1 {
 		t.Errorf("bob's attempt %+v, %v; want failed after one move", a, err)
+	}
+	for _, want := range []struct{ user, says string }{
+		{carol, "solved today's puzzle (Adjacency) with 1 hint. 🔥 1 day in a row."},
+		{bob, "missed today's puzzle"},
+		{alice, "gave up today's puzzle (Adjacency) with no hints."},
+	} {
+		got := resultsOf(t, h, channel, want.user, want.says)
+		if len(got) != 1 || strings.Contains(text(got[0]), p.Answer) || len(got[0].Attachments) > 0 {
+			t.Errorf("the results of <@%s> in the channel: %d, %+v; want one, without the answer", want.user, len(got), got)
+		}
 	}
 
 	// The next day: the next post; yesterday's buttons are refused.
@@ -211,7 +223,7 @@ func TestDailyTilesPlayedAsOwnPuzzle(t *testing.T) {
 	if g.Start != p.Position || g.Settings.Daily != day || !g.Solo() {
 		t.Fatalf("the daily game %+v; want the day's start %s", g, p.Position)
 	}
-	if r := h.click(carol, m.ID, play); !r.Ephemeral() || r.ID == g.MessageID {
+	if r := h.click(carol, m.ID, play); !r.Ephemeral() || r.ID == g.MessageID || !hasControl(r, customid.Hint) {
 		t.Errorf("a second Play: %q; want her board shown again", r.Content)
 	} else {
 		g = h.waitGame(g.ID, "the board shown again", func(g *storage.Game) bool { return g.MessageID == r.ID })
@@ -507,10 +519,109 @@ func TestDailyAttemptIsPrivate(t *testing.T) {
 	}
 }
 
+// hasControl reports whether m offers a control matching p.
+func hasControl(m discordtest.Message, p customid.Pattern) bool {
+	_, ok := find(m, p, nil)
+	return ok
+}
+
 // render1 is how a result names n of unit in English.
 func render1(n int, unit string) string {
 	if n == 1 {
 		return "1 " + unit
 	}
 	return strconv.Itoa(n) + " " + unit + "s"
+}
+
+// TestDailyAttemptRacedRepostedAndGivenUp: two Play clicks at once open
+// one attempt, both answered privately; /games' Re-post shows its board
+// again to its member alone; Give up on it posts the result once. In a
+// server that did not add Gambit, where it can only answer interactions,
+// the board is as private and the result is a public follow-up of the
+// click that ended the attempt. Bob, in both channels, sees no board.
+func TestDailyAttemptRacedRepostedAndGivenUp(t *testing.T) {
+	t.Parallel()
+	h := start(t, withClock())
+	h.clock.Advance(12 * time.Hour) // 2026-11-23, the 8-puzzle's day
+	bob, carol := h.srv.AddUser("bob").ID, h.srv.AddUser("carol").ID
+	channel := h.srv.ChannelID()
+	_, m := h.command(carol, "daily")
+	play, ok := find(m, customid.DailyPlay, nil)
+	if !ok {
+		t.Fatalf("no Play on /daily: %+v", controls(m))
+	}
+	var clicks [2]*discordtest.Interaction
+	for i := range clicks {
+		ix, err := h.srv.ClickButton(carol, m.ID, play)
+		if err != nil {
+			t.Fatal(err)
+		}
+		clicks[i] = ix
+	}
+	for i, ix := range clicks {
+		if r, err := ix.Reply(h.ctx()); err != nil || !r.Ephemeral() {
+			t.Fatalf("Play %d answered %+v, %v; want an answer only carol sees", i+1, r, err)
+		}
+	}
+	open, err := h.store.ActiveGames(h.ctx(), storage.User(carol))
+	if err != nil || len(open) != 1 {
+		t.Fatalf("carol's open games after two Plays: %d, %v; want one", len(open), err)
+	}
+	g := open[0]
+	if a, err := h.store.DailyAttempt(h.ctx(), h.srv.GuildID(), "2026-11-23", storage.User(carol)); err != nil || a.GameID != g.ID {
+		t.Fatalf("carol's attempt %+v, %v; want game %s", a, err, g.ID)
+	}
+
+	_, list := h.command(carol, "games")
+	repost, ok := find(list, customid.Repost, map[string]string{"game": string(g.ID)})
+	if !ok {
+		t.Fatalf("/games offers no Re-post of the daily game: %+v", controls(list))
+	}
+	h.click(carol, list.ID, repost)
+	old := g.MessageID
+	g = h.waitGame(g.ID, "the board shown again", func(g *storage.Game) bool { return g.MessageID != old && g.MessageID != "" })
+	board := h.board(g.ID)
+	if !board.Ephemeral() || board.VisibleTo != carol {
+		t.Fatalf("Re-post showed the daily board ephemeral %v, to %q", board.Ephemeral(), board.VisibleTo)
+	}
+	resign, ok := find(board, customid.Resign, nil)
+	if !ok {
+		t.Fatalf("no Give up on the board: %+v", controls(board))
+	}
+	ask := h.click(carol, board.ID, resign)
+	confirm, ok := find(ask, customid.ResignConfirm, nil)
+	if !ok {
+		t.Fatalf("Give up asked %q", ask.Content)
+	}
+	h.click(carol, ask.ID, confirm)
+	h.waitGame(g.ID, "the end", func(g *storage.Game) bool { return g.Status.Ended() })
+	if got := resultsOf(t, h, channel, carol, "gave up"); len(got) != 1 || !strings.Contains(text(got[0]), "after 0 moves with no hints") {
+		t.Errorf("carol's results in the channel: %d, %+v", len(got), got)
+	}
+	if got := publicNaming(h, channel, bob, g.ID); len(got) > 0 {
+		t.Errorf("bob sees %d messages of carol's game, first:\n%s", len(got), text(readable(got[0])))
+	}
+
+	_, elsewhere, err := h.srv.AddForeignGuild("Elsewhere", carol, bob)
+	if err != nil {
+		t.Fatal(err)
+	}
+	m = h.commandIn(carol, elsewhere.ID, "daily")
+	play, _ = find(m, customid.DailyPlay, nil)
+	board = h.click(carol, m.ID, play)
+	ge := h.waitGame(h.latestGame(carol).ID, "the board", func(g *storage.Game) bool { return g.MessageID != "" })
+	if !board.Ephemeral() || board.VisibleTo != carol || board.ID != ge.MessageID {
+		t.Fatalf("Play where Gambit only answers showed %+v", board)
+	}
+	solve, _ := find(board, customid.Solve, nil)
+	if r := h.click(carol, board.ID, solve); r.ID != board.ID {
+		t.Fatalf("Solve answered %q", text(r))
+	}
+	if got := resultsOf(t, h, elsewhere.ID, carol, "Gambit"); len(got) != 1 || got[0].InteractionID == "" {
+		t.Errorf("carol's results where Gambit only answers: %d, %+v", len(got), got)
+	}
+	if got := publicNaming(h, elsewhere.ID, bob, ge.ID); len(got) > 0 {
+		t.Errorf("bob sees %d messages of carol's game elsewhere, first:\n%s", len(got), text(readable(got[0])))
+	}
+	noChannelRequests(t, h, elsewhere.ID)
 }
