@@ -535,7 +535,9 @@ func render1(n int, unit string) string {
 
 // TestDailyAttemptRacedRepostedAndGivenUp: two Play clicks at once open
 // one attempt, both answered privately; /games' Re-post shows its board
-// again to its member alone; Give up on it posts the result once. In a
+// again to its member alone; Give up on it, once every token showing the
+// board has expired, posts the result once, and the next click on the
+// board brings it up to its end. In a
 // server that did not add Gambit, where it can only answer interactions,
 // the board is as private and the result is a public follow-up of the
 // click that ended the attempt. Bob, in both channels, sees no board.
@@ -588,6 +590,7 @@ func TestDailyAttemptRacedRepostedAndGivenUp(t *testing.T) {
 	if !ok {
 		t.Fatalf("no Give up on the board: %+v", controls(board))
 	}
+	h.clock.Advance(20 * time.Minute) // every token showing the board has expired
 	ask := h.click(carol, board.ID, resign)
 	confirm, ok := find(ask, customid.ResignConfirm, nil)
 	if !ok {
@@ -595,6 +598,19 @@ func TestDailyAttemptRacedRepostedAndGivenUp(t *testing.T) {
 	}
 	h.click(carol, ask.ID, confirm)
 	h.waitGame(g.ID, "the end", func(g *storage.Game) bool { return g.Status.Ended() })
+	// Nothing could show the end on the board: the next click on it does.
+	tile, value, ok := moveControl(board, strings.SplitN(tileSolution(t, g)[0], "/", 2)[0])
+	if !ok {
+		t.Fatalf("no move on the board: %+v", controls(board))
+	}
+	if value != "" {
+		h.click(carol, board.ID, tile, value)
+	} else {
+		h.click(carol, board.ID, tile)
+	}
+	if now, _ := h.srv.Message(board.ID); hasControl(readable(now), customid.Move) || !hasControl(readable(now), customid.NewPuzzle) {
+		t.Errorf("a click on the board behind its end left it:\n%s", text(readable(now)))
+	}
 	if got := resultsOf(t, h, channel, carol, "gave up"); len(got) != 1 || !strings.Contains(text(got[0]), "after 0 moves with no hints") {
 		t.Errorf("carol's results in the channel: %d, %+v", len(got), got)
 	}
