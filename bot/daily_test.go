@@ -598,7 +598,11 @@ func TestDailyAttemptRacedRepostedAndGivenUp(t *testing.T) {
 	}
 	h.click(carol, ask.ID, confirm)
 	h.waitGame(g.ID, "the end", func(g *storage.Game) bool { return g.Status.Ended() })
-	// Nothing could show the end on the board: the next click on it does.
+	// The result is posted once the handler returned: nothing could show
+	// the end on the board, and the next click on it does.
+	if got := resultsOf(t, h, channel, carol, "gave up"); len(got) != 1 || !strings.Contains(text(got[0]), "after 0 moves with no hints") {
+		t.Errorf("carol's results in the channel: %d, %+v", len(got), got)
+	}
 	tile, value, ok := moveControl(board, strings.SplitN(tileSolution(t, g)[0], "/", 2)[0])
 	if !ok {
 		t.Fatalf("no move on the board: %+v", controls(board))
@@ -611,8 +615,10 @@ func TestDailyAttemptRacedRepostedAndGivenUp(t *testing.T) {
 	if now, _ := h.srv.Message(board.ID); hasControl(readable(now), customid.Move) || !hasControl(readable(now), customid.NewPuzzle) {
 		t.Errorf("a click on the board behind its end left it:\n%s", text(readable(now)))
 	}
-	if got := resultsOf(t, h, channel, carol, "gave up"); len(got) != 1 || !strings.Contains(text(got[0]), "after 0 moves with no hints") {
-		t.Errorf("carol's results in the channel: %d, %+v", len(got), got)
+	for _, m := range h.srv.Messages(channel) {
+		if m.VisibleTo == carol && strings.Contains(m.Content, "Sorry") {
+			t.Errorf("carol was told %q", m.Content)
+		}
 	}
 	if got := publicNaming(h, channel, bob, g.ID); len(got) > 0 {
 		t.Errorf("bob sees %d messages of carol's game, first:\n%s", len(got), text(readable(got[0])))

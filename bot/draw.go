@@ -2,6 +2,7 @@ package bot
 
 import (
 	"context"
+	"errors"
 	"fmt"
 
 	"github.com/gambitbot/gambit/bot/i18n"
@@ -43,13 +44,20 @@ func (b duelBoards) Update(ctx context.Context, ix *mux.Interaction, g *storage.
 	return b.boards.updateBoard(ctx, ix, g, b.boards.view(g, pos, nil, changes, notice))
 }
 
-// Edit shows g, just ended with changes, on its board (editBoard).
+// Edit shows g, just ended with changes, on its board (editBoard). A
+// board no valid token reaches (errUnreachable) is noted behind, and the
+// next click on it shows the end: the player, told the end already, is
+// not told of a failure.
 func (b duelBoards) Edit(ctx context.Context, g *storage.Game, changes []storage.RatingChange) error {
 	pos, err := position(g)
 	if err != nil {
 		return fmt.Errorf("bot: show game %s: %w", g.ID, err)
 	}
-	return b.boards.editBoard(ctx, g, b.boards.view(g, pos, nil, changes, ""), webhookToken{})
+	err = b.boards.editBoard(ctx, g, b.boards.view(g, pos, nil, changes, ""), webhookToken{})
+	if errors.Is(err, errUnreachable) {
+		return nil
+	}
+	return err
 }
 
 // Lang is the language of g's board (boardLang).
