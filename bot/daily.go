@@ -821,10 +821,14 @@ func queueResult(ctx context.Context, r dailyResult) {
 	}
 }
 
+// resultFlow posts the results of the daily puzzle's attempts in their
+// channels.
+type resultFlow struct{ *Bot }
+
 // postResults posts in the channel, once the handler has returned (and its
 // answer, or the error's, is out), the results of the daily attempts the
 // handler ended: a middleware (middleware.go).
-func (b *Bot) postResults(next mux.Handler) mux.Handler {
+func (b resultFlow) postResults(next mux.Handler) mux.Handler {
 	return func(ctx context.Context, ix *interaction) error {
 		q := &dailyResults{}
 		err := next(context.WithValue(ctx, resultsKey{}, q), ix)
@@ -832,7 +836,7 @@ func (b *Bot) postResults(next mux.Handler) mux.Handler {
 		list := q.list
 		q.mu.Unlock()
 		for _, r := range list {
-			if perr := b.solo.postResult(context.WithoutCancel(ctx), ix, r); perr != nil {
+			if perr := b.postResult(context.WithoutCancel(ctx), ix, r); perr != nil {
 				b.log.Warn("daily puzzle's result not posted", "guild", r.attempt.GuildID, "day", r.attempt.Day, "err", perr)
 			}
 		}
@@ -843,7 +847,7 @@ func (b *Bot) postResults(next mux.Handler) mux.Handler {
 // postResult posts r in the channel of ix, the interaction that ended the
 // attempt, in the channel's language: as a channel message, or where the
 // bot may not post there, as a public follow-up of ix.
-func (b soloFlow) postResult(ctx context.Context, ix *interaction, r dailyResult) error {
+func (b resultFlow) postResult(ctx context.Context, ix *interaction, r dailyResult) error {
 	a := r.attempt
 	streak := 0
 	if a.Status == storage.DailySolved {
