@@ -440,6 +440,9 @@ func (b soloFlow) settleLeftOver(ctx context.Context, a storage.DailyAttempt) (s
 		return a, nil
 	}
 	g, err := b.store.Game(ctx, a.GameID)
+	if errors.Is(err, storage.ErrNotFound) {
+		return a, nil // nothing to settle it by; Play says so
+	}
 	if err != nil {
 		return a, fmt.Errorf("bot: the daily game %s: %w", a.GameID, err)
 	}

@@ -535,8 +535,8 @@ func render1(n int, unit string) string {
 
 // TestDailyAttemptRacedRepostedAndGivenUp: two Play clicks at once open
 // one attempt, both answered privately; /games' Re-post shows its board
-// again to its member alone; Give up on it, once every token showing the
-// board has expired, posts the result once, and the next click on the
+// again to its member alone, and so does a typed move once every token
+// showing it has expired; Give up on it then posts the result once, and the next click on the
 // board brings it up to its end. In a
 // server that did not add Gambit, where it can only answer interactions,
 // the board is as private and the result is a public follow-up of the
@@ -590,6 +590,19 @@ func TestDailyAttemptRacedRepostedAndGivenUp(t *testing.T) {
 	if !ok {
 		t.Fatalf("no Give up on the board: %+v", controls(board))
 	}
+	// A typed move once every token showing the board has expired shows
+	// the board again, to carol alone.
+	h.clock.Advance(20 * time.Minute)
+	first, _, _ := strings.Cut(tileSolution(t, g)[0], "/")
+	if _, r := h.command(carol, "move", opt("cell", first)); !r.Ephemeral() || !strings.Contains(r.Content, "You played") {
+		t.Fatalf("/move answered %q", r.Content)
+	}
+	old = g.MessageID
+	g = h.waitGame(g.ID, "the board shown again", func(g *storage.Game) bool { return g.MessageID != old && len(g.Moves) == 1 })
+	if board = h.board(g.ID); !board.Ephemeral() || board.VisibleTo != carol {
+		t.Fatalf("after /move the daily board is ephemeral %v, to %q", board.Ephemeral(), board.VisibleTo)
+	}
+	resign, _ = find(board, customid.Resign, nil)
 	h.clock.Advance(20 * time.Minute) // every token showing the board has expired
 	ask := h.click(carol, board.ID, resign)
 	confirm, ok := find(ask, customid.ResignConfirm, nil)
@@ -600,7 +613,7 @@ func TestDailyAttemptRacedRepostedAndGivenUp(t *testing.T) {
 	h.waitGame(g.ID, "the end", func(g *storage.Game) bool { return g.Status.Ended() })
 	// The result is posted once the handler returned: nothing could show
 	// the end on the board, and the next click on it does.
-	if got := resultsOf(t, h, channel, carol, "gave up"); len(got) != 1 || !strings.Contains(text(got[0]), "after 0 moves with no hints") {
+	if got := resultsOf(t, h, channel, carol, "gave up"); len(got) != 1 || !strings.Contains(text(got[0]), "after 1 move with no hints") {
 		t.Errorf("carol's results in the channel: %d, %+v", len(got), got)
 	}
 	tile, value, ok := moveControl(board, strings.SplitN(tileSolution(t, g)[0], "/", 2)[0])

@@ -262,9 +262,10 @@ func (b moveFlow) playHuman(ctx context.Context, ix *interaction, g *storage.Gam
 		return err
 	}
 	if err := b.boards.editBoard(ctx, g, msg, webhookToken{}); err != nil {
-		if ix.InteractionOnly() {
-			// No valid token shows the board (reach.go): this interaction
-			// shows it again, as a follow-up that becomes the board.
+		if ix.InteractionOnly() || errors.Is(err, errUnreachable) {
+			// No valid token shows the board (reach.go; a private board
+			// anywhere): this interaction shows it again, as a follow-up
+			// that becomes the board.
 			return b.boards.showNewBoard(ctx, ix, g, msg)
 		}
 		b.log.Warn("typed move played but its board not updated", "game", g.ID, "err", err)
