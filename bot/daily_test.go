@@ -586,10 +586,6 @@ func TestDailyAttemptRacedRepostedAndGivenUp(t *testing.T) {
 	if !board.Ephemeral() || board.VisibleTo != carol {
 		t.Fatalf("Re-post showed the daily board ephemeral %v, to %q", board.Ephemeral(), board.VisibleTo)
 	}
-	resign, ok := find(board, customid.Resign, nil)
-	if !ok {
-		t.Fatalf("no Give up on the board: %+v", controls(board))
-	}
 	// A typed move once every token showing the board has expired shows
 	// the board again, to carol alone.
 	h.clock.Advance(20 * time.Minute)
@@ -602,7 +598,10 @@ func TestDailyAttemptRacedRepostedAndGivenUp(t *testing.T) {
 	if board = h.board(g.ID); !board.Ephemeral() || board.VisibleTo != carol {
 		t.Fatalf("after /move the daily board is ephemeral %v, to %q", board.Ephemeral(), board.VisibleTo)
 	}
-	resign, _ = find(board, customid.Resign, nil)
+	resign, ok := find(board, customid.Resign, nil)
+	if !ok {
+		t.Fatalf("no Give up on the board: %+v", controls(board))
+	}
 	h.clock.Advance(20 * time.Minute) // every token showing the board has expired
 	ask := h.click(carol, board.ID, resign)
 	confirm, ok := find(ask, customid.ResignConfirm, nil)
