@@ -659,3 +659,37 @@ func TestDailyAttemptRacedRepostedAndGivenUp(t *testing.T) {
 	}
 	noChannelRequests(t, h, elsewhere.ID)
 }
+
+// TestDailyAttemptSettledAfterALostEnd: a daily game ends (Gambit's
+// Solve) but its attempt's end is lost — a crash between the two, played
+// here by ending the game in the store alone; nothing is posted then.
+// The member's next /daily settles the attempt from the game, says how
+// it ended, and posts its result once.
+func TestDailyAttemptSettledAfterALostEnd(t *testing.T) {
+	t.Parallel()
+	h := start(t, withClock())
+	h.clock.Advance(12 * time.Hour) // 2026-11-23, the 8-puzzle's day
+	carol := h.srv.AddUser("carol").ID
+	_, m := h.command(carol, "daily")
+	play, _ := find(m, customid.DailyPlay, nil)
+	board := h.click(carol, m.ID, play)
+	g := h.waitGame(h.latestGame(carol).ID, "the board", func(g *storage.Game) bool { return g.MessageID == board.ID })
+	g.Status = storage.StatusAbandoned
+	if _, err := h.store.FinishGame(h.ctx(), g, storage.Result{Winner: storage.Nobody, Outcome: storage.SolvedByGambit}); err != nil {
+		t.Fatal(err)
+	}
+	if a, err := h.store.DailyAttempt(h.ctx(), h.srv.GuildID(), "2026-11-23", storage.User(carol)); err != nil || a.Status != storage.DailyPlaying {
+		t.Fatalf("carol's attempt after the lost end: %+v, %v; want still playing", a, err)
+	}
+	_, m = h.command(carol, "daily")
+	if s := text(m); !strings.Contains(s, "You gave up today's puzzle") || hasControl(m, customid.DailyPlay) {
+		t.Errorf("/daily after the lost end:\n%s", s)
+	}
+	if got := resultsOf(t, h, h.srv.ChannelID(), carol, "let Gambit finish"); len(got) != 1 {
+		t.Errorf("carol's results: %d, %+v; want one", len(got), got)
+	}
+	h.command(carol, "daily")
+	if got := resultsOf(t, h, h.srv.ChannelID(), carol, "let Gambit finish"); len(got) != 1 {
+		t.Errorf("carol's results after another /daily: %d; want one", len(got))
+	}
+}
