@@ -213,7 +213,9 @@ func (b *Bot) keepClaim(ctx context.Context, key, owner, what string, attrs ...a
 // never went out — get their board posted, if they were created before
 // started (a game created since is being shown by its handler). Games
 // awaiting the AI are left to their resumed search, which posts a missing
-// board with its move. Only the games of the guilds of shards are
+// board with its move. A private board (privateBoard) is left alone: only
+// its member's clicks reach it, and a channel must never see it. Only the
+// games of the guilds of shards are
 // refreshed (the store selects them): those of this process's shards at
 // start, of a shard taken over from a dead process later (see
 // shardKeeper).
@@ -221,7 +223,7 @@ func (b aiFlow) refreshBoards(ctx context.Context, started time.Time, shards sto
 	since := started.Add(-b.cfg.RefreshWindow)
 	games, err := b.store.OpenGames(ctx, shards, func(g *storage.Game) bool {
 		lost := g.MessageID == "" && g.CreatedAt.Before(started)
-		return (lost || g.MessageID != "" && g.UpdatedAt.After(since)) && !g.AwaitingAI()
+		return (lost || g.MessageID != "" && g.UpdatedAt.After(since)) && !g.AwaitingAI() && !privateBoard(g)
 	})
 	if err = b.listed("refresh recent boards", err); err != nil {
 		b.log.Error("refresh recent boards", "err", err)

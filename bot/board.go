@@ -71,22 +71,39 @@ func (t webhookToken) edits(g *storage.Game, now time.Time) bool {
 	return t.token != "" && t.board && t.message == g.MessageID && now.Sub(t.at) < tokenLifetime
 }
 
-// errUnreachable says a board is in a channel the bot reaches only through
-// interactions (reach.go) and no valid token shows it: it cannot be
-// edited or posted now.
-var errUnreachable = errors.New("the board is reachable only through an interaction, and none is valid")
+// errUnreachable says a board is reachable only through interactions
+// (reach.go) — in a channel the bot reaches so, or a member's private
+// board (privateBoard) — and no valid token shows it: it cannot be
+// edited or posted now (play.ErrUnreachable, which the flows check).
+var errUnreachable = play.ErrUnreachable
+
+// privateBoard reports whether g's board is shown to its player alone, as
+// an ephemeral message: an attempt at the daily puzzle, whose board the
+// others in the channel, who meet the same puzzle, must not see. Such a
+// board is reached only through interactions, like every board in a
+// channel the bot reaches so (reach.go): it is never posted in the
+// channel, and a change no token can show waits for the next click
+// (catchUp).
+func privateBoard(g *storage.Game) bool { return g.Settings.Daily != "" }
+
+// interactionOnly reports whether g's board can be reached only through
+// interactions: a private board, or any board in a channel the bot
+// reaches only so.
+func (b boardFlow) interactionOnly(g *storage.Game) bool {
+	return privateBoard(g) || b.reach.isPrivate(g.ChannelID)
+}
 
 // editBoard shows msg on a game's board message: through the interaction
 // webhook while a token showing it is valid (tok, or in a channel reached
 // only through interactions the latest one the bot remembers), through the channel message endpoint otherwise, and as a
 // new message (whose ID is saved) if the board was deleted or its ID is
-// unknown. In a channel the bot reaches only through interactions it
-// returns errUnreachable instead of trying the channel. The caller holds
+// unknown. A board reached only through interactions (interactionOnly)
+// gets errUnreachable instead of the channel's endpoints. The caller holds
 // the game's lock, which ctx carries (gameLocks.hold) to turn it to
 // sending before the first call; g is current.
 func (b boardFlow) editBoard(ctx context.Context, g *storage.Game, msg render.Message, tok webhookToken) error {
 	tokens := []webhookToken{tok}
-	if b.reach.isPrivate(g.ChannelID) {
+	if b.interactionOnly(g) {
 		tokens = append(tokens, b.reach.token(g.ID))
 	}
 	for _, t := range tokens {
@@ -99,7 +116,7 @@ func (b boardFlow) editBoard(ctx context.Context, g *storage.Game, msg render.Me
 		}
 		b.log.Warn("edit board through the interaction failed; trying another way", "game", g.ID, "err", err)
 	}
-	if b.reach.isPrivate(g.ChannelID) {
+	if b.interactionOnly(g) {
 		b.reach.leftBehind(g.ID)
 		return fmt.Errorf("bot: edit board of game %s: %w", g.ID, errUnreachable)
 	}
@@ -175,10 +192,12 @@ func (b boardFlow) saveBoardID(ctx context.Context, g *storage.Game, messageID s
 // and "try again" — and the ID is recovered later: from the next click on
 // the board, from an edit through the interaction's token, or at the next
 // start, which posts every open game without a board again. The
-// interaction records the token that edits the board (showsBoard).
+// interaction records the token that edits the board (showsBoard). A
+// private board (privateBoard) is shown ephemeral, and only so.
 func (b boardFlow) showNewBoard(ctx context.Context, ix *interaction, g *storage.Game, msg render.Message) error {
+	ephemeral := privateBoard(g)
 	if ix.IsAnswered() {
-		m, err := ix.Followup(msg, false)
+		m, err := ix.Followup(msg, ephemeral)
 		if err != nil {
 			return err
 		}
@@ -189,12 +208,13 @@ func (b boardFlow) showNewBoard(ctx context.Context, ix *interaction, g *storage
 		b.showsBoard(ctx, ix, g.ID, webhookToken{token: ix.Token, at: ix.At, board: true, followup: true, message: m.ID})
 		return nil
 	}
-	if err := ix.Reply(msg, false); err != nil {
+	if err := ix.Reply(msg, ephemeral); err != nil {
 		// The member saw nothing (the interaction expired, or Discord
 		// failed), but the game exists: its board goes into the channel,
-		// where the bot may post; elsewhere the next start cannot post it
-		// either, and the member sees the game in /games.
-		if ix.InteractionOnly() {
+		// where the bot may post; elsewhere, and for a private board, the
+		// next start cannot post it either, and the member sees the game
+		// in /games.
+		if ix.InteractionOnly() || ephemeral {
 			return err
 		}
 		if perr := b.postBoard(ctx, g, msg); perr != nil {
@@ -228,11 +248,15 @@ func onBoard(ix *interaction, g *storage.Game) bool {
 
 // adoptBoard records the message of a click as g's board when g has none:
 // the board was shown but its ID was never saved (see showNewBoard). Only
-// a message in g's channel is adopted: a click from elsewhere came with a
-// custom ID forged to name g. The caller holds the game's lock; on error g
-// is unchanged.
+// a message in g's channel is adopted, ephemeral for a private board and
+// public for any other (an ephemeral message there is a cell picker): a
+// click from elsewhere came with a custom ID forged to name g. The caller
+// holds the game's lock; on error g is unchanged.
 func (b boardFlow) adoptBoard(ctx context.Context, ix *interaction, g *storage.Game) error {
-	if g.MessageID != "" || !g.Status.Open() || ix.Message == nil || ix.Message.Flags&discordgo.MessageFlagsEphemeral != 0 || ix.ChannelID != g.ChannelID {
+	if g.MessageID != "" || !g.Status.Open() || ix.Message == nil || ix.ChannelID != g.ChannelID {
+		return nil
+	}
+	if ephemeral := ix.Message.Flags&discordgo.MessageFlagsEphemeral != 0; ephemeral != privateBoard(g) {
 		return nil
 	}
 	if err := b.saveBoardID(ctx, g, ix.Message.ID); err != nil {

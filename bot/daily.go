@@ -13,6 +13,7 @@ import (
 
 	"github.com/bwmarrin/discordgo"
 
+	"github.com/gambitbot/gambit/bot/egress"
 	"github.com/gambitbot/gambit/bot/i18n"
 	"github.com/gambitbot/gambit/bot/mux"
 	"github.com/gambitbot/gambit/bot/play"
@@ -35,6 +36,18 @@ import (
 // (Settings.Daily marks it), whose end settles the attempt (dailyRecorder);
 // a "find the best move" puzzle is answered in one click on the post. The
 // store keeps the attempts: hints, solves, streaks, the day's solvers.
+//
+// Everyone in the server meets the same puzzle, so an attempt is private:
+// its board is an ephemeral message only the member sees (privateBoard in
+// board.go), shown again by Play, /daily's Continue or /games' Re-post,
+// and never posted in the channel. What the channel sees is the result,
+// once, when the attempt ends: the member, the outcome, the moves and
+// hints, the streak (postResults). Its once comes from the store: an
+// ended attempt never changes (storage.DailyStore.UpdateDailyAttempt), so
+// of all the processes and clicks that try, one ends it, and only that
+// one posts its result. A crash between ending the attempt and posting
+// loses the result's post, never the attempt: at most once, as a second
+// public message is worse than none.
 
 // DailyPostTime is when, after midnight UTC, the daily puzzle is posted:
 // at the first tick of the timers from then on.
@@ -136,9 +149,10 @@ func moveNames(pos engine.Position) []string {
 }
 
 // dailyMessage renders guild's puzzle of day with its controls, and
-// under it lines (a member's streak, the solvers). The controls are
-// left out where the member has ended their attempt (ended).
-func dailyMessage(l *i18n.Localizer, guild, day string, p daily.Puzzle, ended bool, lines []string) (render.Message, error) {
+// under it lines (a member's streak, the solvers). The controls follow
+// the member's attempt, in status ("" before they began it): none once
+// it ended, Continue while their own board of it is open.
+func dailyMessage(l *i18n.Localizer, guild, day string, p daily.Puzzle, status storage.DailyStatus, lines []string) (render.Message, error) {
 	gm, pos, err := puzzlePosition(p)
 	if err != nil {
 		return render.Message{}, err
@@ -146,7 +160,11 @@ func dailyMessage(l *i18n.Localizer, guild, day string, p daily.Puzzle, ended bo
 	title := l.T("daily.title", "Day", day, "Game", render.Title(l, storage.Kind(gm.Name)))
 	text := append([]string{puzzleTask(l, gm, pos, p)}, lines...)
 	var rows []discordgo.MessageComponent
-	if !ended {
+	switch {
+	case status.Ended():
+	case status == storage.DailyPlaying && !p.BestMove():
+		rows = render.DailyContinue(l, guild, day)
+	default:
 		rows = render.DailyControls(l, gm, pos, guild, day, p.BestMove())
 	}
 	return render.Puzzle(l, storage.Kind(gm.Name), pos, "daily-"+day, title, text, rows), nil
@@ -221,7 +239,7 @@ func (b timerFlow) postDaily(ctx context.Context, guild, channel, day string) er
 	if err != nil {
 		return err
 	}
-	msg, err := dailyMessage(b.locales.of(guild, channel), guild, day, p, false, nil)
+	msg, err := dailyMessage(b.locales.of(guild, channel), guild, day, p, "", nil)
 	if err != nil {
 		return err
 	}
@@ -233,7 +251,8 @@ func (b timerFlow) postDaily(ctx context.Context, guild, channel, day string) er
 }
 
 // cmdDaily handles /daily: today's puzzle with the controls left to the
-// member, their streak and today's solvers, privately.
+// member (Continue while their board of it is open), their streak and
+// today's solvers, privately.
 func (b soloFlow) cmdDaily(ctx context.Context, ix *command) error {
 	if ix.GuildID == "" {
 		return mux.Err("daily.server_only")
@@ -248,6 +267,9 @@ func (b soloFlow) cmdDaily(ctx context.Context, ix *command) error {
 	if err != nil && !errors.Is(err, storage.ErrNotFound) {
 		return fmt.Errorf("bot: /daily: %w", err)
 	}
+	if a, err = b.settleLeftOver(ctx, a); err != nil {
+		return err
+	}
 	l := ix.Lang()
 	streak, err := b.streak(ctx, ix.GuildID, me.ID, day)
 	if err != nil {
@@ -261,7 +283,7 @@ func (b soloFlow) cmdDaily(ctx context.Context, ix *command) error {
 	if err != nil {
 		return err
 	}
-	msg, err := dailyMessage(l, ix.GuildID, day, p, a.Status.Ended(), append(lines, board...))
+	msg, err := dailyMessage(l, ix.GuildID, day, p, a.Status, append(lines, board...))
 	if err != nil {
 		return err
 	}
@@ -330,7 +352,9 @@ func (b soloFlow) todaysClick(ctx context.Context, ix *component) (guild, day st
 }
 
 // clickDailyPlay starts the member's attempt at a sliding-tile or
-// N-Queens daily puzzle: their own solo game from the puzzle's start.
+// N-Queens daily puzzle: their own solo game from the puzzle's start,
+// whose board only they see. Once begun, Play (and /daily's Continue)
+// shows that board again (continueDaily).
 func (b soloFlow) clickDailyPlay(ctx context.Context, ix *component) error {
 	guild, day, err := b.checkToday(ix)
 	if err != nil {
@@ -341,7 +365,7 @@ func (b soloFlow) clickDailyPlay(ctx context.Context, ix *component) error {
 	case err == nil && a.Status.Ended():
 		return mux.Err("daily.you_" + string(a.Status))
 	case err == nil && a.GameID != "":
-		return mux.Err("daily.playing", "ID", a.GameID)
+		return b.continueDaily(ctx, ix, a)
 	case err != nil && !errors.Is(err, storage.ErrNotFound):
 		return fmt.Errorf("bot: start the daily puzzle: %w", err)
 	}
@@ -356,11 +380,9 @@ func (b soloFlow) clickDailyPlay(ctx context.Context, ix *component) error {
 	if p.BestMove() {
 		return mux.Err("daily.stale")
 	}
-	if err := checkChannelPermissions(ix.Interaction); err != nil {
-		return err
-	}
 	// The attempt takes the game before its board is shown: of two Play
-	// clicks at once, the second's game is cancelled unseen.
+	// clicks at once, the second's game is cancelled unseen. The board
+	// is ephemeral, so the bot needs no permission in the channel.
 	return b.startSolo(ctx, ix.Interaction, gm, pos, day, func(g *storage.Game) error {
 		a, err := b.store.UpdateDailyAttempt(ctx, guild, day, me, func(a *storage.DailyAttempt) error {
 			if a.GameID == "" {
@@ -381,8 +403,69 @@ func (b soloFlow) clickDailyPlay(ctx context.Context, ix *component) error {
 		case err != nil:
 			return fmt.Errorf("bot: record the daily puzzle's game %s: %w", g.ID, err)
 		}
-		return mux.Err("daily.playing", "ID", a.GameID)
+		return mux.Err("daily.playing")
 	})
+}
+
+// continueDaily shows the member the board of their attempt a again, as
+// a new ephemeral message that becomes the board: the old one may be
+// gone (dismissed, its token expired, the bot restarted). An attempt whose
+// game ended without settling it (a crash between the two) is settled
+// now, and the member told how it ended.
+func (b soloFlow) continueDaily(ctx context.Context, ix *component, a storage.DailyAttempt) error {
+	return b.onGame(ctx, ix.Interaction, string(a.GameID), func(ctx context.Context, g *storage.Game) error {
+		if g.Status == storage.StatusActive {
+			msg, err := b.boards.gameMessage(g, "")
+			if err != nil {
+				return err
+			}
+			return b.boards.showNewBoard(ctx, ix.Interaction, g, msg)
+		}
+		settled, err := b.settle(ctx, g)
+		if errors.Is(err, storage.ErrGameOver) {
+			return b.alreadyPlayed(ctx, a.GuildID, a.Day, a.Player.ID)
+		}
+		if err != nil {
+			return err
+		}
+		return mux.Err("daily.you_" + string(settled.Status))
+	})
+}
+
+// settleLeftOver settles a, read from the store, if its game ended
+// without settling it (a crash between the two), and returns the
+// attempt as it now stands.
+func (b soloFlow) settleLeftOver(ctx context.Context, a storage.DailyAttempt) (storage.DailyAttempt, error) {
+	if a.Status != storage.DailyPlaying || a.GameID == "" {
+		return a, nil
+	}
+	g, err := b.store.Game(ctx, a.GameID)
+	if errors.Is(err, storage.ErrNotFound) {
+		return a, nil // nothing to settle it by; Play says so
+	}
+	if err != nil {
+		return a, fmt.Errorf("bot: the daily game %s: %w", a.GameID, err)
+	}
+	if g.Status.Open() {
+		return a, nil
+	}
+	settled, err := b.settle(ctx, g)
+	switch {
+	case errors.Is(err, storage.ErrGameOver):
+		return b.store.DailyAttempt(ctx, a.GuildID, a.Day, a.Player.ID)
+	case err != nil:
+		return a, err
+	}
+	return settled, nil
+}
+
+// settle ends the attempt whose game g ended, as its record says.
+func (b soloFlow) settle(ctx context.Context, g *storage.Game) (storage.DailyAttempt, error) {
+	res := storage.Result{Winner: storage.Nobody, Outcome: storage.GaveUp, MovesUsed: len(g.Moves)}
+	if g.Result != nil {
+		res = *g.Result
+	}
+	return settleDaily(ctx, b.store, g, res)
 }
 
 // clickDailyMove takes the member's one answer to a daily best-move
@@ -412,6 +495,7 @@ func (b soloFlow) clickDailyMove(ctx context.Context, ix *component) error {
 	if err != nil {
 		return fmt.Errorf("bot: answer the daily puzzle: %w", err)
 	}
+	queueResult(ctx, dailyResult{attempt: a, game: storage.Kind(gm.Name), bestMove: true})
 	return b.answered(ctx, ix.Interaction, gm, pos, p, cell, &a)
 }
 
@@ -512,6 +596,7 @@ func (b soloFlow) clickDailyGiveUp(ctx context.Context, ix *component) error {
 	if err != nil {
 		return fmt.Errorf("bot: give up the daily puzzle: %w", err)
 	}
+	queueResult(ctx, dailyResult{attempt: a, game: storage.Kind(gm.Name), bestMove: true})
 	return b.answered(ctx, ix.Interaction, gm, pos, p, "", &a)
 }
 
@@ -662,7 +747,8 @@ func (b soloFlow) countDailyHint(ctx context.Context, g *storage.Game) {
 
 // dailyRecorder is the store as the flows see it: the end of a daily
 // puzzle's solo game — solved by a move, given up, or solved by Gambit —
-// settles the member's attempt, whichever flow ended it.
+// settles the member's attempt, whichever flow ended it, and queues its
+// result for the channel (settleDaily).
 type dailyRecorder struct {
 	storage.Store
 	log *slog.Logger
@@ -670,21 +756,119 @@ type dailyRecorder struct {
 
 // FinishGame implements storage.Store: the game's end, then its daily
 // attempt's. A failure of the second is logged: the game is over either
-// way.
+// way, and the next /daily or Play settles the attempt (settleLeftOver).
 func (s dailyRecorder) FinishGame(ctx context.Context, g *storage.Game, res storage.Result) ([]storage.RatingChange, error) {
 	changes, err := s.Store.FinishGame(ctx, g, res)
 	if err != nil || g.Settings.Daily == "" || !g.Solo() {
 		return changes, err
 	}
-	_, derr := s.UpdateDailyAttempt(ctx, g.GuildID, g.Settings.Daily, g.Players[0], func(a *storage.DailyAttempt) error {
+	if _, derr := settleDaily(ctx, s.Store, g, res); derr != nil && !errors.Is(derr, storage.ErrGameOver) && !errors.Is(derr, errNotTheAttempt) {
+		s.log.Warn("daily puzzle's end not recorded", "game", g.ID, "err", derr)
+	}
+	return changes, nil
+}
+
+// errNotTheAttempt says a daily puzzle's game is not the one its
+// member's attempt took: a second Play's, left by a crash before it was
+// cancelled. Its end settles nothing.
+var errNotTheAttempt = errors.New("the game is not the attempt's")
+
+// settleDaily ends the attempt whose game g, a daily puzzle's, ended with
+// res: solved, or given up (Give up, Gambit's Solve). The one call that
+// ends it queues its result for the channel (queueResult); any other
+// gets storage.ErrGameOver.
+func settleDaily(ctx context.Context, store storage.Store, g *storage.Game, res storage.Result) (storage.DailyAttempt, error) {
+	a, err := store.UpdateDailyAttempt(ctx, g.GuildID, g.Settings.Daily, g.Players[0], func(a *storage.DailyAttempt) error {
+		if a.GameID != "" && a.GameID != g.ID {
+			return errNotTheAttempt
+		}
 		a.GameID, a.Moves, a.Status = g.ID, res.MovesUsed, storage.DailyGaveUp
 		if g.Solved() {
 			a.Status = storage.DailySolved
 		}
 		return nil
 	})
-	if derr != nil {
-		s.log.Warn("daily puzzle's end not recorded", "game", g.ID, "err", derr)
+	if err != nil {
+		return a, fmt.Errorf("bot: settle the daily attempt of game %s: %w", g.ID, err)
 	}
-	return changes, nil
+	queueResult(ctx, dailyResult{attempt: a, game: g.Kind, byGambit: res.Outcome == storage.SolvedByGambit})
+	return a, nil
+}
+
+// dailyResult is an ended attempt whose result the channel is to see.
+type dailyResult struct {
+	attempt  storage.DailyAttempt
+	game     storage.Kind // the puzzle's game
+	byGambit bool         // given up to Gambit's Solve
+	bestMove bool         // answered in one click: its move is not counted
+}
+
+// dailyResults are the results the handler of one interaction queued.
+type dailyResults struct {
+	mu   sync.Mutex
+	list []dailyResult
+}
+
+// resultsKey is the context key of an interaction's dailyResults.
+type resultsKey struct{}
+
+// queueResult queues r for the channel of the interaction whose handler
+// ctx belongs to (postResults). Outside an interaction nothing is posted:
+// a daily game ends only by its member's clicks, or with the server or
+// the member gone, where there is nobody to tell.
+func queueResult(ctx context.Context, r dailyResult) {
+	if q, ok := ctx.Value(resultsKey{}).(*dailyResults); ok {
+		q.mu.Lock()
+		defer q.mu.Unlock()
+		q.list = append(q.list, r)
+	}
+}
+
+// resultFlow posts the results of the daily puzzle's attempts in their
+// channels.
+type resultFlow struct{ *Bot }
+
+// postResults posts in the channel, once the handler has returned (and its
+// answer, or the error's, is out), the results of the daily attempts the
+// handler ended: a middleware (middleware.go).
+func (b resultFlow) postResults(next mux.Handler) mux.Handler {
+	return func(ctx context.Context, ix *interaction) error {
+		q := &dailyResults{}
+		err := next(context.WithValue(ctx, resultsKey{}, q), ix)
+		q.mu.Lock()
+		list := q.list
+		q.mu.Unlock()
+		for _, r := range list {
+			if perr := b.postResult(context.WithoutCancel(ctx), ix, r); perr != nil {
+				b.log.Warn("daily puzzle's result not posted", "guild", r.attempt.GuildID, "day", r.attempt.Day, "err", perr)
+			}
+		}
+		return err
+	}
+}
+
+// postResult posts r in the channel of ix, the interaction that ended the
+// attempt, in the channel's language: as a channel message, or where the
+// bot may not post there, as a public follow-up of ix.
+func (b resultFlow) postResult(ctx context.Context, ix *interaction, r dailyResult) error {
+	a := r.attempt
+	streak := 0
+	if a.Status == storage.DailySolved {
+		var err error
+		if streak, err = b.streak(ctx, a.GuildID, a.Player.ID, a.Day); err != nil {
+			return err
+		}
+	}
+	msg := render.DailyResultMessage(b.locales.of(a.GuildID, ix.ChannelID), render.DailyResult{
+		Player: a.Player, Game: r.game, Status: a.Status, ByGambit: r.byGambit, BestMove: r.bestMove,
+		Moves: a.Moves, Hints: a.Hints, Streak: streak,
+	})
+	if !ix.InteractionOnly() {
+		_, err := b.egress.SendChannelMessage(ix.ChannelID, msg)
+		if code := egress.Code(err); err == nil || code != discordgo.ErrCodeMissingAccess && code != discordgo.ErrCodeMissingPermissions {
+			return err
+		}
+	}
+	_, err := ix.Followup(msg, false)
+	return err
 }

@@ -56,7 +56,9 @@ func dailyPost(t *testing.T, h *harness, channel, day string) discordtest.Messag
 // and has members answer the day's Adjacency position from the post: a
 // hint narrows the moves, a wrong move fails, the one winning move
 // solves with a streak of a day, a second answer is refused, giving up
-// shows the answer; /daily shows the solvers with their hints. The next
+// shows the answer; /daily shows the solvers with their hints. Each
+// answer stays private, and the channel sees each member's result once,
+// without the answer. The next
 // day brings the next post, and the old one's buttons are refused.
 func TestDailyBestMovePostedAndAnswered(t *testing.T) {
 	t.Parallel()
@@ -132,6 +134,16 @@ func TestDailyBestMovePostedAndAnswered(t *testing.T) {
 	if err != nil || a.Status != storage.DailyFailed || a.Moves != 1 {
 		t.Errorf("bob's attempt %+v, %v; want failed after one move", a, err)
 	}
+	for _, want := range []struct{ user, says string }{
+		{carol, "solved today's puzzle (Adjacency) with 1 hint. 🔥 1 day in a row."},
+		{bob, "missed today's puzzle"},
+		{alice, "gave up today's puzzle (Adjacency) with no hints."},
+	} {
+		got := resultsOf(t, h, channel, want.user, want.says)
+		if len(got) != 1 || strings.Contains(text(got[0]), p.Answer) || len(got[0].Attachments) > 0 {
+			t.Errorf("the results of <@%s> in the channel: %d, %+v; want one, without the answer", want.user, len(got), got)
+		}
+	}
 
 	// The next day: the next post; yesterday's buttons are refused.
 	h.clock.Advance(12 * time.Hour)
@@ -187,8 +199,8 @@ func practiceHintAndGiveUp(t *testing.T, h *harness, user string, practice disco
 }
 
 // TestDailyTilesPlayedAsOwnPuzzle plays a sliding-tile daily puzzle from
-// /daily: Play starts the member's own board from the day's start, its
-// hint is recorded, the solve settles the attempt (the board, the streak
+// /daily: Play starts the member's own board from the day's start (a
+// second Play shows it again), its hint is recorded, the solve settles the attempt (the board, the streak
 // and the solvers say so) and the solved board offers New puzzle, a
 // practice puzzle that counts for nothing.
 func TestDailyTilesPlayedAsOwnPuzzle(t *testing.T) {
@@ -211,8 +223,10 @@ func TestDailyTilesPlayedAsOwnPuzzle(t *testing.T) {
 	if g.Start != p.Position || g.Settings.Daily != day || !g.Solo() {
 		t.Fatalf("the daily game %+v; want the day's start %s", g, p.Position)
 	}
-	if r := h.click(carol, m.ID, play); !strings.Contains(r.Content, "playing today's puzzle already") {
-		t.Errorf("a second Play: %q", r.Content)
+	if r := h.click(carol, m.ID, play); !r.Ephemeral() || r.ID == g.MessageID || !hasControl(r, customid.Hint) {
+		t.Errorf("a second Play: %q; want her board shown again", r.Content)
+	} else {
+		g = h.waitGame(g.ID, "the board shown again", func(g *storage.Game) bool { return g.MessageID == r.ID })
 	}
 	board := h.board(g.ID)
 	hint, _ := find(board, customid.Hint, nil)
@@ -221,7 +235,7 @@ func TestDailyTilesPlayedAsOwnPuzzle(t *testing.T) {
 	}
 	for _, s := range tileSolution(t, g) {
 		dir, _, _ := strings.Cut(s, "/")
-		if r := h.move(carol, g.ID, dir); r.Ephemeral() {
+		if r := h.move(carol, g.ID, dir); r.ID != g.MessageID {
 			t.Fatalf("move %s: %q", dir, r.Content)
 		}
 	}
@@ -358,4 +372,324 @@ func TestForgedPracticeClicksShowNoDaily(t *testing.T) {
 	forge("2026-11-22")
 	h.clock.Advance(12 * time.Hour) // 2026-11-23: the 8-puzzle's day, before Connect Four's
 	forge("2026-11-24")
+}
+
+// publicNaming returns the messages of channel that user can see and
+// that name game id: a board of it (a control whose custom ID carries
+// the ID) or its ID in the text.
+func publicNaming(h *harness, channel, user string, id storage.GameID) []discordtest.Message {
+	var out []discordtest.Message
+	for _, m := range h.srv.Messages(channel) {
+		if !m.VisibleToUser(user) {
+			continue
+		}
+		named := strings.Contains(text(readable(m)), string(id))
+		for _, c := range components(m) {
+			named = named || strings.Contains(c.CustomID, "/"+string(id)+"/") || strings.HasSuffix(c.CustomID, "/"+string(id))
+		}
+		if named {
+			out = append(out, m)
+		}
+	}
+	return out
+}
+
+// resultsOf waits until the channel shows a result of user's attempt
+// that contains want, and returns every public message naming user.
+func resultsOf(t *testing.T, h *harness, channel, user, want string) []discordtest.Message {
+	t.Helper()
+	if _, err := h.srv.WaitMessage(h.ctx(), func(m discordtest.Message) bool {
+		return m.ChannelID == channel && m.VisibleTo == "" && strings.Contains(text(readable(m)), "<@"+user+">") && strings.Contains(text(readable(m)), want)
+	}); err != nil {
+		t.Fatalf("no result of <@%s> saying %q in the channel: %v\nlogs:\n%s", user, want, err, h.logs.String())
+	}
+	var out []discordtest.Message
+	for _, m := range h.srv.Messages(channel) {
+		if m.VisibleTo == "" && strings.Contains(text(readable(m)), "<@"+user+">") {
+			out = append(out, readable(m))
+		}
+	}
+	return out
+}
+
+// TestDailyAttemptIsPrivate plays the sliding-tile daily puzzle from the
+// post as two members while a third watches the channel. Play shows each
+// member their own board, ephemeral; a second Play shows it again; Hint,
+// the moves and Solve answer on it. Carol solves it by her moves; dave
+// makes a move, the bot restarts, /daily offers him Continue, which
+// shows his board again as he left it, and Solve finishes it. Bob, in
+// the channel, never sees a board of theirs: only one result each — the
+// member, the outcome, the moves and hints, the streak — and no picture.
+func TestDailyAttemptIsPrivate(t *testing.T) {
+	t.Parallel()
+	h := start(t, withClock())
+	h.clock.Advance(12 * time.Hour) // 2026-11-23, the 8-puzzle's day
+	alice, bob, carol, dave := h.srv.AddUser("alice").ID, h.srv.AddUser("bob").ID, h.srv.AddUser("carol").ID, h.srv.AddUser("dave").ID
+	channel, day := h.srv.ChannelID(), "2026-11-23"
+	h.command(alice, "settings", opt("daily-channel", channel))
+	post := dailyPost(t, h, channel, day)
+	play, ok := find(post, customid.DailyPlay, nil)
+	if !ok {
+		t.Fatalf("no Play on the post: %+v", controls(post))
+	}
+	private := func(who string, m discordtest.Message, g *storage.Game, what string) {
+		t.Helper()
+		if !m.Ephemeral() || m.VisibleTo != who || m.ID != g.MessageID {
+			t.Fatalf("%s: message %s (ephemeral %v, visible to %q), board %q; want %s's board, ephemeral:\n%s", what, m.ID, m.Ephemeral(), m.VisibleTo, g.MessageID, who, text(m))
+		}
+	}
+
+	// Carol: Play, Play again, a hint, her moves.
+	board := h.click(carol, post.ID, play)
+	g := h.waitGame(h.latestGame(carol).ID, "the board", func(g *storage.Game) bool { return g.MessageID != "" })
+	private(carol, board, g, "carol's Play")
+	again := h.click(carol, post.ID, play)
+	g = h.waitGame(g.ID, "the board shown again", func(g *storage.Game) bool { return g.MessageID == again.ID })
+	private(carol, again, g, "carol's second Play")
+	board = again
+	hint, _ := find(board, customid.Hint, nil)
+	if r := h.click(carol, board.ID, hint); !r.Ephemeral() || !strings.Contains(r.Content, "Next:") {
+		t.Fatalf("carol's hint: %q", r.Content)
+	}
+	for _, s := range tileSolution(t, g) {
+		dir, _, _ := strings.Cut(s, "/")
+		id, value, ok := moveControl(board, dir)
+		if !ok {
+			t.Fatalf("no control for %s on carol's board: %+v", dir, controls(board))
+		}
+		if value != "" {
+			board = h.click(carol, board.ID, id, value)
+		} else {
+			board = h.click(carol, board.ID, id)
+		}
+		private(carol, board, g, "carol's move "+dir)
+	}
+	h.waitGame(g.ID, "the solve", func(g *storage.Game) bool { return g.Solved() })
+	p := puzzleOf(t, h, day, h.srv.GuildID())
+	if got := resultsOf(t, h, channel, carol, "solved"); len(got) != 1 || !strings.Contains(text(got[0]), render1(p.Moves, "move")) ||
+		!strings.Contains(text(got[0]), "1 hint") || !strings.Contains(text(got[0]), "1 day") {
+		t.Errorf("carol's results in the channel: %d, %+v", len(got), got)
+	}
+
+	// Dave: Play, a move, a restart, /daily's Continue, Solve.
+	board = h.click(dave, post.ID, play)
+	gd := h.waitGame(h.latestGame(dave).ID, "the board", func(g *storage.Game) bool { return g.MessageID != "" })
+	private(dave, board, gd, "dave's Play")
+	first, _, _ := strings.Cut(tileSolution(t, gd)[0], "/")
+	id, value, _ := moveControl(board, first)
+	if value != "" {
+		board = h.click(dave, board.ID, id, value)
+	} else {
+		board = h.click(dave, board.ID, id)
+	}
+	private(dave, board, gd, "dave's move")
+	h.stop()
+	h.run()
+	_, m := h.command(dave, "daily")
+	cont, ok := find(m, customid.DailyPlay, nil)
+	if !ok || !strings.Contains(text(m), "Continue") {
+		t.Fatalf("/daily for dave mid-attempt offers no Continue:\n%s\n%+v", text(m), controls(m))
+	}
+	board = h.click(dave, m.ID, cont)
+	gd = h.waitGame(gd.ID, "the board shown again", func(g *storage.Game) bool { return g.MessageID == board.ID })
+	private(dave, board, gd, "dave's Continue")
+	if len(gd.Moves) != 1 || gd.Status != storage.StatusActive {
+		t.Fatalf("dave's game after the restart: %+v", gd)
+	}
+	solve, ok := find(board, customid.Solve, nil)
+	if !ok {
+		t.Fatalf("no Solve on dave's board: %+v", controls(board))
+	}
+	board = h.click(dave, board.ID, solve)
+	private(dave, board, h.game(gd.ID), "dave's Solve")
+	if got := resultsOf(t, h, channel, dave, "Gambit"); len(got) != 1 || !strings.Contains(text(got[0]), "1 move") || !strings.Contains(text(got[0]), "no hints") {
+		t.Errorf("dave's results in the channel: %d, %+v", len(got), got)
+	}
+
+	// Bob's view of the channel.
+	for _, id := range []storage.GameID{g.ID, gd.ID} {
+		if got := publicNaming(h, channel, bob, id); len(got) > 0 {
+			t.Errorf("bob sees %d messages of game %s, first:\n%s", len(got), id, text(readable(got[0])))
+		}
+	}
+	for _, m := range h.srv.Messages(channel) {
+		if m.VisibleToUser(bob) && m.ID != post.ID && len(m.Attachments) > 0 {
+			t.Errorf("bob sees a picture in message %s:\n%s", m.ID, text(readable(m)))
+		}
+	}
+}
+
+// hasControl reports whether m offers a control matching p.
+func hasControl(m discordtest.Message, p customid.Pattern) bool {
+	_, ok := find(m, p, nil)
+	return ok
+}
+
+// render1 is how a result names n of unit in English.
+func render1(n int, unit string) string {
+	if n == 1 {
+		return "1 " + unit
+	}
+	return strconv.Itoa(n) + " " + unit + "s"
+}
+
+// TestDailyAttemptRacedRepostedAndGivenUp: two Play clicks at once open
+// one attempt, both answered privately; /games' Re-post shows its board
+// again to its member alone, and so does a typed move once every token
+// showing it has expired; Give up on it then posts the result once, and the next click on the
+// board brings it up to its end. In a
+// server that did not add Gambit, where it can only answer interactions,
+// the board is as private and the result is a public follow-up of the
+// click that ended the attempt. Bob, in both channels, sees no board.
+func TestDailyAttemptRacedRepostedAndGivenUp(t *testing.T) {
+	t.Parallel()
+	h := start(t, withClock())
+	h.clock.Advance(12 * time.Hour) // 2026-11-23, the 8-puzzle's day
+	bob, carol := h.srv.AddUser("bob").ID, h.srv.AddUser("carol").ID
+	channel := h.srv.ChannelID()
+	_, m := h.command(carol, "daily")
+	play, ok := find(m, customid.DailyPlay, nil)
+	if !ok {
+		t.Fatalf("no Play on /daily: %+v", controls(m))
+	}
+	var clicks [2]*discordtest.Interaction
+	for i := range clicks {
+		ix, err := h.srv.ClickButton(carol, m.ID, play)
+		if err != nil {
+			t.Fatal(err)
+		}
+		clicks[i] = ix
+	}
+	for i, ix := range clicks {
+		if r, err := ix.Reply(h.ctx()); err != nil || !r.Ephemeral() {
+			t.Fatalf("Play %d answered %+v, %v; want an answer only carol sees", i+1, r, err)
+		}
+	}
+	open, err := h.store.ActiveGames(h.ctx(), storage.User(carol))
+	if err != nil || len(open) != 1 {
+		t.Fatalf("carol's open games after two Plays: %d, %v; want one", len(open), err)
+	}
+	g := open[0]
+	if a, err := h.store.DailyAttempt(h.ctx(), h.srv.GuildID(), "2026-11-23", storage.User(carol)); err != nil || a.GameID != g.ID {
+		t.Fatalf("carol's attempt %+v, %v; want game %s", a, err, g.ID)
+	}
+
+	_, list := h.command(carol, "games")
+	repost, ok := find(list, customid.Repost, map[string]string{"game": string(g.ID)})
+	if !ok {
+		t.Fatalf("/games offers no Re-post of the daily game: %+v", controls(list))
+	}
+	h.click(carol, list.ID, repost)
+	old := g.MessageID
+	g = h.waitGame(g.ID, "the board shown again", func(g *storage.Game) bool { return g.MessageID != old && g.MessageID != "" })
+	board := h.board(g.ID)
+	if !board.Ephemeral() || board.VisibleTo != carol {
+		t.Fatalf("Re-post showed the daily board ephemeral %v, to %q", board.Ephemeral(), board.VisibleTo)
+	}
+	// A typed move once every token showing the board has expired shows
+	// the board again, to carol alone.
+	h.clock.Advance(20 * time.Minute)
+	first, _, _ := strings.Cut(tileSolution(t, g)[0], "/")
+	if _, r := h.command(carol, "move", opt("cell", first)); !r.Ephemeral() || !strings.Contains(r.Content, "You played") {
+		t.Fatalf("/move answered %q", r.Content)
+	}
+	old = g.MessageID
+	g = h.waitGame(g.ID, "the board shown again", func(g *storage.Game) bool { return g.MessageID != old && len(g.Moves) == 1 })
+	if board = h.board(g.ID); !board.Ephemeral() || board.VisibleTo != carol {
+		t.Fatalf("after /move the daily board is ephemeral %v, to %q", board.Ephemeral(), board.VisibleTo)
+	}
+	resign, ok := find(board, customid.Resign, nil)
+	if !ok {
+		t.Fatalf("no Give up on the board: %+v", controls(board))
+	}
+	h.clock.Advance(20 * time.Minute) // every token showing the board has expired
+	ask := h.click(carol, board.ID, resign)
+	confirm, ok := find(ask, customid.ResignConfirm, nil)
+	if !ok {
+		t.Fatalf("Give up asked %q", ask.Content)
+	}
+	h.click(carol, ask.ID, confirm)
+	h.waitGame(g.ID, "the end", func(g *storage.Game) bool { return g.Status.Ended() })
+	// The result is posted once the handler returned: nothing could show
+	// the end on the board, and the next click on it does.
+	if got := resultsOf(t, h, channel, carol, "gave up"); len(got) != 1 || !strings.Contains(text(got[0]), "after 1 move with no hints") {
+		t.Errorf("carol's results in the channel: %d, %+v", len(got), got)
+	}
+	tile, value, ok := moveControl(board, strings.SplitN(tileSolution(t, g)[0], "/", 2)[0])
+	if !ok {
+		t.Fatalf("no move on the board: %+v", controls(board))
+	}
+	if value != "" {
+		h.click(carol, board.ID, tile, value)
+	} else {
+		h.click(carol, board.ID, tile)
+	}
+	if now, _ := h.srv.Message(board.ID); hasControl(readable(now), customid.Move) || !hasControl(readable(now), customid.NewPuzzle) {
+		t.Errorf("a click on the board behind its end left it:\n%s", text(readable(now)))
+	}
+	for _, m := range h.srv.Messages(channel) {
+		if m.VisibleTo == carol && strings.Contains(m.Content, "Sorry") {
+			t.Errorf("carol was told %q", m.Content)
+		}
+	}
+	if got := publicNaming(h, channel, bob, g.ID); len(got) > 0 {
+		t.Errorf("bob sees %d messages of carol's game, first:\n%s", len(got), text(readable(got[0])))
+	}
+
+	_, elsewhere, err := h.srv.AddForeignGuild("Elsewhere", carol, bob)
+	if err != nil {
+		t.Fatal(err)
+	}
+	m = h.commandIn(carol, elsewhere.ID, "daily")
+	play, _ = find(m, customid.DailyPlay, nil)
+	board = h.click(carol, m.ID, play)
+	ge := h.waitGame(h.latestGame(carol).ID, "the board", func(g *storage.Game) bool { return g.MessageID != "" })
+	if !board.Ephemeral() || board.VisibleTo != carol || board.ID != ge.MessageID {
+		t.Fatalf("Play where Gambit only answers showed %+v", board)
+	}
+	solve, _ := find(board, customid.Solve, nil)
+	if r := h.click(carol, board.ID, solve); r.ID != board.ID {
+		t.Fatalf("Solve answered %q", text(r))
+	}
+	if got := resultsOf(t, h, elsewhere.ID, carol, "Gambit"); len(got) != 1 || got[0].InteractionID == "" {
+		t.Errorf("carol's results where Gambit only answers: %d, %+v", len(got), got)
+	}
+	if got := publicNaming(h, elsewhere.ID, bob, ge.ID); len(got) > 0 {
+		t.Errorf("bob sees %d messages of carol's game elsewhere, first:\n%s", len(got), text(readable(got[0])))
+	}
+	noChannelRequests(t, h, elsewhere.ID)
+}
+
+// TestDailyAttemptSettledAfterALostEnd: a daily game ends (Gambit's
+// Solve) but its attempt's end is lost — a crash between the two, played
+// here by ending the game in the store alone; nothing is posted then.
+// The member's next /daily settles the attempt from the game, says how
+// it ended, and posts its result once.
+func TestDailyAttemptSettledAfterALostEnd(t *testing.T) {
+	t.Parallel()
+	h := start(t, withClock())
+	h.clock.Advance(12 * time.Hour) // 2026-11-23, the 8-puzzle's day
+	carol := h.srv.AddUser("carol").ID
+	_, m := h.command(carol, "daily")
+	play, _ := find(m, customid.DailyPlay, nil)
+	board := h.click(carol, m.ID, play)
+	g := h.waitGame(h.latestGame(carol).ID, "the board", func(g *storage.Game) bool { return g.MessageID == board.ID })
+	g.Status = storage.StatusAbandoned
+	if _, err := h.store.FinishGame(h.ctx(), g, storage.Result{Winner: storage.Nobody, Outcome: storage.SolvedByGambit}); err != nil {
+		t.Fatal(err)
+	}
+	if a, err := h.store.DailyAttempt(h.ctx(), h.srv.GuildID(), "2026-11-23", storage.User(carol)); err != nil || a.Status != storage.DailyPlaying {
+		t.Fatalf("carol's attempt after the lost end: %+v, %v; want still playing", a, err)
+	}
+	_, m = h.command(carol, "daily")
+	if s := text(m); !strings.Contains(s, "You gave up today's puzzle") || hasControl(m, customid.DailyPlay) {
+		t.Errorf("/daily after the lost end:\n%s", s)
+	}
+	if got := resultsOf(t, h, h.srv.ChannelID(), carol, "let Gambit finish"); len(got) != 1 {
+		t.Errorf("carol's results: %d, %+v; want one", len(got), got)
+	}
+	h.command(carol, "daily")
+	if got := resultsOf(t, h, h.srv.ChannelID(), carol, "let Gambit finish"); len(got) != 1 {
+		t.Errorf("carol's results after another /daily: %d; want one", len(got))
+	}
 }

@@ -22,12 +22,12 @@ func (b privacyBot) ForgetAI(ctx context.Context, userID string) error {
 }
 
 // Cancelled shows on g's board, in its language, that the erasure
-// cancelled it: through a valid token where the bot reaches the channel
-// only through interactions, or not at all; through the channel
-// otherwise.
+// cancelled it: through a valid token where the board is reached only
+// through interactions (a private board, or such a channel), or not at
+// all; through the channel otherwise.
 func (b privacyBot) Cancelled(ctx context.Context, g *storage.Game) error {
 	notice := render.Note(b.boards.boardLang(g).T("privacy.cancelled", "ID", g.ID))
-	if b.reach.isPrivate(g.ChannelID) {
+	if b.boards.interactionOnly(g) {
 		return b.boards.editBoard(ctx, g, notice, webhookToken{})
 	}
 	return b.egress.EditChannelMessage(g.ChannelID, g.MessageID, notice)

@@ -26,6 +26,10 @@ import (
 // click on it (catchUp), and a move made outside the board
 // posts the board again as the interaction's follow-up. Tokens are never
 // logged (redact.go).
+//
+// A member's attempt at the daily puzzle is reached the same way in any
+// channel: its board is an ephemeral message only they see (privateBoard
+// in board.go), which no channel endpoint can post or edit.
 
 // reach remembers what the bot learnt about reaching boards: the latest
 // token showing each game's board, and the channels it can reach only

@@ -74,6 +74,13 @@ func PlayerOf(u *discordgo.User) storage.Player {
 	return storage.Player{ID: storage.User(u.ID), Name: name}
 }
 
+// ErrUnreachable says a game's board is reachable only through
+// interactions — in a channel the bot reaches only so, or a board its
+// member alone sees (an attempt at the daily puzzle) — and no valid token
+// shows it: it cannot be edited or posted now. The next click on it
+// brings it up to date.
+var ErrUnreachable = errors.New("the board is reachable only through an interaction, and none is valid")
+
 // GameCreator stores new games: the store.
 type GameCreator interface {
 	CreateGame(ctx context.Context, g *storage.Game, limits storage.Limits) error

@@ -7,6 +7,7 @@ package duel
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"log/slog"
 
@@ -130,11 +131,17 @@ func (f *Flow) update(ctx context.Context, ix *mux.Interaction, g *storage.Game,
 }
 
 // edit shows g, just ended with changes, on its board, which is not the
-// message clicked.
+// message clicked. A board no valid token reaches (play.ErrUnreachable)
+// is left behind, and the next click on it shows the end: the player,
+// told the end already, is not told of a failure.
 func (f *Flow) edit(ctx context.Context, g *storage.Game, changes []storage.RatingChange) error {
 	pos, err := play.Position(g)
 	if err != nil {
 		return fmt.Errorf("duel: show game %s: %w", g.ID, err)
 	}
-	return f.boards.EditTo(ctx, g, f.boards.View(g, pos, nil, changes, ""))
+	err = f.boards.EditTo(ctx, g, f.boards.View(g, pos, nil, changes, ""))
+	if errors.Is(err, play.ErrUnreachable) {
+		return nil
+	}
+	return err
 }

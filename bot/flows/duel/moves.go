@@ -182,9 +182,11 @@ func (f *Flow) playHuman(ctx context.Context, ix *mux.Interaction, g *storage.Ga
 		return err
 	}
 	if err := f.boards.EditTo(ctx, g, msg); err != nil {
-		if ix.InteractionOnly() {
-			// No valid token shows the board: this interaction shows it
-			// again, as a follow-up that becomes the board.
+		if ix.InteractionOnly() || errors.Is(err, play.ErrUnreachable) {
+			// No valid token shows the board (a channel reached only
+			// through interactions, a private board anywhere): this
+			// interaction shows it again, as a follow-up that becomes the
+			// board.
 			return f.boards.ShowNew(ctx, ix, g, msg)
 		}
 		f.log.Warn("typed move played but its board not updated", "game", g.ID, "err", err)

@@ -29,7 +29,8 @@ type Boards interface {
 	// Message renders g's board as it stands.
 	Message(g *storage.Game) (render.Message, error)
 	// ShowNew shows msg as g's new board through ix, where the bot reaches
-	// the channel only through interactions, and saves its message ID.
+	// the channel only through interactions or the board is its player's
+	// alone (ephemeral, then), and saves its message ID.
 	ShowNew(ctx context.Context, ix *mux.Interaction, g *storage.Game, msg render.Message) error
 	// Post posts msg as g's new board in its channel and saves its ID.
 	Post(ctx context.Context, g *storage.Game, msg render.Message) error
@@ -118,10 +119,11 @@ func (f *Flow) clickRepost(ctx context.Context, ix *mux.Component, g *storage.Ga
 		return err
 	}
 	old := *g
-	if ix.InteractionOnly() {
-		// Where the bot cannot post, the board follows up this click; the
-		// old one cannot be reached, and a click on it is refused as out
-		// of date.
+	if ix.InteractionOnly() || g.Settings.Daily != "" {
+		// Where the bot cannot post, and for a board only its player may
+		// see (an attempt at the daily puzzle), the board follows up this
+		// click; the old one cannot be reached, and a click on it is
+		// refused as out of date.
 		if err := f.boards.ShowNew(ctx, ix.Interaction, g, msg); err != nil {
 			return err
 		}
