@@ -1,6 +1,7 @@
 package duel_test
 
 import (
+	"fmt"
 	"slices"
 	"testing"
 
@@ -8,6 +9,7 @@ import (
 
 	"github.com/gambitbot/gambit/bot/customid"
 	"github.com/gambitbot/gambit/bot/i18n"
+	"github.com/gambitbot/gambit/bot/play"
 	"github.com/gambitbot/gambit/bot/render"
 	"github.com/gambitbot/gambit/storage"
 )
@@ -65,4 +67,15 @@ func TestEndingClicksAreRefusedWhereTheyDoNotBelong(t *testing.T) {
 		{"a confirmation of a forged ply", "ann", customid.ResignConfirm.Build("g1", "04"), nil, "does not belong to this game's board"},
 		{"resign an ended game", "ann", customid.ResignConfirm.Build("g1", "4"), func(g *storage.Game) { g.Status = storage.StatusFinished }, "over"},
 	})
+}
+
+func TestAResignationWhoseBoardNoTokenReachesEndsQuietly(t *testing.T) {
+	m, rec, store, boards := newFlow()
+	boards.editErr = fmt.Errorf("edit: %w", play.ErrUnreachable)
+	if err := click(m, rec, "bob", customid.ResignConfirm.Build("g1", "4")); err != nil {
+		t.Fatalf("resigning answered %v; the board catches up at its next click, and the player was told", err)
+	}
+	if want := []string{"finish finished, resigned, won by seat 0"}; !slices.Equal(store.changes, want) {
+		t.Errorf("store changes %v, want %v", store.changes, want)
+	}
 }

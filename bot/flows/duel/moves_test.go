@@ -2,6 +2,7 @@ package duel_test
 
 import (
 	"errors"
+	"fmt"
 	"net/http"
 	"slices"
 	"strings"
@@ -12,6 +13,7 @@ import (
 	"github.com/gambitbot/gambit/bot/customid"
 	"github.com/gambitbot/gambit/bot/i18n"
 	"github.com/gambitbot/gambit/bot/mux/muxtest"
+	"github.com/gambitbot/gambit/bot/play"
 	"github.com/gambitbot/gambit/storage"
 )
 
@@ -208,6 +210,17 @@ func TestATypedMoveWhoseBoardCannotBeEditedStillCounts(t *testing.T) {
 	}
 	if !slices.Equal(boards.shown, []string{"new board: active, no offer"}) {
 		t.Errorf("shown %v, want the board shown anew", boards.shown)
+	}
+
+	// So it is, in a server channel, for a board its member alone sees
+	// (a daily attempt's) once no token reaches it.
+	m, rec, _, boards, _ = newFlowWithTurns()
+	boards.editErr = fmt.Errorf("edit: %w", play.ErrUnreachable)
+	if err := muxtest.Run(m, rec, move("ann", "cell", "5")); err != nil {
+		t.Fatal(err)
+	}
+	if !slices.Equal(boards.shown, []string{"new board: active, no offer"}) {
+		t.Errorf("shown %v, want the private board shown anew", boards.shown)
 	}
 }
 
