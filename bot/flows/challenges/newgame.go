@@ -39,11 +39,7 @@ type gameRequest struct {
 // cmdPlay handles /play: against a member, an AI, or (open) anyone here.
 func (f *Flow) cmdPlay(ctx context.Context, ix *mux.Command) error {
 	opts := ix.Opts
-	kind, err := gamenames.Kind(opts, "game")
-	if err != nil {
-		return err
-	}
-	req, err := f.request(ctx, ix.Interaction, kind, opts)
+	req, err := f.commandRequest(ctx, ix)
 	if err != nil {
 		return err
 	}
@@ -70,8 +66,8 @@ func (f *Flow) cmdPlay(ctx context.Context, ix *mux.Command) error {
 	if err != nil {
 		return mux.Err("play.no_ai", "Name", mux.Quote(aiName))
 	}
-	if !info.Supports(string(kind)) {
-		return mux.Err("play.ai_game", "AI", info.Name, "Game", kind, "Choices", strategyList(string(kind)))
+	if !info.Supports(string(req.kind)) {
+		return mux.Err("play.ai_game", "AI", info.Name, "Game", req.kind, "Choices", strategyList(string(req.kind)))
 	}
 	req.opponent = storage.Player{ID: storage.AI(info.Name), Name: info.Name}
 	_, err = f.startAIGame(ctx, ix.Interaction, req)
@@ -81,20 +77,25 @@ func (f *Flow) cmdPlay(ctx context.Context, ix *mux.Command) error {
 // cmdChallenge handles /challenge user:<…> game:<…>: /play with an
 // opponent, in one step; without a user, an open challenge.
 func (f *Flow) cmdChallenge(ctx context.Context, ix *mux.Command) error {
-	opts := ix.Opts
-	kind, err := gamenames.Kind(opts, "game")
+	req, err := f.commandRequest(ctx, ix)
 	if err != nil {
 		return err
 	}
-	req, err := f.request(ctx, ix.Interaction, kind, opts)
-	if err != nil {
-		return err
-	}
-	opponentID := opts.User("user")
+	opponentID := ix.Opts.User("user")
 	if opponentID == "" {
 		return f.openChallenge(ctx, ix.Interaction, req)
 	}
 	return f.challengeUser(ctx, ix.Interaction, req, opponentID, ix.Resolved)
+}
+
+// commandRequest reads the game a command (/play, /challenge) names and
+// the options a new game of it takes (request).
+func (f *Flow) commandRequest(ctx context.Context, ix *mux.Command) (gameRequest, error) {
+	kind, err := gamenames.Kind(ix.Opts, "game")
+	if err != nil {
+		return gameRequest{}, err
+	}
+	return f.request(ctx, ix.Interaction, kind, ix.Opts)
 }
 
 // request reads the options a new game of kind shares between /play,
