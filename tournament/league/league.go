@@ -75,7 +75,7 @@ var ArenaRules = tournament.ArenaRules{}
 // tournament.ErrNoPairing (no Swiss pairing is left: Over is true then)
 // or tournament.ErrTournament.
 func Next(t *storage.Tournament, now time.Time) (storage.Round, bool, error) {
-	if t.Status != storage.TournamentRunning || !allDone(t) && t.Format != storage.FormatArena || active(t) < 2 {
+	if t.Status != storage.TournamentRunning || (t.Format != storage.FormatArena && !allDone(t)) || active(t) < 2 {
 		return storage.Round{}, false, nil
 	}
 	var boards []storage.Board

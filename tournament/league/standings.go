@@ -6,7 +6,6 @@ import (
 	"io"
 	"slices"
 	"strings"
-	"unicode/utf8"
 
 	"github.com/gambitbot/gambit/storage"
 	"github.com/gambitbot/gambit/tournament"
@@ -137,21 +136,21 @@ const trfNameLen = 33
 // tournament.EncodeTRF, so an organiser can check it with FIDE's tools
 // and the pairing programs (bbpPairings --check, JaVaFo). It holds the
 // rounds Standings counts, with the results as the package doc reads
-// them; players are named as they entered, cut to the 33 columns of a
-// line, and rated with their entry rating (0 to 9999). An Arena fails
-// with ErrNoTRF.
+// them; players are named as they entered, in ASCII (other characters
+// are written ?) cut to the 33 columns of a line, and rated with their
+// entry rating (0 to 9999). An Arena fails with ErrNoTRF.
 func WriteTRF(w io.Writer, t *storage.Tournament) error {
 	if t.Format == storage.FormatArena {
 		return fmt.Errorf("league: tournament %s: %w", t.ID, ErrNoTRF)
 	}
 	s := swiss(t, RoundsCounted(t))
-	s.Name = oneLine(s.Name, 0)
+	s.Name = trfText(s.Name, 0)
 	if len(t.Rounds) == 0 {
 		s.FirstColor = tournament.White // what Next gives round 1
 	}
 	for i := range s.Players {
 		p := &s.Players[i]
-		p.Name = oneLine(p.Name, trfNameLen)
+		p.Name = trfText(p.Name, trfNameLen)
 		p.Rating = min(max(p.Rating, 0), 9999)
 	}
 	if err := tournament.EncodeTRF(w, s); err != nil {
@@ -160,15 +159,22 @@ func WriteTRF(w io.Writer, t *storage.Tournament) error {
 	return nil
 }
 
-// oneLine returns s on one line, cut to at most limit bytes (0: no
-// limit) on a character's boundary.
-func oneLine(s string, limit int) string {
-	s = strings.Join(strings.FieldsFunc(s, func(r rune) bool { return r == '\n' || r == '\r' }), " ")
+// trfText returns s as a TRF holds it: on one line, in ASCII (a
+// character beyond it is written ?: the file's columns are bytes to the
+// tools that read it, and tournament.EncodeTRF pads a name by
+// characters), cut to at most limit bytes (0: no limit).
+func trfText(s string, limit int) string {
+	s = strings.Map(func(r rune) rune {
+		switch {
+		case r == '\n' || r == '\r' || r == '\t':
+			return ' '
+		case r < ' ' || r > '~':
+			return '?'
+		}
+		return r
+	}, s)
 	if limit > 0 && len(s) > limit {
 		s = s[:limit]
-		for !utf8.ValidString(s) {
-			s = s[:len(s)-1]
-		}
 	}
 	return s
 }
