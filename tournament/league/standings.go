@@ -136,7 +136,8 @@ const trfNameLen = 33
 // tournament.EncodeTRF, so an organiser can check it with FIDE's tools
 // and the pairing programs (bbpPairings --check, JaVaFo). It holds the
 // rounds Standings counts, with the results as the package doc reads
-// them; players are named as they entered, in ASCII (other characters
+// them, and, while a Swiss has a round to pair, each withdrawn player's
+// absence from it, so that a pairing program pairs it as Next does; players are named as they entered, in ASCII (other characters
 // are written ?) cut to the 33 columns of a line, and rated with their
 // entry rating (0 to 9999). An Arena fails with ErrNoTRF.
 func WriteTRF(w io.Writer, t *storage.Tournament) error {
@@ -144,6 +145,9 @@ func WriteTRF(w io.Writer, t *storage.Tournament) error {
 		return fmt.Errorf("league: tournament %s: %w", t.ID, ErrNoTRF)
 	}
 	s := swiss(t, RoundsCounted(t))
+	if t.Format == storage.FormatSwiss && !t.Status.Ended() && allDone(t) && len(t.Rounds) < t.SwissRounds {
+		absent(t, s) // the next round's pairing leaves them out
+	}
 	s.Name = trfText(s.Name, 0)
 	if len(t.Rounds) == 0 {
 		s.FirstColor = tournament.White // what Next gives round 1
