@@ -10,6 +10,7 @@ import (
 
 	"github.com/gambitbot/gambit/storage"
 	"github.com/gambitbot/gambit/storage/bolt"
+	"github.com/gambitbot/gambit/storage/postgres/pgtest"
 	"github.com/gambitbot/gambit/storage/storetest"
 	"github.com/gambitbot/gambit/tournament"
 	"github.com/gambitbot/gambit/tournament/league"
@@ -95,6 +96,7 @@ func storedTournaments(t *testing.T, path string) (*storage.Tournament, storage.
 // tournament pair pairs its next round as the bot would. An unknown id,
 // an Arena, a missing id or database are refused with a clear error.
 func TestTournamentExport(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	db := filepath.Join(dir, "gambit.db")
 	sw, arena := storedTournaments(t, db)
@@ -170,5 +172,29 @@ func TestTournamentExport(t *testing.T) {
 	}
 	if code, out, _ := gambit("tournament", "export", "--help"); code != 0 || !strings.Contains(out, "FIDE tournament report file") {
 		t.Errorf("export --help: exit %d, %q", code, out)
+	}
+}
+
+// TestTournamentExportFromPostgres copies the bbolt file of
+// TestTournamentExport into PostgreSQL (gambit db copy) and exports the
+// Swiss from there with --url: the same TRF.
+func TestTournamentExportFromPostgres(t *testing.T) {
+	t.Parallel()
+	url := pgtest.URL(t)
+	db := filepath.Join(t.TempDir(), "gambit.db")
+	sw, _ := storedTournaments(t, db)
+	if code, _, errOut := gambit("db", "copy", "--from", "bolt:"+db, "--to", "postgres:"+url); code != 0 {
+		t.Fatalf("copy: exit %d: %s", code, errOut)
+	}
+	code, out, errOut := gambit("tournament", "export", string(sw.ID), "--url", url)
+	if code != 0 {
+		t.Fatalf("export --url: exit %d: %s", code, errOut)
+	}
+	var want strings.Builder
+	if err := league.WriteTRF(&want, sw); err != nil {
+		t.Fatal(err)
+	}
+	if out != want.String() {
+		t.Errorf("export from PostgreSQL wrote\n%s\nwant\n%s", out, want.String())
 	}
 }
