@@ -42,10 +42,10 @@ import (
 	"github.com/gambitbot/gambit/tournament"
 )
 
-// ArenaRules are the Arena's scoring thresholds: none, as the offline
+// arenaRules are the Arena's scoring thresholds: none, as the offline
 // Arena of gambit tournament has — Lichess's quick-draw thresholds are
 // chess's, and a short draw of Tic-Tac-Toe is no ploy.
-var ArenaRules = tournament.ArenaRules{}
+var arenaRules = tournament.ArenaRules{}
 
 // Next returns the next round of t, a running tournament, to pair at
 // now: its Number is len(t.Rounds)+1, its Boards have White and Black set

@@ -49,8 +49,10 @@ type Standing struct {
 // recorded so far: a Swiss or round robin after its rounds done
 // (RoundsCounted: a round counts once its last board has its result), by
 // score, then Buchholz Cut 1, Sonneborn-Berger and direct encounter; an
-// Arena after every game ended, by points, entrants level on points
-// sharing a rank (listed by pairing number). Before the start every
+// Arena after every game ended, by points (tournament.ArenaScore: 2 a
+// win, forfeits too, 1 a draw, doubled on fire; no quick-draw rule, as
+// Lichess's thresholds are chess's), entrants level on points sharing a
+// rank (listed by pairing number). Before the start every
 // entrant shares rank 1 with nothing.
 func Standings(t *storage.Tournament) []Standing {
 	if t.Format == storage.FormatArena {
@@ -98,7 +100,7 @@ func RoundsCounted(t *storage.Tournament) int {
 func arenaStandings(t *storage.Tournament) []Standing {
 	var out []Standing
 	for i, p := range arenaPlayers(t) {
-		sheet := tournament.ArenaScore(p.games, ArenaRules)
+		sheet := tournament.ArenaScore(p.games, arenaRules)
 		out = append(out, Standing{Entrant: i, Score: sheet.Total, Sheet: sheet.Points, OnFire: sheet.OnFire,
 			Played: p.won + p.drawn + p.lost, Won: p.won, Drawn: p.drawn, Lost: p.lost, ForfeitWins: p.forfeitWins,
 			Forfeits: p.forfeits, Withdrawn: t.Entrants[i].Withdrawn})
