@@ -37,6 +37,7 @@ import (
 
 	"github.com/gambitbot/gambit/bot/egress"
 	"github.com/gambitbot/gambit/bot/egress/ratelimit"
+	puzzleflow "github.com/gambitbot/gambit/bot/flows/puzzles"
 	"github.com/gambitbot/gambit/bot/flows/review"
 	"github.com/gambitbot/gambit/bot/ingress"
 	"github.com/gambitbot/gambit/bot/mux"
@@ -291,7 +292,7 @@ type Bot struct {
 	handle  mux.Handler                     // the mux's dispatch in the middleware chain (middleware.go)
 	defs    []*discordgo.ApplicationCommand // the commands registered, localised (commandDefinitions)
 	locks   gameLocks
-	ai      scheduler.Scheduler // this process's AI workers (poolTurns, comparisons), unless a test says otherwise
+	ai      scheduler.Scheduler // this process's AI workers (poolTurns, Compare's solvers), unless a test says otherwise
 	aiTurns aiSeam              // where AI turns go (queue.go), chosen by New
 	workers *scheduler.Pool     // the AI workers of this process
 	// reviews is the review flow (bot/flows/review), which makes games'
@@ -301,7 +302,7 @@ type Bot struct {
 	// deadline. Tests replace it (export_test.go) to end searches when
 	// they choose rather than when the wall clock says.
 	searchContext func(ctx context.Context, deadline time.Time) (context.Context, context.CancelFunc)
-	compares      comparisons // Compare algorithms running (compare.go)
+	compare       puzzleflow.Compare // each solver's budget in Compare algorithms (bot/flows/puzzles), a test's (SetCompare)
 
 	closing  atomic.Bool
 	inflight sync.WaitGroup

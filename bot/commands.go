@@ -13,6 +13,7 @@ import (
 	"github.com/gambitbot/gambit/bot/flows/info"
 	"github.com/gambitbot/gambit/bot/flows/mygames"
 	"github.com/gambitbot/gambit/bot/flows/privacy"
+	"github.com/gambitbot/gambit/bot/flows/puzzles"
 	"github.com/gambitbot/gambit/bot/flows/settings"
 	"github.com/gambitbot/gambit/bot/mux"
 )
@@ -58,6 +59,9 @@ func (b *Bot) routes() *mux.Mux {
 	info.New(b.store, &b.locales, func() []*discordgo.ApplicationCommand { return b.defs }).Routes(m)
 	mygames.New(b.store, gameBoards{b.boards}, b.withGame).Routes(m)
 	privacy.New(b.store, privacyBot{b.info}, b.log).Routes(m)
+	puzzles.New(b.store, soloGames{b.games}, duelBoards{b.games}, b.withGame, puzzles.Config{
+		Submit: workerTasks(b), LowPriority: lowPriority, Compare: b.compare, Hinted: b.solo.countDailyHint, Now: b.now, Log: b.log,
+	}).Routes(m)
 	b.solo.routes(m)
 	b.reviews.Routes(m)
 	settings.New(b.store, chosenForms{forms: &b.forms, now: b.now}, settings.Config{

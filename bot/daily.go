@@ -13,6 +13,7 @@ import (
 
 	"github.com/bwmarrin/discordgo"
 
+	"github.com/gambitbot/gambit/bot/customid"
 	"github.com/gambitbot/gambit/bot/egress"
 	"github.com/gambitbot/gambit/bot/i18n"
 	"github.com/gambitbot/gambit/bot/mux"
@@ -23,7 +24,6 @@ import (
 	"github.com/gambitbot/gambit/games/catalog"
 	"github.com/gambitbot/gambit/storage"
 	"github.com/gambitbot/gambit/strategies/daily"
-	"github.com/gambitbot/gambit/strategies/puzzles"
 )
 
 // The daily puzzle: one puzzle a day per server (strategies/daily makes
@@ -55,6 +55,19 @@ const DailyPostTime = 0 * time.Hour
 
 // streakDays bounds the solved days read to count a streak.
 const streakDays = 366
+
+// routes declares /daily and the daily and practice puzzles' buttons.
+func (b soloFlow) routes(m *mux.Mux) {
+	m.Command(dailyDefinition(), b.cmdDaily, nil)
+	m.Component(customid.DailyPlay, b.clickDailyPlay)
+	m.Component(customid.DailyMove, b.clickDailyMove)
+	m.Component(customid.DailyHint, b.clickDailyHint)
+	m.Component(customid.DailyGiveUp, b.clickDailyGiveUp)
+	m.Component(customid.PracticeNew, b.clickPracticeNew)
+	m.Component(customid.PracticeMove, b.clickPracticeMove)
+	m.Component(customid.PracticeHint, b.clickPracticeHint)
+	m.Component(customid.PracticeGiveUp, b.clickPracticeGiveUp)
+}
 
 // dailyDefinition is the /daily command.
 func dailyDefinition() *discordgo.ApplicationCommand {
@@ -383,7 +396,7 @@ func (b soloFlow) clickDailyPlay(ctx context.Context, ix *component) error {
 	// The attempt takes the game before its board is shown: of two Play
 	// clicks at once, the second's game is cancelled unseen. The board
 	// is ephemeral, so the bot needs no permission in the channel.
-	return b.startSolo(ctx, ix.Interaction, gm, pos, day, func(g *storage.Game) error {
+	return soloGames{b.games}.Start(ctx, ix.Interaction, gm, pos, day, func(g *storage.Game) error {
 		a, err := b.store.UpdateDailyAttempt(ctx, guild, day, me, func(a *storage.DailyAttempt) error {
 			if a.GameID == "" {
 				a.GameID = g.ID
@@ -598,32 +611,6 @@ func (b soloFlow) clickDailyGiveUp(ctx context.Context, ix *component) error {
 	}
 	queueResult(ctx, dailyResult{attempt: a, game: storage.Kind(gm.Name), bestMove: true})
 	return b.answered(ctx, ix.Interaction, gm, pos, p, "", &a)
-}
-
-// clickNewPuzzle deals the clicker a practice puzzle of the kind of an
-// ended daily puzzle's game: the same puzzle and size, medium. A game
-// that is no puzzle (a forged custom ID) has no such button.
-func (b soloFlow) clickNewPuzzle(ctx context.Context, ix *component) error {
-	g, err := b.loadGame(ctx, ix.Params["game"])
-	if err != nil {
-		return err
-	}
-	if !g.Solo() {
-		return mux.Err("daily.stale")
-	}
-	gm, err := gameOf(g)
-	if err != nil {
-		return err
-	}
-	n := 0
-	if gm.Setup.Size != nil {
-		pos, err := position(g)
-		if err != nil {
-			return err
-		}
-		n = len(gm.Look.Board(pos, nil).Rows)
-	}
-	return b.dealPuzzle(ctx, ix.Interaction, gm, n, puzzles.Levels()[1])
 }
 
 // clickPracticeNew shows the clicker, privately, a practice best-move

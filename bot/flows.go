@@ -21,8 +21,7 @@ type gameFlow struct{ *Bot }
 // search, commit and progress edits, and the passes at start (ai.go).
 type aiFlow struct{ *Bot }
 
-// soloFlow is the one-player puzzles: /puzzle, Hint and Solve (puzzle.go)
-// and Compare (compare.go).
+// soloFlow is the daily puzzle (daily.go).
 type soloFlow struct{ *Bot }
 
 // timerFlow ends what ran out of time (timers.go) and the games of a
