@@ -60,15 +60,15 @@ func (b *Bot) routes() *mux.Mux {
 	mygames.New(b.store, gameBoards{b.boards}, b.withGame).Routes(m)
 	privacy.New(b.store, privacyBot{b.info}, b.log).Routes(m)
 	puzzles.New(b.store, soloGames{b.games}, duelBoards{b.games}, b.withGame, puzzles.Config{
-		Submit: workerTasks(b), LowPriority: lowPriority, Compare: b.compare, Hinted: b.solo.countDailyHint, Now: b.now, Log: b.log,
+		Submit: workerTasks(b), LowPriority: lowPriority, Compare: b.compare, Hinted: b.daily.CountHint, Now: b.now, Log: b.log,
 	}).Routes(m)
-	b.solo.routes(m)
+	b.daily.Routes(m)
 	b.reviews.Routes(m)
 	settings.New(b.store, chosenForms{forms: &b.forms, now: b.now}, settings.Config{
 		MoveTime: b.cfg.MoveTime, TurnTimeout: b.cfg.TurnTimeout, MaxMoveTime: MaxMoveTime,
 		ParseGames: parseKinds, CompleteGames: b.info.completeGames, MaxGames: maxGamesOption,
 	}).Routes(m)
-	m.Use(b.measure, resultFlow{b}.postResults, b.answerErrors, b.recoverPanics, releaseAI, b.markPrivate)
+	m.Use(b.measure, b.daily.PostResults, b.answerErrors, b.recoverPanics, releaseAI, b.markPrivate)
 	return m
 }
 

@@ -21,9 +21,6 @@ type gameFlow struct{ *Bot }
 // search, commit and progress edits, and the passes at start (ai.go).
 type aiFlow struct{ *Bot }
 
-// soloFlow is the daily puzzle (daily.go).
-type soloFlow struct{ *Bot }
-
 // timerFlow ends what ran out of time (timers.go) and the games of a
 // guild the bot was removed from (guilds.go).
 type timerFlow struct{ *Bot }
