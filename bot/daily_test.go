@@ -1,14 +1,11 @@
 package bot_test
 
 import (
-	"context"
 	"strconv"
 	"strings"
-	"sync/atomic"
 	"testing"
 	"time"
 
-	"github.com/gambitbot/gambit/bot"
 	"github.com/gambitbot/gambit/bot/customid"
 	"github.com/gambitbot/gambit/engine/adjacency"
 	"github.com/gambitbot/gambit/internal/discordtest"
@@ -285,50 +282,6 @@ func TestDailySettingsAndDirectMessages(t *testing.T) {
 	}
 	if r, err := ix.Reply(h.ctx()); err != nil || !strings.Contains(r.Content, "belongs to a server") {
 		t.Errorf("/daily in a DM: %q, %v", r.Content, err)
-	}
-}
-
-// countingDaily counts a store's daily posts claimed and tells each look
-// for the daily channels (one per tick of the timers).
-type countingDaily struct {
-	storage.Store
-	claims atomic.Int32
-	ticks  chan struct{}
-}
-
-func (s *countingDaily) ClaimDailyPost(ctx context.Context, guild, day string) (bool, error) {
-	s.claims.Add(1)
-	return s.Store.ClaimDailyPost(ctx, guild, day)
-}
-
-func (s *countingDaily) DailyChannels(ctx context.Context) (map[string]string, error) {
-	select {
-	case s.ticks <- struct{}{}:
-	default:
-	}
-	return s.Store.DailyChannels(ctx)
-}
-
-// TestDailyClaimedOncePerDay: the timers claim a server's daily post in
-// the store once a day, not at every tick.
-func TestDailyClaimedOncePerDay(t *testing.T) {
-	t.Parallel()
-	counter := &countingDaily{ticks: make(chan struct{})}
-	h := start(t, withClock(), withBot(func(b *bot.Bot) {
-		bot.WrapStore(b, func(s storage.Store) storage.Store { counter.Store = s; return counter })
-	}))
-	alice := h.srv.AddUser("alice").ID
-	h.command(alice, "settings", opt("daily-channel", h.srv.ChannelID()))
-	dailyPost(t, h, h.srv.ChannelID(), "2026-11-22")
-	for range 3 { // three more ticks
-		select {
-		case <-counter.ticks:
-		case <-h.ctx().Done():
-			t.Fatal("the timers stopped ticking")
-		}
-	}
-	if n := counter.claims.Load(); n != 1 {
-		t.Errorf("the day's post was claimed %d times, want once", n)
 	}
 }
 

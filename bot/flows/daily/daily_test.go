@@ -29,8 +29,9 @@ import (
 // bot against the stand-in: the post and a best-move answer
 // (TestDailyBestMovePostedAndAnswered), an attempt's private board and
 // its result (TestDailyAttemptIsPrivate), the races of Play and Give up
-// (TestDailyAttemptRacedRepostedAndGivenUp), the claim of the post across
-// processes (TestDailyClaimedOncePerDay).
+// (TestDailyAttemptRacedRepostedAndGivenUp), an end lost to a crash
+// (TestDailyAttemptSettledAfterALostEnd); the store's claim of a post
+// across processes is storage/storetest's.
 
 // key is the install's key of the fakes' store.
 var key = []byte("0123456789abcdef0123456789abcdef")
@@ -270,6 +271,9 @@ func click(who, customID string) *discordgo.Interaction {
 	return muxtest.Click(muxtest.Member(who, 0), discordgo.EnglishUS, customID)
 }
 
+// TestTheDailyPuzzleIsPostedOncePerServerAndDayInTheShardsHere ticks the
+// timers' call three times: the day's post is claimed in the store once,
+// not at every tick, and posted in the servers of this process's shards.
 func TestTheDailyPuzzleIsPostedOncePerServerAndDayInTheShardsHere(t *testing.T) {
 	fx := newFixture(t, dailies.Queens)
 	// "guild" is no snowflake: it goes with shard 0; 1<<22 is on shard 1.
