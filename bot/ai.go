@@ -55,7 +55,7 @@ type aiTurn struct {
 func (j *aiJob) turn() aiTurn { return aiTurn{j.game, j.ply} }
 
 // task is work other than an AI turn (a solver of Compare algorithms,
-// compare.go) that waits its owner's turn among the AI turns, so that the
+// bot/flows/puzzles) that waits its owner's turn among the AI turns, so that the
 // searches never use more threads than the workers.
 type task struct {
 	owner string

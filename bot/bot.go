@@ -37,6 +37,8 @@ import (
 
 	"github.com/gambitbot/gambit/bot/egress"
 	"github.com/gambitbot/gambit/bot/egress/ratelimit"
+	"github.com/gambitbot/gambit/bot/flows/daily"
+	puzzleflow "github.com/gambitbot/gambit/bot/flows/puzzles"
 	"github.com/gambitbot/gambit/bot/flows/review"
 	"github.com/gambitbot/gambit/bot/ingress"
 	"github.com/gambitbot/gambit/bot/mux"
@@ -276,7 +278,6 @@ type Bot struct {
 	boards boardFlow
 	games  gameFlow
 	turns  aiFlow
-	solo   soloFlow
 	timers timerFlow
 	info   infoFlow
 
@@ -291,7 +292,7 @@ type Bot struct {
 	handle  mux.Handler                     // the mux's dispatch in the middleware chain (middleware.go)
 	defs    []*discordgo.ApplicationCommand // the commands registered, localised (commandDefinitions)
 	locks   gameLocks
-	ai      scheduler.Scheduler // this process's AI workers (poolTurns, comparisons), unless a test says otherwise
+	ai      scheduler.Scheduler // this process's AI workers (poolTurns, Compare's solvers), unless a test says otherwise
 	aiTurns aiSeam              // where AI turns go (queue.go), chosen by New
 	workers *scheduler.Pool     // the AI workers of this process
 	// reviews is the review flow (bot/flows/review), which makes games'
@@ -301,7 +302,7 @@ type Bot struct {
 	// deadline. Tests replace it (export_test.go) to end searches when
 	// they choose rather than when the wall clock says.
 	searchContext func(ctx context.Context, deadline time.Time) (context.Context, context.CancelFunc)
-	compares      comparisons // Compare algorithms running (compare.go)
+	compare       puzzleflow.Compare // each solver's budget in Compare algorithms (bot/flows/puzzles), a test's (SetCompare)
 
 	closing  atomic.Bool
 	inflight sync.WaitGroup
@@ -312,8 +313,7 @@ type Bot struct {
 	reach    reach          // tokens of boards and channels reachable only through interactions (reach.go)
 	locales  locales        // each guild's locale, for the boards shown there
 	forms    boardForms     // the board forms of guilds and users (boardform.go)
-	posted   postedToday    // the guilds whose daily puzzle was posted today (daily.go)
-	dailyKey []byte         // the key the daily puzzles are chosen by, read at start (daily.go)
+	daily    *daily.Flow    // the daily puzzle (bot/flows/daily), which the timers post and Run and Serve give its key
 	egress   *egress.Client // every Discord request goes out through it
 	corrupt  struct {       // the games found corrupt and reported (listed)
 		mu   sync.Mutex
@@ -341,7 +341,7 @@ func New(cfg Config, store storage.Store) (*Bot, error) {
 	if err != nil {
 		return nil, err
 	}
-	b := &Bot{cfg: cfg, store: dailyRecorder{Store: store, log: cfg.Logger}, log: cfg.Logger, egress: out}
+	b := &Bot{cfg: cfg, store: daily.Recorder(store, cfg.Logger), log: cfg.Logger, egress: out}
 	b.session, b.answers = out.Session, out.Session
 	b.workers = scheduler.NewPool(cfg.SearchThreads, func(waiting int) {
 		if m := cfg.Metrics; m != nil {
@@ -362,7 +362,10 @@ func New(cfg Config, store storage.Store) (*Bot, error) {
 // assemble makes the flows and the Mux of their routes, with the
 // middleware chain and the command definitions.
 func (b *Bot) assemble() {
-	b.boards, b.games, b.turns, b.solo, b.timers, b.info = boardFlow{b}, gameFlow{b}, aiFlow{b}, soloFlow{b}, timerFlow{b}, infoFlow{b}
+	b.boards, b.games, b.turns, b.timers, b.info = boardFlow{b}, gameFlow{b}, aiFlow{b}, timerFlow{b}, infoFlow{b}
+	b.daily = daily.New(b.store, soloGames{b.games}, gameBoards{b.boards}, seamTurns{b}, daily.Config{
+		Outgoing: b.egress, Lang: b.locales.of, Shards: b.myShards, Now: b.now, Log: b.log,
+	})
 	rc := b.cfg.Review
 	b.reviews = review.New(b.store, review.Config{
 		Rate: rc.Rate, Window: rc.Window, ProgressInterval: rc.ProgressInterval, Threads: rc.Threads, Queue: rc.Queue,
@@ -386,7 +389,7 @@ func (b *Bot) Run(ctx context.Context) error {
 	if err := b.whoAmI(); err != nil {
 		return err
 	}
-	if err := b.loadDailyKey(ctx); err != nil {
+	if err := b.daily.LoadKey(ctx); err != nil {
 		return err
 	}
 	gw := ingress.NewGateway(ingress.Config{
@@ -549,7 +552,7 @@ func (b *Bot) Serve(ctx context.Context, ln net.Listener, ep Endpoint) error {
 		_ = ln.Close()
 		return err
 	}
-	if err := b.loadDailyKey(ctx); err != nil {
+	if err := b.daily.LoadKey(ctx); err != nil {
 		_ = ln.Close()
 		return err
 	}

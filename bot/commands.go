@@ -13,6 +13,7 @@ import (
 	"github.com/gambitbot/gambit/bot/flows/info"
 	"github.com/gambitbot/gambit/bot/flows/mygames"
 	"github.com/gambitbot/gambit/bot/flows/privacy"
+	"github.com/gambitbot/gambit/bot/flows/puzzles"
 	"github.com/gambitbot/gambit/bot/flows/settings"
 	"github.com/gambitbot/gambit/bot/mux"
 )
@@ -58,13 +59,16 @@ func (b *Bot) routes() *mux.Mux {
 	info.New(b.store, &b.locales, func() []*discordgo.ApplicationCommand { return b.defs }).Routes(m)
 	mygames.New(b.store, gameBoards{b.boards}, b.withGame).Routes(m)
 	privacy.New(b.store, privacyBot{b.info}, b.log).Routes(m)
-	b.solo.routes(m)
+	puzzles.New(b.store, soloGames{b.games}, duelBoards{b.games}, b.withGame, puzzles.Config{
+		Submit: workerTasks(b), LowPriority: lowPriority, Compare: b.compare, Hinted: b.daily.CountHint, Now: b.now, Log: b.log,
+	}).Routes(m)
+	b.daily.Routes(m)
 	b.reviews.Routes(m)
 	settings.New(b.store, chosenForms{forms: &b.forms, now: b.now}, settings.Config{
 		MoveTime: b.cfg.MoveTime, TurnTimeout: b.cfg.TurnTimeout, MaxMoveTime: MaxMoveTime,
 		ParseGames: parseKinds, CompleteGames: b.info.completeGames, MaxGames: maxGamesOption,
 	}).Routes(m)
-	m.Use(b.measure, resultFlow{b}.postResults, b.answerErrors, b.recoverPanics, releaseAI, b.markPrivate)
+	m.Use(b.measure, b.daily.PostResults, b.answerErrors, b.recoverPanics, releaseAI, b.markPrivate)
 	return m
 }
 

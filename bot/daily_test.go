@@ -1,17 +1,11 @@
 package bot_test
 
 import (
-	"context"
-	"errors"
 	"strconv"
 	"strings"
-	"sync/atomic"
 	"testing"
 	"time"
 
-	"github.com/bwmarrin/discordgo"
-
-	"github.com/gambitbot/gambit/bot"
 	"github.com/gambitbot/gambit/bot/customid"
 	"github.com/gambitbot/gambit/engine/adjacency"
 	"github.com/gambitbot/gambit/internal/discordtest"
@@ -289,89 +283,6 @@ func TestDailySettingsAndDirectMessages(t *testing.T) {
 	if r, err := ix.Reply(h.ctx()); err != nil || !strings.Contains(r.Content, "belongs to a server") {
 		t.Errorf("/daily in a DM: %q, %v", r.Content, err)
 	}
-}
-
-// countingDaily counts a store's daily posts claimed and tells each look
-// for the daily channels (one per tick of the timers).
-type countingDaily struct {
-	storage.Store
-	claims atomic.Int32
-	ticks  chan struct{}
-}
-
-func (s *countingDaily) ClaimDailyPost(ctx context.Context, guild, day string) (bool, error) {
-	s.claims.Add(1)
-	return s.Store.ClaimDailyPost(ctx, guild, day)
-}
-
-func (s *countingDaily) DailyChannels(ctx context.Context) (map[string]string, error) {
-	select {
-	case s.ticks <- struct{}{}:
-	default:
-	}
-	return s.Store.DailyChannels(ctx)
-}
-
-// TestDailyClaimedOncePerDay: the timers claim a server's daily post in
-// the store once a day, not at every tick.
-func TestDailyClaimedOncePerDay(t *testing.T) {
-	t.Parallel()
-	counter := &countingDaily{ticks: make(chan struct{})}
-	h := start(t, withClock(), withBot(func(b *bot.Bot) {
-		bot.WrapStore(b, func(s storage.Store) storage.Store { counter.Store = s; return counter })
-	}))
-	alice := h.srv.AddUser("alice").ID
-	h.command(alice, "settings", opt("daily-channel", h.srv.ChannelID()))
-	dailyPost(t, h, h.srv.ChannelID(), "2026-11-22")
-	for range 3 { // three more ticks
-		select {
-		case <-counter.ticks:
-		case <-h.ctx().Done():
-			t.Fatal("the timers stopped ticking")
-		}
-	}
-	if n := counter.claims.Load(); n != 1 {
-		t.Errorf("the day's post was claimed %d times, want once", n)
-	}
-}
-
-// TestForgedPracticeClicksShowNoDaily: a member forges the practice
-// puzzle's Give up, Hint and move buttons with the seed of the server's
-// daily puzzle — today's (Adjacency, 2026-11-22) and, the day before it,
-// the next best-move one (Connect Four, 2026-11-24). Each is refused,
-// shows no answer and no hint, and records nothing: the member still
-// meets today's puzzle fresh.
-func TestForgedPracticeClicksShowNoDaily(t *testing.T) {
-	t.Parallel()
-	h := start(t, withClock()) // 2026-11-22, Adjacency's day
-	carol := h.srv.AddUser("carol").ID
-	guild := h.srv.GuildID()
-	forge := func(day string) {
-		t.Helper()
-		p := puzzleOf(t, h, day, guild)
-		if !p.BestMove() {
-			t.Fatalf("the puzzle of %s is %s, not a best-move one", day, p.Kind)
-		}
-		kind, seed := string(p.Kind), strconv.FormatUint(daily.Seed(dailyKey(t, h), day, guild), 10)
-		_, m := h.command(carol, "daily")
-		for _, id := range []string{
-			customid.PracticeGiveUp.Build(kind, seed),
-			customid.PracticeHint.Build(kind, seed, "1"),
-			customid.PracticeMove.Build(kind, seed, p.Answer),
-		} {
-			r := h.clickSeen(carol, tampered(m, discordgo.ButtonComponent, id), id)
-			refused(t, "a forged "+id+" with the daily seed of "+day, r, "out of date")
-			if s := text(r); strings.Contains(s, "**"+p.Answer+"**") {
-				t.Errorf("a forged %s shows the answer of %s's puzzle, %s:\n%s", id, day, p.Answer, s)
-			}
-		}
-		if _, err := h.store.DailyAttempt(h.ctx(), guild, day, storage.User(carol)); !errors.Is(err, storage.ErrNotFound) {
-			t.Errorf("carol's attempt of %s after the forged clicks: %v; want none", day, err)
-		}
-	}
-	forge("2026-11-22")
-	h.clock.Advance(12 * time.Hour) // 2026-11-23: the 8-puzzle's day, before Connect Four's
-	forge("2026-11-24")
 }
 
 // publicNaming returns the messages of channel that user can see and

@@ -1,29 +1,29 @@
 package bot
 
-// The flows: the bot's handlers and their helpers, one small type per
-// flow, each a field of Bot (New sets them) that declares its commands
-// and components on the Mux (routes, commands.go). Bot itself keeps the wiring
-// (Run, Serve, serve), the middleware chain, dispatch, the game seam and
-// loading and committing games (gamestate.go); a flow reaches what it
-// needs through the *Bot it embeds, and another flow through that flow's
-// field (b.boards.editBoard).
+// What is left of the flows in package bot: every command and component
+// is a flow package's (bot/flows, declared on the Mux by routes in
+// commands.go), and what remains here is below them, one small type per
+// part, each a field of Bot (New sets them): the boards, a game's start,
+// the AI turns, the timers. The adapters the flow packages are given
+// (duelBoards, soloGames, privacyBot…) call them. Bot itself keeps the
+// wiring (Run, Serve, serve), the middleware chain, dispatch, the game
+// seam and loading and committing games (gamestate.go); a part reaches
+// what it needs through the *Bot it embeds, and another part through
+// that part's field (b.boards.editBoard).
 
 // boardFlow shows and edits a game's board message (board.go).
 type boardFlow struct{ *Bot }
 
 // gameFlow is what starts a game, below the flows that do (the
-// challenges flow, the puzzles): the member's caps, the new game's record
-// and its start (newgame.go), and what the challenges flow needs of the
-// bot (challenge.go).
+// challenges flow, the puzzles and the daily puzzle): the member's caps,
+// the new game's record and its start (newgame.go), what the challenges
+// flow needs of the bot (challenge.go) and a solo game's start
+// (soloGames, puzzle.go).
 type gameFlow struct{ *Bot }
 
 // aiFlow plays the AI's turns: a turn as a scheduler job, its claim,
 // search, commit and progress edits, and the passes at start (ai.go).
 type aiFlow struct{ *Bot }
-
-// soloFlow is the one-player puzzles: /puzzle, Hint and Solve (puzzle.go)
-// and Compare (compare.go).
-type soloFlow struct{ *Bot }
 
 // timerFlow ends what ran out of time (timers.go) and the games of a
 // guild the bot was removed from (guilds.go).

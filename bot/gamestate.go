@@ -98,7 +98,9 @@ func (b *Bot) commitMove(ctx context.Context, g *storage.Game, pos engine.Positi
 		var res storage.Result
 		g.Status, res = g.Outcome(mover, score)
 		if g.Solved() {
-			res.Optimal = b.solo.optimum(ctx, g)
+			if res.Optimal, err = play.Optimum(ctx, g); err != nil {
+				b.log.Warn("optimum of a puzzle unknown", "game", g.ID, "err", err)
+			}
 		}
 		changes, err := b.store.FinishGame(ctx, g, res)
 		if err != nil {

@@ -19,7 +19,6 @@ const interactionTimeout = 10 * time.Second
 // flows that have not moved into packages of their own reading as before.
 type (
 	interaction  = mux.Interaction
-	command      = mux.Command
 	autocomplete = mux.Autocomplete
 	component    = mux.Component
 )

@@ -15,8 +15,8 @@ import (
 // wraps the next; the first one given is the outermost:
 //
 //	measure        counts the interaction by kind and outcome (ok, user_error, error, panic)
-//	postResults    posts the results of the daily puzzle attempts the handler ended, once
-//	               it was answered (daily.go)
+//	PostResults    posts the results of the daily puzzle attempts the handler ended, once
+//	               it was answered (bot/flows/daily)
 //	answerErrors   turns the error the handler returned into one ephemeral reply
 //	recoverPanics  turns a panic into an error (panicked), logged with its stack
 //	releaseAI      keeps the game seam's state of the interaction and lets the AI turns

@@ -14,10 +14,6 @@ import (
 // the puzzles): the members' caps, a new game's record stored and its
 // start.
 
-// checkChannelPermissions explains which permissions the bot lacks to keep
-// a new game's board in the channel of an interaction (bot/play).
-var checkChannelPermissions = play.CheckChannelPermissions
-
 // limits are the caps of one member's games, from the configuration.
 func (b gameFlow) limits() storage.Limits {
 	return storage.Limits{MaxOpen: b.cfg.MaxGamesPerUser, MaxChallenges: b.cfg.MaxChallenges}

@@ -220,26 +220,6 @@ func TestSolveNamesTheTiles(t *testing.T) {
 	}
 }
 
-// TestPuzzleRefusesBadOptions checks /puzzle's refusals: options of the
-// other kind of puzzle, an N too large for Discord's components.
-func TestPuzzleRefusesBadOptions(t *testing.T) {
-	t.Parallel()
-	h := start(t)
-	alice := h.srv.AddUser("alice").ID
-	for _, tc := range []struct {
-		opts []discordtest.Option
-		want string
-	}{
-		{[]discordtest.Option{opt("game", "8puzzle"), opt("n", 6)}, "N-Queens only"},
-		{[]discordtest.Option{opt("game", "nqueens"), opt("difficulty", "hard")}, "sliding-tile"},
-		{[]discordtest.Option{opt("game", "nqueens"), opt("n", 13)}, "between 4 and 12"},
-	} {
-		if _, r := h.command(alice, "puzzle", tc.opts...); !r.Ephemeral() || !strings.Contains(r.Content, tc.want) {
-			t.Errorf("/puzzle %v answered %q, want %q", tc.opts, r.Content, tc.want)
-		}
-	}
-}
-
 // TestPuzzleResumesAfterARestart stops the bot in the middle of an
 // 8-puzzle and starts it again on the same database: the board from
 // before the restart is redrawn and takes the remaining moves, and the

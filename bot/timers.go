@@ -71,7 +71,7 @@ func (b timerFlow) runTimers(ctx context.Context) {
 				b.log.Error("sweep AI turns", "err", err)
 			}
 		}
-		b.postDailies(ctx)
+		b.daily.PostDailies(ctx)
 		if m := b.cfg.Metrics; m != nil && time.Since(counted) >= b.cfg.CountInterval {
 			counted = time.Now()
 			if pending, active, err := b.store.CountOpen(ctx); b.listed("count open games", err) != nil {

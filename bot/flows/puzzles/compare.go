@@ -1,44 +1,53 @@
-package bot
+package puzzles
 
 import (
 	"context"
+	"fmt"
 	"slices"
 	"sync"
 	"time"
 
 	"github.com/gambitbot/gambit/bot/i18n"
+	"github.com/gambitbot/gambit/bot/mux"
+	"github.com/gambitbot/gambit/bot/play"
 	"github.com/gambitbot/gambit/bot/render"
 	"github.com/gambitbot/gambit/engine"
 	"github.com/gambitbot/gambit/storage"
-	"github.com/gambitbot/gambit/strategies/puzzles"
+	solvers "github.com/gambitbot/gambit/strategies/puzzles"
 )
 
 // Compare algorithms, the button under a solo puzzle's board: the click is
 // answered first, with a private message listing the solvers, none done.
-// The solvers then run outside the game's lock as jobs of the AI workers
-// (ai.go): one job per solver, queued in the fair queue under the
+// The solvers then run outside the game's lock as work of the AI workers
+// (Config.Submit): one job per solver, queued in the fair queue under the
 // player's name, searching at low priority, each within its own budget —
-// compareNodes nodes and compareTime on the bot's clock —, so that a slow
+// Compare.Nodes nodes and CompareTime on the bot's clock —, so that a slow
 // solver leaves the next its whole budget and another member's clicks and
 // AI turns wait for at most one solver. The message is edited as they
-// finish. One comparison runs per puzzle at a time: a click meanwhile is
-// told that it runs, and none stacks up work.
+// finish. One comparison runs per puzzle at a time in a process: a click
+// meanwhile is told that it runs, and none stacks up work.
 
-// compareNodes caps each solver of Compare algorithms: enough for the
+// CompareNodes caps each solver of Compare algorithms: enough for the
 // informed searches, while the blind ones show where they give up.
-const compareNodes = 200_000
+const CompareNodes = 200_000
 
-// compareTime is each solver's time: node caps decide on an idle machine.
-const compareTime = 500 * time.Millisecond
+// CompareTime is each solver's time: node caps decide on an idle machine.
+const CompareTime = 500 * time.Millisecond
+
+// Compare is each solver's budget in Compare algorithms.
+type Compare struct {
+	// Nodes is each solver's node cap; 0 means CompareNodes.
+	Nodes uint64
+	// Before, if not nil, is called on the worker before each solver
+	// runs, with the context the solver runs in: a test holds the solvers
+	// there.
+	Before func(ctx context.Context, algorithm string)
+}
 
 // comparisons are the comparisons running, one per puzzle at most.
 type comparisons struct {
 	mu      sync.Mutex
 	running map[storage.GameID]bool
-
-	// Tests change these before the bot runs.
-	nodes  uint64                                      // each solver's node cap; 0 means compareNodes
-	before func(ctx context.Context, algorithm string) // if not nil, called before each solver runs
 }
 
 // claim reports whether a comparison on game id may start, and if so
@@ -63,27 +72,40 @@ func (cs *comparisons) end(id storage.GameID) {
 	delete(cs.running, id)
 }
 
-// nodeCap returns each solver's node cap.
-func (cs *comparisons) nodeCap() uint64 {
-	if cs.nodes == 0 {
-		return compareNodes
+// clickCompare shows, privately, the solvers side by side on the board's
+// position: it answers at once and the workers fill the answer in. A
+// click while the puzzle's comparison runs is told so.
+func (f *Flow) clickCompare(_ context.Context, ix *mux.Component, g *storage.Game) error {
+	if err := f.checkPuzzler(ix, g); err != nil {
+		return err
 	}
-	return cs.nodes
+	pos, err := play.Position(g)
+	if err != nil {
+		return err
+	}
+	entrants, err := solvers.Entrants(pos)
+	if err != nil {
+		return fmt.Errorf("puzzles: compare on game %s: %w", g.ID, err)
+	}
+	if !f.compares.claim(g.ID) {
+		return mux.Err("compare.running")
+	}
+	return f.startComparison(ix.Interaction, g, pos, entrants)
 }
 
 // comparison is one Compare algorithms click's solvers and their message.
 type comparison struct {
-	b        *Bot
-	ix       *interaction // answered: the message is its response
+	f        *Flow
+	ix       *mux.Interaction // answered: the message is its response
 	game     storage.GameID
 	pos      engine.Position
-	entrants []puzzles.Entrant
+	entrants []solvers.Entrant
 	lang     *i18n.Localizer
 	nodes    uint64
 	each     time.Duration
 
 	mu      sync.Mutex
-	runs    []puzzles.Run
+	runs    []solvers.Run
 	done    []bool
 	left    int  // solvers not done
 	dirty   bool // a result the message does not show yet
@@ -94,10 +116,14 @@ type comparison struct {
 // position, none done yet, and queues them for the workers; the caller
 // has claimed the comparison (comparisons.claim), and it ends once the
 // message shows every result.
-func (b soloFlow) startComparison(ix *interaction, g *storage.Game, pos engine.Position, entrants []puzzles.Entrant) error {
+func (f *Flow) startComparison(ix *mux.Interaction, g *storage.Game, pos engine.Position, entrants []solvers.Entrant) error {
+	nodes := f.cfg.Compare.Nodes
+	if nodes == 0 {
+		nodes = CompareNodes
+	}
 	c := &comparison{
-		b: b.Bot, ix: ix, game: g.ID, pos: pos, entrants: entrants, lang: ix.Lang(), nodes: b.compares.nodeCap(), each: compareTime,
-		runs: make([]puzzles.Run, len(entrants)), done: make([]bool, len(entrants)), left: len(entrants),
+		f: f, ix: ix, game: g.ID, pos: pos, entrants: entrants, lang: ix.Lang(), nodes: nodes, each: CompareTime,
+		runs: make([]solvers.Run, len(entrants)), done: make([]bool, len(entrants)), left: len(entrants),
 	}
 	for i, e := range entrants {
 		c.runs[i].Algorithm = e.Algorithm
@@ -106,13 +132,13 @@ func (b soloFlow) startComparison(ix *interaction, g *storage.Game, pos engine.P
 	msg := c.message()
 	c.mu.Unlock()
 	if err := ix.Reply(msg, true); err != nil {
-		b.compares.end(g.ID)
+		f.compares.end(g.ID)
 		return err
 	}
 	owner := string(g.Players[0].ID)
 	for i := range entrants {
-		if _, ok := b.ai.Submit(context.Background(), &task{owner: owner, run: func() { c.solve(i) }}); !ok {
-			b.log.Info("comparison cut short: the bot is stopping", "game", g.ID)
+		if !f.cfg.Submit(owner, func() { c.solve(i) }) {
+			f.log.Info("comparison cut short: the bot is stopping", "game", g.ID)
 			return nil
 		}
 	}
@@ -127,12 +153,12 @@ func (c *comparison) message() render.Message {
 // solve runs the i-th solver, on a worker, and shows its result.
 func (c *comparison) solve(i int) {
 	e := c.entrants[i]
-	ctx, cancel := c.b.solo.solverContext(c.each)
-	if c.b.compares.before != nil {
-		c.b.compares.before(ctx, e.Algorithm)
+	ctx, cancel := c.f.solverContext(c.each)
+	if before := c.f.cfg.Compare.Before; before != nil {
+		before(ctx, e.Algorithm)
 	}
-	var run puzzles.Run
-	lowPriority(func() { run = e.Run(ctx, puzzles.Budget{Limits: puzzles.Limits{Nodes: c.nodes}}) })
+	var run solvers.Run
+	c.f.cfg.LowPriority(func() { run = e.Run(ctx, solvers.Budget{Limits: solvers.Limits{Nodes: c.nodes}}) })
 	cancel()
 
 	c.mu.Lock()
@@ -144,12 +170,12 @@ func (c *comparison) solve(i int) {
 		// Every solver is done: label the solutions optimal or not (on
 		// N-Queens, a search for the nearest solution) with a budget of
 		// its own too.
-		ctx, cancel := c.b.solo.solverContext(c.each)
+		ctx, cancel := c.f.solverContext(c.each)
 		var err error
-		lowPriority(func() { err = puzzles.Label(ctx, c.pos, runs) })
+		c.f.cfg.LowPriority(func() { err = solvers.Label(ctx, c.pos, runs) })
 		cancel()
 		if err != nil {
-			c.b.log.Warn("comparison: optimal length unknown", "game", c.game, "err", err)
+			c.f.log.Warn("comparison: optimal length unknown", "game", c.game, "err", err)
 		}
 	}
 	c.mu.Lock()
@@ -179,10 +205,10 @@ func (c *comparison) show() {
 		msg, over := c.message(), c.left == 0
 		c.mu.Unlock()
 		if over {
-			c.b.compares.end(c.game)
+			c.f.compares.end(c.game)
 		}
 		if err := c.ix.EditResponse(msg); err != nil {
-			c.b.log.Warn("comparison: show the results", "game", c.game, "err", err)
+			c.f.log.Warn("comparison: show the results", "game", c.game, "err", err)
 		}
 		c.mu.Lock()
 	}
@@ -194,9 +220,9 @@ func (c *comparison) show() {
 // time has passed on the bot's clock, read every twentieth of that time,
 // so that a test's manual clock decides when a solver's time is up (the
 // solvers never see a time that a slow machine ran out).
-func (b soloFlow) solverContext(each time.Duration) (context.Context, context.CancelFunc) {
+func (f *Flow) solverContext(each time.Duration) (context.Context, context.CancelFunc) {
 	ctx, cancel := context.WithCancel(context.Background())
-	deadline := b.now().Add(each)
+	deadline := f.cfg.Now().Add(each)
 	go func() {
 		t := time.NewTicker(max(each/20, time.Millisecond))
 		defer t.Stop()
@@ -205,7 +231,7 @@ func (b soloFlow) solverContext(each time.Duration) (context.Context, context.Ca
 			case <-ctx.Done():
 				return
 			case <-t.C:
-				if !b.now().Before(deadline) {
+				if !f.cfg.Now().Before(deadline) {
 					cancel()
 					return
 				}
