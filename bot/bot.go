@@ -341,7 +341,9 @@ func New(cfg Config, store storage.Store) (*Bot, error) {
 	if err != nil {
 		return nil, err
 	}
-	b := &Bot{cfg: cfg, store: dailyRecorder{Store: store, log: cfg.Logger}, log: cfg.Logger, egress: out}
+	b := &Bot{cfg: cfg, log: cfg.Logger, egress: out}
+	b.store = tournamentRecorder{Store: dailyRecorder{Store: store, log: cfg.Logger}, log: cfg.Logger,
+		ended: func(ctx context.Context, id storage.TournamentID) { b.timers.tournaments.Kick(ctx, id) }}
 	b.session, b.answers = out.Session, out.Session
 	b.workers = scheduler.NewPool(cfg.SearchThreads, func(waiting int) {
 		if m := cfg.Metrics; m != nil {
@@ -362,7 +364,8 @@ func New(cfg Config, store storage.Store) (*Bot, error) {
 // assemble makes the flows and the Mux of their routes, with the
 // middleware chain and the command definitions.
 func (b *Bot) assemble() {
-	b.boards, b.games, b.turns, b.solo, b.timers, b.info = boardFlow{b}, gameFlow{b}, aiFlow{b}, soloFlow{b}, timerFlow{b}, infoFlow{b}
+	b.boards, b.games, b.turns, b.solo, b.timers, b.info = boardFlow{b}, gameFlow{b}, aiFlow{b}, soloFlow{b}, timerFlow{Bot: b}, infoFlow{b}
+	b.timers.tournaments = newTournaments(b)
 	rc := b.cfg.Review
 	b.reviews = review.New(b.store, review.Config{
 		Rate: rc.Rate, Window: rc.Window, ProgressInterval: rc.ProgressInterval, Threads: rc.Threads, Queue: rc.Queue,

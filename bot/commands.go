@@ -64,6 +64,7 @@ func (b *Bot) routes() *mux.Mux {
 		MoveTime: b.cfg.MoveTime, TurnTimeout: b.cfg.TurnTimeout, MaxMoveTime: MaxMoveTime,
 		ParseGames: parseKinds, CompleteGames: b.info.completeGames, MaxGames: maxGamesOption,
 	}).Routes(m)
+	b.timers.tournaments.Routes(m)
 	m.Use(b.measure, resultFlow{b}.postResults, b.answerErrors, b.recoverPanics, releaseAI, b.markPrivate)
 	return m
 }

@@ -1,5 +1,7 @@
 package bot
 
+import "github.com/gambitbot/gambit/bot/flows/tournament"
+
 // The flows: the bot's handlers and their helpers, one small type per
 // flow, each a field of Bot (New sets them) that declares its commands
 // and components on the Mux (routes, commands.go). Bot itself keeps the wiring
@@ -26,8 +28,14 @@ type aiFlow struct{ *Bot }
 type soloFlow struct{ *Bot }
 
 // timerFlow ends what ran out of time (timers.go) and the games of a
-// guild the bot was removed from (guilds.go).
-type timerFlow struct{ *Bot }
+// guild the bot was removed from (guilds.go), and runs the tournaments'
+// clocks: tournaments is the tournament flow (bot/flows/tournament,
+// tournament.go), whose Tick the timers run and which the end of a
+// tournament's game advances.
+type timerFlow struct {
+	*Bot
+	tournaments *tournament.Flow
+}
 
 // infoFlow gives the privacy flow (bot/flows/privacy) what it needs of
 // the bot (privacy.go).
