@@ -142,7 +142,9 @@ func (s *fakeStore) RecordTournamentResult(_ context.Context, game storage.GameI
 }
 
 func (s *fakeStore) FinishTournament(_ context.Context, id storage.TournamentID, placings []storage.Placing) (*storage.Tournament, error) {
-	return s.change(id, func(old *storage.Tournament) (storage.Tournament, error) { return storage.Finish(old, placings, s.now()) })
+	return s.change(id, func(old *storage.Tournament) (storage.Tournament, error) {
+		return storage.Finish(old, placings, s.now())
+	})
 }
 
 func (s *fakeStore) list(keep func(*storage.Tournament) bool) []*storage.Tournament {
