@@ -52,32 +52,7 @@ func TestTournamentSwissToThePodium(t *testing.T) {
 	h := start(t, withClock())
 	alice, bob := h.srv.AddUser("alice").ID, h.srv.AddUser("bob").ID
 
-	_, ann := h.command(alice, "tournament", discordtest.Option{Name: "create", Options: []discordtest.Option{
-		opt("format", "swiss"), opt("game", "tictactoe"), opt("rounds", 2), opt("movetime", 30), opt("ai", true), opt("name", "Test Cup"),
-	}})
-	speaks(t, "the announcement", ann, []string{"Test Cup", "Swiss, 2 rounds", "30 seconds a move", "Join", "Enter an AI"}, nil)
-	join, ok := find(ann, customid.TournamentJoin, nil)
-	if !ok {
-		t.Fatalf("no Join on the announcement: %+v", ann.Components)
-	}
-	id := storage.TournamentID(strings.Split(join, "/")[2])
-	h.click(alice, ann.ID, join)
-	h.click(bob, ann.ID, join)
-	aiSelect, ok := find(ann, customid.TournamentAI, nil)
-	if !ok {
-		t.Fatal("no AI select on the announcement")
-	}
-	var strategy string
-	for _, c := range components(ann) {
-		if c.CustomID == aiSelect && len(c.Options) > 0 {
-			strategy = c.Options[0].Value
-		}
-	}
-	entered := h.click(alice, ann.ID, aiSelect, strategy)
-	speaks(t, "the announcement with three players", entered, []string{"Players (3/", "<@" + alice + ">", "<@" + bob + ">", "🤖"}, nil)
-	startID, _ := find(entered, customid.TournamentStart, nil)
-	started := h.click(alice, ann.ID, startID)
-	speaks(t, "the started announcement", started, []string{"Under way", "Withdraw"}, []string{"Join"})
+	id := swissOfThree(t, h, alice, bob)
 
 	// Round 1: one board and a bye. The member on the board lets the
 	// move timer run out: a forfeit.
@@ -122,6 +97,81 @@ func TestTournamentSwissToThePodium(t *testing.T) {
 	speaks(t, "bob's stats", stats, []string{"Tournaments", "Test Cup"}, nil)
 	_, list := h.command(bob, "tournament", discordtest.Option{Name: "list"})
 	speaks(t, "the server's tournaments", list, []string{"Test Cup", "Finished"}, nil)
+}
+
+// swissOfThree announces alice's Swiss of two rounds of Tic-Tac-Toe, 30
+// s a move, open to AIs, checking the announcement as it goes; alice,
+// bob and an AI join, and alice starts it.
+func swissOfThree(t *testing.T, h *harness, alice, bob string) storage.TournamentID {
+	t.Helper()
+	_, ann := h.command(alice, "tournament", discordtest.Option{Name: "create", Options: []discordtest.Option{
+		opt("format", "swiss"), opt("game", "tictactoe"), opt("rounds", 2), opt("movetime", 30), opt("ai", true), opt("name", "Test Cup"),
+	}})
+	speaks(t, "the announcement", ann, []string{"Test Cup", "Swiss, 2 rounds", "30 seconds a move", "Join", "Enter an AI"}, nil)
+	join, ok := find(ann, customid.TournamentJoin, nil)
+	if !ok {
+		t.Fatalf("no Join on the announcement: %+v", ann.Components)
+	}
+	id := storage.TournamentID(strings.Split(join, "/")[2])
+	h.click(alice, ann.ID, join)
+	h.click(bob, ann.ID, join)
+	aiSelect, ok := find(ann, customid.TournamentAI, nil)
+	if !ok {
+		t.Fatal("no AI select on the announcement")
+	}
+	var strategy string
+	for _, c := range components(ann) {
+		if c.CustomID == aiSelect && len(c.Options) > 0 {
+			strategy = c.Options[0].Value
+		}
+	}
+	entered := h.click(alice, ann.ID, aiSelect, strategy)
+	speaks(t, "the announcement with three players", entered, []string{"Players (3/", "<@" + alice + ">", "<@" + bob + ">", "🤖"}, nil)
+	startID, _ := find(entered, customid.TournamentStart, nil)
+	started := h.click(alice, ann.ID, startID)
+	speaks(t, "the started announcement", started, []string{"Under way", "Withdraw"}, []string{"Join"})
+	return id
+}
+
+// TestTournamentRestartMidRoundLosesNothing stops the bot during round 1
+// of a Swiss, and ends the round's game meanwhile straight in the store,
+// as a process that crashed between a game's end and its board's result
+// leaves it: the restarted bot records the result, pairs round 2 and
+// posts it, once.
+func TestTournamentRestartMidRoundLosesNothing(t *testing.T) {
+	t.Parallel()
+	h := start(t, withClock())
+	alice, bob := h.srv.AddUser("alice").ID, h.srv.AddUser("bob").ID
+	id := swissOfThree(t, h, alice, bob)
+	h.waitPosted("Round 1")
+	tr := h.waitTournament(id, "round 1", func(tr *storage.Tournament) bool { return len(tr.Rounds) == 1 })
+	board := boardOf(t, tr.Rounds[0])
+	g := h.waitGame(board.Game, "a member to move on round 1's board", func(g *storage.Game) bool {
+		return g.Status == storage.StatusActive && !g.AwaitingAI() && g.MessageID != ""
+	})
+	h.stop()
+	g.Status = storage.StatusFinished
+	if _, err := h.store.FinishGame(context.Background(), g, storage.Result{Winner: 1 - g.Turn, Outcome: storage.Resigned}); err != nil {
+		t.Fatal(err)
+	}
+	h.run()
+	tr = h.waitTournament(id, "round 2 after the restart", func(tr *storage.Tournament) bool { return len(tr.Rounds) == 2 })
+	if got := tr.Rounds[0].Boards[indexOf(tr.Rounds[0], board.Game)].Result; got == storage.BoardPending {
+		t.Error("round 1's result was not recorded")
+	}
+	h.waitPosted("Round 2")
+	h.waitGame(boardOf(t, tr.Rounds[1]).Game, "round 2's board", func(g *storage.Game) bool { return g.MessageID != "" })
+	for _, round := range []string{"Round 1", "Round 2"} {
+		n := 0
+		for _, m := range h.srv.Messages(h.srv.ChannelID()) {
+			if strings.Contains(text(readable(m)), round) {
+				n++
+			}
+		}
+		if n != 1 {
+			t.Errorf("%s's pairings were posted %d times", round, n)
+		}
+	}
 }
 
 // boardOf returns the one board of round r that is not a bye.
