@@ -183,8 +183,10 @@ func TournamentAnnouncement(l *i18n.Localizer, t *storage.Tournament, ais []stra
 			for _, info := range ais[:min(len(ais), 25)] {
 				opts = append(opts, discordgo.SelectMenuOption{Label: clip(AIName(l, info), 100), Value: info.Name, Emoji: &discordgo.ComponentEmoji{Name: "🤖"}})
 			}
+			one := 1
 			components = append(components, row(discordgo.SelectMenu{
 				CustomID: customid.TournamentAI.Build(id), Placeholder: l.T("tournament.enter_ai"), Options: opts,
+				MinValues: &one, MaxValues: 1,
 			}))
 		}
 	case t.Status.Started():
