@@ -60,7 +60,16 @@ func (b tournamentBoards) Show(ctx context.Context, id storage.GameID) error {
 	if err != nil {
 		return fmt.Errorf("bot: show tournament game %s: %w", id, err)
 	}
-	if _, j := b.turns.enqueueAI(g, time.Now()); j != nil {
+	// A game between two AI entrants plays itself (nextTurn), its turns
+	// queued for the tournament: one share of the workers, however many
+	// such games it has.
+	var j *aiJob
+	if g.AwaitingAI() && g.Players[1-g.Turn].ID.IsAI() {
+		_, j = b.turns.enqueueTurn(g, time.Now(), "tournament/"+string(g.Settings.Tournament))
+	} else {
+		_, j = b.turns.enqueueAI(g, time.Now())
+	}
+	if j != nil {
 		j.release(webhookToken{})
 	}
 	return nil

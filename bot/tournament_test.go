@@ -2,6 +2,7 @@ package bot_test
 
 import (
 	"context"
+	"fmt"
 	"strings"
 	"testing"
 	"time"
@@ -42,48 +43,50 @@ func (h *harness) waitPosted(want string) discordtest.Message {
 
 // TestTournamentSwissToThePodium runs a Swiss of two rounds through the
 // stand-in, from /tournament create to the podium, with two members and
-// an AI (an odd field: a bye a round): the announcement's Join and its
-// creator's AI entry and Start, each round's pairings and boards posted
-// in the channel, the AI playing its board by itself, a member losing on
-// the move timer (a forfeit) and another resigning, the standings
-// after round 1, the podium, and the players' /stats.
+// two AIs: the announcement's Join and its creator's AI entries and
+// Start, each round's pairings and boards posted in the channel, the AIs
+// playing their boards by themselves (also against each other), the
+// members losing round 1 on the move timer (forfeits) and resigning in
+// round 2, the standings after round 1, the podium, and /stats.
 func TestTournamentSwissToThePodium(t *testing.T) {
 	t.Parallel()
 	h := start(t, withClock())
 	alice, bob := h.srv.AddUser("alice").ID, h.srv.AddUser("bob").ID
+	id := swiss(t, h, alice, bob, 2)
 
-	id := swissOfThree(t, h, alice, bob)
-
-	// Round 1: one board and a bye. The member on the board lets the
-	// move timer run out: a forfeit.
+	// Round 1: the members let the move timer run out: forfeits.
 	pairings := h.waitPosted("Round 1")
-	speaks(t, "round 1's pairings", pairings, []string{"has the bye", "(moves first) vs"}, nil)
+	speaks(t, "round 1's pairings", pairings, []string{"(moves first) vs"}, []string{"has the bye"})
 	tr := h.waitTournament(id, "round 1", func(tr *storage.Tournament) bool { return len(tr.Rounds) == 1 })
-	board := boardOf(t, tr.Rounds[0])
-	g := h.waitGame(board.Game, "a member to move on round 1's board", func(g *storage.Game) bool {
-		return g.Status == storage.StatusActive && !g.AwaitingAI() && g.MessageID != ""
-	})
-	if g.Settings.Tournament != id || g.Deadline.IsZero() || g.Deadline.After(h.clock.Now().Add(30*time.Second)) {
-		t.Errorf("round 1's game: tournament %q, deadline %v (now %v), want the tournament's 30 s a move", g.Settings.Tournament, g.Deadline, h.clock.Now())
+	if len(tr.Rounds[0].Boards) != 2 {
+		t.Fatalf("round 1 of four players: %+v", tr.Rounds[0].Boards)
 	}
-	slow := g.Players[g.Turn].ID
+	slow := h.settle(tr.Rounds[0])
+	if len(slow) == 0 {
+		t.Fatal("no member to move in round 1")
+	}
+	for _, g := range slow {
+		if g.Settings.Tournament != id || g.Deadline.IsZero() || g.Deadline.After(h.clock.Now().Add(30*time.Second)) {
+			t.Errorf("round 1's game %s: tournament %q, deadline %v (now %v), want the tournament's 30 s a move", g.ID, g.Settings.Tournament, g.Deadline, h.clock.Now())
+		}
+	}
 	h.clock.Advance(31 * time.Second)
-	g = h.waitGame(board.Game, "the move timer's forfeit", func(g *storage.Game) bool { return g.Status == storage.StatusForfeited })
-	want := map[int]storage.BoardResult{0: storage.BoardBlackForfeit, 1: storage.BoardWhiteForfeit}[g.Seat(slow)]
 	tr = h.waitTournament(id, "round 2", func(tr *storage.Tournament) bool { return len(tr.Rounds) == 2 })
-	if got := tr.Rounds[0].Boards[indexOf(tr.Rounds[0], board.Game)].Result; got != want {
-		t.Errorf("round 1's board: %s, want %s", got, want)
+	for _, g := range slow {
+		late := g.Seat(g.Players[g.Turn].ID)
+		want := map[int]storage.BoardResult{0: storage.BoardBlackForfeit, 1: storage.BoardWhiteForfeit}[late]
+		if got := tr.Rounds[0].Boards[indexOf(tr.Rounds[0], g.ID)].Result; got != want {
+			t.Errorf("round 1's board of %s: %s, want %s", g.ID, got, want)
+		}
 	}
 
-	// Round 2: the standings after round 1 come with its pairings; the
-	// member to move resigns once the AI, if it moves first, has moved.
+	// Round 2: the standings after round 1 come with its pairings; a
+	// member to move resigns.
 	r2 := h.waitPosted("Round 2")
 	speaks(t, "round 2's pairings", r2, []string{"Standings after round 1", "Buchholz"}, nil)
-	board = boardOf(t, tr.Rounds[1])
-	g = h.waitGame(board.Game, "a member to move on round 2's board", func(g *storage.Game) bool {
-		return g.Status == storage.StatusActive && !g.AwaitingAI() && g.MessageID != ""
-	})
-	resignByUI(t, h, userID(g.Players[g.Turn].ID), g.ID)
+	for _, g := range h.settle(tr.Rounds[1]) {
+		resignByUI(t, h, userID(g.Players[g.Turn].ID), g.ID)
+	}
 
 	podium := h.waitPosted("The tournament is over")
 	speaks(t, "the podium", podium, []string{"🥇", "Final standings", "Test Cup"}, nil)
@@ -99,10 +102,30 @@ func TestTournamentSwissToThePodium(t *testing.T) {
 	speaks(t, "the server's tournaments", list, []string{"Test Cup", "Finished"}, nil)
 }
 
-// swissOfThree announces alice's Swiss of two rounds of Tic-Tac-Toe, 30
-// s a move, open to AIs, checking the announcement as it goes; alice,
-// bob and an AI join, and alice starts it.
-func swissOfThree(t *testing.T, h *harness, alice, bob string) storage.TournamentID {
+// settle waits until every game of round r has its board posted and
+// either awaits a member's move or has ended (two AIs play theirs to the
+// end), and returns the games awaiting a member.
+func (h *harness) settle(r storage.Round) []*storage.Game {
+	h.t.Helper()
+	var waiting []*storage.Game
+	for _, b := range r.Boards {
+		if b.IsBye() {
+			continue
+		}
+		g := h.waitGame(b.Game, "a member to move or the end", func(g *storage.Game) bool {
+			return g.MessageID != "" && (g.Status.Ended() || g.Status == storage.StatusActive && !g.AwaitingAI())
+		})
+		if !g.Status.Ended() {
+			waiting = append(waiting, g)
+		}
+	}
+	return waiting
+}
+
+// swiss announces alice's Swiss of two rounds of Tic-Tac-Toe, 30 s a
+// move, open to AIs, checking the announcement as it goes; alice, bob
+// and ais AIs join, and alice starts it.
+func swiss(t *testing.T, h *harness, alice, bob string, ais int) storage.TournamentID {
 	t.Helper()
 	_, ann := h.command(alice, "tournament", discordtest.Option{Name: "create", Options: []discordtest.Option{
 		opt("format", "swiss"), opt("game", "tictactoe"), opt("rounds", 2), opt("movetime", 30), opt("ai", true), opt("name", "Test Cup"),
@@ -114,19 +137,21 @@ func swissOfThree(t *testing.T, h *harness, alice, bob string) storage.Tournamen
 	}
 	id := storage.TournamentID(strings.Split(join, "/")[2])
 	h.click(alice, ann.ID, join)
-	h.click(bob, ann.ID, join)
-	aiSelect, ok := find(ann, customid.TournamentAI, nil)
-	if !ok {
-		t.Fatal("no AI select on the announcement")
-	}
-	var strategy string
-	for _, c := range components(ann) {
-		if c.CustomID == aiSelect && len(c.Options) > 0 {
-			strategy = c.Options[0].Value
+	entered := h.click(bob, ann.ID, join)
+	for i := range ais {
+		aiSelect, ok := find(entered, customid.TournamentAI, nil)
+		if !ok {
+			t.Fatal("no AI select on the announcement")
 		}
+		var strategy string
+		for _, c := range components(entered) {
+			if c.CustomID == aiSelect && len(c.Options) > i {
+				strategy = c.Options[i].Value
+			}
+		}
+		entered = h.click(alice, ann.ID, aiSelect, strategy)
 	}
-	entered := h.click(alice, ann.ID, aiSelect, strategy)
-	speaks(t, "the announcement with three players", entered, []string{"Players (3/", "<@" + alice + ">", "<@" + bob + ">", "🤖"}, nil)
+	speaks(t, "the announcement with every player", entered, []string{fmt.Sprintf("Players (%d/", 2+ais), "<@" + alice + ">", "<@" + bob + ">", "🤖"}, nil)
 	startID, _ := find(entered, customid.TournamentStart, nil)
 	started := h.click(alice, ann.ID, startID)
 	speaks(t, "the started announcement", started, []string{"Under way", "Withdraw"}, []string{"Join"})
@@ -142,7 +167,7 @@ func TestTournamentRestartMidRoundLosesNothing(t *testing.T) {
 	t.Parallel()
 	h := start(t, withClock())
 	alice, bob := h.srv.AddUser("alice").ID, h.srv.AddUser("bob").ID
-	id := swissOfThree(t, h, alice, bob)
+	id := swiss(t, h, alice, bob, 1) // three players: a bye a round
 	h.waitPosted("Round 1")
 	tr := h.waitTournament(id, "round 1", func(tr *storage.Tournament) bool { return len(tr.Rounds) == 1 })
 	board := boardOf(t, tr.Rounds[0])
