@@ -84,6 +84,9 @@ func TestTournamentSwissToThePodium(t *testing.T) {
 	// member to move resigns.
 	r2 := h.waitPosted("Round 2")
 	speaks(t, "round 2's pairings", r2, []string{"Standings after round 1", "Buchholz"}, nil)
+	if len(r2.Attachments) != 1 || r2.Attachments[0].Filename != "standings.png" {
+		t.Errorf("round 2's pairings carry %+v, want the table's picture", r2.Attachments)
+	}
 	for _, g := range h.settle(tr.Rounds[1]) {
 		resignByUI(t, h, userID(g.Players[g.Turn].ID), g.ID)
 	}

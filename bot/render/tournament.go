@@ -11,6 +11,7 @@ import (
 
 	"github.com/gambitbot/gambit/bot/customid"
 	"github.com/gambitbot/gambit/bot/i18n"
+	"github.com/gambitbot/gambit/bot/render/picture"
 	"github.com/gambitbot/gambit/storage"
 	"github.com/gambitbot/gambit/strategies"
 )
@@ -219,6 +220,60 @@ func tournamentTable(l *i18n.Localizer, t *storage.Tournament, rows []Tournament
 	return lines
 }
 
+// StandingsName is the file name of a tournament table's picture.
+const StandingsName = "standings.png"
+
+// pictureName is a player's name as the table's picture writes it: no
+// mention, no emoji (the picture's font has none).
+func pictureName(l *i18n.Localizer, p storage.Player) string {
+	if name, ok := p.ID.Strategy(); ok {
+		if info, err := strategies.Lookup(name); err == nil {
+			return l.T("tournament.ai_name", "AI", AIName(l, info))
+		}
+	}
+	if _, ok := p.ID.UserID(); ok && p.Name != "" {
+		return p.Name
+	}
+	return l.T("board.deleted_user")
+}
+
+// withTable attaches the picture of rows, t's table headed caption, to
+// msg's embed; msg is unchanged if it cannot be drawn (the text has it
+// all).
+func withTable(l *i18n.Localizer, t *storage.Tournament, caption string, rows []TournamentRow, msg Message) Message {
+	if len(rows) == 0 || len(msg.Embeds) == 0 {
+		return msg
+	}
+	var lines []picture.StandingsRow
+	for _, r := range rows {
+		detail := l.T("tournament.record", "Won", r.Won, "Drawn", r.Drawn, "Lost", r.Lost)
+		if t.Format != storage.FormatArena {
+			detail = l.T("tournament.tiebreaks", "Buchholz", halves(r.Buchholz), "SB", quarters(r.SonnebornBerger)) + " · " + detail
+		} else if r.OnFire {
+			detail += " · " + l.T("tournament.on_fire")
+		}
+		if r.Withdrawn {
+			detail += " · " + l.T("tournament.withdrawn")
+		}
+		lines = append(lines, picture.StandingsRow{Rank: r.Rank, Place: "#" + strconv.Itoa(r.Rank), Name: pictureName(l, r.Player),
+			Score: TournamentScore(t.Format, r.Score), Detail: detail, Withdrawn: r.Withdrawn})
+	}
+	title := TournamentTitle(l, t) + " · " + caption
+	head := [4]string{l.T("tournament.col_place"), l.T("tournament.col_player"), l.T("tournament.col_score"), l.T("tournament.col_detail")}
+	if t.Format == storage.FormatArena {
+		head[3] = l.T("tournament.col_record")
+	}
+	data, err := picture.Standings(title, head, lines)
+	if err != nil {
+		return msg
+	}
+	embed := *msg.Embeds[0]
+	embed.Image = &discordgo.MessageEmbedImage{URL: "attachment://" + StandingsName}
+	msg.Embeds = append([]*discordgo.MessageEmbed{&embed}, msg.Embeds[1:]...)
+	msg.Files = append(msg.Files, File{Name: StandingsName, ContentType: "image/png", Data: data, Alt: title})
+	return msg
+}
+
 // TournamentStandings renders a tournament's table after the rounds
 // played (done of them) so far.
 func TournamentStandings(l *i18n.Localizer, t *storage.Tournament, done int, rows []TournamentRow) Message {
@@ -231,7 +286,7 @@ func TournamentStandings(l *i18n.Localizer, t *storage.Tournament, done int, row
 		Description: fitLines(append([]string{head}, tournamentTable(l, t, rows)...), maxDescription),
 		Color:       colourTournament,
 	}
-	return Message{Embeds: []*discordgo.MessageEmbed{embed}, Components: []discordgo.MessageComponent{}, AllowedMentions: noPings()}
+	return withTable(l, t, head, rows, Message{Embeds: []*discordgo.MessageEmbed{embed}, Components: []discordgo.MessageComponent{}, AllowedMentions: noPings()})
 }
 
 // TournamentPairings renders round r of t: who plays whom (White first)
@@ -261,13 +316,13 @@ func TournamentPairings(l *i18n.Localizer, t *storage.Tournament, r storage.Roun
 		Description: fitLines(lines, maxDescription),
 		Color:       colourTournament,
 	}
+	msg := Message{Embeds: []*discordgo.MessageEmbed{embed}, Components: []discordgo.MessageComponent{}, AllowedMentions: noPings()}
 	if len(rows) > 0 && t.Format != storage.FormatArena {
-		embed.Fields = []*discordgo.MessageEmbedField{{
-			Name:  l.T("tournament.standings_after", "Rounds", r.Number-1),
-			Value: fitLines(tournamentTable(l, t, rows), maxFieldValue),
-		}}
+		head := l.T("tournament.standings_after", "Rounds", r.Number-1)
+		embed.Fields = []*discordgo.MessageEmbedField{{Name: head, Value: fitLines(tournamentTable(l, t, rows), maxFieldValue)}}
+		msg = withTable(l, t, head, rows, msg)
 	}
-	return Message{Embeds: []*discordgo.MessageEmbed{embed}, Components: []discordgo.MessageComponent{}, AllowedMentions: noPings()}
+	return msg
 }
 
 // TournamentPodium renders the end of a finished tournament: its first
@@ -287,7 +342,8 @@ func TournamentPodium(l *i18n.Localizer, t *storage.Tournament, rows []Tournamen
 			Name: l.T("tournament.final_standings"), Value: fitLines(tournamentTable(l, t, rows), maxFieldValue),
 		}},
 	}
-	return Message{Embeds: []*discordgo.MessageEmbed{embed}, Components: []discordgo.MessageComponent{}, AllowedMentions: noPings()}
+	msg := Message{Embeds: []*discordgo.MessageEmbed{embed}, Components: []discordgo.MessageComponent{}, AllowedMentions: noPings()}
+	return withTable(l, t, l.T("tournament.final_standings"), rows, msg)
 }
 
 // TournamentNotice renders a line about a tournament for its channel:

@@ -42,7 +42,7 @@ func TestTournamentMessagesKeepDiscordsLimitsAtTheCap(t *testing.T) {
 		l := i18n.For(loc)
 		announced := *tr
 		announced.Status, announced.Rounds = storage.TournamentAnnounced, nil
-		for _, m := range []Message{
+		for i, m := range []Message{
 			TournamentAnnouncement(l, &announced, strategies.ForGame("connect4")),
 			TournamentAnnouncement(l, tr, nil),
 			TournamentPairings(l, tr, tr.Rounds[0], rows),
@@ -51,6 +51,9 @@ func TestTournamentMessagesKeepDiscordsLimitsAtTheCap(t *testing.T) {
 			TournamentList(l, []*storage.Tournament{tr, &announced}),
 		} {
 			checkDiscord(t, m)
+			if pictured := len(m.Files) == 1 && m.Embeds[0].Image != nil && m.Embeds[0].Image.URL == "attachment://"+m.Files[0].Name; pictured != (i >= 2 && i <= 4) {
+				t.Errorf("%s: message %d has the table's picture: %v (files %d)", loc, i, pictured, len(m.Files))
+			}
 			if len(m.AllowedMentions.Users) > 0 || len(m.AllowedMentions.Parse) > 0 {
 				t.Errorf("%s: a tournament's message pings %v", loc, m.AllowedMentions)
 			}
