@@ -221,9 +221,6 @@ func (f *Flow) Tick(ctx context.Context, shards storage.Shards) {
 		}
 		return
 	}
-	if err != nil {
-		f.log.Error("open tournaments: left out corrupt records", "err", err)
-	}
 	now := f.cfg.Now()
 	f.mu.Lock()
 	sweep := now.Sub(f.swept) >= f.cfg.SweepEvery
@@ -231,6 +228,9 @@ func (f *Flow) Tick(ctx context.Context, shards storage.Shards) {
 		f.swept = now
 	}
 	f.mu.Unlock()
+	if err != nil && sweep { // once a sweep, not every tick
+		f.log.Error("open tournaments: left out corrupt records; 'gambit db check' lists the damage", "err", err)
+	}
 	for _, t := range list {
 		switch {
 		case t.Status == storage.TournamentAnnounced && !t.StartAt.IsZero() && !now.Before(t.StartAt):
