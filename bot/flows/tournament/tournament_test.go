@@ -329,3 +329,55 @@ func TestPauseResumeCancelAreTheCreatorsOrManagers(t *testing.T) {
 	}
 	refused(t, "cancelling twice", fx.command(alice, sub("cancel", str("id", id))), "over")
 }
+
+func TestAnArenaPairsAsGamesEndUntilItsTimeIsUp(t *testing.T) {
+	fx := newFixture(storage.DefaultTournamentCaps)
+	if err := fx.command(alice, sub("create", str("format", "arena"), str("game", "tictactoe"), num("duration", 10))); err != nil {
+		t.Fatal(err)
+	}
+	id := string(fx.only(t).ID)
+	for _, m := range []*discordgo.Member{alice, bob, carol, dave} {
+		if err := fx.click(m, customid.TournamentJoin.Build(id)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := fx.click(alice, customid.TournamentStart.Build(id)); err != nil {
+		t.Fatal(err)
+	}
+	tr := fx.only(t)
+	if len(tr.Rounds) != 1 || len(tr.Rounds[0].Boards) != 2 {
+		t.Fatalf("the first wave: %+v", tr.Rounds)
+	}
+	// A game's end pairs its players at once: the only two waiting, in
+	// an Arena this small they meet again (Lichess's rule).
+	first, second := tr.Rounds[0].Boards[0], tr.Rounds[0].Boards[1]
+	fx.flow.GameEnded(context.Background(), fx.store.end(t, first.Game, 1, false))
+	if tr := fx.only(t); len(tr.Rounds) != 2 || len(tr.Rounds[1].Boards) != 1 || tr.Rounds[1].Boards[0].White != first.Black {
+		t.Fatalf("after the first game's end: %+v", tr.Rounds)
+	}
+	fx.flow.GameEnded(context.Background(), fx.store.end(t, second.Game, 0.5, false))
+	tr = fx.only(t)
+	if len(tr.Rounds) != 3 || len(tr.Rounds[2].Boards) != 1 {
+		t.Fatalf("after the second game's end: %+v", tr.Rounds)
+	}
+	// The time is up with games on: the Arena waits for them, pairs no
+	// one, and ends with the last.
+	fx.clock.Advance(10 * time.Minute)
+	fx.flow.Tick(context.Background(), storage.Shards{})
+	if tr := fx.only(t); tr.Status != storage.TournamentRunning || len(tr.Rounds) != 3 {
+		t.Fatalf("at the end with games on: %s, %d rounds", tr.Status, len(tr.Rounds))
+	}
+	fx.flow.GameEnded(context.Background(), fx.store.end(t, tr.Rounds[1].Boards[0].Game, 1, false))
+	if tr := fx.only(t); len(tr.Rounds) != 3 || tr.Status != storage.TournamentRunning {
+		t.Fatalf("a game's end after the time: %s, %d rounds", tr.Status, len(tr.Rounds))
+	}
+	fx.flow.GameEnded(context.Background(), fx.store.end(t, tr.Rounds[2].Boards[0].Game, 0, false))
+	tr = fx.only(t)
+	if tr.Status != storage.TournamentFinished {
+		t.Fatalf("after the last game: %s", tr.Status)
+	}
+	posts := fx.boards.texts()
+	if last := posts[len(posts)-1]; !strings.Contains(last, "The tournament is over") || !strings.Contains(last, "🥇") {
+		t.Errorf("the podium: %q", last)
+	}
+}
