@@ -29,7 +29,8 @@ import (
 // everywhere: installed to a server, in its channels; installed to a
 // user's account (docs/server-admins.md, "Install to your account"), also
 // in the user's DMs with Gambit, group DMs and servers that did not add
-// Gambit (reach.go says how boards work there). /settings says otherwise.
+// Gambit (reach.go says how boards work there). /settings and /tournament
+// say otherwise: a server's alone.
 func commandDefinitions(m *mux.Mux) []*discordgo.ApplicationCommand {
 	cmds := m.Definitions()
 	for _, c := range cmds {
