@@ -2,13 +2,18 @@ package tournament_test
 
 import (
 	"context"
+	"fmt"
+	"io"
+	"log/slog"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
 	"github.com/bwmarrin/discordgo"
 
 	"github.com/gambitbot/gambit/bot/customid"
+	"github.com/gambitbot/gambit/bot/flows/tournament"
 	"github.com/gambitbot/gambit/bot/i18n"
 	"github.com/gambitbot/gambit/bot/mux/muxtest"
 	"github.com/gambitbot/gambit/storage"
@@ -379,5 +384,116 @@ func TestAnArenaPairsAsGamesEndUntilItsTimeIsUp(t *testing.T) {
 	posts := fx.boards.texts()
 	if last := posts[len(posts)-1]; !strings.Contains(last, "The tournament is over") || !strings.Contains(last, "🥇") {
 		t.Errorf("the podium: %q", last)
+	}
+}
+
+func TestTwoProcessesPostEachRoundOnce(t *testing.T) {
+	fx := newFixture(storage.DefaultTournamentCaps)
+	other := &fakeBoards{} // a second process over the same store
+	second := tournament.New(fx.store, other, tournament.Config{
+		Caps: storage.DefaultTournamentCaps, AIMoveTime: time.Second, SweepEvery: time.Minute, Go: func(f func()) { f() }, Now: fx.clock.Now,
+		Log: slog.New(slog.NewTextHandler(io.Discard, nil)),
+	})
+	if err := fx.command(alice, sub("create", str("format", "swiss"), str("game", "tictactoe"), num("rounds", 3))); err != nil {
+		t.Fatal(err)
+	}
+	id := string(fx.only(t).ID)
+	for _, m := range []*discordgo.Member{alice, bob, carol, dave} {
+		if err := fx.click(m, customid.TournamentJoin.Build(id)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := fx.click(alice, customid.TournamentStart.Build(id)); err != nil {
+		t.Fatal(err)
+	}
+	for round := 1; round < 3; round++ {
+		tr := fx.only(t)
+		var ended []*storage.Game
+		for _, b := range tr.Rounds[round-1].Boards {
+			ended = append(ended, fx.store.end(t, b.Game, 1, false))
+		}
+		// Both processes learn of both ends at once.
+		var wg sync.WaitGroup
+		for _, f := range []*tournament.Flow{fx.flow, second} {
+			for _, g := range ended {
+				wg.Add(1)
+				go func() {
+					defer wg.Done()
+					f.GameEnded(context.Background(), g)
+				}()
+			}
+		}
+		wg.Wait()
+		if tr := fx.only(t); len(tr.Rounds) != round+1 {
+			t.Fatalf("after round %d: %d rounds", round, len(tr.Rounds))
+		}
+		posts := append(fx.boards.texts(), other.texts()...)
+		n := 0
+		for _, p := range posts {
+			if strings.Contains(p, fmt.Sprintf("Round %d", round+1)) {
+				n++
+			}
+		}
+		if shown := len(fx.boards.shown) + len(other.shown); n != 1 || shown != 2*(round+1) {
+			t.Errorf("round %d's pairings posted %d times, %d boards shown for %d rounds of 2", round+1, n, shown, round+1)
+		}
+	}
+}
+
+// staleStore reads a tournament as it was once (stale), then as it is:
+// a process that paired from a record another process has since changed.
+type staleStore struct {
+	*fakeStore
+	stale *storage.Tournament
+}
+
+func (s *staleStore) Tournament(ctx context.Context, id storage.TournamentID) (*storage.Tournament, error) {
+	if t := s.stale; t != nil && t.ID == id {
+		s.stale = nil
+		return t, nil
+	}
+	return s.fakeStore.Tournament(ctx, id)
+}
+
+func TestAProcessThatPairedSecondPostsNothing(t *testing.T) {
+	fx := newFixture(storage.DefaultTournamentCaps)
+	if err := fx.command(alice, sub("create", str("format", "swiss"), str("game", "tictactoe"), num("rounds", 2))); err != nil {
+		t.Fatal(err)
+	}
+	id := string(fx.only(t).ID)
+	for _, m := range []*discordgo.Member{alice, bob, carol, dave} {
+		if err := fx.click(m, customid.TournamentJoin.Build(id)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := fx.click(alice, customid.TournamentStart.Build(id)); err != nil {
+		t.Fatal(err)
+	}
+	for _, b := range fx.only(t).Rounds[0].Boards {
+		fx.store.end(t, b.Game, 1, false)
+		if _, _, err := fx.store.RecordTournamentResult(context.Background(), b.Game); err != nil {
+			t.Fatal(err)
+		}
+	}
+	before := fx.only(t) // round 1 done, round 2 not paired
+	if err := fx.flow.Advance(context.Background(), before.ID); err != nil {
+		t.Fatal(err)
+	}
+	if tr := fx.only(t); len(tr.Rounds) != 2 {
+		t.Fatalf("%d rounds after the first process's advance", len(tr.Rounds))
+	}
+	other := &fakeBoards{}
+	second := tournament.New(&staleStore{fakeStore: fx.store, stale: before}, other, tournament.Config{
+		Caps: storage.DefaultTournamentCaps, AIMoveTime: time.Second, SweepEvery: time.Minute, Go: func(f func()) { f() }, Now: fx.clock.Now,
+		Log: slog.New(slog.NewTextHandler(io.Discard, nil)),
+	})
+	if err := second.Advance(context.Background(), before.ID); err != nil {
+		t.Fatal(err)
+	}
+	if tr := fx.only(t); len(tr.Rounds) != 2 {
+		t.Errorf("%d rounds after the second process's advance, want 2", len(tr.Rounds))
+	}
+	if len(other.posts) != 0 || len(other.shown) != 0 || other.begins != 2 {
+		t.Errorf("the process that paired second posted %d messages and showed %d boards (began %d games, want 2)", len(other.posts), len(other.shown), other.begins)
 	}
 }
