@@ -32,11 +32,11 @@ func (f *Flow) clickJoin(ctx context.Context, ix *mux.Component) error {
 		return err
 	}
 	p := play.PlayerOf(ix.Caller())
-	t, err = f.store.JoinTournament(ctx, t.ID, storage.Entrant{Player: p, Rating: f.rating(ctx, t.Kind, p.ID)})
+	nt, err := f.store.JoinTournament(ctx, t.ID, storage.Entrant{Player: p, Rating: f.rating(ctx, t.Kind, p.ID)})
 	if err != nil {
-		return f.refusal(err, "join", t)
+		return f.refused(ctx, ix, t, err, "join")
 	}
-	return f.show(ix, t)
+	return f.show(ix, nt)
 }
 
 // clickAI enters the strategy chosen, for the creator of a tournament
@@ -59,7 +59,7 @@ func (f *Flow) clickAI(ctx context.Context, ix *mux.Component) error {
 	e := storage.Entrant{Player: storage.Player{ID: storage.AI(info.Name), Name: info.DisplayName}, Rating: f.rating(ctx, t.Kind, storage.AI(info.Name))}
 	nt, err := f.store.JoinTournament(ctx, t.ID, e)
 	if err != nil {
-		return f.refusal(err, "enter", t)
+		return f.refused(ctx, ix, t, err, "enter")
 	}
 	return f.show(ix, nt)
 }
@@ -74,7 +74,7 @@ func (f *Flow) clickLeave(ctx context.Context, ix *mux.Component) error {
 	}
 	nt, err := f.store.LeaveTournament(ctx, t.ID, storage.User(ix.Caller().ID))
 	if err != nil {
-		return f.refusal(err, "leave", t)
+		return f.refused(ctx, ix, t, err, "leave")
 	}
 	if nt.Status.Started() {
 		f.Kick(ctx, nt.ID) // an Arena or a round may be waiting for nobody now
@@ -96,7 +96,7 @@ func (f *Flow) clickStart(ctx context.Context, ix *mux.Component) error {
 	}
 	nt, err := f.store.SetTournamentStatus(ctx, t.ID, storage.TournamentRunning)
 	if err != nil {
-		return f.refusal(err, "start", t)
+		return f.refused(ctx, ix, t, err, "start")
 	}
 	if err := f.show(ix, nt); err != nil {
 		return err
@@ -117,6 +117,23 @@ func (f *Flow) clickCancel(ctx context.Context, ix *mux.Component) error {
 		return err
 	}
 	return f.show(ix, nt)
+}
+
+// refused explains a change of t the store refused; when t changed
+// meanwhile — started, ended, or changed by another click — it first shows
+// the tournament as it now is in the announcement clicked, whose buttons
+// were those of another status, and the explanation follows.
+func (f *Flow) refused(ctx context.Context, ix *mux.Component, t *storage.Tournament, err error, what string) error {
+	refusal := f.refusal(err, what, t)
+	if !errors.Is(err, storage.ErrStarted) && !errors.Is(err, storage.ErrGameOver) && !errors.Is(err, storage.ErrConflict) {
+		return refusal
+	}
+	if now, lerr := f.store.Tournament(ctx, t.ID); lerr == nil {
+		if serr := f.show(ix, now); serr != nil {
+			return errors.Join(refusal, serr)
+		}
+	}
+	return refusal
 }
 
 // refusal explains a change of t the store refused.

@@ -135,7 +135,13 @@ func TestJoinLeaveStartAndTheirRefusals(t *testing.T) {
 	if tr.Status != storage.TournamentRunning || len(tr.Rounds) != 1 {
 		t.Fatalf("after the start: %s with %d rounds, want running with round 1 paired", tr.Status, len(tr.Rounds))
 	}
+	before := len(fx.rec.Responses())
 	refused(t, "dave joining after the start", fx.click(dave, join), "has started")
+	// The announcement dave clicked still offered Join: the click shows
+	// the tournament as it now is, and the explanation follows.
+	if got := fx.last(t); len(fx.rec.Responses()) != before+1 || !strings.Contains(got, "Under way") {
+		t.Errorf("a Join on a started tournament's stale announcement showed:\n%s", got)
+	}
 	refused(t, "starting twice", fx.click(alice, start), "changed meanwhile")
 
 	// bob withdraws: paired no more, his game goes on.
