@@ -32,7 +32,8 @@ import (
 var ErrTRF = errors.New("malformed TRF")
 
 // DecodeTRF reads a Swiss tournament from a TRF. Players' rounds beyond
-// their line's end are NotPaired, up to the longest line's rounds.
+// their line's end are NotPaired, up to the last round in which someone
+// was paired (Played).
 func DecodeTRF(r io.Reader) (*Swiss, error) {
 	data, err := io.ReadAll(r)
 	if err != nil {
@@ -120,11 +121,14 @@ func DecodeTRF(r io.Reader) (*Swiss, error) {
 		return nil, fmt.Errorf("tournament: TRF: pairing numbers are not 1 to %d: %w", len(players), ErrTRF)
 	}
 	for id := 1; id <= maxID; id++ {
-		p := players[id]
-		for len(p.Results) < rounds {
-			p.Results = append(p.Results, Entry{})
+		s.Players = append(s.Players, players[id])
+	}
+	// Pad to the rounds paired only: an entry beyond them (an absence or
+	// a bye asked for the round to pair) makes its player alone sit out.
+	for i, played := 0, s.Played(); i < len(s.Players); i++ {
+		for len(s.Players[i].Results) < played {
+			s.Players[i].Results = append(s.Players[i].Results, Entry{})
 		}
-		s.Players = append(s.Players, p)
 	}
 	if s.Rounds == 0 {
 		s.Rounds = rounds

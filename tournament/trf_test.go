@@ -3,6 +3,7 @@ package tournament
 import (
 	"bytes"
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -95,5 +96,37 @@ func TestTRFErrors(t *testing.T) {
 	long := &Swiss{Rounds: 1, Players: []Player{{Name: strings.Repeat("x", 34)}}}
 	if err := EncodeTRF(&bytes.Buffer{}, long); !errors.Is(err, ErrTRF) {
 		t.Errorf("a 34-character name: %v, want ErrTRF", err)
+	}
+}
+
+// TestTRFAbsenceFromTheNextRound: a TRF that marks a player's absence
+// from the round to pair ("0000 - Z" after the rounds played, as
+// gambit tournament export writes a withdrawn player's) pairs everyone
+// else: only the lines with an entry for that round sit it out.
+func TestTRFAbsenceFromTheNextRound(t *testing.T) {
+	line := func(id int, rounds ...string) string {
+		return fmt.Sprintf("001 %4d", id) + strings.Repeat(" ", 83) + strings.Join(rounds, "  ")
+	}
+	file := strings.Join([]string{"XXR 3",
+		line(1, "0003 w 1", "0002 w 1"),
+		line(2, "0004 w 1", "0001 b 0"),
+		line(3, "0001 b 0", "0004 w 1"),
+		line(4, "0002 b 0", "0003 b 0", "0000 - Z"),
+	}, "\n") + "\n"
+	s, err := DecodeTRF(strings.NewReader(file))
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := PairDutch(s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Player 4 sits round 3 out; 1, 2 and 3 are paired, one with the bye.
+	paired := map[int]bool{}
+	for _, p := range got {
+		paired[p.White], paired[p.Black] = true, true
+	}
+	if len(got) != 2 || !paired[1] || !paired[2] || !paired[3] || paired[4] {
+		t.Errorf("round 3 without player 4: %v", got)
 	}
 }

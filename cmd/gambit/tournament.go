@@ -18,9 +18,11 @@ import (
 	"github.com/gambitbot/gambit/engine"
 	"github.com/gambitbot/gambit/games"
 	"github.com/gambitbot/gambit/games/catalog"
+	"github.com/gambitbot/gambit/storage"
 	"github.com/gambitbot/gambit/strategies"
 	"github.com/gambitbot/gambit/strategies/arena"
 	"github.com/gambitbot/gambit/tournament"
+	"github.com/gambitbot/gambit/tournament/league"
 )
 
 const tournamentUsage = `
@@ -31,6 +33,7 @@ Usage: gambit tournament --game {duels}
                          [--threads K] [--hash MiB] [--trf FILE]
                          [--game-rounds N]
        gambit tournament pair FILE
+       gambit tournament export ID [--db PATH | --url URL] [--out FILE]
 
 Runs a whole tournament of strategies offline: each round's games are played
 (the games of a round at once, up to --threads), each round's pairings and
@@ -70,6 +73,8 @@ results, listed under the round). --seed 0 picks a seed and prints it.
 (TRF-16 with TRF(x)'s XXR and XXC lines), which FIDE's tools and pairing
 programs read. gambit tournament pair FILE reads such a file and prints the
 next round's pairings by the Dutch system: the same check, the other way.
+gambit tournament export ID writes a server's Swiss or round robin, as the
+bot's database holds it, as such a file.
 
 Results go to stdout as Markdown; progress (each round's pairings as it starts,
 each game as it ends) to stderr.
@@ -117,6 +122,9 @@ type tourney struct {
 func runTournament(args []string, sio stdio) error {
 	if len(args) > 0 && args[0] == "pair" {
 		return runTournamentPair(args[1:], sio)
+	}
+	if len(args) > 0 && args[0] == "export" {
+		return runTournamentExport(args[1:], sio)
 	}
 	fs := newFlagSet("tournament", tournamentUsage, sio.out)
 	gameName := gameFlag(fs, duelNames())
@@ -751,5 +759,65 @@ func runTournamentPair(args []string, sio stdio) error {
 		}
 		fmt.Fprintf(sio.out, "| %d | %s | %s |\n", i+1, name(b.White), black)
 	}
+	return nil
+}
+
+const tournamentExportUsage = `
+Usage: gambit tournament export ID [--db PATH | --url URL] [--out FILE]
+
+Writes the bot's tournament ID, a Swiss or a round robin of a server, as a
+FIDE tournament report file (TRF-16 with TRF(x)'s XXR line), to stdout or
+--out FILE: its players in their seeding (the pairing numbers) and the
+rounds done with their results, forfeits as + and -, withdrawn players
+absent from the rounds after they left. An organiser checks the pairings
+with FIDE's tools or a pairing program (bbpPairings --check), or reads the
+next round's with gambit tournament pair FILE. An Arena has no rounds to
+write. The database is the bot's, opened read-only: a bbolt file (PATH,
+default GAMBIT_DB, then ./data/gambit.db; stop the bot first, or export
+from a backup) or PostgreSQL (--url or GAMBIT_DATABASE_URL).
+`
+
+// runTournamentExport writes a stored tournament as a TRF.
+func runTournamentExport(args []string, sio stdio) error {
+	fs := newFlagSet("tournament export", tournamentExportUsage, sio.out)
+	path := fs.String("db", envOr("GAMBIT_DB", defaultDB), "the bbolt database file (GAMBIT_DB)")
+	url := fs.String("url", os.Getenv(envDatabaseURL), "a PostgreSQL database instead of the file ("+envDatabaseURL+")")
+	out := fs.String("out", "", "write the TRF to this file instead of stdout")
+	var id string
+	if len(args) > 0 && !strings.HasPrefix(args[0], "-") {
+		id, args = args[0], args[1:]
+	}
+	if err := fs.parse(args); err != nil {
+		return err
+	}
+	if id == "" {
+		return usagef("tournament export takes the tournament's ID first: gambit tournament export ID [--db PATH]")
+	}
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+	defer stop()
+	s, err := openStore(ctx, *url, *path, inspecting, storeRole{})
+	if err != nil {
+		return err
+	}
+	defer s.Close()
+	t, err := s.Tournament(ctx, storage.TournamentID(id))
+	if errors.Is(err, storage.ErrNotFound) {
+		return fmt.Errorf("no tournament %s in %s", id, storeName(s))
+	}
+	if err != nil {
+		return fmt.Errorf("load tournament %s: %w", id, err)
+	}
+	var trf strings.Builder
+	if err := league.WriteTRF(&trf, t); err != nil {
+		return fmt.Errorf("export tournament %s: %w", id, err)
+	}
+	if *out == "" {
+		_, err := io.WriteString(sio.out, trf.String())
+		return err
+	}
+	if err := os.WriteFile(*out, []byte(trf.String()), 0o644); err != nil {
+		return fmt.Errorf("write the TRF: %w", err)
+	}
+	fmt.Fprintf(sio.err, "wrote tournament %s (%s, %d players, %d rounds done) to %s\n", id, t.Format, len(t.Entrants), league.RoundsCounted(t), *out)
 	return nil
 }

@@ -83,7 +83,7 @@ func nextArena(t *storage.Tournament) []storage.Board {
 	var waiting []tournament.ArenaPlayer
 	for i, e := range t.Entrants {
 		if p := players[i]; !e.Withdrawn && !p.busy {
-			waiting = append(waiting, tournament.ArenaPlayer{ID: i + 1, Points: tournament.ArenaScore(p.games, ArenaRules).Total,
+			waiting = append(waiting, tournament.ArenaPlayer{ID: i + 1, Points: tournament.ArenaScore(p.games, arenaRules).Total,
 				Rating: e.Rating, LastOpponent: p.lastOpponent, ColorRun: p.colorRun})
 		}
 	}

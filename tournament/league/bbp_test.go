@@ -120,6 +120,21 @@ func compare(a, b storage.PlayerID) int {
 	return 0
 }
 
+// decodeFile reads the bbpPairings file name.
+func decodeFile(tb testing.TB, name string) *tournament.Swiss {
+	tb.Helper()
+	f, err := os.Open(filepath.Join(bbpDir, name))
+	if err != nil {
+		tb.Fatal(err)
+	}
+	defer f.Close()
+	s, err := tournament.DecodeTRF(f)
+	if err != nil {
+		tb.Fatalf("%s: %v", name, err)
+	}
+	return s
+}
+
 // TestNextSwissMatchesBBPPairings builds, for every round of
 // bbpPairings' random tournaments that the store can hold, the stored
 // tournament before it (storedBefore: forfeits, double forfeits as
@@ -141,15 +156,7 @@ func TestNextSwissMatchesBBPPairings(t *testing.T) {
 	}
 	compared, skipped, withdrawals, forfeits := 0, 0, 0, 0
 	for _, path := range files {
-		f, err := os.Open(path)
-		if err != nil {
-			t.Fatal(err)
-		}
-		s, err := tournament.DecodeTRF(f)
-		f.Close()
-		if err != nil {
-			t.Fatalf("%s: %v", path, err)
-		}
+		s := decodeFile(t, filepath.Base(path))
 		for k := 1; k <= s.Played(); k++ {
 			st, ok := storedBefore(s, k)
 			if !ok {

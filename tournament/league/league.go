@@ -26,8 +26,8 @@
 //   - BoardBye: in a Swiss the pairing-allocated bye, worth a win (U); in
 //     a round robin the free round of an odd field, worth nothing (Z).
 //   - A withdrawn entrant is absent from every round paired after they
-//     left (Entrant.WithdrawnAfter): not paired, no points; their
-//     results before it stay. In a round robin each game the Berger
+//     left (Entrant.WithdrawnAfter): not paired, no points (Z, a known
+//     absence); their results before it stay. In a round robin each game the Berger
 //     table gave them after they left is scored as the opponent's win
 //     by forfeit (see Next).
 package league
@@ -42,10 +42,10 @@ import (
 	"github.com/gambitbot/gambit/tournament"
 )
 
-// ArenaRules are the Arena's scoring thresholds: none, as the offline
+// arenaRules are the Arena's scoring thresholds: none, as the offline
 // Arena of gambit tournament has — Lichess's quick-draw thresholds are
 // chess's, and a short draw of Tic-Tac-Toe is no ploy.
-var ArenaRules = tournament.ArenaRules{}
+var arenaRules = tournament.ArenaRules{}
 
 // Next returns the next round of t, a running tournament, to pair at
 // now: its Number is len(t.Rounds)+1, its Boards have White and Black set
@@ -75,7 +75,7 @@ var ArenaRules = tournament.ArenaRules{}
 // tournament.ErrNoPairing (no Swiss pairing is left: Over is true then)
 // or tournament.ErrTournament.
 func Next(t *storage.Tournament, now time.Time) (storage.Round, bool, error) {
-	if t.Status != storage.TournamentRunning || !allDone(t) && t.Format != storage.FormatArena || active(t) < 2 {
+	if t.Status != storage.TournamentRunning || (t.Format != storage.FormatArena && !allDone(t)) || active(t) < 2 {
 		return storage.Round{}, false, nil
 	}
 	var boards []storage.Board
@@ -181,17 +181,22 @@ func rounds(t *storage.Tournament) int {
 func nextSwiss(t *storage.Tournament) ([]storage.Board, error) {
 	s := swiss(t, len(t.Rounds))
 	s.Rounds = t.SwissRounds
-	for i, e := range t.Entrants {
-		if e.Withdrawn {
-			// An entry for the round to pair: the player sits it out.
-			s.Players[i].Results = append(s.Players[i].Results, tournament.Entry{})
-		}
-	}
+	absent(t, s)
 	pairings, err := tournament.PairDutch(s)
 	if err != nil {
 		return nil, err
 	}
 	return boardsOf(t, pairings), nil
+}
+
+// absent gives each withdrawn entrant of s, t as a Swiss, an absence
+// (tournament.ZeroBye) from the round after its rounds: they sit it out.
+func absent(t *storage.Tournament, s *tournament.Swiss) {
+	for i, e := range t.Entrants {
+		if e.Withdrawn {
+			s.Players[i].Results = append(s.Players[i].Results, tournament.Entry{Result: tournament.ZeroBye})
+		}
+	}
 }
 
 // boardsOf turns pairings by pairing number into boards.
@@ -266,8 +271,10 @@ func entries(b storage.Board, white, black int) (tournament.Entry, tournament.En
 
 // swiss returns the first n rounds of t, a Swiss or round robin whose
 // first n rounds are done, as package tournament's Swiss: the players by
-// pairing number, with an entry a round each. Boards of players who are
-// not entrants are left out (the store's validation keeps them out).
+// pairing number, with an entry a round each, a withdrawn entrant's
+// rounds after they left absences (tournament.ZeroBye) but for a round
+// robin's forfeits. Boards of players who are not entrants are left out
+// (the store's validation keeps them out).
 func swiss(t *storage.Tournament, n int) *tournament.Swiss {
 	s := &tournament.Swiss{Name: t.Name, Rounds: rounds(t)}
 	if s.Name == "" {
@@ -297,6 +304,11 @@ func swiss(t *storage.Tournament, n int) *tournament.Swiss {
 				we, be := entries(b, w, b2)
 				set(w, we)
 				set(b2, be)
+			}
+		}
+		for i, e := range t.Entrants {
+			if !in(e, r) && s.Players[i].Results[r-1] == (tournament.Entry{}) {
+				set(i+1, tournament.Entry{Result: tournament.ZeroBye}) // absent
 			}
 		}
 		if r > len(table) {

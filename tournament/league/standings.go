@@ -6,7 +6,6 @@ import (
 	"io"
 	"slices"
 	"strings"
-	"unicode/utf8"
 
 	"github.com/gambitbot/gambit/storage"
 	"github.com/gambitbot/gambit/tournament"
@@ -50,8 +49,10 @@ type Standing struct {
 // recorded so far: a Swiss or round robin after its rounds done
 // (RoundsCounted: a round counts once its last board has its result), by
 // score, then Buchholz Cut 1, Sonneborn-Berger and direct encounter; an
-// Arena after every game ended, by points, entrants level on points
-// sharing a rank (listed by pairing number). Before the start every
+// Arena after every game ended, by points (tournament.ArenaScore: 2 a
+// win, forfeits too, 1 a draw, doubled on fire; no quick-draw rule, as
+// Lichess's thresholds are chess's), entrants level on points sharing a
+// rank (listed by pairing number). Before the start every
 // entrant shares rank 1 with nothing.
 func Standings(t *storage.Tournament) []Standing {
 	if t.Format == storage.FormatArena {
@@ -99,7 +100,7 @@ func RoundsCounted(t *storage.Tournament) int {
 func arenaStandings(t *storage.Tournament) []Standing {
 	var out []Standing
 	for i, p := range arenaPlayers(t) {
-		sheet := tournament.ArenaScore(p.games, ArenaRules)
+		sheet := tournament.ArenaScore(p.games, arenaRules)
 		out = append(out, Standing{Entrant: i, Score: sheet.Total, Sheet: sheet.Points, OnFire: sheet.OnFire,
 			Played: p.won + p.drawn + p.lost, Won: p.won, Drawn: p.drawn, Lost: p.lost, ForfeitWins: p.forfeitWins,
 			Forfeits: p.forfeits, Withdrawn: t.Entrants[i].Withdrawn})
@@ -137,21 +138,25 @@ const trfNameLen = 33
 // tournament.EncodeTRF, so an organiser can check it with FIDE's tools
 // and the pairing programs (bbpPairings --check, JaVaFo). It holds the
 // rounds Standings counts, with the results as the package doc reads
-// them; players are named as they entered, cut to the 33 columns of a
-// line, and rated with their entry rating (0 to 9999). An Arena fails
-// with ErrNoTRF.
+// them, and, while a Swiss has a round to pair, each withdrawn player's
+// absence from it, so that a pairing program pairs it as Next does; players are named as they entered, in ASCII (other characters
+// are written ?) cut to the 33 columns of a line, and rated with their
+// entry rating (0 to 9999). An Arena fails with ErrNoTRF.
 func WriteTRF(w io.Writer, t *storage.Tournament) error {
 	if t.Format == storage.FormatArena {
 		return fmt.Errorf("league: tournament %s: %w", t.ID, ErrNoTRF)
 	}
 	s := swiss(t, RoundsCounted(t))
-	s.Name = oneLine(s.Name, 0)
+	if t.Format == storage.FormatSwiss && !t.Status.Ended() && allDone(t) && len(t.Rounds) < t.SwissRounds {
+		absent(t, s) // the next round's pairing leaves them out
+	}
+	s.Name = trfText(s.Name, 0)
 	if len(t.Rounds) == 0 {
 		s.FirstColor = tournament.White // what Next gives round 1
 	}
 	for i := range s.Players {
 		p := &s.Players[i]
-		p.Name = oneLine(p.Name, trfNameLen)
+		p.Name = trfText(p.Name, trfNameLen)
 		p.Rating = min(max(p.Rating, 0), 9999)
 	}
 	if err := tournament.EncodeTRF(w, s); err != nil {
@@ -160,15 +165,22 @@ func WriteTRF(w io.Writer, t *storage.Tournament) error {
 	return nil
 }
 
-// oneLine returns s on one line, cut to at most limit bytes (0: no
-// limit) on a character's boundary.
-func oneLine(s string, limit int) string {
-	s = strings.Join(strings.FieldsFunc(s, func(r rune) bool { return r == '\n' || r == '\r' }), " ")
+// trfText returns s as a TRF holds it: on one line, in ASCII (a
+// character beyond it is written ?: the file's columns are bytes to the
+// tools that read it, and tournament.EncodeTRF pads a name by
+// characters), cut to at most limit bytes (0: no limit).
+func trfText(s string, limit int) string {
+	s = strings.Map(func(r rune) rune {
+		switch {
+		case r == '\n' || r == '\r' || r == '\t':
+			return ' '
+		case r < ' ' || r > '~':
+			return '?'
+		}
+		return r
+	}, s)
 	if limit > 0 && len(s) > limit {
 		s = s[:limit]
-		for !utf8.ValidString(s) {
-			s = s[:len(s)-1]
-		}
 	}
 	return s
 }
