@@ -81,9 +81,17 @@ func (b aiFlow) enqueueAI(g *storage.Game, clicked time.Time) (*render.Thinking,
 	if !g.AwaitingAI() {
 		return nil, nil
 	}
+	return b.enqueueTurn(g, clicked, string(g.Players[1-g.Turn].ID))
+}
+
+// enqueueTurn is enqueueAI for a game that awaits the AI, its turn queued
+// for owner, whose share of the workers it takes: the person who played
+// against the AI, or who started a game between two AIs (its next turns
+// are queued for the same owner by nextTurn).
+func (b aiFlow) enqueueTurn(g *storage.Game, clicked time.Time, owner string) (*render.Thinking, *aiJob) {
 	mt := b.moveTime(g)
 	j := &aiJob{
-		b: b.Bot, game: g.ID, owner: string(g.Players[1-g.Turn].ID), ply: len(g.Moves), deadline: clicked.Add(mt), moveTime: mt, queued: time.Now(),
+		b: b.Bot, game: g.ID, owner: owner, ply: len(g.Moves), deadline: clicked.Add(mt), moveTime: mt, queued: time.Now(),
 		place: place(g.GuildID, g.ChannelID), ready: make(chan struct{}),
 	}
 	pos, added := b.aiTurns.take(j)
@@ -375,10 +383,31 @@ func (b aiFlow) commitAI(ctx context.Context, j *aiJob, res strategies.Result) e
 	if err != nil {
 		return err
 	}
-	if err := b.boards.editBoard(ctx, g, b.boards.view(g, pos, nil, changes, ""), j.tok); err != nil {
+	// In a game between two AIs the other AI moves next: its turn is
+	// queued now, and released once the board shows this move, so that
+	// its edits come after this one.
+	thinking, next := b.nextTurn(g, j)
+	if next != nil {
+		defer next.release(j.tok)
+	}
+	if err := b.boards.editBoard(ctx, g, b.boards.view(g, pos, thinking, changes, ""), j.tok); err != nil {
 		b.log.Error("AI turn: commit: the move is played but its board not updated", "game", g.ID, "err", err)
 	}
 	return nil
+}
+
+// nextTurn queues the turn that follows j's committed move in g when an
+// AI plays it too — a game between two AIs (/versus, a tournament's
+// pairing of two AI entrants) plays itself, turn after turn, through the
+// seam each turn goes through — for the same owner as j, and returns
+// what the board shows and the turn queued, not yet released (nil if
+// none was: a person moves next, the game ended, or the workers are
+// stopping, when the next start's sweep resumes it).
+func (b aiFlow) nextTurn(g *storage.Game, j *aiJob) (*render.Thinking, *aiJob) {
+	if !g.AwaitingAI() {
+		return nil, nil
+	}
+	return b.enqueueTurn(g, time.Now(), j.owner)
 }
 
 // progressEditor edits a board with a search's progress, at most once per

@@ -341,7 +341,9 @@ func New(cfg Config, store storage.Store) (*Bot, error) {
 	if err != nil {
 		return nil, err
 	}
-	b := &Bot{cfg: cfg, store: daily.Recorder(store, cfg.Logger), log: cfg.Logger, egress: out}
+	b := &Bot{cfg: cfg, log: cfg.Logger, egress: out}
+	b.store = tournamentRecorder{Store: daily.Recorder(store, cfg.Logger), log: cfg.Logger,
+		ended: func(ctx context.Context, id storage.TournamentID) { b.timers.tournaments.Kick(ctx, id) }}
 	b.session, b.answers = out.Session, out.Session
 	b.workers = scheduler.NewPool(cfg.SearchThreads, func(waiting int) {
 		if m := cfg.Metrics; m != nil {
@@ -362,10 +364,11 @@ func New(cfg Config, store storage.Store) (*Bot, error) {
 // assemble makes the flows and the Mux of their routes, with the
 // middleware chain and the command definitions.
 func (b *Bot) assemble() {
-	b.boards, b.games, b.turns, b.timers, b.info = boardFlow{b}, gameFlow{b}, aiFlow{b}, timerFlow{b}, infoFlow{b}
+	b.boards, b.games, b.turns, b.timers, b.info = boardFlow{b}, gameFlow{b}, aiFlow{b}, timerFlow{Bot: b}, infoFlow{b}
 	b.daily = daily.New(b.store, soloGames{b.games}, gameBoards{b.boards}, seamTurns{b}, daily.Config{
 		Outgoing: b.egress, Lang: b.locales.of, Shards: b.myShards, Now: b.now, Log: b.log,
 	})
+	b.timers.tournaments = newTournaments(b)
 	rc := b.cfg.Review
 	b.reviews = review.New(b.store, review.Config{
 		Rate: rc.Rate, Window: rc.Window, ProgressInterval: rc.ProgressInterval, Threads: rc.Threads, Queue: rc.Queue,

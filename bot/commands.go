@@ -30,7 +30,8 @@ import (
 // everywhere: installed to a server, in its channels; installed to a
 // user's account (docs/server-admins.md, "Install to your account"), also
 // in the user's DMs with Gambit, group DMs and servers that did not add
-// Gambit (reach.go says how boards work there). /settings says otherwise.
+// Gambit (reach.go says how boards work there). /settings and /tournament
+// say otherwise: a server's alone.
 func commandDefinitions(m *mux.Mux) []*discordgo.ApplicationCommand {
 	cmds := m.Definitions()
 	for _, c := range cmds {
@@ -68,6 +69,7 @@ func (b *Bot) routes() *mux.Mux {
 		MoveTime: b.cfg.MoveTime, TurnTimeout: b.cfg.TurnTimeout, MaxMoveTime: MaxMoveTime,
 		ParseGames: parseKinds, CompleteGames: b.info.completeGames, MaxGames: maxGamesOption,
 	}).Routes(m)
+	b.timers.tournaments.Routes(m)
 	m.Use(b.measure, b.daily.PostResults, b.answerErrors, b.recoverPanics, releaseAI, b.markPrivate)
 	return m
 }

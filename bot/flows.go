@@ -1,5 +1,7 @@
 package bot
 
+import "github.com/gambitbot/gambit/bot/flows/tournament"
+
 // What is left of the flows in package bot: every command and component
 // is a flow package's (bot/flows, declared on the Mux by routes in
 // commands.go), and what remains here is below them, one small type per
@@ -26,8 +28,14 @@ type gameFlow struct{ *Bot }
 type aiFlow struct{ *Bot }
 
 // timerFlow ends what ran out of time (timers.go) and the games of a
-// guild the bot was removed from (guilds.go).
-type timerFlow struct{ *Bot }
+// guild the bot was removed from (guilds.go), and runs the tournaments'
+// clocks: tournaments is the tournament flow (bot/flows/tournament,
+// tournament.go), whose Tick the timers run and which the end of a
+// tournament's game advances.
+type timerFlow struct {
+	*Bot
+	tournaments *tournament.Flow
+}
 
 // infoFlow gives the privacy flow (bot/flows/privacy) what it needs of
 // the bot (privacy.go).

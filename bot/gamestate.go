@@ -52,10 +52,14 @@ func (b *Bot) turnTimeout(ctx context.Context, guildID string) time.Duration {
 
 // setTurnDeadline sets the deadline of the player to move: none for an
 // AI or a solo puzzle (nobody waits for its player), the turn timeout for
-// a person in a duel.
+// a person in a duel (the game's own TurnTime, a tournament's, if set).
 func (b *Bot) setTurnDeadline(ctx context.Context, g *storage.Game) {
 	if g.Players[g.Turn].ID.IsAI() || g.Solo() {
 		g.Deadline = time.Time{}
+		return
+	}
+	if t := g.Settings.TurnTime; t > 0 { // a tournament's time per move
+		g.Deadline = b.now().Add(t)
 		return
 	}
 	g.Deadline = b.now().Add(b.turnTimeout(ctx, g.GuildID))

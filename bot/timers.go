@@ -51,7 +51,9 @@ func (b *Bot) EndDeadline(ctx context.Context, id storage.GameID, version uint64
 // up the AI turns nobody plays (sweepAI) as often as the AI-turn seam
 // says (aiSeam.sweepEvery: every tick for this process's workers, every
 // ClaimTTL for an AIQueue). Deadlines that passed while the bot was
-// down are handled at the first tick. With metrics, it also counts the
+// down are handled at the first tick. It runs the tournaments' clocks
+// (tournament.Flow.Tick: starts at the time set, an Arena's end, the
+// sweep that catches up after a crash). With metrics, it also counts the
 // open games now and then.
 func (b timerFlow) runTimers(ctx context.Context) {
 	b.scheduleDeadlines(ctx)
@@ -72,6 +74,7 @@ func (b timerFlow) runTimers(ctx context.Context) {
 			}
 		}
 		b.daily.PostDailies(ctx)
+		b.tournaments.Tick(ctx, b.myShards())
 		if m := b.cfg.Metrics; m != nil && time.Since(counted) >= b.cfg.CountInterval {
 			counted = time.Now()
 			if pending, active, err := b.store.CountOpen(ctx); b.listed("count open games", err) != nil {

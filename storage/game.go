@@ -185,6 +185,12 @@ type Settings struct {
 	// puzzle in: the day, as DailyAttempt.Day, whose attempt the game's
 	// end settles; empty for any other game.
 	Daily string `json:"daily,omitempty"`
+	// Tournament is set on the game of a tournament's board: the
+	// tournament whose result its end records; empty for any other game.
+	Tournament TournamentID `json:"tournament,omitempty"`
+	// TurnTime is the time a person has for each move, a tournament's
+	// time per move; 0 for the server's turn timeout.
+	TurnTime time.Duration `json:"turn_time,omitempty"`
 }
 
 // DrawOffer is a player's offer of a draw, standing on the board of one
@@ -413,7 +419,7 @@ func (g *Game) Validate() error {
 	if g.Turn < 0 || g.Turn >= len(g.Players) {
 		return bad("turn %d is not a seat of %d players", g.Turn, len(g.Players))
 	}
-	if g.Settings.Rounds < 0 || g.Settings.MoveTime < 0 {
+	if g.Settings.Rounds < 0 || g.Settings.MoveTime < 0 || g.Settings.TurnTime < 0 {
 		return bad("negative setting")
 	}
 	if d := g.Settings.Daily; d != "" && (!g.Solo() || !ValidDay(d)) {

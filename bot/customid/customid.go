@@ -114,6 +114,19 @@ const (
 	// PracticeGiveUp shows the answer of the practice best-move puzzle
 	// made from seed.
 	PracticeGiveUp Pattern = "v1/practice-giveup/{kind}/{seed}"
+	// TournamentJoin enters the clicker in an announced tournament.
+	TournamentJoin Pattern = "v1/tournament/{tournament}/join"
+	// TournamentLeave takes the clicker out of a tournament: their entry
+	// before the start, a withdrawal after it.
+	TournamentLeave Pattern = "v1/tournament/{tournament}/leave"
+	// TournamentStart starts an announced tournament (its creator).
+	TournamentStart Pattern = "v1/tournament/{tournament}/start"
+	// TournamentCancel cancels a tournament (its creator or a member
+	// with Manage Server).
+	TournamentCancel Pattern = "v1/tournament/{tournament}/cancel"
+	// TournamentAI is the select of AI strategies its creator enters in a
+	// tournament open to AIs: the chosen value is the strategy.
+	TournamentAI Pattern = "v1/tournament/{tournament}/ai"
 )
 
 // Build returns the custom ID of p with its parameters replaced by values,

@@ -84,6 +84,11 @@ func runWorker(args []string, sio stdio) error {
 			log.Error("close the database", "err", err)
 		}
 	}()
+	// The turn after one a worker plays goes to the queue too when an AI
+	// plays it (a game between two AIs), for whichever worker is free.
+	if cfg.AIQueue, err = aiQueue(store, log); err != nil {
+		return err
+	}
 	b, err := bot.New(cfg, store)
 	if err != nil {
 		return err

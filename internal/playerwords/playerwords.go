@@ -15,8 +15,9 @@ import (
 // history are words of the developers' history and code, in English and
 // Indonesian: the reports and issues Gambit grew from, its tools, and
 // package names as they prefix errors ("puzzles:") or paths
-// ("strategies/adjeval").
-var history = regexp.MustCompile(`(?i)\b(reports?|laporan|issues?|isu|arena)\b|\b(slidingtile|puzzles|games|strategies|engine|storage|render|adjeval|adjsearch|c4solver|nqueens|catalog)[:/]|\(s\)|\bdevel\b`)
+// ("strategies/adjeval", "arena/"). The Arena alone is a word of the
+// players' now: a tournament's format, as on Lichess.
+var history = regexp.MustCompile(`(?i)\b(reports?|laporan|issues?|isu)\b|\b(slidingtile|puzzles|games|strategies|engine|storage|render|adjeval|adjsearch|c4solver|nqueens|catalog|arena)[:/]|\(s\)|\bdevel\b`)
 
 // code matches Markdown code: fenced blocks and inline spans, where a
 // player is shown what to type (`/play game:connect4`) or a table.

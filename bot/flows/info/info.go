@@ -20,6 +20,7 @@ type Store interface {
 	Leaderboard(ctx context.Context, l storage.Ladder, n int) ([]storage.Standing, error)
 	Rank(ctx context.Context, l storage.Ladder, p storage.PlayerID, around int) (storage.RankView, error)
 	History(ctx context.Context, p storage.PlayerID, limit int) ([]*storage.Game, error)
+	PlayerTournaments(ctx context.Context, p storage.PlayerID, limit int) ([]storage.PlayerTournament, error)
 }
 
 // Locales gives the language of the messages an interaction shows to

@@ -22,8 +22,9 @@ import (
 // fakeStore holds one rating of bob's in connect4, globally and in guild
 // "guild", and bob's finished games.
 type fakeStore struct {
-	history []*storage.Game
-	asked   []storage.Ladder // the ladders Leaderboard was asked for
+	history     []*storage.Game
+	asked       []storage.Ladder // the ladders Leaderboard was asked for
+	tournaments []storage.PlayerTournament
 }
 
 func (s *fakeStore) Leaderboard(_ context.Context, l storage.Ladder, n int) ([]storage.Standing, error) {
@@ -46,6 +47,13 @@ func (s *fakeStore) History(_ context.Context, p storage.PlayerID, limit int) ([
 		return nil, nil
 	}
 	return s.history[:min(limit, len(s.history))], nil
+}
+
+func (s *fakeStore) PlayerTournaments(_ context.Context, p storage.PlayerID, limit int) ([]storage.PlayerTournament, error) {
+	if p != storage.User("bob") {
+		return nil, nil
+	}
+	return s.tournaments[:min(limit, len(s.tournaments))], nil
 }
 
 // guildLocale gives every interaction's shared messages one language.
@@ -171,6 +179,38 @@ func TestHelpListsTheDeclaredCommandsAndRefusesUnknownPages(t *testing.T) {
 	for _, c := range choices {
 		if !strings.Contains(c.Value.(string), "mini") && !strings.Contains(strings.ToLower(c.Name), "mini") {
 			t.Errorf("offered %q (%v) for \"mini\"", c.Name, c.Value)
+		}
+	}
+}
+
+func TestStatsShowThePlayersTournaments(t *testing.T) {
+	store := &fakeStore{tournaments: []storage.PlayerTournament{
+		{Tournament: "t2", Name: "Friday Swiss", Format: storage.FormatSwiss, Kind: "connect4", Players: 8, Rank: 1, Score: 7},
+		{Tournament: "t1", Format: storage.FormatArena, Kind: "othello", Players: 12, Rank: 4, Score: 15},
+	}}
+	m, rec := newFlow(store)
+	bob := muxtest.Option("user", discordgo.ApplicationCommandOptionUser, "bob")
+	for _, tc := range []struct {
+		locale discordgo.Locale
+		want   []string
+	}{
+		{discordgo.EnglishUS, []string{"Tournaments", "🥇 Friday Swiss · 3½ · place 1 of 8", "Othello · 15 · place 4 of 12"}},
+		{discordgo.Locale(i18n.Indonesian), []string{"Turnamen", "🥇 Friday Swiss · 3½ · peringkat 1 dari 8"}},
+	} {
+		if err := muxtest.Run(m, rec, muxtest.Command(muxtest.Member("alice", 0), tc.locale, "stats", bob)); err != nil {
+			t.Fatal(err)
+		}
+		resp := rec.Responses()[len(rec.Responses())-1]
+		var text strings.Builder
+		for _, e := range resp.Data.Embeds {
+			for _, f := range e.Fields {
+				text.WriteString(f.Name + "\n" + f.Value + "\n")
+			}
+		}
+		for _, w := range tc.want {
+			if !strings.Contains(text.String(), w) {
+				t.Errorf("%s: stats do not say %q:\n%s", tc.locale, w, text.String())
+			}
 		}
 	}
 }

@@ -94,5 +94,13 @@ func (f *Flow) cmdStats(ctx context.Context, ix *mux.Command) error {
 		}
 		stats = append(stats, ks)
 	}
-	return ix.Reply(render.Stats(ix.Lang(), player, stats), true)
+	tournaments, err := f.store.PlayerTournaments(ctx, player, recentTournaments)
+	if err != nil {
+		return fmt.Errorf("info: tournaments of %s: %w", player, err)
+	}
+	return ix.Reply(render.WithTournaments(ix.Lang(), render.Stats(ix.Lang(), player, stats), tournaments), true)
 }
+
+// recentTournaments is how many of a player's finished tournaments
+// /stats lists.
+const recentTournaments = 5

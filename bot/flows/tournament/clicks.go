@@ -1,0 +1,184 @@
+package tournament
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math"
+
+	"github.com/gambitbot/gambit/bot/mux"
+	"github.com/gambitbot/gambit/bot/play"
+	"github.com/gambitbot/gambit/storage"
+	"github.com/gambitbot/gambit/strategies"
+)
+
+// The announcement's buttons and select. Each answers by updating the
+// announcement to the tournament as it now is.
+
+// clicked loads the tournament of a click on its announcement.
+func (f *Flow) clicked(ctx context.Context, ix *mux.Component) (*storage.Tournament, error) {
+	return f.load(ctx, ix.Interaction, storage.TournamentID(ix.Params["tournament"]))
+}
+
+// show answers a click by showing t in the announcement clicked.
+func (f *Flow) show(ix *mux.Component, t *storage.Tournament) error {
+	return ix.Update(f.announcement(f.boards.Shared(ix.Interaction), t))
+}
+
+// clickJoin enters the clicker.
+func (f *Flow) clickJoin(ctx context.Context, ix *mux.Component) error {
+	t, err := f.clicked(ctx, ix)
+	if err != nil {
+		return err
+	}
+	p := play.PlayerOf(ix.Caller())
+	nt, err := f.store.JoinTournament(ctx, t.ID, storage.Entrant{Player: p, Rating: f.rating(ctx, t.Kind, p.ID)})
+	if err != nil {
+		return f.refused(ctx, ix, t, err, "join")
+	}
+	return f.show(ix, nt)
+}
+
+// clickAI enters the strategy chosen, for the creator of a tournament
+// open to AIs: one entry a strategy.
+func (f *Flow) clickAI(ctx context.Context, ix *mux.Component) error {
+	t, err := f.clicked(ctx, ix)
+	if err != nil {
+		return err
+	}
+	if storage.User(ix.Caller().ID) != t.Creator {
+		return mux.Err("tournament.creator_only", "Player", "<@"+userOf(t.Creator)+">")
+	}
+	if len(ix.Values) != 1 {
+		return mux.Err("tournament.pick_ai")
+	}
+	info, err := strategies.LookupFor(ix.Values[0], string(t.Kind))
+	if err != nil || !t.OpenToAI {
+		return mux.Err("tournament.no_such_ai", "AI", mux.Quote(ix.Values[0]))
+	}
+	e := storage.Entrant{Player: storage.Player{ID: storage.AI(info.Name), Name: info.DisplayName}, Rating: f.rating(ctx, t.Kind, storage.AI(info.Name))}
+	nt, err := f.store.JoinTournament(ctx, t.ID, e)
+	if err != nil {
+		return f.refused(ctx, ix, t, err, "enter")
+	}
+	return f.show(ix, nt)
+}
+
+// clickLeave takes the clicker out: before the start their entry goes,
+// after it they withdraw (paired no more; a game of theirs under way
+// goes on).
+func (f *Flow) clickLeave(ctx context.Context, ix *mux.Component) error {
+	t, err := f.clicked(ctx, ix)
+	if err != nil {
+		return err
+	}
+	nt, err := f.store.LeaveTournament(ctx, t.ID, storage.User(ix.Caller().ID))
+	if err != nil {
+		return f.refused(ctx, ix, t, err, "leave")
+	}
+	if nt.Status.Started() {
+		f.Kick(ctx, nt.ID) // an Arena or a round may be waiting for nobody now
+	}
+	return f.show(ix, nt)
+}
+
+// clickStart starts the tournament, for its creator.
+func (f *Flow) clickStart(ctx context.Context, ix *mux.Component) error {
+	t, err := f.clicked(ctx, ix)
+	if err != nil {
+		return err
+	}
+	if storage.User(ix.Caller().ID) != t.Creator {
+		return mux.Err("tournament.creator_only", "Player", "<@"+userOf(t.Creator)+">")
+	}
+	if len(t.Entrants) < t.Format.MinPlayers() {
+		return mux.Err("tournament.too_few", "Count", len(t.Entrants), "Min", t.Format.MinPlayers())
+	}
+	nt, err := f.store.SetTournamentStatus(ctx, t.ID, storage.TournamentRunning)
+	if err != nil {
+		return f.refused(ctx, ix, t, err, "start")
+	}
+	if err := f.show(ix, nt); err != nil {
+		return err
+	}
+	f.Kick(ctx, nt.ID)
+	return nil
+}
+
+// clickCancel cancels the tournament, for its creator or a member with
+// Manage Server.
+func (f *Flow) clickCancel(ctx context.Context, ix *mux.Component) error {
+	t, err := f.clicked(ctx, ix)
+	if err != nil {
+		return err
+	}
+	nt, err := f.setStatus(ctx, ix.Interaction, t, storage.TournamentCancelled)
+	if err != nil {
+		return err
+	}
+	return f.show(ix, nt)
+}
+
+// refused explains a change of t the store refused; when t changed
+// meanwhile — started, ended, or changed by another click — it first shows
+// the tournament as it now is in the announcement clicked, whose buttons
+// were those of another status, and the explanation follows.
+func (f *Flow) refused(ctx context.Context, ix *mux.Component, t *storage.Tournament, err error, what string) error {
+	refusal := f.refusal(err, what, t)
+	if !errors.Is(err, storage.ErrStarted) && !errors.Is(err, storage.ErrGameOver) && !errors.Is(err, storage.ErrConflict) {
+		return refusal
+	}
+	if now, lerr := f.store.Tournament(ctx, t.ID); lerr == nil {
+		if serr := f.show(ix, now); serr != nil {
+			return errors.Join(refusal, serr)
+		}
+	}
+	return refusal
+}
+
+// refusal explains a change of t the store refused.
+func (f *Flow) refusal(err error, what string, t *storage.Tournament) error {
+	var le *storage.TournamentLimitError
+	switch {
+	case errors.As(err, &le):
+		return mux.Err("tournament.full", "Max", le.Max)
+	case errors.Is(err, storage.ErrEntered):
+		return mux.Err("tournament.already_in")
+	case errors.Is(err, storage.ErrNotEntered):
+		return mux.Err("tournament.not_in")
+	case errors.Is(err, storage.ErrStarted):
+		return mux.Err("tournament.started")
+	case errors.Is(err, storage.ErrGameOver):
+		return mux.Err("tournament.ended")
+	case errors.Is(err, storage.ErrConflict):
+		return mux.RaceErr(err, "tournament.changed")
+	case errors.Is(err, storage.ErrInvalid) && what == "start":
+		return mux.Err("tournament.too_few", "Count", len(t.Entrants), "Min", t.Format.MinPlayers())
+	}
+	return fmt.Errorf("tournament: %s %s: %w", what, t.ID, err)
+}
+
+// rating is p's rating in kind when they enter, which seeds them: an AI's
+// calibrated one, a member's on the global ladder; 0 when unrated.
+func (f *Flow) rating(ctx context.Context, kind storage.Kind, p storage.PlayerID) int {
+	if name, ok := p.Strategy(); ok {
+		if r, ok := strategies.Rating(string(kind), name); ok {
+			return int(math.Round(r))
+		}
+		return 0
+	}
+	v, err := f.store.Rank(ctx, storage.Global(kind), p, 0)
+	if err != nil {
+		if !errors.Is(err, storage.ErrNotFound) {
+			f.log.Warn("rating of an entrant", "player", p, "err", err)
+		}
+		return 0
+	}
+	return int(math.Round(v.Player.Rating.Rating))
+}
+
+// userOf is the Discord user ID of a member's player ID.
+func userOf(p storage.PlayerID) string {
+	id, _ := p.UserID()
+	return id
+}

@@ -1,0 +1,270 @@
+package tournament
+
+import (
+	"context"
+	"errors"
+	"fmt"
+
+	"github.com/gambitbot/gambit/bot/render"
+	"github.com/gambitbot/gambit/storage"
+	"github.com/gambitbot/gambit/tournament/league"
+)
+
+// Running a tournament. Advance does whatever is due, from the stored
+// record alone, so that any process may run it at any time and a
+// restart loses nothing: it records the results of the boards whose
+// games ended, finishes the tournament when it is over, or pairs the next
+// round and — in the one process whose PairRound recorded it — posts its
+// pairings and boards. What asks for it: the start, a resumption, a
+// withdrawal, a board's game ending (Kick, from package bot's FinishGame)
+// and the timers' Tick (a start at its time, an Arena's end, and now and
+// then every running tournament, which catches up after a crash).
+
+// maxSteps bounds one advance's loop: each step records results, pairs a
+// round or finishes; a tournament needs a handful at a time.
+const maxSteps = 16
+
+// Kick advances tournament id off the caller's path (Config.Go), at most
+// one advance of a tournament at a time in this process: a kick during
+// one makes it run once more. Other processes are kept right by the
+// store's transactions.
+func (f *Flow) Kick(ctx context.Context, id storage.TournamentID) {
+	f.mu.Lock()
+	if f.running[id] {
+		f.again[id] = true
+		f.mu.Unlock()
+		return
+	}
+	f.running[id] = true
+	f.mu.Unlock()
+	ctx = context.WithoutCancel(ctx)
+	f.cfg.Go(func() {
+		for {
+			if err := f.Advance(ctx, id); err != nil {
+				f.log.Error("advance a tournament", "tournament", id, "err", err)
+			}
+			f.mu.Lock()
+			if !f.again[id] {
+				delete(f.running, id)
+				f.mu.Unlock()
+				return
+			}
+			delete(f.again, id)
+			f.mu.Unlock()
+		}
+	})
+}
+
+// GameEnded advances the tournament of game g, which has just ended, if
+// it is a board's: package bot calls it after the game's end is stored.
+func (f *Flow) GameEnded(ctx context.Context, g *storage.Game) {
+	if g.Settings.Tournament != "" {
+		f.Kick(ctx, g.Settings.Tournament)
+	}
+}
+
+// Advance brings tournament id up to date: see above. It returns nil
+// when nothing more is due now.
+func (f *Flow) Advance(ctx context.Context, id storage.TournamentID) error {
+	for range maxSteps {
+		t, err := f.store.Tournament(ctx, id)
+		if err != nil {
+			return fmt.Errorf("tournament: load %s: %w", id, err)
+		}
+		if t.Status != storage.TournamentRunning {
+			return nil
+		}
+		recorded, err := f.recordEnded(ctx, t)
+		if err != nil {
+			return err
+		}
+		if recorded {
+			continue // the record changed: read it again
+		}
+		now := f.cfg.Now()
+		if league.Over(t, now) {
+			return f.finish(ctx, t)
+		}
+		r, ok, err := league.Next(t, now)
+		if err != nil {
+			return fmt.Errorf("tournament: pair %s: %w", id, err)
+		}
+		if !ok {
+			return nil
+		}
+		again, err := f.pair(ctx, t, r)
+		if err != nil || !again {
+			return err
+		}
+	}
+	return nil
+}
+
+// recordEnded records the result of each board of t whose game has ended
+// and reports whether one was recorded: a process that stopped between a
+// game's end and its result leaves the board on.
+func (f *Flow) recordEnded(ctx context.Context, t *storage.Tournament) (bool, error) {
+	recorded := false
+	for _, id := range t.PendingGames() {
+		g, err := f.store.Game(ctx, id)
+		if err != nil {
+			return recorded, fmt.Errorf("tournament: game %s of %s: %w", id, t.ID, err)
+		}
+		if g.Status.Open() {
+			continue
+		}
+		_, set, err := f.store.RecordTournamentResult(ctx, id)
+		if err != nil && !errors.Is(err, storage.ErrGameOver) {
+			return recorded, fmt.Errorf("tournament: record game %s of %s: %w", id, t.ID, err)
+		}
+		recorded = recorded || set
+	}
+	return recorded, nil
+}
+
+// finish ends t with its final standings and posts the podium, once:
+// only the process whose FinishTournament ended it posts.
+func (f *Flow) finish(ctx context.Context, t *storage.Tournament) error {
+	ft, err := f.store.FinishTournament(ctx, t.ID, league.Placings(t))
+	switch {
+	case errors.Is(err, storage.ErrGameOver), errors.Is(err, storage.ErrConflict):
+		return nil // another process finished it
+	case err != nil:
+		return fmt.Errorf("tournament: finish %s: %w", t.ID, err)
+	}
+	f.log.Info("tournament finished", "tournament", t.ID, "guild", t.GuildID, "players", len(t.Entrants))
+	l := f.boards.Lang(ft.GuildID, ft.ChannelID)
+	return f.post(ctx, ft, render.TournamentPodium(l, ft, standings(ft)))
+}
+
+// pair records round r of t with its games, and, when this call recorded
+// it, posts its pairings (with the standings before it) and its boards.
+// It reports whether to advance again: the record moved on before the
+// round could be recorded.
+func (f *Flow) pair(ctx context.Context, t *storage.Tournament, r storage.Round) (bool, error) {
+	players := map[storage.PlayerID]storage.Player{}
+	for _, e := range t.Entrants {
+		players[e.Player.ID] = e.Player
+	}
+	var games []*storage.Game
+	for _, b := range r.Boards {
+		if b.IsBye() {
+			continue
+		}
+		g := &storage.Game{
+			Kind: t.Kind, Players: []storage.Player{players[b.White], players[b.Black]},
+			Settings: storage.Settings{
+				Rounds: t.Settings.Rounds, Casual: t.Settings.Casual, MoveTime: min(t.MoveTime, f.cfg.AIMoveTime),
+				Tournament: t.ID, TurnTime: t.MoveTime,
+			},
+			GuildID: t.GuildID, ChannelID: t.ChannelID,
+		}
+		if err := f.boards.Begin(ctx, g); err != nil { // White, seat 0, moves first
+			return false, fmt.Errorf("tournament: begin a game of %s: %w", t.ID, err)
+		}
+		games = append(games, g)
+	}
+	nt, mine, err := f.store.PairRound(ctx, t.ID, t.Version, r, games)
+	switch {
+	case errors.Is(err, storage.ErrConflict):
+		return true, nil // changed meanwhile: pair from the new record
+	case errors.Is(err, storage.ErrGameOver):
+		return false, nil
+	case err != nil:
+		return false, fmt.Errorf("tournament: record round %d of %s: %w", r.Number, t.ID, err)
+	case !mine:
+		return false, nil // another process recorded it, and posts it
+	}
+	round := nt.Rounds[len(nt.Rounds)-1]
+	f.log.Info("tournament round paired", "tournament", t.ID, "round", round.Number, "boards", len(round.Boards))
+	l := f.boards.Lang(nt.GuildID, nt.ChannelID)
+	var rows []render.TournamentRow
+	if round.Number > 1 {
+		rows = standings(t)
+	}
+	if err := f.post(ctx, nt, render.TournamentPairings(l, nt, round, rows)); err != nil {
+		f.log.Warn("round's pairings not posted", "tournament", t.ID, "round", round.Number, "err", err)
+	}
+	var errs []error
+	for _, b := range round.Boards {
+		if b.Game == "" {
+			continue
+		}
+		// A board not posted now is posted by the next start's refresh
+		// of open games without a board.
+		if err := f.boards.Show(ctx, b.Game); err != nil {
+			errs = append(errs, fmt.Errorf("tournament: show game %s of %s: %w", b.Game, t.ID, err))
+		}
+	}
+	return false, errors.Join(errs...)
+}
+
+// post posts msg in t's channel.
+func (f *Flow) post(ctx context.Context, t *storage.Tournament, msg render.Message) error {
+	if err := f.boards.Post(ctx, t.ChannelID, msg); err != nil {
+		return fmt.Errorf("tournament: post in channel %s of %s: %w", t.ChannelID, t.ID, err)
+	}
+	return nil
+}
+
+// Tick is the timers' part, every tick: of the tournaments not ended of
+// the guilds of shards, it starts the announced ones whose start time has
+// passed (or cancels them, with too few players), and advances the
+// running ones whose Arena time is up, and every running one once every
+// Config.SweepEvery — which records a result a crash left unrecorded and
+// pairs a round left unpaired.
+func (f *Flow) Tick(ctx context.Context, shards storage.Shards) {
+	list, err := f.store.OpenTournaments(ctx, shards)
+	if err != nil && !errors.Is(err, storage.ErrCorrupt) {
+		if ctx.Err() == nil {
+			f.log.Error("list open tournaments", "err", err)
+		}
+		return
+	}
+	now := f.cfg.Now()
+	f.mu.Lock()
+	sweep := now.Sub(f.swept) >= f.cfg.SweepEvery
+	if sweep {
+		f.swept = now
+	}
+	f.mu.Unlock()
+	if err != nil && sweep { // once a sweep, not every tick
+		f.log.Error("open tournaments: left out corrupt records; 'gambit db check' lists the damage", "err", err)
+	}
+	for _, t := range list {
+		switch {
+		case t.Status == storage.TournamentAnnounced && !t.StartAt.IsZero() && !now.Before(t.StartAt):
+			if err := f.startOnTime(ctx, t); err != nil {
+				f.log.Error("start a tournament at its time", "tournament", t.ID, "err", err)
+			}
+		case t.Status != storage.TournamentRunning:
+		case sweep:
+			f.Kick(ctx, t.ID)
+		case t.Format == storage.FormatArena && !now.Before(league.End(t)):
+			f.Kick(ctx, t.ID)
+		}
+	}
+}
+
+// startOnTime starts t at its time, or cancels it when too few joined,
+// and says so in its channel; of processes racing, the one whose change
+// the store made says it.
+func (f *Flow) startOnTime(ctx context.Context, t *storage.Tournament) error {
+	to, notice := storage.TournamentRunning, "tournament.started_notice"
+	if len(t.Entrants) < t.Format.MinPlayers() {
+		to, notice = storage.TournamentCancelled, "tournament.too_few_notice"
+	}
+	nt, err := f.store.SetTournamentStatus(ctx, t.ID, to)
+	switch {
+	case errors.Is(err, storage.ErrConflict), errors.Is(err, storage.ErrGameOver), errors.Is(err, storage.ErrInvalid):
+		return nil // changed meanwhile
+	case err != nil:
+		return fmt.Errorf("tournament: start %s: %w", t.ID, err)
+	}
+	l := f.boards.Lang(nt.GuildID, nt.ChannelID)
+	perr := f.post(ctx, nt, render.TournamentNotice(l, nt, l.T(notice, "Count", len(nt.Entrants), "Min", nt.Format.MinPlayers())))
+	if to == storage.TournamentRunning {
+		f.Kick(ctx, nt.ID)
+	}
+	return perr
+}

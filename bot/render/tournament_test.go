@@ -1,0 +1,112 @@
+package render
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/gambitbot/gambit/bot/customid"
+	"github.com/gambitbot/gambit/bot/i18n"
+	"github.com/gambitbot/gambit/storage"
+	"github.com/gambitbot/gambit/strategies"
+)
+
+// bigTournament is a running Swiss of sixty players, the cap, with the
+// longest names Discord allows, in its first round.
+func bigTournament() *storage.Tournament {
+	t := &storage.Tournament{
+		ID: "000ab", GuildID: "1", ChannelID: "2", Creator: storage.User("1"), Name: strings.Repeat("N", 100),
+		Format: storage.FormatSwiss, SwissRounds: 20, Kind: "connect4", MoveTime: 2 * time.Minute, MaxPlayers: 60,
+		OpenToAI: true, Status: storage.TournamentRunning,
+	}
+	r := storage.Round{Number: 1}
+	for i := range 60 {
+		p := storage.Player{ID: storage.User(fmt.Sprint(100000000000000000 + i)), Name: strings.Repeat("x", 32)}
+		t.Entrants = append(t.Entrants, storage.Entrant{Player: p, Withdrawn: i%7 == 0})
+		if i%2 == 1 {
+			r.Boards = append(r.Boards, storage.Board{White: t.Entrants[i-1].Player.ID, Black: p.ID})
+		}
+	}
+	t.Rounds = []storage.Round{r}
+	return t
+}
+
+func TestTournamentMessagesKeepDiscordsLimitsAtTheCap(t *testing.T) {
+	tr := bigTournament()
+	var rows []TournamentRow
+	for i, e := range tr.Entrants {
+		rows = append(rows, TournamentRow{Rank: i + 1, Player: e.Player, Score: 39 - i%40, Buchholz: 401, SonnebornBerger: 1203, Won: 19, Drawn: 1, Withdrawn: e.Withdrawn})
+	}
+	for _, loc := range []string{i18n.English, i18n.Indonesian} {
+		l := i18n.For(loc)
+		announced := *tr
+		announced.Status, announced.Rounds = storage.TournamentAnnounced, nil
+		for i, m := range []Message{
+			TournamentAnnouncement(l, &announced, strategies.ForGame("connect4")),
+			TournamentAnnouncement(l, tr, nil),
+			TournamentPairings(l, tr, tr.Rounds[0], rows),
+			TournamentStandings(l, tr, 1, rows),
+			TournamentPodium(l, tr, rows),
+			TournamentList(l, []*storage.Tournament{tr, &announced}),
+		} {
+			checkDiscord(t, m)
+			if pictured := len(m.Files) == 1 && m.Embeds[0].Image != nil && m.Embeds[0].Image.URL == "attachment://"+m.Files[0].Name; pictured != (i >= 2 && i <= 4) {
+				t.Errorf("%s: message %d has the table's picture: %v (files %d)", loc, i, pictured, len(m.Files))
+			}
+			if len(m.AllowedMentions.Users) > 0 || len(m.AllowedMentions.Parse) > 0 {
+				t.Errorf("%s: a tournament's message pings %v", loc, m.AllowedMentions)
+			}
+		}
+	}
+}
+
+func TestTournamentAnnouncementsButtonsFollowItsStatus(t *testing.T) {
+	tr := bigTournament()
+	tr.Status, tr.Rounds = storage.TournamentAnnounced, nil
+	for i := range tr.Entrants {
+		tr.Entrants[i].Withdrawn = false
+	}
+	l := i18n.Default
+	id := string(tr.ID)
+	for _, tc := range []struct {
+		status storage.TournamentStatus
+		want   []string
+	}{
+		{storage.TournamentAnnounced, []string{customid.TournamentJoin.Build(id), customid.TournamentLeave.Build(id), customid.TournamentStart.Build(id), customid.TournamentCancel.Build(id), customid.TournamentAI.Build(id)}},
+		{storage.TournamentRunning, []string{customid.TournamentLeave.Build(id), customid.TournamentCancel.Build(id)}},
+		{storage.TournamentPaused, []string{customid.TournamentLeave.Build(id), customid.TournamentCancel.Build(id)}},
+		{storage.TournamentFinished, nil},
+		{storage.TournamentCancelled, nil},
+	} {
+		tr.Status = tc.status
+		m := TournamentAnnouncement(l, tr, strategies.ForGame("connect4"))
+		var got []string
+		buttons, selects, _ := flatten(t, m)
+		for _, b := range buttons {
+			got = append(got, b.CustomID)
+		}
+		for _, s := range selects {
+			got = append(got, s.CustomID)
+		}
+		if strings.Join(got, " ") != strings.Join(tc.want, " ") {
+			t.Errorf("%s: components %v, want %v", tc.status, got, tc.want)
+		}
+	}
+}
+
+func TestTournamentScoresReadAsPeopleWriteThem(t *testing.T) {
+	for n, want := range map[int]string{0: "0", 1: "½", 2: "1", 7: "3½", 40: "20"} {
+		if got := TournamentScore(storage.FormatSwiss, n); got != want {
+			t.Errorf("%d half-points read %q, want %q", n, got, want)
+		}
+	}
+	if got := TournamentScore(storage.FormatArena, 7); got != "7" {
+		t.Errorf("7 Arena points read %q", got)
+	}
+	for n, want := range map[int]string{0: "0", 1: "¼", 2: "½", 3: "¾", 13: "3¼"} {
+		if got := quarters(n); got != want {
+			t.Errorf("%d quarter-points read %q, want %q", n, got, want)
+		}
+	}
+}
