@@ -269,9 +269,10 @@ func TestHelpListsEveryCommand(t *testing.T) {
 				t.Errorf("%s: /help lacks %s:\n%s", loc, name, s)
 			}
 		}
-		// One screen: short lines, and not many.
-		if n, lines := utf8.RuneCountInString(s), strings.Count(s, "\n")+1; n > 1800 || lines > 28 {
-			t.Errorf("%s: the overview has %d characters on %d lines, want at most 1800 on 28:\n%s", loc, n, lines, s)
+		// One screen: short lines, and not many (a line a command: 29
+		// lines and 1900 characters since /versus).
+		if n, lines := utf8.RuneCountInString(s), strings.Count(s, "\n")+1; n > 1900 || lines > 29 {
+			t.Errorf("%s: the overview has %d characters on %d lines, want at most 1900 on 29:\n%s", loc, n, lines, s)
 		}
 	}
 }
