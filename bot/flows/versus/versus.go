@@ -143,8 +143,8 @@ func (f *Flow) Routes(m *mux.Mux) {
 				Autocomplete: true, MaxLength: gamenames.MaxAIName},
 			{Type: discordgo.ApplicationCommandOptionString, Name: "second", Description: "The AI strategy that moves second", Required: true,
 				Autocomplete: true, MaxLength: gamenames.MaxAIName},
-			{Type: discordgo.ApplicationCommandOptionNumber, Name: "movetime", Description: "AI seconds per move",
-				MinValue: mux.Ptr(0.1), MaxValue: f.cfg.MaxMoveTime.Seconds()},
+			{Type: discordgo.ApplicationCommandOptionNumber, Name: "movetime", Description: "AI seconds per move (at least 1)",
+				MinValue: mux.Ptr(MinMoveTime.Seconds()), MaxValue: f.cfg.MaxMoveTime.Seconds()},
 			{Type: discordgo.ApplicationCommandOptionBoolean, Name: "rated",
 				Description: "Count the game in the strategies' records (default: no)"},
 		},
@@ -152,6 +152,11 @@ func (f *Flow) Routes(m *mux.Mux) {
 	games := mux.NewGroup(m, f.seam)
 	games.Component(customid.VersusStop, f.clickStop)
 }
+
+// MinMoveTime is the least time per move of a showcase: its board is
+// edited once a move, and a channel takes only a few edits a second from
+// Discord's bots, which its other boards need too.
+const MinMoveTime = time.Second
 
 // request is a showcase as /versus asked for it.
 type request struct {
@@ -203,7 +208,8 @@ func (f *Flow) cmdVersus(ctx context.Context, ix *mux.Command) error {
 
 // read reads and checks /versus's options: a duel the server allows, two
 // different strategies that play it, the move time within its bounds
-// (the server's by default), casual unless rated is asked for.
+// (the server's by default, at least MinMoveTime; the bot's if the server
+// set none), casual unless rated is asked for.
 func (f *Flow) read(ctx context.Context, ix *mux.Command) (request, error) {
 	opts := ix.Opts
 	kind, err := gamenames.Kind(opts, "game")
@@ -215,6 +221,9 @@ func (f *Flow) read(ctx context.Context, ix *mux.Command) (request, error) {
 		return request{}, mux.Err("play.not_allowed", "Game", titleIn(kind), "Allowed", gamenames.List(settings.AllowedGames))
 	}
 	req := request{kind: kind, moveTime: settings.MoveTime, casual: true}
+	if req.moveTime > 0 {
+		req.moveTime = max(req.moveTime, MinMoveTime)
+	}
 	for i, name := range []string{opts.Str("first"), opts.Str("second")} {
 		info, err := strategies.Lookup(name)
 		if err != nil {
@@ -228,7 +237,7 @@ func (f *Flow) read(ctx context.Context, ix *mux.Command) (request, error) {
 	if req.sides[0] == req.sides[1] {
 		return request{}, mux.Err("versus.same", "AI", req.sides[0])
 	}
-	if d, given, err := opts.Seconds("movetime", 100*time.Millisecond, f.cfg.MaxMoveTime); err != nil {
+	if d, given, err := opts.Seconds("movetime", MinMoveTime, f.cfg.MaxMoveTime); err != nil {
 		return request{}, err
 	} else if given {
 		req.moveTime = d
