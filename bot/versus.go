@@ -32,6 +32,6 @@ func (b versusTurns) QueueAIFor(ctx context.Context, ix *mux.Interaction, g *sto
 		return nil
 	}
 	thinking, j := b.turns.enqueueTurn(g, ix.Received, string(owner))
-	b.releaseAfter(ctx, j)
+	releaseAfter(ctx, j)
 	return thinking
 }
