@@ -28,6 +28,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"math/rand/v2"
 	"strings"
 	"time"
 
@@ -287,7 +288,9 @@ const lockTTL = 30 * time.Second
 // over every process sharing the store, and returns its release; a lock
 // held by another start is the member's error: try again.
 func (f *Flow) lockPlace(ctx context.Context, where string) (func(), error) {
-	key, owner := lockPrefix+where, f.cfg.Instance+"/"+where
+	// An owner of its own: two starts in one process exclude each other
+	// too (a claim's owner renews it).
+	key, owner := lockPrefix+where, fmt.Sprintf("%s/%016x", f.cfg.Instance, rand.Uint64())
 	ok, err := f.store.Claim(ctx, key, owner, lockTTL)
 	if err != nil {
 		return nil, fmt.Errorf("versus: lock the showcases of %s: %w", where, err)

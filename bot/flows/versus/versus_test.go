@@ -218,7 +218,7 @@ func TestVersusRefusesWhatItCannotStart(t *testing.T) {
 			w.games["c"] = &storage.Game{ID: "c", Status: storage.StatusActive}
 			w.claims["versus/other/c/ann"] = "versus"
 		}, "You have 3 open games"},
-		{"a start under way here", game, func(w *world) { w.claims["versus-lock/guild"] = "another" }, "try again"},
+		{"a start under way here", game, func(w *world) { w.claims["versus-lock/guild"] = "test/0000000000000001" }, "try again"},
 	} {
 		w := newWorld()
 		if c.setup != nil {
