@@ -34,9 +34,10 @@ type aiJob struct {
 	// searches are the last searches of the two sides, by seat, in a game
 	// between two AIs, which its board shows; carried from turn to turn.
 	searches [2]*render.Search
-	// fresh says the move time counts from the release, not from when
-	// the job was made: the turn after an AI's, whose board is shown
-	// first, so that the edit's time is not the search's.
+	// fresh says the turn is queued, and its move time counts, from the
+	// release, not from when the job was made: the turn after an AI's,
+	// whose board is shown first, so that the edit's time is not the
+	// search's.
 	fresh bool
 	tok   webhookToken  // set when ready closes
 	ready chan struct{} // closed by release, once the handler that queued the job returned
@@ -116,7 +117,8 @@ func (j *aiJob) release(tok webhookToken) {
 	j.once.Do(func() {
 		j.tok = tok
 		if j.fresh {
-			j.deadline = time.Now().Add(j.moveTime)
+			now := time.Now()
+			j.queued, j.deadline = now, now.Add(j.moveTime)
 		}
 		close(j.ready)
 		j.b.aiTurns.released(j)
