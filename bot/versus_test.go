@@ -73,7 +73,7 @@ func TestVersusPlaysLiveToItsEnd(t *testing.T) {
 			t.Errorf("the last board should show %s's search figures; it says:\n%s", name, text)
 		}
 	}
-	if !strings.Contains(text, "wins") && !strings.Contains(text, "draw") {
+	if !strings.Contains(text, "wins") && !strings.Contains(text, "Draw") {
 		t.Errorf("the last board should say how the game ended; it says:\n%s", text)
 	}
 	if _, ok := find(last, customid.Rematch, nil); ok {

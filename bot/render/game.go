@@ -404,7 +404,7 @@ func turnLine(l *i18n.Localizer, g *storage.Game, t *Thinking, mark string) stri
 			facts = append(facts, l.T("board.depth", "Depth", t.Depth))
 		}
 		if t.Nodes > 0 {
-			facts = append(facts, l.T("versus.nodes", "Count", Count(t.Nodes)))
+			facts = append(facts, searched(l, t.Nodes))
 		}
 		if t.Elapsed > 0 {
 			facts = append(facts, t.Elapsed.Round(100*time.Millisecond).String())

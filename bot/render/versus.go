@@ -52,7 +52,7 @@ func searchLines(l *i18n.Localizer, g *storage.Game, searches [2]*Search) []stri
 			facts = append(facts, l.T("board.depth", "Depth", s.Depth))
 		}
 		if s.Nodes > 0 {
-			facts = append(facts, l.T("versus.nodes", "Count", Count(s.Nodes)))
+			facts = append(facts, searched(l, s.Nodes))
 			if s.Elapsed > 0 {
 				facts = append(facts, l.T("versus.speed", "Count", Count(uint64(float64(s.Nodes)/s.Elapsed.Seconds()))))
 			}
@@ -70,6 +70,15 @@ func searchLines(l *i18n.Localizer, g *storage.Game, searches [2]*Search) []stri
 		lines = append(lines, "🔎 "+PlayerName(l, g.Kind, g.Players[seat])+": "+strings.Join(facts, " · "))
 	}
 	return lines
+}
+
+// searched says how many positions a search searched: "1 position",
+// "12.3k positions".
+func searched(l *i18n.Localizer, n uint64) string {
+	if n == 1 {
+		return l.T("versus.one_node")
+	}
+	return l.T("versus.nodes", "Count", Count(n))
 }
 
 // Count writes a count of positions short: 950, 12.3k, 4.5M, 1.2G.
