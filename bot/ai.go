@@ -31,9 +31,17 @@ type aiJob struct {
 	queued   time.Time     // by the wall clock
 	place    string        // where the game's shared messages' locale is kept (locales)
 	shown    int           // the queue position the board showed, 0 for "thinking"
-	tok      webhookToken  // set when ready closes
-	ready    chan struct{} // closed by release, once the handler that queued the job returned
-	once     sync.Once     // release closes ready once
+	// searches are the last searches of the two sides, by seat, in a game
+	// between two AIs, which its board shows; carried from turn to turn.
+	searches [2]*render.Search
+	// fresh says the turn is queued, and its move time counts, from the
+	// release, not from when the job was made: the turn after an AI's,
+	// whose board is shown first, so that the edit's time is not the
+	// search's.
+	fresh bool
+	tok   webhookToken  // set when ready closes
+	ready chan struct{} // closed by release, once the handler that queued the job returned
+	once  sync.Once     // release closes ready once
 }
 
 // Owner implements scheduler.Job: the person whose game it is.
@@ -108,6 +116,10 @@ func (b aiFlow) enqueueTurn(g *storage.Game, clicked time.Time, owner string) (*
 func (j *aiJob) release(tok webhookToken) {
 	j.once.Do(func() {
 		j.tok = tok
+		if j.fresh {
+			now := time.Now()
+			j.queued, j.deadline = now, now.Add(j.moveTime)
+		}
 		close(j.ready)
 		j.b.aiTurns.released(j)
 	})
@@ -351,7 +363,8 @@ func (b aiFlow) playAI(ctx context.Context, j *aiJob) error {
 		m.AI.SearchDepth.WithLabelValues(string(g.Kind)).Observe(float64(res.Depth))
 		m.AI.Overshoot.WithLabelValues(string(g.Kind)).Observe(max(time.Since(j.deadline), 0).Seconds())
 	}
-	if err := b.commitAI(claimed, j, res); err != nil {
+	found := &render.Search{Depth: res.Depth, Nodes: res.Nodes, Elapsed: time.Since(started), Score: res.Score, Exact: res.Exact}
+	if err := b.commitAI(claimed, j, res, found); err != nil {
 		return fmt.Errorf("commit: %w", err)
 	}
 	return nil
@@ -360,8 +373,9 @@ func (b aiFlow) playAI(ctx context.Context, j *aiJob) error {
 // commitAI commits the AI's move found by a search, if the game still
 // awaits it, and shows the board. Once the move is committed it returns
 // nil whatever the board's edit did: the turn is played, and a retry
-// would find it so.
-func (b aiFlow) commitAI(ctx context.Context, j *aiJob, res strategies.Result) error {
+// would find it so. found is what the search found, which the board of a
+// game between two AIs shows.
+func (b aiFlow) commitAI(ctx context.Context, j *aiJob, res strategies.Result, found *render.Search) error {
 	ctx, unlock := b.locks.hold(ctx, j.game)
 	defer unlock()
 	g, err := b.store.Game(ctx, j.game)
@@ -376,6 +390,7 @@ func (b aiFlow) commitAI(ctx context.Context, j *aiJob, res strategies.Result) e
 	if err != nil {
 		return err
 	}
+	mover := g.Turn
 	changes, err := b.commitMove(ctx, g, pos, res.Move)
 	if errors.Is(err, storage.ErrGameOver) {
 		return nil
@@ -386,11 +401,16 @@ func (b aiFlow) commitAI(ctx context.Context, j *aiJob, res strategies.Result) e
 	// In a game between two AIs the other AI moves next: its turn is
 	// queued now, and released once the board shows this move, so that
 	// its edits come after this one.
+	searches := j.searches
+	if render.BetweenAIs(g) {
+		searches[mover] = found
+	}
 	thinking, next := b.nextTurn(g, j)
 	if next != nil {
+		next.searches, next.fresh = searches, true
 		defer next.release(j.tok)
 	}
-	if err := b.boards.editBoard(ctx, g, b.boards.view(g, pos, thinking, changes, ""), j.tok); err != nil {
+	if err := b.boards.editBoard(ctx, g, b.boards.viewSearches(g, pos, thinking, changes, searches), j.tok); err != nil {
 		b.log.Error("AI turn: commit: the move is played but its board not updated", "game", g.ID, "err", err)
 	}
 	return nil
@@ -424,7 +444,8 @@ type progressEditor struct {
 
 	mu      sync.Mutex
 	last    time.Time
-	depth   int // the deepest depth reported so far
+	depth   int    // the deepest depth reported so far
+	nodes   uint64 // the positions searched, as last reported
 	busy    bool
 	stopped bool
 	wg      sync.WaitGroup
@@ -436,6 +457,7 @@ func (p *progressEditor) report(pr strategies.Progress) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	p.depth = max(p.depth, pr.Depth)
+	p.nodes = max(p.nodes, pr.Nodes)
 	p.due()
 }
 
@@ -467,7 +489,7 @@ func (p *progressEditor) due() {
 		return
 	}
 	p.busy, p.last = true, now
-	t := render.Thinking{Depth: p.depth, Elapsed: now.Sub(p.start)}
+	t := render.Thinking{Depth: p.depth, Nodes: p.nodes, Elapsed: now.Sub(p.start)}
 	p.wg.Go(func() {
 		p.edit(t)
 		p.mu.Lock()
@@ -505,7 +527,7 @@ func (p *progressEditor) edit(t render.Thinking) {
 	if err != nil {
 		return
 	}
-	if err := b.boards.editBoard(ctx, g, b.boards.view(g, pos, &t, nil, ""), j.tok); err != nil {
+	if err := b.boards.editBoard(ctx, g, b.boards.viewSearches(g, pos, &t, nil, j.searches), j.tok); err != nil {
 		b.log.Warn("show AI progress", "game", g.ID, "err", err)
 	}
 }

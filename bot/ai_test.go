@@ -266,7 +266,7 @@ func TestThinkingShowsTimeWithoutANewDepth(t *testing.T) {
 	for {
 		text := embedText(h.board(g.ID))
 		if strings.Contains(text, "is thinking… (") {
-			if !regexp.MustCompile(`is thinking… \((depth [0-9]+ · )?[0-9]+s\)`).MatchString(text) {
+			if !regexp.MustCompile(`is thinking… \((depth [0-9]+ · )?([0-9.]+[kMG]? positions · )?[0-9]+s\)`).MatchString(text) {
 				t.Errorf("the board shows %q, want the time so far", text)
 			}
 			break

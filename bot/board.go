@@ -28,6 +28,12 @@ func (b boardFlow) view(g *storage.Game, pos engine.Position, thinking *render.T
 	return render.Game(render.View{Game: g, Pos: pos, Thinking: thinking, Changes: changes, Notice: notice, Lang: b.boardLang(g), Board: b.boardForm(g)})
 }
 
+// viewSearches is view with the last searches of the two sides of a game
+// between two AIs (render.View.Searches), as an AI turn shows its board.
+func (b boardFlow) viewSearches(g *storage.Game, pos engine.Position, thinking *render.Thinking, changes []storage.RatingChange, searches [2]*render.Search) render.Message {
+	return render.Game(render.View{Game: g, Pos: pos, Thinking: thinking, Changes: changes, Lang: b.boardLang(g), Board: b.boardForm(g), Searches: searches})
+}
+
 // boardLang is the language of a game's board and of the notices on it:
 // its guild's, as the guild's interactions last gave it.
 func (b boardFlow) boardLang(g *storage.Game) *i18n.Localizer {

@@ -15,6 +15,7 @@ import (
 	"github.com/gambitbot/gambit/bot/flows/privacy"
 	"github.com/gambitbot/gambit/bot/flows/puzzles"
 	"github.com/gambitbot/gambit/bot/flows/settings"
+	"github.com/gambitbot/gambit/bot/flows/versus"
 	"github.com/gambitbot/gambit/bot/mux"
 )
 
@@ -68,6 +69,9 @@ func (b *Bot) routes() *mux.Mux {
 	settings.New(b.store, chosenForms{forms: &b.forms, now: b.now}, settings.Config{
 		MoveTime: b.cfg.MoveTime, TurnTimeout: b.cfg.TurnTimeout, MaxMoveTime: MaxMoveTime,
 		ParseGames: parseKinds, CompleteGames: b.info.completeGames, MaxGames: maxGamesOption,
+	}).Routes(m)
+	versus.New(b.store, versusGames{b.games}, duelBoards{b.games}, versusTurns{seamTurns{b}}, b.withGame, versus.Config{
+		MaxMoveTime: MaxMoveTime, MaxOpen: b.cfg.MaxGamesPerUser, Instance: b.cfg.Instance, Log: b.log,
 	}).Routes(m)
 	b.timers.tournaments.Routes(m)
 	m.Use(b.measure, b.daily.PostResults, b.answerErrors, b.recoverPanics, releaseAI, b.markPrivate)

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/gambitbot/gambit/bot/render"
 	"github.com/gambitbot/gambit/bot/scheduler"
 	"github.com/gambitbot/gambit/storage"
 )
@@ -105,6 +106,9 @@ type AITurn struct {
 	TokenAt  time.Time `json:"token_at,omitzero"`
 	Followup bool      `json:"followup,omitempty"`
 	Message  string    `json:"message,omitempty"`
+	// Searches are the last searches of the two sides of a game between
+	// two AIs, which its board shows (aiJob.searches).
+	Searches [2]*render.Search `json:"searches,omitzero"`
 }
 
 // Key names the turn: one job per game and ply, whoever queues it.
@@ -131,7 +135,7 @@ var ErrTurnBusy = errors.New("bot: the AI turn is claimed by another process")
 
 // aiTurn is the queue's form of the job j, once released through tok.
 func (j *aiJob) aiTurn() AITurn {
-	t := AITurn{Game: j.game, Ply: j.ply, Owner: j.owner, Deadline: j.deadline, MoveTime: j.moveTime, Queued: j.queued}
+	t := AITurn{Game: j.game, Ply: j.ply, Owner: j.owner, Deadline: j.deadline, MoveTime: j.moveTime, Queued: j.queued, Searches: j.searches}
 	if j.tok.board {
 		t.Token, t.TokenAt, t.Followup, t.Message = j.tok.token, j.tok.at, j.tok.followup, j.tok.message
 	}
@@ -177,7 +181,7 @@ func (b *Bot) PlayAI(ctx context.Context, t AITurn) error {
 		deadline = now.Add(t.MoveTime)
 	}
 	j := &aiJob{
-		b: b, game: t.Game, owner: t.Owner, ply: t.Ply, deadline: deadline, moveTime: t.MoveTime, queued: t.Queued, place: t.Place,
+		b: b, game: t.Game, owner: t.Owner, ply: t.Ply, deadline: deadline, moveTime: t.MoveTime, queued: t.Queued, place: t.Place, searches: t.Searches,
 		tok: webhookToken{token: t.Token, at: t.TokenAt, board: t.Token != "", followup: t.Followup, message: t.Message},
 	}
 	if err := b.turns.playAI(ctx, j); err != nil {

@@ -151,13 +151,20 @@ func (b *Bot) holdGame(ctx context.Context, ix *interaction, id storage.GameID, 
 // edits come after the answer that shows the board.
 func (b *Bot) queueAI(ctx context.Context, ix *interaction, g *storage.Game) *render.Thinking {
 	thinking, j := b.turns.enqueueAI(g, ix.Received)
-	if j != nil {
-		st := seamOf(ctx)
-		st.mu.Lock()
-		st.ai = append(st.ai, j)
-		st.mu.Unlock()
-	}
+	releaseAfter(ctx, j)
 	return thinking
+}
+
+// releaseAfter keeps the AI turn j, if not nil, for releaseAI to release
+// once the handler of ctx has returned.
+func releaseAfter(ctx context.Context, j *aiJob) {
+	if j == nil {
+		return
+	}
+	st := seamOf(ctx)
+	st.mu.Lock()
+	st.ai = append(st.ai, j)
+	st.mu.Unlock()
 }
 
 // showsBoard records that a message of this interaction — its response, or

@@ -110,7 +110,7 @@ func TestTwoAIsPlayTheirGameToItsEndAcrossARestart(t *testing.T) {
 		t.Fatalf("the game ended %s with result %+v after %d moves; want finished by the rules", end.Status, end.Result, len(end.Moves))
 	}
 	board := h.waitBoard(g.ID, "the result on the board", func(m discordtest.Message) bool {
-		return strings.Contains(embedText(m), "wins") || strings.Contains(embedText(m), "draw")
+		return strings.Contains(embedText(m), "wins") || strings.Contains(embedText(m), "Draw")
 	})
 	if board.ChannelID != h.srv.ChannelID() {
 		t.Errorf("the board is in channel %s, want the game's", board.ChannelID)

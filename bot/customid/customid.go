@@ -79,6 +79,9 @@ const (
 	// Compare shows, privately, the puzzle solvers side by side on a solo
 	// puzzle's position.
 	Compare Pattern = "v1/compare/{game}/{ply}"
+	// VersusStop stops a game between two AIs (/versus): its starter's
+	// or a server manager's click cancels it.
+	VersusStop Pattern = "v1/versus/stop/{game}"
 	// Review shows, privately, the review of an ended duel: its moves
 	// labelled against the best ones, its turning point and its replay.
 	// Anyone who could see the game may click it (bot/reviewaccess.go).

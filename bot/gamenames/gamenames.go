@@ -7,6 +7,7 @@ package gamenames
 
 import (
 	"context"
+	"slices"
 	"strings"
 
 	"github.com/bwmarrin/discordgo"
@@ -105,12 +106,25 @@ func DuelOption(required bool) *discordgo.ApplicationCommandOption {
 // CompleteAI suggests, for an ai option (/play's, /help's), the AI
 // strategies that play the chosen game (every one if none is chosen)
 // whose name or title in the member's language has what they typed.
-func CompleteAI(_ context.Context, ix *mux.Autocomplete) error {
-	opts := ix.Opts
-	if opts.Focused != "ai" {
-		return ix.Choices(nil)
+func CompleteAI(ctx context.Context, ix *mux.Autocomplete) error {
+	return CompleteStrategies("ai")(ctx, ix)
+}
+
+// CompleteStrategies is CompleteAI for the strategy options named names
+// (/versus's first and second).
+func CompleteStrategies(names ...string) mux.AutocompleteHandler {
+	return func(_ context.Context, ix *mux.Autocomplete) error {
+		if !slices.Contains(names, ix.Opts.Focused) {
+			return ix.Choices(nil)
+		}
+		return completeStrategy(ix, ix.Opts.Focused)
 	}
-	typed := strings.ToLower(opts.Str("ai"))
+}
+
+// completeStrategy answers the autocomplete of the strategy option name.
+func completeStrategy(ix *mux.Autocomplete, name string) error {
+	opts := ix.Opts
+	typed := strings.ToLower(opts.Str(name))
 	var out []*discordgo.ApplicationCommandOptionChoice
 	for _, info := range strategies.All() {
 		if kind := opts.Str("game"); kind != "" && !info.Supports(kind) {

@@ -22,6 +22,8 @@ type Thinking struct {
 	Queue int
 	// Depth is the deepest completed search depth so far, 0 if unknown.
 	Depth int
+	// Nodes counts the positions searched so far, 0 if unknown.
+	Nodes uint64
 	// Elapsed is the search time so far.
 	Elapsed time.Duration
 }
@@ -60,6 +62,9 @@ type View struct {
 	// unless a server or player chose otherwise); the zero value shows
 	// both.
 	Board storage.BoardForm
+	// Searches are the last searches of the two sides of a game between
+	// two AIs, by seat; nil for a side not known (yet).
+	Searches [2]*Search
 }
 
 // lang returns the view's language.
@@ -253,6 +258,9 @@ func game(v View) (Message, *File) {
 			lines = append(lines, l.T("board.final_score", "MarkX", gm.Look.Mark[engine.X], "X", x, "O", o, "MarkO", gm.Look.Mark[engine.O]))
 		}
 		lines = append(lines, resultLine(l, g))
+		if BetweenAIs(g) {
+			lines = append(lines, searchLines(l, g, v.Searches)...)
+		}
 		if pos != nil && g.Result != nil && g.Result.Winner >= 0 {
 			embed.Color = gm.Look.Colour[seatSides(g, pos)[g.Result.Winner]]
 		}
@@ -262,7 +270,9 @@ func game(v View) (Message, *File) {
 			embed.Fields = []*discordgo.MessageEmbedField{{Name: ratingFieldName(l, g), Value: clip(v.ShownChanges, maxFieldValue)}}
 		}
 		if !g.Solo() {
-			msg.Components = endRow(l, g, !v.Rematched)
+			// Two AIs' game is started again with /versus, which checks
+			// its caps: no Rematch.
+			msg.Components = endRow(l, g, !v.Rematched && !BetweenAIs(g))
 		} else if g.Settings.Daily != "" {
 			msg.Components = newPuzzleRow(l, g)
 		}
@@ -292,6 +302,9 @@ func game(v View) (Message, *File) {
 		} else {
 			lines = append(lines, turnLine(l, g, v.Thinking, mark))
 		}
+		if BetweenAIs(g) {
+			lines = append(lines, searchLines(l, g, v.Searches)...)
+		}
 		if o := g.DrawOffer; o != nil && !g.Solo() {
 			lines = append(lines, l.T("board.draw_offered", "Player", PlayerName(l, g.Kind, g.Players[o.Seat&1]), "Opponent", PlayerName(l, g.Kind, g.Players[1-o.Seat&1])))
 		}
@@ -300,7 +313,9 @@ func game(v View) (Message, *File) {
 			msg.Content = l.T("board.your_move", "Player", "<@"+id+">")
 			msg.AllowedMentions = pingOnly(mover.ID)
 		}
-		if pos == nil {
+		if BetweenAIs(g) {
+			msg.Components = stopRow(l, g)
+		} else if pos == nil {
 			msg.Components = []discordgo.MessageComponent{row(resignButton(l, g))}
 		} else {
 			msg.Components = moveComponents(l, g, gm, pos, humanTurn && !pos.Terminal())
@@ -387,6 +402,9 @@ func turnLine(l *i18n.Localizer, g *storage.Game, t *Thinking, mark string) stri
 		var facts []string
 		if t.Depth > 0 {
 			facts = append(facts, l.T("board.depth", "Depth", t.Depth))
+		}
+		if t.Nodes > 0 {
+			facts = append(facts, searched(l, t.Nodes))
 		}
 		if t.Elapsed > 0 {
 			facts = append(facts, t.Elapsed.Round(100*time.Millisecond).String())

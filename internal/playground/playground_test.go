@@ -141,7 +141,7 @@ func TestAPIPlaysThroughTheStandIn(t *testing.T) {
 	for _, c := range st.Commands {
 		names[c.Name] = true
 	}
-	for _, want := range []string{"play", "challenge", "move", "games", "help", "leaderboard", "stats", "privacy", "settings"} {
+	for _, want := range []string{"play", "challenge", "move", "games", "help", "leaderboard", "stats", "privacy", "settings", "versus"} {
 		if !names[want] {
 			t.Errorf("command /%s is not offered; have %v", want, names)
 		}
@@ -212,6 +212,12 @@ func TestAPIPlaysThroughTheStandIn(t *testing.T) {
 	}}, &choices)
 	if len(choices.Choices) != 1 || choices.Choices[0].Value != "seed004-minimax" {
 		t.Errorf("ai suggestions for connect4 and \"seed00\": %+v, want seed004-minimax alone", choices.Choices)
+	}
+	api(t, "POST", url+"api/autocomplete", map[string]any{"member": alice.ID, "name": "versus", "options": []map[string]any{
+		{"name": "game", "value": "connect4"}, {"name": "second", "value": "seed00", "focused": true},
+	}}, &choices)
+	if len(choices.Choices) != 1 || choices.Choices[0].Value != "seed004-minimax" {
+		t.Errorf("/versus second's suggestions for connect4 and \"seed00\": %+v, want seed004-minimax alone", choices.Choices)
 	}
 
 	// A subcommand's answer names it, as Discord does: "/privacy delete",
