@@ -51,7 +51,7 @@ func commandDefinitions(m *mux.Mux) []*discordgo.ApplicationCommand {
 func (b *Bot) routes() *mux.Mux {
 	m := mux.New()
 	challenges.New(b.store, challengeGames{b.games}, challengeBoards{duelBoards{b.games}}, seamTurns{b}, b.withGame, challenges.Config{
-		DefaultAI: b.cfg.DefaultAI, ChallengeTTL: b.cfg.ChallengeTTL, MaxMoveTime: MaxMoveTime,
+		DefaultAI: b.cfg.AI.Default, ChallengeTTL: b.cfg.Games.ChallengeTTL, MaxMoveTime: MaxMoveTime,
 		AppID: func() string { return b.appID }, Now: b.now, Log: b.log,
 	}).Routes(m)
 	duel.New(b.store, duelBoards{b.games}, seamTurns{b}, b.withGame, b.log).Routes(m)
@@ -61,7 +61,7 @@ func (b *Bot) routes() *mux.Mux {
 	b.solo.routes(m)
 	b.reviews.Routes(m)
 	settings.New(b.store, chosenForms{forms: &b.forms, now: b.now}, settings.Config{
-		MoveTime: b.cfg.MoveTime, TurnTimeout: b.cfg.TurnTimeout, MaxMoveTime: MaxMoveTime,
+		MoveTime: b.cfg.AI.MoveTime, TurnTimeout: b.cfg.Games.TurnTimeout, MaxMoveTime: MaxMoveTime,
 		ParseGames: parseKinds, CompleteGames: b.info.completeGames, MaxGames: maxGamesOption,
 	}).Routes(m)
 	m.Use(b.measure, resultFlow{b}.postResults, b.answerErrors, b.recoverPanics, releaseAI, b.markPrivate)

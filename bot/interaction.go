@@ -10,7 +10,7 @@ import (
 	"github.com/gambitbot/gambit/bot/mux"
 )
 
-// interactionTimeout is the default Config.InteractionTimeout, which
+// interactionTimeout is the default Config.Lifecycle.InteractionTimeout, which
 // bounds a handler's work; Discord wants the first response within 3
 // seconds and handlers answer long before this.
 const interactionTimeout = 10 * time.Second
@@ -51,7 +51,7 @@ func (b *Bot) onInteraction(i *discordgo.Interaction, answered func()) {
 	b.locales.learn(&ix.Envelope)
 	b.inflight.Add(1)
 	defer b.inflight.Done()
-	ctx, cancel := context.WithTimeout(context.Background(), b.cfg.InteractionTimeout)
+	ctx, cancel := context.WithTimeout(context.Background(), b.cfg.Lifecycle.InteractionTimeout)
 	defer cancel()
 	if !b.firstDelivery(ctx, ix) {
 		return
@@ -81,13 +81,13 @@ const deliveryTTL = interactionTTL
 // member is told so, to try again (fail closed): acting could do it twice
 // — the very deliveries this is for come when something is slow or
 // restarting — and whatever it would do needs the store anyway. The
-// check is bounded by a fifth of Config.InteractionTimeout (2 s by
+// check is bounded by a fifth of Config.Lifecycle.InteractionTimeout (2 s by
 // default), so that the answer still reaches Discord within its 3 s.
 func (b *Bot) firstDelivery(ctx context.Context, ix *interaction) bool {
 	if ix.IsAutocomplete() {
 		return true
 	}
-	ctx, cancel := context.WithTimeout(ctx, b.cfg.InteractionTimeout/5)
+	ctx, cancel := context.WithTimeout(ctx, b.cfg.Lifecycle.InteractionTimeout/5)
 	defer cancel()
 	first, err := b.store.FirstDelivery(ctx, ix.ID, deliveryTTL)
 	switch {

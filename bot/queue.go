@@ -11,7 +11,7 @@ import (
 )
 
 // The AI-turn seam: where the AI turns this process queues go (aiSeam),
-// chosen once by New. Without Config.AIQueue (one machine on bbolt) they
+// chosen once by New. Without Config.AI.Queue (one machine on bbolt) they
 // run on this process's workers (poolTurns); with it they go to a job
 // queue over the shared store (a River queue on PostgreSQL, wired by the
 // binary), and whichever process works that queue plays them through
@@ -65,7 +65,7 @@ func (poolTurns) forget(context.Context, string) error { return nil }
 // job's insert): every claimTTL, which queues it within twice that.
 type queuedTurns struct {
 	queue    AIQueue
-	claimTTL time.Duration // Config.ClaimTTL
+	claimTTL time.Duration // Config.Shards.ClaimTTL
 }
 
 // take takes every turn: it is queued once released, and the queue drops
@@ -111,7 +111,7 @@ type AITurn struct {
 func (t AITurn) Key() string { return aiClaim(t.Game, t.Ply) }
 
 // AIQueue takes AI turns for the workers of every process sharing it
-// (Config.AIQueue, behind queuedTurns). Queueing a turn already queued,
+// (Config.AI.Queue, behind queuedTurns). Queueing a turn already queued,
 // running or played is no error and adds nothing.
 type AIQueue interface {
 	EnqueueAI(ctx context.Context, turns ...AITurn) error

@@ -136,7 +136,7 @@ func newUnit(t *testing.T) *unit {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { _ = st.Close() })
-	b, err := New(Config{Token: "unit-test", SearchThreads: 1, Logger: slog.New(slog.NewTextHandler(io.Discard, nil))}, st)
+	b, err := New(Config{Token: "unit-test", AI: AIConfig{SearchThreads: 1}, Logger: slog.New(slog.NewTextHandler(io.Discard, nil))}, st)
 	if err != nil {
 		t.Fatal(err)
 	}

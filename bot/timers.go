@@ -55,24 +55,24 @@ func (b *Bot) EndDeadline(ctx context.Context, id storage.GameID, version uint64
 // open games now and then.
 func (b timerFlow) runTimers(ctx context.Context) {
 	b.scheduleDeadlines(ctx)
-	t := time.NewTicker(b.cfg.TickInterval)
+	t := time.NewTicker(b.cfg.Timers.TickInterval)
 	defer t.Stop()
 	var counted time.Time
 	swept := b.now() // Run swept at start
 	for {
-		if b.cfg.Deadlines == nil {
+		if b.cfg.Games.Deadlines == nil {
 			if err := b.endDue(ctx); err != nil && ctx.Err() == nil {
 				b.log.Error("end due games", "err", err)
 			}
 		}
 		if b.now().Sub(swept) >= b.aiTurns.sweepEvery() {
 			swept = b.now()
-			if err := b.turns.sweepAI(ctx, b.cfg.ClaimTTL); err != nil && ctx.Err() == nil {
+			if err := b.turns.sweepAI(ctx, b.cfg.Shards.ClaimTTL); err != nil && ctx.Err() == nil {
 				b.log.Error("sweep AI turns", "err", err)
 			}
 		}
 		b.postDailies(ctx)
-		if m := b.cfg.Metrics; m != nil && time.Since(counted) >= b.cfg.CountInterval {
+		if m := b.cfg.Metrics; m != nil && time.Since(counted) >= b.cfg.Timers.CountInterval {
 			counted = time.Now()
 			if pending, active, err := b.store.CountOpen(ctx); b.listed("count open games", err) != nil {
 				b.log.Error("count open games", "err", err)
@@ -102,10 +102,10 @@ func (b *Bot) myShards() storage.Shards {
 // this process's shards, with Deadlines: at start, and after taking over
 // a shard (tookOver).
 func (b timerFlow) scheduleDeadlines(ctx context.Context) {
-	if b.cfg.Deadlines == nil {
+	if b.cfg.Games.Deadlines == nil {
 		return
 	}
-	n, err := b.cfg.Deadlines.ScheduleDeadlines(ctx, b.myShards())
+	n, err := b.cfg.Games.Deadlines.ScheduleDeadlines(ctx, b.myShards())
 	switch {
 	case err != nil && ctx.Err() == nil:
 		b.log.Error("schedule the deadlines", "err", err)
@@ -122,7 +122,7 @@ func (b timerFlow) scheduleDeadlines(ctx context.Context) {
 func (b timerFlow) tookOver(ctx context.Context) {
 	b.scheduleDeadlines(ctx)
 	if b.aiTurns.sweepEvery() > 0 {
-		if err := b.turns.sweepAI(ctx, b.cfg.ClaimTTL); err != nil && ctx.Err() == nil {
+		if err := b.turns.sweepAI(ctx, b.cfg.Shards.ClaimTTL); err != nil && ctx.Err() == nil {
 			b.log.Error("sweep AI turns", "err", err)
 		}
 	}
