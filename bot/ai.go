@@ -86,7 +86,7 @@ func (b aiFlow) enqueueAI(g *storage.Game, clicked time.Time) (*render.Thinking,
 		b: b.Bot, game: g.ID, owner: string(g.Players[1-g.Turn].ID), ply: len(g.Moves), deadline: clicked.Add(mt), moveTime: mt, queued: time.Now(),
 		place: place(g.GuildID, g.ChannelID), ready: make(chan struct{}),
 	}
-	pos, added := b.aiTurns.take(j)
+	pos, added := b.ai.turns.take(j)
 	if !added {
 		return &render.Thinking{}, nil
 	}
@@ -101,7 +101,7 @@ func (j *aiJob) release(tok webhookToken) {
 	j.once.Do(func() {
 		j.tok = tok
 		close(j.ready)
-		j.b.aiTurns.released(j)
+		j.b.ai.turns.released(j)
 	})
 }
 
@@ -114,8 +114,8 @@ func (j *aiJob) release(tok webhookToken) {
 // Whichever worker runs a turn claims it first (runAI), so a turn swept by
 // two processes at once is still played once.
 func (b aiFlow) sweepAI(ctx context.Context, grace time.Duration) error {
-	pending, err := b.store.AwaitingAI(ctx, b.myShards())
-	if err = b.listed("resume AI turns", err); err != nil {
+	pending, err := b.store.AwaitingAI(ctx, b.life.myShards())
+	if err = b.corrupt.listed("resume AI turns", err); err != nil {
 		return fmt.Errorf("bot: list games awaiting the AI: %w", err)
 	}
 	if len(pending) == 0 {
@@ -225,7 +225,7 @@ func (b aiFlow) refreshBoards(ctx context.Context, started time.Time, shards sto
 		lost := g.MessageID == "" && g.CreatedAt.Before(started)
 		return (lost || g.MessageID != "" && g.UpdatedAt.After(since)) && !g.AwaitingAI() && !privateBoard(g)
 	})
-	if err = b.listed("refresh recent boards", err); err != nil {
+	if err = b.corrupt.listed("refresh recent boards", err); err != nil {
 		b.log.Error("refresh recent boards", "err", err)
 		return
 	}
@@ -321,7 +321,7 @@ func (b aiFlow) playAI(ctx context.Context, j *aiJob) error {
 		progress.show(render.Thinking{})
 	}
 	progress.watch(b.cfg.Timers.TickInterval)
-	searchCtx, cancel := b.searchContext(claimed, j.deadline)
+	searchCtx, cancel := b.ai.searchContext(claimed, j.deadline)
 	started := time.Now()
 	var res strategies.Result
 	lowPriority(func() {

@@ -33,13 +33,10 @@ import (
 	"sync/atomic"
 	"time"
 
-	"github.com/bwmarrin/discordgo"
-
 	"github.com/gambitbot/gambit/bot/egress"
 	"github.com/gambitbot/gambit/bot/egress/ratelimit"
 	"github.com/gambitbot/gambit/bot/flows/review"
 	"github.com/gambitbot/gambit/bot/ingress"
-	"github.com/gambitbot/gambit/bot/mux"
 	"github.com/gambitbot/gambit/bot/ops"
 	"github.com/gambitbot/gambit/bot/scheduler"
 	"github.com/gambitbot/gambit/storage"
@@ -368,7 +365,9 @@ func ReviewThreads(cfg Config) int {
 	return cfg.Review.Threads
 }
 
-// Bot is a running Gambit bot.
+// Bot is a running Gambit bot: the flows not yet moved into packages of
+// their own, what they share, and the lifecycle (Run, Serve). Its state
+// is grouped by what it is for (state.go).
 type Bot struct {
 	// The flows (flows.go).
 	boards boardFlow
@@ -376,47 +375,52 @@ type Bot struct {
 	turns  aiFlow
 	solo   soloFlow
 	timers timerFlow
-	info   infoFlow
 
 	cfg     Config
 	store   storage.Store
-	session *discordgo.Session
-	answers mux.Responder // the session; a recorder in a handler's unit test
 	log     *slog.Logger
-	appID   string
-
-	mux     *mux.Mux                        // the flows' routes (commands.go); tests add some
-	handle  mux.Handler                     // the mux's dispatch in the middleware chain (middleware.go)
-	defs    []*discordgo.ApplicationCommand // the commands registered, localised (commandDefinitions)
+	discord discordLink // Discord's side: requests, answers, the application's ID
+	intake  intake      // an interaction's way to its handler: duplicates dropped, routes, commands
 	locks   gameLocks
-	ai      scheduler.Scheduler // this process's AI workers (poolTurns, comparisons), unless a test says otherwise
-	aiTurns aiSeam              // where AI turns go (queue.go), chosen by New
-	workers *scheduler.Pool     // the AI workers of this process
+	ai      aiWorkers // this process's AI workers and where AI turns go
 	// reviews is the review flow (bot/flows/review), which makes games'
 	// reviews on threads of its own: a review never holds up an AI turn.
 	reviews *review.Flow
-	// searchContext gives an AI search its context: ctx until the job's
-	// deadline. Tests replace it (export_test.go) to end searches when
-	// they choose rather than when the wall clock says.
-	searchContext func(ctx context.Context, deadline time.Time) (context.Context, context.CancelFunc)
-	compares      comparisons // Compare algorithms running (compare.go)
+	life    lifecycle    // the gateway or endpoint, and the work a stop waits for
+	places  places       // what the bot learnt of where boards are shown: reach, locales, forms
+	corrupt corruptGames // the games found corrupt and reported (listed)
 
-	closing  atomic.Bool
-	inflight sync.WaitGroup
+	compares comparisons // Compare algorithms running (compare.go)
+	posted   postedToday // the guilds whose daily puzzle was posted today (daily.go)
+	dailyKey []byte      // the key the daily puzzles are chosen by, read at start (daily.go)
+}
+
+// lifecycle is how the bot receives interactions (the gateway's shards
+// or the HTTP endpoint) and the work under way, which a stop waits for.
+type lifecycle struct {
+	closing  atomic.Bool                     // a stop began: no new interaction is taken
+	inflight sync.WaitGroup                  // interactions and passes under way
 	gateway  atomic.Pointer[ingress.Gateway] // the gateway's shards (Run)
 	endpoint atomic.Pointer[ingress.HTTP]    // the interactions endpoint (Serve)
 	shards   func() storage.Shards           // the shards whose due games this process ends; nil for every game
-	seen     seenInteractions
-	reach    reach          // tokens of boards and channels reachable only through interactions (reach.go)
-	locales  locales        // each guild's locale, for the boards shown there
-	forms    boardForms     // the board forms of guilds and users (boardform.go)
-	posted   postedToday    // the guilds whose daily puzzle was posted today (daily.go)
-	dailyKey []byte         // the key the daily puzzles are chosen by, read at start (daily.go)
-	egress   *egress.Client // every Discord request goes out through it
-	corrupt  struct {       // the games found corrupt and reported (listed)
-		mu   sync.Mutex
-		seen map[storage.GameID]bool
+}
+
+// connected reports whether interactions reach the bot (Bot.Connected).
+func (l *lifecycle) connected() bool {
+	if ep := l.endpoint.Load(); ep != nil && ep.Listening() {
+		return true
 	}
+	gw := l.gateway.Load()
+	return gw != nil && gw.Connected()
+}
+
+// myShards returns the shards whose games this process looks after:
+// its gateway's, every game's without one (Serve).
+func (l *lifecycle) myShards() storage.Shards {
+	if l.shards == nil {
+		return storage.Shards{}
+	}
+	return l.shards()
 }
 
 // New checks cfg and prepares a bot that keeps its games in store. It
@@ -439,19 +443,19 @@ func New(cfg Config, store storage.Store) (*Bot, error) {
 	if err != nil {
 		return nil, err
 	}
-	b := &Bot{cfg: cfg, store: dailyRecorder{Store: store, log: cfg.Logger}, log: cfg.Logger, egress: out}
-	b.session, b.answers = out.Session, out.Session
-	b.workers = scheduler.NewPool(cfg.AI.SearchThreads, func(waiting int) {
+	b := &Bot{cfg: cfg, store: dailyRecorder{Store: store, log: cfg.Logger}, log: cfg.Logger, discord: discordLink{egress: out, answers: out.Session}}
+	b.corrupt.log, b.corrupt.metrics = cfg.Logger, cfg.Metrics
+	pool := scheduler.NewPool(cfg.AI.SearchThreads, func(waiting int) {
 		if m := cfg.Metrics; m != nil {
 			m.AI.Queue.Set(float64(waiting))
 		}
 	})
-	b.ai, b.searchContext = b.workers, context.WithDeadline
+	b.ai = aiWorkers{Scheduler: pool, pool: pool, searchContext: context.WithDeadline}
 	// The one choice of where AI turns go: this process's workers, or the
 	// queue the workers of every process share.
-	b.aiTurns = poolTurns{b.ai}
+	b.ai.turns = poolTurns{pool}
 	if cfg.AI.Queue != nil {
-		b.aiTurns = queuedTurns{queue: cfg.AI.Queue, claimTTL: cfg.Shards.ClaimTTL}
+		b.ai.turns = queuedTurns{queue: cfg.AI.Queue, claimTTL: cfg.Shards.ClaimTTL}
 	}
 	b.assemble()
 	return b, nil
@@ -460,15 +464,15 @@ func New(cfg Config, store storage.Store) (*Bot, error) {
 // assemble makes the flows and the Mux of their routes, with the
 // middleware chain and the command definitions.
 func (b *Bot) assemble() {
-	b.boards, b.games, b.turns, b.solo, b.timers, b.info = boardFlow{b}, gameFlow{b}, aiFlow{b}, soloFlow{b}, timerFlow{b}, infoFlow{b}
+	b.boards, b.games, b.turns, b.solo, b.timers = boardFlow{b}, gameFlow{b}, aiFlow{b}, soloFlow{b}, timerFlow{b}
 	rc := b.cfg.Review
 	b.reviews = review.New(b.store, review.Config{
 		Rate: rc.Rate, Window: rc.Window, ProgressInterval: rc.ProgressInterval, Threads: rc.Threads, Queue: rc.Queue,
 		Analyst: rc.Analyst, LowPriority: func(f func()) { reviewPriority(rc.Nice, f) }, KeepClaim: b.keepClaim,
-		Answers: b.answers, Outgoing: b.egress, Instance: b.cfg.Shards.Instance, Now: b.now, Log: b.log,
+		Answers: b.discord.answers, Outgoing: b.discord.egress, Instance: b.cfg.Shards.Instance, Now: b.now, Log: b.log,
 	})
-	b.mux = b.routes()
-	b.handle, b.defs = b.mux.Handler(), commandDefinitions(b.mux)
+	b.intake.mux = b.routes()
+	b.intake.handle, b.intake.defs = b.intake.mux.Handler(), commandDefinitions(b.intake.mux)
 }
 
 // Run connects to Discord, brings the slash commands up to date, resumes
@@ -481,19 +485,19 @@ func (b *Bot) Run(ctx context.Context) error {
 	started := b.now()
 	// The application ID is learnt before the gateway opens: handlers
 	// read it as soon as interactions arrive.
-	if err := b.whoAmI(); err != nil {
+	if err := b.discord.whoAmI(); err != nil {
 		return err
 	}
 	if err := b.loadDailyKey(ctx); err != nil {
 		return err
 	}
 	gw := ingress.NewGateway(ingress.Config{
-		Primary: b.egress.Session, NewSession: b.egress.NewSession, Observe: b.egress.Observe,
+		Primary: b.discord.egress.Session, NewSession: b.discord.egress.NewSession, Observe: b.discord.egress.Observe,
 		ShardCount: b.cfg.Shards.Count, ShardIDs: b.cfg.Shards.IDs, Auto: b.cfg.Shards.Auto, Instance: b.cfg.Shards.Instance, ClaimTTL: b.cfg.Shards.ClaimTTL,
 		Claims: b.store, Handler: ingress.HandlerFunc(b.onInteraction), Guilds: guildEvents{b}, TookShard: b.tookShard, Logger: b.log, Now: b.now,
 	})
-	b.gateway.Store(gw)
-	b.shards = func() storage.Shards { return storage.Shards{Count: gw.Count(), IDs: gw.IDs()} }
+	b.life.gateway.Store(gw)
+	b.life.shards = func() storage.Shards { return storage.Shards{Count: gw.Count(), IDs: gw.IDs()} }
 	kept, err := gw.Start(ctx)
 	if err != nil {
 		return err
@@ -508,17 +512,6 @@ func (b *Bot) Run(ctx context.Context) error {
 	return err
 }
 
-// whoAmI learns the application ID, which is the bot user's.
-func (b *Bot) whoAmI() error {
-	me, err := b.session.User("@me")
-	b.egress.Observe(err)
-	if err != nil {
-		return fmt.Errorf("bot: who am I (is the token right?): %w", err)
-	}
-	b.appID = me.ID
-	return nil
-}
-
 // serve is the part of Run and Serve that does not depend on how
 // interactions arrive, once they do: it brings the slash commands up to
 // date, starts the AI workers, the timers and the start-up passes, and
@@ -529,14 +522,14 @@ func (b *Bot) serve(ctx context.Context, started time.Time, kept <-chan struct{}
 	if err := b.syncCommands(); err != nil {
 		return err
 	}
-	workers, reviews := b.workers.Start(), b.reviews.Start()
+	workers, reviews := b.ai.pool.Start(), b.reviews.Start()
 	if err := b.turns.sweepAI(ctx, 0); err != nil {
 		b.log.Error("resume AI turns", "err", err)
 	}
-	b.inflight.Add(1)
+	b.life.inflight.Add(1)
 	go func() {
-		defer b.inflight.Done()
-		b.turns.refreshBoards(ctx, started, b.myShards())
+		defer b.life.inflight.Done()
+		b.turns.refreshBoards(ctx, started, b.life.myShards())
 	}()
 	// The 15-puzzle's pattern databases take a second or two to build,
 	// once per process, and the 8-puzzle's exact table about as long
@@ -555,7 +548,7 @@ func (b *Bot) serve(ctx context.Context, started time.Time, kept <-chan struct{}
 		b.timers.runTimers(ctx)
 	}()
 	ids, count := []int{0}, 1 // Serve: no gateway, and this process answers for every guild
-	if gw := b.gateway.Load(); gw != nil {
+	if gw := b.life.gateway.Load(); gw != nil {
 		ids, count = gw.IDs(), gw.Count()
 	}
 	b.log.Info("bot running", "guild", b.cfg.GuildID, "move_time", b.cfg.AI.MoveTime, "search_threads", b.cfg.AI.SearchThreads,
@@ -565,23 +558,23 @@ func (b *Bot) serve(ctx context.Context, started time.Time, kept <-chan struct{}
 	}
 
 	<-ctx.Done()
-	b.closing.Store(true)
+	b.life.closing.Store(true)
 	b.reviews.Stop() // a review in the making stops now: it can be asked for again after the restart
 	b.log.Info("shutting down: finishing interactions and running searches", "within", b.cfg.Lifecycle.ShutdownTimeout)
-	b.workers.Stop()
+	b.ai.pool.Stop()
 	wound := make(chan struct{})
 	go func() {
 		defer close(wound)
 		workers.Wait()
 		reviews()
 		<-kept // the shards handed over before the rest winds down
-		b.inflight.Wait()
+		b.life.inflight.Wait()
 		<-timers
 	}()
 	select {
 	case <-wound:
 	case <-b.cfg.Lifecycle.After(b.cfg.Lifecycle.ShutdownTimeout):
-		b.egress.Stop()
+		b.discord.egress.Stop()
 		b.log.Warn("shutdown ran out of time: stopped waiting for the work under way (Discord rate limits?); the next start resumes AI turns and redraws recent boards",
 			"after", b.cfg.Lifecycle.ShutdownTimeout)
 	}
@@ -591,21 +584,15 @@ func (b *Bot) serve(ctx context.Context, started time.Time, kept <-chan struct{}
 // Connected reports whether interactions reach the bot, for health
 // checks: every shard's gateway connection is up (Run), or the
 // interactions endpoint is listening (Serve).
-func (b *Bot) Connected() bool {
-	if ep := b.endpoint.Load(); ep != nil && ep.Listening() {
-		return true
-	}
-	gw := b.gateway.Load()
-	return gw != nil && gw.Connected()
-}
+func (b *Bot) Connected() bool { return b.life.connected() }
 
 // tookShard redraws the recent boards of the guilds of shard (of count) this
 // process took over from another (ingress.Config.TookShard), and runs the
 // timers' safety net (tookOver).
 func (b *Bot) tookShard(ctx context.Context, shard, count int) {
-	b.inflight.Add(1)
+	b.life.inflight.Add(1)
 	go func() {
-		defer b.inflight.Done()
+		defer b.life.inflight.Done()
 		b.turns.refreshBoards(ctx, b.now(), storage.Shards{Count: count, IDs: []int{shard}})
 		b.timers.tookOver(ctx)
 	}()
@@ -643,7 +630,7 @@ func (b *Bot) Serve(ctx context.Context, ln net.Listener, ep Endpoint) error {
 		return err
 	}
 	started := b.now()
-	if err := b.whoAmI(); err != nil {
+	if err := b.discord.whoAmI(); err != nil {
 		_ = ln.Close()
 		return err
 	}
@@ -652,7 +639,7 @@ func (b *Bot) Serve(ctx context.Context, ln net.Listener, ep Endpoint) error {
 		return err
 	}
 	endpoint.Serve(ctx, ln)
-	b.endpoint.Store(endpoint)
+	b.life.endpoint.Store(endpoint)
 	// No gateway, so no shards: this process answers for every guild.
 	kept := make(chan struct{})
 	close(kept)
@@ -677,35 +664,6 @@ func instanceName() string {
 	var r [4]byte
 	_, _ = rand.Read(r[:])
 	return fmt.Sprintf("%s-%d-%s", host, os.Getpid(), hex.EncodeToString(r[:]))
-}
-
-// listed reports the games a store listing left out because their records
-// are corrupt (err a *storage.SkippedError): it logs each, with what it
-// was listing, and counts it in the metrics — once per game, as the
-// timers list every tick. It returns err unless err was only that: the
-// listing is then complete for every other game, and they go on, so one
-// bad record holds up no one else.
-func (b *Bot) listed(what string, err error) error {
-	var skipped *storage.SkippedError
-	if !errors.As(err, &skipped) {
-		return err
-	}
-	b.corrupt.mu.Lock()
-	defer b.corrupt.mu.Unlock()
-	for _, g := range skipped.Games {
-		if b.corrupt.seen[g.ID] {
-			continue
-		}
-		if b.corrupt.seen == nil {
-			b.corrupt.seen = map[storage.GameID]bool{}
-		}
-		b.corrupt.seen[g.ID] = true
-		b.log.Error(what+": left out a game whose record is corrupt; 'gambit db check' lists the damage", "game", g.ID, "err", g.Err)
-		if m := b.cfg.Metrics; m != nil {
-			m.Games.CorruptSkipped.Inc()
-		}
-	}
-	return nil
 }
 
 // now returns the bot's clock time.

@@ -50,21 +50,23 @@ func commandDefinitions(m *mux.Mux) []*discordgo.ApplicationCommand {
 // (middleware.go).
 func (b *Bot) routes() *mux.Mux {
 	m := mux.New()
+	shared := infoFlow{b} // what the privacy and settings flows need of the bot
 	challenges.New(b.store, challengeGames{b.games}, challengeBoards{duelBoards{b.games}}, seamTurns{b}, b.withGame, challenges.Config{
 		DefaultAI: b.cfg.AI.Default, ChallengeTTL: b.cfg.Games.ChallengeTTL, MaxMoveTime: MaxMoveTime,
-		AppID: func() string { return b.appID }, Now: b.now, Log: b.log,
+		AppID: func() string { return b.discord.appID }, Now: b.now, Log: b.log,
 	}).Routes(m)
 	duel.New(b.store, duelBoards{b.games}, seamTurns{b}, b.withGame, b.log).Routes(m)
-	info.New(b.store, &b.locales, func() []*discordgo.ApplicationCommand { return b.defs }).Routes(m)
+	info.New(b.store, &b.places.locales, func() []*discordgo.ApplicationCommand { return b.intake.defs }).Routes(m)
 	mygames.New(b.store, gameBoards{b.boards}, b.withGame).Routes(m)
-	privacy.New(b.store, privacyBot{b.info}, b.log).Routes(m)
+	privacy.New(b.store, privacyBot{shared}, b.log).Routes(m)
 	b.solo.routes(m)
 	b.reviews.Routes(m)
-	settings.New(b.store, chosenForms{forms: &b.forms, now: b.now}, settings.Config{
+	settings.New(b.store, chosenForms{forms: &b.places.forms, now: b.now}, settings.Config{
 		MoveTime: b.cfg.AI.MoveTime, TurnTimeout: b.cfg.Games.TurnTimeout, MaxMoveTime: MaxMoveTime,
-		ParseGames: parseKinds, CompleteGames: b.info.completeGames, MaxGames: maxGamesOption,
+		ParseGames: parseKinds, CompleteGames: shared.completeGames, MaxGames: maxGamesOption,
 	}).Routes(m)
-	m.Use(b.measure, resultFlow{b}.postResults, b.answerErrors, b.recoverPanics, releaseAI, b.markPrivate)
+	c := chain{log: b.log, metrics: b.cfg.Metrics, reach: &b.places.reach}
+	m.Use(c.measure, resultFlow{b}.postResults, c.answerErrors, c.recoverPanics, releaseAI, c.markPrivate)
 	return m
 }
 
@@ -72,9 +74,9 @@ func (b *Bot) routes() *mux.Mux {
 // only when a definition changed; the overwrite also removes stale
 // commands.
 func (b *Bot) syncCommands() error {
-	want := b.defs
-	have, err := b.session.ApplicationCommands(b.appID, b.cfg.GuildID)
-	b.egress.Observe(err)
+	want := b.intake.defs
+	have, err := b.discord.egress.Session.ApplicationCommands(b.discord.appID, b.cfg.GuildID)
+	b.discord.egress.Observe(err)
 	if err != nil {
 		return fmt.Errorf("bot: list registered commands: %w", err)
 	}
@@ -82,8 +84,8 @@ func (b *Bot) syncCommands() error {
 		b.log.Info("slash commands up to date", "count", len(want))
 		return nil
 	}
-	_, err = b.session.ApplicationCommandBulkOverwrite(b.appID, b.cfg.GuildID, want)
-	b.egress.Observe(err)
+	_, err = b.discord.egress.Session.ApplicationCommandBulkOverwrite(b.discord.appID, b.cfg.GuildID, want)
+	b.discord.egress.Observe(err)
 	if err != nil {
 		return fmt.Errorf("bot: register commands: %w", err)
 	}

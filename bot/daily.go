@@ -186,7 +186,7 @@ func (b timerFlow) postDailies(ctx context.Context) {
 		return
 	}
 	for guild, channel := range channels {
-		if !b.myShards().Has(guild) {
+		if !b.life.myShards().Has(guild) {
 			continue
 		}
 		if err := b.postDaily(ctx, guild, channel, day); err != nil {
@@ -239,11 +239,11 @@ func (b timerFlow) postDaily(ctx context.Context, guild, channel, day string) er
 	if err != nil {
 		return err
 	}
-	msg, err := dailyMessage(b.locales.of(guild, channel), guild, day, p, "", nil)
+	msg, err := dailyMessage(b.places.locales.of(guild, channel), guild, day, p, "", nil)
 	if err != nil {
 		return err
 	}
-	if _, err := b.egress.SendChannelMessage(channel, msg); err != nil {
+	if _, err := b.discord.egress.SendChannelMessage(channel, msg); err != nil {
 		return fmt.Errorf("bot: post the daily puzzle of guild %s in channel %s: %w", guild, channel, err)
 	}
 	b.log.Info("daily puzzle posted", "guild", guild, "channel", channel, "day", day, "kind", p.Kind)
@@ -859,12 +859,12 @@ func (b resultFlow) postResult(ctx context.Context, ix *interaction, r dailyResu
 			return err
 		}
 	}
-	msg := render.DailyResultMessage(b.locales.of(a.GuildID, ix.ChannelID), render.DailyResult{
+	msg := render.DailyResultMessage(b.places.locales.of(a.GuildID, ix.ChannelID), render.DailyResult{
 		Player: a.Player, Game: r.game, Status: a.Status, ByGambit: r.byGambit, BestMove: r.bestMove,
 		Moves: a.Moves, Hints: a.Hints, Streak: streak,
 	})
 	if !ix.InteractionOnly() {
-		_, err := b.egress.SendChannelMessage(ix.ChannelID, msg)
+		_, err := b.discord.egress.SendChannelMessage(ix.ChannelID, msg)
 		if code := egress.Code(err); err == nil || code != discordgo.ErrCodeMissingAccess && code != discordgo.ErrCodeMissingPermissions {
 			return err
 		}

@@ -30,5 +30,5 @@ type soloFlow struct{ *Bot }
 type timerFlow struct{ *Bot }
 
 // infoFlow gives the privacy flow (bot/flows/privacy) what it needs of
-// the bot (privacy.go).
+// the bot (privacy.go); routes makes it, as it is no field of Bot.
 type infoFlow struct{ *Bot }

@@ -32,7 +32,7 @@ type (
 // ephemeral reply. answered, if not nil, is called once the interaction's
 // first response has been sent.
 func (b *Bot) onInteraction(i *discordgo.Interaction, answered func()) {
-	ix := mux.NewInteraction(i, b.answers, b.egress, time.Now(), b.now(), func(ix *mux.Interaction) {
+	ix := mux.NewInteraction(i, b.discord.answers, b.discord.egress, time.Now(), b.now(), func(ix *mux.Interaction) {
 		if answered != nil {
 			answered()
 		}
@@ -40,23 +40,23 @@ func (b *Bot) onInteraction(i *discordgo.Interaction, answered func()) {
 			m.Interactions.FirstResponse.WithLabelValues(ix.Kind).Observe(time.Since(ix.Received).Seconds())
 		}
 	})
-	if !b.seen.first(i.ID, ix.Received) {
+	if !b.intake.seen.first(i.ID, ix.Received) {
 		b.log.Info("duplicate delivery of an interaction ignored", "interaction", i.ID, "seen", "here")
 		return
 	}
-	if b.closing.Load() {
+	if b.life.closing.Load() {
 		_ = ix.Say("error.restarting")
 		return
 	}
-	b.locales.learn(&ix.Envelope)
-	b.inflight.Add(1)
-	defer b.inflight.Done()
+	b.places.locales.learn(&ix.Envelope)
+	b.life.inflight.Add(1)
+	defer b.life.inflight.Done()
 	ctx, cancel := context.WithTimeout(context.Background(), b.cfg.Lifecycle.InteractionTimeout)
 	defer cancel()
 	if !b.firstDelivery(ctx, ix) {
 		return
 	}
-	_ = b.handle(ctx, ix) // answered and counted by the chain
+	_ = b.intake.handle(ctx, ix) // answered and counted by the chain
 }
 
 // deliveryTTL is how long the store keeps an interaction acted on

@@ -136,7 +136,7 @@ func (j *aiJob) aiTurn() AITurn {
 		t.Token, t.TokenAt, t.Followup, t.Message = j.tok.token, j.tok.at, j.tok.followup, j.tok.message
 	}
 	t.Place = j.place
-	if v, ok := j.b.locales.m.Load(j.place); ok {
+	if v, ok := j.b.places.locales.m.Load(j.place); ok {
 		t.Locale = v.(string)
 	}
 	return t
@@ -160,7 +160,7 @@ func (j *aiJob) enqueue(q AIQueue) {
 // PrepareWorker readies a bot that only plays queued AI turns (PlayAI),
 // without Run or Serve: it learns the application ID, which editing a
 // board through an interaction needs, over REST.
-func (b *Bot) PrepareWorker() error { return b.whoAmI() }
+func (b *Bot) PrepareWorker() error { return b.discord.whoAmI() }
 
 // PlayAI plays an AI turn taken from the queue: it searches, commits the
 // move against the game's version and shows it. It returns nil when the
@@ -170,7 +170,7 @@ func (b *Bot) PrepareWorker() error { return b.whoAmI() }
 // turn (ErrTurnBusy), the store failed.
 func (b *Bot) PlayAI(ctx context.Context, t AITurn) error {
 	if t.Locale != "" && t.Place != "" {
-		b.locales.m.Store(t.Place, t.Locale)
+		b.places.locales.m.Store(t.Place, t.Locale)
 	}
 	deadline := t.Deadline
 	if now := time.Now(); !now.Before(deadline) {

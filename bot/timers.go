@@ -65,7 +65,7 @@ func (b timerFlow) runTimers(ctx context.Context) {
 				b.log.Error("end due games", "err", err)
 			}
 		}
-		if b.now().Sub(swept) >= b.aiTurns.sweepEvery() {
+		if b.now().Sub(swept) >= b.ai.turns.sweepEvery() {
 			swept = b.now()
 			if err := b.turns.sweepAI(ctx, b.cfg.Shards.ClaimTTL); err != nil && ctx.Err() == nil {
 				b.log.Error("sweep AI turns", "err", err)
@@ -74,7 +74,7 @@ func (b timerFlow) runTimers(ctx context.Context) {
 		b.postDailies(ctx)
 		if m := b.cfg.Metrics; m != nil && time.Since(counted) >= b.cfg.Timers.CountInterval {
 			counted = time.Now()
-			if pending, active, err := b.store.CountOpen(ctx); b.listed("count open games", err) != nil {
+			if pending, active, err := b.store.CountOpen(ctx); b.corrupt.listed("count open games", err) != nil {
 				b.log.Error("count open games", "err", err)
 			} else {
 				m.Games.ChallengesPending.Set(float64(pending))
@@ -89,15 +89,6 @@ func (b timerFlow) runTimers(ctx context.Context) {
 	}
 }
 
-// myShards returns the shards whose games this process looks after:
-// its gateway's, every game's without one (Serve).
-func (b *Bot) myShards() storage.Shards {
-	if b.shards == nil {
-		return storage.Shards{}
-	}
-	return b.shards()
-}
-
 // scheduleDeadlines schedules the deadline jobs missing for the games of
 // this process's shards, with Deadlines: at start, and after taking over
 // a shard (tookOver).
@@ -105,7 +96,7 @@ func (b timerFlow) scheduleDeadlines(ctx context.Context) {
 	if b.cfg.Games.Deadlines == nil {
 		return
 	}
-	n, err := b.cfg.Games.Deadlines.ScheduleDeadlines(ctx, b.myShards())
+	n, err := b.cfg.Games.Deadlines.ScheduleDeadlines(ctx, b.life.myShards())
 	switch {
 	case err != nil && ctx.Err() == nil:
 		b.log.Error("schedule the deadlines", "err", err)
@@ -121,7 +112,7 @@ func (b timerFlow) scheduleDeadlines(ctx context.Context) {
 // queued (otherwise the timers' ticks do both).
 func (b timerFlow) tookOver(ctx context.Context) {
 	b.scheduleDeadlines(ctx)
-	if b.aiTurns.sweepEvery() > 0 {
+	if b.ai.turns.sweepEvery() > 0 {
 		if err := b.turns.sweepAI(ctx, b.cfg.Shards.ClaimTTL); err != nil && ctx.Err() == nil {
 			b.log.Error("sweep AI turns", "err", err)
 		}
@@ -132,8 +123,8 @@ func (b timerFlow) tookOver(ctx context.Context) {
 // guilds of this process's shards (the store selects them); the process
 // running a shard ends its games.
 func (b timerFlow) endDue(ctx context.Context) error {
-	due, err := b.store.DueGames(ctx, b.myShards())
-	if err = b.listed("end due games", err); err != nil {
+	due, err := b.store.DueGames(ctx, b.life.myShards())
+	if err = b.corrupt.listed("end due games", err); err != nil {
 		return fmt.Errorf("bot: list due games: %w", err)
 	}
 	var errs []error
