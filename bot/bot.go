@@ -519,7 +519,7 @@ func (b *Bot) Run(ctx context.Context) error {
 // waits for the running ones, the AI searches, the hand-over of the shards
 // (kept closes when it is done) and the timers.
 func (b *Bot) serve(ctx context.Context, started time.Time, kept <-chan struct{}) error {
-	if err := b.syncCommands(); err != nil {
+	if err := b.discord.syncCommands(b.intake.defs, b.cfg.GuildID, b.log); err != nil {
 		return err
 	}
 	workers, reviews := b.ai.pool.Start(), b.reviews.Start()

@@ -3,6 +3,7 @@ package bot
 import (
 	"encoding/json"
 	"fmt"
+	"log/slog"
 	"reflect"
 	"strings"
 
@@ -70,30 +71,29 @@ func (b *Bot) routes() *mux.Mux {
 	return m
 }
 
-// syncCommands registers the commands, overwriting the registered set
-// only when a definition changed; the overwrite also removes stale
-// commands.
-func (b *Bot) syncCommands() error {
-	want := b.intake.defs
-	have, err := b.discord.egress.Session.ApplicationCommands(b.discord.appID, b.cfg.GuildID)
-	b.discord.egress.Observe(err)
+// syncCommands registers the commands want, in guild (empty: globally),
+// overwriting the registered set only when a definition changed; the
+// overwrite also removes stale commands.
+func (d *discordLink) syncCommands(want []*discordgo.ApplicationCommand, guild string, log *slog.Logger) error {
+	have, err := d.egress.Session.ApplicationCommands(d.appID, guild)
+	d.egress.Observe(err)
 	if err != nil {
 		return fmt.Errorf("bot: list registered commands: %w", err)
 	}
 	if sameCommands(have, want) {
-		b.log.Info("slash commands up to date", "count", len(want))
+		log.Info("slash commands up to date", "count", len(want))
 		return nil
 	}
-	_, err = b.discord.egress.Session.ApplicationCommandBulkOverwrite(b.discord.appID, b.cfg.GuildID, want)
-	b.discord.egress.Observe(err)
+	_, err = d.egress.Session.ApplicationCommandBulkOverwrite(d.appID, guild, want)
+	d.egress.Observe(err)
 	if err != nil {
 		return fmt.Errorf("bot: register commands: %w", err)
 	}
 	scope := "globally"
-	if b.cfg.GuildID != "" {
-		scope = "in guild " + b.cfg.GuildID
+	if guild != "" {
+		scope = "in guild " + guild
 	}
-	b.log.Info("slash commands registered", "count", len(want), "scope", scope, "replaced", len(have))
+	log.Info("slash commands registered", "count", len(want), "scope", scope, "replaced", len(have))
 	return nil
 }
 

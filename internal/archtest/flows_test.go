@@ -54,7 +54,7 @@ const (
 // sizes: a shrinking list. A listed type may not grow, and one that fits
 // the limits must leave the list; no type joins it.
 var oversized = map[string]typeSize{
-	"bot.Bot": {fields: 19, methods: 31}, // 15 and 27 once the puzzle and daily flows move out (issue 39)
+	"bot.Bot": {fields: 19, methods: 30}, // 15 and 26 once the puzzle and daily flows move out (issue 39)
 }
 
 type typeSize struct{ fields, methods int }
