@@ -102,7 +102,7 @@ func (b aiFlow) enqueueTurn(g *storage.Game, clicked time.Time, owner string) (*
 		b: b.Bot, game: g.ID, owner: owner, ply: len(g.Moves), deadline: clicked.Add(mt), moveTime: mt, queued: time.Now(),
 		place: place(g.GuildID, g.ChannelID), ready: make(chan struct{}),
 	}
-	pos, added := b.aiTurns.take(j)
+	pos, added := b.ai.turns.take(j)
 	if !added {
 		return &render.Thinking{}, nil
 	}
@@ -121,7 +121,7 @@ func (j *aiJob) release(tok webhookToken) {
 			j.queued, j.deadline = now, now.Add(j.moveTime)
 		}
 		close(j.ready)
-		j.b.aiTurns.released(j)
+		j.b.ai.turns.released(j)
 	})
 }
 
@@ -134,8 +134,8 @@ func (j *aiJob) release(tok webhookToken) {
 // Whichever worker runs a turn claims it first (runAI), so a turn swept by
 // two processes at once is still played once.
 func (b aiFlow) sweepAI(ctx context.Context, grace time.Duration) error {
-	pending, err := b.store.AwaitingAI(ctx, b.myShards())
-	if err = b.listed("resume AI turns", err); err != nil {
+	pending, err := b.store.AwaitingAI(ctx, b.life.myShards())
+	if err = b.corrupt.listed("resume AI turns", err); err != nil {
 		return fmt.Errorf("bot: list games awaiting the AI: %w", err)
 	}
 	if len(pending) == 0 {
@@ -177,7 +177,7 @@ func aiClaim(id storage.GameID, ply int) string {
 // (a stall longer than its time to live), so that the search stops; the
 // move would lose its compare-and-set anyway to whoever took the claim.
 func (b aiFlow) claimAI(ctx context.Context, t aiTurn) (claimed context.Context, release func(), ok bool, err error) {
-	return b.keepClaim(ctx, aiClaim(t.game, t.ply), b.cfg.Instance, "AI turn", "game", t.game)
+	return b.keepClaim(ctx, aiClaim(t.game, t.ply), b.cfg.Shards.Instance, "AI turn", "game", t.game)
 }
 
 // keepClaim takes the claim key for owner for ClaimTTL, and renews it
@@ -187,7 +187,7 @@ func (b aiFlow) claimAI(ctx context.Context, t aiTurn) (claimed context.Context,
 // another owner take it — so that the work it guards stops. what and
 // attrs name the work in the logs.
 func (b *Bot) keepClaim(ctx context.Context, key, owner, what string, attrs ...any) (claimed context.Context, release func(), ok bool, err error) {
-	ttl := b.cfg.ClaimTTL
+	ttl := b.cfg.Shards.ClaimTTL
 	if ok, err := b.store.Claim(ctx, key, owner, ttl); !ok || err != nil {
 		return nil, nil, false, err
 	}
@@ -226,7 +226,7 @@ func (b *Bot) keepClaim(ctx context.Context, key, owner, what string, attrs ...a
 }
 
 // refreshBoards redraws the boards of the open games changed within
-// Config.RefreshWindow before the start: a crash between a commit and the
+// Config.Timers.RefreshWindow before the start: a crash between a commit and the
 // reply or edit that shows it leaves such a board one move behind, and
 // nobody could play on it. Open games of any age without a board message
 // — a crash between showing a new board and saving its ID, or a reply that
@@ -240,12 +240,12 @@ func (b *Bot) keepClaim(ctx context.Context, key, owner, what string, attrs ...a
 // start, of a shard taken over from a dead process later (see
 // shardKeeper).
 func (b aiFlow) refreshBoards(ctx context.Context, started time.Time, shards storage.Shards) {
-	since := started.Add(-b.cfg.RefreshWindow)
+	since := started.Add(-b.cfg.Timers.RefreshWindow)
 	games, err := b.store.OpenGames(ctx, shards, func(g *storage.Game) bool {
 		lost := g.MessageID == "" && g.CreatedAt.Before(started)
 		return (lost || g.MessageID != "" && g.UpdatedAt.After(since)) && !g.AwaitingAI() && !privateBoard(g)
 	})
-	if err = b.listed("refresh recent boards", err); err != nil {
+	if err = b.corrupt.listed("refresh recent boards", err); err != nil {
 		b.log.Error("refresh recent boards", "err", err)
 		return
 	}
@@ -336,16 +336,16 @@ func (b aiFlow) playAI(ctx context.Context, j *aiJob) error {
 		return fmt.Errorf("read position: %w", err)
 	}
 
-	progress := &progressEditor{b: b.Bot, job: j, every: b.cfg.ProgressInterval, start: b.now(), done: make(chan struct{})}
+	progress := &progressEditor{b: b.Bot, job: j, every: b.cfg.Timers.ProgressInterval, start: b.now(), done: make(chan struct{})}
 	if j.shown > 0 {
 		progress.show(render.Thinking{})
 	}
-	progress.watch(b.cfg.TickInterval)
-	searchCtx, cancel := b.searchContext(claimed, j.deadline)
+	progress.watch(b.cfg.Timers.TickInterval)
+	searchCtx, cancel := b.ai.searchContext(claimed, j.deadline)
 	started := time.Now()
 	var res strategies.Result
 	lowPriority(func() {
-		res, err = info.Strategy.Search(searchCtx, pos.Clone(), strategies.Limits{Threads: 1, HashMiB: b.cfg.HashMiB, Progress: progress.report})
+		res, err = info.Strategy.Search(searchCtx, pos.Clone(), strategies.Limits{Threads: 1, HashMiB: b.cfg.AI.HashMiB, Progress: progress.report})
 	})
 	cancel()
 	progress.stop()

@@ -106,7 +106,7 @@ func (s *aiHold) wait(t *testing.T, id storage.GameID) {
 func TestAITurnsPendingAtShutdownAreAnsweredAfterRestart(t *testing.T) {
 	t.Parallel()
 	hold := newAIHold()
-	h := start(t, withClock(), withAIHold(hold), withConfig(func(c *bot.Config) { c.SearchThreads = 1 }))
+	h := start(t, withClock(), withAIHold(hold), withConfig(func(c *bot.Config) { c.AI.SearchThreads = 1 }))
 	t.Cleanup(hold.free)
 	alice, bob := h.srv.AddUser("alice").ID, h.srv.AddUser("bob").ID
 	// The AI moves first in both games; with one search thread, busy with
@@ -259,7 +259,7 @@ func TestARestartRefreshesABoardLeftBehindByACrash(t *testing.T) {
 // after the first step.
 func TestThinkingShowsTimeWithoutANewDepth(t *testing.T) {
 	t.Parallel()
-	h := start(t, withClock(), withConfig(func(c *bot.Config) { c.ProgressInterval = 2 * time.Second }))
+	h := start(t, withClock(), withConfig(func(c *bot.Config) { c.Timers.ProgressInterval = 2 * time.Second }))
 	alice := h.srv.AddUser("alice").ID
 	g, _ := playAI(t, h, alice, opt("game", "tictactoe"), opt("ai", "annealing"), opt("first", "opponent"), opt("movetime", 5.0))
 	deadline := time.Now().Add(waitTimeout())

@@ -37,7 +37,7 @@ func (b boardFlow) viewSearches(g *storage.Game, pos engine.Position, thinking *
 // boardLang is the language of a game's board and of the notices on it:
 // its guild's, as the guild's interactions last gave it.
 func (b boardFlow) boardLang(g *storage.Game) *i18n.Localizer {
-	return b.locales.of(g.GuildID, g.ChannelID)
+	return b.places.locales.of(g.GuildID, g.ChannelID)
 }
 
 // gameMessage renders a game from its record alone, for messages that do
@@ -96,7 +96,7 @@ func privateBoard(g *storage.Game) bool { return g.Settings.Daily != "" }
 // interactions: a private board, or any board in a channel the bot
 // reaches only so.
 func (b boardFlow) interactionOnly(g *storage.Game) bool {
-	return privateBoard(g) || b.reach.isPrivate(g.ChannelID)
+	return privateBoard(g) || b.places.reach.isPrivate(g.ChannelID)
 }
 
 // editBoard shows msg on a game's board message: through the interaction
@@ -110,7 +110,7 @@ func (b boardFlow) interactionOnly(g *storage.Game) bool {
 func (b boardFlow) editBoard(ctx context.Context, g *storage.Game, msg render.Message, tok webhookToken) error {
 	tokens := []webhookToken{tok}
 	if b.interactionOnly(g) {
-		tokens = append(tokens, b.reach.token(g.ID))
+		tokens = append(tokens, b.places.reach.token(g.ID))
 	}
 	for _, t := range tokens {
 		if !t.edits(g, b.now()) {
@@ -123,12 +123,12 @@ func (b boardFlow) editBoard(ctx context.Context, g *storage.Game, msg render.Me
 		b.log.Warn("edit board through the interaction failed; trying another way", "game", g.ID, "err", err)
 	}
 	if b.interactionOnly(g) {
-		b.reach.leftBehind(g.ID)
+		b.places.reach.leftBehind(g.ID)
 		return fmt.Errorf("bot: edit board of game %s: %w", g.ID, errUnreachable)
 	}
 	if g.MessageID != "" {
 		sending(ctx)
-		err := b.egress.EditChannelMessage(g.ChannelID, g.MessageID, msg)
+		err := b.discord.egress.EditChannelMessage(g.ChannelID, g.MessageID, msg)
 		if err == nil {
 			return nil
 		}
@@ -143,13 +143,13 @@ func (b boardFlow) editBoard(ctx context.Context, g *storage.Game, msg render.Me
 // editThrough edits a game's board through an interaction token that
 // shows it.
 func (b boardFlow) editThrough(ctx context.Context, g *storage.Game, msg render.Message, tok webhookToken) error {
-	wh := &discordgo.Interaction{AppID: b.appID, Token: tok.token}
+	wh := &discordgo.Interaction{AppID: b.discord.appID, Token: tok.token}
 	sending(ctx)
-	m, err := b.egress.Keeping(tok.message, msg, func(keep map[string]string) (*discordgo.Message, error) {
+	m, err := b.discord.egress.Keeping(tok.message, msg, func(keep map[string]string) (*discordgo.Message, error) {
 		if tok.followup {
-			return b.session.FollowupMessageEdit(wh, tok.message, egress.WebhookEdit(msg, keep))
+			return b.discord.egress.Session.FollowupMessageEdit(wh, tok.message, egress.WebhookEdit(msg, keep))
 		}
-		return b.session.InteractionResponseEdit(wh, egress.WebhookEdit(msg, keep))
+		return b.discord.egress.Session.InteractionResponseEdit(wh, egress.WebhookEdit(msg, keep))
 	})
 	if err != nil {
 		return err
@@ -167,7 +167,7 @@ func (b boardFlow) editThrough(ctx context.Context, g *storage.Game, msg render.
 // postBoard posts msg as the game's new board message and saves its ID.
 func (b boardFlow) postBoard(ctx context.Context, g *storage.Game, msg render.Message) error {
 	sending(ctx)
-	m, err := b.egress.SendChannelMessage(g.ChannelID, msg)
+	m, err := b.discord.egress.SendChannelMessage(g.ChannelID, msg)
 	if err != nil {
 		return fmt.Errorf("bot: post board of game %s in channel %s: %w", g.ID, g.ChannelID, err)
 	}
@@ -231,7 +231,7 @@ func (b boardFlow) showNewBoard(ctx context.Context, ix *interaction, g *storage
 	}
 	m, err := ix.Original()
 	if err == nil {
-		b.egress.Saw(m, msg)
+		b.discord.egress.Saw(m, msg)
 		err = b.saveBoardID(ctx, g, m.ID)
 	}
 	if err != nil {

@@ -54,7 +54,7 @@ func (f *boardForms) get(key string, now time.Time) (storage.BoardForm, bool) {
 // remembered; a failed read is logged and gives the default.
 func (b boardFlow) formOf(key string, read func() (storage.BoardForm, error)) storage.BoardForm {
 	now := b.now()
-	if f, ok := b.forms.get(key, now); ok {
+	if f, ok := b.places.forms.get(key, now); ok {
 		return f
 	}
 	f, err := read()
@@ -62,7 +62,7 @@ func (b boardFlow) formOf(key string, read func() (storage.BoardForm, error)) st
 		b.log.Warn("read a board form; the board is drawn in the default form", "key", key, "err", err)
 		return storage.BoardDefault
 	}
-	b.forms.set(key, f, now)
+	b.places.forms.set(key, f, now)
 	return f
 }
 

@@ -33,15 +33,11 @@ import (
 	"sync/atomic"
 	"time"
 
-	"github.com/bwmarrin/discordgo"
-
 	"github.com/gambitbot/gambit/bot/egress"
 	"github.com/gambitbot/gambit/bot/egress/ratelimit"
 	"github.com/gambitbot/gambit/bot/flows/daily"
-	puzzleflow "github.com/gambitbot/gambit/bot/flows/puzzles"
 	"github.com/gambitbot/gambit/bot/flows/review"
 	"github.com/gambitbot/gambit/bot/ingress"
-	"github.com/gambitbot/gambit/bot/mux"
 	"github.com/gambitbot/gambit/bot/ops"
 	"github.com/gambitbot/gambit/bot/scheduler"
 	"github.com/gambitbot/gambit/storage"
@@ -81,8 +77,8 @@ const (
 	MaxMoveTime = 60 * time.Second
 )
 
-// Config is what the bot needs to know. Zero fields take the defaults
-// above.
+// Config is what the bot needs to know, grouped by what an operator
+// tunes. Zero fields take the defaults above.
 type Config struct {
 	// Token is the bot token, without the "Bot " prefix. It is never
 	// logged.
@@ -90,64 +86,191 @@ type Config struct {
 	// GuildID, if set, registers the commands in that guild only (they
 	// appear at once) instead of globally.
 	GuildID string
+	// REST is where the bot's Discord REST requests go and how their
+	// rate limits are kept.
+	REST RESTConfig
+	// AI is the settings of the AI's turns.
+	AI AIConfig
+	// Games is the settings of games and challenges: their time limits
+	// and a member's caps.
+	Games GameConfig
+	// Review is the settings of games' reviews.
+	Review ReviewConfig
+	// Timers is how often the bot's timers run and how far back it looks
+	// at start.
+	Timers TimerConfig
+	// Shards is how this process shares the bot with the others on its
+	// store: the gateway shards it runs, its name and its claims.
+	Shards ShardConfig
+	// Lifecycle bounds an interaction's work and a stop, and says when
+	// the bot serves.
+	Lifecycle LifecycleConfig
+	// Now is the clock; nil means time.Now.
+	Now func() time.Time
+	// Logger receives the bot's logs; nil means slog.Default(). The bot
+	// removes its token and every interaction token from what it logs.
+	Logger *slog.Logger
+	// Metrics, if not nil, receives the bot's measurements.
+	Metrics *ops.Metrics
+}
+
+// RESTConfig is where the bot's Discord REST requests go and how
+// Discord's rate limits of them are kept (Config.REST). Zero fields take
+// bot/egress/ratelimit's defaults.
+type RESTConfig struct {
 	// APIURL, if set, is a base URL such as http://127.0.0.1:8080 (without
 	// /api/vN) that receives every REST request, and so the gateway
 	// lookup, instead of discord.com.
 	APIURL string
-	// MoveTime is the default AI move time.
+	// Limits, if not nil, keeps Discord's rate limits of the REST
+	// requests (see bot/egress/ratelimit), shared by every process of the
+	// bot that uses it: a ratelimit.Redis. Nil keeps them in this
+	// process's memory, for this process alone.
+	Limits ratelimit.Store
+	// Global is Discord's global limit of the bot's REST requests per
+	// second, over all its processes; 0 means ratelimit.DefaultGlobal.
+	Global int
+	// LimitsTimeout is how long a REST request waits for Limits' answer
+	// before this process keeps the limits on its own (for a second, then
+	// it asks again); 0 means ratelimit.DefaultStoreTimeout. Interaction
+	// callbacks never ask Limits.
+	LimitsTimeout time.Duration
+}
+
+// AIConfig is the settings of the AI's turns (Config.AI). Zero fields
+// take the defaults.
+type AIConfig struct {
+	// MoveTime is the default AI move time; 0 means DefaultMoveTime.
 	MoveTime time.Duration
-	// ChallengeTTL is how long a challenge waits for an answer.
-	ChallengeTTL time.Duration
-	// TurnTimeout is how long a player may take to move before forfeiting,
-	// unless a guild's settings say otherwise.
-	TurnTimeout time.Duration
-	// DefaultAI is the strategy /play uses when given neither opponent
-	// nor ai.
-	DefaultAI string
-	// MaxGamesPerUser caps a member's open games — those in progress and
-	// the challenges they sent; a challenge to them once they accept it
-	// (storage.Limits.MaxOpen) — so that one member cannot flood a server
-	// or the AI workers.
-	MaxGamesPerUser int
-	// MaxChallenges caps the challenges a member has waiting for an
-	// answer.
-	MaxChallenges int
+	// Default is the strategy /play uses when given neither opponent nor
+	// ai; "" means DefaultAI.
+	Default string
 	// HashMiB is the transposition table of each AI search, in MiB; the
 	// tables are most of the bot's memory (one per search thread, kept
-	// for reuse).
+	// for reuse). 0 means DefaultHashMiB.
 	HashMiB int
 	// SearchThreads is the total of threads AI searches may use at once;
 	// 0 means the machine's cores (runtime.NumCPU).
 	SearchThreads int
-	// Review is the settings of games' reviews.
-	Review ReviewConfig
+	// Queue, if not nil, takes the AI turns this process queues, for
+	// the workers of every process sharing it (see PlayAI); nil runs them
+	// on this process's workers.
+	Queue AIQueue
+}
+
+// setDefaults fills in the zero fields of c.
+func (c *AIConfig) setDefaults() {
+	if c.MoveTime <= 0 {
+		c.MoveTime = DefaultMoveTime
+	}
+	if c.Default == "" {
+		c.Default = DefaultAI
+	}
+	if c.HashMiB <= 0 {
+		c.HashMiB = DefaultHashMiB
+	}
+	if c.SearchThreads <= 0 {
+		c.SearchThreads = runtime.NumCPU()
+	}
+}
+
+// GameConfig is the settings of games and challenges (Config.Games): how
+// long they wait and how many a member may have. Zero fields take the
+// defaults.
+type GameConfig struct {
+	// ChallengeTTL is how long a challenge waits for an answer; 0 means
+	// DefaultChallengeTTL.
+	ChallengeTTL time.Duration
+	// TurnTimeout is how long a player may take to move before forfeiting,
+	// unless a guild's settings say otherwise; 0 means DefaultTurnTimeout.
+	TurnTimeout time.Duration
+	// MaxPerUser caps a member's open games — those in progress and the
+	// challenges they sent; a challenge to them once they accept it
+	// (storage.Limits.MaxOpen) — so that one member cannot flood a server
+	// or the AI workers. 0 means DefaultMaxGamesPerUser.
+	MaxPerUser int
+	// MaxChallenges caps the challenges a member has waiting for an
+	// answer; 0 means DefaultMaxChallenges.
+	MaxChallenges int
+	// Deadlines, if not nil, runs the games' deadlines as jobs of a queue
+	// the processes share (see EndDeadline); nil looks for the due games
+	// every Timers.TickInterval.
+	Deadlines Deadlines
+}
+
+// setDefaults fills in the zero fields of c.
+func (c *GameConfig) setDefaults() {
+	if c.ChallengeTTL <= 0 {
+		c.ChallengeTTL = DefaultChallengeTTL
+	}
+	if c.TurnTimeout <= 0 {
+		c.TurnTimeout = DefaultTurnTimeout
+	}
+	if c.MaxPerUser <= 0 {
+		c.MaxPerUser = DefaultMaxGamesPerUser
+	}
+	if c.MaxChallenges <= 0 {
+		c.MaxChallenges = DefaultMaxChallenges
+	}
+}
+
+// TimerConfig is how often the bot's timers run and how far back it
+// looks at start (Config.Timers). Zero fields take the defaults.
+type TimerConfig struct {
 	// TickInterval is how often the bot's timers run: expired challenges
-	// and turns are looked for (unless Deadlines runs them as jobs), the
-	// AI turns nobody plays are swept up (every ClaimTTL with an AIQueue),
-	// daily puzzles are posted and, with Metrics, open games counted; it
-	// also paces the "thinking…" edits' progress watch.
+	// and turns are looked for (unless Games.Deadlines runs them as
+	// jobs), the AI turns nobody plays are swept up (every
+	// Shards.ClaimTTL with an AI.Queue), daily puzzles are posted and,
+	// with Metrics, open games counted; it also paces the "thinking…"
+	// edits' progress watch. 0 means DefaultTickInterval.
 	TickInterval time.Duration
-	// ProgressInterval is the least time between two "thinking…" edits.
+	// ProgressInterval is the least time between two "thinking…" edits;
+	// 0 means DefaultProgressInterval.
 	ProgressInterval time.Duration
-	// CountInterval is how often open games are counted for Metrics.
+	// CountInterval is how often open games are counted for Metrics; 0
+	// means DefaultCountInterval.
 	CountInterval time.Duration
 	// RefreshWindow is how far back in time, at start, the bot looks for
 	// open games whose boards a crash may have left behind, and redraws
-	// them (posting them again if they are gone).
+	// them (posting them again if they are gone); 0 means
+	// DefaultRefreshWindow.
 	RefreshWindow time.Duration
-	// ShardCount is the number of gateway shards of the whole bot, over
-	// all its processes; 0 means one, ShardsAuto what Discord recommends.
-	ShardCount int
-	// ShardIDs are the shards this process runs (each below the count);
-	// empty means all of them. Processes sharing a store split the shards
+}
+
+// setDefaults fills in the zero fields of c.
+func (c *TimerConfig) setDefaults() {
+	if c.TickInterval <= 0 {
+		c.TickInterval = DefaultTickInterval
+	}
+	if c.ProgressInterval <= 0 {
+		c.ProgressInterval = DefaultProgressInterval
+	}
+	if c.CountInterval <= 0 {
+		c.CountInterval = DefaultCountInterval
+	}
+	if c.RefreshWindow <= 0 {
+		c.RefreshWindow = DefaultRefreshWindow
+	}
+}
+
+// ShardConfig is how this process shares the bot with the other
+// processes on its store (Config.Shards): the gateway shards it runs, the
+// name it claims work by, and how long a claim lasts. Zero fields take
+// the defaults.
+type ShardConfig struct {
+	// Count is the number of gateway shards of the whole bot, over all
+	// its processes; 0 means one, ShardsAuto what Discord recommends.
+	Count int
+	// IDs are the shards this process runs (each below the count); empty
+	// means all of them. Processes sharing a store split the shards
 	// between them; each handles the timers and boards of its shards'
 	// guilds (DMs belong to shard 0), and any of them plays AI turns.
-	ShardIDs []int
-	// AutoShardIDs shares the shards among the live processes of the bot
-	// (those sharing the store) instead of ShardIDs: each runs its share
-	// and takes over the shards of a process that died once its claims
-	// expire (ClaimTTL). See shardKeeper.
-	AutoShardIDs bool
+	IDs []int
+	// Auto shares the shards among the live processes of the bot (those
+	// sharing the store) instead of IDs: each runs its share and takes
+	// over the shards of a process that died once its claims expire
+	// (ClaimTTL). See bot/ingress's shardKeeper.
+	Auto bool
 	// Instance names this process to the others sharing its store, as
 	// the owner of its claims (AI turns, shards); empty means the host
 	// name, the process ID and a random suffix. Two running processes
@@ -155,10 +278,25 @@ type Config struct {
 	Instance string
 	// ClaimTTL is how long a claim on an AI turn (or a shard) lasts
 	// without being renewed: a process that dies holding one delays its
-	// work by at most this much, and then another process takes it.
+	// work by at most this much, and then another process takes it. 0
+	// means DefaultClaimTTL.
 	ClaimTTL time.Duration
-	// Now is the clock; nil means time.Now.
-	Now func() time.Time
+}
+
+// setDefaults fills in the zero fields of c.
+func (c *ShardConfig) setDefaults() {
+	if c.ClaimTTL <= 0 {
+		c.ClaimTTL = DefaultClaimTTL
+	}
+	if c.Instance == "" {
+		c.Instance = instanceName()
+	}
+}
+
+// LifecycleConfig bounds the work of an interaction and of a stop, and
+// says when the bot serves (Config.Lifecycle). Zero fields take the
+// defaults.
+type LifecycleConfig struct {
 	// InteractionTimeout bounds the work of one interaction's handler, by
 	// the wall clock; 0 means 10 seconds. Discord wants the first answer
 	// within 3 seconds, so past this nobody would see it. Tests that run
@@ -170,80 +308,36 @@ type Config struct {
 	// limits can hold up for as long as they last — before it gives up on
 	// it and closes the gateway. What it gave up is redone at the next
 	// start: AI turns are resumed and the boards of recently changed games
-	// redrawn (RefreshWindow).
+	// redrawn (Timers.RefreshWindow). 0 means DefaultShutdownTimeout.
 	ShutdownTimeout time.Duration
 	// After returns a channel that receives after d, for ShutdownTimeout;
 	// nil means time.After. Tests drive it.
 	After func(d time.Duration) <-chan time.Time
-	// Logger receives the bot's logs; nil means slog.Default(). The bot
-	// removes its token and every interaction token from what it logs.
-	Logger *slog.Logger
-	// Metrics, if not nil, receives the bot's measurements.
-	Metrics *ops.Metrics
-	// RESTLimits, if not nil, keeps Discord's rate limits of the REST
-	// requests (see bot/egress/ratelimit), shared by every process of the
-	// bot that uses it: a ratelimit.Redis. Nil keeps them in this
-	// process's memory, for this process alone.
-	RESTLimits ratelimit.Store
-	// RESTGlobal is Discord's global limit of the bot's REST requests per
-	// second, over all its processes; 0 means ratelimit.DefaultGlobal.
-	RESTGlobal int
-	// RESTLimitsTimeout is how long a REST request waits for RESTLimits'
-	// answer before this process keeps the limits on its own (for a
-	// second, then it asks again); 0 means ratelimit.DefaultStoreTimeout.
-	// Interaction callbacks never ask RESTLimits.
-	RESTLimitsTimeout time.Duration
-	// AIQueue, if not nil, takes the AI turns this process queues, for
-	// the workers of every process sharing it (see PlayAI); nil runs them
-	// on this process's workers.
-	AIQueue AIQueue
-	// Deadlines, if not nil, runs the games' deadlines as jobs of a queue
-	// the processes share (see EndDeadline); nil looks for the due games
-	// every TickInterval.
-	Deadlines Deadlines
 	// Ready, if not nil, is called once the bot serves: connected, its
 	// commands registered and its pending AI turns queued.
 	Ready func()
 }
 
-func (c *Config) setDefaults() {
-	def := func(d *time.Duration, v time.Duration) {
-		if *d <= 0 {
-			*d = v
-		}
+// setDefaults fills in the zero fields of c.
+func (c *LifecycleConfig) setDefaults() {
+	if c.InteractionTimeout <= 0 {
+		c.InteractionTimeout = interactionTimeout
 	}
-	def(&c.MoveTime, DefaultMoveTime)
-	def(&c.ChallengeTTL, DefaultChallengeTTL)
-	def(&c.TurnTimeout, DefaultTurnTimeout)
-	def(&c.TickInterval, DefaultTickInterval)
-	def(&c.ProgressInterval, DefaultProgressInterval)
-	def(&c.CountInterval, DefaultCountInterval)
-	def(&c.RefreshWindow, DefaultRefreshWindow)
-	def(&c.ClaimTTL, DefaultClaimTTL)
-	def(&c.InteractionTimeout, interactionTimeout)
-	def(&c.ShutdownTimeout, DefaultShutdownTimeout)
+	if c.ShutdownTimeout <= 0 {
+		c.ShutdownTimeout = DefaultShutdownTimeout
+	}
 	if c.After == nil {
 		c.After = time.After
 	}
-	if c.Instance == "" {
-		c.Instance = instanceName()
-	}
-	if c.HashMiB <= 0 {
-		c.HashMiB = DefaultHashMiB
-	}
-	if c.MaxGamesPerUser <= 0 {
-		c.MaxGamesPerUser = DefaultMaxGamesPerUser
-	}
-	if c.MaxChallenges <= 0 {
-		c.MaxChallenges = DefaultMaxChallenges
-	}
-	if c.DefaultAI == "" {
-		c.DefaultAI = DefaultAI
-	}
-	if c.SearchThreads <= 0 {
-		c.SearchThreads = runtime.NumCPU()
-	}
-	c.Review.setDefaults(c.SearchThreads)
+}
+
+func (c *Config) setDefaults() {
+	c.AI.setDefaults()
+	c.Games.setDefaults()
+	c.Review.setDefaults(c.AI.SearchThreads)
+	c.Timers.setDefaults()
+	c.Shards.setDefaults()
+	c.Lifecycle.setDefaults()
 	if c.Now == nil {
 		c.Now = time.Now
 	}
@@ -261,7 +355,7 @@ func (c *Config) setDefaults() {
 // reviews.
 func Procs(cfg Config) int {
 	cfg.setDefaults()
-	return runtime.NumCPU() + cfg.SearchThreads + cfg.Review.Threads
+	return runtime.NumCPU() + cfg.AI.SearchThreads + cfg.Review.Threads
 }
 
 // ReviewThreads returns how many reviews a process with cfg makes at once
@@ -272,53 +366,57 @@ func ReviewThreads(cfg Config) int {
 	return cfg.Review.Threads
 }
 
-// Bot is a running Gambit bot.
+// Bot is a running Gambit bot: the flows not yet moved into packages of
+// their own, what they share, and the lifecycle (Run, Serve). Its state
+// is grouped by what it is for (state.go).
 type Bot struct {
 	// The flows (flows.go).
 	boards boardFlow
 	games  gameFlow
 	turns  aiFlow
 	timers timerFlow
-	info   infoFlow
 
 	cfg     Config
 	store   storage.Store
-	session *discordgo.Session
-	answers mux.Responder // the session; a recorder in a handler's unit test
 	log     *slog.Logger
-	appID   string
-
-	mux     *mux.Mux                        // the flows' routes (commands.go); tests add some
-	handle  mux.Handler                     // the mux's dispatch in the middleware chain (middleware.go)
-	defs    []*discordgo.ApplicationCommand // the commands registered, localised (commandDefinitions)
+	discord discordLink // Discord's side: requests, answers, the application's ID
+	intake  intake      // an interaction's way to its handler: duplicates dropped, routes, commands
 	locks   gameLocks
-	ai      scheduler.Scheduler // this process's AI workers (poolTurns, Compare's solvers), unless a test says otherwise
-	aiTurns aiSeam              // where AI turns go (queue.go), chosen by New
-	workers *scheduler.Pool     // the AI workers of this process
+	ai      aiWorkers // this process's AI workers and where AI turns go
 	// reviews is the review flow (bot/flows/review), which makes games'
 	// reviews on threads of its own: a review never holds up an AI turn.
 	reviews *review.Flow
-	// searchContext gives an AI search its context: ctx until the job's
-	// deadline. Tests replace it (export_test.go) to end searches when
-	// they choose rather than when the wall clock says.
-	searchContext func(ctx context.Context, deadline time.Time) (context.Context, context.CancelFunc)
-	compare       puzzleflow.Compare // each solver's budget in Compare algorithms (bot/flows/puzzles), a test's (SetCompare)
+	life    lifecycle    // the gateway or endpoint, and the work a stop waits for
+	places  places       // what the bot learnt of where boards are shown: reach, locales, forms
+	corrupt corruptGames // the games found corrupt and reported (listed)
+}
 
-	closing  atomic.Bool
-	inflight sync.WaitGroup
+// lifecycle is how the bot receives interactions (the gateway's shards
+// or the HTTP endpoint) and the work under way, which a stop waits for.
+type lifecycle struct {
+	closing  atomic.Bool                     // a stop began: no new interaction is taken
+	inflight sync.WaitGroup                  // interactions and passes under way
 	gateway  atomic.Pointer[ingress.Gateway] // the gateway's shards (Run)
 	endpoint atomic.Pointer[ingress.HTTP]    // the interactions endpoint (Serve)
 	shards   func() storage.Shards           // the shards whose due games this process ends; nil for every game
-	seen     seenInteractions
-	reach    reach          // tokens of boards and channels reachable only through interactions (reach.go)
-	locales  locales        // each guild's locale, for the boards shown there
-	forms    boardForms     // the board forms of guilds and users (boardform.go)
-	daily    *daily.Flow    // the daily puzzle (bot/flows/daily), which the timers post and Run and Serve give its key
-	egress   *egress.Client // every Discord request goes out through it
-	corrupt  struct {       // the games found corrupt and reported (listed)
-		mu   sync.Mutex
-		seen map[storage.GameID]bool
+}
+
+// connected reports whether interactions reach the bot (Bot.Connected).
+func (l *lifecycle) connected() bool {
+	if ep := l.endpoint.Load(); ep != nil && ep.Listening() {
+		return true
 	}
+	gw := l.gateway.Load()
+	return gw != nil && gw.Connected()
+}
+
+// myShards returns the shards whose games this process looks after:
+// its gateway's, every game's without one (Serve).
+func (l *lifecycle) myShards() storage.Shards {
+	if l.shards == nil {
+		return storage.Shards{}
+	}
+	return l.shards()
 }
 
 // New checks cfg and prepares a bot that keeps its games in store. It
@@ -328,34 +426,34 @@ func New(cfg Config, store storage.Store) (*Bot, error) {
 	if cfg.Token == "" {
 		return nil, errors.New("bot: no Discord token")
 	}
-	if _, err := strategies.Lookup(cfg.DefaultAI); err != nil {
+	if _, err := strategies.Lookup(cfg.AI.Default); err != nil {
 		return nil, fmt.Errorf("bot: default AI: %w", err)
 	}
-	if cfg.MoveTime > MaxMoveTime {
-		return nil, fmt.Errorf("bot: move time %v is above the maximum %v", cfg.MoveTime, MaxMoveTime)
+	if cfg.AI.MoveTime > MaxMoveTime {
+		return nil, fmt.Errorf("bot: move time %v is above the maximum %v", cfg.AI.MoveTime, MaxMoveTime)
 	}
 	// Every log line goes through the redactor: an error quoting a
 	// request's URL would otherwise leak the interaction token in it.
 	cfg.Logger = slog.New(egress.NewRedactor(cfg.Logger.Handler(), cfg.Token))
-	out, err := egress.New(egress.Config{Token: cfg.Token, APIURL: cfg.APIURL, Logger: cfg.Logger, Metrics: cfg.Metrics, Limit: restLimiter(cfg).Transport})
+	out, err := egress.New(egress.Config{Token: cfg.Token, APIURL: cfg.REST.APIURL, Logger: cfg.Logger, Metrics: cfg.Metrics, Limit: restLimiter(cfg).Transport})
 	if err != nil {
 		return nil, err
 	}
-	b := &Bot{cfg: cfg, log: cfg.Logger, egress: out}
+	b := &Bot{cfg: cfg, log: cfg.Logger, discord: discordLink{egress: out, answers: out.Session}}
 	b.store = tournamentRecorder{Store: daily.Recorder(store, cfg.Logger), log: cfg.Logger,
 		ended: func(ctx context.Context, id storage.TournamentID) { b.timers.tournaments.Kick(ctx, id) }}
-	b.session, b.answers = out.Session, out.Session
-	b.workers = scheduler.NewPool(cfg.SearchThreads, func(waiting int) {
+	b.corrupt.log, b.corrupt.metrics = cfg.Logger, cfg.Metrics
+	pool := scheduler.NewPool(cfg.AI.SearchThreads, func(waiting int) {
 		if m := cfg.Metrics; m != nil {
 			m.AI.Queue.Set(float64(waiting))
 		}
 	})
-	b.ai, b.searchContext = b.workers, context.WithDeadline
+	b.ai = aiWorkers{Scheduler: pool, pool: pool, searchContext: context.WithDeadline}
 	// The one choice of where AI turns go: this process's workers, or the
 	// queue the workers of every process share.
-	b.aiTurns = poolTurns{b.ai}
-	if cfg.AIQueue != nil {
-		b.aiTurns = queuedTurns{queue: cfg.AIQueue, claimTTL: cfg.ClaimTTL}
+	b.ai.turns = poolTurns{pool}
+	if cfg.AI.Queue != nil {
+		b.ai.turns = queuedTurns{queue: cfg.AI.Queue, claimTTL: cfg.Shards.ClaimTTL}
 	}
 	b.assemble()
 	return b, nil
@@ -364,44 +462,44 @@ func New(cfg Config, store storage.Store) (*Bot, error) {
 // assemble makes the flows and the Mux of their routes, with the
 // middleware chain and the command definitions.
 func (b *Bot) assemble() {
-	b.boards, b.games, b.turns, b.timers, b.info = boardFlow{b}, gameFlow{b}, aiFlow{b}, timerFlow{Bot: b}, infoFlow{b}
-	b.daily = daily.New(b.store, soloGames{b.games}, gameBoards{b.boards}, seamTurns{b}, daily.Config{
-		Outgoing: b.egress, Lang: b.locales.of, Shards: b.myShards, Now: b.now, Log: b.log,
+	b.boards, b.games, b.turns, b.timers = boardFlow{b}, gameFlow{b}, aiFlow{b}, timerFlow{Bot: b}
+	b.timers.daily = daily.New(b.store, soloGames{b.games}, gameBoards{b.boards}, seamTurns{b}, daily.Config{
+		Outgoing: b.discord.egress, Lang: b.places.locales.of, Shards: b.life.myShards, Now: b.now, Log: b.log,
 	})
 	b.timers.tournaments = newTournaments(b)
 	rc := b.cfg.Review
 	b.reviews = review.New(b.store, review.Config{
 		Rate: rc.Rate, Window: rc.Window, ProgressInterval: rc.ProgressInterval, Threads: rc.Threads, Queue: rc.Queue,
 		Analyst: rc.Analyst, LowPriority: func(f func()) { reviewPriority(rc.Nice, f) }, KeepClaim: b.keepClaim,
-		Answers: b.answers, Outgoing: b.egress, Instance: b.cfg.Instance, Now: b.now, Log: b.log,
+		Answers: b.discord.answers, Outgoing: b.discord.egress, Instance: b.cfg.Shards.Instance, Now: b.now, Log: b.log,
 	})
-	b.mux = b.routes()
-	b.handle, b.defs = b.mux.Handler(), commandDefinitions(b.mux)
+	b.intake.mux = b.routes()
+	b.intake.handle, b.intake.defs = b.intake.mux.Handler(), commandDefinitions(b.intake.mux)
 }
 
 // Run connects to Discord, brings the slash commands up to date, resumes
 // pending AI turns, and serves until ctx is cancelled. Then it stops
 // taking interactions, lets running AI searches finish (queued ones stay
 // parked in storage and resume at the next start) — waiting at most
-// Config.ShutdownTimeout for the work under way — and closes the gateway
+// Config.Lifecycle.ShutdownTimeout for the work under way — and closes the gateway
 // connections of its shards. The store is the caller's to close.
 func (b *Bot) Run(ctx context.Context) error {
 	started := b.now()
 	// The application ID is learnt before the gateway opens: handlers
 	// read it as soon as interactions arrive.
-	if err := b.whoAmI(); err != nil {
+	if err := b.discord.whoAmI(); err != nil {
 		return err
 	}
-	if err := b.daily.LoadKey(ctx); err != nil {
+	if err := b.timers.daily.LoadKey(ctx); err != nil {
 		return err
 	}
 	gw := ingress.NewGateway(ingress.Config{
-		Primary: b.egress.Session, NewSession: b.egress.NewSession, Observe: b.egress.Observe,
-		ShardCount: b.cfg.ShardCount, ShardIDs: b.cfg.ShardIDs, Auto: b.cfg.AutoShardIDs, Instance: b.cfg.Instance, ClaimTTL: b.cfg.ClaimTTL,
+		Primary: b.discord.egress.Session, NewSession: b.discord.egress.NewSession, Observe: b.discord.egress.Observe,
+		ShardCount: b.cfg.Shards.Count, ShardIDs: b.cfg.Shards.IDs, Auto: b.cfg.Shards.Auto, Instance: b.cfg.Shards.Instance, ClaimTTL: b.cfg.Shards.ClaimTTL,
 		Claims: b.store, Handler: ingress.HandlerFunc(b.onInteraction), Guilds: guildEvents{b}, TookShard: b.tookShard, Logger: b.log, Now: b.now,
 	})
-	b.gateway.Store(gw)
-	b.shards = func() storage.Shards { return storage.Shards{Count: gw.Count(), IDs: gw.IDs()} }
+	b.life.gateway.Store(gw)
+	b.life.shards = func() storage.Shards { return storage.Shards{Count: gw.Count(), IDs: gw.IDs()} }
 	kept, err := gw.Start(ctx)
 	if err != nil {
 		return err
@@ -416,17 +514,6 @@ func (b *Bot) Run(ctx context.Context) error {
 	return err
 }
 
-// whoAmI learns the application ID, which is the bot user's.
-func (b *Bot) whoAmI() error {
-	me, err := b.session.User("@me")
-	b.egress.Observe(err)
-	if err != nil {
-		return fmt.Errorf("bot: who am I (is the token right?): %w", err)
-	}
-	b.appID = me.ID
-	return nil
-}
-
 // serve is the part of Run and Serve that does not depend on how
 // interactions arrive, once they do: it brings the slash commands up to
 // date, starts the AI workers, the timers and the start-up passes, and
@@ -434,17 +521,17 @@ func (b *Bot) whoAmI() error {
 // waits for the running ones, the AI searches, the hand-over of the shards
 // (kept closes when it is done) and the timers.
 func (b *Bot) serve(ctx context.Context, started time.Time, kept <-chan struct{}) error {
-	if err := b.syncCommands(); err != nil {
+	if err := b.discord.syncCommands(b.intake.defs, b.cfg.GuildID, b.log); err != nil {
 		return err
 	}
-	workers, reviews := b.workers.Start(), b.reviews.Start()
+	workers, reviews := b.ai.pool.Start(), b.reviews.Start()
 	if err := b.turns.sweepAI(ctx, 0); err != nil {
 		b.log.Error("resume AI turns", "err", err)
 	}
-	b.inflight.Add(1)
+	b.life.inflight.Add(1)
 	go func() {
-		defer b.inflight.Done()
-		b.turns.refreshBoards(ctx, started, b.myShards())
+		defer b.life.inflight.Done()
+		b.turns.refreshBoards(ctx, started, b.life.myShards())
 	}()
 	// The 15-puzzle's pattern databases take a second or two to build,
 	// once per process, and the 8-puzzle's exact table about as long
@@ -463,35 +550,35 @@ func (b *Bot) serve(ctx context.Context, started time.Time, kept <-chan struct{}
 		b.timers.runTimers(ctx)
 	}()
 	ids, count := []int{0}, 1 // Serve: no gateway, and this process answers for every guild
-	if gw := b.gateway.Load(); gw != nil {
+	if gw := b.life.gateway.Load(); gw != nil {
 		ids, count = gw.IDs(), gw.Count()
 	}
-	b.log.Info("bot running", "guild", b.cfg.GuildID, "move_time", b.cfg.MoveTime, "search_threads", b.cfg.SearchThreads,
-		"shards", fmt.Sprint(ids), "shard_count", count, "instance", b.cfg.Instance)
-	if b.cfg.Ready != nil {
-		b.cfg.Ready()
+	b.log.Info("bot running", "guild", b.cfg.GuildID, "move_time", b.cfg.AI.MoveTime, "search_threads", b.cfg.AI.SearchThreads,
+		"shards", fmt.Sprint(ids), "shard_count", count, "instance", b.cfg.Shards.Instance)
+	if b.cfg.Lifecycle.Ready != nil {
+		b.cfg.Lifecycle.Ready()
 	}
 
 	<-ctx.Done()
-	b.closing.Store(true)
+	b.life.closing.Store(true)
 	b.reviews.Stop() // a review in the making stops now: it can be asked for again after the restart
-	b.log.Info("shutting down: finishing interactions and running searches", "within", b.cfg.ShutdownTimeout)
-	b.workers.Stop()
+	b.log.Info("shutting down: finishing interactions and running searches", "within", b.cfg.Lifecycle.ShutdownTimeout)
+	b.ai.pool.Stop()
 	wound := make(chan struct{})
 	go func() {
 		defer close(wound)
 		workers.Wait()
 		reviews()
 		<-kept // the shards handed over before the rest winds down
-		b.inflight.Wait()
+		b.life.inflight.Wait()
 		<-timers
 	}()
 	select {
 	case <-wound:
-	case <-b.cfg.After(b.cfg.ShutdownTimeout):
-		b.egress.Stop()
+	case <-b.cfg.Lifecycle.After(b.cfg.Lifecycle.ShutdownTimeout):
+		b.discord.egress.Stop()
 		b.log.Warn("shutdown ran out of time: stopped waiting for the work under way (Discord rate limits?); the next start resumes AI turns and redraws recent boards",
-			"after", b.cfg.ShutdownTimeout)
+			"after", b.cfg.Lifecycle.ShutdownTimeout)
 	}
 	return nil
 }
@@ -499,21 +586,15 @@ func (b *Bot) serve(ctx context.Context, started time.Time, kept <-chan struct{}
 // Connected reports whether interactions reach the bot, for health
 // checks: every shard's gateway connection is up (Run), or the
 // interactions endpoint is listening (Serve).
-func (b *Bot) Connected() bool {
-	if ep := b.endpoint.Load(); ep != nil && ep.Listening() {
-		return true
-	}
-	gw := b.gateway.Load()
-	return gw != nil && gw.Connected()
-}
+func (b *Bot) Connected() bool { return b.life.connected() }
 
 // tookShard redraws the recent boards of the guilds of shard (of count) this
 // process took over from another (ingress.Config.TookShard), and runs the
 // timers' safety net (tookOver).
 func (b *Bot) tookShard(ctx context.Context, shard, count int) {
-	b.inflight.Add(1)
+	b.life.inflight.Add(1)
 	go func() {
-		defer b.inflight.Done()
+		defer b.life.inflight.Done()
 		b.turns.refreshBoards(ctx, b.now(), storage.Shards{Count: count, IDs: []int{shard}})
 		b.timers.tookOver(ctx)
 	}()
@@ -521,7 +602,7 @@ func (b *Bot) tookShard(ctx context.Context, shard, count int) {
 
 // The bot's public face for its transports' settings.
 const (
-	// ShardsAuto, as Config.ShardCount, runs the number of shards
+	// ShardsAuto, as Config.Shards.Count, runs the number of shards
 	// Discord recommends (GET /gateway/bot).
 	ShardsAuto = ingress.ShardsAuto
 	// DefaultEndpointPath is the path of the interactions endpoint when
@@ -551,16 +632,16 @@ func (b *Bot) Serve(ctx context.Context, ln net.Listener, ep Endpoint) error {
 		return err
 	}
 	started := b.now()
-	if err := b.whoAmI(); err != nil {
+	if err := b.discord.whoAmI(); err != nil {
 		_ = ln.Close()
 		return err
 	}
-	if err := b.daily.LoadKey(ctx); err != nil {
+	if err := b.timers.daily.LoadKey(ctx); err != nil {
 		_ = ln.Close()
 		return err
 	}
 	endpoint.Serve(ctx, ln)
-	b.endpoint.Store(endpoint)
+	b.life.endpoint.Store(endpoint)
 	// No gateway, so no shards: this process answers for every guild.
 	kept := make(chan struct{})
 	close(kept)
@@ -585,35 +666,6 @@ func instanceName() string {
 	var r [4]byte
 	_, _ = rand.Read(r[:])
 	return fmt.Sprintf("%s-%d-%s", host, os.Getpid(), hex.EncodeToString(r[:]))
-}
-
-// listed reports the games a store listing left out because their records
-// are corrupt (err a *storage.SkippedError): it logs each, with what it
-// was listing, and counts it in the metrics — once per game, as the
-// timers list every tick. It returns err unless err was only that: the
-// listing is then complete for every other game, and they go on, so one
-// bad record holds up no one else.
-func (b *Bot) listed(what string, err error) error {
-	var skipped *storage.SkippedError
-	if !errors.As(err, &skipped) {
-		return err
-	}
-	b.corrupt.mu.Lock()
-	defer b.corrupt.mu.Unlock()
-	for _, g := range skipped.Games {
-		if b.corrupt.seen[g.ID] {
-			continue
-		}
-		if b.corrupt.seen == nil {
-			b.corrupt.seen = map[storage.GameID]bool{}
-		}
-		b.corrupt.seen[g.ID] = true
-		b.log.Error(what+": left out a game whose record is corrupt; 'gambit db check' lists the damage", "game", g.ID, "err", g.Err)
-		if m := b.cfg.Metrics; m != nil {
-			m.Games.CorruptSkipped.Inc()
-		}
-	}
-	return nil
 }
 
 // now returns the bot's clock time.

@@ -17,7 +17,7 @@ import (
 // Gambit allows" with a cap of 3, and he could accept all five.
 func TestChallengesToAMemberDoNotUseUpTheirCap(t *testing.T) {
 	t.Parallel()
-	h := start(t, withConfig(func(c *bot.Config) { c.MaxGamesPerUser = 3 }))
+	h := start(t, withConfig(func(c *bot.Config) { c.Games.MaxPerUser = 3 }))
 	bob := h.srv.AddUser("bob").ID
 	var accepts []string // the challenge messages and their Accept buttons, in pairs
 	for i := range 5 {

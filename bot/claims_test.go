@@ -81,7 +81,7 @@ func TestAITurnOfADeadProcessIsPlayedOnceByAnother(t *testing.T) {
 	t.Parallel()
 	var deadSpy *claimSpy
 	h := start(t, withClock(), withConfig(func(c *bot.Config) {
-		c.Instance, c.ClaimTTL = "process-a", time.Minute
+		c.Shards.Instance, c.Shards.ClaimTTL = "process-a", time.Minute
 	}), withBot(func(b *bot.Bot) {
 		bot.WrapStore(b, func(s storage.Store) storage.Store { deadSpy = newClaimSpy(s, true); return deadSpy })
 	}))
@@ -98,7 +98,7 @@ func TestAITurnOfADeadProcessIsPlayedOnceByAnother(t *testing.T) {
 	}
 
 	var liveSpy *claimSpy
-	h.another(func(c *bot.Config) { c.Instance, c.ClaimTTL = "process-b", 30*time.Second },
+	h.another(func(c *bot.Config) { c.Shards.Instance, c.Shards.ClaimTTL = "process-b", 30*time.Second },
 		func(s storage.Store) storage.Store { liveSpy = newClaimSpy(s, false); return liveSpy })
 	// Past B's grace for a turn just queued, within A's claim: B must
 	// leave the turn to A.

@@ -3,6 +3,7 @@ package bot
 import (
 	"encoding/json"
 	"fmt"
+	"log/slog"
 	"reflect"
 	"strings"
 
@@ -53,55 +54,56 @@ func commandDefinitions(m *mux.Mux) []*discordgo.ApplicationCommand {
 // (middleware.go).
 func (b *Bot) routes() *mux.Mux {
 	m := mux.New()
+	shared := infoFlow{b} // what the privacy and settings flows need of the bot
 	challenges.New(b.store, challengeGames{b.games}, challengeBoards{duelBoards{b.games}}, seamTurns{b}, b.withGame, challenges.Config{
-		DefaultAI: b.cfg.DefaultAI, ChallengeTTL: b.cfg.ChallengeTTL, MaxMoveTime: MaxMoveTime,
-		AppID: func() string { return b.appID }, Now: b.now, Log: b.log,
+		DefaultAI: b.cfg.AI.Default, ChallengeTTL: b.cfg.Games.ChallengeTTL, MaxMoveTime: MaxMoveTime,
+		AppID: func() string { return b.discord.appID }, Now: b.now, Log: b.log,
 	}).Routes(m)
 	duel.New(b.store, duelBoards{b.games}, seamTurns{b}, b.withGame, b.log).Routes(m)
-	info.New(b.store, &b.locales, func() []*discordgo.ApplicationCommand { return b.defs }).Routes(m)
+	info.New(b.store, &b.places.locales, func() []*discordgo.ApplicationCommand { return b.intake.defs }).Routes(m)
 	mygames.New(b.store, gameBoards{b.boards}, b.withGame).Routes(m)
-	privacy.New(b.store, privacyBot{b.info}, b.log).Routes(m)
+	privacy.New(b.store, privacyBot{shared}, b.log).Routes(m)
 	puzzles.New(b.store, soloGames{b.games}, duelBoards{b.games}, b.withGame, puzzles.Config{
-		Submit: workerTasks(b), LowPriority: lowPriority, Compare: b.compare, Hinted: b.daily.CountHint, Now: b.now, Log: b.log,
+		Submit: workerTasks(b), LowPriority: lowPriority, Compare: b.ai.compare, Hinted: b.timers.daily.CountHint, Now: b.now, Log: b.log,
 	}).Routes(m)
-	b.daily.Routes(m)
+	b.timers.daily.Routes(m)
 	b.reviews.Routes(m)
-	settings.New(b.store, chosenForms{forms: &b.forms, now: b.now}, settings.Config{
-		MoveTime: b.cfg.MoveTime, TurnTimeout: b.cfg.TurnTimeout, MaxMoveTime: MaxMoveTime,
-		ParseGames: parseKinds, CompleteGames: b.info.completeGames, MaxGames: maxGamesOption,
+	settings.New(b.store, chosenForms{forms: &b.places.forms, now: b.now}, settings.Config{
+		MoveTime: b.cfg.AI.MoveTime, TurnTimeout: b.cfg.Games.TurnTimeout, MaxMoveTime: MaxMoveTime,
+		ParseGames: parseKinds, CompleteGames: shared.completeGames, MaxGames: maxGamesOption,
 	}).Routes(m)
 	versus.New(b.store, versusGames{b.games}, duelBoards{b.games}, versusTurns{seamTurns{b}}, b.withGame, versus.Config{
-		MaxMoveTime: MaxMoveTime, MaxOpen: b.cfg.MaxGamesPerUser, Instance: b.cfg.Instance, Log: b.log,
+		MaxMoveTime: MaxMoveTime, MaxOpen: b.cfg.Games.MaxPerUser, Instance: b.cfg.Shards.Instance, Log: b.log,
 	}).Routes(m)
 	b.timers.tournaments.Routes(m)
-	m.Use(b.measure, b.daily.PostResults, b.answerErrors, b.recoverPanics, releaseAI, b.markPrivate)
+	c := chain{log: b.log, metrics: b.cfg.Metrics, reach: &b.places.reach}
+	m.Use(c.measure, b.timers.daily.PostResults, c.answerErrors, c.recoverPanics, releaseAI, c.markPrivate)
 	return m
 }
 
-// syncCommands registers the commands, overwriting the registered set
-// only when a definition changed; the overwrite also removes stale
-// commands.
-func (b *Bot) syncCommands() error {
-	want := b.defs
-	have, err := b.session.ApplicationCommands(b.appID, b.cfg.GuildID)
-	b.egress.Observe(err)
+// syncCommands registers the commands want, in guild (empty: globally),
+// overwriting the registered set only when a definition changed; the
+// overwrite also removes stale commands.
+func (d *discordLink) syncCommands(want []*discordgo.ApplicationCommand, guild string, log *slog.Logger) error {
+	have, err := d.egress.Session.ApplicationCommands(d.appID, guild)
+	d.egress.Observe(err)
 	if err != nil {
 		return fmt.Errorf("bot: list registered commands: %w", err)
 	}
 	if sameCommands(have, want) {
-		b.log.Info("slash commands up to date", "count", len(want))
+		log.Info("slash commands up to date", "count", len(want))
 		return nil
 	}
-	_, err = b.session.ApplicationCommandBulkOverwrite(b.appID, b.cfg.GuildID, want)
-	b.egress.Observe(err)
+	_, err = d.egress.Session.ApplicationCommandBulkOverwrite(d.appID, guild, want)
+	d.egress.Observe(err)
 	if err != nil {
 		return fmt.Errorf("bot: register commands: %w", err)
 	}
 	scope := "globally"
-	if b.cfg.GuildID != "" {
-		scope = "in guild " + b.cfg.GuildID
+	if guild != "" {
+		scope = "in guild " + guild
 	}
-	b.log.Info("slash commands registered", "count", len(want), "scope", scope, "replaced", len(have))
+	log.Info("slash commands registered", "count", len(want), "scope", scope, "replaced", len(have))
 	return nil
 }
 

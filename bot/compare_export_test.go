@@ -15,6 +15,6 @@ const CompareTime = puzzles.CompareTime
 // the context the solver runs in: a test holds the solvers there. Call it
 // after New and before Run: the flows are made again.
 func SetCompare(b *Bot, nodes uint64, before func(ctx context.Context, algorithm string)) {
-	b.compare = puzzles.Compare{Nodes: nodes, Before: before}
+	b.ai.compare = puzzles.Compare{Nodes: nodes, Before: before}
 	b.assemble()
 }

@@ -69,7 +69,7 @@ func withSolverGate(t *testing.T, gate *solverGate) option {
 
 // withWorkers sets the number of AI workers, which run the solvers too.
 func withWorkers(n int) option {
-	return withConfig(func(c *bot.Config) { c.SearchThreads = n })
+	return withConfig(func(c *bot.Config) { c.AI.SearchThreads = n })
 }
 
 // compareRows reads the table of a Compare algorithms message: by

@@ -27,7 +27,7 @@ func (d *deadlineSpy) ScheduleDeadlines(_ context.Context, shards storage.Shards
 func TestDeadlineJobsAreScheduledAtStart(t *testing.T) {
 	t.Parallel()
 	spy := &deadlineSpy{asked: make(chan storage.Shards, 8)}
-	h := start(t, withClock(), withConfig(func(c *bot.Config) { c.Deadlines = spy }))
+	h := start(t, withClock(), withConfig(func(c *bot.Config) { c.Games.Deadlines = spy }))
 	select {
 	case got := <-spy.asked:
 		if got.Count != 1 || !slices.Equal(got.IDs, []int{0}) {

@@ -21,7 +21,7 @@ type duelBoards struct{ gameFlow }
 // interactions: reach.go), so the click's answer should. A click that
 // merely lost a race with the one that ended g is refused as before.
 func (b duelBoards) EndedBehind(ix *mux.Interaction, g *storage.Game) bool {
-	if g.Status.Open() || ix.Message == nil || g.MessageID == "" || ix.Message.ID != g.MessageID || !b.reach.isBehind(g.ID) {
+	if g.Status.Open() || ix.Message == nil || g.MessageID == "" || ix.Message.ID != g.MessageID || !b.places.reach.isBehind(g.ID) {
 		return false
 	}
 	_, open := render.ShownControl(ix.Message.Components, customid.Move, customid.Pick, customid.File, customid.Resign, customid.Accept, customid.Decline)

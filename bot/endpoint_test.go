@@ -85,10 +85,10 @@ func (h *harness) post(method, url string, body []byte, header map[string]string
 func (h *harness) replica(metrics *ops.Metrics, before ...func(*bot.Bot)) string {
 	h.t.Helper()
 	cfg := h.cfg
-	cfg.Token, cfg.APIURL, cfg.Metrics = h.srv.Token(), h.srv.URL(), metrics
+	cfg.Token, cfg.REST.APIURL, cfg.Metrics = h.srv.Token(), h.srv.URL(), metrics
 	cfg.Logger = slog.New(slog.NewTextHandler(h.logs, &slog.HandlerOptions{Level: slog.LevelDebug}))
 	ready := make(chan struct{})
-	cfg.Ready = func() { close(ready) }
+	cfg.Lifecycle.Ready = func() { close(ready) }
 	b, err := bot.New(cfg, h.store)
 	if err != nil {
 		h.t.Fatal(err)
@@ -275,7 +275,7 @@ func TestTwoReplicasShareTheTrafficAndOneCarriesOnAlone(t *testing.T) {
 func BenchmarkLoadFirstResponseHTTP2Replicas(b *testing.B) {
 	const games = 200
 	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(bot.Procs(bot.Config{}))) // as gambit serve sets it
-	h := start(b, withHTTP(), withoutChecks(), withConfig(func(c *bot.Config) { c.TickInterval = time.Second }))
+	h := start(b, withHTTP(), withoutChecks(), withConfig(func(c *bot.Config) { c.Timers.TickInterval = time.Second }))
 	first := h.endpoint
 	h.deliverOverHTTP(first, h.replica(nil))
 	users := make([]string, 2*games)

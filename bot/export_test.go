@@ -15,7 +15,7 @@ const PanicPattern customid.Pattern = "v1/test-panic/{x}"
 // end-to-end test can check how onInteraction recovers. Call it after New
 // (and WrapStore) and before Run.
 func PanicRoute(b *Bot) {
-	b.mux.Component(PanicPattern, func(context.Context, *component) error {
+	b.intake.mux.Component(PanicPattern, func(context.Context, *component) error {
 		panic("test panic: a handler broke")
 	})
 }
@@ -40,12 +40,12 @@ func (b *Bot) useStore(s storage.Store) {
 func AIClaim(id storage.GameID, ply int) string { return aiClaim(id, ply) }
 
 // Shards returns the shards b runs now.
-func Shards(b *Bot) []int { return b.gateway.Load().IDs() }
+func Shards(b *Bot) []int { return b.life.gateway.Load().IDs() }
 
 // AIStopped reports whether b's AI workers were told to stop (shutdown
 // began): from then on a worker takes no further turn from the queue.
 func AIStopped(b *Bot) bool {
-	return b.workers.Stopped()
+	return b.ai.pool.Stopped()
 }
 
 // EndSearches makes b's AI searches run until the test ends them instead
@@ -53,12 +53,12 @@ func AIStopped(b *Bot) bool {
 // given the worker's context, which the search context must derive from.
 // Call it after New and before Run.
 func EndSearches(b *Bot, search func(context.Context) (context.Context, context.CancelFunc)) {
-	b.searchContext = func(ctx context.Context, _ time.Time) (context.Context, context.CancelFunc) { return search(ctx) }
+	b.ai.searchContext = func(ctx context.Context, _ time.Time) (context.Context, context.CancelFunc) { return search(ctx) }
 }
 
 // KnowsGuildLocale reports whether b has learned guild's locale (from the
 // gateway's guild event or an interaction).
 func KnowsGuildLocale(b *Bot, guild string) bool {
-	_, ok := b.locales.m.Load(guild)
+	_, ok := b.places.locales.m.Load(guild)
 	return ok
 }

@@ -637,7 +637,7 @@ func TestAClickOnABoardLeftStaleUpdatesIt(t *testing.T) {
 func TestRemovedFromAGuildCancelsItsGames(t *testing.T) {
 	t.Parallel()
 	hold := newAIHold()
-	h := start(t, withClock(), withAIHold(hold), withConfig(func(c *bot.Config) { c.SearchThreads = 1 }))
+	h := start(t, withClock(), withAIHold(hold), withConfig(func(c *bot.Config) { c.AI.SearchThreads = 1 }))
 	t.Cleanup(hold.free)
 	users := map[string]string{}
 	for _, name := range []string{"alice", "bob", "carol", "dave", "erin", "frank"} {

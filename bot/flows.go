@@ -1,6 +1,9 @@
 package bot
 
-import "github.com/gambitbot/gambit/bot/flows/tournament"
+import (
+	"github.com/gambitbot/gambit/bot/flows/daily"
+	"github.com/gambitbot/gambit/bot/flows/tournament"
+)
 
 // What is left of the flows in package bot: every command and component
 // is a flow package's (bot/flows, declared on the Mux by routes in
@@ -35,8 +38,9 @@ type aiFlow struct{ *Bot }
 type timerFlow struct {
 	*Bot
 	tournaments *tournament.Flow
+	daily       *daily.Flow // the daily puzzle (bot/flows/daily): the timers post it, Run and Serve load its key
 }
 
 // infoFlow gives the privacy flow (bot/flows/privacy) what it needs of
-// the bot (privacy.go).
+// the bot (privacy.go); routes makes it, as it is no field of Bot.
 type infoFlow struct{ *Bot }

@@ -30,7 +30,7 @@ var routedPatterns = []customid.Pattern{
 func FuzzRouter(f *testing.F) {
 	b := &Bot{}
 	b.assemble()
-	m := b.mux
+	m := b.intake.mux
 	for _, p := range routedPatterns {
 		if !slices.Contains(m.Patterns(), p) {
 			f.Fatalf("the router has no route for %s", p)

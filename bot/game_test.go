@@ -164,7 +164,7 @@ func firstEmptyCell(t *testing.T, text string) string {
 func TestMetricsCountGamesAndInteractions(t *testing.T) {
 	t.Parallel()
 	metrics := ops.NewMetrics()
-	h := start(t, withConfig(func(c *bot.Config) { c.Metrics, c.CountInterval = metrics, 20*time.Millisecond }))
+	h := start(t, withConfig(func(c *bot.Config) { c.Metrics, c.Timers.CountInterval = metrics, 20*time.Millisecond }))
 	alice, bob := h.srv.AddUser("alice").ID, h.srv.AddUser("bob").ID
 	h.command(alice, "play", opt("game", "connect4"), opt("opponent", bob))
 	playAI(t, h, bob, opt("game", "tictactoe"), opt("ai", "random"))

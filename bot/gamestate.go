@@ -47,7 +47,7 @@ func (b *Bot) turnTimeout(ctx context.Context, guildID string) time.Duration {
 	if t := b.guildSettings(ctx, guildID).TurnTimeout; t > 0 {
 		return t
 	}
-	return b.cfg.TurnTimeout
+	return b.cfg.Games.TurnTimeout
 }
 
 // setTurnDeadline sets the deadline of the player to move: none for an
@@ -70,7 +70,7 @@ func (b *Bot) moveTime(g *storage.Game) time.Duration {
 	if g.Settings.MoveTime > 0 {
 		return g.Settings.MoveTime
 	}
-	return b.cfg.MoveTime
+	return b.cfg.AI.MoveTime
 }
 
 // commitMove plays mv for the player to move in g (whose position is pos),

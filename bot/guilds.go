@@ -20,7 +20,7 @@ type guildEvents struct{ b *Bot }
 // GuildLocale learns a guild's locale: every guild at connect and its
 // changes, so that the boards edited after a restart, before any
 // interaction, speak it.
-func (e guildEvents) GuildLocale(guildID, locale string) { e.b.locales.m.Store(guildID, locale) }
+func (e guildEvents) GuildLocale(guildID, locale string) { e.b.places.locales.m.Store(guildID, locale) }
 
 // GuildRemoved handles the bot's removal from a guild (kicked, or the
 // guild deleted): it can no longer show, post or edit a board there, and
@@ -33,12 +33,12 @@ func (e guildEvents) GuildLocale(guildID, locale string) { e.b.locales.m.Store(g
 // removal: its games wait.
 func (e guildEvents) GuildRemoved(guildID string) {
 	b := e.b
-	if b.closing.Load() {
+	if b.life.closing.Load() {
 		b.log.Warn("removed from guild while shutting down; its games stay open", "guild", guildID)
 		return
 	}
-	b.inflight.Add(1)
-	defer b.inflight.Done()
+	b.life.inflight.Add(1)
+	defer b.life.inflight.Done()
 	b.timers.leaveGuild(guildID)
 }
 
@@ -48,7 +48,7 @@ func (b timerFlow) leaveGuild(guildID string) {
 	ctx, cancel := context.WithTimeout(context.Background(), leaveTimeout)
 	defer cancel()
 	open, err := b.store.OpenGames(ctx, storage.Shards{}, func(g *storage.Game) bool { return g.GuildID == guildID })
-	if err = b.listed("removed from guild; cancel its games", err); err != nil {
+	if err = b.corrupt.listed("removed from guild; cancel its games", err); err != nil {
 		b.log.Error("removed from guild; cannot list its open games, which stay open", "guild", guildID, "err", err)
 		return
 	}

@@ -214,8 +214,8 @@ func start(t testing.TB, opts ...option) *harness {
 	labelTest(t)
 	h := &harness{t: t, logs: &syncBuffer{}}
 	h.cfg = bot.Config{
-		MoveTime: 150 * time.Millisecond, TickInterval: 20 * time.Millisecond,
-		ProgressInterval: 50 * time.Millisecond, SearchThreads: 2,
+		AI:     bot.AIConfig{MoveTime: 150 * time.Millisecond, SearchThreads: 2},
+		Timers: bot.TimerConfig{TickInterval: 20 * time.Millisecond, ProgressInterval: 50 * time.Millisecond},
 	}
 	for _, o := range opts {
 		o(h)
@@ -223,8 +223,8 @@ func start(t testing.TB, opts ...option) *harness {
 	// A stop waits for the work under way; a loaded machine must not make
 	// the bound on that wait cut it short (TestShutdownIsBoundedUnderRateLimits
 	// drives the bound with its own timer).
-	if h.cfg.ShutdownTimeout == 0 {
-		h.cfg.ShutdownTimeout = time.Hour
+	if h.cfg.Lifecycle.ShutdownTimeout == 0 {
+		h.cfg.Lifecycle.ShutdownTimeout = time.Hour
 	}
 	srvOpts := h.srvOpts
 	storeOpts := bolt.Options{AIRatings: bot.AIRatings}
@@ -237,8 +237,8 @@ func start(t testing.TB, opts ...option) *harness {
 		// handler, by the wall clock, must not end it first on a loaded
 		// machine (clicks queued behind a game's lock); the test's waits
 		// are the hang guards.
-		if h.cfg.InteractionTimeout == 0 {
-			h.cfg.InteractionTimeout = time.Hour
+		if h.cfg.Lifecycle.InteractionTimeout == 0 {
+			h.cfg.Lifecycle.InteractionTimeout = time.Hour
 		}
 	}
 	if _, bench := t.(*testing.B); h.clock == nil && !bench {
@@ -248,8 +248,8 @@ func start(t testing.TB, opts ...option) *harness {
 		// against Discord's 3 seconds, and tests of the deadlines run on
 		// the manual clock.
 		srvOpts = append(srvOpts, discordtest.WithAnswerDeadline(waitTimeout()))
-		if h.cfg.InteractionTimeout == 0 {
-			h.cfg.InteractionTimeout = time.Hour
+		if h.cfg.Lifecycle.InteractionTimeout == 0 {
+			h.cfg.Lifecycle.InteractionTimeout = time.Hour
 		}
 		// Nor may a review's progress edits come in by the loaded
 		// machine's clock, before the answer a test waits for: they are
@@ -335,10 +335,10 @@ func (h *harness) run() {
 // before (if not nil) changed it, and waits until it serves.
 func (h *harness) launch(cfg bot.Config, before func(*bot.Bot)) (*bot.Bot, context.CancelFunc, chan error) {
 	h.t.Helper()
-	cfg.Token, cfg.APIURL = h.srv.Token(), h.srv.URL()
+	cfg.Token, cfg.REST.APIURL = h.srv.Token(), h.srv.URL()
 	cfg.Logger = slog.New(slog.NewTextHandler(h.logs, &slog.HandlerOptions{Level: slog.LevelDebug}))
 	ready := make(chan struct{})
-	cfg.Ready = func() { close(ready) }
+	cfg.Lifecycle.Ready = func() { close(ready) }
 	b, err := bot.New(cfg, h.db())
 	if err != nil {
 		h.t.Fatal(err)

@@ -33,7 +33,7 @@ func waitIdentifies(t *testing.T, h *harness, n int) []discordtest.Identify {
 func TestReidentifyAfterInvalidSessionWaitsForTheQueue(t *testing.T) {
 	t.Parallel()
 	h := start(t, withClock(), withServer(discordtest.WithShards(1, 1)), withConfig(func(c *bot.Config) {
-		c.ShardCount, c.ShardIDs = 1, []int{0}
+		c.Shards.Count, c.Shards.IDs = 1, []int{0}
 	}))
 	if ids := waitIdentifies(t, h, 1); len(ids) != 1 || ids[0].Refused {
 		t.Fatalf("identifies at start: %+v", ids)

@@ -10,7 +10,7 @@ import (
 	"github.com/gambitbot/gambit/bot/mux"
 )
 
-// interactionTimeout is the default Config.InteractionTimeout, which
+// interactionTimeout is the default Config.Lifecycle.InteractionTimeout, which
 // bounds a handler's work; Discord wants the first response within 3
 // seconds and handlers answer long before this.
 const interactionTimeout = 10 * time.Second
@@ -31,7 +31,7 @@ type (
 // ephemeral reply. answered, if not nil, is called once the interaction's
 // first response has been sent.
 func (b *Bot) onInteraction(i *discordgo.Interaction, answered func()) {
-	ix := mux.NewInteraction(i, b.answers, b.egress, time.Now(), b.now(), func(ix *mux.Interaction) {
+	ix := mux.NewInteraction(i, b.discord.answers, b.discord.egress, time.Now(), b.now(), func(ix *mux.Interaction) {
 		if answered != nil {
 			answered()
 		}
@@ -39,23 +39,23 @@ func (b *Bot) onInteraction(i *discordgo.Interaction, answered func()) {
 			m.Interactions.FirstResponse.WithLabelValues(ix.Kind).Observe(time.Since(ix.Received).Seconds())
 		}
 	})
-	if !b.seen.first(i.ID, ix.Received) {
+	if !b.intake.seen.first(i.ID, ix.Received) {
 		b.log.Info("duplicate delivery of an interaction ignored", "interaction", i.ID, "seen", "here")
 		return
 	}
-	if b.closing.Load() {
+	if b.life.closing.Load() {
 		_ = ix.Say("error.restarting")
 		return
 	}
-	b.locales.learn(&ix.Envelope)
-	b.inflight.Add(1)
-	defer b.inflight.Done()
-	ctx, cancel := context.WithTimeout(context.Background(), b.cfg.InteractionTimeout)
+	b.places.locales.learn(&ix.Envelope)
+	b.life.inflight.Add(1)
+	defer b.life.inflight.Done()
+	ctx, cancel := context.WithTimeout(context.Background(), b.cfg.Lifecycle.InteractionTimeout)
 	defer cancel()
 	if !b.firstDelivery(ctx, ix) {
 		return
 	}
-	_ = b.handle(ctx, ix) // answered and counted by the chain
+	_ = b.intake.handle(ctx, ix) // answered and counted by the chain
 }
 
 // deliveryTTL is how long the store keeps an interaction acted on
@@ -80,13 +80,13 @@ const deliveryTTL = interactionTTL
 // member is told so, to try again (fail closed): acting could do it twice
 // — the very deliveries this is for come when something is slow or
 // restarting — and whatever it would do needs the store anyway. The
-// check is bounded by a fifth of Config.InteractionTimeout (2 s by
+// check is bounded by a fifth of Config.Lifecycle.InteractionTimeout (2 s by
 // default), so that the answer still reaches Discord within its 3 s.
 func (b *Bot) firstDelivery(ctx context.Context, ix *interaction) bool {
 	if ix.IsAutocomplete() {
 		return true
 	}
-	ctx, cancel := context.WithTimeout(ctx, b.cfg.InteractionTimeout/5)
+	ctx, cancel := context.WithTimeout(ctx, b.cfg.Lifecycle.InteractionTimeout/5)
 	defer cancel()
 	first, err := b.store.FirstDelivery(ctx, ix.ID, deliveryTTL)
 	switch {

@@ -45,7 +45,7 @@ func TestEveryStringOptionHasAMaxLength(t *testing.T) {
 	}
 	b := &Bot{}
 	b.assemble()
-	for _, c := range b.defs {
+	for _, c := range b.intake.defs {
 		walk("/"+c.Name, c.Options)
 	}
 	if seen == 0 {

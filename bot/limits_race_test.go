@@ -77,7 +77,7 @@ func TestConcurrentPlaysKeepTheCaps(t *testing.T) {
 	const maxGames, maxChallenges, aiPlays, challengePlays = 10, 3, 40, 20
 	gate := &gatedStore{}
 	h := start(t, withClock(), withGate(gate),
-		withConfig(func(c *bot.Config) { c.MaxGamesPerUser, c.MaxChallenges = maxGames, maxChallenges }))
+		withConfig(func(c *bot.Config) { c.Games.MaxPerUser, c.Games.MaxChallenges = maxGames, maxChallenges }))
 	alice, carol, bob := h.srv.AddUser("alice").ID, h.srv.AddUser("carol").ID, h.srv.AddUser("bob").ID
 
 	// Alice asks for AI games and Carol challenges Bob, all at once.
@@ -152,7 +152,7 @@ func TestConcurrentRematchesKeepTheCap(t *testing.T) {
 	t.Parallel()
 	const maxGames = 3
 	gate := &gatedStore{}
-	h := start(t, withClock(), withGate(gate), withConfig(func(c *bot.Config) { c.MaxGamesPerUser = maxGames }))
+	h := start(t, withClock(), withGate(gate), withConfig(func(c *bot.Config) { c.Games.MaxPerUser = maxGames }))
 	alice, bob := h.srv.AddUser("alice").ID, h.srv.AddUser("bob").ID
 	var ended []discordtest.Message
 	for range 2 {

@@ -63,7 +63,7 @@ func BenchmarkLoadFirstResponse200Games(b *testing.B) {
 	const games, aiGames = 200, 8
 	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(bot.Procs(bot.Config{}))) // as gambit bot sets it
 	h := start(b, withoutChecks(), withConfig(func(c *bot.Config) {
-		c.TickInterval, c.MoveTime, c.MaxGamesPerUser = time.Second, 2*time.Second, aiGames
+		c.Timers.TickInterval, c.AI.MoveTime, c.Games.MaxPerUser = time.Second, 2*time.Second, aiGames
 	}))
 	heapBefore := heapInUse()
 	users := make([]string, 2*games)
@@ -274,7 +274,7 @@ func BenchmarkLoadAIOvershoot8Games(b *testing.B) {
 	const games = 8
 	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(bot.Procs(bot.Config{}))) // as gambit bot sets it
 	const moveTime = 500 * time.Millisecond
-	h := start(b, withoutChecks(), withConfig(func(c *bot.Config) { c.MoveTime = moveTime }))
+	h := start(b, withoutChecks(), withConfig(func(c *bot.Config) { c.AI.MoveTime = moveTime }))
 	users := make([]string, games)
 	ids := make([]storage.GameID, games)
 	for i := range users {

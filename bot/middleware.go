@@ -4,9 +4,11 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"log/slog"
 	"runtime/debug"
 
 	"github.com/gambitbot/gambit/bot/mux"
+	"github.com/gambitbot/gambit/bot/ops"
 )
 
 // The middleware chain: what every interaction's handler needs done around
@@ -28,6 +30,14 @@ import (
 // game (the game routes' group, withGame, onGame in seam.go): they are per
 // route, not per interaction.
 
+// chain is what the middleware needs of the bot: the log, the metrics (nil
+// for none) and the reach of boards (markPrivate).
+type chain struct {
+	log     *slog.Logger
+	metrics *ops.Metrics
+	reach   *reach
+}
+
 // panicked is the error a recovered panic becomes.
 type panicked struct {
 	value any
@@ -39,11 +49,11 @@ func (p *panicked) Error() string {
 
 // recoverPanics turns a panic of the handler into a *panicked error, after
 // logging it with its stack.
-func (b *Bot) recoverPanics(next mux.Handler) mux.Handler {
+func (c chain) recoverPanics(next mux.Handler) mux.Handler {
 	return func(ctx context.Context, ix *interaction) (err error) {
 		defer func() {
 			if v := recover(); v != nil {
-				b.log.Error("panic in interaction handler", "interaction", ix.ID, "kind", ix.Kind, "panic", v, "stack", string(debug.Stack()))
+				c.log.Error("panic in interaction handler", "interaction", ix.ID, "kind", ix.Kind, "panic", v, "stack", string(debug.Stack()))
 				err = &panicked{value: v}
 			}
 		}()
@@ -54,7 +64,7 @@ func (b *Bot) recoverPanics(next mux.Handler) mux.Handler {
 // answerErrors tells the user what went wrong, ephemerally: a user's
 // mistake in its own words, a panic or a failure of ours with an apology
 // (the failure logged). It returns the error, for measure.
-func (b *Bot) answerErrors(next mux.Handler) mux.Handler {
+func (c chain) answerErrors(next mux.Handler) mux.Handler {
 	return func(ctx context.Context, ix *interaction) error {
 		err := next(ctx, ix)
 		var ue *mux.UserError
@@ -68,21 +78,21 @@ func (b *Bot) answerErrors(next mux.Handler) mux.Handler {
 		case errors.As(err, &p):
 			text = ix.Lang().T("error.panic")
 		default:
-			b.log.Error("interaction failed", "interaction", ix.ID, "kind", ix.Kind, "user", ix.Caller().ID, "err", err)
+			c.log.Error("interaction failed", "interaction", ix.ID, "kind", ix.Kind, "user", ix.Caller().ID, "err", err)
 			text = ix.Lang().T("error.internal")
 		}
 		if ferr := ix.Fail(text); ferr != nil && p == nil {
-			b.log.Warn("could not tell the user", "interaction", ix.ID, "err", ferr)
+			c.log.Warn("could not tell the user", "interaction", ix.ID, "err", ferr)
 		}
 		return err
 	}
 }
 
 // measure counts the interaction in the metrics by its kind and outcome.
-func (b *Bot) measure(next mux.Handler) mux.Handler {
+func (c chain) measure(next mux.Handler) mux.Handler {
 	return func(ctx context.Context, ix *interaction) error {
 		err := next(ctx, ix)
-		m := b.cfg.Metrics
+		m := c.metrics
 		if m == nil {
 			return err
 		}
@@ -105,10 +115,10 @@ func (b *Bot) measure(next mux.Handler) mux.Handler {
 
 // markPrivate notes the channel of an interaction from someone as one the
 // bot reaches only through interactions, when it is (reach.go).
-func (b *Bot) markPrivate(next mux.Handler) mux.Handler {
+func (c chain) markPrivate(next mux.Handler) mux.Handler {
 	return func(ctx context.Context, ix *interaction) error {
 		if ix.Caller() != nil && ix.InteractionOnly() {
-			b.reach.markPrivate(ix.ChannelID)
+			c.reach.markPrivate(ix.ChannelID)
 		}
 		return next(ctx, ix)
 	}

@@ -30,7 +30,8 @@ func TestAPanicInAHandlerIsRecoveredAnsweredAndCounted(t *testing.T) {
 			u := newUnit(t)
 			metrics := ops.NewMetrics()
 			u.b.cfg.Metrics = metrics
-			u.b.mux.Component(pattern, func(_ context.Context, ix *component) error {
+			u.b.assemble() // the middleware chain takes the metrics when the routes are made
+			u.b.intake.mux.Component(pattern, func(_ context.Context, ix *component) error {
 				switch ix.Params["end"] {
 				case "panic":
 					panic("a handler broke")

@@ -32,7 +32,7 @@ func (b gameBoards) Post(ctx context.Context, g *storage.Game, msg render.Messag
 // the board's language that links to the new one; a board deleted
 // meanwhile is left so, and another failure logged.
 func (b gameBoards) Moved(_ context.Context, old, g *storage.Game, link string) {
-	err := b.egress.EditChannelMessage(old.ChannelID, old.MessageID, render.Note(b.boardLang(g).T("games.moved", "Link", link)))
+	err := b.discord.egress.EditChannelMessage(old.ChannelID, old.MessageID, render.Note(b.boardLang(g).T("games.moved", "Link", link)))
 	if err != nil && egress.Code(err) != discordgo.ErrCodeUnknownMessage {
 		b.log.Warn("retire old board", "game", g.ID, "err", err)
 	}

@@ -16,7 +16,7 @@ import (
 
 // limits are the caps of one member's games, from the configuration.
 func (b gameFlow) limits() storage.Limits {
-	return storage.Limits{MaxOpen: b.cfg.MaxGamesPerUser, MaxChallenges: b.cfg.MaxChallenges}
+	return storage.Limits{MaxOpen: b.cfg.Games.MaxPerUser, MaxChallenges: b.cfg.Games.MaxChallenges}
 }
 
 // createGame stores a new game, within the caps of the member who asked

@@ -227,7 +227,7 @@ func TestOpenChallengeSurvivesARestart(t *testing.T) {
 // accept, and the challenge stays open for others.
 func TestOpenChallengeCaps(t *testing.T) {
 	t.Parallel()
-	h := start(t, withConfig(func(c *bot.Config) { c.MaxGamesPerUser, c.MaxChallenges = 2, 1 }))
+	h := start(t, withConfig(func(c *bot.Config) { c.Games.MaxPerUser, c.Games.MaxChallenges = 2, 1 }))
 	alice, bob, carol := h.srv.AddUser("alice").ID, h.srv.AddUser("bob").ID, h.srv.AddUser("carol").ID
 	m, take, g := postOpen(t, h, alice)
 	if _, r := h.command(alice, "challenge", opt("game", "connect4")); !r.Ephemeral() || !strings.Contains(r.Content, "You have 1 challenge waiting for an answer") {

@@ -99,7 +99,7 @@ func aiThinksLong(t *testing.T) (*harness, *storage.Game, discordtest.Message, c
 // log holds it, the board's nth edit.
 func progressEdit(t *testing.T, h *harness, g *storage.Game, n int) {
 	t.Helper()
-	h.clock.Advance(h.cfg.ProgressInterval)
+	h.clock.Advance(h.cfg.Timers.ProgressInterval)
 	for deadline := time.Now().Add(waitTimeout()); len(boardEdits(t, h.srv.Requests(), g.MessageID)) < n; time.Sleep(5 * time.Millisecond) {
 		if time.Now().After(deadline) {
 			t.Fatalf("no progress edit %d of the board", n)

@@ -13,7 +13,7 @@ type privacyBot struct{ infoFlow }
 
 // ForgetForm drops the member's own board form from memory.
 func (b privacyBot) ForgetForm(userID string) {
-	b.forms.set("u:"+userID, storage.BoardDefault, b.now())
+	b.places.forms.set("u:"+userID, storage.BoardDefault, b.now())
 }
 
 // ForgetAI erases the member's AI turns waiting in a queue (forgetAI).
@@ -30,12 +30,12 @@ func (b privacyBot) Cancelled(ctx context.Context, g *storage.Game) error {
 	if b.boards.interactionOnly(g) {
 		return b.boards.editBoard(ctx, g, notice, webhookToken{})
 	}
-	return b.egress.EditChannelMessage(g.ChannelID, g.MessageID, notice)
+	return b.discord.egress.EditChannelMessage(g.ChannelID, g.MessageID, notice)
 }
 
 // forgetAI erases the user's queued AI turns, which hold their ID and the
 // tokens of their interactions, where the AI-turn seam keeps them outside
 // this process's memory (aiSeam.forget).
 func (b infoFlow) forgetAI(ctx context.Context, userID string) error {
-	return b.aiTurns.forget(ctx, string(storage.User(userID)))
+	return b.ai.turns.forget(ctx, string(storage.User(userID)))
 }

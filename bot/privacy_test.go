@@ -131,7 +131,7 @@ func (q *forgetfulQueue) ForgetAI(context.Context, string) error {
 func TestPrivacyDeleteSaysWhenTheAITurnsStay(t *testing.T) {
 	t.Parallel()
 	q := &forgetfulQueue{}
-	h := start(t, withConfig(func(c *bot.Config) { c.AIQueue = q }))
+	h := start(t, withConfig(func(c *bot.Config) { c.AI.Queue = q }))
 	alice, bob := h.srv.AddUser("alice").ID, h.srv.AddUser("bob").ID
 	challengeAndAccept(t, h, alice, bob, storage.Kind("connect4"))
 	_, ask := h.command(alice, "privacy", discordtest.Option{Name: "delete"})

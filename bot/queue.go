@@ -12,7 +12,7 @@ import (
 )
 
 // The AI-turn seam: where the AI turns this process queues go (aiSeam),
-// chosen once by New. Without Config.AIQueue (one machine on bbolt) they
+// chosen once by New. Without Config.AI.Queue (one machine on bbolt) they
 // run on this process's workers (poolTurns); with it they go to a job
 // queue over the shared store (a River queue on PostgreSQL, wired by the
 // binary), and whichever process works that queue plays them through
@@ -66,7 +66,7 @@ func (poolTurns) forget(context.Context, string) error { return nil }
 // job's insert): every claimTTL, which queues it within twice that.
 type queuedTurns struct {
 	queue    AIQueue
-	claimTTL time.Duration // Config.ClaimTTL
+	claimTTL time.Duration // Config.Shards.ClaimTTL
 }
 
 // take takes every turn: it is queued once released, and the queue drops
@@ -115,7 +115,7 @@ type AITurn struct {
 func (t AITurn) Key() string { return aiClaim(t.Game, t.Ply) }
 
 // AIQueue takes AI turns for the workers of every process sharing it
-// (Config.AIQueue, behind queuedTurns). Queueing a turn already queued,
+// (Config.AI.Queue, behind queuedTurns). Queueing a turn already queued,
 // running or played is no error and adds nothing.
 type AIQueue interface {
 	EnqueueAI(ctx context.Context, turns ...AITurn) error
@@ -140,7 +140,7 @@ func (j *aiJob) aiTurn() AITurn {
 		t.Token, t.TokenAt, t.Followup, t.Message = j.tok.token, j.tok.at, j.tok.followup, j.tok.message
 	}
 	t.Place = j.place
-	if v, ok := j.b.locales.m.Load(j.place); ok {
+	if v, ok := j.b.places.locales.m.Load(j.place); ok {
 		t.Locale = v.(string)
 	}
 	return t
@@ -164,7 +164,7 @@ func (j *aiJob) enqueue(q AIQueue) {
 // PrepareWorker readies a bot that only plays queued AI turns (PlayAI),
 // without Run or Serve: it learns the application ID, which editing a
 // board through an interaction needs, over REST.
-func (b *Bot) PrepareWorker() error { return b.whoAmI() }
+func (b *Bot) PrepareWorker() error { return b.discord.whoAmI() }
 
 // PlayAI plays an AI turn taken from the queue: it searches, commits the
 // move against the game's version and shows it. It returns nil when the
@@ -174,7 +174,7 @@ func (b *Bot) PrepareWorker() error { return b.whoAmI() }
 // turn (ErrTurnBusy), the store failed.
 func (b *Bot) PlayAI(ctx context.Context, t AITurn) error {
 	if t.Locale != "" && t.Place != "" {
-		b.locales.m.Store(t.Place, t.Locale)
+		b.places.locales.m.Store(t.Place, t.Locale)
 	}
 	deadline := t.Deadline
 	if now := time.Now(); !now.Before(deadline) {

@@ -29,7 +29,7 @@ func (q chanQueue) ForgetAI(context.Context, string) error { return nil }
 // shows it on that board.
 func TestAITurnsGoToTheQueueAndAWorkerPlaysThem(t *testing.T) {
 	q := make(chanQueue, 16)
-	h := start(t, withConfig(func(c *bot.Config) { c.AIQueue = q }))
+	h := start(t, withConfig(func(c *bot.Config) { c.AI.Queue = q }))
 	alice := h.srv.AddUser("alice").ID
 	g, _ := playAI(t, h, alice, opt("game", "tictactoe"), opt("ai", "minimax"), opt("first", "opponent"))
 	var turn bot.AITurn
@@ -47,7 +47,7 @@ func TestAITurnsGoToTheQueueAndAWorkerPlaysThem(t *testing.T) {
 		t.Fatalf("no board message %s", g.MessageID)
 	}
 
-	w, err := bot.New(bot.Config{Token: h.srv.Token(), APIURL: h.srv.URL(), Logger: slog.New(slog.NewTextHandler(h.logs, nil))}, h.store)
+	w, err := bot.New(bot.Config{Token: h.srv.Token(), REST: bot.RESTConfig{APIURL: h.srv.URL()}, Logger: slog.New(slog.NewTextHandler(h.logs, nil))}, h.store)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -83,7 +83,7 @@ func (c *countingLimits) Invalid(ctx context.Context) (int, error) {
 }
 
 // The bot's REST requests go through the store of the rate limits it is
-// given (Config.RESTLimits, which processes share): every request but the
+// given (Config.REST.Limits, which processes share): every request but the
 // interaction callbacks asks it for its place, and a 429 is recorded
 // there and waited out by the limiter (the challenge is saved, the
 // stand-in sees the 429 once). An interaction callback's limits are its
@@ -96,7 +96,7 @@ func TestTheBotsRequestsGoThroughTheSharedLimits(t *testing.T) {
 	metrics := ops.NewMetrics()
 	// An hour for the store's answer: a loaded machine must not make it
 	// look failed, and the limiter keep the limits on its own.
-	h := start(t, withConfig(func(c *bot.Config) { c.RESTLimits, c.RESTLimitsTimeout, c.Metrics = limits, time.Hour, metrics }))
+	h := start(t, withConfig(func(c *bot.Config) { c.REST.Limits, c.REST.LimitsTimeout, c.Metrics = limits, time.Hour, metrics }))
 	alice, bob := h.srv.AddUser("alice").ID, h.srv.AddUser("bob").ID
 	const callback = "/interactions/{interaction_id}/{interaction_token}/callback"
 	h.srv.InjectFault(discordtest.Fault{

@@ -21,8 +21,8 @@ import (
 // Redis server srv, waiting timeout for it (0: the default).
 func withRedisLimits(srv *redistest.Server, timeout time.Duration) option {
 	return withConfig(func(c *bot.Config) {
-		c.RESTLimits = ratelimit.NewRedis(srv.Client(), "gambit:ratelimit:test:")
-		c.RESTLimitsTimeout = timeout
+		c.REST.Limits = ratelimit.NewRedis(srv.Client(), "gambit:ratelimit:test:")
+		c.REST.LimitsTimeout = timeout
 	})
 }
 

@@ -214,7 +214,7 @@ func TestADuplicateDeliveryHasOneEffect(t *testing.T) {
 
 func TestOneMemberCannotFloodTheServer(t *testing.T) {
 	t.Parallel()
-	h := start(t, withConfig(func(c *bot.Config) { c.MaxGamesPerUser, c.MaxChallenges = 3, 2 }))
+	h := start(t, withConfig(func(c *bot.Config) { c.Games.MaxPerUser, c.Games.MaxChallenges = 3, 2 }))
 	alice, bob, carol := h.srv.AddUser("alice").ID, h.srv.AddUser("bob").ID, h.srv.AddUser("carol").ID
 	for _, opp := range []string{bob, carol} {
 		if _, m := h.command(alice, "play", opt("game", "connect4"), opt("opponent", opp)); m.Ephemeral() {

@@ -11,7 +11,7 @@ import (
 // Discord's rate limits kept in cfg.RESTLimits, shared with the other
 // processes of the bot, or in this process's memory.
 func restLimiter(cfg Config) *ratelimit.Limiter {
-	rc := ratelimit.Config{Store: cfg.RESTLimits, Global: cfg.RESTGlobal, Logger: cfg.Logger, StoreTimeout: cfg.RESTLimitsTimeout, Now: cfg.Now}
+	rc := ratelimit.Config{Store: cfg.REST.Limits, Global: cfg.REST.Global, Logger: cfg.Logger, StoreTimeout: cfg.REST.LimitsTimeout, Now: cfg.Now}
 	if cfg.Metrics != nil {
 		rc.Observer = limitMetrics{cfg.Metrics}
 	}

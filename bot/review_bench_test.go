@@ -86,9 +86,9 @@ func BenchmarkAIFirstMoveBesideTwoGomokuReviews(b *testing.B) {
 
 func aiFirstMoveBesideTwoGomokuReviews(b *testing.B, reviewThreads int) {
 	const moveTime = 150 * time.Millisecond
-	cfg := bot.Config{MoveTime: moveTime, Review: bot.ReviewConfig{Threads: reviewThreads}}
+	cfg := bot.Config{AI: bot.AIConfig{MoveTime: moveTime}, Review: bot.ReviewConfig{Threads: reviewThreads}}
 	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(bot.Procs(cfg))) // as gambit bot sets it
-	h := start(b, withoutChecks(), withConfig(func(c *bot.Config) { c.MoveTime, c.SearchThreads, c.Review.Threads = moveTime, 0, reviewThreads }))
+	h := start(b, withoutChecks(), withConfig(func(c *bot.Config) { c.AI.MoveTime, c.AI.SearchThreads, c.Review.Threads = moveTime, 0, reviewThreads }))
 	var reviewed []*storage.Game
 	for i := range 2 {
 		a, c := h.srv.AddUser(fmt.Sprintf("reviewer%d", i)).ID, h.srv.AddUser(fmt.Sprintf("opponent%d", i)).ID

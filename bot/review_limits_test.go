@@ -165,7 +165,7 @@ func TestReviewsGoToTheQueueAndAWorkerMakesThem(t *testing.T) {
 		t.Errorf("alice's second review while the first is queued: %q; want it refused", m.Content)
 	}
 
-	w, err := bot.New(bot.Config{Token: h.srv.Token(), APIURL: h.srv.URL(), Logger: slog.New(slog.NewTextHandler(h.logs, nil))}, h.store)
+	w, err := bot.New(bot.Config{Token: h.srv.Token(), REST: bot.RESTConfig{APIURL: h.srv.URL()}, Logger: slog.New(slog.NewTextHandler(h.logs, nil))}, h.store)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -179,7 +179,7 @@ func (b *Bot) showsBoard(ctx context.Context, ix *interaction, id storage.GameID
 		st.boards = map[storage.GameID]webhookToken{}
 	}
 	st.boards[id] = tok
-	b.reach.remember(id, tok, ix.At)
+	b.places.reach.remember(id, tok, ix.At)
 }
 
 // releaseAI puts the seam's state of the interaction in its handler's

@@ -136,16 +136,16 @@ func newUnit(t *testing.T) *unit {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { _ = st.Close() })
-	b, err := New(Config{Token: "unit-test", SearchThreads: 1, Logger: slog.New(slog.NewTextHandler(io.Discard, nil))}, st)
+	b, err := New(Config{Token: "unit-test", AI: AIConfig{SearchThreads: 1}, Logger: slog.New(slog.NewTextHandler(io.Discard, nil))}, st)
 	if err != nil {
 		t.Fatal(err)
 	}
 	log := &callLog{}
 	rec := &recorder{log: log}
-	b.answers = rec
+	b.discord.answers = rec
 	b.useStore(loggedStore{Store: st, log: log})
 	jobs := &submitted{}
-	b.ai, b.aiTurns = jobs, poolTurns{jobs}
+	b.ai.Scheduler, b.ai.turns = jobs, poolTurns{jobs}
 	return &unit{b: b, rec: rec, jobs: jobs, log: log, store: st}
 }
 
@@ -306,7 +306,7 @@ func TestAnAITurnIsReleasedWhateverItsHandlerDoes(t *testing.T) {
 			if err := u.store.UpdateGame(context.Background(), g); err != nil {
 				t.Fatal(err)
 			}
-			mux.NewGroup(u.b.mux, u.b.withGame).Component(pattern, func(ctx context.Context, ix *component, g *storage.Game) error {
+			mux.NewGroup(u.b.intake.mux, u.b.withGame).Component(pattern, func(ctx context.Context, ix *component, g *storage.Game) error {
 				if u.b.queueAI(ctx, ix.Interaction, g) == nil {
 					t.Error("no AI turn queued for a game awaiting the AI")
 				}
@@ -350,7 +350,7 @@ func TestAHandlerCannotTakeASecondGamesLock(t *testing.T) {
 	u := newUnit(t)
 	g := u.game(t, "tictactoe", storage.Player{ID: storage.User("bob"), Name: "bob"})
 	ran := false
-	mux.NewGroup(u.b.mux, u.b.withGame).Component(pattern, func(ctx context.Context, ix *component, _ *storage.Game) error {
+	mux.NewGroup(u.b.intake.mux, u.b.withGame).Component(pattern, func(ctx context.Context, ix *component, _ *storage.Game) error {
 		return u.b.holdGame(ctx, ix.Interaction, "other", func() error {
 			ran = true
 			return nil

@@ -89,7 +89,7 @@ func TestTwoProcessesSplitTheShards(t *testing.T) {
 	var spyA *shardSpy
 	madeB := make(chan *shardSpy, 1)
 	h := start(t, withClock(), withServer(discordtest.WithShards(2, 1)), withConfig(func(c *bot.Config) {
-		c.ShardCount, c.ShardIDs, c.Instance = 2, []int{0}, "process-a"
+		c.Shards.Count, c.Shards.IDs, c.Shards.Instance = 2, []int{0}, "process-a"
 	}), withBot(func(b *bot.Bot) {
 		bot.WrapStore(b, func(s storage.Store) storage.Store { spyA = newShardSpy(s); return spyA })
 	}))
@@ -110,7 +110,7 @@ func TestTwoProcessesSplitTheShards(t *testing.T) {
 		h.clock.Advance(6 * time.Second)
 	}()
 	var spyB *shardSpy
-	_, stopB := h.another(func(c *bot.Config) { c.ShardIDs, c.Instance = []int{1}, "process-b" }, func(s storage.Store) storage.Store {
+	_, stopB := h.another(func(c *bot.Config) { c.Shards.IDs, c.Shards.Instance = []int{1}, "process-b" }, func(s storage.Store) storage.Store {
 		spyB = newShardSpy(s)
 		madeB <- spyB
 		return spyB
@@ -191,7 +191,7 @@ func TestTwoProcessesSplitTheShards(t *testing.T) {
 func TestAutoShardsRunWhatDiscordRecommends(t *testing.T) {
 	t.Parallel()
 	h := start(t, withFastClock(50*time.Millisecond), withServer(discordtest.WithShards(3, 2)), withConfig(func(c *bot.Config) {
-		c.ShardCount = bot.ShardsAuto
+		c.Shards.Count = bot.ShardsAuto
 	}))
 	if n, err := h.srv.WaitShards(h.ctx()); err != nil || n != 3 {
 		t.Fatalf("WaitShards = %d, %v; want 3 shards up", n, err)
@@ -277,7 +277,7 @@ func TestAutoShardIDsShareAndTakeOver(t *testing.T) {
 	t.Parallel()
 	auto := func(instance string) func(*bot.Config) {
 		return func(c *bot.Config) {
-			c.ShardCount, c.AutoShardIDs, c.ClaimTTL, c.Instance = 2, true, 1500*time.Millisecond, instance
+			c.Shards.Count, c.Shards.Auto, c.Shards.ClaimTTL, c.Shards.Instance = 2, true, 1500*time.Millisecond, instance
 		}
 	}
 	h := start(t, withServer(discordtest.WithShards(2, 2)), withConfig(auto("process-a")))

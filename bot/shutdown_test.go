@@ -33,7 +33,7 @@ func TestStoppingLogsNoReconnection(t *testing.T) {
 // TestShutdownIsBoundedUnderRateLimits: with Discord answering every edit
 // 429 for good, a stop waits ShutdownTimeout for the work under way — here
 // the AI's move being shown — and then returns; the restarted bot shows
-// the move. The bound's timer is the test's (Config.After), fired once the
+// the move. The bound's timer is the test's (Config.Lifecycle.After), fired once the
 // edit is being rate limited after the stop began: no wall clock is timed.
 // Before, the stop waited for the edit for as long as the 429s lasted.
 func TestShutdownIsBoundedUnderRateLimits(t *testing.T) {
@@ -41,8 +41,8 @@ func TestShutdownIsBoundedUnderRateLimits(t *testing.T) {
 	const bound = 7 * time.Second
 	asked, fire := make(chan time.Duration, 1), make(chan time.Time)
 	h := start(t, withConfig(func(c *bot.Config) {
-		c.ShutdownTimeout = bound
-		c.After = func(d time.Duration) <-chan time.Time {
+		c.Lifecycle.ShutdownTimeout = bound
+		c.Lifecycle.After = func(d time.Duration) <-chan time.Time {
 			asked <- d
 			return fire
 		}
@@ -92,7 +92,7 @@ func TestShutdownIsBoundedUnderRateLimits(t *testing.T) {
 	h.waitLog("shutdown ran out of time")
 
 	h.srv.ClearFaults()
-	h.cfg.After = nil
+	h.cfg.Lifecycle.After = nil
 	sent = len(h.srv.Requests())
 	h.run()
 	waitFor(t, "the restarted bot to show the AI's move", func() bool {

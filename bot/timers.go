@@ -57,27 +57,27 @@ func (b *Bot) EndDeadline(ctx context.Context, id storage.GameID, version uint64
 // open games now and then.
 func (b timerFlow) runTimers(ctx context.Context) {
 	b.scheduleDeadlines(ctx)
-	t := time.NewTicker(b.cfg.TickInterval)
+	t := time.NewTicker(b.cfg.Timers.TickInterval)
 	defer t.Stop()
 	var counted time.Time
 	swept := b.now() // Run swept at start
 	for {
-		if b.cfg.Deadlines == nil {
+		if b.cfg.Games.Deadlines == nil {
 			if err := b.endDue(ctx); err != nil && ctx.Err() == nil {
 				b.log.Error("end due games", "err", err)
 			}
 		}
-		if b.now().Sub(swept) >= b.aiTurns.sweepEvery() {
+		if b.now().Sub(swept) >= b.ai.turns.sweepEvery() {
 			swept = b.now()
-			if err := b.turns.sweepAI(ctx, b.cfg.ClaimTTL); err != nil && ctx.Err() == nil {
+			if err := b.turns.sweepAI(ctx, b.cfg.Shards.ClaimTTL); err != nil && ctx.Err() == nil {
 				b.log.Error("sweep AI turns", "err", err)
 			}
 		}
 		b.daily.PostDailies(ctx)
-		b.tournaments.Tick(ctx, b.myShards())
-		if m := b.cfg.Metrics; m != nil && time.Since(counted) >= b.cfg.CountInterval {
+		b.tournaments.Tick(ctx, b.life.myShards())
+		if m := b.cfg.Metrics; m != nil && time.Since(counted) >= b.cfg.Timers.CountInterval {
 			counted = time.Now()
-			if pending, active, err := b.store.CountOpen(ctx); b.listed("count open games", err) != nil {
+			if pending, active, err := b.store.CountOpen(ctx); b.corrupt.listed("count open games", err) != nil {
 				b.log.Error("count open games", "err", err)
 			} else {
 				m.Games.ChallengesPending.Set(float64(pending))
@@ -92,23 +92,14 @@ func (b timerFlow) runTimers(ctx context.Context) {
 	}
 }
 
-// myShards returns the shards whose games this process looks after:
-// its gateway's, every game's without one (Serve).
-func (b *Bot) myShards() storage.Shards {
-	if b.shards == nil {
-		return storage.Shards{}
-	}
-	return b.shards()
-}
-
 // scheduleDeadlines schedules the deadline jobs missing for the games of
 // this process's shards, with Deadlines: at start, and after taking over
 // a shard (tookOver).
 func (b timerFlow) scheduleDeadlines(ctx context.Context) {
-	if b.cfg.Deadlines == nil {
+	if b.cfg.Games.Deadlines == nil {
 		return
 	}
-	n, err := b.cfg.Deadlines.ScheduleDeadlines(ctx, b.myShards())
+	n, err := b.cfg.Games.Deadlines.ScheduleDeadlines(ctx, b.life.myShards())
 	switch {
 	case err != nil && ctx.Err() == nil:
 		b.log.Error("schedule the deadlines", "err", err)
@@ -124,8 +115,8 @@ func (b timerFlow) scheduleDeadlines(ctx context.Context) {
 // queued (otherwise the timers' ticks do both).
 func (b timerFlow) tookOver(ctx context.Context) {
 	b.scheduleDeadlines(ctx)
-	if b.aiTurns.sweepEvery() > 0 {
-		if err := b.turns.sweepAI(ctx, b.cfg.ClaimTTL); err != nil && ctx.Err() == nil {
+	if b.ai.turns.sweepEvery() > 0 {
+		if err := b.turns.sweepAI(ctx, b.cfg.Shards.ClaimTTL); err != nil && ctx.Err() == nil {
 			b.log.Error("sweep AI turns", "err", err)
 		}
 	}
@@ -135,8 +126,8 @@ func (b timerFlow) tookOver(ctx context.Context) {
 // guilds of this process's shards (the store selects them); the process
 // running a shard ends its games.
 func (b timerFlow) endDue(ctx context.Context) error {
-	due, err := b.store.DueGames(ctx, b.myShards())
-	if err = b.listed("end due games", err); err != nil {
+	due, err := b.store.DueGames(ctx, b.life.myShards())
+	if err = b.corrupt.listed("end due games", err); err != nil {
 		return fmt.Errorf("bot: list due games: %w", err)
 	}
 	var errs []error

@@ -24,11 +24,11 @@ const tournamentSweep = time.Minute
 // advances count as work in flight, which shutdown waits for.
 func newTournaments(b *Bot) *tournament.Flow {
 	return tournament.New(b.store, tournamentBoards{b.games}, tournament.Config{
-		Caps: storage.DefaultTournamentCaps, AIMoveTime: b.cfg.MoveTime, SweepEvery: tournamentSweep,
+		Caps: storage.DefaultTournamentCaps, AIMoveTime: b.cfg.AI.MoveTime, SweepEvery: tournamentSweep,
 		Go: func(f func()) {
-			b.inflight.Add(1)
+			b.life.inflight.Add(1)
 			go func() {
-				defer b.inflight.Done()
+				defer b.life.inflight.Done()
 				f()
 			}()
 		},
@@ -77,17 +77,19 @@ func (b tournamentBoards) Show(ctx context.Context, id storage.GameID) error {
 
 // Post posts msg in a channel.
 func (b tournamentBoards) Post(_ context.Context, channelID string, msg render.Message) error {
-	_, err := b.egress.SendChannelMessage(channelID, msg)
+	_, err := b.discord.egress.SendChannelMessage(channelID, msg)
 	return err
 }
 
 // Lang is the language of a guild's shared messages (locales).
 func (b tournamentBoards) Lang(guildID, channelID string) *i18n.Localizer {
-	return b.locales.of(guildID, channelID)
+	return b.places.locales.of(guildID, channelID)
 }
 
 // Shared is the language of what an interaction shows its channel.
-func (b tournamentBoards) Shared(ix *mux.Interaction) *i18n.Localizer { return b.locales.Shared(ix) }
+func (b tournamentBoards) Shared(ix *mux.Interaction) *i18n.Localizer {
+	return b.places.locales.Shared(ix)
+}
 
 // tournamentRecorder is the store as the flows see it: the end of a
 // tournament board's game — by a move, a resignation, the move timer —

@@ -114,7 +114,7 @@ func TestVersusRefusals(t *testing.T) {
 // is the starter's or a manager's, cancels the game and frees its place.
 func TestVersusCapsAndStop(t *testing.T) {
 	t.Parallel()
-	h := start(t, withHeldSearches(), withConfig(func(c *bot.Config) { c.MaxGamesPerUser = 2 }))
+	h := start(t, withHeldSearches(), withConfig(func(c *bot.Config) { c.Games.MaxPerUser = 2 }))
 	alice, bob, carol := h.srv.AddUser("alice").ID, h.srv.AddUser("bob").ID, h.srv.AddUser("carol").ID
 	if err := h.srv.SetMemberPermissions(h.srv.GuildID(), bob, discordgo.PermissionSendMessages|discordgo.PermissionUseApplicationCommands); err != nil {
 		t.Fatal(err)

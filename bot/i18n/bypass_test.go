@@ -22,8 +22,8 @@ var prose = regexp.MustCompile(`[A-Za-z]{2,}[,.:;!?'’]? +[A-Za-z]{2,}`)
 var notForPeople = map[string]bool{
 	"fmt.Errorf": true, "errors.New": true, "panic": true, "play.Conflict": true,
 	"log.Debug": true, "log.Info": true, "log.Warn": true, "log.Error": true,
-	"http.Error": true, // answers to Discord's servers (endpoint.go), not to players
-	"b.listed":   true, // its first argument starts a log message (bot.go)
+	"http.Error":     true, // answers to Discord's servers (endpoint.go), not to players
+	"corrupt.listed": true, // its first argument starts a log message (state.go)
 }
 
 // definitions are the functions that define slash commands, and

@@ -59,7 +59,7 @@ type Config struct {
 	// gateway makes (nil for none).
 	Observe func(error)
 	// ShardCount, ShardIDs, Auto, Instance and ClaimTTL are the bot's
-	// Config.ShardCount, ShardIDs, AutoShardIDs, Instance and ClaimTTL.
+	// Config.Shards: Count, IDs, Auto, Instance and ClaimTTL.
 	ShardCount int
 	ShardIDs   []int
 	Auto       bool
@@ -174,7 +174,7 @@ const identifyPoll = 100 * time.Millisecond
 // this process runs, and which of them are connected.
 type shards struct {
 	count    int                        // shards of the whole bot, ≥ 1
-	auto     bool                       // Config.AutoShardIDs: the sessions change as processes come and go
+	auto     bool                       // Config.Auto: the sessions change as processes come and go
 	sessions map[int]*discordgo.Session // by shard ID: the ones this process runs
 
 	mu      sync.Mutex

@@ -9,7 +9,7 @@ import (
 )
 
 // shardKeeper shares the shards between the processes of a bot that run
-// with Config.AutoShardIDs. Each process holds an expiring claim on its
+// with Config.Auto. Each process holds an expiring claim on its
 // membership (member/<instance>) and one on every shard it runs
 // (shard/<count>/<id>), renewed every third of ClaimTTL. A process runs
 // its share, the shard count divided by the live members rounded up: it

@@ -94,11 +94,11 @@ var gatewayMode = mode{check: "gateway", run: func(ctx context.Context, b *bot.B
 // botSettings reads the bot's settings from the environment; the Discord
 // ones only when needDiscord (the playground brings its own Discord).
 func botSettings(needDiscord bool) (bot.Config, slog.Level, error) {
-	cfg := bot.Config{DefaultAI: os.Getenv("GAMBIT_DEFAULT_AI")}
+	cfg := bot.Config{AI: bot.AIConfig{Default: os.Getenv("GAMBIT_DEFAULT_AI")}}
 	if needDiscord {
 		cfg.Token = strings.TrimSpace(os.Getenv("DISCORD_TOKEN"))
 		cfg.GuildID = os.Getenv("DISCORD_GUILD_ID")
-		cfg.APIURL = os.Getenv("DISCORD_API_URL")
+		cfg.REST.APIURL = os.Getenv("DISCORD_API_URL")
 	}
 	if needDiscord && cfg.Token == "" {
 		return cfg, 0, errors.New("DISCORD_TOKEN is not set: create a Discord application and put its bot token in .env " +
@@ -114,11 +114,11 @@ func botSettings(needDiscord bool) (bot.Config, slog.Level, error) {
 			*into = d
 		}
 	}
-	duration("GAMBIT_MOVE_TIME", &cfg.MoveTime)
-	duration("GAMBIT_CHALLENGE_TTL", &cfg.ChallengeTTL)
-	duration("GAMBIT_TURN_TIMEOUT", &cfg.TurnTimeout)
-	duration("GAMBIT_CLAIM_TTL", &cfg.ClaimTTL)
-	duration("GAMBIT_SHUTDOWN_TIMEOUT", &cfg.ShutdownTimeout)
+	duration("GAMBIT_MOVE_TIME", &cfg.AI.MoveTime)
+	duration("GAMBIT_CHALLENGE_TTL", &cfg.Games.ChallengeTTL)
+	duration("GAMBIT_TURN_TIMEOUT", &cfg.Games.TurnTimeout)
+	duration("GAMBIT_CLAIM_TTL", &cfg.Shards.ClaimTTL)
+	duration("GAMBIT_SHUTDOWN_TIMEOUT", &cfg.Lifecycle.ShutdownTimeout)
 	count := func(key string, into *int) {
 		if v := os.Getenv(key); v != "" {
 			n, err := strconv.Atoi(v)
@@ -128,19 +128,19 @@ func botSettings(needDiscord bool) (bot.Config, slog.Level, error) {
 			*into = n
 		}
 	}
-	count("GAMBIT_SEARCH_THREADS", &cfg.SearchThreads)
+	count("GAMBIT_SEARCH_THREADS", &cfg.AI.SearchThreads)
 	count("GAMBIT_REVIEW_THREADS", &cfg.Review.Threads)
 	count("GAMBIT_REVIEW_RATE", &cfg.Review.Rate)
-	count("GAMBIT_AI_HASH_MIB", &cfg.HashMiB)
-	count("GAMBIT_MAX_GAMES_PER_USER", &cfg.MaxGamesPerUser)
-	count("GAMBIT_MAX_CHALLENGES", &cfg.MaxChallenges)
+	count("GAMBIT_AI_HASH_MIB", &cfg.AI.HashMiB)
+	count("GAMBIT_MAX_GAMES_PER_USER", &cfg.Games.MaxPerUser)
+	count("GAMBIT_MAX_CHALLENGES", &cfg.Games.MaxChallenges)
 	// The sizes analyze allows (bounds.go): past them the first AI move
 	// would run out of memory.
-	if cfg.HashMiB > maxHashMiB {
-		errs = append(errs, fmt.Errorf("GAMBIT_AI_HASH_MIB=%d: at most %s", cfg.HashMiB, thousands(maxHashMiB)))
+	if cfg.AI.HashMiB > maxHashMiB {
+		errs = append(errs, fmt.Errorf("GAMBIT_AI_HASH_MIB=%d: at most %s", cfg.AI.HashMiB, thousands(maxHashMiB)))
 	}
-	if cfg.SearchThreads > maxThreads {
-		errs = append(errs, fmt.Errorf("GAMBIT_SEARCH_THREADS=%d: at most %d", cfg.SearchThreads, maxThreads))
+	if cfg.AI.SearchThreads > maxThreads {
+		errs = append(errs, fmt.Errorf("GAMBIT_SEARCH_THREADS=%d: at most %d", cfg.AI.SearchThreads, maxThreads))
 	}
 	if cfg.Review.Threads > maxThreads {
 		errs = append(errs, fmt.Errorf("GAMBIT_REVIEW_THREADS=%d: at most %d", cfg.Review.Threads, maxThreads))
@@ -168,28 +168,28 @@ func shardSettings(cfg *bot.Config) error {
 	switch v := strings.TrimSpace(os.Getenv("GAMBIT_SHARDS")); v {
 	case "":
 	case "auto":
-		cfg.ShardCount = bot.ShardsAuto
+		cfg.Shards.Count = bot.ShardsAuto
 	default:
 		n, err := strconv.Atoi(v)
 		if err != nil || n < 1 {
 			errs = append(errs, fmt.Errorf("GAMBIT_SHARDS=%q: want a whole number ≥ 1, or auto", v))
 		}
-		cfg.ShardCount = n
+		cfg.Shards.Count = n
 	}
 	if v := strings.TrimSpace(os.Getenv("GAMBIT_SHARD_IDS")); v == "auto" {
-		cfg.AutoShardIDs = true
+		cfg.Shards.Auto = true
 	} else if v != "" {
 		ids, err := parseShardIDs(v)
 		if err != nil {
 			errs = append(errs, fmt.Errorf("GAMBIT_SHARD_IDS=%q: %w", v, err))
 		}
 		for _, id := range ids {
-			if cfg.ShardCount > 0 && id >= cfg.ShardCount || cfg.ShardCount == 0 && id > 0 {
-				errs = append(errs, fmt.Errorf("GAMBIT_SHARD_IDS=%q: shard %d is not below GAMBIT_SHARDS (%d)", v, id, max(cfg.ShardCount, 1)))
+			if cfg.Shards.Count > 0 && id >= cfg.Shards.Count || cfg.Shards.Count == 0 && id > 0 {
+				errs = append(errs, fmt.Errorf("GAMBIT_SHARD_IDS=%q: shard %d is not below GAMBIT_SHARDS (%d)", v, id, max(cfg.Shards.Count, 1)))
 				break
 			}
 		}
-		cfg.ShardIDs = ids
+		cfg.Shards.IDs = ids
 	}
 	return errors.Join(errs...)
 }
@@ -287,22 +287,22 @@ func serveBot(ctx context.Context, sio stdio, m mode) error {
 		return err
 	}
 	if q != nil {
-		cfg.AIQueue, cfg.Review.Queue = q, q
+		cfg.AI.Queue, cfg.Review.Queue = q, q
 	}
-	cfg.Deadlines = deadlines(store)
-	if cfg.AIQueue == nil && !here {
+	cfg.Games.Deadlines = deadlines(store)
+	if cfg.AI.Queue == nil && !here {
 		return fmt.Errorf("%s=workers needs PostgreSQL (%s): with the database file, the bot plays the AI turns itself", envAITurns, envDatabaseURL)
 	}
 	var b *bot.Bot
 	var workerStopped chan error // receives once the queue's worker stopped, if it started
 	workerCtx, stopWorker := context.WithCancel(ctx)
 	defer stopWorker()
-	if cfg.AIQueue != nil && here {
+	if cfg.AI.Queue != nil && here {
 		// Worked once the bot serves: a board's edit through an
 		// interaction needs the application ID, learnt by then. Ready
 		// runs in m.run's goroutine, this one. The worker stops with
 		// the bot, within the same shutdown timeout.
-		cfg.Ready = func() {
+		cfg.Lifecycle.Ready = func() {
 			w, err := startAIWorker(ctx, store, b, cfg, log)
 			if err != nil {
 				log.Error("AI turns: start working the queue; this process leaves them to the others", "err", err)

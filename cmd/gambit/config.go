@@ -57,14 +57,14 @@ func restLimits(ctx context.Context, cfg *bot.Config) (func(), error) {
 		if err != nil || n < 1 {
 			return nil, fmt.Errorf("%s=%q: want Discord's global limit of requests per second, a whole number ≥ 1 (Discord's default is %d)", envRESTRate, v, ratelimit.DefaultGlobal)
 		}
-		cfg.RESTGlobal = n
+		cfg.REST.Global = n
 	}
 	if v := strings.TrimSpace(os.Getenv(envRedisTimeout)); v != "" {
 		d, err := time.ParseDuration(v)
 		if err != nil || d <= 0 || d > maxRedisTimeout {
 			return nil, fmt.Errorf("%s=%q: want how long a request waits for Redis, such as 50ms: more than 0, at most %v (default %v)", envRedisTimeout, v, maxRedisTimeout, ratelimit.DefaultStoreTimeout)
 		}
-		cfg.RESTLimitsTimeout = d
+		cfg.REST.LimitsTimeout = d
 	}
 	url := strings.TrimSpace(os.Getenv(envRedisURL))
 	if url == "" {
@@ -94,7 +94,7 @@ func restLimits(ctx context.Context, cfg *bot.Config) (func(), error) {
 	}
 	// One bot's limits: another bot on the same server has its own.
 	sum := sha256.Sum256([]byte(cfg.Token))
-	cfg.RESTLimits = ratelimit.NewRedis(client, "gambit:ratelimit:"+hex.EncodeToString(sum[:6])+":")
+	cfg.REST.Limits = ratelimit.NewRedis(client, "gambit:ratelimit:"+hex.EncodeToString(sum[:6])+":")
 	return func() { _ = client.Close() }, nil
 }
 

@@ -20,8 +20,8 @@ func TestRESTLimitsSettings(t *testing.T) {
 	t.Setenv(envRESTRate, "75")
 	var cfg bot.Config
 	closeLimits, err := restLimits(t.Context(), &cfg)
-	if err != nil || cfg.RESTLimits != nil || cfg.RESTGlobal != 75 {
-		t.Fatalf("%s unset, %s=75: store %v, global %d, err %v; want none, 75", envRedisURL, envRESTRate, cfg.RESTLimits, cfg.RESTGlobal, err)
+	if err != nil || cfg.REST.Limits != nil || cfg.REST.Global != 75 {
+		t.Fatalf("%s unset, %s=75: store %v, global %d, err %v; want none, 75", envRedisURL, envRESTRate, cfg.REST.Limits, cfg.REST.Global, err)
 	}
 	closeLimits()
 
@@ -31,8 +31,8 @@ func TestRESTLimitsSettings(t *testing.T) {
 	}
 	t.Setenv(envRESTRate, "")
 	t.Setenv(envRedisTimeout, "20ms")
-	if _, err := restLimits(t.Context(), &cfg); err != nil || cfg.RESTLimitsTimeout != 20*time.Millisecond {
-		t.Errorf("%s=20ms: timeout %v, err %v; want 20ms", envRedisTimeout, cfg.RESTLimitsTimeout, err)
+	if _, err := restLimits(t.Context(), &cfg); err != nil || cfg.REST.LimitsTimeout != 20*time.Millisecond {
+		t.Errorf("%s=20ms: timeout %v, err %v; want 20ms", envRedisTimeout, cfg.REST.LimitsTimeout, err)
 	}
 	for _, bad := range []string{"50", "0s", "-1ms", "2s"} {
 		t.Setenv(envRedisTimeout, bad)

@@ -13,8 +13,8 @@ func TestShutdownTimeoutSetting(t *testing.T) {
 	t.Setenv("DISCORD_TOKEN", "secret-token-value")
 	t.Setenv("GAMBIT_SHUTDOWN_TIMEOUT", "5s")
 	cfg, _, err := botSettings(false)
-	if err != nil || cfg.ShutdownTimeout != 5*time.Second {
-		t.Errorf("GAMBIT_SHUTDOWN_TIMEOUT=5s: %v, %v; want 5s", cfg.ShutdownTimeout, err)
+	if err != nil || cfg.Lifecycle.ShutdownTimeout != 5*time.Second {
+		t.Errorf("GAMBIT_SHUTDOWN_TIMEOUT=5s: %v, %v; want 5s", cfg.Lifecycle.ShutdownTimeout, err)
 	}
 	t.Setenv("GAMBIT_SHUTDOWN_TIMEOUT", "forever")
 	if _, _, err := botSettings(false); err == nil || !strings.Contains(err.Error(), "GAMBIT_SHUTDOWN_TIMEOUT") {

@@ -40,8 +40,8 @@ func TestShardSettings(t *testing.T) {
 			}
 			continue
 		}
-		if err != nil || cfg.ShardCount != tc.count || !slices.Equal(cfg.ShardIDs, tc.want) || cfg.AutoShardIDs != (tc.ids == "auto") {
-			t.Errorf("GAMBIT_SHARDS=%q GAMBIT_SHARD_IDS=%q: count %d ids %v err %v; want %d %v", tc.shards, tc.ids, cfg.ShardCount, cfg.ShardIDs, err, tc.count, tc.want)
+		if err != nil || cfg.Shards.Count != tc.count || !slices.Equal(cfg.Shards.IDs, tc.want) || cfg.Shards.Auto != (tc.ids == "auto") {
+			t.Errorf("GAMBIT_SHARDS=%q GAMBIT_SHARD_IDS=%q: count %d ids %v err %v; want %d %v", tc.shards, tc.ids, cfg.Shards.Count, cfg.Shards.IDs, err, tc.count, tc.want)
 		}
 	}
 }

@@ -86,7 +86,7 @@ func runWorker(args []string, sio stdio) error {
 	}()
 	// The turn after one a worker plays goes to the queue too when an AI
 	// plays it (a game between two AIs), for whichever worker is free.
-	if cfg.AIQueue, err = aiQueue(store, log); err != nil {
+	if cfg.AI.Queue, err = aiQueue(store, log); err != nil {
 		return err
 	}
 	b, err := bot.New(cfg, store)
@@ -100,9 +100,9 @@ func runWorker(args []string, sio stdio) error {
 	if err != nil {
 		return err
 	}
-	log.Info("AI worker running", "version", version(), "db", storeName(store), "search_threads", cfg.SearchThreads)
+	log.Info("AI worker running", "version", version(), "db", storeName(store), "search_threads", cfg.AI.SearchThreads)
 	<-ctx.Done()
-	log.Info("shutting down: finishing the searches under way", "within", cfg.ShutdownTimeout)
+	log.Info("shutting down: finishing the searches under way", "within", cfg.Lifecycle.ShutdownTimeout)
 	return stopAIWorker(w, cfg)
 }
 
@@ -151,8 +151,8 @@ func aiJobs(cfg bot.Config) int {
 // searchThreads is the process's AI search threads: cfg's, or the
 // machine's cores.
 func searchThreads(cfg bot.Config) int {
-	if cfg.SearchThreads > 0 {
-		return cfg.SearchThreads
+	if cfg.AI.SearchThreads > 0 {
+		return cfg.AI.SearchThreads
 	}
 	return runtime.NumCPU()
 }
@@ -166,7 +166,7 @@ func startAIWorker(ctx context.Context, store storage.Admin, b *bot.Bot, cfg bot
 		return nil, errors.New("the AI turns' queue needs PostgreSQL")
 	}
 	w, err := aiqueue.NewWorker(pg.Pool(), b, aiqueue.Config{
-		Workers: searchThreads(cfg), Deadlines: b, Reviews: b, ReviewWorkers: bot.ReviewThreads(cfg), ID: cfg.Instance, Logger: log, RescueAfter: cfg.ClaimTTL, PollOnly: pg.PollOnly(),
+		Workers: searchThreads(cfg), Deadlines: b, Reviews: b, ReviewWorkers: bot.ReviewThreads(cfg), ID: cfg.Shards.Instance, Logger: log, RescueAfter: cfg.Shards.ClaimTTL, PollOnly: pg.PollOnly(),
 	})
 	if err != nil {
 		return nil, err
@@ -181,7 +181,7 @@ func startAIWorker(ctx context.Context, store storage.Admin, b *bot.Bot, cfg bot
 // shutdown timeout; past it they are cancelled, and their turns retried
 // by another worker.
 func stopAIWorker(w *aiqueue.Worker, cfg bot.Config) error {
-	timeout := cfg.ShutdownTimeout
+	timeout := cfg.Lifecycle.ShutdownTimeout
 	if timeout <= 0 {
 		timeout = bot.DefaultShutdownTimeout
 	}

@@ -1,6 +1,6 @@
 // Package aiqueue puts the bot's AI turns on River (riverqueue.com), a job
 // queue over the PostgreSQL database the games live in: bot and serve
-// processes enqueue turns (Queue, the bot's Config.AIQueue, which New
+// processes enqueue turns (Queue, the bot's Config.AI.Queue, which New
 // chooses as where the AI turns go instead of its own workers) and any
 // process working the queue (Worker: `gambit worker`, or a bot process that
 // works it too) plays them through the bot's PlayAI. River hands each job

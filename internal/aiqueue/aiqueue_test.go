@@ -80,8 +80,8 @@ func (r *rig) turn(d time.Duration) bot.AITurn {
 func (r *rig) bot(instance string) *bot.Bot {
 	r.t.Helper()
 	b, err := bot.New(bot.Config{
-		Token: r.ds.Token(), APIURL: r.ds.URL(), Instance: instance,
-		ProgressInterval: time.Millisecond, TickInterval: time.Millisecond, Logger: slog.New(slog.DiscardHandler),
+		Token: r.ds.Token(), REST: bot.RESTConfig{APIURL: r.ds.URL()}, Shards: bot.ShardConfig{Instance: instance},
+		Timers: bot.TimerConfig{ProgressInterval: time.Millisecond, TickInterval: time.Millisecond}, Logger: slog.New(slog.DiscardHandler),
 	}, r.store)
 	if err != nil {
 		r.t.Fatal(err)

@@ -40,7 +40,7 @@ func newDeadlineRig(t *testing.T) *deadlineRig {
 	r := &deadlineRig{rig: &rig{t: t, url: url, store: s}, clk: clk}
 	r.ds = discordtest.New()
 	t.Cleanup(r.ds.Close)
-	b, err := bot.New(bot.Config{Token: r.ds.Token(), APIURL: r.ds.URL(), Instance: "worker-a", Now: clk.Now, Logger: slog.New(slog.DiscardHandler)}, s)
+	b, err := bot.New(bot.Config{Token: r.ds.Token(), REST: bot.RESTConfig{APIURL: r.ds.URL()}, Shards: bot.ShardConfig{Instance: "worker-a"}, Now: clk.Now, Logger: slog.New(slog.DiscardHandler)}, s)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -72,8 +72,8 @@ func TestPrivacyDeleteLeavesTheMemberInNoTable(t *testing.T) {
 	// the queue with nobody working it.
 	ready := make(chan struct{})
 	b, err := bot.New(bot.Config{
-		Token: ds.Token(), APIURL: ds.URL(), Instance: "bot-a", AIQueue: q, SearchThreads: 1, InteractionTimeout: time.Hour,
-		Logger: slog.New(slog.DiscardHandler), Ready: func() { close(ready) },
+		Token: ds.Token(), REST: bot.RESTConfig{APIURL: ds.URL()}, Shards: bot.ShardConfig{Instance: "bot-a"}, AI: bot.AIConfig{Queue: q, SearchThreads: 1},
+		Lifecycle: bot.LifecycleConfig{InteractionTimeout: time.Hour, Ready: func() { close(ready) }}, Logger: slog.New(slog.DiscardHandler),
 	}, store)
 	if err != nil {
 		t.Fatal(err)

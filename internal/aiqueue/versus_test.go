@@ -37,8 +37,8 @@ func TestTwoAIsPlayTheirGameThroughTheQueue(t *testing.T) {
 	g := versusGame(t, r)
 
 	b, err := bot.New(bot.Config{
-		Token: r.ds.Token(), APIURL: r.ds.URL(), Instance: "worker-b", AIQueue: r.queue(),
-		ProgressInterval: time.Hour, TickInterval: time.Millisecond, Logger: slog.New(slog.DiscardHandler),
+		Token: r.ds.Token(), REST: bot.RESTConfig{APIURL: r.ds.URL()}, Shards: bot.ShardConfig{Instance: "worker-b"}, AI: bot.AIConfig{Queue: r.queue()},
+		Timers: bot.TimerConfig{ProgressInterval: time.Hour, TickInterval: time.Millisecond}, Logger: slog.New(slog.DiscardHandler),
 	}, r.store)
 	if err != nil {
 		t.Fatal(err)

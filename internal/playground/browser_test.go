@@ -98,7 +98,7 @@ func runPlayground(t *testing.T, db string, edit ...func(*playground.Config)) (s
 		Listener:  ln,
 		Store:     store,
 		StatePath: strings.TrimSuffix(db, ".db") + ".json",
-		Bot:       bot.Config{MoveTime: 300 * time.Millisecond, TickInterval: 50 * time.Millisecond},
+		Bot:       bot.Config{AI: bot.AIConfig{MoveTime: 300 * time.Millisecond}, Timers: bot.TimerConfig{TickInterval: 50 * time.Millisecond}},
 		Ready: func(url string) {
 			urls <- url
 		},

@@ -90,11 +90,11 @@ func Run(ctx context.Context, cfg Config) error {
 
 	url := "http://" + ln.Addr().String() + "/"
 	bc := cfg.Bot
-	bc.Token, bc.APIURL, bc.Logger = srv.Token(), srv.URL(), log.With("component", "bot")
+	bc.Token, bc.REST.APIURL, bc.Logger = srv.Token(), srv.URL(), log.With("component", "bot")
 	// The stand-in keeps no messages across restarts: every open game's
 	// board is posted again.
-	bc.RefreshWindow = 100 * 365 * 24 * time.Hour
-	bc.Ready = func() {
+	bc.Timers.RefreshWindow = 100 * 365 * 24 * time.Hour
+	bc.Lifecycle.Ready = func() {
 		if cfg.Ready != nil {
 			cfg.Ready(url)
 		}
