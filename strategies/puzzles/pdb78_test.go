@@ -146,10 +146,11 @@ func TestPDB78IsExactOnTheEightPuzzle(t *testing.T) {
 // because it searches the children of least f first, which in the last
 // iteration reach the goal sooner (in the others every child within the
 // bound is searched whatever the order). Under -race -short the split is
-// 4-4-4-3: the packed 5-5-5 tables take 9 s of CPU to build under -race
-// (their build's goroutines are checked on the smaller tables alike), the
-// 4-4-4-3 ones half a second, and IDA* searches ten times the nodes on
-// them.
+// 4-4-4-3: the packed 5-5-5 tables take 9 s of CPU to build under -race,
+// the 4-4-4-3 ones half a second, and IDA* searches ten times the nodes
+// on them for instance 55. (A 4-tile table is one chunk of work, which
+// one worker takes; TestPackedTableMatchesBFS's 5-tile pattern keeps
+// several workers writing one table at once under -race.)
 func TestPackedSearchIsPDBSearch(t *testing.T) {
 	split, plainTables := split555, plain555
 	if racetest.Short(t, "the 4-4-4-3 split's tables, not the 5-5-5 ones") {
