@@ -7,6 +7,7 @@ import (
 
 	"github.com/gambitbot/gambit/engine"
 	"github.com/gambitbot/gambit/engine/connect4"
+	"github.com/gambitbot/gambit/internal/racetest"
 	"github.com/gambitbot/gambit/strategies/c4solver"
 )
 
@@ -43,12 +44,17 @@ func TestConnectFourFromTheBook(t *testing.T) {
 // moves, as first and as second player, minimax answers each of its turns
 // up to the book's deepest exactly, with the book's score and move, after
 // its short heuristic search and no solve (c4solver's tests hold the
-// book's moves to the solver's).
+// book's moves to the solver's). Under -race -short 2 games, one a side,
+// not 8.
 func TestConnectFourPlaysTheBook(t *testing.T) {
 	book := c4solver.DefaultBook()
 	solver := c4solver.New(1 << 20)
 	rng := rand.New(rand.NewPCG(4, 18))
-	for game := range 8 {
+	gamesPlayed := 8
+	if racetest.Short(t, "2 games, not 8") {
+		gamesPlayed = 2
+	}
+	for game := range gamesPlayed {
 		p := connect4.New()
 		aiSide := engine.Side(game % 2)
 		for p.Ply() <= book.Deepest() && !p.Terminal() {

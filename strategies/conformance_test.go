@@ -10,6 +10,7 @@ import (
 	"github.com/gambitbot/gambit/engine"
 	"github.com/gambitbot/gambit/games"
 	"github.com/gambitbot/gambit/games/catalog"
+	"github.com/gambitbot/gambit/internal/racetest"
 )
 
 // TestEveryStrategyKeepsItsPromises runs every registered strategy on
@@ -23,7 +24,10 @@ import (
 // 200 of .ci/run's long step cover more of each game's positions.
 func TestEveryStrategyKeepsItsPromises(t *testing.T) {
 	positions, budget := 200, 10*time.Millisecond
-	if testing.Short() {
+	switch {
+	case racetest.Short(t, "4 positions a strategy and game, not 10"):
+		positions, budget = 4, 3*time.Millisecond
+	case testing.Short():
 		positions, budget = 10, 3*time.Millisecond
 	}
 	expired, cancel := context.WithCancel(context.Background())

@@ -8,6 +8,7 @@ import (
 
 	"github.com/gambitbot/gambit/engine"
 	"github.com/gambitbot/gambit/engine/gomoku"
+	"github.com/gambitbot/gambit/internal/racetest"
 	"github.com/gambitbot/gambit/strategies/gomsearch"
 )
 
@@ -81,10 +82,15 @@ func TestMinimaxGomokuResistsWhenLost(t *testing.T) {
 
 // TestMinimaxGomokuIsTheEngine: minimax on Gomoku answers as
 // strategies/gomsearch does with the same limits: the own engine is
-// hooked in, on every board size.
+// hooked in, on every board size. Under -race -short on 2 positions, a
+// full board's and a small one's.
 func TestMinimaxGomokuIsTheEngine(t *testing.T) {
 	rng := rand.New(rand.NewPCG(38, 2))
-	for i := range 6 {
+	positions := 6
+	if racetest.Short(t, "2 positions, not 6") {
+		positions = 2
+	}
+	for i := range positions {
 		p := randomPosition(t, rng, "gomoku", 0, 200+rng.IntN(20)).(*gomoku.Position)
 		if i%2 == 1 { // a small board too
 			q, _ := gomoku.New(9)

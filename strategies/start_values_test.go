@@ -7,6 +7,7 @@ import (
 
 	"github.com/gambitbot/gambit/engine"
 	"github.com/gambitbot/gambit/engine/adjacency"
+	"github.com/gambitbot/gambit/internal/racetest"
 )
 
 // alphaBeta is plain fail-hard negamax alpha-beta to the end of the game,
@@ -36,7 +37,10 @@ func alphaBeta(p engine.Position, alpha, beta int) int {
 // or lost, keep the test from passing on a search that always says 0.
 func TestShortGamesFromTheStart(t *testing.T) {
 	maxRounds := 4 // about 30 s here
-	if testing.Short() {
+	switch {
+	case racetest.Short(t, "games of 2 rounds, not up to 3"):
+		maxRounds = 2
+	case testing.Short():
 		maxRounds = 3
 	}
 	rng := rand.New(rand.NewPCG(31, 32))

@@ -11,6 +11,7 @@ import (
 	"github.com/gambitbot/gambit/engine"
 	"github.com/gambitbot/gambit/games"
 	"github.com/gambitbot/gambit/games/catalog"
+	"github.com/gambitbot/gambit/internal/racetest"
 	"github.com/gambitbot/gambit/storage"
 )
 
@@ -96,21 +97,24 @@ func playToTheEnd(t *testing.T, gm *games.Game, rng *rand.Rand) {
 	g.Settings.Rounds = options(gm, g).Rounds
 	var draw bool
 	defer somePictures(&draw)()
+	every := everyBoard(t)
 	for {
 		g.Position = pos.String()
 		g.Turn = int(pos.SideToMove())
-		draw = len(g.Moves)%everyPicture() == 0 || pos.Terminal()
-		m := Game(View{Game: g, Pos: pos})
-		checkDiscord(t, m)
-		if t.Failed() {
-			t.Fatalf("after %v", g.Moves)
-		}
-		if pos.Terminal() {
-			break
-		}
 		legal := pos.Moves(nil)
-		if got := routedMoves(t, g, pos, m); !slices.Equal(got, sorted(legal)) {
-			t.Fatalf("%s after %v: the components offer %v, the legal moves are %v", gm.Name, g.Moves, got, sorted(legal))
+		if len(g.Moves)%every == 0 || pos.Terminal() {
+			draw = len(g.Moves)%everyPicture() == 0 || pos.Terminal()
+			m := Game(View{Game: g, Pos: pos})
+			checkDiscord(t, m)
+			if t.Failed() {
+				t.Fatalf("after %v", g.Moves)
+			}
+			if pos.Terminal() {
+				break
+			}
+			if got := routedMoves(t, g, pos, m); !slices.Equal(got, sorted(legal)) {
+				t.Fatalf("%s after %v: the components offer %v, the legal moves are %v", gm.Name, g.Moves, got, sorted(legal))
+			}
 		}
 		mv := legal[rng.IntN(len(legal))]
 		c := gm.Play(pos, mv)
@@ -143,6 +147,18 @@ func playToTheEnd(t *testing.T, gm *games.Game, rng *rand.Rand) {
 			t.Fatalf("%s: the %s board has components: %v %v", gm.Name, status, buttons, selects)
 		}
 	}
+}
+
+// everyBoard is how often playToTheEnd renders and checks a board: at
+// every ply, or under -race -short at every seventh and at the end
+// (rendering and routing a board back, its column pickers included, cost
+// 8 s of CPU a run under -race, a Gomoku game's 100-odd boards half of
+// it; the game is the same either way).
+func everyBoard(t *testing.T) int {
+	if racetest.Short(t, "a board checked at every seventh ply and at the end") {
+		return 7
+	}
+	return 1
 }
 
 // soloMoves is how many random moves a solo puzzle is played before its

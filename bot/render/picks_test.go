@@ -9,6 +9,7 @@ import (
 	"github.com/gambitbot/gambit/engine"
 	"github.com/gambitbot/gambit/games"
 	"github.com/gambitbot/gambit/games/catalog"
+	"github.com/gambitbot/gambit/internal/racetest"
 	"github.com/gambitbot/gambit/storage"
 )
 
@@ -30,6 +31,10 @@ func TestMenusOfferTheMovesThatMatter(t *testing.T) {
 			t.Errorf("%s chooses no moves for its menu (%v): its menus reach a few rows of the board", name, err)
 		}
 	}
+	randomGames := 3
+	if racetest.Short(t, "one random game a game, not 3") {
+		randomGames = 1
+	}
 	for _, gm := range catalog.All() {
 		if gm.Input.Picks == nil {
 			continue
@@ -40,7 +45,7 @@ func TestMenusOfferTheMovesThatMatter(t *testing.T) {
 			continue
 		}
 		rng := rand.New(rand.NewPCG(3, uint64(len(gm.Name))))
-		for game := range 3 {
+		for game := range randomGames {
 			pos, err := gm.Start(games.Options{})
 			if err != nil {
 				t.Fatal(err)

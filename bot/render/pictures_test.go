@@ -3,10 +3,10 @@ package render
 import (
 	"bytes"
 	"image/png"
-	"os"
 	"testing"
 
 	"github.com/gambitbot/gambit/games"
+	"github.com/gambitbot/gambit/internal/racetest"
 )
 
 // TestMain makes the package's tests draw a board's picture once when
@@ -15,7 +15,7 @@ import (
 // encoding one costs a tenth of a second under -race.
 func TestMain(m *testing.M) {
 	MemoizePictures(16)
-	os.Exit(m.Run())
+	racetest.Exit(m.Run())
 }
 
 // pngChecks are decodePNG's latest files.

@@ -15,6 +15,7 @@ import (
 	"github.com/gambitbot/gambit/engine"
 	"github.com/gambitbot/gambit/games"
 	"github.com/gambitbot/gambit/games/catalog"
+	"github.com/gambitbot/gambit/internal/racetest"
 	"github.com/gambitbot/gambit/storage"
 	"github.com/gambitbot/gambit/strategies/review"
 )
@@ -69,9 +70,14 @@ func TestReplayShowsEveryMove(t *testing.T) {
 	}
 	// The 28-round game's 57 frames take minutes to draw and compare
 	// under -race on a busy machine: -short replays an 8-round one, and
-	// the drawn Connect Four game's first 16 moves.
+	// the drawn Connect Four game's first 16 moves; -race -short a
+	// 4-round one and the first 8 (2.7 s of CPU under -race with 8 and 16).
 	rounds := 28
-	if testing.Short() {
+	switch {
+	case racetest.Short(t, "a 4-round Adjacency game and Connect Four's first 8 moves"):
+		rounds = 4
+		c4moves = c4moves[:8]
+	case testing.Short():
 		rounds = 8
 		c4moves = c4moves[:16]
 	}

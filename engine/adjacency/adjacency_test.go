@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/gambitbot/gambit/engine"
+	"github.com/gambitbot/gambit/internal/racetest"
 )
 
 func mustNew(t testing.TB, rounds int, first engine.Side) *Position {
@@ -56,7 +57,10 @@ func checkAgainstRef(t *testing.T, p *Position, g *refGame, where string) {
 }
 
 func randomGames(t *testing.T) int {
-	if testing.Short() {
+	switch {
+	case racetest.Short(t, "200 random games, not 1,000"):
+		return 200
+	case testing.Short():
 		return 1000
 	}
 	return 10000
@@ -176,7 +180,10 @@ func TestPerftStart(t *testing.T) {
 		{458377920, 3244772640, 2714140320},
 	}
 	maxDepth := len(want) - 1
-	if testing.Short() {
+	switch {
+	case racetest.Short(t, "perft to depth 3, not 4"):
+		maxDepth = 3
+	case testing.Short():
 		maxDepth = 4
 	}
 	p := mustNew(t, 28, engine.X)
@@ -200,7 +207,10 @@ func TestPerftStart(t *testing.T) {
 func TestPerftMatchesReferenceMidgame(t *testing.T) {
 	rng := rand.New(rand.NewPCG(3, 4))
 	positions := 30
-	if testing.Short() {
+	switch {
+	case racetest.Short(t, "3 positions, not 8"):
+		positions = 3
+	case testing.Short():
 		positions = 8
 	}
 	buf := make([]engine.Move, 0, engine.MaxMoves)

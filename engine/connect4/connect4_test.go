@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/gambitbot/gambit/engine"
+	"github.com/gambitbot/gambit/internal/racetest"
 )
 
 // refGame is a deliberately naive Connect Four over a 2-D array, written
@@ -208,7 +209,10 @@ func TestRandomGamesMatchReference(t *testing.T) {
 func TestPerft(t *testing.T) {
 	want := []uint64{1, 7, 49, 343, 2401, 16807, 117649, 823536, 5686266}
 	maxDepth := len(want) - 1
-	if testing.Short() {
+	switch {
+	case racetest.Short(t, "perft to depth 6, not 7"):
+		maxDepth = 6
+	case testing.Short():
 		maxDepth = 7
 	}
 	for depth := 0; depth <= maxDepth; depth++ {

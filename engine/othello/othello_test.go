@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/gambitbot/gambit/engine"
+	"github.com/gambitbot/gambit/internal/racetest"
 )
 
 func mustParse(t testing.TB, text string) *Position {
@@ -101,7 +102,10 @@ func cells(b uint64) []engine.Move {
 // must pass, and end in wins, losses and draws.
 func TestRandomGamesMatchReference(t *testing.T) {
 	games := 3000
-	if testing.Short() {
+	switch {
+	case racetest.Short(t, "60 random games, not 300"):
+		games = 60
+	case testing.Short():
 		games = 300
 	}
 	rng := rand.New(rand.NewPCG(1, 2))

@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/gambitbot/gambit/engine"
+	"github.com/gambitbot/gambit/internal/racetest"
 )
 
 // refPuzzle is a deliberately naive sliding puzzle over a 2-D grid, moving
@@ -155,7 +156,10 @@ func scramble(rng *rand.Rand, size, length int) *Position {
 
 func TestRandomPlayMatchesReference(t *testing.T) {
 	games := 2000
-	if testing.Short() {
+	switch {
+	case racetest.Short(t, "50 random games, not 200"):
+		games = 50
+	case testing.Short():
 		games = 200
 	}
 	rng := rand.New(rand.NewPCG(3, 4))

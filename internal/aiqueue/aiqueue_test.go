@@ -5,7 +5,6 @@ import (
 	"context"
 	"errors"
 	"log/slog"
-	"os"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -15,6 +14,7 @@ import (
 
 	"github.com/gambitbot/gambit/bot"
 	"github.com/gambitbot/gambit/internal/discordtest"
+	"github.com/gambitbot/gambit/internal/racetest"
 	"github.com/gambitbot/gambit/storage"
 	"github.com/gambitbot/gambit/storage/postgres"
 	"github.com/gambitbot/gambit/storage/postgres/pgtest"
@@ -29,7 +29,7 @@ const waitLimit = 2 * time.Minute
 // they compute.
 func TestMain(m *testing.M) {
 	discordtest.WaitingTests(6)
-	os.Exit(m.Run())
+	racetest.Exit(m.Run())
 }
 
 // rig is a shared database, a stand-in Discord and a game awaiting the

@@ -2,7 +2,6 @@ package postgres
 
 import (
 	"context"
-	"os"
 	"slices"
 	"testing"
 	"time"
@@ -10,6 +9,7 @@ import (
 	"github.com/jackc/pgx/v5"
 
 	"github.com/gambitbot/gambit/internal/discordtest"
+	"github.com/gambitbot/gambit/internal/racetest"
 	"github.com/gambitbot/gambit/storage"
 	"github.com/gambitbot/gambit/storage/postgres/pgtest"
 	"github.com/gambitbot/gambit/storage/storetest"
@@ -20,7 +20,7 @@ import (
 // compute.
 func TestMain(m *testing.M) {
 	discordtest.WaitingTests(8)
-	os.Exit(m.Run())
+	racetest.Exit(m.Run())
 }
 
 // openTest opens a store on a fresh schema of the test server (see

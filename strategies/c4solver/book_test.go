@@ -10,6 +10,7 @@ import (
 
 	"github.com/gambitbot/gambit/engine"
 	"github.com/gambitbot/gambit/engine/connect4"
+	"github.com/gambitbot/gambit/internal/racetest"
 )
 
 var bookSamples = flag.Int("book-samples", 24, "TestBookAgainstSolver: book positions to solve (each takes seconds; skipped with -short)")
@@ -249,7 +250,10 @@ func TestBookCoversPlay(t *testing.T) {
 func TestBookMovesAgainstSolver(t *testing.T) {
 	b := DefaultBook()
 	n := *bookSamples
-	if testing.Short() {
+	switch {
+	case racetest.Short(t, "1 turn, not 2"):
+		n = 1
+	case testing.Short():
 		n = 2
 	}
 	var deep []playTurn

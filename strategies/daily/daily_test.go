@@ -11,6 +11,7 @@ import (
 	"github.com/gambitbot/gambit/engine/connect4"
 	"github.com/gambitbot/gambit/engine/nqueens"
 	"github.com/gambitbot/gambit/engine/slidingtile"
+	"github.com/gambitbot/gambit/internal/racetest"
 	"github.com/gambitbot/gambit/strategies/adjsearch"
 	"github.com/gambitbot/gambit/strategies/c4solver"
 	"github.com/gambitbot/gambit/strategies/puzzles"
@@ -23,7 +24,10 @@ var testKey = []byte("0123456789abcdef0123456789abcdef")
 // days.
 func seeds(t *testing.T) []uint64 {
 	n := 6
-	if testing.Short() {
+	switch {
+	case racetest.Short(t, "2 days' seeds, not 3"):
+		n = 2
+	case testing.Short():
 		n = 3
 	}
 	var out []uint64
@@ -92,9 +96,14 @@ func TestSeedNeedsTheKey(t *testing.T) {
 
 // TestSameSeedSamePuzzle makes each kind's puzzle twice from each seed:
 // the same every time, as every member of a server must see one puzzle.
+// Under -race -short from one seed each.
 func TestSameSeedSamePuzzle(t *testing.T) {
+	n := 2
+	if racetest.Short(t, "one seed a kind, not 2") {
+		n = 1
+	}
 	for _, k := range Kinds() {
-		for _, s := range seeds(t)[:2] {
+		for _, s := range seeds(t)[:n] {
 			a, err := Make(context.Background(), k, s)
 			if err != nil {
 				t.Fatalf("%s %d: %v", k, s, err)

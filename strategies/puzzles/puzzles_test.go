@@ -32,7 +32,9 @@ var distances8 = func() map[string]int {
 		return strings.Join(parts, ",")
 	}
 	goal := board{1, 2, 3, 4, 5, 6, 7, 8, 0}
-	dist := map[string]int{text(goal): 0}
+	// Keyed by the array while searching, by its text only at the end:
+	// this runs at every start of the test binary, and texts cost most.
+	dist := map[board]int{goal: 0}
 	queue := []board{goal}
 	for len(queue) > 0 {
 		b := queue[0]
@@ -51,13 +53,17 @@ var distances8 = func() map[string]int {
 			}
 			nb := b
 			nb[blank], nb[rr*3+cc] = nb[rr*3+cc], 0
-			if _, ok := dist[text(nb)]; !ok {
-				dist[text(nb)] = dist[text(b)] + 1
+			if _, ok := dist[nb]; !ok {
+				dist[nb] = dist[b] + 1
 				queue = append(queue, nb)
 			}
 		}
 	}
-	return dist
+	byText := make(map[string]int, len(dist))
+	for b, d := range dist {
+		byText[text(b)] = d
+	}
+	return byText
 }()
 
 func mustParse(t testing.TB, text string) *slidingtile.Position {

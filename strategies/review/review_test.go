@@ -12,6 +12,7 @@ import (
 	"github.com/gambitbot/gambit/engine/connect4"
 	"github.com/gambitbot/gambit/games"
 	"github.com/gambitbot/gambit/games/catalog"
+	"github.com/gambitbot/gambit/internal/racetest"
 	"github.com/gambitbot/gambit/strategies"
 	"github.com/gambitbot/gambit/strategies/c4solver"
 )
@@ -287,7 +288,12 @@ func TestTurningPoint(t *testing.T) {
 // TestNodeCapIsReproducible reviews the same Adjacency and Othello games
 // twice under a node cap and no time: the reviews are the same, values
 // and labels, and every move has a best move in the game's notation.
+// Under -race -short the games are 4 moves long, not 10.
 func TestNodeCapIsReproducible(t *testing.T) {
+	plies := 10
+	if racetest.Short(t, "4 moves a game, not 10") {
+		plies = 4
+	}
 	for _, c := range []struct{ game, start string }{
 		{"adjacency", "start"},
 		{"othello", "start"},
@@ -298,7 +304,7 @@ func TestNodeCapIsReproducible(t *testing.T) {
 			t.Fatal(err)
 		}
 		var moves []string
-		for range 10 {
+		for range plies {
 			ms := pos.Moves(nil)
 			m := ms[len(moves)*7%len(ms)]
 			moves = append(moves, pos.FormatMove(m))

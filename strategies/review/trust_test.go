@@ -9,6 +9,7 @@ import (
 
 	"github.com/gambitbot/gambit/games"
 	"github.com/gambitbot/gambit/games/catalog"
+	"github.com/gambitbot/gambit/internal/racetest"
 	"github.com/gambitbot/gambit/strategies"
 )
 
@@ -34,17 +35,25 @@ var theReview = sync.OnceValue(func() *Review {
 // holds out two more moves; its 5 lets x win at once: a blunder, not the
 // best. In Connect Four 4 4 3 5 5 4 3 4 3 4, x's 3 at move 9 leaves o's
 // vertical three in column 4 open, which o completes at once, where
-// blocking it holds out for many moves.
+// blocking it holds out for many moves. Under -race -short only
+// Tic-Tac-Toe's game is reviewed: Connect Four's Standard review costs 9 s
+// of CPU under -race, and the search runs on one goroutine.
 func TestALostGameRatesMovesByHowLongTheyHoldOut(t *testing.T) {
-	for _, c := range []struct {
+	cases := []struct {
 		game, moves string
 		move        int // 1-based
 	}{
 		{"tictactoe", "1 4 2 5 3", 4},
 		{"connect4", "4 4 3 5 5 4 3 4 3 4", 9},
-	} {
-		r := theReview()
-		if c.game != "connect4" {
+	}
+	if racetest.Short(t, "Tic-Tac-Toe's game, not Connect Four's") {
+		cases = cases[:1]
+	}
+	for _, c := range cases {
+		var r *Review
+		if c.game == "connect4" {
+			r = theReview()
+		} else {
 			r = analyze(t, c.game, "start", strings.Fields(c.moves), Standard(c.game))
 		}
 		m := r.Moves[c.move-1]
@@ -58,8 +67,12 @@ func TestALostGameRatesMovesByHowLongTheyHoldOut(t *testing.T) {
 // TestConnectFourIsExactWithinTheStandardBudget: Connect Four is solved,
 // and its solver (with its opening book) reaches every position of a
 // short game within the Standard budget: every move is judged exactly,
-// before and after.
+// before and after. The Standard review costs 9 s of CPU under -race, on
+// one goroutine: -race -short leaves it out.
 func TestConnectFourIsExactWithinTheStandardBudget(t *testing.T) {
+	if racetest.Short(t, "no Standard review") {
+		t.SkipNow()
+	}
 	for i, m := range theReview().Moves {
 		if !m.Before.Exact || !m.After.Exact {
 			t.Errorf("move %d (%s): %+v → %+v; want both exact", i+1, m.Move, m.Before, m.After)
@@ -75,14 +88,19 @@ func TestConnectFourIsExactWithinTheStandardBudget(t *testing.T) {
 // 1/64 of Standard's (its three reviews cost 20 s of CPU under -race, a
 // fifth of that so): four of its ten moves are then judged by searches
 // stopped at their cap, where what an earlier search left behind would
-// show most (within Standard's every search ends exact); without
-// -short (.ci/run's long step) it is Standard's.
+// show most (within Standard's every search ends exact); under -race
+// -short 1/1024 (1.3 s of CPU, 7.5 s at 1/64), where more of them stop
+// at their cap; without -short (.ci/run's long step) it is Standard's.
 func TestAReviewDoesNotDependOnEarlierSearches(t *testing.T) {
 	budget := Standard("connect4")
 	var first *Review
 	if testing.Short() {
-		budget.Nodes /= 64
-		budget.Game /= 64
+		div := uint64(64)
+		if racetest.Short(t, "1/1024 of Standard's budget, not 1/64") {
+			div = 1024
+		}
+		budget.Nodes /= div
+		budget.Game /= div
 		first = analyze(t, "connect4", "start", theGame, budget)
 		if first.Judged() == len(first.Moves) {
 			t.Fatalf("every move judged exactly within %+v: no search stopped at its cap", budget)

@@ -10,6 +10,7 @@ import (
 
 	"github.com/gambitbot/gambit/engine"
 	"github.com/gambitbot/gambit/engine/adjacency"
+	"github.com/gambitbot/gambit/internal/racetest"
 	"github.com/gambitbot/gambit/strategies/adjsearch"
 )
 
@@ -22,8 +23,12 @@ func tiny(book string) config {
 // holding the start, every first pair's position and positions four plies
 // in, each with a legal move; a second run searches nothing and leaves the
 // file as it was; a run stopped by -limit and run again writes the same
-// book as one run; a deeper run redoes the entries.
+// book as one run; a deeper run redoes the entries. Its searches run on
+// one goroutine, at 7 s of CPU under -race: -race -short leaves it out.
 func TestGeneratorEndToEnd(t *testing.T) {
+	if racetest.Short(t, "no run of the generator") {
+		t.SkipNow()
+	}
 	dir := t.TempDir()
 	whole := filepath.Join(dir, "whole.txt")
 	var log bytes.Buffer
