@@ -2,11 +2,11 @@ package bot
 
 import (
 	"flag"
-	"os"
 	"testing"
 
 	"github.com/gambitbot/gambit/bot/render"
 	"github.com/gambitbot/gambit/internal/discordtest"
+	"github.com/gambitbot/gambit/internal/racetest"
 )
 
 // TestMain makes the package's tests' reviews at the AI searches' nice
@@ -25,5 +25,5 @@ func TestMain(m *testing.M) {
 	if flag.Lookup("test.bench").Value.String() == "" {
 		reviewNice = searchNice
 	}
-	os.Exit(m.Run())
+	racetest.Exit(m.Run())
 }

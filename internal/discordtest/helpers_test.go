@@ -4,13 +4,13 @@ import (
 	"context"
 	"errors"
 	"net/http"
-	"os"
 	"testing"
 	"time"
 
 	"github.com/bwmarrin/discordgo"
 
 	"github.com/gambitbot/gambit/internal/discordtest"
+	"github.com/gambitbot/gambit/internal/racetest"
 )
 
 // waitTimeout bounds every wait of the tests: until shortly before the
@@ -30,7 +30,7 @@ func waitTimeout(t testing.TB) time.Duration {
 // most wait on discordgo, whose Close alone sleeps a second.
 func TestMain(m *testing.M) {
 	discordtest.WaitingTests(8)
-	os.Exit(m.Run())
+	racetest.Exit(m.Run())
 }
 
 // newServer starts a stand-in that is closed, and checked for violations,

@@ -7,7 +7,6 @@ import (
 	"encoding/json"
 	"io"
 	"net/http"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -15,6 +14,7 @@ import (
 
 	"github.com/gambitbot/gambit/internal/discordtest"
 	"github.com/gambitbot/gambit/internal/playground"
+	"github.com/gambitbot/gambit/internal/racetest"
 )
 
 // api calls the playground's JSON API as the page does and decodes the
@@ -364,5 +364,5 @@ func TestMain(m *testing.M) {
 	discordtest.WaitingTests(6)
 	code := m.Run()
 	stopBrowser()
-	os.Exit(code)
+	racetest.Exit(code)
 }
