@@ -295,11 +295,12 @@ func TestClickHistoriesAreLinearizable(t *testing.T) {
 		wg      sync.WaitGroup
 		clicks  atomic.Int64
 	)
+	ctx := h.ctx()
 	for ti, tb := range tables {
 		for ci, c := range tb.clickers {
 			rng := rand.New(rand.NewPCG(seed, uint64(100*ti+ci)))
 			wg.Go(func() {
-				recs, err := c.run(h.ctx(), h.srv, rng, tb.g, ci, raceBudget{minClicks, maxClicks, clicksAfterEnd, deadline}, stamp, &clicks)
+				recs, err := c.run(ctx, h.srv, rng, tb.g, ci, raceBudget{minClicks, maxClicks, clicksAfterEnd, deadline}, stamp, &clicks)
 				mu.Lock()
 				defer mu.Unlock()
 				records = append(records, recs...)
