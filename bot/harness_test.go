@@ -261,7 +261,10 @@ func start(t testing.TB, opts ...option) *harness {
 	h.srv = discordtest.New(srvOpts...)
 	t.Cleanup(h.srv.Close)
 	if h.pgURL != "" {
-		pgOpts := postgres.Options{AIRatings: bot.AIRatings, Clock: storeOpts.Clock}
+		// Each store operation's bound (10 s in production) is the test
+		// binary's: beside CPU hogs, opening a schema (its migrations) or
+		// the final check of it took longer.
+		pgOpts := postgres.Options{AIRatings: bot.AIRatings, Clock: storeOpts.Clock, Timeout: waitTimeout()}
 		pg, err := postgres.Open(context.Background(), h.pgURL, &pgOpts)
 		if err != nil {
 			t.Fatal(err)

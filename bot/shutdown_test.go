@@ -42,6 +42,11 @@ func TestShutdownIsBoundedUnderRateLimits(t *testing.T) {
 	asked, fire := make(chan time.Duration, 1), make(chan time.Time)
 	h := start(t, withConfig(func(c *bot.Config) {
 		c.Lifecycle.ShutdownTimeout = bound
+		// No "thinking…" edit: the AI waits for one in flight before it
+		// plays, and on a loaded machine its search outlasts the tests'
+		// interval between two, so the edit that met the 429s would be
+		// that one, and the move would never be played.
+		c.Timers.ProgressInterval = time.Hour
 		c.Lifecycle.After = func(d time.Duration) <-chan time.Time {
 			asked <- d
 			return fire

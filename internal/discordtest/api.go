@@ -253,6 +253,7 @@ type interactionState struct {
 	originalID string          // the message @original refers to
 	ackVersion int             // @original's version when acknowledged
 	followups  map[string]bool // IDs of follow-up messages
+	answer     *Answer         // what became of the first callback, nil before it
 	wire       wireInteraction // the INTERACTION_CREATE payload, for Redeliver
 }
 
@@ -703,6 +704,34 @@ func (ix *Interaction) Response(ctx context.Context) (Response, error) {
 			return *r, true, nil
 		}
 		return Response{}, false, nil
+	})
+}
+
+// Answer is what became of the bot's first answer to an interaction: its
+// first callback, accepted or refused.
+type Answer struct {
+	// Accepted reports whether Discord took the answer. A refused one came
+	// after the deadline (10062 Unknown interaction) or broke a rule: the
+	// user saw "This interaction failed", and never what the bot meant to
+	// show.
+	Accepted bool
+	// At is when the answer arrived, by the system clock even on a
+	// [ManualClock], so that a test can place it among its own timings:
+	// the bot had decided what to answer by then.
+	At time.Time
+}
+
+// Answered waits until the bot's first answer to the interaction arrived
+// and tells whether Discord accepted it, and when it came. Unlike
+// [Interaction.Response], it returns for an answer Discord refused too: a
+// test that times what the bot did (a linearizability check, say) learns
+// when each interaction was decided, whether or not its user saw it.
+func (ix *Interaction) Answered(ctx context.Context) (Answer, error) {
+	return waitFor(ctx, ix.s, func() (Answer, bool, error) {
+		if a := ix.s.interactions[ix.ID].answer; a != nil {
+			return *a, true, nil
+		}
+		return Answer{}, false, nil
 	})
 }
 

@@ -149,7 +149,8 @@ func (s *Server) Commands(guildID string) []Command {
 }
 
 // interactionCallback answers POST /interactions/{id}/{token}/callback.
-func (s *Server) interactionCallback(c *call) (any, error) {
+func (s *Server) interactionCallback(c *call) (_ any, err error) {
+	arrived := time.Now()
 	var body struct {
 		Type discordgo.InteractionResponseType `json:"type"`
 		Data json.RawMessage                   `json:"data"`
@@ -162,6 +163,14 @@ func (s *Server) interactionCallback(c *call) (any, error) {
 	st := s.interactions[c.params["interaction_id"]]
 	if st == nil || st.Token != c.params["interaction_token"] {
 		return nil, errUnknownInteraction
+	}
+	if st.answer == nil {
+		// The first answer's fate, for Interaction.Answered; the
+		// deferred call runs before the unlock.
+		defer func() {
+			st.answer = &Answer{Accepted: err == nil, At: arrived}
+			s.broadcast()
+		}()
 	}
 	if st.response != nil {
 		return nil, errAlreadyAcked

@@ -97,3 +97,40 @@ func TestDiscordErrors(t *testing.T) {
 		restError(t, err, 400, discordtest.CodeInvalidFormBody)
 	})
 }
+
+// TestAnsweredTellsTheFirstAnswersFate checks Interaction.Answered: it
+// returns for an accepted answer and for one refused as late, each with
+// when it arrived by the system clock (the server's clock is a manual
+// one that the test moved by minutes), and keeps the first answer's fate
+// when a second one is refused.
+func TestAnsweredTellsTheFirstAnswersFate(t *testing.T) {
+	t.Parallel()
+	clock := discordtest.NewManualClock(time.Date(2025, 1, 1, 12, 0, 0, 0, time.UTC))
+	srv, b, alice, bob := twoPlayers(t, discordtest.WithClock(clock))
+	for _, late := range []bool{false, true} {
+		ix, in := challenge(t, srv, b, alice.ID, bob.ID)
+		if late {
+			clock.Advance(5 * time.Minute)
+		}
+		before := time.Now()
+		err := b.InteractionRespond(in, &discordgo.InteractionResponse{Type: discordgo.InteractionResponseDeferredChannelMessageWithSource})
+		after := time.Now()
+		if late {
+			restError(t, err, 404, discordtest.CodeUnknownInteraction)
+		} else if err != nil {
+			t.Fatalf("answer in time: %v", err)
+		}
+		// A second answer is refused either way; the first one's fate stays.
+		_ = b.InteractionRespond(in, &discordgo.InteractionResponse{Type: discordgo.InteractionResponseDeferredChannelMessageWithSource})
+		a, err := ix.Answered(ctx(t))
+		if err != nil {
+			t.Fatalf("late %v: %v", late, err)
+		}
+		if a.Accepted == late {
+			t.Errorf("late %v: Accepted = %v", late, a.Accepted)
+		}
+		if a.At.Before(before) || a.At.After(after) {
+			t.Errorf("late %v: answered at %v, want within the call's [%v, %v]", late, a.At, before, after)
+		}
+	}
+}
