@@ -139,6 +139,21 @@ func (w *lineWaiter) String() string {
 	return strings.Join(w.lines, "\n")
 }
 
+// quietRaceExit returns env with the race runtime told not to sleep at
+// exit (GORACE's atexit_sleep_ms, a second by default, which waits for
+// nothing in a process that has ended its work): the test binary run as
+// gambit is built with -race, and the tests wait for every process they
+// stop. A race found still prints and still exits with status 66.
+func quietRaceExit(env []string) []string {
+	for i, kv := range env {
+		if v, ok := strings.CutPrefix(kv, "GORACE="); ok {
+			env[i] = "GORACE=" + strings.TrimSpace(v+" atexit_sleep_ms=0")
+			return env
+		}
+	}
+	return append(env, "GORACE=atexit_sleep_ms=0")
+}
+
 // startGambit starts the test binary as gambit with args in dir (where no
 // .env is), with env added to the environment, and returns the process
 // and a reader of its standard error (or, if !stderr, its output). The
@@ -146,7 +161,7 @@ func (w *lineWaiter) String() string {
 func startGambit(t *testing.T, dir string, stderr bool, args []string, env ...string) (*exec.Cmd, *lineWaiter) {
 	t.Helper()
 	cmd := exec.Command(os.Args[0], args...)
-	cmd.Env = append(append(os.Environ(), runMainEnv+"=1"), env...)
+	cmd.Env = quietRaceExit(append(append(os.Environ(), runMainEnv+"=1"), env...))
 	cmd.Dir = dir
 	pipe, err := cmd.StdoutPipe()
 	if stderr {

@@ -359,7 +359,7 @@ func startServing(tb testing.TB, srv *discordtest.Server, exe, command, dir stri
 	if command == "serve" {
 		cmd.Env = append(cmd.Env, "DISCORD_PUBLIC_KEY="+hex.EncodeToString(srv.PublicKey()), "GAMBIT_SERVE_ADDR=127.0.0.1:0")
 	}
-	cmd.Env = append(cmd.Env, env...)
+	cmd.Env = quietRaceExit(append(cmd.Env, env...))
 	cmd.Dir = dir // no .env there
 	p := &crashProc{cmd: cmd, logs: newCrashLogs()}
 	cmd.Stderr = p.logs
