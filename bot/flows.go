@@ -31,14 +31,16 @@ type gameFlow struct{ *Bot }
 type aiFlow struct{ *Bot }
 
 // timerFlow ends what ran out of time (timers.go) and the games of a
-// guild the bot was removed from (guilds.go), and runs the tournaments'
-// clocks: tournaments is the tournament flow (bot/flows/tournament,
-// tournament.go), whose Tick the timers run and which the end of a
-// tournament's game advances.
+// guild the bot was removed from (guilds.go), and runs the clocks of the
+// two flows that have one: tournaments is the tournament flow
+// (bot/flows/tournament, tournament.go), whose Tick the timers run and
+// which the end of a tournament's game advances; daily is the daily
+// puzzle's (bot/flows/daily), which the timers post and whose key Run
+// and Serve load.
 type timerFlow struct {
 	*Bot
 	tournaments *tournament.Flow
-	daily       *daily.Flow // the daily puzzle (bot/flows/daily): the timers post it, Run and Serve load its key
+	daily       *daily.Flow
 }
 
 // infoFlow gives the privacy flow (bot/flows/privacy) what it needs of
