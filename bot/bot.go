@@ -160,18 +160,12 @@ type AIConfig struct {
 
 // setDefaults fills in the zero fields of c.
 func (c *AIConfig) setDefaults() {
-	if c.MoveTime <= 0 {
-		c.MoveTime = DefaultMoveTime
-	}
+	positive(&c.MoveTime, DefaultMoveTime)
 	if c.Default == "" {
 		c.Default = DefaultAI
 	}
-	if c.HashMiB <= 0 {
-		c.HashMiB = DefaultHashMiB
-	}
-	if c.SearchThreads <= 0 {
-		c.SearchThreads = runtime.NumCPU()
-	}
+	positive(&c.HashMiB, DefaultHashMiB)
+	positive(&c.SearchThreads, runtime.NumCPU())
 }
 
 // GameConfig is the settings of games and challenges (Config.Games): how
@@ -200,18 +194,10 @@ type GameConfig struct {
 
 // setDefaults fills in the zero fields of c.
 func (c *GameConfig) setDefaults() {
-	if c.ChallengeTTL <= 0 {
-		c.ChallengeTTL = DefaultChallengeTTL
-	}
-	if c.TurnTimeout <= 0 {
-		c.TurnTimeout = DefaultTurnTimeout
-	}
-	if c.MaxPerUser <= 0 {
-		c.MaxPerUser = DefaultMaxGamesPerUser
-	}
-	if c.MaxChallenges <= 0 {
-		c.MaxChallenges = DefaultMaxChallenges
-	}
+	positive(&c.ChallengeTTL, DefaultChallengeTTL)
+	positive(&c.TurnTimeout, DefaultTurnTimeout)
+	positive(&c.MaxPerUser, DefaultMaxGamesPerUser)
+	positive(&c.MaxChallenges, DefaultMaxChallenges)
 }
 
 // TimerConfig is how often the bot's timers run and how far back it
@@ -239,18 +225,10 @@ type TimerConfig struct {
 
 // setDefaults fills in the zero fields of c.
 func (c *TimerConfig) setDefaults() {
-	if c.TickInterval <= 0 {
-		c.TickInterval = DefaultTickInterval
-	}
-	if c.ProgressInterval <= 0 {
-		c.ProgressInterval = DefaultProgressInterval
-	}
-	if c.CountInterval <= 0 {
-		c.CountInterval = DefaultCountInterval
-	}
-	if c.RefreshWindow <= 0 {
-		c.RefreshWindow = DefaultRefreshWindow
-	}
+	positive(&c.TickInterval, DefaultTickInterval)
+	positive(&c.ProgressInterval, DefaultProgressInterval)
+	positive(&c.CountInterval, DefaultCountInterval)
+	positive(&c.RefreshWindow, DefaultRefreshWindow)
 }
 
 // ShardConfig is how this process shares the bot with the other
@@ -285,9 +263,7 @@ type ShardConfig struct {
 
 // setDefaults fills in the zero fields of c.
 func (c *ShardConfig) setDefaults() {
-	if c.ClaimTTL <= 0 {
-		c.ClaimTTL = DefaultClaimTTL
-	}
+	positive(&c.ClaimTTL, DefaultClaimTTL)
 	if c.Instance == "" {
 		c.Instance = instanceName()
 	}
@@ -320,14 +296,18 @@ type LifecycleConfig struct {
 
 // setDefaults fills in the zero fields of c.
 func (c *LifecycleConfig) setDefaults() {
-	if c.InteractionTimeout <= 0 {
-		c.InteractionTimeout = interactionTimeout
-	}
-	if c.ShutdownTimeout <= 0 {
-		c.ShutdownTimeout = DefaultShutdownTimeout
-	}
+	positive(&c.InteractionTimeout, interactionTimeout)
+	positive(&c.ShutdownTimeout, DefaultShutdownTimeout)
 	if c.After == nil {
 		c.After = time.After
+	}
+}
+
+// positive sets *v to d when *v is not positive: a setting's zero (or
+// negative) value takes its default.
+func positive[T int | time.Duration](v *T, d T) {
+	if *v <= 0 {
+		*v = d
 	}
 }
 

@@ -47,18 +47,10 @@ func (c *ReviewConfig) setDefaults(searchThreads int) {
 	if c.Nice == 0 {
 		c.Nice = reviewNice
 	}
-	if c.Threads <= 0 {
-		c.Threads = max(searchThreads-1, 1)
-	}
-	if c.Rate <= 0 {
-		c.Rate = DefaultReviewRate
-	}
-	if c.Window <= 0 {
-		c.Window = DefaultReviewWindow
-	}
-	if c.ProgressInterval <= 0 {
-		c.ProgressInterval = DefaultReviewProgressInterval
-	}
+	positive(&c.Threads, max(searchThreads-1, 1))
+	positive(&c.Rate, DefaultReviewRate)
+	positive(&c.Window, DefaultReviewWindow)
+	positive(&c.ProgressInterval, DefaultReviewProgressInterval)
 	if c.Analyst == nil {
 		c.Analyst = review.Minimax{}
 	}
