@@ -329,9 +329,11 @@ func (g *Game) Next(seat int) int { return (seat + 1) % len(g.Players) }
 const abortPlies = 4
 
 // Abortable reports whether g is an active duel that either player may
-// still call off without a result: fewer than abortPlies moves were made.
+// still call off without a result: fewer than abortPlies moves were made,
+// and it is no tournament's board, whose pairing stands once made (an
+// aborted board would score as lost for both sides).
 func (g *Game) Abortable() bool {
-	return g.Status == StatusActive && !g.Solo() && len(g.Moves) < abortPlies
+	return g.Status == StatusActive && !g.Solo() && len(g.Moves) < abortPlies && g.Settings.Tournament == ""
 }
 
 // BetweenPeople reports whether g is a duel whose two sides are people,

@@ -371,3 +371,28 @@ func TestOutcomeAndGiveUp(t *testing.T) {
 	s, r = puzzle.GiveUp(0)
 	check("puzzle given up", puzzle, s, r, StatusAbandoned, Result{Winner: Nobody, Outcome: GaveUp, MovesUsed: 3})
 }
+
+// TestAbortableOnlyEarlyAndOutsideTournaments: a duel may be called off
+// in its first four moves, unless it is a tournament's board.
+func TestAbortableOnlyEarlyAndOutsideTournaments(t *testing.T) {
+	duel := func(moves int, tournament TournamentID) *Game {
+		g := &Game{Status: StatusActive, Players: []Player{{ID: User("1")}, {ID: User("2")}}}
+		g.Moves = make([]string, moves)
+		g.Settings.Tournament = tournament
+		return g
+	}
+	for _, c := range []struct {
+		g    *Game
+		want bool
+	}{
+		{duel(0, ""), true},
+		{duel(3, ""), true},
+		{duel(4, ""), false},
+		{duel(0, "t1"), false},
+		{duel(3, "t1"), false},
+	} {
+		if got := c.g.Abortable(); got != c.want {
+			t.Errorf("a duel of %d moves in tournament %q: Abortable %v, want %v", len(c.g.Moves), c.g.Settings.Tournament, got, c.want)
+		}
+	}
+}
