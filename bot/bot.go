@@ -29,7 +29,6 @@ import (
 	"net"
 	"os"
 	"runtime"
-	"sync"
 	"sync/atomic"
 	"time"
 
@@ -374,8 +373,7 @@ type Bot struct {
 // lifecycle is how the bot receives interactions (the gateway's shards
 // or the HTTP endpoint) and the work under way, which a stop waits for.
 type lifecycle struct {
-	closing  atomic.Bool                     // a stop began: no new interaction is taken
-	inflight sync.WaitGroup                  // interactions and passes under way
+	work     workInFlight                    // interactions and passes under way, which a stop waits for
 	gateway  atomic.Pointer[ingress.Gateway] // the gateway's shards (Run)
 	endpoint atomic.Pointer[ingress.HTTP]    // the interactions endpoint (Serve)
 	shards   func() storage.Shards           // the shards whose due games this process ends; nil for every game
@@ -508,11 +506,12 @@ func (b *Bot) serve(ctx context.Context, started time.Time, kept <-chan struct{}
 	if err := b.turns.sweepAI(ctx, 0); err != nil {
 		b.log.Error("resume AI turns", "err", err)
 	}
-	b.life.inflight.Add(1)
-	go func() {
-		defer b.life.inflight.Done()
-		b.turns.refreshBoards(ctx, started, b.life.myShards())
-	}()
+	if b.life.work.begin() {
+		go func() {
+			defer b.life.work.end()
+			b.turns.refreshBoards(ctx, started, b.life.myShards())
+		}()
+	}
 	// The 15-puzzle's pattern databases take a second or two to build,
 	// once per process, and the 8-puzzle's exact table about as long
 	// under the race detector: now, so that no deal or hint waits for
@@ -540,7 +539,7 @@ func (b *Bot) serve(ctx context.Context, started time.Time, kept <-chan struct{}
 	}
 
 	<-ctx.Done()
-	b.life.closing.Store(true)
+	b.life.work.close()
 	b.reviews.Stop() // a review in the making stops now: it can be asked for again after the restart
 	b.log.Info("shutting down: finishing interactions and running searches", "within", b.cfg.Lifecycle.ShutdownTimeout)
 	b.ai.pool.Stop()
@@ -550,7 +549,7 @@ func (b *Bot) serve(ctx context.Context, started time.Time, kept <-chan struct{}
 		workers.Wait()
 		reviews()
 		<-kept // the shards handed over before the rest winds down
-		b.life.inflight.Wait()
+		b.life.work.wait()
 		<-timers
 	}()
 	select {
@@ -572,9 +571,11 @@ func (b *Bot) Connected() bool { return b.life.connected() }
 // process took over from another (ingress.Config.TookShard), and runs the
 // timers' safety net (tookOver).
 func (b *Bot) tookShard(ctx context.Context, shard, count int) {
-	b.life.inflight.Add(1)
+	if !b.life.work.begin() {
+		return // stopping: the next start redraws them
+	}
 	go func() {
-		defer b.life.inflight.Done()
+		defer b.life.work.end()
 		b.turns.refreshBoards(ctx, b.now(), storage.Shards{Count: count, IDs: []int{shard}})
 		b.timers.tookOver(ctx)
 	}()

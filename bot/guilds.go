@@ -33,12 +33,11 @@ func (e guildEvents) GuildLocale(guildID, locale string) { e.b.places.locales.m.
 // removal: its games wait.
 func (e guildEvents) GuildRemoved(guildID string) {
 	b := e.b
-	if b.life.closing.Load() {
+	if !b.life.work.begin() {
 		b.log.Warn("removed from guild while shutting down; its games stay open", "guild", guildID)
 		return
 	}
-	b.life.inflight.Add(1)
-	defer b.life.inflight.Done()
+	defer b.life.work.end()
 	b.timers.leaveGuild(guildID)
 }
 

@@ -43,13 +43,12 @@ func (b *Bot) onInteraction(i *discordgo.Interaction, answered func()) {
 		b.log.Info("duplicate delivery of an interaction ignored", "interaction", i.ID, "seen", "here")
 		return
 	}
-	if b.life.closing.Load() {
+	if !b.life.work.begin() {
 		_ = ix.Say("error.restarting")
 		return
 	}
+	defer b.life.work.end()
 	b.places.locales.learn(&ix.Envelope)
-	b.life.inflight.Add(1)
-	defer b.life.inflight.Done()
 	ctx, cancel := context.WithTimeout(context.Background(), b.cfg.Lifecycle.InteractionTimeout)
 	defer cancel()
 	if !b.firstDelivery(ctx, ix) {

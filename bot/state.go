@@ -114,3 +114,39 @@ func (c *corruptGames) listed(what string, err error) error {
 	}
 	return nil
 }
+
+// workInFlight counts the work a stop waits for: interactions, the passes
+// at start and after a shard is taken over, a guild's removal, the
+// tournaments' advances. Work begins and the stop closes it under one
+// lock, so no work is counted once the stop began to wait (a WaitGroup's
+// Add racing its Wait from zero is a misuse the race detector reports).
+type workInFlight struct {
+	mu     sync.Mutex
+	closed bool
+	wg     sync.WaitGroup
+}
+
+// begin counts one more piece of work, or reports false once the stop
+// began: the work is not to be done.
+func (w *workInFlight) begin() bool {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if w.closed {
+		return false
+	}
+	w.wg.Add(1)
+	return true
+}
+
+// end ends a piece of work begin counted.
+func (w *workInFlight) end() { w.wg.Done() }
+
+// close takes no more work.
+func (w *workInFlight) close() {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	w.closed = true
+}
+
+// wait waits for the work counted to end.
+func (w *workInFlight) wait() { w.wg.Wait() }

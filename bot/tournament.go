@@ -26,9 +26,11 @@ func newTournaments(b *Bot) *tournament.Flow {
 	return tournament.New(b.store, tournamentBoards{b.games}, tournament.Config{
 		Caps: storage.DefaultTournamentCaps, AIMoveTime: b.cfg.AI.MoveTime, SweepEvery: tournamentSweep,
 		Go: func(f func()) {
-			b.life.inflight.Add(1)
+			if !b.life.work.begin() {
+				return // stopping: the next start's sweep advances it
+			}
 			go func() {
-				defer b.life.inflight.Done()
+				defer b.life.work.end()
 				f()
 			}()
 		},
