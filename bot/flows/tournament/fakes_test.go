@@ -13,6 +13,7 @@ import (
 
 	"github.com/bwmarrin/discordgo"
 
+	"github.com/gambitbot/gambit/bot/customid"
 	"github.com/gambitbot/gambit/bot/flows/tournament"
 	"github.com/gambitbot/gambit/bot/i18n"
 	"github.com/gambitbot/gambit/bot/mux"
@@ -354,4 +355,28 @@ func (fx *fixture) only(t *testing.T) *storage.Tournament {
 		t.Fatalf("%d tournaments, want 1", len(list))
 	}
 	return list[0]
+}
+
+// announce has alice create a tournament with the create subcommand and
+// the members join it; it returns the tournament's ID.
+func (fx *fixture) announce(t *testing.T, create *discordgo.ApplicationCommandInteractionDataOption, members ...*discordgo.Member) string {
+	t.Helper()
+	if err := fx.command(alice, create); err != nil {
+		t.Fatal(err)
+	}
+	id := string(fx.only(t).ID)
+	for _, m := range members {
+		if err := fx.click(m, customid.TournamentJoin.Build(id)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return id
+}
+
+// start has alice, the creator, start tournament id.
+func (fx *fixture) start(t *testing.T, id string) {
+	t.Helper()
+	if err := fx.click(alice, customid.TournamentStart.Build(id)); err != nil {
+		t.Fatal(err)
+	}
 }

@@ -162,18 +162,8 @@ func TestJoinLeaveStartAndTheirRefusals(t *testing.T) {
 
 func TestASwissRunsFromStartToPodium(t *testing.T) {
 	fx := newFixture(storage.DefaultTournamentCaps)
-	if err := fx.command(alice, sub("create", str("format", "swiss"), str("game", "connect4"), num("rounds", 2), num("movetime", 60))); err != nil {
-		t.Fatal(err)
-	}
-	id := string(fx.only(t).ID)
-	for _, m := range []*discordgo.Member{alice, bob, carol, dave} {
-		if err := fx.click(m, customid.TournamentJoin.Build(id)); err != nil {
-			t.Fatal(err)
-		}
-	}
-	if err := fx.click(alice, customid.TournamentStart.Build(id)); err != nil {
-		t.Fatal(err)
-	}
+	id := fx.announce(t, sub("create", str("format", "swiss"), str("game", "connect4"), num("rounds", 2), num("movetime", 60)), alice, bob, carol, dave)
+	fx.start(t, id)
 	tr := fx.only(t)
 	if len(tr.Rounds) != 1 || len(tr.Rounds[0].Boards) != 2 {
 		t.Fatalf("round 1: %+v", tr.Rounds)
@@ -291,19 +281,9 @@ func TestTheStartTimeStartsOrCancels(t *testing.T) {
 
 func TestPauseResumeCancelAreTheCreatorsOrManagers(t *testing.T) {
 	fx := newFixture(storage.DefaultTournamentCaps)
-	if err := fx.command(alice, sub("create", str("format", "arena"), str("game", "tictactoe"), num("duration", 30))); err != nil {
-		t.Fatal(err)
-	}
-	id := string(fx.only(t).ID)
-	for _, m := range []*discordgo.Member{alice, bob, carol} {
-		if err := fx.click(m, customid.TournamentJoin.Build(id)); err != nil {
-			t.Fatal(err)
-		}
-	}
+	id := fx.announce(t, sub("create", str("format", "arena"), str("game", "tictactoe"), num("duration", 30)), alice, bob, carol)
 	refused(t, "pausing before the start", fx.command(alice, sub("pause")), "not running")
-	if err := fx.click(alice, customid.TournamentStart.Build(id)); err != nil {
-		t.Fatal(err)
-	}
+	fx.start(t, id)
 	if tr := fx.only(t); len(tr.Rounds) != 1 || len(tr.Rounds[0].Boards) != 1 {
 		t.Fatalf("the Arena's first pairings: %+v", tr.Rounds)
 	}
@@ -343,18 +323,8 @@ func TestPauseResumeCancelAreTheCreatorsOrManagers(t *testing.T) {
 
 func TestAnArenaPairsAsGamesEndUntilItsTimeIsUp(t *testing.T) {
 	fx := newFixture(storage.DefaultTournamentCaps)
-	if err := fx.command(alice, sub("create", str("format", "arena"), str("game", "tictactoe"), num("duration", 10))); err != nil {
-		t.Fatal(err)
-	}
-	id := string(fx.only(t).ID)
-	for _, m := range []*discordgo.Member{alice, bob, carol, dave} {
-		if err := fx.click(m, customid.TournamentJoin.Build(id)); err != nil {
-			t.Fatal(err)
-		}
-	}
-	if err := fx.click(alice, customid.TournamentStart.Build(id)); err != nil {
-		t.Fatal(err)
-	}
+	id := fx.announce(t, sub("create", str("format", "arena"), str("game", "tictactoe"), num("duration", 10)), alice, bob, carol, dave)
+	fx.start(t, id)
 	tr := fx.only(t)
 	if len(tr.Rounds) != 1 || len(tr.Rounds[0].Boards) != 2 {
 		t.Fatalf("the first wave: %+v", tr.Rounds)
@@ -400,18 +370,8 @@ func TestTwoProcessesPostEachRoundOnce(t *testing.T) {
 		Caps: storage.DefaultTournamentCaps, AIMoveTime: time.Second, SweepEvery: time.Minute, Go: func(f func()) { f() }, Now: fx.clock.Now,
 		Log: slog.New(slog.NewTextHandler(io.Discard, nil)),
 	})
-	if err := fx.command(alice, sub("create", str("format", "swiss"), str("game", "tictactoe"), num("rounds", 3))); err != nil {
-		t.Fatal(err)
-	}
-	id := string(fx.only(t).ID)
-	for _, m := range []*discordgo.Member{alice, bob, carol, dave} {
-		if err := fx.click(m, customid.TournamentJoin.Build(id)); err != nil {
-			t.Fatal(err)
-		}
-	}
-	if err := fx.click(alice, customid.TournamentStart.Build(id)); err != nil {
-		t.Fatal(err)
-	}
+	id := fx.announce(t, sub("create", str("format", "swiss"), str("game", "tictactoe"), num("rounds", 3)), alice, bob, carol, dave)
+	fx.start(t, id)
 	for round := 1; round < 3; round++ {
 		tr := fx.only(t)
 		var ended []*storage.Game
@@ -463,18 +423,8 @@ func (s *staleStore) Tournament(ctx context.Context, id storage.TournamentID) (*
 
 func TestAProcessThatPairedSecondPostsNothing(t *testing.T) {
 	fx := newFixture(storage.DefaultTournamentCaps)
-	if err := fx.command(alice, sub("create", str("format", "swiss"), str("game", "tictactoe"), num("rounds", 2))); err != nil {
-		t.Fatal(err)
-	}
-	id := string(fx.only(t).ID)
-	for _, m := range []*discordgo.Member{alice, bob, carol, dave} {
-		if err := fx.click(m, customid.TournamentJoin.Build(id)); err != nil {
-			t.Fatal(err)
-		}
-	}
-	if err := fx.click(alice, customid.TournamentStart.Build(id)); err != nil {
-		t.Fatal(err)
-	}
+	id := fx.announce(t, sub("create", str("format", "swiss"), str("game", "tictactoe"), num("rounds", 2)), alice, bob, carol, dave)
+	fx.start(t, id)
 	for _, b := range fx.only(t).Rounds[0].Boards {
 		fx.store.end(t, b.Game, 1, false)
 		if _, _, err := fx.store.RecordTournamentResult(context.Background(), b.Game); err != nil {
