@@ -137,6 +137,20 @@ func TestBrowserSwissToThePodium(t *testing.T) {
 	if !strings.Contains(text, "Final standings") {
 		t.Errorf("the podium has no final standings:\n%s", text)
 	}
+	// The table's lines, each led by a medal or a place, are drawn apart:
+	// no emoji runs into the line above.
+	if overlaps := value(t, ctx, chromedp.Evaluate[[]string](fmt.Sprintf(`(() => {
+		const rects = [...document.querySelectorAll(%q + ' .embed-field-value .emoji')]
+			.map(e => [e.textContent, e.getBoundingClientRect()]).sort((a, b) => a[1].top - b[1].top);
+		const out = [];
+		for (let i = 1; i < rects.length; i++) {
+			const [above, a] = rects[i-1], [below, b] = rects[i];
+			if (b.top > a.top + 1 && b.top < a.bottom - 1) out.push(below + ' runs into ' + above);
+		}
+		return out;
+	})()`, podium))); len(overlaps) > 0 {
+		t.Errorf("the final standings' lines run into each other: %v", overlaps)
+	}
 	run(t, ctx, chromedp.ScrollIntoView(css(podium)))
 	shot := value(t, ctx, chromedp.FullScreenshot(100))
 	t.Logf("screenshot: %s", saveArtifact(t, "playground-tournament.png", shot))
