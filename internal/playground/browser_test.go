@@ -642,6 +642,9 @@ func TestBrowserSpeakingIndonesian(t *testing.T) {
 	}
 }
 
+// The size of the docs' screenshots (updateDocs).
+const docsWidth, docsHeight = 1280, 1300
+
 // updateDocs writes a screenshot for the docs (docs/name) when
 // GAMBIT_UPDATE_DOCS=1, so that the picture the docs show is the product's
 // as its test saw it. The window is made tall enough for a whole game
@@ -653,7 +656,7 @@ func updateDocs(t *testing.T, ctx context.Context, name string) {
 	if os.Getenv("GAMBIT_UPDATE_DOCS") != "1" {
 		return
 	}
-	run(t, ctx, chromedp.EmulateViewport(1280, 1300))
+	run(t, ctx, chromedp.EmulateViewport(docsWidth, docsHeight))
 	shot := value(t, ctx, chromedp.FullScreenshot(100))
 	path := filepath.Join("..", "..", "docs", name)
 	if err := os.WriteFile(path, shot, 0o644); err != nil {
