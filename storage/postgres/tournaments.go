@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/jackc/pgx/v5"
+	"github.com/riverqueue/river"
 
 	"github.com/gambitbot/gambit/storage"
 )
@@ -110,10 +111,14 @@ func (s *Store) CreateTournament(ctx context.Context, t *storage.Tournament, cap
 			return err
 		}
 		var err error
-		if rec, err = storage.NewTournament(t, storage.TournamentID(storage.SequenceID(uint64(seq))), caps, open, s.now()); err != nil {
+		now := s.now()
+		if rec, err = storage.NewTournament(t, storage.TournamentID(storage.SequenceID(uint64(seq))), caps, open, now); err != nil {
 			return err
 		}
-		return putTournament(ctx, tx, nil, &rec)
+		if err := putTournament(ctx, tx, nil, &rec); err != nil {
+			return err
+		}
+		return scheduleTournamentChange(ctx, tx, s.jobs, nil, &rec, now)
 	})
 	if err != nil {
 		return fmt.Errorf("storage: create tournament: %w", err)
@@ -153,8 +158,9 @@ func (s *Store) Tournament(ctx context.Context, id storage.TournamentID) (*stora
 }
 
 // changeTournament loads tournament id under its row lock, gives it to
-// change, and stores the record change returns when it reports one; it
-// returns what is stored. A retried transaction calls change again.
+// change, and stores the record change returns when it reports one, with
+// the jobs the change makes due (scheduleTournamentChange); it returns
+// what is stored. A retried transaction calls change again.
 func (s *Store) changeTournament(ctx context.Context, id storage.TournamentID, what string,
 	change func(tx pgx.Tx, old *storage.Tournament) (storage.Tournament, bool, error)) (*storage.Tournament, bool, error) {
 	var (
@@ -176,7 +182,10 @@ func (s *Store) changeTournament(ctx context.Context, id storage.TournamentID, w
 			return nil
 		}
 		out, wrote = &rec, true
-		return putTournament(ctx, tx, old, &rec)
+		if err := putTournament(ctx, tx, old, &rec); err != nil {
+			return err
+		}
+		return scheduleTournamentChange(ctx, tx, s.jobs, old, &rec, rec.UpdatedAt)
 	})
 	if err != nil {
 		return nil, false, fmt.Errorf("storage: %s tournament %s: %w", what, id, err)
@@ -427,8 +436,10 @@ func (k *importSink) Tournament(t *storage.Tournament) error {
 }
 
 // eraseFromTournaments replaces member p in their tournaments, for
-// DeleteUser (storage.Erase), under the tournaments' row locks.
-func eraseFromTournaments(ctx context.Context, tx pgx.Tx, p storage.PlayerID, now time.Time) error {
+// DeleteUser (storage.Erase), under the tournaments' row locks, and
+// schedules through c an advance now of each running one: a board of
+// theirs still on is scored, and they are paired no more.
+func eraseFromTournaments(ctx context.Context, tx pgx.Tx, c *jobs, p storage.PlayerID, now time.Time) error {
 	list, err := queryTournaments(ctx, tx, nil, `SELECT t.id, t.record FROM tournament_players p JOIN tournaments t ON t.id = p.tournament_id
 		WHERE p.player = $1 ORDER BY t.id FOR UPDATE OF t`, p)
 	if err != nil {
@@ -439,9 +450,15 @@ func eraseFromTournaments(ctx context.Context, tx pgx.Tx, p storage.PlayerID, no
 		if err != nil {
 			return fmt.Errorf("tournament %s: %w", old.ID, err)
 		}
-		if ok {
-			if err := putTournament(ctx, tx, old, &rec); err != nil {
-				return err
+		if !ok {
+			continue
+		}
+		if err := putTournament(ctx, tx, old, &rec); err != nil {
+			return err
+		}
+		if rec.Status == storage.TournamentRunning {
+			if _, err := insertJobs(ctx, tx, c, []river.InsertManyParams{tournamentJob(rec.ID, now, now)}); err != nil {
+				return fmt.Errorf("schedule the advance of tournament %s: %w", rec.ID, err)
 			}
 		}
 	}
