@@ -1,11 +1,13 @@
 package bot_test
 
 import (
+	"context"
 	"fmt"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/gambitbot/gambit/bot"
 	"github.com/gambitbot/gambit/bot/customid"
 	"github.com/gambitbot/gambit/internal/discordtest"
 	"github.com/gambitbot/gambit/storage"
@@ -255,5 +257,91 @@ func inOrder(t *testing.T, what string, m discordtest.Message, lines []string) {
 			return
 		}
 		at += i + len(l)
+	}
+}
+
+// TestTournamentTwoProcessesPairEachRoundOnce runs a Swiss of three
+// rounds of four members with two bots over one PostgreSQL store, as two
+// replicas run. (Not on bbolt: the bbolt file is locked by the one
+// process that opens it, so two processes cannot share one.) Once the
+// second bot runs, each round's games end straight in the store, as a
+// process that crashed between a game's end and its board's result
+// leaves them, and the clock moves past the timers' sweep, so that both
+// bots advance the tournament at once: each round is recorded and its
+// pairings and boards posted once, by one of them, and the podium once.
+func TestTournamentTwoProcessesPairEachRoundOnce(t *testing.T) {
+	t.Parallel()
+	h := start(t, withClock(), withPostgres())
+	var members []string
+	for _, name := range []string{"alice", "bob", "carol", "dave"} {
+		members = append(members, h.srv.AddUser(name).ID)
+	}
+	id, _ := openTournament(t, h, []discordtest.Option{
+		opt("format", "swiss"), opt("game", "tictactoe"), opt("rounds", 3), opt("movetime", 600), opt("name", "Twin Cup"),
+	}, []string{"Twin Cup", "Swiss, 3 rounds"}, members, 0)
+	// The second bot starts after the last interaction: the stand-in's
+	// gateway gives an interaction to every session of its shard.
+	_, stopB := h.another(func(c *bot.Config) { c.Shards.Instance = "process-b" }, nil)
+	const rounds = 3
+	for r := 1; r <= rounds; r++ {
+		tr := h.waitTournament(id, fmt.Sprintf("round %d", r), func(tr *storage.Tournament) bool { return len(tr.Rounds) == r })
+		for _, g := range h.settle(tr.Rounds[r-1]) {
+			g.Status = storage.StatusFinished
+			if _, err := h.db().FinishGame(context.Background(), g, storage.Result{Winner: 0, Outcome: storage.Resigned}); err != nil {
+				t.Fatal(err)
+			}
+		}
+		h.clock.Advance(time.Minute)
+	}
+	h.waitPosted("The tournament is over")
+	tr := h.waitTournament(id, "the end", func(tr *storage.Tournament) bool { return tr.Status == storage.TournamentFinished })
+	// Both stopped, neither has an advance under way: what they posted
+	// is all they post.
+	stopB()
+	h.stop()
+	count := func(what string) int {
+		n := 0
+		for _, m := range h.srv.Messages(h.srv.ChannelID()) {
+			if strings.Contains(text(readable(m)), what) {
+				n++
+			}
+		}
+		return n
+	}
+	for r := 1; r <= rounds; r++ {
+		if n := count(fmt.Sprintf("Round %d", r)); n != 1 {
+			t.Errorf("round %d's pairings were posted %d times", r, n)
+		}
+	}
+	if n := count("The tournament is over"); n != 1 {
+		t.Errorf("the podium was posted %d times", n)
+	}
+	boards := map[storage.GameID]int{}
+	for _, m := range h.srv.Messages(h.srv.ChannelID()) {
+		for _, c := range components(m) {
+			if p, ok := customid.Resign.Match(c.CustomID); ok {
+				boards[storage.GameID(p["game"])]++
+			}
+		}
+	}
+	games := 0
+	for _, r := range tr.Rounds {
+		for _, b := range r.Boards {
+			if b.IsBye() {
+				continue
+			}
+			games++
+			if boards[b.Game] != 1 {
+				t.Errorf("round %d's game %s has %d boards posted", r.Number, b.Game, boards[b.Game])
+			}
+		}
+	}
+	if len(boards) != games {
+		t.Errorf("%d games' boards posted, for the %d games of the rounds", len(boards), games)
+	}
+	for what, want := range map[string]int{"tournament round paired": rounds, "tournament finished": 1} {
+		if n := strings.Count(h.logs.String(), what); n != want {
+			t.Errorf("the logs say %q %d times, want %d", what, n, want)
+		}
 	}
 }
