@@ -299,21 +299,12 @@ func TestTournamentTwoProcessesPairEachRoundOnce(t *testing.T) {
 	// is all they post.
 	stopB()
 	h.stop()
-	count := func(what string) int {
-		n := 0
-		for _, m := range h.srv.Messages(h.srv.ChannelID()) {
-			if strings.Contains(text(readable(m)), what) {
-				n++
-			}
-		}
-		return n
-	}
 	for r := 1; r <= rounds; r++ {
-		if n := count(fmt.Sprintf("Round %d", r)); n != 1 {
+		if n := h.posted(fmt.Sprintf("Round %d", r)); n != 1 {
 			t.Errorf("round %d's pairings were posted %d times", r, n)
 		}
 	}
-	if n := count("The tournament is over"); n != 1 {
+	if n := h.posted("The tournament is over"); n != 1 {
 		t.Errorf("the podium was posted %d times", n)
 	}
 	boards := map[storage.GameID]int{}
