@@ -35,55 +35,11 @@ func testRoundRobinWithdrawal(t *testing.T, store option) {
 	id, ann := openTournament(t, h, []discordtest.Option{
 		opt("format", "roundrobin"), opt("game", "tictactoe"), opt("movetime", 30), opt("name", "Test Round Robin"),
 	}, []string{"Test Round Robin", "Round robin", "30 seconds a move"}, members, 0)
-	tr := h.waitTournament(id, "round 1", func(tr *storage.Tournament) bool { return len(tr.Rounds) == 1 })
-	// Pairing number n is the entrant Entrants[n-1], seeded at the start.
-	user := func(n int) string { return userID(tr.Entrants[n-1].Player.ID) }
 	// The Berger table of four players, White first; the winner of each
-	// game played, and the games number 4 no longer plays.
+	// game played, and the one who withdraws.
 	table := [][][2]int{{{1, 4}, {2, 3}}, {{4, 3}, {1, 2}}, {{2, 4}, {3, 1}}}
 	winner := map[[2]int]int{{1, 4}: 4, {2, 3}: 2, {1, 2}: 1, {3, 1}: 3}
-	const leaver = 4
-
-	for r, pairs := range table {
-		tr = h.waitTournament(id, fmt.Sprintf("round %d", r+1), func(tr *storage.Tournament) bool { return len(tr.Rounds) == r+1 })
-		var want, unwanted []string
-		var played [][2]int
-		for _, p := range pairs {
-			line := fmt.Sprintf("<@%s> (moves first) vs <@%s>", user(p[0]), user(p[1]))
-			if _, ok := winner[p]; ok {
-				want, played = append(want, line), append(played, p)
-			} else {
-				unwanted = append(unwanted, line)
-			}
-		}
-		if r > 0 {
-			want = append(want, fmt.Sprintf("Standings after round %d", r), "Buchholz")
-		}
-		speaks(t, fmt.Sprintf("round %d's pairings", r+1), h.waitPosted(fmt.Sprintf("Round %d", r+1)), want, unwanted)
-		boards := tr.Rounds[r].Boards
-		if len(boards) != len(played) {
-			t.Fatalf("round %d's boards %+v, want the table's games %v without number %d's", r+1, boards, played, leaver)
-		}
-		h.settle(tr.Rounds[r])
-		for i, p := range played {
-			b := boards[i]
-			if b.White != tr.Entrants[p[0]-1].Player.ID || b.Black != tr.Entrants[p[1]-1].Player.ID {
-				t.Fatalf("round %d's board %d: %s vs %s, want numbers %d vs %d", r+1, i+1, b.White, b.Black, p[0], p[1])
-			}
-			loser := p[0] + p[1] - winner[p]
-			resignByUI(t, h, user(loser), b.Game)
-			if r == 0 && (p[0] == leaver || p[1] == leaver) {
-				// Out of games for now, number 4 withdraws while the
-				// round's other game is on.
-				leave, ok := find(ann, customid.TournamentLeave, nil)
-				if !ok {
-					t.Fatalf("no Withdraw on the announcement: %+v", ann.Components)
-				}
-				left := h.click(user(leaver), ann.ID, leave)
-				speaks(t, "the announcement after the withdrawal", left, []string{"~~<@" + user(leaver) + ">~~", "Under way"}, nil)
-			}
-		}
-	}
+	user := playRoundRobin(t, h, id, ann, table, winner, 4)
 
 	// 2 beats 3 and 1 and wins by forfeit against 4; 3 loses to 2 and
 	// beats 1 and, by forfeit, 4; 4 beats 1 and withdraws; 1 beats 2. 2
@@ -98,7 +54,7 @@ func testRoundRobinWithdrawal(t *testing.T, store option) {
 		"🥉 <@" + user(4) + "> — **1** · Buchholz 4½, SB 1 · 1–2–0 · withdrew",
 		"**#4** <@" + user(1) + "> — **1** · Buchholz 3½, SB 1½ · 1–2–0",
 	})
-	tr = h.waitTournament(id, "the end", func(tr *storage.Tournament) bool { return tr.Status == storage.TournamentFinished })
+	tr := h.waitTournament(id, "the end", func(tr *storage.Tournament) bool { return tr.Status == storage.TournamentFinished })
 	for n, rank := range map[int]int{1: 4, 2: 1, 3: 2, 4: 3} {
 		if got := tr.Entrants[n-1].Rank; got != rank {
 			t.Errorf("number %d placed %d, want %d", n, got, rank)
@@ -106,6 +62,100 @@ func testRoundRobinWithdrawal(t *testing.T, store option) {
 	}
 	_, stats := h.command(user(2), "stats")
 	speaks(t, "the winner's stats", stats, []string{"Tournaments", "Test Round Robin", "place 1 of 4"}, nil)
+}
+
+// TestTournamentDoubleRoundRobinToThePodium runs a double round robin of
+// three members through the stand-in, on each store: six rounds, each
+// with a game and a bye, by FIDE's Berger table twice, colours reversed
+// in the second cycle and the first cycle's last two rounds swapped (as
+// FIDE recommends); number 1 wins every game, 2 both against 3.
+func TestTournamentDoubleRoundRobinToThePodium(t *testing.T) {
+	t.Parallel()
+	onEachStore(t, testDoubleRoundRobin)
+}
+
+func testDoubleRoundRobin(t *testing.T, store option) {
+	h := start(t, withClock(), store)
+	var members []string
+	for _, name := range []string{"alice", "bob", "carol"} {
+		members = append(members, h.srv.AddUser(name).ID)
+	}
+	id, ann := openTournament(t, h, []discordtest.Option{
+		opt("format", "roundrobin"), opt("double", true), opt("game", "tictactoe"), opt("movetime", 30),
+	}, []string{"Tic-Tac-Toe Double round robin", "30 seconds a move"}, members, 0)
+	table := [][][2]int{
+		{{1, 0}, {2, 3}}, {{2, 0}, {3, 1}}, {{3, 0}, {1, 2}},
+		{{1, 0}, {3, 2}}, {{2, 0}, {1, 3}}, {{3, 0}, {2, 1}},
+	}
+	winner := map[[2]int]int{{2, 3}: 2, {3, 1}: 1, {1, 2}: 1, {3, 2}: 2, {1, 3}: 1, {2, 1}: 1}
+	user := playRoundRobin(t, h, id, ann, table, winner, 0)
+	inOrder(t, "the podium's final standings", h.waitPosted("The tournament is over"), []string{
+		"🥇 <@" + user(1) + "> — **4** · Buchholz", "· 4–0–0",
+		"🥈 <@" + user(2) + "> — **2** · Buchholz", "· 2–2–0",
+		"🥉 <@" + user(3) + "> — **0** · Buchholz", "· 0–4–0",
+	})
+}
+
+// playRoundRobin plays round robin id, just started, through the
+// stand-in as table says — each round's pairs by pairing number, White
+// first, {n, 0} n's bye — checking each round's pairings message (with
+// the standings after the round before) and its boards: the loser of
+// each game resigns to its winner (winner), and leaver (0: none), once
+// their game of round 1 has ended, withdraws by the Withdraw of ann, the
+// announcement, while the round's other games are on: after it the
+// table's pairs of theirs get no board. It returns the member of each
+// pairing number.
+func playRoundRobin(t *testing.T, h *harness, id storage.TournamentID, ann discordtest.Message, table [][][2]int, winner map[[2]int]int, leaver int) func(n int) string {
+	t.Helper()
+	tr := h.waitTournament(id, "round 1", func(tr *storage.Tournament) bool { return len(tr.Rounds) == 1 })
+	// Pairing number n is the entrant Entrants[n-1], seeded at the start.
+	entrants := tr.Entrants
+	user := func(n int) string { return userID(entrants[n-1].Player.ID) }
+	left := func(p [2]int) bool { return leaver != 0 && (p[0] == leaver || p[1] == leaver) }
+	for r, pairs := range table {
+		tr = h.waitTournament(id, fmt.Sprintf("round %d", r+1), func(tr *storage.Tournament) bool { return len(tr.Rounds) == r+1 })
+		var want, unwanted []string
+		var boards [][2]int
+		for _, p := range pairs {
+			line := fmt.Sprintf("<@%s> has the bye.", user(p[0]))
+			if p[1] != 0 {
+				line = fmt.Sprintf("<@%s> (moves first) vs <@%s>", user(p[0]), user(p[1]))
+			}
+			if r > 0 && left(p) {
+				unwanted = append(unwanted, line)
+				continue
+			}
+			want, boards = append(want, line), append(boards, p)
+		}
+		if r > 0 {
+			want = append(want, fmt.Sprintf("Standings after round %d", r), "Buchholz")
+		}
+		speaks(t, fmt.Sprintf("round %d's pairings", r+1), h.waitPosted(fmt.Sprintf("Round %d", r+1)), want, unwanted)
+		got := tr.Rounds[r].Boards
+		if len(got) != len(boards) {
+			t.Fatalf("round %d's boards %+v, want the table's %v without number %d's", r+1, got, boards, leaver)
+		}
+		h.settle(tr.Rounds[r])
+		for i, p := range boards {
+			b := got[i]
+			if b.White != entrants[p[0]-1].Player.ID || p[1] == 0 && !b.IsBye() || p[1] != 0 && b.Black != entrants[p[1]-1].Player.ID {
+				t.Fatalf("round %d's board %d: %s vs %s, want numbers %d vs %d", r+1, i+1, b.White, b.Black, p[0], p[1])
+			}
+			if p[1] == 0 {
+				continue
+			}
+			resignByUI(t, h, user(p[0]+p[1]-winner[p]), b.Game)
+			if r == 0 && left(p) {
+				leave, ok := find(ann, customid.TournamentLeave, nil)
+				if !ok {
+					t.Fatalf("no Withdraw on the announcement: %+v", ann.Components)
+				}
+				left := h.click(user(leaver), ann.ID, leave)
+				speaks(t, "the announcement after the withdrawal", left, []string{"~~<@" + user(leaver) + ">~~", "Under way"}, nil)
+			}
+		}
+	}
+	return user
 }
 
 // TestTournamentArenaToThePodium runs an Arena of five members of
