@@ -99,7 +99,8 @@ func testDoubleRoundRobin(t *testing.T, store option) {
 // playRoundRobin plays round robin id, just started, through the
 // stand-in as table says — each round's pairs by pairing number, White
 // first, {n, 0} n's bye — checking each round's pairings message (with
-// the standings after the round before) and its boards: the loser of
+// the standings after the round before) and its boards (each posted,
+// naming its two players, with Resign): the loser of
 // each game resigns to its winner (winner), and leaver (0: none), once
 // their game of round 1 has ended, withdraws by the Withdraw of ann, the
 // announcement, while the round's other games are on: after it the
@@ -144,6 +145,7 @@ func playRoundRobin(t *testing.T, h *harness, id storage.TournamentID, ann disco
 			if p[1] == 0 {
 				continue
 			}
+			speaks(t, fmt.Sprintf("round %d's board %d", r+1, i+1), h.board(b.Game), []string{"<@" + user(p[0]) + ">", "<@" + user(p[1]) + ">", "Resign"}, nil)
 			resignByUI(t, h, user(p[0]+p[1]-winner[p]), b.Game)
 			if r == 0 && left(p) {
 				leave, ok := find(ann, customid.TournamentLeave, nil)
