@@ -488,10 +488,10 @@ func (h *harness) reply(customID string) func(*discordtest.Interaction, error) d
 	}
 }
 
-// game loads a game from the store.
+// game loads a game from the store the bots run on.
 func (h *harness) game(id storage.GameID) *storage.Game {
 	h.t.Helper()
-	g, err := h.store.Game(context.Background(), id)
+	g, err := h.db().Game(context.Background(), id)
 	if err != nil {
 		h.t.Fatal(err)
 	}
@@ -501,7 +501,7 @@ func (h *harness) game(id storage.GameID) *storage.Game {
 // latestGame returns the newest open game of a user.
 func (h *harness) latestGame(user string) *storage.Game {
 	h.t.Helper()
-	games, err := h.store.ActiveGames(context.Background(), storage.User(user))
+	games, err := h.db().ActiveGames(context.Background(), storage.User(user))
 	if err != nil || len(games) == 0 {
 		h.t.Fatalf("no open game of %s (%v)", user, err)
 	}
@@ -542,7 +542,7 @@ func (h *harness) board(id storage.GameID) discordtest.Message {
 func (h *harness) waitBoard(id storage.GameID, what string, cond func(discordtest.Message) bool) discordtest.Message {
 	h.t.Helper()
 	m, err := h.srv.WaitMessage(h.ctx(), func(m discordtest.Message) bool {
-		g, err := h.store.Game(context.Background(), id)
+		g, err := h.db().Game(context.Background(), id)
 		return err == nil && m.ID == g.MessageID && cond(readable(m))
 	})
 	if err != nil {
