@@ -34,7 +34,9 @@ func newStore(t *testing.T) *flowtest.Store {
 	}
 	board, pending, finished := with(storage.StatusActive, "bob"), with(storage.StatusPending, "carol"), with(storage.StatusFinished, "bob")
 	board.MessageID, finished.Result = "board1", &storage.Result{Winner: 0}
-	s.Seed(func(sink storage.Sink) error { return sink.Rating(storage.Global("connect4"), storage.NewRating(storage.User("ann"))) },
+	s.Seed(func(sink storage.Sink) error {
+		return sink.Rating(storage.Global("connect4"), storage.NewRating(storage.User("ann")))
+	},
 		board, pending, finished)
 	return s
 }
