@@ -45,6 +45,9 @@ func TestARateLimitedThinkingEditDoesNotHoldUpTheMove(t *testing.T) {
 		}
 		return false
 	})
+	if body := string(h.srv.Requests()[limited].Body); !strings.Contains(body, "thinking") {
+		t.Fatalf("the 429 answered %s, not the thinking edit", body)
+	}
 	end()
 	h.waitGame(g.ID, "the AI's move committed while the thinking edit waits out its Retry-After", func(g *storage.Game) bool { return len(g.Moves) == 1 })
 
