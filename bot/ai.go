@@ -7,6 +7,8 @@ import (
 	"sync"
 	"time"
 
+	"github.com/bwmarrin/discordgo"
+
 	"github.com/gambitbot/gambit/bot/render"
 	"github.com/gambitbot/gambit/storage"
 	"github.com/gambitbot/gambit/strategies"
@@ -336,7 +338,8 @@ func (b aiFlow) playAI(ctx context.Context, j *aiJob) error {
 		return fmt.Errorf("read position: %w", err)
 	}
 
-	progress := &progressEditor{b: b.Bot, job: j, every: b.cfg.Timers.ProgressInterval, start: b.now(), done: make(chan struct{})}
+	progress := &progressEditor{b: b.Bot, job: j, every: b.cfg.Timers.ProgressInterval, start: b.now()}
+	progress.ctx, progress.cancel = context.WithCancel(abandonable(context.Background()))
 	if j.shown > 0 {
 		progress.show(render.Thinking{})
 	}
@@ -440,7 +443,10 @@ type progressEditor struct {
 	job   *aiJob
 	every time.Duration
 	start time.Time
-	done  chan struct{} // closed by stop
+	// ctx is the edits' context, abandonable; stop cancels it, ending
+	// the watch and an edit in flight with it.
+	ctx    context.Context
+	cancel context.CancelFunc
 
 	mu      sync.Mutex
 	last    time.Time
@@ -469,7 +475,7 @@ func (p *progressEditor) watch(tick time.Duration) {
 		defer t.Stop()
 		for {
 			select {
-			case <-p.done:
+			case <-p.ctx.Done():
 				return
 			case <-t.C:
 				p.mu.Lock()
@@ -506,18 +512,21 @@ func (p *progressEditor) show(t render.Thinking) {
 	p.edit(t)
 }
 
-// stop waits for an edit in flight and refuses later ones.
+// stop refuses later edits and abandons one in flight — one waiting out
+// Discord's Retry-After would otherwise hold the move back, and its
+// "thinking…" is stale once the search ended — and waits until it has
+// returned, so that the move's own edit goes next.
 func (p *progressEditor) stop() {
 	p.mu.Lock()
 	p.stopped = true
 	p.mu.Unlock()
-	close(p.done)
+	p.cancel()
 	p.wg.Wait()
 }
 
 func (p *progressEditor) edit(t render.Thinking) {
 	b, j := p.b, p.job
-	ctx, unlock := b.locks.hold(context.Background(), j.game)
+	ctx, unlock := b.locks.hold(p.ctx, j.game)
 	defer unlock()
 	g, err := b.store.Game(ctx, j.game)
 	if err != nil || !g.AwaitingAI() || len(g.Moves) != j.ply {
@@ -527,7 +536,36 @@ func (p *progressEditor) edit(t render.Thinking) {
 	if err != nil {
 		return
 	}
-	if err := b.boards.editBoard(ctx, g, b.boards.viewSearches(g, pos, &t, nil, j.searches), j.tok); err != nil {
+	err = b.boards.editBoard(ctx, g, b.boards.viewSearches(g, pos, &t, nil, j.searches), j.tok)
+	switch {
+	case err != nil && p.ctx.Err() != nil:
+		b.log.Debug("AI progress edit abandoned: the search ended", "game", g.ID, "err", err)
+	case err != nil:
 		b.log.Warn("show AI progress", "game", g.ID, "err", err)
 	}
+}
+
+// abandonKey is the context key of abandonable.
+type abandonKey struct{}
+
+// abandonable marks ctx's board edits as ones to abandon when ctx ends:
+// their Discord calls carry ctx (discordOptions), so that one waiting on a
+// rate limit ends with it, and a failed one tries no other way. Other
+// edits are sent whatever their caller's context does.
+func abandonable(ctx context.Context) context.Context {
+	return context.WithValue(ctx, abandonKey{}, true)
+}
+
+// abandoned reports whether ctx is abandonable and has ended.
+func abandoned(ctx context.Context) bool {
+	return ctx.Value(abandonKey{}) != nil && ctx.Err() != nil
+}
+
+// discordOptions are the options of a Discord call made under ctx: its
+// context if abandonable.
+func discordOptions(ctx context.Context) []discordgo.RequestOption {
+	if ctx.Value(abandonKey{}) == nil {
+		return nil
+	}
+	return []discordgo.RequestOption{discordgo.WithContext(ctx)}
 }

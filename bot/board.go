@@ -120,6 +120,9 @@ func (b boardFlow) editBoard(ctx context.Context, g *storage.Game, msg render.Me
 		if err == nil {
 			return nil
 		}
+		if abandoned(ctx) {
+			return fmt.Errorf("bot: edit board of game %s: %w", g.ID, err)
+		}
 		b.log.Warn("edit board through the interaction failed; trying another way", "game", g.ID, "err", err)
 	}
 	if b.interactionOnly(g) {
@@ -128,7 +131,7 @@ func (b boardFlow) editBoard(ctx context.Context, g *storage.Game, msg render.Me
 	}
 	if g.MessageID != "" {
 		sending(ctx)
-		err := b.discord.egress.EditChannelMessage(g.ChannelID, g.MessageID, msg)
+		err := b.discord.egress.EditChannelMessage(g.ChannelID, g.MessageID, msg, discordOptions(ctx)...)
 		if err == nil {
 			return nil
 		}
@@ -147,9 +150,9 @@ func (b boardFlow) editThrough(ctx context.Context, g *storage.Game, msg render.
 	sending(ctx)
 	m, err := b.discord.egress.Keeping(tok.message, msg, func(keep map[string]string) (*discordgo.Message, error) {
 		if tok.followup {
-			return b.discord.egress.Session.FollowupMessageEdit(wh, tok.message, egress.WebhookEdit(msg, keep))
+			return b.discord.egress.Session.FollowupMessageEdit(wh, tok.message, egress.WebhookEdit(msg, keep), discordOptions(ctx)...)
 		}
-		return b.discord.egress.Session.InteractionResponseEdit(wh, egress.WebhookEdit(msg, keep))
+		return b.discord.egress.Session.InteractionResponseEdit(wh, egress.WebhookEdit(msg, keep), discordOptions(ctx)...)
 	})
 	if err != nil {
 		return err

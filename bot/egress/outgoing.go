@@ -172,10 +172,11 @@ func (c *Client) Keeping(id string, msg render.Message, send func(keep map[strin
 	return m, nil
 }
 
-// EditChannelMessage edits the channel message id to msg (Keeping).
-func (c *Client) EditChannelMessage(channelID, id string, msg render.Message) error {
+// EditChannelMessage edits the channel message id to msg (Keeping), with
+// the request's options (its context).
+func (c *Client) EditChannelMessage(channelID, id string, msg render.Message, opts ...discordgo.RequestOption) error {
 	_, err := c.Keeping(id, msg, func(keep map[string]string) (*discordgo.Message, error) {
-		return c.Session.ChannelMessageEditComplex(MessageEdit(channelID, id, msg, keep))
+		return c.Session.ChannelMessageEditComplex(MessageEdit(channelID, id, msg, keep), opts...)
 	})
 	return err
 }

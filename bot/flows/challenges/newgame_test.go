@@ -49,11 +49,11 @@ func command(name string, perms int64, opts ...any) *discordgo.Interaction {
 }
 
 func TestPlayAgainstAnAIStartsAtOnceAndQueuesItsMove(t *testing.T) {
-	m, rec, w := newFlow(storage.User("bob"))
+	m, rec, w := newFlow(t, storage.User("bob"))
 	if err := muxtest.Run(m, rec, command("play", allPerms, "game", "connect4", "ai", "greedy", "first", "opponent")); err != nil {
 		t.Fatal(err)
 	}
-	want := []string{"begin", "create active user:ann vs ai:greedy", "hold new1", "queue AI", "new board of active, AI thinking"}
+	want := []string{"begin", "create active user:ann vs ai:greedy", "hold " + string(storage.SequenceID(2)), "queue AI", "new board of active, AI thinking"}
 	if !slices.Equal(w.did, want) {
 		t.Errorf("did %v, want %v", w.did, want)
 	}
@@ -63,12 +63,12 @@ func TestPlayAgainstAnAIStartsAtOnceAndQueuesItsMove(t *testing.T) {
 }
 
 func TestAChallengeWaitsForItsAnswer(t *testing.T) {
-	m, rec, w := newFlow(storage.User("bob"))
+	m, rec, w := newFlow(t, storage.User("bob"))
 	bob := &discordgo.User{ID: "222", Username: "bob"}
 	if err := muxtest.Run(m, rec, command("challenge", allPerms, "game", "connect4", "user", bob, "rated", false)); err != nil {
 		t.Fatal(err)
 	}
-	want := []string{"create pending user:ann vs user:222", "hold new1", "new board of pending, no position"}
+	want := []string{"create pending user:ann vs user:222", "hold " + string(storage.SequenceID(2)), "new board of pending, no position"}
 	if !slices.Equal(w.did, want) {
 		t.Fatalf("did %v, want %v", w.did, want)
 	}
@@ -78,7 +78,7 @@ func TestAChallengeWaitsForItsAnswer(t *testing.T) {
 	}
 
 	// Without a user, /challenge is open to anyone here.
-	m, rec, w = newFlow(storage.User("bob"))
+	m, rec, w = newFlow(t, storage.User("bob"))
 	if err := muxtest.Run(m, rec, command("challenge", allPerms, "game", "connect4")); err != nil {
 		t.Fatal(err)
 	}
@@ -106,13 +106,14 @@ func TestNewGamesAreRefusedWithTheReason(t *testing.T) {
 		{"missing permissions", command("play", discordgo.PermissionViewChannel, "game", "connect4"), nil, "Send Messages"},
 		{"a bot", command("challenge", allPerms, "game", "connect4", "user", bot), nil, "robot"},
 		{"oneself", command("challenge", allPerms, "game", "connect4", "user", ann), nil, "yourself"},
-		{"at the cap", command("play", allPerms, "game", "connect4"), func(w *world) { w.atCap = true }, "3"},
+		{"at the cap", command("play", allPerms, "game", "connect4"), atCap, "3"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			m, rec, w := newFlow(storage.User("bob"))
+			var setups []func(*world)
 			if tc.setup != nil {
-				tc.setup(w)
+				setups = append(setups, tc.setup)
 			}
+			m, rec, w := newFlow(t, storage.User("bob"), setups...)
 			err := muxtest.Run(m, rec, tc.raw)
 			if text := muxtest.UserError(t, err, i18n.English); !strings.Contains(text, tc.want) {
 				t.Errorf("refusal %q, want it to say %q", text, tc.want)
@@ -122,6 +123,23 @@ func TestNewGamesAreRefusedWithTheReason(t *testing.T) {
 			}
 		})
 	}
+}
+
+// openGames are n games of ann's in progress.
+func openGames(n int) []*storage.Game {
+	var out []*storage.Game
+	for range n {
+		out = append(out, &storage.Game{Kind: "connect4", Status: storage.StatusActive, ChannelID: "channel",
+			Players: []storage.Player{{ID: storage.User("ann"), Name: "ann"}, {ID: storage.User("carol"), Name: "carol"}}})
+	}
+	return out
+}
+
+// atCap puts ann at the cap of 3 open games, her challenge g1 and two
+// more: the look ahead refuses (CheckLimits), and so does the store.
+func atCap(w *world) {
+	w.atCap = true
+	w.others = append(w.others, openGames(2)...)
 }
 
 // pick is ann's choice of game in the challenge menu offered for user,
@@ -138,7 +156,7 @@ func pick(user, game string) *discordgo.Interaction {
 }
 
 func TestTheChallengeMenuPostsTheGameChosen(t *testing.T) {
-	m, rec, w := newFlow(storage.User("bob"))
+	m, rec, w := newFlow(t, storage.User("bob"))
 	raw := command("x", allPerms)
 	raw.Data = discordgo.ApplicationCommandInteractionData{Name: "Challenge to a game", CommandType: discordgo.UserApplicationCommand, TargetID: "222",
 		Resolved: &discordgo.ApplicationCommandInteractionDataResolved{Users: map[string]*discordgo.User{"222": {ID: "222", Username: "bob"}},
@@ -178,16 +196,18 @@ func TestTheChallengeMenuPostsTheGameChosen(t *testing.T) {
 
 // rematchClick is who's Rematch on g1's board.
 func rematchClick(who string) *discordgo.Interaction {
-	return muxtest.Click(muxtest.Member(who, 0), discordgo.EnglishUS, customid.Rematch.Build("g1"))
+	return muxtest.Click(muxtest.Member(who, 0), discordgo.EnglishUS, customid.Rematch.Build(string(g1)))
 }
 
 func TestRematchClaimsOnceAndTheOtherPlayerMovesFirst(t *testing.T) {
-	m, rec, w := newFlow(storage.User("bob"))
-	w.g.Status, w.g.Moves, w.g.Turn = storage.StatusFinished, []string{"4", "4", "4"}, 1 // ann moved first
+	m, rec, w := newFlow(t, storage.User("bob"), func(w *world) {
+		finish(w.g)
+		w.g.Moves, w.g.Turn = []string{"4", "4", "4"}, 1 // ann moved first
+	})
 	if err := muxtest.Run(m, rec, rematchClick("ann")); err != nil {
 		t.Fatal(err)
 	}
-	want := []string{"claim rematch", "create pending user:ann vs user:bob", "hold new1", "new board of pending, no position"}
+	want := []string{"claim rematch", "create pending user:ann vs user:bob", "hold " + string(storage.SequenceID(2)), "new board of pending, no position"}
 	if !slices.Equal(w.did, want) {
 		t.Fatalf("did %v, want %v", w.did, want)
 	}
@@ -198,7 +218,6 @@ func TestRematchClaimsOnceAndTheOtherPlayerMovesFirst(t *testing.T) {
 		t.Errorf("answered %v, want the click deferred", r)
 	}
 
-	w.g.Rematched = true
 	err := muxtest.Run(m, rec, rematchClick("bob"))
 	if text := muxtest.UserError(t, err, i18n.English); !strings.Contains(text, "already") {
 		t.Errorf("second rematch: %q", text)
@@ -211,22 +230,21 @@ func TestRematchRefusals(t *testing.T) {
 		setup     func(*world)
 		want      string
 	}{
-		{"not a player", "carol", func(w *world) { w.g.Status = storage.StatusFinished }, "Only the players"},
+		{"not a player", "carol", func(w *world) { finish(w.g) }, "Only the players"},
 		{"not over", "ann", func(w *world) { w.g.Status = storage.StatusActive }, "not over"},
-		{"at the cap", "ann", func(w *world) { w.g.Status = storage.StatusFinished; w.atCap = true }, "3"},
+		{"at the cap", "ann", func(w *world) { finish(w.g); w.atCap = true }, "3"},
 		{"a deleted opponent", "ann", func(w *world) {
-			w.g.Status = storage.StatusFinished
+			finish(w.g)
 			w.g.Players[1] = storage.Player{ID: storage.Anonymous}
 		}, "deleted"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			m, rec, w := newFlow(storage.User("bob"))
-			tc.setup(w)
+			m, rec, w := newFlow(t, storage.User("bob"), tc.setup)
 			err := muxtest.Run(m, rec, rematchClick(tc.who))
 			if text := muxtest.UserError(t, err, i18n.English); !strings.Contains(text, tc.want) {
 				t.Errorf("refusal %q, want it to say %q", text, tc.want)
 			}
-			if w.claimed || len(w.created) != 0 {
+			if w.claimed() || len(w.created) != 0 {
 				t.Errorf("a refused rematch did %v", w.did)
 			}
 		})
@@ -234,17 +252,18 @@ func TestRematchRefusals(t *testing.T) {
 }
 
 func TestARematchThatCannotStartIsGivenBack(t *testing.T) {
-	m, rec, w := newFlow(storage.AI("greedy"))
-	w.g.Status = storage.StatusFinished
-	w.settings.AllowedGames = []storage.Kind{"connect4"}
-	// The store refuses the new game: a cap reached meanwhile, by
-	// another process.
-	w.atCapOnCreate = true
+	m, rec, w := newFlow(t, storage.AI("greedy"), func(w *world) {
+		finish(w.g)
+		w.settings.AllowedGames = []storage.Kind{"connect4"}
+		// The store refuses the new game: ann's three open games, the
+		// cap, started meanwhile, by another process.
+		w.others = append(w.others, openGames(3)...)
+	})
 	err := muxtest.Run(m, rec, rematchClick("ann"))
 	if text := muxtest.UserError(t, err, i18n.English); !strings.Contains(text, "3") {
 		t.Errorf("answered %q, want the cap named", text)
 	}
-	if w.claimed || !slices.Contains(w.did, "release rematch") {
+	if w.claimed() || !slices.Contains(w.did, "release rematch") {
 		t.Errorf("did %v, want the rematch claimed and given back", w.did)
 	}
 }

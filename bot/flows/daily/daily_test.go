@@ -7,6 +7,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -14,6 +15,7 @@ import (
 
 	"github.com/gambitbot/gambit/bot/customid"
 	"github.com/gambitbot/gambit/bot/flows/daily"
+	"github.com/gambitbot/gambit/bot/flows/internal/flowtest"
 	"github.com/gambitbot/gambit/bot/i18n"
 	"github.com/gambitbot/gambit/bot/mux"
 	"github.com/gambitbot/gambit/bot/mux/muxtest"
@@ -24,8 +26,8 @@ import (
 	dailies "github.com/gambitbot/gambit/strategies/daily"
 )
 
-// These tests construct the flow alone, over fakes: no bot, no stand-in,
-// no database. The wire and what crosses processes are tested in package
+// These tests construct the flow alone, over fakes and the flows' test
+// store (flowtest): no bot, no stand-in. The wire and what crosses processes are tested in package
 // bot against the stand-in: the post and a best-move answer
 // (TestDailyBestMovePostedAndAnswered), an attempt's private board and
 // its result (TestDailyAttemptIsPrivate), the races of Play and Give up
@@ -33,132 +35,34 @@ import (
 // (TestDailyAttemptSettledAfterALostEnd); the store's claim of a post
 // across processes is storage/storetest's.
 
-// key is the install's key of the fakes' store.
+// key is the install's key in the test's store.
 var key = []byte("0123456789abcdef0123456789abcdef")
 
-// fakeStore keeps the attempts, posts, channels and games in memory, with
-// the rules of storage.DailyStore: an ended attempt never changes.
-type fakeStore struct {
-	storage.Store // any other method panics: the flow must not use it
-
-	mu       sync.Mutex
-	attempts map[string]storage.DailyAttempt // by guild/day/player
-	claims   map[string]bool                 // guild/day posted
-	claimed  int                             // ClaimDailyPost calls
-	channels map[string]string
-	games    map[storage.GameID]*storage.Game
+// store is the flows' test store (flowtest) counting the daily posts'
+// claims.
+type store struct {
+	*flowtest.Store
+	claimed atomic.Int32 // ClaimDailyPost calls
 }
 
-func newStore() *fakeStore {
-	return &fakeStore{attempts: map[string]storage.DailyAttempt{}, claims: map[string]bool{}, channels: map[string]string{},
-		games: map[storage.GameID]*storage.Game{}}
-}
-
-func (s *fakeStore) Secret(context.Context, string) ([]byte, error) { return key, nil }
-
-func (s *fakeStore) Game(_ context.Context, id storage.GameID) (*storage.Game, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	g, ok := s.games[id]
-	if !ok {
-		return nil, storage.ErrNotFound
-	}
-	cp := *g
-	return &cp, nil
-}
-
-func (s *fakeStore) UpdateGame(_ context.Context, g *storage.Game) error {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	cp := *g
-	s.games[g.ID] = &cp
-	return nil
-}
-
-func (s *fakeStore) FinishGame(ctx context.Context, g *storage.Game, _ storage.Result) ([]storage.RatingChange, error) {
-	return nil, s.UpdateGame(ctx, g)
-}
-
-func (s *fakeStore) DailyAttempt(_ context.Context, guild, day string, p storage.PlayerID) (storage.DailyAttempt, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	a, ok := s.attempts[guild+"/"+day+"/"+string(p)]
-	if !ok {
-		return storage.DailyAttempt{}, storage.ErrNotFound
-	}
-	return a, nil
-}
-
-func (s *fakeStore) UpdateDailyAttempt(_ context.Context, guild, day string, p storage.Player, change func(*storage.DailyAttempt) error) (storage.DailyAttempt, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	k := guild + "/" + day + "/" + string(p.ID)
-	a, ok := s.attempts[k]
-	if !ok {
-		a = storage.DailyAttempt{GuildID: guild, Day: day, Player: p, Status: storage.DailyPlaying}
-	}
-	if a.Status.Ended() {
-		return a, storage.ErrGameOver
-	}
-	if err := change(&a); err != nil {
-		return storage.DailyAttempt{}, fmt.Errorf("fake: %w", err)
-	}
-	s.attempts[k] = a
-	return a, nil
-}
-
-func (s *fakeStore) DailyAttempts(_ context.Context, guild, day string) ([]storage.DailyAttempt, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	var out []storage.DailyAttempt
-	for _, a := range s.attempts {
-		if a.GuildID == guild && a.Day == day {
-			out = append(out, a)
-		}
-	}
-	return out, nil
-}
-
-func (s *fakeStore) DailySolvedDays(_ context.Context, guild string, p storage.PlayerID, _ int) ([]string, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	var out []string
-	for _, a := range s.attempts {
-		if a.GuildID == guild && a.Player.ID == p && a.Status == storage.DailySolved {
-			out = append(out, a.Day)
-		}
-	}
-	return out, nil
-}
-
-func (s *fakeStore) ClaimDailyPost(_ context.Context, guild, day string) (bool, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	s.claimed++
-	first := !s.claims[guild+"/"+day]
-	s.claims[guild+"/"+day] = true
-	return first, nil
-}
-
-func (s *fakeStore) DailyChannels(context.Context) (map[string]string, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.channels, nil
+func (s *store) ClaimDailyPost(ctx context.Context, guild, day string) (bool, error) {
+	s.claimed.Add(1)
+	return s.Store.ClaimDailyPost(ctx, guild, day)
 }
 
 // fakeSolo starts a solo game in the store, as the bot does, and
 // records the day it was started for.
 type fakeSolo struct {
-	store *fakeStore
+	store *store
 	days  []string
 }
 
 func (s *fakeSolo) Start(ctx context.Context, ix *mux.Interaction, gm *games.Game, pos engine.Position, day string, created func(*storage.Game) error) error {
 	s.days = append(s.days, day)
-	g := &storage.Game{ID: storage.GameID(fmt.Sprint("g", len(s.days))), Kind: storage.Kind(gm.Name), Status: storage.StatusActive,
+	g := &storage.Game{Kind: storage.Kind(gm.Name), Status: storage.StatusActive,
 		Players: []storage.Player{{ID: storage.User(ix.Caller().ID), Name: ix.Caller().Username}}, Settings: storage.Settings{Daily: day},
 		Start: pos.String(), Position: pos.String(), GuildID: ix.GuildID, ChannelID: ix.ChannelID}
-	if err := s.store.UpdateGame(ctx, g); err != nil {
+	if err := s.store.CreateGame(ctx, g, storage.Limits{}); err != nil {
 		return err
 	}
 	if created != nil {
@@ -180,7 +84,7 @@ func (b *fakeBoards) ShowNew(_ context.Context, _ *mux.Interaction, g *storage.G
 }
 
 // fakeTurns loads a game for the handler, without a lock.
-type fakeTurns struct{ store *fakeStore }
+type fakeTurns struct{ store *store }
 
 func (t fakeTurns) OnGame(ctx context.Context, _ *mux.Interaction, id string, h func(context.Context, *storage.Game) error) error {
 	g, err := t.store.Game(ctx, storage.GameID(id))
@@ -216,7 +120,7 @@ type fixture struct {
 	f      *daily.Flow
 	m      *mux.Mux
 	rec    *muxtest.Recorder
-	store  *fakeStore
+	store  *store
 	solo   *fakeSolo
 	boards *fakeBoards
 	out    *fakeOutgoing
@@ -241,7 +145,8 @@ func dayOf(t *testing.T, kind dailies.Kind) time.Time {
 func newFixture(t *testing.T, kind dailies.Kind) *fixture {
 	t.Helper()
 	now := dayOf(t, kind)
-	store := newStore()
+	store := &store{Store: flowtest.New(t, func() time.Time { return now })}
+	store.Seed(func(sink storage.Sink) error { return sink.Secret(storage.DailyKey, key) })
 	fx := &fixture{rec: &muxtest.Recorder{}, store: store, solo: &fakeSolo{store: store}, boards: &fakeBoards{}, out: &fakeOutgoing{}, day: dailies.Day(now)}
 	fx.f = daily.New(store, fx.solo, fx.boards, fakeTurns{store}, daily.Config{
 		Outgoing: fx.out, Lang: func(string, string) *i18n.Localizer { return i18n.For(i18n.English) },
@@ -254,6 +159,21 @@ func newFixture(t *testing.T, kind dailies.Kind) *fixture {
 	fx.f.Routes(fx.m)
 	fx.m.Use(fx.f.PostResults)
 	return fx
+}
+
+// first is the ID of the first game the store creates.
+var first = storage.SequenceID(1)
+
+// attemptGame stores who's new game of the fixture's day's puzzle, in
+// guild "guild", as a Play would, and returns it.
+func (fx *fixture) attemptGame(t *testing.T, who string) *storage.Game {
+	t.Helper()
+	g := &storage.Game{Kind: "nqueens", Status: storage.StatusActive, Players: []storage.Player{{ID: storage.User(who), Name: who}},
+		GuildID: "guild", Settings: storage.Settings{Daily: fx.day}}
+	if err := fx.store.CreateGame(context.Background(), g, storage.Limits{}); err != nil {
+		t.Fatal(err)
+	}
+	return g
 }
 
 // puzzle returns guild "guild"'s puzzle of the fixture's day.
@@ -277,7 +197,14 @@ func click(who, customID string) *discordgo.Interaction {
 func TestTheDailyPuzzleIsPostedOncePerServerAndDayInTheShardsHere(t *testing.T) {
 	fx := newFixture(t, dailies.Queens)
 	// "guild" is no snowflake: it goes with shard 0; 1<<22 is on shard 1.
-	fx.store.channels = map[string]string{"guild": "daily-here", "4194304": "daily-there"}
+	for guild, channel := range map[string]string{"guild": "daily-here", "4194304": "daily-there"} {
+		if _, err := fx.store.UpdateGuildSettings(context.Background(), guild, func(gs *storage.GuildSettings) error {
+			gs.DailyChannel = channel
+			return nil
+		}); err != nil {
+			t.Fatal(err)
+		}
+	}
 	fx.shards = storage.Shards{Count: 2, IDs: []int{0}}
 	for range 3 {
 		fx.f.PostDailies(context.Background())
@@ -286,8 +213,8 @@ func TestTheDailyPuzzleIsPostedOncePerServerAndDayInTheShardsHere(t *testing.T) 
 	if len(posts) != 1 || posts[0] != "daily-here: 1 pictures" {
 		t.Fatalf("posted %q, want today's puzzle once, in the channel of the guild of this process's shard", posts)
 	}
-	if fx.store.claimed != 1 {
-		t.Errorf("the post claimed %d times over three ticks, want once: the flow remembers the day's claims", fx.store.claimed)
+	if n := fx.store.claimed.Load(); n != 1 {
+		t.Errorf("the post claimed %d times over three ticks, want once: the flow remembers the day's claims", n)
 	}
 }
 
@@ -344,14 +271,14 @@ func TestPlayStartsTheMembersOwnAttemptOnceAndShowsItAgain(t *testing.T) {
 		t.Fatalf("solo games started for days %q, want one attempt at %s", fx.solo.days, fx.day)
 	}
 	a, err := fx.store.DailyAttempt(context.Background(), "guild", fx.day, storage.User("ann"))
-	if err != nil || a.GameID != "g1" || a.Status != storage.DailyPlaying {
-		t.Fatalf("ann's attempt %+v (%v), want it playing game g1", a, err)
+	if err != nil || a.GameID != first || a.Status != storage.DailyPlaying {
+		t.Fatalf("ann's attempt %+v (%v), want it playing game %s", a, err, first)
 	}
 	if err := muxtest.Run(fx.m, fx.rec, play); err != nil {
 		t.Fatal(err)
 	}
-	if len(fx.solo.days) != 1 || len(fx.boards.shown) != 1 || fx.boards.shown[0] != "g1" {
-		t.Errorf("Play again started %d games and showed %v, want g1's board shown again", len(fx.solo.days), fx.boards.shown)
+	if len(fx.solo.days) != 1 || len(fx.boards.shown) != 1 || fx.boards.shown[0] != first {
+		t.Errorf("Play again started %d games and showed %v, want %s's board shown again", len(fx.solo.days), fx.boards.shown, first)
 	}
 }
 
@@ -362,9 +289,9 @@ func TestAnAttemptWhoseEndWasLostIsSettledByDailyAndPostedOnce(t *testing.T) {
 	}
 	// The game ends solved, and the process dies before the attempt is
 	// settled.
-	g, _ := fx.store.Game(context.Background(), "g1")
-	g.Status, g.Result = storage.StatusFinished, &storage.Result{Winner: 0, MovesUsed: 8}
-	if err := fx.store.UpdateGame(context.Background(), g); err != nil {
+	g := fx.store.Load(first)
+	g.Status = storage.StatusFinished
+	if _, err := fx.store.FinishGame(context.Background(), g, storage.Result{Winner: 0, MovesUsed: 8}); err != nil {
 		t.Fatal(err)
 	}
 	for range 2 {
@@ -396,18 +323,22 @@ func TestAHintCountsOnTheAttemptOfItsGameOnly(t *testing.T) {
 func TestARecorderSettlesTheAttemptOfADailyGameItFinishes(t *testing.T) {
 	fx := newFixture(t, dailies.Queens)
 	rec := daily.Recorder(fx.store, slog.New(slog.DiscardHandler))
-	g := &storage.Game{ID: "g1", Kind: "nqueens", Status: storage.StatusAbandoned, Players: []storage.Player{{ID: storage.User("ann")}},
-		GuildID: "guild", Settings: storage.Settings{Daily: fx.day}}
+	g := fx.attemptGame(t, "ann")
+	g.Status = storage.StatusAbandoned
 	if _, err := rec.FinishGame(context.Background(), g, storage.Result{Winner: storage.Nobody, Outcome: storage.GaveUp, MovesUsed: 3}); err != nil {
 		t.Fatal(err)
 	}
 	a, err := fx.store.DailyAttempt(context.Background(), "guild", fx.day, storage.User("ann"))
-	if err != nil || a.Status != storage.DailyGaveUp || a.GameID != "g1" || a.Moves != 3 {
-		t.Errorf("ann's attempt %+v (%v), want it given up with g1's 3 moves", a, err)
+	if err != nil || a.Status != storage.DailyGaveUp || a.GameID != g.ID || a.Moves != 3 {
+		t.Errorf("ann's attempt %+v (%v), want it given up with %s's 3 moves", a, err, g.ID)
 	}
-	// The attempt has ended: its ErrGameOver is no failure of the game's.
-	if _, err := rec.FinishGame(context.Background(), g, storage.Result{}); err != nil {
-		t.Errorf("finishing the game again: %v, want the game's own answer, nil", err)
+	// The attempt has ended: its ErrGameOver is no failure of the game's,
+	// another of ann's games of the day (a second Play's, left by a
+	// crash) that ends.
+	again := fx.attemptGame(t, "ann")
+	again.Status = storage.StatusAbandoned
+	if _, err := rec.FinishGame(context.Background(), again, storage.Result{Winner: storage.Nobody, Outcome: storage.GaveUp}); err != nil {
+		t.Errorf("finishing another game of the ended attempt: %v, want the game's own answer, nil", err)
 	}
 }
 

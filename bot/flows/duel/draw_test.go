@@ -2,6 +2,7 @@ package duel_test
 
 import (
 	"context"
+	"errors"
 	"log/slog"
 	"slices"
 	"strings"
@@ -11,6 +12,7 @@ import (
 
 	"github.com/gambitbot/gambit/bot/customid"
 	"github.com/gambitbot/gambit/bot/flows/duel"
+	"github.com/gambitbot/gambit/bot/flows/internal/flowtest"
 	"github.com/gambitbot/gambit/bot/i18n"
 	"github.com/gambitbot/gambit/bot/mux"
 	"github.com/gambitbot/gambit/bot/mux/muxtest"
@@ -21,46 +23,11 @@ import (
 	"github.com/gambitbot/gambit/storage"
 )
 
-// These tests construct the flow alone, over fakes: no bot, no stand-in,
-// no game lock (the game routes' wrap is the fake's). The wire is tested
+// These tests construct the flow alone, over fakes and the flows' test
+// store (flowtest): no bot, no stand-in, no game lock (the game routes'
+// wrap is the fake's). The wire is tested
 // in package bot against the stand-in (TestDrawOffersBetweenPeople,
 // TestNoDrawAgainstAnAI).
-
-// fakeStore holds one game (and others, for /move's choice) and records
-// its changes.
-type fakeStore struct {
-	g       *storage.Game
-	others  []*storage.Game
-	changes []string
-}
-
-func (s *fakeStore) ActiveGames(_ context.Context, p storage.PlayerID) ([]*storage.Game, error) {
-	var out []*storage.Game
-	for _, g := range append([]*storage.Game{s.g}, s.others...) {
-		if g.Seat(p) >= 0 && g.Status.Open() {
-			out = append(out, g)
-		}
-	}
-	return out, nil
-}
-
-func (s *fakeStore) UpdateGame(_ context.Context, g *storage.Game) error {
-	s.changes = append(s.changes, "update "+string(g.Status))
-	return nil
-}
-
-func (s *fakeStore) FinishGame(_ context.Context, g *storage.Game, res storage.Result) ([]storage.RatingChange, error) {
-	how := "by rules"
-	if res.Winner == storage.Draw && res.Outcome == storage.DrawAgreed {
-		how = "draw agreed"
-	}
-	switch {
-	case res.Outcome == storage.Resigned:
-		how = "resigned, won by seat " + string(rune('0'+res.Winner))
-	}
-	s.changes = append(s.changes, "finish "+string(g.Status)+", "+how)
-	return nil, nil
-}
 
 // fakeBoards records what the flow showed, each board as the fake's View
 // describes it; behind makes every board behind its ended game, editErr
@@ -118,11 +85,10 @@ func (b *fakeBoards) ShowNew(_ context.Context, _ *mux.Interaction, _ *storage.G
 
 func (b *fakeBoards) Lang(*storage.Game) *i18n.Localizer { return i18n.For(i18n.Indonesian) }
 
-// fakeTurns plays a move on the game's record as the bot's seam would,
-// without a store, and queues the AI's turn when aiNext; commitErr fails
-// the commit.
+// fakeTurns commits a move to the store as the bot's seam would, and
+// queues the AI's turn when aiNext; commitErr fails the commit.
 type fakeTurns struct {
-	store     *fakeStore
+	store     *flowtest.Store
 	played    []string
 	aiNext    bool
 	queued    int
@@ -130,14 +96,14 @@ type fakeTurns struct {
 	commitErr error
 }
 
-func (s *fakeTurns) Commit(_ context.Context, g *storage.Game, pos engine.Position, mv engine.Move) ([]storage.RatingChange, error) {
+func (s *fakeTurns) Commit(ctx context.Context, g *storage.Game, pos engine.Position, mv engine.Move) ([]storage.RatingChange, error) {
 	if s.commitErr != nil {
 		return nil, s.commitErr
 	}
 	s.played = append(s.played, pos.FormatMove(mv))
 	g.Moves = append(g.Moves, pos.FormatMove(mv))
 	g.Turn = 1 - g.Turn
-	return nil, nil
+	return nil, s.store.UpdateGame(ctx, g)
 }
 
 func (s *fakeTurns) QueueAI(context.Context, *mux.Interaction, *storage.Game) *render.Thinking {
@@ -150,17 +116,28 @@ func (s *fakeTurns) QueueAI(context.Context, *mux.Interaction, *storage.Game) *r
 
 func (s *fakeTurns) OnGame(ctx context.Context, _ *mux.Interaction, id string, h func(context.Context, *storage.Game) error) error {
 	s.onGame = append(s.onGame, id)
-	for _, g := range append([]*storage.Game{s.store.g}, s.store.others...) {
-		if string(g.ID) == id {
-			return h(ctx, g)
-		}
+	g, err := load(ctx, s.store, id)
+	if err != nil {
+		return err
 	}
-	return mux.Err("error.no_game", "ID", id)
+	return h(ctx, g)
 }
+
+// load loads game id for a handler, as the bot's seam does.
+func load(ctx context.Context, store *flowtest.Store, id string) (*storage.Game, error) {
+	g, err := store.Game(ctx, storage.GameID(id))
+	if errors.Is(err, storage.ErrNotFound) {
+		return nil, mux.Err("error.no_game", "ID", id)
+	}
+	return g, err
+}
+
+// g1 is the ID of the game of ann and bob's the tests play.
+var g1 = storage.SequenceID(1)
 
 // game returns a game of kind between ann (seat 0) and bob in guild
 // "guild", channel "channel", after moves, its board message "board".
-func game(kind string, id storage.GameID, moves ...string) *storage.Game {
+func game(kind string, moves ...string) *storage.Game {
 	gm, err := catalog.Lookup(kind)
 	if err != nil {
 		panic(err)
@@ -176,33 +153,49 @@ func game(kind string, id storage.GameID, moves ...string) *storage.Game {
 		}
 		gm.Play(pos, mv)
 	}
-	return &storage.Game{ID: id, Kind: storage.Kind(kind), Status: storage.StatusActive, MessageID: "board",
+	return &storage.Game{Kind: storage.Kind(kind), Status: storage.StatusActive, MessageID: "board",
 		GuildID: "guild", ChannelID: "channel", Position: pos.String(), Turn: len(moves) % 2,
 		Players: []storage.Player{{ID: storage.User("ann"), Name: "ann"}, {ID: storage.User("bob"), Name: "bob"}},
 		Moves:   moves}
 }
 
-// newFlow returns the flow over a game of ann and bob's, past its opening
-// (each side moved twice), on a Mux of its own.
-func newFlow() (*mux.Mux, *muxtest.Recorder, *fakeStore, *fakeBoards) {
-	m, rec, store, boards, _ := newFlowWithTurns()
+// opened is the game of ann and bob's past its opening (each side moved
+// twice), as setup, if not nil, leaves it.
+func opened(setup func(*storage.Game)) *storage.Game {
+	g := game("connect4", "4", "4", "3", "3")
+	if setup != nil {
+		setup(g)
+	}
+	return g
+}
+
+// ended makes g finished, won by ann.
+func ended(g *storage.Game) { g.Status, g.Result = storage.StatusFinished, &storage.Result{Winner: 0} }
+
+// newFlow returns the flow over a store holding g1, the game of ann and
+// bob's past its opening, on a Mux of its own.
+func newFlow(t *testing.T) (*mux.Mux, *muxtest.Recorder, *flowtest.Store, *fakeBoards) {
+	m, rec, store, boards, _ := newFlowWithTurns(t, opened(nil))
 	return m, rec, store, boards
 }
 
-// newFlowWithTurns is newFlow, with the fake seam.
-func newFlowWithTurns() (*mux.Mux, *muxtest.Recorder, *fakeStore, *fakeBoards, *fakeTurns) {
-	store, boards := &fakeStore{g: game("connect4", "g1", "4", "4", "3", "3")}, &fakeBoards{}
+// newFlowWithTurns returns the flow over a store holding games (g1
+// first), with the fake seam.
+func newFlowWithTurns(t *testing.T, games ...*storage.Game) (*mux.Mux, *muxtest.Recorder, *flowtest.Store, *fakeBoards, *fakeTurns) {
+	store, boards := flowtest.New(t, nil), &fakeBoards{}
+	store.Seed(nil, games...)
 	turns := &fakeTurns{store: store}
 	m := mux.New()
-	games := func(h func(context.Context, *mux.Component, *storage.Game) error) mux.ComponentHandler {
+	seam := func(h func(context.Context, *mux.Component, *storage.Game) error) mux.ComponentHandler {
 		return func(ctx context.Context, ix *mux.Component) error {
-			if ix.Params["game"] != string(store.g.ID) {
-				return mux.Err("error.no_game", "ID", ix.Params["game"])
+			g, err := load(ctx, store, ix.Params["game"])
+			if err != nil {
+				return err
 			}
-			return h(ctx, ix, store.g)
+			return h(ctx, ix, g)
 		}
 	}
-	duel.New(store, boards, turns, games, slog.New(slog.DiscardHandler)).Routes(m)
+	duel.New(store, boards, turns, seam, slog.New(slog.DiscardHandler)).Routes(m)
 	return m, &muxtest.Recorder{}, store, boards, turns
 }
 
@@ -211,22 +204,22 @@ func click(m *mux.Mux, rec *muxtest.Recorder, who, customID string) error {
 }
 
 func TestADrawIsOfferedAndAccepted(t *testing.T) {
-	m, rec, store, boards := newFlow()
-	if err := click(m, rec, "ann", customid.DrawOffer.Build("g1", "4")); err != nil {
+	m, rec, store, boards := newFlow(t)
+	if err := click(m, rec, "ann", customid.DrawOffer.Build(string(g1), "4")); err != nil {
 		t.Fatal(err)
 	}
-	if o := store.g.DrawOffer; o == nil || o.Seat != 0 || o.Ply != 4 {
+	if o := store.Load(g1).DrawOffer; o == nil || o.Seat != 0 || o.Ply != 4 {
 		t.Fatalf("offer %+v, want ann's at ply 4", o)
 	}
-	err := click(m, rec, "ann", customid.DrawAccept.Build("g1", "4"))
+	err := click(m, rec, "ann", customid.DrawAccept.Build(string(g1), "4"))
 	if text := muxtest.UserError(t, err, i18n.English); !strings.Contains(text, "You offered this draw") || !strings.Contains(text, "bob") {
 		t.Errorf("ann accepting her own offer: %q", text)
 	}
-	if err := click(m, rec, "bob", customid.DrawAccept.Build("g1", "4")); err != nil {
+	if err := click(m, rec, "bob", customid.DrawAccept.Build(string(g1), "4")); err != nil {
 		t.Fatal(err)
 	}
-	if want := []string{"update active", "finish finished, draw agreed"}; !slices.Equal(store.changes, want) {
-		t.Errorf("store changes %v, want %v", store.changes, want)
+	if g := store.Load(g1); g.Version != 3 || g.Status != storage.StatusFinished || g.Result.Winner != storage.Draw || g.Result.Outcome != storage.DrawAgreed {
+		t.Errorf("stored %s with %+v at version %d, want the offer stored, then the game finished as a draw agreed", g.Status, g.Result, g.Version)
 	}
 	if want := []string{"active, offer by seat 0", "finished, no offer"}; !slices.Equal(boards.shown, want) {
 		t.Errorf("boards shown %v, want %v", boards.shown, want)
@@ -234,9 +227,8 @@ func TestADrawIsOfferedAndAccepted(t *testing.T) {
 }
 
 func TestADeclinedDrawSaysWhoOnTheBoard(t *testing.T) {
-	m, rec, store, boards := newFlow()
-	store.g.DrawOffer = &storage.DrawOffer{Seat: 1, Ply: 4}
-	if err := click(m, rec, "ann", customid.DrawDecline.Build("g1", "4")); err != nil {
+	m, rec, _, boards, _ := newFlowWithTurns(t, opened(func(g *storage.Game) { g.DrawOffer = &storage.DrawOffer{Seat: 1, Ply: 4} }))
+	if err := click(m, rec, "ann", customid.DrawDecline.Build(string(g1), "4")); err != nil {
 		t.Fatal(err)
 	}
 	// In the board's language (the fake's: Indonesian), not the clicker's.
@@ -260,16 +252,13 @@ func checkRefusals(t *testing.T, refusals []refusal) {
 	t.Helper()
 	for _, tc := range refusals {
 		t.Run(tc.name, func(t *testing.T) {
-			m, rec, store, boards := newFlow()
-			if tc.setup != nil {
-				tc.setup(store.g)
-			}
+			m, rec, store, boards, _ := newFlowWithTurns(t, opened(tc.setup))
 			err := click(m, rec, tc.who, tc.id)
 			if text := muxtest.UserError(t, err, i18n.English); !strings.Contains(text, tc.want) {
 				t.Errorf("refusal %q, want it to say %q", text, tc.want)
 			}
-			if len(store.changes) != 0 || len(boards.shown) != 0 || len(rec.Responses()) != 0 {
-				t.Errorf("a refused click changed %v, showed %v, answered %d times", store.changes, boards.shown, len(rec.Responses()))
+			if v := store.Load(g1).Version; v != 1 || len(boards.shown) != 0 || len(rec.Responses()) != 0 {
+				t.Errorf("a refused click changed the game to version %d, showed %v, answered %d times", v, boards.shown, len(rec.Responses()))
 			}
 		})
 	}
@@ -277,22 +266,21 @@ func checkRefusals(t *testing.T, refusals []refusal) {
 
 func TestDrawClicksAreRefusedWhereTheyDoNotBelong(t *testing.T) {
 	checkRefusals(t, []refusal{
-		{"not a player", "carol", customid.DrawOffer.Build("g1", "4"), nil, "Only the players"},
-		{"in the opening", "ann", customid.DrawOffer.Build("g1", "2"), func(g *storage.Game) { g.Moves = g.Moves[:2] }, "once each side has moved twice"},
-		{"against an AI", "ann", customid.DrawOffer.Build("g1", "4"), func(g *storage.Game) { g.Players[1].ID = storage.AI("minimax") }, "an AI plays on"},
-		{"an older board", "ann", customid.DrawOffer.Build("g1", "3"), nil, "out of date"},
-		{"no offer to accept", "bob", customid.DrawAccept.Build("g1", "4"), nil, "no longer open"},
+		{"not a player", "carol", customid.DrawOffer.Build(string(g1), "4"), nil, "Only the players"},
+		{"in the opening", "ann", customid.DrawOffer.Build(string(g1), "2"), func(g *storage.Game) { g.Moves = g.Moves[:2] }, "once each side has moved twice"},
+		{"against an AI", "ann", customid.DrawOffer.Build(string(g1), "4"), func(g *storage.Game) { g.Players[1].ID = storage.AI("minimax") }, "an AI plays on"},
+		{"an older board", "ann", customid.DrawOffer.Build(string(g1), "3"), nil, "out of date"},
+		{"no offer to accept", "bob", customid.DrawAccept.Build(string(g1), "4"), nil, "no longer open"},
 	})
 }
 
 func TestADrawClickOnABoardBehindItsEndedGameCatchesUp(t *testing.T) {
-	m, rec, store, boards := newFlow()
+	m, rec, store, boards, _ := newFlowWithTurns(t, opened(ended))
 	boards.behind = true
-	store.g.Status = storage.StatusFinished
-	if err := click(m, rec, "ann", customid.DrawOffer.Build("g1", "4")); err != nil {
+	if err := click(m, rec, "ann", customid.DrawOffer.Build(string(g1), "4")); err != nil {
 		t.Fatal(err)
 	}
-	if !slices.Equal(boards.shown, []string{"caught up"}) || len(store.changes) != 0 {
-		t.Errorf("shown %v, changed %v; want the board caught up and nothing changed", boards.shown, store.changes)
+	if v := store.Load(g1).Version; !slices.Equal(boards.shown, []string{"caught up"}) || v != 1 {
+		t.Errorf("shown %v, the game at version %d; want the board caught up and nothing changed", boards.shown, v)
 	}
 }

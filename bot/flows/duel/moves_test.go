@@ -1,6 +1,7 @@
 package duel_test
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"net/http"
@@ -27,7 +28,7 @@ import (
 func boardClick(who, shown, customID string, values ...string) *discordgo.Interaction {
 	raw := muxtest.Click(muxtest.Member(who, 0), discordgo.EnglishUS, customID)
 	raw.Message.Components = []discordgo.MessageComponent{&discordgo.ActionsRow{Components: []discordgo.MessageComponent{
-		&discordgo.Button{CustomID: customid.Move.Build("g1", shown, "1"), Label: "1"},
+		&discordgo.Button{CustomID: customid.Move.Build(string(g1), shown, "1"), Label: "1"},
 	}}}
 	if len(values) > 0 {
 		raw.Data = discordgo.MessageComponentInteractionData{CustomID: customID, ComponentType: discordgo.SelectMenuComponent, Values: values}
@@ -53,9 +54,9 @@ func move(who string, opts ...string) *discordgo.Interaction {
 }
 
 func TestAClickPlaysTheMoveAndTheBoardSaysTheAIThinks(t *testing.T) {
-	m, rec, store, boards, turns := newFlowWithTurns()
+	m, rec, store, boards, turns := newFlowWithTurns(t, opened(nil))
 	turns.aiNext = true
-	if err := muxtest.Run(m, rec, boardClick("ann", "4", customid.Move.Build("g1", "4", "5"))); err != nil {
+	if err := muxtest.Run(m, rec, boardClick("ann", "4", customid.Move.Build(string(g1), "4", "5"))); err != nil {
 		t.Fatal(err)
 	}
 	if !slices.Equal(turns.played, []string{"5"}) || turns.queued != 1 {
@@ -64,14 +65,14 @@ func TestAClickPlaysTheMoveAndTheBoardSaysTheAIThinks(t *testing.T) {
 	if !slices.Equal(boards.shown, []string{"active, no offer, AI thinking"}) {
 		t.Errorf("boards %v, want the clicked board showing the AI thinking", boards.shown)
 	}
-	if len(store.changes) != 0 {
-		t.Errorf("the flow wrote %v itself; the seam commits", store.changes)
+	if v := store.Load(g1).Version; v != 2 {
+		t.Errorf("the game at version %d after the seam's one commit: the flow wrote it itself; the seam commits", v)
 	}
 }
 
 func TestACellSelectPlaysItsValue(t *testing.T) {
-	m, rec, _, boards, turns := newFlowWithTurns()
-	if err := muxtest.Run(m, rec, boardClick("ann", "4", customid.Pick.Build("g1", "4", "0"), "2")); err != nil {
+	m, rec, _, boards, turns := newFlowWithTurns(t, opened(nil))
+	if err := muxtest.Run(m, rec, boardClick("ann", "4", customid.Pick.Build(string(g1), "4", "0"), "2")); err != nil {
 		t.Fatal(err)
 	}
 	if !slices.Equal(turns.played, []string{"2"}) || !slices.Equal(boards.shown, []string{"active, no offer"}) {
@@ -85,36 +86,33 @@ func TestMoveClicksAreRefusedWhereTheyDoNotBelong(t *testing.T) {
 		setup         func(*storage.Game)
 		want          string
 	}{
-		{"another member", "carol", customid.Move.Build("g1", "4", "5"), nil, "it is between <@ann> and <@bob>"},
-		{"out of turn", "bob", customid.Move.Build("g1", "4", "5"), nil, "It is not your turn: <@ann> is to move"},
-		{"a challenge not accepted", "ann", customid.Move.Build("g1", "4", "5"), func(g *storage.Game) { g.Status = storage.StatusPending }, "has not started"},
-		{"an ended game", "ann", customid.Move.Build("g1", "4", "5"), func(g *storage.Game) { g.Status = storage.StatusFinished }, "over"},
-		{"an illegal cell", "ann", customid.Move.Build("g1", "4", "9"), nil, "is not a legal move in this game. Legal moves: 1, 2, 3, 4, 5, 6, 7"},
-		{"a click carrying an older ply than its current board shows", "ann", customid.Move.Build("g1", "3", "5"), nil, "out of date"},
-		{"a forged custom ID from another message", "ann", customid.Move.Build("g1", "4", "5"), func(g *storage.Game) { g.MessageID = "elsewhere" }, "out of date"},
-		{"a column of no board", "ann", customid.File.Build("g1", "4", "z"), nil, "no column"},
+		{"another member", "carol", customid.Move.Build(string(g1), "4", "5"), nil, "it is between <@ann> and <@bob>"},
+		{"out of turn", "bob", customid.Move.Build(string(g1), "4", "5"), nil, "It is not your turn: <@ann> is to move"},
+		{"a challenge not accepted", "ann", customid.Move.Build(string(g1), "4", "5"), func(g *storage.Game) { g.Status = storage.StatusPending }, "has not started"},
+		{"an ended game", "ann", customid.Move.Build(string(g1), "4", "5"), ended, "over"},
+		{"an illegal cell", "ann", customid.Move.Build(string(g1), "4", "9"), nil, "is not a legal move in this game. Legal moves: 1, 2, 3, 4, 5, 6, 7"},
+		{"a click carrying an older ply than its current board shows", "ann", customid.Move.Build(string(g1), "3", "5"), nil, "out of date"},
+		{"a forged custom ID from another message", "ann", customid.Move.Build(string(g1), "4", "5"), func(g *storage.Game) { g.MessageID = "elsewhere" }, "out of date"},
+		{"a column of no board", "ann", customid.File.Build(string(g1), "4", "z"), nil, "no column"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			m, rec, store, boards, turns := newFlowWithTurns()
-			if tc.setup != nil {
-				tc.setup(store.g)
-			}
+			m, rec, store, boards, turns := newFlowWithTurns(t, opened(tc.setup))
 			err := muxtest.Run(m, rec, boardClick(tc.who, "4", tc.id))
 			if text := muxtest.UserError(t, err, i18n.English); !strings.Contains(text, tc.want) {
 				t.Errorf("refusal %q, want it to say %q", text, tc.want)
 			}
-			if len(turns.played) != 0 || len(boards.shown) != 0 || len(rec.Responses()) != 0 {
-				t.Errorf("a refused click played %v, showed %v, answered %d times", turns.played, boards.shown, len(rec.Responses()))
+			if v := store.Load(g1).Version; len(turns.played) != 0 || v != 1 || len(boards.shown) != 0 || len(rec.Responses()) != 0 {
+				t.Errorf("a refused click played %v, changed the game to version %d, showed %v, answered %d times", turns.played, v, boards.shown, len(rec.Responses()))
 			}
 		})
 	}
 }
 
 func TestAClickOnABoardBehindItsGameCatchesUpAndPlaysNothing(t *testing.T) {
-	m, rec, _, boards, turns := newFlowWithTurns()
+	m, rec, _, boards, turns := newFlowWithTurns(t, opened(nil))
 	// The board still shows ply 3's controls: an edit after the last move
 	// never reached it.
-	if err := muxtest.Run(m, rec, boardClick("ann", "3", customid.Move.Build("g1", "3", "5"))); err != nil {
+	if err := muxtest.Run(m, rec, boardClick("ann", "3", customid.Move.Build(string(g1), "3", "5"))); err != nil {
 		t.Fatal(err)
 	}
 	if len(turns.played) != 0 || !slices.Equal(boards.shown, []string{"caught up"}) {
@@ -125,21 +123,20 @@ func TestAClickOnABoardBehindItsGameCatchesUpAndPlaysNothing(t *testing.T) {
 func TestATwoClickMoveGoesThroughAPickerOnlyTheMoverSees(t *testing.T) {
 	// Gomoku's 15×15 board takes a move in two clicks: a column, then a
 	// point of it.
-	m, rec, store, boards, turns := newFlowWithTurns()
-	store.g = game("gomoku", "g1", "h8", "h9", "j8", "j9")
-	if err := muxtest.Run(m, rec, boardClick("ann", "4", customid.File.Build("g1", "4", "g"))); err != nil {
+	m, rec, _, boards, turns := newFlowWithTurns(t, game("gomoku", "h8", "h9", "j8", "j9"))
+	if err := muxtest.Run(m, rec, boardClick("ann", "4", customid.File.Build(string(g1), "4", "g"))); err != nil {
 		t.Fatal(err)
 	}
 	picker := rec.Only(t)
 	if picker.Type != discordgo.InteractionResponseChannelMessageWithSource || picker.Data.Flags&discordgo.MessageFlagsEphemeral == 0 || len(picker.Data.Components) == 0 {
 		t.Fatalf("first click answered %d %+v, want a picker only ann sees", picker.Type, picker.Data)
 	}
-	if err := muxtest.Run(m, rec, pickerClick("ann", customid.Cell.Build("g1", "3", "g8"))); err == nil {
+	if err := muxtest.Run(m, rec, pickerClick("ann", customid.Cell.Build(string(g1), "3", "g8"))); err == nil {
 		t.Fatal("a picker drawn for ply 3 played at ply 4")
 	} else if text := muxtest.UserError(t, err, i18n.English); !strings.Contains(text, "This choice is out of date") {
 		t.Errorf("stale picker: %q", text)
 	}
-	if err := muxtest.Run(m, rec, pickerClick("ann", customid.Cell.Build("g1", "4", "g8"))); err != nil {
+	if err := muxtest.Run(m, rec, pickerClick("ann", customid.Cell.Build(string(g1), "4", "g8"))); err != nil {
 		t.Fatal(err)
 	}
 	done := rec.Responses()[1]
@@ -152,33 +149,40 @@ func TestATwoClickMoveGoesThroughAPickerOnlyTheMoverSees(t *testing.T) {
 }
 
 func TestATypedMovePlaysOnTheOnlyGameHereOrTheOneNamed(t *testing.T) {
-	m, rec, store, boards, turns := newFlowWithTurns()
+	// A finished game of theirs, 00000009, so that the next game made
+	// is 0000000a: an ID with a letter, which /move names in either case.
+	old := opened(ended)
+	old.ID = storage.SequenceID(9)
+	m, rec, store, boards, turns := newFlowWithTurns(t, opened(nil), old)
 	if err := muxtest.Run(m, rec, move("ann", "cell", "5")); err != nil {
 		t.Fatal(err)
 	}
 	if got := rec.Only(t); got.Data.Content != "You played 5." || got.Data.Flags&discordgo.MessageFlagsEphemeral == 0 {
 		t.Errorf("answered %+v, want %q privately", got.Data, "You played 5.")
 	}
-	if !slices.Equal(turns.onGame, []string{"g1"}) || !slices.Equal(turns.played, []string{"5"}) || !slices.Equal(boards.shown, []string{"edited: active, no offer"}) {
-		t.Errorf("locked %v, played %v, shown %v; want g1 played under its lock and its board edited", turns.onGame, turns.played, boards.shown)
+	if !slices.Equal(turns.onGame, []string{string(g1)}) || !slices.Equal(turns.played, []string{"5"}) || !slices.Equal(boards.shown, []string{"edited: active, no offer"}) {
+		t.Errorf("locked %v, played %v, shown %v; want %s played under its lock and its board edited", turns.onGame, turns.played, boards.shown, g1)
 	}
 
 	// bob is to move in two games here now: he must say which.
-	store.others = []*storage.Game{game("connect4", "g2", "1")}
-	err := muxtest.Run(m, rec, move("bob", "cell", "5"))
-	if text := muxtest.UserError(t, err, i18n.English); !strings.Contains(text, "You have 2 games in this channel") || !strings.Contains(text, "g1, g2") {
-		t.Errorf("two games: %q", text)
-	}
-	if err := muxtest.Run(m, rec, move("bob", "cell", "6", "game", "G2")); err != nil {
+	g2 := game("connect4", "1")
+	if err := store.CreateGame(context.Background(), g2, storage.Limits{}); err != nil {
 		t.Fatal(err)
 	}
-	if !slices.Equal(turns.played, []string{"5", "6"}) || store.others[0].Moves[1] != "6" {
-		t.Errorf("played %v, g2's moves %v; want 6 played in g2", turns.played, store.others[0].Moves)
+	err := muxtest.Run(m, rec, move("bob", "cell", "5"))
+	if text := muxtest.UserError(t, err, i18n.English); !strings.Contains(text, "You have 2 games in this channel") || !strings.Contains(text, string(g1)+", "+string(g2.ID)) {
+		t.Errorf("two games: %q", text)
+	}
+	if err := muxtest.Run(m, rec, move("bob", "cell", "6", "game", strings.ToUpper(string(g2.ID)))); err != nil {
+		t.Fatal(err)
+	}
+	if moves := store.Load(g2.ID).Moves; !slices.Equal(turns.played, []string{"5", "6"}) || len(moves) != 2 || moves[1] != "6" {
+		t.Errorf("played %v, %s's moves %v; want 6 played in %s", turns.played, g2.ID, moves, g2.ID)
 	}
 	for _, tc := range []struct{ who, game, want string }{
 		{"carol", "", "You have no game in progress in this channel"},
 		{"ann", "g9", "You have no game g9 in progress in this channel"},
-		{"ann", "g2", "is not a legal move"}, // cell 9
+		{"ann", string(g2.ID), "is not a legal move"}, // cell 9
 	} {
 		err := muxtest.Run(m, rec, move(tc.who, "cell", "9", "game", tc.game))
 		if text := muxtest.UserError(t, err, i18n.English); !strings.Contains(text, tc.want) {
@@ -188,7 +192,7 @@ func TestATypedMovePlaysOnTheOnlyGameHereOrTheOneNamed(t *testing.T) {
 }
 
 func TestATypedMoveWhoseBoardCannotBeEditedStillCounts(t *testing.T) {
-	m, rec, _, boards, turns := newFlowWithTurns()
+	m, rec, _, boards, turns := newFlowWithTurns(t, opened(nil))
 	boards.editErr = &discordgo.RESTError{Response: &http.Response{StatusCode: http.StatusForbidden},
 		Message: &discordgo.APIErrorMessage{Code: discordgo.ErrCodeMissingPermissions}}
 	err := muxtest.Run(m, rec, move("ann", "cell", "5"))
@@ -201,7 +205,7 @@ func TestATypedMoveWhoseBoardCannotBeEditedStillCounts(t *testing.T) {
 
 	// Where the bot reaches the channel only through interactions, the
 	// answer shows the board anew instead.
-	m, rec, _, boards, _ = newFlowWithTurns()
+	m, rec, _, boards, _ = newFlowWithTurns(t, opened(nil))
 	boards.editErr = errors.New("no token shows the board")
 	raw := move("ann", "cell", "5")
 	raw.Context = discordgo.InteractionContextPrivateChannel
@@ -214,7 +218,7 @@ func TestATypedMoveWhoseBoardCannotBeEditedStillCounts(t *testing.T) {
 
 	// So it is, in a server channel, for a board its member alone sees
 	// (a daily attempt's) once no token reaches it.
-	m, rec, _, boards, _ = newFlowWithTurns()
+	m, rec, _, boards, _ = newFlowWithTurns(t, opened(nil))
 	boards.editErr = fmt.Errorf("edit: %w", play.ErrUnreachable)
 	if err := muxtest.Run(m, rec, move("ann", "cell", "5")); err != nil {
 		t.Fatal(err)
@@ -225,9 +229,9 @@ func TestATypedMoveWhoseBoardCannotBeEditedStillCounts(t *testing.T) {
 }
 
 func TestAMoveThatLostARaceIsRefusedAsARace(t *testing.T) {
-	m, rec, _, boards, turns := newFlowWithTurns()
+	m, rec, _, boards, turns := newFlowWithTurns(t, opened(nil))
 	turns.commitErr = storage.ErrConflict
-	err := muxtest.Run(m, rec, boardClick("ann", "4", customid.Move.Build("g1", "4", "5")))
+	err := muxtest.Run(m, rec, boardClick("ann", "4", customid.Move.Build(string(g1), "4", "5")))
 	if !errors.Is(err, storage.ErrConflict) {
 		t.Fatalf("error %v, want the conflict kept for the seam to run the click again", err)
 	}
@@ -237,8 +241,7 @@ func TestAMoveThatLostARaceIsRefusedAsARace(t *testing.T) {
 }
 
 func TestMoveCompletionSuggestsTheLegalMovesAndTheGames(t *testing.T) {
-	m, rec, store, _, _ := newFlowWithTurns()
-	store.g = game("connect4", "g1", "1", "1", "1", "1", "1", "1")
+	m, rec, _, _, _ := newFlowWithTurns(t, game("connect4", "1", "1", "1", "1", "1", "1"))
 	raw := muxtest.Autocomplete(muxtest.Member("ann", 0), "move", muxtest.Option("cell", discordgo.ApplicationCommandOptionString, ""))
 	if err := muxtest.Run(m, rec, raw); err != nil {
 		t.Fatal(err)
@@ -252,12 +255,12 @@ func TestMoveCompletionSuggestsTheLegalMovesAndTheGames(t *testing.T) {
 	}
 
 	rec = &muxtest.Recorder{}
-	raw = muxtest.Autocomplete(muxtest.Member("bob", 0), "move", muxtest.Option("game", discordgo.ApplicationCommandOptionString, "g"))
+	raw = muxtest.Autocomplete(muxtest.Member("bob", 0), "move", muxtest.Option("game", discordgo.ApplicationCommandOptionString, "0"))
 	if err := muxtest.Run(m, rec, raw); err != nil {
 		t.Fatal(err)
 	}
 	choices := rec.Only(t).Data.Choices
-	if len(choices) != 1 || choices[0].Value != "g1" || !strings.Contains(choices[0].Name, "vs ann") || !strings.Contains(choices[0].Name, "their move") {
-		t.Errorf("game choices %+v, want g1 against ann, their move", choices)
+	if len(choices) != 1 || choices[0].Value != string(g1) || !strings.Contains(choices[0].Name, "vs ann") || !strings.Contains(choices[0].Name, "their move") {
+		t.Errorf("game choices %+v, want %s against ann, their move", choices, g1)
 	}
 }

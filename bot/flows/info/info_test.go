@@ -2,58 +2,80 @@ package info_test
 
 import (
 	"context"
+	"errors"
+	"fmt"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/bwmarrin/discordgo"
 
 	"github.com/gambitbot/gambit/bot/flows/info"
+	"github.com/gambitbot/gambit/bot/flows/internal/flowtest"
 	"github.com/gambitbot/gambit/bot/i18n"
 	"github.com/gambitbot/gambit/bot/mux"
 	"github.com/gambitbot/gambit/bot/mux/muxtest"
 	"github.com/gambitbot/gambit/storage"
 )
 
-// These tests construct the flow alone, over a fake store: no bot, no
-// stand-in. The wire (an answer as Discord gets it) is tested in package
+// These tests construct the flow alone, over the flows' test store
+// (flowtest): no bot, no stand-in. The wire (an answer as Discord gets it) is tested in package
 // bot against the stand-in (TestLeaderboardAfterOneGameAgainstAnAI,
 // TestStatsShowRatingsAndRecentGames, TestHelpExplainsGambitAndEachGame).
 
-// fakeStore holds one rating of bob's in connect4, globally and in guild
-// "guild", and bob's finished games.
-type fakeStore struct {
-	history     []*storage.Game
-	asked       []storage.Ladder // the ladders Leaderboard was asked for
-	tournaments []storage.PlayerTournament
+// newStore returns the flows' test store (flowtest) holding bob's
+// established rating in connect4 in guild "guild" and globally, where
+// carol, who played elsewhere only, is rated too, and bob's games.
+func newStore(t *testing.T, games ...*storage.Game) *flowtest.Store {
+	t.Helper()
+	store := flowtest.New(t, nil)
+	rating := func(p string) storage.Rating {
+		return storage.Rating{Player: storage.User(p), Rating: 1700, Deviation: 60, Volatility: 0.06, Games: 30, Wins: 20, Losses: 10}
+	}
+	store.Seed(func(sink storage.Sink) error {
+		return errors.Join(sink.Rating(storage.Ladder{Kind: "connect4", Guild: "guild"}, rating("bob")),
+			sink.Rating(storage.Global("connect4"), rating("bob")), sink.Rating(storage.Global("connect4"), rating("carol")))
+	}, games...)
+	return store
 }
 
-func (s *fakeStore) Leaderboard(_ context.Context, l storage.Ladder, n int) ([]storage.Standing, error) {
-	s.asked = append(s.asked, l)
-	if l.Kind != "connect4" {
-		return nil, nil
+// finishTournament stores a finished tournament of kind in format, of
+// players entrants among whom bob placed rank with score.
+func finishTournament(t *testing.T, store *flowtest.Store, name string, format storage.Format, kind storage.Kind, players, rank, score int) {
+	t.Helper()
+	ctx := context.Background()
+	tr := &storage.Tournament{GuildID: "guild", ChannelID: "channel", Creator: storage.User("bob"), Name: name, Format: format,
+		Kind: kind, MoveTime: time.Minute, MaxPlayers: players}
+	switch format {
+	case storage.FormatSwiss:
+		tr.SwissRounds = 3
+	case storage.FormatArena:
+		tr.Duration = time.Hour
 	}
-	return []storage.Standing{{Rank: 1, Rating: storage.Rating{Player: storage.User("bob"), Rating: 1700, Deviation: 60, Games: 30, Wins: 20, Losses: 10}}}, nil
-}
-
-func (s *fakeStore) Rank(_ context.Context, l storage.Ladder, p storage.PlayerID, _ int) (storage.RankView, error) {
-	if l.Kind != "connect4" || p != storage.User("bob") {
-		return storage.RankView{}, storage.ErrNotFound
+	if err := store.CreateTournament(ctx, tr, storage.TournamentCaps{MaxOpen: 3, MaxPlayers: players}); err != nil {
+		t.Fatal(err)
 	}
-	return storage.RankView{Player: storage.Standing{Rank: 1, Rating: storage.Rating{Player: p, Rating: 1700, Deviation: 60, Games: 30, Wins: 20, Losses: 10}}}, nil
-}
-
-func (s *fakeStore) History(_ context.Context, p storage.PlayerID, limit int) ([]*storage.Game, error) {
-	if p != storage.User("bob") {
-		return nil, nil
+	placings := []storage.Placing{{Player: storage.User("bob"), Rank: rank, Score: score}}
+	if _, err := store.JoinTournament(ctx, tr.ID, storage.Entrant{Player: storage.Player{ID: storage.User("bob"), Name: "bob"}}); err != nil {
+		t.Fatal(err)
 	}
-	return s.history[:min(limit, len(s.history))], nil
-}
-
-func (s *fakeStore) PlayerTournaments(_ context.Context, p storage.PlayerID, limit int) ([]storage.PlayerTournament, error) {
-	if p != storage.User("bob") {
-		return nil, nil
+	place := 0 // the others take the places bob did not
+	for i := 1; i < players; i++ {
+		p := storage.Player{ID: storage.User(fmt.Sprint("entrant", i)), Name: fmt.Sprint("entrant", i)}
+		if _, err := store.JoinTournament(ctx, tr.ID, storage.Entrant{Player: p}); err != nil {
+			t.Fatal(err)
+		}
+		if place++; place == rank {
+			place++
+		}
+		placings = append(placings, storage.Placing{Player: p.ID, Rank: place})
 	}
-	return s.tournaments[:min(limit, len(s.tournaments))], nil
+	if _, err := store.SetTournamentStatus(ctx, tr.ID, storage.TournamentRunning); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := store.FinishTournament(ctx, tr.ID, placings); err != nil {
+		t.Fatal(err)
+	}
 }
 
 // guildLocale gives every interaction's shared messages one language.
@@ -70,8 +92,7 @@ func newFlow(store info.Store) (*mux.Mux, *muxtest.Recorder) {
 }
 
 func TestLeaderboardReadsTheLadderOfTheScope(t *testing.T) {
-	store := &fakeStore{}
-	m, rec := newFlow(store)
+	m, rec := newFlow(newStore(t))
 	alice := muxtest.Member("alice", 0)
 	game := muxtest.Option("game", discordgo.ApplicationCommandOptionString, "connect4")
 	if err := muxtest.Run(m, rec, muxtest.Command(alice, discordgo.EnglishUS, "leaderboard", game)); err != nil {
@@ -81,19 +102,17 @@ func TestLeaderboardReadsTheLadderOfTheScope(t *testing.T) {
 	if resp.Data.Flags&discordgo.MessageFlagsEphemeral != 0 {
 		t.Error("the leaderboard was answered privately; it is for the channel")
 	}
-	if len(resp.Data.Embeds) == 0 || !strings.Contains(resp.Data.Embeds[0].Description+resp.Data.Embeds[0].Title, "bob") {
-		t.Errorf("leaderboard %+v does not show bob", resp.Data.Embeds)
-	}
-	if want := (storage.Ladder{Kind: "connect4", Guild: "guild"}); len(store.asked) != 1 || store.asked[0] != want {
-		t.Errorf("asked for %v, want the server's ladder %v", store.asked, want)
+	// carol is on the global ladder alone.
+	if board := leaderboard(resp); !strings.Contains(board, "bob") || strings.Contains(board, "carol") {
+		t.Errorf("leaderboard %q, want the server's ladder: bob, not carol", board)
 	}
 
 	scope := muxtest.Option("scope", discordgo.ApplicationCommandOptionString, "global")
 	if err := muxtest.Run(m, rec, muxtest.Command(alice, discordgo.EnglishUS, "leaderboard", game, scope)); err != nil {
 		t.Fatal(err)
 	}
-	if got := store.asked[len(store.asked)-1]; got != storage.Global("connect4") {
-		t.Errorf("scope global asked for %v", got)
+	if board := leaderboard(rec.Responses()[1]); !strings.Contains(board, "bob") || !strings.Contains(board, "carol") {
+		t.Errorf("scope global: %q, want the global ladder, bob and carol", board)
 	}
 
 	dm := muxtest.Command(&discordgo.Member{}, discordgo.EnglishUS, "leaderboard", game, muxtest.Option("scope", discordgo.ApplicationCommandOptionString, "server"))
@@ -110,18 +129,25 @@ func TestLeaderboardReadsTheLadderOfTheScope(t *testing.T) {
 	}
 }
 
+// leaderboard is the text of an answer's leaderboard.
+func leaderboard(resp *discordgo.InteractionResponse) string {
+	if len(resp.Data.Embeds) == 0 {
+		return ""
+	}
+	return resp.Data.Embeds[0].Title + "\n" + resp.Data.Embeds[0].Description
+}
+
 func TestStatsOfAnotherMemberShowOnlyGamesTheAskerMaySee(t *testing.T) {
-	finished := func(id, guild, channel, opponent string) *storage.Game {
-		return &storage.Game{ID: storage.GameID(id), Kind: "connect4", Status: storage.StatusFinished, GuildID: guild, ChannelID: channel,
+	finished := func(guild, channel, opponent string) *storage.Game {
+		return &storage.Game{Kind: "connect4", Status: storage.StatusFinished, GuildID: guild, ChannelID: channel,
 			Players: []storage.Player{{ID: storage.User("bob"), Name: "bob"}, {ID: storage.User(opponent), Name: opponent}},
 			Result:  &storage.Result{Winner: 0}}
 	}
-	store := &fakeStore{history: []*storage.Game{
-		finished("g1", "guild", "channel", "carol"),  // where alice asks: hers to see
-		finished("g2", "", "dm", "dave"),             // bob and dave's DM
-		finished("g3", "guild", "elsewhere", "erin"), // another channel of the server
-	}}
-	m, rec := newFlow(store)
+	m, rec := newFlow(newStore(t,
+		finished("guild", "channel", "carol"),  // where alice asks: hers to see
+		finished("", "dm", "dave"),             // bob and dave's DM
+		finished("guild", "elsewhere", "erin"), // another channel of the server
+	))
 	bob := muxtest.Option("user", discordgo.ApplicationCommandOptionUser, "bob")
 	if err := muxtest.Run(m, rec, muxtest.Command(muxtest.Member("alice", 0), discordgo.EnglishUS, "stats", bob)); err != nil {
 		t.Fatal(err)
@@ -147,7 +173,7 @@ func TestStatsOfAnotherMemberShowOnlyGamesTheAskerMaySee(t *testing.T) {
 }
 
 func TestHelpListsTheDeclaredCommandsAndRefusesUnknownPages(t *testing.T) {
-	m, rec := newFlow(&fakeStore{})
+	m, rec := newFlow(newStore(t))
 	alice := muxtest.Member("alice", 0)
 	if err := muxtest.Run(m, rec, muxtest.Command(alice, discordgo.EnglishUS, "help")); err != nil {
 		t.Fatal(err)
@@ -184,10 +210,9 @@ func TestHelpListsTheDeclaredCommandsAndRefusesUnknownPages(t *testing.T) {
 }
 
 func TestStatsShowThePlayersTournaments(t *testing.T) {
-	store := &fakeStore{tournaments: []storage.PlayerTournament{
-		{Tournament: "t2", Name: "Friday Swiss", Format: storage.FormatSwiss, Kind: "connect4", Players: 8, Rank: 1, Score: 7},
-		{Tournament: "t1", Format: storage.FormatArena, Kind: "othello", Players: 12, Rank: 4, Score: 15},
-	}}
+	store := newStore(t)
+	finishTournament(t, store, "", storage.FormatArena, "othello", 12, 4, 15)
+	finishTournament(t, store, "Friday Swiss", storage.FormatSwiss, "connect4", 8, 1, 7)
 	m, rec := newFlow(store)
 	bob := muxtest.Option("user", discordgo.ApplicationCommandOptionUser, "bob")
 	for _, tc := range []struct {

@@ -5,13 +5,13 @@ import (
 	"log/slog"
 	"math/rand/v2"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
 	"github.com/bwmarrin/discordgo"
 
 	"github.com/gambitbot/gambit/bot/customid"
+	"github.com/gambitbot/gambit/bot/flows/internal/flowtest"
 	"github.com/gambitbot/gambit/bot/flows/puzzles"
 	"github.com/gambitbot/gambit/bot/i18n"
 	"github.com/gambitbot/gambit/bot/mux"
@@ -24,48 +24,12 @@ import (
 	solvers "github.com/gambitbot/gambit/strategies/puzzles"
 )
 
-// These tests construct the flow alone, over fakes: no bot, no stand-in,
-// no game lock (the game routes' wrap is the fake's), the solvers run
-// by the test instead of the AI workers. The wire is tested in package
+// These tests construct the flow alone, over fakes and the flows' test
+// store (flowtest): no bot, no stand-in, no game lock (the game routes'
+// wrap is the fake's), the solvers run by the test instead of the AI
+// workers. The wire is tested in package
 // bot against the stand-in (TestPuzzleSolvedWithHintAndButtons,
 // TestPuzzleSolveCompareAndGiveUp, the Compare tests of compare_test.go).
-
-// fakeStore holds the games and records their changes.
-type fakeStore struct {
-	mu      sync.Mutex
-	games   map[storage.GameID]*storage.Game
-	changes []string
-}
-
-func (s *fakeStore) Game(_ context.Context, id storage.GameID) (*storage.Game, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	g, ok := s.games[id]
-	if !ok {
-		return nil, storage.ErrNotFound
-	}
-	cp := *g
-	return &cp, nil
-}
-
-func (s *fakeStore) UpdateGame(_ context.Context, g *storage.Game) error {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	s.changes = append(s.changes, "update")
-	cp := *g
-	s.games[g.ID] = &cp
-	return nil
-}
-
-func (s *fakeStore) FinishGame(_ context.Context, g *storage.Game, res storage.Result) ([]storage.RatingChange, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	s.changes = append(s.changes, "finish "+string(g.Status)+" "+string(res.Outcome))
-	cp := *g
-	cp.Result = &res
-	s.games[g.ID] = &cp
-	return nil, nil
-}
 
 // started is one solo game the flow asked the fake Solo to start.
 type started struct {
@@ -104,18 +68,18 @@ func (b *fakeBoards) Lang(*storage.Game) *i18n.Localizer { return i18n.For(i18n.
 type fixture struct {
 	m      *mux.Mux
 	rec    *muxtest.Recorder
-	store  *fakeStore
+	store  *flowtest.Store
 	solo   *fakeSolo
 	boards *fakeBoards
 	hinted []storage.GameID
 	queued []func()
 }
 
-func newFixture(games ...*storage.Game) *fixture {
-	fx := &fixture{rec: &muxtest.Recorder{}, store: &fakeStore{games: map[storage.GameID]*storage.Game{}}, solo: &fakeSolo{}, boards: &fakeBoards{}}
-	for _, g := range games {
-		fx.store.games[g.ID] = g
-	}
+// newFixture returns the flow over a store holding games (given their
+// IDs, the first 00000001).
+func newFixture(t *testing.T, games ...*storage.Game) *fixture {
+	fx := &fixture{rec: &muxtest.Recorder{}, store: flowtest.New(t, nil), solo: &fakeSolo{}, boards: &fakeBoards{}}
+	fx.store.Seed(nil, games...)
 	seam := func(h func(ctx context.Context, ix *mux.Component, g *storage.Game) error) mux.ComponentHandler {
 		return func(ctx context.Context, ix *mux.Component) error {
 			g, err := fx.store.Game(ctx, storage.GameID(ix.Params["game"]))
@@ -145,7 +109,7 @@ func tiles(t *testing.T, steps int) *storage.Game {
 	}
 	gm := solo(t, "8puzzle")
 	return &storage.Game{
-		ID: "g1", Kind: storage.Kind(gm.Name), Status: storage.StatusActive, MessageID: "board",
+		Kind: storage.Kind(gm.Name), Status: storage.StatusActive, MessageID: "board",
 		Players: []storage.Player{{ID: storage.User("ann"), Name: "ann"}}, Start: q.String(), Position: q.String(),
 		GuildID: "guild", ChannelID: "channel",
 	}
@@ -185,7 +149,7 @@ func puzzleCommand(opts ...any) *discordgo.Interaction {
 }
 
 func TestPuzzleDealsTheMembersOwnSoloGame(t *testing.T) {
-	fx := newFixture()
+	fx := newFixture(t)
 	if err := muxtest.Run(fx.m, fx.rec, puzzleCommand("game", "nqueens", "n", 6.0)); err != nil {
 		t.Fatal(err)
 	}
@@ -221,7 +185,7 @@ func TestPuzzleRefusesOptionsThatDoNotFitTheGame(t *testing.T) {
 		{"a difficulty on N-Queens", []any{"game", "nqueens", "difficulty", "hard"}, "sliding-tile puzzles", 0},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			fx := newFixture()
+			fx := newFixture(t)
 			raw := puzzleCommand(tc.opts...)
 			if tc.perms != 0 {
 				raw.AppPermissions = tc.perms
@@ -239,15 +203,15 @@ func TestPuzzleRefusesOptionsThatDoNotFitTheGame(t *testing.T) {
 
 func TestHintCountsOnTheGameAndTheDailyAttemptAndShowsTheMovePrivately(t *testing.T) {
 	g := tiles(t, 6)
-	fx := newFixture(g)
-	if err := muxtest.Run(fx.m, fx.rec, click("ann", customid.Hint.Build("g1", render.Ply(g)))); err != nil {
+	fx := newFixture(t, g)
+	if err := muxtest.Run(fx.m, fx.rec, click("ann", customid.Hint.Build(string(g.ID), render.Ply(g)))); err != nil {
 		t.Fatal(err)
 	}
 	answer := fx.rec.Only(t)
 	if answer.Data.Flags&discordgo.MessageFlagsEphemeral == 0 || !strings.Contains(answer.Data.Content, "Next:") {
 		t.Errorf("the hint answered %+v, want the next move shown to ann alone", answer.Data)
 	}
-	if got, _ := fx.store.Game(context.Background(), "g1"); got.Hints != 1 || len(fx.hinted) != 1 {
+	if got := fx.store.Load(g.ID); got.Hints != 1 || len(fx.hinted) != 1 {
 		t.Errorf("hints %d on the game, %v told; want one hint counted and told", got.Hints, fx.hinted)
 	}
 }
@@ -255,14 +219,14 @@ func TestHintCountsOnTheGameAndTheDailyAttemptAndShowsTheMovePrivately(t *testin
 func TestSolveEndsThePuzzleSolvedByGambit(t *testing.T) {
 	g := tiles(t, 6)
 	g.Moves = []string{"u"} // one move of ann's own, whatever it was
-	fx := newFixture(g)
-	if err := muxtest.Run(fx.m, fx.rec, click("ann", customid.Solve.Build("g1", render.Ply(g)))); err != nil {
+	fx := newFixture(t, g)
+	if err := muxtest.Run(fx.m, fx.rec, click("ann", customid.Solve.Build(string(g.ID), render.Ply(g)))); err != nil {
 		t.Fatal(err)
 	}
-	if len(fx.store.changes) != 1 || fx.store.changes[0] != "finish abandoned "+string(storage.SolvedByGambit) {
-		t.Fatalf("changes %v, want the game finished solved by Gambit", fx.store.changes)
+	got := fx.store.Load(g.ID)
+	if got.Version != g.Version+1 || got.Status != storage.StatusAbandoned || got.Result.Outcome != storage.SolvedByGambit {
+		t.Fatalf("stored %s with %+v at version %d, want the game finished solved by Gambit in one change", got.Status, got.Result, got.Version)
 	}
-	got, _ := fx.store.Game(context.Background(), "g1")
 	if got.Result.MovesUsed != 1 {
 		t.Errorf("moves used %d, want ann's own 1", got.Result.MovesUsed)
 	}
@@ -282,12 +246,12 @@ func TestPuzzleButtonsRefuseOthersAndOutdatedBoards(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			g := tiles(t, 6)
-			fx := newFixture(g)
+			fx := newFixture(t, g)
 			ply := tc.ply
 			if ply == "" {
 				ply = render.Ply(g)
 			}
-			for _, id := range []string{customid.Hint.Build("g1", ply), customid.Solve.Build("g1", ply), customid.Compare.Build("g1", ply)} {
+			for _, id := range []string{customid.Hint.Build(string(g.ID), ply), customid.Solve.Build(string(g.ID), ply), customid.Compare.Build(string(g.ID), ply)} {
 				raw := click(tc.who, id)
 				raw.Message.ID = tc.message
 				err := muxtest.Run(fx.m, fx.rec, raw)
@@ -295,9 +259,9 @@ func TestPuzzleButtonsRefuseOthersAndOutdatedBoards(t *testing.T) {
 					t.Errorf("%s: refusal %q, want it to say %q", id, text, tc.want)
 				}
 			}
-			if len(fx.store.changes) != 0 || len(fx.hinted) != 0 || len(fx.queued) != 0 || len(fx.rec.Responses()) != 0 {
-				t.Errorf("refused clicks changed %v, hinted %v, queued %d solvers, answered %d times",
-					fx.store.changes, fx.hinted, len(fx.queued), len(fx.rec.Responses()))
+			if v := fx.store.Load(g.ID).Version; v != g.Version || len(fx.hinted) != 0 || len(fx.queued) != 0 || len(fx.rec.Responses()) != 0 {
+				t.Errorf("refused clicks changed the game to version %d, hinted %v, queued %d solvers, answered %d times",
+					v, fx.hinted, len(fx.queued), len(fx.rec.Responses()))
 			}
 		})
 	}
@@ -305,8 +269,8 @@ func TestPuzzleButtonsRefuseOthersAndOutdatedBoards(t *testing.T) {
 
 func TestCompareAnswersFirstRunsOnePerPuzzleAndEndsWithItsLastSolver(t *testing.T) {
 	g := tiles(t, 8)
-	fx := newFixture(g)
-	compare := customid.Compare.Build("g1", render.Ply(g))
+	fx := newFixture(t, g)
+	compare := customid.Compare.Build(string(g.ID), render.Ply(g))
 	if err := muxtest.Run(fx.m, fx.rec, click("ann", compare)); err != nil {
 		t.Fatal(err)
 	}
@@ -335,18 +299,19 @@ func TestCompareAnswersFirstRunsOnePerPuzzleAndEndsWithItsLastSolver(t *testing.
 
 func TestNewPuzzleDealsAnotherOfTheEndedPuzzlesKind(t *testing.T) {
 	g := tiles(t, 6)
-	g.Status = storage.StatusFinished
-	duel := &storage.Game{ID: "g2", Kind: "tictactoe", Status: storage.StatusFinished, Position: "start",
+	g.Status, g.Result = storage.StatusFinished, &storage.Result{Winner: 0}
+	duel := &storage.Game{Kind: "tictactoe", Status: storage.StatusFinished, Result: &storage.Result{Winner: storage.Draw}, Position: "start",
 		Players: []storage.Player{{ID: storage.User("ann")}, {ID: storage.User("bob")}}}
-	fx := newFixture(g, duel)
-	if err := muxtest.Run(fx.m, fx.rec, click("bob", customid.NewPuzzle.Build("g1"))); err != nil {
+	fx := newFixture(t, g, duel)
+	if err := muxtest.Run(fx.m, fx.rec, click("bob", customid.NewPuzzle.Build(string(g.ID)))); err != nil {
 		t.Fatal(err)
 	}
 	if len(fx.solo.started) != 1 || fx.solo.started[0].game != string(g.Kind) || fx.solo.started[0].day != "" {
 		t.Fatalf("started %+v, want one 8-puzzle for bob, no daily attempt", fx.solo.started)
 	}
-	for id, want := range map[string]string{"g2": "out of date", "g9": "g9 does not exist"} {
-		err := muxtest.Run(fx.m, fx.rec, click("bob", customid.NewPuzzle.Build(id)))
+	none := storage.SequenceID(9)
+	for id, want := range map[storage.GameID]string{duel.ID: "out of date", none: string(none) + " does not exist"} {
+		err := muxtest.Run(fx.m, fx.rec, click("bob", customid.NewPuzzle.Build(string(id))))
 		if text := muxtest.UserError(t, err, i18n.English); !strings.Contains(text, want) {
 			t.Errorf("New puzzle under %s: %q, want it to say %q", id, text, want)
 		}

@@ -17,6 +17,7 @@ import (
 
 	"github.com/bwmarrin/discordgo"
 
+	"github.com/gambitbot/gambit/bot/flows/internal/flowtest"
 	"github.com/gambitbot/gambit/bot/flows/review"
 	"github.com/gambitbot/gambit/bot/i18n"
 	"github.com/gambitbot/gambit/bot/mux"
@@ -29,8 +30,8 @@ import (
 	gamereview "github.com/gambitbot/gambit/strategies/review"
 )
 
-// These tests construct the flow alone, over fakes: no bot, no stand-in,
-// no database. The wire and what crosses processes are tested in package
+// These tests construct the flow alone, over fakes and the flows' test
+// store (flowtest): no bot, no stand-in. The wire and what crosses processes are tested in package
 // bot against the stand-in: the Review button under a finished board
 // (TestReviewIsDeferredMadeOnceAndOpenToAll), replicas sharing a store
 // (TestAReplicaRefusesAMembersSecondReview,
@@ -57,131 +58,83 @@ func (c *clock) Advance(d time.Duration) {
 	c.t = c.t.Add(d)
 }
 
-// fakeStore keeps games, reviews and claims in memory, the claims
-// expiring on the test's clock.
-type fakeStore struct {
-	clock *clock
+// store is the flows' test store (flowtest), on the test's clock, which
+// can lose the reviews it kept (forget), as one restored from a backup
+// taken before them would.
+type store struct {
+	*flowtest.Store
 
-	mu      sync.Mutex
-	games   map[storage.GameID]*storage.Game
-	reviews map[storage.GameID]*storage.Review
-	claims  map[string]claim
+	mu        sync.Mutex
+	games     []storage.GameID
+	forgotten map[storage.GameID]bool // reviews lost, until kept again
 }
 
-type claim struct {
-	owner string
-	until time.Time
+func newStore(t *testing.T, c *clock) *store {
+	return &store{Store: flowtest.New(t, c.Now), forgotten: map[storage.GameID]bool{}}
 }
 
-func newStore(c *clock) *fakeStore {
-	return &fakeStore{clock: c, games: map[storage.GameID]*storage.Game{}, reviews: map[storage.GameID]*storage.Review{}, claims: map[string]claim{}}
-}
-
-func (s *fakeStore) add(games ...*storage.Game) {
+// add puts games into the store, each given the next ID: a test adds its
+// games once.
+func (s *store) add(games ...*storage.Game) {
+	s.Seed(nil, games...)
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	for _, g := range games {
-		s.games[g.ID] = g
+		s.games = append(s.games, g.ID)
 	}
 }
 
-func (s *fakeStore) Game(_ context.Context, id storage.GameID) (*storage.Game, error) {
+func (s *store) Review(ctx context.Context, id storage.GameID, version uint64) (*storage.Review, error) {
 	s.mu.Lock()
-	defer s.mu.Unlock()
-	g, ok := s.games[id]
-	if !ok {
+	lost := s.forgotten[id]
+	s.mu.Unlock()
+	if lost {
 		return nil, storage.ErrNotFound
 	}
-	cp := *g
-	return &cp, nil
+	return s.Store.Review(ctx, id, version)
 }
 
-// History returns p's ended games, by ID.
-func (s *fakeStore) History(_ context.Context, p storage.PlayerID, limit int) ([]*storage.Game, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	var out []*storage.Game
-	for _, g := range s.games {
-		if g.Seat(p) >= 0 && g.Status.Ended() && len(out) < limit {
-			out = append(out, g)
-		}
+func (s *store) PutReview(ctx context.Context, r *storage.Review) error {
+	if err := s.Store.PutReview(ctx, r); err != nil {
+		return err
 	}
-	return out, nil
-}
-
-func (s *fakeStore) Review(_ context.Context, id storage.GameID, version uint64) (*storage.Review, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	r, ok := s.reviews[id]
-	if !ok || r.Version != version {
-		return nil, storage.ErrNotFound
-	}
-	return r, nil
-}
-
-func (s *fakeStore) PutReview(_ context.Context, r *storage.Review) error {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	s.reviews[r.Game] = r
+	delete(s.forgotten, r.Game)
 	return nil
 }
 
-func (s *fakeStore) kept(id storage.GameID) bool {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	_, ok := s.reviews[id]
-	return ok
+// kept returns the review kept of game id, nil if none.
+func (s *store) kept(id storage.GameID) *storage.Review {
+	r, err := s.Review(context.Background(), id, s.Load(id).Version)
+	if err != nil {
+		return nil
+	}
+	return r
 }
 
 // forget drops the reviews kept.
-func (s *fakeStore) forget() {
+func (s *store) forget() {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	s.reviews = map[storage.GameID]*storage.Review{}
-}
-
-func (s *fakeStore) Claim(_ context.Context, key, owner string, ttl time.Duration) (bool, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	now := s.clock.Now()
-	if c, ok := s.claims[key]; ok && c.owner != owner && now.Before(c.until) {
-		return false, nil
+	for _, id := range s.games {
+		s.forgotten[id] = true
 	}
-	s.claims[key] = claim{owner, now.Add(ttl)}
-	return true, nil
-}
-
-func (s *fakeStore) Claims(_ context.Context, prefix string) (map[string]string, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	out := map[string]string{}
-	for key, c := range s.claims {
-		if strings.HasPrefix(key, prefix) && s.clock.Now().Before(c.until) {
-			out[key] = c.owner
-		}
-	}
-	return out, nil
-}
-
-func (s *fakeStore) Release(_ context.Context, key, owner string) error {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if c, ok := s.claims[key]; ok && c.owner == owner {
-		delete(s.claims, key)
-	}
-	return nil
 }
 
 // held returns the claims standing under prefix.
-func (s *fakeStore) held(t *testing.T, prefix string) map[string]string {
+func (s *store) held(t *testing.T, prefix string) map[string]string {
 	t.Helper()
-	c, _ := s.Claims(context.Background(), prefix)
+	c, err := s.Claims(context.Background(), prefix)
+	if err != nil {
+		t.Fatal(err)
+	}
 	return c
 }
 
 // keepClaim is the bot's KeepClaim without the renewals: the test's claims
 // live long enough.
-func (s *fakeStore) keepClaim(ctx context.Context, key, owner, _ string, _ ...any) (context.Context, func(), bool, error) {
+func (s *store) keepClaim(ctx context.Context, key, owner, _ string, _ ...any) (context.Context, func(), bool, error) {
 	if ok, err := s.Claim(ctx, key, owner, time.Minute); !ok || err != nil {
 		return nil, nil, false, err
 	}
@@ -296,7 +249,7 @@ func isProgress(e *discordgo.WebhookEdit) bool {
 type env struct {
 	t       *testing.T
 	clock   *clock
-	store   *fakeStore
+	store   *store
 	rec     *recorder
 	analyst *analyst
 	flow    *review.Flow
@@ -309,7 +262,7 @@ type env struct {
 // its Config.
 func newEnv(t *testing.T, change ...func(*review.Config)) *env {
 	c := &clock{t: time.Date(2026, 5, 1, 12, 0, 0, 0, time.UTC)}
-	e := &env{t: t, clock: c, store: newStore(c), rec: newRecorder(), analyst: &analyst{}, m: mux.New()}
+	e := &env{t: t, clock: c, store: newStore(t, c), rec: newRecorder(), analyst: &analyst{}, m: mux.New()}
 	cfg := e.config()
 	for _, f := range change {
 		f(&cfg)
@@ -395,8 +348,9 @@ func (e *env) refused(token string, err error, want string) {
 }
 
 // ticTacToe is a finished Tic-Tac-Toe game in guild's channel in which a
-// (x) beat c: c's edge at move 2 loses (x forks), the turning point.
-func ticTacToe(t *testing.T, id, guild, channel, a, c string) *storage.Game {
+// (x) beat c: c's edge at move 2 loses (x forks), the turning point. It
+// gets its ID once added to the store.
+func ticTacToe(t *testing.T, guild, channel, a, c string) *storage.Game {
 	t.Helper()
 	moves := []string{"5", "2", "1", "9", "7", "3", "4"}
 	gm, err := catalog.Lookup("tictactoe")
@@ -415,7 +369,7 @@ func ticTacToe(t *testing.T, id, guild, channel, a, c string) *storage.Game {
 		pos.Play(m)
 	}
 	return &storage.Game{
-		ID: storage.GameID(id), Kind: "tictactoe", Status: storage.StatusFinished, Version: 9, GuildID: guild, ChannelID: channel,
+		Kind: "tictactoe", Status: storage.StatusFinished, Version: 9, GuildID: guild, ChannelID: channel,
 		Players: []storage.Player{{ID: storage.User(a), Name: a}, {ID: storage.User(c), Name: c}},
 		Moves:   moves, Position: pos.String(), Turn: 1, Result: &storage.Result{Winner: 0},
 	}

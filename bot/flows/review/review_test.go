@@ -17,6 +17,10 @@ import (
 	gamereview "github.com/gambitbot/gambit/strategies/review"
 )
 
+// g1 and g2 are the IDs the store gives the first and second games a
+// test adds.
+var g1, g2 = storage.SequenceID(1), storage.SequenceID(2)
+
 // TestReviewIsDeferredShownPrivatelyAndKept: bob's click on Review is
 // answered at once with a private "thinking…", then with the review and
 // its pictures (drawn), which is kept with the game; carol, who did not
@@ -26,22 +30,22 @@ import (
 func TestReviewIsDeferredShownPrivatelyAndKept(t *testing.T) {
 	t.Parallel()
 	e := newEnv(t, func(c *review.Config) { c.Rate, c.Draw = 1, nil })
-	g := ticTacToe(t, "g1", "guild", "channel", "alice", "bob")
+	g := ticTacToe(t, "guild", "channel", "alice", "bob")
 	e.store.add(g)
-	token, err := e.send(muxtest.Click(muxtest.Member("bob", 0), discordgo.EnglishUS, customid.Review.Build("g1")))
+	token, err := e.send(muxtest.Click(muxtest.Member("bob", 0), discordgo.EnglishUS, customid.Review.Build(string(g1))))
 	if err != nil {
 		t.Fatal(err)
 	}
 	e.deferred(token)
 	shown(t, e.rec.answer(token))
 	pictured(t, e.rec.answer(token))
-	if !e.store.kept("g1") {
+	if e.store.kept(g1) == nil {
 		t.Fatal("the review was not kept with the game")
 	}
 	if claims := e.store.held(t, "review/member/"); len(claims) != 0 {
 		t.Errorf("claims on reviews in the making once shown: %v, want none", claims)
 	}
-	shown(t, e.review("carol", "guild", "channel", "g1"))
+	shown(t, e.review("carol", "guild", "channel", g1))
 	if n := e.analyst.count.Load(); n != 1 {
 		t.Errorf("analysed %d times, want once: the second review is the kept one", n)
 	}
@@ -54,16 +58,17 @@ func TestReviewIsDeferredShownPrivatelyAndKept(t *testing.T) {
 func TestReviewCommandCompletesAndRefuses(t *testing.T) {
 	t.Parallel()
 	e := newEnv(t)
-	done := ticTacToe(t, "g1", "guild", "channel", "alice", "bob")
-	playing := ticTacToe(t, "g2", "guild", "channel", "alice", "bob")
+	done := ticTacToe(t, "guild", "channel", "alice", "bob")
+	done.ID = storage.SequenceID(10) // 0000000a: a letter to type in either case
+	playing := ticTacToe(t, "guild", "channel", "alice", "bob")
 	playing.Status, playing.Result = storage.StatusActive, nil
-	puzzle := ticTacToe(t, "g3", "guild", "channel", "alice", "bob")
-	puzzle.Players = puzzle.Players[:1]
-	empty := ticTacToe(t, "g4", "guild", "channel", "alice", "bob")
+	puzzle := ticTacToe(t, "guild", "channel", "alice", "bob")
+	puzzle.Players, puzzle.Turn = puzzle.Players[:1], 0
+	empty := ticTacToe(t, "guild", "channel", "alice", "bob")
 	empty.Moves = nil
 	e.store.add(done, playing, puzzle, empty)
 
-	for typed, want := range map[string][]string{"": {"g1"}, "G": {"g1"}, "x": nil} {
+	for typed, want := range map[string][]string{"": {string(done.ID)}, "0000000A": {string(done.ID)}, "x": nil} {
 		raw := muxtest.Autocomplete(muxtest.Member("alice", 0), "review", muxtest.Option("game", discordgo.ApplicationCommandOptionString, typed))
 		token, err := e.send(raw)
 		if err != nil {
@@ -83,7 +88,7 @@ func TestReviewCommandCompletesAndRefuses(t *testing.T) {
 	}
 
 	for id, want := range map[storage.GameID]string{
-		"g2": "not over yet", "g3": "A puzzle has no review", "g4": "No move was played",
+		playing.ID: "not over yet", puzzle.ID: "A puzzle has no review", empty.ID: "No move was played",
 		"nosuchgame": "There is no game nosuchgame", "": "no finished game to review",
 	} {
 		token, err := e.ask("alice", "guild", "channel", id)
@@ -104,13 +109,12 @@ func TestReviewCommandCompletesAndRefuses(t *testing.T) {
 func TestReviewOnlyOfGamesTheMemberCouldSee(t *testing.T) {
 	t.Parallel()
 	e := newEnv(t)
+	dm, other, side := ticTacToe(t, "", "group-dm", "alice", "bob"), ticTacToe(t, "elsewhere", "private", "alice", "bob"), ticTacToe(t, "guild", "side", "alice", "bob")
+	e.store.add(dm, other, side)
 	hidden := map[string]*storage.Game{
-		"a group DM carol is not in":        ticTacToe(t, "gdm", "", "group-dm", "alice", "bob"),
-		"another server":                    ticTacToe(t, "other", "elsewhere", "private", "alice", "bob"),
-		"another channel of carol's server": ticTacToe(t, "side", "guild", "side", "alice", "bob"),
-	}
-	for _, g := range hidden {
-		e.store.add(g)
+		"a group DM carol is not in":        dm,
+		"another server":                    other,
+		"another channel of carol's server": side,
 	}
 	_, unknown := e.ask("carol", "guild", "channel", "zzzzzzzz")
 	for where, g := range hidden {
@@ -127,8 +131,8 @@ func TestReviewOnlyOfGamesTheMemberCouldSee(t *testing.T) {
 	if n := e.analyst.count.Load(); n != 0 {
 		t.Fatalf("%d games analysed for reviews carol may not see, want none", n)
 	}
-	shown(t, e.review("carol", "guild", "side", "side"))
-	shown(t, e.review("alice", "guild", "channel", "gdm"))
+	shown(t, e.review("carol", "guild", "side", side.ID))
+	shown(t, e.review("alice", "guild", "channel", dm.ID))
 }
 
 // TestTheRateOfAPlace: with a rate of two reviews an hour, two members of
@@ -139,26 +143,26 @@ func TestReviewOnlyOfGamesTheMemberCouldSee(t *testing.T) {
 func TestTheRateOfAPlace(t *testing.T) {
 	t.Parallel()
 	e := newEnv(t, func(c *review.Config) { c.Rate = 2 })
-	first, second, third := ticTacToe(t, "g1", "guild", "channel", "alice", "bob"), ticTacToe(t, "g2", "guild", "channel", "carol", "dave"), ticTacToe(t, "g3", "guild", "channel", "dave", "bob")
+	first, second, third := ticTacToe(t, "guild", "channel", "alice", "bob"), ticTacToe(t, "guild", "channel", "carol", "dave"), ticTacToe(t, "guild", "channel", "dave", "bob")
 	e.store.add(first, second, third)
-	shown(t, e.review("alice", "guild", "channel", "g1"))
+	shown(t, e.review("alice", "guild", "channel", g1))
 	e.clock.Advance(10 * time.Minute)
-	shown(t, e.review("carol", "guild", "channel", "g2"))
-	token, err := e.ask("dave", "guild", "channel", "g3")
+	shown(t, e.review("carol", "guild", "channel", g2))
+	token, err := e.ask("dave", "guild", "channel", third.ID)
 	freed := e.clock.Now().Add(50 * time.Minute).Unix() // the first slot's end
 	e.refused(token, err, "as many new reviews")
 	e.refused(token, err, "<t:"+strconv.FormatInt(freed, 10)+":R>")
 	if claims := e.store.held(t, "review/member/"); len(claims) != 0 {
 		t.Errorf("a refused review holds the member's claim: %v", claims)
 	}
-	shown(t, e.review("bob", "guild", "channel", "g1")) // kept: no slot needed
+	shown(t, e.review("bob", "guild", "channel", g1)) // kept: no slot needed
 	if n := e.analyst.count.Load(); n != 2 {
 		t.Errorf("analysed %d games, want 2", n)
 	}
-	shown(t, e.review("dave", "elsewhere", "channel", "g3")) // another server's rate
+	shown(t, e.review("dave", "elsewhere", "channel", third.ID)) // another server's rate
 	e.store.forget()
 	e.clock.Advance(time.Hour)
-	shown(t, e.review("dave", "guild", "channel", "g3"))
+	shown(t, e.review("dave", "guild", "channel", third.ID))
 }
 
 // TestAMembersSecondReviewWaitsForTheFirst: while a member's review is
@@ -169,28 +173,28 @@ func TestAMembersSecondReviewWaitsForTheFirst(t *testing.T) {
 	t.Parallel()
 	e := newEnv(t)
 	e.analyst.reached, e.analyst.hold = make(chan storage.GameID, 2), make(chan struct{}, 2)
-	e.store.add(ticTacToe(t, "g1", "guild", "channel", "alice", "bob"), ticTacToe(t, "g2", "guild", "channel", "alice", "carol"))
-	first, err := e.ask("alice", "guild", "channel", "g1")
+	e.store.add(ticTacToe(t, "guild", "channel", "alice", "bob"), ticTacToe(t, "guild", "channel", "alice", "carol"))
+	first, err := e.ask("alice", "guild", "channel", g1)
 	if err != nil {
 		t.Fatal(err)
 	}
 	<-e.analyst.reached
-	token, err := e.ask("alice", "guild", "channel", "g2")
+	token, err := e.ask("alice", "guild", "channel", g2)
 	e.refused(token, err, "still being made")
 	e.analyst.hold <- struct{}{}
 	shown(t, e.rec.answer(first))
 	e.analyst.hold <- struct{}{}
-	shown(t, e.review("alice", "guild", "channel", "g2"))
+	shown(t, e.review("alice", "guild", "channel", g2))
 
 	e.store.forget()
 	if ok, _ := e.store.Claim(context.Background(), "review/member/alice", "a-dead-process/1", 30*time.Second); !ok {
 		t.Fatal("the dead process's claim was not taken")
 	}
-	token, err = e.ask("alice", "guild", "channel", "g1")
+	token, err = e.ask("alice", "guild", "channel", g1)
 	e.refused(token, err, "still being made")
 	e.clock.Advance(31 * time.Second)
 	e.analyst.hold <- struct{}{}
-	shown(t, e.review("alice", "guild", "channel", "g1"))
+	shown(t, e.review("alice", "guild", "channel", g1))
 }
 
 // TestOneReviewOfAGameAtATime: two members asking for one game's review
@@ -199,13 +203,13 @@ func TestOneReviewOfAGameAtATime(t *testing.T) {
 	t.Parallel()
 	e := newEnv(t)
 	e.analyst.reached, e.analyst.hold = make(chan storage.GameID, 2), make(chan struct{}, 2)
-	e.store.add(ticTacToe(t, "g1", "guild", "channel", "alice", "bob"))
-	first, err := e.ask("alice", "guild", "channel", "g1")
+	e.store.add(ticTacToe(t, "guild", "channel", "alice", "bob"))
+	first, err := e.ask("alice", "guild", "channel", g1)
 	if err != nil {
 		t.Fatal(err)
 	}
 	<-e.analyst.reached
-	second, err := e.ask("bob", "guild", "channel", "g1")
+	second, err := e.ask("bob", "guild", "channel", g1)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -234,8 +238,8 @@ func TestReviewShowsItsProgress(t *testing.T) {
 		e.clock.Advance(time.Second)
 		progress(8, 8) // the last: the review follows
 	}
-	e.store.add(ticTacToe(t, "g1", "guild", "channel", "alice", "bob"))
-	token, err := e.ask("alice", "guild", "channel", "g1")
+	e.store.add(ticTacToe(t, "guild", "channel", "alice", "bob"))
+	token, err := e.ask("alice", "guild", "channel", g1)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -252,13 +256,13 @@ func TestAReviewThatFailsTellsTheMember(t *testing.T) {
 	t.Parallel()
 	e := newEnv(t)
 	e.analyst.err = errors.New("the search broke")
-	e.store.add(ticTacToe(t, "g1", "guild", "channel", "alice", "bob"))
-	says(t, e.review("alice", "guild", "channel", "g1"), "could not be made")
-	if e.store.kept("g1") {
+	e.store.add(ticTacToe(t, "guild", "channel", "alice", "bob"))
+	says(t, e.review("alice", "guild", "channel", g1), "could not be made")
+	if e.store.kept(g1) != nil {
 		t.Error("a failed review was kept")
 	}
 	e.analyst.err = nil
-	shown(t, e.review("alice", "guild", "channel", "g1"))
+	shown(t, e.review("alice", "guild", "channel", g1))
 }
 
 // TestAKeptReviewByOlderRulesIsMadeAgain: a review kept by older rules
@@ -267,20 +271,22 @@ func TestAReviewThatFailsTellsTheMember(t *testing.T) {
 func TestAKeptReviewByOlderRulesIsMadeAgain(t *testing.T) {
 	t.Parallel()
 	e := newEnv(t)
-	g := ticTacToe(t, "g1", "guild", "channel", "alice", "bob")
+	g := ticTacToe(t, "guild", "channel", "alice", "bob")
 	e.store.add(g)
 	old := `{"version":1,"moves":[{},{},{},{},{},{},{}]}`
-	for i, data := range []string{old, `{"moves":`} {
-		e.store.reviews["g1"] = &storage.Review{Game: "g1", Version: g.Version, Data: []byte(data)}
-		shown(t, e.review("alice", "guild", "channel", "g1"))
+	for i, data := range []string{old, `{"moves":"unreadable"}`} {
+		if err := e.store.PutReview(context.Background(), &storage.Review{Game: g1, Version: g.Version, Data: []byte(data)}); err != nil {
+			t.Fatal(err)
+		}
+		shown(t, e.review("alice", "guild", "channel", g1))
 		if n := e.analyst.count.Load(); n != int32(i+1) {
 			t.Errorf("kept %s: analysed %d times in all, want %d", data, n, i+1)
 		}
 	}
-	if string(e.store.reviews["g1"].Data) == `{"moves":` {
+	if kept := e.store.kept(g1); kept == nil || string(kept.Data) == `{"moves":"unreadable"}` {
 		t.Error("the unreadable review was not replaced")
 	}
-	shown(t, e.review("alice", "guild", "channel", "g1"))
+	shown(t, e.review("alice", "guild", "channel", g1))
 	if n := e.analyst.count.Load(); n != 2 {
 		t.Errorf("the review made again was made once more: %d analyses", n)
 	}
@@ -296,18 +302,18 @@ func TestStopEndsAReviewInTheMaking(t *testing.T) {
 	t.Parallel()
 	e := newEnv(t)
 	e.analyst.reached, e.analyst.hold = make(chan storage.GameID, 1), make(chan struct{})
-	e.store.add(ticTacToe(t, "g1", "guild", "channel", "alice", "bob"), ticTacToe(t, "g2", "guild", "channel", "carol", "bob"))
-	token, err := e.ask("alice", "guild", "channel", "g1")
+	e.store.add(ticTacToe(t, "guild", "channel", "alice", "bob"), ticTacToe(t, "guild", "channel", "carol", "bob"))
+	token, err := e.ask("alice", "guild", "channel", g1)
 	if err != nil {
 		t.Fatal(err)
 	}
 	<-e.analyst.reached
 	e.flow.Stop()
 	says(t, e.rec.answer(token), "restarting")
-	if e.store.kept("g1") {
+	if e.store.kept(g1) != nil {
 		t.Error("a review stopped was kept")
 	}
-	says(t, e.review("carol", "guild", "channel", "g2"), "restarting")
+	says(t, e.review("carol", "guild", "channel", g2), "restarting")
 	if claims := e.store.held(t, "review/"); len(claims) != 1 {
 		t.Errorf("claims once the review after Stop was refused: %v, want the first review's rate slot only", claims)
 	}
@@ -338,17 +344,17 @@ func TestReviewsGoToTheQueueAndAWorkerMakesThem(t *testing.T) {
 	t.Parallel()
 	q := &queue{jobs: make(chan review.Job, 1)}
 	e := newEnv(t, func(c *review.Config) { c.Queue = q })
-	e.store.add(ticTacToe(t, "g1", "guild", "channel", "alice", "bob"))
-	token, err := e.ask("alice", "guild", "channel", "g1")
+	e.store.add(ticTacToe(t, "guild", "channel", "alice", "bob"))
+	token, err := e.ask("alice", "guild", "channel", g1)
 	if err != nil {
 		t.Fatal(err)
 	}
 	e.deferred(token)
 	job := <-q.jobs
-	if job.Game != "g1" || job.Member != "alice" || job.Token != token || job.Interaction == "" || job.Locale != string(discordgo.EnglishUS) {
+	if job.Game != g1 || job.Member != "alice" || job.Token != token || job.Interaction == "" || job.Locale != string(discordgo.EnglishUS) {
 		t.Errorf("queued %+v, want g1 for alice through the click", job)
 	}
-	token2, err := e.ask("alice", "guild", "channel", "g1")
+	token2, err := e.ask("alice", "guild", "channel", g1)
 	e.refused(token2, err, "still being made")
 
 	worker := review.New(e.store, e.config())
@@ -366,7 +372,7 @@ func TestReviewsGoToTheQueueAndAWorkerMakesThem(t *testing.T) {
 	expired := job
 	expired.Token, expired.Queued = "expired", time.Now().Add(-16*time.Minute)
 	gone := job
-	gone.Token, gone.Game = "gone", "nosuchgame"
+	gone.Token, gone.Game = "gone", storage.SequenceID(2)
 	if err := worker.Make(context.Background(), expired); err != nil {
 		t.Errorf("an expired job: %v", err)
 	}
@@ -380,7 +386,7 @@ func TestReviewsGoToTheQueueAndAWorkerMakesThem(t *testing.T) {
 
 	q.err = errors.New("the queue is down")
 	e.store.forget()
-	says(t, e.review("alice", "guild", "channel", "g1"), "could not be made")
+	says(t, e.review("alice", "guild", "channel", g1), "could not be made")
 	if claims := e.store.held(t, "review/"); len(claims) != 1 {
 		t.Errorf("claims once the queue failed: %v, want the first review's rate slot only", claims)
 	}

@@ -9,6 +9,7 @@ import (
 
 	"github.com/bwmarrin/discordgo"
 
+	"github.com/gambitbot/gambit/bot/flows/internal/flowtest"
 	"github.com/gambitbot/gambit/bot/flows/settings"
 	"github.com/gambitbot/gambit/bot/i18n"
 	"github.com/gambitbot/gambit/bot/mux"
@@ -16,44 +17,48 @@ import (
 	"github.com/gambitbot/gambit/storage"
 )
 
-// These tests construct the flow alone, over a fake store: no bot, no
-// stand-in. The wire is tested in package bot against the stand-in
+// These tests construct the flow alone, over the flows' test store
+// (flowtest): no bot, no stand-in. The wire is tested in package bot against the stand-in
 // (TestSettingsNeedManageServerAndApply, TestBoardFormPerServerAndPerMember,
 // TestConcurrentSettingsKeepBothChanges).
 
-// fakeStore keeps the settings of guilds and users in memory.
-type fakeStore struct {
-	guilds  map[string]storage.GuildSettings
-	users   map[string]storage.UserSettings
+// store is the flows' test store (flowtest), counting the saves of
+// settings.
+type store struct {
+	*flowtest.Store
 	updates int // UpdateGuildSettings and PutUserSettings calls
 }
 
-func newStore() *fakeStore {
-	return &fakeStore{guilds: map[string]storage.GuildSettings{}, users: map[string]storage.UserSettings{}}
-}
+func newStore(t *testing.T) *store { return &store{Store: flowtest.New(t, nil)} }
 
-func (s *fakeStore) GuildSettings(_ context.Context, id string) (storage.GuildSettings, error) {
-	return s.guilds[id], nil
-}
-
-func (s *fakeStore) UpdateGuildSettings(_ context.Context, id string, change func(*storage.GuildSettings) error) (storage.GuildSettings, error) {
+func (s *store) UpdateGuildSettings(ctx context.Context, id string, change func(*storage.GuildSettings) error) (storage.GuildSettings, error) {
 	s.updates++
-	g := s.guilds[id]
-	if err := change(&g); err != nil {
-		return storage.GuildSettings{}, err
+	return s.Store.UpdateGuildSettings(ctx, id, change)
+}
+
+func (s *store) PutUserSettings(ctx context.Context, id string, u storage.UserSettings) error {
+	s.updates++
+	return s.Store.PutUserSettings(ctx, id, u)
+}
+
+// guild returns guild id's settings as stored.
+func (s *store) guild(t *testing.T, id string) storage.GuildSettings {
+	t.Helper()
+	gs, err := s.GuildSettings(context.Background(), id)
+	if err != nil {
+		t.Fatal(err)
 	}
-	s.guilds[id] = g
-	return g, nil
+	return gs
 }
 
-func (s *fakeStore) UserSettings(_ context.Context, id string) (storage.UserSettings, error) {
-	return s.users[id], nil
-}
-
-func (s *fakeStore) PutUserSettings(_ context.Context, id string, u storage.UserSettings) error {
-	s.updates++
-	s.users[id] = u
-	return nil
+// user returns user id's settings as stored.
+func (s *store) user(t *testing.T, id string) storage.UserSettings {
+	t.Helper()
+	us, err := s.UserSettings(context.Background(), id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return us
 }
 
 // forms records what the flow told the memory of board forms.
@@ -91,8 +96,10 @@ func option(name string, typ discordgo.ApplicationCommandOptionType, v any) *dis
 }
 
 func TestSettingsChangeOnlyWhatTheyName(t *testing.T) {
-	store := newStore()
-	store.guilds["guild"] = storage.GuildSettings{MoveTime: 5 * time.Second, AllowedGames: []storage.Kind{"connect4"}, Board: storage.BoardEmoji}
+	store := newStore(t)
+	store.Seed(func(sink storage.Sink) error {
+		return sink.GuildSettings("guild", storage.GuildSettings{MoveTime: 5 * time.Second, AllowedGames: []storage.Kind{"connect4"}, Board: storage.BoardEmoji})
+	})
 	var told forms
 	m, rec := newFlow(store, &told)
 	admin := muxtest.Member("ann", discordgo.PermissionManageGuild)
@@ -103,7 +110,7 @@ func TestSettingsChangeOnlyWhatTheyName(t *testing.T) {
 		t.Fatal(err)
 	}
 	want := storage.GuildSettings{MoveTime: 5 * time.Second, TurnTimeout: 48 * time.Hour, AllowedGames: []storage.Kind{"connect4"}, Casual: true, Board: storage.BoardEmoji}
-	got := store.guilds["guild"]
+	got := store.guild(t, "guild")
 	if got.MoveTime != want.MoveTime || got.TurnTimeout != want.TurnTimeout || len(got.AllowedGames) != 1 || got.Casual != want.Casual || got.Board != want.Board {
 		t.Errorf("saved %+v, want %+v", got, want)
 	}
@@ -123,7 +130,6 @@ func TestSettingsChangeOnlyWhatTheyName(t *testing.T) {
 	}
 
 	// Without options: shown, not saved, the defaults named as such.
-	store.guilds["other"] = storage.GuildSettings{}
 	show := muxtest.Command(admin, discordgo.EnglishUS, "settings")
 	show.GuildID = "other"
 	updates := store.updates
@@ -164,7 +170,7 @@ func TestSettingsRefuseBeforeSavingAnything(t *testing.T) {
 			[]*discordgo.ApplicationCommandInteractionDataOption{option("games", discordgo.ApplicationCommandOptionString, "chess")}, `"chess"`},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			store := newStore()
+			store := newStore(t)
 			var told forms
 			m, rec := newFlow(store, &told)
 			raw := muxtest.Command(tc.member, discordgo.EnglishUS, "settings", tc.opts...)
@@ -183,7 +189,7 @@ func TestSettingsRefuseBeforeSavingAnything(t *testing.T) {
 }
 
 func TestBoardSavesAPlayersOwnForm(t *testing.T) {
-	store := newStore()
+	store := newStore(t)
 	var told forms
 	m, rec := newFlow(store, &told)
 	bob := muxtest.Member("bob", 0)
@@ -193,7 +199,7 @@ func TestBoardSavesAPlayersOwnForm(t *testing.T) {
 	if err := muxtest.Run(m, rec, form("both")); err != nil {
 		t.Fatal(err)
 	}
-	if got := store.users["bob"].Board; got != storage.BoardBoth {
+	if got := store.user(t, "bob").Board; got != storage.BoardBoth {
 		t.Errorf("saved %q, want both", got)
 	}
 	if text := rec.Responses()[0].Data.Content; !strings.HasPrefix(text, "Saved.") || !strings.Contains(text, "the picture and the emoji grid") {
@@ -202,7 +208,7 @@ func TestBoardSavesAPlayersOwnForm(t *testing.T) {
 	if err := muxtest.Run(m, rec, form("server")); err != nil {
 		t.Fatal(err)
 	}
-	if got := store.users["bob"].Board; got != storage.BoardDefault {
+	if got := store.user(t, "bob").Board; got != storage.BoardDefault {
 		t.Errorf("server saved %q, want the default (the server's)", got)
 	}
 	if want := []string{"u:bob=both", "u:bob="}; len(told) != 2 || told[0] != want[0] || told[1] != want[1] {
@@ -210,7 +216,7 @@ func TestBoardSavesAPlayersOwnForm(t *testing.T) {
 	}
 	err := muxtest.Run(m, rec, form("ascii"))
 	var ue *mux.UserError
-	if !errors.As(err, &ue) || store.users["bob"].Board != storage.BoardDefault {
-		t.Errorf("an unknown form: %v, saved %q", err, store.users["bob"].Board)
+	if !errors.As(err, &ue) || store.user(t, "bob").Board != storage.BoardDefault {
+		t.Errorf("an unknown form: %v, saved %q", err, store.user(t, "bob").Board)
 	}
 }
