@@ -42,10 +42,8 @@ func TestShutdownIsBoundedUnderRateLimits(t *testing.T) {
 	asked, fire := make(chan time.Duration, 1), make(chan time.Time)
 	h := start(t, withConfig(func(c *bot.Config) {
 		c.Lifecycle.ShutdownTimeout = bound
-		// No "thinking…" edit: the AI waits for one in flight before it
-		// plays, and on a loaded machine its search outlasts the tests'
-		// interval between two, so the edit that met the 429s would be
-		// that one, and the move would never be played.
+		// No "thinking…" edit: the edit that meets the 429s is the
+		// move's own, whose showing is the work the stop waits for.
 		c.Timers.ProgressInterval = time.Hour
 		c.Lifecycle.After = func(d time.Duration) <-chan time.Time {
 			asked <- d
