@@ -271,8 +271,9 @@ func game(v View) (Message, *File) {
 		}
 		if !g.Solo() {
 			// Two AIs' game is started again with /versus, which checks
-			// its caps: no Rematch.
-			msg.Components = endRow(l, g, !v.Rematched && !BetweenAIs(g))
+			// its caps, and a tournament pairs its players' next game:
+			// no Rematch.
+			msg.Components = endRow(l, g, !v.Rematched && !BetweenAIs(g) && g.Settings.Tournament == "")
 		} else if g.Settings.Daily != "" {
 			msg.Components = newPuzzleRow(l, g)
 		}

@@ -110,3 +110,26 @@ func TestTournamentScoresReadAsPeopleWriteThem(t *testing.T) {
 		}
 	}
 }
+
+// TestATournamentBoardEndsWithoutARematch: an ended game of a tournament's
+// board offers Review but no Rematch — the tournament pairs its players'
+// next game — while the same game outside a tournament offers both.
+func TestATournamentBoardEndsWithoutARematch(t *testing.T) {
+	g := &storage.Game{ID: "0000000b", Kind: "tictactoe", Status: storage.StatusFinished, Moves: []string{"b2"},
+		Players:  []storage.Player{{ID: storage.User("1"), Name: "ann"}, {ID: storage.User("2"), Name: "bob"}},
+		Result:   &storage.Result{Winner: 0},
+		Settings: storage.Settings{Tournament: "t1"},
+	}
+	rematch := customid.Rematch.Build(string(g.ID))
+	m := Game(View{Game: g, Lang: i18n.Default})
+	if _, ok := buttonByID(t, m, rematch); ok {
+		t.Error("a tournament's ended board offers a rematch")
+	}
+	if _, ok := buttonByID(t, m, customid.Review.Build(string(g.ID))); !ok {
+		t.Error("a tournament's ended board has no Review")
+	}
+	g.Settings.Tournament = ""
+	if _, ok := buttonByID(t, Game(View{Game: g, Lang: i18n.Default}), rematch); !ok {
+		t.Error("the same game outside a tournament offers no rematch")
+	}
+}

@@ -237,6 +237,10 @@ func TestRematchRefusals(t *testing.T) {
 			finish(w.g)
 			w.g.Players[1] = storage.Player{ID: storage.Anonymous}
 		}, "deleted"},
+		{"a tournament's board", "ann", func(w *world) {
+			finish(w.g)
+			w.g.Settings.Tournament = "t1"
+		}, "tournament"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			m, rec, w := newFlow(t, storage.User("bob"), tc.setup)

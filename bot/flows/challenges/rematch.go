@@ -80,6 +80,9 @@ func (f *Flow) takeRematch(ctx context.Context, ix *mux.Interaction, old *storag
 	if old.Solo() {
 		return gameRequest{}, mux.Err("rematch.puzzle")
 	}
+	if old.Settings.Tournament != "" {
+		return gameRequest{}, mux.Err("rematch.tournament")
+	}
 	if old.Players[1-seat].ID == storage.Anonymous {
 		return gameRequest{}, mux.Err("rematch.deleted")
 	}
