@@ -179,3 +179,22 @@ func (s *Server) wireThreads(guildID string) []wireChannel {
 	}
 	return out
 }
+
+// ChannelAndThreads returns the messages of a channel and of its
+// threads that are not deleted, oldest first, as one list: what a client
+// showing a channel with its threads inline reads (the playground).
+func (s *Server) ChannelAndThreads(channelID string) []Message {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	var out []Message
+	for _, id := range s.order {
+		m := s.messages[id]
+		if m.Deleted {
+			continue
+		}
+		if ch := s.channels[m.ChannelID]; m.ChannelID == channelID || ch != nil && ch.ParentID == channelID {
+			out = append(out, *m)
+		}
+	}
+	return out
+}

@@ -54,6 +54,9 @@ func TestThreadFromAMessage(t *testing.T) {
 	if msgs := srv.Messages(srv.ChannelID()); len(msgs) != 1 || msgs[0].ID != starter.ID {
 		t.Errorf("the channel's messages: %+v", msgs)
 	}
+	if all := srv.ChannelAndThreads(srv.ChannelID()); len(all) != 2 || all[0].ID != starter.ID || all[1].ID != board.ID {
+		t.Errorf("the channel with its threads: %+v", all)
+	}
 	if _, err := b.ChannelMessageEdit(th.ID, board.ID, "a board, moved"); err != nil {
 		t.Errorf("edit in the thread: %v", err)
 	}
