@@ -109,6 +109,8 @@ type Flow struct {
 	boards Boards
 	cfg    Config
 	log    *slog.Logger
+	places placer    // where a round's boards go (thread.go)
+	ann    announcer // the announcement kept current (thread.go)
 
 	mu      sync.Mutex
 	running map[storage.TournamentID]bool // an advance of the tournament is under way in this process
@@ -121,8 +123,10 @@ func New(store Store, boards Boards, cfg Config) *Flow {
 	if cfg.Go == nil {
 		cfg.Go = func(f func()) { go f() }
 	}
-	return &Flow{store: store, boards: boards, cfg: cfg, log: cfg.Log,
+	f := &Flow{store: store, boards: boards, cfg: cfg, log: cfg.Log, places: placer{store, boards, cfg.Log},
 		running: map[storage.TournamentID]bool{}, again: map[storage.TournamentID]bool{}}
+	f.ann = announcer{store, boards, cfg.Log, f.announcement}
+	return f
 }
 
 // The bounds of /tournament create's options.
@@ -267,7 +271,7 @@ func (f *Flow) cmdCreate(ctx context.Context, ix *mux.Command) error {
 	if err := ix.Reply(f.announcement(f.boards.Shared(ix.Interaction), t), false); err != nil {
 		return err
 	}
-	f.noteAnnouncement(ctx, ix.Interaction, t)
+	f.ann.note(ctx, ix.Interaction, t)
 	return nil
 }
 
@@ -381,7 +385,7 @@ func (f *Flow) cmdStatus(ctx context.Context, ix *mux.Command, to storage.Tourna
 	if err != nil {
 		return err
 	}
-	f.showAnnouncement(ctx, t)
+	f.ann.show(ctx, t)
 	l := f.boards.Shared(ix.Interaction)
 	return ix.Reply(render.TournamentNotice(l, t, l.T("tournament.now_"+string(to), "Player", render.PlayerName(l, "", storage.Player{ID: storage.User(ix.Caller().ID)}))), false)
 }
