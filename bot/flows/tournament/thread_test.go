@@ -4,11 +4,15 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
+	"log/slog"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/gambitbot/gambit/bot/customid"
 	"github.com/gambitbot/gambit/bot/flows/tournament"
+	"github.com/gambitbot/gambit/bot/mux"
 	"github.com/gambitbot/gambit/bot/render"
 	"github.com/gambitbot/gambit/storage"
 )
@@ -274,7 +278,7 @@ func TestTheAnnouncementFollowsAStartAtItsTimeAndTheEnd(t *testing.T) {
 	if tr := fx.only(t); tr.MessageID != "original" {
 		t.Fatalf("the announcement's message: %q, want the answer's", tr.MessageID)
 	}
-	fx.clock.Advance(5 * 60e9)
+	fx.clock.Advance(5 * time.Minute)
 	fx.flow.Tick(context.Background(), storage.Shards{})
 	edits := fx.announcementEdits(t)
 	if len(edits) != 1 || !strings.Contains(edits[0].Text, "Under way") {
@@ -293,7 +297,7 @@ func TestTheAnnouncementFollowsAStartAtItsTimeAndTheEnd(t *testing.T) {
 func TestTheAnnouncementFollowsACancelForTooFewAndAPause(t *testing.T) {
 	fx := newFixture(storage.DefaultTournamentCaps)
 	fx.announce(t, sub("create", str("format", "swiss"), str("game", "tictactoe"), num("start", 5)), alice)
-	fx.clock.Advance(5 * 60e9)
+	fx.clock.Advance(5 * time.Minute)
 	fx.flow.Tick(context.Background(), storage.Shards{})
 	edits := fx.announcementEdits(t)
 	if len(edits) != 1 || !strings.Contains(edits[0].Text, "Cancelled") || len(edits[0].Msg.Components) != 0 {
@@ -314,5 +318,34 @@ func TestTheAnnouncementFollowsACancelForTooFewAndAPause(t *testing.T) {
 	}
 	if edits = fx2.announcementEdits(t); len(edits) != 2 || !strings.Contains(edits[1].Text, "Under way") {
 		t.Fatalf("the announcement after /tournament resume: %+v", edits)
+	}
+}
+
+// threadless is the fake store failing to record a round's thread, as a
+// process that stops between a round's record and its thread's leaves
+// the round.
+type threadless struct{ *fakeStore }
+
+func (threadless) SetRoundThread(context.Context, storage.TournamentID, int, string) (*storage.Tournament, bool, error) {
+	return nil, false, errors.New("connection reset")
+}
+
+func TestAThreadNotRecordedLeavesTheBoardsInTheChannel(t *testing.T) {
+	fx := newFixture(storage.DefaultTournamentCaps)
+	fx.flow = tournament.New(threadless{fx.store}, fx.boards, tournament.Config{
+		Caps: storage.DefaultTournamentCaps, AIMoveTime: 2 * time.Second, SweepEvery: time.Minute, Go: func(f func()) { f() }, Now: fx.clock.Now,
+		Log: slog.New(slog.NewTextHandler(io.Discard, nil)),
+	})
+	fx.m = mux.New()
+	fx.flow.Routes(fx.m)
+	id := swissOfFour(t, fx)
+	if got := fx.channels(t, id, 1); len(got) != 2 || got[0] != "channel" || got[1] != "channel" {
+		t.Errorf("round 1's games are in %v, want the channel: their thread was never recorded", got)
+	}
+	if shown := len(fx.boards.shown); shown != 2 {
+		t.Errorf("%d boards shown, want 2", shown)
+	}
+	if tr := fx.only(t); tr.Rounds[0].Thread != "" {
+		t.Errorf("round 1's thread %q", tr.Rounds[0].Thread)
 	}
 }
