@@ -5,6 +5,8 @@ import (
 	"errors"
 	"log/slog"
 
+	"github.com/bwmarrin/discordgo"
+
 	"github.com/gambitbot/gambit/bot/i18n"
 	"github.com/gambitbot/gambit/bot/mux"
 	"github.com/gambitbot/gambit/bot/render"
@@ -123,6 +125,23 @@ func (a announcer) note(ctx context.Context, ix *mux.Interaction, t *storage.Tou
 	if err != nil {
 		a.log.Warn("the announcement's message was not recorded", "tournament", t.ID, "err", err)
 	}
+}
+
+// adopt records the message clicked, ix's, as t's announcement when t
+// has none: its answer's ID was not learnt (note failed), or t was
+// announced before announcements were recorded. Only a message of t's
+// channel that everyone sees is adopted.
+func (a announcer) adopt(ctx context.Context, ix *mux.Interaction, t *storage.Tournament) {
+	m := ix.Message
+	if t.MessageID != "" || m == nil || m.ID == "" || ix.ChannelID != t.ChannelID || m.Flags&discordgo.MessageFlagsEphemeral != 0 {
+		return
+	}
+	nt, err := a.store.SetTournamentMessage(ctx, t.ID, m.ID)
+	if err != nil {
+		a.log.Warn("the announcement's message was not recorded", "tournament", t.ID, "err", err)
+		return
+	}
+	t.MessageID, t.Version = nt.MessageID, nt.Version
 }
 
 // show edits t's announcement, if known, to show t as it now is: its

@@ -10,6 +10,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/bwmarrin/discordgo"
+
 	"github.com/gambitbot/gambit/bot/customid"
 	"github.com/gambitbot/gambit/bot/flows/tournament"
 	"github.com/gambitbot/gambit/bot/mux"
@@ -347,5 +349,27 @@ func TestAThreadNotRecordedLeavesTheBoardsInTheChannel(t *testing.T) {
 	}
 	if tr := fx.only(t); tr.Rounds[0].Thread != "" {
 		t.Errorf("round 1's thread %q", tr.Rounds[0].Thread)
+	}
+}
+
+func TestAClickTeachesAnUnknownAnnouncement(t *testing.T) {
+	fx := newFixture(storage.DefaultTournamentCaps)
+	id := fx.announce(t, sub("create", str("format", "swiss"), str("game", "tictactoe"), num("start", 5)))
+	fx.store.mu.Lock()
+	fx.store.tournaments[storage.TournamentID(id)].MessageID = "" // announced before announcements were recorded
+	fx.store.mu.Unlock()
+	for _, m := range []*discordgo.Member{alice, bob} {
+		if err := fx.click(m, customid.TournamentJoin.Build(id)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	tr := fx.only(t)
+	if tr.MessageID != "board" || len(tr.Entrants) != 2 {
+		t.Fatalf("after the clicks: announcement %q, %d entrants; want the message clicked and both in", tr.MessageID, len(tr.Entrants))
+	}
+	fx.clock.Advance(5 * time.Minute)
+	fx.flow.Tick(context.Background(), storage.Shards{})
+	if edits := fx.boards.placedNow().edits; len(edits) != 1 || edits[0].ID != "board" || !strings.Contains(edits[0].Text, "Under way") {
+		t.Errorf("the start at its time edited %+v, want the message clicked", edits)
 	}
 }
