@@ -7,6 +7,9 @@ import (
 	"log/slog"
 	"time"
 
+	"github.com/bwmarrin/discordgo"
+
+	"github.com/gambitbot/gambit/bot/egress"
 	"github.com/gambitbot/gambit/bot/flows/tournament"
 	"github.com/gambitbot/gambit/bot/i18n"
 	"github.com/gambitbot/gambit/bot/mux"
@@ -79,9 +82,45 @@ func (b tournamentBoards) Show(ctx context.Context, id storage.GameID) error {
 }
 
 // Post posts msg in a channel.
-func (b tournamentBoards) Post(_ context.Context, channelID string, msg render.Message) error {
-	_, err := b.discord.egress.SendChannelMessage(channelID, msg)
+func (b tournamentBoards) Post(ctx context.Context, channelID string, msg render.Message) error {
+	_, err := b.Send(ctx, channelID, msg)
 	return err
+}
+
+// Send posts msg in a channel or thread and returns its message's ID.
+func (b tournamentBoards) Send(_ context.Context, channelID string, msg render.Message) (string, error) {
+	m, err := b.discord.egress.SendChannelMessage(channelID, msg)
+	if err != nil {
+		return "", err
+	}
+	return m.ID, nil
+}
+
+// roundThreadArchive is how long, in minutes, a round's thread stays
+// open without a new message before Discord archives it: a week,
+// Discord's longest, since the moves edit the boards and an edit is no
+// new message.
+const roundThreadArchive = 7 * 24 * 60
+
+// StartThread starts a public thread from a message. Discord's refusals
+// for a missing permission or access, or a channel that cannot have
+// threads, wrap tournament.ErrThreadsRefused.
+func (b tournamentBoards) StartThread(_ context.Context, channelID, messageID, name string) (string, error) {
+	th, err := b.discord.egress.Session.MessageThreadStartComplex(channelID, messageID, &discordgo.ThreadStart{Name: name, AutoArchiveDuration: roundThreadArchive})
+	b.discord.egress.Observe(err)
+	switch egress.Code(err) {
+	case discordgo.ErrCodeMissingPermissions, discordgo.ErrCodeMissingAccess, discordgo.ErrCodeCannotExecuteActionOnThisChannelType:
+		return "", fmt.Errorf("bot: start a thread in channel %s: %w: %w", channelID, tournament.ErrThreadsRefused, err)
+	}
+	if err != nil {
+		return "", fmt.Errorf("bot: start a thread in channel %s: %w", channelID, err)
+	}
+	return th.ID, nil
+}
+
+// Edit changes a channel message (the announcement).
+func (b tournamentBoards) Edit(_ context.Context, channelID, messageID string, msg render.Message) error {
+	return b.discord.egress.EditChannelMessage(channelID, messageID, msg)
 }
 
 // Lang is the language of a guild's shared messages (locales).

@@ -353,6 +353,9 @@ type GuildSettings struct {
 	// DailyChannel is the channel the daily puzzle is posted in; empty,
 	// the default, posts none.
 	DailyChannel string `json:"daily_channel,omitempty"`
+	// TournamentBoards is where the guild's tournaments post each round's
+	// boards: the default, a thread per round.
+	TournamentBoards TournamentBoards `json:"tournament_boards,omitempty"`
 }
 
 // BoardForm is how a board message shows the board: its picture, its
@@ -434,6 +437,9 @@ func (s GuildSettings) Validate() error {
 	}
 	if len(s.DailyChannel) > maxIDLen {
 		return fmt.Errorf("%w: daily channel id of %d bytes in guild settings", ErrInvalid, len(s.DailyChannel))
+	}
+	if !s.TournamentBoards.Valid() {
+		return fmt.Errorf("%w: unknown tournament boards %q in guild settings", ErrInvalid, s.TournamentBoards)
 	}
 	return nil
 }

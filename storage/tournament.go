@@ -163,6 +163,10 @@ type Round struct {
 	Boards []Board `json:"boards"`
 	// PairedAt is set by the store.
 	PairedAt time.Time `json:"paired_at"`
+	// Thread is the channel of the thread its boards are posted in, when
+	// the server has a thread per round (SetRoundThread); empty, they are
+	// in the tournament's channel.
+	Thread string `json:"thread,omitempty"`
 }
 
 // Done reports whether every board of the round has its result.
@@ -179,6 +183,13 @@ type Tournament struct {
 	// GuildID and ChannelID are where it was announced.
 	GuildID   string `json:"guild_id"`
 	ChannelID string `json:"channel_id"`
+	// MessageID is the announcement's message, once known
+	// (SetTournamentMessage): the bot edits it as the tournament changes.
+	MessageID string `json:"message_id,omitempty"`
+	// ThreadsRefused is set when Discord refused a thread for a round in
+	// ChannelID (SetRoundThread with no thread): the later rounds are
+	// posted in the channel without asking again.
+	ThreadsRefused bool `json:"threads_refused,omitempty"`
 	// Creator is the member who created it.
 	Creator PlayerID `json:"creator"`
 	// Name is its title, for the announcement and the TRF.
@@ -421,6 +432,18 @@ type TournamentStore interface {
 	// PlayerTournaments lists up to limit finished tournaments p played
 	// in (0: all), newest first, with p's rank and score.
 	PlayerTournaments(ctx context.Context, p PlayerID, limit int) ([]PlayerTournament, error)
+	// SetTournamentMessage records the message of the tournament's
+	// announcement (SetMessage), in any status.
+	SetTournamentMessage(ctx context.Context, id TournamentID, messageID string) (*Tournament, error)
+	// SetRoundThread records where round number round's boards go
+	// (SetThread): with a thread, the round's Thread and, in the same
+	// transaction, every game of the round still open whose board was not
+	// posted yet moves into the thread (its ChannelID), so that whichever
+	// process posts a missing board later — a restart's refresh — posts it
+	// there; a round with its thread keeps it (false). With no thread,
+	// Discord refused one: ThreadsRefused is set. ErrGameOver once ended,
+	// ErrInvalid for a round not paired.
+	SetRoundThread(ctx context.Context, id TournamentID, round int, thread string) (*Tournament, bool, error)
 }
 
 // Limits of a tournament record.
@@ -446,6 +469,9 @@ func (t *Tournament) Validate() error {
 	}
 	if len(t.Name) > maxTournamentName {
 		return bad("a name of %d bytes", len(t.Name))
+	}
+	if len(t.MessageID) > maxIDLen {
+		return bad("an announcement id of %d bytes", len(t.MessageID))
 	}
 	if !t.Kind.Valid() {
 		return bad("unknown kind %q", t.Kind)
@@ -525,6 +551,9 @@ func (t *Tournament) validateRound(i int, r Round, entrants map[PlayerID]bool) e
 	}
 	if len(r.Boards) == 0 || len(r.Boards) > maxTournamentBoard {
 		return fmt.Errorf("%d boards", len(r.Boards))
+	}
+	if len(r.Thread) > maxIDLen {
+		return fmt.Errorf("a thread id of %d bytes", len(r.Thread))
 	}
 	if t.Format == FormatSwiss && r.Number > t.SwissRounds {
 		return fmt.Errorf("beyond the Swiss's %d rounds", t.SwissRounds)

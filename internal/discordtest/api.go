@@ -206,7 +206,7 @@ func (s *Server) wireGuild(g *guild) map[string]any {
 		"roles": []map[string]any{{
 			"id": g.ID, "name": "@everyone", "permissions": allPermissions, "position": 0,
 		}},
-		"threads":      []any{},
+		"threads":      s.wireThreads(g.ID),
 		"voice_states": []any{},
 		"presences":    []any{},
 		"emojis":       []any{},

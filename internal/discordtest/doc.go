@@ -14,7 +14,9 @@
 //     max_concurrency per 5 seconds are refused);
 //   - the REST API the bot uses: application command registration,
 //     interaction callbacks, the interaction webhook (@original and
-//     follow-ups) and channel messages.
+//     follow-ups), channel messages and threads (threads.go: started
+//     from a message or without one, their messages through the channel
+//     routes).
 //
 // The server keeps a model of guilds, channels and messages (content,
 // embeds, components, attachments, ephemeral visibility) so that a test can

@@ -36,6 +36,9 @@ type Channel struct {
 	// Recipients are the users of a private channel (the bot among them
 	// in a DM with the bot, never in a group DM); nil in a guild.
 	Recipients []string
+	// ParentID is a thread's channel (Type 11 or 12, see threads.go);
+	// OwnerID the user who started it.
+	ParentID, OwnerID string
 }
 
 // Message is the state of a message as Discord keeps it, and so as users

@@ -56,6 +56,9 @@ func (s *Server) botPermissions(channelID string) int64 {
 	if p, ok := s.botPerms[channelID]; ok {
 		return p
 	}
+	if ch := s.channels[channelID]; ch != nil && ch.IsThread() {
+		return s.botPermissions(ch.ParentID) // a thread's are its channel's
+	}
 	if ch := s.channels[channelID]; ch != nil && ch.GuildID == "" {
 		return privatePermissions(ch)
 	} else if ch != nil && s.guilds[ch.GuildID] != nil && !s.botIn(s.guilds[ch.GuildID]) {
@@ -74,7 +77,8 @@ func (s *Server) memberPermissions(guildID, userID string) string {
 }
 
 // checkBotAccess refuses a channel message route when the bot cannot see
-// the channel or, with send, post in it. The caller holds s.mu.
+// the channel or, with send, post in it: Send Messages in a channel,
+// Send Messages in Threads in a thread. The caller holds s.mu.
 func (s *Server) checkBotAccess(channelID string, send bool) error {
 	p := s.botPermissions(channelID)
 	if p&discordgo.PermissionAdministrator != 0 {
@@ -83,7 +87,11 @@ func (s *Server) checkBotAccess(channelID string, send bool) error {
 	if p&discordgo.PermissionViewChannel == 0 {
 		return errMissingAccess
 	}
-	if send && p&discordgo.PermissionSendMessages == 0 {
+	need := int64(discordgo.PermissionSendMessages)
+	if ch := s.channels[channelID]; ch != nil && ch.IsThread() {
+		need = discordgo.PermissionSendMessagesInThreads
+	}
+	if send && p&need == 0 {
 		return errMissingPermissions
 	}
 	return nil

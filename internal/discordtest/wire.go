@@ -61,10 +61,18 @@ type wireChannel struct {
 	Name        string `json:"name"`
 	Position    int    `json:"position"`
 	Permissions string `json:"permissions,omitempty"`
+	// A thread's (threads.go).
+	ParentID       string          `json:"parent_id,omitempty"`
+	OwnerID        string          `json:"owner_id,omitempty"`
+	ThreadMetadata *threadMetadata `json:"thread_metadata,omitempty"`
 }
 
 func toWireChannel(c *Channel) wireChannel {
-	return wireChannel{ID: c.ID, Type: int(c.Type), GuildID: c.GuildID, Name: c.Name}
+	w := wireChannel{ID: c.ID, Type: int(c.Type), GuildID: c.GuildID, Name: c.Name, ParentID: c.ParentID, OwnerID: c.OwnerID}
+	if c.IsThread() {
+		w.ThreadMetadata = &threadMetadata{AutoArchiveDuration: 1440}
+	}
+	return w
 }
 
 type wireAttachment struct {

@@ -441,7 +441,7 @@ func (p *Page) messages(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	out := []wireMessage{}
-	for _, msg := range p.srv.Messages(p.srv.ChannelID()) {
+	for _, msg := range p.srv.ChannelAndThreads(p.srv.ChannelID()) {
 		if msg.VisibleToUser(m.ID) {
 			p.saw(msg)
 			out = append(out, p.wire(msg))
@@ -478,7 +478,7 @@ func (p *Page) events(w http.ResponseWriter, r *http.Request) {
 				return
 			}
 			msg := e.Message
-			if msg.ChannelID != p.srv.ChannelID() || (msg.VisibleTo != "" && msg.VisibleTo != m.ID) {
+			if !p.shown(msg.ChannelID) || (msg.VisibleTo != "" && msg.VisibleTo != m.ID) {
 				continue
 			}
 			p.saw(msg)

@@ -22,6 +22,16 @@ type wireMessage struct {
 	Edited      bool                      `json:"edited"`
 	Deleted     bool                      `json:"deleted"`
 	Interaction *wireInteraction          `json:"interaction"`
+	// Thread is the thread the message is in, StartsThread the thread
+	// started from it (threads show inline, under their starter).
+	Thread       *wireThread `json:"thread,omitempty"`
+	StartsThread *wireThread `json:"starts_thread,omitempty"`
+}
+
+// wireThread names a thread of the page's channel.
+type wireThread struct {
+	ID   string `json:"id"`
+	Name string `json:"name"`
 }
 
 // wireAttachment is a file of a message, served by the stand-in at URL.
@@ -69,5 +79,21 @@ func (p *Page) wire(m discordtest.Message) wireMessage {
 	if in, ok := p.commandOf(m.InteractionID); ok {
 		w.Interaction = &in
 	}
+	if th, ok := p.srv.Channel(m.ChannelID); ok && th.IsThread() {
+		w.Thread = &wireThread{ID: th.ID, Name: th.Name}
+	}
+	if th, ok := p.srv.Channel(m.ID); ok && th.IsThread() { // a thread from a message has the message's ID
+		w.StartsThread = &wireThread{ID: th.ID, Name: th.Name}
+	}
 	return w
+}
+
+// shown reports whether a message of channel id shows on the page: the
+// page's channel, or one of its threads, which show inline.
+func (p *Page) shown(id string) bool {
+	if id == p.srv.ChannelID() {
+		return true
+	}
+	th, ok := p.srv.Channel(id)
+	return ok && th.ParentID == p.srv.ChannelID()
 }

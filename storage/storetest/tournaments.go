@@ -26,6 +26,8 @@ func runTournaments(t *testing.T, o Opener) {
 		{"TournamentRoundRobinRounds", testTournamentRoundRobinRounds},
 		{"TournamentsCopied", testTournamentsCopied},
 		{"TournamentsForgetDeletedUsers", testTournamentsForgetDeletedUsers},
+		{"TournamentMessageAndThreads", testTournamentMessageAndThreads},
+		{"TournamentBoardsSetting", testTournamentBoardsSetting},
 		{"RacingTournament", func(t *testing.T, o Opener) {
 			s, _ := openTest(t, o)
 			RaceTournament(t, s)

@@ -1,7 +1,8 @@
 // Package settings is the flow of /settings, a server's settings (how
 // long an AI thinks and a player may take, the games allowed, rated or
-// casual, the board's form, the daily puzzle's channel), and /board, a
-// player's own form of their boards.
+// casual, the board's form, the daily puzzle's channel, where
+// tournaments post their boards), and /board, a player's own form of
+// their boards.
 package settings
 
 import (
@@ -107,6 +108,7 @@ func (f *Flow) cmdSettings(ctx context.Context, ix *mux.Command) error {
 			{Name: l.T("settings.new_games"), Value: ratedText(l, s.Casual), Inline: true},
 			{Name: l.T("settings.board"), Value: formOr(l, s.Board), Inline: true},
 			{Name: l.T("settings.daily"), Value: dailyText(l, s.DailyChannel), Inline: true},
+			{Name: l.T("tournament.thread.setting"), Value: tournamentBoardsText(l, s.TournamentBoards), Inline: true},
 		},
 	}}}, true)
 }
@@ -154,6 +156,13 @@ func (f *Flow) edits(opts mux.Options) ([]func(*storage.GuildSettings), error) {
 		return nil, err
 	} else if given && !on {
 		edits = append(edits, func(s *storage.GuildSettings) { s.DailyChannel = "" })
+	}
+	if opts.Has("tournament-boards") {
+		b, err := tournamentBoards(opts.Str("tournament-boards"))
+		if err != nil {
+			return nil, err
+		}
+		edits = append(edits, func(s *storage.GuildSettings) { s.TournamentBoards = b })
 	}
 	return edits, nil
 }
@@ -226,6 +235,7 @@ func (f *Flow) Routes(m *mux.Mux) {
 			{Type: discordgo.ApplicationCommandOptionChannel, Name: "daily-channel", Description: "Post a daily puzzle in this channel, every day at 00:00 UTC",
 				ChannelTypes: []discordgo.ChannelType{discordgo.ChannelTypeGuildText}},
 			{Type: discordgo.ApplicationCommandOptionBoolean, Name: "daily", Description: "False stops the daily puzzle's posts"},
+			mux.ChoiceOption("tournament-boards", "Where tournaments post each round's boards (default: a thread per round)", false, tournamentBoardsChoices()),
 		},
 	}, f.cmdSettings, f.cfg.CompleteGames)
 }

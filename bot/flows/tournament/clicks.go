@@ -15,9 +15,15 @@ import (
 // The announcement's buttons and select. Each answers by updating the
 // announcement to the tournament as it now is.
 
-// clicked loads the tournament of a click on its announcement.
+// clicked loads the tournament of a click on its announcement, and
+// learns the announcement's message from it when it is unknown
+// (announcer.adopt).
 func (f *Flow) clicked(ctx context.Context, ix *mux.Component) (*storage.Tournament, error) {
-	return f.load(ctx, ix.Interaction, storage.TournamentID(ix.Params["tournament"]))
+	t, err := f.load(ctx, ix.Interaction, storage.TournamentID(ix.Params["tournament"]))
+	if err == nil {
+		f.ann.adopt(ctx, ix.Interaction, t)
+	}
+	return t, err
 }
 
 // show answers a click by showing t in the announcement clicked.

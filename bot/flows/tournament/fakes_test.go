@@ -37,6 +37,7 @@ type fakeStore struct {
 	tournaments map[storage.TournamentID]*storage.Tournament
 	games       map[storage.GameID]*storage.Game
 	seq         int
+	settings    storage.GuildSettings // every guild's (thread_test.go)
 }
 
 func newStore(now func() time.Time) *fakeStore {
@@ -215,6 +216,7 @@ type fakeBoards struct {
 	posts  []render.Message
 	shown  []storage.GameID
 	begins int
+	placed // thread_test.go
 }
 
 func (b *fakeBoards) Begin(_ context.Context, g *storage.Game) error {

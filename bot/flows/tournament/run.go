@@ -167,12 +167,14 @@ func (f *Flow) finish(ctx context.Context, t *storage.Tournament) error {
 		return fmt.Errorf("tournament: finish %s: %w", t.ID, err)
 	}
 	f.log.Info("tournament finished", "tournament", t.ID, "guild", t.GuildID, "players", len(t.Entrants))
+	f.ann.show(ctx, ft)
 	l := f.boards.Lang(ft.GuildID, ft.ChannelID)
 	return f.post(ctx, ft, render.TournamentPodium(l, ft, standings(ft)))
 }
 
 // pair records round r of t with its games, and, when this call recorded
-// it, posts its pairings (with the standings before it) and its boards.
+// it, posts its pairings (with the standings before it) and its boards,
+// in the round's thread or the channel (placer.postRound).
 // It reports whether to advance again: the record moved on before the
 // round could be recorded.
 func (f *Flow) pair(ctx context.Context, t *storage.Tournament, r storage.Round) (bool, error) {
@@ -216,7 +218,7 @@ func (f *Flow) pair(ctx context.Context, t *storage.Tournament, r storage.Round)
 	if round.Number > 1 {
 		rows = standings(t)
 	}
-	if err := f.post(ctx, nt, render.TournamentPairings(l, nt, round, rows)); err != nil {
+	if err := f.places.postRound(ctx, nt, round, render.TournamentPairings(l, nt, round, rows)); err != nil {
 		f.log.Warn("round's pairings not posted", "tournament", t.ID, "round", round.Number, "err", err)
 	}
 	var errs []error
@@ -225,7 +227,8 @@ func (f *Flow) pair(ctx context.Context, t *storage.Tournament, r storage.Round)
 			continue
 		}
 		// A board not posted now is posted by the next start's refresh
-		// of open games without a board.
+		// of open games without a board, in the game's channel: the
+		// round's thread, once placer.postRound recorded it.
 		if err := f.boards.Show(ctx, b.Game); err != nil {
 			errs = append(errs, fmt.Errorf("tournament: show game %s of %s: %w", b.Game, t.ID, err))
 		}
@@ -295,6 +298,7 @@ func (f *Flow) startOnTime(ctx context.Context, t *storage.Tournament) error {
 	case err != nil:
 		return fmt.Errorf("tournament: start %s: %w", t.ID, err)
 	}
+	f.ann.show(ctx, nt)
 	l := f.boards.Lang(nt.GuildID, nt.ChannelID)
 	perr := f.post(ctx, nt, render.TournamentNotice(l, nt, l.T(notice, "Count", len(nt.Entrants), "Min", nt.Format.MinPlayers())))
 	if to == storage.TournamentRunning {

@@ -2,7 +2,8 @@
 // create (an announcement with Join, Leave, Start, Cancel and the
 // creator's select of AI entrants), list, standings, pause, resume and
 // cancel; and running them — the start by the creator or at the time set,
-// each round's pairings and boards posted in the channel, the results of
+// each round's pairings posted in the channel and its boards in a thread
+// of the round or the channel (thread.go), the results of
 // the boards' games recorded as they end, the standings after each
 // round and the podium at the end.
 //
@@ -48,6 +49,9 @@ type Store interface {
 	OpenTournaments(ctx context.Context, shards storage.Shards) ([]*storage.Tournament, error)
 	Game(ctx context.Context, id storage.GameID) (*storage.Game, error)
 	Rank(ctx context.Context, l storage.Ladder, p storage.PlayerID, around int) (storage.RankView, error)
+	SetTournamentMessage(ctx context.Context, id storage.TournamentID, messageID string) (*storage.Tournament, error)
+	SetRoundThread(ctx context.Context, id storage.TournamentID, round int, thread string) (*storage.Tournament, bool, error)
+	GuildSettings(ctx context.Context, guildID string) (storage.GuildSettings, error)
 }
 
 // Boards is what the flow needs of the bot's games and messages.
@@ -67,6 +71,16 @@ type Boards interface {
 	// Shared is the language of the messages an interaction shows
 	// everyone in its channel.
 	Shared(ix *mux.Interaction) *i18n.Localizer
+	// Send posts msg as a new message in a channel or thread, and
+	// returns its message's ID.
+	Send(ctx context.Context, channelID string, msg render.Message) (string, error)
+	// StartThread starts a public thread named name from message
+	// messageID of a channel, and returns the thread's channel ID; an
+	// error wrapping ErrThreadsRefused when Discord refuses it for want
+	// of a permission or in a channel that cannot have threads.
+	StartThread(ctx context.Context, channelID, messageID, name string) (string, error)
+	// Edit changes message messageID of a channel to msg.
+	Edit(ctx context.Context, channelID, messageID string, msg render.Message) error
 }
 
 // Config is the flow's settings.
@@ -100,6 +114,8 @@ type Flow struct {
 	boards Boards
 	cfg    Config
 	log    *slog.Logger
+	places placer    // where a round's boards go (thread.go)
+	ann    announcer // the announcement kept current (thread.go)
 
 	mu      sync.Mutex
 	running map[storage.TournamentID]bool // an advance of the tournament is under way in this process
@@ -112,8 +128,10 @@ func New(store Store, boards Boards, cfg Config) *Flow {
 	if cfg.Go == nil {
 		cfg.Go = func(f func()) { go f() }
 	}
-	return &Flow{store: store, boards: boards, cfg: cfg, log: cfg.Log,
+	f := &Flow{store: store, boards: boards, cfg: cfg, log: cfg.Log, places: placer{store, boards, cfg.Log},
 		running: map[storage.TournamentID]bool{}, again: map[storage.TournamentID]bool{}}
+	f.ann = announcer{store, boards, cfg.Log, f.announcement}
+	return f
 }
 
 // The bounds of /tournament create's options.
@@ -255,7 +273,11 @@ func (f *Flow) cmdCreate(ctx context.Context, ix *mux.Command) error {
 		}
 		return fmt.Errorf("tournament: create in guild %s: %w", ix.GuildID, err)
 	}
-	return ix.Reply(f.announcement(f.boards.Shared(ix.Interaction), t), false)
+	if err := ix.Reply(f.announcement(f.boards.Shared(ix.Interaction), t), false); err != nil {
+		return err
+	}
+	f.ann.note(ctx, ix.Interaction, t)
+	return nil
 }
 
 // request reads /tournament create's options into a new tournament, or
@@ -368,6 +390,7 @@ func (f *Flow) cmdStatus(ctx context.Context, ix *mux.Command, to storage.Tourna
 	if err != nil {
 		return err
 	}
+	f.ann.show(ctx, t)
 	l := f.boards.Shared(ix.Interaction)
 	return ix.Reply(render.TournamentNotice(l, t, l.T("tournament.now_"+string(to), "Player", render.PlayerName(l, "", storage.Player{ID: storage.User(ix.Caller().ID)}))), false)
 }

@@ -181,7 +181,7 @@ func TestASwissRunsFromStartToPodium(t *testing.T) {
 			t.Fatal(err)
 		}
 		if g.Players[0].ID != b.White || g.Turn != 0 || g.Settings.Tournament != tr.ID || g.Settings.TurnTime != time.Minute ||
-			g.Settings.MoveTime != 2*time.Second || g.Settings.Casual || g.ChannelID != "channel" {
+			g.Settings.MoveTime != 2*time.Second || g.Settings.Casual || g.ChannelID != tr.Rounds[0].Thread || g.ChannelID == "" {
 			t.Errorf("board game %+v", g)
 		}
 	}

@@ -364,6 +364,7 @@ function renderMessage(m) {
   const author = m.author ?? {};
   const classes = ['message'];
   if (m.ephemeral) classes.push('ephemeral');
+  if (m.thread) classes.push('in-thread');
   const date = new Date(m.timestamp);
   const hasDate = !Number.isNaN(date.getTime());
 
@@ -386,6 +387,7 @@ function renderMessage(m) {
     content,
     ...(m.embeds ?? []).map((e) => renderEmbed(m, e)),
     renderComponents(m),
+    m.starts_thread && el('div', { class: 'thread-starter', text: `🧵 ${m.starts_thread.name}` }),
     m.ephemeral && el('div', { class: 'ephemeral-note' },
       el('span', { class: 'ephemeral-eye', 'aria-hidden': 'true', text: '👁' }),
       ' Only you can see this · ',
@@ -396,6 +398,8 @@ function renderMessage(m) {
     class: classes.join(' '), id: `message-${m.id}`, 'data-message-id': m.id, tabindex: '-1',
     'aria-label': `${author.name ?? 'unknown'}${m.ephemeral ? ', only you can see this' : ''}`,
   },
+  // A thread's messages show inline, marked with their thread's name.
+  m.thread && el('div', { class: 'thread-line', text: `🧵 ${m.thread.name}` }),
   m.interaction && el('div', { class: 'interaction-line' },
     avatar(m.interaction.user_id ?? '', m.interaction.user_name, 'avatar avatar-mini'),
     el('span', { class: 'interaction-user', 'data-user-id': m.interaction.user_id, text: m.interaction.user_name ?? 'someone' }),
