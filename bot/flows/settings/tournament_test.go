@@ -1,6 +1,7 @@
 package settings_test
 
 import (
+	"context"
 	"testing"
 
 	"github.com/bwmarrin/discordgo"
@@ -25,8 +26,10 @@ func fieldOf(t *testing.T, rec *muxtest.Recorder, name string) string {
 }
 
 func TestTournamentBoardsSettingIsSavedAndShown(t *testing.T) {
-	store := newStore()
-	store.guilds["guild"] = storage.GuildSettings{Casual: true}
+	store := newStore(t)
+	if err := store.PutGuildSettings(context.Background(), "guild", storage.GuildSettings{Casual: true}); err != nil {
+		t.Fatal(err)
+	}
 	var told forms
 	m, rec := newFlow(store, &told)
 	admin := muxtest.Member("ann", discordgo.PermissionManageGuild)
@@ -49,7 +52,7 @@ func TestTournamentBoardsSettingIsSavedAndShown(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if got := store.guilds["guild"]; got.TournamentBoards != c.want || !got.Casual {
+		if got := store.guild(t, "guild"); got.TournamentBoards != c.want || !got.Casual {
 			t.Errorf("tournament-boards %s saved %+v", c.value, got)
 		}
 		if got := fieldOf(t, rec, "Tournament boards"); got != c.shown {
