@@ -296,6 +296,13 @@ type Game struct {
 	// Hints counts the hints a solo puzzle's player asked for, which its
 	// result then mentions.
 	Hints int `json:"hints,omitempty"`
+	// Paused is set on the active game of a tournament's board while the
+	// tournament is paused (SetTournamentStatus): its clock is stopped —
+	// no deadline — and nobody moves, an AI neither; TurnLeft is the time
+	// the player to move had left when it stopped, given back on resume
+	// (PauseGame). The store clears both when the game closes.
+	Paused   bool          `json:"paused,omitempty"`
+	TurnLeft time.Duration `json:"turn_left,omitempty"`
 	// Rematched is set on an ended game once a rematch of it was claimed
 	// (Store.ClaimRematch), so that its Rematch button starts one game
 	// only, also across restarts.
@@ -307,7 +314,7 @@ type Game struct {
 
 // AwaitingAI reports whether the game is active with an AI to move.
 func (g *Game) AwaitingAI() bool {
-	return g.Status == StatusActive && g.Players[g.Turn].ID.IsAI()
+	return g.Status == StatusActive && !g.Paused && g.Players[g.Turn].ID.IsAI()
 }
 
 // OpenChallenge reports whether g is an open challenge nobody has
@@ -448,6 +455,9 @@ func (g *Game) Validate() error {
 	}
 	if !g.Deadline.IsZero() && !g.Status.Open() {
 		return bad("deadline on a %s game", g.Status)
+	}
+	if g.Paused && (g.Status != StatusActive || !g.Deadline.IsZero()) || g.TurnLeft < 0 || g.TurnLeft > 0 && !g.Paused {
+		return bad("a %s game paused %v with %v left and deadline %v", g.Status, g.Paused, g.TurnLeft, g.Deadline)
 	}
 	for _, id := range []string{g.GuildID, g.ChannelID, g.MessageID} {
 		if len(id) > maxIDLen || strings.ContainsRune(id, 0) {

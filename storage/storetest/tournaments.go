@@ -26,6 +26,7 @@ func runTournaments(t *testing.T, o Opener) {
 		{"TournamentRoundRobinRounds", testTournamentRoundRobinRounds},
 		{"TournamentsCopied", testTournamentsCopied},
 		{"TournamentsForgetDeletedUsers", testTournamentsForgetDeletedUsers},
+		{"TournamentPauseStopsClocks", testTournamentPauseStopsClocks},
 		{"RacingTournament", func(t *testing.T, o Opener) {
 			s, _ := openTest(t, o)
 			RaceTournament(t, s)
