@@ -35,6 +35,7 @@ func newTournaments(b *Bot) *tournament.Flow {
 			}()
 		},
 		Now: b.now, Log: b.log,
+		Left: func(guildID string) bool { _, ok := b.places.left.Load(guildID); return ok },
 	})
 }
 

@@ -2,6 +2,7 @@ package bot_test
 
 import (
 	"context"
+	"fmt"
 	"strings"
 	"testing"
 	"time"
@@ -101,4 +102,65 @@ func TestTournamentWithdrawalForfeitsTheGameUnderWay(t *testing.T) {
 		t.Errorf("the board's result: %s, want %s", got, want)
 	}
 	h.waitBoard(board.Game, "the board telling alice", func(m discordtest.Message) bool { return strings.Contains(text(m), "withdrew from the tournament") })
+}
+
+// TestRemovedFromAGuildCancelsItsTournaments removes the bot from a
+// guild with a running Swiss (a game of round 1 under way) and an
+// announced one: both are cancelled, before the game is, so that the
+// Swiss pairs no round 2 there, and nothing is posted in the channel
+// that is gone.
+func TestRemovedFromAGuildCancelsItsTournaments(t *testing.T) {
+	t.Parallel()
+	h := start(t, withClock())
+	alice, bob := h.srv.AddUser("alice").ID, h.srv.AddUser("bob").ID
+	guild := h.srv.AddGuild("Leaving")
+	ch, err := h.srv.AddChannel(guild.ID, "events")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, id := range []string{alice, bob} {
+		if err := h.srv.AddMember(guild.ID, id); err != nil {
+			t.Fatal(err)
+		}
+	}
+	create := func(name string) (storage.TournamentID, discordtest.Message) {
+		ann := fltCommand(t, h, alice, ch.ID, "tournament", discordtest.Option{Name: "create", Options: []discordtest.Option{
+			opt("format", "swiss"), opt("game", "tictactoe"), opt("rounds", 2), opt("movetime", 30), opt("name", name),
+		}})
+		join, ok := find(ann, customid.TournamentJoin, nil)
+		if !ok {
+			t.Fatalf("no Join on %q: %+v", ann.Content, ann.Components)
+		}
+		return storage.TournamentID(strings.Split(join, "/")[2]), ann
+	}
+	running, ann := create("Running Cup")
+	join, _ := find(ann, customid.TournamentJoin, nil)
+	h.click(alice, ann.ID, join)
+	entered := h.click(bob, ann.ID, join)
+	startID, _ := find(entered, customid.TournamentStart, nil)
+	h.click(alice, ann.ID, startID)
+	tr := h.waitTournament(running, "round 1", func(tr *storage.Tournament) bool { return len(tr.Rounds) == 1 })
+	game := h.waitGame(boardOf(t, tr.Rounds[0]).Game, "its board", func(g *storage.Game) bool { return g.MessageID != "" })
+	announced, _ := create("Later Cup")
+	posted := len(h.srv.Messages(ch.ID))
+
+	if err := h.srv.RemoveBotFromGuild(guild.ID); err != nil {
+		t.Fatal(err)
+	}
+	h.waitLog(fmt.Sprintf("removed from guild %s; 2 tournaments cancelled", guild.ID))
+	h.waitLog(fmt.Sprintf("removed from guild %s; 1 games cancelled", guild.ID))
+	for _, id := range []storage.TournamentID{running, announced} {
+		if tr := h.waitTournament(id, "its end", func(*storage.Tournament) bool { return true }); tr.Status != storage.TournamentCancelled {
+			t.Errorf("tournament %s of the guild left is %s, want cancelled", id, tr.Status)
+		}
+	}
+	if g := h.game(game.ID); g.Status != storage.StatusCancelled {
+		t.Errorf("its game is %s, want cancelled", g.Status)
+	}
+	if tr := h.waitTournament(running, "the record", func(*storage.Tournament) bool { return true }); len(tr.Rounds) != 1 {
+		t.Errorf("the cancelled Swiss paired %d rounds", len(tr.Rounds))
+	}
+	if n := len(h.srv.Messages(ch.ID)); n != posted {
+		t.Errorf("%d messages posted in the channel that is gone", n-posted)
+	}
 }

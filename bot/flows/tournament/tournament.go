@@ -92,6 +92,10 @@ type Config struct {
 	Now func() time.Time
 	// Log takes what goes wrong out of a player's sight.
 	Log *slog.Logger
+	// Left reports whether the bot was removed from a guild, whose
+	// tournaments Tick leaves alone: nothing can be posted there. Nil for
+	// none.
+	Left func(guildID string) bool
 }
 
 // Flow runs the servers' tournaments.
