@@ -80,6 +80,7 @@ func Commit(old, g *Game, res *Result, now time.Time) (Game, error) {
 	rec.UpdatedAt = now
 	if !rec.Status.Open() {
 		rec.Deadline, rec.DrawOffer, rec.Paused, rec.TurnLeft = time.Time{}, nil, false, 0
+		rec.Settings.StartedBy = ""
 	}
 	if err := rec.Validate(); err != nil {
 		return Game{}, err

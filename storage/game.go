@@ -191,6 +191,10 @@ type Settings struct {
 	// TurnTime is the time a person has for each move, a tournament's
 	// time per move; 0 for the server's turn timeout.
 	TurnTime time.Duration `json:"turn_time,omitempty"`
+	// StartedBy is the member who started a showcase, a game between two
+	// AIs (showcase.go), while it is open: the store clears it when the
+	// game closes.
+	StartedBy PlayerID `json:"started_by,omitempty"`
 }
 
 // DrawOffer is a player's offer of a draw, standing on the board of one
@@ -455,6 +459,11 @@ func (g *Game) Validate() error {
 	}
 	if !g.Deadline.IsZero() && !g.Status.Open() {
 		return bad("deadline on a %s game", g.Status)
+	}
+	if p := g.Settings.StartedBy; p != "" {
+		if _, ok := p.UserID(); !ok || p.Validate() != nil || !g.Status.Open() || g.Solo() || !g.Players[0].ID.IsAI() || !g.Players[1].ID.IsAI() {
+			return bad("a %s game of %s started by %q: only an open game between two AIs has a member who started it", g.Status, g.Players[0].ID, p)
+		}
 	}
 	if g.Paused && (g.Status != StatusActive || !g.Deadline.IsZero()) || g.TurnLeft < 0 || g.TurnLeft > 0 && !g.Paused {
 		return bad("a %s game paused %v with %v left and deadline %v", g.Status, g.Paused, g.TurnLeft, g.Deadline)

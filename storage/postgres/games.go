@@ -44,6 +44,9 @@ func gameLists(g *storage.Game) []listRow {
 		}
 		rows = append(rows, r)
 	}
+	for _, k := range g.ShowcaseKeys() {
+		rows = append(rows, listRow{player: k, list: list})
+	}
 	return rows
 }
 
@@ -168,6 +171,11 @@ func getGame(ctx context.Context, tx pgx.Tx, id storage.GameID, forUpdate bool) 
 	return games[0], nil
 }
 
+// cappedGamesOf is the query of what counts against a member's caps
+// (Limits): their open games ($1) and showcases ($2, storage.ShowcasesOf).
+const cappedGamesOf = `SELECT g.id, g.record FROM games g WHERE g.id IN
+	(SELECT game_id FROM game_players WHERE player IN ($1, $2) AND list = 'open') ORDER BY g.id`
+
 // openGamesOf is the query of a player's open games, oldest first.
 const openGamesOf = `SELECT g.id, g.record FROM game_players p JOIN games g ON g.id = p.game_id
 	WHERE p.player = $1 AND p.list = 'open' ORDER BY p.game_id`
@@ -181,11 +189,11 @@ func (s *Store) CreateGame(ctx context.Context, g *storage.Game, limits storage.
 	}
 	var rec storage.Game
 	err := s.update(ctx, func(tx pgx.Tx) error {
-		if p := g.Players[0].ID; !p.IsAI() {
+		if p, ok := g.CappedMember(); ok {
 			if err := lockPlayers(ctx, tx, p); err != nil {
 				return err
 			}
-			open, err := queryGames(ctx, tx, nil, openGamesOf, p)
+			open, err := queryGames(ctx, tx, nil, cappedGamesOf, p, storage.ShowcasesOf(p))
 			if err != nil {
 				return err
 			}
@@ -291,7 +299,7 @@ func (s *Store) TakeChallenge(ctx context.Context, g *storage.Game, limits stora
 		if rec, err = storage.Take(old, g, s.now()); err != nil {
 			return err
 		}
-		open, err := queryGames(ctx, tx, nil, openGamesOf, p)
+		open, err := queryGames(ctx, tx, nil, cappedGamesOf, p, storage.ShowcasesOf(p))
 		if err != nil {
 			return err
 		}
@@ -490,7 +498,7 @@ func (s *Store) DeleteUser(ctx context.Context, userID string) (storage.DeleteRe
 			return err
 		}
 		removed, err := queryGames(ctx, tx, nil, `DELETE FROM games WHERE id IN
-			(SELECT game_id FROM game_players WHERE player = $1 AND list = 'open') RETURNING id, record`, p)
+			(SELECT game_id FROM game_players WHERE player IN ($1, $2) AND list = 'open') RETURNING id, record`, p, storage.ShowcasesOf(p))
 		if err != nil {
 			return err
 		}

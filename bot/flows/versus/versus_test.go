@@ -28,11 +28,11 @@ import (
 // against the stand-in (bot/versus_test.go).
 
 // world is the fakes of the flow: its store (games, a member's open
-// games, claims), the game starter, the boards and the game seam,
-// recording what the flow did.
+// games besides, claims), the game starter, the boards and the game
+// seam, recording what the flow did.
 type world struct {
 	games    map[storage.GameID]*storage.Game
-	open     int // the member's open games
+	open     int // ann's open games besides those of games
 	claims   map[string]string
 	settings storage.GuildSettings
 	did      []string
@@ -66,8 +66,21 @@ func (w *world) UpdateGame(_ context.Context, g *storage.Game) error {
 	return nil
 }
 
-func (w *world) ActiveGames(context.Context, storage.PlayerID) ([]*storage.Game, error) {
-	return make([]*storage.Game, w.open), nil
+// ActiveGames lists the open games of games listed under key, as the
+// stores list them (storage.Game.ShowcaseKeys), and ann's open besides.
+func (w *world) ActiveGames(_ context.Context, key storage.PlayerID) ([]*storage.Game, error) {
+	var out []*storage.Game
+	for _, g := range w.games {
+		if slices.Contains(g.ShowcaseKeys(), key) || g.Status.Open() && g.Seat(key) >= 0 {
+			out = append(out, g)
+		}
+	}
+	if key == storage.User("ann") {
+		for range w.open {
+			out = append(out, &storage.Game{Status: storage.StatusActive})
+		}
+	}
+	return out, nil
 }
 
 func (w *world) Claim(_ context.Context, key, owner string, ttl time.Duration) (bool, error) {
@@ -79,16 +92,6 @@ func (w *world) Claim(_ context.Context, key, owner string, ttl time.Duration) (
 		w.did = append(w.did, "claim "+key)
 	}
 	return true, nil
-}
-
-func (w *world) Claims(_ context.Context, prefix string) (map[string]string, error) {
-	out := map[string]string{}
-	for k, v := range w.claims {
-		if strings.HasPrefix(k, prefix) {
-			out[k] = v
-		}
-	}
-	return out, nil
 }
 
 func (w *world) Release(_ context.Context, key, owner string) error {
@@ -183,7 +186,7 @@ func TestAShowcaseIsCountedAndItsTurnsQueuedForItsStarter(t *testing.T) {
 		t.Fatal(err)
 	}
 	want := []string{
-		"create ai:minimax vs ai:mcts casual=true", "claim versus/guild/new1/ann",
+		"create ai:minimax vs ai:mcts casual=true",
 		"hold new1", "queue ai:minimax for user:ann", "new board of active, AI thinking",
 	}
 	if !slices.Equal(w.did, want) {
@@ -192,6 +195,16 @@ func TestAShowcaseIsCountedAndItsTurnsQueuedForItsStarter(t *testing.T) {
 	if _, locked := w.claims["versus-lock/guild"]; locked {
 		t.Error("the server's lock is still held")
 	}
+	if g := w.games["new1"]; g.Settings.StartedBy != storage.User("ann") || !slices.Equal(g.ShowcaseKeys(), []storage.PlayerID{storage.ShowcasesOf(storage.User("ann")), storage.ShowcasesIn("guild")}) {
+		t.Errorf("the showcase names %q as its starter, listed under %q; want ann's, and hers and the server's", g.Settings.StartedBy, g.ShowcaseKeys())
+	}
+}
+
+// showcase is an open showcase of place started by member.
+func showcase(id storage.GameID, place, member string) *storage.Game {
+	return &storage.Game{ID: id, Status: storage.StatusActive, GuildID: place,
+		Players:  []storage.Player{{ID: storage.AI("minimax")}, {ID: storage.AI("mcts")}},
+		Settings: storage.Settings{StartedBy: storage.User(member)}}
 }
 
 func TestVersusRefusesWhatItCannotStart(t *testing.T) {
@@ -209,14 +222,12 @@ func TestVersusRefusesWhatItCannotStart(t *testing.T) {
 		{"a game the server does not allow", game, func(w *world) { w.settings.AllowedGames = []storage.Kind{"othello"} }, "not allowed"},
 		{"a server's third showcase", game, func(w *world) {
 			for _, id := range []storage.GameID{"a", "b"} {
-				w.games[id] = &storage.Game{ID: id, Status: storage.StatusActive}
-				w.claims["versus/guild/"+string(id)+"/bob"] = "versus"
+				w.games[id] = showcase(id, "guild", "bob")
 			}
 		}, "already runs 2"},
 		{"a member at their cap", game, func(w *world) {
 			w.open = 2
-			w.games["c"] = &storage.Game{ID: "c", Status: storage.StatusActive}
-			w.claims["versus/other/c/ann"] = "versus"
+			w.games["c"] = showcase("c", "other", "ann")
 		}, "You have 3 open games"},
 		{"a start under way here", game, func(w *world) { w.claims["versus-lock/guild"] = "test/0000000000000001" }, "try again"},
 	} {
@@ -237,16 +248,11 @@ func TestVersusRefusesWhatItCannotStart(t *testing.T) {
 func TestEndedShowcasesNoLongerCount(t *testing.T) {
 	w := newWorld()
 	for _, id := range []storage.GameID{"a", "b"} {
-		w.games[id] = &storage.Game{ID: id, Status: storage.StatusFinished}
-		w.claims["versus/guild/"+string(id)+"/bob"] = "versus"
+		w.games[id] = showcase(id, "guild", "bob")
+		w.games[id].Status = storage.StatusFinished
 	}
 	if err := run(newFlow(w), "game", "connect4", "first", "minimax", "second", "mcts"); err != nil {
 		t.Fatalf("a showcase beside two ended ones: %v", err)
-	}
-	for _, key := range []string{"versus/guild/a/bob", "versus/guild/b/bob"} {
-		if _, ok := w.claims[key]; ok {
-			t.Errorf("the claim %s of an ended showcase is kept", key)
-		}
 	}
 }
 
@@ -256,8 +262,7 @@ func TestStopIsTheStartersOrAManagers(t *testing.T) {
 		gm, _ := catalog.Lookup("connect4")
 		pos, _ := gm.Start(games.Options{})
 		w.games["g1"] = &storage.Game{ID: "g1", Kind: "connect4", Status: storage.StatusActive, Position: pos.String(), GuildID: "guild", ChannelID: "channel",
-			Players: []storage.Player{{ID: storage.AI("minimax")}, {ID: storage.AI("mcts")}}}
-		w.claims["versus/guild/g1/ann"] = "versus"
+			Players: []storage.Player{{ID: storage.AI("minimax")}, {ID: storage.AI("mcts")}}, Settings: storage.Settings{StartedBy: storage.User("ann")}}
 		if setup != nil {
 			setup(w)
 		}
@@ -267,7 +272,7 @@ func TestStopIsTheStartersOrAManagers(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if want := []string{"update cancelled", "release versus/guild/g1/ann", "show board of cancelled: ⏹️ Stopped by ann."}; !slices.Equal(w.did, want) {
+	if want := []string{"update cancelled", "show board of cancelled: ⏹️ Stopped by ann."}; !slices.Equal(w.did, want) {
 		t.Errorf("the starter's Stop did %v, want %v", w.did, want)
 	}
 	if w, err = stop("carol", discordgo.PermissionManageGuild, nil); err != nil || w.games["g1"].Status != storage.StatusCancelled {
