@@ -99,7 +99,7 @@ func (f *Flow) clickWithdraw(ctx context.Context, ix *mux.Component) error {
 	p := storage.User(ix.Caller().ID)
 	nt, err := f.store.LeaveTournament(ctx, t.ID, p)
 	if err != nil {
-		return f.refusal(err, "withdraw from", t)
+		return f.refusal(err, "leave", t)
 	}
 	lost := false
 	if id, ok := nt.PendingGameOf(p); ok {
@@ -116,7 +116,7 @@ func (f *Flow) clickWithdraw(ctx context.Context, ix *mux.Component) error {
 }
 
 // clickStay answers a withdrawal's question with no.
-func (f *Flow) clickStay(_ context.Context, ix *mux.Component) error {
+func clickStay(_ context.Context, ix *mux.Component) error {
 	return ix.Update(render.Message{Content: ix.Lang().T("tournament.withdrawal.kept")})
 }
 

@@ -179,7 +179,7 @@ func (f *Flow) Routes(m *mux.Mux) {
 	m.Component(customid.TournamentCancel, f.clickCancel)
 	m.Component(customid.TournamentAI, f.clickAI)
 	m.Component(customid.TournamentWithdraw, f.clickWithdraw)
-	m.Component(customid.TournamentStay, f.clickStay)
+	m.Component(customid.TournamentStay, clickStay)
 }
 
 // cmdTournament handles /tournament's subcommands, in a server's channel
@@ -399,28 +399,22 @@ func (f *Flow) setStatus(ctx context.Context, ix *mux.Interaction, t *storage.To
 		return nil, fmt.Errorf("tournament: set %s %s: %w", t.ID, to, err)
 	}
 	if _, ok := storage.PausesClocks(t.Status, to); ok {
-		f.showClocks(ctx, nt)
+		// The boards of the games under way, off the caller's path: each
+		// says its clock stopped, or shows its new deadline, and an AI to
+		// move plays on.
+		bctx, games := context.WithoutCancel(ctx), nt.PendingGames()
+		f.cfg.Go(func() {
+			for _, id := range games {
+				if err := f.boards.Show(bctx, id); err != nil {
+					f.log.Warn("board of a paused or resumed tournament not shown", "tournament", t.ID, "game", id, "err", err)
+				}
+			}
+		})
 	}
 	if to == storage.TournamentRunning {
 		f.Kick(ctx, nt.ID)
 	}
 	return nt, nil
-}
-
-// showClocks edits the boards of t's games under way, off the caller's
-// path, after a pause stopped their clocks or its end restarted them:
-// each board says so, or shows its new deadline, and an AI to move
-// plays on.
-func (f *Flow) showClocks(ctx context.Context, t *storage.Tournament) {
-	ctx = context.WithoutCancel(ctx)
-	games := t.PendingGames()
-	f.cfg.Go(func() {
-		for _, id := range games {
-			if err := f.boards.Show(ctx, id); err != nil {
-				f.log.Warn("board of a paused or resumed tournament not shown", "tournament", t.ID, "game", id, "err", err)
-			}
-		}
-	})
 }
 
 // doneRounds counts t's rounds whose every game has ended.
