@@ -28,6 +28,11 @@ func (g *Game) Place() string {
 	return g.ChannelID
 }
 
+// CappedKeys are the keys whose open games count against member p's caps
+// (Limits): their own games and their showcases. ActiveGames of each,
+// together, are what Limits.Check takes.
+func CappedKeys(p PlayerID) []PlayerID { return []PlayerID{p, ShowcasesOf(p)} }
+
 // ShowcaseKeys are the keys an open showcase is listed under in the
 // open-games index beside its players; none for any other game.
 func (g *Game) ShowcaseKeys() []PlayerID {

@@ -133,12 +133,15 @@ func (s *Store) CreateGame(ctx context.Context, g *storage.Game, limits storage.
 // cappedGames loads what counts against member p's caps (Limits): their
 // open games and showcases.
 func cappedGames(tx *bbolt.Tx, p storage.PlayerID) ([]*storage.Game, error) {
-	open, err := loadIndexed(tx, bucketOpen, pairPrefix(string(p)), false, 0, nil)
-	if err != nil {
-		return nil, err
+	var open []*storage.Game
+	for _, k := range storage.CappedKeys(p) {
+		games, err := loadIndexed(tx, bucketOpen, pairPrefix(string(k)), false, 0, nil)
+		if err != nil {
+			return nil, err
+		}
+		open = append(open, games...)
 	}
-	shows, err := loadIndexed(tx, bucketOpen, pairPrefix(string(storage.ShowcasesOf(p))), false, 0, nil)
-	return append(open, shows...), err
+	return open, nil
 }
 
 // Game implements storage.Store.

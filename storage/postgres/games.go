@@ -172,9 +172,18 @@ func getGame(ctx context.Context, tx pgx.Tx, id storage.GameID, forUpdate bool) 
 }
 
 // cappedGamesOf is the query of what counts against a member's caps
-// (Limits): their open games ($1) and showcases ($2, storage.ShowcasesOf).
+// (Limits): the open games of their storage.CappedKeys ($1).
 const cappedGamesOf = `SELECT g.id, g.record FROM games g WHERE g.id IN
-	(SELECT game_id FROM game_players WHERE player IN ($1, $2) AND list = 'open') ORDER BY g.id`
+	(SELECT game_id FROM game_players WHERE player = ANY($1::text[]) AND list = 'open') ORDER BY g.id`
+
+// cappedKeys are storage.CappedKeys(p) as cappedGamesOf's parameter.
+func cappedKeys(p storage.PlayerID) []string {
+	var keys []string
+	for _, k := range storage.CappedKeys(p) {
+		keys = append(keys, string(k))
+	}
+	return keys
+}
 
 // openGamesOf is the query of a player's open games, oldest first.
 const openGamesOf = `SELECT g.id, g.record FROM game_players p JOIN games g ON g.id = p.game_id
@@ -193,7 +202,7 @@ func (s *Store) CreateGame(ctx context.Context, g *storage.Game, limits storage.
 			if err := lockPlayers(ctx, tx, p); err != nil {
 				return err
 			}
-			open, err := queryGames(ctx, tx, nil, cappedGamesOf, p, storage.ShowcasesOf(p))
+			open, err := queryGames(ctx, tx, nil, cappedGamesOf, cappedKeys(p))
 			if err != nil {
 				return err
 			}
@@ -299,7 +308,7 @@ func (s *Store) TakeChallenge(ctx context.Context, g *storage.Game, limits stora
 		if rec, err = storage.Take(old, g, s.now()); err != nil {
 			return err
 		}
-		open, err := queryGames(ctx, tx, nil, cappedGamesOf, p, storage.ShowcasesOf(p))
+		open, err := queryGames(ctx, tx, nil, cappedGamesOf, cappedKeys(p))
 		if err != nil {
 			return err
 		}
@@ -498,7 +507,7 @@ func (s *Store) DeleteUser(ctx context.Context, userID string) (storage.DeleteRe
 			return err
 		}
 		removed, err := queryGames(ctx, tx, nil, `DELETE FROM games WHERE id IN
-			(SELECT game_id FROM game_players WHERE player IN ($1, $2) AND list = 'open') RETURNING id, record`, p, storage.ShowcasesOf(p))
+			(SELECT game_id FROM game_players WHERE player = ANY($1::text[]) AND list = 'open') RETURNING id, record`, cappedKeys(p))
 		if err != nil {
 			return err
 		}

@@ -314,7 +314,7 @@ func (f *Flow) checkCaps(ctx context.Context, where, starter string) error {
 	}
 	p := storage.User(starter)
 	var open []*storage.Game
-	for _, key := range []storage.PlayerID{p, storage.ShowcasesOf(p)} {
+	for _, key := range storage.CappedKeys(p) {
 		games, err := f.store.ActiveGames(ctx, key)
 		if err != nil {
 			return fmt.Errorf("versus: games of %s: %w", starter, err)
