@@ -56,12 +56,8 @@ func (b tournamentBoards) Show(ctx context.Context, id storage.GameID) error {
 	lctx, unlock := b.locks.hold(ctx, id)
 	g, err := b.store.Game(lctx, id)
 	if err == nil && g.Status.Open() {
-		notice := ""
-		if g.Paused {
-			notice = b.boards.boardLang(g).T("tournament.pause.board")
-		}
 		var msg render.Message
-		if msg, err = b.boards.gameMessage(g, notice); err == nil && g.MessageID == "" {
+		if msg, err = b.boards.gameMessage(g, ""); err == nil && g.MessageID == "" {
 			err = b.boards.postBoard(lctx, g, msg)
 		} else if err == nil {
 			err = b.boards.editBoard(lctx, g, msg, webhookToken{})
