@@ -41,8 +41,12 @@ func (b boardFlow) boardLang(g *storage.Game) *i18n.Localizer {
 }
 
 // gameMessage renders a game from its record alone, for messages that do
-// not follow a move (expiry, forfeits, reposts).
+// not follow a move (expiry, forfeits, reposts); without a notice, the
+// board of a paused tournament's game says it is paused.
 func (b boardFlow) gameMessage(g *storage.Game, notice string) (render.Message, error) {
+	if g.Paused && notice == "" {
+		notice = b.boardLang(g).T("tournament.pause.board")
+	}
 	var pos engine.Position
 	if g.Status != storage.StatusPending && g.Position != "" {
 		p, err := position(g)

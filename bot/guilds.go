@@ -20,13 +20,20 @@ type guildEvents struct{ b *Bot }
 // GuildLocale learns a guild's locale: every guild at connect and its
 // changes, so that the boards edited after a restart, before any
 // interaction, speak it.
-func (e guildEvents) GuildLocale(guildID, locale string) { e.b.places.locales.m.Store(guildID, locale) }
+func (e guildEvents) GuildLocale(guildID, locale string) {
+	e.b.places.left.Delete(guildID) // back in it
+	e.b.places.locales.m.Store(guildID, locale)
+}
 
 // GuildRemoved handles the bot's removal from a guild (kicked, or the
 // guild deleted): it can no longer show, post or edit a board there, and
 // nobody there can click one, so every open game of the guild is
 // cancelled — pending challenges and games in progress alike, human or
-// AI. A cancelled game is final, unrated and out of history; an AI search
+// AI — and so is every tournament of the guild not ended (announced,
+// running or paused), first, so that none pairs a round there again;
+// nothing is posted: its channel is gone. The timers' tournament sweep
+// skips the guild from then on (a tournament whose cancel failed).
+// A cancelled game is final, unrated and out of history; an AI search
 // still running for one finds, when it commits, that the game no longer
 // awaits it and drops its move. The boards in the guild are left as they
 // are: the bot cannot reach them. An outage (the guild unavailable) is no
@@ -38,14 +45,16 @@ func (e guildEvents) GuildRemoved(guildID string) {
 		return
 	}
 	defer b.life.work.end()
+	b.places.left.Store(guildID, true)
 	b.timers.leaveGuild(guildID)
 }
 
-// leaveGuild cancels the open games of a guild the bot was removed from,
-// and logs what it did.
+// leaveGuild cancels the tournaments not ended and then the open games
+// of a guild the bot was removed from, and logs what it did.
 func (b timerFlow) leaveGuild(guildID string) {
 	ctx, cancel := context.WithTimeout(context.Background(), leaveTimeout)
 	defer cancel()
+	b.leaveTournaments(ctx, guildID)
 	open, err := b.store.OpenGames(ctx, storage.Shards{}, func(g *storage.Game) bool { return g.GuildID == guildID })
 	if err = b.corrupt.listed("removed from guild; cancel its games", err); err != nil {
 		b.log.Error("removed from guild; cannot list its open games, which stay open", "guild", guildID, "err", err)
@@ -98,4 +107,34 @@ func (b timerFlow) cancelGame(ctx context.Context, id storage.GameID) (bool, err
 		}
 	}
 	return false, fmt.Errorf("bot: cancel game %s: %w three times", id, storage.ErrConflict)
+}
+
+// leaveTournaments cancels the tournaments not ended of a guild the bot
+// was removed from, before its games: a running one would otherwise pair
+// its next round there as the cancelled games are recorded. One that
+// ended meanwhile is left as it is.
+func (b timerFlow) leaveTournaments(ctx context.Context, guildID string) {
+	list, err := b.store.GuildTournaments(ctx, guildID, 0)
+	if err != nil && !errors.Is(err, storage.ErrCorrupt) {
+		b.log.Error("removed from guild; cannot list its tournaments, which stay open", "guild", guildID, "err", err)
+		return
+	}
+	cancelled := 0
+	for _, t := range list {
+		if t.Status.Ended() {
+			continue
+		}
+		_, err := b.store.SetTournamentStatus(ctx, t.ID, storage.TournamentCancelled)
+		switch {
+		case err == nil:
+			cancelled++
+			b.log.Info("tournament cancelled: the bot was removed from its guild", "tournament", t.ID, "guild", guildID, "was", t.Status)
+		case errors.Is(err, storage.ErrGameOver):
+		default:
+			b.log.Error("removed from guild; cancel tournament", "guild", guildID, "tournament", t.ID, "err", err)
+		}
+	}
+	if cancelled > 0 {
+		b.log.Info(fmt.Sprintf("removed from guild %s; %d tournaments cancelled", guildID, cancelled), "guild", guildID, "tournaments", cancelled)
+	}
 }

@@ -31,9 +31,13 @@ func (b gameFlow) createGame(ctx context.Context, g *storage.Game) error {
 // removing its button); createGame makes the binding check.
 func (b gameFlow) checkLimits(ctx context.Context, userID string, challenge bool) error {
 	p := storage.User(userID)
-	open, err := b.store.ActiveGames(ctx, p)
-	if err != nil {
-		return fmt.Errorf("bot: games of %s: %w", userID, err)
+	var open []*storage.Game
+	for _, k := range storage.CappedKeys(p) { // their games and showcases
+		games, err := b.store.ActiveGames(ctx, k)
+		if err != nil {
+			return fmt.Errorf("bot: games of %s: %w", userID, err)
+		}
+		open = append(open, games...)
 	}
 	return play.LimitRefusal(b.limits().Check(p, open, challenge))
 }

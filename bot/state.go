@@ -75,6 +75,7 @@ type places struct {
 	reach   reach      // tokens of boards and channels reachable only through interactions (reach.go)
 	locales locales    // each guild's locale, for the boards shown there
 	forms   boardForms // the board forms of guilds and users (boardform.go)
+	left    sync.Map   // guild ID → true: the guilds the bot was removed from since it started (guilds.go)
 }
 
 // corruptGames are the games a store listing found corrupt and left out,

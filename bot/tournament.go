@@ -39,6 +39,7 @@ func newTournaments(b *Bot) *tournament.Flow {
 			}()
 		},
 		Now: b.now, Log: b.log,
+		Left: func(guildID string) bool { _, ok := b.places.left.Load(guildID); return ok },
 	})
 }
 
@@ -49,17 +50,21 @@ type tournamentBoards struct{ gameFlow }
 // Begin sets a round's new game up to start (begin).
 func (b tournamentBoards) Begin(ctx context.Context, g *storage.Game) error { return b.begin(ctx, g) }
 
-// Show posts the board of a round's new game in its channel, under the
-// game's lock, unless it has one already (posted by another call, or by
-// the refresh of boards at start), and queues the AI's turn when an AI
-// moves first: the turn edits the board through the channel.
+// Show posts the board of a round's game in its channel, under the
+// game's lock, or edits the board it has (posted by another call, or by
+// the refresh of boards at start) to the game as it now is — its clock
+// stopped by a pause, running again after it; and it queues the AI's
+// turn when an AI is to move: the turn edits the board through the
+// channel.
 func (b tournamentBoards) Show(ctx context.Context, id storage.GameID) error {
 	lctx, unlock := b.locks.hold(ctx, id)
 	g, err := b.store.Game(lctx, id)
-	if err == nil && g.Status.Open() && g.MessageID == "" {
+	if err == nil && g.Status.Open() {
 		var msg render.Message
-		if msg, err = b.boards.gameMessage(g, ""); err == nil {
+		if msg, err = b.boards.gameMessage(g, ""); err == nil && g.MessageID == "" {
 			err = b.boards.postBoard(lctx, g, msg)
+		} else if err == nil {
+			err = b.boards.editBoard(lctx, g, msg, webhookToken{})
 		}
 	}
 	unlock()
@@ -79,6 +84,45 @@ func (b tournamentBoards) Show(ctx context.Context, id storage.GameID) error {
 		j.release(webhookToken{})
 	}
 	return nil
+}
+
+// Forfeit ends game id as lost by p, who withdrew from its tournament,
+// under the game's lock: a forfeit (the board's result, recorded by
+// FinishGame), with a notice on the board for the opponent. A game that
+// ended meanwhile is left as it is.
+func (b tournamentBoards) Forfeit(ctx context.Context, id storage.GameID, p storage.PlayerID) (bool, error) {
+	ctx, unlock := b.locks.hold(ctx, id)
+	defer unlock()
+	// The lock keeps this process's changes out; a conflict can only come
+	// from another writer, so a few reloads settle it.
+	for range 3 {
+		g, err := b.store.Game(ctx, id)
+		if err != nil {
+			return false, fmt.Errorf("bot: load game %s: %w", id, err)
+		}
+		seat := g.Seat(p)
+		if g.Status != storage.StatusActive || seat < 0 {
+			return false, nil
+		}
+		g.Status = storage.StatusForfeited
+		changes, err := b.store.FinishGame(ctx, g, storage.Result{Winner: 1 - seat, Outcome: storage.Resigned})
+		switch {
+		case errors.Is(err, storage.ErrGameOver):
+			return false, nil
+		case errors.Is(err, storage.ErrConflict):
+			continue
+		case err != nil:
+			return false, fmt.Errorf("bot: forfeit game %s: %w", id, err)
+		}
+		l := b.boards.boardLang(g)
+		pos, err := position(g)
+		if err != nil {
+			return true, err
+		}
+		msg := b.boards.view(g, pos, nil, changes, l.T("tournament.withdrawal.board", "Player", render.PlayerName(l, g.Kind, g.Players[seat])))
+		return true, b.boards.editBoard(ctx, g, msg, webhookToken{})
+	}
+	return false, fmt.Errorf("bot: forfeit game %s: %w three times", id, storage.ErrConflict)
 }
 
 // Post posts msg in a channel.

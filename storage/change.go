@@ -79,12 +79,44 @@ func Commit(old, g *Game, res *Result, now time.Time) (Game, error) {
 	rec.CreatedAt = old.CreatedAt
 	rec.UpdatedAt = now
 	if !rec.Status.Open() {
-		rec.Deadline, rec.DrawOffer = time.Time{}, nil
+		rec.Deadline, rec.DrawOffer, rec.Paused, rec.TurnLeft = time.Time{}, nil, false, 0
+		rec.Settings.StartedBy = ""
 	}
 	if err := rec.Validate(); err != nil {
 		return Game{}, err
 	}
 	return rec, nil
+}
+
+// PauseGame returns the record that stops (pause) or restarts the clock
+// of old, the game of a tournament's board, at time now, and whether
+// anything changes: a pause keeps the time the player to move has left
+// and clears the deadline, so that nothing ends the game and nobody
+// moves (Game.Paused); a resume sets the deadline that much time after
+// now. Only an active game pauses, and not one whose turn has run out
+// already (its deadline ends it); a game not paused is not resumed. The
+// change is a committed one: the version grows, so that a deadline's job
+// of the old version finds nothing to do.
+func PauseGame(old *Game, pause bool, now time.Time) (Game, bool) {
+	if old.Status != StatusActive || old.Paused == pause || pause && !old.Deadline.IsZero() && !old.Deadline.After(now) {
+		return Game{}, false
+	}
+	rec := *old
+	rec.Paused = pause
+	if pause {
+		rec.TurnLeft, rec.Deadline = 0, time.Time{}
+		if !old.Deadline.IsZero() {
+			rec.TurnLeft = old.Deadline.Sub(now)
+		}
+	} else {
+		rec.Deadline, rec.TurnLeft = time.Time{}, 0
+		if old.TurnLeft > 0 {
+			rec.Deadline = now.Add(old.TurnLeft)
+		}
+	}
+	rec.Version++
+	rec.UpdatedAt = now
+	return rec, true
 }
 
 // Take returns the record that TakeChallenge stores when the caller's g,

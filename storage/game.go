@@ -191,6 +191,10 @@ type Settings struct {
 	// TurnTime is the time a person has for each move, a tournament's
 	// time per move; 0 for the server's turn timeout.
 	TurnTime time.Duration `json:"turn_time,omitempty"`
+	// StartedBy is the member who started a showcase, a game between two
+	// AIs (showcase.go), while it is open: the store clears it when the
+	// game closes.
+	StartedBy PlayerID `json:"started_by,omitempty"`
 }
 
 // DrawOffer is a player's offer of a draw, standing on the board of one
@@ -296,6 +300,13 @@ type Game struct {
 	// Hints counts the hints a solo puzzle's player asked for, which its
 	// result then mentions.
 	Hints int `json:"hints,omitempty"`
+	// Paused is set on the active game of a tournament's board while the
+	// tournament is paused (SetTournamentStatus): its clock is stopped —
+	// no deadline — and nobody moves, an AI neither; TurnLeft is the time
+	// the player to move had left when it stopped, given back on resume
+	// (PauseGame). The store clears both when the game closes.
+	Paused   bool          `json:"paused,omitempty"`
+	TurnLeft time.Duration `json:"turn_left,omitempty"`
 	// Rematched is set on an ended game once a rematch of it was claimed
 	// (Store.ClaimRematch), so that its Rematch button starts one game
 	// only, also across restarts.
@@ -307,7 +318,7 @@ type Game struct {
 
 // AwaitingAI reports whether the game is active with an AI to move.
 func (g *Game) AwaitingAI() bool {
-	return g.Status == StatusActive && g.Players[g.Turn].ID.IsAI()
+	return g.Status == StatusActive && !g.Paused && g.Players[g.Turn].ID.IsAI()
 }
 
 // OpenChallenge reports whether g is an open challenge nobody has
@@ -448,6 +459,14 @@ func (g *Game) Validate() error {
 	}
 	if !g.Deadline.IsZero() && !g.Status.Open() {
 		return bad("deadline on a %s game", g.Status)
+	}
+	if p := g.Settings.StartedBy; p != "" {
+		if _, ok := p.UserID(); !ok || p.Validate() != nil || !g.Status.Open() || g.Solo() || !g.Players[0].ID.IsAI() || !g.Players[1].ID.IsAI() {
+			return bad("a %s game of %s started by %q: only an open game between two AIs has a member who started it", g.Status, g.Players[0].ID, p)
+		}
+	}
+	if g.Paused && (g.Status != StatusActive || !g.Deadline.IsZero()) || g.TurnLeft < 0 || g.TurnLeft > 0 && !g.Paused {
+		return bad("a %s game paused %v with %v left and deadline %v", g.Status, g.Paused, g.TurnLeft, g.Deadline)
 	}
 	for _, id := range []string{g.GuildID, g.ChannelID, g.MessageID} {
 		if len(id) > maxIDLen || strings.ContainsRune(id, 0) {

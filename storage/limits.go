@@ -3,9 +3,10 @@ package storage
 import "fmt"
 
 // Limits cap what one member may have open at once. CreateGame applies
-// them to the member who asks for the new game, its challenger
-// (Players[0]), counting that member's games in the same transaction that
-// stores the new one, so concurrent requests cannot overshoot a cap. The
+// them to the member who asks for the new game (Game.CappedMember): its
+// challenger (Players[0]), or the member who started a showcase,
+// counting that member's games and showcases in the same transaction
+// that stores the new one, so concurrent requests cannot overshoot a cap. The
 // other side is not counted: an AI has no caps, and a challenged member
 // is not refused a challenge for their own games. A zero field is no cap.
 type Limits struct {
@@ -53,7 +54,8 @@ func (e *LimitError) Error() string {
 func (e *LimitError) Unwrap() error { return ErrLimit }
 
 // Check reports, as a *LimitError, whether member p may not start another
-// game; open are p's open games (as ActiveGames lists them) and challenge
+// game; open are p's open games and showcases (as ActiveGames lists them
+// for p and for ShowcasesOf(p)) and challenge
 // says whether the new game is a challenge. The cap on open games is
 // checked first.
 func (l Limits) Check(p PlayerID, open []*Game, challenge bool) error {

@@ -380,6 +380,11 @@ type TournamentStore interface {
 	// entrants: rating highest first, then the earlier entry; at least
 	// Format.MinPlayers of them), pauses (running → paused), resumes
 	// (paused → running) or cancels (any status not ended → cancelled).
+	// In the same transaction a pause stops the clocks of the games of
+	// its boards under way and a resume (or a cancel of a paused one)
+	// restarts them with the time each player to move had left
+	// (PausesClocks, PauseGame), so that a paused tournament's players
+	// neither move nor lose on time, whatever process reads the games.
 	// A tournament already in status to fails with ErrConflict — of
 	// racing starts, one starts it — an ended one with ErrGameOver, any
 	// other change with ErrInvalid.
@@ -714,6 +719,25 @@ func (t *Tournament) PendingGames() []GameID {
 	return out
 }
 
+// PendingGameOf returns the game of p's board still on, ok false when p
+// has none.
+func (t *Tournament) PendingGameOf(p PlayerID) (GameID, bool) {
+	for _, r := range t.Rounds {
+		for _, b := range r.Boards {
+			if b.Result == BoardPending && b.Game != "" && (b.White == p || b.Black == p) {
+				return b.Game, true
+			}
+		}
+	}
+	return "", false
+}
+
+// Entered reports whether p is an entrant of t who has not withdrawn.
+func (t *Tournament) Entered(p PlayerID) bool {
+	i := t.entrant(p)
+	return i >= 0 && !t.Entrants[i].Withdrawn
+}
+
 // Result returns p's finished-tournament summary; ok false when p is not
 // an entrant of a finished tournament.
 func (t *Tournament) Result(p PlayerID) (PlayerTournament, bool) {
@@ -885,6 +909,22 @@ func SetStatus(old *Tournament, to TournamentStatus, now time.Time) (Tournament,
 		return Tournament{}, fmt.Errorf("%w: a %s tournament cannot become %s", ErrInvalid, old.Status, to)
 	}
 	return changed(old, rec, now)
+}
+
+// PausesClocks reports what a change of a tournament's status from from
+// to to does to the clocks of its games under way (PauseGame): a pause
+// stops them (pause true), and leaving the pause — a resume, or a cancel
+// of the paused tournament, whose games then play on as games of their
+// own — restarts them (pause false); ok is false when the clocks stay
+// as they are.
+func PausesClocks(from, to TournamentStatus) (pause, ok bool) {
+	switch {
+	case to == TournamentPaused && from != TournamentPaused:
+		return true, true
+	case from == TournamentPaused && to != TournamentPaused:
+		return false, true
+	}
+	return false, false
 }
 
 // AddRound returns the record PairRound stores when round r, paired from

@@ -130,6 +130,13 @@ const (
 	// TournamentAI is the select of AI strategies its creator enters in a
 	// tournament open to AIs: the chosen value is the strategy.
 	TournamentAI Pattern = "v1/tournament/{tournament}/ai"
+	// TournamentWithdraw confirms a withdrawal from a started tournament
+	// (the Withdraw button asks first): the clicker is paired no more
+	// and their game under way is lost.
+	TournamentWithdraw Pattern = "v1/tournament/{tournament}/withdraw"
+	// TournamentStay answers the question of a withdrawal with no: the
+	// clicker stays in.
+	TournamentStay Pattern = "v1/tournament/{tournament}/stay"
 )
 
 // Build returns the custom ID of p with its parameters replaced by values,

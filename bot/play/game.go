@@ -35,7 +35,7 @@ func Position(g *storage.Game) (engine.Position, error) {
 
 // CheckMover refuses anyone but the player to move of an active game,
 // saying why: not a player of it, not started, over, or the other
-// player's turn.
+// player's turn, or its tournament is paused.
 func CheckMover(g *storage.Game, userID string) error {
 	seat := g.Seat(storage.User(userID))
 	switch {
@@ -49,6 +49,8 @@ func CheckMover(g *storage.Game, userID string) error {
 		return mux.Err("error.game_over")
 	case g.Turn != seat:
 		return mux.Err("move.not_your_turn", "Player", gamenames.Player(g.Kind, g.Players[g.Turn]))
+	case g.Paused:
+		return mux.Err("tournament.pause.move")
 	}
 	return nil
 }

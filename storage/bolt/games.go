@@ -36,6 +36,9 @@ func gameIndex(g *storage.Game) []indexEntry {
 	switch {
 	case g.Status.Open():
 		players(bucketOpen)
+		for _, k := range g.ShowcaseKeys() {
+			out = append(out, indexEntry{bucketOpen, pairKey(string(k), string(g.ID))})
+		}
 		if g.AwaitingAI() {
 			out = append(out, indexEntry{bucketAI, []byte(g.ID)})
 		}
@@ -104,8 +107,8 @@ func (s *Store) CreateGame(ctx context.Context, g *storage.Game, limits storage.
 	}
 	var rec storage.Game
 	err := s.update(ctx, func(tx *bbolt.Tx) error {
-		if p := g.Players[0].ID; !p.IsAI() {
-			open, err := loadIndexed(tx, bucketOpen, pairPrefix(string(p)), false, 0, nil)
+		if p, ok := g.CappedMember(); ok {
+			open, err := cappedGames(tx, p)
 			if err != nil {
 				return err
 			}
@@ -125,6 +128,20 @@ func (s *Store) CreateGame(ctx context.Context, g *storage.Game, limits storage.
 	}
 	*g = rec
 	return nil
+}
+
+// cappedGames loads what counts against member p's caps (Limits): their
+// open games and showcases.
+func cappedGames(tx *bbolt.Tx, p storage.PlayerID) ([]*storage.Game, error) {
+	var open []*storage.Game
+	for _, k := range storage.CappedKeys(p) {
+		games, err := loadIndexed(tx, bucketOpen, pairPrefix(string(k)), false, 0, nil)
+		if err != nil {
+			return nil, err
+		}
+		open = append(open, games...)
+	}
+	return open, nil
 }
 
 // Game implements storage.Store.
@@ -197,7 +214,7 @@ func (s *Store) TakeChallenge(ctx context.Context, g *storage.Game, limits stora
 			return err
 		}
 		p := rec.Players[1].ID
-		open, err := loadIndexed(tx, bucketOpen, pairPrefix(string(p)), false, 0, nil)
+		open, err := cappedGames(tx, p)
 		if err != nil {
 			return err
 		}

@@ -175,9 +175,29 @@ func (s *Store) LeaveTournament(ctx context.Context, id storage.TournamentID, p 
 
 // SetTournamentStatus implements storage.Store.
 func (s *Store) SetTournamentStatus(ctx context.Context, id storage.TournamentID, to storage.TournamentStatus) (*storage.Tournament, error) {
-	t, _, err := s.changeTournament(ctx, id, "set the status of", always(func(old *storage.Tournament) (storage.Tournament, error) {
-		return storage.SetStatus(old, to, s.now())
-	}))
+	t, _, err := s.changeTournament(ctx, id, "set the status of", func(tx *bbolt.Tx, old *storage.Tournament) (storage.Tournament, bool, error) {
+		now := s.now()
+		rec, err := storage.SetStatus(old, to, now)
+		if err != nil {
+			return rec, false, err
+		}
+		pause, ok := storage.PausesClocks(old.Status, to)
+		if !ok {
+			return rec, true, nil
+		}
+		for _, gid := range old.PendingGames() {
+			g, err := getGame(tx, gid)
+			if err != nil {
+				return rec, false, fmt.Errorf("game %s: %w", gid, err)
+			}
+			if ng, ok := storage.PauseGame(g, pause, now); ok {
+				if err := putGame(tx, g, &ng); err != nil {
+					return rec, false, err
+				}
+			}
+		}
+		return rec, true, nil
+	})
 	return t, err
 }
 

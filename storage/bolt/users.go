@@ -21,7 +21,11 @@ func (s *Store) DeleteUser(ctx context.Context, userID string) (storage.DeleteRe
 	var rep storage.DeleteReport
 	err := s.update(ctx, func(tx *bbolt.Tx) error {
 		rep = storage.DeleteReport{}
-		for _, id := range indexIDs(tx, bucketOpen, pairPrefix(string(p)), false, 0) {
+		var open []storage.GameID
+		for _, k := range storage.CappedKeys(p) { // their games and their showcases
+			open = append(open, indexIDs(tx, bucketOpen, pairPrefix(string(k)), false, 0)...)
+		}
+		for _, id := range open {
 			g, err := getGame(tx, id)
 			if err != nil {
 				return fmt.Errorf("game %s: %w", id, err)

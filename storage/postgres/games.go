@@ -44,6 +44,9 @@ func gameLists(g *storage.Game) []listRow {
 		}
 		rows = append(rows, r)
 	}
+	for _, k := range g.ShowcaseKeys() {
+		rows = append(rows, listRow{player: k, list: list})
+	}
 	return rows
 }
 
@@ -172,6 +175,20 @@ func getGame(ctx context.Context, tx pgx.Tx, id storage.GameID, forUpdate bool) 
 	return games[0], nil
 }
 
+// cappedGamesOf is the query of what counts against a member's caps
+// (Limits): the open games of their storage.CappedKeys ($1).
+const cappedGamesOf = `SELECT g.id, g.record FROM games g WHERE g.id IN
+	(SELECT game_id FROM game_players WHERE player = ANY($1::text[]) AND list = 'open') ORDER BY g.id`
+
+// cappedKeys are storage.CappedKeys(p) as cappedGamesOf's parameter.
+func cappedKeys(p storage.PlayerID) []string {
+	var keys []string
+	for _, k := range storage.CappedKeys(p) {
+		keys = append(keys, string(k))
+	}
+	return keys
+}
+
 // openGamesOf is the query of a player's open games, oldest first.
 const openGamesOf = `SELECT g.id, g.record FROM game_players p JOIN games g ON g.id = p.game_id
 	WHERE p.player = $1 AND p.list = 'open' ORDER BY p.game_id`
@@ -185,11 +202,11 @@ func (s *Store) CreateGame(ctx context.Context, g *storage.Game, limits storage.
 	}
 	var rec storage.Game
 	err := s.update(ctx, func(tx pgx.Tx) error {
-		if p := g.Players[0].ID; !p.IsAI() {
+		if p, ok := g.CappedMember(); ok {
 			if err := lockPlayers(ctx, tx, p); err != nil {
 				return err
 			}
-			open, err := queryGames(ctx, tx, nil, openGamesOf, p)
+			open, err := queryGames(ctx, tx, nil, cappedGamesOf, cappedKeys(p))
 			if err != nil {
 				return err
 			}
@@ -295,7 +312,7 @@ func (s *Store) TakeChallenge(ctx context.Context, g *storage.Game, limits stora
 		if rec, err = storage.Take(old, g, s.now()); err != nil {
 			return err
 		}
-		open, err := queryGames(ctx, tx, nil, openGamesOf, p)
+		open, err := queryGames(ctx, tx, nil, cappedGamesOf, cappedKeys(p))
 		if err != nil {
 			return err
 		}
@@ -494,7 +511,7 @@ func (s *Store) DeleteUser(ctx context.Context, userID string) (storage.DeleteRe
 			return err
 		}
 		removed, err := queryGames(ctx, tx, nil, `DELETE FROM games WHERE id IN
-			(SELECT game_id FROM game_players WHERE player = $1 AND list = 'open') RETURNING id, record`, p)
+			(SELECT game_id FROM game_players WHERE player = ANY($1::text[]) AND list = 'open') RETURNING id, record`, cappedKeys(p))
 		if err != nil {
 			return err
 		}

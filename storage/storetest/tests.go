@@ -33,6 +33,7 @@ var suite = []struct {
 	{"CancelledContext", testCancelledContext},
 	{"CountOpenCountsEachGameOnce", testCountOpenCountsEachGameOnce},
 	{"CreateGameLimits", testCreateGameLimits},
+	{"ShowcasesCountAndReopen", testShowcasesCountAndReopen},
 	{"ConcurrentCreateGameKeepsCaps", testConcurrentCreateGameKeepsCaps},
 	{"ClaimRematchOnce", testClaimRematchOnce},
 	{"RacingRematchClaims", testRacingRematchClaims},

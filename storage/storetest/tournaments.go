@@ -28,6 +28,7 @@ func runTournaments(t *testing.T, o Opener) {
 		{"TournamentsForgetDeletedUsers", testTournamentsForgetDeletedUsers},
 		{"TournamentMessageAndThreads", testTournamentMessageAndThreads},
 		{"TournamentBoardsSetting", testTournamentBoardsSetting},
+		{"TournamentPauseStopsClocks", testTournamentPauseStopsClocks},
 		{"RacingTournament", func(t *testing.T, o Opener) {
 			s, _ := openTest(t, o)
 			RaceTournament(t, s)

@@ -8,6 +8,7 @@ import (
 
 	"github.com/gambitbot/gambit/bot/mux"
 	"github.com/gambitbot/gambit/bot/play"
+	"github.com/gambitbot/gambit/bot/render"
 	"github.com/gambitbot/gambit/storage"
 	"github.com/gambitbot/gambit/strategies"
 )
@@ -70,22 +71,59 @@ func (f *Flow) clickAI(ctx context.Context, ix *mux.Component) error {
 	return f.show(ix, nt)
 }
 
-// clickLeave takes the clicker out: before the start their entry goes,
-// after it they withdraw (paired no more; a game of theirs under way
-// goes on).
+// clickLeave takes the clicker out before the start (their entry goes);
+// after it, it asks them to confirm their withdrawal (clickWithdraw),
+// which loses their game under way.
 func (f *Flow) clickLeave(ctx context.Context, ix *mux.Component) error {
 	t, err := f.clicked(ctx, ix)
 	if err != nil {
 		return err
 	}
-	nt, err := f.store.LeaveTournament(ctx, t.ID, storage.User(ix.Caller().ID))
+	p := storage.User(ix.Caller().ID)
+	if t.Status.Started() {
+		if !t.Entered(p) {
+			return f.refused(ctx, ix, t, storage.ErrNotEntered, "leave")
+		}
+		_, playing := t.PendingGameOf(p)
+		return ix.Reply(render.TournamentWithdrawConfirm(ix.Lang(), t, playing), true)
+	}
+	nt, err := f.store.LeaveTournament(ctx, t.ID, p)
 	if err != nil {
 		return f.refused(ctx, ix, t, err, "leave")
 	}
-	if nt.Status.Started() {
-		f.Kick(ctx, nt.ID) // an Arena or a round may be waiting for nobody now
-	}
 	return f.show(ix, nt)
+}
+
+// clickWithdraw withdraws the clicker from a started tournament, as they
+// confirmed: paired no more, and their game under way, if any, is lost —
+// a forfeit, the board's result, which its board tells the opponent.
+func (f *Flow) clickWithdraw(ctx context.Context, ix *mux.Component) error {
+	t, err := f.clicked(ctx, ix)
+	if err != nil {
+		return err
+	}
+	p := storage.User(ix.Caller().ID)
+	nt, err := f.store.LeaveTournament(ctx, t.ID, p)
+	if err != nil {
+		return f.refusal(err, "leave", t)
+	}
+	lost := false
+	if id, ok := nt.PendingGameOf(p); ok {
+		if lost, err = f.boards.Forfeit(ctx, id, p); err != nil {
+			return fmt.Errorf("tournament: forfeit the game %s of %s, who withdrew from %s: %w", id, p, t.ID, err)
+		}
+	}
+	f.Kick(ctx, nt.ID) // an Arena or a round may be waiting for nobody now
+	done := "tournament.withdrawal.done"
+	if lost {
+		done = "tournament.withdrawal.done_lost"
+	}
+	return ix.Update(render.Message{Content: ix.Lang().T(done)})
+}
+
+// clickStay answers a withdrawal's question with no.
+func clickStay(_ context.Context, ix *mux.Component) error {
+	return ix.Update(render.Message{Content: ix.Lang().T("tournament.withdrawal.kept")})
 }
 
 // clickStart starts the tournament, for its creator.

@@ -217,6 +217,9 @@ type fakeBoards struct {
 	shown  []storage.GameID
 	begins int
 	placed // thread_test.go
+
+	// forfeited are the games Forfeit was asked to end.
+	forfeited []storage.GameID
 }
 
 func (b *fakeBoards) Begin(_ context.Context, g *storage.Game) error {
@@ -240,6 +243,13 @@ func (b *fakeBoards) Show(_ context.Context, id storage.GameID) error {
 	defer b.mu.Unlock()
 	b.shown = append(b.shown, id)
 	return nil
+}
+
+func (b *fakeBoards) Forfeit(ctx context.Context, id storage.GameID, p storage.PlayerID) (bool, error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	b.forfeited = append(b.forfeited, id)
+	return true, nil
 }
 
 func (b *fakeBoards) Post(_ context.Context, _ string, msg render.Message) error {

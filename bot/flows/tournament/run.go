@@ -245,7 +245,8 @@ func (f *Flow) post(ctx context.Context, t *storage.Tournament, msg render.Messa
 }
 
 // Tick is the timers' part, every tick: of the tournaments not ended of
-// the guilds of shards, it starts the announced ones whose start time has
+// the guilds of shards (but those the bot was removed from, Config.Left),
+// it starts the announced ones whose start time has
 // passed (or cancels them, with too few players), and advances the
 // running ones whose Arena time is up, and every running one once every
 // Config.SweepEvery — which records a result a crash left unrecorded and
@@ -270,6 +271,7 @@ func (f *Flow) Tick(ctx context.Context, shards storage.Shards) {
 	}
 	for _, t := range list {
 		switch {
+		case f.cfg.Left != nil && f.cfg.Left(t.GuildID): // the bot was removed from its guild
 		case t.Status == storage.TournamentAnnounced && dueToStart(t, now):
 			if err := f.startOnTime(ctx, t); err != nil {
 				f.log.Error("start a tournament at its time", "tournament", t.ID, "err", err)

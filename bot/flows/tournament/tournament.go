@@ -60,9 +60,14 @@ type Boards interface {
 	// position, White (seat 0) to move and the deadline of the player to
 	// move.
 	Begin(ctx context.Context, g *storage.Game) error
-	// Show posts the board of game id, a new game of a round, in its
-	// channel, and starts the AI's turn when an AI moves first.
+	// Show posts the board of game id, a game of a round, in its
+	// channel, or edits the one it has to the game as it now is, and
+	// starts the AI's turn when an AI is to move.
 	Show(ctx context.Context, id storage.GameID) error
+	// Forfeit ends game id, a board's game under way, as lost by p, who
+	// withdrew: a forfeit, the board's result, shown on its board. It
+	// reports whether it ended the game (false: it had ended already).
+	Forfeit(ctx context.Context, id storage.GameID, p storage.PlayerID) (bool, error)
 	// Post posts msg as a new message in a channel.
 	Post(ctx context.Context, channelID string, msg render.Message) error
 	// Lang is the language of the messages everyone sees in a guild's
@@ -106,6 +111,10 @@ type Config struct {
 	Now func() time.Time
 	// Log takes what goes wrong out of a player's sight.
 	Log *slog.Logger
+	// Left reports whether the bot was removed from a guild, whose
+	// tournaments Tick leaves alone: nothing can be posted there. Nil for
+	// none.
+	Left func(guildID string) bool
 }
 
 // Flow runs the servers' tournaments.
@@ -182,7 +191,7 @@ func (f *Flow) Routes(m *mux.Mux) {
 			}},
 			{Type: sub, Name: "list", Description: "This server's tournaments"},
 			{Type: sub, Name: "standings", Description: "A tournament's table", Options: []*discordgo.ApplicationCommandOption{tournamentOption()}},
-			{Type: sub, Name: "pause", Description: "Pause a tournament: no new pairings until resumed", Options: []*discordgo.ApplicationCommandOption{tournamentOption()}},
+			{Type: sub, Name: "pause", Description: "Pause a tournament: no new pairings, and the clocks of its games stop", Options: []*discordgo.ApplicationCommandOption{tournamentOption()}},
 			{Type: sub, Name: "resume", Description: "Resume a paused tournament", Options: []*discordgo.ApplicationCommandOption{tournamentOption()}},
 			{Type: sub, Name: "cancel", Description: "Cancel a tournament", Options: []*discordgo.ApplicationCommandOption{tournamentOption()}},
 		},
@@ -192,6 +201,8 @@ func (f *Flow) Routes(m *mux.Mux) {
 	m.Component(customid.TournamentStart, f.clickStart)
 	m.Component(customid.TournamentCancel, f.clickCancel)
 	m.Component(customid.TournamentAI, f.clickAI)
+	m.Component(customid.TournamentWithdraw, f.clickWithdraw)
+	m.Component(customid.TournamentStay, clickStay)
 }
 
 // cmdTournament handles /tournament's subcommands, in a server's channel
@@ -414,6 +425,19 @@ func (f *Flow) setStatus(ctx context.Context, ix *mux.Interaction, t *storage.To
 		return nil, mux.RaceErr(err, "tournament.changed")
 	case err != nil:
 		return nil, fmt.Errorf("tournament: set %s %s: %w", t.ID, to, err)
+	}
+	if _, ok := storage.PausesClocks(t.Status, to); ok {
+		// The boards of the games under way, off the caller's path: each
+		// says its clock stopped, or shows its new deadline, and an AI to
+		// move plays on.
+		bctx, games := context.WithoutCancel(ctx), nt.PendingGames()
+		f.cfg.Go(func() {
+			for _, id := range games {
+				if err := f.boards.Show(bctx, id); err != nil {
+					f.log.Warn("board of a paused or resumed tournament not shown", "tournament", t.ID, "game", id, "err", err)
+				}
+			}
+		})
 	}
 	if to == storage.TournamentRunning {
 		f.Kick(ctx, nt.ID)

@@ -144,12 +144,16 @@ func TestJoinLeaveStartAndTheirRefusals(t *testing.T) {
 	}
 	refused(t, "starting twice", fx.click(alice, start), "changed meanwhile")
 
-	// bob withdraws: paired no more, his game goes on.
+	// bob withdraws, as he confirms: paired no more (withdraw_test.go
+	// has the rest).
 	if err := fx.click(bob, leave); err != nil {
 		t.Fatal(err)
 	}
-	if got := fx.last(t); !strings.Contains(got, "~~<@bob>~~") {
-		t.Errorf("bob not struck out after withdrawing:\n%s", got)
+	if err := fx.click(bob, customid.TournamentWithdraw.Build(id)); err != nil {
+		t.Fatal(err)
+	}
+	if tr := fx.only(t); tr.Entered(storage.User(bob.User.ID)) {
+		t.Error("bob still in after withdrawing")
 	}
 	if err := fx.click(admin, cancel); err != nil {
 		t.Fatal(err)

@@ -13,14 +13,16 @@
 // strategies' records (games, wins, losses) on the ladders, which a
 // showcase should leave alone unless its starter wants it counted.
 //
-// Caps hold over every process sharing the store, as claims in it
-// (Store.Claim): a showcase counts against its starter's open games
-// (Config.MaxOpen, with the games they play), and a server — or a DM —
-// runs at most Config.PerPlace at once. Each showcase is a claim keyed to
-// its place, game and starter ("versus/<place>/<game>/<member>"), kept for
-// the longest the game can last and let go when it is found ended; a
-// short claim on the place ("versus-lock/<place>") makes counting and
-// starting one step for every process.
+// Caps hold over every process sharing the store, after any restart, as
+// they are counted from its open games: a showcase is a stored game that
+// names the member who started it (storage.Settings.StartedBy), and the
+// store lists it under its starter and its place (storage.ShowcasesOf,
+// storage.ShowcasesIn). A showcase counts against its starter's open
+// games (Config.MaxOpen, with the games they play: the store's one cap
+// check, which /play and /challenge meet too), and a server — or a DM —
+// runs at most Config.PerPlace at once. A short claim on the place
+// ("versus-lock/<place>") makes counting and starting one step for
+// every process.
 package versus
 
 import (
@@ -46,14 +48,14 @@ import (
 )
 
 // Store is what the flow reads and changes in the store: the showcases'
-// games, the starter's open games and the claims that cap showcases.
+// games, the open games and showcases that cap them, and the claim that
+// locks a place while one starts.
 type Store interface {
 	Game(ctx context.Context, id storage.GameID) (*storage.Game, error)
 	CreateGame(ctx context.Context, g *storage.Game, limits storage.Limits) error
 	UpdateGame(ctx context.Context, g *storage.Game) error
 	ActiveGames(ctx context.Context, p storage.PlayerID) ([]*storage.Game, error)
 	Claim(ctx context.Context, key, owner string, ttl time.Duration) (bool, error)
-	Claims(ctx context.Context, prefix string) (map[string]string, error)
 	Release(ctx context.Context, key, owner string) error
 }
 
@@ -190,12 +192,8 @@ func (f *Flow) cmdVersus(ctx context.Context, ix *mux.Command) error {
 	if err := f.checkCaps(ctx, where, starter); err != nil {
 		return err
 	}
-	g, err := f.create(ctx, ix.Interaction, req)
+	g, err := f.create(ctx, ix.Interaction, req, starter)
 	if err != nil {
-		return err
-	}
-	if err := f.claim(ctx, where, g, starter); err != nil {
-		f.cancel(ctx, g)
 		return err
 	}
 	return f.turns.Hold(ctx, ix.Interaction, g.ID, func() error {
@@ -274,11 +272,8 @@ func place(ix *mux.Interaction) string {
 	return ix.ChannelID
 }
 
-// The keys of the claims that cap showcases.
-const (
-	showPrefix = "versus/"
-	lockPrefix = "versus-lock/"
-)
+// lockPrefix begins the key of a place's lock.
+const lockPrefix = "versus-lock/"
 
 // lockTTL bounds a place's lock: counting and starting a showcase take a
 // few store calls; a process that dies holding it lets it go so soon.
@@ -305,129 +300,66 @@ func (f *Flow) lockPlace(ctx context.Context, where string) (func(), error) {
 	}, nil
 }
 
-// showKey is the key of the claim of a showcase: its place, game and
-// starter, whose ID ends it (storage.ClaimOf: erased with the member's
-// data).
-func showKey(where string, id storage.GameID, starter string) string {
-	return showPrefix + where + "/" + string(id) + "/" + starter
-}
-
-// showOwner owns every showcase's claim: any process may let it go.
-const showOwner = "versus"
-
-// running returns the keys of the showcases under prefix whose games are
-// still open, letting go of the claims of the others (ended, stopped,
-// gone).
-func (f *Flow) running(ctx context.Context, prefix string, keep func(key string) bool) ([]string, error) {
-	claims, err := f.store.Claims(ctx, prefix)
-	if err != nil {
-		return nil, fmt.Errorf("versus: list the showcases: %w", err)
-	}
-	var open []string
-	for key := range claims {
-		if !keep(key) {
-			continue
-		}
-		parts := strings.Split(strings.TrimPrefix(key, showPrefix), "/")
-		if len(parts) != 3 {
-			continue
-		}
-		g, err := f.store.Game(ctx, storage.GameID(parts[1]))
-		if err != nil && !errors.Is(err, storage.ErrNotFound) {
-			return nil, fmt.Errorf("versus: load showcase %s: %w", parts[1], err)
-		}
-		if err == nil && g.Status.Open() {
-			open = append(open, key)
-			continue
-		}
-		if err := f.store.Release(ctx, key, showOwner); err != nil {
-			f.log.Warn("versus: let go of an ended showcase", "game", parts[1], "err", err)
-		}
-	}
-	return open, nil
-}
-
 // checkCaps refuses a showcase when the place runs PerPlace already, or
-// when its starter's open games and showcases reach MaxOpen.
+// when its starter's open games and showcases reach MaxOpen: a look
+// ahead, for the reason in the member's words, of what the store checks
+// again as it stores the game (create).
 func (f *Flow) checkCaps(ctx context.Context, where, starter string) error {
-	here, err := f.running(ctx, showPrefix+where+"/", func(string) bool { return true })
+	here, err := f.store.ActiveGames(ctx, storage.ShowcasesIn(where))
 	if err != nil {
-		return err
+		return fmt.Errorf("versus: showcases of %s: %w", where, err)
 	}
 	if len(here) >= f.cfg.PerPlace {
 		return mux.Err("versus.cap_place", "Max", f.cfg.PerPlace)
 	}
-	if f.cfg.MaxOpen <= 0 {
-		return nil
+	p := storage.User(starter)
+	var open []*storage.Game
+	for _, key := range storage.CappedKeys(p) {
+		games, err := f.store.ActiveGames(ctx, key)
+		if err != nil {
+			return fmt.Errorf("versus: games of %s: %w", starter, err)
+		}
+		open = append(open, games...)
 	}
-	mine, err := f.running(ctx, showPrefix, func(key string) bool { return storage.ClaimOf(key, starter) })
-	if err != nil {
-		return err
-	}
-	games, err := f.store.ActiveGames(ctx, storage.User(starter))
-	if err != nil {
-		return fmt.Errorf("versus: games of %s: %w", starter, err)
-	}
-	if len(mine)+len(games) >= f.cfg.MaxOpen {
+	if err := f.limits().Check(p, open, false); err != nil {
 		return mux.Err("versus.cap_member", "Max", f.cfg.MaxOpen)
 	}
 	return nil
 }
 
-// create stores the showcase's game: the first strategy in seat 0, to
-// move first.
-func (f *Flow) create(ctx context.Context, ix *mux.Interaction, req request) (*storage.Game, error) {
+// limits are the caps a showcase's starter meets.
+func (f *Flow) limits() storage.Limits { return storage.Limits{MaxOpen: f.cfg.MaxOpen} }
+
+// create stores the showcase's game, started by starter: the first
+// strategy in seat 0, to move first. The store counts it against the
+// starter's cap in the transaction that stores it.
+func (f *Flow) create(ctx context.Context, ix *mux.Interaction, req request, starter string) (*storage.Game, error) {
 	g := &storage.Game{
 		Kind: req.kind,
 		Players: []storage.Player{
 			{ID: storage.AI(req.sides[0]), Name: req.sides[0]},
 			{ID: storage.AI(req.sides[1]), Name: req.sides[1]},
 		},
-		Settings:  storage.Settings{First: "me", MoveTime: req.moveTime, Casual: req.casual},
+		Settings:  storage.Settings{First: "me", MoveTime: req.moveTime, Casual: req.casual, StartedBy: storage.User(starter)},
 		GuildID:   ix.GuildID,
 		ChannelID: ix.ChannelID,
 	}
 	if err := f.games.Begin(ctx, g); err != nil {
 		return nil, err
 	}
-	if err := play.CreateGame(ctx, f.store, g, storage.Limits{}); err != nil {
-		return nil, err
+	err := f.store.CreateGame(ctx, g, f.limits())
+	switch {
+	case errors.Is(err, storage.ErrLimit): // a game of the starter's began since checkCaps
+		return nil, mux.Err("versus.cap_member", "Max", f.cfg.MaxOpen)
+	case err != nil:
+		return nil, fmt.Errorf("versus: create showcase: %w", err)
 	}
 	return g, nil
 }
 
-// claim keeps the showcase g of starter in where's count for the longest
-// it can last: every ply left at the start, each searched for the move
-// time and waiting as long again for a worker, and a margin. A showcase
-// found ended before lets it go (running).
-func (f *Flow) claim(ctx context.Context, where string, g *storage.Game, starter string) error {
-	pos, err := play.Position(g)
-	if err != nil {
-		return err
-	}
-	moveTime := g.Settings.MoveTime
-	if moveTime <= 0 {
-		moveTime = f.cfg.MaxMoveTime
-	}
-	ttl := time.Duration(pos.PliesLeft()+1)*2*moveTime + 15*time.Minute
-	if _, err := f.store.Claim(ctx, showKey(where, g.ID, starter), showOwner, ttl); err != nil {
-		return fmt.Errorf("versus: count showcase %s: %w", g.ID, err)
-	}
-	return nil
-}
-
-// cancel cancels a showcase that could not be counted, so that nothing
-// plays it uncounted.
-func (f *Flow) cancel(ctx context.Context, g *storage.Game) {
-	g.Status, g.Deadline = storage.StatusCancelled, time.Time{}
-	if err := f.store.UpdateGame(context.WithoutCancel(ctx), g); err != nil {
-		f.log.Error("versus: cancel a showcase that could not be counted", "game", g.ID, "err", err)
-	}
-}
-
 // clickStop stops a showcase: its starter's click, or a server manager's,
-// on its board cancels the game (no result, no rating), lets go of its
-// claim and shows the board stopped.
+// on its board cancels the game (no result, no rating) and shows the
+// board stopped.
 func (f *Flow) clickStop(ctx context.Context, ix *mux.Component, g *storage.Game) error {
 	if !f.boards.OnBoard(ix.Interaction, g) || !render.BetweenAIs(g) {
 		return mux.Err("error.no_game", "ID", g.ID)
@@ -435,21 +367,14 @@ func (f *Flow) clickStop(ctx context.Context, ix *mux.Component, g *storage.Game
 	if !g.Status.Open() {
 		return mux.Err("versus.over")
 	}
-	key, starter, err := f.starter(ctx, ix.Interaction, g)
-	if err != nil {
-		return err
-	}
-	if ix.Caller().ID != starter && !manager(ix.Interaction) {
+	// A showcase started before its record named its starter is stopped
+	// by a manager only.
+	if storage.User(ix.Caller().ID) != g.Settings.StartedBy && !manager(ix.Interaction) {
 		return mux.Err("versus.not_yours")
 	}
 	g.Status, g.Deadline = storage.StatusCancelled, time.Time{}
 	if err := f.store.UpdateGame(ctx, g); err != nil {
 		return play.Conflict(err, "stop showcase", g.ID)
-	}
-	if key != "" {
-		if err := f.store.Release(ctx, key, showOwner); err != nil {
-			f.log.Warn("versus: let go of a stopped showcase", "game", g.ID, "err", err)
-		}
 	}
 	pos, err := play.Position(g)
 	if err != nil {
@@ -457,21 +382,6 @@ func (f *Flow) clickStop(ctx context.Context, ix *mux.Component, g *storage.Game
 	}
 	notice := ix.Lang().T("versus.stopped", "Player", play.PlayerOf(ix.Caller()).Name)
 	return f.boards.Show(ctx, ix.Interaction, g, f.boards.View(g, pos, nil, nil, notice))
-}
-
-// starter returns the claim of showcase g and the ID of the member who
-// started it, both "" if the claim is gone (a restart of a bot on its
-// database file drops the claims: then only a manager stops it).
-func (f *Flow) starter(ctx context.Context, ix *mux.Interaction, g *storage.Game) (key, starter string, err error) {
-	prefix := showPrefix + place(ix) + "/" + string(g.ID) + "/"
-	claims, err := f.store.Claims(ctx, prefix)
-	if err != nil {
-		return "", "", fmt.Errorf("versus: find who started %s: %w", g.ID, err)
-	}
-	for k := range claims {
-		return k, strings.TrimPrefix(k, prefix), nil
-	}
-	return "", "", nil
 }
 
 // manager reports whether ix's member may manage the server (Manage

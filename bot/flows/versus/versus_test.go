@@ -12,7 +12,6 @@ import (
 	"github.com/bwmarrin/discordgo"
 
 	"github.com/gambitbot/gambit/bot/customid"
-	"github.com/gambitbot/gambit/bot/flows/internal/flowtest"
 	"github.com/gambitbot/gambit/bot/flows/versus"
 	"github.com/gambitbot/gambit/bot/i18n"
 	"github.com/gambitbot/gambit/bot/mux"
@@ -24,95 +23,85 @@ import (
 	"github.com/gambitbot/gambit/storage"
 )
 
-// These tests construct the flow alone, over fakes and the flows' test
-// store (flowtest): no bot, no stand-in.
+// These tests construct the flow alone, over fakes: no bot, no stand-in.
 // The wire, and the game played to its end, are tested in package bot
 // against the stand-in (bot/versus_test.go).
 
-// world is the fakes of the flow over the flows' test store (flowtest):
-// the game starter, the boards and the game seam, recording what the flow
-// did, the store's writes among it.
+// world is the fakes of the flow: its store (games, a member's open
+// games besides, claims), the game starter, the boards and the game
+// seam, recording what the flow did.
 type world struct {
-	*flowtest.Store
+	games    map[storage.GameID]*storage.Game
+	open     int // ann's open games besides those of games
+	claims   map[string]string
 	settings storage.GuildSettings
 	did      []string
 }
 
-func newWorld(t *testing.T) *world { return &world{Store: flowtest.New(t, nil)} }
+func newWorld() *world {
+	return &world{games: map[storage.GameID]*storage.Game{}, claims: map[string]string{}}
+}
 
-func (w *world) CreateGame(ctx context.Context, g *storage.Game, limits storage.Limits) error {
-	if err := w.Store.CreateGame(ctx, g, limits); err != nil {
-		return err
+func (w *world) Game(_ context.Context, id storage.GameID) (*storage.Game, error) {
+	g, ok := w.games[id]
+	if !ok {
+		return nil, storage.ErrNotFound
 	}
+	cp := *g
+	return &cp, nil
+}
+
+func (w *world) CreateGame(_ context.Context, g *storage.Game, _ storage.Limits) error {
+	g.ID = storage.GameID(fmt.Sprintf("new%d", len(w.games)+1))
+	cp := *g
+	w.games[g.ID] = &cp
 	w.did = append(w.did, fmt.Sprintf("create %s vs %s casual=%v", g.Players[0].ID, g.Players[1].ID, g.Settings.Casual))
 	return nil
 }
 
-func (w *world) UpdateGame(ctx context.Context, g *storage.Game) error {
-	if err := w.Store.UpdateGame(ctx, g); err != nil {
-		return err
-	}
+func (w *world) UpdateGame(_ context.Context, g *storage.Game) error {
+	cp := *g
+	w.games[g.ID] = &cp
 	w.did = append(w.did, "update "+string(g.Status))
 	return nil
 }
 
-func (w *world) Claim(ctx context.Context, key, owner string, ttl time.Duration) (bool, error) {
-	ok, err := w.Store.Claim(ctx, key, owner, ttl)
-	if ok && !strings.HasPrefix(key, "versus-lock/") {
+// ActiveGames lists the open games of games listed under key, as the
+// stores list them (storage.Game.ShowcaseKeys), and ann's open besides.
+func (w *world) ActiveGames(_ context.Context, key storage.PlayerID) ([]*storage.Game, error) {
+	var out []*storage.Game
+	for _, g := range w.games {
+		if slices.Contains(g.ShowcaseKeys(), key) || g.Status.Open() && g.Seat(key) >= 0 {
+			out = append(out, g)
+		}
+	}
+	if key == storage.User("ann") {
+		for range w.open {
+			out = append(out, &storage.Game{Status: storage.StatusActive})
+		}
+	}
+	return out, nil
+}
+
+func (w *world) Claim(_ context.Context, key, owner string, ttl time.Duration) (bool, error) {
+	if o, ok := w.claims[key]; ok && o != owner {
+		return false, nil
+	}
+	w.claims[key] = owner
+	if !strings.HasPrefix(key, "versus-lock/") {
 		w.did = append(w.did, "claim "+key)
 	}
-	return ok, err
+	return true, nil
 }
 
-func (w *world) Release(ctx context.Context, key, owner string) error {
-	held, err := w.Claims(ctx, key)
-	if err != nil {
-		return err
-	}
-	if err := w.Store.Release(ctx, key, owner); err != nil {
-		return err
-	}
-	if held[key] == owner && !strings.HasPrefix(key, "versus-lock/") {
-		w.did = append(w.did, "release "+key)
+func (w *world) Release(_ context.Context, key, owner string) error {
+	if w.claims[key] == owner {
+		delete(w.claims, key)
+		if !strings.HasPrefix(key, "versus-lock/") {
+			w.did = append(w.did, "release "+key)
+		}
 	}
 	return nil
-}
-
-// claim takes key for owner, as another process or an earlier start did.
-func (w *world) claim(t *testing.T, key, owner string) {
-	t.Helper()
-	if ok, err := w.Store.Claim(context.Background(), key, owner, time.Hour); !ok || err != nil {
-		t.Fatalf("claim %s: %v, %v", key, ok, err)
-	}
-}
-
-// claimed returns the claims standing under prefix.
-func (w *world) claimed(t *testing.T, prefix string) map[string]string {
-	t.Helper()
-	c, err := w.Claims(context.Background(), prefix)
-	if err != nil {
-		t.Fatal(err)
-	}
-	return c
-}
-
-// showcase is a game of connect4 between two AIs, in status.
-func showcase(status storage.Status) *storage.Game {
-	gm, _ := catalog.Lookup("connect4")
-	pos, _ := gm.Start(games.Options{})
-	g := &storage.Game{Kind: "connect4", Status: status, Position: pos.String(), GuildID: "guild", ChannelID: "channel",
-		Players: []storage.Player{{ID: storage.AI("minimax")}, {ID: storage.AI("mcts")}}}
-	if status.Ended() {
-		g.Result = &storage.Result{Winner: storage.Draw}
-	}
-	return g
-}
-
-// duel is an active game of ann's against another member.
-func duel() *storage.Game {
-	g := showcase(storage.StatusActive)
-	g.Players = []storage.Player{{ID: storage.User("ann"), Name: "ann"}, {ID: storage.User("bob"), Name: "bob"}}
-	return g
 }
 
 func (w *world) Begin(_ context.Context, g *storage.Game) error {
@@ -192,21 +181,30 @@ func run(m *mux.Mux, opts ...string) error {
 }
 
 func TestAShowcaseIsCountedAndItsTurnsQueuedForItsStarter(t *testing.T) {
-	w := newWorld(t)
+	w := newWorld()
 	if err := run(newFlow(w), "game", "connect4", "first", "minimax", "second", "mcts"); err != nil {
 		t.Fatal(err)
 	}
-	id := storage.SequenceID(1)
 	want := []string{
-		"create ai:minimax vs ai:mcts casual=true", "claim versus/guild/" + string(id) + "/ann",
-		"hold " + string(id), "queue ai:minimax for user:ann", "new board of active, AI thinking",
+		"create ai:minimax vs ai:mcts casual=true",
+		"hold new1", "queue ai:minimax for user:ann", "new board of active, AI thinking",
 	}
 	if !slices.Equal(w.did, want) {
 		t.Errorf("/versus did %v, want %v", w.did, want)
 	}
-	if _, locked := w.claimed(t, "versus-lock/guild")["versus-lock/guild"]; locked {
+	if _, locked := w.claims["versus-lock/guild"]; locked {
 		t.Error("the server's lock is still held")
 	}
+	if g := w.games["new1"]; g.Settings.StartedBy != storage.User("ann") || !slices.Equal(g.ShowcaseKeys(), []storage.PlayerID{storage.ShowcasesOf(storage.User("ann")), storage.ShowcasesIn("guild")}) {
+		t.Errorf("the showcase names %q as its starter, listed under %q; want ann's, and hers and the server's", g.Settings.StartedBy, g.ShowcaseKeys())
+	}
+}
+
+// showcase is an open showcase of place started by member.
+func showcase(id storage.GameID, place, member string) *storage.Game {
+	return &storage.Game{ID: id, Status: storage.StatusActive, GuildID: place,
+		Players:  []storage.Player{{ID: storage.AI("minimax")}, {ID: storage.AI("mcts")}},
+		Settings: storage.Settings{StartedBy: storage.User(member)}}
 }
 
 func TestVersusRefusesWhatItCannotStart(t *testing.T) {
@@ -214,31 +212,28 @@ func TestVersusRefusesWhatItCannotStart(t *testing.T) {
 	for _, c := range []struct {
 		name  string
 		opts  []string
-		setup func(*testing.T, *world)
+		setup func(*world)
 		want  string
 	}{
 		{"an unknown strategy", []string{"game", "connect4", "first", "nosuch", "second", "mcts"}, nil, "There is no AI"},
 		{"a strategy of another game", []string{"game", "connect4", "first", "seed001-minimax", "second", "mcts"}, nil, "does not play Connect Four"},
 		{"one strategy twice", []string{"game", "connect4", "first", "mcts", "second", "mcts"}, nil, "two different AIs"},
 		{"a puzzle", []string{"game", "8puzzle", "first", "minimax", "second", "mcts"}, nil, "8puzzle"},
-		{"a game the server does not allow", game, func(_ *testing.T, w *world) { w.settings.AllowedGames = []storage.Kind{"othello"} }, "not allowed"},
-		{"a server's third showcase", game, func(t *testing.T, w *world) {
-			a, b := showcase(storage.StatusActive), showcase(storage.StatusActive)
-			w.Seed(nil, a, b)
-			for _, g := range []*storage.Game{a, b} {
-				w.claim(t, "versus/guild/"+string(g.ID)+"/bob", "versus")
+		{"a game the server does not allow", game, func(w *world) { w.settings.AllowedGames = []storage.Kind{"othello"} }, "not allowed"},
+		{"a server's third showcase", game, func(w *world) {
+			for _, id := range []storage.GameID{"a", "b"} {
+				w.games[id] = showcase(id, "guild", "bob")
 			}
 		}, "already runs 2"},
-		{"a member at their cap", game, func(t *testing.T, w *world) {
-			c := showcase(storage.StatusActive)
-			w.Seed(nil, duel(), duel(), c)
-			w.claim(t, "versus/other/"+string(c.ID)+"/ann", "versus")
+		{"a member at their cap", game, func(w *world) {
+			w.open = 2
+			w.games["c"] = showcase("c", "other", "ann")
 		}, "You have 3 open games"},
-		{"a start under way here", game, func(t *testing.T, w *world) { w.claim(t, "versus-lock/guild", "test/0000000000000001") }, "try again"},
+		{"a start under way here", game, func(w *world) { w.claims["versus-lock/guild"] = "test/0000000000000001" }, "try again"},
 	} {
-		w := newWorld(t)
+		w := newWorld()
 		if c.setup != nil {
-			c.setup(t, w)
+			c.setup(w)
 		}
 		err := run(newFlow(w), c.opts...)
 		if text := muxtest.UserError(t, err, i18n.English); !strings.Contains(text, c.want) {
@@ -251,48 +246,43 @@ func TestVersusRefusesWhatItCannotStart(t *testing.T) {
 }
 
 func TestEndedShowcasesNoLongerCount(t *testing.T) {
-	w := newWorld(t)
-	a, b := showcase(storage.StatusFinished), showcase(storage.StatusFinished)
-	w.Seed(nil, a, b)
-	var keys []string
-	for _, g := range []*storage.Game{a, b} {
-		keys = append(keys, "versus/guild/"+string(g.ID)+"/bob")
-		w.claim(t, keys[len(keys)-1], "versus")
+	w := newWorld()
+	for _, id := range []storage.GameID{"a", "b"} {
+		w.games[id] = showcase(id, "guild", "bob")
+		w.games[id].Status = storage.StatusFinished
 	}
 	if err := run(newFlow(w), "game", "connect4", "first", "minimax", "second", "mcts"); err != nil {
 		t.Fatalf("a showcase beside two ended ones: %v", err)
 	}
-	held := w.claimed(t, "versus/guild/")
-	for _, key := range keys {
-		if _, ok := held[key]; ok {
-			t.Errorf("the claim %s of an ended showcase is kept", key)
-		}
-	}
 }
 
 func TestStopIsTheStartersOrAManagers(t *testing.T) {
-	g1 := storage.SequenceID(1)
-	stop := func(who string, perms int64, status storage.Status) (*world, error) {
-		w := newWorld(t)
-		w.Seed(nil, showcase(status))
-		w.claim(t, "versus/guild/"+string(g1)+"/ann", "versus")
-		return w, muxtest.Run(newFlow(w), &muxtest.Recorder{}, muxtest.Click(muxtest.Member(who, perms), discordgo.EnglishUS, customid.VersusStop.Build(string(g1))))
+	stop := func(who string, perms int64, setup func(*world)) (*world, error) {
+		w := newWorld()
+		gm, _ := catalog.Lookup("connect4")
+		pos, _ := gm.Start(games.Options{})
+		w.games["g1"] = &storage.Game{ID: "g1", Kind: "connect4", Status: storage.StatusActive, Position: pos.String(), GuildID: "guild", ChannelID: "channel",
+			Players: []storage.Player{{ID: storage.AI("minimax")}, {ID: storage.AI("mcts")}}, Settings: storage.Settings{StartedBy: storage.User("ann")}}
+		if setup != nil {
+			setup(w)
+		}
+		return w, muxtest.Run(newFlow(w), &muxtest.Recorder{}, muxtest.Click(muxtest.Member(who, perms), discordgo.EnglishUS, customid.VersusStop.Build("g1")))
 	}
-	w, err := stop("ann", 0, storage.StatusActive)
+	w, err := stop("ann", 0, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if want := []string{"update cancelled", "release versus/guild/" + string(g1) + "/ann", "show board of cancelled: ⏹️ Stopped by ann."}; !slices.Equal(w.did, want) {
+	if want := []string{"update cancelled", "show board of cancelled: ⏹️ Stopped by ann."}; !slices.Equal(w.did, want) {
 		t.Errorf("the starter's Stop did %v, want %v", w.did, want)
 	}
-	if w, err = stop("carol", discordgo.PermissionManageGuild, storage.StatusActive); err != nil || w.Load(g1).Status != storage.StatusCancelled {
-		t.Errorf("a manager's Stop: %v, game %s; want it cancelled", err, w.Load(g1).Status)
+	if w, err = stop("carol", discordgo.PermissionManageGuild, nil); err != nil || w.games["g1"].Status != storage.StatusCancelled {
+		t.Errorf("a manager's Stop: %v, game %s; want it cancelled", err, w.games["g1"].Status)
 	}
-	w, err = stop("bob", discordgo.PermissionSendMessages, storage.StatusActive)
+	w, err = stop("bob", discordgo.PermissionSendMessages, nil)
 	if text := muxtest.UserError(t, err, i18n.English); !strings.Contains(text, "Only the member who started") || len(w.did) != 0 {
 		t.Errorf("another member's Stop: %q, did %v; want a refusal", text, w.did)
 	}
-	w, err = stop("ann", 0, storage.StatusFinished)
+	w, err = stop("ann", 0, func(w *world) { w.games["g1"].Status = storage.StatusFinished })
 	if text := muxtest.UserError(t, err, i18n.English); !strings.Contains(text, "ended already") || len(w.did) != 0 {
 		t.Errorf("Stop on an ended game: %q, did %v", text, w.did)
 	}
