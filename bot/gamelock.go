@@ -2,6 +2,8 @@ package bot
 
 import (
 	"context"
+	"errors"
+	"fmt"
 	"sync"
 
 	"github.com/gambitbot/gambit/storage"
@@ -148,4 +150,32 @@ func (h *gameHold) release() {
 	if g.refs--; g.refs == 0 {
 		delete(l.games, h.id)
 	}
+}
+
+// settleGame changes game id, whose lock the caller holds: it loads the
+// game afresh and has change decide and write, up to three times while
+// the write meets another writer's change (storage.ErrConflict) — the
+// lock keeps this process's changes out, so a conflict comes from another
+// process and a few reloads settle it. change returns false when there is
+// nothing to change; a game that ended meanwhile (storage.ErrGameOver) is
+// none either. It returns the game as changed and whether change wrote it;
+// what is the action, for errors.
+func settleGame(ctx context.Context, store storage.Store, id storage.GameID, what string, change func(*storage.Game) (bool, error)) (*storage.Game, bool, error) {
+	for range 3 {
+		g, err := store.Game(ctx, id)
+		if err != nil {
+			return nil, false, fmt.Errorf("bot: load game %s: %w", id, err)
+		}
+		wrote, err := change(g)
+		switch {
+		case errors.Is(err, storage.ErrGameOver):
+			return g, false, nil
+		case errors.Is(err, storage.ErrConflict):
+			continue
+		case err != nil:
+			return g, false, fmt.Errorf("bot: %s game %s: %w", what, id, err)
+		}
+		return g, wrote, nil
+	}
+	return nil, false, fmt.Errorf("bot: %s game %s: %w three times", what, id, storage.ErrConflict)
 }

@@ -83,30 +83,19 @@ func (b timerFlow) leaveGuild(guildID string) {
 func (b timerFlow) cancelGame(ctx context.Context, id storage.GameID) (bool, error) {
 	ctx, unlock := b.locks.hold(ctx, id)
 	defer unlock()
-	// The lock keeps this process's changes out; a conflict can only come
-	// from another writer, so a few reloads settle it.
-	for range 3 {
-		g, err := b.store.Game(ctx, id)
-		if err != nil {
-			return false, fmt.Errorf("bot: load game %s: %w", id, err)
-		}
+	var was storage.Status
+	g, cancelled, err := settleGame(ctx, b.store, id, "cancel", func(g *storage.Game) (bool, error) {
 		if !g.Status.Open() {
 			return false, nil
 		}
-		was := g.Status
-		g.Status = storage.StatusCancelled
-		err = b.store.UpdateGame(ctx, g)
-		switch {
-		case err == nil:
-			b.log.Info("game cancelled: the bot was removed from its guild", "game", id, "guild", g.GuildID, "was", was, "moves", len(g.Moves))
-			return true, nil
-		case errors.Is(err, storage.ErrGameOver):
-			return false, nil
-		case !errors.Is(err, storage.ErrConflict):
-			return false, fmt.Errorf("bot: cancel game %s: %w", id, err)
-		}
+		was, g.Status = g.Status, storage.StatusCancelled
+		err := b.store.UpdateGame(ctx, g)
+		return err == nil, err
+	})
+	if cancelled {
+		b.log.Info("game cancelled: the bot was removed from its guild", "game", id, "guild", g.GuildID, "was", was, "moves", len(g.Moves))
 	}
-	return false, fmt.Errorf("bot: cancel game %s: %w three times", id, storage.ErrConflict)
+	return cancelled, err
 }
 
 // leaveTournaments cancels the tournaments not ended of a guild the bot

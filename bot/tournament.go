@@ -93,36 +93,26 @@ func (b tournamentBoards) Show(ctx context.Context, id storage.GameID) error {
 func (b tournamentBoards) Forfeit(ctx context.Context, id storage.GameID, p storage.PlayerID) (bool, error) {
 	ctx, unlock := b.locks.hold(ctx, id)
 	defer unlock()
-	// The lock keeps this process's changes out; a conflict can only come
-	// from another writer, so a few reloads settle it.
-	for range 3 {
-		g, err := b.store.Game(ctx, id)
-		if err != nil {
-			return false, fmt.Errorf("bot: load game %s: %w", id, err)
-		}
-		seat := g.Seat(p)
-		if g.Status != storage.StatusActive || seat < 0 {
+	var changes []storage.RatingChange
+	g, forfeited, err := settleGame(ctx, b.store, id, "forfeit", func(g *storage.Game) (bool, error) {
+		if g.Status != storage.StatusActive || g.Seat(p) < 0 {
 			return false, nil
 		}
 		g.Status = storage.StatusForfeited
-		changes, err := b.store.FinishGame(ctx, g, storage.Result{Winner: 1 - seat, Outcome: storage.Resigned})
-		switch {
-		case errors.Is(err, storage.ErrGameOver):
-			return false, nil
-		case errors.Is(err, storage.ErrConflict):
-			continue
-		case err != nil:
-			return false, fmt.Errorf("bot: forfeit game %s: %w", id, err)
-		}
-		l := b.boards.boardLang(g)
-		pos, err := position(g)
-		if err != nil {
-			return true, err
-		}
-		msg := b.boards.view(g, pos, nil, changes, l.T("tournament.withdrawal.board", "Player", render.PlayerName(l, g.Kind, g.Players[seat])))
-		return true, b.boards.editBoard(ctx, g, msg, webhookToken{})
+		var err error
+		changes, err = b.store.FinishGame(ctx, g, storage.Result{Winner: 1 - g.Seat(p), Outcome: storage.Resigned})
+		return err == nil, err
+	})
+	if !forfeited {
+		return false, err
 	}
-	return false, fmt.Errorf("bot: forfeit game %s: %w three times", id, storage.ErrConflict)
+	l := b.boards.boardLang(g)
+	pos, err := position(g)
+	if err != nil {
+		return true, err
+	}
+	msg := b.boards.view(g, pos, nil, changes, l.T("tournament.withdrawal.board", "Player", render.PlayerName(l, g.Kind, g.Players[g.Seat(p)])))
+	return true, b.boards.editBoard(ctx, g, msg, webhookToken{})
 }
 
 // Post posts msg in a channel.
