@@ -377,7 +377,7 @@ func (w *turnWorker) Work(ctx context.Context, job *river.Job[Args]) error {
 	}
 	err := w.p.PlayAI(ctx, job.Args.Turn)
 	if errors.Is(err, bot.ErrTurnBusy) {
-		return river.JobSnooze(max(time.Until(job.Args.Turn.Deadline), 0) + time.Second)
+		return snoozeUntil(job.Args.Turn.Deadline)
 	}
 	return err
 }
@@ -442,9 +442,15 @@ type deadlineWorker struct {
 func (w *deadlineWorker) Work(ctx context.Context, job *river.Job[postgres.DeadlineArgs]) error {
 	err := w.e.EndDeadline(ctx, job.Args.Game, job.Args.Version)
 	if errors.Is(err, bot.ErrNotDue) {
-		return river.JobSnooze(max(time.Until(job.Args.At), 0) + time.Second)
+		return snoozeUntil(job.Args.At)
 	}
 	return err
+}
+
+// snoozeUntil has River run a job again a second after at (River's
+// clock is the database's, which may be behind this process's).
+func snoozeUntil(at time.Time) error {
+	return river.JobSnooze(max(time.Until(at), 0) + time.Second)
 }
 
 // retryAfter is the retry policy of the AI turns: a fixed wait, as a

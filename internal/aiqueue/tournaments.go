@@ -43,7 +43,7 @@ type tournamentWorker struct {
 func (w *tournamentWorker) Work(ctx context.Context, job *river.Job[postgres.TournamentArgs]) error {
 	err := w.a.AdvanceTournament(ctx, job.Args.Tournament, job.Args.At)
 	if errors.Is(err, bot.ErrNotDue) {
-		return river.JobSnooze(max(time.Until(job.Args.At), 0) + time.Second)
+		return snoozeUntil(job.Args.At)
 	}
 	return err
 }
