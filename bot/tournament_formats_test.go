@@ -379,7 +379,7 @@ func TestTournamentTwoProcessesPairEachRoundOnce(t *testing.T) {
 		t.Errorf("the podium was posted %d times", n)
 	}
 	boards := map[storage.GameID]int{}
-	for _, m := range h.srv.Messages(h.srv.ChannelID()) {
+	for _, m := range h.srv.ChannelAndThreads(h.srv.ChannelID()) { // the boards are in the rounds' threads
 		for _, c := range components(m) {
 			if p, ok := customid.Resign.Match(c.CustomID); ok {
 				boards[storage.GameID(p["game"])]++
