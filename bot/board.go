@@ -182,7 +182,10 @@ func (b boardFlow) postBoard(ctx context.Context, g *storage.Game, msg render.Me
 }
 
 // saveBoardID records messageID as g's board. An ended game cannot change
-// in the store any more: its ID is only kept in g, for the caller.
+// in the store any more: its ID is only kept in g, for the caller. The
+// message exists once posted, so its record is not abandoned with ctx (an
+// AI's "thinking…" edit ended by the move): a board posted but not
+// recorded would be posted again by the next edit.
 func (b boardFlow) saveBoardID(ctx context.Context, g *storage.Game, messageID string) error {
 	if !g.Status.Open() {
 		g.MessageID = messageID
@@ -190,7 +193,7 @@ func (b boardFlow) saveBoardID(ctx context.Context, g *storage.Game, messageID s
 	}
 	saved := *g
 	saved.MessageID = messageID
-	if err := b.store.UpdateGame(ctx, &saved); err != nil {
+	if err := b.store.UpdateGame(context.WithoutCancel(ctx), &saved); err != nil {
 		return fmt.Errorf("bot: save board message of game %s: %w", g.ID, err)
 	}
 	*g = saved

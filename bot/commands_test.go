@@ -119,10 +119,17 @@ func resignByUI(t *testing.T, h *harness, user string, id storage.GameID) *stora
 		t.Fatalf("game %s: confirming the resignation answered %q", id, r.Content)
 	}
 	g := h.waitGame(id, "the resignation", func(g *storage.Game) bool { return g.Status.Ended() })
-	h.waitBoard(id, "the result on the board", func(m discordtest.Message) bool {
-		_, ok := find(m, customid.Rematch, nil)
-		return ok
+	// A tournament pairs its players' next game: its ended board has no
+	// Rematch, only its Resign gone.
+	tournament := g.Settings.Tournament != ""
+	ended := h.waitBoard(id, "the result on the board", func(m discordtest.Message) bool {
+		_, rematch := find(m, customid.Rematch, nil)
+		_, resign := find(m, customid.Resign, nil)
+		return rematch || tournament && !resign
 	})
+	if _, rematch := find(ended, customid.Rematch, nil); tournament && rematch {
+		t.Errorf("game %s: a tournament's ended board offers a Rematch", id)
+	}
 	return g
 }
 

@@ -103,8 +103,9 @@ func testDoubleRoundRobin(t *testing.T, store option) {
 // naming its two players, with Resign): the loser of
 // each game resigns to its winner (winner), and leaver (0: none), once
 // their game of round 1 has ended, withdraws by the Withdraw of ann, the
-// announcement, while the round's other games are on: after it the
-// table's pairs of theirs get no board. It returns the member of each
+// announcement, and its confirmation, which the announcement then shows,
+// while the round's other games are on: after it the table's pairs of
+// theirs get no board. It returns the member of each
 // pairing number.
 func playRoundRobin(t *testing.T, h *harness, id storage.TournamentID, ann discordtest.Message, table [][][2]int, winner map[[2]int]int, leaver int) func(n int) string {
 	t.Helper()
@@ -152,8 +153,18 @@ func playRoundRobin(t *testing.T, h *harness, id storage.TournamentID, ann disco
 				if !ok {
 					t.Fatalf("no Withdraw on the announcement: %+v", ann.Components)
 				}
-				left := h.click(user(leaver), ann.ID, leave)
-				speaks(t, "the announcement after the withdrawal", left, []string{"~~<@" + user(leaver) + ">~~", "Under way"}, nil)
+				ask := h.click(user(leaver), ann.ID, leave)
+				confirm, ok := find(ask, customid.TournamentWithdraw, nil)
+				if !ok {
+					t.Fatalf("Withdraw answered %q without its confirmation", ask.Content)
+				}
+				h.click(user(leaver), ask.ID, confirm)
+				struck := "~~<@" + user(leaver) + ">~~"
+				left, err := h.waitMessage(h.ctx(), func(m discordtest.Message) bool { return m.ID == ann.ID && strings.Contains(text(m), struck) })
+				if err != nil {
+					t.Fatalf("the announcement does not show the withdrawal (%q): %v", struck, err)
+				}
+				speaks(t, "the announcement after the withdrawal", left, []string{struck, "Under way"}, nil)
 			}
 		}
 	}
@@ -368,7 +379,7 @@ func TestTournamentTwoProcessesPairEachRoundOnce(t *testing.T) {
 		t.Errorf("the podium was posted %d times", n)
 	}
 	boards := map[storage.GameID]int{}
-	for _, m := range h.srv.Messages(h.srv.ChannelID()) {
+	for _, m := range h.srv.ChannelAndThreads(h.srv.ChannelID()) { // the boards are in the rounds' threads
 		for _, c := range components(m) {
 			if p, ok := customid.Resign.Match(c.CustomID); ok {
 				boards[storage.GameID(p["game"])]++

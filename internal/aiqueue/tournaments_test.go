@@ -207,9 +207,10 @@ func TestTournamentStartsAtItsTimeByItsJob(t *testing.T) {
 		t.Fatalf("at its time the tournament is %s with %d rounds and %d games on; want running, round 1's two games on",
 			got.Status, len(got.Rounds), len(got.PendingGames()))
 	}
-	// The start notice, the pairings and the two boards, once.
-	if n := len(r.ds.Messages(r.ds.ChannelID())); n != 4 {
-		t.Errorf("%d messages in the channel, want 4: the start, the pairings and two boards", n)
+	// The start notice, the pairings and the two boards (in the round's
+	// thread), once.
+	if n := len(r.ds.ChannelAndThreads(r.ds.ChannelID())); n != 4 {
+		t.Errorf("%d messages in the channel and its threads, want 4: the start, the pairings and two boards", n)
 	}
 }
 
@@ -244,8 +245,8 @@ func TestTwoWorkersPairARoundOnce(t *testing.T) {
 	if len(got.Rounds) != 1 || len(got.PendingGames()) != 2 {
 		t.Fatalf("after two runs the tournament has %d rounds, %d games on; want round 1's two", len(got.Rounds), len(got.PendingGames()))
 	}
-	if n := len(r.ds.Messages(r.ds.ChannelID())); n != 3 {
-		t.Errorf("%d messages in the channel, want 3: the pairings and two boards, once", n)
+	if n := len(r.ds.ChannelAndThreads(r.ds.ChannelID())); n != 3 {
+		t.Errorf("%d messages in the channel and its threads, want 3: the pairings and two boards, once", n)
 	}
 }
 

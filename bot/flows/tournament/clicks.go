@@ -96,7 +96,8 @@ func (f *Flow) clickLeave(ctx context.Context, ix *mux.Component) error {
 
 // clickWithdraw withdraws the clicker from a started tournament, as they
 // confirmed: paired no more, and their game under way, if any, is lost —
-// a forfeit, the board's result, which its board tells the opponent.
+// a forfeit, the board's result, which its board tells the opponent —
+// and the announcement shows them withdrawn.
 func (f *Flow) clickWithdraw(ctx context.Context, ix *mux.Component) error {
 	t, err := f.clicked(ctx, ix)
 	if err != nil {
@@ -113,7 +114,8 @@ func (f *Flow) clickWithdraw(ctx context.Context, ix *mux.Component) error {
 			return fmt.Errorf("tournament: forfeit the game %s of %s, who withdrew from %s: %w", id, p, t.ID, err)
 		}
 	}
-	f.Kick(ctx, nt.ID) // an Arena or a round may be waiting for nobody now
+	f.ann.show(ctx, nt) // the clicked message is the question: the announcement is edited apart
+	f.Kick(ctx, nt.ID)  // an Arena or a round may be waiting for nobody now
 	done := "tournament.withdrawal.done"
 	if lost {
 		done = "tournament.withdrawal.done_lost"

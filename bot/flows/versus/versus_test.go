@@ -12,6 +12,7 @@ import (
 	"github.com/bwmarrin/discordgo"
 
 	"github.com/gambitbot/gambit/bot/customid"
+	"github.com/gambitbot/gambit/bot/flows/internal/flowtest"
 	"github.com/gambitbot/gambit/bot/flows/versus"
 	"github.com/gambitbot/gambit/bot/i18n"
 	"github.com/gambitbot/gambit/bot/mux"
@@ -23,85 +24,72 @@ import (
 	"github.com/gambitbot/gambit/storage"
 )
 
-// These tests construct the flow alone, over fakes: no bot, no stand-in.
+// These tests construct the flow alone, over fakes and the flows' test
+// store (flowtest): no bot, no stand-in.
 // The wire, and the game played to its end, are tested in package bot
 // against the stand-in (bot/versus_test.go).
 
-// world is the fakes of the flow: its store (games, a member's open
-// games besides, claims), the game starter, the boards and the game
-// seam, recording what the flow did.
+// world is the fakes of the flow over the flows' test store (flowtest):
+// the game starter, the boards and the game seam, recording what the flow
+// did, the store's writes among it.
 type world struct {
-	games    map[storage.GameID]*storage.Game
-	open     int // ann's open games besides those of games
-	claims   map[string]string
+	*flowtest.Store
 	settings storage.GuildSettings
 	did      []string
 }
 
-func newWorld() *world {
-	return &world{games: map[storage.GameID]*storage.Game{}, claims: map[string]string{}}
-}
+func newWorld(t *testing.T) *world { return &world{Store: flowtest.New(t, nil)} }
 
-func (w *world) Game(_ context.Context, id storage.GameID) (*storage.Game, error) {
-	g, ok := w.games[id]
-	if !ok {
-		return nil, storage.ErrNotFound
+func (w *world) CreateGame(ctx context.Context, g *storage.Game, limits storage.Limits) error {
+	if err := w.Store.CreateGame(ctx, g, limits); err != nil {
+		return err
 	}
-	cp := *g
-	return &cp, nil
-}
-
-func (w *world) CreateGame(_ context.Context, g *storage.Game, _ storage.Limits) error {
-	g.ID = storage.GameID(fmt.Sprintf("new%d", len(w.games)+1))
-	cp := *g
-	w.games[g.ID] = &cp
 	w.did = append(w.did, fmt.Sprintf("create %s vs %s casual=%v", g.Players[0].ID, g.Players[1].ID, g.Settings.Casual))
 	return nil
 }
 
-func (w *world) UpdateGame(_ context.Context, g *storage.Game) error {
-	cp := *g
-	w.games[g.ID] = &cp
+func (w *world) UpdateGame(ctx context.Context, g *storage.Game) error {
+	if err := w.Store.UpdateGame(ctx, g); err != nil {
+		return err
+	}
 	w.did = append(w.did, "update "+string(g.Status))
 	return nil
 }
 
-// ActiveGames lists the open games of games listed under key, as the
-// stores list them (storage.Game.ShowcaseKeys), and ann's open besides.
-func (w *world) ActiveGames(_ context.Context, key storage.PlayerID) ([]*storage.Game, error) {
-	var out []*storage.Game
-	for _, g := range w.games {
-		if slices.Contains(g.ShowcaseKeys(), key) || g.Status.Open() && g.Seat(key) >= 0 {
-			out = append(out, g)
-		}
+// listed returns the IDs of the open games the store lists under key.
+func (w *world) listed(t *testing.T, key storage.PlayerID) []storage.GameID {
+	t.Helper()
+	games, err := w.ActiveGames(context.Background(), key)
+	if err != nil {
+		t.Fatal(err)
 	}
-	if key == storage.User("ann") {
-		for range w.open {
-			out = append(out, &storage.Game{Status: storage.StatusActive})
-		}
+	var ids []storage.GameID
+	for _, g := range games {
+		ids = append(ids, g.ID)
 	}
-	return out, nil
+	return ids
 }
 
-func (w *world) Claim(_ context.Context, key, owner string, ttl time.Duration) (bool, error) {
-	if o, ok := w.claims[key]; ok && o != owner {
-		return false, nil
+// showcase is a game of connect4 between two AIs in status, in place,
+// started by member; ended, it names no starter any more, as the store
+// keeps it.
+func showcase(status storage.Status, place, member string) *storage.Game {
+	gm, _ := catalog.Lookup("connect4")
+	pos, _ := gm.Start(games.Options{})
+	g := &storage.Game{Kind: "connect4", Status: status, Position: pos.String(), GuildID: place, ChannelID: "channel",
+		Players:  []storage.Player{{ID: storage.AI("minimax")}, {ID: storage.AI("mcts")}},
+		Settings: storage.Settings{StartedBy: storage.User(member)}}
+	if status.Ended() {
+		g.Result, g.Settings.StartedBy = &storage.Result{Winner: storage.Draw}, ""
 	}
-	w.claims[key] = owner
-	if !strings.HasPrefix(key, "versus-lock/") {
-		w.did = append(w.did, "claim "+key)
-	}
-	return true, nil
+	return g
 }
 
-func (w *world) Release(_ context.Context, key, owner string) error {
-	if w.claims[key] == owner {
-		delete(w.claims, key)
-		if !strings.HasPrefix(key, "versus-lock/") {
-			w.did = append(w.did, "release "+key)
-		}
-	}
-	return nil
+// duel is an active game of ann's against another member.
+func duel() *storage.Game {
+	g := showcase(storage.StatusActive, "guild", "")
+	g.Players, g.Settings = []storage.Player{{ID: storage.User("ann"), Name: "ann"}, {ID: storage.User("bob"), Name: "bob"}}, storage.Settings{}
+	return g
 }
 
 func (w *world) Begin(_ context.Context, g *storage.Game) error {
@@ -181,30 +169,33 @@ func run(m *mux.Mux, opts ...string) error {
 }
 
 func TestAShowcaseIsCountedAndItsTurnsQueuedForItsStarter(t *testing.T) {
-	w := newWorld()
+	w := newWorld(t)
 	if err := run(newFlow(w), "game", "connect4", "first", "minimax", "second", "mcts"); err != nil {
 		t.Fatal(err)
 	}
+	id := storage.SequenceID(1)
 	want := []string{
 		"create ai:minimax vs ai:mcts casual=true",
-		"hold new1", "queue ai:minimax for user:ann", "new board of active, AI thinking",
+		"hold " + string(id), "queue ai:minimax for user:ann", "new board of active, AI thinking",
 	}
 	if !slices.Equal(w.did, want) {
 		t.Errorf("/versus did %v, want %v", w.did, want)
 	}
-	if _, locked := w.claims["versus-lock/guild"]; locked {
+	held, err := w.Claims(context.Background(), "versus-lock/guild")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, locked := held["versus-lock/guild"]; locked {
 		t.Error("the server's lock is still held")
 	}
-	if g := w.games["new1"]; g.Settings.StartedBy != storage.User("ann") || !slices.Equal(g.ShowcaseKeys(), []storage.PlayerID{storage.ShowcasesOf(storage.User("ann")), storage.ShowcasesIn("guild")}) {
-		t.Errorf("the showcase names %q as its starter, listed under %q; want ann's, and hers and the server's", g.Settings.StartedBy, g.ShowcaseKeys())
+	if g := w.Load(id); g.Settings.StartedBy != storage.User("ann") {
+		t.Errorf("the showcase names %q as its starter, want ann", g.Settings.StartedBy)
 	}
-}
-
-// showcase is an open showcase of place started by member.
-func showcase(id storage.GameID, place, member string) *storage.Game {
-	return &storage.Game{ID: id, Status: storage.StatusActive, GuildID: place,
-		Players:  []storage.Player{{ID: storage.AI("minimax")}, {ID: storage.AI("mcts")}},
-		Settings: storage.Settings{StartedBy: storage.User(member)}}
+	for _, key := range []storage.PlayerID{storage.ShowcasesOf(storage.User("ann")), storage.ShowcasesIn("guild")} {
+		if got := w.listed(t, key); !slices.Equal(got, []storage.GameID{id}) {
+			t.Errorf("the store lists %v under %s, want the showcase", got, key)
+		}
+	}
 }
 
 func TestVersusRefusesWhatItCannotStart(t *testing.T) {
@@ -212,28 +203,29 @@ func TestVersusRefusesWhatItCannotStart(t *testing.T) {
 	for _, c := range []struct {
 		name  string
 		opts  []string
-		setup func(*world)
+		setup func(*testing.T, *world)
 		want  string
 	}{
 		{"an unknown strategy", []string{"game", "connect4", "first", "nosuch", "second", "mcts"}, nil, "There is no AI"},
 		{"a strategy of another game", []string{"game", "connect4", "first", "seed001-minimax", "second", "mcts"}, nil, "does not play Connect Four"},
 		{"one strategy twice", []string{"game", "connect4", "first", "mcts", "second", "mcts"}, nil, "two different AIs"},
 		{"a puzzle", []string{"game", "8puzzle", "first", "minimax", "second", "mcts"}, nil, "8puzzle"},
-		{"a game the server does not allow", game, func(w *world) { w.settings.AllowedGames = []storage.Kind{"othello"} }, "not allowed"},
-		{"a server's third showcase", game, func(w *world) {
-			for _, id := range []storage.GameID{"a", "b"} {
-				w.games[id] = showcase(id, "guild", "bob")
-			}
+		{"a game the server does not allow", game, func(_ *testing.T, w *world) { w.settings.AllowedGames = []storage.Kind{"othello"} }, "not allowed"},
+		{"a server's third showcase", game, func(_ *testing.T, w *world) {
+			w.Seed(nil, showcase(storage.StatusActive, "guild", "bob"), showcase(storage.StatusActive, "guild", "bob"))
 		}, "already runs 2"},
-		{"a member at their cap", game, func(w *world) {
-			w.open = 2
-			w.games["c"] = showcase("c", "other", "ann")
+		{"a member at their cap", game, func(_ *testing.T, w *world) {
+			w.Seed(nil, duel(), duel(), showcase(storage.StatusActive, "other", "ann"))
 		}, "You have 3 open games"},
-		{"a start under way here", game, func(w *world) { w.claims["versus-lock/guild"] = "test/0000000000000001" }, "try again"},
+		{"a start under way here", game, func(t *testing.T, w *world) {
+			if ok, err := w.Claim(context.Background(), "versus-lock/guild", "test/0000000000000001", time.Hour); !ok || err != nil {
+				t.Fatalf("claim the server's lock: %v, %v", ok, err)
+			}
+		}, "try again"},
 	} {
-		w := newWorld()
+		w := newWorld(t)
 		if c.setup != nil {
-			c.setup(w)
+			c.setup(t, w)
 		}
 		err := run(newFlow(w), c.opts...)
 		if text := muxtest.UserError(t, err, i18n.English); !strings.Contains(text, c.want) {
@@ -246,43 +238,35 @@ func TestVersusRefusesWhatItCannotStart(t *testing.T) {
 }
 
 func TestEndedShowcasesNoLongerCount(t *testing.T) {
-	w := newWorld()
-	for _, id := range []storage.GameID{"a", "b"} {
-		w.games[id] = showcase(id, "guild", "bob")
-		w.games[id].Status = storage.StatusFinished
-	}
+	w := newWorld(t)
+	w.Seed(nil, showcase(storage.StatusFinished, "guild", "bob"), showcase(storage.StatusFinished, "guild", "bob"))
 	if err := run(newFlow(w), "game", "connect4", "first", "minimax", "second", "mcts"); err != nil {
 		t.Fatalf("a showcase beside two ended ones: %v", err)
 	}
 }
 
 func TestStopIsTheStartersOrAManagers(t *testing.T) {
-	stop := func(who string, perms int64, setup func(*world)) (*world, error) {
-		w := newWorld()
-		gm, _ := catalog.Lookup("connect4")
-		pos, _ := gm.Start(games.Options{})
-		w.games["g1"] = &storage.Game{ID: "g1", Kind: "connect4", Status: storage.StatusActive, Position: pos.String(), GuildID: "guild", ChannelID: "channel",
-			Players: []storage.Player{{ID: storage.AI("minimax")}, {ID: storage.AI("mcts")}}, Settings: storage.Settings{StartedBy: storage.User("ann")}}
-		if setup != nil {
-			setup(w)
-		}
-		return w, muxtest.Run(newFlow(w), &muxtest.Recorder{}, muxtest.Click(muxtest.Member(who, perms), discordgo.EnglishUS, customid.VersusStop.Build("g1")))
+	g1 := storage.SequenceID(1)
+	stop := func(who string, perms int64, status storage.Status) (*world, error) {
+		w := newWorld(t)
+		w.Seed(nil, showcase(status, "guild", "ann"))
+		return w, muxtest.Run(newFlow(w), &muxtest.Recorder{}, muxtest.Click(muxtest.Member(who, perms), discordgo.EnglishUS, customid.VersusStop.Build(string(g1))))
 	}
-	w, err := stop("ann", 0, nil)
+	w, err := stop("ann", 0, storage.StatusActive)
 	if err != nil {
 		t.Fatal(err)
 	}
 	if want := []string{"update cancelled", "show board of cancelled: ⏹️ Stopped by ann."}; !slices.Equal(w.did, want) {
 		t.Errorf("the starter's Stop did %v, want %v", w.did, want)
 	}
-	if w, err = stop("carol", discordgo.PermissionManageGuild, nil); err != nil || w.games["g1"].Status != storage.StatusCancelled {
-		t.Errorf("a manager's Stop: %v, game %s; want it cancelled", err, w.games["g1"].Status)
+	if w, err = stop("carol", discordgo.PermissionManageGuild, storage.StatusActive); err != nil || w.Load(g1).Status != storage.StatusCancelled {
+		t.Errorf("a manager's Stop: %v, game %s; want it cancelled", err, w.Load(g1).Status)
 	}
-	w, err = stop("bob", discordgo.PermissionSendMessages, nil)
+	w, err = stop("bob", discordgo.PermissionSendMessages, storage.StatusActive)
 	if text := muxtest.UserError(t, err, i18n.English); !strings.Contains(text, "Only the member who started") || len(w.did) != 0 {
 		t.Errorf("another member's Stop: %q, did %v; want a refusal", text, w.did)
 	}
-	w, err = stop("ann", 0, func(w *world) { w.games["g1"].Status = storage.StatusFinished })
+	w, err = stop("ann", 0, storage.StatusFinished)
 	if text := muxtest.UserError(t, err, i18n.English); !strings.Contains(text, "ended already") || len(w.did) != 0 {
 		t.Errorf("Stop on an ended game: %q, did %v", text, w.did)
 	}
