@@ -24,6 +24,7 @@ var notForPeople = map[string]bool{
 	"log.Debug": true, "log.Info": true, "log.Warn": true, "log.Error": true,
 	"http.Error":     true, // answers to Discord's servers (endpoint.go), not to players
 	"corrupt.listed": true, // its first argument starts a log message (state.go)
+	"b.scheduled":    true, // its what is the middle of its log messages (timers.go)
 }
 
 // definitions are the functions that define slash commands, and
