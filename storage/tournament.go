@@ -163,6 +163,10 @@ type Round struct {
 	Boards []Board `json:"boards"`
 	// PairedAt is set by the store.
 	PairedAt time.Time `json:"paired_at"`
+	// Unannounced is set when the round is paired and cleared
+	// (AnnounceRound) once its pairings are posted: a process that stops
+	// between the two leaves it set, and another posts them.
+	Unannounced bool `json:"unannounced,omitempty"`
 }
 
 // Done reports whether every board of the round has its result.
@@ -404,6 +408,11 @@ type TournamentStore interface {
 	// tournaments (OpenTournaments) calls it for each of their
 	// PendingGames that has ended.
 	RecordTournamentResult(ctx context.Context, game GameID) (*Tournament, bool, error)
+	// AnnounceRound records that the pairings of round n were posted:
+	// it clears the round's Unannounced and reports whether this call
+	// did (false when it was clear already). ErrInvalid for a round not
+	// paired.
+	AnnounceRound(ctx context.Context, id TournamentID, n int) (*Tournament, bool, error)
 	// FinishTournament ends a running or paused tournament whose every
 	// board has its result with the final standings: a Placing for
 	// every entrant (withdrawn ones too), ranks from 1. ErrGameOver once
@@ -888,7 +897,7 @@ func AddRound(old *Tournament, version uint64, r Round, games []*Game, now time.
 		}
 	}
 	rec := old.clone()
-	round := Round{Number: r.Number, Boards: slices.Clone(r.Boards), PairedAt: now}
+	round := Round{Number: r.Number, Boards: slices.Clone(r.Boards), PairedAt: now, Unannounced: true}
 	g := 0
 	for i, b := range round.Boards {
 		if j := old.entrant(b.White); j < 0 || old.Entrants[j].Withdrawn || busy[b.White] {
@@ -982,6 +991,22 @@ func SetResult(old *Tournament, g *Game, now time.Time) (Tournament, bool, error
 	rec := old.clone()
 	b := &rec.Rounds[round-1].Boards[board]
 	b.Result, b.Plies = res, len(g.Moves)
+	rec, err := changed(old, rec, now)
+	return rec, err == nil, err
+}
+
+// Announce returns the record AnnounceRound stores when the pairings of
+// round n of old were posted at time now, whether it is to be stored
+// (false: they were recorded as posted already), or the error.
+func Announce(old *Tournament, n int, now time.Time) (Tournament, bool, error) {
+	if n < 1 || n > len(old.Rounds) {
+		return Tournament{}, false, fmt.Errorf("%w: round %d of %d", ErrInvalid, n, len(old.Rounds))
+	}
+	if !old.Rounds[n-1].Unannounced {
+		return *old, false, nil
+	}
+	rec := old.clone()
+	rec.Rounds[n-1].Unannounced = false
 	rec, err := changed(old, rec, now)
 	return rec, err == nil, err
 }
