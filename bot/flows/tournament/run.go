@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"time"
 
 	"github.com/gambitbot/gambit/bot/render"
 	"github.com/gambitbot/gambit/storage"
@@ -23,6 +24,13 @@ import (
 // maxSteps bounds one advance's loop: each step records results, pairs a
 // round or finishes; a tournament needs a handful at a time.
 const maxSteps = 16
+
+// announceGrace is how long after its pairing a round's pairings are the
+// pairing process's to post: a round still unannounced after it lost
+// them to a stop between the pairing and the post, and any advance
+// posts them (announce). Until then a tournament over does not finish,
+// so that the podium never comes before the last round's pairings.
+const announceGrace = 30 * time.Second
 
 // Kick advances tournament id off the caller's path (Config.Go), at most
 // one advance of a tournament at a time in this process: a kick during
@@ -82,7 +90,17 @@ func (f *Flow) Advance(ctx context.Context, id storage.TournamentID) error {
 			continue // the record changed: read it again
 		}
 		now := f.cfg.Now()
+		announced, waiting, err := f.announceLost(ctx, t, now)
+		if err != nil || announced {
+			if err != nil {
+				return err
+			}
+			continue
+		}
 		if league.Over(t, now) {
+			if waiting {
+				return nil // the sweep finishes it once the pairings are out
+			}
 			return f.finish(ctx, t)
 		}
 		r, ok, err := league.Next(t, now)
@@ -120,6 +138,44 @@ func (f *Flow) recordEnded(ctx context.Context, t *storage.Tournament) (bool, er
 		recorded = recorded || set
 	}
 	return recorded, nil
+}
+
+// announceLost posts the pairings of the first round of t left
+// unannounced for announceGrace — the process that paired it stopped
+// before it posted them, or the post failed — and reports whether it
+// did, or, waiting, whether a round is unannounced within the grace.
+func (f *Flow) announceLost(ctx context.Context, t *storage.Tournament, now time.Time) (announced, waiting bool, err error) {
+	for _, r := range t.Rounds {
+		switch {
+		case !r.Unannounced:
+			continue
+		case now.Sub(r.PairedAt) < announceGrace:
+			return false, true, nil
+		}
+		before := *t
+		before.Rounds = t.Rounds[:r.Number-1] // the standings it was paired from (but for withdrawals since)
+		f.log.Warn("posting a round's pairings that were lost", "tournament", t.ID, "round", r.Number)
+		return true, false, f.announce(ctx, t, &before, r)
+	}
+	return false, false, nil
+}
+
+// announce posts the pairings of round r of t, with the standings of
+// before, the tournament it was paired from, and records that they are
+// posted.
+func (f *Flow) announce(ctx context.Context, t, before *storage.Tournament, r storage.Round) error {
+	l := f.boards.Lang(t.GuildID, t.ChannelID)
+	var rows []render.TournamentRow
+	if r.Number > 1 {
+		rows = standings(before)
+	}
+	if err := f.post(ctx, t, render.TournamentPairings(l, t, r, rows)); err != nil {
+		return err
+	}
+	if _, _, err := f.store.AnnounceRound(ctx, t.ID, r.Number); err != nil {
+		return fmt.Errorf("tournament: record round %d of %s announced: %w", r.Number, t.ID, err)
+	}
+	return nil
 }
 
 // finish ends t with its final standings and posts the podium, once:
@@ -177,13 +233,8 @@ func (f *Flow) pair(ctx context.Context, t *storage.Tournament, r storage.Round)
 	}
 	round := nt.Rounds[len(nt.Rounds)-1]
 	f.log.Info("tournament round paired", "tournament", t.ID, "round", round.Number, "boards", len(round.Boards))
-	l := f.boards.Lang(nt.GuildID, nt.ChannelID)
-	var rows []render.TournamentRow
-	if round.Number > 1 {
-		rows = standings(t)
-	}
-	if err := f.post(ctx, nt, render.TournamentPairings(l, nt, round, rows)); err != nil {
-		f.log.Warn("round's pairings not posted", "tournament", t.ID, "round", round.Number, "err", err)
+	if err := f.announce(ctx, nt, t, round); err != nil {
+		f.log.Warn("round's pairings not posted; an advance posts them later", "tournament", t.ID, "round", round.Number, "err", err)
 	}
 	var errs []error
 	for _, b := range round.Boards {
