@@ -7,6 +7,7 @@ import (
 	"os"
 	"regexp"
 	"slices"
+	"strconv"
 	"strings"
 	"syscall"
 	"testing"
@@ -372,11 +373,7 @@ func (d *tournamentDrill) resignAndKillServe(round int, mode string) {
 	tr, open := d.state(context.Background())
 	var held *storage.Game
 	for _, g := range open {
-		if _, ok := g.Players[0].ID.UserID(); ok {
-			held = g
-			break
-		}
-		if _, ok := g.Players[1].ID.UserID(); ok {
+		if !g.Players[0].ID.IsAI() || !g.Players[1].ID.IsAI() {
 			held = g
 			break
 		}
@@ -388,10 +385,13 @@ func (d *tournamentDrill) resignAndKillServe(round int, mode string) {
 		return len(open) == 1 && open[0].ID == held.ID && open[0].MessageID != ""
 	})
 	held = open[0]
-	member, _ := held.Players[0].ID.UserID()
-	if _, ok := held.Players[1].ID.UserID(); ok && rand.IntN(2) == 0 || member == "" {
-		member, _ = held.Players[1].ID.UserID()
+	var seated []string // the members of the held board
+	for _, p := range held.Players {
+		if id, ok := p.ID.UserID(); ok {
+			seated = append(seated, id)
+		}
 	}
+	member := seated[rand.IntN(len(seated))]
 	// The Resign button asks for a confirmation, answered by either
 	// replica; the confirmation goes to the victim alone.
 	victim := round % len(d.serves)
@@ -629,7 +629,22 @@ func (d *tournamentDrill) check(took time.Duration) {
 	for i, k := range d.kills {
 		t.Logf("  kill %d: %s", i+1, k)
 	}
+	t.Logf("  pairings a kill lost, posted by a later advance: %d; boards the restarts refreshed or posted: %d",
+		strings.Count(logs, `msg="posting a round's pairings that were lost"`), drillPostedAtStart(logs))
 }
+
+// drillPostedAtStart adds up the boards the processes' starts refreshed
+// or posted, by their logs.
+func drillPostedAtStart(logs string) int {
+	n := 0
+	for _, m := range drillRefreshed.FindAllStringSubmatch(logs, -1) {
+		k, _ := strconv.Atoi(m[1])
+		n += k
+	}
+	return n
+}
+
+var drillRefreshed = regexp.MustCompile(`msg="refreshed the boards of recently changed games and posted the missing ones" games=(\d+)`)
 
 // failNow dumps the processes' logs and ends the test.
 func (d *tournamentDrill) failNow(format string, args ...any) {
