@@ -189,6 +189,10 @@ type GameConfig struct {
 	// the processes share (see EndDeadline); nil looks for the due games
 	// every Timers.TickInterval.
 	Deadlines Deadlines
+	// Tournaments, if not nil, runs the tournaments' advances as jobs of
+	// a queue the processes share (see AdvanceTournament); nil has the
+	// timers start, end and sweep them every Timers.TickInterval.
+	Tournaments TournamentJobs
 }
 
 // setDefaults fills in the zero fields of c.

@@ -24,9 +24,27 @@ type Deadlines interface {
 	ScheduleDeadlines(ctx context.Context, shards storage.Shards) (int, error)
 }
 
-// ErrNotDue says a game's deadline has not passed yet by the bot's clock:
-// a deadline's job that runs early (the clocks of the database and of the
-// process disagree) should run again at the deadline.
+// TournamentJobs runs the tournaments' advances as jobs of a queue the
+// processes share: the store schedules a tournament's job in the
+// transaction of each change that makes an advance due (its start time,
+// a start or resumption, an Arena's end, a withdrawal, a board's game
+// ending), and whichever process works the queue calls
+// AdvanceTournament then (storage/postgres with River, wired by the
+// binary). Without it (bbolt, one process) the timers start the
+// tournaments at their time, end the Arenas and sweep the running ones
+// every TickInterval, and a board's end advances its tournament in the
+// process that ended it.
+type TournamentJobs interface {
+	// ScheduleTournaments schedules the jobs missing for the open
+	// tournaments of shards (every guild with the zero Shards) and
+	// returns how many: the safety net at start and after taking over a
+	// shard, for tournaments changed before their advances were jobs.
+	ScheduleTournaments(ctx context.Context, shards storage.Shards) (int, error)
+}
+
+// ErrNotDue says a game's deadline, or a tournament's advance, is not
+// due yet by the bot's clock: a job that runs early (the clocks of the
+// database and of the process disagree) should run again at its time.
 var ErrNotDue = errors.New("bot: the deadline has not passed")
 
 // EndDeadline runs a deadline's job: it ends game id — expires the
@@ -45,6 +63,27 @@ func (b *Bot) EndDeadline(ctx context.Context, id storage.GameID, version uint64
 	return err
 }
 
+// AdvanceTournament runs a tournament's job, due at at: once at has
+// passed by the bot's clock it does what is due of tournament id — an
+// announced one past its start time starts (or is cancelled, with too
+// few players), a running one records its ended games' results, pairs
+// its next round and posts it, or finishes — from the stored record
+// alone. It returns nil when that is done or there is nothing to do (the
+// tournament is gone, paused or ended); ErrNotDue before at; and an
+// error when the store or Discord failed, for the job to be tried again.
+// Of two runs at once, the store's transactions let one pair a round and
+// post it.
+func (b *Bot) AdvanceTournament(ctx context.Context, id storage.TournamentID, at time.Time) error {
+	if b.now().Before(at) {
+		return fmt.Errorf("%w: tournament %s at %v", ErrNotDue, id, at)
+	}
+	err := b.timers.tournaments.RunDue(ctx, id)
+	if errors.Is(err, storage.ErrNotFound) {
+		return nil
+	}
+	return err
+}
+
 // runTimers ends what is due until ctx is done: challenges nobody answered
 // and turns nobody played, unless Deadlines runs them as jobs (then it
 // schedules the jobs missing at start, scheduleDeadlines); and it sweeps
@@ -53,8 +92,9 @@ func (b *Bot) EndDeadline(ctx context.Context, id storage.GameID, version uint64
 // ClaimTTL for an AIQueue). Deadlines that passed while the bot was
 // down are handled at the first tick. It runs the tournaments' clocks
 // (tournament.Flow.Tick: starts at the time set, an Arena's end, the
-// sweep that catches up after a crash). With metrics, it also counts the
-// open games now and then.
+// sweep that catches up after a crash) unless Games.Tournaments runs them
+// as jobs (then it schedules the jobs missing at start). With metrics, it
+// also counts the open games now and then.
 func (b timerFlow) runTimers(ctx context.Context) {
 	b.scheduleDeadlines(ctx)
 	t := time.NewTicker(b.cfg.Timers.TickInterval)
@@ -74,7 +114,9 @@ func (b timerFlow) runTimers(ctx context.Context) {
 			}
 		}
 		b.daily.PostDailies(ctx)
-		b.tournaments.Tick(ctx, b.life.myShards())
+		if b.cfg.Games.Tournaments == nil {
+			b.tournaments.Tick(ctx, b.life.myShards())
+		}
 		if m := b.cfg.Metrics; m != nil && time.Since(counted) >= b.cfg.Timers.CountInterval {
 			counted = time.Now()
 			if pending, active, err := b.store.CountOpen(ctx); b.corrupt.listed("count open games", err) != nil {
@@ -93,23 +135,32 @@ func (b timerFlow) runTimers(ctx context.Context) {
 }
 
 // scheduleDeadlines schedules the deadline jobs missing for the games of
-// this process's shards, with Deadlines: at start, and after taking over
-// a shard (tookOver).
+// this process's shards, with Deadlines, and the jobs missing for its
+// tournaments, with Tournaments: at start, and after taking over a shard
+// (tookOver).
 func (b timerFlow) scheduleDeadlines(ctx context.Context) {
-	if b.cfg.Games.Deadlines == nil {
-		return
+	if d := b.cfg.Games.Deadlines; d != nil {
+		b.scheduled(ctx, "the deadlines of games", d.ScheduleDeadlines)
 	}
-	n, err := b.cfg.Games.Deadlines.ScheduleDeadlines(ctx, b.life.myShards())
+	if t := b.cfg.Games.Tournaments; t != nil {
+		b.scheduled(ctx, "the advances of tournaments", t.ScheduleTournaments)
+	}
+}
+
+// scheduled schedules what of this process's shards had no job by
+// schedule, and logs it.
+func (b timerFlow) scheduled(ctx context.Context, what string, schedule func(context.Context, storage.Shards) (int, error)) {
+	n, err := schedule(ctx, b.life.myShards())
 	switch {
 	case err != nil && ctx.Err() == nil:
-		b.log.Error("schedule the deadlines", "err", err)
+		b.log.Error("schedule "+what, "err", err)
 	case n > 0:
-		b.log.Info("scheduled the deadlines of games that had none", "games", n)
+		b.log.Info("scheduled "+what+" that had no job", "jobs", n)
 	}
 }
 
 // tookOver is the safety net after this process took over a shard from a
-// process that died: with Deadlines, the deadline jobs missing are
+// process that died: with Deadlines and Tournaments, the jobs missing are
 // scheduled; when the timers sweep the AI turns less often than every
 // tick (aiSeam.sweepEvery), the AI turns that await the AI unclaimed are
 // queued (otherwise the timers' ticks do both).

@@ -25,6 +25,7 @@ const tournamentSweep = time.Minute
 func newTournaments(b *Bot) *tournament.Flow {
 	return tournament.New(b.store, tournamentBoards{b.games}, tournament.Config{
 		Caps: storage.DefaultTournamentCaps, AIMoveTime: b.cfg.AI.MoveTime, SweepEvery: tournamentSweep,
+		Scheduled: b.cfg.Games.Tournaments != nil,
 		Go: func(f func()) {
 			if !b.life.work.begin() {
 				return // stopping: the next start's sweep advances it

@@ -34,7 +34,7 @@ environment and from a .env file in the working directory (see .env.example):
   GAMBIT_DATABASE_URL    a PostgreSQL database (postgres://…) instead of the file
   GAMBIT_DB_POOLER       pgbouncer when that URL is PgBouncer's in transaction pooling mode (default none)
   GAMBIT_DB_MAX_CONNS    this process's database connections at most (default 10, plus search
-                         and review threads + 5 when it plays AI turns too)
+                         and review threads + 7 when it plays AI turns too)
   GAMBIT_SHARDS          gateway shards of the whole bot: a count, or auto for Discord's (default 1)
   GAMBIT_SHARD_IDS       the shards this process runs: 0-3, 0,2, or auto to share them with the
                          other processes on the database and take over those of a dead one (default all)
@@ -290,6 +290,7 @@ func serveBot(ctx context.Context, sio stdio, m mode) error {
 		cfg.AI.Queue, cfg.Review.Queue = q, q
 	}
 	cfg.Games.Deadlines = deadlines(store)
+	cfg.Games.Tournaments = tournamentJobs(store)
 	if cfg.AI.Queue == nil && !here {
 		return fmt.Errorf("%s=workers needs PostgreSQL (%s): with the database file, the bot plays the AI turns itself", envAITurns, envDatabaseURL)
 	}

@@ -44,8 +44,8 @@ const (
 type storeRole struct {
 	// interactions: a bot or serve process, answering interactions.
 	interactions bool
-	// jobs is how many queued jobs (AI turns and deadlines) the process
-	// runs at once; 0 when it works no queue.
+	// jobs is how many queued jobs (AI turns, reviews, deadlines and
+	// tournaments) the process runs at once; 0 when it works no queue.
 	jobs int
 }
 

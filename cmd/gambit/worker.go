@@ -25,7 +25,9 @@ PostgreSQL database, until SIGINT or SIGTERM: it searches, commits the move
 and shows it on the board through Discord's REST API. It also makes the
 games' reviews members ask for, on review threads of their own at a lower
 priority, and ends the games whose deadline passed (challenges nobody
-answered, turns nobody played), each a job scheduled when the game was saved. It opens no gateway
+answered, turns nobody played), each a job scheduled when the game was saved,
+and runs the tournaments: their start at the time set, each round's pairing
+and the podium, each a job scheduled by the change that made it due. It opens no gateway
 and no endpoint; run as many as the AI load needs, on any machines that
 reach the database. A worker that dies loses no turn: another plays it.
 Settings come from the environment and from a .env file (see gambit bot):
@@ -34,7 +36,7 @@ Settings come from the environment and from a .env file (see gambit bot):
   DISCORD_API_URL        send Discord API requests to this base URL (a REST proxy)
   GAMBIT_DATABASE_URL    the PostgreSQL database of the bot (required)
   GAMBIT_DB_POOLER       pgbouncer when the URL is PgBouncer's in transaction pooling mode (default none)
-  GAMBIT_DB_MAX_CONNS    this process's database connections at most (default: search and review threads + 5)
+  GAMBIT_DB_MAX_CONNS    this process's database connections at most (default: search and review threads + 7)
   GAMBIT_SEARCH_THREADS  turns played at once, one thread each (default: the machine's cores)
   GAMBIT_REVIEW_THREADS  reviews made at once, beside the turns (default: search threads − 1, at least 1)
   GAMBIT_REVIEW_NICE     the review threads' OS priority (nice), 10 to 19 (default 19, the lowest)
@@ -89,6 +91,9 @@ func runWorker(args []string, sio stdio) error {
 	if cfg.AI.Queue, err = aiQueue(store, log); err != nil {
 		return err
 	}
+	// The tournaments' advances are this worker's jobs: a game of a
+	// tournament it ends schedules one, and it runs none off the queue.
+	cfg.Games.Tournaments = tournamentJobs(store)
 	b, err := bot.New(cfg, store)
 	if err != nil {
 		return err
@@ -142,10 +147,21 @@ func deadlines(store storage.Admin) bot.Deadlines {
 	return nil
 }
 
+// tournamentJobs returns the scheduler of the tournaments' advances as
+// jobs of the queue of a PostgreSQL store, nil on bbolt, whose bot runs
+// them on its timers.
+func tournamentJobs(store storage.Admin) bot.TournamentJobs {
+	if pg, ok := store.(*postgres.Store); ok {
+		return pg
+	}
+	return nil
+}
+
 // aiJobs is how many jobs a process working the queue runs at once: a
-// turn per search thread, a review per review thread, and the deadlines.
+// turn per search thread, a review per review thread, the deadlines and
+// the tournaments.
 func aiJobs(cfg bot.Config) int {
-	return searchThreads(cfg) + bot.ReviewThreads(cfg) + aiqueue.DefaultDeadlineWorkers
+	return searchThreads(cfg) + bot.ReviewThreads(cfg) + aiqueue.DefaultDeadlineWorkers + aiqueue.DefaultTournamentWorkers
 }
 
 // searchThreads is the process's AI search threads: cfg's, or the
@@ -159,14 +175,14 @@ func searchThreads(cfg bot.Config) int {
 
 // startAIWorker starts working the queue of AI turns of a PostgreSQL store
 // with b, one turn per search thread, the games' reviews, one per review
-// thread, and the games' deadlines.
+// thread, the games' deadlines and the tournaments' advances.
 func startAIWorker(ctx context.Context, store storage.Admin, b *bot.Bot, cfg bot.Config, log *slog.Logger) (*aiqueue.Worker, error) {
 	pg, ok := store.(*postgres.Store)
 	if !ok {
 		return nil, errors.New("the AI turns' queue needs PostgreSQL")
 	}
 	w, err := aiqueue.NewWorker(pg.Pool(), b, aiqueue.Config{
-		Workers: searchThreads(cfg), Deadlines: b, Reviews: b, ReviewWorkers: bot.ReviewThreads(cfg), ID: cfg.Shards.Instance, Logger: log, RescueAfter: cfg.Shards.ClaimTTL, PollOnly: pg.PollOnly(),
+		Workers: searchThreads(cfg), Deadlines: b, Tournaments: b, Reviews: b, ReviewWorkers: bot.ReviewThreads(cfg), ID: cfg.Shards.Instance, Logger: log, RescueAfter: cfg.Shards.ClaimTTL, PollOnly: pg.PollOnly(),
 	})
 	if err != nil {
 		return nil, err

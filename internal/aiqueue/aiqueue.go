@@ -20,6 +20,10 @@
 // given Config.Deadlines ends the game (the bot's EndDeadline) against
 // its version, once, instead of every process polling for due games.
 //
+// So are the tournaments' advances (tournaments.go): a Worker given
+// Config.Tournaments runs them, instead of every process polling its
+// tournaments.
+//
 // River's tables are created and upgraded with Gambit's schema by
 // storage/postgres (migrateQueue). The bot knows only its AIQueue,
 // ReviewQueue and Deadlines interfaces; this package is the adapter the
@@ -210,6 +214,13 @@ type Config struct {
 	// DeadlineWorkers is how many deadlines this process ends at once;
 	// 0 means DefaultDeadlineWorkers.
 	DeadlineWorkers int
+	// Tournaments, if not nil, runs what is due of the tournaments whose
+	// job this worker takes (postgres.TournamentArgs), TournamentWorkers
+	// at once; nil leaves them to the other workers.
+	Tournaments Advancer
+	// TournamentWorkers is how many tournaments this process advances at
+	// once; 0 means DefaultTournamentWorkers.
+	TournamentWorkers int
 	// Reviews, if not nil, makes the games' reviews this worker takes
 	// (ReviewArgs), ReviewWorkers at once, on workers of their own;
 	// nil leaves them to the other workers.
@@ -256,13 +267,15 @@ const pollInterval = 200 * time.Millisecond
 const jobMargin = time.Minute
 
 // Worker is a River client that plays the queued AI turns and, given
-// Config.Deadlines, ends the games whose deadline passed.
+// Config.Deadlines, ends the games whose deadline passed and, given
+// Config.Tournaments, advances the tournaments.
 type Worker struct {
 	client *river.Client[pgx.Tx]
 }
 
 // NewWorker returns a worker of the AI turns queued in pool's database,
-// and of the deadlines with Config.Deadlines; Start starts it.
+// of the deadlines with Config.Deadlines and of the tournaments with
+// Config.Tournaments; Start starts it.
 func NewWorker(pool *pgxpool.Pool, p Player, cfg Config) (*Worker, error) {
 	if cfg.Workers < 1 {
 		return nil, fmt.Errorf("aiqueue: %d workers: want at least one", cfg.Workers)
@@ -276,6 +289,9 @@ func NewWorker(pool *pgxpool.Pool, p Player, cfg Config) (*Worker, error) {
 	if cfg.DeadlineWorkers <= 0 {
 		cfg.DeadlineWorkers = DefaultDeadlineWorkers
 	}
+	if cfg.TournamentWorkers <= 0 {
+		cfg.TournamentWorkers = DefaultTournamentWorkers
+	}
 	workers := river.NewWorkers()
 	queues := map[string]river.QueueConfig{QueueName: {MaxWorkers: cfg.Workers}}
 	if err := river.AddWorkerSafely(workers, &turnWorker{p: p, rescueAfter: cfg.RescueAfter}); err != nil {
@@ -286,6 +302,12 @@ func NewWorker(pool *pgxpool.Pool, p Player, cfg Config) (*Worker, error) {
 			return nil, fmt.Errorf("aiqueue: %w", err)
 		}
 		queues[postgres.DeadlineQueue] = river.QueueConfig{MaxWorkers: cfg.DeadlineWorkers}
+	}
+	if cfg.Tournaments != nil {
+		if err := river.AddWorkerSafely(workers, &tournamentWorker{a: cfg.Tournaments}); err != nil {
+			return nil, fmt.Errorf("aiqueue: %w", err)
+		}
+		queues[postgres.TournamentQueue] = river.QueueConfig{MaxWorkers: cfg.TournamentWorkers}
 	}
 	if cfg.Reviews != nil {
 		if err := river.AddWorkerSafely(workers, &reviewWorker{r: cfg.Reviews}); err != nil {

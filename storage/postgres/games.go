@@ -69,7 +69,8 @@ func shardKey(g *storage.Game) *int64 {
 }
 
 // putGame writes g, replacing old (nil for a new game) and its list rows,
-// and schedules its deadline's job through c (scheduleDeadline).
+// and schedules its deadline's job through c (scheduleDeadline) and, when
+// it ends a tournament's game, the tournament's advance (scheduleGameEnd).
 func putGame(ctx context.Context, tx pgx.Tx, c *jobs, old, g *storage.Game) error {
 	data, err := json.Marshal(g)
 	if err != nil {
@@ -86,6 +87,9 @@ func putGame(ctx context.Context, tx pgx.Tx, c *jobs, old, g *storage.Game) erro
 		return fmt.Errorf("write game %s: %w", g.ID, err)
 	}
 	if err := scheduleDeadline(ctx, tx, c, g); err != nil {
+		return err
+	}
+	if err := scheduleGameEnd(ctx, tx, c, old, g); err != nil {
 		return err
 	}
 	want := gameLists(g)

@@ -115,7 +115,7 @@ func ParsePooler(s string) (Pooler, error) {
 type Store struct {
 	pool    *pgxpool.Pool
 	pooler  Pooler
-	jobs    *jobs // inserts the deadlines' jobs (DeadlineArgs)
+	jobs    *jobs // inserts the deadlines' and the tournaments' jobs (DeadlineArgs, TournamentArgs)
 	name    string
 	now     func() time.Time
 	dbClock func() time.Time // Options.dbClock

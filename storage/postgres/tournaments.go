@@ -110,10 +110,14 @@ func (s *Store) CreateTournament(ctx context.Context, t *storage.Tournament, cap
 			return err
 		}
 		var err error
-		if rec, err = storage.NewTournament(t, storage.TournamentID(storage.SequenceID(uint64(seq))), caps, open, s.now()); err != nil {
+		now := s.now()
+		if rec, err = storage.NewTournament(t, storage.TournamentID(storage.SequenceID(uint64(seq))), caps, open, now); err != nil {
 			return err
 		}
-		return putTournament(ctx, tx, nil, &rec)
+		if err := putTournament(ctx, tx, nil, &rec); err != nil {
+			return err
+		}
+		return scheduleTournamentChange(ctx, tx, s.jobs, nil, &rec, now)
 	})
 	if err != nil {
 		return fmt.Errorf("storage: create tournament: %w", err)
@@ -153,8 +157,9 @@ func (s *Store) Tournament(ctx context.Context, id storage.TournamentID) (*stora
 }
 
 // changeTournament loads tournament id under its row lock, gives it to
-// change, and stores the record change returns when it reports one; it
-// returns what is stored. A retried transaction calls change again.
+// change, and stores the record change returns when it reports one, with
+// the jobs the change makes due (scheduleTournamentChange); it returns
+// what is stored. A retried transaction calls change again.
 func (s *Store) changeTournament(ctx context.Context, id storage.TournamentID, what string,
 	change func(tx pgx.Tx, old *storage.Tournament) (storage.Tournament, bool, error)) (*storage.Tournament, bool, error) {
 	var (
@@ -176,7 +181,10 @@ func (s *Store) changeTournament(ctx context.Context, id storage.TournamentID, w
 			return nil
 		}
 		out, wrote = &rec, true
-		return putTournament(ctx, tx, old, &rec)
+		if err := putTournament(ctx, tx, old, &rec); err != nil {
+			return err
+		}
+		return scheduleTournamentChange(ctx, tx, s.jobs, old, &rec, rec.UpdatedAt)
 	})
 	if err != nil {
 		return nil, false, fmt.Errorf("storage: %s tournament %s: %w", what, id, err)

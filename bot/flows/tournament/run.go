@@ -19,7 +19,9 @@ import (
 // pairings and boards. What asks for it: the start, a resumption, a
 // withdrawal, a board's game ending (Kick, from package bot's FinishGame)
 // and the timers' Tick (a start at its time, an Arena's end, and now and
-// then every running tournament, which catches up after a crash).
+// then every running tournament, which catches up after a crash). With
+// Config.Scheduled the store schedules each of these as a job in the
+// transaction of the change, and the job runs RunDue: no Kick, no Tick.
 
 // maxSteps bounds one advance's loop: each step records results, pairs a
 // round or finishes; a tournament needs a handful at a time.
@@ -35,8 +37,12 @@ const announceGrace = 30 * time.Second
 // Kick advances tournament id off the caller's path (Config.Go), at most
 // one advance of a tournament at a time in this process: a kick during
 // one makes it run once more. Other processes are kept right by the
-// store's transactions.
+// store's transactions. With Config.Scheduled it does nothing: the
+// change that asked for it scheduled the advance.
 func (f *Flow) Kick(ctx context.Context, id storage.TournamentID) {
+	if f.cfg.Scheduled {
+		return
+	}
 	f.mu.Lock()
 	if f.running[id] {
 		f.again[id] = true
@@ -71,6 +77,31 @@ func (f *Flow) GameEnded(ctx context.Context, g *storage.Game) {
 	}
 }
 
+// RunDue does what is due of tournament id, a job's work with
+// Config.Scheduled: an announced tournament whose start time has passed
+// starts, or is cancelled with too few players (startOnTime); a running
+// one, or one just started, advances (Advance); any other is left alone.
+func (f *Flow) RunDue(ctx context.Context, id storage.TournamentID) error {
+	t, err := f.store.Tournament(ctx, id)
+	if err != nil {
+		return fmt.Errorf("tournament: load %s: %w", id, err)
+	}
+	if t.Status == storage.TournamentAnnounced {
+		if !dueToStart(t, f.cfg.Now()) {
+			return nil
+		}
+		if err := f.startOnTime(ctx, t); err != nil {
+			return err
+		}
+	}
+	return f.Advance(ctx, id)
+}
+
+// dueToStart reports whether t has a start time and it has passed at now.
+func dueToStart(t *storage.Tournament, now time.Time) bool {
+	return !t.StartAt.IsZero() && !now.Before(t.StartAt)
+}
+
 // Advance brings tournament id up to date: see above. It returns nil
 // when nothing more is due now.
 func (f *Flow) Advance(ctx context.Context, id storage.TournamentID) error {
@@ -82,11 +113,11 @@ func (f *Flow) Advance(ctx context.Context, id storage.TournamentID) error {
 		if t.Status != storage.TournamentRunning {
 			return nil
 		}
-		recorded, err := f.recordEnded(ctx, t)
+		stale, err := f.recordEnded(ctx, t)
 		if err != nil {
 			return err
 		}
-		if recorded {
+		if stale {
 			continue // the record changed: read it again
 		}
 		now := f.cfg.Now()
@@ -119,25 +150,27 @@ func (f *Flow) Advance(ctx context.Context, id storage.TournamentID) error {
 }
 
 // recordEnded records the result of each board of t whose game has ended
-// and reports whether one was recorded: a process that stopped between a
-// game's end and its result leaves the board on.
+// — a process that stopped between a game's end and its result leaves
+// the board on — and reports whether t is stale: a board on in t has its
+// result now, recorded by this call or, meanwhile, by the process that
+// ended the game (which leaves the advance to a job with
+// Config.Scheduled).
 func (f *Flow) recordEnded(ctx context.Context, t *storage.Tournament) (bool, error) {
-	recorded := false
+	stale := false
 	for _, id := range t.PendingGames() {
 		g, err := f.store.Game(ctx, id)
 		if err != nil {
-			return recorded, fmt.Errorf("tournament: game %s of %s: %w", id, t.ID, err)
+			return stale, fmt.Errorf("tournament: game %s of %s: %w", id, t.ID, err)
 		}
 		if g.Status.Open() {
 			continue
 		}
-		_, set, err := f.store.RecordTournamentResult(ctx, id)
-		if err != nil && !errors.Is(err, storage.ErrGameOver) {
-			return recorded, fmt.Errorf("tournament: record game %s of %s: %w", id, t.ID, err)
+		if _, _, err := f.store.RecordTournamentResult(ctx, id); err != nil && !errors.Is(err, storage.ErrGameOver) {
+			return stale, fmt.Errorf("tournament: record game %s of %s: %w", id, t.ID, err)
 		}
-		recorded = recorded || set
+		stale = true
 	}
-	return recorded, nil
+	return stale, nil
 }
 
 // announceLost posts the pairings of the first round of t left
@@ -284,7 +317,7 @@ func (f *Flow) Tick(ctx context.Context, shards storage.Shards) {
 	}
 	for _, t := range list {
 		switch {
-		case t.Status == storage.TournamentAnnounced && !t.StartAt.IsZero() && !now.Before(t.StartAt):
+		case t.Status == storage.TournamentAnnounced && dueToStart(t, now):
 			if err := f.startOnTime(ctx, t); err != nil {
 				f.log.Error("start a tournament at its time", "tournament", t.ID, "err", err)
 			}

@@ -81,6 +81,11 @@ type Config struct {
 	// tournament (a safety net: a game's end advances its tournament at
 	// once).
 	SweepEvery time.Duration
+	// Scheduled says the store schedules every advance as a job, in the
+	// transaction of the change that makes it due (storage/postgres with
+	// River), which runs RunDue: Kick does nothing, and nothing calls
+	// Tick.
+	Scheduled bool
 	// Go runs an advance off the caller's path (the bot counts it as work
 	// in flight); nil runs it on a goroutine of its own.
 	Go func(func())
