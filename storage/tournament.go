@@ -432,6 +432,13 @@ type TournamentStore interface {
 	PlayerTournaments(ctx context.Context, p PlayerID, limit int) ([]PlayerTournament, error)
 }
 
+// AnnounceGrace is how long after its pairing a round's pairings are
+// the pairing process's to post: a round still Unannounced after it lost
+// them to a stop between the pairing and the post, and any advance posts
+// them (a PostgreSQL store schedules an advance then, in the pairing's
+// transaction).
+const AnnounceGrace = 30 * time.Second
+
 // Limits of a tournament record.
 const (
 	maxSwissRounds     = 20
