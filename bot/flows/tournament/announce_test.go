@@ -5,6 +5,7 @@ import (
 	"errors"
 	"io"
 	"log/slog"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -25,8 +26,13 @@ func (s *fakeStore) AnnounceRound(_ context.Context, id storage.TournamentID, n 
 }
 
 // stoppingBoards are the boards of a process that stops right after it
-// paired a round: the post of the round's pairings never happens.
+// paired a round: the post of the round's pairings and its boards never
+// happen.
 type stoppingBoards struct{ *fakeBoards }
+
+func (b stoppingBoards) Show(context.Context, storage.GameID) error {
+	return errors.New("the process stopped")
+}
 
 func (b stoppingBoards) Post(ctx context.Context, channelID string, msg render.Message) error {
 	if strings.Contains(text(msg.Embeds), "Round ") {
@@ -42,10 +48,7 @@ func (b stoppingBoards) Post(ctx context.Context, channelID string, msg render.M
 // announceGrace old, and the podium waits for them.
 func TestPairingsLostToAStopArePostedOnce(t *testing.T) {
 	fx := newFixture(storage.DefaultTournamentCaps)
-	stopping := tournament.New(fx.store, stoppingBoards{&fakeBoards{}}, tournament.Config{
-		Caps: storage.DefaultTournamentCaps, AIMoveTime: time.Second, SweepEvery: time.Minute, Go: func(f func()) { f() }, Now: fx.clock.Now,
-		Log: slog.New(slog.NewTextHandler(io.Discard, nil)),
-	})
+	stopping := stoppingFlow(fx)
 	id := fx.announce(t, sub("create", str("format", "swiss"), str("game", "tictactoe"), num("rounds", 2)), alice, bob, carol, dave)
 	fx.start(t, id)
 	for _, b := range fx.only(t).Rounds[0].Boards {
@@ -87,5 +90,42 @@ func TestPairingsLostToAStopArePostedOnce(t *testing.T) {
 	}
 	if tr := fx.only(t); tr.Status != storage.TournamentFinished || tr.Rounds[1].Unannounced {
 		t.Errorf("at the end: %s, round 2 unannounced %v", tr.Status, tr.Rounds[1].Unannounced)
+	}
+}
+
+// stoppingFlow is a second process over fx's store that stops after
+// each pairing (stoppingBoards).
+func stoppingFlow(fx *fixture) *tournament.Flow {
+	return tournament.New(fx.store, stoppingBoards{&fakeBoards{}}, tournament.Config{
+		Caps: storage.DefaultTournamentCaps, AIMoveTime: time.Second, SweepEvery: time.Minute, Go: func(f func()) { f() }, Now: fx.clock.Now,
+		Log: slog.New(slog.NewTextHandler(io.Discard, nil)),
+	})
+}
+
+// The boards of a round whose pairing process stopped before it showed
+// them (a River job's first attempt, in the tournament kill drill: the
+// retry found the round recorded and showed nothing) waited for the
+// next start of a bot; now an advance shows them once the round is
+// announceGrace old.
+func TestBoardsLostToAStopAreShown(t *testing.T) {
+	fx := newFixture(storage.DefaultTournamentCaps)
+	stopping := stoppingFlow(fx)
+	id := fx.announce(t, sub("create", str("format", "swiss"), str("game", "tictactoe"), num("rounds", 2)), alice, bob, carol, dave)
+	fx.start(t, id)
+	for _, b := range fx.only(t).Rounds[0].Boards {
+		stopping.GameEnded(context.Background(), fx.store.end(t, b.Game, 1, false))
+	}
+	round2 := fx.only(t).Rounds[1]
+	fx.flow.Tick(context.Background(), storage.Shards{})
+	if n := len(fx.boards.shown); n != 2 {
+		t.Fatalf("%d boards shown within the grace, want round 1's 2", n)
+	}
+	fx.clock.Advance(31 * time.Second)
+	if err := fx.flow.Advance(context.Background(), storage.TournamentID(id)); err != nil {
+		t.Fatal(err)
+	}
+	shown := fx.boards.shown[2:]
+	if len(shown) != 2 || !slices.Contains(shown, round2.Boards[0].Game) || !slices.Contains(shown, round2.Boards[1].Game) {
+		t.Errorf("after the grace, shown %v; want round 2's boards %+v", shown, round2.Boards)
 	}
 }

@@ -27,13 +27,6 @@ import (
 // round or finishes; a tournament needs a handful at a time.
 const maxSteps = 16
 
-// announceGrace is how long after its pairing a round's pairings are the
-// pairing process's to post: a round still unannounced after it lost
-// them to a stop between the pairing and the post, and any advance
-// posts them (announce). Until then a tournament over does not finish,
-// so that the podium never comes before the last round's pairings.
-const announceGrace = 30 * time.Second
-
 // Kick advances tournament id off the caller's path (Config.Go), at most
 // one advance of a tournament at a time in this process: a kick during
 // one makes it run once more. Other processes are kept right by the
@@ -173,24 +166,55 @@ func (f *Flow) recordEnded(ctx context.Context, t *storage.Tournament) (bool, er
 	return stale, nil
 }
 
-// announceLost posts the pairings of the first round of t left
-// unannounced for announceGrace — the process that paired it stopped
-// before it posted them, or the post failed — and reports whether it
-// did, or, waiting, whether a round is unannounced within the grace.
+// announceLost posts what a round of t lost to a stop between its
+// pairing and its messages (or to a failed post), once the round is
+// storage.AnnounceGrace old and no longer the pairing process's to post:
+// the pairings of the first round left unannounced — it reports whether
+// it posted them, or, waiting, whether a round is unannounced within the
+// grace — and the boards of its games on without a board message
+// (showLost).
 func (f *Flow) announceLost(ctx context.Context, t *storage.Tournament, now time.Time) (announced, waiting bool, err error) {
 	for _, r := range t.Rounds {
 		switch {
-		case !r.Unannounced:
+		case now.Sub(r.PairedAt) < storage.AnnounceGrace:
+			if r.Unannounced {
+				return false, true, nil // the pairing process's to post; until then no podium
+			}
 			continue
-		case now.Sub(r.PairedAt) < announceGrace:
-			return false, true, nil
+		case r.Unannounced:
+			before := *t
+			before.Rounds = t.Rounds[:r.Number-1] // the standings it was paired from (but for withdrawals since)
+			f.log.Warn("posting a round's pairings that were lost", "tournament", t.ID, "round", r.Number)
+			return true, false, f.announce(ctx, t, &before, r)
 		}
-		before := *t
-		before.Rounds = t.Rounds[:r.Number-1] // the standings it was paired from (but for withdrawals since)
-		f.log.Warn("posting a round's pairings that were lost", "tournament", t.ID, "round", r.Number)
-		return true, false, f.announce(ctx, t, &before, r)
+		if err := f.showLost(ctx, t, r); err != nil {
+			return false, false, err
+		}
 	}
 	return false, false, nil
+}
+
+// showLost shows the boards of round r of t whose games are on without a
+// board message. A board that cannot be shown is logged, not returned:
+// it must not hold up the tournament.
+func (f *Flow) showLost(ctx context.Context, t *storage.Tournament, r storage.Round) error {
+	for _, b := range r.Boards {
+		if b.Game == "" || b.Result != storage.BoardPending {
+			continue
+		}
+		g, err := f.store.Game(ctx, b.Game)
+		if err != nil {
+			return fmt.Errorf("tournament: game %s of %s: %w", b.Game, t.ID, err)
+		}
+		if !g.Status.Open() || g.MessageID != "" {
+			continue
+		}
+		f.log.Warn("showing a board that was lost", "tournament", t.ID, "round", r.Number, "game", g.ID)
+		if err := f.boards.Show(ctx, g.ID); err != nil {
+			f.log.Warn("board not shown", "tournament", t.ID, "game", g.ID, "err", err)
+		}
+	}
+	return nil
 }
 
 // announce posts the pairings of round r of t, with the standings of
