@@ -646,11 +646,27 @@ func drillPostedAtStart(logs string) int {
 
 var drillRefreshed = regexp.MustCompile(`msg="refreshed the boards of recently changed games and posted the missing ones" games=(\d+)`)
 
-// failNow dumps the processes' logs and ends the test.
+// failNow dumps the processes' logs and the boards on, and ends the
+// test.
 func (d *tournamentDrill) failNow(format string, args ...any) {
 	d.t.Helper()
 	d.t.Errorf(format, args...)
 	d.dumpLogs()
+	if d.store != nil && d.id != "" {
+		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second) // a dump's patience, past the test's deadline
+		defer cancel()
+		if tr, err := d.store.Tournament(ctx, d.id); err == nil {
+			for _, id := range tr.PendingGames() {
+				g, err := d.store.Game(ctx, id)
+				if err != nil {
+					continue
+				}
+				m, _ := d.srv.Message(g.MessageID)
+				b, _ := parseCrashBoard(m.Readable())
+				d.t.Logf("board on: game %s %s, %v, turn %d, awaiting the AI %v, moves %v, message %q showing %v", g.ID, g.Status, g.Players, g.Turn, g.AwaitingAI(), g.Moves, g.MessageID, b)
+			}
+		}
+	}
 	d.t.FailNow()
 }
 
