@@ -53,17 +53,21 @@ func TestTournamentDrillKillsAServe(t *testing.T) {
 	d := newTournamentDrill(t)
 	d.run(func(round int) {
 		modes := []string{"after the answer", "after the pairing", "in the click"}
-		d.resignAndKillServe(round, modes[(round-1)%len(modes)])
+		d.resignAndKill(round, modes[(round-1)%len(modes)], false)
 	})
 }
 
 // TestTournamentDrillKillsTheWorker kills the one worker, which plays
-// every AI move: in round 1 while an AI turn of a game under way is
-// queued or searching, and in round 2 when the round's last board with
-// an AI awaits the AI's move — the move that may end the round is the
-// killed worker's (the members hold their moves between themselves
-// meanwhile). No AI move is played until the worker restarts, at once
-// (a turn it had claimed waits GAMBIT_CLAIM_TTL for another).
+// every AI move and, where the tournaments' advances are jobs, runs
+// them: in round 1 while an AI turn of a game under way is queued or
+// searching; at the end of round 2 as soon as the store shows round 3
+// (a member's resignation ended round 2, and the worker's job, if it
+// runs the advance, paired round 3 and is posting it); and in round 3
+// when the round's last board with an AI awaits the AI's move — the move
+// that may end the tournament is the killed worker's (the members hold
+// their moves between themselves meanwhile). No AI move is played until
+// the worker restarts, at once (a turn it had claimed waits
+// GAMBIT_CLAIM_TTL for another).
 func TestTournamentDrillKillsTheWorker(t *testing.T) {
 	t.Parallel()
 	d := newTournamentDrill(t)
@@ -74,6 +78,8 @@ func TestTournamentDrillKillsTheWorker(t *testing.T) {
 				return slices.ContainsFunc(open, func(g *storage.Game) bool { return len(g.Moves) > 0 && g.AwaitingAI() })
 			})
 		case 2:
+			d.resignAndKill(round, "after the pairing", true)
+		case 3:
 			d.killWorkerWhen(round, "the round's last board with an AI awaits its move", membersOnly, func(open []*storage.Game) bool {
 				withAI := slices.DeleteFunc(slices.Clone(open), membersOnly)
 				return len(withAI) == 1 && withAI[0].AwaitingAI()
@@ -103,6 +109,7 @@ type tournamentDrill struct {
 	// Figures.
 	kills  []string // what each kill took, and when
 	clicks int      // members' moves clicked and answered
+	behind int      // clicks on a board behind its game
 	lost   int      // members' clicks that got no answer
 }
 
@@ -349,9 +356,11 @@ func (d *tournamentDrill) play(ctx context.Context, g *storage.Game) bool {
 }
 
 // board returns g's board as its channel shows it when it asks a member
-// to move at g's current ply.
+// to move: at g's current ply, or behind it, which a member clicks too
+// and the bot answers by bringing the board up to date (a restart's
+// refresh of the boards can draw a board over a click's newer one).
 func (d *tournamentDrill) board(g *storage.Game) (crashBoard, bool) {
-	if g.Status != storage.StatusActive || g.AwaitingAI() || g.MessageID == "" {
+	if g.Status != storage.StatusActive || g.MessageID == "" {
 		return crashBoard{}, false
 	}
 	m, ok := d.srv.Message(g.MessageID)
@@ -359,16 +368,22 @@ func (d *tournamentDrill) board(g *storage.Game) (crashBoard, bool) {
 		return crashBoard{}, false
 	}
 	b, ok := parseCrashBoard(m.Readable())
-	if !ok || b.game != g.ID || b.ply != len(g.Moves) || b.mover == "" || b.thinking {
+	switch {
+	case !ok || b.game != g.ID || b.mover == "" || b.thinking || b.ply > len(g.Moves):
+		return crashBoard{}, false
+	case b.ply < len(g.Moves):
+		d.behind++
+	case g.AwaitingAI():
 		return crashBoard{}, false
 	}
 	return b, true
 }
 
-// resignAndKillServe lets every board of round but one end, resigns the
-// last one through one replica alone, kills that replica at the moment
-// mode says, restarts it and has the stand-in deliver to both again.
-func (d *tournamentDrill) resignAndKillServe(round int, mode string) {
+// resignAndKill lets every board of round but one end, resigns the last
+// one, and kills at the moment mode says either the worker (worker) or
+// the replica the resignation went to alone; then it restarts the
+// process killed and has the stand-in deliver to both replicas again.
+func (d *tournamentDrill) resignAndKill(round int, mode string, worker bool) {
 	t := d.t
 	tr, open := d.state(context.Background())
 	var held *storage.Game
@@ -402,7 +417,9 @@ func (d *tournamentDrill) resignAndKillServe(round int, mode string) {
 	if confirm == "" {
 		t.Fatalf("Resign answered %q without a confirmation", drillText(ask))
 	}
-	d.deliverTo(victim)
+	if !worker {
+		d.deliverTo(victim)
+	}
 	ix, err := d.srv.ClickButton(member, ask.ID, confirm)
 	if err != nil {
 		t.Fatal(err)
@@ -426,6 +443,11 @@ func (d *tournamentDrill) resignAndKillServe(round int, mode string) {
 				break
 			}
 		}
+	}
+	if worker {
+		d.kill(&d.worker, fmt.Sprintf("the worker at the end of round %d, %s", round, mode))
+		d.worker = d.startWorker()
+		return
 	}
 	d.kill(&d.serves[victim], fmt.Sprintf("serve %d at the end of round %d, %s", victim+1, round, mode))
 	d.deliverTo(1 - victim)
@@ -629,8 +651,8 @@ func (d *tournamentDrill) check(took time.Duration) {
 	for i, k := range d.kills {
 		t.Logf("  kill %d: %s", i+1, k)
 	}
-	t.Logf("  pairings a kill lost, posted by a later advance: %d; boards the restarts refreshed or posted: %d",
-		strings.Count(logs, `msg="posting a round's pairings that were lost"`), drillPostedAtStart(logs))
+	t.Logf("  pairings a kill lost, posted by a later advance: %d; boards a kill lost, shown by a later advance: %d; boards the restarts refreshed or posted: %d; clicks on a board behind its game: %d",
+		strings.Count(logs, `msg="posting a round's pairings that were lost"`), strings.Count(logs, `msg="showing a board that was lost"`), drillPostedAtStart(logs), d.behind)
 }
 
 // drillPostedAtStart adds up the boards the processes' starts refreshed
