@@ -72,6 +72,14 @@ func TestTournamentJobsReplaceTheTimers(t *testing.T) {
 		}
 	}
 	h.clock.Advance(time.Minute)
+	stored := func() *storage.Tournament {
+		t.Helper()
+		got, err := h.store.Tournament(ctx, tr.ID)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return got
+	}
 
 	counter := &tickCounter{ticked: make(chan struct{})}
 	h.another(func(c *bot.Config) { c.Games.Tournaments = spy }, func(s storage.Store) storage.Store { counter.Store = s; return counter })
@@ -86,8 +94,8 @@ func TestTournamentJobsReplaceTheTimers(t *testing.T) {
 	if n := counter.listed.Load(); n != 0 {
 		t.Errorf("the timers listed the open tournaments %d times in %d ticks, want never", n, counter.ticks.Load())
 	}
-	if got, err := h.store.Tournament(ctx, tr.ID); err != nil || got.Status != storage.TournamentAnnounced {
-		t.Fatalf("after the ticks the tournament is %v (%v), want announced: its job starts it", got.Status, err)
+	if got := stored(); got.Status != storage.TournamentAnnounced {
+		t.Fatalf("after the ticks the tournament is %v, want announced: its job starts it", got.Status)
 	}
 
 	if err := h.bot.AdvanceTournament(ctx, tr.ID, tr.StartAt.Add(time.Second)); !errors.Is(err, bot.ErrNotDue) {
@@ -96,9 +104,8 @@ func TestTournamentJobsReplaceTheTimers(t *testing.T) {
 	if err := h.bot.AdvanceTournament(ctx, tr.ID, tr.StartAt); err != nil {
 		t.Fatal(err)
 	}
-	got, err := h.store.Tournament(ctx, tr.ID)
-	if err != nil || got.Status != storage.TournamentRunning || len(got.Rounds) != 1 {
-		t.Fatalf("after its job the tournament is %v with %d rounds (%v), want running, round 1 paired", got.Status, len(got.Rounds), err)
+	if got := stored(); got.Status != storage.TournamentRunning || len(got.Rounds) != 1 {
+		t.Fatalf("after its job the tournament is %v with %d rounds, want running, round 1 paired", got.Status, len(got.Rounds))
 	}
 	if err := h.bot.AdvanceTournament(ctx, "99999999", tr.StartAt); err != nil {
 		t.Errorf("the job of a tournament that is gone: %v, want nothing to do", err)

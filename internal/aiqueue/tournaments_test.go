@@ -78,7 +78,11 @@ func (r *rig) tournament(id storage.TournamentID) *storage.Tournament {
 // oldest first.
 func (r *rig) tournamentJobs(id storage.TournamentID, states ...rivertype.JobState) []*river.Job[postgres.TournamentArgs] {
 	r.t.Helper()
-	res, err := r.queue().client.JobList(context.Background(), river.NewJobListParams().Kinds(postgres.TournamentArgs{}.Kind()).
+	q, err := NewQueue(r.store.Pool(), slog.New(slog.DiscardHandler)) // on the rig's pool: no connections of its own
+	if err != nil {
+		r.t.Fatal(err)
+	}
+	res, err := q.client.JobList(context.Background(), river.NewJobListParams().Kinds(postgres.TournamentArgs{}.Kind()).
 		States(states...).First(10000))
 	if err != nil {
 		r.t.Fatal(err)
@@ -284,5 +288,51 @@ func TestFailedTournamentJobIsRetried(t *testing.T) {
 	}
 	if retried != 1 {
 		t.Errorf("%d jobs completed after a retry, want the one that failed", retried)
+	}
+}
+
+// stuckAdvancer is an Advancer whose advances hang until their worker
+// stops, and says when one has begun.
+type stuckAdvancer struct{ begun chan struct{} }
+
+func (s stuckAdvancer) AdvanceTournament(ctx context.Context, _ storage.TournamentID, _ time.Time) error {
+	select {
+	case s.begun <- struct{}{}:
+	default:
+	}
+	<-ctx.Done()
+	return ctx.Err()
+}
+
+// TestTournamentJobOfAStoppedWorkerRunsElsewhere: a worker stopped in the
+// middle of a tournament's job (its advance cut short) leaves the job to
+// River, and another worker runs it: the tournament still ends.
+func TestTournamentJobOfAStoppedWorkerRunsElsewhere(t *testing.T) {
+	t.Parallel()
+	r := newRig(t)
+	stuck := stuckAdvancer{begun: make(chan struct{}, 1)}
+	a := r.workerWith("worker-a", r.bot("worker-a"), func(c *Config) { c.Tournaments = stuck })
+	tr := r.swiss(1, time.Time{}, storage.AI("minimax"), storage.AI("random"))
+	if _, err := r.store.SetTournamentStatus(context.Background(), tr.ID, storage.TournamentRunning); err != nil {
+		t.Fatal(err)
+	}
+	select {
+	case <-stuck.begun:
+	case <-time.After(waitLimit):
+		t.Fatal("worker A never took the start's job")
+	}
+	if err := a.client.StopAndCancel(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	if got := r.tournament(tr.ID); len(got.Rounds) != 0 {
+		t.Fatalf("worker A's cut advance paired %d rounds", len(got.Rounds))
+	}
+	b := r.tournamentBot("worker-b", time.Now)
+	w := r.workerWith("worker-b", b, func(c *Config) { c.Tournaments = b })
+	events, cancel := w.client.Subscribe(river.EventKindJobCompleted)
+	defer cancel()
+	done := r.waitFinished(events, tr.ID)
+	if len(done.Rounds) != 1 {
+		t.Errorf("the finished Swiss has %d rounds, want 1", len(done.Rounds))
 	}
 }

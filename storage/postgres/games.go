@@ -513,7 +513,7 @@ func (s *Store) DeleteUser(ctx context.Context, userID string) (storage.DeleteRe
 			}
 			rep.Anonymised++
 		}
-		if err := eraseFromTournaments(ctx, tx, p, now); err != nil {
+		if err := eraseFromTournaments(ctx, tx, s.jobs, p, now); err != nil {
 			return err
 		}
 		if _, err := tx.Exec(ctx, "DELETE FROM daily_attempts WHERE player = $1", string(p)); err != nil {

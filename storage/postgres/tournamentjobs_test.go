@@ -60,8 +60,9 @@ func swiss(t *testing.T, s *Store, startAt time.Time, members ...string) *storag
 // TestTournamentChangesScheduleTheirAdvances: each change of a tournament
 // that makes an advance due schedules its job in its transaction — the
 // creation with a start time (at that time), the start (now) and an
-// Arena's end, a board's game ending and a withdrawal (now) — and the
-// changes that make none due, or that are refused, schedule nothing.
+// Arena's end, a board's game ending, a withdrawal and a player's
+// deletion (now) — and the changes that make none due, or that are
+// refused, schedule nothing.
 func TestTournamentChangesScheduleTheirAdvances(t *testing.T) {
 	t.Parallel()
 	clk := storetest.NewClock(time.Date(2025, 3, 1, 12, 0, 0, 0, time.UTC))
@@ -150,6 +151,14 @@ func TestTournamentChangesScheduleTheirAdvances(t *testing.T) {
 	want = append(want, tournamentJobRow{tr.ID, clk.Now()})
 	if got := tournamentJobs(t, s); !slices.Equal(got, want) {
 		t.Fatalf("after the result and a withdrawal, the jobs are %+v, want %+v", got, want)
+	}
+	clk.Advance(time.Minute)
+	if _, err := s.DeleteUser(ctx, "bob"); err != nil {
+		t.Fatal(err)
+	}
+	want = append(want, tournamentJobRow{tr.ID, clk.Now()})
+	if got := tournamentJobs(t, s); !slices.Equal(got, want) {
+		t.Fatalf("after a player's data was deleted, the jobs are %+v, want %+v", got, want)
 	}
 
 	arena := storetest.NewTournament(storage.FormatArena)

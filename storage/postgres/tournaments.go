@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/jackc/pgx/v5"
+	"github.com/riverqueue/river"
 
 	"github.com/gambitbot/gambit/storage"
 )
@@ -442,8 +443,10 @@ func (k *importSink) Tournament(t *storage.Tournament) error {
 }
 
 // eraseFromTournaments replaces member p in their tournaments, for
-// DeleteUser (storage.Erase), under the tournaments' row locks.
-func eraseFromTournaments(ctx context.Context, tx pgx.Tx, p storage.PlayerID, now time.Time) error {
+// DeleteUser (storage.Erase), under the tournaments' row locks, and
+// schedules through c an advance now of each running one: a board of
+// theirs still on is scored, and they are paired no more.
+func eraseFromTournaments(ctx context.Context, tx pgx.Tx, c *jobs, p storage.PlayerID, now time.Time) error {
 	list, err := queryTournaments(ctx, tx, nil, `SELECT t.id, t.record FROM tournament_players p JOIN tournaments t ON t.id = p.tournament_id
 		WHERE p.player = $1 ORDER BY t.id FOR UPDATE OF t`, p)
 	if err != nil {
@@ -454,9 +457,15 @@ func eraseFromTournaments(ctx context.Context, tx pgx.Tx, p storage.PlayerID, no
 		if err != nil {
 			return fmt.Errorf("tournament %s: %w", old.ID, err)
 		}
-		if ok {
-			if err := putTournament(ctx, tx, old, &rec); err != nil {
-				return err
+		if !ok {
+			continue
+		}
+		if err := putTournament(ctx, tx, old, &rec); err != nil {
+			return err
+		}
+		if rec.Status == storage.TournamentRunning {
+			if _, err := insertJobs(ctx, tx, c, []river.InsertManyParams{tournamentJob(rec.ID, now, now)}); err != nil {
+				return fmt.Errorf("schedule the advance of tournament %s: %w", rec.ID, err)
 			}
 		}
 	}
