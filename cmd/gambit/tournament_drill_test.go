@@ -397,7 +397,12 @@ func (d *tournamentDrill) resignAndKill(round int, mode string, worker bool) {
 		t.Fatalf("round %d has no member's board on: %+v", round, tr.Rounds[len(tr.Rounds)-1])
 	}
 	_, open = d.drive(fmt.Sprintf("round %d's other boards to end", round), func(g *storage.Game) bool { return g.ID == held.ID }, func(_ *storage.Tournament, open []*storage.Game) bool {
-		return len(open) == 1 && open[0].ID == held.ID && open[0].MessageID != ""
+		if len(open) != 1 || open[0].ID != held.ID || open[0].MessageID == "" {
+			return false
+		}
+		m, _ := d.srv.Message(open[0].MessageID) // its board as it is now, its Resign at the game's ply
+		b, ok := parseCrashBoard(m.Readable())
+		return ok && b.ply == len(open[0].Moves) && !b.thinking
 	})
 	held = open[0]
 	var seated []string // the members of the held board
