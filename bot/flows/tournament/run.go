@@ -114,7 +114,7 @@ func (f *Flow) Advance(ctx context.Context, id storage.TournamentID) error {
 			continue // the record changed: read it again
 		}
 		now := f.cfg.Now()
-		announced, waiting, err := f.announceLost(ctx, t, now)
+		announced, waiting, err := f.rounds().lost(ctx, t, now)
 		if err != nil || announced {
 			if err != nil {
 				return err
@@ -166,75 +166,6 @@ func (f *Flow) recordEnded(ctx context.Context, t *storage.Tournament) (bool, er
 	return stale, nil
 }
 
-// announceLost posts what a round of t lost to a stop between its
-// pairing and its messages (or to a failed post), once the round is
-// storage.AnnounceGrace old and no longer the pairing process's to post:
-// the pairings of the first round left unannounced — it reports whether
-// it posted them, or, waiting, whether a round is unannounced within the
-// grace — and the boards of its games on without a board message
-// (showLost).
-func (f *Flow) announceLost(ctx context.Context, t *storage.Tournament, now time.Time) (announced, waiting bool, err error) {
-	for _, r := range t.Rounds {
-		switch {
-		case now.Sub(r.PairedAt) < storage.AnnounceGrace:
-			if r.Unannounced {
-				return false, true, nil // the pairing process's to post; until then no podium
-			}
-			continue
-		case r.Unannounced:
-			before := *t
-			before.Rounds = t.Rounds[:r.Number-1] // the standings it was paired from (but for withdrawals since)
-			f.log.Warn("posting a round's pairings that were lost", "tournament", t.ID, "round", r.Number)
-			return true, false, f.announce(ctx, t, &before, r)
-		}
-		if err := f.showLost(ctx, t, r); err != nil {
-			return false, false, err
-		}
-	}
-	return false, false, nil
-}
-
-// showLost shows the boards of round r of t whose games are on without a
-// board message. A board that cannot be shown is logged, not returned:
-// it must not hold up the tournament.
-func (f *Flow) showLost(ctx context.Context, t *storage.Tournament, r storage.Round) error {
-	for _, b := range r.Boards {
-		if b.Game == "" || b.Result != storage.BoardPending {
-			continue
-		}
-		g, err := f.store.Game(ctx, b.Game)
-		if err != nil {
-			return fmt.Errorf("tournament: game %s of %s: %w", b.Game, t.ID, err)
-		}
-		if !g.Status.Open() || g.MessageID != "" {
-			continue
-		}
-		f.log.Warn("showing a board that was lost", "tournament", t.ID, "round", r.Number, "game", g.ID)
-		if err := f.boards.Show(ctx, g.ID); err != nil {
-			f.log.Warn("board not shown", "tournament", t.ID, "game", g.ID, "err", err)
-		}
-	}
-	return nil
-}
-
-// announce posts the pairings of round r of t, with the standings of
-// before, the tournament it was paired from, and records that they are
-// posted.
-func (f *Flow) announce(ctx context.Context, t, before *storage.Tournament, r storage.Round) error {
-	l := f.boards.Lang(t.GuildID, t.ChannelID)
-	var rows []render.TournamentRow
-	if r.Number > 1 {
-		rows = standings(before)
-	}
-	if err := f.post(ctx, t, render.TournamentPairings(l, t, r, rows)); err != nil {
-		return err
-	}
-	if _, _, err := f.store.AnnounceRound(ctx, t.ID, r.Number); err != nil {
-		return fmt.Errorf("tournament: record round %d of %s announced: %w", r.Number, t.ID, err)
-	}
-	return nil
-}
-
 // finish ends t with its final standings and posts the podium, once:
 // only the process whose FinishTournament ended it posts.
 func (f *Flow) finish(ctx context.Context, t *storage.Tournament) error {
@@ -247,7 +178,7 @@ func (f *Flow) finish(ctx context.Context, t *storage.Tournament) error {
 	}
 	f.log.Info("tournament finished", "tournament", t.ID, "guild", t.GuildID, "players", len(t.Entrants))
 	l := f.boards.Lang(ft.GuildID, ft.ChannelID)
-	return f.post(ctx, ft, render.TournamentPodium(l, ft, standings(ft)))
+	return post(ctx, f.boards, ft, render.TournamentPodium(l, ft, standings(ft)))
 }
 
 // pair records round r of t with its games, and, when this call recorded
@@ -290,7 +221,7 @@ func (f *Flow) pair(ctx context.Context, t *storage.Tournament, r storage.Round)
 	}
 	round := nt.Rounds[len(nt.Rounds)-1]
 	f.log.Info("tournament round paired", "tournament", t.ID, "round", round.Number, "boards", len(round.Boards))
-	if err := f.announce(ctx, nt, t, round); err != nil {
+	if err := f.rounds().announce(ctx, nt, t, round); err != nil {
 		f.log.Warn("round's pairings not posted; an advance posts them later", "tournament", t.ID, "round", round.Number, "err", err)
 	}
 	var errs []error
@@ -298,21 +229,14 @@ func (f *Flow) pair(ctx context.Context, t *storage.Tournament, r storage.Round)
 		if b.Game == "" {
 			continue
 		}
-		// A board not posted now is posted by the next start's refresh
-		// of open games without a board.
+		// A board not posted now is shown by a later advance
+		// (rounds.lost) or the next start's refresh of open games
+		// without a board.
 		if err := f.boards.Show(ctx, b.Game); err != nil {
 			errs = append(errs, fmt.Errorf("tournament: show game %s of %s: %w", b.Game, t.ID, err))
 		}
 	}
 	return false, errors.Join(errs...)
-}
-
-// post posts msg in t's channel.
-func (f *Flow) post(ctx context.Context, t *storage.Tournament, msg render.Message) error {
-	if err := f.boards.Post(ctx, t.ChannelID, msg); err != nil {
-		return fmt.Errorf("tournament: post in channel %s of %s: %w", t.ChannelID, t.ID, err)
-	}
-	return nil
 }
 
 // Tick is the timers' part, every tick: of the tournaments not ended of
@@ -370,7 +294,7 @@ func (f *Flow) startOnTime(ctx context.Context, t *storage.Tournament) error {
 		return fmt.Errorf("tournament: start %s: %w", t.ID, err)
 	}
 	l := f.boards.Lang(nt.GuildID, nt.ChannelID)
-	perr := f.post(ctx, nt, render.TournamentNotice(l, nt, l.T(notice, "Count", len(nt.Entrants), "Min", nt.Format.MinPlayers())))
+	perr := post(ctx, f.boards, nt, render.TournamentNotice(l, nt, l.T(notice, "Count", len(nt.Entrants), "Min", nt.Format.MinPlayers())))
 	if to == storage.TournamentRunning {
 		f.Kick(ctx, nt.ID)
 	}
