@@ -82,7 +82,9 @@ func TestTournamentDrillKillsTheWorker(t *testing.T) {
 		case 3:
 			d.killWorkerWhen(round, "the round's last board with an AI awaits its move", membersOnly, func(open []*storage.Game) bool {
 				withAI := slices.DeleteFunc(slices.Clone(open), membersOnly)
-				return len(withAI) == 1 && withAI[0].AwaitingAI()
+				// Should the AIs' boards all end between two looks, the
+				// kill comes at once: the members hold the rest.
+				return len(withAI) == 0 || len(withAI) == 1 && withAI[0].AwaitingAI()
 			})
 		}
 	})
@@ -110,6 +112,7 @@ type tournamentDrill struct {
 	kills  []string // what each kill took, and when
 	clicks int      // members' moves clicked and answered
 	behind int      // clicks on a board behind its game
+	twice  int      // rounds' pairings posted twice
 	lost   int      // members' clicks that got no answer
 }
 
@@ -347,18 +350,19 @@ func (d *tournamentDrill) play(ctx context.Context, g *storage.Game) bool {
 	// gets no answer, and the member clicks again on the board as it is.
 	wait, cancel := context.WithTimeout(ctx, crashReplyWait)
 	defer cancel()
-	if _, err := ix.Reply(wait); err != nil {
+	m, err := ix.Reply(wait)
+	if err != nil {
 		d.lost++
 		return false
 	}
 	d.clicks++
-	return true
+	return !m.Ephemeral() // refused: the board changed meanwhile
 }
 
 // board returns g's board as its channel shows it when it asks a member
-// to move: at g's current ply, or behind it, which a member clicks too
-// and the bot answers by bringing the board up to date (a restart's
-// refresh of the boards can draw a board over a click's newer one).
+// to move: at g's current ply, or behind it — a restart's refresh of the
+// boards can draw a board over a click's newer one — which the member to
+// move clicks, and the bot answers by bringing the board up to date.
 func (d *tournamentDrill) board(g *storage.Game) (crashBoard, bool) {
 	if g.Status != storage.StatusActive || g.MessageID == "" {
 		return crashBoard{}, false
@@ -372,6 +376,11 @@ func (d *tournamentDrill) board(g *storage.Game) (crashBoard, bool) {
 	case !ok || b.game != g.ID || b.mover == "" || b.thinking || b.ply > len(g.Moves):
 		return crashBoard{}, false
 	case b.ply < len(g.Moves):
+		mover, ok := g.Players[g.Turn].ID.UserID()
+		if !ok || g.AwaitingAI() {
+			return crashBoard{}, false // the AI's move redraws it
+		}
+		b.mover = mover
 		d.behind++
 	case g.AwaitingAI():
 		return crashBoard{}, false
@@ -601,6 +610,7 @@ func (d *tournamentDrill) check(took time.Duration) {
 
 	// The channel: each round's pairings once, one podium, one board
 	// message a game and none for a game not a board's.
+	logs := strings.Join(d.past, "\n")
 	pairings := map[string]int{}
 	podiums := 0
 	onBoard := map[storage.GameID]int{}
@@ -616,10 +626,19 @@ func (d *tournamentDrill) check(took time.Duration) {
 			onBoard[b.game]++
 		}
 	}
+	// A round's pairings are posted once, or once more by the advance
+	// that took up a round whose pairing process a kill stopped between
+	// its post and the record of it (which it cannot tell from a stop
+	// before the post).
+	late := 0
 	for n := 1; n <= drillRounds; n++ {
-		if got := pairings[fmt.Sprint(n)]; got != 1 {
-			t.Errorf("round %d's pairings were posted %d times, want once", n, got)
+		recovered := strings.Count(logs, fmt.Sprintf(`msg="posting a round's pairings that were lost" tournament=%s round=%d`, d.id, n))
+		got := pairings[fmt.Sprint(n)]
+		if got < 1 || got > 1+recovered {
+			t.Errorf("round %d's pairings were posted %d times (%d by an advance after a kill), want once", n, got, recovered)
 		}
+		late += recovered
+		d.twice += got - 1
 	}
 	if podiums != 1 {
 		t.Errorf("%d podium messages, want one", podiums)
@@ -636,7 +655,6 @@ func (d *tournamentDrill) check(took time.Duration) {
 	// The processes: no data race or panic, and no round paired nor the
 	// tournament finished twice by their own account (a process killed
 	// between the commit and its log line says it less often).
-	logs := strings.Join(d.past, "\n")
 	if strings.Contains(logs, "DATA RACE") || strings.Contains(logs, "panic") {
 		t.Errorf("a process raced or panicked:\n%s", logs)
 	}
@@ -656,8 +674,8 @@ func (d *tournamentDrill) check(took time.Duration) {
 	for i, k := range d.kills {
 		t.Logf("  kill %d: %s", i+1, k)
 	}
-	t.Logf("  pairings a kill lost, posted by a later advance: %d; boards a kill lost, shown by a later advance: %d; boards the restarts refreshed or posted: %d; clicks on a board behind its game: %d",
-		strings.Count(logs, `msg="posting a round's pairings that were lost"`), strings.Count(logs, `msg="showing a board that was lost"`), drillPostedAtStart(logs), d.behind)
+	t.Logf("  pairings a kill left unannounced, posted by a later advance: %d (of them posted twice: %d); boards a kill lost, shown by a later advance: %d; boards the restarts refreshed or posted: %d; clicks on a board behind its game: %d",
+		late, d.twice, strings.Count(logs, `msg="showing a board that was lost"`), drillPostedAtStart(logs), d.behind)
 }
 
 // drillPostedAtStart adds up the boards the processes' starts refreshed
