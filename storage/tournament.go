@@ -167,6 +167,10 @@ type Round struct {
 	// the server has a thread per round (SetRoundThread); empty, they are
 	// in the tournament's channel.
 	Thread string `json:"thread,omitempty"`
+	// Unannounced is set when the round is paired and cleared
+	// (AnnounceRound) once its pairings are posted: a process that stops
+	// between the two leaves it set, and another posts them.
+	Unannounced bool `json:"unannounced,omitempty"`
 }
 
 // Done reports whether every board of the round has its result.
@@ -420,6 +424,11 @@ type TournamentStore interface {
 	// tournaments (OpenTournaments) calls it for each of their
 	// PendingGames that has ended.
 	RecordTournamentResult(ctx context.Context, game GameID) (*Tournament, bool, error)
+	// AnnounceRound records that the pairings of round n were posted:
+	// it clears the round's Unannounced and reports whether this call
+	// did (false when it was clear already). ErrInvalid for a round not
+	// paired.
+	AnnounceRound(ctx context.Context, id TournamentID, n int) (*Tournament, bool, error)
 	// FinishTournament ends a running or paused tournament whose every
 	// board has its result with the final standings: a Placing for
 	// every entrant (withdrawn ones too), ranks from 1. ErrGameOver once
@@ -450,6 +459,13 @@ type TournamentStore interface {
 	// ErrInvalid for a round not paired.
 	SetRoundThread(ctx context.Context, id TournamentID, round int, thread string) (*Tournament, bool, error)
 }
+
+// AnnounceGrace is how long after its pairing a round's pairings are
+// the pairing process's to post: a round still Unannounced after it lost
+// them to a stop between the pairing and the post, and any advance posts
+// them (a PostgreSQL store schedules an advance then, in the pairing's
+// transaction).
+const AnnounceGrace = 30 * time.Second
 
 // Limits of a tournament record.
 const (
@@ -957,7 +973,7 @@ func AddRound(old *Tournament, version uint64, r Round, games []*Game, now time.
 		}
 	}
 	rec := old.clone()
-	round := Round{Number: r.Number, Boards: slices.Clone(r.Boards), PairedAt: now}
+	round := Round{Number: r.Number, Boards: slices.Clone(r.Boards), PairedAt: now, Unannounced: true}
 	g := 0
 	for i, b := range round.Boards {
 		if j := old.entrant(b.White); j < 0 || old.Entrants[j].Withdrawn || busy[b.White] {
@@ -1051,6 +1067,22 @@ func SetResult(old *Tournament, g *Game, now time.Time) (Tournament, bool, error
 	rec := old.clone()
 	b := &rec.Rounds[round-1].Boards[board]
 	b.Result, b.Plies = res, len(g.Moves)
+	rec, err := changed(old, rec, now)
+	return rec, err == nil, err
+}
+
+// Announce returns the record AnnounceRound stores when the pairings of
+// round n of old were posted at time now, whether it is to be stored
+// (false: they were recorded as posted already), or the error.
+func Announce(old *Tournament, n int, now time.Time) (Tournament, bool, error) {
+	if n < 1 || n > len(old.Rounds) {
+		return Tournament{}, false, fmt.Errorf("%w: round %d of %d", ErrInvalid, n, len(old.Rounds))
+	}
+	if !old.Rounds[n-1].Unannounced {
+		return *old, false, nil
+	}
+	rec := old.clone()
+	rec.Rounds[n-1].Unannounced = false
 	rec, err := changed(old, rec, now)
 	return rec, err == nil, err
 }

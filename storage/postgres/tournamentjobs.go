@@ -57,8 +57,24 @@ func arenaEnd(t *storage.Tournament) time.Time { return t.StartedAt.Add(t.Durati
 // tournamentChangeJobs are the jobs that a change of a tournament from
 // old (nil for a new one) to rec at now makes due: its start at the time
 // set, an advance now when it starts, resumes or loses a player while
-// running, and an Arena's end when it starts or resumes.
+// running, an Arena's end when it starts or resumes, and a round's
+// announcement (announceJobs).
 func tournamentChangeJobs(old, rec *storage.Tournament, now time.Time) []river.InsertManyParams {
+	return append(stateJobs(old, rec, now), announceJobs(old, rec, now)...)
+}
+
+// announceJobs: a round just paired is the pairing process's to
+// announce for storage.AnnounceGrace; an advance then posts its pairings
+// if that process stopped before it did.
+func announceJobs(old, rec *storage.Tournament, now time.Time) []river.InsertManyParams {
+	if old == nil || len(rec.Rounds) <= len(old.Rounds) || !rec.Rounds[len(rec.Rounds)-1].Unannounced {
+		return nil
+	}
+	return []river.InsertManyParams{tournamentJob(rec.ID, rec.Rounds[len(rec.Rounds)-1].PairedAt.Add(storage.AnnounceGrace), now)}
+}
+
+// stateJobs are the jobs of tournamentChangeJobs but announceJobs'.
+func stateJobs(old, rec *storage.Tournament, now time.Time) []river.InsertManyParams {
 	switch {
 	case old == nil:
 		if rec.Status == storage.TournamentAnnounced && !rec.StartAt.IsZero() {

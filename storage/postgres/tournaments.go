@@ -248,6 +248,13 @@ func (s *Store) SetTournamentStatus(ctx context.Context, id storage.TournamentID
 	return t, err
 }
 
+// AnnounceRound implements storage.Store.
+func (s *Store) AnnounceRound(ctx context.Context, id storage.TournamentID, n int) (*storage.Tournament, bool, error) {
+	return s.changeTournament(ctx, id, "announce a round of", func(_ pgx.Tx, old *storage.Tournament) (storage.Tournament, bool, error) {
+		return storage.Announce(old, n, s.now())
+	})
+}
+
 // FinishTournament implements storage.Store.
 func (s *Store) FinishTournament(ctx context.Context, id storage.TournamentID, placings []storage.Placing) (*storage.Tournament, error) {
 	t, _, err := s.changeTournament(ctx, id, "finish", always(func(old *storage.Tournament) (storage.Tournament, error) {

@@ -586,7 +586,8 @@ func tournamentIDs(list []*storage.Tournament) []storage.TournamentID {
 // would be: joins beyond the cap (the cap holds), starts (one starts
 // it), the pairing of round 1 from one version (one records it and
 // creates its games, every other sees the winner's boards, no game is
-// created twice) and the result of a game (set once).
+// created twice), the result of a game (set once), the record that
+// the round's pairings were posted (set once) and the finish (once).
 func RaceTournament(t *testing.T, stores ...storage.Store) {
 	ctx := context.Background()
 	const racers = 6
@@ -684,6 +685,45 @@ func RaceTournament(t *testing.T, stores ...storage.Store) {
 	final, err := at(0).Tournament(ctx, tr.ID)
 	if err != nil || final.Rounds[0].Boards[0].Result != storage.BoardWhite || final.Version != tr.Version+2 {
 		t.Errorf("after the races: %+v, %v; want round 1 and one result recorded (version %d)", final, err, tr.Version+2)
+	}
+	raceTournamentEnd(t, final, race, ok, at)
+}
+
+// raceTournamentEnd goes on with RaceTournament's tournament tr, whose
+// round 1 has one board left on: racing records that its pairings were
+// posted (one records it; a round not paired is refused), then, its last result recorded, racing
+// finishes (one finishes it, every other finds it ended).
+func raceTournamentEnd(t *testing.T, tr *storage.Tournament, race func(func(int) error) []error, ok func(string, []error, int, error), at func(int) storage.Store) {
+	t.Helper()
+	ctx := context.Background()
+	if !tr.Rounds[0].Unannounced {
+		t.Errorf("round 1 is recorded announced before anyone said so")
+	}
+	if _, _, err := at(0).AnnounceRound(ctx, tr.ID, 2); !errors.Is(err, storage.ErrInvalid) {
+		t.Errorf("announcing a round not paired: %v, want %v", err, storage.ErrInvalid)
+	}
+	announced := race(func(i int) error {
+		_, set, err := at(i).AnnounceRound(ctx, tr.ID, 1)
+		if err == nil && !set {
+			err = storage.ErrConflict // recorded already: the one expected failure
+		}
+		return err
+	})
+	ok("racing announcements of round 1", announced, 1, storage.ErrConflict)
+	last := tr.Rounds[0].Boards[1].Game
+	endGame(t, at(0), last, 1, false)
+	record(t, at(0), last)
+	var placings []storage.Placing
+	for i, e := range tr.Entrants {
+		placings = append(placings, storage.Placing{Player: e.Player.ID, Rank: i + 1, Score: 2 - i/2*2})
+	}
+	ok("racing finishes", race(func(i int) error {
+		_, err := at(i).FinishTournament(ctx, tr.ID, placings)
+		return err
+	}), 1, storage.ErrGameOver)
+	final, err := at(0).Tournament(ctx, tr.ID)
+	if err != nil || final.Status != storage.TournamentFinished || final.Rounds[0].Unannounced || final.Version != tr.Version+3 {
+		t.Errorf("after the racing finishes: %+v, %v; want finished, round 1 announced (version %d)", final, err, tr.Version+3)
 	}
 }
 

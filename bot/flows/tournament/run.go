@@ -114,7 +114,17 @@ func (f *Flow) Advance(ctx context.Context, id storage.TournamentID) error {
 			continue // the record changed: read it again
 		}
 		now := f.cfg.Now()
+		announced, waiting, err := f.places.lost(ctx, t, now)
+		if err != nil || announced {
+			if err != nil {
+				return err
+			}
+			continue
+		}
 		if league.Over(t, now) {
+			if waiting {
+				return nil // the sweep finishes it once the pairings are out
+			}
 			return f.finish(ctx, t)
 		}
 		r, ok, err := league.Next(t, now)
@@ -169,7 +179,7 @@ func (f *Flow) finish(ctx context.Context, t *storage.Tournament) error {
 	f.log.Info("tournament finished", "tournament", t.ID, "guild", t.GuildID, "players", len(t.Entrants))
 	f.ann.show(ctx, ft)
 	l := f.boards.Lang(ft.GuildID, ft.ChannelID)
-	return f.post(ctx, ft, render.TournamentPodium(l, ft, standings(ft)))
+	return post(ctx, f.boards, ft, render.TournamentPodium(l, ft, standings(ft)))
 }
 
 // pair records round r of t with its games, and, when this call recorded
@@ -213,35 +223,23 @@ func (f *Flow) pair(ctx context.Context, t *storage.Tournament, r storage.Round)
 	}
 	round := nt.Rounds[len(nt.Rounds)-1]
 	f.log.Info("tournament round paired", "tournament", t.ID, "round", round.Number, "boards", len(round.Boards))
-	l := f.boards.Lang(nt.GuildID, nt.ChannelID)
-	var rows []render.TournamentRow
-	if round.Number > 1 {
-		rows = standings(t)
-	}
-	if err := f.places.postRound(ctx, nt, round, render.TournamentPairings(l, nt, round, rows)); err != nil {
-		f.log.Warn("round's pairings not posted", "tournament", t.ID, "round", round.Number, "err", err)
+	if err := f.places.announce(ctx, nt, t, round); err != nil {
+		f.log.Warn("round's pairings not posted; an advance posts them later", "tournament", t.ID, "round", round.Number, "err", err)
 	}
 	var errs []error
 	for _, b := range round.Boards {
 		if b.Game == "" {
 			continue
 		}
-		// A board not posted now is posted by the next start's refresh
-		// of open games without a board, in the game's channel: the
-		// round's thread, once placer.postRound recorded it.
+		// A board not posted now is shown by a later advance
+		// (placer.lost) or the next start's refresh of open games
+		// without a board, in the game's channel: the round's thread,
+		// once placer.postRound recorded it.
 		if err := f.boards.Show(ctx, b.Game); err != nil {
 			errs = append(errs, fmt.Errorf("tournament: show game %s of %s: %w", b.Game, t.ID, err))
 		}
 	}
 	return false, errors.Join(errs...)
-}
-
-// post posts msg in t's channel.
-func (f *Flow) post(ctx context.Context, t *storage.Tournament, msg render.Message) error {
-	if err := f.boards.Post(ctx, t.ChannelID, msg); err != nil {
-		return fmt.Errorf("tournament: post in channel %s of %s: %w", t.ChannelID, t.ID, err)
-	}
-	return nil
 }
 
 // Tick is the timers' part, every tick: of the tournaments not ended of
@@ -302,7 +300,7 @@ func (f *Flow) startOnTime(ctx context.Context, t *storage.Tournament) error {
 	}
 	f.ann.show(ctx, nt)
 	l := f.boards.Lang(nt.GuildID, nt.ChannelID)
-	perr := f.post(ctx, nt, render.TournamentNotice(l, nt, l.T(notice, "Count", len(nt.Entrants), "Min", nt.Format.MinPlayers())))
+	perr := post(ctx, f.boards, nt, render.TournamentNotice(l, nt, l.T(notice, "Count", len(nt.Entrants), "Min", nt.Format.MinPlayers())))
 	if to == storage.TournamentRunning {
 		f.Kick(ctx, nt.ID)
 	}

@@ -44,6 +44,7 @@ type Store interface {
 	SetTournamentStatus(ctx context.Context, id storage.TournamentID, to storage.TournamentStatus) (*storage.Tournament, error)
 	PairRound(ctx context.Context, id storage.TournamentID, version uint64, r storage.Round, games []*storage.Game) (*storage.Tournament, bool, error)
 	RecordTournamentResult(ctx context.Context, game storage.GameID) (*storage.Tournament, bool, error)
+	AnnounceRound(ctx context.Context, id storage.TournamentID, n int) (*storage.Tournament, bool, error)
 	FinishTournament(ctx context.Context, id storage.TournamentID, placings []storage.Placing) (*storage.Tournament, error)
 	GuildTournaments(ctx context.Context, guildID string, history int) ([]*storage.Tournament, error)
 	OpenTournaments(ctx context.Context, shards storage.Shards) ([]*storage.Tournament, error)

@@ -1,0 +1,91 @@
+package tournament
+
+import (
+	"context"
+	"fmt"
+	"time"
+
+	"github.com/gambitbot/gambit/bot/render"
+	"github.com/gambitbot/gambit/storage"
+)
+
+// A round's pairings are posted once it is paired (announce), and what a
+// process stopped between a round's pairing and its messages left of
+// them is taken up by a later advance (lost).
+
+// lost posts what a round of t lost to a stop between its
+// pairing and its messages (or to a failed post), once the round is
+// storage.AnnounceGrace old and no longer the pairing process's to post:
+// the pairings of the first round left unannounced — it reports whether
+// it posted them, or, waiting, whether a round is unannounced within the
+// grace — and the boards of its games on without a board message
+// (showLost).
+func (p placer) lost(ctx context.Context, t *storage.Tournament, now time.Time) (announced, waiting bool, err error) {
+	for _, r := range t.Rounds {
+		switch {
+		case now.Sub(r.PairedAt) < storage.AnnounceGrace:
+			if r.Unannounced {
+				return false, true, nil // the pairing process's to post; until then no podium
+			}
+			continue
+		case r.Unannounced:
+			before := *t
+			before.Rounds = t.Rounds[:r.Number-1] // the standings it was paired from (but for withdrawals since)
+			p.log.Warn("posting a round's pairings that were lost", "tournament", t.ID, "round", r.Number)
+			return true, false, p.announce(ctx, t, &before, r)
+		}
+		if err := p.showLost(ctx, t, r); err != nil {
+			return false, false, err
+		}
+	}
+	return false, false, nil
+}
+
+// showLost shows the boards of round r of t whose games are on without a
+// board message. A board that cannot be shown is logged, not returned:
+// it must not hold up the tournament.
+func (p placer) showLost(ctx context.Context, t *storage.Tournament, r storage.Round) error {
+	for _, b := range r.Boards {
+		if b.Game == "" || b.Result != storage.BoardPending {
+			continue
+		}
+		g, err := p.store.Game(ctx, b.Game)
+		if err != nil {
+			return fmt.Errorf("tournament: game %s of %s: %w", b.Game, t.ID, err)
+		}
+		if !g.Status.Open() || g.MessageID != "" {
+			continue
+		}
+		p.log.Warn("showing a board that was lost", "tournament", t.ID, "round", r.Number, "game", g.ID)
+		if err := p.boards.Show(ctx, g.ID); err != nil {
+			p.log.Warn("board not shown", "tournament", t.ID, "game", g.ID, "err", err)
+		}
+	}
+	return nil
+}
+
+// announce posts the pairings of round r of t, with the standings of
+// before, the tournament it was paired from, and records that they are
+// posted.
+func (p placer) announce(ctx context.Context, t, before *storage.Tournament, r storage.Round) error {
+	l := p.boards.Lang(t.GuildID, t.ChannelID)
+	var rows []render.TournamentRow
+	if r.Number > 1 {
+		rows = standings(before)
+	}
+	if err := p.postRound(ctx, t, r, render.TournamentPairings(l, t, r, rows)); err != nil {
+		return err
+	}
+	if _, _, err := p.store.AnnounceRound(ctx, t.ID, r.Number); err != nil {
+		return fmt.Errorf("tournament: record round %d of %s announced: %w", r.Number, t.ID, err)
+	}
+	return nil
+}
+
+// post posts msg in t's channel.
+func post(ctx context.Context, boards Boards, t *storage.Tournament, msg render.Message) error {
+	if err := boards.Post(ctx, t.ChannelID, msg); err != nil {
+		return fmt.Errorf("tournament: post in channel %s of %s: %w", t.ChannelID, t.ID, err)
+	}
+	return nil
+}
