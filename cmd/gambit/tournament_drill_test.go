@@ -608,13 +608,14 @@ func (d *tournamentDrill) check(took time.Duration) {
 		}
 	}
 
-	// The channel: each round's pairings once, one podium, one board
-	// message a game and none for a game not a board's.
+	// The channel and its rounds' threads: each round's pairings once,
+	// one podium, one board message a game and none for a game not a
+	// board's.
 	logs := strings.Join(d.past, "\n")
 	pairings := map[string]int{}
 	podiums := 0
 	onBoard := map[storage.GameID]int{}
-	for _, m := range d.srv.Messages(d.srv.ChannelID()) {
+	for _, m := range d.srv.ChannelAndThreads(d.srv.ChannelID()) {
 		text := drillText(m)
 		if r := drillRound.FindStringSubmatch(text); r != nil {
 			pairings[r[1]]++
