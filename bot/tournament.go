@@ -115,15 +115,16 @@ func (b tournamentBoards) Forfeit(ctx context.Context, id storage.GameID, p stor
 	return true, b.boards.editBoard(ctx, g, msg, webhookToken{})
 }
 
-// Post posts msg in a channel.
-func (b tournamentBoards) Post(ctx context.Context, channelID string, msg render.Message) error {
-	_, err := b.Send(ctx, channelID, msg)
+// Post posts msg in a channel, once for nonce.
+func (b tournamentBoards) Post(ctx context.Context, channelID, nonce string, msg render.Message) error {
+	_, err := b.Send(ctx, channelID, nonce, msg)
 	return err
 }
 
-// Send posts msg in a channel or thread and returns its message's ID.
-func (b tournamentBoards) Send(_ context.Context, channelID string, msg render.Message) (string, error) {
-	m, err := b.discord.egress.SendChannelMessage(channelID, msg)
+// Send posts msg in a channel or thread, once for nonce (Discord's
+// enforce_nonce), and returns its message's ID.
+func (b tournamentBoards) Send(_ context.Context, channelID, nonce string, msg render.Message) (string, error) {
+	m, err := b.discord.egress.SendChannelMessageOnce(channelID, nonce, msg)
 	if err != nil {
 		return "", err
 	}
