@@ -139,13 +139,18 @@ const roundThreadArchive = 7 * 24 * 60
 
 // StartThread starts a public thread from a message. Discord's refusals
 // for a missing permission or access, or a channel that cannot have
-// threads, wrap tournament.ErrThreadsRefused.
+// threads, wrap tournament.ErrThreadsRefused. A message that has its
+// thread already — pairings posted again with their nonce, after a
+// process was killed between the thread's start and its record — has
+// that thread, whose ID is the message's.
 func (b tournamentBoards) StartThread(_ context.Context, channelID, messageID, name string) (string, error) {
 	th, err := b.discord.egress.Session.MessageThreadStartComplex(channelID, messageID, &discordgo.ThreadStart{Name: name, AutoArchiveDuration: roundThreadArchive})
 	b.discord.egress.Observe(err)
 	switch egress.Code(err) {
 	case discordgo.ErrCodeMissingPermissions, discordgo.ErrCodeMissingAccess, discordgo.ErrCodeCannotExecuteActionOnThisChannelType:
 		return "", fmt.Errorf("bot: start a thread in channel %s: %w: %w", channelID, tournament.ErrThreadsRefused, err)
+	case discordgo.ErrCodeThreadAlreadyCreatedForThisMessage:
+		return messageID, nil
 	}
 	if err != nil {
 		return "", fmt.Errorf("bot: start a thread in channel %s: %w", channelID, err)

@@ -30,9 +30,11 @@ import (
 // the round's games into the thread, so that a board a crash left
 // unposted is posted there by the next start's refresh. A crash between
 // the round's record and the thread's leaves the games in the channel,
-// where their boards are then posted. When Discord refuses the thread
-// (the bot may not create threads there, or the channel is itself a
-// thread), the boards go in the channel, and the tournament records it
+// where their boards are then posted; the advance that posts the
+// pairings again (rounds.go) gets the first post back, and records the
+// thread started from it, if any, as the round's. When Discord refuses
+// the thread (the bot may not create threads there, or the channel is
+// itself a thread), the boards go in the channel, and the tournament records it
 // (ThreadsRefused) and says it in the channel once: its later rounds are
 // posted in the channel without asking again.
 
