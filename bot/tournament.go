@@ -115,15 +115,16 @@ func (b tournamentBoards) Forfeit(ctx context.Context, id storage.GameID, p stor
 	return true, b.boards.editBoard(ctx, g, msg, webhookToken{})
 }
 
-// Post posts msg in a channel.
-func (b tournamentBoards) Post(ctx context.Context, channelID string, msg render.Message) error {
-	_, err := b.Send(ctx, channelID, msg)
+// Post posts msg in a channel, once for nonce.
+func (b tournamentBoards) Post(ctx context.Context, channelID, nonce string, msg render.Message) error {
+	_, err := b.Send(ctx, channelID, nonce, msg)
 	return err
 }
 
-// Send posts msg in a channel or thread and returns its message's ID.
-func (b tournamentBoards) Send(_ context.Context, channelID string, msg render.Message) (string, error) {
-	m, err := b.discord.egress.SendChannelMessage(channelID, msg)
+// Send posts msg in a channel or thread, once for nonce (Discord's
+// enforce_nonce), and returns its message's ID.
+func (b tournamentBoards) Send(_ context.Context, channelID, nonce string, msg render.Message) (string, error) {
+	m, err := b.discord.egress.SendChannelMessageOnce(channelID, nonce, msg)
 	if err != nil {
 		return "", err
 	}
@@ -138,13 +139,18 @@ const roundThreadArchive = 7 * 24 * 60
 
 // StartThread starts a public thread from a message. Discord's refusals
 // for a missing permission or access, or a channel that cannot have
-// threads, wrap tournament.ErrThreadsRefused.
+// threads, wrap tournament.ErrThreadsRefused. A message that has its
+// thread already — pairings posted again with their nonce, after a
+// process was killed between the thread's start and its record — has
+// that thread, whose ID is the message's.
 func (b tournamentBoards) StartThread(_ context.Context, channelID, messageID, name string) (string, error) {
 	th, err := b.discord.egress.Session.MessageThreadStartComplex(channelID, messageID, &discordgo.ThreadStart{Name: name, AutoArchiveDuration: roundThreadArchive})
 	b.discord.egress.Observe(err)
 	switch egress.Code(err) {
 	case discordgo.ErrCodeMissingPermissions, discordgo.ErrCodeMissingAccess, discordgo.ErrCodeCannotExecuteActionOnThisChannelType:
 		return "", fmt.Errorf("bot: start a thread in channel %s: %w: %w", channelID, tournament.ErrThreadsRefused, err)
+	case discordgo.ErrCodeThreadAlreadyCreatedForThisMessage:
+		return messageID, nil
 	}
 	if err != nil {
 		return "", fmt.Errorf("bot: start a thread in channel %s: %w", channelID, err)

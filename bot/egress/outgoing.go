@@ -3,6 +3,9 @@ package egress
 import (
 	"bytes"
 	"crypto/sha256"
+	"encoding/json"
+	"fmt"
+	"net/http"
 	"strconv"
 	"sync"
 
@@ -185,6 +188,68 @@ func (c *Client) EditChannelMessage(channelID, id string, msg render.Message, op
 // the files it carries.
 func (c *Client) SendChannelMessage(channelID string, msg render.Message) (*discordgo.Message, error) {
 	m, err := c.Session.ChannelMessageSendComplex(channelID, MessageSend(msg))
+	return c.sent(m, err, msg)
+}
+
+// MaxNonce is the longest nonce Discord takes, in characters.
+const MaxNonce = 25
+
+// SendChannelMessageOnce posts msg as a new message of a channel, as
+// SendChannelMessage, with nonce and enforce_nonce: Discord creates one
+// message for a nonce of the bot's within a few minutes, and answers a
+// second send with the same nonce with the message the first created
+// (Discord's create-message documentation: "If another message was
+// created by the same author with the same nonce, that message will be
+// returned and no new message will be created"). Beyond those minutes a
+// second send creates a second message. nonce is at most MaxNonce
+// characters and unique among the bot's messages that must be posted
+// once: Discord checks it across every channel of the bot.
+func (c *Client) SendChannelMessageOnce(channelID, nonce string, msg render.Message) (*discordgo.Message, error) {
+	if nonce == "" || len(nonce) > MaxNonce {
+		return nil, fmt.Errorf("bot: send a message in channel %s: nonce %q is not 1 to %d characters", channelID, nonce, MaxNonce)
+	}
+	send := MessageSend(msg)
+	for _, e := range send.Embeds {
+		if e.Type == "" {
+			e.Type = discordgo.EmbedTypeRich // as ChannelMessageSendComplex sets it
+		}
+	}
+	body := onceSend{MessageSend: send, Nonce: nonce, EnforceNonce: true}
+	endpoint := discordgo.EndpointChannelMessages(channelID)
+	var (
+		resp []byte
+		err  error
+	)
+	if len(send.Files) > 0 {
+		contentType, data, merr := discordgo.MultipartBodyWithJSON(body, send.Files)
+		if merr != nil {
+			return nil, fmt.Errorf("bot: send a message in channel %s: %w", channelID, merr)
+		}
+		resp, err = c.Session.RequestRaw(http.MethodPost, endpoint, contentType, data, endpoint, 0)
+	} else {
+		resp, err = c.Session.RequestWithBucketID(http.MethodPost, endpoint, body, endpoint)
+	}
+	var m *discordgo.Message
+	if err == nil {
+		if err = json.Unmarshal(resp, &m); err != nil {
+			err = fmt.Errorf("bot: send a message in channel %s: decode the answer: %w", channelID, err)
+		}
+	}
+	return c.sent(m, err, msg)
+}
+
+// onceSend is a new channel message with a nonce Discord enforces: the
+// JSON of MessageSend, in the body or a multipart upload's payload_json,
+// and the two fields discordgo's type lacks.
+type onceSend struct {
+	*discordgo.MessageSend
+	Nonce        string `json:"nonce"`
+	EnforceNonce bool   `json:"enforce_nonce"`
+}
+
+// sent counts err, Discord's error sending msg as m, and remembers the
+// files m carries.
+func (c *Client) sent(m *discordgo.Message, err error, msg render.Message) (*discordgo.Message, error) {
 	c.Observe(err)
 	if err != nil {
 		return nil, err

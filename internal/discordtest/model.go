@@ -74,6 +74,7 @@ type Message struct {
 	typ       discordgo.MessageType
 	rawEmbeds json.RawMessage
 	rawComps  json.RawMessage
+	nonce     json.RawMessage // as sent, echoed in the answers
 }
 
 // Ephemeral reports whether only one user can see the message.
@@ -314,6 +315,9 @@ type messageBody struct {
 	Components  json.RawMessage `json:"components"`
 	Flags       json.RawMessage `json:"flags"`
 	Attachments json.RawMessage `json:"attachments"`
+	// Nonce and EnforceNonce are a new message's (createChannelMessage).
+	Nonce        json.RawMessage `json:"nonce"`
+	EnforceNonce *bool           `json:"enforce_nonce"`
 }
 
 // isNull reports whether a raw field was sent as null.

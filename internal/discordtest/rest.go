@@ -452,7 +452,16 @@ func (s *Server) createChannelMessage(c *call) (any, error) {
 	if err := s.checkBotAccess(ch.ID, true); err != nil {
 		return nil, err
 	}
-	m := &Message{ChannelID: ch.ID, GuildID: ch.GuildID, Author: s.bot}
+	key, enforce, err := data.nonceKey(s.bot.ID)
+	if err != nil {
+		return nil, err
+	}
+	if enforce {
+		if old := s.messages[s.nonces[key]]; old != nil && !old.Deleted && s.clock.Now().Sub(old.Timestamp) < NonceWindow {
+			return s.wireMessage(old), nil
+		}
+	}
+	m := &Message{ChannelID: ch.ID, GuildID: ch.GuildID, Author: s.bot, nonce: data.Nonce}
 	if err := data.apply(m, c.files); err != nil {
 		return nil, err
 	}
@@ -463,7 +472,43 @@ func (s *Server) createChannelMessage(c *call) (any, error) {
 		return nil, err
 	}
 	s.storeMessage(m)
+	if enforce {
+		s.nonces[key] = m.ID
+	}
 	return s.wireMessage(m), nil
+}
+
+// NonceWindow is how long the server remembers a message's nonce sent
+// with enforce_nonce: a second message of the same author with the same
+// nonce within it is answered with the first, and not created. Discord
+// says "in the past few minutes" (Create Message, enforce_nonce) without
+// a figure; the server takes five, on its clock. A nonce is checked
+// across all the author's channels, as Discord words it ("created by the
+// same author with the same nonce"); a first message since deleted no
+// longer counts.
+const NonceWindow = 5 * time.Minute
+
+// nonceKey is an enforced nonce: its author's and its own value.
+type nonceKey struct{ author, nonce string }
+
+// nonceKey returns the key of b's nonce, sent by author, and whether
+// Discord enforces it: enforce_nonce true with a nonce. A nonce is a
+// string or an integer; the integer 5 and the string "5" are one nonce.
+func (b messageBody) nonceKey(author string) (nonceKey, bool, error) {
+	if b.Nonce == nil || isNull(b.Nonce) || b.EnforceNonce == nil || !*b.EnforceNonce {
+		return nonceKey{}, false, nil
+	}
+	var v any
+	if err := json.Unmarshal(b.Nonce, &v); err != nil {
+		return nonceKey{}, false, fmt.Errorf("discordtest: decode nonce: %w", err)
+	}
+	switch n := v.(type) {
+	case string:
+		return nonceKey{author, n}, true, nil
+	case float64:
+		return nonceKey{author, string(b.Nonce)}, true, nil
+	}
+	return nonceKey{}, false, fmt.Errorf("discordtest: nonce %s is neither a string nor an integer", b.Nonce)
 }
 
 func (s *Server) getChannelMessage(c *call) (any, error) {

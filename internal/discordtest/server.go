@@ -75,6 +75,7 @@ type Server struct {
 	interactions   map[string]*interactionState
 	byToken        map[string]*interactionState
 	attachments    map[string]Attachment
+	nonces         map[nonceKey]string // enforced nonces: the message each created
 	requests       []Request
 	violations     []Violation
 	faults         []*pendingFault
@@ -175,6 +176,7 @@ func New(opts ...ServerOption) *Server {
 		interactions: map[string]*interactionState{},
 		byToken:      map[string]*interactionState{},
 		attachments:  map[string]Attachment{},
+		nonces:       map[nonceKey]string{},
 		sessions:     map[string]*gwSession{},
 		conns:        map[*gwConn]bool{},
 		subscribers:  map[*subscriber]bool{},

@@ -111,6 +111,7 @@ type wireMessage struct {
 	WebhookID           string                   `json:"webhook_id,omitempty"`
 	ApplicationID       string                   `json:"application_id,omitempty"`
 	InteractionMetadata *wireInteractionMetadata `json:"interaction_metadata,omitempty"`
+	Nonce               json.RawMessage          `json:"nonce,omitempty"`
 }
 
 var emptyArray = json.RawMessage("[]")
@@ -121,7 +122,7 @@ func (s *Server) wireMessage(m *Message) *wireMessage {
 		ID: m.ID, Type: m.typ, ChannelID: m.ChannelID, GuildID: m.GuildID,
 		Author: toWireUser(m.Author), Content: m.Content, Timestamp: m.Timestamp,
 		Mentions: []wireUser{}, MentionRoles: []string{}, Attachments: []wireAttachment{},
-		Embeds: m.rawEmbeds, Components: m.rawComps, Flags: m.Flags, WebhookID: m.webhookID,
+		Embeds: m.rawEmbeds, Components: m.rawComps, Flags: m.Flags, WebhookID: m.webhookID, Nonce: m.nonce,
 	}
 	if w.Embeds == nil {
 		w.Embeds = emptyArray

@@ -34,11 +34,11 @@ func (b stoppingBoards) Show(context.Context, storage.GameID) error {
 	return errors.New("the process stopped")
 }
 
-func (b stoppingBoards) Send(ctx context.Context, channelID string, msg render.Message) (string, error) {
+func (b stoppingBoards) Send(ctx context.Context, channelID, nonce string, msg render.Message) (string, error) {
 	if strings.Contains(text(msg.Embeds), "Round ") {
 		return "", errors.New("the process stopped")
 	}
-	return b.fakeBoards.Send(ctx, channelID, msg)
+	return b.fakeBoards.Send(ctx, channelID, nonce, msg)
 }
 
 // A process that stops between a round's pairing and the post of its
@@ -90,6 +90,14 @@ func TestPairingsLostToAStopArePostedOnce(t *testing.T) {
 	}
 	if tr := fx.only(t); tr.Status != storage.TournamentFinished || tr.Rounds[1].Unannounced {
 		t.Errorf("at the end: %s, round 2 unannounced %v", tr.Status, tr.Rounds[1].Unannounced)
+	}
+	// Each post carries its own nonce, which Discord takes.
+	nonces := map[string]bool{}
+	for _, m := range fx.boards.placedNow().sent {
+		if m.Nonce == "" || len(m.Nonce) > 25 || nonces[m.Nonce] {
+			t.Errorf("a post has the nonce %q; want one of 1 to 25 characters, its own (the others: %v)", m.Nonce, nonces)
+		}
+		nonces[m.Nonce] = true
 	}
 }
 

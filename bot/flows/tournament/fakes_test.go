@@ -252,11 +252,9 @@ func (b *fakeBoards) Forfeit(ctx context.Context, id storage.GameID, p storage.P
 	return true, nil
 }
 
-func (b *fakeBoards) Post(_ context.Context, _ string, msg render.Message) error {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	b.posts = append(b.posts, msg)
-	return nil
+func (b *fakeBoards) Post(ctx context.Context, channelID, nonce string, msg render.Message) error {
+	_, err := b.Send(ctx, channelID, nonce, msg)
+	return err
 }
 
 func (b *fakeBoards) Lang(string, string) *i18n.Localizer { return i18n.Default }

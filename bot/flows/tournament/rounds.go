@@ -2,9 +2,13 @@ package tournament
 
 import (
 	"context"
+	"crypto/sha256"
+	"encoding/base64"
 	"fmt"
+	"strconv"
 	"time"
 
+	"github.com/gambitbot/gambit/bot/egress"
 	"github.com/gambitbot/gambit/bot/render"
 	"github.com/gambitbot/gambit/storage"
 )
@@ -12,6 +16,40 @@ import (
 // A round's pairings are posted once it is paired (announce), and what a
 // process stopped between a round's pairing and its messages left of
 // them is taken up by a later advance (lost).
+//
+// A process stopped between the post of a round's pairings and their
+// record (AnnounceRound) leaves them unannounced, and the later advance
+// posts them again: each of a tournament's posts carries a nonce of
+// once, which Discord enforces for a few minutes, answering the second
+// post with the first's message instead of a second message. The later
+// advance comes storage.AnnounceGrace (30 s) after the pairing, well
+// within them; an advance later than Discord's window (no process ran
+// the tournament for longer) may still post them twice.
+
+// Kinds of a tournament's posts, for their nonces.
+const (
+	noncePairings = 'p' // a round's pairings
+	nonceThreads  = 'h' // the notice that threads were refused
+	nonceStart    = 's' // the notice of the start at its time, or too few players
+	noncePodium   = 'w' // the podium
+)
+
+// onceNonce is the nonce of t's post of kind, of round n (0 for a post of
+// no round): "t", t's ID, ".", the kind and the round's number, as
+// "t0000001z.p3". It is unique among the bot's posts that carry one, as
+// Discord checks it across all the bot's channels: tournament IDs are
+// unique in the bot's store, a tournament makes each kind of post once a
+// round (or once), and no other post of the bot has a nonce. Its ID, of
+// 8 characters, leaves 14 digits for the round within Discord's 25
+// characters; an ID too long for them is hashed.
+func onceNonce(t storage.TournamentID, kind byte, n int) string {
+	nonce := "t" + string(t) + "." + string(kind) + strconv.Itoa(n)
+	if len(nonce) <= egress.MaxNonce {
+		return nonce
+	}
+	sum := sha256.Sum256([]byte(nonce))
+	return "h" + base64.RawURLEncoding.EncodeToString(sum[:])[:egress.MaxNonce-1]
+}
 
 // lost posts what a round of t lost to a stop between its
 // pairing and its messages (or to a failed post), once the round is
@@ -82,9 +120,9 @@ func (p placer) announce(ctx context.Context, t, before *storage.Tournament, r s
 	return nil
 }
 
-// post posts msg in t's channel.
-func post(ctx context.Context, boards Boards, t *storage.Tournament, msg render.Message) error {
-	if err := boards.Post(ctx, t.ChannelID, msg); err != nil {
+// post posts msg in t's channel, once for nonce.
+func post(ctx context.Context, boards Boards, t *storage.Tournament, nonce string, msg render.Message) error {
+	if err := boards.Post(ctx, t.ChannelID, nonce, msg); err != nil {
 		return fmt.Errorf("tournament: post in channel %s of %s: %w", t.ChannelID, t.ID, err)
 	}
 	return nil

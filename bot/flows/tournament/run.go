@@ -179,7 +179,7 @@ func (f *Flow) finish(ctx context.Context, t *storage.Tournament) error {
 	f.log.Info("tournament finished", "tournament", t.ID, "guild", t.GuildID, "players", len(t.Entrants))
 	f.ann.show(ctx, ft)
 	l := f.boards.Lang(ft.GuildID, ft.ChannelID)
-	return post(ctx, f.boards, ft, render.TournamentPodium(l, ft, standings(ft)))
+	return post(ctx, f.boards, ft, onceNonce(ft.ID, noncePodium, 0), render.TournamentPodium(l, ft, standings(ft)))
 }
 
 // pair records round r of t with its games, and, when this call recorded
@@ -300,7 +300,7 @@ func (f *Flow) startOnTime(ctx context.Context, t *storage.Tournament) error {
 	}
 	f.ann.show(ctx, nt)
 	l := f.boards.Lang(nt.GuildID, nt.ChannelID)
-	perr := post(ctx, f.boards, nt, render.TournamentNotice(l, nt, l.T(notice, "Count", len(nt.Entrants), "Min", nt.Format.MinPlayers())))
+	perr := post(ctx, f.boards, nt, onceNonce(nt.ID, nonceStart, 0), render.TournamentNotice(l, nt, l.T(notice, "Count", len(nt.Entrants), "Min", nt.Format.MinPlayers())))
 	if to == storage.TournamentRunning {
 		f.Kick(ctx, nt.ID)
 	}

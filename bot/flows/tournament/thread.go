@@ -30,9 +30,11 @@ import (
 // the round's games into the thread, so that a board a crash left
 // unposted is posted there by the next start's refresh. A crash between
 // the round's record and the thread's leaves the games in the channel,
-// where their boards are then posted. When Discord refuses the thread
-// (the bot may not create threads there, or the channel is itself a
-// thread), the boards go in the channel, and the tournament records it
+// where their boards are then posted; the advance that posts the
+// pairings again (rounds.go) gets the first post back, and records the
+// thread started from it, if any, as the round's. When Discord refuses
+// the thread (the bot may not create threads there, or the channel is
+// itself a thread), the boards go in the channel, and the tournament records it
 // (ThreadsRefused) and says it in the channel once: its later rounds are
 // posted in the channel without asking again.
 
@@ -49,7 +51,8 @@ type placer struct {
 }
 
 // postRound posts round r's pairings, msg, in t's channel and starts the
-// round's thread from it when the server has threads (see above). An
+// round's thread from it when the server has threads (see above) and the
+// round has none yet. An
 // Arena's later waves post in the first wave's thread. Only the error of
 // posting the pairings is returned: a thread that could not be started
 // or recorded leaves the boards in the channel, and is logged.
@@ -60,12 +63,12 @@ func (p placer) postRound(ctx context.Context, t *storage.Tournament, r storage.
 			p.log.Warn("an Arena wave's boards go in the channel: its thread was not recorded", "tournament", t.ID, "round", r.Number, "err", err)
 			th = t.ChannelID
 		}
-		_, err := p.boards.Send(ctx, th, msg)
+		_, err := p.boards.Send(ctx, th, onceNonce(t.ID, noncePairings, r.Number), msg)
 		return err
 	}
-	id, err := p.boards.Send(ctx, t.ChannelID, msg)
-	if err != nil || !p.threads(ctx, t) {
-		return err
+	id, err := p.boards.Send(ctx, t.ChannelID, onceNonce(t.ID, noncePairings, r.Number), msg)
+	if err != nil || r.Thread != "" || !p.threads(ctx, t) {
+		return err // a round with its thread: its pairings posted again (rounds.go), the thread started from them
 	}
 	l := p.boards.Lang(t.GuildID, t.ChannelID)
 	th, err := p.boards.StartThread(ctx, t.ChannelID, id, render.TournamentThreadName(l, t, r))
@@ -77,7 +80,7 @@ func (p placer) postRound(ctx context.Context, t *storage.Tournament, r storage.
 			p.log.Warn("threads refused but not recorded", "tournament", t.ID, "err", serr)
 		}
 		if set { // once a tournament, by the process that recorded it
-			_, err := p.boards.Send(ctx, t.ChannelID, render.TournamentNotice(l, t, l.T("tournament.thread.refused")))
+			_, err := p.boards.Send(ctx, t.ChannelID, onceNonce(t.ID, nonceThreads, 0), render.TournamentNotice(l, t, l.T("tournament.thread.refused")))
 			return err
 		}
 	case err != nil:

@@ -65,18 +65,19 @@ type placed struct {
 	refuse  error     // StartThread's answer, when not nil
 }
 
-// message is a message sent or edited in Channel (ID, the message's).
+// message is a message sent (with Nonce) or edited in Channel (ID, the
+// message's).
 type message struct {
-	Channel, ID, Text string
-	Msg               render.Message
+	Channel, ID, Text, Nonce string
+	Msg                      render.Message
 }
 
-func (b *fakeBoards) Send(_ context.Context, channelID string, msg render.Message) (string, error) {
+func (b *fakeBoards) Send(_ context.Context, channelID, nonce string, msg render.Message) (string, error) {
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	b.posts = append(b.posts, msg)
 	id := fmt.Sprintf("m%d", len(b.sent)+1)
-	b.sent = append(b.sent, message{Channel: channelID, ID: id, Text: text(msg.Embeds), Msg: msg})
+	b.sent = append(b.sent, message{Channel: channelID, ID: id, Text: text(msg.Embeds), Nonce: nonce, Msg: msg})
 	return id, nil
 }
 

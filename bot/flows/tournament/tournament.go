@@ -69,8 +69,9 @@ type Boards interface {
 	// withdrew: a forfeit, the board's result, shown on its board. It
 	// reports whether it ended the game (false: it had ended already).
 	Forfeit(ctx context.Context, id storage.GameID, p storage.PlayerID) (bool, error)
-	// Post posts msg as a new message in a channel.
-	Post(ctx context.Context, channelID string, msg render.Message) error
+	// Post posts msg as a new message in a channel, once for nonce
+	// (Send).
+	Post(ctx context.Context, channelID, nonce string, msg render.Message) error
 	// Lang is the language of the messages everyone sees in a guild's
 	// channel.
 	Lang(guildID, channelID string) *i18n.Localizer
@@ -78,8 +79,11 @@ type Boards interface {
 	// everyone in its channel.
 	Shared(ix *mux.Interaction) *i18n.Localizer
 	// Send posts msg as a new message in a channel or thread, and
-	// returns its message's ID.
-	Send(ctx context.Context, channelID string, msg render.Message) (string, error)
+	// returns its message's ID. Every post of a tournament is made once:
+	// nonce (a nonce of once) names it, and a second send of it within
+	// Discord's window for nonces, by any process, posts nothing and
+	// returns the first's message.
+	Send(ctx context.Context, channelID, nonce string, msg render.Message) (string, error)
 	// StartThread starts a public thread named name from message
 	// messageID of a channel, and returns the thread's channel ID; an
 	// error wrapping ErrThreadsRefused when Discord refuses it for want
