@@ -110,8 +110,78 @@ func (b boardFlow) interactionOnly(g *storage.Game) bool {
 // unknown. A board reached only through interactions (interactionOnly)
 // gets errUnreachable instead of the channel's endpoints. The caller holds
 // the game's lock, which ctx carries (gameLocks.hold) to turn it to
-// sending before the first call; g is current.
+// sending before the first call; g is current. Once the edit has landed
+// the board is kept at the newest version (keepNewest).
 func (b boardFlow) editBoard(ctx context.Context, g *storage.Game, msg render.Message, tok webhookToken) error {
+	if err := b.showOn(ctx, g, msg, tok); err != nil {
+		return err
+	}
+	b.keepNewest(ctx, g, tok)
+	return nil
+}
+
+// keepNewest makes sure that an edit of a game's board, which showed
+// version shown of the game and has landed, did not leave an older board
+// over a newer one. The game's lock orders the edits of one process, but
+// not those of another: a replica refreshing the boards at start, a
+// timer, an AI's progress, a tournament's pause or a click's answer may
+// render a version while another process commits the next and shows it,
+// and land its edit last. So the last writer looks again: it reloads the game and, while
+// it has moved on since the version shown (movedOn), edits the board to
+// the game as now stored. Whichever edit lands last, its writer then sees
+// every version whose own edit landed before it, so the board ends on
+// the newest (the edits that show a game's state go through editBoard or
+// updateBoard, which both look again). The repair is drawn from the record alone (gameMessage),
+// and costs a store read per edit and a Discord call only when the game
+// moved on meanwhile. Failing to repair is logged: the edit itself went
+// through, and the next click on a board left behind catches it up.
+func (b boardFlow) keepNewest(ctx context.Context, shown *storage.Game, tok webhookToken) {
+	for range 3 {
+		if abandoned(ctx) {
+			return // an AI's progress edit the move overtook: the move is shown
+		}
+		g, err := b.store.Game(ctx, shown.ID)
+		switch {
+		case errors.Is(err, storage.ErrNotFound) || abandoned(ctx):
+			return
+		case err != nil:
+			b.log.Warn("board edited but the game not reloaded to check it is still the newest", "game", shown.ID, "err", err)
+			return
+		case g.Version <= shown.Version || !movedOn(shown, g):
+			return
+		}
+		msg, err := b.gameMessage(g, "")
+		if err == nil {
+			err = b.showOn(ctx, g, msg, tok)
+		}
+		if err != nil {
+			b.log.Warn("the game moved on while its board was edited; showing the newest failed", "game", g.ID, "shown", shown.Version, "stored", g.Version, "err", err)
+			return
+		}
+		b.log.Debug("the game moved on while its board was edited; the newest is shown", "game", g.ID, "shown", shown.Version, "stored", g.Version)
+		shown = g
+	}
+	b.log.Warn("the game kept moving on while its board was edited; the next edit shows the newest", "game", shown.ID)
+}
+
+// movedOn reports whether game g, stored after shown, changed what
+// shown's board offers its players: a move, its status, a pause or a draw
+// offer. A board showing shown then has controls for a game that is gone,
+// and its clicks are refused as stale. A newer version that changed
+// nothing of the kind (a board's message ID learnt, a rematch claimed,
+// whose flow shows it) leaves the board as good as the newest.
+func movedOn(shown, g *storage.Game) bool {
+	offer := func(g *storage.Game) storage.DrawOffer {
+		if g.DrawOffer == nil {
+			return storage.DrawOffer{Seat: -1}
+		}
+		return *g.DrawOffer
+	}
+	return len(g.Moves) != len(shown.Moves) || g.Status != shown.Status || g.Paused != shown.Paused || offer(g) != offer(shown)
+}
+
+// showOn makes the one edit of editBoard.
+func (b boardFlow) showOn(ctx context.Context, g *storage.Game, msg render.Message, tok webhookToken) error {
 	tokens := []webhookToken{tok}
 	if b.interactionOnly(g) {
 		tokens = append(tokens, b.places.reach.token(g.ID))
@@ -287,14 +357,19 @@ func (b boardFlow) adoptBoard(ctx context.Context, ix *interaction, g *storage.G
 // the interaction expired (Unknown Interaction) or Discord erred — the board is edited
 // the other way, so that it still shows what is stored, and the user is
 // told so if Discord still lets the bot answer. An answer that updated the
-// board leaves the interaction's token to edit it (showsBoard); after a
-// failed one, @original is the error reply.
+// board leaves the interaction's token to edit it (showsBoard), and the
+// board is kept at the newest version (keepNewest): another process — a
+// timer's, a click's — may have shown a later one before the answer
+// landed. After a failed answer, @original is the error reply.
 func (b boardFlow) updateBoard(ctx context.Context, ix *interaction, g *storage.Game, msg render.Message) error {
 	err := ix.Update(msg)
 	if err == nil {
+		var tok webhookToken
 		if ix.Message != nil {
-			b.showsBoard(ctx, ix, g.ID, webhookToken{token: ix.Token, at: ix.At, board: true, message: ix.Message.ID})
+			tok = webhookToken{token: ix.Token, at: ix.At, board: true, message: ix.Message.ID}
+			b.showsBoard(ctx, ix, g.ID, tok)
 		}
+		b.keepNewest(ctx, g, tok)
 		return nil
 	}
 	b.log.Warn("answering a click failed; editing the board instead", "interaction", ix.ID, "game", g.ID, "err", err)
