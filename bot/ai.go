@@ -10,6 +10,7 @@ import (
 	"github.com/bwmarrin/discordgo"
 
 	"github.com/gambitbot/gambit/bot/render"
+	"github.com/gambitbot/gambit/engine"
 	"github.com/gambitbot/gambit/storage"
 	"github.com/gambitbot/gambit/strategies"
 )
@@ -41,6 +42,8 @@ type aiJob struct {
 	// whose board is shown first, so that the edit's time is not the
 	// search's.
 	fresh bool
+	// retry says an earlier attempt at the turn ran (AITurn.Retry).
+	retry bool
 	tok   webhookToken  // set when ready closes
 	ready chan struct{} // closed by release, once the handler that queued the job returned
 	once  sync.Once     // release closes ready once
@@ -326,6 +329,9 @@ func (b aiFlow) playAI(ctx context.Context, j *aiJob) error {
 		return fmt.Errorf("load game: %w", err)
 	}
 	if !g.AwaitingAI() || len(g.Moves) != j.ply {
+		if j.retry && len(g.Moves) == j.ply+1 {
+			return b.showPlayed(claimed, j)
+		}
 		return nil
 	}
 	name, _ := g.Players[g.Turn].ID.Strategy()
@@ -401,22 +407,56 @@ func (b aiFlow) commitAI(ctx context.Context, j *aiJob, res strategies.Result, f
 	if err != nil {
 		return err
 	}
-	// In a game between two AIs the other AI moves next: its turn is
-	// queued now, and released once the board shows this move, so that
-	// its edits come after this one.
 	searches := j.searches
 	if render.BetweenAIs(g) {
 		searches[mover] = found
 	}
+	b.showAIMove(ctx, j, g, pos, changes, searches)
+	return nil
+}
+
+// showPlayed shows the move an earlier attempt at j's turn committed, as
+// that attempt would have once committed (showAIMove): it may have died
+// between the commit and the board's edit, leaving the board "thinking"
+// over a game that awaits its next player — who has nothing to click —
+// or has ended. It does so while the game is one move on from j's turn:
+// a later move's flow shows the game itself. The rating changes and the
+// search's figures of the dead attempt are gone; the board shows the
+// game without them.
+func (b aiFlow) showPlayed(ctx context.Context, j *aiJob) error {
+	ctx, unlock := b.locks.hold(ctx, j.game)
+	defer unlock()
+	g, err := b.store.Game(ctx, j.game)
+	if err != nil {
+		return fmt.Errorf("bot: reload game %s: %w", j.game, err)
+	}
+	if len(g.Moves) != j.ply+1 {
+		return nil
+	}
+	pos, err := position(g)
+	if err != nil {
+		return err
+	}
+	b.log.Info("AI turn: showing the move an earlier attempt played", "game", g.ID, "moves", len(g.Moves))
+	b.showAIMove(ctx, j, g, pos, nil, j.searches)
+	return nil
+}
+
+// showAIMove shows the AI's move of j's turn, stored in g, on its board,
+// with the rating changes of a game it ended and the searches of a game
+// between two AIs. In such a game the other AI moves next: its turn is
+// queued now, and released once the board shows this move, so that its
+// edits come after this one (a turn queued already is not queued again).
+// A failed edit is logged: the move is played all the same.
+func (b aiFlow) showAIMove(ctx context.Context, j *aiJob, g *storage.Game, pos engine.Position, changes []storage.RatingChange, searches [2]*render.Search) {
 	thinking, next := b.nextTurn(g, j)
 	if next != nil {
 		next.searches, next.fresh = searches, true
 		defer next.release(j.tok)
 	}
 	if err := b.boards.editBoard(ctx, g, b.boards.viewSearches(g, pos, thinking, changes, searches), j.tok); err != nil {
-		b.log.Error("AI turn: commit: the move is played but its board not updated", "game", g.ID, "err", err)
+		b.log.Error("AI turn: the move is played but its board not updated", "game", g.ID, "err", err)
 	}
-	return nil
 }
 
 // nextTurn queues the turn that follows j's committed move in g when an

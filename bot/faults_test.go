@@ -563,7 +563,7 @@ func TestLostChannelPermissionsKeepTheGameConsistent(t *testing.T) {
 		return r.Route == channelEditRoute && r.Status == http.StatusForbidden
 	})
 	if g.Status.Open() {
-		h.waitLog("AI turn: commit") // the AI's answer could not be shown
+		h.waitLog("AI turn: the move is played but its board not updated") // the AI's answer could not be shown
 		// A click on the board left behind plays nothing. (Unless no
 		// board is left behind: the AI's answer, shown through the
 		// click's token, may have landed after the typed move, and the
@@ -623,7 +623,7 @@ func TestAClickOnABoardLeftStaleUpdatesIt(t *testing.T) {
 		t.Fatalf("/move %s: %q", cell, r.Content)
 	}
 	g = h.waitGame(g.ID, "the AI's answer", func(g *storage.Game) bool { return len(g.Moves) == 2 })
-	h.waitLog("AI turn: commit")
+	h.waitLog("AI turn: the move is played but its board not updated")
 	next := fltCells(t, g)[0]
 	r := fltAnswer(t, h, fltClick(t, h, alice, stale, next))
 	if r.Ephemeral() || r.ID != stale.ID || !fltTaken(r, cell) || !fltTaken(r, g.Moves[1]) {
@@ -725,7 +725,7 @@ func TestRemovedFromAGuildCancelsItsGames(t *testing.T) {
 			t.Errorf("cancelled game %s changed after its search ended: %+v", id, g)
 		}
 	}
-	if strings.Contains(h.logs.String(), "AI turn: commit") {
+	if logs := h.logs.String(); strings.Contains(logs, `err="commit: `) || strings.Contains(logs, "AI turn: the move is played but its board not updated") {
 		t.Error("an AI search tried to commit to a cancelled game and failed")
 	}
 

@@ -109,6 +109,11 @@ type AITurn struct {
 	// Searches are the last searches of the two sides of a game between
 	// two AIs, which its board shows (aiJob.searches).
 	Searches [2]*render.Search `json:"searches,omitzero"`
+	// Retry says an earlier attempt at the turn ran, set by the queue's
+	// worker and never stored: that attempt may have committed the move
+	// and died before showing it, so a retry that finds the move played
+	// shows it (aiFlow.showPlayed).
+	Retry bool `json:"-"`
 }
 
 // Key names the turn: one job per game and ply, whoever queues it.
@@ -182,7 +187,8 @@ func (b *Bot) PlayAI(ctx context.Context, t AITurn) error {
 	}
 	j := &aiJob{
 		b: b, game: t.Game, owner: t.Owner, ply: t.Ply, deadline: deadline, moveTime: t.MoveTime, queued: t.Queued, place: t.Place, searches: t.Searches,
-		tok: webhookToken{token: t.Token, at: t.TokenAt, board: t.Token != "", followup: t.Followup, message: t.Message},
+		tok:   webhookToken{token: t.Token, at: t.TokenAt, board: t.Token != "", followup: t.Followup, message: t.Message},
+		retry: t.Retry,
 	}
 	if err := b.turns.playAI(ctx, j); err != nil {
 		return fmt.Errorf("bot: AI turn of game %s after %d moves: %w", t.Game, t.Ply, err)

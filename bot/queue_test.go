@@ -3,10 +3,12 @@ package bot_test
 import (
 	"context"
 	"log/slog"
+	"strings"
 	"testing"
 	"time"
 
 	"github.com/gambitbot/gambit/bot"
+	"github.com/gambitbot/gambit/internal/discordtest"
 	"github.com/gambitbot/gambit/storage"
 )
 
@@ -72,5 +74,66 @@ func TestAITurnsGoToTheQueueAndAWorkerPlaysThem(t *testing.T) {
 	}
 	if g = h.waitGame(g.ID, "the game", func(*storage.Game) bool { return true }); len(g.Moves) != 1 {
 		t.Errorf("%d moves after the turn's second job, want 1", len(g.Moves))
+	}
+}
+
+// TestARetriedTurnShowsTheMoveItsDeadAttemptPlayed: a worker that died
+// between committing the AI's move and editing the board left the board
+// "thinking" over a game that awaits its member, who has no button to
+// click. The queue retries the turn; the retry finds the move played and
+// shows it, with the member's controls. A first attempt that finds its
+// turn played (a job run twice) shows nothing.
+func TestARetriedTurnShowsTheMoveItsDeadAttemptPlayed(t *testing.T) {
+	q := make(chanQueue, 16)
+	h := start(t, withConfig(func(c *bot.Config) { c.AI.Queue = q }))
+	alice := h.srv.AddUser("alice").ID
+	g, _ := playAI(t, h, alice, opt("game", "tictactoe"), opt("ai", "minimax"), opt("first", "opponent"))
+	var turn bot.AITurn
+	select {
+	case turn = <-q:
+	case <-time.After(waitTimeout()):
+		t.Fatal("no AI turn queued")
+	}
+	thinking := h.board(g.ID)
+	if !strings.Contains(embedText(thinking), "thinking") {
+		t.Fatalf("the board before the AI's move shows %q, want it thinking", embedText(thinking))
+	}
+	// The dead worker's commit: the AI's move is stored, the board not
+	// edited.
+	g = h.game(g.ID)
+	g.Moves, g.Position, g.Turn = []string{"5"}, "....x.... o", 1-g.Turn
+	g.Deadline = time.Now().Add(time.Hour)
+	if err := h.store.UpdateGame(t.Context(), g); err != nil {
+		t.Fatal(err)
+	}
+
+	w, err := bot.New(bot.Config{Token: h.srv.Token(), REST: bot.RESTConfig{APIURL: h.srv.URL()}, Logger: slog.New(slog.NewTextHandler(h.logs, nil))}, h.store)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := w.PrepareWorker(); err != nil {
+		t.Fatal(err)
+	}
+	if err := w.PlayAI(t.Context(), turn); err != nil {
+		t.Fatalf("the turn's job run twice: %v", err)
+	}
+	if after := h.board(g.ID); after.Version != thinking.Version {
+		t.Errorf("a first attempt that found its turn played edited the board: %q", embedText(after))
+	}
+	turn.Retry = true
+	if err := w.PlayAI(t.Context(), turn); err != nil {
+		t.Fatalf("the retried turn: %v", err)
+	}
+	board := h.waitBoard(g.ID, "the board to show the AI's move and ask alice to move", func(m discordtest.Message) bool {
+		return strings.Contains(m.Content, "<@"+alice+">, your move")
+	})
+	if _, _, ok := moveControl(board, "5"); ok {
+		t.Error("the board still offers cell 5, which the AI took")
+	}
+	if _, _, ok := moveControl(board, "1"); !ok {
+		t.Error("the board offers alice no move")
+	}
+	if g = h.game(g.ID); len(g.Moves) != 1 {
+		t.Errorf("%d moves after the retry, want the one the dead attempt played", len(g.Moves))
 	}
 }

@@ -375,7 +375,9 @@ func (w *turnWorker) Work(ctx context.Context, job *river.Job[Args]) error {
 		ctx, cancel = context.WithTimeout(outer, searchTime(job)+jobMargin)
 		defer cancel()
 	}
-	err := w.p.PlayAI(ctx, job.Args.Turn)
+	turn := job.Args.Turn
+	turn.Retry = job.Attempt > 1 // an earlier attempt may have played it and died
+	err := w.p.PlayAI(ctx, turn)
 	if errors.Is(err, bot.ErrTurnBusy) {
 		return snoozeUntil(job.Args.Turn.Deadline)
 	}

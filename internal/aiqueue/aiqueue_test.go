@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"log/slog"
+	"slices"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -264,6 +265,38 @@ func TestWorkerStoppedMidSearchLosesNothing(t *testing.T) {
 	}
 	if n := r.moves(); n != 1 {
 		t.Errorf("%d moves stored, want 1", n)
+	}
+}
+
+// TestARetryOfATurnSaysSo: the first attempt at a turn is no retry; the
+// attempt after one that failed (or died) is, so that it shows a move the
+// failed one played (bot.AITurn.Retry).
+func TestARetryOfATurnSaysSo(t *testing.T) {
+	t.Parallel()
+	r := newRig(t)
+	attempts := make(chan bool, 8)
+	w := r.worker("worker-r", playerFunc(func(_ context.Context, turn bot.AITurn) error {
+		attempts <- turn.Retry
+		if len(attempts) == 1 {
+			return errors.New("the first attempt fails")
+		}
+		return nil
+	}))
+	done := make(chan *rivertype.JobRow, 1)
+	go func() { done <- completed(t, w) }()
+	if err := r.queue().EnqueueAI(context.Background(), r.turn(50*time.Millisecond)); err != nil {
+		t.Fatal(err)
+	}
+	if job := <-done; job == nil {
+		return
+	}
+	close(attempts)
+	var retries []bool
+	for r := range attempts {
+		retries = append(retries, r)
+	}
+	if !slices.Equal(retries, []bool{false, true}) {
+		t.Errorf("the attempts said retry %v, want [false true]", retries)
 	}
 }
 
