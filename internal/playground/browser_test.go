@@ -90,7 +90,7 @@ func runPlayground(t *testing.T, db string, edit ...func(*playground.Config)) (s
 	if err != nil {
 		t.Fatal(err)
 	}
-	store, err := bolt.Open(db, nil)
+	store, err := bolt.Open(db, &bolt.Options{AIRatings: bot.AIRatings}) // as gambit playground opens it
 	if err != nil {
 		t.Fatal(err)
 	}
