@@ -125,6 +125,9 @@ func playRoundRobin(t *testing.T, h *harness, id storage.TournamentID, ann disco
 			}
 			if r > 0 && left(p) {
 				unwanted = append(unwanted, line)
+				if p[1] != 0 { // the game is the other's, by forfeit
+					want = append(want, fmt.Sprintf("<@%s> wins by forfeit: <@%s> withdrew.", user(p[0]+p[1]-leaver), user(leaver)))
+				}
 				continue
 			}
 			want, boards = append(want, line), append(boards, p)

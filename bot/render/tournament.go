@@ -289,28 +289,45 @@ func TournamentStandings(l *i18n.Localizer, t *storage.Tournament, done int, row
 	return withTable(l, t, head, rows, Message{Embeds: []*discordgo.MessageEmbed{embed}, Components: []discordgo.MessageComponent{}, AllowedMentions: noPings()})
 }
 
-// TournamentPairings renders round r of t: who plays whom (White first)
-// and the bye, with the standings before it (rows, none before the
-// first round). Mentions name the players without pinging them: each
-// board's own message calls its player to move.
-func TournamentPairings(l *i18n.Localizer, t *storage.Tournament, r storage.Round, rows []TournamentRow) Message {
+// TournamentPairings renders round r of t: who plays whom (White first),
+// the games won by forfeit (forfeits, a round robin's against players who
+// withdrew, each naming its winner by its Result) and the bye, with the
+// standings before it (rows, none before the first round). Mentions name
+// the players without pinging them: each board's own message calls its
+// player to move.
+func TournamentPairings(l *i18n.Localizer, t *storage.Tournament, r storage.Round, forfeits []storage.Board, rows []TournamentRow) Message {
 	players := map[storage.PlayerID]storage.Player{}
 	for _, e := range t.Entrants {
 		players[e.Player.ID] = e.Player
 	}
 	name := func(id storage.PlayerID) string { return PlayerName(l, t.Kind, players[id]) }
-	head := l.T("tournament.round", "Number", r.Number)
-	if t.Format == storage.FormatArena {
-		head = l.T("tournament.arena_pairings")
-	}
-	lines := []string{head}
-	for _, b := range r.Boards {
-		if b.IsBye() {
-			lines = append(lines, l.T("tournament.bye", "Player", name(b.White)))
-			continue
+	var games, byes []string
+	won := map[storage.PlayerID]bool{}
+	var forfeited []string
+	for _, f := range forfeits {
+		winner, withdrawn := f.White, f.Black
+		if f.Result == storage.BoardBlackForfeit {
+			winner, withdrawn = withdrawn, winner
 		}
-		lines = append(lines, l.T("tournament.board", "White", name(b.White), "Black", name(b.Black)))
+		won[winner] = true
+		forfeited = append(forfeited, l.T("tournament.forfeit", "Winner", name(winner), "Withdrawn", name(withdrawn)))
 	}
+	for _, b := range r.Boards {
+		switch {
+		case !b.IsBye():
+			games = append(games, l.T("tournament.board", "White", name(b.White), "Black", name(b.Black)))
+		case !won[b.White]: // a round of forfeits alone is paired as a bye
+			byes = append(byes, l.T("tournament.bye", "Player", name(b.White)))
+		}
+	}
+	head := l.T("tournament.round", "Number", r.Number)
+	switch {
+	case t.Format == storage.FormatArena:
+		head = l.T("tournament.arena_pairings")
+	case len(games) == 0:
+		head = l.T("tournament.round_no_games", "Number", r.Number)
+	}
+	lines := append(append(append([]string{head}, games...), forfeited...), byes...)
 	embed := &discordgo.MessageEmbed{
 		Title:       clip("⚔️ "+TournamentTitle(l, t), maxTitle),
 		Description: fitLines(lines, maxDescription),

@@ -45,7 +45,7 @@ func TestTournamentMessagesKeepDiscordsLimitsAtTheCap(t *testing.T) {
 		for i, m := range []Message{
 			TournamentAnnouncement(l, &announced, strategies.ForGame("connect4")),
 			TournamentAnnouncement(l, tr, nil),
-			TournamentPairings(l, tr, tr.Rounds[0], rows),
+			TournamentPairings(l, tr, tr.Rounds[0], nil, rows),
 			TournamentStandings(l, tr, 1, rows),
 			TournamentPodium(l, tr, rows),
 			TournamentList(l, []*storage.Tournament{tr, &announced}),
@@ -131,5 +131,50 @@ func TestATournamentBoardEndsWithoutARematch(t *testing.T) {
 	g.Settings.Tournament = ""
 	if _, ok := buttonByID(t, Game(View{Game: g, Lang: i18n.Default}), rematch); !ok {
 		t.Error("the same game outside a tournament offers no rematch")
+	}
+}
+
+// TestRoundRobinPairingsNameTheForfeits: a round robin's games against
+// players who withdrew are won by forfeit, and the round's pairings say
+// so beside its boards; a round of forfeits alone, paired as a bye for
+// the store, says it has no game and names no bye.
+func TestRoundRobinPairingsNameTheForfeits(t *testing.T) {
+	player := func(n string) storage.Player { return storage.Player{ID: storage.User(n), Name: n} }
+	tr := &storage.Tournament{ID: "T1", Name: "Friday", Format: storage.FormatRoundRobin, Cycles: 1, Kind: "tictactoe", Status: storage.TournamentRunning}
+	for _, n := range []string{"ann", "bob", "cy", "dee", "eve", "fay", "gil"} {
+		tr.Entrants = append(tr.Entrants, storage.Entrant{Player: player(n)})
+	}
+	l := i18n.For(i18n.English)
+	for _, tc := range []struct {
+		name     string
+		boards   []storage.Board
+		forfeits []storage.Board
+		want     []string
+		not      []string
+	}{{
+		name:     "a game and forfeits",
+		boards:   []storage.Board{{White: "user:ann", Black: "user:bob", Game: "g1"}, {White: "user:fay"}},
+		forfeits: []storage.Board{{White: "user:cy", Black: "user:dee", Result: storage.BoardWhiteForfeit}, {White: "user:eve", Black: "user:gil", Result: storage.BoardBlackForfeit}},
+		want:     []string{"**Round 2**: each board follows", "<@ann> (moves first) vs <@bob>", "<@cy> wins by forfeit: <@dee> withdrew.", "<@gil> wins by forfeit: <@eve> withdrew.", "<@fay> has the bye."},
+	}, {
+		name:     "forfeits alone",
+		boards:   []storage.Board{{White: "user:bob"}},
+		forfeits: []storage.Board{{White: "user:bob", Black: "user:dee", Result: storage.BoardWhiteForfeit}},
+		want:     []string{"**Round 2**: no game to play this round.", "<@bob> wins by forfeit: <@dee> withdrew."},
+		not:      []string{"has the bye", "each board follows"},
+	}} {
+		m := TournamentPairings(l, tr, storage.Round{Number: 2, Boards: tc.boards}, tc.forfeits, nil)
+		checkDiscord(t, m)
+		text := m.Embeds[0].Description
+		for _, w := range tc.want {
+			if !strings.Contains(text, w) {
+				t.Errorf("%s: the pairings %q do not say %q", tc.name, text, w)
+			}
+		}
+		for _, n := range tc.not {
+			if strings.Contains(text, n) {
+				t.Errorf("%s: the pairings %q say %q", tc.name, text, n)
+			}
+		}
 	}
 }

@@ -315,24 +315,56 @@ func swiss(t *storage.Tournament, n int) *tournament.Swiss {
 			continue
 		}
 		for _, p := range table[r-1] {
-			if p.IsBye() {
-				if in(t.Entrants[p.White-1], r) {
-					set(p.White, tournament.Entry{Result: tournament.ZeroBye})
-				}
-				continue
+			if p.IsBye() && in(t.Entrants[p.White-1], r) {
+				set(p.White, tournament.Entry{Result: tournament.ZeroBye})
 			}
-			w, b := in(t.Entrants[p.White-1], r), in(t.Entrants[p.Black-1], r)
-			if w == b {
-				continue // a game on a board, or between two who left
-			}
-			we := tournament.Entry{Opponent: p.Black, Color: tournament.White, Result: tournament.ForfeitWin}
-			be := tournament.Entry{Opponent: p.White, Color: tournament.Black, Result: tournament.ForfeitLoss}
-			if b {
-				we.Result, be.Result = tournament.ForfeitLoss, tournament.ForfeitWin
-			}
-			set(p.White, we)
-			set(p.Black, be)
+		}
+		for _, f := range forfeits(t, table, r) {
+			we, be := entries(f, number[f.White], number[f.Black])
+			set(we.Opponent, be)
+			set(be.Opponent, we)
 		}
 	}
 	return s
+}
+
+// Forfeits returns the games of round number r of t, a round robin, that
+// are won by forfeit because one of their two players withdrew before
+// the round was paired (Entrant.WithdrawnAfter): boards without a game,
+// whose Result names the winner (BoardWhiteForfeit, BoardBlackForfeit).
+// The round's pairings list them beside its boards; the standings count
+// them. A Swiss or an Arena has none: a withdrawn player is paired no
+// more.
+func Forfeits(t *storage.Tournament, r int) []storage.Board {
+	if t.Format != storage.FormatRoundRobin {
+		return nil
+	}
+	table, err := berger(t)
+	if err != nil {
+		return nil // a field the store refuses
+	}
+	return forfeits(t, table, r)
+}
+
+// forfeits is Forfeits, given t's Berger tables.
+func forfeits(t *storage.Tournament, table [][]tournament.Pairing, r int) []storage.Board {
+	if r < 1 || r > len(table) {
+		return nil
+	}
+	var out []storage.Board
+	for _, p := range table[r-1] {
+		if p.IsBye() {
+			continue
+		}
+		w, b := in(t.Entrants[p.White-1], r), in(t.Entrants[p.Black-1], r)
+		if w == b {
+			continue // a game on a board, or between two who left
+		}
+		f := storage.Board{White: t.Entrants[p.White-1].Player.ID, Black: t.Entrants[p.Black-1].Player.ID, Result: storage.BoardWhiteForfeit}
+		if b {
+			f.Result = storage.BoardBlackForfeit
+		}
+		out = append(out, f)
+	}
+	return out
 }

@@ -352,6 +352,16 @@ func TestRoundRobinWithdrawals(t *testing.T) {
 	if got := names(pairNext(t, tr, start).Boards); got != "p2-" {
 		t.Fatalf("round 3, only forfeits (p2 over p4, p1 over p3): %s, want a bye board for p2", got)
 	}
+	var won []string
+	for _, f := range league.Forfeits(tr, 3) {
+		won = append(won, names([]storage.Board{f})+" "+string(f.Result))
+	}
+	if got, want := strings.Join(won, ", "), "p2-p4 white_forfeit, p3-p1 black_forfeit"; got != want {
+		t.Errorf("round 3's forfeits: %s, want %s", got, want)
+	}
+	if f := league.Forfeits(tr, 2); len(f) != 0 {
+		t.Errorf("round 2, paired before anyone left, has forfeits %v", f)
+	}
 	if !league.Over(tr, start) {
 		t.Fatal("not over after the last round")
 	}

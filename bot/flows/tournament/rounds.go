@@ -11,6 +11,7 @@ import (
 	"github.com/gambitbot/gambit/bot/egress"
 	"github.com/gambitbot/gambit/bot/render"
 	"github.com/gambitbot/gambit/storage"
+	"github.com/gambitbot/gambit/tournament/league"
 )
 
 // A round's pairings are posted once it is paired (announce), and what a
@@ -111,7 +112,7 @@ func (p placer) announce(ctx context.Context, t, before *storage.Tournament, r s
 	if r.Number > 1 {
 		rows = standings(before)
 	}
-	if err := p.postRound(ctx, t, r, render.TournamentPairings(l, t, r, rows)); err != nil {
+	if err := p.postRound(ctx, t, r, render.TournamentPairings(l, t, r, league.Forfeits(t, r.Number), rows)); err != nil {
 		return err
 	}
 	if _, _, err := p.store.AnnounceRound(ctx, t.ID, r.Number); err != nil {
