@@ -24,22 +24,45 @@ func (q chanQueue) EnqueueAI(_ context.Context, turns ...bot.AITurn) error {
 
 func (q chanQueue) ForgetAI(context.Context, string) error { return nil }
 
+// queuedOpening starts a bot whose AI turns go to a queue the test
+// holds, has alice play Tic-Tac-Toe against the Deep thinker, who opens,
+// and returns the bot, alice, the game and its opening turn, queued.
+func queuedOpening(t *testing.T) (*harness, string, *storage.Game, bot.AITurn) {
+	t.Helper()
+	q := make(chanQueue, 16)
+	h := start(t, withConfig(func(c *bot.Config) { c.AI.Queue = q }))
+	alice := h.srv.AddUser("alice").ID
+	g, _ := playAI(t, h, alice, opt("game", "tictactoe"), opt("ai", "minimax"), opt("first", "opponent"))
+	select {
+	case turn := <-q:
+		return h, alice, g, turn
+	case <-time.After(waitTimeout()):
+		t.Fatal("no AI turn queued")
+		return nil, "", nil, bot.AITurn{}
+	}
+}
+
+// worker returns a bot that only plays queued turns, over REST, on h's
+// store and stand-in, logging into h's logs.
+func worker(t *testing.T, h *harness) *bot.Bot {
+	t.Helper()
+	w, err := bot.New(bot.Config{Token: h.srv.Token(), REST: bot.RESTConfig{APIURL: h.srv.URL()}, Logger: slog.New(slog.NewTextHandler(h.logs, nil))}, h.store)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := w.PrepareWorker(); err != nil {
+		t.Fatal(err)
+	}
+	return w
+}
+
 // TestAITurnsGoToTheQueueAndAWorkerPlaysThem: with an AI queue the bot
 // that got the click queues the AI's turn, with the interaction that
 // shows the board, instead of searching it; a worker — another bot that
 // only plays queued turns, over REST — plays it, commits it once and
 // shows it on that board.
 func TestAITurnsGoToTheQueueAndAWorkerPlaysThem(t *testing.T) {
-	q := make(chanQueue, 16)
-	h := start(t, withConfig(func(c *bot.Config) { c.AI.Queue = q }))
-	alice := h.srv.AddUser("alice").ID
-	g, _ := playAI(t, h, alice, opt("game", "tictactoe"), opt("ai", "minimax"), opt("first", "opponent"))
-	var turn bot.AITurn
-	select {
-	case turn = <-q:
-	case <-time.After(waitTimeout()):
-		t.Fatal("no AI turn queued")
-	}
+	h, alice, g, turn := queuedOpening(t)
 	if turn.Game != g.ID || turn.Ply != 0 || turn.Owner != string(storage.User(alice)) || turn.Token == "" || turn.Message != g.MessageID || turn.MoveTime <= 0 {
 		t.Errorf("queued game %s ply %d for %s, move time %v, through a token: %v, of message %q; want game %s's first move for alice, with the board's interaction and a move time",
 			turn.Game, turn.Ply, turn.Owner, turn.MoveTime, turn.Token != "", turn.Message, g.ID)
@@ -49,13 +72,7 @@ func TestAITurnsGoToTheQueueAndAWorkerPlaysThem(t *testing.T) {
 		t.Fatalf("no board message %s", g.MessageID)
 	}
 
-	w, err := bot.New(bot.Config{Token: h.srv.Token(), REST: bot.RESTConfig{APIURL: h.srv.URL()}, Logger: slog.New(slog.NewTextHandler(h.logs, nil))}, h.store)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := w.PrepareWorker(); err != nil {
-		t.Fatal(err)
-	}
+	w := worker(t, h)
 	turn.Deadline = time.Now() // a search of its whole move time from now
 	turn.MoveTime = 50 * time.Millisecond
 	if err := w.PlayAI(context.Background(), turn); err != nil {
@@ -84,16 +101,7 @@ func TestAITurnsGoToTheQueueAndAWorkerPlaysThem(t *testing.T) {
 // shows it, with the member's controls. A first attempt that finds its
 // turn played (a job run twice) shows nothing.
 func TestARetriedTurnShowsTheMoveItsDeadAttemptPlayed(t *testing.T) {
-	q := make(chanQueue, 16)
-	h := start(t, withConfig(func(c *bot.Config) { c.AI.Queue = q }))
-	alice := h.srv.AddUser("alice").ID
-	g, _ := playAI(t, h, alice, opt("game", "tictactoe"), opt("ai", "minimax"), opt("first", "opponent"))
-	var turn bot.AITurn
-	select {
-	case turn = <-q:
-	case <-time.After(waitTimeout()):
-		t.Fatal("no AI turn queued")
-	}
+	h, alice, g, turn := queuedOpening(t)
 	thinking := h.board(g.ID)
 	if !strings.Contains(embedText(thinking), "thinking") {
 		t.Fatalf("the board before the AI's move shows %q, want it thinking", embedText(thinking))
@@ -107,13 +115,7 @@ func TestARetriedTurnShowsTheMoveItsDeadAttemptPlayed(t *testing.T) {
 		t.Fatal(err)
 	}
 
-	w, err := bot.New(bot.Config{Token: h.srv.Token(), REST: bot.RESTConfig{APIURL: h.srv.URL()}, Logger: slog.New(slog.NewTextHandler(h.logs, nil))}, h.store)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := w.PrepareWorker(); err != nil {
-		t.Fatal(err)
-	}
+	w := worker(t, h)
 	if err := w.PlayAI(t.Context(), turn); err != nil {
 		t.Fatalf("the turn's job run twice: %v", err)
 	}
