@@ -673,8 +673,9 @@ func (d *tournamentDrill) check(took time.Duration) {
 	for i, k := range d.kills {
 		t.Logf("  kill %d: %s", i+1, k)
 	}
-	t.Logf("  pairings a kill left unannounced, posted again by a later advance (once, by their nonce): %d; boards a kill lost, shown by a later advance: %d; boards the restarts refreshed or posted: %d; clicks on a board behind its game: %d",
-		late, strings.Count(logs, `msg="showing a board that was lost"`), drillPostedAtStart(logs), d.behind)
+	t.Logf("  pairings a kill left unannounced, posted again by a later advance (once, by their nonce): %d; boards a kill lost, shown by a later advance: %d; boards the restarts refreshed or posted: %d; AI moves a killed worker played, shown by the turn's retry: %d; clicks on a board behind its game: %d",
+		late, strings.Count(logs, `msg="showing a board that was lost"`), drillPostedAtStart(logs),
+		strings.Count(logs, `msg="AI turn: showing the move an earlier attempt played"`), d.behind)
 }
 
 // drillPostedAtStart adds up the boards the processes' starts refreshed
