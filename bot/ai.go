@@ -419,10 +419,12 @@ func (b aiFlow) commitAI(ctx context.Context, j *aiJob, res strategies.Result, f
 // that attempt would have once committed (showAIMove): it may have died
 // between the commit and the board's edit, leaving the board "thinking"
 // over a game that awaits its next player — who has nothing to click —
-// or has ended. It does so while the game is one move on from j's turn:
-// a later move's flow shows the game itself. The rating changes and the
-// search's figures of the dead attempt are gone; the board shows the
-// game without them.
+// or has ended. It does so while the AI's move is the game's last change
+// (lastChangeIsMove): a later change's flow — a move, a resignation, a
+// pause, a draw offer, a rematch — showed the game itself. The rating
+// changes and the search's figures of the dead attempt are gone; the
+// board shows the game without them (a game between two AIs without
+// either side's figures, until each moves again).
 func (b aiFlow) showPlayed(ctx context.Context, j *aiJob) error {
 	ctx, unlock := b.locks.hold(ctx, j.game)
 	defer unlock()
@@ -430,7 +432,7 @@ func (b aiFlow) showPlayed(ctx context.Context, j *aiJob) error {
 	if err != nil {
 		return fmt.Errorf("bot: reload game %s: %w", j.game, err)
 	}
-	if len(g.Moves) != j.ply+1 {
+	if len(g.Moves) != j.ply+1 || !lastChangeIsMove(g) {
 		return nil
 	}
 	pos, err := position(g)
@@ -438,8 +440,20 @@ func (b aiFlow) showPlayed(ctx context.Context, j *aiJob) error {
 		return err
 	}
 	b.log.Info("AI turn: showing the move an earlier attempt played", "game", g.ID, "moves", len(g.Moves))
-	b.showAIMove(ctx, j, g, pos, nil, j.searches)
+	b.showAIMove(ctx, j, g, pos, nil, [2]*render.Search{})
 	return nil
+}
+
+// lastChangeIsMove reports whether g, one move on from an AI's turn, is
+// as that move left it: under way, or ended by it under the game's rules,
+// with nothing done since that its board shows — no pause, draw offer or
+// rematch.
+func lastChangeIsMove(g *storage.Game) bool {
+	if g.Paused || g.DrawOffer != nil || g.Rematched {
+		return false
+	}
+	return g.Status == storage.StatusActive ||
+		g.Status == storage.StatusFinished && g.Result != nil && g.Result.Outcome == storage.ByRules
 }
 
 // showAIMove shows the AI's move of j's turn, stored in g, on its board,

@@ -138,4 +138,17 @@ func TestARetriedTurnShowsTheMoveItsDeadAttemptPlayed(t *testing.T) {
 	if g = h.game(g.ID); len(g.Moves) != 1 {
 		t.Errorf("%d moves after the retry, want the one the dead attempt played", len(g.Moves))
 	}
+
+	// Alice resigned since, and her resignation's flow showed it: a
+	// later retry leaves that board as it is.
+	g.Status = storage.StatusFinished
+	if _, err := h.store.FinishGame(t.Context(), g, storage.Result{Winner: g.Seat(storage.User(alice)) ^ 1, Outcome: storage.Resigned}); err != nil {
+		t.Fatal(err)
+	}
+	if err := w.PlayAI(t.Context(), turn); err != nil {
+		t.Fatalf("the turn retried after the resignation: %v", err)
+	}
+	if after := h.board(g.ID); after.Version != board.Version {
+		t.Errorf("a retry redrew the board of a game resigned since: %q", embedText(after))
+	}
 }
