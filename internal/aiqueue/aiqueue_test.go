@@ -42,6 +42,8 @@ type rig struct {
 	store *postgres.Store
 	ds    *discordtest.Server
 	game  *storage.Game
+	// done are the completed jobs of each worker tracked (track).
+	done map[*Worker]<-chan *river.Event
 }
 
 func newRig(t *testing.T) *rig { return newRigAt(t, pgtest.URL(t), nil) }
@@ -128,6 +130,7 @@ func (r *rig) workerWith(instance string, p Player, edit func(*Config)) *Worker 
 	if err != nil {
 		r.t.Fatal(err)
 	}
+	r.track(w)
 	if err := w.Start(context.Background()); err != nil {
 		r.t.Fatal(err)
 	}
@@ -138,16 +141,27 @@ func (r *rig) workerWith(instance string, p Player, edit func(*Config)) *Worker 
 	return w
 }
 
-// completed waits until w completes a job and returns it.
-func completed(t *testing.T, w *Worker) *rivertype.JobRow {
+// track subscribes to the jobs w completes, for completed; before w
+// starts, so that none is missed.
+func (r *rig) track(w *Worker) {
+	events, unsubscribe := w.client.Subscribe(river.EventKindJobCompleted)
+	r.t.Cleanup(unsubscribe)
+	if r.done == nil {
+		r.done = map[*Worker]<-chan *river.Event{}
+	}
+	r.done[w] = events
+}
+
+// completed waits until w, a worker of r, completes its next job and
+// returns it; nil after a failure it reports (t.Error, so that it may
+// wait in a goroutine of its own).
+func (r *rig) completed(t *testing.T, w *Worker) *rivertype.JobRow {
 	t.Helper()
-	events, cancel := w.client.Subscribe(river.EventKindJobCompleted)
-	defer cancel()
 	select {
-	case e := <-events:
+	case e := <-r.done[w]:
 		return e.Job
 	case <-time.After(waitLimit):
-		t.Fatal("no job completed")
+		t.Error("no job completed")
 		return nil
 	}
 }
@@ -195,7 +209,7 @@ func TestTurnIsPlayedBehindPgBouncer(t *testing.T) {
 func testTurnIsPlayedByAnotherProcess(t *testing.T, r *rig) {
 	w := r.worker("worker-b", r.bot("worker-b"))
 	done := make(chan *rivertype.JobRow, 1)
-	go func() { done <- completed(t, w) }()
+	go func() { done <- r.completed(t, w) }()
 	if err := r.queue().EnqueueAI(context.Background(), r.turn(50*time.Millisecond)); err != nil {
 		t.Fatal(err)
 	}
@@ -255,7 +269,7 @@ func TestWorkerStoppedMidSearchLosesNothing(t *testing.T) {
 		turn.Deadline, turn.MoveTime = time.Now(), 50*time.Millisecond
 		return fast.PlayAI(ctx, turn)
 	}))
-	job := completed(t, b)
+	job := r.completed(t, b)
 	if job == nil {
 		return
 	}
@@ -282,12 +296,10 @@ func TestARetryOfATurnSaysSo(t *testing.T) {
 		}
 		return nil
 	}))
-	done := make(chan *rivertype.JobRow, 1)
-	go func() { done <- completed(t, w) }()
 	if err := r.queue().EnqueueAI(context.Background(), r.turn(50*time.Millisecond)); err != nil {
 		t.Fatal(err)
 	}
-	if job := <-done; job == nil {
+	if job := r.completed(t, w); job == nil {
 		return
 	}
 	close(attempts)
@@ -317,7 +329,7 @@ func TestDuplicateTurnPlaysOneMove(t *testing.T) {
 		}
 	}
 	w := r.worker("worker-b", b)
-	if job := completed(t, w); job == nil {
+	if job := r.completed(t, w); job == nil {
 		return
 	}
 	if jobs := r.jobs(w); len(jobs) != 1 {
@@ -397,6 +409,7 @@ func TestAnAttemptOutlivesRiversTimeout(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	r.track(w)
 	if err := w.Start(context.Background()); err != nil {
 		t.Fatal(err)
 	}
@@ -404,7 +417,7 @@ func TestAnAttemptOutlivesRiversTimeout(t *testing.T) {
 	if err := r.queue().EnqueueAI(context.Background(), r.turn(0)); err != nil {
 		t.Fatal(err)
 	}
-	completed(t, w)
+	r.completed(t, w)
 	if !played.Load() {
 		t.Error("the first attempt did not play the turn")
 	}
