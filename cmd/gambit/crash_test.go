@@ -662,13 +662,7 @@ func (d *crashDrill) play(ctx context.Context, u discordtest.User, challenge boo
 // move plays a random legal move on a board that asks u to move.
 func (d *crashDrill) move(ctx context.Context, u discordtest.User, b crashBoard) {
 	c := b.controls[rand.IntN(len(b.controls))]
-	var ix *discordtest.Interaction
-	var err error
-	if c.value != "" {
-		ix, err = d.srv.SelectValues(u.ID, b.msg.ID, c.customID, c.value)
-	} else {
-		ix, err = d.srv.ClickButton(u.ID, b.msg.ID, c.customID)
-	}
+	ix, err := b.press(d.srv, u.ID, c)
 	if err != nil {
 		return // the board changed meanwhile
 	}
@@ -1159,6 +1153,15 @@ func (l *crashLogs) waitFor(tb testing.TB, text string) bool {
 }
 
 var _ io.Writer = (*crashLogs)(nil)
+
+// press has user work control c of board b: picks its value from a
+// select, or clicks its button.
+func (b crashBoard) press(srv *discordtest.Server, user string, c crashControl) (*discordtest.Interaction, error) {
+	if c.value != "" {
+		return srv.SelectValues(user, b.msg.ID, c.customID, c.value)
+	}
+	return srv.ClickButton(user, b.msg.ID, c.customID)
+}
 
 // crashBoard is what a message shows of a game, read as a member reads it.
 type crashBoard struct {

@@ -74,13 +74,7 @@ func BenchmarkFirstResponseTwoServeProcesses(b *testing.B) {
 				}
 				c := board.controls[rng.IntN(len(board.controls))]
 				t0 := time.Now()
-				var ix *discordtest.Interaction
-				var err error
-				if c.value != "" {
-					ix, err = d.srv.SelectValues(board.mover, board.msg.ID, c.customID, c.value)
-				} else {
-					ix, err = d.srv.ClickButton(board.mover, board.msg.ID, c.customID)
-				}
+				ix, err := board.press(d.srv, board.mover, c)
 				if err != nil {
 					b.Errorf("game %s: %v", id, err)
 					return

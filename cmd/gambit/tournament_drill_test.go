@@ -335,13 +335,7 @@ func (d *tournamentDrill) play(ctx context.Context, g *storage.Game) bool {
 		return false
 	}
 	c := b.controls[rand.IntN(len(b.controls))]
-	var ix *discordtest.Interaction
-	var err error
-	if c.value != "" {
-		ix, err = d.srv.SelectValues(b.mover, b.msg.ID, c.customID, c.value)
-	} else {
-		ix, err = d.srv.ClickButton(b.mover, b.msg.ID, c.customID)
-	}
+	ix, err := b.press(d.srv, b.mover, c)
 	if err != nil {
 		return false // the board changed meanwhile
 	}

@@ -47,13 +47,7 @@ func (b stoppingBoards) Send(ctx context.Context, channelID, nonce string, msg r
 // start, its pairings were not. Now any advance posts them once they are
 // announceGrace old, and the podium waits for them.
 func TestPairingsLostToAStopArePostedOnce(t *testing.T) {
-	fx := newFixture(storage.DefaultTournamentCaps)
-	stopping := stoppingFlow(fx)
-	id := fx.announce(t, sub("create", str("format", "swiss"), str("game", "tictactoe"), num("rounds", 2)), alice, bob, carol, dave)
-	fx.start(t, id)
-	for _, b := range fx.only(t).Rounds[0].Boards {
-		stopping.GameEnded(context.Background(), fx.store.end(t, b.Game, 1, false))
-	}
+	fx, _ := pairedByAStoppingProcess(t)
 	tr := fx.only(t)
 	if len(tr.Rounds) != 2 || !tr.Rounds[1].Unannounced {
 		t.Fatalf("after the stopping process paired round 2: %+v", tr.Rounds)
@@ -101,6 +95,22 @@ func TestPairingsLostToAStopArePostedOnce(t *testing.T) {
 	}
 }
 
+// pairedByAStoppingProcess announces and starts a Swiss of two rounds
+// of four members, whose round 1 ends in a process that stops as it
+// pairs round 2 (stoppingFlow): round 2 is paired, neither posted nor
+// shown.
+func pairedByAStoppingProcess(t *testing.T) (*fixture, string) {
+	t.Helper()
+	fx := newFixture(storage.DefaultTournamentCaps)
+	stopping := stoppingFlow(fx)
+	id := fx.announce(t, sub("create", str("format", "swiss"), str("game", "tictactoe"), num("rounds", 2)), alice, bob, carol, dave)
+	fx.start(t, id)
+	for _, b := range fx.only(t).Rounds[0].Boards {
+		stopping.GameEnded(context.Background(), fx.store.end(t, b.Game, 1, false))
+	}
+	return fx, id
+}
+
 // stoppingFlow is a second process over fx's store that stops after
 // each pairing (stoppingBoards).
 func stoppingFlow(fx *fixture) *tournament.Flow {
@@ -116,13 +126,7 @@ func stoppingFlow(fx *fixture) *tournament.Flow {
 // next start of a bot; now an advance shows them once the round is
 // announceGrace old.
 func TestBoardsLostToAStopAreShown(t *testing.T) {
-	fx := newFixture(storage.DefaultTournamentCaps)
-	stopping := stoppingFlow(fx)
-	id := fx.announce(t, sub("create", str("format", "swiss"), str("game", "tictactoe"), num("rounds", 2)), alice, bob, carol, dave)
-	fx.start(t, id)
-	for _, b := range fx.only(t).Rounds[0].Boards {
-		stopping.GameEnded(context.Background(), fx.store.end(t, b.Game, 1, false))
-	}
+	fx, id := pairedByAStoppingProcess(t)
 	round2 := fx.only(t).Rounds[1]
 	fx.flow.Tick(context.Background(), storage.Shards{})
 	if n := len(fx.boards.shown); n != 2 {
