@@ -3,6 +3,7 @@ package bot_test
 import (
 	"context"
 	"fmt"
+	"regexp"
 	"strings"
 	"testing"
 	"time"
@@ -381,12 +382,13 @@ func TestTournamentTwoProcessesPairEachRoundOnce(t *testing.T) {
 	if n := h.posted("The tournament is over"); n != 1 {
 		t.Errorf("the podium was posted %d times", n)
 	}
+	// A board names its game in its footer, under way or ended (a
+	// restart's refresh can redraw a board its game ended meanwhile,
+	// without its Resign).
 	boards := map[storage.GameID]int{}
 	for _, m := range h.srv.ChannelAndThreads(h.srv.ChannelID()) { // the boards are in the rounds' threads
-		for _, c := range components(m) {
-			if p, ok := customid.Resign.Match(c.CustomID); ok {
-				boards[storage.GameID(p["game"])]++
-			}
+		if id := boardGameID.FindStringSubmatch(text(readable(m))); id != nil {
+			boards[storage.GameID(id[1])]++
 		}
 	}
 	games := 0
@@ -410,3 +412,6 @@ func TestTournamentTwoProcessesPairEachRoundOnce(t *testing.T) {
 		}
 	}
 }
+
+// boardGameID finds the game a board names in its footer.
+var boardGameID = regexp.MustCompile(`Game ID (\w+)`)
