@@ -48,9 +48,7 @@ func newAIHold() *aiHold {
 
 // withAIHold makes every bot of the harness use hold around its store.
 func withAIHold(hold *aiHold) option {
-	return withBot(func(b *bot.Bot) {
-		bot.WrapStore(b, func(s storage.Store) storage.Store { hold.Store = s; return hold })
-	})
+	return withStoreWrapped(func(s storage.Store) storage.Store { hold.Store = s; return hold })
 }
 
 func (s *aiHold) Claim(ctx context.Context, key, owner string, ttl time.Duration) (bool, error) {

@@ -82,9 +82,7 @@ func TestAITurnOfADeadProcessIsPlayedOnceByAnother(t *testing.T) {
 	var deadSpy *claimSpy
 	h := start(t, withClock(), withConfig(func(c *bot.Config) {
 		c.Shards.Instance, c.Shards.ClaimTTL = "process-a", time.Minute
-	}), withBot(func(b *bot.Bot) {
-		bot.WrapStore(b, func(s storage.Store) storage.Store { deadSpy = newClaimSpy(s, true); return deadSpy })
-	}))
+	}), withStoreWrapped(func(s storage.Store) storage.Store { deadSpy = newClaimSpy(s, true); return deadSpy }))
 	defer close(deadSpy.unstall) // lets A's frozen worker go, so that it can stop
 	alice := h.srv.AddUser("alice").ID
 	g, _ := playAI(t, h, alice, opt("game", "tictactoe"), opt("ai", "random"), opt("first", "opponent"))

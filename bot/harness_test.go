@@ -153,6 +153,12 @@ func withServer(opts ...discordtest.ServerOption) option {
 // withBot changes the bot before it runs, such as to add a test route.
 func withBot(f func(*bot.Bot)) option { return func(h *harness) { h.beforeRun = f } }
 
+// withStoreWrapped has the bot reach its store through wrap (bot.WrapStore),
+// for a test that watches or holds its calls.
+func withStoreWrapped(wrap func(storage.Store) storage.Store) option {
+	return withBot(func(b *bot.Bot) { bot.WrapStore(b, wrap) })
+}
+
 // withHeldSearches makes the AI search until the test ends the search,
 // whatever its move time: each search, as it starts, sends the function
 // that ends it on h.searches (searchStarted takes it). A test uses it to

@@ -27,9 +27,7 @@ type gatedStore struct {
 
 // withGate makes the bot's store the gate's.
 func withGate(gate *gatedStore) option {
-	return withBot(func(b *bot.Bot) {
-		bot.WrapStore(b, func(s storage.Store) storage.Store { gate.Store = s; return gate })
-	})
+	return withStoreWrapped(func(s storage.Store) storage.Store { gate.Store = s; return gate })
 }
 
 // hold makes the next n CreateGame calls wait for one another.

@@ -123,9 +123,7 @@ func (unrecordable) FirstDelivery(context.Context, string, time.Duration) (bool,
 // be told apart) and tells the member so, to try again.
 func TestUnrecordedInteractionIsRefusedClearly(t *testing.T) {
 	t.Parallel()
-	h := start(t, withBot(func(b *bot.Bot) {
-		bot.WrapStore(b, func(s storage.Store) storage.Store { return unrecordable{s} })
-	}))
+	h := start(t, withStoreWrapped(func(s storage.Store) storage.Store { return unrecordable{s} }))
 	alice := h.srv.AddUser("alice").ID
 	_, m := h.command(alice, "play", opt("game", "tictactoe"), opt("ai", "minimax"))
 	if !m.Ephemeral() || !strings.Contains(m.Content, "could not record your request, so it did nothing") {

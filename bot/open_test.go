@@ -137,9 +137,7 @@ func (s *takenElsewhere) TakeChallenge(ctx context.Context, g *storage.Game, lim
 func TestOpenChallengeTakenInAnotherProcess(t *testing.T) {
 	t.Parallel()
 	const carol = "3141592653"
-	h := start(t, withBot(func(b *bot.Bot) {
-		bot.WrapStore(b, func(s storage.Store) storage.Store { return &takenElsewhere{Store: s, member: carol} })
-	}))
+	h := start(t, withStoreWrapped(func(s storage.Store) storage.Store { return &takenElsewhere{Store: s, member: carol} }))
 	alice, bob := h.srv.AddUser("alice").ID, h.srv.AddUser("bob").ID
 	m, take, g := postOpen(t, h, alice)
 	late := "Too late: <@" + carol + "> accepted this challenge first."

@@ -20,7 +20,6 @@ import (
 	"github.com/anishathalye/porcupine"
 	"github.com/bwmarrin/discordgo"
 
-	"github.com/gambitbot/gambit/bot"
 	"github.com/gambitbot/gambit/bot/customid"
 	"github.com/gambitbot/gambit/games"
 	"github.com/gambitbot/gambit/games/catalog"
@@ -421,9 +420,7 @@ func TestClickHistoriesAreLinearizable(t *testing.T) {
 func TestACaughtUpBoardIsNotAPlayedMove(t *testing.T) {
 	t.Parallel()
 	hold := &commitHold{}
-	h := start(t, withClock(), withBot(func(b *bot.Bot) {
-		bot.WrapStore(b, func(s storage.Store) storage.Store { hold.Store = s; return hold })
-	}))
+	h := start(t, withClock(), withStoreWrapped(func(s storage.Store) storage.Store { hold.Store = s; return hold }))
 	alice, bob := h.srv.AddUser("alice").ID, h.srv.AddUser("bob").ID
 	g := challengeAndAccept(t, h, alice, bob, storage.Kind("tictactoe"))
 	board := h.board(g.ID)

@@ -90,9 +90,7 @@ func TestTwoProcessesSplitTheShards(t *testing.T) {
 	madeB := make(chan *shardSpy, 1)
 	h := start(t, withClock(), withServer(discordtest.WithShards(2, 1)), withConfig(func(c *bot.Config) {
 		c.Shards.Count, c.Shards.IDs, c.Shards.Instance = 2, []int{0}, "process-a"
-	}), withBot(func(b *bot.Bot) {
-		bot.WrapStore(b, func(s storage.Store) storage.Store { spyA = newShardSpy(s); return spyA })
-	}))
+	}), withStoreWrapped(func(s storage.Store) storage.Store { spyA = newShardSpy(s); return spyA }))
 
 	// Process B starts within shard 0's identify window: it must wait,
 	// on the clock, until the window has passed.

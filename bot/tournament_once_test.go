@@ -8,7 +8,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/gambitbot/gambit/bot"
 	"github.com/gambitbot/gambit/storage"
 )
 
@@ -46,9 +45,7 @@ func (s *unannouncing) SetRoundThread(ctx context.Context, id storage.Tournament
 func TestTournamentPairingsPostedAgainAfterAKillShowOnce(t *testing.T) {
 	t.Parallel()
 	store := &unannouncing{}
-	h := start(t, withClock(), withBot(func(b *bot.Bot) {
-		bot.WrapStore(b, func(s storage.Store) storage.Store { store.Store = s; return store })
-	}))
+	h := start(t, withClock(), withStoreWrapped(func(s storage.Store) storage.Store { store.Store = s; return store }))
 	alice, bob := h.srv.AddUser("alice").ID, h.srv.AddUser("bob").ID
 	id := swiss(t, h, alice, bob, 1)
 	pairings := h.waitPosted("Round 1")
@@ -84,9 +81,7 @@ func TestTournamentPairingsPostedAgainAfterAKillShowOnce(t *testing.T) {
 func TestTournamentThreadStartedBeforeAKillIsTheRounds(t *testing.T) {
 	t.Parallel()
 	store := &unannouncing{unthreading: true}
-	h := start(t, withClock(), withBot(func(b *bot.Bot) {
-		bot.WrapStore(b, func(s storage.Store) storage.Store { store.Store = s; return store })
-	}))
+	h := start(t, withClock(), withStoreWrapped(func(s storage.Store) storage.Store { store.Store = s; return store }))
 	alice, bob := h.srv.AddUser("alice").ID, h.srv.AddUser("bob").ID
 	id := swiss(t, h, alice, bob, 1)
 	pairings := h.waitPosted("Round 1")

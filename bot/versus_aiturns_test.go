@@ -81,7 +81,7 @@ func (s *turnHold) free() {
 func TestTwoAIsPlayTheirGameToItsEndAcrossARestart(t *testing.T) {
 	t.Parallel()
 	hold := newTurnHold("2")
-	h := start(t, withBot(func(b *bot.Bot) { bot.WrapStore(b, hold.wrap) }))
+	h := start(t, withStoreWrapped(hold.wrap))
 	t.Cleanup(hold.free)
 	h.stop()
 	g := aiVsAI(t, h, "connect4", "minimax", "mcts")
