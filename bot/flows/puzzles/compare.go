@@ -162,14 +162,14 @@ func (c *comparison) solve(i int) {
 	cancel()
 
 	c.mu.Lock()
-	c.runs[i], c.done[i] = run, true
-	last := c.left == 1
-	runs := slices.Clone(c.runs)
-	c.mu.Unlock()
-	if last {
-		// Every solver is done: label the solutions optimal or not (on
-		// N-Queens, a search for the nearest solution) with a budget of
-		// its own too.
+	c.runs[i] = run
+	if c.left == 1 {
+		// Every other solver is done: label the solutions optimal or not
+		// (on N-Queens, a search for the nearest solution) with a budget
+		// of its own too. The last result is shown with its labels, so
+		// that no message shows every result while the comparison runs.
+		runs := slices.Clone(c.runs)
+		c.mu.Unlock()
 		ctx, cancel := c.f.solverContext(c.each)
 		var err error
 		c.f.cfg.LowPriority(func() { err = solvers.Label(ctx, c.pos, runs) })
@@ -177,11 +177,10 @@ func (c *comparison) solve(i int) {
 		if err != nil {
 			c.f.log.Warn("comparison: optimal length unknown", "game", c.game, "err", err)
 		}
-	}
-	c.mu.Lock()
-	if last {
+		c.mu.Lock()
 		c.runs = runs
 	}
+	c.done[i] = true
 	c.left--
 	c.dirty = true
 	c.mu.Unlock()

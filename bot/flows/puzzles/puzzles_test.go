@@ -5,6 +5,7 @@ import (
 	"log/slog"
 	"math/rand/v2"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -73,6 +74,9 @@ type fixture struct {
 	boards *fakeBoards
 	hinted []storage.GameID
 	queued []func()
+	// lowPriority, if not nil, runs the solvers' searches in place of
+	// running them at once: a test holds one there.
+	lowPriority func(func())
 }
 
 // newFixture returns the flow over a store holding games (given their
@@ -92,8 +96,15 @@ func newFixture(t *testing.T, games ...*storage.Game) *fixture {
 	f := puzzles.New(fx.store, fx.solo, fx.boards, seam, puzzles.Config{
 		Submit: func(_ string, run func()) bool { fx.queued = append(fx.queued, run); return true },
 		Hinted: func(_ context.Context, g *storage.Game) { fx.hinted = append(fx.hinted, g.ID) },
-		Now:    time.Now,
-		Log:    slog.New(slog.DiscardHandler),
+		LowPriority: func(search func()) {
+			if fx.lowPriority != nil {
+				fx.lowPriority(search)
+				return
+			}
+			search()
+		},
+		Now: time.Now,
+		Log: slog.New(slog.DiscardHandler),
 	})
 	fx.m = mux.New()
 	f.Routes(fx.m)
@@ -294,6 +305,97 @@ func TestCompareAnswersFirstRunsOnePerPuzzleAndEndsWithItsLastSolver(t *testing.
 	}
 	if len(fx.queued) == 0 {
 		t.Error("Compare once every solver was done queued no solver")
+	}
+}
+
+// TestCompareShowsEveryResultOnlyOnceItEnds holds the last solver while
+// it labels the solutions, and meanwhile lets another worker's edit go
+// out: that edit must not show every result done, or a member who sees
+// it and clicks Compare is told the comparison still runs. Three
+// solvers end on three workers: the first's edit held, the second
+// finding the first editing, the last labelling.
+func TestCompareShowsEveryResultOnlyOnceItEnds(t *testing.T) {
+	g := tiles(t, 8)
+	fx := newFixture(t, g)
+	compare := customid.Compare.Build(string(g.ID), render.Ply(g))
+	if err := muxtest.Run(fx.m, fx.rec, click("ann", compare)); err != nil {
+		t.Fatal(err)
+	}
+	jobs := fx.queued
+	fx.queued = nil
+	if len(jobs) < 3 {
+		t.Fatalf("%d solvers queued, want 3 or more", len(jobs))
+	}
+	for _, run := range jobs[:len(jobs)-3] {
+		run()
+	}
+
+	var mu sync.Mutex
+	var shown []string // the edits sent, in order
+	var hold chan struct{}
+	editing := make(chan struct{})
+	fx.rec.OnEdit = func(edit *discordgo.WebhookEdit) {
+		mu.Lock()
+		held := hold
+		hold = nil
+		mu.Unlock()
+		if held != nil {
+			editing <- struct{}{}
+			<-held
+		}
+		mu.Lock()
+		shown = append(shown, *edit.Content)
+		mu.Unlock()
+	}
+	searches := 3 // the three solvers', then the labelling
+	labelling, labelled := make(chan struct{}), make(chan struct{})
+	fx.lowPriority = func(search func()) {
+		mu.Lock()
+		searches--
+		last := searches < 0
+		mu.Unlock()
+		if last {
+			close(labelling)
+			<-labelled
+		}
+		search()
+	}
+
+	first, second, last := jobs[len(jobs)-3], jobs[len(jobs)-2], jobs[len(jobs)-1]
+	release := make(chan struct{})
+	mu.Lock()
+	hold = release
+	mu.Unlock()
+	var firstDone, lastDone sync.WaitGroup
+	firstDone.Go(first)
+	<-editing // the first's edit is held
+	second()  // shown by the first's worker, which is editing
+	lastDone.Go(last)
+	<-labelling
+	close(release)
+	firstDone.Wait() // the first's worker has sent the second's result
+	mu.Lock()
+	for _, content := range shown {
+		if !strings.Contains(content, "not done yet") {
+			t.Errorf("while the last solver labels the solutions, an edit shows every result:\n%s", content)
+		}
+	}
+	mu.Unlock()
+	err := muxtest.Run(fx.m, fx.rec, click("ann", compare))
+	if text := muxtest.UserError(t, err, i18n.English); !strings.Contains(text, "still being compared") {
+		t.Errorf("Compare while the last solver labels: %q, want it told the comparison runs", text)
+	}
+
+	close(labelled)
+	lastDone.Wait()
+	mu.Lock()
+	final := shown[len(shown)-1]
+	mu.Unlock()
+	if strings.Contains(final, "not done yet") {
+		t.Fatalf("the last edit shows a solver not done:\n%s", final)
+	}
+	if err := muxtest.Run(fx.m, fx.rec, click("ann", compare)); err != nil {
+		t.Errorf("Compare once every result is shown: %v", err)
 	}
 }
 

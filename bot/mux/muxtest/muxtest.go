@@ -21,6 +21,11 @@ import (
 // Recorder is a mux.Responder and mux.Outgoing that records the answers
 // instead of sending them.
 type Recorder struct {
+	// OnEdit, if not nil, is called with each edit of an interaction's
+	// response, on the goroutine that edits: a test sees the edits there,
+	// or holds one.
+	OnEdit func(*discordgo.WebhookEdit)
+
 	mu        sync.Mutex
 	responses []*discordgo.InteractionResponse
 }
@@ -38,8 +43,12 @@ func (r *Recorder) InteractionResponse(*discordgo.Interaction, ...discordgo.Requ
 	return &discordgo.Message{ID: "original"}, nil
 }
 
-// InteractionResponseEdit returns a message standing for @original.
-func (r *Recorder) InteractionResponseEdit(*discordgo.Interaction, *discordgo.WebhookEdit, ...discordgo.RequestOption) (*discordgo.Message, error) {
+// InteractionResponseEdit hands the edit to OnEdit and returns a message
+// standing for @original.
+func (r *Recorder) InteractionResponseEdit(_ *discordgo.Interaction, edit *discordgo.WebhookEdit, _ ...discordgo.RequestOption) (*discordgo.Message, error) {
+	if r.OnEdit != nil {
+		r.OnEdit(edit)
+	}
 	return &discordgo.Message{ID: "original"}, nil
 }
 
