@@ -216,7 +216,11 @@ func TestAGameIsPlayedThroughTheHTTPEndpoint(t *testing.T) {
 			t.Errorf("the HTTP bot asked for the gateway: %s %s", r.Method, r.Path)
 		}
 	}
-	if ok := testutil.ToFloat64(metrics.Interactions.Handled.WithLabelValues("command:/play", "ok")); ok != 2 {
+	plays := func() float64 {
+		return testutil.ToFloat64(metrics.Interactions.Handled.WithLabelValues("command:/play", "ok"))
+	}
+	waitFor(t, "the two /play counted ok", func() bool { return plays() >= 2 })
+	if ok := plays(); ok != 2 {
 		t.Errorf("/play counted %v times ok, want 2", ok)
 	}
 }
@@ -242,7 +246,9 @@ func TestTwoReplicasShareTheTrafficAndOneCarriesOnAlone(t *testing.T) {
 		if i == 3 {
 			// Both replicas have played moves of the game; stop the first
 			// mid-game. Its listener closes, and the stand-in, like a load
-			// balancer, sends everything to the second.
+			// balancer, sends everything to the second. (A move is counted
+			// once its handler returns, which may be after its answer.)
+			waitFor(t, "the first three moves counted", func() bool { return handled(m1)+handled(m2) == 3 })
 			if handled(m1) == 0 || handled(m2) == 0 {
 				t.Fatalf("moves handled: %v by the first replica, %v by the second; want both to take turns", handled(m1), handled(m2))
 			}
@@ -259,6 +265,7 @@ func TestTwoReplicasShareTheTrafficAndOneCarriesOnAlone(t *testing.T) {
 	if got := strings.Join(g.Moves, ""); got != "4142414" {
 		t.Errorf("moves stored %q, want 4142414: none lost, none doubled", got)
 	}
+	waitFor(t, "the seven moves counted", func() bool { return handled(m1)+handled(m2) == 7 })
 	if handled(m2) < 4 {
 		t.Errorf("the second replica handled %v moves, want every one after the first stopped", handled(m2))
 	}
