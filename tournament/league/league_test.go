@@ -595,6 +595,7 @@ func TestWriteTRFRoundTrip(t *testing.T) {
 				t.Errorf("%s: player %d read as %q %d", tr.Format, i+1, pl.Name, pl.Rating)
 			}
 		}
+		s.RoundRobin = tr.Format == storage.FormatRoundRobin // which a TRF does not say
 		var want, got []string
 		for _, st := range league.Standings(tr) {
 			want = append(want, fmt.Sprintf("%d. #%d %d %d %d %d", st.Rank, st.Entrant+1, st.Score, st.BuchholzCut1, st.SonnebornBerger, st.Direct))
@@ -670,5 +671,48 @@ func TestArenaNoRematchWhileOthersPlay(t *testing.T) {
 	tr.Rounds = append(tr.Rounds, storage.Round{Number: 3, Boards: []storage.Board{{White: p(1), Black: p(2), Game: "g3", Result: storage.BoardDraw}}})
 	if r := pairNext(t, tr, now); names(r.Boards) != "p1-p2" && names(r.Boards) != "p2-p1" {
 		t.Errorf("the last two players: %s, want them paired again", names(r.Boards))
+	}
+}
+
+// TestRoundRobinFreeRoundDecidesNoTie: in a round robin of an odd
+// field each player sits one round out, by the Berger table; which round
+// it was is no merit and must not break a tie. Here p4 and p5 share
+// first place on points and Sonneborn-Berger, and p4 beat p5: p4 wins
+// the tournament. The free round used to count as a game against a
+// virtual opponent (FIDE's rule for a Swiss's unplayed rounds) whose
+// score depends on when it fell, which gave p5, whose free round came
+// later, the higher Buchholz and the first place.
+func TestRoundRobinFreeRoundDecidesNoTie(t *testing.T) {
+	tr := started(storage.FormatRoundRobin, 5, 1)
+	// The Berger table of five: p1, p4, p2, p5 and p3 sit rounds 1 to 5
+	// out.
+	games := map[string]storage.BoardResult{
+		"p2-p5": storage.BoardDraw, "p3-p4": storage.BoardWhite, // round 1
+		"p5-p3": storage.BoardWhite, "p1-p2": storage.BoardDraw, // round 2
+		"p3-p1": storage.BoardBlack, "p4-p5": storage.BoardWhite, // round 3
+		"p1-p4": storage.BoardDraw, "p2-p3": storage.BoardBlack, // round 4
+		"p4-p2": storage.BoardWhite, "p5-p1": storage.BoardWhite, // round 5
+	}
+	for range 5 {
+		pairNext(t, tr, start)
+		results(tr, func(b storage.Board) storage.BoardResult {
+			res, ok := games[names([]storage.Board{b})]
+			if !ok {
+				t.Fatalf("the table paired %s", names([]storage.Board{b}))
+			}
+			return res
+		})
+	}
+	st := league.Standings(tr)
+	p4, p5 := line(t, st, 4), line(t, st, 5)
+	if p4.Score != 5 || p5.Score != 5 || p4.SonnebornBerger != p5.SonnebornBerger {
+		t.Fatalf("p4 %+v and p5 %+v, want them level on 2½ points and Sonneborn-Berger", p4, p5)
+	}
+	if p4.BuchholzCut1 != p5.BuchholzCut1 {
+		t.Errorf("Buchholz: p4 %d, p5 %d half-points; the players they met are the same but each other, and their free rounds count for nothing",
+			p4.BuchholzCut1, p5.BuchholzCut1)
+	}
+	if p4.Rank != 1 || p5.Rank != 2 || p4.Direct != 2 || p5.Direct != 0 {
+		t.Errorf("p4 %+v, p5 %+v: want p4 first by their game", p4, p5)
 	}
 }
