@@ -78,7 +78,7 @@ func TournamentScore(format storage.Format, score int) string {
 func formatText(l *i18n.Localizer, t *storage.Tournament) string {
 	switch t.Format {
 	case storage.FormatSwiss:
-		return l.T("tournament.format_swiss", "Rounds", plural(l, t.SwissRounds, "round"))
+		return l.T("tournament.format_swiss", "Rounds", plural(l, t.SwissRounds, "tournament_round"))
 	case storage.FormatArena:
 		return l.T("tournament.format_arena", "Duration", durationText(l, t.Duration))
 	case storage.FormatRoundRobin:

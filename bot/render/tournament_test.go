@@ -178,3 +178,22 @@ func TestRoundRobinPairingsNameTheForfeits(t *testing.T) {
 		}
 	}
 }
+
+// TestASwissCountsItsRoundsInTheWordOfItsRounds: a Swiss's rounds are
+// "babak" in Indonesian, as its option (/turnamen buat babak:), its
+// pairings ("Babak 2") and its standings say — not "ronde", the rounds
+// of an Adjacency game, which a Swiss of Adjacency also shows.
+func TestASwissCountsItsRoundsInTheWordOfItsRounds(t *testing.T) {
+	tr := &storage.Tournament{ID: "000ab", GuildID: "1", ChannelID: "2", Creator: storage.User("1"),
+		Format: storage.FormatSwiss, SwissRounds: 5, Kind: "adjacency", MoveTime: 2 * time.Minute, MaxPlayers: 60,
+		Status: storage.TournamentAnnounced}
+	for loc, want := range map[string]string{i18n.English: "Swiss, 5 rounds", i18n.Indonesian: "Swiss, 5 babak"} {
+		l := i18n.For(loc)
+		if got := TournamentAnnouncement(l, tr, nil).Embeds[0].Description; !strings.Contains(got, want) {
+			t.Errorf("%s: the announcement says %q, want %q", loc, got, want)
+		}
+		if got := TournamentTitle(l, tr); !strings.Contains(got, want) {
+			t.Errorf("%s: the title is %q, want %q in it", loc, got, want)
+		}
+	}
+}
