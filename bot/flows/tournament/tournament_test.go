@@ -276,7 +276,7 @@ func TestTheStartTimeStartsOrCancels(t *testing.T) {
 		}
 	}
 	got := strings.Join(fx.boards.texts(), "\n---\n")
-	for _, want := range []string{"Cancelled: 0 players joined, it takes at least 3", "starts with 3 players", "Round 1", "has the bye"} {
+	for _, want := range []string{"Cancelled: 0 players joined, it takes at least 3", "starts with 3 players", "Round 1", "sits this round out"} {
 		if !strings.Contains(got, want) {
 			t.Errorf("the channel was not told %q:\n%s", want, got)
 		}
