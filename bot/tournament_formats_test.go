@@ -120,7 +120,7 @@ func playRoundRobin(t *testing.T, h *harness, id storage.TournamentID, ann disco
 		var want, unwanted []string
 		var boards [][2]int
 		for _, p := range pairs {
-			line := fmt.Sprintf("<@%s> has the bye.", user(p[0]))
+			line := fmt.Sprintf("<@%s> sits this round out: no game, no points.", user(p[0]))
 			if p[1] != 0 {
 				line = fmt.Sprintf("<@%s> (moves first) vs <@%s>", user(p[0]), user(p[1]))
 			}

@@ -111,10 +111,11 @@ const arenaMaxRun = 3
 // distance in the standings (the waiting players ranked by points, then
 // rating) weighted more near the top (from 2000 at the top to 300 at the
 // bottom), plus the difference of ratings. Two players do not meet
-// again right after their game (unless they are the only two waiting in
-// an Arena of at most 12 players, given as players), nor when both have
-// had the same colour three games running. With an odd number waiting
-// one waits on. The pairings are by ID, White the one with the shorter
+// again right after their game, nor when both have had the same colour
+// three games running; but two who are all the Arena has left (players,
+// the players still in it, is 2) meet again and again, as on Lichess,
+// where two players who just met wait for someone else unless they are
+// the only two left. With an odd number waiting one waits on. The pairings are by ID, White the one with the shorter
 // run of White (the lower ColorRun), the higher-ranked on a tie.
 func PairArena(waiting []ArenaPlayer, players int) []Pairing {
 	n := len(waiting)
@@ -132,7 +133,7 @@ func PairArena(waiting []ArenaPlayer, players int) []Pairing {
 		}
 		return ranked[i].ID < ranked[j].ID
 	})
-	duel := n == 2 && players <= 12
+	duel := players == 2
 	cost := func(i, j int) (int, bool) {
 		a, b := ranked[i], ranked[j]
 		if !duel && (a.LastOpponent == b.ID || b.LastOpponent == a.ID) {

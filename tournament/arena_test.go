@@ -47,8 +47,8 @@ func TestArenaScoreLichessRules(t *testing.T) {
 }
 
 // TestPairArena checks who the Arena pairs: neighbours in the standings,
-// never last opponents again (unless they are a small Arena's only
-// two), not two players who both had one colour three games running,
+// never last opponents again (unless they are all the Arena has
+// left), not two players who both had one colour three games running,
 // and with an odd number one waits.
 func TestPairArena(t *testing.T) {
 	p := func(id, points, rating, last, run int) ArenaPlayer {
@@ -68,8 +68,10 @@ func TestPairArena(t *testing.T) {
 			[]Pairing{{White: 1, Black: 2}, {White: 3, Black: 4}}},
 		{"two who just met wait in a big Arena",
 			[]ArenaPlayer{p(1, 4, 1500, 2, 0), p(2, 2, 1500, 1, 0)}, 13, nil},
-		{"and meet again in a small one",
-			[]ArenaPlayer{p(1, 4, 1500, 2, 0), p(2, 2, 1500, 1, 0)}, 12, []Pairing{{White: 1, Black: 2}}},
+		{"and in a small one, while others play",
+			[]ArenaPlayer{p(1, 4, 1500, 2, 0), p(2, 2, 1500, 1, 0)}, 4, nil},
+		{"and meet again when they are all the Arena has left",
+			[]ArenaPlayer{p(1, 4, 1500, 2, 0), p(2, 2, 1500, 1, 0)}, 2, []Pairing{{White: 1, Black: 2}}},
 		{"White to the one who had Black",
 			[]ArenaPlayer{p(7, 4, 1500, 0, 2), p(8, 2, 1500, 0, -1)}, 20, []Pairing{{White: 8, Black: 7}}},
 		{"two with three Whites running do not meet",

@@ -129,6 +129,11 @@ type Swiss struct {
 	// by lot). NoColor lets it be read from a round 1 already paired,
 	// and means White before round 1 is.
 	FirstColor Color
+	// RoundRobin says the rounds are a round robin's (RoundRobin's
+	// tables): a round in which a player has no game (ZeroBye, the free
+	// round of an odd field or an absence) is then no round for the
+	// tie-breaks (Standings). PairDutch and the TRF ignore it.
+	RoundRobin bool
 	// Players, by pairing number (index+1).
 	Players []Player
 }

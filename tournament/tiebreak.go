@@ -51,17 +51,27 @@ func quarter(q int) string {
 // opponent's score, virtual opponents included. Direct encounter ranks
 // players still tied by their points in the games among them, and
 // applies only when all of them have met; otherwise they stay tied.
+//
+// In a round robin (s.RoundRobin) a round without a game given by the
+// table — the free round each player of an odd field has, or an absence
+// — counts for nothing in the tie-breaks: no virtual opponent, no draw
+// in the player's score as an opponent. Every player has one such round
+// a cycle, and when it falls, which the table decides, is no merit: as
+// a virtual opponent it would rank players level on everything else by
+// it, above their direct encounter.
 func Standings(s *Swiss) []Standing {
 	n := s.Played()
+	free := func(e Entry) bool { return s.RoundRobin && e.Result == ZeroBye }
 	scores := make([]int, len(s.Players))
 	adjusted := make([]int, len(s.Players)) // unplayed rounds as draws
 	for i, p := range s.Players {
 		for r := 0; r < n && r < len(p.Results); r++ {
 			e := p.Results[r]
 			scores[i] += e.Result.HalfPoints()
-			if e.Result.played() {
+			switch {
+			case e.Result.played():
 				adjusted[i] += e.Result.HalfPoints()
-			} else {
+			case !free(e):
 				adjusted[i]++
 			}
 		}
@@ -80,6 +90,9 @@ func Standings(s *Swiss) []Standing {
 				e = p.Results[r]
 			}
 			pts := e.Result.HalfPoints()
+			if free(e) {
+				continue
+			}
 			var opp int
 			if e.Result.played() {
 				opp = adjusted[e.Opponent-1]

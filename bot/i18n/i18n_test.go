@@ -175,3 +175,48 @@ func TestNoInternalWordsForPlayers(t *testing.T) {
 		}
 	}
 }
+
+// commandRef finds a command a message names, with the word after it:
+// "/settings tournament-boards".
+var commandRef = regexp.MustCompile(`(?:^|[\s(“"'` + "`" + `])/([a-z][a-z-]*)(?: ([a-z][a-z-]*))?`)
+
+// TestIndonesianNamesTheCommandsItsClientsShow: an Indonesian client
+// lists Gambit's commands and their options by their Indonesian names
+// (/pengaturan papan-turnamen), so a message in Indonesian that sends a
+// member to a command must name it so — "/settings tournament-boards" is
+// a command the member cannot find in their list.
+func TestIndonesianNamesTheCommandsItsClientsShow(t *testing.T) {
+	msgs, err := i18n.Messages(i18n.Indonesian)
+	if err != nil {
+		t.Fatal(err)
+	}
+	name := func(id string) string { return msgs[id]["other"] }
+	english := map[string]string{} // a command's English and Indonesian names to its English name
+	for id := range msgs {
+		if m := regexp.MustCompile(`^cmd\.([a-z-]+)\.name$`).FindStringSubmatch(id); m != nil {
+			english[m[1]], english[name(id)] = m[1], m[1]
+		}
+	}
+	if len(english) < 10 {
+		t.Fatalf("found the Indonesian names of %d commands only: %v", len(english), english)
+	}
+	for id, forms := range msgs {
+		if len(id) > 4 && id[:4] == "cmd." {
+			continue
+		}
+		for _, text := range forms {
+			for _, m := range commandRef.FindAllStringSubmatch(text, -1) {
+				cmd, ok := english[m[1]]
+				if !ok {
+					continue
+				}
+				if want := name("cmd." + cmd + ".name"); m[1] != want {
+					t.Errorf("%s names /%s, which an Indonesian client lists as /%s: %q", id, m[1], want, text)
+				}
+				if want := name("cmd." + cmd + "." + m[2] + ".name"); m[2] != "" && want != "" && m[2] != want {
+					t.Errorf("%s names the option %s of /%s, which an Indonesian client lists as %s: %q", id, m[2], m[1], want, text)
+				}
+			}
+		}
+	}
+}

@@ -78,7 +78,7 @@ func TournamentScore(format storage.Format, score int) string {
 func formatText(l *i18n.Localizer, t *storage.Tournament) string {
 	switch t.Format {
 	case storage.FormatSwiss:
-		return l.T("tournament.format_swiss", "Rounds", plural(l, t.SwissRounds, "round"))
+		return l.T("tournament.format_swiss", "Rounds", plural(l, t.SwissRounds, "tournament_round"))
 	case storage.FormatArena:
 		return l.T("tournament.format_arena", "Duration", durationText(l, t.Duration))
 	case storage.FormatRoundRobin:
@@ -291,7 +291,8 @@ func TournamentStandings(l *i18n.Localizer, t *storage.Tournament, done int, row
 
 // TournamentPairings renders round r of t: who plays whom (White first),
 // the games won by forfeit (forfeits, a round robin's against players who
-// withdrew, each naming its winner by its Result) and the bye, with the
+// withdrew, each naming its winner by its Result) and the bye (a round
+// robin's free round, which scores nothing, said so), with the
 // standings before it (rows, none before the first round). Mentions name
 // the players without pinging them: each board's own message calls its
 // player to move.
@@ -312,12 +313,16 @@ func TournamentPairings(l *i18n.Localizer, t *storage.Tournament, r storage.Roun
 		won[winner] = true
 		forfeited = append(forfeited, l.T("tournament.forfeit", "Winner", name(winner), "Withdrawn", name(withdrawn)))
 	}
+	bye := "tournament.bye" // a Swiss's, worth a win
+	if t.Format == storage.FormatRoundRobin {
+		bye = "tournament.free_round" // the table's, worth nothing
+	}
 	for _, b := range r.Boards {
 		switch {
 		case !b.IsBye():
 			games = append(games, l.T("tournament.board", "White", name(b.White), "Black", name(b.Black)))
 		case !won[b.White]: // a round of forfeits alone is paired as a bye
-			byes = append(byes, l.T("tournament.bye", "Player", name(b.White)))
+			byes = append(byes, l.T(bye, "Player", name(b.White)))
 		}
 	}
 	head := l.T("tournament.round", "Number", r.Number)

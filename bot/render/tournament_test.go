@@ -155,13 +155,13 @@ func TestRoundRobinPairingsNameTheForfeits(t *testing.T) {
 		name:     "a game and forfeits",
 		boards:   []storage.Board{{White: "user:ann", Black: "user:bob", Game: "g1"}, {White: "user:fay"}},
 		forfeits: []storage.Board{{White: "user:cy", Black: "user:dee", Result: storage.BoardWhiteForfeit}, {White: "user:eve", Black: "user:gil", Result: storage.BoardBlackForfeit}},
-		want:     []string{"**Round 2**: each board follows", "<@ann> (moves first) vs <@bob>", "<@cy> wins by forfeit: <@dee> withdrew.", "<@gil> wins by forfeit: <@eve> withdrew.", "<@fay> has the bye."},
+		want:     []string{"**Round 2**: each board follows", "<@ann> (moves first) vs <@bob>", "<@cy> wins by forfeit: <@dee> withdrew.", "<@gil> wins by forfeit: <@eve> withdrew.", "<@fay> sits this round out"},
 	}, {
 		name:     "forfeits alone",
 		boards:   []storage.Board{{White: "user:bob"}},
 		forfeits: []storage.Board{{White: "user:bob", Black: "user:dee", Result: storage.BoardWhiteForfeit}},
 		want:     []string{"**Round 2**: no game to play this round.", "<@bob> wins by forfeit: <@dee> withdrew."},
-		not:      []string{"has the bye", "each board follows"},
+		not:      []string{"sits this round out", "each board follows"},
 	}} {
 		m := TournamentPairings(l, tr, storage.Round{Number: 2, Boards: tc.boards}, tc.forfeits, nil)
 		checkDiscord(t, m)
@@ -175,6 +175,53 @@ func TestRoundRobinPairingsNameTheForfeits(t *testing.T) {
 			if strings.Contains(text, n) {
 				t.Errorf("%s: the pairings %q say %q", tc.name, text, n)
 			}
+		}
+	}
+}
+
+// TestASwissCountsItsRoundsInTheWordOfItsRounds: a Swiss's rounds are
+// "babak" in Indonesian, as its option (/turnamen buat babak:), its
+// pairings ("Babak 2") and its standings say — not "ronde", the rounds
+// of an Adjacency game, which a Swiss of Adjacency also shows.
+func TestASwissCountsItsRoundsInTheWordOfItsRounds(t *testing.T) {
+	tr := &storage.Tournament{ID: "000ab", GuildID: "1", ChannelID: "2", Creator: storage.User("1"),
+		Format: storage.FormatSwiss, SwissRounds: 5, Kind: "adjacency", MoveTime: 2 * time.Minute, MaxPlayers: 60,
+		Status: storage.TournamentAnnounced}
+	for loc, want := range map[string]string{i18n.English: "Swiss, 5 rounds", i18n.Indonesian: "Swiss, 5 babak"} {
+		l := i18n.For(loc)
+		if got := TournamentAnnouncement(l, tr, nil).Embeds[0].Description; !strings.Contains(got, want) {
+			t.Errorf("%s: the announcement says %q, want %q", loc, got, want)
+		}
+		if got := TournamentTitle(l, tr); !strings.Contains(got, want) {
+			t.Errorf("%s: the title is %q, want %q in it", loc, got, want)
+		}
+	}
+}
+
+// TestARoundRobinsFreeRoundIsNoBye: the player a round robin's table
+// leaves out of a round scores nothing, unlike a Swiss's bye, which is
+// worth a win; the pairings must not announce it as "the bye", which
+// players of Swiss events read as a point.
+func TestARoundRobinsFreeRoundIsNoBye(t *testing.T) {
+	player := func(n string) storage.Player { return storage.Player{ID: storage.User(n), Name: n} }
+	for _, tc := range []struct {
+		format   storage.Format
+		loc      string
+		want, no string
+	}{
+		{storage.FormatRoundRobin, i18n.English, "<@cy> sits this round out: no game, no points.", "bye"},
+		{storage.FormatRoundRobin, i18n.Indonesian, "<@cy> tidak bermain di babak ini: tanpa permainan, tanpa nilai.", "bye"},
+		{storage.FormatSwiss, i18n.English, "<@cy> has the bye.", "sits this round out"},
+		{storage.FormatSwiss, i18n.Indonesian, "<@cy> mendapat bye.", "tidak bermain"},
+	} {
+		tr := &storage.Tournament{ID: "T1", Name: "Friday", Format: tc.format, Kind: "tictactoe", Status: storage.TournamentRunning}
+		for _, n := range []string{"ann", "bob", "cy"} {
+			tr.Entrants = append(tr.Entrants, storage.Entrant{Player: player(n)})
+		}
+		r := storage.Round{Number: 1, Boards: []storage.Board{{White: "user:ann", Black: "user:bob", Game: "g1"}, {White: "user:cy", Result: storage.BoardBye}}}
+		text := TournamentPairings(i18n.For(tc.loc), tr, r, nil, nil).Embeds[0].Description
+		if !strings.Contains(text, tc.want) || strings.Contains(text, tc.no) {
+			t.Errorf("%s in %s: the pairings say %q, want %q and no %q", tc.format, tc.loc, text, tc.want, tc.no)
 		}
 	}
 }

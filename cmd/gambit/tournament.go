@@ -55,7 +55,8 @@ Formats:
   roundrobin  every player meets every other (3–12 players) by FIDE's Berger
               tables, twice with --double (colours reversed); with an odd
               number of players, each sits one round out without points.
-              Standings as a Swiss's.
+              Standings as a Swiss's, but that the round sat out counts
+              for no tie-break.
   arena       Lichess's Arena for --duration (default 1m) of wall time on
               this machine: a player whose game ends is paired again at once
               with a waiting player close in the standings, not the last
@@ -361,7 +362,7 @@ func (t *tourney) playRoundRobin(ctx context.Context, s *tournament.Swiss, doubl
 	if err != nil {
 		return usageError{err}
 	}
-	s.Rounds = len(rounds)
+	s.Rounds, s.RoundRobin = len(rounds), true // the free rounds count for no tie-break
 	for r, boards := range rounds {
 		// A round robin's free round scores nothing.
 		if err := t.playRound(ctx, s, r+1, boards, tournament.ZeroBye); err != nil {

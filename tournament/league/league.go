@@ -276,7 +276,7 @@ func entries(b storage.Board, white, black int) (tournament.Entry, tournament.En
 // robin's forfeits. Boards of players who are not entrants are left out
 // (the store's validation keeps them out).
 func swiss(t *storage.Tournament, n int) *tournament.Swiss {
-	s := &tournament.Swiss{Name: t.Name, Rounds: rounds(t)}
+	s := &tournament.Swiss{Name: t.Name, Rounds: rounds(t), RoundRobin: t.Format == storage.FormatRoundRobin}
 	if s.Name == "" {
 		s.Name = "Gambit tournament " + string(t.ID)
 	}

@@ -423,24 +423,24 @@ func TestArena(t *testing.T) {
 	if _, ok, err := league.Next(tr, now); ok || err != nil {
 		t.Fatalf("everyone on a board: Next %v, %v", ok, err)
 	}
-	// p1's board ends: p1 and p2 wait alone — two of a field of at most
-	// twelve may meet again at once.
+	// p1's board ends: p1 and p2 wait, and do not meet again while p3
+	// and p4 play (TestArenaNoRematchWhileOthersPlay).
 	now = now.Add(5 * time.Minute)
 	tr.Rounds[0].Boards[0].Result, tr.Rounds[0].Boards[0].Plies = winner(tr.Rounds[0].Boards[0], p(1)), 20
-	r2 := pairNext(t, tr, now)
-	if len(r2.Boards) != 1 {
-		t.Fatalf("wave 2: %s", names(r2.Boards))
+	if _, ok, err := league.Next(tr, now); ok || err != nil {
+		t.Fatalf("p1 and p2 alone waiting: Next %v, %v", ok, err)
 	}
-	// Both boards end: four wait, p1 not paired with p2 again.
+	// The other board ends: four wait, p1 not paired with p2 again.
 	now = now.Add(5 * time.Minute)
 	tr.Rounds[0].Boards[1].Result = winner(tr.Rounds[0].Boards[1], p(3))
-	tr.Rounds[1].Boards[0].Result = winner(tr.Rounds[1].Boards[0], p(1))
-	r3 := pairNext(t, tr, now)
-	for _, b := range r3.Boards {
+	r2 := pairNext(t, tr, now)
+	for _, b := range r2.Boards {
 		if (b.White == p(1) || b.Black == p(1)) && (b.White == p(2) || b.Black == p(2)) {
-			t.Errorf("wave 3 pairs p1 with p2, their last opponent: %s", names(r3.Boards))
+			t.Errorf("wave 2 pairs p1 with p2, their last opponent: %s", names(r2.Boards))
 		}
 	}
+	results(tr, func(b storage.Board) storage.BoardResult { return winner(b, p(1), p(4)) })
+	pairNext(t, tr, now)
 	results(tr, func(b storage.Board) storage.BoardResult { return winner(b, p(1), p(4)) })
 	st := league.Standings(tr)
 	if s := line(t, st, 1); s.Score != 8 || !s.OnFire || !slices.Equal(s.Sheet, []int{2, 2, 4}) || s.Rank != 1 {
@@ -595,6 +595,7 @@ func TestWriteTRFRoundTrip(t *testing.T) {
 				t.Errorf("%s: player %d read as %q %d", tr.Format, i+1, pl.Name, pl.Rating)
 			}
 		}
+		s.RoundRobin = tr.Format == storage.FormatRoundRobin // which a TRF does not say
 		var want, got []string
 		for _, st := range league.Standings(tr) {
 			want = append(want, fmt.Sprintf("%d. #%d %d %d %d %d", st.Rank, st.Entrant+1, st.Score, st.BuchholzCut1, st.SonnebornBerger, st.Direct))
@@ -634,5 +635,84 @@ func TestWriteTRFRoundTrip(t *testing.T) {
 	ar := started(storage.FormatArena, 3, 0)
 	if err := league.WriteTRF(&bytes.Buffer{}, ar); !errors.Is(err, league.ErrNoTRF) {
 		t.Errorf("an Arena's TRF: %v", err)
+	}
+}
+
+// TestArenaNoRematchWhileOthersPlay: in a small Arena, the two players
+// of the first game to end are not paired with each other again while
+// the others still play — they wait for someone else, as the issue's
+// "someone close in score who is not their last opponent" and Lichess
+// have it; only an Arena down to its last two players pairs them again.
+func TestArenaNoRematchWhileOthersPlay(t *testing.T) {
+	tr := started(storage.FormatArena, 4, 0)
+	now := start
+	r1 := pairNext(t, tr, now)
+	first := r1.Boards[0]
+	now = now.Add(5 * time.Minute)
+	tr.Rounds[0].Boards[0].Result, tr.Rounds[0].Boards[0].Plies = storage.BoardWhite, 20
+	if r, ok, err := league.Next(tr, now); ok || err != nil {
+		t.Fatalf("%s ended while the other board plays: Next paired %s again (%v, %v), want them waiting",
+			names([]storage.Board{first}), names(r.Boards), ok, err)
+	}
+	// The other board ends: all four wait, and each meets someone new.
+	tr.Rounds[0].Boards[1].Result, tr.Rounds[0].Boards[1].Plies = storage.BoardBlack, 20
+	r2 := pairNext(t, tr, now)
+	for _, b := range r2.Boards {
+		for _, old := range r1.Boards {
+			if (b.White == old.White || b.White == old.Black) && (b.Black == old.White || b.Black == old.Black) {
+				t.Errorf("wave 2 %s repeats a pairing of wave 1 %s", names(r2.Boards), names(r1.Boards))
+			}
+		}
+	}
+	// Two withdraw: the last two players meet again and again.
+	results(tr, func(storage.Board) storage.BoardResult { return storage.BoardDraw })
+	withdraw(tr, 3)
+	withdraw(tr, 4)
+	tr.Rounds = append(tr.Rounds, storage.Round{Number: 3, Boards: []storage.Board{{White: p(1), Black: p(2), Game: "g3", Result: storage.BoardDraw}}})
+	if r := pairNext(t, tr, now); names(r.Boards) != "p1-p2" && names(r.Boards) != "p2-p1" {
+		t.Errorf("the last two players: %s, want them paired again", names(r.Boards))
+	}
+}
+
+// TestRoundRobinFreeRoundDecidesNoTie: in a round robin of an odd
+// field each player sits one round out, by the Berger table; which round
+// it was is no merit and must not break a tie. Here p4 and p5 share
+// first place on points and Sonneborn-Berger, and p4 beat p5: p4 wins
+// the tournament. The free round used to count as a game against a
+// virtual opponent (FIDE's rule for a Swiss's unplayed rounds) whose
+// score depends on when it fell, which gave p5, whose free round came
+// later, the higher Buchholz and the first place.
+func TestRoundRobinFreeRoundDecidesNoTie(t *testing.T) {
+	tr := started(storage.FormatRoundRobin, 5, 1)
+	// The Berger table of five: p1, p4, p2, p5 and p3 sit rounds 1 to 5
+	// out.
+	games := map[string]storage.BoardResult{
+		"p2-p5": storage.BoardDraw, "p3-p4": storage.BoardWhite, // round 1
+		"p5-p3": storage.BoardWhite, "p1-p2": storage.BoardDraw, // round 2
+		"p3-p1": storage.BoardBlack, "p4-p5": storage.BoardWhite, // round 3
+		"p1-p4": storage.BoardDraw, "p2-p3": storage.BoardBlack, // round 4
+		"p4-p2": storage.BoardWhite, "p5-p1": storage.BoardWhite, // round 5
+	}
+	for range 5 {
+		pairNext(t, tr, start)
+		results(tr, func(b storage.Board) storage.BoardResult {
+			res, ok := games[names([]storage.Board{b})]
+			if !ok {
+				t.Fatalf("the table paired %s", names([]storage.Board{b}))
+			}
+			return res
+		})
+	}
+	st := league.Standings(tr)
+	p4, p5 := line(t, st, 4), line(t, st, 5)
+	if p4.Score != 5 || p5.Score != 5 || p4.SonnebornBerger != p5.SonnebornBerger {
+		t.Fatalf("p4 %+v and p5 %+v, want them level on 2½ points and Sonneborn-Berger", p4, p5)
+	}
+	if p4.BuchholzCut1 != p5.BuchholzCut1 {
+		t.Errorf("Buchholz: p4 %d, p5 %d half-points; the players they met are the same but each other, and their free rounds count for nothing",
+			p4.BuchholzCut1, p5.BuchholzCut1)
+	}
+	if p4.Rank != 1 || p5.Rank != 2 || p4.Direct != 2 || p5.Direct != 0 {
+		t.Errorf("p4 %+v, p5 %+v: want p4 first by their game", p4, p5)
 	}
 }

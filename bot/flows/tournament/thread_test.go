@@ -236,6 +236,7 @@ func TestAnArenaHasOneThreadForEveryWave(t *testing.T) {
 	fx.start(t, id)
 	tr := fx.only(t)
 	fx.store.end(t, tr.Rounds[0].Boards[0].Game, 1, false)
+	fx.store.end(t, tr.Rounds[0].Boards[1].Game, 1, false)
 	fx.flow.Kick(context.Background(), tr.ID)
 	tr = fx.only(t)
 	if len(tr.Rounds) < 2 {
@@ -252,7 +253,7 @@ func TestAnArenaHasOneThreadForEveryWave(t *testing.T) {
 	if last := p.sent[len(p.sent)-1]; last.Channel != th {
 		t.Errorf("the second wave's pairings went to %s, want the thread %s", last.Channel, th)
 	}
-	if got := fx.channels(t, id, 2); len(got) != 1 || got[0] != th {
+	if got := fx.channels(t, id, 2); len(got) != 2 || got[0] != th || got[1] != th {
 		t.Errorf("the second wave's games are in %v, want %s", got, th)
 	}
 }

@@ -276,7 +276,7 @@ func TestTheStartTimeStartsOrCancels(t *testing.T) {
 		}
 	}
 	got := strings.Join(fx.boards.texts(), "\n---\n")
-	for _, want := range []string{"Cancelled: 0 players joined, it takes at least 3", "starts with 3 players", "Round 1", "has the bye"} {
+	for _, want := range []string{"Cancelled: 0 players joined, it takes at least 3", "starts with 3 players", "Round 1", "sits this round out"} {
 		if !strings.Contains(got, want) {
 			t.Errorf("the channel was not told %q:\n%s", want, got)
 		}
@@ -333,30 +333,38 @@ func TestAnArenaPairsAsGamesEndUntilItsTimeIsUp(t *testing.T) {
 	if len(tr.Rounds) != 1 || len(tr.Rounds[0].Boards) != 2 {
 		t.Fatalf("the first wave: %+v", tr.Rounds)
 	}
-	// A game's end pairs its players at once: the only two waiting, in
-	// an Arena this small they meet again (Lichess's rule).
+	// A game's end pairs its players as soon as someone other than
+	// their last opponent waits: the first two wait for the others, and
+	// all four are paired anew once the second game ends.
 	first, second := tr.Rounds[0].Boards[0], tr.Rounds[0].Boards[1]
 	fx.flow.GameEnded(context.Background(), fx.store.end(t, first.Game, 1, false))
-	if tr := fx.only(t); len(tr.Rounds) != 2 || len(tr.Rounds[1].Boards) != 1 || tr.Rounds[1].Boards[0].White != first.Black {
-		t.Fatalf("after the first game's end: %+v", tr.Rounds)
+	if tr := fx.only(t); len(tr.Rounds) != 1 {
+		t.Fatalf("after the first game's end its players met again: %+v", tr.Rounds)
 	}
 	fx.flow.GameEnded(context.Background(), fx.store.end(t, second.Game, 0.5, false))
 	tr = fx.only(t)
-	if len(tr.Rounds) != 3 || len(tr.Rounds[2].Boards) != 1 {
+	if len(tr.Rounds) != 2 || len(tr.Rounds[1].Boards) != 2 {
 		t.Fatalf("after the second game's end: %+v", tr.Rounds)
+	}
+	for _, b := range tr.Rounds[1].Boards {
+		for _, old := range []storage.Board{first, second} {
+			if (b.White == old.White || b.White == old.Black) && (b.Black == old.White || b.Black == old.Black) {
+				t.Errorf("the second wave %+v repeats the first's %+v", tr.Rounds[1].Boards, old)
+			}
+		}
 	}
 	// The time is up with games on: the Arena waits for them, pairs no
 	// one, and ends with the last.
 	fx.clock.Advance(10 * time.Minute)
 	fx.flow.Tick(context.Background(), storage.Shards{})
-	if tr := fx.only(t); tr.Status != storage.TournamentRunning || len(tr.Rounds) != 3 {
+	if tr := fx.only(t); tr.Status != storage.TournamentRunning || len(tr.Rounds) != 2 {
 		t.Fatalf("at the end with games on: %s, %d rounds", tr.Status, len(tr.Rounds))
 	}
 	fx.flow.GameEnded(context.Background(), fx.store.end(t, tr.Rounds[1].Boards[0].Game, 1, false))
-	if tr := fx.only(t); len(tr.Rounds) != 3 || tr.Status != storage.TournamentRunning {
+	if tr := fx.only(t); len(tr.Rounds) != 2 || tr.Status != storage.TournamentRunning {
 		t.Fatalf("a game's end after the time: %s, %d rounds", tr.Status, len(tr.Rounds))
 	}
-	fx.flow.GameEnded(context.Background(), fx.store.end(t, tr.Rounds[2].Boards[0].Game, 0, false))
+	fx.flow.GameEnded(context.Background(), fx.store.end(t, tr.Rounds[1].Boards[1].Game, 0, false))
 	tr = fx.only(t)
 	if tr.Status != storage.TournamentFinished {
 		t.Fatalf("after the last game: %s", tr.Status)
