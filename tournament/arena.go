@@ -115,8 +115,9 @@ const arenaMaxRun = 3
 // three games running; but two who are all the Arena has left (players,
 // the players still in it, is 2) meet again and again, as on Lichess,
 // where two players who just met wait for someone else unless they are
-// the only two left. With an odd number waiting one waits on. The pairings are by ID, White the one with the shorter
-// run of White (the lower ColorRun), the higher-ranked on a tie.
+// the only two left. With an odd number waiting one waits on. The
+// pairings are by ID, White the one with the shorter run of White (the
+// lower ColorRun), the higher-ranked on a tie.
 func PairArena(waiting []ArenaPlayer, players int) []Pairing {
 	n := len(waiting)
 	if n < 2 {
