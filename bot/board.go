@@ -242,13 +242,27 @@ func (b boardFlow) editThrough(ctx context.Context, g *storage.Game, msg render.
 }
 
 // postBoard posts msg as the game's new board message and saves its ID.
+// The post carries the nonce of the board that replaces g's board message
+// (boardNonce): processes that find the same board missing at once — two
+// replicas' refresh at start, a tournament's round and a refresh — post
+// one message, Discord answering the later posts with the first's.
 func (b boardFlow) postBoard(ctx context.Context, g *storage.Game, msg render.Message) error {
 	sending(ctx)
-	m, err := b.discord.egress.SendChannelMessage(g.ChannelID, msg)
+	m, err := b.discord.egress.SendChannelMessageOnce(g.ChannelID, boardNonce(g), msg)
 	if err != nil {
 		return fmt.Errorf("bot: post board of game %s in channel %s: %w", g.ID, g.ChannelID, err)
 	}
 	return b.saveBoardID(ctx, g, m.ID)
+}
+
+// boardNonce names the board posted in place of g's board message, its
+// first board while g has none: "g", the game's ID, "/" and the ID of the
+// message it replaces (hashed to fit, egress.Nonce). A game's boards are
+// each posted in place of a different message, the one before saved as
+// its board (or deleted, or moved by Re-post), so a nonce names one post
+// of one board, and no tournament's post (whose nonces start with "t").
+func boardNonce(g *storage.Game) string {
+	return egress.Nonce("g" + string(g.ID) + "/" + g.MessageID)
 }
 
 // saveBoardID records messageID as g's board. An ended game cannot change

@@ -2,6 +2,7 @@ package bot_test
 
 import (
 	"net/http"
+	"strings"
 	"testing"
 	"time"
 
@@ -59,5 +60,50 @@ func TestARestartingReplicasRefreshNeverLeavesAnOlderBoard(t *testing.T) {
 	}
 	if ply := shownPly(h.board(g.ID)); ply != "2" {
 		t.Fatalf("the board shows ply %s while the game has 2 moves: the refresh's late edit left an older board", ply)
+	}
+}
+
+// TestTwoReplicasPostAMissingBoardOnce: a game's board is gone and its
+// message ID lost (a crash between posting a board and saving it, a
+// moderator's delete), and two replicas start at once, each posting the
+// missing board at start. The first's post is held on the network while
+// the second posts and saves its own: the game must still have one
+// board in the channel, not two whose older one's buttons are stale.
+func TestTwoReplicasPostAMissingBoardOnce(t *testing.T) {
+	t.Parallel()
+	h := start(t, withHTTP(), withClock())
+	alice, bob := h.srv.AddUser("alice").ID, h.srv.AddUser("bob").ID
+	g := challengeAndAccept(t, h, alice, bob, storage.Kind("tictactoe"))
+	if err := h.srv.DeleteMessage(h.board(g.ID).ID); err != nil {
+		t.Fatal(err)
+	}
+	g.MessageID = ""
+	if err := h.store.UpdateGame(h.ctx(), g); err != nil {
+		t.Fatal(err)
+	}
+	h.clock.Advance(time.Second) // the replicas start after the game was made
+
+	gate := discordtest.NewGate()
+	h.srv.InjectFault(discordtest.Fault{Method: http.MethodPost, Route: channelPostRoute, Gate: gate})
+	h.replica(nil)
+	select {
+	case <-gate.Arrived():
+	case <-time.After(waitTimeout()):
+		t.Fatalf("the first replica did not post the missing board; logs:\n%s", h.logs.String())
+	}
+	h.replica(nil)
+	h.waitGame(g.ID, "the second replica's board saved", func(g *storage.Game) bool { return g.MessageID != "" })
+	gate.Open()
+	refreshed := "refreshed the boards of recently changed games and posted the missing ones"
+	waitFor(t, "both replicas' refresh done", func() bool { return strings.Count(h.logs.String(), refreshed) == 2 })
+
+	var boards []string
+	for _, m := range h.srv.Messages(h.srv.ChannelID()) {
+		if id := boardGameID.FindStringSubmatch(text(readable(m))); id != nil && id[1] == string(g.ID) {
+			boards = append(boards, m.ID)
+		}
+	}
+	if len(boards) != 1 || boards[0] != h.game(g.ID).MessageID {
+		t.Errorf("the game's boards in the channel: %v, its board %s; want that one alone", boards, h.game(g.ID).MessageID)
 	}
 }

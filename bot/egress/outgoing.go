@@ -3,6 +3,7 @@ package egress
 import (
 	"bytes"
 	"crypto/sha256"
+	"encoding/base64"
 	"encoding/json"
 	"fmt"
 	"net/http"
@@ -193,6 +194,19 @@ func (c *Client) SendChannelMessage(channelID string, msg render.Message) (*disc
 
 // MaxNonce is the longest nonce Discord takes, in characters.
 const MaxNonce = 25
+
+// Nonce returns the nonce of SendChannelMessageOnce for key, the name of
+// a message to be posted once: key itself if it has at most MaxNonce
+// characters, else "h" and the start of key's SHA-256 in base64 (MaxNonce
+// characters in all). Keys that differ give nonces that differ but with a
+// negligible chance, provided no key that fits starts with "h".
+func Nonce(key string) string {
+	if len(key) <= MaxNonce {
+		return key
+	}
+	sum := sha256.Sum256([]byte(key))
+	return "h" + base64.RawURLEncoding.EncodeToString(sum[:])[:MaxNonce-1]
+}
 
 // SendChannelMessageOnce posts msg as a new message of a channel, as
 // SendChannelMessage, with nonce and enforce_nonce: Discord creates one

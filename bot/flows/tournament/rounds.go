@@ -2,8 +2,6 @@ package tournament
 
 import (
 	"context"
-	"crypto/sha256"
-	"encoding/base64"
 	"fmt"
 	"strconv"
 	"time"
@@ -40,16 +38,12 @@ const (
 // "t0000001z.p3". It is unique among the bot's posts that carry one, as
 // Discord checks it across all the bot's channels: tournament IDs are
 // unique in the bot's store, a tournament makes each kind of post once a
-// round (or once), and no other post of the bot has a nonce. Its ID, of
-// 8 characters, leaves 14 digits for the round within Discord's 25
-// characters; an ID too long for them is hashed.
+// round (or once), and the bot's other nonces (a game's board) start
+// with another letter. Its ID, of 8 characters, leaves 14 digits for the
+// round within Discord's 25 characters; an ID too long for them is
+// hashed (egress.Nonce).
 func onceNonce(t storage.TournamentID, kind byte, n int) string {
-	nonce := "t" + string(t) + "." + string(kind) + strconv.Itoa(n)
-	if len(nonce) <= egress.MaxNonce {
-		return nonce
-	}
-	sum := sha256.Sum256([]byte(nonce))
-	return "h" + base64.RawURLEncoding.EncodeToString(sum[:])[:egress.MaxNonce-1]
+	return egress.Nonce("t" + string(t) + "." + string(kind) + strconv.Itoa(n))
 }
 
 // lost posts what a round of t lost to a stop between its
