@@ -146,7 +146,8 @@ func tournamentSummary(l *i18n.Localizer, t *storage.Tournament) []string {
 // its entrants, and the buttons of its status — Join, Leave, Start and
 // Cancel before the start, with the select of ais (the strategies that
 // play its game) when it is open to AIs; Withdraw and Cancel while it
-// runs; none once it has ended.
+// runs, with Join while an Arena or a Swiss has no-shows, who may come
+// back; none once it has ended.
 func TournamentAnnouncement(l *i18n.Localizer, t *storage.Tournament, ais []strategies.Info) Message {
 	embed := &discordgo.MessageEmbed{
 		Title:       clip("🏆 "+TournamentTitle(l, t), maxTitle),
@@ -191,10 +192,16 @@ func TournamentAnnouncement(l *i18n.Localizer, t *storage.Tournament, ais []stra
 			}))
 		}
 	case t.Status.Started():
-		components = append(components, row(
+		var buttons []discordgo.MessageComponent
+		if t.Format != storage.FormatRoundRobin && slices.ContainsFunc(t.Entrants, func(e storage.Entrant) bool { return e.NoShow }) {
+			// for the no-shows, who may come back
+			buttons = append(buttons, button(l.T("tournament.join"), "✅", discordgo.SuccessButton, customid.TournamentJoin.Build(id)))
+		}
+		buttons = append(buttons,
 			button(l.T("tournament.withdraw"), "", discordgo.SecondaryButton, customid.TournamentLeave.Build(id)),
 			button(l.T("tournament.cancel"), "", discordgo.DangerButton, customid.TournamentCancel.Build(id)),
-		))
+		)
+		components = append(components, row(buttons...))
 	}
 	return Message{Embeds: []*discordgo.MessageEmbed{embed}, Components: components, AllowedMentions: noPings()}
 }
@@ -332,7 +339,7 @@ func TournamentPairings(l *i18n.Localizer, t *storage.Tournament, r storage.Roun
 	case len(games) == 0:
 		head = l.T("tournament.round_no_games", "Number", r.Number)
 	}
-	lines := append(append(append([]string{head}, games...), forfeited...), byes...)
+	lines := append(append(append(append([]string{head}, games...), forfeited...), byes...), noShows(l, t, r)...)
 	embed := &discordgo.MessageEmbed{
 		Title:       clip("⚔️ "+TournamentTitle(l, t), maxTitle),
 		Description: fitLines(lines, maxDescription),
@@ -345,6 +352,21 @@ func TournamentPairings(l *i18n.Localizer, t *storage.Tournament, r storage.Roun
 		msg = withTable(l, t, head, rows, msg)
 	}
 	return msg
+}
+
+// noShows are the lines of round r of t that name the members it is the
+// first to leave out as no-shows (storage.Tournament.NoShowsBefore): what
+// comes of it in t's format.
+func noShows(l *i18n.Localizer, t *storage.Tournament, r storage.Round) []string {
+	key := "tournament.no_show" // an Arena or Swiss: Join brings them back
+	if t.Format == storage.FormatRoundRobin {
+		key = "tournament.no_show_final"
+	}
+	var lines []string
+	for _, e := range t.NoShowsBefore(r.Number) {
+		lines = append(lines, l.T(key, "Player", PlayerName(l, t.Kind, e.Player)))
+	}
+	return lines
 }
 
 // TournamentPodium renders the end of a finished tournament: its first

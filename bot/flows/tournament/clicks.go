@@ -32,7 +32,8 @@ func (f *Flow) show(ix *mux.Component, t *storage.Tournament) error {
 	return ix.Update(f.announcement(f.boards.Shared(ix.Interaction), t))
 }
 
-// clickJoin enters the clicker.
+// clickJoin enters the clicker, or brings back a no-show of a running
+// Arena or Swiss (storage.Join), whose next pairing may be due now.
 func (f *Flow) clickJoin(ctx context.Context, ix *mux.Component) error {
 	t, err := f.clicked(ctx, ix)
 	if err != nil {
@@ -42,6 +43,9 @@ func (f *Flow) clickJoin(ctx context.Context, ix *mux.Component) error {
 	nt, err := f.store.JoinTournament(ctx, t.ID, storage.Entrant{Player: p, Rating: f.rating(ctx, t.Kind, p.ID)})
 	if err != nil {
 		return f.refused(ctx, ix, t, err, "join")
+	}
+	if nt.Status.Started() {
+		f.Kick(ctx, nt.ID)
 	}
 	return f.show(ix, nt)
 }
