@@ -147,7 +147,8 @@ func tournamentSummary(l *i18n.Localizer, t *storage.Tournament) []string {
 // Cancel before the start, with the select of ais (the strategies that
 // play its game) when it is open to AIs; Withdraw and Cancel while it
 // runs, with Join while an Arena or a Swiss has no-shows, who may come
-// back; none once it has ended.
+// back; and the select of the AIs in (aiOut) until it ends; none once
+// it has ended.
 func TournamentAnnouncement(l *i18n.Localizer, t *storage.Tournament, ais []strategies.Info) Message {
 	embed := &discordgo.MessageEmbed{
 		Title:       clip("🏆 "+TournamentTitle(l, t), maxTitle),
@@ -203,7 +204,42 @@ func TournamentAnnouncement(l *i18n.Localizer, t *storage.Tournament, ais []stra
 		)
 		components = append(components, row(buttons...))
 	}
+	if out := aiOut(l, t); out != nil {
+		components = append(components, *out)
+	}
 	return Message{Embeds: []*discordgo.MessageEmbed{embed}, Components: components, AllowedMentions: noPings()}
+}
+
+// aiOut is the row of the select of t's AIs still in, by which its
+// creator or a manager takes one out (Take an AI out before the start,
+// Withdraw an AI after it); nil when there is none, or t has ended.
+func aiOut(l *i18n.Localizer, t *storage.Tournament) *discordgo.ActionsRow {
+	if t.Status.Ended() {
+		return nil
+	}
+	var opts []discordgo.SelectMenuOption
+	for _, e := range t.Entrants {
+		name, ok := e.Player.ID.Strategy()
+		if !ok || e.Withdrawn || len(opts) == 25 {
+			continue
+		}
+		label := e.Player.Name
+		if info, err := strategies.Lookup(name); err == nil {
+			label = AIName(l, info)
+		}
+		opts = append(opts, discordgo.SelectMenuOption{Label: clip(label, 100), Value: name, Emoji: &discordgo.ComponentEmoji{Name: "🤖"}})
+	}
+	if len(opts) == 0 {
+		return nil
+	}
+	placeholder := l.T("tournament.ai_out")
+	if t.Status.Started() {
+		placeholder = l.T("tournament.ai_withdraw")
+	}
+	one := 1
+	r := row(discordgo.SelectMenu{CustomID: customid.TournamentAIOut.Build(string(t.ID)), Placeholder: placeholder, Options: opts,
+		MinValues: &one, MaxValues: 1})
+	return &r
 }
 
 // tournamentTable writes rows as the lines of a table.

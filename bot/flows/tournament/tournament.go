@@ -1,6 +1,7 @@
 // Package tournament is the flow of a server's tournaments: /tournament
-// create (an announcement with Join, Leave, Start, Cancel and the
-// creator's select of AI entrants), list, standings, pause, resume and
+// create (an announcement with Join, Leave, Start, Cancel, the
+// creator's select of AI entrants and the select that takes one out),
+// list, standings, pause, resume and
 // cancel; and running them — the start by the creator or at the time set,
 // each round's pairings posted in the channel and its boards in a thread
 // of the round or the channel (thread.go), the results of
@@ -206,6 +207,7 @@ func (f *Flow) Routes(m *mux.Mux) {
 	m.Component(customid.TournamentStart, f.clickStart)
 	m.Component(customid.TournamentCancel, f.clickCancel)
 	m.Component(customid.TournamentAI, f.clickAI)
+	m.Component(customid.TournamentAIOut, f.clickAIOut)
 	m.Component(customid.TournamentWithdraw, f.clickWithdraw)
 	m.Component(customid.TournamentStay, clickStay)
 }
@@ -386,8 +388,8 @@ func (f *Flow) announcement(l *i18n.Localizer, t *storage.Tournament) render.Mes
 	return render.TournamentAnnouncement(l, t, strategies.ForGame(string(t.Kind)))
 }
 
-// manages reports whether the member of ix may pause, resume or cancel t:
-// its creator, or a member with Manage Server.
+// manages reports whether the member of ix may pause, resume or cancel t,
+// or take an AI out of it: its creator, or a member with Manage Server.
 func manages(ix *mux.Interaction, t *storage.Tournament) bool {
 	if storage.User(ix.Caller().ID) == t.Creator {
 		return true
