@@ -163,10 +163,10 @@ const (
 )
 
 // tournamentOption is the option naming a tournament by its ID; left out,
-// the server's latest is meant.
+// the server's latest is meant (named).
 func tournamentOption() *discordgo.ApplicationCommandOption {
 	return &discordgo.ApplicationCommandOption{Type: discordgo.ApplicationCommandOptionString, Name: "id",
-		Description: "The tournament's ID (default: this server's latest)", MaxLength: 20}
+		Description: "The tournament's ID (default: the one under way, else the newest)", MaxLength: 20}
 }
 
 // Routes declares /tournament and the announcement's buttons and select.
@@ -244,8 +244,10 @@ func (f *Flow) cmdTournament(ctx context.Context, ix *mux.Command) error {
 }
 
 // named loads the tournament a subcommand names by its id option, or
-// the server's latest: the newest not ended, else the newest ended. A
-// tournament of another server is answered as one that does not exist.
+// the server's latest: the newest under way (running or paused), else the
+// newest announced, else the newest ended — a tournament announced while
+// another runs does not hide the one being played. A tournament of
+// another server is answered as one that does not exist.
 func (f *Flow) named(ctx context.Context, ix *mux.Command) (*storage.Tournament, error) {
 	if id := ix.Opts.Str("id"); id != "" {
 		return f.load(ctx, ix.Interaction, storage.TournamentID(id))
@@ -254,10 +256,21 @@ func (f *Flow) named(ctx context.Context, ix *mux.Command) (*storage.Tournament,
 	if err != nil && !errors.Is(err, storage.ErrCorrupt) {
 		return nil, fmt.Errorf("tournament: list of guild %s: %w", ix.GuildID, err)
 	}
+	rank := func(t *storage.Tournament) int { // higher is preferred
+		switch {
+		case t.Status.Started():
+			return 2
+		case !t.Status.Ended():
+			return 1
+		}
+		return 0
+	}
 	var latest *storage.Tournament
 	for _, t := range list {
-		if !t.Status.Ended() || latest == nil || latest.Status.Ended() {
-			latest = t // open ones come first, oldest first: the last open one is the newest
+		// open ones come first, oldest first: of a rank, the last open one
+		// is the newest; the one ended (history 1) comes last.
+		if latest == nil || rank(t) > rank(latest) || rank(t) == rank(latest) && rank(t) > 0 {
+			latest = t
 		}
 	}
 	if latest == nil {
