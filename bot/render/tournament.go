@@ -442,8 +442,11 @@ func TournamentNotice(l *i18n.Localizer, t *storage.Tournament, text string) Mes
 func TournamentList(l *i18n.Localizer, list []*storage.Tournament) Message {
 	lines := []string{}
 	for _, t := range list {
-		line := fmt.Sprintf("`%s` **%s** · %s · %s · %s", t.ID, TournamentTitle(l, t), gameTitle(l, t.Kind), formatText(l, t),
-			l.T("tournament.status."+string(t.Status)))
+		line := fmt.Sprintf("`%s` **%s**", t.ID, TournamentTitle(l, t))
+		if t.Name != "" { // an untitled one's title is its game and format already
+			line += " · " + gameTitle(l, t.Kind) + " · " + formatText(l, t)
+		}
+		line += " · " + l.T("tournament.status."+string(t.Status))
 		if t.Status == storage.TournamentFinished {
 			for _, e := range t.Entrants {
 				if e.Rank == 1 {
@@ -485,8 +488,8 @@ func playerTournamentLines(l *i18n.Localizer, list []storage.PlayerTournament) [
 	var lines []string
 	for _, pt := range list {
 		name := pt.Name
-		if name == "" {
-			name = gameTitle(l, pt.Kind)
+		if name == "" { // as TournamentTitle, but the record keeps no length
+			name = l.T("tournament.untitled", "Game", gameTitle(l, pt.Kind), "Format", l.T("tournament.format_short_"+string(pt.Format)))
 		}
 		lines = append(lines, l.T("tournament.stats_line", "Place", place(pt.Rank), "Rank", pt.Rank, "Players", pt.Players,
 			"Score", TournamentScore(pt.Format, pt.Score), "Name", name))
