@@ -261,3 +261,30 @@ func TestUntitledTournamentsReadNaturally(t *testing.T) {
 		}
 	}
 }
+
+// TestANoShowsBoardSaysSo: the board of a tournament's game lost on the
+// move timer without a move says that its loser is paired no more;
+// another game's, or one lost on time after a move, does not.
+func TestANoShowsBoardSaysSo(t *testing.T) {
+	for _, tc := range []struct {
+		name       string
+		tournament storage.TournamentID
+		moves      []string
+		want       bool
+	}{
+		{"a tournament's game, no move", "00001", nil, true},
+		{"a tournament's game, a move", "00001", []string{"a1"}, false},
+		{"a game of no tournament, no move", "", nil, false},
+	} {
+		g := &storage.Game{Kind: "tictactoe", Status: storage.StatusForfeited, Moves: tc.moves,
+			Players:  []storage.Player{{ID: storage.User("1"), Name: "alice"}, {ID: storage.User("2"), Name: "bob"}},
+			Settings: storage.Settings{Tournament: tc.tournament}, Result: &storage.Result{Winner: 1, Outcome: storage.TimedOut}}
+		for _, loc := range []string{i18n.English, i18n.Indonesian} {
+			l := i18n.For(loc)
+			line := resultLine(l, g)
+			if says := strings.Contains(line, l.T("tournament.no_show_board", "Player", "<@1>")); says != tc.want {
+				t.Errorf("%s, %s: %q says the no-show is paired no more: %v, want %v", tc.name, loc, line, says, tc.want)
+			}
+		}
+	}
+}
