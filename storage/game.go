@@ -362,6 +362,23 @@ func (g *Game) Opponent(seat int) (Player, bool) {
 	return g.Players[1-seat], true
 }
 
+// NoShow returns the seat of the loser of g, a tournament's board game,
+// when they lost it on the move timer without having made a move in it:
+// White (seat 0, first to move) before the first move, Black before the
+// second. An AI is never a no-show: it moves when its turn comes, and a
+// timeout of its turn queue is no absence of a player.
+func (g *Game) NoShow() (int, bool) {
+	if g.Status != StatusForfeited || g.Result == nil || g.Result.Outcome != TimedOut ||
+		len(g.Players) != 2 || (g.Result.Winner != 0 && g.Result.Winner != 1) {
+		return 0, false
+	}
+	loser := 1 - g.Result.Winner
+	if len(g.Moves) > loser || g.Players[loser].ID.IsAI() {
+		return 0, false
+	}
+	return loser, true
+}
+
 // Seat returns the index of player p in g.Players, or -1.
 func (g *Game) Seat(p PlayerID) int {
 	for i, pl := range g.Players {

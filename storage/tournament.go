@@ -102,6 +102,11 @@ type Entrant struct {
 	// when they left.
 	Withdrawn      bool `json:"withdrawn,omitempty"`
 	WithdrawnAfter int  `json:"withdrawn_after,omitempty"`
+	// NoShow is set on a member withdrawn by the result of a game they
+	// lost on the move timer without having made a move (Game.NoShow,
+	// SetResult), not by their own Withdraw. In an Arena or a Swiss a
+	// no-show may join again while the tournament runs (Join).
+	NoShow bool `json:"no_show,omitempty"`
 	// Rank and Score are the final standing of a finished tournament
 	// (FinishTournament): the place from 1, and the score in the format's
 	// unit (half-points in a Swiss or round robin, points in an Arena).
@@ -540,7 +545,7 @@ func (t *Tournament) Validate() error {
 		if e.Withdrawn && t.Status == TournamentAnnounced {
 			return bad("%s withdrew before the start", e.Player.ID)
 		}
-		if e.WithdrawnAfter < 0 || e.WithdrawnAfter > len(t.Rounds) || (!e.Withdrawn && e.WithdrawnAfter != 0) {
+		if e.WithdrawnAfter < 0 || e.WithdrawnAfter > len(t.Rounds) || (!e.Withdrawn && (e.WithdrawnAfter != 0 || e.NoShow)) {
 			return bad("%s withdrew after round %d", e.Player.ID, e.WithdrawnAfter)
 		}
 		if ((e.Rank != 0 || e.Score != 0) && t.Status != TournamentFinished) || e.Rank < 0 || e.Rank > len(t.Entrants) {
@@ -651,7 +656,7 @@ func Erase(old *Tournament, p PlayerID, now time.Time) (Tournament, bool, error)
 		e := &rec.Entrants[i]
 		e.Player = Player{ID: id}
 		if old.Status.Started() && !e.Withdrawn {
-			e.Withdrawn, e.WithdrawnAfter = true, len(old.Rounds)
+			rec.withdraw(i)
 		}
 		for r := range rec.Rounds {
 			for j := range rec.Rounds[r].Boards {
@@ -673,6 +678,25 @@ func Erase(old *Tournament, p PlayerID, now time.Time) (Tournament, bool, error)
 	}
 	rec, err := changed(old, rec, now)
 	return rec, err == nil, err
+}
+
+// withdraw withdraws entrant i of t, a started tournament, after the
+// rounds paired so far: they are paired no more.
+func (t *Tournament) withdraw(i int) {
+	t.Entrants[i].Withdrawn, t.Entrants[i].WithdrawnAfter = true, len(t.Rounds)
+}
+
+// NoShowsBefore returns the entrants withdrawn as no-shows
+// (Entrant.NoShow) after round r−1, whom round r is the first to leave
+// out: its pairings say so.
+func (t *Tournament) NoShowsBefore(r int) []Entrant {
+	var out []Entrant
+	for _, e := range t.Entrants {
+		if e.NoShow && e.WithdrawnAfter == r-1 {
+			out = append(out, e)
+		}
+	}
+	return out
 }
 
 // entrant returns the index of p in t.Entrants, or -1.
@@ -859,16 +883,23 @@ func (t *Tournament) clone() Tournament {
 }
 
 // Join returns the record JoinTournament stores when e enters old at
-// time now, or its error.
+// time now, or its error. Once started, only a no-show of an Arena or a
+// Swiss (Entrant.NoShow) may join again, as on Lichess: they are paired
+// again from the next pairing, and the rounds they missed stay absences.
 func Join(old *Tournament, e Entrant, now time.Time) (Tournament, error) {
+	i := old.entrant(e.Player.ID)
 	switch {
 	case old.Status.Ended():
 		return Tournament{}, fmt.Errorf("%w: it is %s", ErrGameOver, old.Status)
+	case old.Status.Started() && i >= 0 && old.Entrants[i].NoShow && old.Format != FormatRoundRobin:
+		rec := old.clone()
+		rec.Entrants[i].Withdrawn, rec.Entrants[i].WithdrawnAfter, rec.Entrants[i].NoShow = false, 0, false
+		return changed(old, rec, now)
 	case old.Status != TournamentAnnounced:
 		return Tournament{}, ErrStarted
 	case erased(e.Player.ID):
 		return Tournament{}, fmt.Errorf("%w: player id %q", ErrInvalid, e.Player.ID)
-	case old.entrant(e.Player.ID) >= 0:
+	case i >= 0:
 		return Tournament{}, fmt.Errorf("%w: %s", ErrEntered, e.Player.ID)
 	case len(old.Entrants) >= old.MaxPlayers:
 		return Tournament{}, &TournamentLimitError{Tournament: old.ID, Limit: LimitPlayers, Count: len(old.Entrants), Max: old.MaxPlayers}
@@ -892,7 +923,7 @@ func Leave(old *Tournament, p PlayerID, now time.Time) (Tournament, error) {
 	if old.Status == TournamentAnnounced {
 		rec.Entrants = slices.Delete(rec.Entrants, i, i+1)
 	} else {
-		rec.Entrants[i].Withdrawn, rec.Entrants[i].WithdrawnAfter = true, len(old.Rounds)
+		rec.withdraw(i)
 	}
 	return changed(old, rec, now)
 }
@@ -1048,7 +1079,10 @@ func BoardResultOf(g *Game) (BoardResult, bool) {
 
 // SetResult returns the record RecordTournamentResult stores when game g
 // of old has ended, whether it is to be stored (false: the board has its
-// result already), or the error.
+// result already), or the error. A no-show (Game.NoShow) is withdrawn in
+// the same change, as Lichess does: a member who never moves is not
+// paired again to hold up opponent after opponent for a whole time per
+// move. The result is set once, so the withdrawal happens once.
 func SetResult(old *Tournament, g *Game, now time.Time) (Tournament, bool, error) {
 	round, board, ok := old.Board(g.ID)
 	if !ok {
@@ -1067,6 +1101,12 @@ func SetResult(old *Tournament, g *Game, now time.Time) (Tournament, bool, error
 	rec := old.clone()
 	b := &rec.Rounds[round-1].Boards[board]
 	b.Result, b.Plies = res, len(g.Moves)
+	if seat, ok := g.NoShow(); ok && rec.Status.Started() {
+		if i := rec.entrant(g.Players[seat].ID); i >= 0 && !rec.Entrants[i].Withdrawn {
+			rec.withdraw(i)
+			rec.Entrants[i].NoShow = true
+		}
+	}
 	rec, err := changed(old, rec, now)
 	return rec, err == nil, err
 }

@@ -130,3 +130,93 @@ func BenchmarkSetResultLargest(b *testing.B) {
 	}
 	b.ReportMetric(float64(len(data)), "record-bytes")
 }
+
+// TestANoShowIsWithdrawnByTheirResult: the result of a game its loser
+// lost on the move timer without having made a move withdraws them, in
+// the same change (a no-show), once; a move made, another way of losing
+// or an AI's timeout withdraws nobody. A no-show may join a running Swiss
+// or Arena again, and nobody else may join after the start.
+func TestANoShowIsWithdrawnByTheirResult(t *testing.T) {
+	now := time.Date(2026, 11, 30, 4, 0, 0, 0, time.UTC)
+	board := largeSwiss().Rounds[maxSwissRounds-1].Boards[0]
+	for _, tc := range []struct {
+		name    string
+		ai      bool
+		status  Status
+		outcome Outcome
+		winner  int
+		plies   int
+		noShow  PlayerID
+	}{
+		{"White's time ran out before the first move", false, StatusForfeited, TimedOut, 1, 0, board.White},
+		{"Black's time ran out before their first move", false, StatusForfeited, TimedOut, 0, 1, board.Black},
+		{"White's time ran out after a move", false, StatusForfeited, TimedOut, 1, 1, ""},
+		{"Black's time ran out after a move", false, StatusForfeited, TimedOut, 0, 2, ""},
+		{"White withdrew before the first move", false, StatusForfeited, Resigned, 1, 0, ""},
+		{"White resigned before the first move", false, StatusFinished, Resigned, 1, 0, ""},
+		{"an AI's time ran out before its first move", true, StatusForfeited, TimedOut, 1, 0, ""},
+	} {
+		old := largeSwiss()
+		if tc.ai {
+			old.OpenToAI = true
+			ai := AI("minimax")
+			old.Entrants[slices.IndexFunc(old.Entrants, func(e Entrant) bool { return e.Player.ID == board.White })].Player.ID = ai
+			for i := range old.Rounds {
+				for j := range old.Rounds[i].Boards {
+					b := &old.Rounds[i].Boards[j]
+					if b.White == board.White {
+						b.White = ai
+					}
+					if b.Black == board.White {
+						b.Black = ai
+					}
+				}
+			}
+		}
+		b := old.Rounds[maxSwissRounds-1].Boards[0]
+		g := &Game{ID: b.Game, Kind: old.Kind, Status: tc.status, Players: []Player{{ID: b.White}, {ID: b.Black}},
+			Settings: Settings{Tournament: old.ID}, Result: &Result{Winner: tc.winner, Outcome: tc.outcome}}
+		for range tc.plies {
+			g.Moves = append(g.Moves, "a1")
+		}
+		rec, ok, err := SetResult(old, g, now)
+		if err != nil || !ok {
+			t.Fatalf("%s: %v, %v", tc.name, ok, err)
+		}
+		for _, e := range rec.Entrants {
+			want := e.Player.ID == tc.noShow
+			if e.Withdrawn != want || e.NoShow != want || want && e.WithdrawnAfter != maxSwissRounds {
+				t.Errorf("%s: %s withdrawn %v (no-show %v) after %d", tc.name, e.Player.ID, e.Withdrawn, e.NoShow, e.WithdrawnAfter)
+			}
+		}
+		if again, ok, err := SetResult(&rec, g, now); err != nil || ok || again.Version != rec.Version {
+			t.Errorf("%s: recorded twice: %v, %v", tc.name, ok, err)
+		}
+		if tc.noShow == "" {
+			continue
+		}
+		back, err := Join(&rec, Entrant{Player: Player{ID: tc.noShow}}, now)
+		if err != nil {
+			t.Fatalf("%s: the no-show joins again: %v", tc.name, err)
+		}
+		if i := back.entrant(tc.noShow); back.Entrants[i].Withdrawn || back.Entrants[i].NoShow || back.Entrants[i].WithdrawnAfter != 0 {
+			t.Errorf("%s: joined again as %+v", tc.name, back.Entrants[i])
+		}
+		other := board.White
+		if tc.noShow == board.White {
+			other = board.Black
+		}
+		left, err := Leave(&back, other, now)
+		if err == nil {
+			_, err = Join(&left, Entrant{Player: Player{ID: other}}, now)
+		}
+		if !errors.Is(err, ErrStarted) {
+			t.Errorf("%s: a player who withdrew joins again: %v, want ErrStarted", tc.name, err)
+		}
+		rr := rec
+		rr.Format, rr.SwissRounds, rr.Cycles = FormatRoundRobin, 0, 1
+		if _, err := Join(&rr, Entrant{Player: Player{ID: tc.noShow}}, now); !errors.Is(err, ErrStarted) {
+			t.Errorf("%s: a round robin's no-show joins again: %v, want ErrStarted", tc.name, err)
+		}
+	}
+}

@@ -130,6 +130,11 @@ const (
 	// TournamentAI is the select of AI strategies its creator enters in a
 	// tournament open to AIs: the chosen value is the strategy.
 	TournamentAI Pattern = "v1/tournament/{tournament}/ai"
+	// TournamentAIOut is the select of a tournament's AI entrants by
+	// which its creator, or a member with Manage Server, takes one out:
+	// its entry before the start, a withdrawal after it. The chosen value
+	// is the strategy.
+	TournamentAIOut Pattern = "v1/tournament/{tournament}/ai-out"
 	// TournamentWithdraw confirms a withdrawal from a started tournament
 	// (the Withdraw button asks first): the clicker is paired no more
 	// and their game under way is lost.

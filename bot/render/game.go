@@ -445,6 +445,9 @@ func resultLine(l *i18n.Localizer, g *storage.Game) string {
 		line += "\n" + l.T("board.resigned", "Player", loser)
 	case r.Outcome == storage.TimedOut:
 		line += "\n" + l.T("board.timeout", "Player", loser)
+		if _, ok := g.NoShow(); ok && g.Settings.Tournament != "" { // the result withdrew them
+			line += "\n" + l.T("tournament.no_show_board", "Player", loser)
+		}
 	case g.Status == storage.StatusForfeited:
 		line += "\n" + l.T("board.forfeited", "Player", loser)
 	}

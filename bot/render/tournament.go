@@ -146,7 +146,9 @@ func tournamentSummary(l *i18n.Localizer, t *storage.Tournament) []string {
 // its entrants, and the buttons of its status — Join, Leave, Start and
 // Cancel before the start, with the select of ais (the strategies that
 // play its game) when it is open to AIs; Withdraw and Cancel while it
-// runs; none once it has ended.
+// runs, with Join while an Arena or a Swiss has no-shows, who may come
+// back; and the select of the AIs in (aiOut) until it ends; none once
+// it has ended.
 func TournamentAnnouncement(l *i18n.Localizer, t *storage.Tournament, ais []strategies.Info) Message {
 	embed := &discordgo.MessageEmbed{
 		Title:       clip("🏆 "+TournamentTitle(l, t), maxTitle),
@@ -191,12 +193,53 @@ func TournamentAnnouncement(l *i18n.Localizer, t *storage.Tournament, ais []stra
 			}))
 		}
 	case t.Status.Started():
-		components = append(components, row(
+		var buttons []discordgo.MessageComponent
+		if t.Format != storage.FormatRoundRobin && slices.ContainsFunc(t.Entrants, func(e storage.Entrant) bool { return e.NoShow }) {
+			// for the no-shows, who may come back
+			buttons = append(buttons, button(l.T("tournament.join"), "✅", discordgo.SuccessButton, customid.TournamentJoin.Build(id)))
+		}
+		buttons = append(buttons,
 			button(l.T("tournament.withdraw"), "", discordgo.SecondaryButton, customid.TournamentLeave.Build(id)),
 			button(l.T("tournament.cancel"), "", discordgo.DangerButton, customid.TournamentCancel.Build(id)),
-		))
+		)
+		components = append(components, row(buttons...))
+	}
+	if out := aiOut(l, t); out != nil {
+		components = append(components, *out)
 	}
 	return Message{Embeds: []*discordgo.MessageEmbed{embed}, Components: components, AllowedMentions: noPings()}
+}
+
+// aiOut is the row of the select of t's AIs still in, by which its
+// creator or a manager takes one out (Take an AI out before the start,
+// Withdraw an AI after it); nil when there is none, or t has ended.
+func aiOut(l *i18n.Localizer, t *storage.Tournament) *discordgo.ActionsRow {
+	if t.Status.Ended() {
+		return nil
+	}
+	var opts []discordgo.SelectMenuOption
+	for _, e := range t.Entrants {
+		name, ok := e.Player.ID.Strategy()
+		if !ok || e.Withdrawn || len(opts) == 25 {
+			continue
+		}
+		label := e.Player.Name
+		if info, err := strategies.Lookup(name); err == nil {
+			label = AIName(l, info)
+		}
+		opts = append(opts, discordgo.SelectMenuOption{Label: clip(label, 100), Value: name, Emoji: &discordgo.ComponentEmoji{Name: "🤖"}})
+	}
+	if len(opts) == 0 {
+		return nil
+	}
+	placeholder := l.T("tournament.ai_out")
+	if t.Status.Started() {
+		placeholder = l.T("tournament.ai_withdraw")
+	}
+	one := 1
+	r := row(discordgo.SelectMenu{CustomID: customid.TournamentAIOut.Build(string(t.ID)), Placeholder: placeholder, Options: opts,
+		MinValues: &one, MaxValues: 1})
+	return &r
 }
 
 // tournamentTable writes rows as the lines of a table.
@@ -332,7 +375,7 @@ func TournamentPairings(l *i18n.Localizer, t *storage.Tournament, r storage.Roun
 	case len(games) == 0:
 		head = l.T("tournament.round_no_games", "Number", r.Number)
 	}
-	lines := append(append(append([]string{head}, games...), forfeited...), byes...)
+	lines := append(append(append(append([]string{head}, games...), forfeited...), byes...), noShows(l, t, r)...)
 	embed := &discordgo.MessageEmbed{
 		Title:       clip("⚔️ "+TournamentTitle(l, t), maxTitle),
 		Description: fitLines(lines, maxDescription),
@@ -345,6 +388,21 @@ func TournamentPairings(l *i18n.Localizer, t *storage.Tournament, r storage.Roun
 		msg = withTable(l, t, head, rows, msg)
 	}
 	return msg
+}
+
+// noShows are the lines of round r of t that name the members it is the
+// first to leave out as no-shows (storage.Tournament.NoShowsBefore): what
+// comes of it in t's format.
+func noShows(l *i18n.Localizer, t *storage.Tournament, r storage.Round) []string {
+	key := "tournament.no_show" // an Arena or Swiss: Join brings them back
+	if t.Format == storage.FormatRoundRobin {
+		key = "tournament.no_show_final"
+	}
+	var lines []string
+	for _, e := range t.NoShowsBefore(r.Number) {
+		lines = append(lines, l.T(key, "Player", PlayerName(l, t.Kind, e.Player)))
+	}
+	return lines
 }
 
 // TournamentPodium renders the end of a finished tournament: its first
@@ -384,8 +442,11 @@ func TournamentNotice(l *i18n.Localizer, t *storage.Tournament, text string) Mes
 func TournamentList(l *i18n.Localizer, list []*storage.Tournament) Message {
 	lines := []string{}
 	for _, t := range list {
-		line := fmt.Sprintf("`%s` **%s** · %s · %s · %s", t.ID, TournamentTitle(l, t), gameTitle(l, t.Kind), formatText(l, t),
-			l.T("tournament.status."+string(t.Status)))
+		line := fmt.Sprintf("`%s` **%s**", t.ID, TournamentTitle(l, t))
+		if t.Name != "" { // an untitled one's title is its game and format already
+			line += " · " + gameTitle(l, t.Kind) + " · " + formatText(l, t)
+		}
+		line += " · " + l.T("tournament.status."+string(t.Status))
 		if t.Status == storage.TournamentFinished {
 			for _, e := range t.Entrants {
 				if e.Rank == 1 {
@@ -427,8 +488,8 @@ func playerTournamentLines(l *i18n.Localizer, list []storage.PlayerTournament) [
 	var lines []string
 	for _, pt := range list {
 		name := pt.Name
-		if name == "" {
-			name = gameTitle(l, pt.Kind)
+		if name == "" { // as TournamentTitle, but the record keeps no length
+			name = l.T("tournament.untitled", "Game", gameTitle(l, pt.Kind), "Format", l.T("tournament.format_short_"+string(pt.Format)))
 		}
 		lines = append(lines, l.T("tournament.stats_line", "Place", place(pt.Rank), "Rank", pt.Rank, "Players", pt.Players,
 			"Score", TournamentScore(pt.Format, pt.Score), "Name", name))

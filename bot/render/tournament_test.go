@@ -225,3 +225,66 @@ func TestARoundRobinsFreeRoundIsNoBye(t *testing.T) {
 		}
 	}
 }
+
+// TestUntitledTournamentsReadNaturally: a tournament without a name is
+// called by its game and format, once: /tournament list does not repeat
+// them after that title (a named one's line has them after its name),
+// and /stats calls it by game and format too, not by its game alone.
+func TestUntitledTournamentsReadNaturally(t *testing.T) {
+	l := i18n.Default
+	untitled := &storage.Tournament{ID: "00001", Format: storage.FormatSwiss, SwissRounds: 3, Kind: "tictactoe", Status: storage.TournamentRunning}
+	named := *untitled
+	named.ID, named.Name = "00002", "Friday Cup"
+	lines := strings.Split(TournamentList(l, []*storage.Tournament{untitled, &named}).Embeds[0].Description, "\n")
+	if len(lines) != 2 {
+		t.Fatalf("the list: %q", lines)
+	}
+	if n := strings.Count(lines[0], "Tic-Tac-Toe"); n != 1 || strings.Count(lines[0], "Swiss, 3 rounds") != 1 {
+		t.Errorf("the untitled tournament's line names its game and format more than once: %q", lines[0])
+	}
+	if !strings.Contains(lines[1], "**Friday Cup** · Tic-Tac-Toe · Swiss, 3 rounds") {
+		t.Errorf("the named tournament's line: %q", lines[1])
+	}
+	for _, tc := range []struct {
+		loc    string
+		format storage.Format
+		want   string
+	}{
+		{i18n.English, storage.FormatArena, "Tic-Tac-Toe Arena"},
+		{i18n.English, storage.FormatRoundRobin, "Tic-Tac-Toe Round robin"},
+		{i18n.Indonesian, storage.FormatSwiss, "Swiss"},
+		{i18n.Indonesian, storage.FormatRoundRobin, "Kompetisi"},
+	} {
+		got := playerTournamentLines(i18n.For(tc.loc), []storage.PlayerTournament{{Format: tc.format, Kind: "tictactoe", Players: 4, Rank: 1, Score: 8}})
+		if len(got) != 1 || !strings.Contains(got[0], tc.want) {
+			t.Errorf("%s: /stats names an untitled %s %q, want it to say %q", tc.loc, tc.format, got, tc.want)
+		}
+	}
+}
+
+// TestANoShowsBoardSaysSo: the board of a tournament's game lost on the
+// move timer without a move says that its loser is paired no more;
+// another game's, or one lost on time after a move, does not.
+func TestANoShowsBoardSaysSo(t *testing.T) {
+	for _, tc := range []struct {
+		name       string
+		tournament storage.TournamentID
+		moves      []string
+		want       bool
+	}{
+		{"a tournament's game, no move", "00001", nil, true},
+		{"a tournament's game, a move", "00001", []string{"a1"}, false},
+		{"a game of no tournament, no move", "", nil, false},
+	} {
+		g := &storage.Game{Kind: "tictactoe", Status: storage.StatusForfeited, Moves: tc.moves,
+			Players:  []storage.Player{{ID: storage.User("1"), Name: "alice"}, {ID: storage.User("2"), Name: "bob"}},
+			Settings: storage.Settings{Tournament: tc.tournament}, Result: &storage.Result{Winner: 1, Outcome: storage.TimedOut}}
+		for _, loc := range []string{i18n.English, i18n.Indonesian} {
+			l := i18n.For(loc)
+			line := resultLine(l, g)
+			if says := strings.Contains(line, l.T("tournament.no_show_board", "Player", "<@1>")); says != tc.want {
+				t.Errorf("%s, %s: %q says the no-show is paired no more: %v, want %v", tc.name, loc, line, says, tc.want)
+			}
+		}
+	}
+}

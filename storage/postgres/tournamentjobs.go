@@ -19,7 +19,7 @@ const TournamentQueue = "tournaments"
 // due, so that no crash between the change and the job loses it — a
 // tournament created with a start time (at that time), a start or a
 // resumption (now, and for an Arena its end too), a withdrawal from a
-// running one and the end of one of its games (now). A job is unique
+// running one or a no-show's return to it, and the end of one of its games (now). A job is unique
 // per tournament and time. Whichever process works the queue runs what
 // is due of the tournament (the bot's AdvanceTournament), which reads
 // everything from the stored record: a job that finds nothing to do does
@@ -56,9 +56,9 @@ func arenaEnd(t *storage.Tournament) time.Time { return t.StartedAt.Add(t.Durati
 
 // tournamentChangeJobs are the jobs that a change of a tournament from
 // old (nil for a new one) to rec at now makes due: its start at the time
-// set, an advance now when it starts, resumes or loses a player while
-// running, an Arena's end when it starts or resumes, and a round's
-// announcement (announceJobs).
+// set, an advance now when it starts, resumes, or loses a player or gets
+// one back (a no-show who joined again) while running, an Arena's end
+// when it starts or resumes, and a round's announcement (announceJobs).
 func tournamentChangeJobs(old, rec *storage.Tournament, now time.Time) []river.InsertManyParams {
 	return append(stateJobs(old, rec, now), announceJobs(old, rec, now)...)
 }
@@ -86,7 +86,7 @@ func stateJobs(old, rec *storage.Tournament, now time.Time) []river.InsertManyPa
 			jobs = append(jobs, tournamentJob(rec.ID, arenaEnd(rec), now))
 		}
 		return jobs
-	case rec.Status == storage.TournamentRunning && withdrawals(rec) > withdrawals(old):
+	case rec.Status == storage.TournamentRunning && withdrawals(rec) != withdrawals(old):
 		return []river.InsertManyParams{tournamentJob(rec.ID, now, now)}
 	}
 	return nil

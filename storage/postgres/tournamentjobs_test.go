@@ -188,6 +188,45 @@ func TestTournamentChangesScheduleTheirAdvances(t *testing.T) {
 	}
 }
 
+// TestANoShowsReturnSchedulesAnAdvance: a no-show who joins a running
+// tournament again is one more player to pair: the join schedules an
+// advance now, as a withdrawal does.
+func TestANoShowsReturnSchedulesAnAdvance(t *testing.T) {
+	t.Parallel()
+	clk := storetest.NewClock(time.Date(2025, 3, 1, 12, 0, 0, 0, time.UTC))
+	s, _ := openTest(t, clk.Now)
+	ctx := context.Background()
+	tr, err := s.SetTournamentStatus(ctx, swiss(t, s, time.Time{}, "ann", "bob", "cid").ID, storage.TournamentRunning)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := storage.Round{Number: 1, Boards: []storage.Board{{White: storage.User("ann"), Black: storage.User("bob")}, {White: storage.User("cid")}}}
+	game := &storage.Game{Kind: tr.Kind, Status: storage.StatusActive, GuildID: tr.GuildID, ChannelID: tr.ChannelID,
+		Players: []storage.Player{{ID: storage.User("ann")}, {ID: storage.User("bob")}}, Settings: storage.Settings{MoveTime: time.Second, Tournament: tr.ID}}
+	if tr, _, err = s.PairRound(ctx, tr.ID, tr.Version, r, []*storage.Game{game}); err != nil {
+		t.Fatal(err)
+	}
+	g, err := s.Game(ctx, tr.Rounds[0].Boards[0].Game)
+	if err != nil {
+		t.Fatal(err)
+	}
+	g.Status = storage.StatusForfeited // ann never moved
+	if _, err := s.FinishGame(ctx, g, storage.Result{Winner: 1, Outcome: storage.TimedOut}); err != nil {
+		t.Fatal(err)
+	}
+	if tr, _, err = s.RecordTournamentResult(ctx, g.ID); err != nil || tr.Entered(storage.User("ann")) {
+		t.Fatalf("the no-show's result: %v (still entered: %v)", err, err == nil && tr.Entered(storage.User("ann")))
+	}
+	clk.Advance(time.Minute)
+	before := tournamentJobs(t, s)
+	if _, err := s.JoinTournament(ctx, tr.ID, storage.Entrant{Player: storage.Player{ID: storage.User("ann"), Name: "ann"}}); err != nil {
+		t.Fatal(err)
+	}
+	if got, want := tournamentJobs(t, s), append(before, tournamentJobRow{tr.ID, clk.Now()}); !slices.Equal(got, want) {
+		t.Errorf("after the no-show joined again, the jobs are %+v, want %+v", got, want)
+	}
+}
+
 // TestScheduleTournamentsFillsTheGaps: ScheduleTournaments schedules, for
 // the open tournaments of the shards given that have none — written
 // before their advances were jobs — an announced one's start and a

@@ -23,6 +23,7 @@ func runTournaments(t *testing.T, o Opener) {
 		{"TournamentEntries", testTournamentEntries},
 		{"TournamentSwissFromStartToPodium", testTournamentSwissFromStartToPodium},
 		{"TournamentArenaWaves", testTournamentArenaWaves},
+		{"TournamentNoShow", testTournamentNoShow},
 		{"TournamentRoundRobinRounds", testTournamentRoundRobinRounds},
 		{"TournamentsCopied", testTournamentsCopied},
 		{"TournamentsForgetDeletedUsers", testTournamentsForgetDeletedUsers},
@@ -442,6 +443,45 @@ func testTournamentArenaWaves(t *testing.T, o Opener) {
 	if len(tr.Rounds) != 2 || tr.Rounds[0].Boards[0].Result != storage.BoardDraw || tr.Rounds[0].Boards[1].Result != storage.BoardPending {
 		t.Errorf("the Arena's waves: %+v", tr.Rounds)
 	}
+}
+
+// testTournamentNoShow: the result of a game lost on the move timer
+// without a move withdraws its loser in the store, once, so that no
+// process pairs them again; Join brings them back into the Arena.
+func testTournamentNoShow(t *testing.T, o Opener) {
+	ctx := context.Background()
+	s, _ := openTest(t, o)
+	tr := startedTournament(t, s, storage.FormatArena, "bob", "carol", "dave", "erin")
+	tr = pair(t, s, tr, board("bob", "carol"), board("dave", "erin"))
+	g, err := s.Game(ctx, tr.Games()[0])
+	if err != nil {
+		t.Fatal(err)
+	}
+	g.Status = storage.StatusForfeited // bob, White, never moved
+	if _, err := s.FinishGame(ctx, g, storage.Result{Winner: 1, Outcome: storage.TimedOut}); err != nil {
+		t.Fatal(err)
+	}
+	record(t, s, g.ID)
+	if _, ok, err := s.RecordTournamentResult(ctx, g.ID); err != nil || ok {
+		t.Fatalf("recording the no-show's game again: %v, %v", ok, err)
+	}
+	tr, err = s.Tournament(ctx, tr.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	bob := board("bob", "").White
+	if i := slices.IndexFunc(tr.Entrants, func(e storage.Entrant) bool { return e.Player.ID == bob }); tr.Entered(bob) || !tr.Entrants[i].NoShow {
+		t.Fatalf("the stored no-show: %+v", tr.Entrants[i])
+	}
+	again := []storage.Board{board("bob", "carol")}
+	if _, _, err := s.PairRound(ctx, tr.ID, tr.Version, storage.Round{Number: 2, Boards: again}, boardGames(tr, again)); !errors.Is(err, storage.ErrInvalid) {
+		t.Errorf("pairing the no-show: %v, want ErrInvalid", err)
+	}
+	tr, err = s.JoinTournament(ctx, tr.ID, entrant("bob", 1500))
+	if err != nil || !tr.Entered(bob) {
+		t.Fatalf("the no-show joins again: %v", err)
+	}
+	pair(t, s, tr, board("bob", "carol"))
 }
 
 // testTournamentRoundRobinRounds plays a round robin of three players,

@@ -27,7 +27,9 @@
 //     a round robin the free round of an odd field, worth nothing (Z).
 //   - A withdrawn entrant is absent from every round paired after they
 //     left (Entrant.WithdrawnAfter): not paired, no points (Z, a known
-//     absence); their results before it stay. In a round robin each game the Berger
+//     absence); their results before it stay. A no-show is withdrawn so
+//     (storage.Game.NoShow); one who joined a Swiss again is absent
+//     from the rounds they missed the same way. In a round robin each game the Berger
 //     table gave them after they left is scored as the opponent's win
 //     by forfeit (see Next).
 package league
@@ -273,7 +275,8 @@ func entries(b storage.Board, white, black int) (tournament.Entry, tournament.En
 // first n rounds are done, as package tournament's Swiss: the players by
 // pairing number, with an entry a round each, a withdrawn entrant's
 // rounds after they left absences (tournament.ZeroBye) but for a round
-// robin's forfeits. Boards of players who are not entrants are left out
+// robin's forfeits, and so every round of a Swiss a player is on no
+// board of (one who joined again after a no-show). Boards of players who are not entrants are left out
 // (the store's validation keeps them out).
 func swiss(t *storage.Tournament, n int) *tournament.Swiss {
 	s := &tournament.Swiss{Name: t.Name, Rounds: rounds(t), RoundRobin: t.Format == storage.FormatRoundRobin}
@@ -307,8 +310,8 @@ func swiss(t *storage.Tournament, n int) *tournament.Swiss {
 			}
 		}
 		for i, e := range t.Entrants {
-			if !in(e, r) && s.Players[i].Results[r-1] == (tournament.Entry{}) {
-				set(i+1, tournament.Entry{Result: tournament.ZeroBye}) // absent
+			if (t.Format == storage.FormatSwiss || !in(e, r)) && s.Players[i].Results[r-1] == (tournament.Entry{}) {
+				set(i+1, tournament.Entry{Result: tournament.ZeroBye}) // absent: withdrawn then
 			}
 		}
 		if r > len(table) {

@@ -32,7 +32,8 @@ func (f *Flow) show(ix *mux.Component, t *storage.Tournament) error {
 	return ix.Update(f.announcement(f.boards.Shared(ix.Interaction), t))
 }
 
-// clickJoin enters the clicker.
+// clickJoin enters the clicker, or brings back a no-show of a running
+// Arena or Swiss (storage.Join), whose next pairing may be due now.
 func (f *Flow) clickJoin(ctx context.Context, ix *mux.Component) error {
 	t, err := f.clicked(ctx, ix)
 	if err != nil {
@@ -42,6 +43,9 @@ func (f *Flow) clickJoin(ctx context.Context, ix *mux.Component) error {
 	nt, err := f.store.JoinTournament(ctx, t.ID, storage.Entrant{Player: p, Rating: f.rating(ctx, t.Kind, p.ID)})
 	if err != nil {
 		return f.refused(ctx, ix, t, err, "join")
+	}
+	if nt.Status.Started() {
+		f.Kick(ctx, nt.ID)
 	}
 	return f.show(ix, nt)
 }
@@ -103,24 +107,74 @@ func (f *Flow) clickWithdraw(ctx context.Context, ix *mux.Component) error {
 	if err != nil {
 		return err
 	}
-	p := storage.User(ix.Caller().ID)
-	nt, err := f.store.LeaveTournament(ctx, t.ID, p)
+	nt, lost, err := withdraw(ctx, f.store, f.boards, t, storage.User(ix.Caller().ID))
 	if err != nil {
-		return f.refusal(err, "leave", t)
+		return err
 	}
-	lost := false
-	if id, ok := nt.PendingGameOf(p); ok {
-		if lost, err = f.boards.Forfeit(ctx, id, p); err != nil {
-			return fmt.Errorf("tournament: forfeit the game %s of %s, who withdrew from %s: %w", id, p, t.ID, err)
-		}
-	}
-	f.ann.show(ctx, nt) // the clicked message is the question: the announcement is edited apart
 	f.Kick(ctx, nt.ID)  // an Arena or a round may be waiting for nobody now
+	f.ann.show(ctx, nt) // the clicked message is the question: the announcement is edited apart
 	done := "tournament.withdrawal.done"
 	if lost {
 		done = "tournament.withdrawal.done_lost"
 	}
 	return ix.Update(render.Message{Content: ix.Lang().T(done)})
+}
+
+// withdraw withdraws p from t, a started tournament: paired no more, and
+// their game under way, if any, is lost — a forfeit, the board's result,
+// which its board tells the opponent. It reports whether a game was lost.
+// The caller advances the tournament (Kick): an Arena or a round may be
+// waiting for nobody now.
+func withdraw(ctx context.Context, store Store, boards Boards, t *storage.Tournament, p storage.PlayerID) (*storage.Tournament, bool, error) {
+	nt, err := store.LeaveTournament(ctx, t.ID, p)
+	if err != nil {
+		return nil, false, refusal(err, "leave", t)
+	}
+	lost := false
+	if id, ok := nt.PendingGameOf(p); ok {
+		if lost, err = boards.Forfeit(ctx, id, p); err != nil {
+			return nil, false, fmt.Errorf("tournament: forfeit the game %s of %s, who withdrew from %s: %w", id, p, t.ID, err)
+		}
+	}
+	return nt, lost, nil
+}
+
+// clickAIOut takes the AI chosen out of the tournament, for its creator
+// or a member with Manage Server (manages), by the rules of a member's
+// own Leave: before the start its entry goes; after it, it is withdrawn
+// and its game under way lost (withdraw).
+func (f *Flow) clickAIOut(ctx context.Context, ix *mux.Component) error {
+	t, err := f.clicked(ctx, ix)
+	if err != nil {
+		return err
+	}
+	if !manages(ix.Interaction, t) {
+		return mux.Err("tournament.manage_only")
+	}
+	if len(ix.Values) != 1 {
+		return mux.Err("tournament.pick_ai")
+	}
+	p := storage.AI(ix.Values[0])
+	if !t.Entered(p) {
+		name := mux.Quote(ix.Values[0])
+		if info, err := strategies.Lookup(ix.Values[0]); err == nil {
+			name = render.AIName(ix.Lang(), info)
+		}
+		return mux.Err("tournament.ai_not_in", "AI", name)
+	}
+	if !t.Status.Started() {
+		nt, err := f.store.LeaveTournament(ctx, t.ID, p)
+		if err != nil {
+			return f.refused(ctx, ix, t, err, "leave")
+		}
+		return f.show(ix, nt)
+	}
+	nt, _, err := withdraw(ctx, f.store, f.boards, t, p)
+	if err != nil {
+		return err
+	}
+	f.Kick(ctx, nt.ID)
+	return f.show(ix, nt)
 }
 
 // clickStay answers a withdrawal's question with no.
@@ -170,7 +224,7 @@ func (f *Flow) clickCancel(ctx context.Context, ix *mux.Component) error {
 // the tournament as it now is in the announcement clicked, whose buttons
 // were those of another status, and the explanation follows.
 func (f *Flow) refused(ctx context.Context, ix *mux.Component, t *storage.Tournament, err error, what string) error {
-	refusal := f.refusal(err, what, t)
+	refusal := refusal(err, what, t)
 	if !errors.Is(err, storage.ErrStarted) && !errors.Is(err, storage.ErrGameOver) && !errors.Is(err, storage.ErrConflict) {
 		return refusal
 	}
@@ -183,7 +237,7 @@ func (f *Flow) refused(ctx context.Context, ix *mux.Component, t *storage.Tourna
 }
 
 // refusal explains a change of t the store refused.
-func (f *Flow) refusal(err error, what string, t *storage.Tournament) error {
+func refusal(err error, what string, t *storage.Tournament) error {
 	var le *storage.TournamentLimitError
 	switch {
 	case errors.As(err, &le):

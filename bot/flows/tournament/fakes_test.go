@@ -210,6 +210,18 @@ func (s *fakeStore) end(t *testing.T, id storage.GameID, white float64, forfeit 
 	return &cp
 }
 
+// play makes n moves in game id (their text is no matter here).
+func (s *fakeStore) play(t *testing.T, id storage.GameID, n int) {
+	t.Helper()
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	g := s.games[id]
+	for range n {
+		g.Moves = append(g.Moves, "1")
+	}
+	g.Turn = len(g.Moves) % 2
+}
+
 // fakeBoards records what the flow posts and shows.
 type fakeBoards struct {
 	mu     sync.Mutex

@@ -226,6 +226,9 @@ func (f *Flow) pair(ctx context.Context, t *storage.Tournament, r storage.Round)
 	if err := f.places.announce(ctx, nt, t, round); err != nil {
 		f.log.Warn("round's pairings not posted; an advance posts them later", "tournament", t.ID, "round", round.Number, "err", err)
 	}
+	if len(nt.NoShowsBefore(round.Number)) > 0 {
+		f.ann.show(ctx, nt) // the no-shows are struck out, and may Join again
+	}
 	var errs []error
 	for _, b := range round.Boards {
 		if b.Game == "" {

@@ -1,6 +1,7 @@
 // Package tournament is the flow of a server's tournaments: /tournament
-// create (an announcement with Join, Leave, Start, Cancel and the
-// creator's select of AI entrants), list, standings, pause, resume and
+// create (an announcement with Join, Leave, Start, Cancel, the
+// creator's select of AI entrants and the select that takes one out),
+// list, standings, pause, resume and
 // cancel; and running them — the start by the creator or at the time set,
 // each round's pairings posted in the channel and its boards in a thread
 // of the round or the channel (thread.go), the results of
@@ -162,10 +163,10 @@ const (
 )
 
 // tournamentOption is the option naming a tournament by its ID; left out,
-// the server's latest is meant.
+// the server's latest is meant (named).
 func tournamentOption() *discordgo.ApplicationCommandOption {
 	return &discordgo.ApplicationCommandOption{Type: discordgo.ApplicationCommandOptionString, Name: "id",
-		Description: "The tournament's ID (default: this server's latest)", MaxLength: 20}
+		Description: "The tournament's ID (default: the one under way, else the newest)", MaxLength: 20}
 }
 
 // Routes declares /tournament and the announcement's buttons and select.
@@ -206,6 +207,7 @@ func (f *Flow) Routes(m *mux.Mux) {
 	m.Component(customid.TournamentStart, f.clickStart)
 	m.Component(customid.TournamentCancel, f.clickCancel)
 	m.Component(customid.TournamentAI, f.clickAI)
+	m.Component(customid.TournamentAIOut, f.clickAIOut)
 	m.Component(customid.TournamentWithdraw, f.clickWithdraw)
 	m.Component(customid.TournamentStay, clickStay)
 }
@@ -242,8 +244,10 @@ func (f *Flow) cmdTournament(ctx context.Context, ix *mux.Command) error {
 }
 
 // named loads the tournament a subcommand names by its id option, or
-// the server's latest: the newest not ended, else the newest ended. A
-// tournament of another server is answered as one that does not exist.
+// the server's latest: the newest under way (running or paused), else the
+// newest announced, else the newest ended — a tournament announced while
+// another runs does not hide the one being played. A tournament of
+// another server is answered as one that does not exist.
 func (f *Flow) named(ctx context.Context, ix *mux.Command) (*storage.Tournament, error) {
 	if id := ix.Opts.Str("id"); id != "" {
 		return f.load(ctx, ix.Interaction, storage.TournamentID(id))
@@ -252,10 +256,21 @@ func (f *Flow) named(ctx context.Context, ix *mux.Command) (*storage.Tournament,
 	if err != nil && !errors.Is(err, storage.ErrCorrupt) {
 		return nil, fmt.Errorf("tournament: list of guild %s: %w", ix.GuildID, err)
 	}
+	rank := func(t *storage.Tournament) int { // higher is preferred
+		switch {
+		case t.Status.Started():
+			return 2
+		case !t.Status.Ended():
+			return 1
+		}
+		return 0
+	}
 	var latest *storage.Tournament
 	for _, t := range list {
-		if !t.Status.Ended() || latest == nil || latest.Status.Ended() {
-			latest = t // open ones come first, oldest first: the last open one is the newest
+		// open ones come first, oldest first: of a rank, the last open one
+		// is the newest; the one ended (history 1) comes last.
+		if latest == nil || rank(t) > rank(latest) || rank(t) == rank(latest) && rank(t) > 0 {
+			latest = t
 		}
 	}
 	if latest == nil {
@@ -386,8 +401,8 @@ func (f *Flow) announcement(l *i18n.Localizer, t *storage.Tournament) render.Mes
 	return render.TournamentAnnouncement(l, t, strategies.ForGame(string(t.Kind)))
 }
 
-// manages reports whether the member of ix may pause, resume or cancel t:
-// its creator, or a member with Manage Server.
+// manages reports whether the member of ix may pause, resume or cancel t,
+// or take an AI out of it: its creator, or a member with Manage Server.
 func manages(ix *mux.Interaction, t *storage.Tournament) bool {
 	if storage.User(ix.Caller().ID) == t.Creator {
 		return true

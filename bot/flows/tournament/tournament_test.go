@@ -197,6 +197,7 @@ func TestASwissRunsFromStartToPodium(t *testing.T) {
 	if tr := fx.only(t); len(tr.Rounds) != 1 || tr.Rounds[0].Boards[0].Result != storage.BoardWhite {
 		t.Fatalf("after board 1's end: %+v", tr.Rounds)
 	}
+	fx.store.play(t, b2.Game, 2) // each moved: no no-show
 	fx.store.end(t, b2.Game, 0, true)
 	// Nobody told the flow (a crash between the game's end and its
 	// result): the timers' sweep catches up.
@@ -463,5 +464,42 @@ func TestAProcessThatPairedSecondPostsNothing(t *testing.T) {
 	}
 	if len(other.posts) != 0 || len(other.shown) != 0 || other.begins != 2 {
 		t.Errorf("the process that paired second posted %d messages and showed %d boards (began %d games, want 2)", len(other.posts), len(other.shown), other.begins)
+	}
+}
+
+// TestStandingsWithoutAnIDShowTheRunningOne: /tournament standings
+// without an id shows the tournament under way, not one announced after
+// it that nobody plays yet; with none under way, the newest announced.
+func TestStandingsWithoutAnIDShowTheRunningOne(t *testing.T) {
+	fx := newFixture(storage.DefaultTournamentCaps)
+	if err := fx.command(alice, sub("create", str("format", "swiss"), str("game", "tictactoe"), str("name", "Friday Cup"))); err != nil {
+		t.Fatal(err)
+	}
+	friday := string(fx.only(t).ID)
+	for _, m := range []*discordgo.Member{bob, carol} {
+		if err := fx.click(m, customid.TournamentJoin.Build(friday)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	fx.start(t, friday)
+	for _, name := range []string{"Saturday Cup", "Sunday Cup"} {
+		if err := fx.command(alice, sub("create", str("format", "swiss"), str("game", "tictactoe"), str("name", name))); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := fx.command(bob, sub("standings")); err != nil {
+		t.Fatal(err)
+	}
+	if got := fx.last(t); !strings.Contains(got, "Friday Cup") {
+		t.Errorf("/tournament standings shows another than the one under way:\n%s", got)
+	}
+	if err := fx.command(alice, sub("cancel", str("id", friday))); err != nil {
+		t.Fatal(err)
+	}
+	if err := fx.command(bob, sub("standings")); err != nil {
+		t.Fatal(err)
+	}
+	if got := fx.last(t); !strings.Contains(got, "Sunday Cup") {
+		t.Errorf("with none under way, /tournament standings shows another than the newest announced:\n%s", got)
 	}
 }

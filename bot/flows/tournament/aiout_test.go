@@ -1,0 +1,81 @@
+package tournament_test
+
+import (
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/bwmarrin/discordgo"
+
+	"github.com/gambitbot/gambit/bot/customid"
+	"github.com/gambitbot/gambit/storage"
+)
+
+// selectOf returns the select of the last answer whose custom ID is
+// customID, with its options' values; ok false when it has none.
+func (fx *fixture) selectOf(t *testing.T, customID string) ([]string, bool) {
+	t.Helper()
+	resps := fx.rec.Responses()
+	for _, r := range resps[len(resps)-1].Data.Components {
+		for _, c := range r.(discordgo.ActionsRow).Components {
+			if s, ok := c.(discordgo.SelectMenu); ok && s.CustomID == customID {
+				var values []string
+				for _, o := range s.Options {
+					values = append(values, o.Value)
+				}
+				return values, true
+			}
+		}
+	}
+	return nil, false
+}
+
+// TestTheCreatorTakesAnAIOut: the announcement lists the AIs entered in
+// a select by which the creator, or a member with Manage Server, takes
+// one out — before the start its entry goes, as a member's Leave does;
+// after it, it is withdrawn and its game under way lost, as a member's
+// Withdraw does. Anyone else is refused.
+func TestTheCreatorTakesAnAIOut(t *testing.T) {
+	fx := newFixture(storage.DefaultTournamentCaps)
+	id := fx.announce(t, sub("create", str("format", "swiss"), str("game", "tictactoe"), num("rounds", 2), flag("ai", true)), bob)
+	enter, out := customid.TournamentAI.Build(id), customid.TournamentAIOut.Build(id)
+	for _, ai := range []string{"minimax", "random"} {
+		if err := fx.click(alice, enter, ai); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if values, ok := fx.selectOf(t, out); !ok || !slices.Equal(values, []string{"minimax", "random"}) {
+		t.Fatalf("the announcement's select of AIs to take out: %v (%v)", values, ok)
+	}
+	refused(t, "bob taking an AI out", fx.click(bob, out, "random"), "Only the tournament's creator")
+	if err := fx.click(alice, out, "random"); err != nil {
+		t.Fatal(err)
+	}
+	if fx.only(t).Entered(storage.AI("random")) || len(fx.only(t).Entrants) != 2 {
+		t.Fatalf("the AI taken out before the start is still entered: %+v", fx.only(t).Entrants)
+	}
+	if got := fx.last(t); strings.Contains(got, "Random") {
+		t.Errorf("the announcement still lists the AI taken out:\n%s", got)
+	}
+	refused(t, "taking out an AI not entered", fx.click(alice, out, "random"), "is not in this tournament")
+
+	fx.start(t, id)
+	ai := storage.AI("minimax")
+	game, ok := fx.only(t).PendingGameOf(ai)
+	if !ok {
+		t.Fatal("the AI has no game in round 1")
+	}
+	if err := fx.click(admin, out, "minimax"); err != nil {
+		t.Fatal(err)
+	}
+	tr := fx.only(t)
+	if tr.Entered(ai) || !slices.ContainsFunc(tr.Entrants, func(e storage.Entrant) bool { return e.Player.ID == ai && e.Withdrawn }) {
+		t.Errorf("the AI is not withdrawn: %+v", tr.Entrants)
+	}
+	if !slices.Equal(fx.boards.forfeited, []storage.GameID{game}) {
+		t.Errorf("forfeited %v, want the AI's game %s", fx.boards.forfeited, game)
+	}
+	if values, _ := fx.selectOf(t, out); len(values) != 0 {
+		t.Errorf("the select still offers %v", values)
+	}
+}
