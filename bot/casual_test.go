@@ -8,6 +8,7 @@ import (
 
 	"github.com/gambitbot/gambit/bot/customid"
 	"github.com/gambitbot/gambit/bot/i18n"
+	"github.com/gambitbot/gambit/internal/discordtest"
 	"github.com/gambitbot/gambit/storage"
 )
 
@@ -47,6 +48,14 @@ func TestCasualGamesMoveNoRatings(t *testing.T) {
 		t.Fatalf("no Rematch on %+v", board.Components)
 	}
 	h.click(alice, board.ID, rematch)
+	// Rematch defers its answer, which the stand-in settles at the board's
+	// next edit: that can be the resignation's own, which waits behind the
+	// AI turn's redraw of the board (keepNewest) that showed the end first,
+	// and lands after the deferral, before the rematch exists. The rematch
+	// edits its notice in once its game is stored.
+	h.waitBoard(g.ID, "the rematch's notice on the old board", func(m discordtest.Message) bool {
+		return strings.Contains(m.Content, "A rematch was started below")
+	})
 	if next := h.latestGame(alice); next.ID == g.ID || !next.Settings.Casual {
 		t.Errorf("the rematch of a casual game: %+v", next)
 	}
