@@ -277,7 +277,18 @@ func (b boardFlow) saveBoardID(ctx context.Context, g *storage.Game, messageID s
 	}
 	saved := *g
 	saved.MessageID = messageID
-	if err := b.store.UpdateGame(context.WithoutCancel(ctx), &saved); err != nil {
+	ctx = context.WithoutCancel(ctx)
+	err := b.store.UpdateGame(ctx, &saved)
+	if errors.Is(err, storage.ErrConflict) {
+		// Another post of the same board (postBoard's nonce gave both one
+		// message) may have saved it first: then it is saved. g keeps
+		// its version, the one its caller drew.
+		if now, lerr := b.store.Game(ctx, g.ID); lerr == nil && now.MessageID == messageID {
+			g.MessageID = messageID
+			return nil
+		}
+	}
+	if err != nil {
 		return fmt.Errorf("bot: save board message of game %s: %w", g.ID, err)
 	}
 	*g = saved

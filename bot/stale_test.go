@@ -106,4 +106,9 @@ func TestTwoReplicasPostAMissingBoardOnce(t *testing.T) {
 	if len(boards) != 1 || boards[0] != h.game(g.ID).MessageID {
 		t.Errorf("the game's boards in the channel: %v, its board %s; want that one alone", boards, h.game(g.ID).MessageID)
 	}
+	// The first replica got the second's board back: its ID is saved
+	// already, which is no failure of the first's.
+	if strings.Contains(h.logs.String(), "save board message of game") {
+		t.Errorf("a replica failed to save the board it got back:\n%s", h.logs.String())
+	}
 }
