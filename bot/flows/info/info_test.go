@@ -219,7 +219,7 @@ func TestStatsShowThePlayersTournaments(t *testing.T) {
 		locale discordgo.Locale
 		want   []string
 	}{
-		{discordgo.EnglishUS, []string{"Tournaments", "🥇 Friday Swiss · 3½ · place 1 of 8", "Othello · 15 · place 4 of 12"}},
+		{discordgo.EnglishUS, []string{"Tournaments", "🥇 Friday Swiss · 3½ · place 1 of 8", "Othello Arena · 15 · place 4 of 12"}},
 		{discordgo.Locale(i18n.Indonesian), []string{"Turnamen", "🥇 Friday Swiss · 3½ · peringkat 1 dari 8"}},
 	} {
 		if err := muxtest.Run(m, rec, muxtest.Command(muxtest.Member("alice", 0), tc.locale, "stats", bob)); err != nil {
