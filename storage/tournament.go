@@ -686,6 +686,14 @@ func (t *Tournament) withdraw(i int) {
 	t.Entrants[i].Withdrawn, t.Entrants[i].WithdrawnAfter = true, len(t.Rounds)
 }
 
+// TakesBack reports whether a no-show of t may join again (Join): t is
+// under way and is an Arena, or a Swiss with a round left to pair. A
+// Swiss whose last round is paired has nothing to bring them back to,
+// and a round robin's table has no place for them.
+func (t *Tournament) TakesBack() bool {
+	return t.Status.Started() && (t.Format == FormatArena || t.Format == FormatSwiss && len(t.Rounds) < t.SwissRounds)
+}
+
 // NoShowsBefore returns the entrants withdrawn as no-shows
 // (Entrant.NoShow) after round r−1, whom round r is the first to leave
 // out: its pairings say so.
@@ -883,15 +891,16 @@ func (t *Tournament) clone() Tournament {
 }
 
 // Join returns the record JoinTournament stores when e enters old at
-// time now, or its error. Once started, only a no-show of an Arena or a
-// Swiss (Entrant.NoShow) may join again, as on Lichess: they are paired
-// again from the next pairing, and the rounds they missed stay absences.
+// time now, or its error. Once started, only a no-show (Entrant.NoShow)
+// may join again, while old takes them back (TakesBack), as on Lichess:
+// they are paired again from the next pairing, and the rounds they
+// missed stay absences.
 func Join(old *Tournament, e Entrant, now time.Time) (Tournament, error) {
 	i := old.entrant(e.Player.ID)
 	switch {
 	case old.Status.Ended():
 		return Tournament{}, fmt.Errorf("%w: it is %s", ErrGameOver, old.Status)
-	case old.Status.Started() && i >= 0 && old.Entrants[i].NoShow && old.Format != FormatRoundRobin:
+	case old.TakesBack() && i >= 0 && old.Entrants[i].NoShow:
 		rec := old.clone()
 		rec.Entrants[i].Withdrawn, rec.Entrants[i].WithdrawnAfter, rec.Entrants[i].NoShow = false, 0, false
 		return changed(old, rec, now)

@@ -135,10 +135,18 @@ func BenchmarkSetResultLargest(b *testing.B) {
 // lost on the move timer without having made a move withdraws them, in
 // the same change (a no-show), once; a move made, another way of losing
 // or an AI's timeout withdraws nobody. A no-show may join a running Swiss
-// or Arena again, and nobody else may join after the start.
+// or Arena again — a Swiss only while a round is left to pair — and
+// nobody else may join after the start.
 func TestANoShowIsWithdrawnByTheirResult(t *testing.T) {
 	now := time.Date(2026, 11, 30, 4, 0, 0, 0, time.UTC)
-	board := largeSwiss().Rounds[maxSwissRounds-1].Boards[0]
+	const played = 5 // rounds paired of the Swiss's maxSwissRounds
+	swiss := func() *Tournament {
+		t := largeSwiss()
+		t.Rounds = t.Rounds[:played]
+		t.Rounds[played-1].Boards[0].Result = BoardPending
+		return t
+	}
+	board := swiss().Rounds[played-1].Boards[0]
 	for _, tc := range []struct {
 		name    string
 		ai      bool
@@ -156,7 +164,7 @@ func TestANoShowIsWithdrawnByTheirResult(t *testing.T) {
 		{"White resigned before the first move", false, StatusFinished, Resigned, 1, 0, ""},
 		{"an AI's time ran out before its first move", true, StatusForfeited, TimedOut, 1, 0, ""},
 	} {
-		old := largeSwiss()
+		old := swiss()
 		if tc.ai {
 			old.OpenToAI = true
 			ai := AI("minimax")
@@ -173,7 +181,7 @@ func TestANoShowIsWithdrawnByTheirResult(t *testing.T) {
 				}
 			}
 		}
-		b := old.Rounds[maxSwissRounds-1].Boards[0]
+		b := old.Rounds[played-1].Boards[0]
 		g := &Game{ID: b.Game, Kind: old.Kind, Status: tc.status, Players: []Player{{ID: b.White}, {ID: b.Black}},
 			Settings: Settings{Tournament: old.ID}, Result: &Result{Winner: tc.winner, Outcome: tc.outcome}}
 		for range tc.plies {
@@ -185,7 +193,7 @@ func TestANoShowIsWithdrawnByTheirResult(t *testing.T) {
 		}
 		for _, e := range rec.Entrants {
 			want := e.Player.ID == tc.noShow
-			if e.Withdrawn != want || e.NoShow != want || want && e.WithdrawnAfter != maxSwissRounds {
+			if e.Withdrawn != want || e.NoShow != want || want && e.WithdrawnAfter != played {
 				t.Errorf("%s: %s withdrawn %v (no-show %v) after %d", tc.name, e.Player.ID, e.Withdrawn, e.NoShow, e.WithdrawnAfter)
 			}
 		}
@@ -194,6 +202,11 @@ func TestANoShowIsWithdrawnByTheirResult(t *testing.T) {
 		}
 		if tc.noShow == "" {
 			continue
+		}
+		last := rec
+		last.SwissRounds = played // no round left to pair
+		if _, err := Join(&last, Entrant{Player: Player{ID: tc.noShow}}, now); !errors.Is(err, ErrStarted) {
+			t.Errorf("%s: the no-show joins a Swiss whose last round is paired: %v, want ErrStarted", tc.name, err)
 		}
 		back, err := Join(&rec, Entrant{Player: Player{ID: tc.noShow}}, now)
 		if err != nil {
