@@ -233,3 +233,62 @@ func TestANoShowIsWithdrawnByTheirResult(t *testing.T) {
 		}
 	}
 }
+
+// TestALastRoundsNoShowIsNotWithdrawn: a no-show is withdrawn so that
+// they are not paired again; when no pairing is left — a Swiss's or a
+// round robin's last round, an Arena's game that ended after its time —
+// their result is a lost game, not a withdrawal, which the final table
+// would mark (greyed out, "withdrew", without a medal's tint) for a
+// player who played every round.
+func TestALastRoundsNoShowIsNotWithdrawn(t *testing.T) {
+	start := time.Date(2026, 11, 30, 4, 0, 0, 0, time.UTC)
+	for _, tc := range []struct {
+		format Format
+		rounds int // paired, the last one's first board ending
+		after  time.Duration
+		want   bool // withdrawn
+	}{
+		{FormatSwiss, 2, time.Hour, true},
+		{FormatSwiss, 3, time.Hour, false},
+		{FormatRoundRobin, 2, time.Hour, true},
+		{FormatRoundRobin, 3, time.Hour, false},
+		{FormatArena, 3, 20 * time.Minute, true},
+		{FormatArena, 3, 40 * time.Minute, false},
+	} {
+		old := &Tournament{ID: "t1", Version: 1, GuildID: "g1", ChannelID: "c1", Creator: User("alice"), Format: tc.format,
+			Kind: "connect4", MoveTime: time.Minute, MaxPlayers: 4, Status: TournamentRunning, StartedAt: start}
+		switch tc.format {
+		case FormatSwiss:
+			old.SwissRounds = 3
+		case FormatRoundRobin:
+			old.Cycles = 1 // 3 rounds of 4 players
+		case FormatArena:
+			old.Duration = 30 * time.Minute
+		}
+		p := func(i int) PlayerID { return User(fmt.Sprint(i)) }
+		for i := range 4 {
+			old.Entrants = append(old.Entrants, Entrant{Player: Player{ID: p(i)}, Rating: 1500})
+		}
+		for r := range tc.rounds {
+			old.Rounds = append(old.Rounds, Round{Number: r + 1, Boards: []Board{
+				{White: p(0), Black: p(1 + r), Game: SequenceID(uint64(2*r + 1)), Result: BoardDraw, Plies: 9},
+				{White: p(1 + (r+1)%3), Black: p(1 + (r+2)%3), Game: SequenceID(uint64(2*r + 2)), Result: BoardDraw, Plies: 9},
+			}})
+		}
+		b := &old.Rounds[tc.rounds-1].Boards[0]
+		b.Result, b.Plies = BoardPending, 0
+		if err := old.Validate(); err != nil {
+			t.Fatalf("%s: %v", tc.format, err)
+		}
+		g := &Game{ID: b.Game, Kind: old.Kind, Status: StatusForfeited, Players: []Player{{ID: b.White}, {ID: b.Black}},
+			Settings: Settings{Tournament: old.ID}, Result: &Result{Winner: 1, Outcome: TimedOut}} // White made no move
+		rec, ok, err := SetResult(old, g, start.Add(tc.after))
+		if err != nil || !ok {
+			t.Fatalf("%s: %v, %v", tc.format, ok, err)
+		}
+		if e := rec.Entrants[0]; e.Withdrawn != tc.want || e.NoShow != tc.want {
+			t.Errorf("%s, the no-show of round %d (%v after the start): withdrawn %v, no-show %v; want %v",
+				tc.format, tc.rounds, tc.after, e.Withdrawn, e.NoShow, tc.want)
+		}
+	}
+}
