@@ -915,15 +915,15 @@ func (t *Tournament) clone() Tournament {
 
 // Join returns the record JoinTournament stores when e enters old at
 // time now, or its error. Once started, only a no-show (Entrant.NoShow)
-// may join again, while old takes them back (TakesBack), as on Lichess:
-// they are paired again from the next pairing, and the rounds they
-// missed stay absences.
+// may join again, while old takes them back (TakesBack) and, an Arena,
+// its time is not up, as on Lichess: they are paired again from the
+// next pairing, and the rounds they missed stay absences.
 func Join(old *Tournament, e Entrant, now time.Time) (Tournament, error) {
 	i := old.entrant(e.Player.ID)
 	switch {
 	case old.Status.Ended():
 		return Tournament{}, fmt.Errorf("%w: it is %s", ErrGameOver, old.Status)
-	case old.TakesBack() && i >= 0 && old.Entrants[i].NoShow:
+	case old.TakesBack() && old.pairsAgain(now) && i >= 0 && old.Entrants[i].NoShow:
 		rec := old.clone()
 		rec.Entrants[i].Withdrawn, rec.Entrants[i].WithdrawnAfter, rec.Entrants[i].NoShow = false, 0, false
 		return changed(old, rec, now)

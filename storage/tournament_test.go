@@ -255,31 +255,8 @@ func TestALastRoundsNoShowIsNotWithdrawn(t *testing.T) {
 		{FormatArena, 3, 20 * time.Minute, true},
 		{FormatArena, 3, 40 * time.Minute, false},
 	} {
-		old := &Tournament{ID: "t1", Version: 1, GuildID: "g1", ChannelID: "c1", Creator: User("alice"), Format: tc.format,
-			Kind: "connect4", MoveTime: time.Minute, MaxPlayers: 4, Status: TournamentRunning, StartedAt: start}
-		switch tc.format {
-		case FormatSwiss:
-			old.SwissRounds = 3
-		case FormatRoundRobin:
-			old.Cycles = 1 // 3 rounds of 4 players
-		case FormatArena:
-			old.Duration = 30 * time.Minute
-		}
-		p := func(i int) PlayerID { return User(fmt.Sprint(i)) }
-		for i := range 4 {
-			old.Entrants = append(old.Entrants, Entrant{Player: Player{ID: p(i)}, Rating: 1500})
-		}
-		for r := range tc.rounds {
-			old.Rounds = append(old.Rounds, Round{Number: r + 1, Boards: []Board{
-				{White: p(0), Black: p(1 + r), Game: SequenceID(uint64(2*r + 1)), Result: BoardDraw, Plies: 9},
-				{White: p(1 + (r+1)%3), Black: p(1 + (r+2)%3), Game: SequenceID(uint64(2*r + 2)), Result: BoardDraw, Plies: 9},
-			}})
-		}
-		b := &old.Rounds[tc.rounds-1].Boards[0]
-		b.Result, b.Plies = BoardPending, 0
-		if err := old.Validate(); err != nil {
-			t.Fatalf("%s: %v", tc.format, err)
-		}
+		old := fourPlayers(t, tc.format, tc.rounds, start)
+		b := old.Rounds[tc.rounds-1].Boards[0]
 		g := &Game{ID: b.Game, Kind: old.Kind, Status: StatusForfeited, Players: []Player{{ID: b.White}, {ID: b.Black}},
 			Settings: Settings{Tournament: old.ID}, Result: &Result{Winner: 1, Outcome: TimedOut}} // White made no move
 		rec, ok, err := SetResult(old, g, start.Add(tc.after))
@@ -290,5 +267,60 @@ func TestALastRoundsNoShowIsNotWithdrawn(t *testing.T) {
 			t.Errorf("%s, the no-show of round %d (%v after the start): withdrawn %v, no-show %v; want %v",
 				tc.format, tc.rounds, tc.after, e.Withdrawn, e.NoShow, tc.want)
 		}
+	}
+}
+
+// fourPlayers is a running tournament of format of four players, 0 to
+// 3, started at start (an Arena of 30 minutes, a Swiss of 3 rounds, a
+// round robin once), with rounds paired: 0 White on the first board of
+// each, whose game of the last round is on.
+func fourPlayers(t *testing.T, format Format, rounds int, start time.Time) *Tournament {
+	t.Helper()
+	tr := &Tournament{ID: "t1", Version: 1, GuildID: "g1", ChannelID: "c1", Creator: User("alice"), Format: format,
+		Kind: "connect4", MoveTime: time.Minute, MaxPlayers: 4, Status: TournamentRunning, StartedAt: start}
+	switch format {
+	case FormatSwiss:
+		tr.SwissRounds = 3
+	case FormatRoundRobin:
+		tr.Cycles = 1 // 3 rounds of 4 players
+	case FormatArena:
+		tr.Duration = 30 * time.Minute
+	}
+	p := func(i int) PlayerID { return User(fmt.Sprint(i)) }
+	for i := range 4 {
+		tr.Entrants = append(tr.Entrants, Entrant{Player: Player{ID: p(i)}, Rating: 1500})
+	}
+	for r := range rounds {
+		tr.Rounds = append(tr.Rounds, Round{Number: r + 1, Boards: []Board{
+			{White: p(0), Black: p(1 + r), Game: SequenceID(uint64(2*r + 1)), Result: BoardDraw, Plies: 9},
+			{White: p(1 + (r+1)%3), Black: p(1 + (r+2)%3), Game: SequenceID(uint64(2*r + 2)), Result: BoardDraw, Plies: 9},
+		}})
+	}
+	b := &tr.Rounds[rounds-1].Boards[0]
+	b.Result, b.Plies = BoardPending, 0
+	if err := tr.Validate(); err != nil {
+		t.Fatalf("%s: %v", format, err)
+	}
+	return tr
+}
+
+// TestANoShowJoinsNoArenaWhoseTimeIsUp: a no-show may come back to an
+// Arena while it pairs, not once its time is up (the games still on
+// keep it running): Join would take them back into no pairing.
+func TestANoShowJoinsNoArenaWhoseTimeIsUp(t *testing.T) {
+	start := time.Date(2026, 11, 30, 4, 0, 0, 0, time.UTC)
+	old := fourPlayers(t, FormatArena, 1, start)
+	b := old.Rounds[0].Boards[0]
+	g := &Game{ID: b.Game, Kind: old.Kind, Status: StatusForfeited, Players: []Player{{ID: b.White}, {ID: b.Black}},
+		Settings: Settings{Tournament: old.ID}, Result: &Result{Winner: 1, Outcome: TimedOut}}
+	rec, _, err := SetResult(old, g, start.Add(10*time.Minute))
+	if err != nil || !rec.Entrants[0].NoShow {
+		t.Fatalf("the no-show: %+v, %v", rec.Entrants[0], err)
+	}
+	if _, err := Join(&rec, Entrant{Player: Player{ID: b.White}}, start.Add(29*time.Minute)); err != nil {
+		t.Errorf("the no-show joins while the Arena pairs: %v", err)
+	}
+	if _, err := Join(&rec, Entrant{Player: Player{ID: b.White}}, start.Add(31*time.Minute)); !errors.Is(err, ErrStarted) {
+		t.Errorf("the no-show joins an Arena whose time is up: %v, want ErrStarted", err)
 	}
 }
