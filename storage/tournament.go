@@ -104,8 +104,9 @@ type Entrant struct {
 	WithdrawnAfter int  `json:"withdrawn_after,omitempty"`
 	// NoShow is set on a member withdrawn by the result of a game they
 	// lost on the move timer without having made a move (Game.NoShow,
-	// SetResult), not by their own Withdraw. In an Arena or a Swiss a
-	// no-show may join again while the tournament runs (Join).
+	// SetResult, while a pairing is left), not by their own Withdraw. In
+	// an Arena or a Swiss a no-show may join again while it takes them
+	// back (TakesBack, Join).
 	NoShow bool `json:"no_show,omitempty"`
 	// Rank and Score are the final standing of a finished tournament
 	// (FinishTournament): the place from 1, and the score in the format's
@@ -584,8 +585,8 @@ func (t *Tournament) validateRound(i int, r Round, entrants map[PlayerID]bool) e
 	if t.Format == FormatSwiss && r.Number > t.SwissRounds {
 		return fmt.Errorf("beyond the Swiss's %d rounds", t.SwissRounds)
 	}
-	if n := len(t.Entrants); t.Format == FormatRoundRobin && r.Number > (n+n%2-1)*t.Cycles {
-		return fmt.Errorf("beyond the %d rounds of a round robin of %d players", (n+n%2-1)*t.Cycles, n)
+	if t.Format == FormatRoundRobin && r.Number > t.plannedRounds() {
+		return fmt.Errorf("beyond the %d rounds of a round robin of %d players", t.plannedRounds(), len(t.Entrants))
 	}
 	in := map[PlayerID]bool{}
 	byes := 0
@@ -684,6 +685,36 @@ func Erase(old *Tournament, p PlayerID, now time.Time) (Tournament, bool, error)
 // rounds paired so far: they are paired no more.
 func (t *Tournament) withdraw(i int) {
 	t.Entrants[i].Withdrawn, t.Entrants[i].WithdrawnAfter = true, len(t.Rounds)
+}
+
+// TakesBack reports whether a no-show of t may join again (Join): t is
+// under way and is an Arena, or a Swiss with a round left to pair. A
+// Swiss whose last round is paired has nothing to bring them back to,
+// and a round robin's table has no place for them.
+func (t *Tournament) TakesBack() bool {
+	return t.Status.Started() && (t.Format == FormatArena || t.Format == FormatSwiss && len(t.Rounds) < t.SwissRounds)
+}
+
+// plannedRounds is the number of rounds t plays: a Swiss's SwissRounds,
+// a round robin's Berger tables Cycles times; 0 for an Arena.
+func (t *Tournament) plannedRounds() int {
+	switch t.Format {
+	case FormatSwiss:
+		return t.SwissRounds
+	case FormatRoundRobin:
+		n := len(t.Entrants)
+		return (n + n%2 - 1) * t.Cycles
+	}
+	return 0
+}
+
+// pairsAgain reports whether t, started, may pair again at now: an
+// Arena before its end, a Swiss or a round robin with a round left.
+func (t *Tournament) pairsAgain(now time.Time) bool {
+	if t.Format == FormatArena {
+		return now.Before(t.StartedAt.Add(t.Duration))
+	}
+	return len(t.Rounds) < t.plannedRounds()
 }
 
 // NoShowsBefore returns the entrants withdrawn as no-shows
@@ -883,15 +914,16 @@ func (t *Tournament) clone() Tournament {
 }
 
 // Join returns the record JoinTournament stores when e enters old at
-// time now, or its error. Once started, only a no-show of an Arena or a
-// Swiss (Entrant.NoShow) may join again, as on Lichess: they are paired
-// again from the next pairing, and the rounds they missed stay absences.
+// time now, or its error. Once started, only a no-show (Entrant.NoShow)
+// may join again, while old takes them back (TakesBack) and, an Arena,
+// its time is not up, as on Lichess: they are paired again from the
+// next pairing, and the rounds they missed stay absences.
 func Join(old *Tournament, e Entrant, now time.Time) (Tournament, error) {
 	i := old.entrant(e.Player.ID)
 	switch {
 	case old.Status.Ended():
 		return Tournament{}, fmt.Errorf("%w: it is %s", ErrGameOver, old.Status)
-	case old.Status.Started() && i >= 0 && old.Entrants[i].NoShow && old.Format != FormatRoundRobin:
+	case old.TakesBack() && old.pairsAgain(now) && i >= 0 && old.Entrants[i].NoShow:
 		rec := old.clone()
 		rec.Entrants[i].Withdrawn, rec.Entrants[i].WithdrawnAfter, rec.Entrants[i].NoShow = false, 0, false
 		return changed(old, rec, now)
@@ -1082,7 +1114,10 @@ func BoardResultOf(g *Game) (BoardResult, bool) {
 // result already), or the error. A no-show (Game.NoShow) is withdrawn in
 // the same change, as Lichess does: a member who never moves is not
 // paired again to hold up opponent after opponent for a whole time per
-// move. The result is set once, so the withdrawal happens once.
+// move. With no pairing left (a last round, an Arena's game that ended
+// after its time) the lost game is all: a withdrawal would only mark a
+// player who played every round as one who left. The result is set
+// once, so the withdrawal happens once.
 func SetResult(old *Tournament, g *Game, now time.Time) (Tournament, bool, error) {
 	round, board, ok := old.Board(g.ID)
 	if !ok {
@@ -1101,7 +1136,7 @@ func SetResult(old *Tournament, g *Game, now time.Time) (Tournament, bool, error
 	rec := old.clone()
 	b := &rec.Rounds[round-1].Boards[board]
 	b.Result, b.Plies = res, len(g.Moves)
-	if seat, ok := g.NoShow(); ok && rec.Status.Started() {
+	if seat, ok := g.NoShow(); ok && rec.Status.Started() && rec.pairsAgain(now) {
 		if i := rec.entrant(g.Players[seat].ID); i >= 0 && !rec.Entrants[i].Withdrawn {
 			rec.withdraw(i)
 			rec.Entrants[i].NoShow = true

@@ -135,10 +135,18 @@ func BenchmarkSetResultLargest(b *testing.B) {
 // lost on the move timer without having made a move withdraws them, in
 // the same change (a no-show), once; a move made, another way of losing
 // or an AI's timeout withdraws nobody. A no-show may join a running Swiss
-// or Arena again, and nobody else may join after the start.
+// or Arena again — a Swiss only while a round is left to pair — and
+// nobody else may join after the start.
 func TestANoShowIsWithdrawnByTheirResult(t *testing.T) {
 	now := time.Date(2026, 11, 30, 4, 0, 0, 0, time.UTC)
-	board := largeSwiss().Rounds[maxSwissRounds-1].Boards[0]
+	const played = 5 // rounds paired of the Swiss's maxSwissRounds
+	swiss := func() *Tournament {
+		t := largeSwiss()
+		t.Rounds = t.Rounds[:played]
+		t.Rounds[played-1].Boards[0].Result = BoardPending
+		return t
+	}
+	board := swiss().Rounds[played-1].Boards[0]
 	for _, tc := range []struct {
 		name    string
 		ai      bool
@@ -156,7 +164,7 @@ func TestANoShowIsWithdrawnByTheirResult(t *testing.T) {
 		{"White resigned before the first move", false, StatusFinished, Resigned, 1, 0, ""},
 		{"an AI's time ran out before its first move", true, StatusForfeited, TimedOut, 1, 0, ""},
 	} {
-		old := largeSwiss()
+		old := swiss()
 		if tc.ai {
 			old.OpenToAI = true
 			ai := AI("minimax")
@@ -173,7 +181,7 @@ func TestANoShowIsWithdrawnByTheirResult(t *testing.T) {
 				}
 			}
 		}
-		b := old.Rounds[maxSwissRounds-1].Boards[0]
+		b := old.Rounds[played-1].Boards[0]
 		g := &Game{ID: b.Game, Kind: old.Kind, Status: tc.status, Players: []Player{{ID: b.White}, {ID: b.Black}},
 			Settings: Settings{Tournament: old.ID}, Result: &Result{Winner: tc.winner, Outcome: tc.outcome}}
 		for range tc.plies {
@@ -185,7 +193,7 @@ func TestANoShowIsWithdrawnByTheirResult(t *testing.T) {
 		}
 		for _, e := range rec.Entrants {
 			want := e.Player.ID == tc.noShow
-			if e.Withdrawn != want || e.NoShow != want || want && e.WithdrawnAfter != maxSwissRounds {
+			if e.Withdrawn != want || e.NoShow != want || want && e.WithdrawnAfter != played {
 				t.Errorf("%s: %s withdrawn %v (no-show %v) after %d", tc.name, e.Player.ID, e.Withdrawn, e.NoShow, e.WithdrawnAfter)
 			}
 		}
@@ -194,6 +202,11 @@ func TestANoShowIsWithdrawnByTheirResult(t *testing.T) {
 		}
 		if tc.noShow == "" {
 			continue
+		}
+		last := rec
+		last.SwissRounds = played // no round left to pair
+		if _, err := Join(&last, Entrant{Player: Player{ID: tc.noShow}}, now); !errors.Is(err, ErrStarted) {
+			t.Errorf("%s: the no-show joins a Swiss whose last round is paired: %v, want ErrStarted", tc.name, err)
 		}
 		back, err := Join(&rec, Entrant{Player: Player{ID: tc.noShow}}, now)
 		if err != nil {
@@ -218,5 +231,96 @@ func TestANoShowIsWithdrawnByTheirResult(t *testing.T) {
 		if _, err := Join(&rr, Entrant{Player: Player{ID: tc.noShow}}, now); !errors.Is(err, ErrStarted) {
 			t.Errorf("%s: a round robin's no-show joins again: %v, want ErrStarted", tc.name, err)
 		}
+	}
+}
+
+// TestALastRoundsNoShowIsNotWithdrawn: a no-show is withdrawn so that
+// they are not paired again; when no pairing is left — a Swiss's or a
+// round robin's last round, an Arena's game that ended after its time —
+// their result is a lost game, not a withdrawal, which the final table
+// would mark (greyed out, "withdrew", without a medal's tint) for a
+// player who played every round.
+func TestALastRoundsNoShowIsNotWithdrawn(t *testing.T) {
+	start := time.Date(2026, 11, 30, 4, 0, 0, 0, time.UTC)
+	for _, tc := range []struct {
+		format Format
+		rounds int // paired, the last one's first board ending
+		after  time.Duration
+		want   bool // withdrawn
+	}{
+		{FormatSwiss, 2, time.Hour, true},
+		{FormatSwiss, 3, time.Hour, false},
+		{FormatRoundRobin, 2, time.Hour, true},
+		{FormatRoundRobin, 3, time.Hour, false},
+		{FormatArena, 3, 20 * time.Minute, true},
+		{FormatArena, 3, 40 * time.Minute, false},
+	} {
+		old := fourPlayers(t, tc.format, tc.rounds, start)
+		b := old.Rounds[tc.rounds-1].Boards[0]
+		g := &Game{ID: b.Game, Kind: old.Kind, Status: StatusForfeited, Players: []Player{{ID: b.White}, {ID: b.Black}},
+			Settings: Settings{Tournament: old.ID}, Result: &Result{Winner: 1, Outcome: TimedOut}} // White made no move
+		rec, ok, err := SetResult(old, g, start.Add(tc.after))
+		if err != nil || !ok {
+			t.Fatalf("%s: %v, %v", tc.format, ok, err)
+		}
+		if e := rec.Entrants[0]; e.Withdrawn != tc.want || e.NoShow != tc.want {
+			t.Errorf("%s, the no-show of round %d (%v after the start): withdrawn %v, no-show %v; want %v",
+				tc.format, tc.rounds, tc.after, e.Withdrawn, e.NoShow, tc.want)
+		}
+	}
+}
+
+// fourPlayers is a running tournament of format of four players, 0 to
+// 3, started at start (an Arena of 30 minutes, a Swiss of 3 rounds, a
+// round robin once), with rounds paired: 0 White on the first board of
+// each, whose game of the last round is on.
+func fourPlayers(t *testing.T, format Format, rounds int, start time.Time) *Tournament {
+	t.Helper()
+	tr := &Tournament{ID: "t1", Version: 1, GuildID: "g1", ChannelID: "c1", Creator: User("alice"), Format: format,
+		Kind: "connect4", MoveTime: time.Minute, MaxPlayers: 4, Status: TournamentRunning, StartedAt: start}
+	switch format {
+	case FormatSwiss:
+		tr.SwissRounds = 3
+	case FormatRoundRobin:
+		tr.Cycles = 1 // 3 rounds of 4 players
+	case FormatArena:
+		tr.Duration = 30 * time.Minute
+	}
+	p := func(i int) PlayerID { return User(fmt.Sprint(i)) }
+	for i := range 4 {
+		tr.Entrants = append(tr.Entrants, Entrant{Player: Player{ID: p(i)}, Rating: 1500})
+	}
+	for r := range rounds {
+		tr.Rounds = append(tr.Rounds, Round{Number: r + 1, Boards: []Board{
+			{White: p(0), Black: p(1 + r), Game: SequenceID(uint64(2*r + 1)), Result: BoardDraw, Plies: 9},
+			{White: p(1 + (r+1)%3), Black: p(1 + (r+2)%3), Game: SequenceID(uint64(2*r + 2)), Result: BoardDraw, Plies: 9},
+		}})
+	}
+	b := &tr.Rounds[rounds-1].Boards[0]
+	b.Result, b.Plies = BoardPending, 0
+	if err := tr.Validate(); err != nil {
+		t.Fatalf("%s: %v", format, err)
+	}
+	return tr
+}
+
+// TestANoShowJoinsNoArenaWhoseTimeIsUp: a no-show may come back to an
+// Arena while it pairs, not once its time is up (the games still on
+// keep it running): Join would take them back into no pairing.
+func TestANoShowJoinsNoArenaWhoseTimeIsUp(t *testing.T) {
+	start := time.Date(2026, 11, 30, 4, 0, 0, 0, time.UTC)
+	old := fourPlayers(t, FormatArena, 1, start)
+	b := old.Rounds[0].Boards[0]
+	g := &Game{ID: b.Game, Kind: old.Kind, Status: StatusForfeited, Players: []Player{{ID: b.White}, {ID: b.Black}},
+		Settings: Settings{Tournament: old.ID}, Result: &Result{Winner: 1, Outcome: TimedOut}}
+	rec, _, err := SetResult(old, g, start.Add(10*time.Minute))
+	if err != nil || !rec.Entrants[0].NoShow {
+		t.Fatalf("the no-show: %+v, %v", rec.Entrants[0], err)
+	}
+	if _, err := Join(&rec, Entrant{Player: Player{ID: b.White}}, start.Add(29*time.Minute)); err != nil {
+		t.Errorf("the no-show joins while the Arena pairs: %v", err)
+	}
+	if _, err := Join(&rec, Entrant{Player: Player{ID: b.White}}, start.Add(31*time.Minute)); !errors.Is(err, ErrStarted) {
+		t.Errorf("the no-show joins an Arena whose time is up: %v, want ErrStarted", err)
 	}
 }

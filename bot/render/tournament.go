@@ -146,8 +146,8 @@ func tournamentSummary(l *i18n.Localizer, t *storage.Tournament) []string {
 // its entrants, and the buttons of its status — Join, Leave, Start and
 // Cancel before the start, with the select of ais (the strategies that
 // play its game) when it is open to AIs; Withdraw and Cancel while it
-// runs, with Join while an Arena or a Swiss has no-shows, who may come
-// back; and the select of the AIs in (aiOut) until it ends; none once
+// runs, with Join while it has no-shows who may come back (an Arena, a
+// Swiss with a round left to pair: storage.Tournament.TakesBack); and the select of the AIs in (aiOut) until it ends; none once
 // it has ended.
 func TournamentAnnouncement(l *i18n.Localizer, t *storage.Tournament, ais []strategies.Info) Message {
 	embed := &discordgo.MessageEmbed{
@@ -194,7 +194,7 @@ func TournamentAnnouncement(l *i18n.Localizer, t *storage.Tournament, ais []stra
 		}
 	case t.Status.Started():
 		var buttons []discordgo.MessageComponent
-		if t.Format != storage.FormatRoundRobin && slices.ContainsFunc(t.Entrants, func(e storage.Entrant) bool { return e.NoShow }) {
+		if t.TakesBack() && slices.ContainsFunc(t.Entrants, func(e storage.Entrant) bool { return e.NoShow }) {
 			// for the no-shows, who may come back
 			buttons = append(buttons, button(l.T("tournament.join"), "✅", discordgo.SuccessButton, customid.TournamentJoin.Build(id)))
 		}
@@ -392,11 +392,16 @@ func TournamentPairings(l *i18n.Localizer, t *storage.Tournament, r storage.Roun
 
 // noShows are the lines of round r of t that name the members it is the
 // first to leave out as no-shows (storage.Tournament.NoShowsBefore): what
-// comes of it in t's format.
+// comes of it in t's format — Join brings them back while t takes them
+// back; a Swiss's last round is the last they miss; a round robin's
+// forfeits the rest of their games.
 func noShows(l *i18n.Localizer, t *storage.Tournament, r storage.Round) []string {
-	key := "tournament.no_show" // an Arena or Swiss: Join brings them back
-	if t.Format == storage.FormatRoundRobin {
+	key := "tournament.no_show"
+	switch {
+	case t.Format == storage.FormatRoundRobin:
 		key = "tournament.no_show_final"
+	case !t.TakesBack():
+		key = "tournament.no_show_last"
 	}
 	var lines []string
 	for _, e := range t.NoShowsBefore(r.Number) {

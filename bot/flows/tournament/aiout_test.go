@@ -79,3 +79,33 @@ func TestTheCreatorTakesAnAIOut(t *testing.T) {
 		t.Errorf("the select still offers %v", values)
 	}
 }
+
+// TestAnAITakenOutAsTheTournamentStartsLosesItsGame: the creator takes
+// an AI out of an announced tournament that starts meanwhile (another
+// process, the start time): the store withdraws the AI from the running
+// tournament, so its game under way is lost as a withdrawal's is, and
+// the tournament is advanced — the click decides by the record the
+// store changed, not by the one it read before.
+func TestAnAITakenOutAsTheTournamentStartsLosesItsGame(t *testing.T) {
+	fx := newFixture(storage.DefaultTournamentCaps)
+	id := fx.announce(t, sub("create", str("format", "swiss"), str("game", "tictactoe"), num("rounds", 2), flag("ai", true)), bob, carol)
+	if err := fx.click(alice, customid.TournamentAI.Build(id), "minimax"); err != nil {
+		t.Fatal(err)
+	}
+	ai := storage.AI("minimax")
+	fx.store.beforeLeave = func() { fx.start(t, id) }
+	if err := fx.click(alice, customid.TournamentAIOut.Build(id), "minimax"); err != nil {
+		t.Fatal(err)
+	}
+	tr := fx.only(t)
+	if !tr.Status.Started() || tr.Entered(ai) {
+		t.Fatalf("the AI taken out as the tournament started: %s, %+v", tr.Status, tr.Entrants)
+	}
+	i := slices.IndexFunc(tr.Rounds[0].Boards, func(b storage.Board) bool { return !b.IsBye() && (b.White == ai || b.Black == ai) })
+	if i < 0 {
+		t.Fatalf("the AI has no game in round 1: %+v", tr.Rounds[0].Boards)
+	}
+	if game := tr.Rounds[0].Boards[i].Game; !slices.Contains(fx.boards.forfeited, game) {
+		t.Errorf("the withdrawn AI's game %s goes on: forfeited %v", game, fx.boards.forfeited)
+	}
+}

@@ -130,19 +130,31 @@ func withdraw(ctx context.Context, store Store, boards Boards, t *storage.Tourna
 	if err != nil {
 		return nil, false, refusal(err, "leave", t)
 	}
-	lost := false
-	if id, ok := nt.PendingGameOf(p); ok {
-		if lost, err = boards.Forfeit(ctx, id, p); err != nil {
-			return nil, false, fmt.Errorf("tournament: forfeit the game %s of %s, who withdrew from %s: %w", id, p, t.ID, err)
-		}
+	lost, err := forfeitPending(ctx, boards, nt, p)
+	return nt, lost, err
+}
+
+// forfeitPending loses the game under way of p, just withdrawn from nt,
+// if any: a forfeit, the board's result, which its board tells the
+// opponent. It reports whether a game was lost.
+func forfeitPending(ctx context.Context, boards Boards, nt *storage.Tournament, p storage.PlayerID) (bool, error) {
+	id, ok := nt.PendingGameOf(p)
+	if !ok {
+		return false, nil
 	}
-	return nt, lost, nil
+	lost, err := boards.Forfeit(ctx, id, p)
+	if err != nil {
+		return false, fmt.Errorf("tournament: forfeit the game %s of %s, who withdrew from %s: %w", id, p, nt.ID, err)
+	}
+	return lost, nil
 }
 
 // clickAIOut takes the AI chosen out of the tournament, for its creator
 // or a member with Manage Server (manages), by the rules of a member's
 // own Leave: before the start its entry goes; after it, it is withdrawn
-// and its game under way lost (withdraw).
+// and its game under way lost (forfeitPending). Which of the two is the
+// store's decision, on the record it changes: a tournament that started
+// since the click's record was read withdraws the AI.
 func (f *Flow) clickAIOut(ctx context.Context, ix *mux.Component) error {
 	t, err := f.clicked(ctx, ix)
 	if err != nil {
@@ -162,18 +174,16 @@ func (f *Flow) clickAIOut(ctx context.Context, ix *mux.Component) error {
 		}
 		return mux.Err("tournament.ai_not_in", "AI", name)
 	}
-	if !t.Status.Started() {
-		nt, err := f.store.LeaveTournament(ctx, t.ID, p)
-		if err != nil {
-			return f.refused(ctx, ix, t, err, "leave")
-		}
-		return f.show(ix, nt)
-	}
-	nt, _, err := withdraw(ctx, f.store, f.boards, t, p)
+	nt, err := f.store.LeaveTournament(ctx, t.ID, p)
 	if err != nil {
-		return err
+		return f.refused(ctx, ix, t, err, "leave")
 	}
-	f.Kick(ctx, nt.ID)
+	if nt.Status.Started() {
+		if _, err := forfeitPending(ctx, f.boards, nt, p); err != nil {
+			return err
+		}
+		f.Kick(ctx, nt.ID) // an Arena or a round may be waiting for nobody now
+	}
 	return f.show(ix, nt)
 }
 

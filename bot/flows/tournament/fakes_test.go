@@ -38,6 +38,9 @@ type fakeStore struct {
 	games       map[storage.GameID]*storage.Game
 	seq         int
 	settings    storage.GuildSettings // every guild's (thread_test.go)
+	// beforeLeave, if set, runs once at the next LeaveTournament, before
+	// it reads the record: another process's change meanwhile.
+	beforeLeave func()
 }
 
 func newStore(now func() time.Time) *fakeStore {
@@ -101,6 +104,10 @@ func (s *fakeStore) JoinTournament(_ context.Context, id storage.TournamentID, e
 }
 
 func (s *fakeStore) LeaveTournament(_ context.Context, id storage.TournamentID, p storage.PlayerID) (*storage.Tournament, error) {
+	if f := s.beforeLeave; f != nil {
+		s.beforeLeave = nil
+		f()
+	}
 	return s.change(id, func(old *storage.Tournament) (storage.Tournament, error) { return storage.Leave(old, p, s.now()) })
 }
 

@@ -116,3 +116,32 @@ func TestARoundRobinsNoShowForfeitsTheRest(t *testing.T) {
 	}
 	refused(t, "a round robin's no-show joining again", fx.click(member(t, noShow), customid.TournamentJoin.Build(id)), "entries are closed")
 }
+
+// TestASwissLastRoundsNoShowIsNotPromisedAReturn: a no-show of a
+// Swiss's second-to-last round is left out of the last round, and no
+// round is left to bring them back to: its pairings must not tell them
+// Join brings them back, the announcement must not offer Join, and a
+// Join is refused rather than taken as a return that pairs nothing.
+func TestASwissLastRoundsNoShowIsNotPromisedAReturn(t *testing.T) {
+	fx := newFixture(storage.DefaultTournamentCaps)
+	id := fx.announce(t, sub("create", str("format", "swiss"), str("game", "tictactoe"), num("rounds", 2)), alice, bob, carol, dave)
+	fx.start(t, id)
+	r1 := fx.only(t).Rounds[0]
+	noShow := r1.Boards[1].White
+	fx.flow.GameEnded(context.Background(), fx.store.end(t, r1.Boards[0].Game, 1, false))
+	fx.flow.GameEnded(context.Background(), fx.store.end(t, r1.Boards[1].Game, 0, true))
+	if tr := fx.only(t); len(tr.Rounds) != 2 || plays(tr.Rounds[1], noShow) {
+		t.Fatalf("the last round after %s's no-show: %+v", noShow, tr.Rounds)
+	}
+	posts := fx.boards.texts()
+	if last := posts[len(posts)-1]; !strings.Contains(last, "made no move") || strings.Contains(last, "Join") {
+		t.Errorf("the last round's pairings promise the no-show a return: %q", last)
+	}
+	if edits := fx.announcementEdits(t); len(edits) == 0 || hasButton(edits[len(edits)-1].Msg, customid.TournamentJoin.Build(id)) {
+		t.Errorf("the announcement offers Join with no round left to pair (%d edits)", len(edits))
+	}
+	refused(t, "the no-show joining for no round left", fx.click(member(t, noShow), customid.TournamentJoin.Build(id)), "entries are closed")
+	if fx.only(t).Entered(noShow) {
+		t.Error("Join took the no-show back with no round left")
+	}
+}
