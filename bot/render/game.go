@@ -445,7 +445,7 @@ func resultLine(l *i18n.Localizer, g *storage.Game) string {
 		line += "\n" + l.T("board.resigned", "Player", loser)
 	case r.Outcome == storage.TimedOut:
 		line += "\n" + l.T("board.timeout", "Player", loser)
-		if _, ok := g.NoShow(); ok && g.Settings.Tournament != "" { // the result withdrew them
+		if _, ok := g.NoShow(); ok && g.Settings.Tournament != "" { // out of the pairings that follow, if any (storage.SetResult)
 			line += "\n" + l.T("tournament.no_show_board", "Player", loser)
 		}
 	case g.Status == storage.StatusForfeited:
