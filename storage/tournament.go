@@ -637,7 +637,7 @@ func erased(p PlayerID) bool {
 // is deleted, and whether anything changes: before the start p's entry
 // is removed; after it p becomes ErasedEntrant (in the entrants, the
 // boards and as the creator), is withdrawn if the tournament is under
-// way, and each board of theirs still on — whose game DeleteUser deletes
+// way (for good, a no-show too), and each board of theirs still on — whose game DeleteUser deletes
 // — is scored as the opponent's win by forfeit.
 func Erase(old *Tournament, p PlayerID, now time.Time) (Tournament, bool, error) {
 	i := old.entrant(p)
@@ -656,6 +656,7 @@ func Erase(old *Tournament, p PlayerID, now time.Time) (Tournament, bool, error)
 		id := ErasedEntrant(i + 1)
 		e := &rec.Entrants[i]
 		e.Player = Player{ID: id}
+		e.NoShow = false // withdrawn for good: no return offered, nobody to name
 		if old.Status.Started() && !e.Withdrawn {
 			rec.withdraw(i)
 		}

@@ -231,6 +231,15 @@ func TestANoShowIsWithdrawnByTheirResult(t *testing.T) {
 		if _, err := Join(&rr, Entrant{Player: Player{ID: tc.noShow}}, now); !errors.Is(err, ErrStarted) {
 			t.Errorf("%s: a round robin's no-show joins again: %v, want ErrStarted", tc.name, err)
 		}
+		// A no-show whose data is deleted is gone for good: no return
+		// offered, nobody to name in the next pairings.
+		gone, ok, err := Erase(&rec, tc.noShow, now)
+		if err != nil || !ok {
+			t.Fatalf("%s: erase the no-show: %v, %v", tc.name, ok, err)
+		}
+		if len(gone.NoShowsBefore(played+1)) != 0 {
+			t.Errorf("%s: the erased no-show is still a no-show: %+v", tc.name, gone.NoShowsBefore(played+1))
+		}
 	}
 }
 
