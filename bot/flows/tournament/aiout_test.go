@@ -109,3 +109,28 @@ func TestAnAITakenOutAsTheTournamentStartsLosesItsGame(t *testing.T) {
 		t.Errorf("the withdrawn AI's game %s goes on: forfeited %v", game, fx.boards.forfeited)
 	}
 }
+
+// TestAMemberLeavingAsTheTournamentStartsLosesTheirGame: a member's Leave
+// read the tournament announced, and it started before the store took
+// them out — so the store withdrew them. Their round 1 game must not go
+// on without them, nor the round wait for it.
+func TestAMemberLeavingAsTheTournamentStartsLosesTheirGame(t *testing.T) {
+	fx := newFixture(storage.DefaultTournamentCaps)
+	id := fx.announce(t, sub("create", str("format", "swiss"), str("game", "tictactoe"), num("rounds", 2)), alice, bob, carol, dave)
+	fx.store.beforeLeave = func() { fx.start(t, id) }
+	if err := fx.click(carol, customid.TournamentLeave.Build(id)); err != nil {
+		t.Fatal(err)
+	}
+	tr := fx.only(t)
+	me := storage.User(carol.User.ID)
+	if !tr.Status.Started() || tr.Entered(me) {
+		t.Fatalf("carol left as the tournament started: %s, %+v", tr.Status, tr.Entrants)
+	}
+	i := slices.IndexFunc(tr.Rounds[0].Boards, func(b storage.Board) bool { return !b.IsBye() && (b.White == me || b.Black == me) })
+	if i < 0 {
+		t.Fatalf("carol has no game in round 1 of four players: %+v", tr.Rounds[0].Boards)
+	}
+	if game := tr.Rounds[0].Boards[i].Game; !slices.Contains(fx.boards.forfeited, game) {
+		t.Errorf("the withdrawn member's game %s goes on: forfeited %v", game, fx.boards.forfeited)
+	}
+}

@@ -91,11 +91,29 @@ func (f *Flow) clickLeave(ctx context.Context, ix *mux.Component) error {
 		_, playing := t.PendingGameOf(p)
 		return ix.Reply(render.TournamentWithdrawConfirm(ix.Lang(), t, playing), true)
 	}
-	nt, err := f.store.LeaveTournament(ctx, t.ID, p)
+	nt, err := f.leave(ctx, ix, t, p)
 	if err != nil {
-		return f.refused(ctx, ix, t, err, "leave")
+		return err
 	}
 	return f.show(ix, nt)
+}
+
+// leave takes p out of t, which the click read before its start: their
+// entry goes. If t started meanwhile the store withdrew them instead, and
+// they are withdrawn as Withdraw does it: their game under way lost, the
+// tournament advanced (an Arena or a round may be waiting for nobody).
+func (f *Flow) leave(ctx context.Context, ix *mux.Component, t *storage.Tournament, p storage.PlayerID) (*storage.Tournament, error) {
+	nt, err := f.store.LeaveTournament(ctx, t.ID, p)
+	if err != nil {
+		return nil, f.refused(ctx, ix, t, err, "leave")
+	}
+	if nt.Status.Started() {
+		if _, err := forfeitPending(ctx, f.boards, nt, p); err != nil {
+			return nil, err
+		}
+		f.Kick(ctx, nt.ID)
+	}
+	return nt, nil
 }
 
 // clickWithdraw withdraws the clicker from a started tournament, as they
@@ -174,15 +192,9 @@ func (f *Flow) clickAIOut(ctx context.Context, ix *mux.Component) error {
 		}
 		return mux.Err("tournament.ai_not_in", "AI", name)
 	}
-	nt, err := f.store.LeaveTournament(ctx, t.ID, p)
+	nt, err := f.leave(ctx, ix, t, p)
 	if err != nil {
-		return f.refused(ctx, ix, t, err, "leave")
-	}
-	if nt.Status.Started() {
-		if _, err := forfeitPending(ctx, f.boards, nt, p); err != nil {
-			return err
-		}
-		f.Kick(ctx, nt.ID) // an Arena or a round may be waiting for nobody now
+		return err
 	}
 	return f.show(ix, nt)
 }
