@@ -928,12 +928,12 @@ func Join(old *Tournament, e Entrant, now time.Time) (Tournament, error) {
 		rec := old.clone()
 		rec.Entrants[i].Withdrawn, rec.Entrants[i].WithdrawnAfter, rec.Entrants[i].NoShow = false, 0, false
 		return changed(old, rec, now)
+	case i >= 0 && !old.Entrants[i].Withdrawn: // before the start or after: they are in
+		return Tournament{}, fmt.Errorf("%w: %s", ErrEntered, e.Player.ID)
 	case old.Status != TournamentAnnounced:
 		return Tournament{}, ErrStarted
 	case erased(e.Player.ID):
 		return Tournament{}, fmt.Errorf("%w: player id %q", ErrInvalid, e.Player.ID)
-	case i >= 0:
-		return Tournament{}, fmt.Errorf("%w: %s", ErrEntered, e.Player.ID)
 	case len(old.Entrants) >= old.MaxPlayers:
 		return Tournament{}, &TournamentLimitError{Tournament: old.ID, Limit: LimitPlayers, Count: len(old.Entrants), Max: old.MaxPlayers}
 	}

@@ -219,6 +219,9 @@ func TestANoShowIsWithdrawnByTheirResult(t *testing.T) {
 		if tc.noShow == board.White {
 			other = board.Black
 		}
+		if _, err := Join(&back, Entrant{Player: Player{ID: other}}, now); !errors.Is(err, ErrEntered) {
+			t.Errorf("%s: a player still in joins the running tournament: %v, want ErrEntered", tc.name, err)
+		}
 		left, err := Leave(&back, other, now)
 		if err == nil {
 			_, err = Join(&left, Entrant{Player: Player{ID: other}}, now)
