@@ -97,16 +97,23 @@ func TestAnAITakenOutAsTheTournamentStartsLosesItsGame(t *testing.T) {
 	if err := fx.click(alice, customid.TournamentAIOut.Build(id), "minimax"); err != nil {
 		t.Fatal(err)
 	}
+	withdrawnAtTheStart(t, fx, ai)
+}
+
+// withdrawnAtTheStart checks that p, taken out as the tournament
+// started, is withdrawn and their round 1 game lost by forfeit.
+func withdrawnAtTheStart(t *testing.T, fx *fixture, p storage.PlayerID) {
+	t.Helper()
 	tr := fx.only(t)
-	if !tr.Status.Started() || tr.Entered(ai) {
-		t.Fatalf("the AI taken out as the tournament started: %s, %+v", tr.Status, tr.Entrants)
+	if !tr.Status.Started() || tr.Entered(p) {
+		t.Fatalf("%s taken out as the tournament started: %s, %+v", p, tr.Status, tr.Entrants)
 	}
-	i := slices.IndexFunc(tr.Rounds[0].Boards, func(b storage.Board) bool { return !b.IsBye() && (b.White == ai || b.Black == ai) })
+	i := slices.IndexFunc(tr.Rounds[0].Boards, func(b storage.Board) bool { return !b.IsBye() && (b.White == p || b.Black == p) })
 	if i < 0 {
-		t.Fatalf("the AI has no game in round 1: %+v", tr.Rounds[0].Boards)
+		t.Fatalf("%s has no game in round 1: %+v", p, tr.Rounds[0].Boards)
 	}
 	if game := tr.Rounds[0].Boards[i].Game; !slices.Contains(fx.boards.forfeited, game) {
-		t.Errorf("the withdrawn AI's game %s goes on: forfeited %v", game, fx.boards.forfeited)
+		t.Errorf("withdrawn %s's game %s goes on: forfeited %v", p, game, fx.boards.forfeited)
 	}
 }
 
@@ -121,16 +128,5 @@ func TestAMemberLeavingAsTheTournamentStartsLosesTheirGame(t *testing.T) {
 	if err := fx.click(carol, customid.TournamentLeave.Build(id)); err != nil {
 		t.Fatal(err)
 	}
-	tr := fx.only(t)
-	me := storage.User(carol.User.ID)
-	if !tr.Status.Started() || tr.Entered(me) {
-		t.Fatalf("carol left as the tournament started: %s, %+v", tr.Status, tr.Entrants)
-	}
-	i := slices.IndexFunc(tr.Rounds[0].Boards, func(b storage.Board) bool { return !b.IsBye() && (b.White == me || b.Black == me) })
-	if i < 0 {
-		t.Fatalf("carol has no game in round 1 of four players: %+v", tr.Rounds[0].Boards)
-	}
-	if game := tr.Rounds[0].Boards[i].Game; !slices.Contains(fx.boards.forfeited, game) {
-		t.Errorf("the withdrawn member's game %s goes on: forfeited %v", game, fx.boards.forfeited)
-	}
+	withdrawnAtTheStart(t, fx, storage.User(carol.User.ID)) // four players: no bye
 }
