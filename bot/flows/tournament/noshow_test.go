@@ -29,18 +29,27 @@ func plays(r storage.Round, p storage.PlayerID) bool {
 	return slices.ContainsFunc(r.Boards, func(b storage.Board) bool { return b.White == p || b.Black == p })
 }
 
+// swissWithANoShow starts a Swiss of rounds rounds of four members and
+// ends its first round: board 1's White a no-show (lost on the move timer
+// without a move), board 0 an ordinary win. It returns the fixture, the
+// tournament and the no-show.
+func swissWithANoShow(t *testing.T, rounds int) (*fixture, string, storage.PlayerID) {
+	t.Helper()
+	fx := newFixture(storage.DefaultTournamentCaps)
+	id := fx.announce(t, sub("create", str("format", "swiss"), str("game", "tictactoe"), num("rounds", float64(rounds))), alice, bob, carol, dave)
+	fx.start(t, id)
+	r1 := fx.only(t).Rounds[0]
+	fx.flow.GameEnded(context.Background(), fx.store.end(t, r1.Boards[0].Game, 1, false))
+	fx.flow.GameEnded(context.Background(), fx.store.end(t, r1.Boards[1].Game, 0, true))
+	return fx, id, r1.Boards[1].White
+}
+
 // TestANoShowIsPairedNoMoreUntilTheyJoinAgain: in a Swiss, a member who
 // lost on the move timer without a move is not paired in the next round
 // (no game, no bye), the round's pairings say so, and Join brings them
 // back for the round after.
 func TestANoShowIsPairedNoMoreUntilTheyJoinAgain(t *testing.T) {
-	fx := newFixture(storage.DefaultTournamentCaps)
-	id := fx.announce(t, sub("create", str("format", "swiss"), str("game", "tictactoe"), num("rounds", 3)), alice, bob, carol, dave)
-	fx.start(t, id)
-	r1 := fx.only(t).Rounds[0]
-	noShow := r1.Boards[1].White
-	fx.flow.GameEnded(context.Background(), fx.store.end(t, r1.Boards[0].Game, 1, false))
-	fx.flow.GameEnded(context.Background(), fx.store.end(t, r1.Boards[1].Game, 0, true))
+	fx, id, noShow := swissWithANoShow(t, 3)
 	tr := fx.only(t)
 	if len(tr.Rounds) != 2 {
 		t.Fatalf("%d rounds after round 1", len(tr.Rounds))
@@ -123,13 +132,7 @@ func TestARoundRobinsNoShowForfeitsTheRest(t *testing.T) {
 // Join brings them back, the announcement must not offer Join, and a
 // Join is refused rather than taken as a return that pairs nothing.
 func TestASwissLastRoundsNoShowIsNotPromisedAReturn(t *testing.T) {
-	fx := newFixture(storage.DefaultTournamentCaps)
-	id := fx.announce(t, sub("create", str("format", "swiss"), str("game", "tictactoe"), num("rounds", 2)), alice, bob, carol, dave)
-	fx.start(t, id)
-	r1 := fx.only(t).Rounds[0]
-	noShow := r1.Boards[1].White
-	fx.flow.GameEnded(context.Background(), fx.store.end(t, r1.Boards[0].Game, 1, false))
-	fx.flow.GameEnded(context.Background(), fx.store.end(t, r1.Boards[1].Game, 0, true))
+	fx, id, noShow := swissWithANoShow(t, 2)
 	if tr := fx.only(t); len(tr.Rounds) != 2 || plays(tr.Rounds[1], noShow) {
 		t.Fatalf("the last round after %s's no-show: %+v", noShow, tr.Rounds)
 	}
